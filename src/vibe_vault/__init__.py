@@ -1,0 +1,3 @@
+"""vibe-vault: Claude Code sessions as Markdown notes."""
+
+__version__ = "0.1.0"

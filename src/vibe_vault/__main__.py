@@ -1,0 +1,3 @@
+from vibe_vault.cli import main
+
+raise SystemExit(main())

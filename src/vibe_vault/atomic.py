@@ -1,0 +1,60 @@
+"""Write files so a reader (or a crash) only ever sees the old or the new version."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+
+TMP_PREFIX = ".vv-tmp-"
+
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write `data` to a temp file beside `path`, fsync it, then rename over `path`.
+
+    `mode` None means the user's umask decides (notes); state files pass 0o600.
+    """
+    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, 0o666 if mode is None else mode)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def make_private_dir(path: Path) -> None:
+    """Create a directory (and parents) readable by the user only."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def sweep_temp_files(directory: Path, older_than_s: float = 60.0) -> int:
+    """Remove temp files a killed writer left behind; returns how many."""
+    import time
+
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return 0
+    for entry in entries:
+        if entry.name.startswith(TMP_PREFIX):
+            try:
+                if now - entry.stat(follow_symlinks=False).st_mtime > older_than_s:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+    return removed

@@ -1,0 +1,58 @@
+"""The `vv` command line. Subcommands live in `vibe_vault.commands`, one module each."""
+
+from __future__ import annotations
+
+import sys
+
+EXIT_CODES = """exit codes:
+  0  success (and always, for `vv hook`)
+  1  the command ran but something failed (details on stderr)
+  2  bad usage or missing input"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    # The hook runs on every turn: skip argparse and config parsing up front.
+    if args[:1] == ["hook"] and len(args) == 1:
+        from vibe_vault.commands import hook
+
+        return hook.run()
+    return _main(args)
+
+
+def _main(argv: list[str]) -> int:
+    import argparse
+
+    from vibe_vault import __version__
+    from vibe_vault.commands import backfill, hook_cli
+
+    parser = argparse.ArgumentParser(
+        prog="vv",
+        description="Turn Claude Code sessions into Markdown notes in your vault.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"vv {__version__}")
+    parser.add_argument(
+        "--vault", help="vault directory (default: $VV_VAULT, the config file, ~/vibe-vault)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    hook_cli.add_parser(sub)
+    backfill.add_parser(sub)
+    ns = parser.parse_args(argv)
+    if not getattr(ns, "func", None):
+        parser.print_help()
+        return 2
+    from vibe_vault import config
+
+    cfg = config.load(ns.vault)
+    for problem in cfg.problems:
+        print(f"vv: {problem}", file=sys.stderr)
+    try:
+        return int(ns.func(ns, cfg))
+    except KeyboardInterrupt:
+        print("vv: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"vv: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 1

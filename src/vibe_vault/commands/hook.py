@@ -1,0 +1,195 @@
+"""`vv hook`: what Claude Code runs on its hook events, with the event JSON on stdin.
+
+The contract, whatever the input: exit 0, nothing on stdout (except SessionStart
+context when the user asked for it), one line on stderr and in the log when
+something is wrong, never a traceback, never a write outside the vault and
+state directories, and finished within the deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+MAX_STDIN = 64 << 20
+STDIN_WAIT_S = 2.0
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+
+
+def read_stdin() -> bytes:
+    """All of stdin, bounded in size and in time (a pipe nobody closes)."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):
+        return b""
+    if os.isatty(fd):
+        return b""
+    chunks: list[bytes] = []
+    total = 0
+    deadline = time.monotonic() + STDIN_WAIT_S
+    try:
+        import select
+    except ImportError:  # pragma: no cover - Windows
+        select = None  # type: ignore[assignment]
+    while total <= MAX_STDIN:
+        if select is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                ready, _, _ = select.select([fd], [], [], left)
+            except (OSError, ValueError):
+                ready = [fd]
+            if not ready:
+                break
+        try:
+            chunk = os.read(fd, 1 << 20)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def event_name_fast(data: bytes) -> str | None:
+    """`hook_event_name` found by a byte search, without a JSON parser."""
+    key = b'"hook_event_name"'
+    at = data.find(key)
+    if at < 0:
+        return None
+    i = at + len(key)
+    while i < len(data) and data[i] in b" \t\r\n:":
+        i += 1
+    if i >= len(data) or data[i] != 0x22:
+        return None
+    end = data.find(b'"', i + 1)
+    if end < 0 or end - i > 64:
+        return None
+    return data[i + 1 : end].decode("ascii", "replace")
+
+
+def _str(d: dict[str, Any], key: str) -> str | None:
+    v = d.get(key)
+    return v if isinstance(v, str) else None
+
+
+def run(argv: list[str] | None = None) -> int:
+    started = time.monotonic()
+    state_dir: Path | None = None
+    try:
+        data = read_stdin()
+        if event_name_fast(data) in TOOL_EVENTS:
+            # Around every tool call: skip config, msgspec and locks entirely.
+            from vibe_vault.commands import hook_journal
+
+            hook_journal.record(data)
+            return 0
+        from vibe_vault import config
+
+        cfg = config.load()
+        state_dir = cfg.state_dir
+        _handle(data, cfg, started)
+    except SystemExit:
+        pass
+    except BaseException as exc:
+        from vibe_vault.log import warn
+
+        warn(state_dir, f"hook: {type(exc).__name__}: {exc}")
+    return 0
+
+
+def _handle(data: bytes, cfg: Any, started: float) -> None:
+    import msgspec
+
+    from vibe_vault.log import info, warn
+
+    if not data.strip():
+        warn(cfg.state_dir, "hook: empty input on stdin (expected Claude Code's event JSON)")
+        return
+    try:
+        event = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        warn(cfg.state_dir, "hook: stdin is not JSON")
+        return
+    if not isinstance(event, dict):
+        warn(cfg.state_dir, "hook: stdin JSON is not an object")
+        return
+    name = _str(event, "hook_event_name") or ""
+    if name in TOOL_EVENTS:
+        from vibe_vault.commands import hook_journal
+
+        hook_journal.record(data)
+        return
+    if name not in ("Stop", "SubagentStop", "PreCompact", "SessionEnd", "SessionStart",
+                    "StopFailure", "PostCompact"):
+        return  # UserPromptSubmit and events we have no use for: nothing to do
+    if name == "SessionStart":
+        from vibe_vault.commands import hook_start
+
+        hook_start.run(event, cfg)
+        return
+    sid = _str(event, "session_id")
+    if not sid or len(sid) > 256 or "\x00" in sid:
+        warn(cfg.state_dir, f"hook {name}: missing or invalid session_id")
+        return
+    transcript = locate_transcript(event, sid, cfg)
+    if transcript is None:
+        warn(cfg.state_dir, f"hook {name}: transcript for session {sid[:40]!r} not found")
+        return
+    budget = cfg.get("session_end_deadline") if name == "SessionEnd" else cfg.get(
+        "hook_deadline")
+    deadline = started + float(budget)
+    lock_timeout = max(0.0, min(float(cfg.get("lock_timeout")), deadline - time.monotonic()))
+    from vibe_vault.lock import LockTimeout
+    from vibe_vault.session import NotAFile, update_session
+
+    end_reason = None
+    if name == "SessionEnd":
+        end_reason = _str(event, "reason") or "other"
+    provisional = _str(event, "last_assistant_message") if name == "Stop" else None
+    try:
+        out = update_session(cfg, sid, transcript, deadline=deadline,
+                             lock_timeout=lock_timeout, end_reason=end_reason,
+                             provisional=provisional)
+    except LockTimeout:
+        info(cfg.state_dir, f"hook {name}: session {sid[:40]} busy; the next event catches up")
+        return
+    except NotAFile as exc:
+        warn(cfg.state_dir, f"hook {name}: {exc}")
+        return
+    except FileNotFoundError:
+        warn(cfg.state_dir, f"hook {name}: transcript {transcript} disappeared")
+        return
+    except OSError as exc:
+        warn(cfg.state_dir, f"hook {name}: cannot write ({exc.strerror or exc}); will retry")
+        return
+    if not out.complete:
+        info(cfg.state_dir, f"hook {name}: deadline reached; the next event continues")
+
+
+def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> Path | None:
+    raw = _str(event, "transcript_path")
+    if raw and "\x00" not in raw:
+        path = Path(os.path.expanduser(raw))
+        if path.exists():
+            return path
+    from vibe_vault.paths import safe_id
+
+    if safe_id(sid) != sid:
+        return None  # not a plain id: never glob with it
+    root = cfg.projects_root
+    try:
+        for slug in sorted(os.scandir(root), key=lambda e: e.name):
+            candidate = Path(slug.path) / f"{sid}.jsonl"
+            if candidate.is_file():
+                return candidate
+    except OSError:
+        return None
+    if raw:
+        return Path(os.path.expanduser(raw))  # let the caller report it missing
+    return None

@@ -1,0 +1,60 @@
+"""PreToolUse/PostToolUse: append a tiny record to the session's journal.
+
+These run around every tool call, so they parse no transcript, take no lock and
+import neither msgspec nor filelock: one small `O_APPEND` write, which POSIX
+keeps whole even when several hooks append at once. The next Stop folds the
+journal into the note (tool durations).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+
+def _state_dir() -> str:
+    env = os.environ.get("VV_STATE_DIR")
+    if env:
+        return os.path.expanduser(env)
+    xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state")
+    return os.path.join(xdg, "vibe-vault")
+
+
+def record(data: bytes) -> None:
+    now = time.time()
+    try:
+        event = json.loads(data)
+    except ValueError:
+        return
+    if not isinstance(event, dict):
+        return
+    sid = event.get("session_id")
+    tid = event.get("tool_use_id")
+    name = event.get("hook_event_name")
+    if not (isinstance(sid, str) and isinstance(tid, str) and sid and tid):
+        return
+    from vibe_vault.paths import safe_id
+
+    rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tid[:200],
+                              "t": round(now, 3)}
+    tool = event.get("tool_name")
+    if isinstance(tool, str):
+        rec["n"] = tool[:100]
+    ms = event.get("duration_ms")
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool) and ms >= 0:
+        rec["ms"] = int(ms)
+    if name == "PostToolUseFailure":
+        rec["fail"] = 1
+    line = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
+    root = _state_dir()
+    journal = os.path.join(root, "journal")
+    os.makedirs(journal, mode=0o700, exist_ok=True)
+    path = os.path.join(journal, safe_id(sid) + ".jsonl")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
+                 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)

@@ -1,0 +1,122 @@
+"""Where things live and what the user configured.
+
+Vault: `--vault`, else `VV_VAULT`, else the config file's `vault_path`, else
+`~/vibe-vault`. State: `VV_STATE_DIR`, else `$XDG_STATE_HOME/vibe-vault`.
+Config file: `VV_CONFIG`, else `$XDG_CONFIG_HOME/vibe-vault/config.toml`.
+Transcripts: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.
+The config file is only read (and tomllib only imported) when it exists.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from msgspec import Struct, field
+
+# key -> (type, default, help); the single list of settings the file may hold.
+SETTINGS: dict[str, tuple[type, Any, str]] = {
+    "vault_path": (str, "~/vibe-vault", "Directory notes are written to."),
+    "lock_timeout": (float, 1.0, "Seconds a hook waits for a session lock before giving up."),
+    "hook_deadline": (float, 3.0, "Seconds a hook may work before saving and exiting."),
+    "session_end_deadline": (float, 1.2, "Seconds SessionEnd may work (Claude Code allows 1.5)."),
+    "show_thinking": (bool, False, "Include the model's thinking in notes."),
+    "idle_hours": (float, 1.0, "Hours without growth after which backfill marks a session ended."),
+    "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),
+    "redact_allow": (list, [], "Exact strings never redacted."),
+    "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),
+    "inject_context": (bool, False, "Print the last session's summary at SessionStart."),
+}
+
+
+class Config(Struct):
+    vault: Path
+    state_dir: Path
+    projects_root: Path
+    config_file: Path
+    sources: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, key: str) -> Any:
+        return self.values.get(key, SETTINGS[key][1])
+
+
+def _home() -> Path:
+    return Path(os.path.expanduser("~"))
+
+
+def config_path() -> Path:
+    env = os.environ.get("VV_CONFIG")
+    if env:
+        return Path(os.path.expanduser(env))
+    base = os.environ.get("XDG_CONFIG_HOME") or str(_home() / ".config")
+    return Path(base) / "vibe-vault" / "config.toml"
+
+
+def claude_dir() -> Path:
+    env = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(os.path.expanduser(env)) if env else _home() / ".claude"
+
+
+def _read_file(path: Path, problems: list[str]) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        problems.append(f"cannot read config {path}: {exc.strerror}")
+        return {}
+    import tomllib
+
+    try:
+        raw = tomllib.loads(data.decode("utf-8", "replace"))
+    except tomllib.TOMLDecodeError as exc:
+        problems.append(f"config {path} does not parse: {exc}")
+        return {}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        spec = SETTINGS.get(key)
+        if spec is None:
+            problems.append(f"config {path}: unknown key {key!r}")
+            continue
+        typ = spec[0]
+        if typ is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, typ):
+            problems.append(f"config {path}: {key} should be a {typ.__name__}")
+            continue
+        values[key] = value
+    return values
+
+
+def load(vault: str | None = None) -> Config:
+    problems: list[str] = []
+    cfile = config_path()
+    values = _read_file(cfile, problems)
+    sources = {k: f"config file {cfile}" for k in values}
+    if vault:
+        vault_s, sources["vault_path"] = vault, "--vault"
+    elif os.environ.get("VV_VAULT"):
+        vault_s, sources["vault_path"] = os.environ["VV_VAULT"], "VV_VAULT"
+    elif "vault_path" in values:
+        vault_s = values["vault_path"]
+    else:
+        vault_s, sources["vault_path"] = SETTINGS["vault_path"][1], "default"
+    state_env = os.environ.get("VV_STATE_DIR")
+    if state_env:
+        state, sources["state_dir"] = Path(os.path.expanduser(state_env)), "VV_STATE_DIR"
+    else:
+        xdg = os.environ.get("XDG_STATE_HOME") or str(_home() / ".local" / "state")
+        state = Path(xdg) / "vibe-vault"
+        sources["state_dir"] = "XDG_STATE_HOME" if "XDG_STATE_HOME" in os.environ else "default"
+    return Config(
+        vault=Path(os.path.expanduser(vault_s)),
+        state_dir=state,
+        projects_root=claude_dir() / "projects",
+        config_file=cfile,
+        sources=sources,
+        values=values,
+        problems=problems,
+    )

@@ -1,0 +1,122 @@
+"""Find sessions in Claude Code's layouts.
+
+- main transcripts: `<slug>/<uuid>.jsonl` (or any other `*.jsonl` carrying a
+  `sessionId`, such as checkpoint copies named `full.jsonl`);
+- subagents: `<slug>/<uuid>/subagents/agent-*.jsonl`, attached to `<uuid>`;
+- legacy subagents: `<slug>/agent-*.jsonl`, attached by the `sessionId` inside.
+
+A subagent file never becomes a session of its own, and one whose session has
+no main transcript is left out (no phantom sessions).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import msgspec
+from msgspec import Struct, field
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+SNIFF_BYTES = 1 << 20
+
+
+class Source(Struct):
+    session_id: str
+    main: Path
+    agents: list[Path] = field(default_factory=list)
+
+
+def sniff_session_id(path: Path) -> str | None:
+    """The first `sessionId` in the file's first megabyte."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(SNIFF_BYTES)
+    except OSError:
+        return None
+    for line in data.split(b"\n"):
+        if b"sessionId" not in line:
+            continue
+        try:
+            obj = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            continue
+        if isinstance(obj, dict):
+            sid = obj.get("sessionId")
+            if isinstance(sid, str) and sid:
+                return sid
+    return None
+
+
+def session_id_for(path: Path) -> str | None:
+    stem = path.stem
+    if _UUID.match(stem):
+        return stem
+    return sniff_session_id(path)
+
+
+def _walk(root: Path) -> list[Path]:
+    if root.is_file():
+        return [root]
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".jsonl"):
+                found.append(Path(dirpath) / name)
+    return found
+
+
+def discover(roots: list[Path]) -> tuple[list[Source], dict[str, int]]:
+    """Sessions under `roots`, and counts of files passed over by reason."""
+    mains: dict[str, Source] = {}
+    subagents: list[tuple[str, Path]] = []
+    legacy: list[Path] = []
+    skipped: dict[str, int] = {}
+
+    def skip(reason: str) -> None:
+        skipped[reason] = skipped.get(reason, 0) + 1
+
+    for root in roots:
+        for path in _walk(root):
+            if path.parent.name == "subagents":
+                if path.name.startswith("agent-"):
+                    subagents.append((path.parent.parent.name, path))
+                else:
+                    skip("other file in subagents/")
+                continue
+            if path.name.startswith("agent-"):
+                legacy.append(path)
+                continue
+            try:
+                if path.stat().st_size == 0:
+                    skip("empty")
+                    continue
+            except OSError:
+                skip("unreadable")
+                continue
+            sid = session_id_for(path)
+            if sid is None:
+                skip("no session id")
+                continue
+            if sid in mains:
+                skip("duplicate session id")
+                continue
+            mains[sid] = Source(session_id=sid, main=path)
+    for sid, path in subagents:
+        src = mains.get(sid)
+        if src is None:
+            skip("subagent without its session")
+        else:
+            src.agents.append(path)
+    for path in legacy:
+        sid = sniff_session_id(path)
+        src = mains.get(sid) if sid else None
+        if src is None:
+            skip("subagent without its session")
+        else:
+            src.agents.append(path)
+    for src in mains.values():
+        src.agents.sort()
+    return sorted(mains.values(), key=lambda s: str(s.main)), skipped

@@ -1,0 +1,188 @@
+"""Transcript entries as msgspec Structs, and decoding one JSONL line.
+
+Every field is optional and unknown fields are ignored, because Claude Code adds
+entry types and fields every few weeks. Volatile subtrees (`toolUseResult`,
+`data`, `snapshot`, `attachment`, tool_result content) stay `msgspec.Raw`, so a
+line only pays for what the fold reads, and a surprising shape in them never
+costs the rest of the line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Raw, Struct
+
+# Entry types the fold knows about; anything else is counted as unknown.
+KNOWN_TYPES = frozenset(
+    {
+        "user",
+        "assistant",
+        "system",
+        "summary",
+        "progress",
+        "file-history-snapshot",
+        "file-history-delta",
+        "queue-operation",
+        "attachment",
+        "pr-link",
+        "ai-title",
+        "custom-title",
+        "agent-name",
+        "last-prompt",
+        "mode",
+        "permission-mode",
+        "atis-latch",
+        "worktree-state",
+        "relocated",
+        "bridge-session",
+        "frame-link",
+        "started",
+        "result",
+        "cost-state",
+        "agent-setting",
+    }
+)
+
+KNOWN_SYSTEM_SUBTYPES = frozenset(
+    {
+        "compact_boundary",
+        "microcompact_boundary",
+        "turn_duration",
+        "api_error",
+        "local_command",
+        "away_summary",
+        "informational",
+        "stop_hook_summary",
+        "session_start",
+        "api_refusal",
+        "error",
+        "model_refusal_fallback",
+        "deferred_tools_delta",
+        "mcp_instructions_delta",
+    }
+)
+
+
+class CacheCreation(Struct, omit_defaults=True):
+    ephemeral_5m_input_tokens: int | None = None
+    ephemeral_1h_input_tokens: int | None = None
+
+
+class Usage(Struct, omit_defaults=True):
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
+    cache_creation: CacheCreation | None = None
+
+
+class Block(Struct, omit_defaults=True):
+    """One content block of a message: text, thinking, tool_use, tool_result, image."""
+
+    type: str = ""
+    text: str | None = None
+    thinking: str | None = None
+    id: str | None = None
+    name: str | None = None
+    input: Any = None
+    tool_use_id: str | None = None
+    content: Raw = Raw()
+    is_error: bool | None = None
+
+
+class Message(Struct, omit_defaults=True):
+    id: str | None = None
+    model: str | None = None
+    role: str | None = None
+    content: str | list[Block | str] | None = None
+    usage: Usage | None = None
+    stop_reason: str | None = None
+
+
+class CompactMetadata(Struct, omit_defaults=True):
+    trigger: str | None = None
+    preTokens: int | float | None = None
+
+
+class Entry(Struct, omit_defaults=True):
+    """A transcript line. Field names follow the transcript (camelCase)."""
+
+    type: str = ""
+    subtype: str | None = None
+    uuid: str | None = None
+    parentUuid: str | None = None
+    logicalParentUuid: str | None = None
+    sessionId: str | None = None
+    timestamp: str | None = None
+    cwd: str | None = None
+    version: str | None = None
+    gitBranch: str | None = None
+    isSidechain: bool | None = None
+    isMeta: bool | None = None
+    isCompactSummary: bool | None = None
+    isApiErrorMessage: bool | None = None
+    agentId: str | None = None
+    requestId: str | None = None
+    message: Message | None = None
+    toolUseResult: Raw = Raw()
+    compactMetadata: CompactMetadata | None = None
+    durationMs: int | float | None = None
+    content: Raw = Raw()
+    level: str | None = None
+    error: Raw = Raw()
+    summary: str | None = None
+    leafUuid: str | None = None
+    aiTitle: str | None = None
+    customTitle: str | None = None
+    prNumber: int | None = None
+    prUrl: str | None = None
+    prRepository: str | None = None
+    operation: str | None = None
+
+
+class Envelope(Struct):
+    """The least we can read from any JSON object: used when `Entry` fails."""
+
+    type: Any = None
+    version: Any = None
+    timestamp: Any = None
+    sessionId: Any = None
+
+
+_entry_decoder = msgspec.json.Decoder(Entry)
+_envelope_decoder = msgspec.json.Decoder(Envelope)
+_any_decoder = msgspec.json.Decoder()
+
+
+class Malformed(Struct):
+    """A line that could not be decoded into an Entry; kept only to be counted."""
+
+    reason: str
+    envelope: Envelope | None = None
+
+
+def decode_line(line: bytes) -> Entry | Malformed:
+    """Decode one transcript line. Never raises."""
+    try:
+        return _entry_decoder.decode(line)
+    except msgspec.ValidationError:
+        pass
+    except msgspec.DecodeError:
+        return Malformed("invalid-json")
+    # Valid JSON but some field has a shape we did not expect.
+    try:
+        return Malformed("unexpected-shape", _envelope_decoder.decode(line))
+    except msgspec.DecodeError:
+        return Malformed("not-an-object")
+
+
+def decode_raw(raw: Raw) -> Any:
+    """Decode a lazily kept subtree; None when absent, null or broken."""
+    if not raw:
+        return None
+    try:
+        return _any_decoder.decode(raw)
+    except msgspec.DecodeError:
+        return None

@@ -1,0 +1,737 @@
+"""Fold transcript entries into session state.
+
+`fold(state, entries)` applies entries one at a time, so for any split
+`fold(fold(s, A), B) == fold(s, A + B)`: the state after a hook's small reads
+equals the state after one read of the whole file. Nothing here touches files.
+The state passed in is updated in place and returned (copying a large state on
+every Stop would cost more than the fold itself).
+
+Texts are cleaned and redacted here, once, so neither the saved state nor the
+note ever holds a secret, and rendering stays cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from vibe_vault import text as tx
+from vibe_vault.entries import (
+    KNOWN_SYSTEM_SUBTYPES,
+    KNOWN_TYPES,
+    Block,
+    Entry,
+    Malformed,
+    decode_raw,
+)
+from vibe_vault.redact import DEFAULT, Redactor
+from vibe_vault.state import (
+    Action,
+    AgentFold,
+    Command,
+    Commit,
+    ErrorRec,
+    FileChange,
+    Fold,
+    Pending,
+    PullRequest,
+    Subagent,
+    Todo,
+    Tokens,
+    Turn,
+)
+
+# Caps keep a note readable and the state small for sessions of tens of
+# thousands of entries; what is dropped is counted and said in the note.
+MAX_TURNS = 400
+MAX_ACTIONS = 60
+MAX_FILES = 1000
+MAX_COMMANDS = 400
+MAX_ERRORS = 100
+MAX_COMMITS = 100
+MAX_RECENT_TOOLS = 64
+PROMPT_CHARS = 500
+ANSWER_CHARS = 700
+COMMAND_CHARS = 240
+ERROR_CHARS = 200
+SUMMARY_CHARS = 4000
+IDLE_GAP_S = 300.0
+
+EXPLORE_READ = frozenset({"Read", "NotebookRead"})
+EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
+EXPLORE_LIST = frozenset({"LS"})
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
+AGENT_TOOLS = frozenset({"Task", "Agent"})
+QUIET_TOOLS = frozenset(
+    {"TodoWrite", "TodoRead", "BashOutput", "KillShell", "KillBash", "TaskList", "TaskGet",
+     "TaskOutput", "TaskStop", "TaskCreate", "TaskUpdate"}
+)
+
+_EXIT_CODE = re.compile(r"^Exit code (-?\d+)")
+_COMMIT = re.compile(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$")
+_PR_URL = re.compile(r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)")
+_TEST_CMD = re.compile(
+    r"(?:^|[\s;&|(])(?:pytest|py\.test|python\d?(?:\.\d+)? -m (?:pytest|unittest)|tox|nox"
+    r"|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)"
+    r"|jest|vitest|mocha|rspec|phpunit|ctest|mvn test|gradle test|\./gradlew test|dotnet test"
+    r"|make test|just test|deno test|swift test|mix test)\b"
+)
+_BUILD_CMD = re.compile(
+    r"(?:^|[\s;&|(])(?:cargo build|go build|npm run build|pnpm (?:run )?build|yarn build"
+    r"|make(?:\s|$)|cmake --build|mvn (?:package|install)|gradle build|tsc\b|python -m build"
+    r"|uv build|docker build|vite build|next build)"
+)
+_PUSH_CMD = re.compile(r"(?:^|[\s;&|(])git push\b")
+
+
+def _epoch(ts: str) -> float | None:
+    try:
+        return datetime.fromisoformat(ts).timestamp()
+    except ValueError:
+        return None
+
+
+def new_usage(old: Tokens | None, model: str, u: Any) -> Tokens | None:
+    """The snapshot to keep for one message id: the one with the most output."""
+    out = u.output_tokens or 0
+    if old is not None and old.output >= out:
+        return None
+    cc = u.cache_creation
+    c5 = (cc.ephemeral_5m_input_tokens or 0) if cc else 0
+    c1 = (cc.ephemeral_1h_input_tokens or 0) if cc else 0
+    creation = u.cache_creation_input_tokens or 0
+    if not cc:
+        c5 = creation
+    return Tokens(
+        model=model,
+        input=u.input_tokens or 0,
+        output=out,
+        cache_read=u.cache_read_input_tokens or 0,
+        cache_creation=creation,
+        cache_5m=c5,
+        cache_1h=c1,
+    )
+
+
+def usage_key(e: Entry) -> str | None:
+    m = e.message
+    if m is not None and m.id:
+        return m.id
+    return e.requestId or e.uuid
+
+
+def _note_usage(usage: dict[str, Tokens], models: list[str], e: Entry) -> bool:
+    """Record an assistant message's usage; True when the message id is new."""
+    m = e.message
+    if m is None:
+        return False
+    model = m.model or ""
+    if model and model != "<synthetic>" and model not in models:
+        models.append(model)
+    key = usage_key(e)
+    if key is None or m.usage is None:
+        return False
+    old = usage.get(key)
+    new = new_usage(old, model, m.usage)
+    if new is not None:
+        usage[key] = new
+    return old is None
+
+
+def _unknown(counts: dict[str, int], what: str, version: str | None) -> None:
+    key = f"{what}@{version or '?'}"
+    counts[key] = counts.get(key, 0) + 1
+
+
+class Folder:
+    """Applies entries to a `Fold`. One per call; holds only the redactor."""
+
+    def __init__(self, state: Fold, redactor: Redactor) -> None:
+        self.s = state
+        self.r = redactor
+
+    # -- text -------------------------------------------------------------
+    def safe(self, text: str, limit: int | None = None) -> str:
+        text = tx.clean(text)
+        if limit is not None:
+            text = tx.trim(text, limit * 2 if len(text) > limit * 2 else len(text) + 1)
+        text, n = self.r.redact(text)
+        self.s.redactions += n
+        return tx.trim(text, limit) if limit is not None else text
+
+    def safe_line(self, text: str, limit: int) -> str:
+        return self.safe(tx.one_line(tx.clean(text), limit * 2), limit)
+
+    # -- turns and actions -----------------------------------------------
+    def turn(self) -> Turn | None:
+        s = self.s
+        return s.turns[-1] if s.turns else None
+
+    def new_turn(self, t: Turn) -> None:
+        s = self.s
+        s.turns.append(t)
+        if len(s.turns) > MAX_TURNS:
+            del s.turns[0]
+            s.turns_dropped += 1
+
+    def turn_no(self) -> int:
+        return self.s.turns_dropped + len(self.s.turns) - 1
+
+    def turn_at(self, no: int) -> Turn | None:
+        i = no - self.s.turns_dropped
+        if 0 <= i < len(self.s.turns):
+            return self.s.turns[i]
+        return None
+
+    def action_at(self, p: Pending) -> Action | None:
+        t = self.turn_at(p.turn_no)
+        if t is None or not 0 <= p.action_no < len(t.actions):
+            return None
+        return t.actions[p.action_no]
+
+    def add_action(self, a: Action, merge: bool = False) -> int:
+        """Append an action to the current turn; returns its index or -1."""
+        t = self.turn()
+        if t is None:
+            t = Turn(kind="continued", ts=a.ts)
+            self.new_turn(t)
+        if merge and t.actions:
+            last = t.actions[-1]
+            if last.kind == a.kind and last.text == a.text and a.kind != "bash":
+                last.n1 += a.n1
+                last.n2 += a.n2
+                last.n3 += a.n3 or 1
+                return len(t.actions) - 1
+        if len(t.actions) >= MAX_ACTIONS:
+            t.more_actions += 1
+            return -1
+        t.actions.append(a)
+        return len(t.actions) - 1
+
+    # -- entries -----------------------------------------------------------
+    def apply(self, e: Entry | Malformed) -> None:
+        s = self.s
+        if isinstance(e, Malformed):
+            s.malformed += 1
+            return
+        s.entries += 1
+        ts = e.timestamp if isinstance(e.timestamp, str) else ""
+        if ts:
+            self.clock(ts)
+        if e.version:
+            s.version = e.version
+        t = e.type
+        if t not in KNOWN_TYPES:
+            _unknown(s.unknown, t or "(none)", e.version)
+            return
+        if e.cwd and not s.cwd:
+            s.cwd = e.cwd
+        if e.gitBranch and e.gitBranch not in s.branches and len(s.branches) < 20:
+            s.branches.append(e.gitBranch)
+        if e.uuid and not s.first_parent and s.entries and t in ("user", "assistant", "system"):
+            s.first_parent = e.parentUuid or "-"
+        if t == "assistant":
+            self.assistant(e, ts)
+        elif t == "user":
+            self.user(e, ts)
+        elif t == "system":
+            self.system(e, ts)
+        elif t == "summary":
+            if e.summary:
+                text = self.safe_line(e.summary, 200)
+                if text and text not in s.summaries:
+                    s.summaries.append(text)
+                    del s.summaries[:-5]
+        elif t == "ai-title":
+            if e.aiTitle:
+                s.ai_title = self.safe_line(e.aiTitle, 80)
+        elif t == "custom-title":
+            if e.customTitle:
+                s.custom_title = self.safe_line(e.customTitle, 80)
+        elif t == "pr-link" and e.prUrl:
+            self.pr(e.prUrl, e.prNumber, e.prRepository or "")
+
+    def clock(self, ts: str) -> None:
+        s = self.s
+        ep = _epoch(ts)
+        if ep is None:
+            return
+        if not s.first_ts or ep < (_epoch(s.first_ts) or ep):
+            s.first_ts = ts
+        if ep >= s.last_epoch:
+            if s.last_epoch:
+                gap = ep - s.last_epoch
+                if gap < IDLE_GAP_S:
+                    s.gap_ms += int(gap * 1000)
+            s.last_epoch = ep
+            s.last_ts = ts
+
+    def pr(self, url: str, number: int | None, repo: str) -> None:
+        s = self.s
+        if any(p.url == url for p in s.prs):
+            return
+        s.prs.append(PullRequest(url=url, number=number, repo=repo))
+
+    def system(self, e: Entry, ts: str) -> None:
+        s = self.s
+        sub = e.subtype
+        if sub is None:
+            return  # pre-subtype system lines: hook progress chatter
+        if sub not in KNOWN_SYSTEM_SUBTYPES:
+            _unknown(s.unknown, f"system:{sub}", e.version)
+            return
+        if sub == "compact_boundary":
+            s.compactions += 1
+            md = e.compactMetadata
+            trigger = (md.trigger or "") if md else ""
+            pre = int(md.preTokens or 0) if md else 0
+            self.new_turn(Turn(kind="compact", ts=ts, text=self.safe_line(trigger, 20),
+                               tokens=pre))
+            if e.logicalParentUuid and not s.logical_parent:
+                s.logical_parent = e.logicalParentUuid
+        elif sub == "turn_duration":
+            if isinstance(e.durationMs, (int, float)):
+                s.turn_ms += int(e.durationMs)
+        elif sub == "api_error" or sub == "error":
+            s.api_errors += 1
+            info = decode_raw(e.error)
+            msg = ""
+            if isinstance(info, dict):
+                status = info.get("status")
+                msg = str(info.get("message") or (f"HTTP {status}" if status else ""))
+            self.error("API", msg or "API error (retried)", ts)
+        elif sub == "local_command":
+            content = decode_raw(e.content)
+            if isinstance(content, str):
+                cmd = tx.slash_command(content)
+                if cmd:
+                    self.add_action(Action(kind="slash", text=self.safe_line(cmd, 120), ts=ts))
+
+    def error(self, tool: str, text: str, ts: str) -> None:
+        s = self.s
+        s.errors.append(ErrorRec(tool=tool, text=self.safe_line(text, ERROR_CHARS), ts=ts,
+                                 seq=s.seq))
+        if len(s.errors) > MAX_ERRORS:
+            del s.errors[0]
+            s.errors_dropped += 1
+
+    # -- assistant -----------------------------------------------------------
+    def assistant(self, e: Entry, ts: str) -> None:
+        s = self.s
+        m = e.message
+        if m is None:
+            return
+        new = _note_usage(s.usage, s.models, e)
+        sidechain = bool(e.isSidechain)
+        if m.model != "<synthetic>":
+            s.has_assistant = True
+        if new and not sidechain:
+            s.assistant_messages += 1
+        if e.isApiErrorMessage:
+            s.api_errors += 1
+            text = ""
+            if isinstance(m.content, list):
+                text = next((b.text for b in m.content if isinstance(b, Block) and b.text), "")
+            self.error("API", text or "API error", ts)
+            return
+        content = m.content
+        if not isinstance(content, list):
+            return
+        for b in content:
+            if not isinstance(b, Block):
+                continue
+            if b.type == "tool_use" and b.id:
+                if b.id in s.pending or b.id in s.recent_tools:
+                    continue  # a streaming snapshot repeating a block we have
+                self.tool_use(b, ts, sidechain)
+            elif b.type == "text" and b.text and not sidechain:
+                answer = self.safe(b.text.strip(), ANSWER_CHARS)
+                if answer:
+                    t = self.turn()
+                    if t is not None:
+                        t.answer = answer
+                    s.last_answer = answer
+
+    def tool_use(self, b: Block, ts: str, sidechain: bool) -> None:
+        s = self.s
+        name = b.name or "?"
+        s.tool_calls[name] = s.tool_calls.get(name, 0) + 1
+        s.seq += 1
+        inp = b.input if isinstance(b.input, dict) else {}
+        if sidechain:
+            return  # inline subagent work: counted, told by its Task call
+        p = Pending(name=name, seq=s.seq, ts=ts, tool_id=b.id or "")
+        a: Action | None = None
+        merge = False
+        if name in EXPLORE_READ:
+            a, merge = Action(kind="explore", n1=1, ts=ts), True
+        elif name in EXPLORE_SEARCH:
+            a, merge = Action(kind="explore", n2=1, ts=ts), True
+        elif name in EXPLORE_LIST:
+            a, merge = Action(kind="explore", n3=1, ts=ts), True
+        elif name in EDIT_TOOLS:
+            path = str(inp.get("file_path") or inp.get("notebook_path") or "")
+            p.path = self.safe(path, 300)
+            p.est_added, p.est_removed = _estimate(name, inp)
+            a = Action(kind="edit", text=p.path, detail=name, ts=ts, tool_id=b.id or "")
+        elif name == "Bash":
+            cmd = str(inp.get("command") or "")
+            text, n = self.r.redact_command(tx.clean(cmd))
+            s.redactions += n
+            shown = tx.one_line(text, COMMAND_CHARS)
+            if text.count("\n") and not shown.endswith("…"):
+                shown += " …"
+            kind = "test" if _TEST_CMD.search(cmd) else "build" if _BUILD_CMD.search(cmd) else (
+                "command")
+            a = Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=b.id or "")
+            s.commands_run += 1
+            s.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=b.id or ""))
+            if len(s.commands) > MAX_COMMANDS:
+                del s.commands[0]
+                s.commands_dropped += 1
+            p.path = "push" if _PUSH_CMD.search(cmd) else ""
+        elif name in AGENT_TOOLS:
+            sub = Subagent(
+                tool_id=b.id or "",
+                type=self.safe_line(str(inp.get("subagent_type") or "general-purpose"), 60),
+                description=self.safe_line(str(inp.get("description") or ""), 120),
+                ts=ts,
+            )
+            s.subagents.append(sub)
+            p.sub_no = len(s.subagents) - 1
+            a = Action(kind="agent", text=sub.type, detail=sub.description, ts=ts)
+        elif name == "ExitPlanMode":
+            a = Action(kind="plan", ts=ts)
+        elif name == "EnterPlanMode":
+            a = Action(kind="tool", text="Entered plan mode", ts=ts)
+        elif name == "AskUserQuestion":
+            qs = inp.get("questions")
+            q = ""
+            if isinstance(qs, list) and qs and isinstance(qs[0], dict):
+                q = str(qs[0].get("question") or "")
+            a = Action(kind="question", text=self.safe_line(q, 200), ts=ts)
+        elif name == "WebFetch":
+            url = str(inp.get("url") or "")
+            host = url.split("://", 1)[-1].split("/", 1)[0]
+            a, merge = Action(kind="fetch", text=self.safe_line(host, 100), n3=1, ts=ts), True
+        elif name == "WebSearch":
+            a = Action(kind="search", text=self.safe_line(str(inp.get("query") or ""), 120),
+                       ts=ts)
+        elif name == "TodoWrite":
+            todos = inp.get("todos")
+            if isinstance(todos, list):
+                s.todos = [
+                    Todo(text=self.safe_line(str(t.get("content") or ""), 160),
+                         status=str(t.get("status") or "pending"))
+                    for t in todos[:100]
+                    if isinstance(t, dict)
+                ]
+        elif name == "TaskCreate":
+            subj = str(inp.get("subject") or inp.get("description") or "")
+            p.path = self.safe_line(subj, 160)
+        elif name == "TaskUpdate":
+            tid = str(inp.get("taskId") or "")
+            status = inp.get("status")
+            if tid in s.tasks and isinstance(status, str):
+                s.tasks[tid].status = status
+        elif name in ("Skill", "SlashCommand"):
+            what = str(inp.get("skill") or inp.get("command") or name)
+            a = Action(kind="skill", text=self.safe_line(what, 80), ts=ts)
+        elif name not in QUIET_TOOLS:
+            label = name
+            if name.startswith("mcp__"):
+                parts = name.split("__")
+                label = f"{parts[1]}: {parts[-1]}" if len(parts) >= 3 else name
+            a, merge = Action(kind="tool", text=self.safe_line(label, 80), n3=1, ts=ts), True
+        if a is not None:
+            p.turn_no = self.turn_no()
+            p.action_no = self.add_action(a, merge)
+        s.pending[b.id or ""] = p
+
+    # -- user ------------------------------------------------------------------
+    def user(self, e: Entry, ts: str) -> None:
+        m = e.message
+        if m is None:
+            return
+        content = m.content
+        if isinstance(content, list):
+            texts: list[str] = []
+            images = 0
+            for b in content:
+                if isinstance(b, str):
+                    texts.append(b)
+                elif b.type == "tool_result":
+                    self.tool_result(b, e, ts)
+                elif b.type == "text" and b.text:
+                    texts.append(b.text)
+                elif b.type == "image":
+                    images += 1
+            if texts or images:
+                self.prompt(e, "\n".join(texts), images, ts)
+        elif isinstance(content, str):
+            self.prompt(e, content, 0, ts)
+
+    def prompt(self, e: Entry, raw: str, images: int, ts: str) -> None:
+        s = self.s
+        if e.isSidechain:
+            return
+        if e.isCompactSummary:
+            summary = self.safe(raw.strip(), SUMMARY_CHARS)
+            t = self.turn()
+            if t is not None and t.kind == "compact" and not t.detail:
+                t.detail = summary
+            else:
+                self.new_turn(Turn(kind="continued", ts=ts, detail=summary))
+            return
+        if e.isMeta:
+            return
+        stripped = raw.lstrip()
+        if stripped.startswith("[Request interrupted by user"):
+            s.interruptions += 1
+            self.add_action(Action(kind="interrupt", ts=ts), merge=True)
+            return
+        if stripped.startswith(("<local-command-stdout>", "<local-command-stderr>",
+                                "Caveat: The messages below were generated")):
+            return
+        if stripped.startswith(("<bash-input>", "<bash-stdout>", "<bash-stderr>")):
+            return
+        if stripped.startswith("<task-notification>"):
+            return
+        cmd = tx.slash_command(raw)
+        if cmd is not None:
+            text = self.safe(cmd, PROMPT_CHARS)
+            s.prompts += 1
+            self.new_turn(Turn(kind="command", ts=ts, text=text))
+            return
+        words = tx.strip_wrappers(raw)
+        if images:
+            words = (words + " " + " ".join(["[image]"] * min(images, 5))).strip()
+        if not words:
+            return
+        text = self.safe(words, PROMPT_CHARS)
+        s.prompts += 1
+        self.new_turn(Turn(kind="prompt", ts=ts, text=text))
+        if not s.first_prompt_title and not tx.is_filler(words) and words != "[image]":
+            title = tx.one_line(text, 80)
+            if title and not title.startswith("/"):
+                s.first_prompt_title = title
+
+    def tool_result(self, b: Block, e: Entry, ts: str) -> None:
+        s = self.s
+        tid = b.tool_use_id or ""
+        p = s.pending.pop(tid, None)
+        if p is None:
+            return
+        s.recent_tools.append(tid)
+        del s.recent_tools[:-MAX_RECENT_TOOLS]
+        result = decode_raw(e.toolUseResult)
+        is_error = bool(b.is_error)
+        content = None
+        if is_error or p.name in ("Bash", "ExitPlanMode"):
+            content = _result_text(decode_raw(b.content))
+        a = self.action_at(p)
+        ms = None
+        if p.ts and ts:
+            t0, t1 = _epoch(p.ts), _epoch(ts)
+            if t0 is not None and t1 is not None and t1 >= t0:
+                ms = int((t1 - t0) * 1000)
+        if is_error:
+            text = content or "error"
+            denied = text.startswith(("The user doesn't want to", "Permission to use",
+                                      "The user doesn't want to take this action"))
+            status = "denied" if denied else "failed"
+            if not denied:
+                self.error(p.name, text, ts)
+        else:
+            status = "ok"
+            s.last_ok[p.name] = p.seq
+        if a is not None and a.kind not in ("explore", "tool", "fetch"):
+            a.status = status
+            a.ms = ms
+        if p.name == "Bash":
+            self.bash_result(p, a, status, content or "", result, ms)
+        elif p.name in EDIT_TOOLS and status == "ok":
+            self.file_change(p, a, result)
+        elif p.sub_no >= 0 and p.sub_no < len(s.subagents):
+            sub = s.subagents[p.sub_no]
+            sub.status = status if status != "ok" else "completed"
+            if isinstance(result, dict):
+                sub.agent_id = str(result.get("agentId") or "")
+                sub.tokens = _int(result.get("totalTokens"))
+                sub.ms = _int(result.get("totalDurationMs"))
+                sub.tool_calls = _int(result.get("totalToolUseCount"))
+                st = result.get("status")
+                if isinstance(st, str) and st:
+                    sub.status = st
+        elif p.name == "ExitPlanMode" and a is not None:
+            a.status = "approved" if status == "ok" else ("rejected" if status == "denied"
+                                                         else status)
+        elif p.name == "AskUserQuestion" and a is not None and isinstance(result, dict):
+            answers = result.get("answers")
+            if isinstance(answers, dict) and answers:
+                a.detail = self.safe_line(str(next(iter(answers.values()))), 160)
+        elif p.name == "TaskCreate" and isinstance(result, dict):
+            task = result.get("task")
+            if isinstance(task, dict) and task.get("id") is not None:
+                s.tasks[str(task["id"])] = Todo(
+                    text=self.safe_line(str(task.get("subject") or p.path), 160))
+
+    def bash_result(self, p: Pending, a: Action | None, status: str, content: str,
+                    result: Any, ms: int | None) -> None:
+        s = self.s
+        code: int | None = 0 if status == "ok" else None
+        stdout = ""
+        if isinstance(result, dict):
+            stdout = str(result.get("stdout") or "")
+            if result.get("interrupted"):
+                status = "interrupted"
+        if status == "failed":
+            m = _EXIT_CODE.match(content)
+            code = int(m.group(1)) if m else None
+        if a is not None:
+            a.code = code
+            a.status = status
+        for c in reversed(s.commands):
+            if c.tool_id == p.tool_id:
+                c.status, c.code, c.ms = status, code, ms
+                break
+        out = stdout or content
+        if status == "ok" and out:
+            for m in _COMMIT.finditer(out):
+                sha = m.group(2)
+                if not any(c.sha == sha for c in s.commits):
+                    s.commits.append(Commit(sha=sha, subject=self.safe_line(m.group(3), 120),
+                                            branch=self.safe_line(m.group(1), 60)))
+                    del s.commits[:-MAX_COMMITS]
+            for m in _PR_URL.finditer(out):
+                self.pr(m.group(0), int(m.group(2)), m.group(1))
+            if p.path == "push":
+                s.pushes += 1
+
+    def file_change(self, p: Pending, a: Action | None, result: Any) -> None:
+        s = self.s
+        path = p.path
+        if not path:
+            return
+        added = removed = 0
+        estimated = False
+        op = "modified"
+        if isinstance(result, dict):
+            if result.get("type") == "create":
+                op = "created"
+            patch = result.get("structuredPatch")
+            if isinstance(patch, list) and patch:
+                for hunk in patch:
+                    lines = hunk.get("lines") if isinstance(hunk, dict) else None
+                    if isinstance(lines, list):
+                        for line in lines:
+                            if isinstance(line, str):
+                                if line.startswith("+"):
+                                    added += 1
+                                elif line.startswith("-"):
+                                    removed += 1
+            elif op == "created" and isinstance(result.get("content"), str):
+                added = _count_lines(result["content"])
+            else:
+                estimated = True
+        else:
+            estimated = True
+        if estimated:
+            added, removed = p.est_added, p.est_removed
+        if p.name == "Write" and op == "modified" and not isinstance(result, dict):
+            op = "written"
+        fc = s.files.get(path)
+        if fc is None:
+            if len(s.files) >= MAX_FILES:
+                s.files_dropped += 1
+                return
+            fc = s.files[path] = FileChange()
+        if op not in fc.ops:
+            fc.ops.append(op)
+        fc.added += added
+        fc.removed += removed
+        fc.estimated = fc.estimated or estimated
+        if a is not None:
+            a.n1 += added
+            a.n2 += removed
+            if op == "created":
+                a.detail = "created"
+
+
+def _estimate(name: str, inp: dict[str, Any]) -> tuple[int, int]:
+    """Lines added/removed judged from a tool's input, for results without a patch."""
+    if name == "Write":
+        return _count_lines(str(inp.get("content") or "")), 0
+    if name == "NotebookEdit":
+        return _count_lines(str(inp.get("new_source") or "")), 0
+    edits = inp.get("edits") if name == "MultiEdit" else [inp]
+    added = removed = 0
+    if isinstance(edits, list):
+        for ed in edits:
+            if isinstance(ed, dict):
+                added += _count_lines(str(ed.get("new_string") or ""))
+                removed += _count_lines(str(ed.get("old_string") or ""))
+    return added, removed
+
+
+def _count_lines(text: str) -> int:
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [
+            str(c.get("text") or "")
+            for c in content
+            if isinstance(c, dict) and c.get("type") == "text"
+        ]
+        return "\n".join(parts)
+    return ""
+
+
+def fold(state: Fold, entries: Iterable[Entry | Malformed],
+         redactor: Redactor = DEFAULT) -> Fold:
+    """Apply entries in order to the main transcript's state."""
+    f = Folder(state, redactor)
+    for e in entries:
+        f.apply(e)
+    return state
+
+
+def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed]) -> AgentFold:
+    """Apply entries in order to one subagent file's state."""
+    for e in entries:
+        if isinstance(e, Malformed):
+            state.malformed += 1
+            continue
+        state.entries += 1
+        if e.type not in KNOWN_TYPES:
+            _unknown(state.unknown, e.type or "(none)", e.version)
+            continue
+        if e.sessionId and not state.session_id:
+            state.session_id = e.sessionId
+        if e.agentId and not state.agent_id:
+            state.agent_id = e.agentId
+        ts = e.timestamp if isinstance(e.timestamp, str) else ""
+        if ts:
+            if not state.first_ts:
+                state.first_ts = ts
+            state.last_ts = ts
+        if e.type == "assistant" and e.message is not None:
+            _note_usage(state.usage, state.models, e)
+            c = e.message.content
+            if isinstance(c, list):
+                state.tool_calls += sum(
+                    1 for b in c if isinstance(b, Block) and b.type == "tool_use"
+                )
+    return state

@@ -1,0 +1,54 @@
+"""One-line diagnostics: to stderr and appended to `<state>/vv.log`.
+
+Never a traceback: hooks run inside Claude Code, where noise costs the user.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+MAX_LOG = 1 << 20  # rotate past 1 MiB so the log never grows without bound
+
+
+def _clean(msg: str) -> str:
+    return " ".join(msg.split())[:500]
+
+
+def log_to_file(state_dir: Path | None, level: str, msg: str) -> None:
+    if state_dir is None:
+        return
+    try:
+        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = state_dir / "vv.log"
+        try:
+            if path.stat().st_size > MAX_LOG:
+                os.replace(path, state_dir / "vv.log.1")
+        except FileNotFoundError:
+            pass
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        line = f"{stamp} {level} pid={os.getpid()} {_clean(msg)}\n"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, line.encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def warn(state_dir: Path | None, msg: str, *, stderr: bool = True) -> None:
+    """A problem the user should know of: one line on stderr and in the log."""
+    if stderr:
+        try:
+            sys.stderr.write(f"vv: {_clean(msg)}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+    log_to_file(state_dir, "WARN", msg)
+
+
+def info(state_dir: Path | None, msg: str) -> None:
+    log_to_file(state_dir, "INFO", msg)

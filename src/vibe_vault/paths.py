@@ -1,0 +1,75 @@
+"""File names made safe, and writes kept inside their root.
+
+Session ids, project names and titles come from transcripts and hook input, so
+they may hold `..`, separators, NUL, control characters, drive letters or
+Windows device names. Nothing derived from them may leave the vault or state
+directory, whatever they contain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u2028\u2029]+')
+_RESERVED = re.compile(r"(?i)^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$")
+_UUIDISH = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+
+
+def safe_name(name: str, limit: int = 80, fallback: str = "unknown") -> str:
+    """A single path component that is valid on every OS and cannot traverse."""
+    cleaned = _UNSAFE.sub("-", name).strip(" .-")
+    cleaned = re.sub(r"-{2,}", "-", cleaned)
+    if not cleaned:
+        cleaned = fallback
+    if _RESERVED.match(cleaned):
+        cleaned = "_" + cleaned
+    if len(cleaned.encode("utf-8")) > limit or (cleaned != name and len(name) > limit):
+        digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        cut = cleaned.encode("utf-8")[: limit - 9].decode("utf-8", "ignore").rstrip(" .-")
+        cleaned = f"{cut}-{digest}"
+    return cleaned
+
+
+def safe_id(session_id: str) -> str:
+    """The session id as a file stem: itself when harmless, else a safe variant."""
+    if _UUIDISH.match(session_id) and not _RESERVED.match(session_id):
+        return session_id
+    digest = hashlib.sha1(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{safe_name(session_id, 60, 'session')}-{digest}"
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True when `path` (resolved through any symlinks) stays under `root`."""
+    try:
+        real_root = os.path.realpath(root)
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return False
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def is_windows_path(p: str) -> bool:
+    return bool(re.match(r"^[A-Za-z]:[\\/]", p)) or p.startswith("\\\\")
+
+
+def split_path(p: str) -> list[str]:
+    """Components of a POSIX or Windows path."""
+    return [c for c in re.split(r"[\\/]+", p) if c]
+
+
+def relative_to(path: str, base: str) -> str:
+    """`path` relative to `base` when it lies under it, else `path` unchanged."""
+    if not base:
+        return path
+    win = is_windows_path(path) or is_windows_path(base)
+    pc, bc = split_path(path), split_path(base)
+    if win:
+        same = [a.lower() for a in pc[: len(bc)]] == [b.lower() for b in bc]
+    else:
+        same = pc[: len(bc)] == bc and path.startswith("/") == base.startswith("/")
+    if same and len(pc) > len(bc):
+        return "/".join(pc[len(bc):])
+    return path

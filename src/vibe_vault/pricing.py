@@ -1,0 +1,67 @@
+"""Cost of tokens, from the price table shipped in `data/pricing.json`.
+
+Prices are matched by the longest model-name prefix, so dated snapshots
+(`claude-sonnet-4-5-20250929`) find their family. A model with no price is
+reported as unpriced instead of guessed.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from vibe_vault.state import Tokens
+
+
+class Price(Struct):
+    input: float
+    output: float
+    cache_write_5m: float
+    cache_write_1h: float
+    cache_read: float
+
+
+class _Table(Struct):
+    models: dict[str, Price]
+
+
+_table: dict[str, Price] | None = None
+
+
+def table(overrides: dict[str, Any] | None = None) -> dict[str, Price]:
+    global _table
+    if _table is None:
+        data = files("vibe_vault").joinpath("data/pricing.json").read_bytes()
+        _table = msgspec.json.decode(data, type=_Table).models
+    if not overrides:
+        return _table
+    merged = dict(_table)
+    for model, spec in overrides.items():
+        try:
+            merged[model] = msgspec.convert(spec, Price)
+        except msgspec.ValidationError:
+            continue
+    return merged
+
+
+def price_for(model: str, prices: dict[str, Price]) -> Price | None:
+    best = None
+    for prefix, price in prices.items():
+        if model.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, price)
+    return best[1] if best else None
+
+
+def cost(t: Tokens, price: Price) -> float:
+    cache_1h = min(t.cache_1h, t.cache_creation)
+    cache_5m = max(t.cache_creation - cache_1h, 0)
+    return (
+        t.input * price.input
+        + t.output * price.output
+        + cache_5m * price.cache_write_5m
+        + cache_1h * price.cache_write_1h
+        + t.cache_read * price.cache_read
+    ) / 1_000_000

@@ -1,0 +1,54 @@
+"""A session's project name: the git remote's repository name, else the directory name."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from vibe_vault.paths import is_windows_path, safe_name, split_path
+
+_REMOTE = re.compile(r'^\s*\[remote\s+"([^"]+)"\]\s*$')
+_URL = re.compile(r"^\s*url\s*=\s*(\S+)\s*$")
+
+
+def remote_repo_name(git_config: str) -> str | None:
+    """Repository name of `origin` (else the first remote) in a .git/config text."""
+    urls: dict[str, str] = {}
+    current = None
+    for line in git_config.splitlines():
+        m = _REMOTE.match(line)
+        if m:
+            current = m.group(1)
+            continue
+        if line.lstrip().startswith("["):
+            current = None
+            continue
+        u = _URL.match(line)
+        if u and current and current not in urls:
+            urls[current] = u.group(1)
+    url = urls.get("origin") or next(iter(urls.values()), None)
+    if not url:
+        return None
+    tail = re.split(r"[/:\\]", url.rstrip("/"))[-1]
+    if tail.endswith(".git"):
+        tail = tail[:-4]
+    return tail or None
+
+
+def project_name(cwd: str) -> str:
+    """Safe file name for the project of a session that ran in `cwd`."""
+    if not cwd:
+        return "unknown"
+    name = None
+    if not is_windows_path(cwd) or os.name == "nt":
+        try:
+            with open(f"{cwd.rstrip('/')}/.git/config", encoding="utf-8", errors="replace") as f:
+                name = remote_repo_name(f.read(65536))
+        except (OSError, ValueError):
+            name = None
+    if not name:
+        parts = split_path(cwd)
+        name = parts[-1] if parts else "unknown"
+        if re.fullmatch(r"[A-Za-z]:", name):
+            name = "root"
+    return safe_name(name, 60)

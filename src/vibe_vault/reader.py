@@ -1,0 +1,141 @@
+"""Read only the complete lines a transcript gained since last time.
+
+A `Cursor` remembers, per file, the byte offset just past the last complete
+line consumed, plus enough identity (inode, first bytes) to notice a file that
+was truncated, replaced or rewritten; then it is read again from 0. A last line
+without its `\\n` is left for next time (Claude Code is often still writing it)
+unless it already parses as a whole JSON object: no longer record can start with
+a complete object, so such a tail is final (a copied or crashed transcript).
+Memory is bounded by the chunk size plus the longest line.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import BinaryIO
+
+import msgspec
+from msgspec import Struct
+
+CHUNK = 1 << 20  # 1 MiB: large enough to amortise syscalls, small enough for RSS
+HEAD = 64  # bytes compared to notice a rewritten file
+MAX_LINE = 256 << 20  # a line longer than this is skipped and counted, never held
+
+
+class Cursor(Struct, omit_defaults=True):
+    offset: int = 0
+    inode: int = 0
+    size: int = 0
+    mtime_ns: int = 0
+    head: bytes = b""
+
+
+def unchanged(cursor: Cursor, st: os.stat_result) -> bool:
+    """True when a stat says there can be nothing new since the cursor."""
+    return (
+        cursor.inode == st.st_ino
+        and cursor.size == st.st_size
+        and cursor.mtime_ns == st.st_mtime_ns
+        and cursor.offset <= st.st_size
+    )
+
+
+def must_restart(cursor: Cursor, f: BinaryIO, st: os.stat_result) -> bool:
+    """True when the file is not the one the cursor was reading any more."""
+    if cursor.offset == 0:
+        return False
+    if cursor.inode and cursor.inode != st.st_ino:
+        return True
+    if st.st_size < cursor.offset:
+        return True
+    if cursor.head:
+        f.seek(0)
+        if f.read(len(cursor.head)) != cursor.head:
+            return True
+    return False
+
+
+class LineReader:
+    """Iterate the complete lines after `start`, tracking where each one ends.
+
+    `end` is the offset just past the last line handed out (or skipped), which
+    is what the caller stores once it has used those lines.
+    """
+
+    def __init__(self, f: BinaryIO, start: int, deadline: float | None = None) -> None:
+        self.f = f
+        self.end = start
+        self.deadline = deadline
+        self.oversized = 0
+        self.stopped_early = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        f = self.f
+        f.seek(self.end)
+        pos = self.end
+        pending: list[bytes] = []  # pieces of a line longer than one chunk
+        pending_len = 0
+        skipping = False  # inside a line over MAX_LINE
+        while True:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.stopped_early = True
+                return
+            chunk = f.read(CHUNK)
+            if not chunk:
+                if pending and not skipping:
+                    tail = b"".join(pending)
+                    if _complete_object(tail):
+                        self.end = pos
+                        yield tail
+                return
+            start = 0
+            while True:
+                nl = chunk.find(b"\n", start)
+                if nl < 0:
+                    break
+                piece = chunk[start:nl]
+                line_end = pos + nl + 1
+                if skipping:
+                    skipping = False
+                    self.oversized += 1
+                    self.end = line_end
+                elif pending:
+                    pending.append(piece)
+                    line = b"".join(pending)
+                    pending.clear()
+                    pending_len = 0
+                    self.end = line_end
+                    yield line
+                else:
+                    self.end = line_end
+                    # Blank lines carry nothing (one follows a tail taken as final).
+                    if piece and not piece.isspace():
+                        yield piece
+                start = nl + 1
+            rest = chunk[start:]
+            if rest and not skipping:
+                pending.append(rest)
+                pending_len += len(rest)
+                if pending_len > MAX_LINE:
+                    pending.clear()
+                    pending_len = 0
+                    skipping = True
+            pos += len(chunk)
+
+
+def _complete_object(data: bytes) -> bool:
+    stripped = data.strip()
+    if not stripped.startswith(b"{") or not stripped.endswith(b"}"):
+        return False
+    try:
+        msgspec.json.decode(stripped, type=msgspec.Raw)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
+def head_of(f: BinaryIO, upto: int) -> bytes:
+    f.seek(0)
+    return f.read(min(HEAD, upto))

@@ -1,0 +1,644 @@
+"""Render a session's state as a Markdown note with flat YAML frontmatter.
+
+Pure: the same state gives the same bytes (no clock, no environment). The user's
+own section is not rendered here; `note.py` keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from msgspec import Struct, field
+
+from vibe_vault import pricing
+from vibe_vault.paths import relative_to
+from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
+
+USER_HEADING = "## My notes"
+USER_HINT = "<!-- Everything below this heading is yours: vibe-vault never changes it. -->"
+
+SECTION_ROWS = 200
+COMMAND_ROWS = 100
+ERROR_ROWS = 50
+
+
+class RenderOptions(Struct):
+    pricing: dict[str, Any] = field(default_factory=dict)
+
+
+# -- small formatting helpers --------------------------------------------------
+
+_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*$")
+_YAML_WORDS = frozenset(
+    {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", ".nan", ".inf"}
+)
+_NUMBERISH = re.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)$")
+
+
+def yaml_str(s: str) -> str:
+    """A YAML scalar for `s`: plain when unambiguous, else double-quoted."""
+    if _PLAIN.match(s) and s.lower() not in _YAML_WORDS and not _NUMBERISH.match(s):
+        return s
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif o < 0x20 or o == 0x7F or 0x80 <= o < 0xA0 or o in (0x2028, 0x2029, 0xFEFF):
+            out.append(f"\\u{o:04x}")
+        elif 0xD800 <= o < 0xE000 or o in (0xFFFE, 0xFFFF):
+            out.append("\\ufffd")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def code(s: str) -> str:
+    """Inline code that survives backticks inside."""
+    if not s:
+        return "``"
+    runs = [len(m) for m in re.findall(r"`+", s)]
+    fence = "`" * (max(runs) + 1 if runs else 1)
+    pad = " " if s.startswith("`") or s.endswith("`") or fence != "`" else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def cell(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def quote(s: str) -> str:
+    """A blockquote; keeps user text from forming headings of its own."""
+    return "\n".join("> " + line if line else ">" for line in s.splitlines() or [""])
+
+
+def n(x: int) -> str:
+    return f"{x:,}"
+
+
+def short_tokens(x: int) -> str:
+    if x >= 1_000_000:
+        return f"{x / 1_000_000:.1f}M"
+    if x >= 1000:
+        return f"{x / 1000:.0f}k"
+    return str(x)
+
+
+def iso(ts: str) -> str:
+    """An ISO 8601 timestamp with an explicit offset, to the second."""
+    try:
+        dt = datetime.fromisoformat(ts)
+    except ValueError:
+        return ts
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def hhmm(ts: str) -> str:
+    try:
+        return datetime.fromisoformat(ts).astimezone(UTC).strftime("%H:%M")
+    except ValueError:
+        return ""
+
+
+def duration(ms: int) -> str:
+    s = ms // 1000
+    if s < 60:
+        return f"{s}s" if s else f"{ms}ms"
+    m = s // 60
+    if m < 60:
+        return f"{m}m {s % 60:02d}s" if m < 10 else f"{m}m"
+    return f"{m // 60}h {m % 60:02d}m"
+
+
+# -- derived figures -----------------------------------------------------------
+
+
+def merged_usage(state: SessionState) -> dict[str, Tokens]:
+    """Usage of every API message of the session, each counted once."""
+    usage = dict(state.fold.usage)
+    for af in sorted(state.agents.values(), key=lambda a: a.fold.agent_id):
+        if af.foreign:
+            continue
+        for key, t in af.fold.usage.items():
+            old = usage.get(key)
+            if old is None or t.output > old.output:
+                usage[key] = t
+    return usage
+
+
+def totals(usage: dict[str, Tokens]) -> dict[str, Tokens]:
+    by_model: dict[str, Tokens] = {}
+    for t in usage.values():
+        m = t.model or "unknown"
+        acc = by_model.get(m)
+        if acc is None:
+            acc = by_model[m] = Tokens(model=m)
+        acc.input += t.input
+        acc.output += t.output
+        acc.cache_read += t.cache_read
+        acc.cache_creation += t.cache_creation
+        acc.cache_5m += t.cache_5m
+        acc.cache_1h += t.cache_1h
+    return dict(sorted(by_model.items()))
+
+
+def title_of(state: SessionState) -> str:
+    f = state.fold
+    return (
+        f.custom_title
+        or f.ai_title
+        or (f.summaries[-1][:80] if f.summaries else "")
+        or f.first_prompt_title
+        or f"Session {state.session_id[:8]}"
+    )
+
+
+def _epoch(ts: str) -> float | None:
+    try:
+        return datetime.fromisoformat(ts).timestamp()
+    except ValueError:
+        return None
+
+
+class Figures(Struct):
+    title: str
+    summary: str
+    activity: str
+    tokens: dict[str, Tokens]
+    total: Tokens
+    cost: float
+    unpriced: list[str]
+    wall_minutes: int
+    active_minutes: int
+    files_changed: int
+    tool_calls: int
+    tests: str  # "", passed, failed
+
+
+def figures(state: SessionState, opts: RenderOptions) -> Figures:
+    f = state.fold
+    by_model = totals(merged_usage(state))
+    total = Tokens(model="all")
+    prices = pricing.table(opts.pricing)
+    cost = 0.0
+    unpriced: list[str] = []
+    for model, t in by_model.items():
+        total.input += t.input
+        total.output += t.output
+        total.cache_read += t.cache_read
+        total.cache_creation += t.cache_creation
+        price = pricing.price_for(model, prices)
+        if price is None:
+            if t.input or t.output or t.cache_read or t.cache_creation:
+                unpriced.append(model)
+        else:
+            cost += pricing.cost(t, price)
+    a, b = _epoch(f.first_ts), _epoch(f.last_ts)
+    wall = int((b - a) // 60) if a is not None and b is not None else 0
+    active_ms = f.turn_ms or f.gap_ms
+    tool_calls = sum(f.tool_calls.values()) + sum(
+        af.fold.tool_calls for af in state.agents.values() if not af.foreign
+    )
+    tests = ""
+    for c in f.commands:
+        if c.kind == "test" and c.status in ("ok", "failed"):
+            tests = "passed" if c.status == "ok" else "failed"
+    title = title_of(state)
+    return Figures(
+        title=title,
+        summary=_summary(state, title, tests),
+        activity=_activity(state),
+        tokens=by_model,
+        total=total,
+        cost=round(cost, 4),
+        unpriced=unpriced,
+        wall_minutes=max(wall, 0),
+        active_minutes=active_ms // 60000,
+        files_changed=len(f.files) + f.files_dropped,
+        tool_calls=tool_calls,
+        tests=tests,
+    )
+
+
+def _summary(state: SessionState, title: str, tests: str) -> str:
+    f = state.fold
+    facts: list[str] = []
+    if f.files:
+        added = sum(c.added for c in f.files.values())
+        removed = sum(c.removed for c in f.files.values())
+        k = len(f.files) + f.files_dropped
+        facts.append(f"{k} file{'s' if k != 1 else ''} changed (+{added} −{removed})")
+    if tests:
+        facts.append("tests pass" if tests == "passed" else "tests failing")
+    if f.commits:
+        facts.append(f"{len(f.commits)} commit{'s' if len(f.commits) != 1 else ''}")
+    if f.prs:
+        facts.append(f"{len(f.prs)} PR{'s' if len(f.prs) != 1 else ''}")
+    open_items = sum(1 for t in _todos(state) if t.status != "completed")
+    if open_items:
+        facts.append(f"{open_items} open task{'s' if open_items != 1 else ''}")
+    if not facts:
+        k = f.prompts
+        facts.append(f"{k} prompt{'s' if k != 1 else ''}, no files changed")
+    return f"{title}: {', '.join(facts)}."
+
+
+def _activity(state: SessionState) -> str:
+    f = state.fold
+    calls = f.tool_calls
+    if f.files:
+        failing = any(c.kind == "test" and c.status == "failed" for c in f.commands)
+        return "debugging" if failing and len(f.errors) > 2 else "implementation"
+    if calls.get("ExitPlanMode") or calls.get("EnterPlanMode"):
+        return "planning"
+    explore = sum(calls.get(k, 0) for k in ("Read", "Grep", "Glob", "WebFetch", "WebSearch"))
+    if explore:
+        return "research"
+    if f.commands_run:
+        return "operations"
+    return "conversation"
+
+
+def _todos(state: SessionState) -> list[Any]:
+    f = state.fold
+    return list(f.todos) or [f.tasks[k] for k in sorted(f.tasks, key=_natural)]
+
+
+def _natural(k: str) -> tuple[int, str]:
+    return (int(k), "") if k.isdigit() else (1 << 30, k)
+
+
+# -- the note --------------------------------------------------------------------
+
+
+def frontmatter(state: SessionState, fig: Figures) -> list[str]:
+    f = state.fold
+    lines = ["---", "type: session", f"session_id: {yaml_str(state.session_id)}"]
+    lines.append(f"title: {yaml_str(fig.title)}")
+    lines.append("aliases:")
+    lines.append(f"  - {yaml_str(fig.title)}")
+    lines.append(f"summary: {yaml_str(fig.summary)}")
+    lines.append(f"project: {yaml_str(state.project)}")
+    lines.append(f"started: {iso(f.first_ts) if f.first_ts else 'null'}")
+    lines.append(f"ended: {iso(f.last_ts) if f.last_ts else 'null'}")
+    lines.append(f"status: {state.status}")
+    lines.append(f"end_reason: {yaml_str(state.end_reason) if state.end_reason else 'null'}")
+    lines.append(f"duration_minutes: {fig.wall_minutes}")
+    lines.append(f"active_minutes: {fig.active_minutes}")
+    lines.append(f"cwd: {yaml_str(f.cwd) if f.cwd else 'null'}")
+    lines.append(f"branch: {yaml_str(f.branches[-1]) if f.branches else 'null'}")
+    if len(f.branches) > 1:
+        lines.append("branches:")
+        lines.extend(f"  - {yaml_str(b)}" for b in f.branches)
+    if f.models:
+        lines.append("models:")
+        lines.extend(f"  - {yaml_str(m)}" for m in f.models)
+    else:
+        lines.append("models: []")
+    lines.append(f"claude_code_version: {yaml_str(f.version) if f.version else 'null'}")
+    t = fig.total
+    lines.append(f"input_tokens: {t.input}")
+    lines.append(f"output_tokens: {t.output}")
+    lines.append(f"cache_read_tokens: {t.cache_read}")
+    lines.append(f"cache_creation_tokens: {t.cache_creation}")
+    lines.append(f"cost_usd: {fig.cost:.4f}")
+    if fig.unpriced:
+        lines.append("unpriced_models:")
+        lines.extend(f"  - {yaml_str(m)}" for m in fig.unpriced)
+    lines.append(f"tool_calls: {fig.tool_calls}")
+    lines.append(f"files_changed: {fig.files_changed}")
+    lines.append(f"prompts: {f.prompts}")
+    lines.append(f"commands: {f.commands_run}")
+    lines.append(f"errors: {len(f.errors) + f.errors_dropped}")
+    lines.append(f"commits: {len(f.commits)}")
+    lines.append(f"compactions: {f.compactions}")
+    lines.append(f"subagents: {len(f.subagents)}")
+    lines.append(f"redactions: {f.redactions}")
+    lines.append("tags:")
+    lines.append("  - session")
+    lines.append(f"  - {yaml_str(_tag(state.project))}")
+    lines.append(f"  - {fig.activity}")
+    lines.append("---")
+    return lines
+
+
+def _tag(name: str) -> str:
+    tag = re.sub(r"[^\w/-]+", "-", name).strip("-") or "project"
+    return tag if not tag.isdigit() else f"project-{tag}"
+
+
+def render(state: SessionState, opts: RenderOptions | None = None) -> str:
+    """The generated part of the note, ending with the user-notes heading."""
+    opts = opts or RenderOptions()
+    fig = figures(state, opts)
+    f = state.fold
+    out = frontmatter(state, fig)
+    out.append("")
+    out.append(f"# {fig.title}")
+    out.append("")
+    out.append(quote(fig.summary))
+    out.append("")
+    facts = [f"**Project** [[{state.project}]]"]
+    if f.first_ts:
+        facts.append(f"**Started** {iso(f.first_ts).replace('T', ' ')[:16]} UTC")
+    facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
+    total_tokens = fig.total.input + fig.total.output + fig.total.cache_read + (
+        fig.total.cache_creation)
+    facts.append(f"**Tokens** {short_tokens(total_tokens)}")
+    facts.append(f"**Cost** ${fig.cost:.2f}" + (" + unpriced" if fig.unpriced else ""))
+    if state.status == "active":
+        facts.append("**Status** active")
+    out.append(" · ".join(facts))
+    out.append("")
+    _story(out, state)
+    _files(out, state)
+    _commands(out, state)
+    _commits(out, state)
+    _errors(out, state)
+    _open_threads(out, state)
+    _subagents(out, state)
+    _tokens(out, fig, opts)
+    out.append(USER_HEADING)
+    out.append(USER_HINT)
+    return "\n".join(out) + "\n"
+
+
+def _story(out: list[str], state: SessionState) -> None:
+    f = state.fold
+    out.append("## Story")
+    out.append("")
+    if f.turns_dropped:
+        out.append(f"*… {n(f.turns_dropped)} earlier turns not shown.*")
+        out.append("")
+    if not f.turns:
+        out.append("*No prompts yet.*")
+        out.append("")
+    last = len(f.turns) - 1
+    for i, t in enumerate(f.turns):
+        _turn(out, t, state, i == last)
+
+
+def _turn(out: list[str], t: Turn, state: SessionState, last: bool) -> None:
+    when = hhmm(t.ts)
+    if t.kind == "compact":
+        trigger = t.text or "manual"
+        before = f", {short_tokens(t.tokens)} tokens before" if t.tokens else ""
+        out.append(f"### {when} · Compacted ({trigger}{before})".replace("###  ·", "### ·"))
+        out.append("")
+        if t.detail:
+            out.append("> [!summary]- Summary Claude kept")
+            out.append(quote(t.detail))
+            out.append("")
+    elif t.kind == "continued":
+        out.append(f"### {when} · Continued".rstrip())
+        out.append("")
+        if t.detail:
+            out.append("> [!summary]- Summary of the earlier conversation")
+            out.append(quote(t.detail))
+            out.append("")
+    else:
+        label = "Command" if t.kind == "command" else "Prompt"
+        out.append(f"### {when} · {label}" if when else f"### {label}")
+        out.append("")
+        out.append(quote(t.text))
+        out.append("")
+    if t.actions or t.more_actions:
+        for a in t.actions:
+            line = describe(a, state)
+            if line:
+                out.append(f"- {line}")
+        if t.more_actions:
+            out.append(f"- … and {n(t.more_actions)} more actions")
+        out.append("")
+    answer = t.answer
+    provisional = False
+    if last and state.provisional:
+        answer, provisional = state.provisional, True
+    if answer:
+        label = "**Claude** (provisional, from the Stop hook):" if provisional else "**Claude:**"
+        out.append(label)
+        out.append(quote(answer))
+        out.append("")
+
+
+def _status_word(a: Action) -> str:
+    if a.status == "ok":
+        return "ok"
+    if a.status == "failed":
+        return f"failed (exit {a.code})" if a.code is not None else "failed"
+    if a.status == "denied":
+        return "denied by the user"
+    if a.status == "interrupted":
+        return "interrupted"
+    return "no result yet" if not a.status else a.status
+
+
+def describe(a: Action, state: SessionState) -> str:
+    """One line for an action, as a person would say it."""
+    k = a.kind
+    ms = state.durations.get(a.tool_id) if a.tool_id else None
+    if ms is None:
+        ms = a.ms
+    took = f", {duration(ms)}" if ms is not None and ms >= 1000 else ""
+    if k == "explore":
+        parts = []
+        if a.n1:
+            parts.append(f"{a.n1} read{'s' if a.n1 != 1 else ''}")
+        if a.n2:
+            parts.append(f"{a.n2} search{'es' if a.n2 != 1 else ''}")
+        if a.n3:
+            parts.append(f"{a.n3} listing{'s' if a.n3 != 1 else ''}")
+        return f"Explored the codebase ({', '.join(parts)})"
+    if k == "edit":
+        path = relative_to(a.text, state.fold.cwd)
+        verb = "Created" if a.detail == "created" else "Edited"
+        times = f" ×{a.n3 + 1}" if a.n3 else ""
+        if a.status in ("failed", "denied"):
+            return f"Tried to edit {code(path)} — {_status_word(a)}"
+        if not a.status:
+            return f"Editing {code(path)}"
+        return f"{verb} {code(path)} (+{a.n1} −{a.n2}){times}"
+    if k == "bash":
+        what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
+        status = _status_word(a)
+        if a.detail == "test" and a.status == "ok":
+            status = "passed"
+        return f"{what} {code(a.text)} — {status}{took}"
+    if k == "agent":
+        desc = f": {a.detail}" if a.detail else ""
+        st = f" — {a.status}" if a.status and a.status not in ("ok", "completed") else ""
+        return f"Delegated to subagent *{a.text}*{desc}{st}"
+    if k == "plan":
+        return {"approved": "Plan approved", "rejected": "Plan rejected"}.get(
+            a.status, "Proposed a plan")
+    if k == "question":
+        ans = f" → **{a.detail}**" if a.detail else ""
+        return f"Asked: “{a.text}”{ans}"
+    if k == "fetch":
+        times = f" ×{a.n3}" if a.n3 > 1 else ""
+        return f"Fetched {a.text}{times}"
+    if k == "search":
+        return f"Searched the web for “{a.text}”"
+    if k == "skill":
+        return f"Used {code(a.text)}"
+    if k == "slash":
+        return f"Ran {code(a.text)}"
+    if k == "interrupt":
+        return "Interrupted by the user" + (f" ×{a.n3 + 1}" if a.n3 else "")
+    if k == "tool":
+        times = f" ×{a.n3}" if a.n3 > 1 else ""
+        return f"Used {a.text}{times}"
+    return ""
+
+
+def _files(out: list[str], state: SessionState) -> None:
+    f = state.fold
+    if not f.files:
+        return
+    out.append("## Files changed")
+    out.append("")
+    out.append("| File | Change | + | − |")
+    out.append("|---|---|--:|--:|")
+    items = sorted(f.files.items(), key=lambda kv: relative_to(kv[0], f.cwd))
+    for path, c in items[:SECTION_ROWS]:
+        rel = relative_to(path, f.cwd)
+        est = "≈" if c.estimated else ""
+        ops = ", ".join(c.ops)
+        out.append(f"| {cell(code(rel))} | {ops} | {est}{c.added} | {est}{c.removed} |")
+    more = len(items) - SECTION_ROWS + f.files_dropped
+    if more > 0:
+        out.append(f"| … and {n(more)} more | | | |")
+    out.append("")
+
+
+def _commands(out: list[str], state: SessionState) -> None:
+    f = state.fold
+    if not f.commands:
+        return
+    out.append("## Commands")
+    out.append("")
+    out.append("| Command | Kind | Result | Time |")
+    out.append("|---|---|---|--:|")
+    shown = f.commands[-COMMAND_ROWS:]
+    hidden = len(f.commands) - len(shown) + f.commands_dropped
+    if hidden:
+        out.append(f"| … {n(hidden)} earlier commands | | | |")
+    for c in shown:
+        ms = state.durations.get(c.tool_id) if c.tool_id else None
+        if ms is None:
+            ms = c.ms
+        if c.status == "ok":
+            result = "passed" if c.kind == "test" else "ok"
+        elif c.status == "failed":
+            result = f"failed (exit {c.code})" if c.code is not None else "failed"
+        else:
+            result = c.status or "—"
+        took = duration(ms) if ms is not None else ""
+        out.append(f"| {cell(code(c.command))} | {c.kind} | {result} | {took} |")
+    out.append("")
+
+
+def _commits(out: list[str], state: SessionState) -> None:
+    f = state.fold
+    if not (f.commits or f.prs or f.pushes):
+        return
+    out.append("## Commits and PRs")
+    out.append("")
+    for c in f.commits:
+        branch = f" on {code(c.branch)}" if c.branch else ""
+        out.append(f"- {code(c.sha)} {c.subject}{branch}")
+    if f.pushes:
+        out.append(f"- Pushed {f.pushes} time{'s' if f.pushes != 1 else ''}")
+    for p in f.prs:
+        label = f"{p.repo}#{p.number}" if p.repo and p.number else p.url
+        out.append(f"- PR [{label}]({p.url})")
+    out.append("")
+
+
+def _errors(out: list[str], state: SessionState) -> None:
+    f = state.fold
+    if not f.errors:
+        return
+    out.append("## Errors")
+    out.append("")
+    if f.errors_dropped:
+        out.append(f"- … {n(f.errors_dropped)} earlier errors not shown")
+    for e in f.errors[-ERROR_ROWS:]:
+        later = f.last_ok.get(e.tool, 0) > e.seq
+        fate = " — later succeeded" if later else ""
+        out.append(f"- {hhmm(e.ts)} **{e.tool}**: {code(e.text)}{fate}")
+    out.append("")
+
+
+def _open_threads(out: list[str], state: SessionState) -> None:
+    todos = _todos(state)
+    if not todos:
+        return
+    out.append("## Open threads")
+    out.append("")
+    for t in todos:
+        mark = "x" if t.status == "completed" else " "
+        suffix = " *(in progress)*" if t.status == "in_progress" else ""
+        out.append(f"- [{mark}] {t.text}{suffix}")
+    out.append("")
+
+
+def _subagents(out: list[str], state: SessionState) -> None:
+    f = state.fold
+    if not f.subagents:
+        return
+    by_agent: dict[str, AgentFold] = {
+        af.fold.agent_id: af.fold for af in state.agents.values() if af.fold.agent_id
+    }
+    out.append("## Subagents")
+    out.append("")
+    for s in f.subagents:
+        af = by_agent.get(s.agent_id)
+        calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
+        tokens = s.tokens
+        if af is not None and not tokens:
+            tokens = sum(t.input + t.output + t.cache_read + t.cache_creation
+                         for t in af.usage.values())
+        bits = [f"{calls} tool calls"]
+        if tokens:
+            bits.append(f"{short_tokens(tokens)} tokens")
+        if s.ms:
+            bits.append(duration(s.ms))
+        if s.status and s.status != "completed":
+            bits.append(s.status)
+        desc = f": {s.description}" if s.description else ""
+        out.append(f"- *{s.type}*{desc} ({', '.join(bits)})")
+    out.append("")
+
+
+def _tokens(out: list[str], fig: Figures, opts: RenderOptions) -> None:
+    if not fig.tokens:
+        return
+    prices = pricing.table(opts.pricing)
+    out.append("## Tokens and cost")
+    out.append("")
+    out.append("| Model | Input | Output | Cache read | Cache write | Cost |")
+    out.append("|---|--:|--:|--:|--:|--:|")
+    for model, t in fig.tokens.items():
+        price = pricing.price_for(model, prices)
+        c = f"${pricing.cost(t, price):.2f}" if price else "unpriced"
+        out.append(f"| {cell(model)} | {n(t.input)} | {n(t.output)} | {n(t.cache_read)} | "
+                   f"{n(t.cache_creation)} | {c} |")
+    t = fig.total
+    out.append(f"| **Total** | {n(t.input)} | {n(t.output)} | {n(t.cache_read)} | "
+               f"{n(t.cache_creation)} | **${fig.cost:.2f}** |")
+    if fig.unpriced:
+        out.append("")
+        out.append(f"*No price known for {', '.join(fig.unpriced)}; not included in the cost.*")
+    out.append("")

@@ -1,0 +1,327 @@
+"""Bring one session's note up to date: the pipeline shared by hook and backfill.
+
+locate → lock → load state → read new complete lines → decode → fold →
+render → write the note atomically → save the state (after the note, so a
+crash between the two only means the same bytes are folded again).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import msgspec
+from msgspec import Struct
+
+from vibe_vault.atomic import make_private_dir, write_atomic
+from vibe_vault.config import Config
+from vibe_vault.entries import decode_line
+from vibe_vault.fold import fold, fold_agent
+from vibe_vault.lock import SessionLock
+from vibe_vault.note import note_relpath, write_note
+from vibe_vault.paths import safe_id
+from vibe_vault.project import project_name
+from vibe_vault.reader import HEAD, Cursor, LineReader, head_of, must_restart, unchanged
+from vibe_vault.redact import DEFAULT, Redactor
+from vibe_vault.render import RenderOptions, render
+from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
+
+
+class NotAFile(Exception):
+    """The transcript path is a directory, a device, or a symlink loop."""
+
+
+class Outcome(Struct):
+    session_id: str
+    note: str = ""
+    wrote: bool = False
+    bytes_read: int = 0
+    complete: bool = True  # False when a deadline stopped the read early
+    has_note: bool = False
+
+
+class Store:
+    """The state directory's layout."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def state_path(self, sid: str) -> Path:
+        return self.root / "sessions" / f"{safe_id(sid)}.state"
+
+    def lock_path(self, sid: str) -> Path:
+        return self.root / "locks" / f"{safe_id(sid)}.lock"
+
+    def journal_path(self, sid: str) -> Path:
+        return self.root / "journal" / f"{safe_id(sid)}.jsonl"
+
+    def ensure(self) -> None:
+        make_private_dir(self.root)
+        for sub in ("sessions", "locks", "journal"):
+            make_private_dir(self.root / sub)
+
+    def load(self, sid: str) -> SessionState | None:
+        try:
+            data = self.state_path(sid).read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        state = decode_state(data)
+        if state is not None and state.session_id != sid:
+            return None
+        return state
+
+    def save(self, state: SessionState) -> None:
+        write_atomic(self.state_path(state.session_id), encode_state(state), mode=0o600)
+
+
+def redactor_for(cfg: Config) -> Redactor:
+    extra = cfg.get("redact_patterns")
+    allow = cfg.get("redact_allow")
+    if not extra and not allow:
+        return DEFAULT
+    return Redactor(extra=[(str(k), str(v)) for k, v in extra.items()],
+                    allow=[str(a) for a in allow])
+
+
+def _open_regular(path: Path) -> tuple[object, os.stat_result]:
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed by the caller
+    except IsADirectoryError as exc:
+        raise NotAFile(f"{path} is a directory") from exc
+    except OSError as exc:
+        if exc.errno in (40, 62):  # ELOOP on Linux / macOS
+            raise NotAFile(f"{path} is a symlink loop") from exc
+        raise
+    st = os.fstat(f.fileno())
+    if not stat.S_ISREG(st.st_mode):
+        f.close()
+        raise NotAFile(f"{path} is not a regular file")
+    return f, st
+
+
+def read_main(state: SessionState, path: Path, deadline: float | None,
+              redactor: Redactor) -> tuple[int, bool]:
+    """Fold the main transcript's new complete lines; (bytes read, complete)."""
+    f, st = _open_regular(path)
+    with f:  # type: ignore[attr-defined]
+        cur = state.cursor
+        if must_restart(cur, f, st):  # type: ignore[arg-type]
+            state.fold = Fold()
+            state.cursor = cur = Cursor()
+            state.provisional = ""
+        if cur.offset and unchanged(cur, st):
+            return 0, True
+        reader = LineReader(f, cur.offset, deadline)  # type: ignore[arg-type]
+        before_answer = state.fold.last_answer
+        fold(state.fold, (decode_line(line) for line in reader), redactor)
+        state.fold.oversized += reader.oversized
+        read = reader.end - cur.offset
+        head = cur.head if len(cur.head) >= HEAD else head_of(f, reader.end)  # type: ignore[arg-type]
+        state.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
+                              mtime_ns=st.st_mtime_ns, head=head)
+        if state.provisional and state.fold.last_answer != before_answer:
+            state.provisional = ""  # the transcript caught up with the Stop hook
+        return read, not reader.stopped_early
+
+
+def read_agent(af: AgentFile, path: Path, deadline: float | None) -> int:
+    f, st = _open_regular(path)
+    with f:  # type: ignore[attr-defined]
+        cur = af.cursor
+        if must_restart(cur, f, st):  # type: ignore[arg-type]
+            af.fold = AgentFold()
+            af.cursor = cur = Cursor()
+        if cur.offset and unchanged(cur, st):
+            return 0
+        reader = LineReader(f, cur.offset, deadline)  # type: ignore[arg-type]
+        fold_agent(af.fold, (decode_line(line) for line in reader))
+        af.fold.oversized += reader.oversized
+        head = cur.head if len(cur.head) >= HEAD else head_of(f, reader.end)  # type: ignore[arg-type]
+        af.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
+                           mtime_ns=st.st_mtime_ns, head=head)
+        return reader.end - cur.offset
+
+
+def _first_session_id(path: Path) -> str | None:
+    """The sessionId in the first lines of a legacy agent file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(65536)
+    except OSError:
+        return None
+    for line in data.split(b"\n")[:20]:
+        try:
+            obj = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            continue
+        if isinstance(obj, dict):
+            sid = obj.get("sessionId")
+            if isinstance(sid, str):
+                return sid
+    return None
+
+
+def discover_agents(transcript: Path, sid: str, known: dict[str, AgentFile]) -> list[Path]:
+    """Subagent files of a session: `<sid>/subagents/agent-*.jsonl`, and legacy
+    `agent-*.jsonl` beside the transcript whose sessionId is the session's."""
+    found: list[Path] = []
+    sub = transcript.parent / transcript.stem / "subagents"
+    try:
+        with os.scandir(sub) as it:
+            for entry in it:
+                if entry.name.startswith("agent-") and entry.name.endswith(".jsonl"):
+                    found.append(Path(entry.path))
+    except OSError:
+        pass
+    try:
+        with os.scandir(transcript.parent) as it:
+            for entry in it:
+                name = entry.name
+                if not (name.startswith("agent-") and name.endswith(".jsonl")):
+                    continue
+                key = _agent_key(transcript, Path(entry.path))
+                af = known.get(key)
+                if af is not None:
+                    if not af.foreign:
+                        found.append(Path(entry.path))
+                    continue
+                owner = _first_session_id(Path(entry.path))
+                if owner == sid:
+                    found.append(Path(entry.path))
+                elif owner is not None:
+                    known[key] = AgentFile(foreign=True)
+    except OSError:
+        pass
+    return sorted(found)
+
+
+def _agent_key(transcript: Path, agent: Path) -> str:
+    try:
+        return agent.relative_to(transcript.parent).as_posix()
+    except ValueError:
+        return agent.name
+
+
+def _agent_meta(path: Path) -> tuple[str, str]:
+    try:
+        data = path.with_suffix(".meta.json").read_bytes()
+        meta = msgspec.json.decode(data)
+    except (OSError, msgspec.DecodeError):
+        return "", ""
+    if not isinstance(meta, dict):
+        return "", ""
+    return str(meta.get("agentType") or ""), str(meta.get("description") or "")
+
+
+def fold_journal(state: SessionState, path: Path) -> None:
+    """Tool durations recorded by the PreToolUse/PostToolUse hooks."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(state.journal_offset)
+            data = f.read(8 << 20)
+    except OSError:
+        return
+    end = data.rfind(b"\n") + 1
+    if end <= 0:
+        return
+    starts: dict[str, float] = {}
+    for line in data[:end].split(b"\n"):
+        try:
+            rec = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            continue
+        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+            continue
+        tid = rec["id"]
+        if rec.get("e") == "pre" and isinstance(rec.get("t"), (int, float)):
+            starts[tid] = float(rec["t"])
+        elif rec.get("e") == "post":
+            ms = rec.get("ms")
+            if isinstance(ms, (int, float)):
+                state.durations[tid] = int(ms)
+            elif tid in starts and isinstance(rec.get("t"), (int, float)):
+                state.durations[tid] = int((float(rec["t"]) - starts[tid]) * 1000)
+    state.journal_offset += end
+
+
+def update_session(
+    cfg: Config,
+    sid: str,
+    transcript: Path,
+    *,
+    deadline: float | None = None,
+    lock_timeout: float | None = None,
+    end_reason: str | None = None,
+    provisional: str | None = None,
+    agent_files: Iterable[Path] | None = None,
+    fresh: bool = False,
+    store: Store | None = None,
+) -> Outcome:
+    """Fold whatever is new for one session and rewrite its note.
+
+    Raises LockTimeout when another process holds the session, NotAFile or
+    OSError for a transcript that cannot be read, OSError when the vault or
+    state cannot be written (then the state is not advanced).
+    """
+    store = store or Store(cfg.state_dir)
+    store.ensure()
+    timeout = cfg.get("lock_timeout") if lock_timeout is None else lock_timeout
+    with SessionLock(store.lock_path(sid), timeout):
+        state = None if fresh else store.load(sid)
+        if state is None:
+            old = store.load(sid) if fresh else None
+            state = SessionState(session_id=sid)
+            if old is not None:  # keep the note where it is, so links survive
+                state.note, state.project = old.note, old.project
+        state.transcript = str(transcript)
+        redactor = redactor_for(cfg)
+        read, complete = read_main(state, transcript, deadline, redactor)
+        agents = (
+            discover_agents(transcript, sid, state.agents) if agent_files is None
+            else list(agent_files)
+        )
+        for path in agents:
+            if deadline is not None and time.monotonic() > deadline:
+                complete = False
+                break
+            key = _agent_key(transcript, path)
+            af = state.agents.get(key)
+            if af is None:
+                af = state.agents[key] = AgentFile()
+                af.agent_type, af.description = _agent_meta(path)
+            try:
+                read += read_agent(af, path, deadline)
+            except (OSError, NotAFile):
+                continue
+        fold_journal(state, store.journal_path(sid))
+        if end_reason is not None:
+            state.status, state.end_reason = "ended", end_reason
+            state.provisional = ""
+        elif read and state.status == "ended" and end_reason is None:
+            state.status, state.end_reason = "active", ""
+        if (provisional is not None and end_reason is None and provisional.strip()
+                and provisional.strip() != state.fold.last_answer):
+            state.provisional = _clean_provisional(provisional, redactor)
+        out = Outcome(session_id=sid, bytes_read=read, complete=complete)
+        if state.fold.has_assistant:
+            if not state.note:
+                state.project = project_name(state.fold.cwd)
+                state.note = note_relpath(state.project, sid, state.fold.first_ts)
+            opts = RenderOptions(pricing=cfg.get("pricing"))
+            out.wrote = write_note(cfg.vault, state.note, render(state, opts))
+            out.note = state.note
+            out.has_note = True
+        store.save(state)
+        return out
+
+
+def _clean_provisional(text: str, redactor: Redactor) -> str:
+    from vibe_vault import text as tx
+    from vibe_vault.fold import ANSWER_CHARS
+
+    cleaned, n = redactor.redact(tx.clean(text.strip()))
+    del n  # counted when the transcript brings the same text
+    return tx.trim(cleaned, ANSWER_CHARS)

@@ -1,0 +1,243 @@
+"""The session state: everything a note needs, folded from transcript entries.
+
+`Fold` is what the main transcript folds into; `AgentFold` what one subagent
+file folds into. They are kept apart (and merged only when rendering) so the
+result does not depend on how the hook's reads of different files interleave.
+`SessionState` adds the bookkeeping (cursors, note path, status) and is what
+is saved per session, as msgpack, versioned: a state of another version is
+discarded and rebuilt from the transcript.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec import Struct, field
+
+from vibe_vault.reader import Cursor
+
+# Bump whenever a change to these Structs or to the fold would make an old
+# state render differently from a fresh parse.
+STATE_VERSION = 1
+
+
+class Tokens(Struct, array_like=True):
+    """Usage of one API message (the largest snapshot seen)."""
+
+    model: str = ""
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_creation: int = 0
+    cache_5m: int = 0
+    cache_1h: int = 0
+
+
+class Action(Struct, array_like=True, omit_defaults=True):
+    """One condensed thing done in a turn; `kind` says how to read the rest."""
+
+    kind: str
+    text: str = ""
+    detail: str = ""
+    status: str = ""  # "", ok, failed, denied, interrupted
+    code: int | None = None  # exit code of a command
+    n1: int = 0  # reads, or lines added
+    n2: int = 0  # searches, or lines removed
+    n3: int = 0  # listings, or repeat count
+    ts: str = ""
+    tool_id: str = ""
+    ms: int | None = None
+
+
+class Turn(Struct, array_like=True, omit_defaults=True):
+    """A user prompt and what followed, or a compaction marker."""
+
+    kind: str  # prompt, command, compact, continued
+    ts: str = ""
+    text: str = ""
+    detail: str = ""  # compaction summary, or the trigger
+    tokens: int = 0  # tokens before a compaction
+    actions: list[Action] = field(default_factory=list)
+    more_actions: int = 0
+    answer: str = ""
+
+
+class Pending(Struct, array_like=True, omit_defaults=True):
+    """A tool call waiting for its result."""
+
+    name: str
+    turn_no: int = -1
+    action_no: int = -1
+    seq: int = 0
+    ts: str = ""
+    path: str = ""
+    sub_no: int = -1
+    tool_id: str = ""
+    est_added: int = 0
+    est_removed: int = 0
+
+
+class FileChange(Struct, array_like=True, omit_defaults=True):
+    ops: list[str] = field(default_factory=list)
+    added: int = 0
+    removed: int = 0
+    estimated: bool = False
+
+
+class Command(Struct, array_like=True, omit_defaults=True):
+    command: str
+    kind: str = "command"  # command, test, build
+    status: str = ""
+    code: int | None = None
+    ts: str = ""
+    tool_id: str = ""
+    ms: int | None = None
+
+
+class ErrorRec(Struct, array_like=True, omit_defaults=True):
+    tool: str
+    text: str
+    ts: str = ""
+    seq: int = 0
+
+
+class Commit(Struct, array_like=True, omit_defaults=True):
+    sha: str
+    subject: str = ""
+    branch: str = ""
+
+
+class PullRequest(Struct, array_like=True, omit_defaults=True):
+    url: str
+    number: int | None = None
+    repo: str = ""
+
+
+class Todo(Struct, array_like=True, omit_defaults=True):
+    text: str
+    status: str = "pending"
+
+
+class Subagent(Struct, array_like=True, omit_defaults=True):
+    tool_id: str
+    type: str = ""
+    description: str = ""
+    status: str = ""
+    agent_id: str = ""
+    tokens: int = 0
+    ms: int = 0
+    tool_calls: int = 0
+    ts: str = ""
+
+
+class Fold(Struct, omit_defaults=True):
+    """What the main transcript has told us so far."""
+
+    entries: int = 0
+    malformed: int = 0
+    oversized: int = 0
+    unknown: dict[str, int] = field(default_factory=dict)
+    first_ts: str = ""
+    last_ts: str = ""
+    last_epoch: float = 0.0
+    gap_ms: int = 0  # active time from gaps under the idle threshold
+    turn_ms: int = 0  # sum of turn_duration entries
+    cwd: str = ""
+    branches: list[str] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    version: str = ""
+    first_parent: str = ""
+    logical_parent: str = ""
+    has_assistant: bool = False
+    assistant_messages: int = 0
+    prompts: int = 0
+    commands_run: int = 0
+    interruptions: int = 0
+    api_errors: int = 0
+    compactions: int = 0
+    redactions: int = 0
+    seq: int = 0
+    tool_calls: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, Tokens] = field(default_factory=dict)
+    turns: list[Turn] = field(default_factory=list)
+    turns_dropped: int = 0
+    pending: dict[str, Pending] = field(default_factory=dict)
+    recent_tools: list[str] = field(default_factory=list)
+    files: dict[str, FileChange] = field(default_factory=dict)
+    files_dropped: int = 0
+    commands: list[Command] = field(default_factory=list)
+    commands_dropped: int = 0
+    errors: list[ErrorRec] = field(default_factory=list)
+    errors_dropped: int = 0
+    last_ok: dict[str, int] = field(default_factory=dict)
+    commits: list[Commit] = field(default_factory=list)
+    pushes: int = 0
+    prs: list[PullRequest] = field(default_factory=list)
+    todos: list[Todo] = field(default_factory=list)
+    tasks: dict[str, Todo] = field(default_factory=dict)
+    subagents: list[Subagent] = field(default_factory=list)
+    summaries: list[str] = field(default_factory=list)
+    ai_title: str = ""
+    custom_title: str = ""
+    first_prompt_title: str = ""
+    last_answer: str = ""
+
+
+class AgentFold(Struct, omit_defaults=True):
+    """What one subagent file has told us so far."""
+
+    entries: int = 0
+    malformed: int = 0
+    oversized: int = 0
+    unknown: dict[str, int] = field(default_factory=dict)
+    agent_id: str = ""
+    session_id: str = ""
+    first_ts: str = ""
+    last_ts: str = ""
+    tool_calls: int = 0
+    usage: dict[str, Tokens] = field(default_factory=dict)
+    models: list[str] = field(default_factory=list)
+
+
+class AgentFile(Struct, omit_defaults=True):
+    """A subagent transcript attached to the session."""
+
+    cursor: Cursor = field(default_factory=Cursor)
+    fold: AgentFold = field(default_factory=AgentFold)
+    agent_type: str = ""
+    description: str = ""
+    foreign: bool = False  # a legacy agent file of another session
+
+
+class SessionState(Struct, omit_defaults=True):
+    version: int = STATE_VERSION
+    session_id: str = ""
+    transcript: str = ""
+    note: str = ""  # path of the note relative to the vault, fixed once written
+    project: str = ""
+    status: str = "active"
+    end_reason: str = ""
+    cursor: Cursor = field(default_factory=Cursor)
+    fold: Fold = field(default_factory=Fold)
+    agents: dict[str, AgentFile] = field(default_factory=dict)
+    provisional: str = ""  # last_assistant_message not yet in the transcript
+    journal_offset: int = 0
+    durations: dict[str, int] = field(default_factory=dict)  # tool_use_id -> ms, from hooks
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(SessionState)
+
+
+def encode_state(state: SessionState) -> bytes:
+    return _encoder.encode(state)
+
+
+def decode_state(data: bytes) -> SessionState | None:
+    """The saved state, or None when it is unreadable or of another version."""
+    try:
+        state = _decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if state.version != STATE_VERSION:
+        return None
+    return state

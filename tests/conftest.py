@@ -1,0 +1,174 @@
+"""Shared test helpers: the corpus, an isolated environment, running `vv`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="run the long trials in full")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The corpus is part of the test contract: its absence is a failure, not a skip.
+    if not CORPUS.is_dir() or not any(CORPUS.rglob("*.jsonl")):
+        raise pytest.UsageError(f"the shared corpus is missing at {CORPUS}")
+
+
+def corpus_files() -> list[Path]:
+    return sorted(CORPUS.rglob("*.jsonl"))
+
+
+def main_files() -> list[Path]:
+    """Corpus transcripts that are sessions (not subagent files)."""
+    return [
+        p for p in corpus_files()
+        if p.parent.name != "subagents" and not p.name.startswith("agent-")
+    ]
+
+
+class Env:
+    """An isolated home for `vv`: its own vault, state dir, config and Claude dir."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.vault = root / "vault"
+        self.state = root / "state"
+        self.claude = root / "claude"
+        self.env = {
+            k: v for k, v in os.environ.items()
+            if not k.startswith(("VV_", "CLAUDE", "XDG_"))
+        }
+        self.env.update(
+            VV_VAULT=str(self.vault),
+            VV_STATE_DIR=str(self.state),
+            VV_CONFIG=str(root / "config.toml"),
+            CLAUDE_CONFIG_DIR=str(self.claude),
+            HOME=str(root / "home"),
+            PYTHONDONTWRITEBYTECODE="1",
+        )
+
+    def vv(self, *args: str, stdin: bytes | None = None,
+           timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "vibe_vault", *args],
+            input=stdin if stdin is not None else b"",
+            capture_output=True,
+            env=self.env,
+            timeout=timeout,
+            check=False,
+        )
+
+    def hook(self, event: dict[str, object] | bytes,
+             timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+        data = event if isinstance(event, bytes) else json.dumps(event).encode()
+        return self.vv("hook", stdin=data, timeout=timeout)
+
+    def notes(self) -> dict[str, str]:
+        return {
+            p.relative_to(self.vault).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(self.vault.rglob("*.md"))
+        }
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[Env]:
+    yield Env(tmp_path)
+
+
+def frontmatter(note: str) -> dict[str, object]:
+    assert note.startswith("---\n"), note[:80]
+    end = note.index("\n---\n", 4)
+    data = yaml.safe_load(note[4:end])
+    assert isinstance(data, dict)
+    return data
+
+
+def independent_tokens(main: Path, agents: list[Path]) -> dict[str, int]:
+    """Token totals counted straight from the JSONL, one snapshot per message.
+
+    Written independently of the package: key = message.id, else requestId,
+    else uuid; the snapshot with the largest output_tokens wins.
+    """
+    best: dict[str, dict[str, int]] = {}
+    for path in [main, *agents]:
+        for raw in path.read_bytes().split(b"\n"):
+            try:
+                d = json.loads(raw)
+            except ValueError:
+                continue
+            if not isinstance(d, dict) or d.get("type") != "assistant":
+                continue
+            msg = d.get("message")
+            if not isinstance(msg, dict) or not isinstance(msg.get("usage"), dict):
+                continue
+            key = msg.get("id") or d.get("requestId") or d.get("uuid")
+            if not key:
+                continue
+            u = msg["usage"]
+            rec = {
+                "input_tokens": u.get("input_tokens") or 0,
+                "output_tokens": u.get("output_tokens") or 0,
+                "cache_read_tokens": u.get("cache_read_input_tokens") or 0,
+                "cache_creation_tokens": u.get("cache_creation_input_tokens") or 0,
+            }
+            old = best.get(key)
+            if old is None or rec["output_tokens"] > old["output_tokens"]:
+                best[key] = rec
+    totals = dict.fromkeys(
+        ("input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"), 0)
+    for rec in best.values():
+        for k in totals:
+            totals[k] += rec[k]
+    return totals
+
+
+def session_files(main: Path) -> list[Path]:
+    """The subagent files that belong to a corpus session (both layouts)."""
+    sid = main.stem
+    agents = sorted((main.parent / sid / "subagents").glob("agent-*.jsonl"))
+    for legacy in sorted(main.parent.glob("agent-*.jsonl")):
+        for raw in legacy.read_bytes().split(b"\n")[:5]:
+            try:
+                d = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(d, dict) and d.get("sessionId"):
+                if d["sessionId"] == sid:
+                    agents.append(legacy)
+                break
+    return agents
+
+
+def has_assistant(path: Path) -> bool:
+    for raw in path.read_bytes().split(b"\n"):
+        try:
+            d = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(d, dict) and d.get("type") == "assistant":
+            m = d.get("message")
+            if isinstance(m, dict) and m.get("model") != "<synthetic>":
+                return True
+    return False
+
+
+def strip_status(note: str) -> str:
+    """A note without the lines that legitimately differ once a session ended."""
+    out = []
+    for line in note.splitlines():
+        if line.startswith(("status:", "end_reason:")):
+            continue
+        out.append(line.replace(" · **Status** active", ""))
+    return "\n".join(out)

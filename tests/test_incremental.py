@@ -1,0 +1,176 @@
+"""Incremental processing gives exactly the note a one-shot parse gives."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS, Env, main_files, session_files, strip_status
+from test_corpus import UUID, expected_sid
+from vibe_vault.config import Config
+from vibe_vault.entries import decode_line
+from vibe_vault.fold import fold
+from vibe_vault.reader import Cursor, LineReader
+from vibe_vault.render import render
+from vibe_vault.session import Store, update_session
+from vibe_vault.state import Fold, SessionState, decode_state, encode_state
+
+MAINS = [p for p in main_files() if p.stat().st_size > 0 and expected_sid(p)]
+SMALL_MAINS = [p for p in MAINS if p.stat().st_size < 1_500_000]
+
+
+def fold_bytes(data: bytes) -> Fold:
+    return fold(Fold(), (decode_line(line) for line in data.split(b"\n")))
+
+
+def test_fold_of_parts_equals_fold_of_whole_on_every_corpus_file() -> None:
+    for path in corpus_all():
+        data = path.read_bytes()
+        lines = data.split(b"\n")
+        whole = fold_bytes(data)
+        half = len(lines) // 2
+        a = fold(Fold(), (decode_line(x) for x in lines[:half]))
+        # Through a save/load round trip, as between two hook events.
+        a = decode_state(encode_state(SessionState(fold=a))).fold  # type: ignore[union-attr]
+        ab = fold(a, (decode_line(x) for x in lines[half:]))
+        assert encode_state(SessionState(fold=ab)) == encode_state(SessionState(fold=whole)), path
+
+
+def corpus_all() -> list[Path]:
+    return sorted(CORPUS.rglob("*.jsonl"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_reader_and_fold_any_byte_cuts(data: st.DataObject) -> None:
+    """Reading a growing file at arbitrary byte cuts folds exactly the whole file."""
+    path = data.draw(st.sampled_from(SMALL_MAINS))
+    blob = path.read_bytes()
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(blob)), max_size=8)))
+    state = Fold()
+    offset = 0
+    import io
+
+    for cut in [*cuts, len(blob)]:
+        f = io.BytesIO(blob[:cut])
+        reader = LineReader(f, offset)
+        fold(state, (decode_line(x) for x in reader))
+        offset = reader.end
+        assert offset <= cut
+        # Only whole lines are consumed: the offset sits after a newline, or at
+        # the end of the data when the unterminated tail is a whole JSON object.
+        assert offset == 0 or blob[offset - 1 : offset] == b"\n" or (
+            offset == cut and _is_object(blob[blob.rfind(b"\n", 0, cut) + 1 : cut]))
+        state = decode_state(encode_state(SessionState(fold=state))).fold  # type: ignore[union-attr]
+    lines = blob.split(b"\n")
+    whole = lines[:-1] + ([lines[-1]] if _is_object(lines[-1]) else [])
+    assert encode_state(SessionState(fold=state)) == encode_state(
+        SessionState(fold=fold(Fold(), (decode_line(x) for x in whole)))
+    )
+
+
+def _is_object(raw: bytes) -> bool:
+    import json
+
+    try:
+        return isinstance(json.loads(raw), dict)
+    except ValueError:
+        return False
+
+
+def _config(root: Path) -> Config:
+    return Config(vault=root / "vault", state_dir=root / "state",
+                  projects_root=root / "claude" / "projects", config_file=root / "none.toml")
+
+
+def _layout(main: Path, root: Path) -> tuple[Path, list[tuple[Path, Path]]]:
+    """Where a corpus session lives in a fake Claude home, and its subagent files."""
+    slug = root / "claude" / "projects" / "-home-user-proj"
+    slug.mkdir(parents=True)
+    target = slug / main.name
+    agents = []
+    if UUID.match(main.stem):
+        for a in session_files(main):
+            rel = a.relative_to(main.parent)
+            agents.append((a, slug / rel))
+    return target, agents
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_session_grown_in_steps_equals_one_shot(tmp_path_factory: pytest.TempPathFactory,
+                                                data: st.DataObject) -> None:
+    """In process: the hook's pipeline fed a growing session (main and subagent
+    files, cut mid-line) renders the same note as one read of the whole."""
+    main = data.draw(st.sampled_from(MAINS))
+    sid = expected_sid(main)
+    assert sid
+    root = tmp_path_factory.mktemp("grow")
+    target, agents = _layout(main, root)
+    fractions = sorted(data.draw(st.lists(st.floats(0, 1), max_size=5)))
+    cfg = _config(root / "inc")
+    blobs = [(main.read_bytes(), target)] + [(a.read_bytes(), t) for a, t in agents]
+    for frac in [*fractions, 1.0]:
+        for blob, dest in blobs:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(blob[: int(len(blob) * frac)])
+        update_session(cfg, sid, target)
+    one = _config(root / "one")
+    update_session(one, sid, target, fresh=True)
+    inc_state = Store(cfg.state_dir).load(sid)
+    one_state = Store(one.state_dir).load(sid)
+    assert inc_state is not None and one_state is not None
+    assert inc_state.cursor.offset == one_state.cursor.offset
+    assert render(inc_state) == render(one_state)
+    assert encode_state(inc_state.fold) == encode_state(one_state.fold)  # type: ignore[arg-type]
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_hook_stops_then_session_end_equal_backfill(tmp_path_factory: pytest.TempPathFactory,
+                                                    data: st.DataObject) -> None:
+    """Through `vv hook` as Claude Code runs it: Stop events while the transcript
+    grows (cut anywhere), then SessionEnd, give the note `vv backfill` writes."""
+    main = data.draw(st.sampled_from(SMALL_MAINS))
+    sid = expected_sid(main)
+    root = tmp_path_factory.mktemp("hook")
+    target, agents = _layout(main, root)
+    hook_env = Env(root / "hook")
+    hook_env.claude = root / "claude"
+    hook_env.env["CLAUDE_CONFIG_DIR"] = str(root / "claude")
+    blob = main.read_bytes()
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(blob)), min_size=1, max_size=3)))
+    for a, t in agents:
+        t.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(a, t)
+    event = {"session_id": sid, "transcript_path": str(target), "cwd": "/tmp",
+             "hook_event_name": "Stop", "stop_hook_active": False}
+    for cut in cuts:
+        target.write_bytes(blob[:cut])
+        r = hook_env.hook(event)
+        assert r.returncode == 0 and r.stdout == b"" and b"Traceback" not in r.stderr
+    target.write_bytes(blob)
+    r = hook_env.hook({**event, "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"})
+    assert r.returncode == 0 and r.stdout == b""
+    one_env = Env(root / "one")
+    r = one_env.vv("backfill", str(target.parent))
+    assert r.returncode == 0, r.stderr
+    hook_notes, one_notes = hook_env.notes(), one_env.notes()
+    assert hook_notes.keys() == one_notes.keys()
+    for key, note in hook_notes.items():
+        assert "status: ended" in note
+        assert "end_reason: prompt_input_exit" in note
+        assert strip_status(note) == strip_status(one_notes[key])
+
+
+def test_cursor_survives_round_trip() -> None:
+    c = Cursor(offset=10, inode=5, size=20, mtime_ns=7, head=b"abc")
+    s = SessionState(cursor=c)
+    back = decode_state(encode_state(s))
+    assert back is not None and back.cursor == c
