@@ -1,0 +1,200 @@
+"""Focused unit tests for the reader, the YAML writer, the note and the redactor."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vibe_vault import reader
+from vibe_vault.entries import Entry, Malformed, decode_line
+from vibe_vault.note import user_section, write_note
+from vibe_vault.paths import relative_to, safe_id, safe_name
+from vibe_vault.project import project_name, remote_repo_name
+from vibe_vault.reader import Cursor, LineReader, must_restart
+from vibe_vault.redact import Redactor
+from vibe_vault.render import USER_HEADING, yaml_str
+
+
+def lines_of(data: bytes, start: int = 0) -> tuple[list[bytes], int]:
+    r = LineReader(io.BytesIO(data), start)
+    out = list(r)
+    return out, r.end
+
+
+def test_partial_last_line_is_left_for_next_time() -> None:
+    out, end = lines_of(b'{"a":1}\n{"b":')
+    assert out == [b'{"a":1}'] and end == 8
+
+
+def test_complete_unterminated_object_is_taken() -> None:
+    out, end = lines_of(b'{"a":1}\n{"b":2}')
+    assert out == [b'{"a":1}', b'{"b":2}'] and end == 15
+
+
+def test_split_on_newline_only() -> None:
+    data = '{"t":"a\u2028b\u2029c\u0085d"}\r\n{"u":1}\n'.encode()
+    out, _ = lines_of(data)
+    assert len(out) == 2 and json.loads(out[0])["t"] == "a\u2028b\u2029c\u0085d"
+
+
+def test_lines_across_chunk_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "CHUNK", 7)
+    data = b"".join(b'{"i":%d,"pad":"%s"}\n' % (i, b"x" * i) for i in range(30))
+    out, end = lines_of(data)
+    assert [json.loads(x)["i"] for x in out] == list(range(30))
+    assert end == len(data)
+
+
+def test_oversized_line_is_skipped_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "CHUNK", 16)
+    monkeypatch.setattr(reader, "MAX_LINE", 64)
+    data = b'{"a":1}\n' + b'{"big":"' + b"y" * 500 + b'"}\n' + b'{"c":3}\n'
+    r = LineReader(io.BytesIO(data), 0)
+    assert list(r) == [b'{"a":1}', b'{"c":3}']
+    assert r.oversized == 1 and r.end == len(data)
+
+
+def test_restart_when_shrunk_or_rewritten(tmp_path: Path) -> None:
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(b'{"a":1}\n{"b":2}\n')
+    st = p.stat()
+    cur = Cursor(offset=16, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns,
+                 head=b'{"a":1}\n{"b":2}\n')
+    with open(p, "rb") as f:
+        assert not must_restart(cur, f, p.stat())
+    p.write_bytes(b'{"z":1}\n{"b":2}\n{"c":3}\n')
+    with open(p, "rb") as f:
+        assert must_restart(cur, f, p.stat())
+    p.write_bytes(b'{"a":1}\n')
+    with open(p, "rb") as f:
+        assert must_restart(cur, f, p.stat())
+
+
+@pytest.mark.parametrize("line,kind", [
+    (b"[1,2]", "not-an-object"), (b"42", "not-an-object"), (b"\xff\xfe", "invalid-json"),
+    (b'{"type":"user","message":{"content":7}}', "unexpected-shape"),
+    (b'{"type":"user", "x":', "invalid-json"), (b'{"a":"\x00"}', "invalid-json"),
+])
+def test_bad_lines_are_malformed_not_fatal(line: bytes, kind: str) -> None:
+    e = decode_line(line)
+    assert isinstance(e, Malformed) and e.reason == kind
+
+
+def test_unknown_fields_and_types_decode() -> None:
+    e = decode_line(b'{"type":"brand-new","whatever":{"deep":[1]},"version":"9.9"}')
+    assert isinstance(e, Entry) and e.type == "brand-new"
+
+
+@given(st.text())
+def test_yaml_str_round_trips(s: str) -> None:
+    loaded = yaml.safe_load(f"k: {yaml_str(s)}\n")
+    expected = "".join("\ufffd" if 0xD800 <= ord(c) < 0xE000 or ord(c) in (0xFFFE, 0xFFFF)
+                       else c for c in s)
+    assert loaded == {"k": expected}
+
+
+def test_user_section_survives_rewrite(tmp_path: Path) -> None:
+    gen1 = f"---\ntype: session\n---\n# One\n{USER_HEADING}\n<!-- hint -->\n"
+    write_note(tmp_path, "n.md", gen1)
+    p = tmp_path / "n.md"
+    p.write_text(p.read_text() + "my own words\n\n## More of mine\n")
+    gen2 = f"---\ntype: session\n---\n# Two\n{USER_HEADING}\n<!-- hint -->\n"
+    write_note(tmp_path, "n.md", gen2)
+    text = p.read_text()
+    assert text.startswith(gen2.split(USER_HEADING)[0])
+    assert text.endswith("my own words\n\n## More of mine\n")
+    assert user_section(text).count("my own words") == 1
+
+
+def test_note_never_written_through_symlink_out_of_vault(tmp_path: Path) -> None:
+    from vibe_vault.note import OutsideVault
+
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    (vault / "Projects").mkdir(parents=True)
+    outside.mkdir()
+    (vault / "Projects" / "p").symlink_to(outside)
+    with pytest.raises(OutsideVault):
+        write_note(vault, "Projects/p/sessions/n.md", "x\n")
+    assert not any(outside.rglob("*.md"))
+
+
+@pytest.mark.parametrize("name", ["..", ".", "a/b", "..\\..\\x", "CON", "nul.txt", "x\x00y",
+                                  "C:\\evil", " ", "a" * 500, "\u2028", "com1"])
+def test_safe_name_is_one_harmless_component(name: str) -> None:
+    s = safe_name(name)
+    assert s and "/" not in s and "\\" not in s and "\x00" not in s
+    assert s not in (".", "..") and len(s.encode()) <= 80
+    assert s.split(".")[0].lower() not in ("con", "nul", "com1")
+    assert "/" not in safe_id(name) and safe_id(name) not in (".", "..")
+
+
+def test_relative_paths_posix_and_windows() -> None:
+    assert relative_to("/home/u/p/src/a.py", "/home/u/p") == "src/a.py"
+    assert relative_to("/elsewhere/a.py", "/home/u/p") == "/elsewhere/a.py"
+    assert relative_to("C:\\Users\\me\\repo\\x.ps1", "C:\\Users\\me\\repo") == "x.ps1"
+    assert relative_to("c:\\users\\me\\repo\\d\\x.ps1", "C:\\Users\\me\\repo") == "d/x.ps1"
+
+
+def test_project_name_from_git_remote_or_directory(tmp_path: Path) -> None:
+    repo = tmp_path / "checkout"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "config").write_text(
+        '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@github.com:me/My-Tool.git\n')
+    assert project_name(str(repo)) == "My-Tool"
+    assert project_name(str(tmp_path / "plain-dir")) == "plain-dir"
+    assert project_name("C:\\Users\\s\\source\\repos\\branch-pruner") == "branch-pruner"
+    assert remote_repo_name('[remote "up"]\n url = https://x.org/a/b/\n') == "b"
+    assert project_name("") == "unknown"
+
+
+SECRETS = {
+    "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
+    "github-token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "gitlab-token": "glpat-" + "Abc123Def456Ghi789Jk",
+    "anthropic-key": "sk-ant-api03-" + "x" * 40,
+    "openai-key": "sk-proj-" + "Ab3" * 12,
+    "google-api-key": "AIza" + "SyD" * 11 + "xx",
+    "slack-token": "xoxb-1234567890-abcdefghijkl",
+    "stripe-key": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+}
+
+
+@pytest.mark.parametrize("kind,secret", SECRETS.items())
+def test_redactor_finds_each_kind(kind: str, secret: str) -> None:
+    text, n = Redactor().redact(f"use {secret} here")
+    assert secret not in text and n == 1
+    assert "[REDACTED:" in text
+
+
+def test_redactor_assignments_urls_and_keys() -> None:
+    r = Redactor()
+    for raw, gone in [
+        ("export DB_PASSWORD=hunter2Secret!", "hunter2Secret!"),
+        ("postgres://admin:s3cr3tPass@db:5432/app", "s3cr3tPass"),
+        ('{"api_key": "Zx81kQ02pLm"}', "Zx81kQ02pLm"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", "MIIEow"),
+    ]:
+        text, n = r.redact(raw)
+        assert gone not in text and n >= 1, raw
+
+
+def test_redactor_leaves_look_alikes() -> None:
+    r = Redactor()
+    for text in ["commit 6322cf4a9b1e0c7d5f3a2b1c0d9e8f7a6b5c4d3e",
+                 "session c64cc478-3430-40fe-8e9c-4ee9986e9754",
+                 "integrity sha512-Jz8Cw7gPOkGxHbqWm1aKNsWqTz2x3zOa4Y3w5VdNkYpQy==",
+                 "token = None", "password: str", "secret=os.environ['X']"]:
+        assert r.redact(text) == (text, 0), text
+
+
+def test_redactor_allow_list_and_extra_patterns() -> None:
+    r = Redactor(extra=[("internal", r"itk_[a-z0-9]{8}")], allow=["AKIAIOSFODNN7EXAMPLE"])
+    text, n = r.redact("AKIAIOSFODNN7EXAMPLE and itk_abcd1234")
+    assert "AKIAIOSFODNN7EXAMPLE" in text and "[REDACTED:internal]" in text and n == 1
