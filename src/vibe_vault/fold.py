@@ -502,7 +502,6 @@ class Folder:
         cmd = tx.slash_command(raw)
         if cmd is not None:
             text = self.safe(cmd, PROMPT_CHARS)
-            s.prompts += 1
             self.new_turn(Turn(kind="command", ts=ts, text=text))
             return
         words = tx.strip_wrappers(raw)

@@ -245,12 +245,18 @@ def _summary(state: SessionState, title: str, tests: str) -> str:
         facts.append(f"{len(f.commits)} commit{'s' if len(f.commits) != 1 else ''}")
     if f.prs:
         facts.append(f"{len(f.prs)} PR{'s' if len(f.prs) != 1 else ''}")
+    if f.subagents:
+        k = len(f.subagents)
+        facts.append(f"{k} subagent{'s' if k != 1 else ''}")
     open_items = sum(1 for t in _todos(state) if t.status != "completed")
     if open_items:
         facts.append(f"{open_items} open task{'s' if open_items != 1 else ''}")
-    if not facts:
+    if not f.files:
         k = f.prompts
-        facts.append(f"{k} prompt{'s' if k != 1 else ''}, no files changed")
+        lead = f"{k} prompt{'s' if k != 1 else ''}"
+        if f.commands_run:
+            lead += f", {f.commands_run} command{'s' if f.commands_run != 1 else ''}"
+        facts.insert(0, lead + ", no files changed")
     return f"{title}: {', '.join(facts)}."
 
 
