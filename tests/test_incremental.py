@@ -170,7 +170,7 @@ def test_hook_stops_then_session_end_equal_backfill(tmp_path_factory: pytest.Tem
 
 
 def test_cursor_survives_round_trip() -> None:
-    c = Cursor(offset=10, inode=5, size=20, mtime_ns=7, head=b"abc")
+    c = Cursor(offset=10, inode=5, size=20, mtime_ns=7, head_len=3, head_crc=99)
     s = SessionState(cursor=c)
     back = decode_state(encode_state(s))
     assert back is not None and back.cursor == c

@@ -64,8 +64,10 @@ def test_restart_when_shrunk_or_rewritten(tmp_path: Path) -> None:
     p = tmp_path / "t.jsonl"
     p.write_bytes(b'{"a":1}\n{"b":2}\n')
     st = p.stat()
+    import zlib
+
     cur = Cursor(offset=16, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns,
-                 head=b'{"a":1}\n{"b":2}\n')
+                 head_len=16, head_crc=zlib.crc32(b'{"a":1}\n{"b":2}\n'))
     with open(p, "rb") as f:
         assert not must_restart(cur, f, p.stat())
     p.write_bytes(b'{"z":1}\n{"b":2}\n{"c":3}\n')

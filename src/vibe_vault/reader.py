@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+import zlib
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -29,7 +30,8 @@ class Cursor(Struct, omit_defaults=True):
     inode: int = 0
     size: int = 0
     mtime_ns: int = 0
-    head: bytes = b""
+    head_len: int = 0  # how many first bytes head_crc covers
+    head_crc: int = 0  # a checksum, not the bytes: the state must hold no transcript text
 
 
 def unchanged(cursor: Cursor, st: os.stat_result) -> bool:
@@ -50,9 +52,9 @@ def must_restart(cursor: Cursor, f: BinaryIO, st: os.stat_result) -> bool:
         return True
     if st.st_size < cursor.offset:
         return True
-    if cursor.head:
+    if cursor.head_len:
         f.seek(0)
-        if f.read(len(cursor.head)) != cursor.head:
+        if zlib.crc32(f.read(cursor.head_len)) != cursor.head_crc:
             return True
     return False
 
@@ -136,6 +138,8 @@ def _complete_object(data: bytes) -> bool:
     return True
 
 
-def head_of(f: BinaryIO, upto: int) -> bytes:
+def head_of(f: BinaryIO, upto: int) -> tuple[int, int]:
+    """(length, crc32) of the file's first bytes, up to HEAD of them."""
     f.seek(0)
-    return f.read(min(HEAD, upto))
+    data = f.read(min(HEAD, upto))
+    return len(data), zlib.crc32(data)

@@ -85,7 +85,7 @@ class Redactor:
         self._maybe = re.compile(
             r"(?i)PRIVATE KEY|AKIA|ASIA|ABIA|ACCA|aws|gh[pousr]_|github_pat_|gl[a-z]{2,3}-|sk-|AIza"
             r"|xox|hooks\.slack|_live_|_test_|eyJ|://[^\s/@]+:[^\s@]+@|bearer"
-            r"|pass|pwd|secret|token|key|credential"
+            r"|pass|pwd|secret|token|key|credential|\.env"
             + "".join("|" + p for _, p in extra)
         )
 
@@ -99,6 +99,10 @@ class Redactor:
             sub = self._replacer(marker, kind)
             text, n = rx.subn(sub, text)
             count += n - sub.skipped  # type: ignore[attr-defined]
+        if _ENV_FILE_CMD.search(text):
+            # Whatever is written into, or dumped from, a .env file is a secret.
+            text, m = _ENV_LINE.subn(r"\1[REDACTED:env-file]", text)
+            count += m
         return text, count
 
     def _replacer(self, marker: str, kind: str) -> Callable[[re.Match[str]], str]:
@@ -125,12 +129,7 @@ class Redactor:
         return sub
 
     def redact_command(self, command: str) -> tuple[str, int]:
-        """Like `redact`, and also hides what a command writes into a `.env` file."""
-        text, n = self.redact(command)
-        if _ENV_FILE_CMD.search(text):
-            text, m = _ENV_LINE.subn(r"\1[REDACTED:env-file]", text)
-            n += m
-        return text, n
+        return self.redact(command)
 
 
 DEFAULT = Redactor()

@@ -119,9 +119,10 @@ def read_main(state: SessionState, path: Path, deadline: float | None,
         fold(state.fold, (decode_line(line) for line in reader), redactor)
         state.fold.oversized += reader.oversized
         read = reader.end - cur.offset
-        head = cur.head if len(cur.head) >= HEAD else head_of(f, reader.end)  # type: ignore[arg-type]
+        head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
+            f, reader.end)  # type: ignore[arg-type]
         state.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
-                              mtime_ns=st.st_mtime_ns, head=head)
+                              mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
         if state.provisional and state.fold.last_answer != before_answer:
             state.provisional = ""  # the transcript caught up with the Stop hook
         return read, not reader.stopped_early
@@ -139,9 +140,10 @@ def read_agent(af: AgentFile, path: Path, deadline: float | None) -> int:
         reader = LineReader(f, cur.offset, deadline)  # type: ignore[arg-type]
         fold_agent(af.fold, (decode_line(line) for line in reader))
         af.fold.oversized += reader.oversized
-        head = cur.head if len(cur.head) >= HEAD else head_of(f, reader.end)  # type: ignore[arg-type]
+        head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
+            f, reader.end)  # type: ignore[arg-type]
         af.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
-                           mtime_ns=st.st_mtime_ns, head=head)
+                           mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
         return reader.end - cur.offset
 
 

@@ -41,6 +41,10 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     t0 = time.monotonic()
     sources, skipped = discover(roots)
     store = Store(cfg.state_dir)
+    from vibe_vault.atomic import sweep_temp_files
+
+    sweep_temp_files(cfg.state_dir / "sessions")  # left by a writer that was killed
+    note_dirs: set[Path] = set()
     written = unchanged = no_note = failed = 0
     nbytes = 0
     for src in sources:
@@ -56,12 +60,16 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             warn(cfg.state_dir, f"backfill: {src.main}: {exc}")
             continue
         nbytes += out.bytes_read
+        if out.note:
+            note_dirs.add(cfg.vault / out.note)
         if not out.has_note:
             no_note += 1
         elif out.wrote:
             written += 1
         else:
             unchanged += 1
+    for d in {p.parent for p in note_dirs}:
+        sweep_temp_files(d)
     seconds = time.monotonic() - t0
     summary = {
         "sessions": len(sources),
