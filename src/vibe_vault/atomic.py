@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from pathlib import Path
 
 TMP_PREFIX = ".vv-tmp-"
@@ -15,7 +14,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 
     `mode` None means the user's umask decides (notes); state files pass 0o600.
     """
-    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    # os.urandom, not `secrets`: that module costs the hook ~4 ms of imports.
+    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o666 if mode is None else mode)
     try:
