@@ -174,3 +174,21 @@ def test_cursor_survives_round_trip() -> None:
     s = SessionState(cursor=c)
     back = decode_state(encode_state(s))
     assert back is not None and back.cursor == c
+
+
+def test_note_name_does_not_depend_on_how_much_was_read(tmp_path: Path) -> None:
+    """A transcript whose line 59 carries an earlier time than line 58: the note's
+    name (and `started`) come from the first entry in file order."""
+    main = next(p for p in MAINS if p.stem.startswith("0d3a8e6f"))
+    blob = main.read_bytes()
+    target, _ = _layout(main, tmp_path)
+    cut = sum(len(x) + 1 for x in blob.split(b"\n")[:58])
+    cfg, one = _config(tmp_path / "inc"), _config(tmp_path / "one")
+    target.write_bytes(blob[:cut])
+    update_session(cfg, main.stem, target)
+    target.write_bytes(blob)
+    update_session(cfg, main.stem, target)
+    update_session(one, main.stem, target, fresh=True)
+    a, b = Store(cfg.state_dir).load(main.stem), Store(one.state_dir).load(main.stem)
+    assert a is not None and b is not None
+    assert a.note == b.note and render(a) == render(b)

@@ -258,7 +258,10 @@ class Folder:
         ep = _epoch(ts)
         if ep is None:
             return
-        if not s.first_ts or ep < (_epoch(s.first_ts) or ep):
+        if not s.first_ts:
+            # The first entry in file order, not the earliest stamp: a later line
+            # may carry an earlier time, and the note's name must not depend on
+            # how much of the file had been read when it was first written.
             s.first_ts = ts
         if ep >= s.last_epoch:
             if s.last_epoch:
