@@ -21,12 +21,9 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "lock_timeout": (float, 1.0, "Seconds a hook waits for a session lock before giving up."),
     "hook_deadline": (float, 3.0, "Seconds a hook may work before saving and exiting."),
     "session_end_deadline": (float, 1.2, "Seconds SessionEnd may work (Claude Code allows 1.5)."),
-    "show_thinking": (bool, False, "Include the model's thinking in notes."),
-    "idle_hours": (float, 1.0, "Hours without growth after which backfill marks a session ended."),
     "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),
     "redact_allow": (list, [], "Exact strings never redacted."),
     "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),
-    "inject_context": (bool, False, "Print the last session's summary at SessionStart."),
 }
 
 
