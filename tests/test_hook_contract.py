@@ -272,3 +272,14 @@ def test_stop_uses_last_assistant_message_until_transcript_catches_up(env: Env) 
     assert_harmless(env.hook(stop(path=target)))
     note = next(iter(env.notes().values()))
     assert "provisional" not in note and "(from hook)" not in note
+
+
+def test_thinking_is_hidden_unless_configured(env: Env) -> None:
+    src = CORPUS / "iansherr__claude-code-log/real_projects/-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl"
+    target = place(env, src)
+    assert_harmless(env.hook(stop(path=target)))
+    assert "Thinking" not in next(iter(env.notes().values()))
+    (env.root / "config.toml").write_text("show_thinking = true\n")
+    target.touch()
+    assert_harmless(env.hook({**stop(path=target), "hook_event_name": "SessionEnd"}))
+    assert "> [!quote]- Thinking" in next(iter(env.notes().values()))

@@ -21,6 +21,7 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "lock_timeout": (float, 1.0, "Seconds a hook waits for a session lock before giving up."),
     "hook_deadline": (float, 3.0, "Seconds a hook may work before saving and exiting."),
     "session_end_deadline": (float, 1.2, "Seconds SessionEnd may work (Claude Code allows 1.5)."),
+    "show_thinking": (bool, False, "Show each turn's last thinking block in notes."),
     "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),
     "redact_allow": (list, [], "Exact strings never redacted."),
     "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),

@@ -54,6 +54,7 @@ MAX_COMMITS = 100
 MAX_RECENT_TOOLS = 64
 PROMPT_CHARS = 500
 ANSWER_CHARS = 700
+THINKING_CHARS = 500
 COMMAND_CHARS = 240
 ERROR_CHARS = 200
 SUMMARY_CHARS = 4000
@@ -349,6 +350,10 @@ class Folder:
                 if b.id in s.pending or b.id in s.recent_tools:
                     continue  # a streaming snapshot repeating a block we have
                 self.tool_use(b, ts, sidechain)
+            elif b.type == "thinking" and b.thinking and not sidechain:
+                t = self.turn()
+                if t is not None:
+                    t.thinking = self.safe(b.thinking.strip(), THINKING_CHARS)
             elif b.type == "text" and b.text and not sidechain:
                 answer = self.safe(b.text.strip(), ANSWER_CHARS)
                 if answer:

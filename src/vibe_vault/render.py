@@ -26,6 +26,7 @@ ERROR_ROWS = 50
 
 class RenderOptions(Struct):
     pricing: dict[str, Any] = field(default_factory=dict)
+    show_thinking: bool = False
 
 
 # -- small formatting helpers --------------------------------------------------
@@ -367,7 +368,7 @@ def render(state: SessionState, opts: RenderOptions | None = None) -> str:
         facts.append("**Status** active")
     out.append(" · ".join(facts))
     out.append("")
-    _story(out, state)
+    _story(out, state, opts)
     _files(out, state)
     _commands(out, state)
     _commits(out, state)
@@ -380,7 +381,7 @@ def render(state: SessionState, opts: RenderOptions | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _story(out: list[str], state: SessionState) -> None:
+def _story(out: list[str], state: SessionState, opts: RenderOptions) -> None:
     f = state.fold
     out.append("## Story")
     out.append("")
@@ -392,10 +393,11 @@ def _story(out: list[str], state: SessionState) -> None:
         out.append("")
     last = len(f.turns) - 1
     for i, t in enumerate(f.turns):
-        _turn(out, t, state, i == last)
+        _turn(out, t, state, i == last, opts)
 
 
-def _turn(out: list[str], t: Turn, state: SessionState, last: bool) -> None:
+def _turn(out: list[str], t: Turn, state: SessionState, last: bool,
+          opts: RenderOptions) -> None:
     when = hhmm(t.ts)
     if t.kind == "compact":
         trigger = t.text or "manual"
@@ -426,6 +428,10 @@ def _turn(out: list[str], t: Turn, state: SessionState, last: bool) -> None:
                 out.append(f"- {line}")
         if t.more_actions:
             out.append(f"- … and {n(t.more_actions)} more actions")
+        out.append("")
+    if opts.show_thinking and t.thinking:
+        out.append("> [!quote]- Thinking")
+        out.append(quote(t.thinking))
         out.append("")
     answer = t.answer
     provisional = False

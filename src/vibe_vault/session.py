@@ -312,7 +312,8 @@ def update_session(
             if not state.note:
                 state.project = project_name(state.fold.cwd)
                 state.note = note_relpath(state.project, sid, state.fold.first_ts)
-            opts = RenderOptions(pricing=cfg.get("pricing"))
+            opts = RenderOptions(pricing=cfg.get("pricing"),
+                                 show_thinking=cfg.get("show_thinking"))
             out.wrote = write_note(cfg.vault, state.note, render(state, opts))
             out.note = state.note
             out.has_note = True

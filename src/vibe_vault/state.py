@@ -17,7 +17,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 class Tokens(Struct, array_like=True):
@@ -59,6 +59,7 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     actions: list[Action] = field(default_factory=list)
     more_actions: int = 0
     answer: str = ""
+    thinking: str = ""  # the turn's last thinking block, shown only when configured
 
 
 class Pending(Struct, array_like=True, omit_defaults=True):
