@@ -76,9 +76,18 @@ class Env:
         return self.vv("hook", stdin=data, timeout=timeout)
 
     def notes(self) -> dict[str, str]:
+        """Session notes by path relative to the vault."""
+        return {
+            p.relative_to(self.vault).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(self.vault.glob("Projects/*/sessions/*.md"))
+        }
+
+    def all_notes(self) -> dict[str, str]:
+        """Every note: sessions, project notes, the home note, daily notes."""
         return {
             p.relative_to(self.vault).as_posix(): p.read_text(encoding="utf-8")
             for p in sorted(self.vault.rglob("*.md"))
+            if ".vibe-vault" not in p.parts
         }
 
 

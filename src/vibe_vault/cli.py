@@ -24,7 +24,7 @@ def _main(argv: list[str]) -> int:
     import argparse
 
     from vibe_vault import __version__
-    from vibe_vault.commands import backfill, hook_cli
+    from vibe_vault.commands import archive_cmd, backfill, hook_cli, reprocess
 
     parser = argparse.ArgumentParser(
         prog="vv",
@@ -39,6 +39,8 @@ def _main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     hook_cli.add_parser(sub)
     backfill.add_parser(sub)
+    reprocess.add_parser(sub)
+    archive_cmd.add_parser(sub)
     ns = parser.parse_args(argv)
     if not getattr(ns, "func", None):
         parser.print_help()

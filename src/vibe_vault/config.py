@@ -22,6 +22,10 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "hook_deadline": (float, 3.0, "Seconds a hook may work before saving and exiting."),
     "session_end_deadline": (float, 1.2, "Seconds SessionEnd may work (Claude Code allows 1.5)."),
     "show_thinking": (bool, False, "Show each turn's last thinking block in notes."),
+    "idle_hours": (float, 1.0, "Hours without growth after which backfill marks a session ended."),
+    "daily_notes": (bool, False, "Also write Daily/YYYY-MM-DD.md notes of each day's sessions."),
+    "archive_dir": (str, "", "Where `vv archive` keeps transcripts "
+                    "(default <vault>/.vibe-vault/archive)."),
     "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),
     "redact_allow": (list, [], "Exact strings never redacted."),
     "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),

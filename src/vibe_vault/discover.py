@@ -68,8 +68,14 @@ def _walk(root: Path) -> list[Path]:
     return found
 
 
-def discover(roots: list[Path]) -> tuple[list[Source], dict[str, int]]:
-    """Sessions under `roots`, and counts of files passed over by reason."""
+def discover(roots: list[Path], owners: dict[str, str] | None = None,
+             ) -> tuple[list[Source], dict[str, int]]:
+    """Sessions under `roots`, and counts of files passed over by reason.
+
+    `owners` maps legacy agent files to their session, as found before, so
+    they need not be opened again.
+    """
+    owners = owners or {}
     mains: dict[str, Source] = {}
     subagents: list[tuple[str, Path]] = []
     legacy: list[Path] = []
@@ -111,7 +117,7 @@ def discover(roots: list[Path]) -> tuple[list[Source], dict[str, int]]:
         else:
             src.agents.append(path)
     for path in legacy:
-        sid = sniff_session_id(path)
+        sid = owners.get(str(path)) or sniff_session_id(path)
         src = mains.get(sid) if sid else None
         if src is None:
             skip("subagent without its session")

@@ -52,6 +52,7 @@ MAX_COMMANDS = 400
 MAX_ERRORS = 100
 MAX_COMMITS = 100
 MAX_RECENT_TOOLS = 64
+TAIL_UUIDS = 50
 PROMPT_CHARS = 500
 ANSWER_CHARS = 700
 THINKING_CHARS = 500
@@ -231,8 +232,13 @@ class Folder:
             s.cwd = e.cwd
         if e.gitBranch and e.gitBranch not in s.branches and len(s.branches) < 20:
             s.branches.append(e.gitBranch)
-        if e.uuid and not s.first_parent and s.entries and t in ("user", "assistant", "system"):
-            s.first_parent = e.parentUuid or "-"
+        if e.uuid and t in ("user", "assistant") and not e.isSidechain:
+            if not s.conversational:
+                s.first_parent = e.parentUuid or ""
+            s.conversational += 1
+            s.tail_uuids.append(e.uuid)
+            if len(s.tail_uuids) > TAIL_UUIDS:
+                del s.tail_uuids[0]
         if t == "assistant":
             self.assistant(e, ts)
         elif t == "user":
@@ -240,6 +246,8 @@ class Folder:
         elif t == "system":
             self.system(e, ts)
         elif t == "summary":
+            if e.leafUuid and not s.conversational and len(s.leaf_refs) < 10:
+                s.leaf_refs.append(e.leafUuid)
             if e.summary:
                 text = self.safe_line(e.summary, 200)
                 if text and text not in s.summaries:
@@ -293,7 +301,7 @@ class Folder:
             pre = int(md.preTokens or 0) if md else 0
             self.new_turn(Turn(kind="compact", ts=ts, text=self.safe_line(trigger, 20),
                                tokens=pre))
-            if e.logicalParentUuid and not s.logical_parent:
+            if e.logicalParentUuid and not s.conversational and not s.logical_parent:
                 s.logical_parent = e.logicalParentUuid
         elif sub == "turn_duration":
             if isinstance(e.durationMs, (int, float)):

@@ -48,6 +48,14 @@ def project_name(cwd: str) -> str:
             name = None
     if not name:
         parts = split_path(cwd)
+        # A git worktree (`repo/.worktrees/x`, `repo/.claude/worktrees/x`) belongs to its repo.
+        for marker in (".worktrees", "worktrees"):
+            if marker in parts[:-1]:
+                i = parts.index(marker)
+                repo = parts[: i - 1] if i > 0 and parts[i - 1] == ".claude" else parts[:i]
+                if repo:
+                    parts = repo
+                    break
         name = parts[-1] if parts else "unknown"
         if re.fullmatch(r"[A-Za-z]:", name):
             name = "root"

@@ -332,12 +332,24 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     lines.append(f"compactions: {f.compactions}")
     lines.append(f"subagents: {len(f.subagents)}")
     lines.append(f"redactions: {f.redactions}")
+    for key in ("previous", "next", "continues"):
+        target = getattr(state, key)
+        if target:
+            lines.append(f"{key}: {yaml_str(_wikilink(target))}")
+    if state.continued_by:
+        lines.append("continued_by:")
+        lines.extend(f"  - {yaml_str(_wikilink(t))}" for t in state.continued_by)
     lines.append("tags:")
     lines.append("  - session")
     lines.append(f"  - {yaml_str(_tag(state.project))}")
     lines.append(f"  - {fig.activity}")
     lines.append("---")
     return lines
+
+
+def _wikilink(note: str, label: str = "") -> str:
+    target = note[:-3] if note.endswith(".md") else note
+    return f"[[{target}|{label}]]" if label else f"[[{target}]]"
 
 
 def _tag(name: str) -> str:
@@ -356,7 +368,8 @@ def render(state: SessionState, opts: RenderOptions | None = None) -> str:
     out.append("")
     out.append(quote(fig.summary))
     out.append("")
-    facts = [f"**Project** [[{state.project}]]"]
+    project_note = f"Projects/{state.project}/{state.project}"
+    facts = [f"**Project** {_wikilink(project_note, state.project)}"]
     if f.first_ts:
         facts.append(f"**Started** {iso(f.first_ts).replace('T', ' ')[:16]} UTC")
     facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
@@ -368,6 +381,17 @@ def render(state: SessionState, opts: RenderOptions | None = None) -> str:
         facts.append("**Status** active")
     out.append(" · ".join(facts))
     out.append("")
+    nav = []
+    if state.previous:
+        nav.append(f"← {_wikilink(state.previous, 'previous session')}")
+    if state.continues:
+        nav.append(f"continues {_wikilink(state.continues, 'an earlier session')}")
+    nav.extend(f"continued in {_wikilink(t, 'a later session')}" for t in state.continued_by)
+    if state.next:
+        nav.append(f"{_wikilink(state.next, 'next session')} →")
+    if nav:
+        out.append(" · ".join(nav))
+        out.append("")
     _story(out, state, opts)
     _files(out, state)
     _commands(out, state)

@@ -26,6 +26,7 @@ from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
 from vibe_vault.reader import HEAD, Cursor, LineReader, head_of, must_restart, unchanged
 from vibe_vault.redact import DEFAULT, Redactor
+from vibe_vault.registry import Record
 from vibe_vault.render import RenderOptions, render
 from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
 
@@ -36,6 +37,7 @@ class NotAFile(Exception):
 
 class Outcome(Struct):
     session_id: str
+    record: Record | None = None
     note: str = ""
     wrote: bool = False
     bytes_read: int = 0
@@ -145,6 +147,10 @@ def read_agent(af: AgentFile, path: Path, deadline: float | None) -> int:
         af.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
                            mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
         return reader.end - cur.offset
+
+
+def render_options(cfg: Config) -> RenderOptions:
+    return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
 
 
 def _first_session_id(path: Path) -> str | None:
@@ -261,8 +267,14 @@ def update_session(
     agent_files: Iterable[Path] | None = None,
     fresh: bool = False,
     store: Store | None = None,
+    idle_before: float | None = None,
+    want_record: bool = False,
 ) -> Outcome:
     """Fold whatever is new for one session and rewrite its note.
+
+    `idle_before` (epoch seconds): a session still active whose files have not
+    changed since then is marked ended with `end_reason: idle`. `want_record`
+    returns the session's registry record too.
 
     Raises LockTimeout when another process holds the session, NotAFile or
     OSError for a transcript that cannot be read, OSError when the vault or
@@ -302,6 +314,10 @@ def update_session(
         if end_reason is not None:
             state.status, state.end_reason = "ended", end_reason
             state.provisional = ""
+        elif idle_before is not None and state.status == "active" and not read:
+            newest = max((_mtime(p) for p in [transcript, *agents]), default=0.0)
+            if 0 < newest < idle_before:
+                state.status, state.end_reason = "ended", "idle"
         elif read and state.status == "ended" and end_reason is None:
             state.status, state.end_reason = "active", ""
         if (provisional is not None and end_reason is None and provisional.strip()
@@ -312,13 +328,23 @@ def update_session(
             if not state.note:
                 state.project = project_name(state.fold.cwd)
                 state.note = note_relpath(state.project, sid, state.fold.first_ts)
-            opts = RenderOptions(pricing=cfg.get("pricing"),
-                                 show_thinking=cfg.get("show_thinking"))
+            opts = render_options(cfg)
             out.wrote = write_note(cfg.vault, state.note, render(state, opts))
             out.note = state.note
             out.has_note = True
         store.save(state)
+        if want_record:
+            from vibe_vault.index import make_record
+
+            out.record = make_record(state, [transcript, *agents], render_options(cfg))
         return out
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
 
 
 def _clean_provisional(text: str, redactor: Redactor) -> str:

@@ -17,7 +17,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 class Tokens(Struct, array_like=True):
@@ -146,8 +146,11 @@ class Fold(Struct, omit_defaults=True):
     branches: list[str] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     version: str = ""
-    first_parent: str = ""
-    logical_parent: str = ""
+    first_parent: str = ""  # parentUuid of the first message: set when resumed from another file
+    logical_parent: str = ""  # a compaction boundary that opens the file points into another
+    leaf_refs: list[str] = field(default_factory=list)  # summaries' leafUuid before any message
+    tail_uuids: list[str] = field(default_factory=list)  # last message uuids, for others to link
+    conversational: int = 0
     has_assistant: bool = False
     assistant_messages: int = 0
     prompts: int = 0
@@ -223,6 +226,10 @@ class SessionState(Struct, omit_defaults=True):
     provisional: str = ""  # last_assistant_message not yet in the transcript
     journal_offset: int = 0
     durations: dict[str, int] = field(default_factory=dict)  # tool_use_id -> ms, from hooks
+    previous: str = ""  # note paths of neighbouring sessions, set by the index
+    next: str = ""
+    continues: str = ""
+    continued_by: list[str] = field(default_factory=list)
 
 
 _encoder = msgspec.msgpack.Encoder()

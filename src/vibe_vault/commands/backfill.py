@@ -1,12 +1,18 @@
 """`vv backfill [PATH ...]`: a note for every session found, through the same
-reader, fold and renderer as the hook."""
+reader, fold and renderer as the hook, in parallel, skipping what has not
+changed since last time from a `stat` alone."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
+from typing import Any
+
+from msgspec import Struct, field
 
 from vibe_vault.config import Config
 
@@ -16,79 +22,262 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "backfill",
         help="write notes for every past session",
         description="Write or update a note for every session under the given paths "
-        "(default: Claude Code's transcripts directory). Unchanged sessions are skipped.",
-        epilog="examples:\n  vv backfill\n  vv backfill ~/.claude/projects/-home-me-myapp\n"
-        "  vv backfill --force",
+        "(default: Claude Code's transcripts directory). Sessions whose files have not "
+        "changed since the last run are skipped without being opened. Safe to run while "
+        "Claude Code is running: it shares the hooks' per-session locks.",
+        epilog="examples:\n"
+        "  vv backfill                          # everything under ~/.claude/projects\n"
+        "  vv backfill --since 2026-11-01       # sessions active since that day\n"
+        "  vv backfill --project myapp --force  # re-read one project from byte 0\n"
+        "  vv backfill --archive                # and keep a compressed copy of each transcript\n"
+        "  vv backfill --json | jq .written",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="*", type=Path, help="transcript files or directories")
     p.add_argument("--force", action="store_true", help="re-read every transcript from byte 0")
+    p.add_argument("--dry-run", action="store_true", help="say what would be done; write nothing")
+    p.add_argument("--since", metavar="DATE", help="only sessions active on or after DATE "
+                   "(YYYY-MM-DD)")
+    p.add_argument("--project", metavar="NAME", help="only sessions of this project")
+    p.add_argument("--jobs", "-j", type=int, default=0,
+                   help="parallel workers (default: the number of cores)")
+    p.add_argument("--archive", action="store_true",
+                   help="also append new transcript bytes to the archive (see vv archive)")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary")
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace, cfg: Config) -> int:
-    from vibe_vault.discover import discover
+class Summary(Struct):
+    sessions: int = 0
+    written: int = 0
+    unchanged: int = 0
+    without_note: int = 0
+    failed: int = 0
+    filtered: int = 0
+    skipped_files: dict[str, int] = field(default_factory=dict)
+    bytes: int = 0
+    seconds: float = 0.0
+    index_notes_written: int = 0
+    archived_bytes: int = 0
+    unknown_entry_types: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def _parse_day(s: str) -> float:
+    try:
+        return datetime.fromisoformat(s).timestamp()
+    except ValueError:
+        raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {s!r}") from None
+
+
+def _newest_mtime(paths: list[Path]) -> float:
+    newest = 0.0
+    for p in paths:
+        try:
+            newest = max(newest, os.stat(p).st_mtime)
+        except OSError:
+            continue
+    return newest
+
+
+def _size(paths: list[Path]) -> int:
+    total = 0
+    for p in paths:
+        try:
+            total += os.stat(p).st_size
+        except OSError:
+            continue
+    return total
+
+
+# -- the work of one session, in a worker process ---------------------------------
+
+_cfg: Config | None = None
+
+
+def _init(cfg: Config) -> None:
+    global _cfg
+    _cfg = cfg
+
+
+def _work(job: tuple[str, str, list[str], bool, float, bool]) -> tuple[str, Any, str]:
+    """Process one session; (session id, Outcome or None, error text)."""
+    sid, main, agents, force, idle_before, archive = job
     from vibe_vault.lock import LockTimeout
+    from vibe_vault.session import NotAFile, update_session
+
+    assert _cfg is not None
+    try:
+        out = update_session(_cfg, sid, Path(main), agent_files=[Path(a) for a in agents],
+                             fresh=force, lock_timeout=30.0, idle_before=idle_before,
+                             want_record=True)
+        if archive:
+            from vibe_vault.archive import archive_files
+
+            archive_files(_cfg, sid, [Path(main), *(Path(a) for a in agents)])
+    except LockTimeout:
+        return sid, None, f"session {sid} stayed locked"
+    except (NotAFile, OSError) as exc:
+        return sid, None, f"{main}: {getattr(exc, 'strerror', None) or exc}"
+    return sid, out, ""
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total_sessions: int, total_bytes: int) -> None:
+        self.enabled = sys.stderr.isatty() and not os.environ.get("VV_NO_PROGRESS")
+        self.total_s, self.total_b = total_sessions, max(total_bytes, 1)
+        self.done_s = self.done_b = 0
+        self.t0 = time.monotonic()
+        self.last = 0.0
+
+    def step(self, nbytes: int) -> None:
+        self.done_s += 1
+        self.done_b += nbytes
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.1 and self.done_s < self.total_s:
+            return
+        self.last = now
+        elapsed = max(now - self.t0, 1e-6)
+        rate = self.done_b / elapsed
+        eta = (self.total_b - self.done_b) / rate if rate else 0
+        frac = self.done_b / self.total_b
+        bar = "#" * int(frac * 24)
+        sys.stderr.write(
+            f"\r[{bar:<24}] {self.done_s}/{self.total_s} sessions · "
+            f"{self.done_b / 1e6:.1f}/{self.total_b / 1e6:.1f} MB · {rate / 1e6:.0f} MB/s · "
+            f"ETA {int(eta) // 60}:{int(eta) % 60:02d} "
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.total_s:
+            sys.stderr.write("\n")
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    from vibe_vault import registry
+    from vibe_vault.atomic import sweep_temp_files
+    from vibe_vault.discover import discover
     from vibe_vault.log import warn
-    from vibe_vault.session import NotAFile, Store, update_session
+    from vibe_vault.session import Store
 
     roots = [p.expanduser() for p in args.paths] or [cfg.projects_root]
     missing = [str(r) for r in roots if not r.exists()]
     if missing:
         print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return 2
+    since = _parse_day(args.since) if args.since else None
     t0 = time.monotonic()
-    sources, skipped = discover(roots)
-    store = Store(cfg.state_dir)
-    from vibe_vault.atomic import sweep_temp_files
-
-    sweep_temp_files(cfg.state_dir / "sessions")  # left by a writer that was killed
-    note_dirs: set[Path] = set()
-    written = unchanged = no_note = failed = 0
-    nbytes = 0
+    Store(cfg.state_dir).ensure()
+    reg = registry.load(cfg.state_dir)
+    sources, skipped = discover(roots, reg.agent_owners)
+    summary = Summary(sessions=len(sources), skipped_files=skipped)
+    idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
+    jobs: list[tuple[str, str, list[str], bool, float, bool]] = []
+    sizes: dict[str, int] = {}
     for src in sources:
-        try:
-            out = update_session(cfg, src.session_id, src.main, agent_files=src.agents,
-                                 fresh=args.force, lock_timeout=30.0, store=store)
-        except LockTimeout:
-            failed += 1
-            warn(cfg.state_dir, f"backfill: session {src.session_id} stayed locked; skipped")
+        files = [src.main, *src.agents]
+        rec = reg.sessions.get(src.session_id)
+        if since is not None and _newest_mtime(files) < since:
+            summary.filtered += 1
             continue
-        except (NotAFile, OSError) as exc:
-            failed += 1
-            warn(cfg.state_dir, f"backfill: {src.main}: {exc}")
+        if args.project:
+            project = rec.project if rec and rec.project else src.main.parent.name
+            if project != args.project and not project.endswith("-" + args.project):
+                summary.filtered += 1
+                continue
+        if (rec is not None and not args.force and registry.unchanged(rec, files)
+                and not (rec.status == "active" and _newest_mtime(files) < idle_before)
+                and not (args.archive and _needs_archive(cfg, src.session_id, files))):
+            summary.unchanged += 1
             continue
-        nbytes += out.bytes_read
-        if out.note:
-            note_dirs.add(cfg.vault / out.note)
+        sizes[src.session_id] = _size(files)
+        jobs.append((src.session_id, str(src.main), [str(a) for a in src.agents], args.force,
+                     idle_before, args.archive))
+    if args.dry_run:
+        for sid, main, *_ in jobs:
+            print(f"would process {sid}  {main}")
+        print(f"{len(jobs)} sessions to process, {summary.unchanged} unchanged, "
+              f"{summary.filtered} filtered out")
+        return 0
+    sweep_temp_files(cfg.state_dir / "sessions")  # left by a writer that was killed
+    progress = Progress(len(jobs), sum(sizes.values()))
+    records: dict[str, Any] = {}
+    for sid, out, err in _run_jobs(cfg, jobs, args.jobs):
+        progress.step(sizes.get(sid, 0))
+        if out is None:
+            summary.failed += 1
+            summary.errors.append(err)
+            warn(cfg.state_dir, f"backfill: {err}", stderr=not args.json)
+            continue
+        summary.bytes += out.bytes_read
+        if out.record is not None:
+            records[sid] = out.record
         if not out.has_note:
-            no_note += 1
+            summary.without_note += 1
         elif out.wrote:
-            written += 1
+            summary.written += 1
         else:
-            unchanged += 1
-    for d in {p.parent for p in note_dirs}:
-        sweep_temp_files(d)
-    seconds = time.monotonic() - t0
-    summary = {
-        "sessions": len(sources),
-        "written": written,
-        "unchanged": unchanged,
-        "without_note": no_note,
-        "failed": failed,
-        "skipped_files": skipped,
-        "bytes": nbytes,
-        "seconds": round(seconds, 3),
-    }
+            summary.unchanged += 1
+    progress.close()
+    if jobs or not reg.sessions:
+        with registry.locked(cfg.state_dir):
+            reg2 = registry.load(cfg.state_dir)
+            reg2.sessions.update(records)
+            for src in sources:
+                for a in src.agents:
+                    if a.parent.name != "subagents":
+                        reg2.agent_owners[str(a)] = src.session_id
+            registry.save(cfg.state_dir, reg2)
+        reg = reg2
+        from vibe_vault import index
+
+        summary.index_notes_written = index.regenerate(cfg, reg)
+        for rec in records.values():
+            if rec.note:
+                sweep_temp_files((cfg.vault / rec.note).parent)
+    for rec in reg.sessions.values():
+        for key, n in rec.unknown.items():
+            summary.unknown_entry_types[key] = summary.unknown_entry_types.get(key, 0) + n
+    summary.seconds = round(time.monotonic() - t0, 3)
     if args.json:
         import msgspec
 
         sys.stdout.write(msgspec.json.encode(summary).decode() + "\n")
     else:
         print(
-            f"{len(sources)} sessions: {written} notes written, {unchanged} unchanged, "
-            f"{no_note} without a note (no assistant reply), {failed} failed; "
-            f"{nbytes / 1e6:.1f} MB in {seconds:.2f}s"
+            f"{summary.sessions} sessions: {summary.written} notes written, "
+            f"{summary.unchanged} unchanged, {summary.without_note} without a note "
+            f"(no assistant reply), {summary.failed} failed"
+            + (f", {summary.filtered} filtered out" if summary.filtered else "")
+            + f"; {summary.bytes / 1e6:.1f} MB in {summary.seconds:.2f}s"
         )
-    return 1 if failed else 0
+    return 1 if summary.failed else 0
+
+
+def _needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
+    from vibe_vault.archive import needs_archive
+
+    return needs_archive(cfg, sid, files)
+
+
+def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bool]],
+              n: int) -> Any:
+    workers = n if n > 0 else (os.cpu_count() or 1)
+    if workers <= 1 or len(jobs) < 4:
+        _init(cfg)
+        for job in jobs:
+            yield _work(job)
+        return
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    # Biggest first, so one large session does not finish last on its own.
+    jobs = sorted(jobs, key=lambda j: -_size([Path(j[1]), *(Path(a) for a in j[2])]))
+    with ctx.Pool(min(workers, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
+        yield from pool.imap_unordered(_work, jobs, chunksize=1)

@@ -155,7 +155,7 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     try:
         out = update_session(cfg, sid, transcript, deadline=deadline,
                              lock_timeout=lock_timeout, end_reason=end_reason,
-                             provisional=provisional)
+                             provisional=provisional, want_record=name == "SessionEnd")
     except LockTimeout:
         info(cfg.state_dir, f"hook {name}: session {sid[:40]} busy; the next event catches up")
         return
@@ -170,6 +170,26 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
         return
     if not out.complete:
         info(cfg.state_dir, f"hook {name}: deadline reached; the next event continues")
+    if out.record is not None and out.complete:
+        _refresh_indexes(cfg, out.record, deadline)
+
+
+def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
+    """At SessionEnd: the session's registry record, its links and its project's notes."""
+    from vibe_vault import index, registry
+    from vibe_vault.lock import LockTimeout
+
+    left = deadline - time.monotonic()
+    if left <= 0.05:
+        return  # the next backfill will do it
+    try:
+        with registry.locked(cfg.state_dir, timeout=min(left, 0.5)):
+            reg = registry.load(cfg.state_dir)
+            reg.sessions[record.session_id] = record
+            registry.save(cfg.state_dir, reg)
+    except LockTimeout:
+        return
+    index.regenerate(cfg, reg, projects={record.project}, sessions={record.session_id})
 
 
 def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> Path | None:

@@ -1,0 +1,91 @@
+"""`vv reprocess [SESSION_ID ...]`: rebuild notes from scratch.
+
+The saved state is discarded and the transcript read again from byte 0, or,
+when Claude Code has already deleted it, the archive. The note keeps its path
+and the user's section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from vibe_vault.config import Config
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "reprocess",
+        help="rebuild notes from scratch (from the archive if the transcript is gone)",
+        description="Discard the saved state of the given sessions (default: every session "
+        "in the registry) and rebuild their notes from the transcript, or from the archive "
+        "when the transcript has been deleted. Your own section of each note is kept.",
+        epilog="examples:\n  vv reprocess 2c5941bd-b9de-41d6-9414-221d175776f7\n  vv reprocess",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("sessions", nargs="*", metavar="SESSION_ID")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    from vibe_vault import archive, index, registry
+    from vibe_vault.discover import discover
+    from vibe_vault.lock import LockTimeout
+    from vibe_vault.session import NotAFile, update_session
+
+    reg = registry.load(cfg.state_dir)
+    wanted = list(args.sessions) or sorted(reg.sessions)
+    if not wanted:
+        print("vv: no sessions known yet; run vv backfill first", file=sys.stderr)
+        return 2
+    found = {}
+    if cfg.projects_root.exists():
+        sources, _ = discover([cfg.projects_root], reg.agent_owners)
+        found = {s.session_id: s for s in sources}
+    failed = done = 0
+    records = {}
+    for sid in wanted:
+        src = found.get(sid)
+        tmp: str | None = None
+        main: Path | None = None
+        agents: list[Path] = []
+        rec = reg.sessions.get(sid)
+        if src is not None:
+            main, agents = src.main, src.agents
+        elif rec is not None and rec.files and Path(rec.files[0].path).exists():
+            main = Path(rec.files[0].path)
+            agents = [Path(f.path) for f in rec.files[1:] if Path(f.path).exists()]
+        else:
+            tmp = archive.temp_dir(cfg)
+            restored = archive.restore(cfg, sid, Path(tmp))
+            if restored is not None:
+                main, agents = restored
+        if main is None:
+            print(f"vv: {sid}: no transcript and no archive", file=sys.stderr)
+            failed += 1
+            continue
+        try:
+            out = update_session(cfg, sid, main, agent_files=agents, fresh=True,
+                                 lock_timeout=30.0, want_record=True)
+        except (LockTimeout, NotAFile, OSError) as exc:
+            print(f"vv: {sid}: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        finally:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+        if out.record is not None:
+            if tmp is not None and rec is not None:
+                out.record.files = rec.files  # still the original transcript's identity
+            records[sid] = out.record
+        done += 1
+        print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (no assistant reply)'}"
+              + (" (from the archive)" if tmp is not None else ""))
+    with registry.locked(cfg.state_dir):
+        reg = registry.load(cfg.state_dir)
+        reg.sessions.update(records)
+        registry.save(cfg.state_dir, reg)
+    index.regenerate(cfg, reg)
+    return 1 if failed else 0

@@ -1,0 +1,298 @@
+"""The vault's indexes: links between sessions, project notes, the home note.
+
+Computed from the registry alone (pure functions of the records), then applied:
+a session whose links changed gets its state updated and its note rewritten
+under its own lock. Run at SessionEnd and at the end of a backfill, never on
+every Stop.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+from pathlib import Path
+
+from msgspec import Struct, field
+
+from vibe_vault import registry
+from vibe_vault.config import Config
+from vibe_vault.lock import LockTimeout, SessionLock
+from vibe_vault.note import write_note
+from vibe_vault.paths import safe_name
+from vibe_vault.registry import Record, Registry
+from vibe_vault.render import (
+    Figures,
+    RenderOptions,
+    cell,
+    figures,
+    iso,
+    render,
+    short_tokens,
+    yaml_str,
+)
+from vibe_vault.state import SessionState
+
+
+def make_record(state: SessionState, files: list[Path], opts: RenderOptions) -> Record:
+    """The registry record of a session, from its state."""
+    from vibe_vault import pricing
+
+    fig: Figures = figures(state, opts)
+    f = state.fold
+    prices = pricing.table(opts.pricing)
+    by_model: dict[str, list[int]] = {}
+    cost_by_model: dict[str, float] = {}
+    for model, t in fig.tokens.items():
+        by_model[model] = [t.input, t.output, t.cache_read, t.cache_creation]
+        price = pricing.price_for(model, prices)
+        if price is not None:
+            cost_by_model[model] = round(pricing.cost(t, price), 6)
+    stamps = [s for s in (registry.stamp(p) for p in files) if s is not None]
+    todos = list(f.todos) or list(f.tasks.values())
+    return Record(
+        session_id=state.session_id,
+        project=state.project,
+        note=state.note,
+        title=fig.title,
+        summary=fig.summary,
+        started=iso(f.first_ts) if f.first_ts else "",
+        ended=iso(f.last_ts) if f.last_ts else "",
+        status=state.status,
+        end_reason=state.end_reason,
+        duration_minutes=fig.wall_minutes,
+        active_minutes=fig.active_minutes,
+        input_tokens=fig.total.input,
+        output_tokens=fig.total.output,
+        cache_read_tokens=fig.total.cache_read,
+        cache_creation_tokens=fig.total.cache_creation,
+        cost_usd=fig.cost,
+        tokens_by_model=by_model,
+        cost_by_model=cost_by_model,
+        files_changed=sorted(f.files)[:200],
+        tool_calls=fig.tool_calls,
+        prompts=f.prompts,
+        open_tasks=[t.text for t in todos if t.status != "completed"][:20],
+        files=stamps,
+        first_parent=f.first_parent,
+        logical_parent=f.logical_parent,
+        leaf_refs=list(f.leaf_refs),
+        tail_uuids=list(f.tail_uuids),
+        has_note=bool(state.note) and f.has_assistant,
+        unknown=_unknown(state),
+    )
+
+
+def _unknown(state: SessionState) -> dict[str, int]:
+    counts = dict(state.fold.unknown)
+    for af in state.agents.values():
+        for k, n in af.fold.unknown.items():
+            counts[k] = counts.get(k, 0) + n
+    return counts
+
+
+class Links(Struct):
+    previous: str = ""
+    next: str = ""
+    continues: str = ""
+    continued_by: list[str] = field(default_factory=list)
+
+
+def _order(r: Record) -> tuple[str, str]:
+    return (r.started, r.session_id)
+
+
+def compute_links(records: dict[str, Record]) -> dict[str, Links]:
+    """previous/next by start time within a project, and continuations.
+
+    Independent of the order sessions were processed in: a function of the
+    records only.
+    """
+    links = {sid: Links() for sid, r in records.items() if r.has_note}
+    by_project: dict[str, list[Record]] = {}
+    for r in records.values():
+        if r.has_note:
+            by_project.setdefault(r.project, []).append(r)
+    for recs in by_project.values():
+        recs.sort(key=_order)
+        for a, b in itertools.pairwise(recs):
+            links[a.session_id].next = b.note
+            links[b.session_id].previous = a.note
+    owner: dict[str, str] = {}
+    for r in sorted(records.values(), key=_order):
+        for u in r.tail_uuids:
+            owner.setdefault(u, r.session_id)
+    for sid in sorted(links):
+        r = records[sid]
+        for ref in (r.logical_parent, r.first_parent, *r.leaf_refs):
+            other = owner.get(ref) if ref else None
+            if other and other != sid and other in links:
+                links[sid].continues = records[other].note
+                links[other].continued_by.append(r.note)
+                break
+    for lk in links.values():
+        lk.continued_by.sort()
+    return links
+
+
+def apply_links(cfg: Config, links: dict[str, Links], only: set[str] | None = None) -> int:
+    """Store changed links in session states and rewrite those notes; how many."""
+    from vibe_vault.session import Store, render_options
+
+    store = Store(cfg.state_dir)
+    changed = 0
+    for sid, lk in sorted(links.items()):
+        if only is not None and sid not in only:
+            continue
+        state = store.load(sid)
+        if state is None or _links_of(state) == lk:
+            continue
+        try:
+            with SessionLock(store.lock_path(sid), 2.0):
+                state = store.load(sid)
+                if state is None or not state.note:
+                    continue
+                state.previous, state.next = lk.previous, lk.next
+                state.continues, state.continued_by = lk.continues, list(lk.continued_by)
+                write_note(cfg.vault, state.note, render(state, render_options(cfg)))
+                store.save(state)
+                changed += 1
+        except LockTimeout:
+            continue
+    return changed
+
+
+def _links_of(s: SessionState) -> Links:
+    return Links(previous=s.previous, next=s.next, continues=s.continues,
+                 continued_by=list(s.continued_by))
+
+
+def link(note: str, label: str = "") -> str:
+    """An Obsidian wikilink to a note path relative to the vault."""
+    target = note[:-3] if note.endswith(".md") else note
+    label = label.replace("|", "-").replace("]", ")").replace("[", "(")
+    return f"[[{target}|{label}]]" if label else f"[[{target}]]"
+
+
+def project_note_path(project: str) -> str:
+    p = safe_name(project, 60)
+    return f"Projects/{p}/{p}.md"
+
+
+def _date(iso_ts: str) -> str:
+    return iso_ts[:10] if iso_ts else ""
+
+
+def _money(x: float) -> str:
+    return f"${x:,.2f}"
+
+
+def render_project(project: str, recs: list[Record]) -> str:
+    recs = sorted(recs, key=_order, reverse=True)
+    tokens = sum(r.input_tokens + r.output_tokens + r.cache_read_tokens
+                 + r.cache_creation_tokens for r in recs)
+    cost = sum(r.cost_usd for r in recs)
+    minutes = sum(r.active_minutes for r in recs)
+    out = ["---", "type: project", f"project: {yaml_str(project)}", f"sessions: {len(recs)}",
+           f"active_minutes: {minutes}", f"tokens: {tokens}", f"cost_usd: {cost:.4f}"]
+    if recs:
+        out.append(f"first_session: {recs[-1].started or 'null'}")
+        out.append(f"last_session: {recs[0].started or 'null'}")
+    out += ["tags:", "  - project", "---", "", f"# {project}", ""]
+    out.append(f"**{len(recs)} sessions** · **{minutes // 60}h {minutes % 60:02d}m active** · "
+               f"**{short_tokens(tokens)} tokens** · **{_money(cost)}**")
+    out += ["", "## Sessions", "", "| Date | Session | Duration | Tokens | Cost | Status |",
+            "|---|---|--:|--:|--:|---|"]
+    for r in recs:
+        t = r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_creation_tokens
+        status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
+        out.append(f"| {_date(r.started)} | {cell(link(r.note, r.title))} | "
+                   f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "
+                   f"{status} |")
+    open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
+    if open_tasks:
+        out += ["", "## Open threads (latest sessions)", ""]
+        for r, task in open_tasks[:30]:
+            out.append(f"- [ ] {task} ({link(r.note, _date(r.started))})")
+    out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
+            "never changes it. -->"]
+    return "\n".join(out) + "\n"
+
+
+def render_home(records: list[Record], latest: int = 20) -> str:
+    by_project: dict[str, list[Record]] = {}
+    for r in records:
+        by_project.setdefault(r.project, []).append(r)
+    cost = sum(r.cost_usd for r in records)
+    out = ["---", "type: index", f"sessions: {len(records)}", f"projects: {len(by_project)}",
+           f"cost_usd: {cost:.4f}", "---", "", "# Claude Code sessions", "",
+           f"**{len(records)} sessions** in **{len(by_project)} projects** · **{_money(cost)}**",
+           "", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
+           "|---|--:|---|--:|--:|"]
+    rows = sorted(by_project.items(), key=lambda kv: max(_order(r) for r in kv[1]),
+                  reverse=True)
+    for project, recs in rows:
+        last = max(r.started for r in recs)
+        minutes = sum(r.active_minutes for r in recs)
+        out.append(f"| {link(project_note_path(project), project)} | {len(recs)} | "
+                   f"{_date(last)} | {minutes // 60}h {minutes % 60:02d}m | "
+                   f"{_money(sum(r.cost_usd for r in recs))} |")
+    out += ["", "## Latest sessions", ""]
+    for rec in sorted(records, key=_order, reverse=True)[:latest]:
+        out.append(f"- {_date(rec.started)} · **{rec.project}** · {link(rec.note, rec.title)}")
+    out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
+            "never changes it. -->"]
+    return "\n".join(out) + "\n"
+
+
+def render_daily(day: str, records: list[Record]) -> str:
+    recs = sorted(records, key=_order)
+    cost = sum(r.cost_usd for r in recs)
+    out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
+           f"cost_usd: {cost:.4f}", "---", "", f"# {day}", ""]
+    for r in recs:
+        out.append(f"- {r.started[11:16]} · **{r.project}** · {link(r.note, r.title)} "
+                   f"({r.duration_minutes} min, {_money(r.cost_usd)})")
+    out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
+            "never changes it. -->"]
+    return "\n".join(out) + "\n"
+
+
+def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None,
+               sessions: set[str] | None = None) -> int:
+    """Links, project notes, home note (and daily notes if enabled); notes written."""
+    records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
+    links = compute_links(records)
+    touched = set(sessions or ()) if sessions is not None else None
+    if touched is not None:
+        # A session's neighbours change with it: rewrite them as well.
+        for sid in list(touched):
+            lk = links.get(sid)
+            if lk is None:
+                continue
+            for note in (lk.previous, lk.next, lk.continues, *lk.continued_by):
+                touched.update(s for s, r in records.items() if r.note == note)
+    written = apply_links(cfg, links, touched)
+    by_project: dict[str, list[Record]] = {}
+    for r in records.values():
+        by_project.setdefault(r.project, []).append(r)
+    for project, recs in sorted(by_project.items()):
+        if projects is not None and project not in projects:
+            continue
+        written += write_note(cfg.vault, project_note_path(project),
+                              render_project(project, recs))
+    written += write_note(cfg.vault, "index.md", render_home(list(records.values())))
+    if cfg.get("daily_notes"):
+        days: dict[str, list[Record]] = {}
+        for r in records.values():
+            if r.started:
+                days.setdefault(_local_day(r.started), []).append(r)
+        for day, recs in sorted(days.items()):
+            written += write_note(cfg.vault, f"Daily/{day}.md", render_daily(day, recs))
+    return written
+
+
+def _local_day(started: str) -> str:
+    try:
+        return datetime.fromisoformat(started).astimezone(UTC).strftime("%Y-%m-%d")
+    except ValueError:
+        return started[:10]

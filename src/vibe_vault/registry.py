@@ -1,0 +1,110 @@
+"""The session registry: one small record per session, in `<state>/registry.msgpack`.
+
+It lets backfill skip unchanged sessions from a `stat` alone, and holds what the
+indexes (project notes, home note, links between sessions) and `vv stats` need,
+without opening any session's state. Written at SessionEnd and at the end of a
+backfill, never on every Stop.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+from msgspec import Struct, field
+
+from vibe_vault.atomic import write_atomic
+from vibe_vault.lock import SessionLock
+
+REGISTRY_VERSION = 1
+
+
+class FileStamp(Struct, array_like=True):
+    path: str
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+class Record(Struct, omit_defaults=True):
+    session_id: str
+    project: str = ""
+    note: str = ""
+    title: str = ""
+    summary: str = ""
+    started: str = ""
+    ended: str = ""
+    status: str = "active"
+    end_reason: str = ""
+    duration_minutes: int = 0
+    active_minutes: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cost_usd: float = 0.0
+    tokens_by_model: dict[str, list[int]] = field(default_factory=dict)
+    cost_by_model: dict[str, float] = field(default_factory=dict)
+    files_changed: list[str] = field(default_factory=list)
+    tool_calls: int = 0
+    prompts: int = 0
+    open_tasks: list[str] = field(default_factory=list)
+    files: list[FileStamp] = field(default_factory=list)
+    first_parent: str = ""
+    logical_parent: str = ""
+    leaf_refs: list[str] = field(default_factory=list)
+    tail_uuids: list[str] = field(default_factory=list)
+    has_note: bool = False
+    unknown: dict[str, int] = field(default_factory=dict)  # entry types by Claude Code version
+
+
+class Registry(Struct):
+    version: int = REGISTRY_VERSION
+    sessions: dict[str, Record] = field(default_factory=dict)
+    agent_owners: dict[str, str] = field(default_factory=dict)  # legacy agent file -> session
+
+
+_decoder = msgspec.msgpack.Decoder(Registry)
+_encoder = msgspec.msgpack.Encoder()
+
+
+def path_of(state_dir: Path) -> Path:
+    return state_dir / "registry.msgpack"
+
+
+def load(state_dir: Path) -> Registry:
+    try:
+        reg = _decoder.decode(path_of(state_dir).read_bytes())
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return Registry()
+    return reg if reg.version == REGISTRY_VERSION else Registry()
+
+
+def save(state_dir: Path, reg: Registry) -> None:
+    write_atomic(path_of(state_dir), _encoder.encode(reg), mode=0o600)
+
+
+def locked(state_dir: Path, timeout: float = 10.0) -> SessionLock:
+    (state_dir / "locks").mkdir(mode=0o700, parents=True, exist_ok=True)
+    return SessionLock(state_dir / "locks" / "registry.lock", timeout)
+
+
+def stamp(path: Path) -> FileStamp | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return FileStamp(path=str(path), size=st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+
+
+def unchanged(rec: Record, paths: list[Path]) -> bool:
+    """True when every file of the session is as it was when the record was made."""
+    if len(rec.files) != len(paths):
+        return False
+    old = {f.path: f for f in rec.files}
+    for p in paths:
+        now = stamp(p)
+        if now is None or old.get(str(p)) != now:
+            return False
+    return True
