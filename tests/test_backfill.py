@@ -1,0 +1,271 @@
+"""Backfill, reprocess, archive and the vault's indexes, through `vv` as a user runs them."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Env, frontmatter, main_files, session_files
+from test_corpus import UUID
+
+SMALL = [p for p in main_files() if 2000 < p.stat().st_size < 700_000 and UUID.match(p.stem)]
+
+
+def lay_out(env: Env, mains: list[Path]) -> Path:
+    """A Claude Code home holding these corpus sessions with their subagent files."""
+    projects = env.claude / "projects"
+    for main in mains:
+        slug = projects / main.parent.name
+        slug.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(main, slug / main.name)
+        for a in session_files(main):
+            dest = slug / a.relative_to(main.parent)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(a, dest)
+    return projects
+
+
+def backfill(env: Env, *args: str) -> dict[str, object]:
+    r = env.vv("backfill", "--json", *args)
+    assert r.returncode == 0, r.stderr
+    assert b"Traceback" not in r.stderr
+    return json.loads(r.stdout)
+
+
+def test_json_counts_match_the_vault(env: Env) -> None:
+    lay_out(env, SMALL)
+    s = backfill(env)
+    notes = env.notes()
+    assert s["written"] == len(notes)
+    assert s["sessions"] == s["written"] + s["without_note"]
+    assert s["failed"] == 0
+    again = backfill(env)
+    assert again["written"] == 0 and again["unchanged"] == s["sessions"] and again["bytes"] == 0
+    assert env.notes() == notes
+
+
+def test_the_whole_corpus_as_a_claude_home(env: Env) -> None:
+    """Both subagent layouts and legacy agent files, laid out as Claude Code does."""
+    mains = [p for p in main_files() if UUID.match(p.stem)]
+    lay_out(env, mains)
+    s = backfill(env)
+    assert s["failed"] == 0
+    sids = {frontmatter(n)["session_id"] for n in env.notes().values()}
+    assert all(not str(sid).startswith("agent-") for sid in sids)
+    index = (env.vault / "index.md").read_text()
+    assert f"**{len(sids)} sessions**" in index
+
+
+def test_links_do_not_depend_on_processing_order(env: Env, tmp_path: Path) -> None:
+    projects = lay_out(env, SMALL)
+    backfill(env)
+    ordered = env.all_notes()
+    other = Env(tmp_path / "newest-first")
+    lay_out(other, SMALL)
+    files = sorted((other.claude / "projects").rglob("*.jsonl"))
+    mains = [p for p in files if UUID.match(p.stem)]
+    starts = {p: _first_ts(p) for p in mains}
+    for p in sorted(mains, key=lambda p: starts[p], reverse=True):
+        backfill(other, str(p.parent))  # one project directory at a time, newest first
+    assert _normalise(other.all_notes(), other) == _normalise(ordered, env)
+    assert projects.exists()
+    linked = [n for n in ordered.values() if "\nprevious: " in n or "\nnext: " in n]
+    assert linked, "the corpus has projects with several sessions"
+
+
+def _first_ts(p: Path) -> str:
+    for raw in p.read_bytes().split(b"\n"):
+        try:
+            d = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(d, dict) and d.get("timestamp"):
+            return str(d["timestamp"])
+    return ""
+
+
+def _normalise(notes: dict[str, str], env: Env) -> dict[str, str]:
+    return {k: v.replace(str(env.root), "ROOT") for k, v in notes.items()}
+
+
+def test_previous_and_next_follow_start_time(env: Env) -> None:
+    lay_out(env, SMALL)
+    backfill(env)
+    by_project: dict[str, list[tuple[str, str, dict[str, object]]]] = {}
+    for path, note in env.notes().items():
+        fm = frontmatter(note)
+        by_project.setdefault(str(fm["project"]), []).append((str(fm["started"]), path, fm))
+    for sessions in by_project.values():
+        sessions.sort()
+        for (_, pa, fa), (_, pb, fb) in itertools.pairwise(sessions):
+            assert fa["next"] == f"[[{pb[:-3]}]]"
+            assert fb["previous"] == f"[[{pa[:-3]}]]"
+        assert "previous" not in sessions[0][2]
+        assert "next" not in sessions[-1][2]
+
+
+def test_project_note_totals_equal_session_sums(env: Env) -> None:
+    lay_out(env, SMALL)
+    backfill(env)
+    for proj in (env.vault / "Projects").iterdir():
+        note = (proj / f"{proj.name}.md").read_text()
+        fm = frontmatter(note)
+        sessions = [frontmatter(n) for k, n in env.notes().items()
+                    if k.startswith(f"Projects/{proj.name}/")]
+        assert fm["sessions"] == len(sessions)
+        assert fm["cost_usd"] == pytest.approx(sum(float(s["cost_usd"]) for s in sessions),
+                                               abs=0.01)
+        total = sum(int(s[k]) for s in sessions for k in ("input_tokens", "output_tokens",
+                                                          "cache_read_tokens",
+                                                          "cache_creation_tokens"))
+        assert fm["tokens"] == total
+
+
+def test_continuation_links_both_ways(env: Env, tmp_path: Path) -> None:
+    a_src, b_src = SMALL[0], SMALL[1]
+    a_lines = [json.loads(x) for x in a_src.read_bytes().split(b"\n") if x.strip()]
+    last = [d["uuid"] for d in a_lines if d.get("type") in ("user", "assistant")
+            and d.get("uuid") and not d.get("isSidechain")][-1]
+    b_lines = [json.loads(x) for x in b_src.read_bytes().split(b"\n") if x.strip()]
+    first = next(d for d in b_lines if d.get("type") in ("user", "assistant")
+                 and not d.get("isSidechain"))
+    first["parentUuid"] = last
+    slug = env.claude / "projects" / "-p"
+    slug.mkdir(parents=True)
+    shutil.copyfile(a_src, slug / a_src.name)
+    b = slug / "bbbbbbbb-0000-4000-8000-000000000001.jsonl"
+    b.write_text("\n".join(json.dumps(d) for d in b_lines) + "\n")
+    backfill(env)
+    notes = {frontmatter(n)["session_id"]: (k, frontmatter(n)) for k, n in env.notes().items()}
+    a_path, a_fm = notes[a_src.stem]
+    b_path, b_fm = notes[b.stem]
+    assert b_fm["continues"] == f"[[{a_path[:-3]}]]"
+    assert a_fm["continued_by"] == [f"[[{b_path[:-3]}]]"]
+
+
+def test_idle_sessions_are_marked_ended(env: Env) -> None:
+    projects = lay_out(env, SMALL[:2])
+    backfill(env)
+    assert all(frontmatter(n)["status"] == "active" for n in env.notes().values())
+    old = time.time() - 3 * 3600
+    for p in projects.rglob("*.jsonl"):
+        os.utime(p, (old, old))
+    backfill(env)
+    for n in env.notes().values():
+        fm = frontmatter(n)
+        assert (fm["status"], fm["end_reason"]) == ("ended", "idle")
+
+
+def test_dry_run_since_and_project_filters(env: Env) -> None:
+    lay_out(env, SMALL)
+    r = env.vv("backfill", "--dry-run")
+    assert r.returncode == 0 and b"would process" in r.stdout
+    assert not env.vault.exists()
+    s = backfill(env, "--since", "2999-01-01")
+    assert s["filtered"] == s["sessions"] and not env.notes()
+    # Before a session's project is known, its Claude Code folder name decides.
+    proj = SMALL[0].parent.name.rsplit("-", 1)[-1]
+    s = backfill(env, "--project", proj)
+    assert s["written"] >= 1
+    assert s["filtered"] == sum(1 for p in SMALL if not p.parent.name.endswith("-" + proj))
+
+
+def test_backfill_racing_hooks_equals_sequential(env: Env, tmp_path: Path) -> None:
+    projects = lay_out(env, SMALL)
+    mains = sorted(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))
+    errors: list[bytes] = []
+
+    def hooks() -> None:
+        for _ in range(3):
+            for p in mains:
+                r = env.hook({"hook_event_name": "Stop", "session_id": p.stem,
+                              "transcript_path": str(p)})
+                if r.returncode != 0 or r.stdout or b"Traceback" in r.stderr:
+                    errors.append(r.stderr)
+
+    t = threading.Thread(target=hooks)
+    t.start()
+    backfill(env)
+    t.join()
+    backfill(env)
+    assert not errors
+    seq = Env(tmp_path / "seq")
+    lay_out(seq, SMALL)
+    backfill(seq)
+    assert _normalise(env.all_notes(), env) == _normalise(seq.all_notes(), seq)
+
+
+def test_archive_round_trip_and_incremental(env: Env) -> None:
+    projects = lay_out(env, SMALL[:3])
+    r = env.vv("archive", "--verify")
+    assert r.returncode == 0, r.stderr
+    main = sorted(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))[0]
+    extra = b'{"type":"summary","summary":"later","leafUuid":"x"}\n'
+    with open(main, "ab") as f:
+        f.write(extra)
+    r = env.vv("archive", "--verify")
+    assert r.returncode == 0, r.stderr
+    arch = next((env.vault / ".vibe-vault" / "archive").glob(f"{main.stem}/{main.name}.gz"))
+    assert gzip.decompress(arch.read_bytes()) == main.read_bytes()
+    for p in (env.vault / ".vibe-vault" / "archive").rglob("*.gz"):
+        assert oct(p.stat().st_mode & 0o777) == "0o600"
+
+
+def test_reprocess_from_archive_after_transcript_deleted(env: Env) -> None:
+    projects = lay_out(env, SMALL[:2])
+    backfill(env, "--archive")
+    path, note = next(iter(env.notes().items()))
+    sid = str(frontmatter(note)["session_id"])
+    with open(env.vault / path, "a", encoding="utf-8") as f:
+        f.write("my own thoughts\n")
+    before = (env.vault / path).read_text()
+    for p in projects.rglob(f"{sid}*"):
+        if p.is_file():
+            p.unlink()
+        else:
+            shutil.rmtree(p)
+    r = env.vv("reprocess", sid)
+    assert r.returncode == 0, r.stderr
+    assert b"from the archive" in r.stdout
+    assert (env.vault / path).read_text() == before
+
+
+def test_reprocess_from_transcript_keeps_user_section(env: Env) -> None:
+    lay_out(env, SMALL[:1])
+    backfill(env)
+    path = next(iter(env.notes()))
+    with open(env.vault / path, "a", encoding="utf-8") as f:
+        f.write("keep me\n")
+    r = env.vv("reprocess")
+    assert r.returncode == 0, r.stderr
+    assert (env.vault / path).read_text().endswith("keep me\n")
+
+
+def test_daily_notes_when_enabled(env: Env) -> None:
+    (env.root / "config.toml").write_text("daily_notes = true\n")
+    lay_out(env, SMALL[:3])
+    backfill(env)
+    daily = list((env.vault / "Daily").glob("*.md"))
+    assert daily
+    listed = sum(frontmatter(p.read_text())["sessions"] for p in daily)  # type: ignore[misc]
+    assert listed == len(env.notes())
+
+
+def test_session_end_updates_registry_and_indexes(env: Env) -> None:
+    projects = lay_out(env, SMALL[:1])
+    main = next(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))
+    r = env.hook({"hook_event_name": "SessionEnd", "session_id": main.stem,
+                  "transcript_path": str(main), "reason": "logout"})
+    assert r.returncode == 0 and not r.stdout
+    assert (env.vault / "index.md").exists()
+    assert any((env.vault / "Projects").glob("*/*.md"))
+    s = backfill(env)
+    assert s["written"] == 0 and s["unchanged"] == 1
