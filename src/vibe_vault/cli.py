@@ -24,7 +24,15 @@ def _main(argv: list[str]) -> int:
     import argparse
 
     from vibe_vault import __version__
-    from vibe_vault.commands import archive_cmd, backfill, hook_cli, reprocess
+    from vibe_vault.commands import (
+        archive_cmd,
+        backfill,
+        config_cmd,
+        doctor,
+        hook_cli,
+        reprocess,
+        stats,
+    )
 
     parser = argparse.ArgumentParser(
         prog="vv",
@@ -41,6 +49,9 @@ def _main(argv: list[str]) -> int:
     backfill.add_parser(sub)
     reprocess.add_parser(sub)
     archive_cmd.add_parser(sub)
+    stats.add_parser(sub)
+    doctor.add_parser(sub)
+    config_cmd.add_parser(sub)
     ns = parser.parse_args(argv)
     if not getattr(ns, "func", None):
         parser.print_help()
@@ -55,6 +66,12 @@ def _main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("vv: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `vv stats | head`: the reader left; not an error worth a message.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         print(f"vv: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1

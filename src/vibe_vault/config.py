@@ -29,6 +29,8 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),
     "redact_allow": (list, [], "Exact strings never redacted."),
     "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),
+    "inject_context": (bool, False, "At SessionStart, tell Claude what the project's last "
+                       "session left open."),
 }
 
 

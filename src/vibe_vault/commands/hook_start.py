@@ -1,9 +1,52 @@
-"""SessionStart: nothing by default (stdout here would reach Claude's context)."""
+"""SessionStart: optionally tell Claude what the project's last session left open.
+
+Only with `inject_context = true`: this is the one event where the hook writes
+stdout, in the JSON form Claude Code documents for SessionStart
+(`hookSpecificOutput.additionalContext`), at most 2,000 characters.
+"""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+MAX_CONTEXT = 2000
+
+
+def context_for(cfg: Any, cwd: str, session_id: str) -> str:
+    from vibe_vault import registry
+    from vibe_vault.project import project_name
+
+    project = project_name(cwd)
+    reg = registry.load(cfg.state_dir)
+    recs = [r for r in reg.sessions.values()
+            if r.project == project and r.session_id != session_id and r.has_note]
+    if not recs:
+        return ""
+    last = max(recs, key=lambda r: (r.started, r.session_id))
+    lines = [f"vibe-vault: the previous Claude Code session in {project} "
+             f"({last.started[:16].replace('T', ' ')} UTC) was “{last.title}”.",
+             f"Summary: {last.summary}"]
+    if last.open_tasks:
+        lines.append("Left open:")
+        lines.extend(f"- {t}" for t in last.open_tasks[:15])
+    lines.append(f"Its note: {last.note} in the vault {cfg.vault}")
+    text = "\n".join(lines)
+    return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
 
 
 def run(event: dict[str, Any], cfg: Any) -> None:
-    del event, cfg
+    if not cfg.get("inject_context"):
+        return
+    cwd = event.get("cwd")
+    sid = event.get("session_id")
+    if not isinstance(cwd, str) or not cwd:
+        return
+    text = context_for(cfg, cwd, sid if isinstance(sid, str) else "")
+    if not text:
+        return
+    import msgspec
+
+    out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+    sys.stdout.write(msgspec.json.encode(out).decode() + "\n")
+    sys.stdout.flush()

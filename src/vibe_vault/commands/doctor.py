@@ -1,0 +1,230 @@
+"""`vv doctor`: is everything in place? Each check passes, warns or fails, with a fix."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from msgspec import Struct
+
+from vibe_vault.config import Config
+
+
+class Check(Struct):
+    name: str
+    status: str  # pass, warn, fail
+    detail: str
+    fix: str = ""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "doctor", help="check the installation, configuration, hooks and vault",
+        description="Check Python and packages, the config file, the vault and state "
+        "directories, the transcripts, the hook registration, the last hook runs, and "
+        "transcript format drift. Exits 1 when a check fails.",
+        epilog="examples:\n  vv doctor\n  vv doctor --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable results")
+    p.add_argument("--project-dir", type=Path, default=Path.cwd(),
+                   help="project whose .claude/settings*.json to check (default: here)")
+    p.set_defaults(func=run)
+
+
+def _versions() -> Check:
+    from importlib import metadata
+
+    parts = [f"Python {sys.version.split()[0]}"]
+    missing = []
+    for dist in ("vibe-vault", "msgspec", "filelock"):
+        try:
+            parts.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            missing.append(dist)
+    if missing:
+        return Check("packages", "fail", f"not installed: {', '.join(missing)}",
+                     "pip install vibe-vault (or pipx install .)")
+    return Check("python and packages", "pass", ", ".join(parts))
+
+
+def _config(cfg: Config) -> Check:
+    if not cfg.config_file.exists():
+        return Check("config", "pass", f"no config file ({cfg.config_file}); defaults in effect",
+                     "")
+    if cfg.problems:
+        bad = any("does not parse" in p or "cannot read" in p for p in cfg.problems)
+        return Check("config", "fail" if bad else "warn", "; ".join(cfg.problems),
+                     f"edit {cfg.config_file} (vv config show lists the known keys)")
+    return Check("config", "pass", f"{cfg.config_file} parses")
+
+
+def _writable_dir(name: str, path: Path, create_hint: str) -> Check:
+    if not path.exists():
+        return Check(name, "warn", f"{path} does not exist yet", create_hint)
+    if not path.is_dir():
+        return Check(name, "fail", f"{path} is not a directory", f"move it away, or set {name}")
+    probe = path / f".vv-doctor-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        return Check(name, "fail", f"{path} is not writable ({exc.strerror})",
+                     f"fix the permissions of {path}")
+    return Check(name, "pass", f"{path} is writable")
+
+
+def _state(cfg: Config) -> Check:
+    c = _writable_dir("state directory", cfg.state_dir, "created by the first hook or backfill")
+    if c.status == "pass":
+        mode = cfg.state_dir.stat().st_mode & 0o777
+        if mode & 0o077:
+            return Check("state directory", "warn", f"{cfg.state_dir} is readable by others "
+                         f"({oct(mode)})", f"chmod 700 {cfg.state_dir}")
+    return c
+
+
+def _transcripts(cfg: Config) -> Check:
+    root = cfg.projects_root
+    if not root.is_dir():
+        return Check("transcripts", "warn", f"{root} not found",
+                     "set CLAUDE_CONFIG_DIR if Claude Code keeps its data elsewhere")
+    n = sum(1 for p in root.glob("*/*.jsonl") if not p.name.startswith("agent-"))
+    return Check("transcripts", "pass", f"{n} sessions under {root}")
+
+
+def _hooks(cfg: Config, project_dir: Path) -> list[Check]:
+    from vibe_vault import install
+
+    del cfg
+    checks: list[Check] = []
+    places: list[tuple[str, dict[str, list[str]]]] = []
+    for scope in ("user", "project", "local"):
+        path = install.settings_path(scope, project_dir)
+        try:
+            data = install.load(path)
+        except install.SettingsError as exc:
+            checks.append(Check(f"hooks ({scope})", "fail", str(exc), f"fix {path}"))
+            continue
+        found = install.registrations(data)
+        if found:
+            places.append((str(path), found))
+    plugin = _plugin_installed()
+    if not places and not plugin:
+        checks.append(Check("hooks", "fail", "vibe-vault's hooks are not registered",
+                            "vv hook install (or install the plugin)"))
+        return checks
+    for where, found in places:
+        missing = [e for e in install.EVENTS if e not in found]
+        twice = [e for e, cmds in found.items() if len(cmds) > 1]
+        commands = {c for cmds in found.values() for c in cmds}
+        gone = [c for c in commands if not _command_exists(c)]
+        if gone:
+            checks.append(Check("hooks", "fail", f"{where}: command not found: {gone[0]}",
+                                "vv hook uninstall && vv hook install"))
+        elif twice:
+            checks.append(Check("hooks", "warn", f"{where}: registered twice for "
+                                f"{', '.join(twice)}", "vv hook uninstall && vv hook install"))
+        elif missing:
+            checks.append(Check("hooks", "warn", f"{where}: not on {', '.join(missing)}",
+                                "vv hook install"))
+        else:
+            checks.append(Check("hooks", "pass", f"{where}: all {len(found)} events"))
+    if len(places) + bool(plugin) > 1:
+        all_places = [p for p, _ in places] + (["the plugin"] if plugin else [])
+        checks.append(Check("hooks", "warn", "registered in several places: "
+                            + ", ".join(all_places)
+                            + " (each runs, so every event is handled twice)",
+                            "keep one: vv hook uninstall --scope …, or remove the plugin"))
+    elif plugin and not places:
+        checks.append(Check("hooks", "pass", "registered by the vibe-vault plugin"))
+    return checks
+
+
+def _plugin_installed() -> bool:
+    from vibe_vault.config import claude_dir
+
+    try:
+        text = (claude_dir() / "plugins" / "installed_plugins.json").read_text()
+    except OSError:
+        return False
+    return "vibe-vault" in text
+
+
+def _command_exists(command: str) -> bool:
+    import shlex
+    import shutil
+
+    try:
+        exe = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return False
+    return os.path.exists(exe) if os.sep in exe else shutil.which(exe) is not None
+
+
+def _log(cfg: Config) -> Check:
+    path = cfg.state_dir / "vv.log"
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[-500:]
+    except OSError:
+        return Check("last runs", "pass", "no log yet (no problem has been logged)")
+    warns = [x for x in lines if " WARN " in x]
+    last = lines[-1][:19] if lines else "never"
+    if warns:
+        return Check("last runs", "warn", f"last logged {last}; last problem: {warns[-1][:200]}",
+                     f"see {path}")
+    return Check("last runs", "pass", f"last logged {last}; no problems")
+
+
+def _drift(cfg: Config) -> Check:
+    from vibe_vault import registry
+
+    reg = registry.load(cfg.state_dir)
+    counts: dict[str, int] = {}
+    for r in reg.sessions.values():
+        for k, n in r.unknown.items():
+            counts[k] = counts.get(k, 0) + n
+    if not counts:
+        return Check("format drift", "pass", f"no unknown entry types in {len(reg.sessions)} "
+                     "known sessions")
+    top = sorted(counts.items(), key=lambda kv: -kv[1])[:8]
+    return Check("format drift", "warn", "entry types this version does not know: "
+                 + ", ".join(f"{k} ×{n}" for k, n in top),
+                 "upgrade vibe-vault; these lines are counted and skipped")
+
+
+def checks(cfg: Config, project_dir: Path) -> list[Check]:
+    return [
+        _versions(),
+        _config(cfg),
+        _writable_dir("vault", cfg.vault, "created by the first note; or set vault_path"),
+        _state(cfg),
+        _transcripts(cfg),
+        *_hooks(cfg, project_dir),
+        _log(cfg),
+        _drift(cfg),
+    ]
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    results = checks(cfg, args.project_dir)
+    failed = any(c.status == "fail" for c in results)
+    if args.json:
+        sys.stdout.write(json.dumps({"ok": not failed, "checks": [
+            {"name": c.name, "status": c.status, "detail": c.detail, "fix": c.fix}
+            for c in results]}, indent=2) + "\n")
+        return 1 if failed else 0
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    marks: dict[str, tuple[str, str]] = {"pass": ("✓", "32"), "warn": ("!", "33"),
+                                         "fail": ("✗", "31")}
+    for c in results:
+        mark, code = marks[c.status]
+        head = f"\033[{code}m{mark}\033[0m" if color else mark
+        print(f"{head} {c.name}: {c.detail}")
+        if c.fix and c.status != "pass":
+            print(f"    fix: {c.fix}")
+    return 1 if failed else 0
+

@@ -1,0 +1,202 @@
+"""Add or remove vibe-vault's hook entries in a Claude Code settings file.
+
+Merge, never replace: other keys, other hooks and the file's key order survive;
+a backup is written first; installing twice changes nothing; uninstall removes
+only our entries. A file that does not parse is refused, never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from vibe_vault.config import claude_dir
+
+# Event -> handler options. Stop-like events get an explicit timeout (on
+# SessionEnd it lifts Claude Code's 1.5 s budget); tool events run async.
+EVENTS: dict[str, dict[str, Any]] = {
+    "SessionStart": {"timeout": 10},
+    "Stop": {"timeout": 10},
+    "SubagentStop": {"timeout": 10},
+    "PreCompact": {"timeout": 10},
+    "SessionEnd": {"timeout": 10},
+    "PreToolUse": {"timeout": 5, "async": True, "matcher": "*"},
+    "PostToolUse": {"timeout": 5, "async": True, "matcher": "*"},
+}
+
+
+class SettingsError(Exception):
+    """The settings file cannot be read, parsed or written."""
+
+
+def settings_path(scope: str, project_dir: Path) -> Path:
+    if scope == "user":
+        return claude_dir() / "settings.json"
+    if scope == "project":
+        return project_dir / ".claude" / "settings.json"
+    if scope == "local":
+        return project_dir / ".claude" / "settings.local.json"
+    raise ValueError(scope)
+
+
+def vv_command() -> str:
+    """The absolute command that runs this installation's `vv hook`."""
+    bindir = Path(sys.executable).parent
+    for name in ("vv", "vv.exe"):
+        candidate = bindir / name
+        if candidate.exists():
+            return f"{shlex.quote(str(candidate))} hook"
+    return f"{shlex.quote(sys.executable)} -m vibe_vault hook"
+
+
+def is_ours(handler: Any) -> bool:
+    if not isinstance(handler, dict):
+        return False
+    cmd = handler.get("command")
+    if not isinstance(cmd, str):
+        return False
+    words = cmd.split()
+    if not words:
+        return False
+    exe = os.path.basename(words[0].strip("'\""))
+    return (words[-1] == "hook" and exe in ("vv", "vv.exe")) or (
+        words[-3:] == ["-m", "vibe_vault", "hook"])
+
+
+def load(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror}") from exc
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SettingsError(f"{path} is not valid JSON ({exc}); fix it first, nothing was "
+                            "changed") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(f"{path} does not hold a JSON object; nothing was changed")
+    hooks = data.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise SettingsError(f"{path}: \"hooks\" is not an object; nothing was changed")
+    obj: dict[str, Any] = data
+    return obj
+
+
+def _copy(data: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy that keeps key order."""
+    out: dict[str, Any] = json.loads(json.dumps(data))
+    return out
+
+
+def with_hooks(data: dict[str, Any], command: str) -> dict[str, Any]:
+    """`data` with our handler on every event, where it is not already."""
+    out = _copy(data)
+    hooks = out.setdefault("hooks", {})
+    for event, opts in EVENTS.items():
+        groups = hooks.setdefault(event, [])
+        if not isinstance(groups, list):
+            raise SettingsError(f"\"hooks.{event}\" is not a list; nothing was changed")
+        present = any(
+            is_ours(h) for g in groups if isinstance(g, dict)
+            for h in (g.get("hooks") or []) if isinstance(g.get("hooks"), list)
+        )
+        if present:
+            continue
+        handler: dict[str, Any] = {"type": "command", "command": command,
+                                   "timeout": opts["timeout"]}
+        if opts.get("async"):
+            handler["async"] = True
+        group: dict[str, Any] = {}
+        if "matcher" in opts:
+            group["matcher"] = opts["matcher"]
+        group["hooks"] = [handler]
+        groups.append(group)
+    return out
+
+
+def without_hooks(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` without any of our handlers (and without groups they leave empty)."""
+    out = _copy(data)
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for g in groups:
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list):
+                before = len(g["hooks"])
+                g["hooks"] = [h for h in g["hooks"] if not is_ours(h)]
+                if not g["hooks"] and before:
+                    continue
+            kept.append(g)
+        if kept:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if not hooks:
+        del out["hooks"]
+    return out
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(path: Path, old_text: str | None, data: dict[str, Any]) -> Path | None:
+    """Write the settings atomically, after a backup of the old file; the backup path."""
+    from vibe_vault.atomic import write_atomic
+
+    backup = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = None
+        try:
+            mode = os.stat(path).st_mode & 0o777
+            # The owner's write bit, not os.access: as root that always says yes, and
+            # a file made read-only was made so on purpose.
+            if not mode & 0o200 or not os.access(path, os.W_OK):
+                raise SettingsError(f"{path} is read-only; nothing was changed")
+        except FileNotFoundError:
+            pass
+        if old_text is not None:
+            backup = path.with_name(path.name + ".vv-backup")
+            write_atomic(backup, old_text.encode("utf-8"), mode=0o600)
+        write_atomic(path, dumps(data).encode("utf-8"), mode=mode)
+    except OSError as exc:
+        raise SettingsError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return backup
+
+
+def diff(path: Path, old: str, new: str) -> str:
+    import difflib
+
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        fromfile=str(path), tofile=str(path)))
+
+
+def registrations(data: dict[str, Any]) -> dict[str, list[str]]:
+    """Our commands by event in a settings object."""
+    found: dict[str, list[str]] = {}
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return found
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for g in groups:
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list):
+                for h in g["hooks"]:
+                    if is_ours(h):
+                        found.setdefault(event, []).append(h["command"])
+    return found
