@@ -192,3 +192,55 @@ def test_note_name_does_not_depend_on_how_much_was_read(tmp_path: Path) -> None:
     a, b = Store(cfg.state_dir).load(main.stem), Store(one.state_dir).load(main.stem)
     assert a is not None and b is not None
     assert a.note == b.note and render(a) == render(b)
+
+
+def _long_session(path: Path, copies: int) -> None:
+    """A session far past the turn cap and the usage window: corpus sessions
+    concatenated, each copy with fresh uuids and message ids."""
+    import re
+
+    src = [p for p in SMALL_MAINS if UUID.match(p.stem)][:6]
+    out = []
+    for i in range(copies):
+        blob = src[i % len(src)].read_bytes()
+        blob = re.sub(rb'"(msg_|req_|toolu_)([A-Za-z0-9]+)"',
+                      lambda m, i=i: b'"%s%dx%s"' % (m.group(1), i, m.group(2)), blob)
+        blob = re.sub(rb"([0-9a-f]{8})-([0-9a-f]{4})-",
+                      lambda m, i=i: b"%08x-%s-" % ((int(m.group(1), 16) + i) % (1 << 32),
+                                                    m.group(2)), blob)
+        out.append(blob if blob.endswith(b"\n") else blob + b"\n")
+    path.write_bytes(b"".join(out))
+
+
+def test_long_session_grown_in_chunks_equals_one_shot(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import independent_tokens
+    from vibe_vault import fold as fold_module
+    from vibe_vault.fold import HEAD_TURNS, TAIL_TURNS
+
+    # A small window, so this file (about 1,500 messages) settles most of them.
+    monkeypatch.setattr(fold_module, "USAGE_WINDOW", 64)
+    USAGE_WINDOW = 64
+
+    path = tmp_path / "long.jsonl"
+    _long_session(path, 40)
+    blob = path.read_bytes()
+    cfg, one = _config(tmp_path / "inc"), _config(tmp_path / "one")
+    grow = tmp_path / "grow.jsonl"
+    for frac in (0.13, 0.5, 0.77, 1.0):
+        grow.write_bytes(blob[: int(len(blob) * frac)])
+        update_session(cfg, "long", grow)
+    update_session(one, "long", grow, fresh=True)
+    a, b = Store(cfg.state_dir).load("long"), Store(one.state_dir).load("long")
+    assert a is not None and b is not None
+    assert a.fold.turns_dropped > 0 and len(a.fold.turns) == HEAD_TURNS + TAIL_TURNS
+    assert a.fold.settled, f"more than {USAGE_WINDOW} messages should have settled"
+    assert render(a) == render(b)
+    assert encode_state(a.fold) == encode_state(b.fold)  # type: ignore[arg-type]
+    note = render(a)
+    assert "turns in between are not shown" in note
+    import yaml
+
+    fm = yaml.safe_load(note.split("---\n")[1])
+    assert {k: fm[k] for k in ("input_tokens", "output_tokens", "cache_read_tokens",
+                               "cache_creation_tokens")} == independent_tokens(path, [])

@@ -110,23 +110,27 @@ def archive_files(cfg: Config, sid: str, files: list[Path]) -> int:
                     src.seek(e.offset)
                     target = d / _generation_name(name, e.generation)
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    # A new gzip member per run; readers see one stream.
-                    with gzip.open(target, "ab", compresslevel=6) as out:
-                        left = st.st_size - e.offset
-                        while left > 0:
-                            chunk = src.read(min(1 << 20, left))
-                            if not chunk:
-                                break
-                            out.write(chunk)
-                            left -= len(chunk)
-                        copied = st.st_size - e.offset - left
+                    # A new gzip member per run; readers see one stream. Synced: once
+                    # Claude Code deletes the transcript this is the only copy.
+                    with open(target, "ab") as raw:
+                        with gzip.GzipFile(fileobj=raw, mode="ab", compresslevel=6) as out:
+                            left = st.st_size - e.offset
+                            while left > 0:
+                                chunk = src.read(min(1 << 20, left))
+                                if not chunk:
+                                    break
+                                out.write(chunk)
+                                left -= len(chunk)
+                        raw.flush()
+                        os.fsync(raw.fileno())
+                    copied = st.st_size - e.offset - left
                     os.chmod(target, 0o600)
                     e.offset += copied
                     e.inode, e.head_crc, e.source = st.st_ino, head, str(path)
                     total += copied
             except FileNotFoundError:
                 continue
-        write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600)
+        write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600, durable=True)
     return total
 
 

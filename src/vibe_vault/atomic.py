@@ -9,9 +9,14 @@ from pathlib import Path
 TMP_PREFIX = ".vv-tmp-"
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write `data` to a temp file beside `path`, fsync it, then rename over `path`.
+def write_atomic(path: Path, data: bytes, mode: int | None = None,
+                 durable: bool = False) -> None:
+    """Write `data` to a temp file beside `path`, then rename it over `path`.
 
+    A reader, or a killed writer, only ever leaves the old or the new version.
+    `durable` also fsyncs before the rename, so a power cut cannot leave an
+    empty file: worth its milliseconds only for what cannot be rebuilt from the
+    transcripts (a note holding the user's own section, the archive manifest).
     `mode` None means the user's umask decides (notes); state files pass 0o600.
     """
     # os.urandom, not `secrets`: that module costs the hook ~4 ms of imports.
@@ -24,7 +29,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)

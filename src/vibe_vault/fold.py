@@ -45,7 +45,9 @@ from vibe_vault.state import (
 
 # Caps keep a note readable and the state small for sessions of tens of
 # thousands of entries; what is dropped is counted and said in the note.
-MAX_TURNS = 400
+HEAD_TURNS = 10  # the first turns say what the session was for: always kept
+TAIL_TURNS = 90  # and the latest ones; the turns between are counted, not kept
+USAGE_WINDOW = 1024  # message ids kept for dedup; older ones settle into totals
 MAX_ACTIONS = 60
 MAX_FILES = 1000
 MAX_COMMANDS = 400
@@ -66,6 +68,8 @@ EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
 EXPLORE_LIST = frozenset({"LS"})
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Task", "Agent"})
+RESULT_TOOLS = frozenset({"Bash", "Edit", "MultiEdit", "Write", "NotebookEdit", "Task", "Agent",
+                          "AskUserQuestion", "TaskCreate"})
 QUIET_TOOLS = frozenset(
     {"TodoWrite", "TodoRead", "BashOutput", "KillShell", "KillBash", "TaskList", "TaskGet",
      "TaskOutput", "TaskStop", "TaskCreate", "TaskUpdate"}
@@ -124,8 +128,15 @@ def usage_key(e: Entry) -> str | None:
     return e.requestId or e.uuid
 
 
-def _note_usage(usage: dict[str, Tokens], models: list[str], e: Entry) -> bool:
-    """Record an assistant message's usage; True when the message id is new."""
+def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
+                e: Entry) -> bool:
+    """Record an assistant message's usage; True when the message id is new.
+
+    Snapshots of one message are written close together, so only the last
+    USAGE_WINDOW ids are kept for dedup; older messages are added to per-model
+    totals, which keeps the state (and every Stop) the same size however long
+    the session grows.
+    """
     m = e.message
     if m is None:
         return False
@@ -139,7 +150,22 @@ def _note_usage(usage: dict[str, Tokens], models: list[str], e: Entry) -> bool:
     new = new_usage(old, model, m.usage)
     if new is not None:
         usage[key] = new
+    if old is None and len(usage) > USAGE_WINDOW:
+        oldest = next(iter(usage))
+        add_tokens(settled, usage.pop(oldest))
     return old is None
+
+
+def add_tokens(totals: dict[str, Tokens], t: Tokens) -> None:
+    acc = totals.get(t.model)
+    if acc is None:
+        acc = totals[t.model] = Tokens(model=t.model)
+    acc.input += t.input
+    acc.output += t.output
+    acc.cache_read += t.cache_read
+    acc.cache_creation += t.cache_creation
+    acc.cache_5m += t.cache_5m
+    acc.cache_1h += t.cache_1h
 
 
 def _unknown(counts: dict[str, int], what: str, version: str | None) -> None:
@@ -153,18 +179,62 @@ class Folder:
     def __init__(self, state: Fold, redactor: Redactor) -> None:
         self.s = state
         self.r = redactor
+        self.held_no = -1
+        self.held_answer: str | None = None
+        self.held_thinking: str | None = None
 
     # -- text -------------------------------------------------------------
-    def safe(self, text: str, limit: int | None = None) -> str:
-        text = tx.clean(text)
+    def redacted(self, text: str, limit: int | None) -> tuple[str, int]:
+        """Cleaned, redacted and cut to `limit`; and how many secrets were replaced.
+
+        The text is first cut at a space near twice the limit, so the regex
+        work is bounded and no token-like secret is split in two.
+        """
         if limit is not None:
-            text = tx.trim(text, limit * 2 if len(text) > limit * 2 else len(text) + 1)
-        text, n = self.r.redact(text)
+            text = tx.cut(text, limit * 2)
+        text, n = self.r.redact(tx.clean(text))
+        return (tx.trim(text, limit) if limit is not None else text), n
+
+    def safe(self, text: str, limit: int | None = None) -> str:
+        text, n = self.redacted(text, limit)
         self.s.redactions += n
-        return tx.trim(text, limit) if limit is not None else text
+        return text
 
     def safe_line(self, text: str, limit: int) -> str:
-        return self.safe(tx.one_line(tx.clean(text), limit * 2), limit)
+        return self.safe(tx.one_line(tx.cut(text, max(limit * 8, 4096)), limit * 2), limit)
+
+    # -- a turn's answer and thinking ------------------------------------------
+    # Claude writes many text blocks per turn and only the last is kept, so the
+    # text is held raw and cleaned and redacted once: when the turn closes or
+    # the fold ends. Each turn remembers how many secrets its kept texts had,
+    # so the session's count is the same however the transcript was chunked.
+    def hold(self, kind: str, raw: str, ts: str) -> None:
+        if self.turn() is None:
+            self.new_turn(Turn(kind="continued", ts=ts))
+        no = self.turn_no()
+        if self.held_no != no:
+            self.flush()
+            self.held_no = no
+        if kind == "answer":
+            self.held_answer = raw
+        else:
+            self.held_thinking = raw
+
+    def flush(self) -> None:
+        if self.held_no < 0:
+            return
+        t = self.turn_at(self.held_no)
+        s = self.s
+        if t is not None and self.held_answer is not None:
+            text, n = self.redacted(self.held_answer, ANSWER_CHARS)
+            s.redactions += n - t.answer_redactions
+            t.answer, t.answer_redactions = text, n
+            s.last_answer = text
+        if t is not None and self.held_thinking is not None:
+            text, n = self.redacted(self.held_thinking, THINKING_CHARS)
+            s.redactions += n - t.thinking_redactions
+            t.thinking, t.thinking_redactions = text, n
+        self.held_no, self.held_answer, self.held_thinking = -1, None, None
 
     # -- turns and actions -----------------------------------------------
     def turn(self) -> Turn | None:
@@ -172,18 +242,24 @@ class Folder:
         return s.turns[-1] if s.turns else None
 
     def new_turn(self, t: Turn) -> None:
+        self.flush()
         s = self.s
         s.turns.append(t)
-        if len(s.turns) > MAX_TURNS:
-            del s.turns[0]
+        if len(s.turns) > HEAD_TURNS + TAIL_TURNS:
+            del s.turns[HEAD_TURNS]  # the oldest of the tail
             s.turns_dropped += 1
 
     def turn_no(self) -> int:
         return self.s.turns_dropped + len(self.s.turns) - 1
 
     def turn_at(self, no: int) -> Turn | None:
-        i = no - self.s.turns_dropped
-        if 0 <= i < len(self.s.turns):
+        """The turn numbered `no` (0 = first of the session), if still kept."""
+        if no < 0:
+            return None
+        i = no if no < HEAD_TURNS else no - self.s.turns_dropped
+        if no >= HEAD_TURNS and i < HEAD_TURNS:
+            return None  # dropped from between head and tail
+        if i < len(self.s.turns):
             return self.s.turns[i]
         return None
 
@@ -335,7 +411,7 @@ class Folder:
         m = e.message
         if m is None:
             return
-        new = _note_usage(s.usage, s.models, e)
+        new = _note_usage(s.usage, s.settled, s.models, e)
         sidechain = bool(e.isSidechain)
         if m.model != "<synthetic>":
             s.has_assistant = True
@@ -359,16 +435,13 @@ class Folder:
                     continue  # a streaming snapshot repeating a block we have
                 self.tool_use(b, ts, sidechain)
             elif b.type == "thinking" and b.thinking and not sidechain:
-                t = self.turn()
-                if t is not None:
-                    t.thinking = self.safe(b.thinking.strip(), THINKING_CHARS)
+                raw = b.thinking.strip()
+                if raw:
+                    self.hold("thinking", raw, ts)
             elif b.type == "text" and b.text and not sidechain:
-                answer = self.safe(b.text.strip(), ANSWER_CHARS)
-                if answer:
-                    t = self.turn()
-                    if t is not None:
-                        t.answer = answer
-                    s.last_answer = answer
+                raw = b.text.strip()
+                if raw:
+                    self.hold("answer", raw, ts)
 
     def tool_use(self, b: Block, ts: str, sidechain: bool) -> None:
         s = self.s
@@ -541,7 +614,8 @@ class Folder:
             return
         s.recent_tools.append(tid)
         del s.recent_tools[:-MAX_RECENT_TOOLS]
-        result = decode_raw(e.toolUseResult)
+        # Only these tools' results are read; a Read's result is a whole file.
+        result = decode_raw(e.toolUseResult) if p.name in RESULT_TOOLS or p.sub_no >= 0 else None
         is_error = bool(b.is_error)
         content = None
         if is_error or p.name in ("Bash", "ExitPlanMode"):
@@ -720,6 +794,7 @@ def fold(state: Fold, entries: Iterable[Entry | Malformed],
     f = Folder(state, redactor)
     for e in entries:
         f.apply(e)
+    f.flush()
     return state
 
 
@@ -743,7 +818,7 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed]) -> AgentF
                 state.first_ts = ts
             state.last_ts = ts
         if e.type == "assistant" and e.message is not None:
-            _note_usage(state.usage, state.models, e)
+            _note_usage(state.usage, state.settled, state.models, e)
             c = e.message.content
             if isinstance(c, list):
                 state.tool_calls += sum(

@@ -63,8 +63,10 @@ def write_note(vault: Path, relpath: str, generated: str) -> bool:
         pass
     if os.path.islink(path):
         raise OutsideVault(str(path))
-    text = generated + user_section(existing)
+    mine = user_section(existing)
+    text = generated + mine
     if text == existing:
         return False
-    write_atomic(path, text.encode("utf-8", "surrogateescape"))
+    # The user's own words exist nowhere else: make them survive a power cut.
+    write_atomic(path, text.encode("utf-8", "surrogateescape"), durable=bool(mine.strip()))
     return True

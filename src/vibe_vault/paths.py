@@ -64,6 +64,8 @@ def relative_to(path: str, base: str) -> str:
     """`path` relative to `base` when it lies under it, else `path` unchanged."""
     if not base:
         return path
+    if path.startswith(base) and path[len(base) : len(base) + 1] == "/" and base.startswith("/"):
+        return path[len(base) + 1 :]  # the common case, without splitting
     win = is_windows_path(path) or is_windows_path(base)
     pc, bc = split_path(path), split_path(base)
     if win:

@@ -11,51 +11,55 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-# (kind, pattern); the whole match is replaced unless the pattern has a group
-# named "v", in which case only that group is.
-_PATTERNS: list[tuple[str, str]] = [
+# (kind, triggers, pattern). A rule runs only when one of its triggers (lower
+# case) occurs in the lower-cased text, and is compiled the first time it runs:
+# most texts trigger nothing, and compiling every pattern up front would cost
+# each hook several milliseconds. The whole match is replaced unless the pattern
+# has a group named "v", in which case only that group is.
+_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     (
-        "private-key",
+        "private-key", ("private key",),
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
         r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
     ),
-    ("aws-access-key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    ("aws-access-key", ("akia", "asia", "abia", "acca"),
+     r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
     (
-        "aws-secret-key",
+        "aws-secret-key", ("aws",),
         r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
     ),
-    ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
-    ("gitlab-token", r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_\-]{20,}"),
-    ("anthropic-key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai-key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
-    ("google-api-key", r"\bAIza[0-9A-Za-z_\-]{35}"),
-    ("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+     r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
+    ("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-"),
+     r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_\-]{20,}"),
+    ("anthropic-key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
+    ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
+    ("google-api-key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}"),
+    ("slack-token", ("xox",), r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("slack-webhook", ("hooks.slack.com",),
+     r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/\-]{20,}"),
+    ("stripe-key", ("_live_", "_test_"), r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("jwt", ("eyj",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
     (
-        "slack-webhook",
-        r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/\-]{20,}",
-    ),
-    ("stripe-key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    ("jwt", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
-    (
-        "url-password",
+        "url-password", ("://",),
         r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{1,100}:(?P<v>[^\s@/\"'`]{1,200})@",
     ),
-    (
-        "bearer-token",
-        r"(?i)\b(?:authorization:\s*)?bearer\s+(?P<v>[A-Za-z0-9_\-.=+/]{20,})",
-    ),
+    ("bearer-token", ("bearer",),
+     r"(?i)\b(?:authorization:\s*)?bearer\s+(?P<v>[A-Za-z0-9_\-.=+/]{20,})"),
     (
         "secret-assignment",
-        r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.\-]*?"
-        r"(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
-        r"|private[_\-]?key|client[_\-]?secret|credentials?|auth[_\-]?key)"
+        ("pass", "pwd", "secret", "token", "key", "credential"),
+        # Anchored on the keyword (not on the start of the name) so the engine
+        # does not backtrack from every position; a longer name still matches.
+        r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey"
+        r"|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth[_\-]?key)"
         r"[A-Za-z0-9_.\-]*[\"']?\s*(?:=|:|:=|=>)\s*"
         r"(?P<q>[\"']?)(?P<v>[^\s\"'`,;)}\]]{6,})",
     ),
 ]
 
 # Values of `key = value` that are code or placeholders, not secrets.
-_NOT_A_SECRET = re.compile(
+_NOT_A_SECRET = (
     r"(?i)^(?:none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\b.*"
     r"|\$\{?[A-Za-z_].*|%\(?[a-z_].*|\{\{.*|<[^>]*>?|\*+|x{3,}|\.\.\.|redacted.*|\[redacted.*"
     r"|os\.environ.*|os\.getenv.*|process\.env.*|env\(.*|getenv.*|settings\..*|config\..*"
@@ -66,10 +70,31 @@ _NOT_A_SECRET = re.compile(
 )
 
 # A `.env` file being written or dumped by a shell command.
-_ENV_FILE_CMD = re.compile(
+_ENV_FILE_CMD = (
     r"(?:>>?\s*|cat\s+|tee\s+(?:-a\s+)?)\S*\.env(?:\.(?!example|sample|template|dist)[\w.]+)?\b"
 )
-_ENV_LINE = re.compile(r"(?m)^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=)(.+)$")
+_ENV_LINE = r"(?m)^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=)(.+)$"
+
+
+class _Lazy:
+    """A regex compiled the first time it is used."""
+
+    __slots__ = ("_rx", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._rx: re.Pattern[str] | None = None
+
+    @property
+    def rx(self) -> re.Pattern[str]:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern)
+        return self._rx
+
+
+_NOT_A_SECRET_RX = _Lazy(_NOT_A_SECRET)
+_ENV_FILE_RX = _Lazy(_ENV_FILE_CMD)
+_ENV_LINE_RX = _Lazy(_ENV_LINE)
 
 
 class Redactor:
@@ -78,30 +103,30 @@ class Redactor:
     def __init__(
         self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()
     ) -> None:
-        rules = [*_PATTERNS, *extra]
-        self._rules = [(kind, re.compile(p)) for kind, p in rules]
+        self._rules = [(kind, _Lazy(p)) for kind, _, p in _PATTERNS]
+        self._triggers = [(t, i) for i, (_, triggers, _) in enumerate(_PATTERNS)
+                          for t in triggers]
+        # A user's pattern has no trigger we could know: it always runs.
+        self._always = list(range(len(self._rules), len(self._rules) + len(list(extra))))
+        self._rules += [(kind, _Lazy(p)) for kind, p in extra]
         self._allow = frozenset(allow)
-        # One cheap pre-check: most texts contain no secret-ish character run at all.
-        self._maybe = re.compile(
-            r"(?i)PRIVATE KEY|AKIA|ASIA|ABIA|ACCA|aws|gh[pousr]_|github_pat_|gl[a-z]{2,3}-|sk-|AIza"
-            r"|xox|hooks\.slack|_live_|_test_|eyJ|://[^\s/@]+:[^\s@]+@|bearer"
-            r"|pass|pwd|secret|token|key|credential|\.env"
-            + "".join("|" + p for _, p in extra)
-        )
 
     def redact(self, text: str) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were."""
-        if not text or not self._maybe.search(text):
+        if not text:
             return text, 0
+        low = text.lower()
         count = 0
-        for kind, rx in self._rules:
-            marker = f"[REDACTED:{kind}]"
-            sub = self._replacer(marker, kind)
-            text, n = rx.subn(sub, text)
+        hits = {i for t, i in self._triggers if t in low}
+        hits.update(self._always)
+        for i in sorted(hits):  # in the table's order, as the patterns expect
+            kind, lazy = self._rules[i]
+            sub = self._replacer(f"[REDACTED:{kind}]", kind)
+            text, n = lazy.rx.subn(sub, text)
             count += n - sub.skipped  # type: ignore[attr-defined]
-        if _ENV_FILE_CMD.search(text):
+        if ".env" in low and _ENV_FILE_RX.rx.search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
-            text, m = _ENV_LINE.subn(r"\1[REDACTED:env-file]", text)
+            text, m = _ENV_LINE_RX.rx.subn(r"\1[REDACTED:env-file]", text)
             count += m
         return text, count
 
@@ -115,7 +140,7 @@ class Redactor:
             if (
                 secret in allow
                 or secret.startswith("[REDACTED")
-                or (kind == "secret-assignment" and _NOT_A_SECRET.match(secret))
+                or (kind == "secret-assignment" and _NOT_A_SECRET_RX.rx.match(secret))
             ):
                 sub.skipped += 1  # type: ignore[attr-defined]
                 return whole

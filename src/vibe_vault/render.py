@@ -13,6 +13,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from vibe_vault import pricing
+from vibe_vault.fold import HEAD_TURNS, add_tokens
 from vibe_vault.paths import relative_to
 from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
 
@@ -125,32 +126,26 @@ def duration(ms: int) -> str:
 # -- derived figures -----------------------------------------------------------
 
 
-def merged_usage(state: SessionState) -> dict[str, Tokens]:
-    """Usage of every API message of the session, each counted once."""
-    usage = dict(state.fold.usage)
-    for af in sorted(state.agents.values(), key=lambda a: a.fold.agent_id):
-        if af.foreign:
-            continue
+def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
+    """Usage of every API message of the session (main and subagent files), each
+    message counted once, by model."""
+    agents = sorted((a for a in state.agents.values() if not a.foreign),
+                    key=lambda a: a.fold.agent_id)
+    recent = dict(state.fold.usage)
+    for af in agents:
         for key, t in af.fold.usage.items():
-            old = usage.get(key)
+            old = recent.get(key)
             if old is None or t.output > old.output:
-                usage[key] = t
-    return usage
-
-
-def totals(usage: dict[str, Tokens]) -> dict[str, Tokens]:
+                recent[key] = t
     by_model: dict[str, Tokens] = {}
-    for t in usage.values():
-        m = t.model or "unknown"
-        acc = by_model.get(m)
-        if acc is None:
-            acc = by_model[m] = Tokens(model=m)
-        acc.input += t.input
-        acc.output += t.output
-        acc.cache_read += t.cache_read
-        acc.cache_creation += t.cache_creation
-        acc.cache_5m += t.cache_5m
-        acc.cache_1h += t.cache_1h
+    parts = [*recent.values(), *state.fold.settled.values()]
+    for af in agents:
+        parts.extend(af.fold.settled.values())
+    for t in parts:
+        add_tokens(by_model, Tokens(model=t.model or "unknown", input=t.input,
+                                    output=t.output, cache_read=t.cache_read,
+                                    cache_creation=t.cache_creation, cache_5m=t.cache_5m,
+                                    cache_1h=t.cache_1h))
     return dict(sorted(by_model.items()))
 
 
@@ -189,7 +184,7 @@ class Figures(Struct):
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
     f = state.fold
-    by_model = totals(merged_usage(state))
+    by_model = tokens_by_model(state)
     total = Tokens(model="all")
     prices = pricing.table(opts.pricing)
     cost = 0.0
@@ -409,14 +404,14 @@ def _story(out: list[str], state: SessionState, opts: RenderOptions) -> None:
     f = state.fold
     out.append("## Story")
     out.append("")
-    if f.turns_dropped:
-        out.append(f"*… {n(f.turns_dropped)} earlier turns not shown.*")
-        out.append("")
     if not f.turns:
         out.append("*No prompts yet.*")
         out.append("")
     last = len(f.turns) - 1
     for i, t in enumerate(f.turns):
+        if f.turns_dropped and i == HEAD_TURNS:
+            out.append(f"*… {n(f.turns_dropped)} turns in between are not shown.*")
+            out.append("")
         _turn(out, t, state, i == last, opts)
 
 
@@ -645,7 +640,7 @@ def _subagents(out: list[str], state: SessionState) -> None:
         tokens = s.tokens
         if af is not None and not tokens:
             tokens = sum(t.input + t.output + t.cache_read + t.cache_creation
-                         for t in af.usage.values())
+                         for t in [*af.usage.values(), *af.settled.values()])
         bits = [f"{calls} tool calls"]
         if tokens:
             bits.append(f"{short_tokens(tokens)} tokens")

@@ -17,7 +17,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 4
+STATE_VERSION = 6
 
 
 class Tokens(Struct, array_like=True):
@@ -60,6 +60,8 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     more_actions: int = 0
     answer: str = ""
     thinking: str = ""  # the turn's last thinking block, shown only when configured
+    answer_redactions: int = 0  # secrets replaced in `answer`, part of the session's count
+    thinking_redactions: int = 0
 
 
 class Pending(Struct, array_like=True, omit_defaults=True):
@@ -161,7 +163,8 @@ class Fold(Struct, omit_defaults=True):
     redactions: int = 0
     seq: int = 0
     tool_calls: dict[str, int] = field(default_factory=dict)
-    usage: dict[str, Tokens] = field(default_factory=dict)
+    usage: dict[str, Tokens] = field(default_factory=dict)  # recent messages, by id
+    settled: dict[str, Tokens] = field(default_factory=dict)  # older messages, by model
     turns: list[Turn] = field(default_factory=list)
     turns_dropped: int = 0
     pending: dict[str, Pending] = field(default_factory=dict)
@@ -199,6 +202,7 @@ class AgentFold(Struct, omit_defaults=True):
     last_ts: str = ""
     tool_calls: int = 0
     usage: dict[str, Tokens] = field(default_factory=dict)
+    settled: dict[str, Tokens] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
 
 

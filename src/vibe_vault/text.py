@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
+# Patterns are compiled on first use (`_rx`): a hook that meets no wrapper tag
+# or base64 never pays for compiling them.
 # Tags Claude Code wraps around context it injects into a user message.
-_WRAPPERS = re.compile(
+_WRAPPERS = (
     r"<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics|user-memory-input"
     r"|local-command-stdout|local-command-stderr|local-command-caveat|command-message"
     r"|bash-stdout|bash-stderr|task-notification|new-diagnostics|context)\b[^>]*>"
     r"[\s\S]*?(?:</\1>|\Z)"
 )
-_ANY_TAG = re.compile(r"</?[a-z][a-z0-9_-]*(?:\s[^<>]*)?>")
-_COMMAND_NAME = re.compile(r"<command-name>\s*([^<]*?)\s*</command-name>")
-_COMMAND_ARGS = re.compile(r"<command-args>([\s\S]*?)</command-args>")
-_DATA_URI = re.compile(r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}")
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
-_SPACES = re.compile(r"[ \t]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\u0085]")
+_ANY_TAG = r"</?[a-z][a-z0-9_-]*(?:\s[^<>]*)?>"
+_COMMAND_NAME = r"<command-name>\s*([^<]*?)\s*</command-name>"
+_COMMAND_ARGS = r"<command-args>([\s\S]*?)</command-args>"
+_DATA_URI = r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}"
+_BASE64_RUN = r"[A-Za-z0-9+/]{200,}={0,2}"
+# Control characters (and line separators a note must not hold) become spaces.
+_CONTROL = {c: " " for c in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, 0x85, 0x2028,
+                             0x2029]}
+_ANY_CONTROL = r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]"
+
+
+@cache
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 # Prompts that carry no topic: never a title.
 FILLER = frozenset(
@@ -51,26 +61,33 @@ FILLER = frozenset(
 
 
 def strip_base64(text: str) -> str:
-    if len(text) < 200 and "base64," not in text:
-        return text
-    text = _DATA_URI.sub("[base64 data]", text)
-    return _BASE64_RUN.sub("[base64 data]", text)
+    if "base64," in text:
+        text = _rx(_DATA_URI).sub("[base64 data]", text)
+    # One C-speed scan decides; the substitution runs only when there is a run.
+    if len(text) >= 200 and _rx(_BASE64_RUN).search(text):
+        text = _rx(_BASE64_RUN).sub("[base64 data]", text)
+    return text
 
 
 def clean(text: str) -> str:
     """Text safe to show: no base64 blobs, no control characters."""
-    return _CONTROL.sub(" ", strip_base64(text))
+    text = strip_base64(text)
+    if _rx(_ANY_CONTROL).search(text):
+        text = text.translate(_CONTROL)
+    return text
 
 
 def slash_command(text: str) -> str | None:
     """`/name args` when the text is a slash-command wrapper, else None."""
-    m = _COMMAND_NAME.search(text)
+    if "<command-name>" not in text:
+        return None
+    m = _rx(_COMMAND_NAME).search(text)
     if not m:
         return None
     name = m.group(1).strip()
     if not name.startswith("/"):
         name = "/" + name
-    a = _COMMAND_ARGS.search(text)
+    a = _rx(_COMMAND_ARGS).search(text)
     args = a.group(1).strip() if a else ""
     return f"{name} {args}".strip()
 
@@ -79,18 +96,26 @@ def strip_wrappers(text: str) -> str:
     """The words a person typed, without the context blocks around them."""
     if "<" not in text:
         return text.strip()
-    text = _WRAPPERS.sub("", text)
-    text = _ANY_TAG.sub("", text)
+    text = _rx(_WRAPPERS).sub("", text)
+    text = _rx(_ANY_TAG).sub("", text)
     return text.strip()
 
 
 def one_line(text: str, limit: int) -> str:
     """First non-empty line, collapsed and cut to `limit` characters."""
     for line in text.splitlines():
-        line = _SPACES.sub(" ", line).strip()
+        line = " ".join(line.split())
         if line:
             return trim(line, limit)
     return ""
+
+
+def cut(text: str, n: int) -> str:
+    """At most about `n` characters, cut at whitespace so no token is split."""
+    if len(text) <= n:
+        return text
+    at = max(text.rfind(" ", 0, n), text.rfind("\n", 0, n), text.rfind("\t", 0, n))
+    return text[: at if at > n // 2 else n]
 
 
 def trim(text: str, limit: int) -> str:
