@@ -7,7 +7,6 @@ manifest per session records how far each file was copied and the file's
 identity; a file that was rewritten starts a new archive generation.
 """
 
-from __future__ import annotations
 
 import gzip
 import os
@@ -44,7 +43,7 @@ def archive_root(cfg: Config) -> Path:
     custom = cfg.get("archive_dir")
     if custom:
         return Path(os.path.expanduser(custom))
-    return cfg.vault / ".vibe-vault" / "archive"
+    return Path(cfg.vault) / ".vibe-vault" / "archive"
 
 
 def _session_dir(cfg: Config, sid: str) -> Path:
@@ -88,9 +87,9 @@ def archive_files(cfg: Config, sid: str, files: list[Path]) -> int:
     """Append what is new in each file to its archive; bytes archived."""
     d = _session_dir(cfg, sid)
     make_private_dir(d)
-    (cfg.state_dir / "locks").mkdir(mode=0o700, parents=True, exist_ok=True)
+    (Path(cfg.state_dir) / "locks").mkdir(mode=0o700, parents=True, exist_ok=True)
     total = 0
-    with SessionLock(cfg.state_dir / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
+    with SessionLock(Path(cfg.state_dir) / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
         m = _load_manifest(d, sid)
         for path in files:
             name = _name_for(path)
@@ -163,8 +162,8 @@ def restore(cfg: Config, sid: str, into: Path) -> tuple[Path, list[Path]] | None
 
 
 def temp_dir(cfg: Config) -> str:
-    make_private_dir(cfg.state_dir / "tmp")
-    return tempfile.mkdtemp(prefix="restore-", dir=cfg.state_dir / "tmp")
+    make_private_dir(Path(cfg.state_dir) / "tmp")
+    return tempfile.mkdtemp(prefix="restore-", dir=Path(cfg.state_dir) / "tmp")
 
 
 def verify(cfg: Config, sid: str, files: list[Path]) -> bool:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
+
+# Paths are plain strings (or any path-like): pathlib costs the hook ~6 ms.
+StrPath = str | os.PathLike[str]
 
 TMP_PREFIX = ".vv-tmp-"
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None,
+def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
                  durable: bool = False) -> None:
     """Write `data` to a temp file beside `path`, then rename it over `path`.
 
@@ -20,7 +22,9 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None,
     `mode` None means the user's umask decides (notes); state files pass 0o600.
     """
     # os.urandom, not `secrets`: that module costs the hook ~4 ms of imports.
-    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
+    path = os.fspath(path)
+    head, name = os.path.split(path)
+    tmp = os.path.join(head, f"{TMP_PREFIX}{name}.{os.getpid()}.{os.urandom(4).hex()}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o666 if mode is None else mode)
     try:
@@ -40,12 +44,12 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None,
         raise
 
 
-def make_private_dir(path: Path) -> None:
+def make_private_dir(path: StrPath) -> None:
     """Create a directory (and parents) readable by the user only."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.makedirs(path, mode=0o700, exist_ok=True)
 
 
-def sweep_temp_files(directory: Path, older_than_s: float = 60.0) -> int:
+def sweep_temp_files(directory: StrPath, older_than_s: float = 60.0) -> int:
     """Remove temp files a killed writer left behind; returns how many."""
     import time
 

@@ -10,7 +10,6 @@ The config file is only read (and tomllib only imported) when it exists.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from msgspec import Struct, field
@@ -35,10 +34,12 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
 
 
 class Config(Struct):
-    vault: Path
-    state_dir: Path
-    projects_root: Path
-    config_file: Path
+    """Paths are plain strings: pathlib costs the hook ~6 ms of imports."""
+
+    vault: str
+    state_dir: str
+    projects_root: str
+    config_file: str
     sources: dict[str, str] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
@@ -47,26 +48,27 @@ class Config(Struct):
         return self.values.get(key, SETTINGS[key][1])
 
 
-def _home() -> Path:
-    return Path(os.path.expanduser("~"))
+def _home() -> str:
+    return os.path.expanduser("~")
 
 
-def config_path() -> Path:
+def config_path() -> str:
     env = os.environ.get("VV_CONFIG")
     if env:
-        return Path(os.path.expanduser(env))
-    base = os.environ.get("XDG_CONFIG_HOME") or str(_home() / ".config")
-    return Path(base) / "vibe-vault" / "config.toml"
+        return os.path.expanduser(env)
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(_home(), ".config")
+    return os.path.join(base, "vibe-vault", "config.toml")
 
 
-def claude_dir() -> Path:
+def claude_dir() -> str:
     env = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(os.path.expanduser(env)) if env else _home() / ".claude"
+    return os.path.expanduser(env) if env else os.path.join(_home(), ".claude")
 
 
-def _read_file(path: Path, problems: list[str]) -> dict[str, Any]:
+def _read_file(path: str, problems: list[str]) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read()
     except FileNotFoundError:
         return {}
     except OSError as exc:
@@ -110,15 +112,15 @@ def load(vault: str | None = None) -> Config:
         vault_s, sources["vault_path"] = SETTINGS["vault_path"][1], "default"
     state_env = os.environ.get("VV_STATE_DIR")
     if state_env:
-        state, sources["state_dir"] = Path(os.path.expanduser(state_env)), "VV_STATE_DIR"
+        state, sources["state_dir"] = os.path.expanduser(state_env), "VV_STATE_DIR"
     else:
-        xdg = os.environ.get("XDG_STATE_HOME") or str(_home() / ".local" / "state")
-        state = Path(xdg) / "vibe-vault"
+        xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(_home(), ".local", "state")
+        state = os.path.join(xdg, "vibe-vault")
         sources["state_dir"] = "XDG_STATE_HOME" if "XDG_STATE_HOME" in os.environ else "default"
     return Config(
-        vault=Path(os.path.expanduser(vault_s)),
+        vault=os.path.expanduser(vault_s),
         state_dir=state,
-        projects_root=claude_dir() / "projects",
+        projects_root=os.path.join(claude_dir(), "projects"),
         config_file=cfile,
         sources=sources,
         values=values,

@@ -9,7 +9,6 @@ A subagent file never becomes a session of its own, and one whose session has
 no main transcript is left out (no phantom sessions).
 """
 
-from __future__ import annotations
 
 import os
 import re

@@ -7,7 +7,6 @@ line only pays for what the fold reads, and a surprising shape in them never
 costs the rest of the line.
 """
 
-from __future__ import annotations
 
 from typing import Any
 

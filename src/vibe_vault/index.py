@@ -6,15 +6,15 @@ under its own lock. Run at SessionEnd and at the end of a backfill, never on
 every Stop.
 """
 
-from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
 from msgspec import Struct, field
 
 from vibe_vault import registry
+from vibe_vault.atomic import StrPath
 from vibe_vault.config import Config
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.note import write_note
@@ -33,7 +33,7 @@ from vibe_vault.render import (
 from vibe_vault.state import SessionState
 
 
-def make_record(state: SessionState, files: list[Path], opts: RenderOptions) -> Record:
+def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions) -> Record:
     """The registry record of a session, from its state."""
     from vibe_vault import pricing
 

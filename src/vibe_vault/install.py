@@ -35,7 +35,7 @@ class SettingsError(Exception):
 
 def settings_path(scope: str, project_dir: Path) -> Path:
     if scope == "user":
-        return claude_dir() / "settings.json"
+        return Path(claude_dir()) / "settings.json"
     if scope == "project":
         return project_dir / ".claude" / "settings.json"
     if scope == "local":

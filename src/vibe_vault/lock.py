@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 from types import TracebackType
+
+from vibe_vault.atomic import StrPath
 
 
 class LockTimeout(Exception):
@@ -19,8 +20,8 @@ class LockTimeout(Exception):
 
 
 class SessionLock:
-    def __init__(self, path: Path, timeout: float) -> None:
-        self.path = path
+    def __init__(self, path: StrPath, timeout: float) -> None:
+        self.path = os.fspath(path)
         self.timeout = timeout
         self._fd: int | None = None
         self._fallback: object | None = None
@@ -31,7 +32,7 @@ class SessionLock:
         except ImportError:  # Windows
             import filelock
 
-            lock = filelock.FileLock(str(self.path), timeout=self.timeout)
+            lock = filelock.FileLock(self.path, timeout=self.timeout)
             try:
                 lock.acquire()
             except filelock.Timeout as exc:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
 
 MAX_LOG = 1 << 20  # rotate past 1 MiB so the log never grows without bound
 
@@ -17,15 +16,15 @@ def _clean(msg: str) -> str:
     return " ".join(msg.split())[:500]
 
 
-def log_to_file(state_dir: Path | None, level: str, msg: str) -> None:
+def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) -> None:
     if state_dir is None:
         return
     try:
-        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        path = state_dir / "vv.log"
+        os.makedirs(state_dir, mode=0o700, exist_ok=True)
+        path = os.path.join(state_dir, "vv.log")
         try:
-            if path.stat().st_size > MAX_LOG:
-                os.replace(path, state_dir / "vv.log.1")
+            if os.stat(path).st_size > MAX_LOG:
+                os.replace(path, os.path.join(state_dir, "vv.log.1"))
         except FileNotFoundError:
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
@@ -39,7 +38,7 @@ def log_to_file(state_dir: Path | None, level: str, msg: str) -> None:
         pass
 
 
-def warn(state_dir: Path | None, msg: str, *, stderr: bool = True) -> None:
+def warn(state_dir: str | os.PathLike[str] | None, msg: str, *, stderr: bool = True) -> None:
     """A problem the user should know of: one line on stderr and in the log."""
     if stderr:
         try:
@@ -50,5 +49,5 @@ def warn(state_dir: Path | None, msg: str, *, stderr: bool = True) -> None:
     log_to_file(state_dir, "WARN", msg)
 
 
-def info(state_dir: Path | None, msg: str) -> None:
+def info(state_dir: str | os.PathLike[str] | None, msg: str) -> None:
     log_to_file(state_dir, "INFO", msg)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
-from pathlib import Path
 
 from vibe_vault.atomic import write_atomic
 from vibe_vault.paths import inside, safe_name
@@ -49,12 +48,13 @@ def user_section(existing: str) -> str:
     return rest
 
 
-def write_note(vault: Path, relpath: str, generated: str) -> bool:
+def write_note(vault: str | os.PathLike[str], relpath: str, generated: str) -> bool:
     """Write the note, keeping the user's section; False when nothing changed."""
-    path = vault / relpath
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not inside(vault, path.parent):
-        raise OutsideVault(str(path.parent))
+    path = os.path.join(vault, *relpath.split("/"))
+    parent = os.path.dirname(path)
+    os.makedirs(parent, exist_ok=True)
+    if not inside(vault, parent):
+        raise OutsideVault(parent)
     existing = ""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
@@ -62,7 +62,7 @@ def write_note(vault: Path, relpath: str, generated: str) -> bool:
     except FileNotFoundError:
         pass
     if os.path.islink(path):
-        raise OutsideVault(str(path))
+        raise OutsideVault(path)
     mine = user_section(existing)
     text = generated + mine
     if text == existing:

@@ -8,10 +8,8 @@ directory, whatever they contain.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from pathlib import Path
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u2028\u2029]+')
 _RESERVED = re.compile(r"(?i)^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$")
@@ -27,7 +25,7 @@ def safe_name(name: str, limit: int = 80, fallback: str = "unknown") -> str:
     if _RESERVED.match(cleaned):
         cleaned = "_" + cleaned
     if len(cleaned.encode("utf-8")) > limit or (cleaned != name and len(name) > limit):
-        digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        digest = _digest(name, 8)
         cut = cleaned.encode("utf-8")[: limit - 9].decode("utf-8", "ignore").rstrip(" .-")
         cleaned = f"{cut}-{digest}"
     return cleaned
@@ -37,11 +35,17 @@ def safe_id(session_id: str) -> str:
     """The session id as a file stem: itself when harmless, else a safe variant."""
     if _UUIDISH.match(session_id) and not _RESERVED.match(session_id):
         return session_id
-    digest = hashlib.sha1(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    digest = _digest(session_id, 12)
     return f"{safe_name(session_id, 60, 'session')}-{digest}"
 
 
-def inside(root: Path, path: Path) -> bool:
+def _digest(text: str, n: int) -> str:
+    import hashlib  # only for unusual names: it costs the hook ~2 ms to import
+
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:n]
+
+
+def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
     """True when `path` (resolved through any symlinks) stays under `root`."""
     try:
         real_root = os.path.realpath(root)

@@ -5,7 +5,6 @@ Prices are matched by the longest model-name prefix, so dated snapshots
 reported as unpriced instead of guessed.
 """
 
-from __future__ import annotations
 
 import os
 from typing import Any

@@ -9,7 +9,6 @@ a complete object, so such a tail is final (a copied or crashed transcript).
 Memory is bounded by the chunk size plus the longest line.
 """
 
-from __future__ import annotations
 
 import os
 import time

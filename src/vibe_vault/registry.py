@@ -6,15 +6,14 @@ without opening any session's state. Written at SessionEnd and at the end of a
 backfill, never on every Stop.
 """
 
-from __future__ import annotations
 
 import os
-from pathlib import Path
+from collections.abc import Sequence
 
 import msgspec
 from msgspec import Struct, field
 
-from vibe_vault.atomic import write_atomic
+from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.lock import SessionLock
 
 REGISTRY_VERSION = 1
@@ -69,42 +68,44 @@ _decoder = msgspec.msgpack.Decoder(Registry)
 _encoder = msgspec.msgpack.Encoder()
 
 
-def path_of(state_dir: Path) -> Path:
-    return state_dir / "registry.msgpack"
+def path_of(state_dir: StrPath) -> str:
+    return os.path.join(state_dir, "registry.msgpack")
 
 
-def load(state_dir: Path) -> Registry:
+def load(state_dir: StrPath) -> Registry:
     try:
-        reg = _decoder.decode(path_of(state_dir).read_bytes())
+        with open(path_of(state_dir), "rb") as f:
+            reg = _decoder.decode(f.read())
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return Registry()
     return reg if reg.version == REGISTRY_VERSION else Registry()
 
 
-def save(state_dir: Path, reg: Registry) -> None:
+def save(state_dir: StrPath, reg: Registry) -> None:
     write_atomic(path_of(state_dir), _encoder.encode(reg), mode=0o600)
 
 
-def locked(state_dir: Path, timeout: float = 10.0) -> SessionLock:
-    (state_dir / "locks").mkdir(mode=0o700, parents=True, exist_ok=True)
-    return SessionLock(state_dir / "locks" / "registry.lock", timeout)
+def locked(state_dir: StrPath, timeout: float = 10.0) -> SessionLock:
+    os.makedirs(os.path.join(state_dir, "locks"), mode=0o700, exist_ok=True)
+    return SessionLock(os.path.join(state_dir, "locks", "registry.lock"), timeout)
 
 
-def stamp(path: Path) -> FileStamp | None:
+def stamp(path: StrPath) -> FileStamp | None:
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return FileStamp(path=str(path), size=st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+    return FileStamp(path=os.fspath(path), size=st.st_size, mtime_ns=st.st_mtime_ns,
+                     inode=st.st_ino)
 
 
-def unchanged(rec: Record, paths: list[Path]) -> bool:
+def unchanged(rec: Record, paths: Sequence[StrPath]) -> bool:
     """True when every file of the session is as it was when the record was made."""
     if len(rec.files) != len(paths):
         return False
     old = {f.path: f for f in rec.files}
     for p in paths:
         now = stamp(p)
-        if now is None or old.get(str(p)) != now:
+        if now is None or old.get(os.fspath(p)) != now:
             return False
     return True

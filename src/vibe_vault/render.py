@@ -4,7 +4,6 @@ Pure: the same state gives the same bytes (no clock, no environment). The user's
 own section is not rendered here; `note.py` keeps it.
 """
 
-from __future__ import annotations
 
 import re
 from datetime import UTC, datetime

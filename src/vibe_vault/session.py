@@ -5,18 +5,17 @@ render → write the note atomically → save the state (after the note, so a
 crash between the two only means the same bytes are folded again).
 """
 
-from __future__ import annotations
 
 import os
 import stat
 import time
 from collections.abc import Iterable
-from pathlib import Path
+from typing import BinaryIO
 
 import msgspec
 from msgspec import Struct
 
-from vibe_vault.atomic import make_private_dir, write_atomic
+from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold, fold_agent
@@ -48,26 +47,30 @@ class Outcome(Struct):
 class Store:
     """The state directory's layout."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, root: StrPath) -> None:
+        self.root = os.fspath(root)
 
-    def state_path(self, sid: str) -> Path:
-        return self.root / "sessions" / f"{safe_id(sid)}.state"
+    def state_path(self, sid: str) -> str:
+        return os.path.join(self.root, "sessions", f"{safe_id(sid)}.state")
 
-    def lock_path(self, sid: str) -> Path:
-        return self.root / "locks" / f"{safe_id(sid)}.lock"
+    def lock_path(self, sid: str) -> str:
+        return os.path.join(self.root, "locks", f"{safe_id(sid)}.lock")
 
-    def journal_path(self, sid: str) -> Path:
-        return self.root / "journal" / f"{safe_id(sid)}.jsonl"
+    def journal_path(self, sid: str) -> str:
+        return os.path.join(self.root, "journal", f"{safe_id(sid)}.jsonl")
 
     def ensure(self) -> None:
-        make_private_dir(self.root)
         for sub in ("sessions", "locks", "journal"):
-            make_private_dir(self.root / sub)
+            if not os.path.isdir(os.path.join(self.root, sub)):
+                make_private_dir(self.root)
+                for d in ("sessions", "locks", "journal"):
+                    make_private_dir(os.path.join(self.root, d))
+                return
 
     def load(self, sid: str) -> SessionState | None:
         try:
-            data = self.state_path(sid).read_bytes()
+            with open(self.state_path(sid), "rb") as f:
+                data = f.read()
         except (FileNotFoundError, NotADirectoryError):
             return None
         state = decode_state(data)
@@ -88,7 +91,7 @@ def redactor_for(cfg: Config) -> Redactor:
                     allow=[str(a) for a in allow])
 
 
-def _open_regular(path: Path) -> tuple[object, os.stat_result]:
+def _open_regular(path: StrPath) -> tuple[BinaryIO, os.stat_result]:
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except IsADirectoryError as exc:
@@ -104,25 +107,25 @@ def _open_regular(path: Path) -> tuple[object, os.stat_result]:
     return f, st
 
 
-def read_main(state: SessionState, path: Path, deadline: float | None,
+def read_main(state: SessionState, path: StrPath, deadline: float | None,
               redactor: Redactor) -> tuple[int, bool]:
     """Fold the main transcript's new complete lines; (bytes read, complete)."""
     f, st = _open_regular(path)
-    with f:  # type: ignore[attr-defined]
+    with f:
         cur = state.cursor
-        if must_restart(cur, f, st):  # type: ignore[arg-type]
+        if must_restart(cur, f, st):
             state.fold = Fold()
             state.cursor = cur = Cursor()
             state.provisional = ""
         if cur.offset and unchanged(cur, st):
             return 0, True
-        reader = LineReader(f, cur.offset, deadline)  # type: ignore[arg-type]
+        reader = LineReader(f, cur.offset, deadline)
         before_answer = state.fold.last_answer
         fold(state.fold, (decode_line(line) for line in reader), redactor)
         state.fold.oversized += reader.oversized
         read = reader.end - cur.offset
         head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
-            f, reader.end)  # type: ignore[arg-type]
+            f, reader.end)
         state.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
                               mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
         if state.provisional and state.fold.last_answer != before_answer:
@@ -130,20 +133,20 @@ def read_main(state: SessionState, path: Path, deadline: float | None,
         return read, not reader.stopped_early
 
 
-def read_agent(af: AgentFile, path: Path, deadline: float | None) -> int:
+def read_agent(af: AgentFile, path: StrPath, deadline: float | None) -> int:
     f, st = _open_regular(path)
-    with f:  # type: ignore[attr-defined]
+    with f:
         cur = af.cursor
-        if must_restart(cur, f, st):  # type: ignore[arg-type]
+        if must_restart(cur, f, st):
             af.fold = AgentFold()
             af.cursor = cur = Cursor()
         if cur.offset and unchanged(cur, st):
             return 0
-        reader = LineReader(f, cur.offset, deadline)  # type: ignore[arg-type]
+        reader = LineReader(f, cur.offset, deadline)
         fold_agent(af.fold, (decode_line(line) for line in reader))
         af.fold.oversized += reader.oversized
         head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
-            f, reader.end)  # type: ignore[arg-type]
+            f, reader.end)
         af.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
                            mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
         return reader.end - cur.offset
@@ -153,7 +156,7 @@ def render_options(cfg: Config) -> RenderOptions:
     return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
 
 
-def _first_session_id(path: Path) -> str | None:
+def _first_session_id(path: StrPath) -> str | None:
     """The sessionId in the first lines of a legacy agent file."""
     try:
         with open(path, "rb") as f:
@@ -172,33 +175,35 @@ def _first_session_id(path: Path) -> str | None:
     return None
 
 
-def discover_agents(transcript: Path, sid: str, known: dict[str, AgentFile]) -> list[Path]:
+def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> list[str]:
     """Subagent files of a session: `<sid>/subagents/agent-*.jsonl`, and legacy
     `agent-*.jsonl` beside the transcript whose sessionId is the session's."""
-    found: list[Path] = []
-    sub = transcript.parent / transcript.stem / "subagents"
+    found: list[str] = []
+    parent = os.path.dirname(transcript)
+    stem = os.path.splitext(os.path.basename(transcript))[0]
+    sub = os.path.join(parent, stem, "subagents")
     try:
         with os.scandir(sub) as it:
             for entry in it:
                 if entry.name.startswith("agent-") and entry.name.endswith(".jsonl"):
-                    found.append(Path(entry.path))
+                    found.append(entry.path)
     except OSError:
         pass
     try:
-        with os.scandir(transcript.parent) as it:
+        with os.scandir(parent or ".") as it:
             for entry in it:
                 name = entry.name
                 if not (name.startswith("agent-") and name.endswith(".jsonl")):
                     continue
-                key = _agent_key(transcript, Path(entry.path))
+                key = _agent_key(transcript, entry.path)
                 af = known.get(key)
                 if af is not None:
                     if not af.foreign:
-                        found.append(Path(entry.path))
+                        found.append(entry.path)
                     continue
-                owner = _first_session_id(Path(entry.path))
+                owner = _first_session_id(entry.path)
                 if owner == sid:
-                    found.append(Path(entry.path))
+                    found.append(entry.path)
                 elif owner is not None:
                     known[key] = AgentFile(foreign=True)
     except OSError:
@@ -206,17 +211,19 @@ def discover_agents(transcript: Path, sid: str, known: dict[str, AgentFile]) -> 
     return sorted(found)
 
 
-def _agent_key(transcript: Path, agent: Path) -> str:
-    try:
-        return agent.relative_to(transcript.parent).as_posix()
-    except ValueError:
-        return agent.name
+def _agent_key(transcript: StrPath, agent: StrPath) -> str:
+    """The agent file's path relative to the transcript's folder, with '/'."""
+    parent = os.path.dirname(os.fspath(transcript))
+    agent = os.fspath(agent)
+    if parent and agent.startswith(parent + os.sep):
+        return agent[len(parent) + 1 :].replace(os.sep, "/")
+    return os.path.basename(agent)
 
 
-def _agent_meta(path: Path) -> tuple[str, str]:
+def _agent_meta(path: StrPath) -> tuple[str, str]:
     try:
-        data = path.with_suffix(".meta.json").read_bytes()
-        meta = msgspec.json.decode(data)
+        with open(os.path.splitext(os.fspath(path))[0] + ".meta.json", "rb") as f:
+            meta = msgspec.json.decode(f.read())
     except (OSError, msgspec.DecodeError):
         return "", ""
     if not isinstance(meta, dict):
@@ -224,7 +231,7 @@ def _agent_meta(path: Path) -> tuple[str, str]:
     return str(meta.get("agentType") or ""), str(meta.get("description") or "")
 
 
-def fold_journal(state: SessionState, path: Path) -> None:
+def fold_journal(state: SessionState, path: StrPath) -> None:
     """Tool durations recorded by the PreToolUse/PostToolUse hooks."""
     try:
         with open(path, "rb") as f:
@@ -258,13 +265,13 @@ def fold_journal(state: SessionState, path: Path) -> None:
 def update_session(
     cfg: Config,
     sid: str,
-    transcript: Path,
+    transcript: StrPath,
     *,
     deadline: float | None = None,
     lock_timeout: float | None = None,
     end_reason: str | None = None,
     provisional: str | None = None,
-    agent_files: Iterable[Path] | None = None,
+    agent_files: Iterable[StrPath] | None = None,
     fresh: bool = False,
     store: Store | None = None,
     idle_before: float | None = None,
@@ -290,12 +297,13 @@ def update_session(
             state = SessionState(session_id=sid)
             if old is not None:  # keep the note where it is, so links survive
                 state.note, state.project = old.note, old.project
-        state.transcript = str(transcript)
+        transcript = os.fspath(transcript)
+        state.transcript = transcript
         redactor = redactor_for(cfg)
         read, complete = read_main(state, transcript, deadline, redactor)
         agents = (
             discover_agents(transcript, sid, state.agents) if agent_files is None
-            else list(agent_files)
+            else [os.fspath(a) for a in agent_files]
         )
         for path in agents:
             if deadline is not None and time.monotonic() > deadline:
@@ -340,7 +348,7 @@ def update_session(
         return out
 
 
-def _mtime(path: Path) -> float:
+def _mtime(path: StrPath) -> float:
     try:
         return os.stat(path).st_mtime
     except OSError:

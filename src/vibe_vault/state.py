@@ -8,7 +8,6 @@ is saved per session, as msgpack, versioned: a state of another version is
 discarded and rebuilt from the transcript.
 """
 
-from __future__ import annotations
 
 import msgspec
 from msgspec import Struct, field

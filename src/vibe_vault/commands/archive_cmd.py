@@ -30,7 +30,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive
     from vibe_vault.discover import discover
 
-    roots = [p.expanduser() for p in args.paths] or [cfg.projects_root]
+    roots = [p.expanduser() for p in args.paths] or [Path(cfg.projects_root)]
     missing = [str(r) for r in roots if not r.exists()]
     if missing:
         print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)

@@ -165,7 +165,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault.log import warn
     from vibe_vault.session import Store
 
-    roots = [p.expanduser() for p in args.paths] or [cfg.projects_root]
+    roots = [p.expanduser() for p in args.paths] or [Path(cfg.projects_root)]
     missing = [str(r) for r in roots if not r.exists()]
     if missing:
         print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)
@@ -204,7 +204,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print(f"{len(jobs)} sessions to process, {summary.unchanged} unchanged, "
               f"{summary.filtered} filtered out")
         return 0
-    sweep_temp_files(cfg.state_dir / "sessions")  # left by a writer that was killed
+    sweep_temp_files(Path(cfg.state_dir) / "sessions")  # left by a writer that was killed
     progress = Progress(len(jobs), sum(sizes.values()))
     records: dict[str, Any] = {}
     for sid, out, err in _run_jobs(cfg, jobs, args.jobs):
@@ -239,7 +239,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         summary.index_notes_written = index.regenerate(cfg, reg)
         for rec in records.values():
             if rec.note:
-                sweep_temp_files((cfg.vault / rec.note).parent)
+                sweep_temp_files(os.path.dirname(os.path.join(cfg.vault, rec.note)))
     for rec in reg.sessions.values():
         for key, n in rec.unknown.items():
             summary.unknown_entry_types[key] = summary.unknown_entry_types.get(key, 0) + n

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from vibe_vault.config import SETTINGS, Config
@@ -92,7 +93,7 @@ def default_text() -> str:
 
 
 def run_init(args: argparse.Namespace, cfg: Config) -> int:
-    path = cfg.config_file
+    path = Path(cfg.config_file)
     if path.exists() and not args.force:
         print(f"vv: {path} exists; use --force to overwrite it", file=sys.stderr)
         return 1

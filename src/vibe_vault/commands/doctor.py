@@ -52,14 +52,13 @@ def _versions() -> Check:
 
 
 def _config(cfg: Config) -> Check:
-    if not cfg.config_file.exists():
-        return Check("config", "pass", f"no config file ({cfg.config_file}); defaults in effect",
-                     "")
+    if not Path(cfg.config_file).exists():
+        return Check("config", "pass", f"no config file ({cfg.config_file}); defaults in effect")
     if cfg.problems:
         bad = any("does not parse" in p or "cannot read" in p for p in cfg.problems)
         return Check("config", "fail" if bad else "warn", "; ".join(cfg.problems),
-                     f"edit {cfg.config_file} (vv config show lists the known keys)")
-    return Check("config", "pass", f"{cfg.config_file} parses")
+                     f"edit {Path(cfg.config_file)} (vv config show lists the known keys)")
+    return Check("config", "pass", f"{Path(cfg.config_file)} parses")
 
 
 def _writable_dir(name: str, path: Path, create_hint: str) -> Check:
@@ -78,17 +77,18 @@ def _writable_dir(name: str, path: Path, create_hint: str) -> Check:
 
 
 def _state(cfg: Config) -> Check:
-    c = _writable_dir("state directory", cfg.state_dir, "created by the first hook or backfill")
+    c = _writable_dir("state directory", Path(cfg.state_dir),
+                      "created by the first hook or backfill")
     if c.status == "pass":
-        mode = cfg.state_dir.stat().st_mode & 0o777
+        mode = Path(cfg.state_dir).stat().st_mode & 0o777
         if mode & 0o077:
-            return Check("state directory", "warn", f"{cfg.state_dir} is readable by others "
-                         f"({oct(mode)})", f"chmod 700 {cfg.state_dir}")
+            return Check("state directory", "warn", f"{Path(cfg.state_dir)} is readable by others "
+                         f"({oct(mode)})", f"chmod 700 {Path(cfg.state_dir)}")
     return c
 
 
 def _transcripts(cfg: Config) -> Check:
-    root = cfg.projects_root
+    root = Path(cfg.projects_root)
     if not root.is_dir():
         return Check("transcripts", "warn", f"{root} not found",
                      "set CLAUDE_CONFIG_DIR if Claude Code keeps its data elsewhere")
@@ -148,7 +148,7 @@ def _plugin_installed() -> bool:
     from vibe_vault.config import claude_dir
 
     try:
-        text = (claude_dir() / "plugins" / "installed_plugins.json").read_text()
+        text = (Path(claude_dir()) / "plugins" / "installed_plugins.json").read_text()
     except OSError:
         return False
     return "vibe-vault" in text
@@ -166,7 +166,7 @@ def _command_exists(command: str) -> bool:
 
 
 def _log(cfg: Config) -> Check:
-    path = cfg.state_dir / "vv.log"
+    path = Path(cfg.state_dir) / "vv.log"
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[-500:]
     except OSError:
@@ -200,7 +200,7 @@ def checks(cfg: Config, project_dir: Path) -> list[Check]:
     return [
         _versions(),
         _config(cfg),
-        _writable_dir("vault", cfg.vault, "created by the first note; or set vault_path"),
+        _writable_dir("vault", Path(cfg.vault), "created by the first note; or set vault_path"),
         _state(cfg),
         _transcripts(cfg),
         *_hooks(cfg, project_dir),

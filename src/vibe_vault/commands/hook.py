@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 MAX_STDIN = 64 << 20
@@ -80,7 +79,7 @@ def _str(d: dict[str, Any], key: str) -> str | None:
 
 def run(argv: list[str] | None = None) -> int:
     started = time.monotonic()
-    state_dir: Path | None = None
+    state_dir: str | None = None
     try:
         data = read_stdin()
         if event_name_fast(data) in TOOL_EVENTS:
@@ -192,11 +191,11 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
     index.regenerate(cfg, reg, projects={record.project}, sessions={record.session_id})
 
 
-def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> Path | None:
+def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:
     raw = _str(event, "transcript_path")
     if raw and "\x00" not in raw:
-        path = Path(os.path.expanduser(raw))
-        if path.exists():
+        path = os.path.expanduser(raw)
+        if os.path.exists(path):
             return path
     from vibe_vault.paths import safe_id
 
@@ -205,11 +204,11 @@ def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> Path | None:
     root = cfg.projects_root
     try:
         for slug in sorted(os.scandir(root), key=lambda e: e.name):
-            candidate = Path(slug.path) / f"{sid}.jsonl"
-            if candidate.is_file():
+            candidate = os.path.join(slug.path, f"{sid}.jsonl")
+            if os.path.isfile(candidate):
                 return candidate
     except OSError:
         return None
     if raw:
-        return Path(os.path.expanduser(raw))  # let the caller report it missing
+        return os.path.expanduser(raw)  # let the caller report it missing
     return None

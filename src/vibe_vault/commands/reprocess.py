@@ -41,8 +41,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print("vv: no sessions known yet; run vv backfill first", file=sys.stderr)
         return 2
     found = {}
-    if cfg.projects_root.exists():
-        sources, _ = discover([cfg.projects_root], reg.agent_owners)
+    if Path(cfg.projects_root).exists():
+        sources, _ = discover([Path(cfg.projects_root)], reg.agent_owners)
         found = {s.session_id: s for s in sources}
     failed = done = 0
     records = {}
