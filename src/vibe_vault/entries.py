@@ -141,6 +141,27 @@ class Entry(Struct, omit_defaults=True):
     operation: str | None = None
 
 
+class ToolResult(Struct):
+    """The few fields of a `toolUseResult` the fold reads. Everything else (an
+    Edit's `originalFile` is a whole file) is skipped by the decoder unread."""
+
+    type: Any = None
+    structuredPatch: Any = None
+    content: Raw = Raw()  # a Write's whole file: decoded only when it must be counted
+    stdout: Any = None
+    interrupted: Any = None
+    agentId: Any = None
+    totalTokens: Any = None
+    totalDurationMs: Any = None
+    totalToolUseCount: Any = None
+    status: Any = None
+    answers: Any = None
+    task: Any = None
+
+
+_RESULT_FIELDS = ToolResult.__struct_fields__
+
+
 class Envelope(Struct):
     """The least we can read from any JSON object: used when `Entry` fails."""
 
@@ -153,6 +174,7 @@ class Envelope(Struct):
 _entry_decoder = msgspec.json.Decoder(Entry)
 _envelope_decoder = msgspec.json.Decoder(Envelope)
 _any_decoder = msgspec.json.Decoder()
+_result_decoder = msgspec.json.Decoder(ToolResult)
 
 
 class Malformed(Struct):
@@ -177,7 +199,7 @@ def decode_line(line: bytes) -> Entry | Malformed:
         return Malformed("not-an-object")
 
 
-def decode_raw(raw: Raw) -> Any:
+def decode_raw(raw: Raw | None) -> Any:
     """Decode a lazily kept subtree; None when absent, null or broken."""
     if not raw:
         return None
@@ -185,3 +207,20 @@ def decode_raw(raw: Raw) -> Any:
         return _any_decoder.decode(raw)
     except msgspec.DecodeError:
         return None
+
+
+def decode_result(raw: Raw) -> dict[str, Any] | None:
+    """A tool result as a dict of the fields the fold reads; None when the
+    result is absent or not an object."""
+    if not raw:
+        return None
+    try:
+        r = _result_decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    out: dict[str, Any] = {}
+    for name in _RESULT_FIELDS:
+        v = getattr(r, name)
+        if v is not None and not (name == "content" and not v):
+            out[name] = v
+    return out

@@ -12,7 +12,6 @@ note ever holds a secret, and rendering stays cheap.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -25,6 +24,7 @@ from vibe_vault.entries import (
     Entry,
     Malformed,
     decode_raw,
+    decode_result,
 )
 from vibe_vault.redact import DEFAULT, Redactor
 from vibe_vault.state import (
@@ -42,16 +42,17 @@ from vibe_vault.state import (
     Tokens,
     Turn,
 )
+from vibe_vault.text import rx
 
 # Caps keep a note readable and the state small for sessions of tens of
 # thousands of entries; what is dropped is counted and said in the note.
 HEAD_TURNS = 10  # the first turns say what the session was for: always kept
-TAIL_TURNS = 90  # and the latest ones; the turns between are counted, not kept
-USAGE_WINDOW = 1024  # message ids kept for dedup; older ones settle into totals
+TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
+USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
 MAX_ACTIONS = 60
 MAX_FILES = 1000
-MAX_COMMANDS = 400
-MAX_ERRORS = 100
+MAX_COMMANDS = 100  # as many as the note shows
+MAX_ERRORS = 50  # as many as the note shows
 MAX_COMMITS = 100
 MAX_RECENT_TOOLS = 64
 TAIL_UUIDS = 50
@@ -75,21 +76,21 @@ QUIET_TOOLS = frozenset(
      "TaskOutput", "TaskStop", "TaskCreate", "TaskUpdate"}
 )
 
-_EXIT_CODE = re.compile(r"^Exit code (-?\d+)")
-_COMMIT = re.compile(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$")
-_PR_URL = re.compile(r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)")
-_TEST_CMD = re.compile(
+_EXIT_CODE = r"^Exit code (-?\d+)"
+_COMMIT = r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$"
+_PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
+_TEST_CMD = (
     r"(?:^|[\s;&|(])(?:pytest|py\.test|python\d?(?:\.\d+)? -m (?:pytest|unittest)|tox|nox"
     r"|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)"
     r"|jest|vitest|mocha|rspec|phpunit|ctest|mvn test|gradle test|\./gradlew test|dotnet test"
     r"|make test|just test|deno test|swift test|mix test)\b"
 )
-_BUILD_CMD = re.compile(
+_BUILD_CMD = (
     r"(?:^|[\s;&|(])(?:cargo build|go build|npm run build|pnpm (?:run )?build|yarn build"
     r"|make(?:\s|$)|cmake --build|mvn (?:package|install)|gradle build|tsc\b|python -m build"
     r"|uv build|docker build|vite build|next build)"
 )
-_PUSH_CMD = re.compile(r"(?:^|[\s;&|(])git push\b")
+_PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 
 
 def _epoch(ts: str) -> float | None:
@@ -179,6 +180,7 @@ class Folder:
     def __init__(self, state: Fold, redactor: Redactor) -> None:
         self.s = state
         self.r = redactor
+        self.memo: dict[tuple[str, int | None], tuple[str, int]] = {}
         self.held_no = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
@@ -190,10 +192,18 @@ class Folder:
         The text is first cut at a space near twice the limit, so the regex
         work is bounded and no token-like secret is split in two.
         """
+        key = (text, limit)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit  # todo lists and paths recur on every call: same text, same answer
         if limit is not None:
             text = tx.cut(text, limit * 2)
         text, n = self.r.redact(tx.clean(text))
-        return (tx.trim(text, limit) if limit is not None else text), n
+        out = (tx.trim(text, limit) if limit is not None else text), n
+        if len(self.memo) > 4096:
+            self.memo.clear()
+        self.memo[key] = out
+        return out
 
     def safe(self, text: str, limit: int | None = None) -> str:
         text, n = self.redacted(text, limit)
@@ -472,15 +482,15 @@ class Folder:
             shown = tx.one_line(text, COMMAND_CHARS)
             if text.count("\n") and not shown.endswith("…"):
                 shown += " …"
-            kind = "test" if _TEST_CMD.search(cmd) else "build" if _BUILD_CMD.search(cmd) else (
-                "command")
+            kind = ("test" if rx(_TEST_CMD).search(cmd)
+                    else "build" if rx(_BUILD_CMD).search(cmd) else "command")
             a = Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=b.id or "")
             s.commands_run += 1
             s.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=b.id or ""))
             if len(s.commands) > MAX_COMMANDS:
                 del s.commands[0]
                 s.commands_dropped += 1
-            p.path = "push" if _PUSH_CMD.search(cmd) else ""
+            p.path = "push" if "git" in cmd and rx(_PUSH_CMD).search(cmd) else ""
         elif name in AGENT_TOOLS:
             sub = Subagent(
                 tool_id=b.id or "",
@@ -615,7 +625,8 @@ class Folder:
         s.recent_tools.append(tid)
         del s.recent_tools[:-MAX_RECENT_TOOLS]
         # Only these tools' results are read; a Read's result is a whole file.
-        result = decode_raw(e.toolUseResult) if p.name in RESULT_TOOLS or p.sub_no >= 0 else None
+        result = (decode_result(e.toolUseResult) if p.name in RESULT_TOOLS or p.sub_no >= 0
+                  else None)
         is_error = bool(b.is_error)
         content = None
         if is_error or p.name in ("Bash", "ExitPlanMode"):
@@ -677,7 +688,7 @@ class Folder:
             if result.get("interrupted"):
                 status = "interrupted"
         if status == "failed":
-            m = _EXIT_CODE.match(content)
+            m = rx(_EXIT_CODE).match(content)
             code = int(m.group(1)) if m else None
         if a is not None:
             a.code = code
@@ -688,13 +699,14 @@ class Folder:
                 break
         out = stdout or content
         if status == "ok" and out:
-            for m in _COMMIT.finditer(out):
+            commits = rx(_COMMIT).finditer(out) if "] " in out else ()
+            for m in commits:
                 sha = m.group(2)
                 if not any(c.sha == sha for c in s.commits):
                     s.commits.append(Commit(sha=sha, subject=self.safe_line(m.group(3), 120),
                                             branch=self.safe_line(m.group(1), 60)))
                     del s.commits[:-MAX_COMMITS]
-            for m in _PR_URL.finditer(out):
+            for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
                 self.pr(m.group(0), int(m.group(2)), m.group(1))
             if p.path == "push":
                 s.pushes += 1
@@ -721,8 +733,8 @@ class Folder:
                                     added += 1
                                 elif line.startswith("-"):
                                     removed += 1
-            elif op == "created" and isinstance(result.get("content"), str):
-                added = _count_lines(result["content"])
+            elif op == "created" and isinstance(content := decode_raw(result.get("content")), str):
+                added = _count_lines(content)
             else:
                 estimated = True
         else:

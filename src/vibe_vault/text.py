@@ -26,8 +26,12 @@ _ANY_CONTROL = r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]"
 
 
 @cache
-def _rx(pattern: str) -> re.Pattern[str]:
+def rx(pattern: str) -> re.Pattern[str]:
+    """A compiled pattern, compiled the first time it is asked for."""
     return re.compile(pattern)
+
+
+_rx = rx
 
 # Prompts that carry no topic: never a title.
 FILLER = frozenset(
