@@ -79,6 +79,10 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         tail_uuids=list(f.tail_uuids),
         has_note=bool(state.note) and f.has_assistant,
         unknown=_unknown(state),
+        previous=state.previous,
+        next=state.next,
+        continues=state.continues,
+        continued_by=list(state.continued_by),
     )
 
 
@@ -134,36 +138,44 @@ def compute_links(records: dict[str, Record]) -> dict[str, Links]:
     return links
 
 
-def apply_links(cfg: Config, links: dict[str, Links], only: set[str] | None = None) -> int:
-    """Store changed links in session states and rewrite those notes; how many."""
+def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]) -> set[str]:
+    """Write changed links into session states and notes; the sessions changed.
+
+    Only sessions whose record says their note carries other links are
+    touched, so a pass over an unchanged vault opens no state at all.
+    """
     from vibe_vault.session import Store, render_options
 
     store = Store(cfg.state_dir)
-    changed = 0
+    changed: set[str] = set()
     for sid, lk in sorted(links.items()):
-        if only is not None and sid not in only:
-            continue
-        state = store.load(sid)
-        if state is None or _links_of(state) == lk:
+        rec = records.get(sid)
+        if rec is None or _links_of(rec) == lk:
             continue
         try:
             with SessionLock(store.lock_path(sid), 2.0):
                 state = store.load(sid)
                 if state is None or not state.note:
                     continue
-                state.previous, state.next = lk.previous, lk.next
-                state.continues, state.continued_by = lk.continues, list(lk.continued_by)
+                set_links(state, lk)
                 write_note(cfg.vault, state.note, render(state, render_options(cfg)))
                 store.save(state)
-                changed += 1
         except LockTimeout:
             continue
+        rec.previous, rec.next = lk.previous, lk.next
+        rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
+        changed.add(sid)
     return changed
 
 
-def _links_of(s: SessionState) -> Links:
-    return Links(previous=s.previous, next=s.next, continues=s.continues,
-                 continued_by=list(s.continued_by))
+def set_links(state: SessionState, lk: Links) -> None:
+    state.previous, state.next = lk.previous, lk.next
+    state.continues, state.continued_by = lk.continues, list(lk.continued_by)
+
+
+def _links_of(r: Record | SessionState) -> Links:
+    return Links(previous=r.previous, next=r.next, continues=r.continues,
+                 continued_by=list(r.continued_by))
 
 
 def link(note: str, label: str = "") -> str:
@@ -257,21 +269,18 @@ def render_daily(day: str, records: list[Record]) -> str:
     return "\n".join(out) + "\n"
 
 
-def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None,
-               sessions: set[str] | None = None) -> int:
+def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None) -> int:
     """Links, project notes, home note (and daily notes if enabled); notes written."""
     records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
-    links = compute_links(records)
-    touched = set(sessions or ()) if sessions is not None else None
-    if touched is not None:
-        # A session's neighbours change with it: rewrite them as well.
-        for sid in list(touched):
-            lk = links.get(sid)
-            if lk is None:
-                continue
-            for note in (lk.previous, lk.next, lk.continues, *lk.continued_by):
-                touched.update(s for s, r in records.items() if r.note == note)
-    written = apply_links(cfg, links, touched)
+    changed = apply_links(cfg, compute_links(records), records)
+    written = len(changed)
+    if changed:
+        with registry.locked(cfg.state_dir):
+            on_disk = registry.load(cfg.state_dir)
+            for sid in changed:
+                if sid in on_disk.sessions:
+                    on_disk.sessions[sid] = records[sid]
+            registry.save(cfg.state_dir, on_disk)
     by_project: dict[str, list[Record]] = {}
     for r in records.values():
         by_project.setdefault(r.project, []).append(r)

@@ -16,7 +16,7 @@ from msgspec import Struct, field
 from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.lock import SessionLock
 
-REGISTRY_VERSION = 1
+REGISTRY_VERSION = 2
 
 
 class FileStamp(Struct, array_like=True):
@@ -56,6 +56,10 @@ class Record(Struct, omit_defaults=True):
     tail_uuids: list[str] = field(default_factory=list)
     has_note: bool = False
     unknown: dict[str, int] = field(default_factory=dict)  # entry types by Claude Code version
+    previous: str = ""  # the links last written into the note, so a link pass
+    next: str = ""  # can tell what changed without loading every state
+    continues: str = ""
+    continued_by: list[str] = field(default_factory=list)
 
 
 class Registry(Struct):

@@ -10,7 +10,7 @@ import os
 import stat
 import time
 from collections.abc import Iterable
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
 from msgspec import Struct
@@ -26,6 +26,9 @@ from vibe_vault.project import project_name
 from vibe_vault.reader import HEAD, Cursor, LineReader, head_of, must_restart, unchanged
 from vibe_vault.redact import DEFAULT, Redactor
 from vibe_vault.registry import Record
+
+if TYPE_CHECKING:
+    from vibe_vault.index import Links
 from vibe_vault.render import RenderOptions, render
 from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
 
@@ -276,6 +279,7 @@ def update_session(
     store: Store | None = None,
     idle_before: float | None = None,
     want_record: bool = False,
+    links: "Links | None" = None,
 ) -> Outcome:
     """Fold whatever is new for one session and rewrite its note.
 
@@ -332,6 +336,10 @@ def update_session(
                 and provisional.strip() != state.fold.last_answer):
             state.provisional = _clean_provisional(provisional, redactor)
         out = Outcome(session_id=sid, bytes_read=read, complete=complete)
+        if links is not None:
+            from vibe_vault.index import set_links
+
+            set_links(state, links)
         if state.fold.has_assistant:
             if not state.note:
                 state.project = project_name(state.fold.cwd)

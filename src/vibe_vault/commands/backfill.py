@@ -100,9 +100,9 @@ def _init(cfg: Config) -> None:
     _cfg = cfg
 
 
-def _work(job: tuple[str, str, list[str], bool, float, bool]) -> tuple[str, Any, str]:
+def _work(job: tuple[str, str, list[str], bool, float, bool, Any]) -> tuple[str, Any, str]:
     """Process one session; (session id, Outcome or None, error text)."""
-    sid, main, agents, force, idle_before, archive = job
+    sid, main, agents, force, idle_before, archive, links = job
     from vibe_vault.lock import LockTimeout
     from vibe_vault.session import NotAFile, update_session
 
@@ -110,7 +110,7 @@ def _work(job: tuple[str, str, list[str], bool, float, bool]) -> tuple[str, Any,
     try:
         out = update_session(_cfg, sid, Path(main), agent_files=[Path(a) for a in agents],
                              fresh=force, lock_timeout=30.0, idle_before=idle_before,
-                             want_record=True)
+                             want_record=True, links=links)
         if archive:
             from vibe_vault.archive import archive_files
 
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     sources, skipped = discover(roots, reg.agent_owners)
     summary = Summary(sessions=len(sources), skipped_files=skipped)
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
-    jobs: list[tuple[str, str, list[str], bool, float, bool]] = []
+    jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
     sizes: dict[str, int] = {}
     for src in sources:
         files = [src.main, *src.agents]
@@ -197,7 +197,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             continue
         sizes[src.session_id] = _size(files)
         jobs.append((src.session_id, str(src.main), [str(a) for a in src.agents], args.force,
-                     idle_before, args.archive))
+                     idle_before, args.archive, None))
+    jobs = _with_predicted_links(cfg, reg, jobs)
     if args.dry_run:
         for sid, main, *_ in jobs:
             print(f"would process {sid}  {main}")
@@ -265,7 +266,33 @@ def _needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
     return needs_archive(cfg, sid, files)
 
 
-def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bool]],
+def _with_predicted_links(cfg: Config, reg: Any, jobs: list[Any]) -> list[Any]:
+    """Give each job the links its note will most likely carry, so a cold backfill
+    writes each note once. A new session's start and project come from its first
+    lines, by the rules the fold uses; the link pass at the end corrects any
+    guess that was wrong (a session that turns out to have no note, say)."""
+    from vibe_vault import index
+    from vibe_vault.discover import sniff_start
+    from vibe_vault.note import note_relpath
+    from vibe_vault.project import project_name
+    from vibe_vault.registry import Record
+    from vibe_vault.render import iso
+
+    records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
+    for sid, main, *_ in jobs:
+        if sid in records and records[sid].note:
+            continue
+        first_ts, cwd = sniff_start(main)
+        if not first_ts:
+            continue
+        project = project_name(cwd)
+        records[sid] = Record(session_id=sid, project=project, has_note=True,
+                              note=note_relpath(project, sid, first_ts), started=iso(first_ts))
+    links = index.compute_links(records)
+    return [(*job[:6], links.get(job[0])) for job in jobs]
+
+
+def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bool, Any]],
               n: int) -> Any:
     workers = n if n > 0 else (os.cpu_count() or 1)
     if workers <= 1 or len(jobs) < 4:

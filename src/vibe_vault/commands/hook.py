@@ -188,7 +188,7 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
             registry.save(cfg.state_dir, reg)
     except LockTimeout:
         return
-    index.regenerate(cfg, reg, projects={record.project}, sessions={record.session_id})
+    index.regenerate(cfg, reg, projects={record.project})
 
 
 def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:
