@@ -57,6 +57,7 @@ MAX_COMMITS = 100
 MAX_RECENT_TOOLS = 64
 TAIL_UUIDS = 50
 PROMPT_CHARS = 500
+RAW_PROMPT_CHARS = 64_000
 ANSWER_CHARS = 700
 THINKING_CHARS = 500
 COMMAND_CHARS = 240
@@ -181,6 +182,7 @@ class Folder:
         self.s = state
         self.r = redactor
         self.memo: dict[tuple[str, int | None], tuple[str, int]] = {}
+        self.ep = 0.0  # the current entry's time, parsed once
         self.held_no = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
@@ -305,9 +307,8 @@ class Folder:
             s.malformed += 1
             return
         s.entries += 1
-        ts = e.timestamp if isinstance(e.timestamp, str) else ""
-        if ts:
-            self.clock(ts)
+        ts = e.timestamp or ""
+        self.ep = self.clock(ts) if ts else 0.0
         if e.version:
             s.version = e.version
         t = e.type
@@ -348,11 +349,12 @@ class Folder:
         elif t == "pr-link" and e.prUrl:
             self.pr(e.prUrl, e.prNumber, e.prRepository or "")
 
-    def clock(self, ts: str) -> None:
+    def clock(self, ts: str) -> float:
+        """Track first/last stamps and active time; the entry's epoch (0 if none)."""
         s = self.s
         ep = _epoch(ts)
         if ep is None:
-            return
+            return 0.0
         if not s.first_ts:
             # The first entry in file order, not the earliest stamp: a later line
             # may carry an earlier time, and the note's name must not depend on
@@ -365,6 +367,7 @@ class Folder:
                     s.gap_ms += int(gap * 1000)
             s.last_epoch = ep
             s.last_ts = ts
+        return ep
 
     def pr(self, url: str, number: int | None, repo: str) -> None:
         s = self.s
@@ -461,7 +464,7 @@ class Folder:
         inp = b.input if isinstance(b.input, dict) else {}
         if sidechain:
             return  # inline subagent work: counted, told by its Task call
-        p = Pending(name=name, seq=s.seq, ts=ts, tool_id=b.id or "")
+        p = Pending(name=name, seq=s.seq, ep=self.ep, tool_id=b.id or "")
         a: Action | None = None
         merge = False
         if name in EXPLORE_READ:
@@ -490,7 +493,9 @@ class Folder:
             if len(s.commands) > MAX_COMMANDS:
                 del s.commands[0]
                 s.commands_dropped += 1
-            p.path = "push" if "git" in cmd and rx(_PUSH_CMD).search(cmd) else ""
+            # What the output may tell: only git commands print commits or pushes.
+            if "git" in cmd:
+                p.path = "git push" if rx(_PUSH_CMD).search(cmd) else "git"
         elif name in AGENT_TOOLS:
             sub = Subagent(
                 tool_id=b.id or "",
@@ -574,6 +579,9 @@ class Folder:
 
     def prompt(self, e: Entry, raw: str, images: int, ts: str) -> None:
         s = self.s
+        # A pasted log can be megabytes; a note keeps 500 characters of a prompt, and
+        # the wrapper tags to strip come first. Bounding the text bounds the regexes.
+        raw = tx.cut(raw, RAW_PROMPT_CHARS)
         if e.isSidechain:
             return
         if e.isCompactSummary:
@@ -629,14 +637,12 @@ class Folder:
                   else None)
         is_error = bool(b.is_error)
         content = None
-        if is_error or p.name in ("Bash", "ExitPlanMode"):
+        # The tool_result text is decoded only when it is read: an error's message,
+        # or a command's output when the structured result has no stdout.
+        if is_error or (p.name == "Bash" and not (result and result.get("stdout"))):
             content = _result_text(decode_raw(b.content))
         a = self.action_at(p)
-        ms = None
-        if p.ts and ts:
-            t0, t1 = _epoch(p.ts), _epoch(ts)
-            if t0 is not None and t1 is not None and t1 >= t0:
-                ms = int((t1 - t0) * 1000)
+        ms = int((self.ep - p.ep) * 1000) if p.ep and self.ep >= p.ep else None
         if is_error:
             text = content or "error"
             denied = text.startswith(("The user doesn't want to", "Permission to use",
@@ -699,7 +705,7 @@ class Folder:
                 break
         out = stdout or content
         if status == "ok" and out:
-            commits = rx(_COMMIT).finditer(out) if "] " in out else ()
+            commits = rx(_COMMIT).finditer(out) if p.path and "] " in out else ()
             for m in commits:
                 sha = m.group(2)
                 if not any(c.sha == sha for c in s.commits):
@@ -708,7 +714,7 @@ class Folder:
                     del s.commits[:-MAX_COMMITS]
             for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
                 self.pr(m.group(0), int(m.group(2)), m.group(1))
-            if p.path == "push":
+            if p.path == "git push":
                 s.pushes += 1
 
     def file_change(self, p: Pending, a: Action | None, result: Any) -> None:

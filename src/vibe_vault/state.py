@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 6
+STATE_VERSION = 7
 
 
 class Tokens(Struct, array_like=True):
@@ -70,8 +70,8 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     turn_no: int = -1
     action_no: int = -1
     seq: int = 0
-    ts: str = ""
-    path: str = ""
+    ep: float = 0.0  # when the tool was called (epoch seconds)
+    path: str = ""  # an edited file; for a command, "git" or "git push"
     sub_no: int = -1
     tool_id: str = ""
     est_added: int = 0

@@ -76,7 +76,7 @@ def strip_base64(text: str) -> str:
 def clean(text: str) -> str:
     """Text safe to show: no base64 blobs, no control characters."""
     text = strip_base64(text)
-    if _rx(_ANY_CONTROL).search(text):
+    if not text.isprintable() and _rx(_ANY_CONTROL).search(text):
         text = text.translate(_CONTROL)
     return text
 
