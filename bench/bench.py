@@ -207,9 +207,11 @@ def main() -> int:
         first, stop = stop_after_turn(maker, work, big)
         rows.append((f"Stop after one new turn, {big // mb} MB transcript",
                      f"{stop * 1000:.1f} ms", f"{stop / fl:.2f}× floor", "≤ 1.50×"))
-        rows.append(("  agent-diary (the published Stop hook), for scale",
-                     "~210 ms (issue's figure)", f"{0.210 / stop:.1f}× slower than vv",
-                     "≥ 5×"))
+        # agent-diary cannot be installed here (no network beyond package registries),
+        # so it is placed by the issue's own measurement: 210 ms beside a 28 ms floor.
+        diary = 210 / 28
+        rows.append(("  agent-diary, from the issue's 210 ms / 28 ms floor",
+                     f"{diary:.1f}× floor", f"vv {diary / (stop / fl):.1f}× faster", "≥ 5×"))
         rows.append((f"First Stop on an existing {big // mb} MB transcript",
                      f"{first * 1000:.0f} ms", "", "≤ 500 ms"))
         mbs, cold, warm, rss = backfill_home(maker, work, *home)
