@@ -92,6 +92,10 @@ _BUILD_CMD = (
     r"|uv build|docker build|vite build|next build)"
 )
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
+# Every alternative of the patterns above contains one of these: most commands
+# (git, ls, cat, grep) are classified without running a regex.
+_TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec")
+_BUILD_HINTS = ("build", "make", "tsc", "mvn")
 
 
 def _epoch(ts: str) -> float | None:
@@ -480,14 +484,17 @@ class Folder:
             a = Action(kind="edit", text=p.path, detail=name, ts=ts, tool_id=b.id or "")
         elif name == "Bash":
             cmd = str(inp.get("command") or "")
-            text, n = self.r.redact_command(tx.clean(cmd))
-            s.redactions += n
+            # Only the first line is shown: a heredoc's body need not be scanned.
+            text = self.safe(tx.cut(cmd, COMMAND_CHARS * 4), None)
             shown = tx.one_line(text, COMMAND_CHARS)
             if text.count("\n") and not shown.endswith("…"):
                 shown += " …"
-            kind = ("test" if rx(_TEST_CMD).search(cmd)
-                    else "build" if rx(_BUILD_CMD).search(cmd) else "command")
+            low = cmd.lower()
+            kind = ("test" if any(h in low for h in _TEST_HINTS) and rx(_TEST_CMD).search(cmd)
+                    else "build" if any(h in low for h in _BUILD_HINTS)
+                    and rx(_BUILD_CMD).search(cmd) else "command")
             a = Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=b.id or "")
+            p.action_cmd = s.commands_dropped + len(s.commands)
             s.commands_run += 1
             s.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=b.id or ""))
             if len(s.commands) > MAX_COMMANDS:
@@ -699,10 +706,10 @@ class Folder:
         if a is not None:
             a.code = code
             a.status = status
-        for c in reversed(s.commands):
-            if c.tool_id == p.tool_id:
-                c.status, c.code, c.ms = status, code, ms
-                break
+        i = p.action_cmd - s.commands_dropped
+        if 0 <= i < len(s.commands) and s.commands[i].tool_id == p.tool_id:
+            c = s.commands[i]
+            c.status, c.code, c.ms = status, code, ms
         out = stdout or content
         if status == "ok" and out:
             commits = rx(_COMMIT).finditer(out) if p.path and "] " in out else ()
@@ -732,15 +739,13 @@ class Folder:
             if isinstance(patch, list) and patch:
                 for hunk in patch:
                     lines = hunk.get("lines") if isinstance(hunk, dict) else None
-                    if isinstance(lines, list):
-                        for line in lines:
-                            if isinstance(line, str):
-                                if line.startswith("+"):
-                                    added += 1
-                                elif line.startswith("-"):
-                                    removed += 1
-            elif op == "created" and isinstance(content := decode_raw(result.get("content")), str):
-                added = _count_lines(content)
+                    if isinstance(lines, list) and all(isinstance(x, str) for x in lines):
+                        # Counted in C over one joined string, not line by line.
+                        joined = "\n" + "\n".join(lines)
+                        added += joined.count("\n+")
+                        removed += joined.count("\n-")
+            elif op == "created" and result.get("content"):
+                added = _count_json_lines(result["content"])
             else:
                 estimated = True
         else:
@@ -781,6 +786,19 @@ def _estimate(name: str, inp: dict[str, Any]) -> tuple[int, int]:
                 added += _count_lines(str(ed.get("new_string") or ""))
                 removed += _count_lines(str(ed.get("old_string") or ""))
     return added, removed
+
+
+def _count_json_lines(value: Any) -> int:
+    """Lines of a JSON string given raw (msgspec.Raw), without decoding it: a
+    whole created file need not be copied into a str just to be counted."""
+    raw = bytes(value)
+    if not raw.startswith(b'"'):
+        text = decode_raw(value)
+        return _count_lines(text) if isinstance(text, str) else 0
+    body = raw[1:-1].replace(b"\\\\", b"")  # escaped backslashes come in pairs
+    if not body:
+        return 0
+    return body.count(b"\\n") + (0 if body.endswith(b"\\n") else 1)
 
 
 def _count_lines(text: str) -> int:

@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 7
+STATE_VERSION = 8
 
 
 class Tokens(Struct, array_like=True):
@@ -76,6 +76,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     tool_id: str = ""
     est_added: int = 0
     est_removed: int = 0
+    action_cmd: int = -1  # the command's number in the session, for its table row
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
