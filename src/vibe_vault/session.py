@@ -17,7 +17,7 @@ from msgspec import Struct
 
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
-from vibe_vault.entries import decode_line
+from vibe_vault.entries import decode_lines
 from vibe_vault.fold import fold, fold_agent
 from vibe_vault.lock import SessionLock
 from vibe_vault.note import note_relpath, write_note
@@ -124,7 +124,7 @@ def read_main(state: SessionState, path: StrPath, deadline: float | None,
             return 0, True
         reader = LineReader(f, cur.offset, deadline)
         before_answer = state.fold.last_answer
-        fold(state.fold, (decode_line(line) for line in reader), redactor)
+        fold(state.fold, decode_lines(reader), redactor)
         state.fold.oversized += reader.oversized
         read = reader.end - cur.offset
         head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
@@ -146,7 +146,7 @@ def read_agent(af: AgentFile, path: StrPath, deadline: float | None) -> int:
         if cur.offset and unchanged(cur, st):
             return 0
         reader = LineReader(f, cur.offset, deadline)
-        fold_agent(af.fold, (decode_line(line) for line in reader))
+        fold_agent(af.fold, decode_lines(reader))
         af.fold.oversized += reader.oversized
         head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
             f, reader.end)
