@@ -27,7 +27,7 @@ class Source(Struct):
     agents: list[Path] = field(default_factory=list)
 
 
-def sniff_session_id(path: Path) -> str | None:
+def sniff_session_id(path: str | os.PathLike[str]) -> str | None:
     """The first `sessionId` in the file's first megabyte."""
     try:
         with open(path, "rb") as f:
@@ -150,3 +150,16 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 18) -> tuple[str
         if first_ts and cwd:
             break
     return first_ts, cwd
+
+
+def transcript_roots(paths: list[Path], default: str) -> list[Path] | None:
+    """The paths a command was given (else `default`), or None after saying on
+    stderr which of them do not exist."""
+    import sys
+
+    roots = [p.expanduser() for p in paths] or [Path(default)]
+    missing = [str(r) for r in roots if not r.exists()]
+    if missing:
+        print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return None
+    return roots

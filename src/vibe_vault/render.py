@@ -86,6 +86,11 @@ def n(x: int) -> str:
     return f"{x:,}"
 
 
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """`1 file`, `3 files` (or the given plural)."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
 def short_tokens(x: int) -> str:
     if x >= 1_000_000:
         return f"{x / 1_000_000:.1f}M"
@@ -233,24 +238,22 @@ def _summary(state: SessionState, title: str, tests: str) -> str:
         added = sum(c.added for c in f.files.values())
         removed = sum(c.removed for c in f.files.values())
         k = len(f.files) + f.files_dropped
-        facts.append(f"{k} file{'s' if k != 1 else ''} changed (+{added} −{removed})")
+        facts.append(f"{plural(k, 'file')} changed (+{added} −{removed})")
     if tests:
         facts.append("tests pass" if tests == "passed" else "tests failing")
     if f.commits:
-        facts.append(f"{len(f.commits)} commit{'s' if len(f.commits) != 1 else ''}")
+        facts.append(plural(len(f.commits), "commit"))
     if f.prs:
-        facts.append(f"{len(f.prs)} PR{'s' if len(f.prs) != 1 else ''}")
+        facts.append(plural(len(f.prs), "PR"))
     if f.subagents:
-        k = len(f.subagents)
-        facts.append(f"{k} subagent{'s' if k != 1 else ''}")
+        facts.append(plural(len(f.subagents), "subagent"))
     open_items = sum(1 for t in _todos(state) if t.status != "completed")
     if open_items:
-        facts.append(f"{open_items} open task{'s' if open_items != 1 else ''}")
+        facts.append(plural(open_items, "open task"))
     if not f.files:
-        k = f.prompts
-        lead = f"{k} prompt{'s' if k != 1 else ''}"
+        lead = plural(f.prompts, "prompt")
         if f.commands_run:
-            lead += f", {f.commands_run} command{'s' if f.commands_run != 1 else ''}"
+            lead += ", " + plural(f.commands_run, "command")
         facts.insert(0, lead + ", no files changed")
     return f"{title}: {', '.join(facts)}."
 
@@ -462,16 +465,17 @@ def _turn(out: list[str], t: Turn, state: SessionState, last: bool,
         out.append("")
 
 
-def _status_word(a: Action) -> str:
-    if a.status == "ok":
-        return "ok"
-    if a.status == "failed":
-        return f"failed (exit {a.code})" if a.code is not None else "failed"
-    if a.status == "denied":
+def _status_word(status: str, code: int | None, kind: str = "") -> str:
+    """How a tool call or command ended, in words."""
+    if status == "ok":
+        return "passed" if kind == "test" else "ok"
+    if status == "failed":
+        return f"failed (exit {code})" if code is not None else "failed"
+    if status == "denied":
         return "denied by the user"
-    if a.status == "interrupted":
+    if status == "interrupted":
         return "interrupted"
-    return "no result yet" if not a.status else a.status
+    return status or "no result yet"
 
 
 def describe(a: Action, state: SessionState) -> str:
@@ -484,27 +488,24 @@ def describe(a: Action, state: SessionState) -> str:
     if k == "explore":
         parts = []
         if a.n1:
-            parts.append(f"{a.n1} read{'s' if a.n1 != 1 else ''}")
+            parts.append(plural(a.n1, "read"))
         if a.n2:
-            parts.append(f"{a.n2} search{'es' if a.n2 != 1 else ''}")
+            parts.append(plural(a.n2, "search", "searches"))
         if a.n3:
-            parts.append(f"{a.n3} listing{'s' if a.n3 != 1 else ''}")
+            parts.append(plural(a.n3, "listing"))
         return f"Explored the codebase ({', '.join(parts)})"
     if k == "edit":
         path = relative_to(a.text, state.fold.cwd)
         verb = "Created" if a.detail == "created" else "Edited"
         times = f" ×{a.n3 + 1}" if a.n3 else ""
         if a.status in ("failed", "denied"):
-            return f"Tried to edit {code(path)} — {_status_word(a)}"
+            return f"Tried to edit {code(path)} — {_status_word(a.status, a.code)}"
         if not a.status:
             return f"Editing {code(path)}"
         return f"{verb} {code(path)} (+{a.n1} −{a.n2}){times}"
     if k == "bash":
         what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
-        status = _status_word(a)
-        if a.detail == "test" and a.status == "ok":
-            status = "passed"
-        return f"{what} {code(a.text)} — {status}{took}"
+        return f"{what} {code(a.text)} — {_status_word(a.status, a.code, a.detail)}{took}"
     if k == "agent":
         desc = f": {a.detail}" if a.detail else ""
         st = f" — {a.status}" if a.status and a.status not in ("ok", "completed") else ""
@@ -568,12 +569,7 @@ def _commands(out: list[str], state: SessionState) -> None:
         ms = state.durations.get(c.tool_id) if c.tool_id else None
         if ms is None:
             ms = c.ms
-        if c.status == "ok":
-            result = "passed" if c.kind == "test" else "ok"
-        elif c.status == "failed":
-            result = f"failed (exit {c.code})" if c.code is not None else "failed"
-        else:
-            result = c.status or "—"
+        result = _status_word(c.status, c.code, c.kind) if c.status else "—"
         took = duration(ms) if ms is not None else ""
         out.append(f"| {cell(code(c.command))} | {c.kind} | {result} | {took} |")
     out.append("")
@@ -589,7 +585,7 @@ def _commits(out: list[str], state: SessionState) -> None:
         branch = f" on {code(c.branch)}" if c.branch else ""
         out.append(f"- {code(c.sha)} {c.subject}{branch}")
     if f.pushes:
-        out.append(f"- Pushed {f.pushes} time{'s' if f.pushes != 1 else ''}")
+        out.append(f"- Pushed {plural(f.pushes, 'time')}")
     for p in f.prs:
         label = f"{p.repo}#{p.number}" if p.repo and p.number else p.url
         out.append(f"- PR [{label}]({p.url})")

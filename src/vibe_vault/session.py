@@ -9,7 +9,7 @@ crash between the two only means the same bytes are folded again).
 import os
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
@@ -17,7 +17,7 @@ from msgspec import Struct
 
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
-from vibe_vault.entries import decode_lines
+from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.fold import fold, fold_agent
 from vibe_vault.lock import SessionLock
 from vibe_vault.note import note_relpath, write_note
@@ -110,72 +110,62 @@ def _open_regular(path: StrPath) -> tuple[BinaryIO, os.stat_result]:
     return f, st
 
 
+def read_new(path: StrPath, cursor: Cursor, deadline: float | None,
+             on_restart: Callable[[], None],
+             consume: Callable[[Iterator[Entry | Malformed]], object],
+             ) -> tuple[Cursor, int, bool, int]:
+    """Hand the file's new complete lines, decoded, to `consume`.
+
+    Calls `on_restart` first when the file is not the one the cursor was
+    reading (truncated, replaced, rewritten). Returns the new cursor, the bytes
+    read, whether the read finished before the deadline, and how many
+    oversized lines were skipped.
+    """
+    f, st = _open_regular(path)
+    with f:
+        if must_restart(cursor, f, st):
+            on_restart()
+            cursor = Cursor()
+        if cursor.offset and unchanged(cursor, st):
+            return cursor, 0, True, 0
+        reader = LineReader(f, cursor.offset, deadline)
+        consume(decode_lines(reader))
+        head = (cursor.head_len, cursor.head_crc) if cursor.head_len >= HEAD else head_of(
+            f, reader.end)
+        new = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
+                     mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
+        return new, reader.end - cursor.offset, not reader.stopped_early, reader.oversized
+
+
 def read_main(state: SessionState, path: StrPath, deadline: float | None,
               redactor: Redactor) -> tuple[int, bool]:
     """Fold the main transcript's new complete lines; (bytes read, complete)."""
-    f, st = _open_regular(path)
-    with f:
-        cur = state.cursor
-        if must_restart(cur, f, st):
-            state.fold = Fold()
-            state.cursor = cur = Cursor()
-            state.provisional = ""
-        if cur.offset and unchanged(cur, st):
-            return 0, True
-        reader = LineReader(f, cur.offset, deadline)
-        before_answer = state.fold.last_answer
-        fold(state.fold, decode_lines(reader), redactor)
-        state.fold.oversized += reader.oversized
-        read = reader.end - cur.offset
-        head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
-            f, reader.end)
-        state.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
-                              mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
-        if state.provisional and state.fold.last_answer != before_answer:
-            state.provisional = ""  # the transcript caught up with the Stop hook
-        return read, not reader.stopped_early
+    def restart() -> None:
+        state.fold, state.provisional = Fold(), ""
+
+    before_answer = state.fold.last_answer
+    state.cursor, read, complete, oversized = read_new(
+        path, state.cursor, deadline, restart,
+        lambda entries: fold(state.fold, entries, redactor))
+    state.fold.oversized += oversized
+    if state.provisional and state.fold.last_answer != before_answer:
+        state.provisional = ""  # the transcript caught up with the Stop hook
+    return read, complete
 
 
 def read_agent(af: AgentFile, path: StrPath, deadline: float | None) -> int:
-    f, st = _open_regular(path)
-    with f:
-        cur = af.cursor
-        if must_restart(cur, f, st):
-            af.fold = AgentFold()
-            af.cursor = cur = Cursor()
-        if cur.offset and unchanged(cur, st):
-            return 0
-        reader = LineReader(f, cur.offset, deadline)
-        fold_agent(af.fold, decode_lines(reader))
-        af.fold.oversized += reader.oversized
-        head = (cur.head_len, cur.head_crc) if cur.head_len >= HEAD else head_of(
-            f, reader.end)
-        af.cursor = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
-                           mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
-        return reader.end - cur.offset
+    """Fold a subagent file's new complete lines; bytes read."""
+    def restart() -> None:
+        af.fold = AgentFold()
+
+    af.cursor, read, _, oversized = read_new(
+        path, af.cursor, deadline, restart, lambda entries: fold_agent(af.fold, entries))
+    af.fold.oversized += oversized
+    return read
 
 
 def render_options(cfg: Config) -> RenderOptions:
     return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
-
-
-def _first_session_id(path: StrPath) -> str | None:
-    """The sessionId in the first lines of a legacy agent file."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(65536)
-    except OSError:
-        return None
-    for line in data.split(b"\n")[:20]:
-        try:
-            obj = msgspec.json.decode(line)
-        except msgspec.DecodeError:
-            continue
-        if isinstance(obj, dict):
-            sid = obj.get("sessionId")
-            if isinstance(sid, str):
-                return sid
-    return None
 
 
 def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> list[str]:
@@ -204,7 +194,9 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
                     if not af.foreign:
                         found.append(entry.path)
                     continue
-                owner = _first_session_id(entry.path)
+                from vibe_vault.discover import sniff_session_id
+
+                owner = sniff_session_id(entry.path)
                 if owner == sid:
                     found.append(entry.path)
                 elif owner is not None:

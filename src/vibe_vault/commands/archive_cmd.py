@@ -28,12 +28,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive
-    from vibe_vault.discover import discover
+    from vibe_vault.discover import discover, transcript_roots
 
-    roots = [p.expanduser() for p in args.paths] or [Path(cfg.projects_root)]
-    missing = [str(r) for r in roots if not r.exists()]
-    if missing:
-        print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+    roots = transcript_roots(args.paths, cfg.projects_root)
+    if roots is None:
         return 2
     sources, _ = discover(roots)
     total = 0

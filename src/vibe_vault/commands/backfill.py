@@ -161,14 +161,12 @@ class Progress:
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import registry
     from vibe_vault.atomic import sweep_temp_files
-    from vibe_vault.discover import discover
+    from vibe_vault.discover import discover, transcript_roots
     from vibe_vault.log import warn
     from vibe_vault.session import Store
 
-    roots = [p.expanduser() for p in args.paths] or [Path(cfg.projects_root)]
-    missing = [str(r) for r in roots if not r.exists()]
-    if missing:
-        print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+    roots = transcript_roots(args.paths, cfg.projects_root)
+    if roots is None:
         return 2
     since = _parse_day(args.since) if args.since else None
     t0 = time.monotonic()
