@@ -9,7 +9,7 @@ lengths, key names) so that git SHAs, UUIDs and lock-file hashes stay intact.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 # (kind, triggers, pattern). A rule runs only when one of its triggers (lower
 # case) occurs in the lower-cased text, and is compiled the first time it runs:
@@ -103,11 +103,12 @@ class Redactor:
     def __init__(
         self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()
     ) -> None:
+        extra = list(extra)
         self._rules = [(kind, _Lazy(p)) for kind, _, p in _PATTERNS]
         self._triggers = [(t, i) for i, (_, triggers, _) in enumerate(_PATTERNS)
                           for t in triggers]
         # A user's pattern has no trigger we could know: it always runs.
-        self._always = list(range(len(self._rules), len(self._rules) + len(list(extra))))
+        self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, _Lazy(p)) for kind, p in extra]
         self._allow = frozenset(allow)
 
@@ -123,38 +124,41 @@ class Redactor:
             kind, lazy = self._rules[i]
             sub = self._replacer(f"[REDACTED:{kind}]", kind)
             text, n = lazy.rx.subn(sub, text)
-            count += n - sub.skipped  # type: ignore[attr-defined]
+            count += n - sub.skipped
         if ".env" in low and _ENV_FILE_RX.rx.search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
             text, m = _ENV_LINE_RX.rx.subn(r"\1[REDACTED:env-file]", text)
             count += m
         return text, count
 
-    def _replacer(self, marker: str, kind: str) -> Callable[[re.Match[str]], str]:
-        allow = self._allow
+    def _replacer(self, marker: str, kind: str) -> _Replacer:
+        return _Replacer(marker, kind, self._allow)
 
-        def sub(m: re.Match[str]) -> str:
-            whole = m.group(0)
-            v = m.groupdict().get("v")
-            secret = v if v is not None else whole
-            if (
-                secret in allow
-                or secret.startswith("[REDACTED")
-                or (kind == "secret-assignment" and _NOT_A_SECRET_RX.rx.match(secret))
-            ):
-                sub.skipped += 1  # type: ignore[attr-defined]
-                return whole
-            if v is None:
-                return marker
-            start, end = m.span("v")
-            base = m.start(0)
-            return whole[: start - base] + marker + whole[end - base :]
 
-        sub.skipped = 0  # type: ignore[attr-defined]
-        return sub
+class _Replacer:
+    """Replaces one match by its marker, and counts the matches it left alone
+    (allow-listed values, earlier markers, code that only looks like a secret)."""
 
-    def redact_command(self, command: str) -> tuple[str, int]:
-        return self.redact(command)
+    def __init__(self, marker: str, kind: str, allow: frozenset[str]) -> None:
+        self.marker, self.kind, self.allow = marker, kind, allow
+        self.skipped = 0
+
+    def __call__(self, m: re.Match[str]) -> str:
+        whole = m.group(0)
+        v = m.groupdict().get("v")
+        secret = v if v is not None else whole
+        if (
+            secret in self.allow
+            or secret.startswith("[REDACTED")
+            or (self.kind == "secret-assignment" and _NOT_A_SECRET_RX.rx.match(secret))
+        ):
+            self.skipped += 1
+            return whole
+        if v is None:
+            return self.marker
+        start, end = m.span("v")
+        base = m.start(0)
+        return whole[: start - base] + self.marker + whole[end - base :]
 
 
 DEFAULT = Redactor()

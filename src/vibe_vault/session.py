@@ -359,6 +359,6 @@ def _clean_provisional(text: str, redactor: Redactor) -> str:
     from vibe_vault import text as tx
     from vibe_vault.fold import ANSWER_CHARS
 
-    cleaned, n = redactor.redact(tx.clean(text.strip()))
-    del n  # counted when the transcript brings the same text
+    # Not counted: the transcript will bring the same text, and count it then.
+    cleaned, _ = redactor.redact(tx.clean(tx.cut(text.strip(), ANSWER_CHARS * 2)))
     return tx.trim(cleaned, ANSWER_CHARS)
