@@ -127,28 +127,30 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
     return sorted(mains.values(), key=lambda s: str(s.main)), skipped
 
 
-def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 18) -> tuple[str, str]:
+def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str, str]:
     """(first timestamp, first cwd) of a transcript, read from its first lines by
-    the fold's rules: the first entry of a known type with a timestamp, with a cwd."""
+    the fold's rules: the first entry with a timestamp; the first known-type entry
+    with a cwd. Reads a line at a time, so it stops as soon as both are known."""
     from vibe_vault.entries import KNOWN_TYPES, Entry, decode_line
     from vibe_vault.fold import _epoch
 
     first_ts = cwd = ""
     try:
         with open(path, "rb") as f:
-            data = f.read(limit)
+            for line in f:
+                if f.tell() > limit:
+                    break
+                e = decode_line(line)
+                if not isinstance(e, Entry):
+                    continue
+                if not first_ts and e.timestamp and _epoch(e.timestamp) is not None:
+                    first_ts = e.timestamp
+                if e.type in KNOWN_TYPES and e.cwd and not cwd:
+                    cwd = e.cwd
+                if first_ts and cwd:
+                    break
     except OSError:
         return "", ""
-    for line in data.split(b"\n")[:-1]:
-        e = decode_line(line)
-        if not isinstance(e, Entry):
-            continue
-        if not first_ts and e.timestamp and _epoch(e.timestamp) is not None:
-            first_ts = e.timestamp
-        if e.type in KNOWN_TYPES and e.cwd and not cwd:
-            cwd = e.cwd
-        if first_ts and cwd:
-            break
     return first_ts, cwd
 
 
