@@ -185,34 +185,41 @@ class Folder:
     def __init__(self, state: Fold, redactor: Redactor) -> None:
         self.s = state
         self.r = redactor
-        self.memo: dict[tuple[str, int | None], tuple[str, int]] = {}
+        self.memo: dict[tuple[str, int | None, bool], tuple[str, int]] = {}
         self.ep = 0.0  # the current entry's time, parsed once
         self.held_no = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
 
     # -- text -------------------------------------------------------------
-    def redacted(self, text: str, limit: int | None) -> tuple[str, int]:
+    def redacted(self, text: str, limit: int | None,
+                 stated: bool = False) -> tuple[str, int]:
         """Cleaned, redacted and cut to `limit`; and how many secrets were replaced.
 
         The text is first cut at a space near twice the limit, so the regex
-        work is bounded and no token-like secret is split in two.
+        work is bounded and no token-like secret is split in two. `stated`
+        says the limit where a long text was cut (prompts, answers, summaries).
         """
-        key = (text, limit)
+        key = (text, limit, stated)
         hit = self.memo.get(key)
         if hit is not None:
             return hit  # todo lists and paths recur on every call: same text, same answer
         if limit is not None:
             text = tx.cut(text, limit * 2)
         text, n = self.r.redact(tx.clean(text))
-        out = (tx.trim(text, limit) if limit is not None else text), n
+        if limit is not None:
+            cut = tx.trim(text, limit)
+            if stated and cut != text.strip():
+                cut += f" [cut at {limit:,} characters]"
+            text = cut
+        out = text, n
         if len(self.memo) > 4096:
             self.memo.clear()
         self.memo[key] = out
         return out
 
-    def safe(self, text: str, limit: int | None = None) -> str:
-        text, n = self.redacted(text, limit)
+    def safe(self, text: str, limit: int | None = None, stated: bool = False) -> str:
+        text, n = self.redacted(text, limit, stated)
         self.s.redactions += n
         return text
 
@@ -242,12 +249,12 @@ class Folder:
         t = self.turn_at(self.held_no)
         s = self.s
         if t is not None and self.held_answer is not None:
-            text, n = self.redacted(self.held_answer, ANSWER_CHARS)
+            text, n = self.redacted(self.held_answer, ANSWER_CHARS, stated=True)
             s.redactions += n - t.answer_redactions
             t.answer, t.answer_redactions = text, n
             s.last_answer = text
         if t is not None and self.held_thinking is not None:
-            text, n = self.redacted(self.held_thinking, THINKING_CHARS)
+            text, n = self.redacted(self.held_thinking, THINKING_CHARS, stated=True)
             s.redactions += n - t.thinking_redactions
             t.thinking, t.thinking_redactions = text, n
         self.held_no, self.held_answer, self.held_thinking = -1, None, None
@@ -592,7 +599,7 @@ class Folder:
         if e.isSidechain:
             return
         if e.isCompactSummary:
-            summary = self.safe(raw.strip(), SUMMARY_CHARS)
+            summary = self.safe(raw.strip(), SUMMARY_CHARS, stated=True)
             t = self.turn()
             if t is not None and t.kind == "compact" and not t.detail:
                 t.detail = summary
@@ -623,7 +630,7 @@ class Folder:
             words = (words + " " + " ".join(["[image]"] * min(images, 5))).strip()
         if not words:
             return
-        text = self.safe(words, PROMPT_CHARS)
+        text = self.safe(words, PROMPT_CHARS, stated=True)
         s.prompts += 1
         self.new_turn(Turn(kind="prompt", ts=ts, text=text))
         if not s.first_prompt_title and not tx.is_filler(words) and words != "[image]":
