@@ -283,3 +283,32 @@ def test_thinking_is_hidden_unless_configured(env: Env) -> None:
     target.touch()
     assert_harmless(env.hook({**stop(path=target), "hook_event_name": "SessionEnd"}))
     assert "> [!quote]- Thinking" in next(iter(env.notes().values()))
+
+
+@pytest.mark.parametrize("ids", [("session-1", "session-2"),
+                                 ("abcdef12-0000-4000-8000-000000000001",
+                                  "abcdef12-0000-4000-8000-000000000002")])
+def test_sessions_alike_in_id_and_minute_get_their_own_notes(env: Env, ids: tuple[str, str]
+                                                             ) -> None:
+    """Same start minute, ids that begin alike: two notes, neither overwritten."""
+    for sid in ids:
+        target = place(env, SESSION, sid)
+        assert_harmless(env.hook(stop(sid=sid, path=target)))
+        assert_harmless(env.hook(stop(sid=sid, path=target)))
+    notes = env.notes()
+    assert len(notes) == 2
+    assert {frontmatter(n)["session_id"] for n in notes.values()} == set(ids)
+
+
+def test_relative_vault_is_under_home_not_the_hooks_directory(env: Env, tmp_path: Path) -> None:
+    env.env["VV_VAULT"] = "notes/vault"
+    target = place(env)
+    elsewhere = tmp_path / "some-project"
+    elsewhere.mkdir()
+    r = subprocess.run([sys.executable, "-m", "vibe_vault", "hook"], cwd=elsewhere,
+                       input=json.dumps(stop(path=target)).encode(), capture_output=True,
+                       env=env.env, check=False)
+    assert_harmless(r)
+    home = Path(env.env["HOME"])
+    assert list((home / "notes" / "vault").rglob("*.md"))
+    assert not list(elsewhere.rglob("*.md"))

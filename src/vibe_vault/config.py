@@ -97,6 +97,13 @@ def _read_file(path: str, problems: list[str]) -> dict[str, Any]:
     return values
 
 
+def _absolute(path: str, base: str) -> str:
+    """`~` expanded; a relative path taken from `base`, not from wherever Claude
+    Code happens to run the hook (it runs hooks in each project's directory)."""
+    path = os.path.expanduser(path)
+    return path if os.path.isabs(path) else os.path.join(base, path)
+
+
 def load(vault: str | None = None) -> Config:
     problems: list[str] = []
     cfile = config_path()
@@ -112,13 +119,15 @@ def load(vault: str | None = None) -> Config:
         vault_s, sources["vault_path"] = SETTINGS["vault_path"][1], "default"
     state_env = os.environ.get("VV_STATE_DIR")
     if state_env:
-        state, sources["state_dir"] = os.path.expanduser(state_env), "VV_STATE_DIR"
+        state, sources["state_dir"] = _absolute(state_env, _home()), "VV_STATE_DIR"
     else:
         xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(_home(), ".local", "state")
         state = os.path.join(xdg, "vibe-vault")
         sources["state_dir"] = "XDG_STATE_HOME" if "XDG_STATE_HOME" in os.environ else "default"
     return Config(
-        vault=os.path.expanduser(vault_s),
+        # --vault is relative to where you typed it; the rest to your home.
+        vault=(os.path.abspath(os.path.expanduser(vault_s)) if vault
+               else _absolute(vault_s, _home())),
         state_dir=state,
         projects_root=os.path.join(claude_dir(), "projects"),
         config_file=cfile,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from vibe_vault.atomic import write_atomic
+from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.paths import inside, safe_name
 from vibe_vault.render import USER_HEADING, USER_HINT
 
@@ -28,9 +28,57 @@ def note_relpath(project: str, session_id: str, first_ts: str) -> str:
             stamp = dt.strftime("%Y-%m-%d-%H%M")
         except ValueError:
             pass
-    short = safe_name(session_id, 40, "session")[:8]
-    name = safe_name(f"{stamp}-{short}", 60) + ".md"
+    name = safe_name(f"{stamp}-{short_id(session_id)}", 60) + ".md"
     return f"Projects/{safe_name(project, 60)}/sessions/{name}"
+
+
+def short_id(session_id: str, n: int = 8) -> str:
+    """The first characters of a UUID-like id; otherwise of a digest of it, since
+    ids such as `session-1` and `session-2` share their first eight."""
+    head = session_id[:n].lower()
+    if len(session_id) >= 32 and all(c in "0123456789abcdef" for c in head):
+        return head
+    from vibe_vault.paths import _digest
+
+    return _digest(session_id, n)
+
+
+def owner_of(vault: StrPath, relpath: str) -> str | None:
+    """The session_id in an existing note's frontmatter, or None."""
+    try:
+        with open(os.path.join(vault, *relpath.split("/")), encoding="utf-8",
+                  errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    for line in head.split("\n")[1:40]:
+        if line == "---":
+            break
+        if line.startswith("session_id: "):
+            value = line[len("session_id: "):].strip()
+            if value.startswith('"'):
+                import json
+
+                try:
+                    return str(json.loads(value))
+                except ValueError:
+                    return value
+            return value
+    return None
+
+
+def free_relpath(vault: StrPath, project: str, session_id: str, first_ts: str) -> str:
+    """The note path for a new session; longer ids where a different session's
+    note already has the name (two sessions starting in the same minute whose
+    ids begin alike)."""
+    rel = note_relpath(project, session_id, first_ts)
+    n = 8
+    while (owner := owner_of(vault, rel)) is not None and owner != session_id and n < 40:
+        n += 8
+        stem = rel.rsplit("/", 1)[0]
+        stamp = rel.rsplit("/", 1)[1].rsplit("-", 1)[0]
+        rel = f"{stem}/{safe_name(f'{stamp}-{short_id(session_id, n)}', 80)}.md"
+    return rel
 
 
 def user_section(existing: str) -> str:

@@ -20,7 +20,7 @@ from vibe_vault.config import Config
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.fold import fold, fold_agent
 from vibe_vault.lock import SessionLock
-from vibe_vault.note import note_relpath, write_note
+from vibe_vault.note import free_relpath, write_note
 from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
 from vibe_vault.reader import HEAD, Cursor, LineReader, head_of, must_restart, unchanged
@@ -335,7 +335,7 @@ def update_session(
         if state.fold.has_assistant:
             if not state.note:
                 state.project = project_name(state.fold.cwd)
-                state.note = note_relpath(state.project, sid, state.fold.first_ts)
+                state.note = free_relpath(cfg.vault, state.project, sid, state.fold.first_ts)
             opts = render_options(cfg)
             out.wrote = write_note(cfg.vault, state.note, render(state, opts))
             out.note = state.note
