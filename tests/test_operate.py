@@ -233,3 +233,21 @@ def test_console_script_installed() -> None:
     vv = Path(sys.executable).parent / "vv"
     assert vv.exists() and vv.stat().st_mode & stat.S_IXUSR
     assert shutil.which("vv", path=str(vv.parent))
+
+
+def test_doctor_reports_format_drift_and_last_run(env: Env) -> None:
+    projects = lay_out(env, SMALL[:1])
+    main = next(projects.rglob("*.jsonl"))
+    with open(main, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"type": "hologram", "version": "9.9.9", "sessionId": "x"}) + "\n")
+        f.write(json.dumps({"type": "user", "version": "9.9.9", "brandNewField": 1,
+                            "message": {"role": "user", "content": "hi"}}) + "\n")
+    r = env.hook({"hook_event_name": "SessionEnd", "session_id": main.stem,
+                  "transcript_path": str(main), "reason": "other"})
+    assert_harmless(r)
+    report = json.loads(env.vv("doctor", "--json").stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    drift = checks["format drift"]
+    assert drift["status"] == "warn"
+    assert "hologram@9.9.9" in drift["detail"] and "brandNewField@9.9.9" in drift["detail"]
+    assert "SessionEnd" in checks["last runs"]["detail"]

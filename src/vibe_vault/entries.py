@@ -65,6 +65,28 @@ KNOWN_SYSTEM_SUBTYPES = frozenset(
 )
 
 
+# Top-level fields of transcript lines that vibe-vault knows: the ones `Entry`
+# reads, and the ones it deliberately leaves alone. `vv doctor` reports others.
+IGNORED_FIELDS = frozenset({
+    "userType", "slug", "entrypoint", "isSnapshotUpdate", "snapshot", "messageId", "data",
+    "attachment", "parentToolUseID", "toolUseID", "todos", "thinkingMetadata", "promptId",
+    "promptSource", "origin", "sourceToolAssistantUUID", "sourceToolUseID", "toolDenialKind",
+    "isVisibleInTranscriptOnly", "interruptedMessageId", "toolEndsTurn", "mcpMeta",
+    "classifierMetaLines", "interruptedByShutdown", "sessionKind", "turnCompanion",
+    "planContent", "effort", "isAbortedMidStream", "errorDetails", "supersedesUuids",
+    "attributionSkill", "attributionPlugin", "attributionAgent", "permissionMode", "mode",
+    "lastPrompt", "agentName", "path", "frameUrl", "title", "key", "result", "relocatedCwd",
+    "worktreeSession", "bridgeSessionId", "lastSequenceNum", "ownerAccountUuid",
+    "ownerOrganizationUuid", "atis", "snapshotMessageId", "trackingPath", "backup",
+    "pendingBackgroundAgentCount", "scope", "microcompactMetadata", "direction", "source",
+    "refusedUserMessageUuid", "retractedMessageUuids", "apiRefusalCategory",
+    "apiRefusalExplanation", "originalModel", "fallbackModel", "trigger", "cause",
+    "maxRetries", "retryAttempt", "retryInMs", "messageCount", "hookCount", "hookInfos",
+    "hookErrors", "hookAdditionalContext", "preventedContinuation", "stopReason",
+    "hasOutput", "session_id", "imagePasteIds",
+})
+
+
 class CacheCreation(Struct, omit_defaults=True):
     ephemeral_5m_input_tokens: int | None = None
     ephemeral_1h_input_tokens: int | None = None
@@ -161,6 +183,10 @@ class ToolResult(Struct):
 
 
 _RESULT_FIELDS = ToolResult.__struct_fields__
+
+
+def known_fields() -> frozenset[str]:
+    return frozenset(Entry.__struct_fields__) | IGNORED_FIELDS
 
 
 class Envelope(Struct):

@@ -166,32 +166,70 @@ def _command_exists(command: str) -> bool:
 
 
 def _log(cfg: Config) -> Check:
-    path = Path(cfg.state_dir) / "vv.log"
+    state = Path(cfg.state_dir)
+    try:
+        stamp, event, sid = (state / "last-run").read_text().split(maxsplit=2)
+        last = f"last hook run {stamp} ({event}, session {sid.strip()[:12]})"
+    except (OSError, ValueError):
+        last = "no hook has run yet"
+    path = state / "vv.log"
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[-500:]
     except OSError:
-        return Check("last runs", "pass", "no log yet (no problem has been logged)")
+        lines = []
     warns = [x for x in lines if " WARN " in x]
-    last = lines[-1][:19] if lines else "never"
     if warns:
-        return Check("last runs", "warn", f"last logged {last}; last problem: {warns[-1][:200]}",
+        return Check("last runs", "warn", f"{last}; last problem: {warns[-1][:200]}",
                      f"see {path}")
-    return Check("last runs", "pass", f"last logged {last}; no problems")
+    return Check("last runs", "pass", f"{last}; no problem logged")
+
+
+def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[str, int]:
+    """Top-level fields the parser does not know, by Claude Code version, in the
+    last megabyte of the most recently changed transcripts."""
+    import msgspec
+
+    from vibe_vault.entries import known_fields
+
+    known = known_fields()
+    try:
+        paths = sorted(root.glob("*/*.jsonl"), key=lambda p: p.stat().st_mtime)[-files:]
+    except OSError:
+        return {}
+    counts: dict[str, int] = {}
+    for p in paths:
+        try:
+            with open(p, "rb") as f:
+                f.seek(max(0, p.stat().st_size - tail))
+                data = f.read()
+        except OSError:
+            continue
+        for line in data.split(b"\n")[1:]:
+            try:
+                obj = msgspec.json.decode(line)
+            except msgspec.DecodeError:
+                continue
+            if not isinstance(obj, dict):
+                continue
+            for key in obj.keys() - known:
+                label = f"field {key}@{obj.get('version') or '?'}"
+                counts[label] = counts.get(label, 0) + 1
+    return counts
 
 
 def _drift(cfg: Config) -> Check:
     from vibe_vault import registry
 
     reg = registry.load(cfg.state_dir)
-    counts: dict[str, int] = {}
+    counts = _unknown_fields(Path(cfg.projects_root))
     for r in reg.sessions.values():
         for k, n in r.unknown.items():
             counts[k] = counts.get(k, 0) + n
     if not counts:
         return Check("format drift", "pass", f"no unknown entry types in {len(reg.sessions)} "
-                     "known sessions")
+                     "known sessions, no unknown fields in recent transcripts")
     top = sorted(counts.items(), key=lambda kv: -kv[1])[:8]
-    return Check("format drift", "warn", "entry types this version does not know: "
+    return Check("format drift", "warn", "entry types and fields this version does not know: "
                  + ", ".join(f"{k} ×{n}" for k, n in top),
                  "upgrade vibe-vault; these lines are counted and skipped")
 

@@ -8,6 +8,7 @@ state directories, and finished within the deadline.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -167,6 +168,7 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     except OSError as exc:
         warn(cfg.state_dir, f"hook {name}: cannot write ({exc.strerror or exc}); will retry")
         return
+    _last_run(cfg.state_dir, name, sid)
     if not out.complete:
         info(cfg.state_dir, f"hook {name}: deadline reached; the next event continues")
     if out.record is not None and out.complete:
@@ -189,6 +191,15 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
     except LockTimeout:
         return
     index.regenerate(cfg, reg, projects={record.project})
+
+
+def _last_run(state_dir: str, name: str, sid: str) -> None:
+    """`<state>/last-run`: when a hook last did its work, for `vv doctor`."""
+    from vibe_vault.atomic import write_atomic
+
+    line = f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {name} {sid[:80]}\n"
+    with contextlib.suppress(OSError):
+        write_atomic(os.path.join(state_dir, "last-run"), line.encode(), mode=0o600)
 
 
 def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:
