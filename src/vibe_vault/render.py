@@ -255,7 +255,11 @@ def _summary(state: SessionState, title: str, tests: str) -> str:
         if f.commands_run:
             lead += ", " + plural(f.commands_run, "command")
         facts.insert(0, lead + ", no files changed")
-    return f"{title}: {', '.join(facts)}."
+    text = ", ".join(facts)
+    if title.endswith("…"):
+        # A prompt cut to make a title reads badly twice: the facts stand alone.
+        return text[:1].upper() + text[1:] + "."
+    return f"{title}: {text}."
 
 
 def _activity(state: SessionState) -> str:
@@ -369,7 +373,10 @@ def render(state: SessionState, opts: RenderOptions | None = None) -> str:
     facts = [f"**Project** {_wikilink(project_note, state.project)}"]
     if f.first_ts:
         facts.append(f"**Started** {iso(f.first_ts).replace('T', ' ')[:16]} UTC")
-    facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
+    if fig.wall_minutes:
+        facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
+    elif f.first_ts:
+        facts.append("**Duration** under a minute")
     total_tokens = fig.total.input + fig.total.output + fig.total.cache_read + (
         fig.total.cache_creation)
     facts.append(f"**Tokens** {short_tokens(total_tokens)}")
