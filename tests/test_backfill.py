@@ -269,3 +269,18 @@ def test_session_end_updates_registry_and_indexes(env: Env) -> None:
     assert any((env.vault / "Projects").glob("*/*.md"))
     s = backfill(env)
     assert s["written"] == 0 and s["unchanged"] == 1
+
+
+def test_states_of_deleted_transcripts_are_pruned(env: Env) -> None:
+    projects = lay_out(env, SMALL[:3])
+    backfill(env)
+    states = sorted((env.state / "sessions").glob("*.state"))
+    assert len(states) == 3
+    gone = next(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))
+    notes_before = env.notes()
+    gone.unlink()
+    s = backfill(env)
+    assert s["states_pruned"] == 1
+    assert not (env.state / "sessions" / f"{gone.stem}.state").exists()
+    assert env.notes() == notes_before  # the note stays
+    assert backfill(env)["states_pruned"] == 0

@@ -58,6 +58,7 @@ class Summary(Struct):
     bytes: int = 0
     seconds: float = 0.0
     index_notes_written: int = 0
+    states_pruned: int = 0
     archived_bytes: int = 0
     unknown_entry_types: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
@@ -239,6 +240,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         for rec in records.values():
             if rec.note:
                 sweep_temp_files(os.path.dirname(os.path.join(cfg.vault, rec.note)))
+    if not args.dry_run and not args.paths:
+        summary.states_pruned = prune_states(cfg, reg)
     for rec in reg.sessions.values():
         for key, n in rec.unknown.items():
             summary.unknown_entry_types[key] = summary.unknown_entry_types.get(key, 0) + n
@@ -256,6 +259,30 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             + f"; {summary.bytes / 1e6:.1f} MB in {summary.seconds:.2f}s"
         )
     return 1 if summary.failed else 0
+
+
+def prune_states(cfg: Config, reg: Any) -> int:
+    """Drop the saved state of sessions whose transcript files are all gone.
+
+    Claude Code deletes transcripts after 30 days; a state only serves to read a
+    transcript incrementally, so it would otherwise pile up for nothing. The
+    note and the registry record stay, and `vv reprocess` rebuilds from the
+    archive.
+    """
+    from vibe_vault.session import Store
+
+    store = Store(cfg.state_dir)
+    pruned = 0
+    for sid, rec in reg.sessions.items():
+        if not rec.files or any(os.path.exists(f.path) for f in rec.files):
+            continue
+        for path in (store.state_path(sid), store.journal_path(sid), store.lock_path(sid)):
+            try:
+                os.unlink(path)
+                pruned += path.endswith(".state")
+            except OSError:
+                continue
+    return pruned
 
 
 def _needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
