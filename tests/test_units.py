@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vibe_vault import reader
@@ -200,3 +200,22 @@ def test_redactor_allow_list_and_extra_patterns() -> None:
     r = Redactor(extra=[("internal", r"itk_[a-z0-9]{8}")], allow=["AKIAIOSFODNN7EXAMPLE"])
     text, n = r.redact("AKIAIOSFODNN7EXAMPLE and itk_abcd1234")
     assert "AKIAIOSFODNN7EXAMPLE" in text and "[REDACTED:internal]" in text and n == 1
+
+
+_PIECES = st.sampled_from([
+    "password", "PASSWORD", "Token", "api_key", "secret", "AWS_SECRET_ACCESS_KEY", "Bearer",
+    "authorization: bearer", " = ", ": ", "=", '"', "'", " ", "\n", "os.environ['X']",
+    "hunter2Secret!", "Zx81kQ02pLmQ", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "eyJhbGciOiJIUzI1NiJ9", "İstanbul", "ß", "x" * 30, "None", "test",
+])
+
+
+@settings(max_examples=500)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_folded_redaction_equals_case_insensitive_patterns(text: str) -> None:
+    """Running the (?i) rules as plain patterns on the lower-cased text gives
+    exactly what the (?i) patterns give on the text itself."""
+    fast = Redactor()
+    reference = Redactor()
+    reference._folded = {}
+    assert fast.redact(text) == reference.redact(text)

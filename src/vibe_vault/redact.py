@@ -105,8 +105,19 @@ class Redactor:
     ) -> None:
         extra = list(extra)
         self._rules = [(kind, _Lazy(p)) for kind, _, p in _PATTERNS]
-        self._triggers = [(t, i) for i, (_, triggers, _) in enumerate(_PATTERNS)
-                          for t in triggers]
+        # Case-insensitive rules also get a plain form, run on the lower-cased text:
+        # (?i) keeps the regex engine from skipping ahead by literal prefix, and
+        # costs those rules about six times as much.
+        self._folded = {i: _Lazy(p.removeprefix("(?i)")) for i, (_, _, p) in
+                        enumerate(_PATTERNS) if p.startswith("(?i)")}
+        # Triggers grouped under a character most of them contain: a text without
+        # "_" (or "-", "://", ".") skips that whole group with one search.
+        groups: dict[str, list[tuple[str, int]]] = {}
+        for i, (_, triggers, _) in enumerate(_PATTERNS):
+            for t in triggers:
+                gate = next((g for g in ("://", "_", "-", ".") if g in t), "")
+                groups.setdefault(gate, []).append((t, i))
+        self._gated = sorted(groups.items())
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, _Lazy(p)) for kind, p in extra]
@@ -118,13 +129,22 @@ class Redactor:
             return text, 0
         low = text.lower()
         count = 0
-        hits = {i for t, i in self._triggers if t in low}
+        hits = {i for gate, triggers in self._gated if not gate or gate in low
+                for t, i in triggers if t in low}
         hits.update(self._always)
         for i in sorted(hits):  # in the table's order, as the patterns expect
             kind, lazy = self._rules[i]
-            sub = self._replacer(f"[REDACTED:{kind}]", kind)
-            text, n = lazy.rx.subn(sub, text)
-            count += n - sub.skipped
+            marker = f"[REDACTED:{kind}]"
+            folded = self._folded.get(i)
+            if folded is not None and len(low) == len(text):
+                text, n = self._sub_folded(folded.rx, low, text, marker, kind)
+            else:
+                sub = self._replacer(marker, kind)
+                text, n = lazy.rx.subn(sub, text)
+                n -= sub.skipped
+            if n:
+                count += n
+                low = text.lower()
         if ".env" in low and _ENV_FILE_RX.rx.search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
             text, m = _ENV_LINE_RX.rx.subn(r"\1[REDACTED:env-file]", text)
@@ -133,6 +153,26 @@ class Redactor:
 
     def _replacer(self, marker: str, kind: str) -> _Replacer:
         return _Replacer(marker, kind, self._allow)
+
+    def _sub_folded(self, rx: re.Pattern[str], low: str, text: str, marker: str,
+                    kind: str) -> tuple[str, int]:
+        """Replace what `rx` finds in `low` at the same places in `text` (which
+        has the same length), deciding on the original-case value."""
+        keep = _Replacer(marker, kind, self._allow)
+        out: list[str] = []
+        last = n = 0
+        for m in rx.finditer(low):
+            start, end = m.span("v") if "v" in rx.groupindex else m.span()
+            if keep.skips(text[start:end]):
+                continue
+            out.append(text[last:start])
+            out.append(marker)
+            last = end
+            n += 1
+        if not n:
+            return text, 0
+        out.append(text[last:])
+        return "".join(out), n
 
 
 class _Replacer:
@@ -143,15 +183,18 @@ class _Replacer:
         self.marker, self.kind, self.allow = marker, kind, allow
         self.skipped = 0
 
+    def skips(self, secret: str) -> bool:
+        return (
+            secret in self.allow
+            or secret.startswith("[REDACTED")
+            or (self.kind == "secret-assignment" and bool(_NOT_A_SECRET_RX.rx.match(secret)))
+        )
+
     def __call__(self, m: re.Match[str]) -> str:
         whole = m.group(0)
         v = m.groupdict().get("v")
         secret = v if v is not None else whole
-        if (
-            secret in self.allow
-            or secret.startswith("[REDACTED")
-            or (self.kind == "secret-assignment" and _NOT_A_SECRET_RX.rx.match(secret))
-        ):
+        if self.skips(secret):
             self.skipped += 1
             return whole
         if v is None:
