@@ -219,3 +219,18 @@ def test_folded_redaction_equals_case_insensitive_patterns(text: str) -> None:
     reference = Redactor()
     reference._folded = {}
     assert fast.redact(text) == reference.redact(text)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(["a", "Zm9v", "+/", " ", "\n", "\t", "x" * 37, "=", "\x0b",
+                                 "\u2028", "é", "data:image/png;base64,"]), max_size=120)
+       .map("".join))
+def test_clean_shortcuts_change_nothing(text: str) -> None:
+    """The cheap pre-checks in clean() never change its result."""
+    import re
+
+    from vibe_vault import text as tx
+
+    expected = re.sub(tx._BASE64_RUN, "[base64 data]",
+                      re.sub(tx._DATA_URI, "[base64 data]", text)).translate(tx._CONTROL)
+    assert tx.clean(text) == expected

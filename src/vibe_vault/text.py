@@ -67,16 +67,29 @@ FILLER = frozenset(
 def strip_base64(text: str) -> str:
     if "base64," in text:
         text = _rx(_DATA_URI).sub("[base64 data]", text)
-    # One C-speed scan decides; the substitution runs only when there is a run.
-    if len(text) >= 200 and _rx(_BASE64_RUN).search(text):
+    if _may_hold_run(text) and _rx(_BASE64_RUN).search(text):
         text = _rx(_BASE64_RUN).sub("[base64 data]", text)
     return text
+
+
+def _may_hold_run(text: str) -> bool:
+    """False when the text cannot hold 200 characters without a space or newline.
+
+    Such a run contains a whole aligned 100-character window without either, so
+    looking at a few windows spares ordinary text the regex (4 us on 450 chars).
+    """
+    if len(text) < 200:
+        return False
+    return any(" " not in text[i : i + 100] and "\n" not in text[i : i + 100]
+               for i in range(0, len(text) - 99, 100))
 
 
 def clean(text: str) -> str:
     """Text safe to show: no base64 blobs, no control characters."""
     text = strip_base64(text)
-    if not text.isprintable() and _rx(_ANY_CONTROL).search(text):
+    if (not text.isprintable()
+            and not text.replace("\n", "").replace("\t", "").isprintable()
+            and _rx(_ANY_CONTROL).search(text)):
         text = text.translate(_CONTROL)
     return text
 
