@@ -234,3 +234,23 @@ def test_clean_shortcuts_change_nothing(text: str) -> None:
     expected = re.sub(tx._BASE64_RUN, "[base64 data]",
                       re.sub(tx._DATA_URI, "[base64 data]", text)).translate(tx._CONTROL)
     assert tx.clean(text) == expected
+
+
+@settings(max_examples=500)
+@given(st.datetimes(timezones=st.just(__import__("datetime").timezone.utc)),
+       st.sampled_from(["Z", "+00:00", ".5Z", ".123Z", ".999999Z", ".1234567Z", "z", ""]),
+       st.sampled_from(["", "60", "nan", "1e1", " 1", "0x"]))
+def test_fast_epoch_agrees_with_datetime(dt: object, suffix: str, garble: str) -> None:
+    from datetime import datetime
+
+    from vibe_vault.fold import _epoch
+
+    ts = dt.strftime("%Y-%m-%dT%H:%M:%S")  # type: ignore[attr-defined]
+    if garble:
+        ts = ts[:17] + garble
+    ts += suffix
+    try:
+        expected: float | None = datetime.fromisoformat(ts).timestamp()
+    except ValueError:
+        expected = None
+    assert _epoch(ts) == expected, ts

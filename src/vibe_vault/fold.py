@@ -46,6 +46,12 @@ from vibe_vault.text import rx
 
 # Caps keep a note readable and the state small for sessions of tens of
 # thousands of entries; what is dropped is counted and said in the note.
+# Entry types that only bring a time, a cwd and a branch.
+PASSIVE_TYPES = frozenset({"progress", "file-history-snapshot", "file-history-delta",
+                           "queue-operation", "attachment", "last-prompt", "mode",
+                           "permission-mode", "atis-latch", "agent-name", "bridge-session",
+                           "worktree-state", "relocated", "frame-link", "started", "result",
+                           "cost-state", "agent-setting"})
 HEAD_TURNS = 10  # the first turns say what the session was for: always kept
 TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
@@ -99,6 +105,8 @@ _BUILD_HINTS = ("build", "make", "tsc", "mvn")
 
 
 def _epoch(ts: str) -> float | None:
+    """Seconds since the epoch of an ISO 8601 stamp; None if it is not one.
+    (datetime.fromisoformat is C: faster than any parsing by hand in Python.)"""
     try:
         return datetime.fromisoformat(ts).timestamp()
     except ValueError:
@@ -187,6 +195,7 @@ class Folder:
         self.r = redactor
         self.memo: dict[tuple[str, int | None, bool], tuple[str, int]] = {}
         self.ep = 0.0  # the current entry's time, parsed once
+        self.branch = ""  # the last git branch seen, to skip the list check
         self.held_no = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
@@ -328,8 +337,13 @@ class Folder:
             return
         if e.cwd and not s.cwd:
             s.cwd = e.cwd
-        if e.gitBranch and e.gitBranch not in s.branches and len(s.branches) < 20:
-            s.branches.append(e.gitBranch)
+        branch = e.gitBranch
+        if branch and branch != self.branch:
+            self.branch = branch
+            if branch not in s.branches and len(s.branches) < 20:
+                s.branches.append(branch)
+        if t in PASSIVE_TYPES:
+            return  # a quarter of all lines: only their time and place count
         if e.uuid and t in ("user", "assistant") and not e.isSidechain:
             if not s.conversational:
                 s.first_parent = e.parentUuid or ""
@@ -645,7 +659,8 @@ class Folder:
         if p is None:
             return
         s.recent_tools.append(tid)
-        del s.recent_tools[:-MAX_RECENT_TOOLS]
+        if len(s.recent_tools) > MAX_RECENT_TOOLS:
+            del s.recent_tools[0]
         # Only these tools' results are read; a Read's result is a whole file.
         result = (decode_result(e.toolUseResult) if p.name in RESULT_TOOLS or p.sub_no >= 0
                   else None)
