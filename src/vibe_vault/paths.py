@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u2028\u2029]+')
 _RESERVED = re.compile(r"(?i)^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$")
@@ -64,6 +65,7 @@ def split_path(p: str) -> list[str]:
     return [c for c in re.split(r"[\\/]+", p) if c]
 
 
+@lru_cache(maxsize=4096)  # a note names the same paths many times
 def relative_to(path: str, base: str) -> str:
     """`path` relative to `base` when it lies under it, else `path` unchanged."""
     if not base:

@@ -67,6 +67,8 @@ def code(s: str) -> str:
     """Inline code that survives backticks inside."""
     if not s:
         return "``"
+    if "`" not in s:
+        return f"`{s}`"
     runs = [len(m) for m in re.findall(r"`+", s)]
     fence = "`" * (max(runs) + 1 if runs else 1)
     pad = " " if s.startswith("`") or s.endswith("`") or fence != "`" else ""

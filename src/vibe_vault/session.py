@@ -318,7 +318,8 @@ def update_session(
         if end_reason is not None:
             state.status, state.end_reason = "ended", end_reason
             state.provisional = ""
-        elif idle_before is not None and state.status == "active" and not read:
+        elif idle_before is not None and state.status == "active" and complete:
+            # Old files mean an ended session, even on the first read of them.
             newest = max((_mtime(p) for p in [transcript, *agents]), default=0.0)
             if 0 < newest < idle_before:
                 state.status, state.end_reason = "ended", "idle"
