@@ -284,3 +284,15 @@ def test_states_of_deleted_transcripts_are_pruned(env: Env) -> None:
     assert not (env.state / "sessions" / f"{gone.stem}.state").exists()
     assert env.notes() == notes_before  # the note stays
     assert backfill(env)["states_pruned"] == 0
+
+
+def test_old_sessions_are_idle_after_one_backfill(env: Env) -> None:
+    projects = lay_out(env, SMALL[:2])
+    old = time.time() - 5 * 3600
+    for p in projects.rglob("*.jsonl"):
+        os.utime(p, (old, old))
+    backfill(env)
+    for n in env.notes().values():
+        assert (frontmatter(n)["status"], frontmatter(n)["end_reason"]) == ("ended", "idle")
+    again = backfill(env)
+    assert again["written"] == 0 and again["bytes"] == 0
