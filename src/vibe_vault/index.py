@@ -33,11 +33,13 @@ from vibe_vault.render import (
 from vibe_vault.state import SessionState
 
 
-def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions) -> Record:
-    """The registry record of a session, from its state."""
+def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions,
+                fig: Figures | None = None) -> Record:
+    """The registry record of a session, from its state (and its figures, when
+    the note was just rendered from them)."""
     from vibe_vault import pricing
 
-    fig: Figures = figures(state, opts)
+    fig = fig or figures(state, opts)
     f = state.fold
     prices = pricing.table(opts.pricing)
     by_model: dict[str, list[int]] = {}

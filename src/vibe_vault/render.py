@@ -360,10 +360,12 @@ def _tag(name: str) -> str:
     return tag if not tag.isdigit() else f"project-{tag}"
 
 
-def render(state: SessionState, opts: RenderOptions | None = None) -> str:
-    """The generated part of the note, ending with the user-notes heading."""
+def render(state: SessionState, opts: RenderOptions | None = None,
+           fig: Figures | None = None) -> str:
+    """The generated part of the note, ending with the user-notes heading.
+    `fig`, when the caller has them, are this state's figures."""
     opts = opts or RenderOptions()
-    fig = figures(state, opts)
+    fig = fig or figures(state, opts)
     f = state.fold
     out = frontmatter(state, fig)
     out.append("")

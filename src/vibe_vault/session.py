@@ -29,7 +29,7 @@ from vibe_vault.registry import Record
 
 if TYPE_CHECKING:
     from vibe_vault.index import Links
-from vibe_vault.render import RenderOptions, render
+from vibe_vault.render import RenderOptions, figures, render
 from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
 
 
@@ -333,19 +333,21 @@ def update_session(
             from vibe_vault.index import set_links
 
             set_links(state, links)
+        opts = render_options(cfg)
+        fig = None
         if state.fold.has_assistant:
             if not state.note:
                 state.project = project_name(state.fold.cwd)
                 state.note = free_relpath(cfg.vault, state.project, sid, state.fold.first_ts)
-            opts = render_options(cfg)
-            out.wrote = write_note(cfg.vault, state.note, render(state, opts))
+            fig = figures(state, opts)
+            out.wrote = write_note(cfg.vault, state.note, render(state, opts, fig))
             out.note = state.note
             out.has_note = True
         store.save(state)
         if want_record:
             from vibe_vault.index import make_record
 
-            out.record = make_record(state, [transcript, *agents], render_options(cfg))
+            out.record = make_record(state, [transcript, *agents], opts, fig)
         return out
 
 
