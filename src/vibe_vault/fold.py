@@ -502,7 +502,9 @@ class Folder:
             path = str(inp.get("file_path") or inp.get("notebook_path") or "")
             p.path = self.safe(path, 300)
             p.est_added, p.est_removed = _estimate(name, inp)
-            a = Action(kind="edit", text=p.path, detail=name, ts=ts, tool_id=b.id or "")
+            # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
+            a, merge = Action(kind="edit", text=p.path, detail=name, ts=ts,
+                              tool_id=b.id or ""), True
         elif name == "Bash":
             cmd = str(inp.get("command") or "")
             # Only the first line is shown: a heredoc's body need not be scanned.
@@ -683,7 +685,10 @@ class Folder:
             status = "ok"
             s.last_ok[p.name] = p.seq
         if a is not None and a.kind not in ("explore", "tool", "fetch"):
-            a.status = status
+            # A line standing for several edits stays "edited" if any of them
+            # succeeded; the failures are listed under Errors.
+            if not (a.kind == "edit" and a.status == "ok"):
+                a.status = status
             a.ms = ms
         if p.name == "Bash":
             self.bash_result(p, a, status, content or "", result, ms)
