@@ -234,3 +234,12 @@ def test_streaming_snapshots_count_one_message_once() -> None:
             assert next(iter(f.usage.values())).output == out
             return
     pytest.fail("no multi-line message in the corpus")
+
+
+def test_ask_user_question_in_its_early_single_question_form() -> None:
+    lines, use, _ = tool_pair(lambda b: b.get("name") == "AskUserQuestion"
+                              and "question" in b.get("input", {}))
+    f = fold_lines(lines)
+    first_line = use["input"]["question"].strip().splitlines()[0]
+    assert f.turns[-1].actions[-1].text.rstrip("…") in first_line
+    assert f.turns[-1].actions[-1].text

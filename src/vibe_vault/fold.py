@@ -542,9 +542,9 @@ class Folder:
             a = Action(kind="tool", text="Entered plan mode", ts=ts)
         elif name == "AskUserQuestion":
             qs = inp.get("questions")
-            q = ""
+            q = str(inp.get("question") or "")  # before 2.0.5x: one question, no list
             if isinstance(qs, list) and qs and isinstance(qs[0], dict):
-                q = str(qs[0].get("question") or "")
+                q = str(qs[0].get("question") or qs[0].get("header") or "")
             a = Action(kind="question", text=self.safe_line(q, 200), ts=ts)
         elif name == "WebFetch":
             url = str(inp.get("url") or "")
