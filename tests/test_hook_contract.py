@@ -312,3 +312,22 @@ def test_relative_vault_is_under_home_not_the_hooks_directory(env: Env, tmp_path
     home = Path(env.env["HOME"])
     assert list((home / "notes" / "vault").rglob("*.md"))
     assert not list(elsewhere.rglob("*.md"))
+
+
+def test_journal_durations_stay_bounded(env: Env) -> None:
+    """Thousands of tool calls recorded by the tool hooks: the state keeps a bounded
+    number of durations, so Stop does not slow down as a session ages."""
+    target = place(env)
+    journal = env.state / "journal"
+    journal.mkdir(parents=True)
+    lines = []
+    for i in range(3000):
+        lines.append(json.dumps({"e": "pre", "id": f"t{i}", "t": 1.0}))
+        lines.append(json.dumps({"e": "post", "id": f"t{i}", "t": 2.0, "ms": 5}))
+    (journal / f"{SID}.jsonl").write_text("\n".join(lines) + "\n")
+    assert_harmless(env.hook(stop(path=target)))
+    from vibe_vault.session import MAX_DURATIONS, Store
+
+    state = Store(env.state).load(SID)
+    assert state is not None and len(state.durations) == MAX_DURATIONS
+    assert "t2999" in state.durations and "t0" not in state.durations

@@ -55,6 +55,7 @@ PASSIVE_TYPES = frozenset({"progress", "file-history-snapshot", "file-history-de
 HEAD_TURNS = 10  # the first turns say what the session was for: always kept
 TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
+AGENT_USAGE_WINDOW = 64
 MAX_ACTIONS = 60
 MAX_FILES = 1000
 MAX_COMMANDS = 100  # as many as the note shows
@@ -143,7 +144,7 @@ def usage_key(e: Entry) -> str | None:
 
 
 def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
-                e: Entry) -> bool:
+                e: Entry, window: int | None = None) -> bool:
     """Record an assistant message's usage; True when the message id is new.
 
     Snapshots of one message are written close together, so only the last
@@ -164,7 +165,7 @@ def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: li
     new = new_usage(old, model, m.usage)
     if new is not None:
         usage[key] = new
-    if old is None and len(usage) > USAGE_WINDOW:
+    if old is None and len(usage) > (USAGE_WINDOW if window is None else window):
         oldest = next(iter(usage))
         add_tokens(settled, usage.pop(oldest))
     return old is None
@@ -881,7 +882,8 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed]) -> AgentF
                 state.first_ts = ts
             state.last_ts = ts
         if e.type == "assistant" and e.message is not None:
-            _note_usage(state.usage, state.settled, state.models, e)
+            # Many subagent files may hang off one session: a smaller window each.
+            _note_usage(state.usage, state.settled, state.models, e, AGENT_USAGE_WINDOW)
             c = e.message.content
             if isinstance(c, list):
                 state.tool_calls += sum(

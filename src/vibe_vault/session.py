@@ -26,11 +26,13 @@ from vibe_vault.project import project_name
 from vibe_vault.reader import HEAD, Cursor, LineReader, head_of, must_restart, unchanged
 from vibe_vault.redact import DEFAULT, Redactor
 from vibe_vault.registry import Record
+from vibe_vault.render import RenderOptions, figures, render
+from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
 
 if TYPE_CHECKING:
     from vibe_vault.index import Links
-from vibe_vault.render import RenderOptions, figures, render
-from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
+
+MAX_DURATIONS = 400
 
 
 class NotAFile(Exception):
@@ -255,6 +257,10 @@ def fold_journal(state: SessionState, path: StrPath) -> None:
             elif tid in starts and isinstance(rec.get("t"), (int, float)):
                 state.durations[tid] = int((float(rec["t"]) - starts[tid]) * 1000)
     state.journal_offset += end
+    # The note shows durations for its last commands and turns only: keep the
+    # newest, so a long session's state (and every Stop) stays the same size.
+    while len(state.durations) > MAX_DURATIONS:
+        del state.durations[next(iter(state.durations))]
 
 
 def update_session(
