@@ -62,6 +62,9 @@ MAX_COMMANDS = 100  # as many as the note shows
 MAX_ERRORS = 50  # as many as the note shows
 MAX_COMMITS = 100
 MAX_RECENT_TOOLS = 64
+MAX_PENDING = 256
+MAX_SUBAGENTS = 200
+MAX_TASKS = 200
 TAIL_UUIDS = 50
 PROMPT_CHARS = 500
 RAW_PROMPT_CHARS = 64_000
@@ -534,8 +537,11 @@ class Folder:
                 description=self.safe_line(str(inp.get("description") or ""), 120),
                 ts=ts,
             )
-            s.subagents.append(sub)
-            p.sub_no = len(s.subagents) - 1
+            if len(s.subagents) < MAX_SUBAGENTS:
+                s.subagents.append(sub)
+                p.sub_no = len(s.subagents) - 1
+            else:
+                s.subagents_dropped += 1
             a = Action(kind="agent", text=sub.type, detail=sub.description, ts=ts)
         elif name == "ExitPlanMode":
             a = Action(kind="plan", ts=ts)
@@ -584,6 +590,9 @@ class Folder:
             p.turn_no = self.turn_no()
             p.action_no = self.add_action(a, merge)
         s.pending[b.id or ""] = p
+        if len(s.pending) > MAX_PENDING:
+            # Calls whose results never came (interrupted): forget the oldest.
+            del s.pending[next(iter(s.pending))]
 
     # -- user ------------------------------------------------------------------
     def user(self, e: Entry, ts: str) -> None:
@@ -716,6 +725,8 @@ class Folder:
         elif p.name == "TaskCreate" and isinstance(result, dict):
             task = result.get("task")
             if isinstance(task, dict) and task.get("id") is not None:
+                if len(s.tasks) >= MAX_TASKS:
+                    return
                 s.tasks[str(task["id"])] = Todo(
                     text=self.safe_line(str(task.get("subject") or p.path), 160))
 

@@ -248,7 +248,7 @@ def _summary(state: SessionState, title: str, tests: str) -> str:
     if f.prs:
         facts.append(plural(len(f.prs), "PR"))
     if f.subagents:
-        facts.append(plural(len(f.subagents), "subagent"))
+        facts.append(plural(len(f.subagents) + f.subagents_dropped, "subagent"))
     open_items = sum(1 for t in _todos(state) if t.status != "completed")
     if open_items:
         facts.append(plural(open_items, "open task"))
@@ -333,7 +333,7 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     lines.append(f"errors: {len(f.errors) + f.errors_dropped}")
     lines.append(f"commits: {len(f.commits)}")
     lines.append(f"compactions: {f.compactions}")
-    lines.append(f"subagents: {len(f.subagents)}")
+    lines.append(f"subagents: {len(f.subagents) + f.subagents_dropped}")
     lines.append(f"redactions: {f.redactions}")
     for key in ("previous", "next", "continues"):
         target = getattr(state, key)
@@ -656,6 +656,8 @@ def _subagents(out: list[str], state: SessionState) -> None:
             bits.append(s.status)
         desc = f": {s.description}" if s.description else ""
         out.append(f"- *{s.type}*{desc} ({', '.join(bits)})")
+    if f.subagents_dropped:
+        out.append(f"- … and {n(f.subagents_dropped)} more")
     out.append("")
 
 

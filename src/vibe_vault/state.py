@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 8
+STATE_VERSION = 9
 
 
 class Tokens(Struct, array_like=True):
@@ -182,6 +182,7 @@ class Fold(Struct, omit_defaults=True):
     todos: list[Todo] = field(default_factory=list)
     tasks: dict[str, Todo] = field(default_factory=dict)
     subagents: list[Subagent] = field(default_factory=list)
+    subagents_dropped: int = 0
     summaries: list[str] = field(default_factory=list)
     ai_title: str = ""
     custom_title: str = ""
