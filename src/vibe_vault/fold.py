@@ -44,14 +44,15 @@ from vibe_vault.state import (
 )
 from vibe_vault.text import rx
 
-# Caps keep a note readable and the state small for sessions of tens of
-# thousands of entries; what is dropped is counted and said in the note.
 # Entry types that only bring a time, a cwd and a branch.
 PASSIVE_TYPES = frozenset({"progress", "file-history-snapshot", "file-history-delta",
                            "queue-operation", "attachment", "last-prompt", "mode",
                            "permission-mode", "atis-latch", "agent-name", "bridge-session",
                            "worktree-state", "relocated", "frame-link", "started", "result",
                            "cost-state", "agent-setting"})
+
+# Caps keep a note readable and the state small for sessions of tens of
+# thousands of entries; what is dropped is counted and said in the note.
 HEAD_TURNS = 10  # the first turns say what the session was for: always kept
 TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
@@ -90,21 +91,21 @@ QUIET_TOOLS = frozenset(
 _EXIT_CODE = r"^Exit code (-?\d+)"
 _COMMIT = r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$"
 _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
-_TEST_CMD = (
-    r"(?:^|[\s;&|(])(?:pytest|py\.test|python\d?(?:\.\d+)? -m (?:pytest|unittest)|tox|nox"
+_TEST_CMD = (  # a runner may be called by path: .venv/bin/pytest, vendor/bin/phpunit
+    r"(?:^|[\s;&|(/])(?:pytest|py\.test|python\d?(?:\.\d+)? -m (?:pytest|unittest)|tox|nox"
     r"|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)"
     r"|jest|vitest|mocha|rspec|phpunit|ctest|mvn test|gradle test|\./gradlew test|dotnet test"
     r"|make test|just test|deno test|swift test|mix test)\b"
 )
 _BUILD_CMD = (
-    r"(?:^|[\s;&|(])(?:cargo build|go build|npm run build|pnpm (?:run )?build|yarn build"
+    r"(?:^|[\s;&|(/])(?:cargo build|go build|npm run build|pnpm (?:run )?build|yarn build"
     r"|make(?:\s|$)|cmake --build|mvn (?:package|install)|gradle build|tsc\b|python -m build"
     r"|uv build|docker build|vite build|next build)"
 )
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # Every alternative of the patterns above contains one of these: most commands
 # (git, ls, cat, grep) are classified without running a regex.
-_TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec")
+_TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec", "phpunit")
 _BUILD_HINTS = ("build", "make", "tsc", "mvn")
 
 
