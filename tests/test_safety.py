@@ -375,3 +375,14 @@ def test_planted_secrets_never_reach_the_vault(env: Env, tmp_path: Path) -> None
     fm = frontmatter(next(iter(env.notes().values())))
     assert int(fm["redactions"]) >= len(secrets)
     assert "[REDACTED:" in vault_text
+
+
+@pytest.mark.parametrize("first", ["PreToolUse", "Stop", "SessionEnd"])
+def test_state_directory_is_private_whichever_event_comes_first(env: Env, first: str) -> None:
+    target = place(env)
+    ev: dict[str, object] = {"hook_event_name": first, "session_id": SID,
+                             "transcript_path": str(target), "tool_use_id": "t1"}
+    assert_harmless(env.hook(ev))
+    for p in [env.state, *env.state.rglob("*")]:
+        mode = stat.S_IMODE(p.stat().st_mode)
+        assert mode == (0o700 if p.is_dir() else 0o600), (p, oct(mode))

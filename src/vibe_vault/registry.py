@@ -90,6 +90,7 @@ def save(state_dir: StrPath, reg: Registry) -> None:
 
 
 def locked(state_dir: StrPath, timeout: float = 10.0) -> SessionLock:
+    os.makedirs(state_dir, mode=0o700, exist_ok=True)
     os.makedirs(os.path.join(state_dir, "locks"), mode=0o700, exist_ok=True)
     return SessionLock(os.path.join(state_dir, "locks", "registry.lock"), timeout)
 

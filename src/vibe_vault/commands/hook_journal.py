@@ -50,6 +50,9 @@ def record(data: bytes) -> None:
     line = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
     root = _state_dir()
     journal = os.path.join(root, "journal")
+    # makedirs gives `mode` to the last directory only: the state root is made
+    # first, so it is private too when this is the first event ever seen.
+    os.makedirs(root, mode=0o700, exist_ok=True)
     os.makedirs(journal, mode=0o700, exist_ok=True)
     path = os.path.join(journal, safe_id(sid) + ".jsonl")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
