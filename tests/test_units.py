@@ -286,3 +286,24 @@ def test_commands_are_classified(command: str, kind: str) -> None:
 
     f = fold(Fold(), (decode_line(json.dumps(x).encode()) for x in lines))
     assert f.commands[-1].kind == kind
+
+
+# Hiding fcntl hides it from filelock too, which then warns it has only a soft
+# lock; on Windows it uses msvcrt and says nothing.
+@pytest.mark.filterwarnings("ignore:only soft file lock")
+def test_lock_falls_back_to_filelock_without_fcntl(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where fcntl does not exist (Windows), filelock takes the same role:
+    one holder at a time, a timeout, release on exit."""
+    import sys
+
+    from vibe_vault.lock import LockTimeout, SessionLock
+
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # `import fcntl` now fails
+    path = tmp_path / "s.lock"
+    with SessionLock(path, 1.0) as held:
+        assert held._fallback is not None
+        with pytest.raises(LockTimeout), SessionLock(path, 0.05):
+            pass
+    with SessionLock(path, 0.05):
+        pass  # released: free again
