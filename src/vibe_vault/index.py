@@ -37,18 +37,11 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
                 fig: Figures | None = None) -> Record:
     """The registry record of a session, from its state (and its figures, when
     the note was just rendered from them)."""
-    from vibe_vault import pricing
-
     fig = fig or figures(state, opts)
     f = state.fold
-    prices = pricing.table(opts.pricing)
-    by_model: dict[str, list[int]] = {}
-    cost_by_model: dict[str, float] = {}
-    for model, t in fig.tokens.items():
-        by_model[model] = [t.input, t.output, t.cache_read, t.cache_creation]
-        price = pricing.price_for(model, prices)
-        if price is not None:
-            cost_by_model[model] = round(pricing.cost(t, price), 6)
+    by_model = {model: [t.input, t.output, t.cache_read, t.cache_creation]
+                for model, t in fig.tokens.items()}
+    cost_by_model = {model: round(c, 6) for model, c in fig.costs.items()}
     stamps = [s for s in (registry.stamp(p) for p in files) if s is not None]
     todos = list(f.todos) or list(f.tasks.values())
     return Record(

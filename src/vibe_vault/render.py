@@ -178,6 +178,7 @@ class Figures(Struct):
     summary: str
     activity: str
     tokens: dict[str, Tokens]
+    costs: dict[str, float]  # USD by model, for the models with a price
     total: Tokens
     cost: float
     unpriced: list[str]
@@ -193,7 +194,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     by_model = tokens_by_model(state)
     total = Tokens(model="all")
     prices = pricing.table(opts.pricing)
-    cost = 0.0
+    costs: dict[str, float] = {}
     unpriced: list[str] = []
     for model, t in by_model.items():
         total.input += t.input
@@ -205,7 +206,8 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
             if t.input or t.output or t.cache_read or t.cache_creation:
                 unpriced.append(model)
         else:
-            cost += pricing.cost(t, price)
+            costs[model] = pricing.cost(t, price)
+    cost = sum(costs.values())
     a, b = _epoch(f.first_ts), _epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0
     active_ms = f.turn_ms or f.gap_ms
@@ -222,6 +224,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         summary=_summary(state, title, tests),
         activity=_activity(state),
         tokens=by_model,
+        costs=costs,
         total=total,
         cost=round(cost, 4),
         unpriced=unpriced,
@@ -407,7 +410,7 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     _errors(out, state)
     _open_threads(out, state)
     _subagents(out, state)
-    _tokens(out, fig, opts)
+    _tokens(out, fig)
     out.append(USER_HEADING)
     out.append(USER_HINT)
     return "\n".join(out) + "\n"
@@ -661,17 +664,15 @@ def _subagents(out: list[str], state: SessionState) -> None:
     out.append("")
 
 
-def _tokens(out: list[str], fig: Figures, opts: RenderOptions) -> None:
+def _tokens(out: list[str], fig: Figures) -> None:
     if not fig.tokens:
         return
-    prices = pricing.table(opts.pricing)
     out.append("## Tokens and cost")
     out.append("")
     out.append("| Model | Input | Output | Cache read | Cache write | Cost |")
     out.append("|---|--:|--:|--:|--:|--:|")
     for model, t in fig.tokens.items():
-        price = pricing.price_for(model, prices)
-        c = f"${pricing.cost(t, price):.2f}" if price else "unpriced"
+        c = f"${fig.costs[model]:.2f}" if model in fig.costs else "unpriced"
         out.append(f"| {cell(model)} | {n(t.input)} | {n(t.output)} | {n(t.cache_read)} | "
                    f"{n(t.cache_creation)} | {c} |")
     t = fig.total
