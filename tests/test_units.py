@@ -243,7 +243,7 @@ def test_clean_shortcuts_change_nothing(text: str) -> None:
 def test_fast_epoch_agrees_with_datetime(dt: object, suffix: str, garble: str) -> None:
     from datetime import datetime
 
-    from vibe_vault.fold import _epoch
+    from vibe_vault.fold import epoch
 
     ts = dt.strftime("%Y-%m-%dT%H:%M:%S")  # type: ignore[attr-defined]
     if garble:
@@ -253,7 +253,7 @@ def test_fast_epoch_agrees_with_datetime(dt: object, suffix: str, garble: str) -
         expected: float | None = datetime.fromisoformat(ts).timestamp()
     except ValueError:
         expected = None
-    assert _epoch(ts) == expected, ts
+    assert epoch(ts) == expected, ts
 
 
 @pytest.mark.parametrize("command,kind", [

@@ -132,7 +132,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
     the fold's rules: the first entry with a timestamp; the first known-type entry
     with a cwd. Reads a line at a time, so it stops as soon as both are known."""
     from vibe_vault.entries import KNOWN_TYPES, Entry, decode_line
-    from vibe_vault.fold import _epoch
+    from vibe_vault.fold import epoch
 
     first_ts = cwd = ""
     try:
@@ -143,7 +143,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
                 e = decode_line(line)
                 if not isinstance(e, Entry):
                     continue
-                if not first_ts and e.timestamp and _epoch(e.timestamp) is not None:
+                if not first_ts and e.timestamp and epoch(e.timestamp) is not None:
                     first_ts = e.timestamp
                 if e.type in KNOWN_TYPES and e.cwd and not cwd:
                     cwd = e.cwd

@@ -109,7 +109,7 @@ _TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec", "phpunit")
 _BUILD_HINTS = ("build", "make", "tsc", "mvn")
 
 
-def _epoch(ts: str) -> float | None:
+def epoch(ts: str) -> float | None:
     """Seconds since the epoch of an ISO 8601 stamp; None if it is not one.
     (datetime.fromisoformat is C: faster than any parsing by hand in Python.)"""
     try:
@@ -382,7 +382,7 @@ class Folder:
     def clock(self, ts: str) -> float:
         """Track first/last stamps and active time; the entry's epoch (0 if none)."""
         s = self.s
-        ep = _epoch(ts)
+        ep = epoch(ts)
         if ep is None:
             return 0.0
         if not s.first_ts:

@@ -28,6 +28,7 @@ from vibe_vault.render import (
     iso,
     render,
     short_tokens,
+    wikilink,
     yaml_str,
 )
 from vibe_vault.state import SessionState
@@ -173,13 +174,6 @@ def _links_of(r: Record | SessionState) -> Links:
                  continued_by=list(r.continued_by))
 
 
-def link(note: str, label: str = "") -> str:
-    """An Obsidian wikilink to a note path relative to the vault."""
-    target = note[:-3] if note.endswith(".md") else note
-    label = label.replace("|", "-").replace("]", ")").replace("[", "(")
-    return f"[[{target}|{label}]]" if label else f"[[{target}]]"
-
-
 def project_note_path(project: str) -> str:
     p = safe_name(project, 60)
     return f"Projects/{p}/{p}.md"
@@ -212,14 +206,14 @@ def render_project(project: str, recs: list[Record]) -> str:
     for r in recs:
         t = r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_creation_tokens
         status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
-        out.append(f"| {_date(r.started)} | {cell(link(r.note, r.title))} | "
+        out.append(f"| {_date(r.started)} | {cell(wikilink(r.note, r.title))} | "
                    f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "
                    f"{status} |")
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
         out += ["", "## Open threads (latest sessions)", ""]
         for r, task in open_tasks[:30]:
-            out.append(f"- [ ] {task} ({link(r.note, _date(r.started))})")
+            out.append(f"- [ ] {task} ({wikilink(r.note, _date(r.started))})")
     out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
             "never changes it. -->"]
     return "\n".join(out) + "\n"
@@ -240,12 +234,12 @@ def render_home(records: list[Record], latest: int = 20) -> str:
     for project, recs in rows:
         last = max(r.started for r in recs)
         minutes = sum(r.active_minutes for r in recs)
-        out.append(f"| {link(project_note_path(project), project)} | {len(recs)} | "
+        out.append(f"| {wikilink(project_note_path(project), project)} | {len(recs)} | "
                    f"{_date(last)} | {minutes // 60}h {minutes % 60:02d}m | "
                    f"{_money(sum(r.cost_usd for r in recs))} |")
     out += ["", "## Latest sessions", ""]
     for rec in sorted(records, key=_order, reverse=True)[:latest]:
-        out.append(f"- {_date(rec.started)} · **{rec.project}** · {link(rec.note, rec.title)}")
+        out.append(f"- {_date(rec.started)} · **{rec.project}** · {wikilink(rec.note, rec.title)}")
     out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
             "never changes it. -->"]
     return "\n".join(out) + "\n"
@@ -257,7 +251,7 @@ def render_daily(day: str, records: list[Record]) -> str:
     out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
            f"cost_usd: {cost:.4f}", "---", "", f"# {day}", ""]
     for r in recs:
-        out.append(f"- {r.started[11:16]} · **{r.project}** · {link(r.note, r.title)} "
+        out.append(f"- {r.started[11:16]} · **{r.project}** · {wikilink(r.note, r.title)} "
                    f"({r.duration_minutes} min, {_money(r.cost_usd)})")
     out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
             "never changes it. -->"]

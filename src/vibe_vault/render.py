@@ -12,7 +12,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from vibe_vault import pricing
-from vibe_vault.fold import HEAD_TURNS, add_tokens
+from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
 from vibe_vault.paths import relative_to
 from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
 
@@ -166,13 +166,6 @@ def title_of(state: SessionState) -> str:
     )
 
 
-def _epoch(ts: str) -> float | None:
-    try:
-        return datetime.fromisoformat(ts).timestamp()
-    except ValueError:
-        return None
-
-
 class Figures(Struct):
     title: str
     summary: str
@@ -208,7 +201,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         else:
             costs[model] = pricing.cost(t, price)
     cost = sum(costs.values())
-    a, b = _epoch(f.first_ts), _epoch(f.last_ts)
+    a, b = epoch(f.first_ts), epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0
     active_ms = f.turn_ms or f.gap_ms
     tool_calls = sum(f.tool_calls.values()) + sum(
@@ -341,10 +334,10 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     for key in ("previous", "next", "continues"):
         target = getattr(state, key)
         if target:
-            lines.append(f"{key}: {yaml_str(_wikilink(target))}")
+            lines.append(f"{key}: {yaml_str(wikilink(target))}")
     if state.continued_by:
         lines.append("continued_by:")
-        lines.extend(f"  - {yaml_str(_wikilink(t))}" for t in state.continued_by)
+        lines.extend(f"  - {yaml_str(wikilink(t))}" for t in state.continued_by)
     lines.append("tags:")
     lines.append("  - session")
     lines.append(f"  - {yaml_str(_tag(state.project))}")
@@ -353,8 +346,11 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     return lines
 
 
-def _wikilink(note: str, label: str = "") -> str:
+def wikilink(note: str, label: str = "") -> str:
+    """An Obsidian wikilink to a note path relative to the vault; the label is
+    kept from closing the link or splitting it."""
     target = note[:-3] if note.endswith(".md") else note
+    label = label.replace("|", "-").replace("]", ")").replace("[", "(")
     return f"[[{target}|{label}]]" if label else f"[[{target}]]"
 
 
@@ -377,7 +373,7 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     out.append(quote(fig.summary))
     out.append("")
     project_note = f"Projects/{state.project}/{state.project}"
-    facts = [f"**Project** {_wikilink(project_note, state.project)}"]
+    facts = [f"**Project** {wikilink(project_note, state.project)}"]
     if f.first_ts:
         facts.append(f"**Started** {iso(f.first_ts).replace('T', ' ')[:16]} UTC")
     if fig.wall_minutes:
@@ -394,12 +390,12 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     out.append("")
     nav = []
     if state.previous:
-        nav.append(f"← {_wikilink(state.previous, 'previous session')}")
+        nav.append(f"← {wikilink(state.previous, 'previous session')}")
     if state.continues:
-        nav.append(f"continues {_wikilink(state.continues, 'an earlier session')}")
-    nav.extend(f"continued in {_wikilink(t, 'a later session')}" for t in state.continued_by)
+        nav.append(f"continues {wikilink(state.continues, 'an earlier session')}")
+    nav.extend(f"continued in {wikilink(t, 'a later session')}" for t in state.continued_by)
     if state.next:
-        nav.append(f"{_wikilink(state.next, 'next session')} →")
+        nav.append(f"{wikilink(state.next, 'next session')} →")
     if nav:
         out.append(" · ".join(nav))
         out.append("")
