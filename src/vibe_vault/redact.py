@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from vibe_vault.text import rx
+
 # (kind, triggers, pattern). A rule runs only when one of its triggers (lower
 # case) occurs in the lower-cased text, and is compiled the first time it runs:
 # most texts trigger nothing, and compiling every pattern up front would cost
@@ -76,25 +78,6 @@ _ENV_FILE_CMD = (
 _ENV_LINE = r"(?m)^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=)(.+)$"
 
 
-class _Lazy:
-    """A regex compiled the first time it is used."""
-
-    __slots__ = ("_rx", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._rx: re.Pattern[str] | None = None
-
-    @property
-    def rx(self) -> re.Pattern[str]:
-        if self._rx is None:
-            self._rx = re.compile(self.pattern)
-        return self._rx
-
-
-_NOT_A_SECRET_RX = _Lazy(_NOT_A_SECRET)
-_ENV_FILE_RX = _Lazy(_ENV_FILE_CMD)
-_ENV_LINE_RX = _Lazy(_ENV_LINE)
 
 
 class Redactor:
@@ -104,11 +87,11 @@ class Redactor:
         self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()
     ) -> None:
         extra = list(extra)
-        self._rules = [(kind, _Lazy(p)) for kind, _, p in _PATTERNS]
+        self._rules = [(kind, p) for kind, _, p in _PATTERNS]
         # Case-insensitive rules also get a plain form, run on the lower-cased text:
         # (?i) keeps the regex engine from skipping ahead by literal prefix, and
         # costs those rules about six times as much.
-        self._folded = {i: _Lazy(p.removeprefix("(?i)")) for i, (_, _, p) in
+        self._folded = {i: p.removeprefix("(?i)") for i, (_, _, p) in
                         enumerate(_PATTERNS) if p.startswith("(?i)")}
         # Triggers grouped under a character most of them contain: a text without
         # "_" (or "-", "://", ".") skips that whole group with one search.
@@ -120,7 +103,7 @@ class Redactor:
         self._gated = sorted(groups.items())
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
-        self._rules += [(kind, _Lazy(p)) for kind, p in extra]
+        self._rules += [(kind, p) for kind, p in extra]
         self._allow = frozenset(allow)
 
     def redact(self, text: str) -> tuple[str, int]:
@@ -133,21 +116,21 @@ class Redactor:
                 for t, i in triggers if t in low}
         hits.update(self._always)
         for i in sorted(hits):  # in the table's order, as the patterns expect
-            kind, lazy = self._rules[i]
+            kind, pattern = self._rules[i]
             marker = f"[REDACTED:{kind}]"
             folded = self._folded.get(i)
             if folded is not None and len(low) == len(text):
-                text, n = self._sub_folded(folded.rx, low, text, marker, kind)
+                text, n = self._sub_folded(rx(folded), low, text, marker, kind)
             else:
                 sub = self._replacer(marker, kind)
-                text, n = lazy.rx.subn(sub, text)
+                text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
             if n:
                 count += n
                 low = text.lower()
-        if ".env" in low and _ENV_FILE_RX.rx.search(text):
+        if ".env" in low and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
-            text, m = _ENV_LINE_RX.rx.subn(r"\1[REDACTED:env-file]", text)
+            text, m = rx(_ENV_LINE).subn(r"\1[REDACTED:env-file]", text)
             count += m
         return text, count
 
@@ -187,7 +170,7 @@ class _Replacer:
         return (
             secret in self.allow
             or secret.startswith("[REDACTED")
-            or (self.kind == "secret-assignment" and bool(_NOT_A_SECRET_RX.rx.match(secret)))
+            or (self.kind == "secret-assignment" and bool(rx(_NOT_A_SECRET).match(secret)))
         )
 
     def __call__(self, m: re.Match[str]) -> str:

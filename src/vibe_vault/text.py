@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-# Patterns are compiled on first use (`_rx`): a hook that meets no wrapper tag
+# Patterns are compiled on first use (`rx`): a hook that meets no wrapper tag
 # or base64 never pays for compiling them.
 # Tags Claude Code wraps around context it injects into a user message.
 _WRAPPERS = (
@@ -30,8 +30,6 @@ def rx(pattern: str) -> re.Pattern[str]:
     """A compiled pattern, compiled the first time it is asked for."""
     return re.compile(pattern)
 
-
-_rx = rx
 
 # Prompts that carry no topic: never a title.
 FILLER = frozenset(
@@ -66,9 +64,9 @@ FILLER = frozenset(
 
 def strip_base64(text: str) -> str:
     if "base64," in text:
-        text = _rx(_DATA_URI).sub("[base64 data]", text)
-    if _may_hold_run(text) and _rx(_BASE64_RUN).search(text):
-        text = _rx(_BASE64_RUN).sub("[base64 data]", text)
+        text = rx(_DATA_URI).sub("[base64 data]", text)
+    if _may_hold_run(text) and rx(_BASE64_RUN).search(text):
+        text = rx(_BASE64_RUN).sub("[base64 data]", text)
     return text
 
 
@@ -89,7 +87,7 @@ def clean(text: str) -> str:
     text = strip_base64(text)
     if (not text.isprintable()
             and not text.replace("\n", "").replace("\t", "").isprintable()
-            and _rx(_ANY_CONTROL).search(text)):
+            and rx(_ANY_CONTROL).search(text)):
         text = text.translate(_CONTROL)
     return text
 
@@ -98,13 +96,13 @@ def slash_command(text: str) -> str | None:
     """`/name args` when the text is a slash-command wrapper, else None."""
     if "<command-name>" not in text:
         return None
-    m = _rx(_COMMAND_NAME).search(text)
+    m = rx(_COMMAND_NAME).search(text)
     if not m:
         return None
     name = m.group(1).strip()
     if not name.startswith("/"):
         name = "/" + name
-    a = _rx(_COMMAND_ARGS).search(text)
+    a = rx(_COMMAND_ARGS).search(text)
     args = a.group(1).strip() if a else ""
     return f"{name} {args}".strip()
 
@@ -113,8 +111,8 @@ def strip_wrappers(text: str) -> str:
     """The words a person typed, without the context blocks around them."""
     if "<" not in text:
         return text.strip()
-    text = _rx(_WRAPPERS).sub("", text)
-    text = _rx(_ANY_TAG).sub("", text)
+    text = rx(_WRAPPERS).sub("", text)
+    text = rx(_ANY_TAG).sub("", text)
     return text.strip()
 
 
