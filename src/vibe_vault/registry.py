@@ -104,13 +104,10 @@ def stamp(path: StrPath) -> FileStamp | None:
                      inode=st.st_ino)
 
 
-def unchanged(rec: Record, paths: Sequence[StrPath]) -> bool:
-    """True when every file of the session is as it was when the record was made."""
-    if len(rec.files) != len(paths):
+def unchanged(rec: Record, stamps: Sequence[FileStamp | None]) -> bool:
+    """True when every file of the session (as `stamp` sees it now) is as it was
+    when the record was made."""
+    if len(rec.files) != len(stamps):
         return False
     old = {f.path: f for f in rec.files}
-    for p in paths:
-        now = stamp(p)
-        if now is None or old.get(os.fspath(p)) != now:
-            return False
-    return True
+    return all(now is not None and old.get(now.path) == now for now in stamps)

@@ -71,26 +71,6 @@ def _parse_day(s: str) -> float:
         raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {s!r}") from None
 
 
-def _newest_mtime(paths: list[Path]) -> float:
-    newest = 0.0
-    for p in paths:
-        try:
-            newest = max(newest, os.stat(p).st_mtime)
-        except OSError:
-            continue
-    return newest
-
-
-def _size(paths: list[Path]) -> int:
-    total = 0
-    for p in paths:
-        try:
-            total += os.stat(p).st_size
-        except OSError:
-            continue
-    return total
-
-
 # -- the work of one session, in a worker process ---------------------------------
 
 _cfg: Config | None = None
@@ -178,10 +158,15 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
     sizes: dict[str, int] = {}
+    from vibe_vault.archive import needs_archive
+
     for src in sources:
         files = [src.main, *src.agents]
+        # One stat per file tells all: unchanged or not, how recent, how big.
+        stamps = [registry.stamp(p) for p in files]
+        newest = max((s.mtime_ns for s in stamps if s), default=0) / 1e9
         rec = reg.sessions.get(src.session_id)
-        if since is not None and _newest_mtime(files) < since:
+        if since is not None and newest < since:
             summary.filtered += 1
             continue
         if args.project:
@@ -189,14 +174,16 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             if project != args.project and not project.endswith("-" + args.project):
                 summary.filtered += 1
                 continue
-        if (rec is not None and not args.force and registry.unchanged(rec, files)
-                and not (rec.status == "active" and _newest_mtime(files) < idle_before)
-                and not (args.archive and _needs_archive(cfg, src.session_id, files))):
+        if (rec is not None and not args.force and registry.unchanged(rec, stamps)
+                and not (rec.status == "active" and newest < idle_before)
+                and not (args.archive and needs_archive(cfg, src.session_id, files))):
             summary.unchanged += 1
             continue
-        sizes[src.session_id] = _size(files)
+        sizes[src.session_id] = sum(s.size for s in stamps if s)
         jobs.append((src.session_id, str(src.main), [str(a) for a in src.agents], args.force,
                      idle_before, args.archive, None))
+    # Biggest first, so one large session does not finish last on its own.
+    jobs.sort(key=lambda j: -sizes[j[0]])
     jobs = _with_predicted_links(cfg, reg, jobs)
     if args.dry_run:
         for sid, main, *_ in jobs:
@@ -285,12 +272,6 @@ def prune_states(cfg: Config, reg: Any) -> int:
     return pruned
 
 
-def _needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
-    from vibe_vault.archive import needs_archive
-
-    return needs_archive(cfg, sid, files)
-
-
 def _with_predicted_links(cfg: Config, reg: Any, jobs: list[Any]) -> list[Any]:
     """Give each job the links its note will most likely carry, so a cold backfill
     writes each note once. A new session's start and project come from its first
@@ -329,7 +310,5 @@ def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bo
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # Biggest first, so one large session does not finish last on its own.
-    jobs = sorted(jobs, key=lambda j: -_size([Path(j[1]), *(Path(a) for a in j[2])]))
     with ctx.Pool(min(workers, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
         yield from pool.imap_unordered(_work, jobs, chunksize=1)
