@@ -264,12 +264,8 @@ def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None) -> 
     changed = apply_links(cfg, compute_links(records), records)
     written = len(changed)
     if changed:
-        with registry.locked(cfg.state_dir):
-            on_disk = registry.load(cfg.state_dir)
-            for sid in changed:
-                if sid in on_disk.sessions:
-                    on_disk.sessions[sid] = records[sid]
-            registry.save(cfg.state_dir, on_disk)
+        registry.merge(cfg.state_dir, {sid: records[sid] for sid in changed},
+                       only_known=True)
     by_project: dict[str, list[Record]] = {}
     for r in records.values():
         by_project.setdefault(r.project, []).append(r)

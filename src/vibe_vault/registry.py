@@ -95,6 +95,24 @@ def locked(state_dir: StrPath, timeout: float = 10.0) -> SessionLock:
     return SessionLock(os.path.join(state_dir, "locks", "registry.lock"), timeout)
 
 
+def merge(state_dir: StrPath, records: dict[str, Record],
+          owners: dict[str, str] | None = None, only_known: bool = False,
+          timeout: float = 10.0) -> Registry:
+    """Write records (and legacy agent-file owners) into the registry on disk,
+    under its lock, keeping what other processes wrote meanwhile; the result.
+    `only_known` updates sessions already there and adds none. Raises
+    LockTimeout when the lock stays held past `timeout`."""
+    with locked(state_dir, timeout):
+        reg = load(state_dir)
+        for sid, rec in records.items():
+            if not only_known or sid in reg.sessions:
+                reg.sessions[sid] = rec
+        if owners:
+            reg.agent_owners.update(owners)
+        save(state_dir, reg)
+    return reg
+
+
 def stamp(path: StrPath) -> FileStamp | None:
     try:
         st = os.stat(path)

@@ -212,15 +212,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             summary.unchanged += 1
     progress.close()
     if jobs or not reg.sessions:
-        with registry.locked(cfg.state_dir):
-            reg2 = registry.load(cfg.state_dir)
-            reg2.sessions.update(records)
-            for src in sources:
-                for a in src.agents:
-                    if a.parent.name != "subagents":
-                        reg2.agent_owners[str(a)] = src.session_id
-            registry.save(cfg.state_dir, reg2)
-        reg = reg2
+        owners = {str(a): src.session_id for src in sources for a in src.agents
+                  if a.parent.name != "subagents"}
+        reg = registry.merge(cfg.state_dir, records, owners)
         from vibe_vault import index
 
         summary.index_notes_written = index.regenerate(cfg, reg)

@@ -184,10 +184,8 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
     if left <= 0.05:
         return  # the next backfill will do it
     try:
-        with registry.locked(cfg.state_dir, timeout=min(left, 0.5)):
-            reg = registry.load(cfg.state_dir)
-            reg.sessions[record.session_id] = record
-            registry.save(cfg.state_dir, reg)
+        reg = registry.merge(cfg.state_dir, {record.session_id: record},
+                             timeout=min(left, 0.5))
     except LockTimeout:
         return
     index.regenerate(cfg, reg, projects={record.project})

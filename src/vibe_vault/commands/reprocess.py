@@ -83,9 +83,5 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         done += 1
         print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (no assistant reply)'}"
               + (" (from the archive)" if tmp is not None else ""))
-    with registry.locked(cfg.state_dir):
-        reg = registry.load(cfg.state_dir)
-        reg.sessions.update(records)
-        registry.save(cfg.state_dir, reg)
-    index.regenerate(cfg, reg)
+    index.regenerate(cfg, registry.merge(cfg.state_dir, records))
     return 1 if failed else 0
