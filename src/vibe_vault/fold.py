@@ -208,25 +208,12 @@ class Folder:
     # -- text -------------------------------------------------------------
     def redacted(self, text: str, limit: int | None,
                  stated: bool = False) -> tuple[str, int]:
-        """Cleaned, redacted and cut to `limit`; and how many secrets were replaced.
-
-        The text is first cut at a space near twice the limit, so the regex
-        work is bounded and no token-like secret is split in two. `stated`
-        says the limit where a long text was cut (prompts, answers, summaries).
-        """
+        """`note_text`, memoised for this fold call."""
         key = (text, limit, stated)
         hit = self.memo.get(key)
         if hit is not None:
             return hit  # todo lists and paths recur on every call: same text, same answer
-        if limit is not None:
-            text = tx.cut(text, limit * 2)
-        text, n = self.r.redact(tx.clean(text))
-        if limit is not None:
-            cut = tx.trim(text, limit)
-            if stated and cut != text.strip():
-                cut += f" [cut at {limit:,} characters]"
-            text = cut
-        out = text, n
+        out = note_text(text, limit, self.r, stated)
         if len(self.memo) > 4096:
             self.memo.clear()
         self.memo[key] = out
@@ -810,6 +797,26 @@ class Folder:
             a.n2 += removed
             if op == "created":
                 a.detail = "created"
+
+
+def note_text(text: str, limit: int | None, redactor: Redactor,
+              stated: bool = False) -> tuple[str, int]:
+    """A transcript text as a note may hold it: cleaned, redacted and cut to
+    `limit`; and how many secrets were replaced.
+
+    The text is first cut at a space near twice the limit, so the regex work is
+    bounded and no token-like secret is split in two. `stated` says the limit
+    where a long text was cut (prompts, answers, summaries).
+    """
+    if limit is not None:
+        text = tx.cut(text, limit * 2)
+    text, n = redactor.redact(tx.clean(text))
+    if limit is not None:
+        cut = tx.trim(text, limit)
+        if stated and cut != text.strip():
+            cut += f" [cut at {limit:,} characters]"
+        text = cut
+    return text, n
 
 
 def _estimate(name: str, inp: dict[str, Any]) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from msgspec import Struct
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.entries import Entry, Malformed, decode_lines
-from vibe_vault.fold import fold, fold_agent
+from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
 from vibe_vault.lock import SessionLock
 from vibe_vault.note import free_relpath, write_note
 from vibe_vault.paths import safe_id
@@ -333,7 +333,8 @@ def update_session(
             state.status, state.end_reason = "active", ""
         if (provisional is not None and end_reason is None and provisional.strip()
                 and provisional.strip() != state.fold.last_answer):
-            state.provisional = _clean_provisional(provisional, redactor)
+            # Not counted: the transcript will bring the same text, and count it then.
+            state.provisional = note_text(provisional.strip(), ANSWER_CHARS, redactor)[0]
         out = Outcome(session_id=sid, bytes_read=read, complete=complete)
         if links is not None:
             from vibe_vault.index import set_links
@@ -363,11 +364,3 @@ def _mtime(path: StrPath) -> float:
     except OSError:
         return 0.0
 
-
-def _clean_provisional(text: str, redactor: Redactor) -> str:
-    from vibe_vault import text as tx
-    from vibe_vault.fold import ANSWER_CHARS
-
-    # Not counted: the transcript will bring the same text, and count it then.
-    cleaned, _ = redactor.redact(tx.clean(tx.cut(text.strip(), ANSWER_CHARS * 2)))
-    return tx.trim(cleaned, ANSWER_CHARS)
