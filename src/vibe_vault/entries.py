@@ -1,10 +1,10 @@
 """Transcript entries as msgspec Structs, and decoding one JSONL line.
 
 Every field is optional and unknown fields are ignored, because Claude Code adds
-entry types and fields every few weeks. Volatile subtrees (`toolUseResult`,
-`data`, `snapshot`, `attachment`, tool_result content) stay `msgspec.Raw`, so a
-line only pays for what the fold reads, and a surprising shape in them never
-costs the rest of the line.
+entry types and fields every few weeks. Volatile subtrees (`data`,
+`snapshot`, `attachment`, tool_result content) stay `msgspec.Raw`, and of a
+`toolUseResult` only a few fields are read, so a line only pays for what the
+fold reads, and a surprising shape in them never costs the rest of the line.
 """
 
 
@@ -114,6 +114,31 @@ class Block(Struct, omit_defaults=True):
     is_error: bool | None = None
 
 
+class ToolResult(Struct):
+    """The few fields of a `toolUseResult` the fold reads, decoded in the same
+    pass as the line. Everything else (an Edit's `originalFile` is a whole
+    file, a Read's result is one) is skipped by the decoder unread; every field
+    takes any JSON value, so no shape here can cost the rest of the line."""
+
+    type: Any = None
+    structuredPatch: Any = None
+    content: Raw = Raw()  # a Write's whole file: counted from the raw bytes
+    stdout: Any = None
+    interrupted: Any = None
+    agentId: Any = None
+    totalTokens: Any = None
+    totalDurationMs: Any = None
+    totalToolUseCount: Any = None
+    status: Any = None
+    answers: Any = None
+    task: Any = None
+
+
+# Any JSON value: an object is read as a ToolResult; a string (older errors) or
+# a list (MCP content blocks, possibly images) is kept but never read.
+ToolUseResult = ToolResult | str | list[Raw] | int | float | bool | None
+
+
 class Message(Struct, omit_defaults=True):
     id: str | None = None
     model: str | None = None
@@ -148,7 +173,7 @@ class Entry(Struct, omit_defaults=True):
     agentId: str | None = None
     requestId: str | None = None
     message: Message | None = None
-    toolUseResult: Raw = Raw()
+    toolUseResult: ToolUseResult = None
     compactMetadata: CompactMetadata | None = None
     durationMs: int | float | None = None
     content: Raw = Raw()
@@ -162,27 +187,6 @@ class Entry(Struct, omit_defaults=True):
     prUrl: str | None = None
     prRepository: str | None = None
     operation: str | None = None
-
-
-class ToolResult(Struct):
-    """The few fields of a `toolUseResult` the fold reads. Everything else (an
-    Edit's `originalFile` is a whole file) is skipped by the decoder unread."""
-
-    type: Any = None
-    structuredPatch: Any = None
-    content: Raw = Raw()  # a Write's whole file: decoded only when it must be counted
-    stdout: Any = None
-    interrupted: Any = None
-    agentId: Any = None
-    totalTokens: Any = None
-    totalDurationMs: Any = None
-    totalToolUseCount: Any = None
-    status: Any = None
-    answers: Any = None
-    task: Any = None
-
-
-_RESULT_FIELDS = ToolResult.__struct_fields__
 
 
 def known_fields() -> frozenset[str]:
@@ -201,7 +205,6 @@ class Envelope(Struct):
 _entry_decoder = msgspec.json.Decoder(Entry)
 _envelope_decoder = msgspec.json.Decoder(Envelope)
 _any_decoder = msgspec.json.Decoder()
-_result_decoder = msgspec.json.Decoder(ToolResult)
 
 
 class Malformed(Struct):
@@ -251,20 +254,3 @@ def decode_raw(raw: Raw | None) -> Any:
         return _any_decoder.decode(raw)
     except msgspec.DecodeError:
         return None
-
-
-def decode_result(raw: Raw) -> dict[str, Any] | None:
-    """A tool result as a dict of the fields the fold reads; None when the
-    result is absent or not an object."""
-    if not raw:
-        return None
-    try:
-        r = _result_decoder.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    out: dict[str, Any] = {}
-    for name in _RESULT_FIELDS:
-        v = getattr(r, name)
-        if v is not None and not (name == "content" and not v):
-            out[name] = v
-    return out

@@ -23,8 +23,8 @@ from vibe_vault.entries import (
     Block,
     Entry,
     Malformed,
+    ToolResult,
     decode_raw,
-    decode_result,
 )
 from vibe_vault.redact import DEFAULT, Redactor
 from vibe_vault.state import (
@@ -81,8 +81,6 @@ EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
 EXPLORE_LIST = frozenset({"LS"})
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Task", "Agent"})
-RESULT_TOOLS = frozenset({"Bash", "Edit", "MultiEdit", "Write", "NotebookEdit", "Task", "Agent",
-                          "AskUserQuestion", "TaskCreate"})
 QUIET_TOOLS = frozenset(
     {"TodoWrite", "TodoRead", "BashOutput", "KillShell", "KillBash", "TaskList", "TaskGet",
      "TaskOutput", "TaskStop", "TaskCreate", "TaskUpdate"}
@@ -662,13 +660,13 @@ class Folder:
         if len(s.recent_tools) > MAX_RECENT_TOOLS:
             del s.recent_tools[0]
         # Only these tools' results are read; a Read's result is a whole file.
-        result = (decode_result(e.toolUseResult) if p.name in RESULT_TOOLS or p.sub_no >= 0
-                  else None)
+        r = e.toolUseResult
+        result = r if isinstance(r, ToolResult) else None
         is_error = bool(b.is_error)
         content = None
         # The tool_result text is decoded only when it is read: an error's message,
         # or a command's output when the structured result has no stdout.
-        if is_error or (p.name == "Bash" and not (result and result.get("stdout"))):
+        if is_error or (p.name == "Bash" and not (result and result.stdout)):
             content = _result_text(decode_raw(b.content))
         a = self.action_at(p)
         ms = int((self.ep - p.ep) * 1000) if p.ep and self.ep >= p.ep else None
@@ -695,23 +693,23 @@ class Folder:
         elif p.sub_no >= 0 and p.sub_no < len(s.subagents):
             sub = s.subagents[p.sub_no]
             sub.status = status if status != "ok" else "completed"
-            if isinstance(result, dict):
-                sub.agent_id = str(result.get("agentId") or "")
-                sub.tokens = _int(result.get("totalTokens"))
-                sub.ms = _int(result.get("totalDurationMs"))
-                sub.tool_calls = _int(result.get("totalToolUseCount"))
-                st = result.get("status")
+            if result is not None:
+                sub.agent_id = str(result.agentId or "")
+                sub.tokens = _int(result.totalTokens)
+                sub.ms = _int(result.totalDurationMs)
+                sub.tool_calls = _int(result.totalToolUseCount)
+                st = result.status
                 if isinstance(st, str) and st:
                     sub.status = st
         elif p.name == "ExitPlanMode" and a is not None:
             a.status = "approved" if status == "ok" else ("rejected" if status == "denied"
                                                          else status)
-        elif p.name == "AskUserQuestion" and a is not None and isinstance(result, dict):
-            answers = result.get("answers")
+        elif p.name == "AskUserQuestion" and a is not None and result is not None:
+            answers = result.answers
             if isinstance(answers, dict) and answers:
                 a.detail = self.safe_line(str(next(iter(answers.values()))), 160)
-        elif p.name == "TaskCreate" and isinstance(result, dict):
-            task = result.get("task")
+        elif p.name == "TaskCreate" and result is not None:
+            task = result.task
             if isinstance(task, dict) and task.get("id") is not None:
                 if len(s.tasks) >= MAX_TASKS:
                     return
@@ -719,13 +717,13 @@ class Folder:
                     text=self.safe_line(str(task.get("subject") or p.path), 160))
 
     def bash_result(self, p: Pending, a: Action | None, status: str, content: str,
-                    result: Any, ms: int | None) -> None:
+                    result: ToolResult | None, ms: int | None) -> None:
         s = self.s
         code: int | None = 0 if status == "ok" else None
         stdout = ""
-        if isinstance(result, dict):
-            stdout = str(result.get("stdout") or "")
-            if result.get("interrupted"):
+        if result is not None:
+            stdout = str(result.stdout or "")
+            if result.interrupted:
                 status = "interrupted"
         if status == "failed":
             m = rx(_EXIT_CODE).match(content)
@@ -751,7 +749,7 @@ class Folder:
             if p.path == "git push":
                 s.pushes += 1
 
-    def file_change(self, p: Pending, a: Action | None, result: Any) -> None:
+    def file_change(self, p: Pending, a: Action | None, result: ToolResult | None) -> None:
         s = self.s
         path = p.path
         if not path:
@@ -759,10 +757,10 @@ class Folder:
         added = removed = 0
         estimated = False
         op = "modified"
-        if isinstance(result, dict):
-            if result.get("type") == "create":
+        if result is not None:
+            if result.type == "create":
                 op = "created"
-            patch = result.get("structuredPatch")
+            patch = result.structuredPatch
             if isinstance(patch, list) and patch:
                 for hunk in patch:
                     lines = hunk.get("lines") if isinstance(hunk, dict) else None
@@ -771,15 +769,15 @@ class Folder:
                         joined = "\n" + "\n".join(lines)
                         added += joined.count("\n+")
                         removed += joined.count("\n-")
-            elif op == "created" and result.get("content"):
-                added = _count_json_lines(result["content"])
+            elif op == "created" and result.content:
+                added = _count_json_lines(result.content)
             else:
                 estimated = True
         else:
             estimated = True
         if estimated:
             added, removed = p.est_added, p.est_removed
-        if p.name == "Write" and op == "modified" and not isinstance(result, dict):
+        if p.name == "Write" and op == "modified" and result is None:
             op = "written"
         fc = s.files.get(path)
         if fc is None:
