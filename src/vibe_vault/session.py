@@ -6,11 +6,12 @@ crash between the two only means the same bytes are folded again).
 """
 
 
+import io
 import os
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 import msgspec
 from msgspec import Struct
@@ -96,7 +97,7 @@ def redactor_for(cfg: Config) -> Redactor:
                     allow=[str(a) for a in allow])
 
 
-def _open_regular(path: StrPath) -> tuple[BinaryIO, os.stat_result]:
+def _open_regular(path: StrPath) -> tuple[io.BufferedReader, os.stat_result]:
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except IsADirectoryError as exc:
