@@ -100,6 +100,32 @@ class Usage(Struct, omit_defaults=True):
     cache_creation: CacheCreation | None = None
 
 
+class ToolInput(Struct):
+    """The fields of a tool call's input the fold reads, whatever the tool.
+    A Write's file and an Edit's strings are only counted in lines, so they
+    stay raw JSON: no copy of a whole file into a str."""
+
+    file_path: Any = None
+    notebook_path: Any = None
+    command: Any = None
+    description: Any = None
+    subagent_type: Any = None
+    question: Any = None
+    questions: Any = None
+    url: Any = None
+    query: Any = None
+    todos: Any = None
+    subject: Any = None
+    taskId: Any = None
+    status: Any = None
+    skill: Any = None
+    edits: Any = None
+    content: Raw = Raw()
+    new_source: Raw = Raw()
+    old_string: Raw = Raw()
+    new_string: Raw = Raw()
+
+
 class Block(Struct, omit_defaults=True):
     """One content block of a message: text, thinking, tool_use, tool_result, image."""
 
@@ -108,7 +134,7 @@ class Block(Struct, omit_defaults=True):
     thinking: str | None = None
     id: str | None = None
     name: str | None = None
-    input: Any = None
+    input: ToolInput | str | list[Raw] | int | float | bool | None = None
     tool_use_id: str | None = None
     content: Raw = Raw()
     is_error: bool | None = None

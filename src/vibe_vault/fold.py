@@ -23,6 +23,7 @@ from vibe_vault.entries import (
     Block,
     Entry,
     Malformed,
+    ToolInput,
     ToolResult,
     decode_raw,
 )
@@ -50,6 +51,8 @@ PASSIVE_TYPES = frozenset({"progress", "file-history-snapshot", "file-history-de
                            "permission-mode", "atis-latch", "agent-name", "bridge-session",
                            "worktree-state", "relocated", "frame-link", "started", "result",
                            "cost-state", "agent-setting"})
+
+NO_INPUT = ToolInput()
 
 # Caps keep a note readable and the state small for sessions of tens of
 # thousands of entries; what is dropped is counted and said in the note.
@@ -476,7 +479,7 @@ class Folder:
         name = b.name or "?"
         s.tool_calls[name] = s.tool_calls.get(name, 0) + 1
         s.seq += 1
-        inp = b.input if isinstance(b.input, dict) else {}
+        inp = b.input if isinstance(b.input, ToolInput) else NO_INPUT
         if sidechain:
             return  # inline subagent work: counted, told by its Task call
         p = Pending(name=name, seq=s.seq, ep=self.ep, tool_id=b.id or "")
@@ -489,14 +492,14 @@ class Folder:
         elif name in EXPLORE_LIST:
             a, merge = Action(kind="explore", n3=1, ts=ts), True
         elif name in EDIT_TOOLS:
-            path = str(inp.get("file_path") or inp.get("notebook_path") or "")
+            path = str(inp.file_path or inp.notebook_path or "")
             p.path = self.safe(path, 300)
             p.est_added, p.est_removed = _estimate(name, inp)
             # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
             a, merge = Action(kind="edit", text=p.path, detail=name, ts=ts,
                               tool_id=b.id or ""), True
         elif name == "Bash":
-            cmd = str(inp.get("command") or "")
+            cmd = str(inp.command or "")
             # Only the first line is shown: a heredoc's body need not be scanned.
             text = self.safe(tx.cut(cmd, COMMAND_CHARS * 4), None)
             shown = tx.one_line(text, COMMAND_CHARS)
@@ -519,8 +522,8 @@ class Folder:
         elif name in AGENT_TOOLS:
             sub = Subagent(
                 tool_id=b.id or "",
-                type=self.safe_line(str(inp.get("subagent_type") or "general-purpose"), 60),
-                description=self.safe_line(str(inp.get("description") or ""), 120),
+                type=self.safe_line(str(inp.subagent_type or "general-purpose"), 60),
+                description=self.safe_line(str(inp.description or ""), 120),
                 ts=ts,
             )
             if len(s.subagents) < MAX_SUBAGENTS:
@@ -534,20 +537,20 @@ class Folder:
         elif name == "EnterPlanMode":
             a = Action(kind="tool", text="Entered plan mode", ts=ts)
         elif name == "AskUserQuestion":
-            qs = inp.get("questions")
-            q = str(inp.get("question") or "")  # before 2.0.5x: one question, no list
+            qs = inp.questions
+            q = str(inp.question or "")  # before 2.0.5x: one question, no list
             if isinstance(qs, list) and qs and isinstance(qs[0], dict):
                 q = str(qs[0].get("question") or qs[0].get("header") or "")
             a = Action(kind="question", text=self.safe_line(q, 200), ts=ts)
         elif name == "WebFetch":
-            url = str(inp.get("url") or "")
+            url = str(inp.url or "")
             host = url.split("://", 1)[-1].split("/", 1)[0]
             a, merge = Action(kind="fetch", text=self.safe_line(host, 100), n3=1, ts=ts), True
         elif name == "WebSearch":
-            a = Action(kind="search", text=self.safe_line(str(inp.get("query") or ""), 120),
+            a = Action(kind="search", text=self.safe_line(str(inp.query or ""), 120),
                        ts=ts)
         elif name == "TodoWrite":
-            todos = inp.get("todos")
+            todos = inp.todos
             if isinstance(todos, list):
                 s.todos = [
                     Todo(text=self.safe_line(str(t.get("content") or ""), 160),
@@ -556,15 +559,15 @@ class Folder:
                     if isinstance(t, dict)
                 ]
         elif name == "TaskCreate":
-            subj = str(inp.get("subject") or inp.get("description") or "")
+            subj = str(inp.subject or inp.description or "")
             p.path = self.safe_line(subj, 160)
         elif name == "TaskUpdate":
-            tid = str(inp.get("taskId") or "")
-            status = inp.get("status")
+            tid = str(inp.taskId or "")
+            status = inp.status
             if tid in s.tasks and isinstance(status, str):
                 s.tasks[tid].status = status
         elif name in ("Skill", "SlashCommand"):
-            what = str(inp.get("skill") or inp.get("command") or name)
+            what = str(inp.skill or inp.command or name)
             a = Action(kind="skill", text=self.safe_line(what, 80), ts=ts)
         elif name not in QUIET_TOOLS:
             label = name
@@ -817,16 +820,17 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
     return text, n
 
 
-def _estimate(name: str, inp: dict[str, Any]) -> tuple[int, int]:
+def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:
     """Lines added/removed judged from a tool's input, for results without a patch."""
     if name == "Write":
-        return _count_lines(str(inp.get("content") or "")), 0
+        return _count_json_lines(inp.content), 0
     if name == "NotebookEdit":
-        return _count_lines(str(inp.get("new_source") or "")), 0
-    edits = inp.get("edits") if name == "MultiEdit" else [inp]
+        return _count_json_lines(inp.new_source), 0
+    if name != "MultiEdit":
+        return _count_json_lines(inp.new_string), _count_json_lines(inp.old_string)
     added = removed = 0
-    if isinstance(edits, list):
-        for ed in edits:
+    if isinstance(inp.edits, list):
+        for ed in inp.edits:
             if isinstance(ed, dict):
                 added += _count_lines(str(ed.get("new_string") or ""))
                 removed += _count_lines(str(ed.get("old_string") or ""))
