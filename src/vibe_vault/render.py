@@ -38,29 +38,25 @@ _YAML_WORDS = frozenset(
 _NUMBERISH = re.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)$")
 
 
+# Characters a double-quoted YAML scalar must escape (or replace, for lone surrogates).
+_YAML_ESCAPE = re.compile(r'[\x00-\x1f"\\\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
+_YAML_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
+
+
+def _yaml_escape(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    named = _YAML_NAMED.get(ch)
+    if named is not None:
+        return named
+    o = ord(ch)
+    return "\\ufffd" if 0xD800 <= o < 0xE000 or o in (0xFFFE, 0xFFFF) else f"\\u{o:04x}"
+
+
 def yaml_str(s: str) -> str:
     """A YAML scalar for `s`: plain when unambiguous, else double-quoted."""
     if _PLAIN.match(s) and s.lower() not in _YAML_WORDS and not _NUMBERISH.match(s):
         return s
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif o < 0x20 or o == 0x7F or 0x80 <= o < 0xA0 or o in (0x2028, 0x2029, 0xFEFF):
-            out.append(f"\\u{o:04x}")
-        elif 0xD800 <= o < 0xE000 or o in (0xFFFE, 0xFFFF):
-            out.append("\\ufffd")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    return '"' + _YAML_ESCAPE.sub(_yaml_escape, s) + '"'
 
 
 def code(s: str) -> str:
