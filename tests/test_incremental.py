@@ -244,3 +244,28 @@ def test_long_session_grown_in_chunks_equals_one_shot(tmp_path: Path,
     fm = yaml.safe_load(note.split("---\n")[1])
     assert {k: fm[k] for k in ("input_tokens", "output_tokens", "cache_read_tokens",
                                "cache_creation_tokens")} == independent_tokens(path, [])
+
+
+def test_secrets_in_todo_lists_count_once_whatever_the_chunking() -> None:
+    """A todo list is replaced by each TodoWrite: the note counts the secrets of
+    the list it shows, not how many times the list was written or read."""
+    import json
+
+    key = "ghp_" + "a1B2" * 9
+    lines = []
+    for i in range(4):
+        todos = [{"content": f"rotate {key}", "status": "pending"},
+                 {"content": f"step {i}", "status": "completed"}]
+        lines.append(json.dumps({
+            "type": "assistant", "uuid": f"u{i}", "timestamp": f"2025-01-01T00:00:0{i}.000Z",
+            "message": {"id": f"m{i}", "role": "assistant", "model": "claude-x",
+                        "content": [{"type": "tool_use", "id": f"t{i}", "name": "TodoWrite",
+                                     "input": {"todos": todos}}]}}).encode())
+    whole = fold(Fold(), (decode_line(x) for x in lines))
+    assert whole.redactions == 1
+    assert [t.text for t in whole.todos] == ["rotate [REDACTED:github-token]", "step 3"]
+    for cut in range(1, len(lines)):
+        a = fold(Fold(), (decode_line(x) for x in lines[:cut]))
+        a = decode_state(encode_state(SessionState(fold=a))).fold  # type: ignore[union-attr]
+        ab = fold(a, (decode_line(x) for x in lines[cut:]))
+        assert encode_state(SessionState(fold=ab)) == encode_state(SessionState(fold=whole))

@@ -205,6 +205,7 @@ class Folder:
         self.held_no = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
+        self.todos: list[Any] | None = None  # the last TodoWrite list, worked out at finish()
 
     # -- text -------------------------------------------------------------
     def redacted(self, text: str, limit: int | None,
@@ -226,7 +227,13 @@ class Folder:
         return text
 
     def safe_line(self, text: str, limit: int) -> str:
-        return self.safe(tx.one_line(tx.cut(text, max(limit * 8, 4096)), limit * 2), limit)
+        text, n = self.line_text(text, limit)
+        self.s.redactions += n
+        return text
+
+    def line_text(self, text: str, limit: int) -> tuple[str, int]:
+        """`redacted` for a text shown as one line."""
+        return self.redacted(tx.one_line(tx.cut(text, max(limit * 8, 4096)), limit * 2), limit)
 
     # -- a turn's answer and thinking ------------------------------------------
     # Claude writes many text blocks per turn and only the last is kept, so the
@@ -260,6 +267,25 @@ class Folder:
             s.redactions += n - t.thinking_redactions
             t.thinking, t.thinking_redactions = text, n
         self.held_no, self.held_answer, self.held_thinking = -1, None, None
+
+    def finish(self) -> None:
+        """Work out what was held for the end of this read."""
+        self.flush()
+        if self.todos is None:
+            return
+        s = self.s
+        todos: list[Todo] = []
+        secrets = 0
+        for t in self.todos[:100]:
+            if isinstance(t, dict):
+                text, n = self.line_text(str(t.get("content") or ""), 160)
+                todos.append(Todo(text=text, status=str(t.get("status") or "pending")))
+                secrets += n
+        # Like a turn's answer, the list counts the secrets it holds now, so the
+        # session's count does not depend on how many reads the list was seen in.
+        s.redactions += secrets - s.todo_redactions
+        s.todos, s.todo_redactions = todos, secrets
+        self.todos = None
 
     # -- turns and actions -----------------------------------------------
     def turn(self) -> Turn | None:
@@ -563,14 +589,9 @@ class Folder:
             a = Action(kind="search", text=self.safe_line(str(inp.query or ""), 120),
                        ts=ts)
         elif name == "TodoWrite":
-            todos = inp.todos
-            if isinstance(todos, list):
-                s.todos = [
-                    Todo(text=self.safe_line(str(t.get("content") or ""), 160),
-                         status=str(t.get("status") or "pending"))
-                    for t in todos[:100]
-                    if isinstance(t, dict)
-                ]
+            if isinstance(inp.todos, list):
+                # Each call replaces the whole list: only the last of a read is worked out.
+                self.todos = inp.todos
         elif name == "TaskCreate":
             subj = str(inp.subject or inp.description or "")
             p.path = self.safe_line(subj, 160)
@@ -892,7 +913,7 @@ def fold(state: Fold, entries: Iterable[Entry | Malformed],
     f = Folder(state, redactor)
     for e in entries:
         f.apply(e)
-    f.flush()
+    f.finish()
     return state
 
 

@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 9
+STATE_VERSION = 10
 
 
 class Tokens(Struct, array_like=True):
@@ -180,6 +180,7 @@ class Fold(Struct, omit_defaults=True):
     pushes: int = 0
     prs: list[PullRequest] = field(default_factory=list)
     todos: list[Todo] = field(default_factory=list)
+    todo_redactions: int = 0  # secrets replaced in `todos`, already in `redactions`
     tasks: dict[str, Todo] = field(default_factory=dict)
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0
