@@ -557,7 +557,8 @@ class Folder:
                 s.commands_dropped += 1
             # What the output may tell: only git commands print commits or pushes.
             if "git" in cmd:
-                p.path = "git push" if rx(_PUSH_CMD).search(cmd) else "git"
+                pushed = "git push" in cmd and rx(_PUSH_CMD).search(cmd)  # `in` is 20x cheaper
+                p.path = "git push" if pushed else "git"
         elif name in AGENT_TOOLS:
             sub = Subagent(
                 tool_id=b.id or "",
