@@ -206,6 +206,8 @@ class Folder:
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
         self.todos: list[Any] | None = None  # the last TodoWrite list, worked out at finish()
+        # The ids of recent_tools as a set: every tool_use block is checked against them.
+        self.recent = set(state.recent_tools)
 
     # -- text -------------------------------------------------------------
     def redacted(self, text: str, limit: int | None,
@@ -501,7 +503,7 @@ class Folder:
             if not isinstance(b, Block):
                 continue
             if b.type == "tool_use" and b.id:
-                if b.id in s.pending or b.id in s.recent_tools:
+                if b.id in s.pending or b.id in self.recent:
                     continue  # a streaming snapshot repeating a block we have
                 self.tool_use(b, ts, sidechain)
             elif b.type == "thinking" and b.thinking and not sidechain:
@@ -695,8 +697,9 @@ class Folder:
         if p is None:
             return
         s.recent_tools.append(tid)
+        self.recent.add(tid)
         if len(s.recent_tools) > MAX_RECENT_TOOLS:
-            del s.recent_tools[0]
+            self.recent.discard(s.recent_tools.pop(0))
         # Only these tools' results are read; a Read's result is a whole file.
         r = e.toolUseResult
         result = r if isinstance(r, ToolResult) else None
