@@ -119,61 +119,52 @@ def epoch(ts: str) -> float | None:
         return None
 
 
-def new_usage(old: Tokens | None, model: str, u: Any) -> Tokens | None:
-    """The snapshot to keep for one message id: the one with the most output."""
-    out = u.output_tokens or 0
-    if old is not None and old.output >= out:
-        return None
+def tokens_of(model: str, u: Any) -> Tokens:
+    """One message's usage snapshot, as kept for its message id."""
     cc = u.cache_creation
-    c5 = (cc.ephemeral_5m_input_tokens or 0) if cc else 0
-    c1 = (cc.ephemeral_1h_input_tokens or 0) if cc else 0
     creation = u.cache_creation_input_tokens or 0
-    if not cc:
-        c5 = creation
     return Tokens(
         model=model,
         input=u.input_tokens or 0,
-        output=out,
+        output=u.output_tokens or 0,
         cache_read=u.cache_read_input_tokens or 0,
         cache_creation=creation,
-        cache_5m=c5,
-        cache_1h=c1,
+        cache_5m=(cc.ephemeral_5m_input_tokens or 0) if cc else creation,
+        cache_1h=(cc.ephemeral_1h_input_tokens or 0) if cc else 0,
     )
 
 
-def usage_key(e: Entry) -> str | None:
-    m = e.message
-    if m is not None and m.id:
-        return m.id
-    return e.requestId or e.uuid
-
-
 def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
-                e: Entry, window: int | None = None) -> bool:
+                e: Entry, window: int = USAGE_WINDOW) -> bool:
     """Record an assistant message's usage; True when the message id is new.
 
-    Snapshots of one message are written close together, so only the last
-    USAGE_WINDOW ids are kept for dedup; older messages are added to per-model
-    totals, which keeps the state (and every Stop) the same size however long
-    the session grows.
+    Streaming writes several snapshots of one message (one per content block);
+    the one with the most output is kept, so each message counts once. Snapshots
+    of one message are written close together, so only the last `window` ids
+    are kept for dedup; older messages are added to per-model totals, which
+    keeps the state (and every Stop) the same size however long the session grows.
     """
     m = e.message
     if m is None:
         return False
     model = m.model or ""
-    if model and model != "<synthetic>" and model not in models:
+    if model and model not in models and model != "<synthetic>":
         models.append(model)
-    key = usage_key(e)
-    if key is None or m.usage is None:
+    u = m.usage
+    if u is None:
+        return False
+    key = m.id or e.requestId or e.uuid
+    if key is None:
         return False
     old = usage.get(key)
-    new = new_usage(old, model, m.usage)
-    if new is not None:
-        usage[key] = new
-    if old is None and len(usage) > (USAGE_WINDOW if window is None else window):
-        oldest = next(iter(usage))
-        add_tokens(settled, usage.pop(oldest))
-    return old is None
+    if old is None:
+        usage[key] = tokens_of(model, u)
+        if len(usage) > window:
+            add_tokens(settled, usage.pop(next(iter(usage))))
+        return True
+    if (u.output_tokens or 0) > old.output:
+        usage[key] = tokens_of(model, u)
+    return False
 
 
 def add_tokens(totals: dict[str, Tokens], t: Tokens) -> None:
