@@ -83,7 +83,7 @@ IGNORED_FIELDS = frozenset({
     "apiRefusalExplanation", "originalModel", "fallbackModel", "trigger", "cause",
     "maxRetries", "retryAttempt", "retryInMs", "messageCount", "hookCount", "hookInfos",
     "hookErrors", "hookAdditionalContext", "preventedContinuation", "stopReason",
-    "hasOutput", "session_id", "imagePasteIds",
+    "hasOutput", "session_id", "imagePasteIds", "level", "operation",
 })
 
 
@@ -168,10 +168,8 @@ ToolUseResult = ToolResult | str | list[Raw] | int | float | bool | None
 class Message(Struct, omit_defaults=True):
     id: str | None = None
     model: str | None = None
-    role: str | None = None
     content: str | list[Block | str] | None = None
     usage: Usage | None = None
-    stop_reason: str | None = None
 
 
 class CompactMetadata(Struct, omit_defaults=True):
@@ -203,7 +201,6 @@ class Entry(Struct, omit_defaults=True):
     compactMetadata: CompactMetadata | None = None
     durationMs: int | float | None = None
     content: Raw = Raw()
-    level: str | None = None
     error: Raw = Raw()
     summary: str | None = None
     leafUuid: str | None = None
@@ -212,7 +209,6 @@ class Entry(Struct, omit_defaults=True):
     prNumber: int | None = None
     prUrl: str | None = None
     prRepository: str | None = None
-    operation: str | None = None
 
 
 def known_fields() -> frozenset[str]:
