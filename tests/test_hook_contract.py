@@ -275,13 +275,19 @@ def test_stop_uses_last_assistant_message_until_transcript_catches_up(env: Env) 
 
 
 def test_thinking_is_hidden_unless_configured(env: Env) -> None:
+    """Thinking is neither shown nor kept in the state unless configured; switching
+    it on shows it at the next event, for the whole session."""
+    from vibe_vault.session import Store
+
     src = CORPUS / "iansherr__claude-code-log/real_projects/-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl"
     target = place(env, src)
     assert_harmless(env.hook(stop(path=target)))
     assert "Thinking" not in next(iter(env.notes().values()))
+    state = Store(env.state).load(SID)
+    assert state is not None and not any(t.thinking for t in state.fold.turns)
     (env.root / "config.toml").write_text("show_thinking = true\n")
-    target.touch()
     assert_harmless(env.hook({**stop(path=target), "hook_event_name": "SessionEnd"}))
+    # The transcript did not change: the state was read again because of the setting.
     assert "> [!quote]- Thinking" in next(iter(env.notes().values()))
 
 

@@ -20,7 +20,7 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "lock_timeout": (float, 1.0, "Seconds a hook waits for a session lock before giving up."),
     "hook_deadline": (float, 3.0, "Seconds a hook may work before saving and exiting."),
     "session_end_deadline": (float, 1.2, "Seconds SessionEnd may work (Claude Code allows 1.5)."),
-    "show_thinking": (bool, False, "Show each turn's last thinking block in notes."),
+    "show_thinking": (bool, False, "Show (and keep) each turn's last thinking block in notes."),
     "idle_hours": (float, 1.0, "Hours without growth after which backfill marks a session ended."),
     "daily_notes": (bool, False, "Also write Daily/YYYY-MM-DD.md notes of each day's sessions."),
     "archive_dir": (str, "", "Where `vv archive` keeps transcripts "

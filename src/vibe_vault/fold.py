@@ -187,9 +187,12 @@ def _unknown(counts: dict[str, int], what: str, version: str | None) -> None:
 class Folder:
     """Applies entries to a `Fold`. One per call; holds only the redactor."""
 
-    def __init__(self, state: Fold, redactor: Redactor) -> None:
+    def __init__(self, state: Fold, redactor: Redactor, keep_thinking: bool = False) -> None:
         self.s = state
         self.r = redactor
+        # Thinking is a third of all the text a session has; it is cleaned, redacted
+        # and kept only when notes show it (update_session re-reads when that changes).
+        self.keep_thinking = state.keeps_thinking = keep_thinking
         self.memo: dict[tuple[str, int | None, bool], tuple[str, int]] = {}
         self.ep = 0.0  # the current entry's time, parsed once
         self.branch = ""  # the last git branch seen, to skip the list check
@@ -497,7 +500,7 @@ class Folder:
                 if b.id in s.pending or b.id in self.recent:
                     continue  # a streaming snapshot repeating a block we have
                 self.tool_use(b, ts, sidechain)
-            elif b.type == "thinking" and b.thinking and not sidechain:
+            elif b.type == "thinking" and self.keep_thinking and b.thinking and not sidechain:
                 raw = b.thinking.strip()
                 if raw:
                     self.hold("thinking", raw, ts)
@@ -903,9 +906,9 @@ def _result_text(content: Any) -> str:
 
 
 def fold(state: Fold, entries: Iterable[Entry | Malformed],
-         redactor: Redactor = DEFAULT) -> Fold:
+         redactor: Redactor = DEFAULT, keep_thinking: bool = False) -> Fold:
     """Apply entries in order to the main transcript's state."""
-    f = Folder(state, redactor)
+    f = Folder(state, redactor, keep_thinking)
     for e in entries:
         f.apply(e)
     f.finish()

@@ -141,7 +141,7 @@ def read_new(path: StrPath, cursor: Cursor, deadline: float | None,
 
 
 def read_main(state: SessionState, path: StrPath, deadline: float | None,
-              redactor: Redactor) -> tuple[int, bool]:
+              redactor: Redactor, keep_thinking: bool = False) -> tuple[int, bool]:
     """Fold the main transcript's new complete lines; (bytes read, complete)."""
     def restart() -> None:
         state.fold, state.provisional = Fold(), ""
@@ -149,7 +149,7 @@ def read_main(state: SessionState, path: StrPath, deadline: float | None,
     before_answer = state.fold.last_answer
     state.cursor, read, complete, oversized = read_new(
         path, state.cursor, deadline, restart,
-        lambda entries: fold(state.fold, entries, redactor))
+        lambda entries: fold(state.fold, entries, redactor, keep_thinking))
     state.fold.oversized += oversized
     if state.provisional and state.fold.last_answer != before_answer:
         state.provisional = ""  # the transcript caught up with the Stop hook
@@ -294,7 +294,10 @@ def update_session(
     store.ensure()
     timeout = cfg.get("lock_timeout") if lock_timeout is None else lock_timeout
     with SessionLock(store.lock_path(sid), timeout):
+        keep_thinking = bool(cfg.get("show_thinking"))
         state = None if fresh else store.load(sid)
+        if state is not None and state.fold.keeps_thinking != keep_thinking:
+            fresh, state = True, None  # thinking was switched on or off: read it all again
         if state is None:
             old = store.load(sid) if fresh else None
             state = SessionState(session_id=sid)
@@ -303,7 +306,7 @@ def update_session(
         transcript = os.fspath(transcript)
         state.transcript = transcript
         redactor = redactor_for(cfg)
-        read, complete = read_main(state, transcript, deadline, redactor)
+        read, complete = read_main(state, transcript, deadline, redactor, keep_thinking)
         agents = (
             discover_agents(transcript, sid, state.agents) if agent_files is None
             else [os.fspath(a) for a in agent_files]

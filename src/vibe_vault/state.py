@@ -181,6 +181,7 @@ class Fold(Struct, omit_defaults=True):
     prs: list[PullRequest] = field(default_factory=list)
     todos: list[Todo] = field(default_factory=list)
     todo_redactions: int = 0  # secrets replaced in `todos`, already in `redactions`
+    keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
     tasks: dict[str, Todo] = field(default_factory=dict)
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0
