@@ -131,7 +131,7 @@ class Block(Struct, omit_defaults=True):
 
     type: str = ""
     text: str | None = None
-    thinking: str | None = None
+    thinking: Raw = Raw()  # decoded only when notes show thinking
     id: str | None = None
     name: str | None = None
     input: ToolInput | str | list[Raw] | int | float | bool | None = None

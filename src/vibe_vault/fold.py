@@ -501,7 +501,8 @@ class Folder:
                     continue  # a streaming snapshot repeating a block we have
                 self.tool_use(b, ts, sidechain)
             elif b.type == "thinking" and self.keep_thinking and b.thinking and not sidechain:
-                raw = b.thinking.strip()
+                raw = decode_raw(b.thinking)
+                raw = raw.strip() if isinstance(raw, str) else ""
                 if raw:
                     self.hold("thinking", raw, ts)
             elif b.type == "text" and b.text and not sidechain:
