@@ -307,3 +307,18 @@ def test_lock_falls_back_to_filelock_without_fcntl(tmp_path: Path,
             pass
     with SessionLock(path, 0.05):
         pass  # released: free again
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=st.sampled_from(['a', '\n', '\\', '"', 'n', '\t', 'é', '\r', '\u2028']),
+               max_size=30))
+def test_lines_counted_from_raw_json_equal_lines_of_the_text(text: str) -> None:
+    """A created file's lines are counted from its raw JSON string: the same
+    count as the decoded text (escaped backslashes once mistook `\\\\` for empty)."""
+    import msgspec
+
+    from vibe_vault.fold import _count_json_lines, _count_lines
+
+    raw = msgspec.json.decode(json.dumps({"v": text}).encode(),
+                              type=dict[str, msgspec.Raw])["v"]
+    assert _count_json_lines(raw) == _count_lines(text)

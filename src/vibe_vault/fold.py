@@ -800,11 +800,14 @@ class Folder:
             if isinstance(patch, list) and patch:
                 for hunk in patch:
                     lines = hunk.get("lines") if isinstance(hunk, dict) else None
-                    if isinstance(lines, list) and all(isinstance(x, str) for x in lines):
-                        # Counted in C over one joined string, not line by line.
+                    if not isinstance(lines, list):
+                        continue
+                    try:  # counted in C over one joined string, not line by line
                         joined = "\n" + "\n".join(lines)
-                        added += joined.count("\n+")
-                        removed += joined.count("\n-")
+                    except TypeError:
+                        continue  # not all strings: a shape we do not know
+                    added += joined.count("\n+")
+                    removed += joined.count("\n-")
             elif op == "created" and result.content:
                 added = _count_json_lines(result.content)
             else:
@@ -877,10 +880,12 @@ def _count_json_lines(value: Any) -> int:
     if not raw.startswith(b'"'):
         text = decode_raw(value)
         return _count_lines(text) if isinstance(text, str) else 0
-    body = raw[1:-1].replace(b"\\\\", b"")  # escaped backslashes come in pairs
-    if not body:
+    if b"\\\\" in raw:
+        # An escaped backslash is one character, and must not pair with what follows.
+        raw = raw.replace(b"\\\\", b"_")
+    if len(raw) <= 2:  # ""
         return 0
-    return body.count(b"\\n") + (0 if body.endswith(b"\\n") else 1)
+    return raw.count(b"\\n") + (0 if raw.endswith(b'\\n"') else 1)
 
 
 def _count_lines(text: str) -> int:
