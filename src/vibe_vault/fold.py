@@ -401,10 +401,8 @@ class Folder:
 
     def clock(self, ts: str) -> float:
         """Track first/last stamps and active time; the entry's epoch (0 if none)."""
-        try:
-            # datetime.fromisoformat is C: faster than any parsing by hand in Python.
-            ep = datetime.fromisoformat(ts).timestamp()
-        except ValueError:
+        ep = epoch(ts)
+        if ep is None:
             return 0.0
         s = self.s
         if not s.first_ts:
@@ -695,7 +693,7 @@ class Folder:
         self.recent.add(tid)
         if len(s.recent_tools) > MAX_RECENT_TOOLS:
             self.recent.discard(s.recent_tools.pop(0))
-        # Only these tools' results are read; a Read's result is a whole file.
+        # Decoded with the line, and only its few fields: a Read's result is a whole file.
         r = e.toolUseResult
         result = r if isinstance(r, ToolResult) else None
         is_error = bool(b.is_error)

@@ -295,11 +295,11 @@ def update_session(
     timeout = cfg.get("lock_timeout") if lock_timeout is None else lock_timeout
     with SessionLock(store.lock_path(sid), timeout):
         keep_thinking = bool(cfg.get("show_thinking"))
-        state = None if fresh else store.load(sid)
-        if state is not None and state.fold.keeps_thinking != keep_thinking:
-            fresh, state = True, None  # thinking was switched on or off: read it all again
+        old = store.load(sid)
+        # Read again from byte 0 when asked to, or when thinking was switched on or off.
+        state = (old if old is not None and not fresh
+                 and old.fold.keeps_thinking == keep_thinking else None)
         if state is None:
-            old = store.load(sid) if fresh else None
             state = SessionState(session_id=sid)
             if old is not None:  # keep the note where it is, so links survive
                 state.note, state.project = old.note, old.project
