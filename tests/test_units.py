@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vibe_vault import reader
@@ -23,7 +23,7 @@ from vibe_vault.render import USER_HEADING, yaml_str
 
 def lines_of(data: bytes, start: int = 0) -> tuple[list[bytes], int]:
     r = LineReader(io.BytesIO(data), start)
-    out = list(r)
+    out = [bytes(line) for line in r]  # a line handed out as a view is good until the next
     return out, r.end
 
 
@@ -56,7 +56,7 @@ def test_oversized_line_is_skipped_and_counted(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(reader, "MAX_LINE", 64)
     data = b'{"a":1}\n' + b'{"big":"' + b"y" * 500 + b'"}\n' + b'{"c":3}\n'
     r = LineReader(io.BytesIO(data), 0)
-    assert list(r) == [b'{"a":1}', b'{"c":3}']
+    assert [bytes(x) for x in r] == [b'{"a":1}', b'{"c":3}']
     assert r.oversized == 1 and r.end == len(data)
 
 
@@ -94,6 +94,8 @@ def test_unknown_fields_and_types_decode() -> None:
 
 
 @given(st.text())
+@example("A\n")  # `$` also matches before a final newline: this once went out plain
+@example("12\n")
 def test_yaml_str_round_trips(s: str) -> None:
     loaded = yaml.safe_load(f"k: {yaml_str(s)}\n")
     expected = "".join("\ufffd" if 0xD800 <= ord(c) < 0xE000 or ord(c) in (0xFFFE, 0xFFFF)

@@ -31,11 +31,11 @@ class RenderOptions(Struct):
 
 # -- small formatting helpers --------------------------------------------------
 
-_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*$")
+_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*\Z")
 _YAML_WORDS = frozenset(
     {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", ".nan", ".inf"}
 )
-_NUMBERISH = re.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)$")
+_NUMBERISH = re.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)\Z")
 
 
 # Characters a double-quoted YAML scalar must escape (or replace, for lone surrogates).
