@@ -236,7 +236,7 @@ class Malformed(Struct):
     envelope: Envelope | None = None
 
 
-def decode_line(line: bytes) -> Entry | Malformed:
+def decode_line(line: bytes | memoryview) -> Entry | Malformed:
     """Decode one transcript line. Never raises."""
     try:
         return _entry_decoder.decode(line)
@@ -244,7 +244,7 @@ def decode_line(line: bytes) -> Entry | Malformed:
         return decode_failed(line)
 
 
-def decode_lines(lines: Iterable[bytes]) -> Iterator[Entry | Malformed]:
+def decode_lines(lines: Iterable[bytes | memoryview]) -> Iterator[Entry | Malformed]:
     """`decode_line` over many lines, without a Python call per line for the
     lines that decode (nearly all of them)."""
     decode = _entry_decoder.decode
@@ -255,7 +255,7 @@ def decode_lines(lines: Iterable[bytes]) -> Iterator[Entry | Malformed]:
             yield decode_failed(line)
 
 
-def decode_failed(line: bytes) -> Malformed:
+def decode_failed(line: bytes | memoryview) -> Malformed:
     """Why a line did not decode into an Entry, keeping what can be read of it."""
     try:
         _any_decoder.decode(line)

@@ -68,6 +68,12 @@ class LineReader:
 
     `end` is the offset just past the last line handed out (or skipped), which
     is what the caller stores once it has used those lines.
+
+    A line is handed out as a view of the reader's buffer when it lies within
+    one chunk (nearly all do), and as bytes otherwise. A view is only good until
+    the next line is asked for: decode it then, and keep nothing that points
+    into it (an Entry's `Raw` fields do). Not copying every line into a bytes
+    object saves about a tenth of the reading and decoding time.
     """
 
     def __init__(self, f: io.BufferedIOBase, start: int, deadline: float | None = None) -> None:
@@ -77,7 +83,7 @@ class LineReader:
         self.oversized = 0
         self.stopped_early = False
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[bytes | memoryview]:
         f = self.f
         f.seek(self.end)
         pos = self.end
@@ -116,6 +122,9 @@ class LineReader:
                         pending_len = 0
                         self.end = line_end
                         yield line
+                    elif buf[start] == 0x7B:  # "{": a line as Claude Code writes it
+                        self.end = line_end
+                        yield view[start:nl]  # no copy: the decoder reads it in place
                     else:
                         self.end = line_end
                         piece = bytes(view[start:nl])
