@@ -20,19 +20,23 @@ def main(argv: list[str] | None = None) -> int:
     return _main(args)
 
 
+# Subcommand -> its module in vibe_vault.commands, in the order `vv --help` lists them.
+COMMANDS = {
+    "hook": "hook_cli",
+    "backfill": "backfill",
+    "reprocess": "reprocess",
+    "archive": "archive_cmd",
+    "stats": "stats",
+    "doctor": "doctor",
+    "config": "config_cmd",
+}
+
+
 def _main(argv: list[str]) -> int:
     import argparse
+    import importlib
 
     from vibe_vault import __version__
-    from vibe_vault.commands import (
-        archive_cmd,
-        backfill,
-        config_cmd,
-        doctor,
-        hook_cli,
-        reprocess,
-        stats,
-    )
 
     parser = argparse.ArgumentParser(
         prog="vv",
@@ -45,13 +49,11 @@ def _main(argv: list[str]) -> int:
         "--vault", help="vault directory (default: $VV_VAULT, the config file, ~/vibe-vault)"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    hook_cli.add_parser(sub)
-    backfill.add_parser(sub)
-    reprocess.add_parser(sub)
-    archive_cmd.add_parser(sub)
-    stats.add_parser(sub)
-    doctor.add_parser(sub)
-    config_cmd.add_parser(sub)
+    # Only the named command's module is imported (the others cost a backfill
+    # ~5 ms); without one, or when unsure, all of them, so help lists them all.
+    first = next((a for a in argv if not a.startswith("-")), None)
+    for name in [first] if first in COMMANDS else COMMANDS:
+        importlib.import_module(f"vibe_vault.commands.{COMMANDS[name]}").add_parser(sub)
     ns = parser.parse_args(argv)
     if not getattr(ns, "func", None):
         parser.print_help()
