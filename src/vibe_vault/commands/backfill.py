@@ -158,7 +158,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
     sizes: dict[str, int] = {}
-    from vibe_vault.archive import needs_archive
+    if args.archive:
+        from vibe_vault.archive import needs_archive
 
     for src in sources:
         files = [src.main, *src.agents]
@@ -294,15 +295,16 @@ def _with_predicted_links(cfg: Config, reg: Any, jobs: list[Any]) -> list[Any]:
 
 def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bool, Any]],
               n: int) -> Any:
-    workers = n if n > 0 else (os.cpu_count() or 1)
-    if workers <= 1 or len(jobs) < 4:
-        _init(cfg)
+    """(session id, Outcome or None, error) for each job, as they finish."""
+    from vibe_vault import workers as w
+
+    count = n if n > 0 else (os.cpu_count() or 1)
+    _init(cfg)  # forked workers inherit it
+    if count <= 1 or len(jobs) < 4 or not w.available():
         for job in jobs:
             yield _work(job)
         return
-    import multiprocessing
+    from vibe_vault.session import Outcome
 
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(min(workers, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
-        yield from pool.imap_unordered(_work, jobs, chunksize=1)
+    for i, result, error in w.run_forked(_work, jobs, count, tuple[str, Outcome | None, str]):
+        yield result if result is not None else (jobs[i][0], None, error)

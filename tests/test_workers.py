@@ -1,0 +1,81 @@
+"""The forked worker pool behind `vv backfill`: every job answered exactly once,
+failures reported as such, and no process left behind."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from msgspec import Struct
+
+from vibe_vault import workers
+
+pytestmark = pytest.mark.skipif(not workers.available(), reason="needs os.fork")
+
+
+class Result(Struct):
+    job: int
+    pid: int
+    text: str
+
+
+def square(job: int) -> Result:
+    return Result(job=job, pid=os.getpid(), text="x" * (job * 1000))  # some over PIPE_BUF
+
+
+def test_every_job_answered_once_by_the_workers() -> None:
+    jobs = list(range(50))
+    got = list(workers.run_forked(square, jobs, 3, Result))
+    assert sorted(i for i, _, _ in got) == jobs
+    assert all(err == "" and r.job == i and r.text == "x" * (i * 1000) for i, r, err in got)
+    pids = {r.pid for _, r, _ in got}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 3
+
+
+def failing(job: int) -> Result:
+    if job == 3:
+        raise ValueError("bad input")
+    return Result(job=job, pid=os.getpid(), text="")
+
+
+def test_a_job_that_raises_is_reported_and_the_rest_still_run() -> None:
+    got = {i: (r, err) for i, r, err in workers.run_forked(failing, list(range(10)), 2, Result)}
+    assert sorted(got) == list(range(10))
+    assert got[3] == (None, "ValueError: bad input")
+    assert all(got[i][0] is not None for i in got if i != 3)
+
+
+def dying(job: int) -> Result:
+    if job == 2:
+        os._exit(9)  # a worker killed mid-job (OOM killer, SIGKILL)
+    time.sleep(0.01)
+    return Result(job=job, pid=os.getpid(), text="")
+
+
+def test_a_worker_that_dies_loses_only_its_job() -> None:
+    got = {i: (r, err) for i, r, err in workers.run_forked(dying, list(range(12)), 2, Result)}
+    assert sorted(got) == list(range(12))
+    assert got[2][0] is None and "died" in got[2][1]
+    # The other worker takes over the rest of the queue.
+    assert all(got[i][0] is not None for i in got if i != 2)
+
+
+def slow(job: int) -> Result:
+    time.sleep(0.05 if job else 0)
+    return Result(job=job, pid=os.getpid(), text="")
+
+
+def test_jobs_are_taken_in_the_order_given() -> None:
+    got = [i for i, _, _ in workers.run_forked(slow, list(range(8)), 1, Result)]
+    assert got == list(range(8))
+
+
+def test_stopping_early_leaves_no_worker_behind() -> None:
+    gen = workers.run_forked(slow, list(range(40)), 2, Result)
+    first = next(gen)
+    pids = [first[1].pid]
+    gen.close()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie, no orphan
