@@ -7,6 +7,8 @@ import itertools
 import json
 import os
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -296,3 +298,27 @@ def test_old_sessions_are_idle_after_one_backfill(env: Env) -> None:
         assert (frontmatter(n)["status"], frontmatter(n)["end_reason"]) == ("ended", "idle")
     again = backfill(env)
     assert again["written"] == 0 and again["bytes"] == 0
+
+
+def test_same_vault_serial_forked_or_spawned(env: Env, tmp_path: Path) -> None:
+    """The worker pool (fork where there is one, spawn elsewhere) changes nothing."""
+    mains = SMALL[:12]
+    lay_out(env, mains)
+    vaults = {}
+    for how in ("serial", "forked", "spawned"):
+        env.env["VV_VAULT"] = str(tmp_path / how / "vault")
+        env.env["VV_STATE_DIR"] = str(tmp_path / how / "state")
+        env.vault = tmp_path / how / "vault"
+        if how == "spawned":  # as on Windows, which has no fork
+            r = subprocess.run(
+                [sys.executable, "-c", "import sys; from vibe_vault import workers; "
+                 "workers.available = lambda: False; from vibe_vault.cli import main; "
+                 "sys.exit(main(['backfill', '--json', '-j', '2']))"],
+                capture_output=True, env=env.env, timeout=120, check=False)
+            assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr
+            s = json.loads(r.stdout)
+        else:
+            s = backfill(env, "-j", "1" if how == "serial" else "2")
+        assert s["failed"] == 0 and s["written"] >= 8
+        vaults[how] = env.all_notes()
+    assert vaults["forked"] == vaults["serial"] == vaults["spawned"]

@@ -300,9 +300,16 @@ def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bo
 
     count = n if n > 0 else (os.cpu_count() or 1)
     _init(cfg)  # forked workers inherit it
-    if count <= 1 or len(jobs) < 4 or not w.available():
+    if count <= 1 or len(jobs) < 4:
         for job in jobs:
             yield _work(job)
+        return
+    if not w.available():  # Windows: no fork; each worker starts afresh
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(
+                min(count, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
+            yield from pool.imap_unordered(_work, jobs, chunksize=1)
         return
     from vibe_vault.session import Outcome
 
