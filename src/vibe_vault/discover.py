@@ -137,8 +137,10 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
     first_ts = cwd = ""
     try:
         with open(path, "rb") as f:
+            seen = 0
             for line in f:
-                if f.tell() > limit:
+                seen += len(line)  # f.tell() would cost a seek per line
+                if seen > limit:
                     break
                 e = decode_line(line)
                 if not isinstance(e, Entry):

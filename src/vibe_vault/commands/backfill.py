@@ -219,9 +219,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         from vibe_vault import index
 
         summary.index_notes_written = index.regenerate(cfg, reg)
-        for rec in records.values():
-            if rec.note:
-                sweep_temp_files(os.path.dirname(os.path.join(cfg.vault, rec.note)))
+        for folder in sorted({os.path.dirname(rec.note) for rec in records.values() if rec.note}):
+            sweep_temp_files(os.path.join(cfg.vault, folder))
     if not args.dry_run and not args.paths:
         summary.states_pruned = prune_states(cfg, reg)
     for rec in reg.sessions.values():
