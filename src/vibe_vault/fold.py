@@ -167,10 +167,12 @@ def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: li
     return False
 
 
-def add_tokens(totals: dict[str, Tokens], t: Tokens) -> None:
-    acc = totals.get(t.model)
+def add_tokens(totals: dict[str, Tokens], t: Tokens, model: str | None = None) -> None:
+    """Add `t` to the running total of its model (or of `model`)."""
+    model = t.model if model is None else model
+    acc = totals.get(model)
     if acc is None:
-        acc = totals[t.model] = Tokens(model=t.model)
+        acc = totals[model] = Tokens(model=model)
     acc.input += t.input
     acc.output += t.output
     acc.cache_read += t.cache_read

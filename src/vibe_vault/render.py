@@ -144,10 +144,7 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
     for af in agents:
         parts.extend(af.fold.settled.values())
     for t in parts:
-        add_tokens(by_model, Tokens(model=t.model or "unknown", input=t.input,
-                                    output=t.output, cache_read=t.cache_read,
-                                    cache_creation=t.cache_creation, cache_5m=t.cache_5m,
-                                    cache_1h=t.cache_1h))
+        add_tokens(by_model, t, t.model or "unknown")
     return dict(sorted(by_model.items()))
 
 
