@@ -279,13 +279,14 @@ def _with_predicted_links(cfg: Config, reg: Any, jobs: list[Any]) -> list[Any]:
     from vibe_vault.render import iso
 
     records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
+    projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
     for sid, main, *_ in jobs:
         if sid in records and records[sid].note:
             continue
         first_ts, cwd = sniff_start(main)
         if not first_ts:
             continue
-        project = project_name(cwd)
+        project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
         records[sid] = Record(session_id=sid, project=project, has_note=True,
                               note=note_relpath(project, sid, first_ts), started=iso(first_ts))
     links = index.compute_links(records)
