@@ -1,8 +1,9 @@
 """Run a batch of jobs in forked worker processes; results as they finish.
 
 `vv backfill` spreads sessions over the cores with this instead of
-`multiprocessing.Pool`, whose imports and start-up cost ~20 ms before the
-first job: a twentieth of a cold backfill of 400 MB on two cores. Jobs are
+`multiprocessing.Pool`, whose imports and start-up took ~20 ms before the
+first job could start, with every core idle (2-3% of a cold backfill of
+400 MB on two cores; this takes ~1 ms). Jobs are
 inherited through `fork`, so only a job's index crosses the shared task pipe
 (4-byte writes and reads, which a pipe keeps whole); each worker sends its
 results back on a pipe of its own, since messages longer than PIPE_BUF from
