@@ -107,11 +107,14 @@ class _Pool:
         self.send(2 * len(self.children))
         buffers = {fd: bytearray() for fd in self.children}
         finished: set[int] = set()
+        poll = select.poll()  # not select(): no limit on descriptor numbers
+        for fd in self.children:
+            poll.register(fd, select.POLLIN)
         while self.children:
-            ready, _, _ = select.select(list(self.children), [], [])
-            for fd in ready:
+            for fd, _ in poll.poll():
                 data = os.read(fd, 1 << 16)
                 if not data:  # the worker exited
+                    poll.unregister(fd)
                     os.waitpid(self.children.pop(fd), 0)
                     os.close(fd)
                     continue
