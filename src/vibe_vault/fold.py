@@ -542,8 +542,8 @@ class Folder:
             if text.count("\n") and not shown.endswith("…"):
                 shown += " …"
             low = cmd.lower()
-            kind = ("test" if any(h in low for h in _TEST_HINTS) and rx(_TEST_CMD).search(cmd)
-                    else "build" if any(h in low for h in _BUILD_HINTS)
+            kind = ("test" if _mentions(low, _TEST_HINTS) and rx(_TEST_CMD).search(cmd)
+                    else "build" if _mentions(low, _BUILD_HINTS)
                     and rx(_BUILD_CMD).search(cmd) else "command")
             a = Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=b.id or "")
             p.action_cmd = s.commands_dropped + len(s.commands)
@@ -894,6 +894,13 @@ def _count_lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
+def _mentions(text: str, words: tuple[str, ...]) -> bool:
+    for w in words:  # a plain loop: any() over a generator costs more than the searches
+        if w in text:
+            return True
+    return False
+
+
 def _int(v: Any) -> int:
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
 
@@ -915,8 +922,9 @@ def fold(state: Fold, entries: Iterable[Entry | Malformed],
          redactor: Redactor = DEFAULT, keep_thinking: bool = False) -> Fold:
     """Apply entries in order to the main transcript's state."""
     f = Folder(state, redactor, keep_thinking)
+    apply = f.apply
     for e in entries:
-        f.apply(e)
+        apply(e)
     f.finish()
     return state
 
