@@ -1,3 +1,3 @@
-from vibe_vault.cli import main
+from vibe_vault.cli import entry
 
-raise SystemExit(main())
+entry()

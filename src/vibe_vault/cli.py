@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 EXIT_CODES = """exit codes:
   0  success (and always, for `vv hook`)
   1  the command ran but something failed (details on stderr)
   2  bad usage or missing input"""
+
+
+def entry() -> None:
+    """The `vv` executable: `main`, then exit without tearing the interpreter down.
+
+    Freeing every module and object at exit costs ~8 ms, a sixth of what a Stop
+    hook adds to starting Python; everything vv writes is closed by then (files
+    through `with` or os.close, the log with os.write), so only the standard
+    streams are flushed. An exception still leaves the usual way.
+    """
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # a reader that went away (`vv stats | head`) or a closed stream
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,8 +88,6 @@ def _main(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         # `vv stats | head`: the reader left; not an error worth a message.
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
