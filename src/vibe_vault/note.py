@@ -19,7 +19,7 @@ class OutsideVault(Exception):
     """A note path would leave the vault (a symlink points out of it)."""
 
 
-def note_relpath(project: str, session_id: str, first_ts: str) -> str:
+def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8) -> str:
     """`Projects/<project>/sessions/<YYYY-MM-DD-HHMM>-<id8>.md`, safe on every OS."""
     stamp = "undated"
     if first_ts:
@@ -28,7 +28,7 @@ def note_relpath(project: str, session_id: str, first_ts: str) -> str:
             stamp = dt.strftime("%Y-%m-%d-%H%M")
         except ValueError:
             pass
-    name = safe_name(f"{stamp}-{short_id(session_id)}", 60) + ".md"
+    name = safe_name(f"{stamp}-{short_id(session_id, id_chars)}", 60) + ".md"
     return f"Projects/{safe_name(project, 60)}/sessions/{name}"
 
 
@@ -71,13 +71,11 @@ def free_relpath(vault: StrPath, project: str, session_id: str, first_ts: str) -
     """The note path for a new session; longer ids where a different session's
     note already has the name (two sessions starting in the same minute whose
     ids begin alike)."""
-    rel = note_relpath(project, session_id, first_ts)
     n = 8
+    rel = note_relpath(project, session_id, first_ts, n)
     while (owner := owner_of(vault, rel)) is not None and owner != session_id and n < 40:
         n += 8
-        stem = rel.rsplit("/", 1)[0]
-        stamp = rel.rsplit("/", 1)[1].rsplit("-", 1)[0]
-        rel = f"{stem}/{safe_name(f'{stamp}-{short_id(session_id, n)}', 80)}.md"
+        rel = note_relpath(project, session_id, first_ts, n)
     return rel
 
 
@@ -96,7 +94,7 @@ def user_section(existing: str) -> str:
     return rest
 
 
-def write_note(vault: str | os.PathLike[str], relpath: str, generated: str) -> bool:
+def write_note(vault: StrPath, relpath: str, generated: str) -> bool:
     """Write the note, keeping the user's section; False when nothing changed."""
     path = os.path.join(vault, *relpath.split("/"))
     parent = os.path.dirname(path)
