@@ -22,8 +22,7 @@ from vibe_vault.atomic import make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.lock import SessionLock
 from vibe_vault.paths import safe_id, safe_name
-
-HEAD = 64
+from vibe_vault.reader import HEAD  # the same first bytes a cursor checks
 
 
 class Entry(Struct):
@@ -65,11 +64,6 @@ def _load_manifest(d: Path, sid: str) -> Manifest:
     return m if m.session_id == sid else Manifest(session_id=sid)
 
 
-def _head_crc(path: Path) -> int:
-    with open(path, "rb") as f:
-        return zlib.crc32(f.read(HEAD))
-
-
 def needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
     m = _load_manifest(_session_dir(cfg, sid), sid)
     for p in files:
@@ -87,7 +81,7 @@ def archive_files(cfg: Config, sid: str, files: list[Path]) -> int:
     """Append what is new in each file to its archive; bytes archived."""
     d = _session_dir(cfg, sid)
     make_private_dir(d)
-    (Path(cfg.state_dir) / "locks").mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_private_dir(os.path.join(cfg.state_dir, "locks"))
     total = 0
     with SessionLock(Path(cfg.state_dir) / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
         m = _load_manifest(d, sid)

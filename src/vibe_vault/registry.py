@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import msgspec
 from msgspec import Struct, field
 
-from vibe_vault.atomic import StrPath, write_atomic
+from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.lock import SessionLock
 
 REGISTRY_VERSION = 2
@@ -90,8 +90,8 @@ def save(state_dir: StrPath, reg: Registry) -> None:
 
 
 def locked(state_dir: StrPath, timeout: float = 10.0) -> SessionLock:
-    os.makedirs(state_dir, mode=0o700, exist_ok=True)
-    os.makedirs(os.path.join(state_dir, "locks"), mode=0o700, exist_ok=True)
+    make_private_dir(state_dir)
+    make_private_dir(os.path.join(state_dir, "locks"))
     return SessionLock(os.path.join(state_dir, "locks", "registry.lock"), timeout)
 
 
