@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 
 # Paths are plain strings (or any path-like): pathlib costs the hook ~6 ms.
 StrPath = str | os.PathLike[str]
@@ -12,7 +13,8 @@ TMP_PREFIX = ".vv-tmp-"
 
 
 def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
-                 durable: bool = False) -> None:
+                 durable: bool = False,
+                 still_wanted: Callable[[], bool] | None = None) -> bool:
     """Write `data` to a temp file beside `path`, then rename it over `path`.
 
     A reader, or a killed writer, only ever leaves the old or the new version.
@@ -20,6 +22,8 @@ def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
     empty file: worth its milliseconds only for what cannot be rebuilt from the
     transcripts (a note holding the user's own section, the archive manifest).
     `mode` None means the user's umask decides (notes); state files pass 0o600.
+    `still_wanted`, asked just before the rename, can call the write off (the
+    file changed meanwhile); the result says whether the file was replaced.
     """
     # os.urandom, not `secrets`: that module costs the hook ~4 ms of imports.
     path = os.fspath(path)
@@ -37,11 +41,15 @@ def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
                 os.fsync(fd)
         finally:
             os.close(fd)
+        if still_wanted is not None and not still_wanted():
+            os.unlink(tmp)
+            return False
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return True
 
 
 def make_private_dir(path: StrPath) -> None:

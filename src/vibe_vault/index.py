@@ -21,6 +21,9 @@ from vibe_vault.note import write_note
 from vibe_vault.paths import safe_name
 from vibe_vault.registry import Record, Registry
 from vibe_vault.render import (
+    REWRITE_NOTICE,
+    USER_HEADING,
+    USER_HINT,
     Figures,
     RenderOptions,
     cell,
@@ -154,7 +157,9 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 if state is None or not state.note:
                     continue
                 set_links(state, lk)
-                write_note(cfg.vault, state.note, render(state, render_options(cfg)))
+                written = write_note(cfg.vault, state.note, render(state, render_options(cfg)),
+                                     state.user_notes)
+                state.user_notes = written.user_part
                 store.save(state)
         except LockTimeout:
             continue
@@ -198,7 +203,7 @@ def render_project(project: str, recs: list[Record]) -> str:
     if recs:
         out.append(f"first_session: {recs[-1].started or 'null'}")
         out.append(f"last_session: {recs[0].started or 'null'}")
-    out += ["tags:", "  - project", "---", "", f"# {project}", ""]
+    out += ["tags:", "  - project", "---", REWRITE_NOTICE, "", f"# {project}", ""]
     out.append(f"**{len(recs)} sessions** · **{minutes // 60}h {minutes % 60:02d}m active** · "
                f"**{short_tokens(tokens)} tokens** · **{_money(cost)}**")
     out += ["", "## Sessions", "", "| Date | Session | Duration | Tokens | Cost | Status |",
@@ -214,8 +219,7 @@ def render_project(project: str, recs: list[Record]) -> str:
         out += ["", "## Open threads (latest sessions)", ""]
         for r, task in open_tasks[:30]:
             out.append(f"- [ ] {task} ({wikilink(r.note, _date(r.started))})")
-    out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
-            "never changes it. -->"]
+    out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
 
@@ -225,7 +229,7 @@ def render_home(records: list[Record], latest: int = 20) -> str:
         by_project.setdefault(r.project, []).append(r)
     cost = sum(r.cost_usd for r in records)
     out = ["---", "type: index", f"sessions: {len(records)}", f"projects: {len(by_project)}",
-           f"cost_usd: {cost:.4f}", "---", "", "# Claude Code sessions", "",
+           f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", "# Claude Code sessions", "",
            f"**{len(records)} sessions** in **{len(by_project)} projects** · **{_money(cost)}**",
            "", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
            "|---|--:|---|--:|--:|"]
@@ -240,8 +244,7 @@ def render_home(records: list[Record], latest: int = 20) -> str:
     out += ["", "## Latest sessions", ""]
     for rec in sorted(records, key=_order, reverse=True)[:latest]:
         out.append(f"- {_date(rec.started)} · **{rec.project}** · {wikilink(rec.note, rec.title)}")
-    out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
-            "never changes it. -->"]
+    out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
 
@@ -249,12 +252,11 @@ def render_daily(day: str, records: list[Record]) -> str:
     recs = sorted(records, key=_order)
     cost = sum(r.cost_usd for r in recs)
     out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
-           f"cost_usd: {cost:.4f}", "---", "", f"# {day}", ""]
+           f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", f"# {day}", ""]
     for r in recs:
         out.append(f"- {r.started[11:16]} · **{r.project}** · {wikilink(r.note, r.title)} "
                    f"({r.duration_minutes} min, {_money(r.cost_usd)})")
-    out += ["", "## My notes", "<!-- Everything below this heading is yours: vibe-vault "
-            "never changes it. -->"]
+    out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
 
@@ -273,15 +275,15 @@ def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None) -> 
         if projects is not None and project not in projects:
             continue
         written += write_note(cfg.vault, project_note_path(project),
-                              render_project(project, recs))
-    written += write_note(cfg.vault, "index.md", render_home(list(records.values())))
+                              render_project(project, recs)).changed
+    written += write_note(cfg.vault, "index.md", render_home(list(records.values()))).changed
     if cfg.get("daily_notes"):
         days: dict[str, list[Record]] = {}
         for r in records.values():
             if r.started:
                 days.setdefault(_local_day(r.started), []).append(r)
         for day, recs in sorted(days.items()):
-            written += write_note(cfg.vault, f"Daily/{day}.md", render_daily(day, recs))
+            written += write_note(cfg.vault, f"Daily/{day}.md", render_daily(day, recs)).changed
     return written
 
 

@@ -5,13 +5,18 @@ session id), so links to it never break; it is always inside the vault, whatever
 the transcript says, and never written through a symlink that leads out of it.
 """
 
-from __future__ import annotations
-
+import contextlib
 import os
+import re
+import stat
+import time
 from datetime import UTC, datetime
+
+from msgspec import Struct
 
 from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.paths import inside, safe_name
+from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import USER_HEADING, USER_HINT
 
 
@@ -46,9 +51,8 @@ def short_id(session_id: str, n: int = 8) -> str:
 def owner_of(vault: StrPath, relpath: str) -> str | None:
     """The session_id in an existing note's frontmatter, or None."""
     try:
-        with open(os.path.join(vault, *relpath.split("/")), encoding="utf-8",
-                  errors="replace") as f:
-            head = f.read(4096)
+        head = read_regular(os.path.join(vault, *relpath.split("/")), 4096,
+                            follow_symlinks=False).decode("utf-8", "replace")
     except OSError:
         return None
     for line in head.split("\n")[1:40]:
@@ -79,40 +83,173 @@ def free_relpath(vault: StrPath, project: str, session_id: str, first_ts: str) -
     return rel
 
 
-def user_section(existing: str) -> str:
-    """What the user wrote below the user heading (with the heading line kept out)."""
-    at = existing.find("\n" + USER_HEADING + "\n")
-    if at < 0:
-        if existing.endswith("\n" + USER_HEADING):
-            return ""
-        return ""
-    rest = existing[at + len(USER_HEADING) + 2 :]
+# The user's heading as people type it: any case, any run of spaces.
+_HEADING = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+_READ_RETRIES = (0.005, 0.01, 0.02, 0.04, 0.08)  # seconds between reads that look cut short
+_WRITE_ATTEMPTS = 5
+_QUIET_NS = 20_000_000  # a file unchanged this long is not being saved right now
+
+
+class Written(Struct):
+    changed: bool = False
+    user_part: str = ""  # the user's heading line and what follows it, as written
+
+
+def user_part(existing: str) -> str | None:
+    """The user's heading line and everything below it, without vibe-vault's
+    hint line; None when the text has no user heading (a new note, or a read
+    that caught an editor between truncating the file and writing it)."""
+    m = _HEADING.search(existing)
+    if m is None:
+        return None
+    heading = m.group(0).rstrip("\r")
+    rest = existing[m.end():]
+    rest = rest[1:] if rest.startswith("\n") else rest
     if rest.startswith(USER_HINT + "\n"):
         rest = rest[len(USER_HINT) + 1 :]
-    elif rest.startswith(USER_HINT):
-        rest = rest[len(USER_HINT) :]
-    return rest
+    elif rest.rstrip("\n") == USER_HINT:
+        rest = ""
+    return heading + "\n" + rest
 
 
-def write_note(vault: StrPath, relpath: str, generated: str) -> bool:
-    """Write the note, keeping the user's section; False when nothing changed."""
-    path = os.path.join(vault, *relpath.split("/"))
-    parent = os.path.dirname(path)
-    os.makedirs(parent, exist_ok=True)
-    if not inside(vault, parent):
-        raise OutsideVault(parent)
-    existing = ""
-    try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            existing = f.read()
-    except FileNotFoundError:
-        pass
-    if os.path.islink(path):
-        raise OutsideVault(path)
-    mine = user_section(existing)
-    text = generated + mine
-    if text == existing:
-        return False
-    # The user's own words exist nowhere else: make them survive a power cut.
-    write_atomic(path, text.encode("utf-8", "surrogateescape"), durable=bool(mine.strip()))
-    return True
+def user_section(existing: str) -> str:
+    """What the user wrote below the user heading (heading and hint left out)."""
+    part = user_part(existing)
+    return "" if part is None else part.split("\n", 1)[1]
+
+
+def _with_user_part(generated: str, part: str) -> str:
+    """`generated` (which ends with the heading and hint) with the user's part
+    in place of its heading: their heading line as they typed it, the hint,
+    then their text."""
+    tail = USER_HEADING + "\n" + USER_HINT + "\n"
+    body = generated[: -len(tail)] if generated.endswith(tail) else generated
+    # No line of generated text may pass for the user's heading: everything
+    # below it would be taken for the user's own words at the next rewrite.
+    body = _HEADING.sub(lambda m: "\\" + m.group(0), body)
+    heading, _, rest = part.partition("\n")
+    return body + heading + "\n" + USER_HINT + "\n" + rest
+
+
+class _Read(Struct):
+    text: str
+    stamp: tuple[int, int, int]  # size, mtime, ctime when it was read
+    settled: bool  # taken for the user's latest words, not a save caught midway
+
+
+def _read_whole(fd: int) -> tuple[str, tuple[int, int, int]]:
+    """The file's text and its stamp, with no write landing during the read."""
+    while True:
+        before = _stamp(fd)
+        text = read_fd(fd, before[0]).decode("utf-8", "surrogateescape")
+        if _stamp(fd) == before:
+            return text, before
+
+
+def _read_note(fd: int, remembered: str) -> _Read:
+    """The note's text, read again while it looks cut short or mid-save.
+
+    An editor that saves in place truncates the file, then writes it (maybe in
+    pieces): a read in between sees less than the user wrote. A read is taken
+    as the user's latest words when it has the heading, holds at least what was
+    written last time, and the file has not changed for a moment; or else once
+    two reads a moment apart agree (the user did shorten their notes).
+    """
+    text, stamp = _read_whole(fd)
+    for pause in _READ_RETRIES:
+        part = user_part(text)
+        quiet = time.time_ns() - stamp[1] >= _QUIET_NS
+        if quiet and part is not None and len(part) >= len(remembered):
+            return _Read(text, stamp, True)
+        time.sleep(pause)
+        again, again_stamp = _read_whole(fd)
+        if again_stamp == stamp and time.time_ns() - stamp[1] >= _QUIET_NS:
+            return _Read(text, stamp, True)
+        text, stamp = again, again_stamp
+    return _Read(text, stamp, False)
+
+
+def _stamp(fd: int) -> tuple[int, int, int]:
+    st = os.fstat(fd)
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def make_note_dir(vault: StrPath, relpath: str) -> str:
+    """Create the folders of a note inside the vault, checking each one before
+    anything is created in it; the note's full path. Raises OutsideVault when a
+    folder is a symlink that leads out of the vault, or is not a folder."""
+    vault = os.fspath(vault)
+    parts = relpath.split("/")
+    current = vault
+    os.makedirs(vault, exist_ok=True)
+    for part in parts[:-1]:
+        current = os.path.join(current, part)
+        try:
+            st = os.lstat(current)
+        except FileNotFoundError:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(current)
+            st = os.lstat(current)
+        if stat.S_ISLNK(st.st_mode):
+            if not inside(vault, current) or not os.path.isdir(current):
+                raise OutsideVault(current)
+        elif not stat.S_ISDIR(st.st_mode):
+            raise OutsideVault(current)
+    return os.path.join(current, parts[-1])
+
+
+def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "") -> Written:
+    """Write the note, keeping the user's part (heading and all below it).
+
+    `remembered` is the user's part as last written, kept by the caller: when
+    the file has none (deleted, or caught mid-save by an editor) it is what the
+    user wrote last. The file is never replaced when it changed since it was
+    read, and when an editor wrote into it while it was being replaced, the
+    write starts over from those words. While an editor is busy saving it,
+    the note is left alone: the next event writes it.
+    """
+    path = make_note_dir(vault, relpath)
+    carried: str | None = None  # the user's part read from a file already replaced
+    for _ in range(_WRITE_ATTEMPTS):
+        fd: int | None = None
+        try:
+            try:
+                fd, _st = open_regular(path, follow_symlinks=False)
+            except FileNotFoundError:
+                fd = None
+            except NotAFile as exc:
+                raise OutsideVault(path) from exc
+            read = None if fd is None else _read_note(fd, carried or remembered)
+            existing = "" if read is None else read.text
+            found = None if read is None else user_part(read.text)
+            if read is not None and not read.settled and carried is None:
+                # An editor is saving right now: its words are not all there yet.
+                # The next event writes the note.
+                return Written(changed=False, user_part=remembered)
+            if carried is not None:  # words only the replaced file held
+                part = max((p for p in (found, carried) if p), key=len)
+            else:
+                part = found or remembered or USER_HEADING + "\n"
+            text = _with_user_part(generated, part)
+            if text == existing:
+                return Written(changed=False, user_part=part)
+            stamp = None if read is None else read.stamp
+
+            def unchanged_since_read(fd: int | None = fd,
+                                     stamp: tuple[int, int, int] | None = stamp) -> bool:
+                return fd is None or _stamp(fd) == stamp
+
+            # The user's own words exist nowhere else: make them survive a power cut.
+            durable = bool(part.partition("\n")[2].strip())
+            if not write_atomic(path, text.encode("utf-8", "surrogateescape"),
+                                durable=durable, still_wanted=unchanged_since_read):
+                continue  # saved by the user meanwhile: merge again
+            if fd is not None and _stamp(fd) != stamp:
+                # An editor wrote into the file just replaced: its words are only there.
+                carried = user_part(_read_note(fd, part).text) or carried
+                continue
+            return Written(changed=True, user_part=part)
+        finally:
+            if fd is not None:
+                os.close(fd)
+    return Written(changed=False, user_part=carried or remembered)

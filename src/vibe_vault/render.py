@@ -18,6 +18,9 @@ from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
 
 USER_HEADING = "## My notes"
 USER_HINT = "<!-- Everything below this heading is yours: vibe-vault never changes it. -->"
+# Said at the top of every generated note, where a user would start typing.
+REWRITE_NOTICE = ("<!-- vibe-vault rewrites this note as the session goes on: anything typed "
+                  "above \"## My notes\" is replaced. Write below that heading. -->")
 
 SECTION_ROWS = 200
 COMMAND_ROWS = 100
@@ -360,6 +363,7 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     fig = fig or figures(state, opts)
     f = state.fold
     out = frontmatter(state, fig)
+    out.append(REWRITE_NOTICE)
     out.append("")
     out.append(f"# {fig.title}")
     out.append("")

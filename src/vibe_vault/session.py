@@ -303,6 +303,7 @@ def update_session(
             state = SessionState(session_id=sid)
             if old is not None:  # keep the note where it is, so links survive
                 state.note, state.project = old.note, old.project
+                state.user_notes = old.user_notes
         transcript = os.fspath(transcript)
         state.transcript = transcript
         redactor = redactor_for(cfg)
@@ -351,7 +352,9 @@ def update_session(
                 state.project = project_name(state.fold.cwd)
                 state.note = free_relpath(cfg.vault, state.project, sid, state.fold.first_ts)
             fig = figures(state, opts)
-            out.wrote = write_note(cfg.vault, state.note, render(state, opts, fig))
+            written = write_note(cfg.vault, state.note, render(state, opts, fig),
+                                 state.user_notes)
+            out.wrote, state.user_notes = written.changed, written.user_part
             out.note = state.note
             out.has_note = True
         store.save(state)

@@ -237,6 +237,9 @@ class SessionState(Struct, omit_defaults=True):
     next: str = ""
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+    # The user's part of the note (their heading and all below it) as last
+    # written: what the note keeps when a read of it finds none.
+    user_notes: str = ""
 
 
 _encoder = msgspec.msgpack.Encoder()

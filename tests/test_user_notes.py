@@ -1,0 +1,137 @@
+"""The user's own section of a note is never lost: however the heading is typed,
+whatever an editor does to the file while a hook rewrites it."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Env
+from test_hook_contract import SESSION, SID, assert_harmless, place, stop
+
+# Written here, not imported: the test's own idea of the user's heading.
+USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def grow(target: Path, lines: list[bytes], upto: int) -> None:
+    target.write_bytes(b"".join(lines[:upto]))
+
+
+def the_note(env: Env) -> Path:
+    notes = sorted(env.vault.glob("Projects/*/sessions/*.md"))
+    assert len(notes) == 1, notes
+    return notes[0]
+
+
+@pytest.mark.parametrize("heading", ["## My notes", "## My Notes", "## my notes ",
+                                     "##  My notes", "## MY  NOTES\t", "##\tmy notes"])
+def test_heading_typed_any_way_keeps_what_is_below(env: Env, heading: str) -> None:
+    lines = SESSION.read_bytes().splitlines(keepends=True)
+    target = place(env)
+    grow(target, lines, len(lines) // 2)
+    assert_harmless(env.hook(stop(path=target)))
+    note = the_note(env)
+    text = note.read_text()
+    at = USER_HEADING_LINE.search(text)
+    assert at is not None
+    mine = "my own line 1\n\n- a list item I keep\n```\ncode I pasted\n```\n"
+    note.write_text(text[: at.start()] + heading + "\n" + mine)
+    grow(target, lines, len(lines))
+    assert_harmless(env.hook(stop(path=target)))
+    after = note.read_text()
+    assert after.endswith(mine)
+    assert heading in after.splitlines()
+    assert len(USER_HEADING_LINE.findall(after)) == 1
+
+
+def test_a_forged_heading_in_a_prompt_does_not_capture_the_note(env: Env) -> None:
+    target = place(env)
+    data = target.read_bytes()
+    forged = (b'{"type":"user","uuid":"f0","parentUuid":null,"sessionId":"' + SID.encode()
+              + b'","timestamp":"2026-01-01T00:00:00Z","cwd":"/tmp","message":{"role":"user",'
+              b'"content":"please\\n## My notes\\nnot mine"}}\n')
+    target.write_bytes(data + forged)
+    assert_harmless(env.hook(stop(path=target)))
+    text = the_note(env).read_text()
+    assert len(USER_HEADING_LINE.findall(text)) == 1
+    note = the_note(env)
+    note.write_text(text + "mine\n")
+    assert_harmless(env.hook(stop(path=target)))
+    assert note.read_text().endswith("\nmine\n")
+    assert len(USER_HEADING_LINE.findall(note.read_text())) == 1
+
+
+def test_a_deleted_note_comes_back_with_the_users_words(env: Env) -> None:
+    target = place(env)
+    assert_harmless(env.hook(stop(path=target)))
+    note = the_note(env)
+    note.write_text(note.read_text() + "remember this\n")
+    assert_harmless(env.hook(stop(path=target)))
+    note.unlink()
+    assert_harmless(env.hook(stop(path=target)))
+    assert note.read_text().endswith("\nremember this\n")
+
+
+def test_a_note_emptied_by_an_editor_keeps_the_users_words(env: Env) -> None:
+    """A read between an editor's truncate and its write sees an empty file."""
+    target = place(env)
+    assert_harmless(env.hook(stop(path=target)))
+    note = the_note(env)
+    note.write_text(note.read_text() + "line one\nline two\n")
+    assert_harmless(env.hook(stop(path=target)))
+    note.write_text("")  # the editor truncated, and has not written yet
+    assert_harmless(env.hook(stop(path=target)))
+    assert note.read_text().endswith("\nline one\nline two\n")
+
+
+def test_editor_saving_in_place_during_forty_stops_loses_no_line(env: Env) -> None:
+    lines = SESSION.read_bytes().splitlines(keepends=True)
+    target = place(env)
+    grow(target, lines, 5)
+    assert_harmless(env.hook(stop(path=target)))
+    note = the_note(env)
+    written: list[str] = []
+    done = threading.Event()
+    problems: list[str] = []
+
+    def editor() -> None:
+        # Reads the file, adds a line below the user heading, saves in place
+        # (truncate, then write, as Obsidian, VS Code and vim can).
+        i = 0
+        while not done.is_set():
+            text = note.read_text(encoding="utf-8", errors="replace")
+            if USER_HEADING_LINE.search(text) is None:
+                problems.append("editor read a note without the heading")
+                time.sleep(0.005)
+                continue
+            line = f"user line {i}"
+            new = text + line + "\n"
+            with open(note, "w", encoding="utf-8") as f:  # O_TRUNC: now empty
+                f.write(new[: len(new) // 2])
+                f.flush()
+                time.sleep(0.002)
+                f.write(new[len(new) // 2 :])
+            written.append(line)
+            i += 1
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    try:
+        for k in range(40):
+            grow(target, lines, 5 + (len(lines) - 5) * (k + 1) // 40)
+            assert_harmless(env.hook(stop(path=target)))
+    finally:
+        done.set()
+        thread.join()
+    assert_harmless(env.hook(stop(path=target)))
+    final = note.read_text()
+    assert len(written) >= 20
+    mine = final[USER_HEADING_LINE.search(final).end():]  # type: ignore[union-attr]
+    missing = [line for line in written if line + "\n" not in mine]
+    assert not missing, f"{len(missing)} of {len(written)} user lines lost: {missing[:5]}"
+    assert len(USER_HEADING_LINE.findall(final)) == 1
