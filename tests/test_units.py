@@ -60,6 +60,37 @@ def test_oversized_line_is_skipped_and_counted(monkeypatch: pytest.MonkeyPatch) 
     assert r.oversized == 1 and r.end == len(data)
 
 
+def test_a_long_line_still_being_written_is_skipped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file with no newline past MAX_LINE (an 8 GB one, say) is not read again
+    from the start at every event: the next read goes on skipping from there."""
+    monkeypatch.setattr(reader, "CHUNK", 16)
+    monkeypatch.setattr(reader, "MAX_LINE", 64)
+    first = b'{"a":1}\n' + b'{"big":"' + b"y" * 300
+    r = LineReader(io.BytesIO(first), 0)
+    assert [bytes(x) for x in r] == [b'{"a":1}']
+    assert r.in_long_line and r.end == len(first) and r.oversized == 0
+    rest = b"y" * 100 + b'"}\n{"c":3}\n'
+    f = io.BytesIO(first + rest)
+    r2 = LineReader(f, r.end, in_long_line=True)
+    assert [bytes(x) for x in r2] == [b'{"c":3}']
+    assert r2.oversized == 1 and not r2.in_long_line and r2.end == len(first + rest)
+
+
+def test_a_short_unfinished_line_is_left_for_next_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "CHUNK", 16)
+    data = b'{"a":1}\n{"b":"partial'
+    r = LineReader(io.BytesIO(data), 0)
+    assert [bytes(x) for x in r] == [b'{"a":1}']
+    assert r.end == 8 and not r.in_long_line
+
+
+def test_reading_stops_at_the_size_the_file_had() -> None:
+    data = b'{"a":1}\n{"b":2}\n{"c":3}\n'
+    r = LineReader(io.BytesIO(data), 0, limit=16)
+    assert [bytes(x) for x in r] == [b'{"a":1}', b'{"b":2}']
+    assert r.end == 16
+
+
 def test_restart_when_shrunk_or_rewritten(tmp_path: Path) -> None:
     p = tmp_path / "t.jsonl"
     p.write_bytes(b'{"a":1}\n{"b":2}\n')

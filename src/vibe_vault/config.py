@@ -14,6 +14,8 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from vibe_vault import locations
+
 # key -> (type, default, help); the single list of settings the file may hold.
 SETTINGS: dict[str, tuple[type, Any, str]] = {
     "vault_path": (str, "~/vibe-vault", "Directory notes are written to."),
@@ -48,27 +50,24 @@ class Config(Struct):
         return self.values.get(key, SETTINGS[key][1])
 
 
-def _home() -> str:
-    return os.path.expanduser("~")
-
-
 def config_path() -> str:
     env = os.environ.get("VV_CONFIG")
     if env:
-        return os.path.expanduser(env)
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(_home(), ".config")
+        return locations.anchored(env, locations.home())
+    base = locations.anchored(os.environ.get("XDG_CONFIG_HOME") or ".config", locations.home())
     return os.path.join(base, "vibe-vault", "config.toml")
 
 
 def claude_dir() -> str:
     env = os.environ.get("CLAUDE_CONFIG_DIR")
-    return os.path.expanduser(env) if env else os.path.join(_home(), ".claude")
+    return locations.anchored(env or ".claude", locations.home())
 
 
 def _read_file(path: str, problems: list[str]) -> dict[str, Any]:
+    from vibe_vault.regular import read_regular
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_regular(path, 1 << 20)
     except FileNotFoundError:
         return {}
     except OSError as exc:
@@ -97,13 +96,6 @@ def _read_file(path: str, problems: list[str]) -> dict[str, Any]:
     return values
 
 
-def _absolute(path: str, base: str) -> str:
-    """`~` expanded; a relative path taken from `base`, not from wherever Claude
-    Code happens to run the hook (it runs hooks in each project's directory)."""
-    path = os.path.expanduser(path)
-    return path if os.path.isabs(path) else os.path.join(base, path)
-
-
 def load(vault: str | None = None) -> Config:
     problems: list[str] = []
     cfile = config_path()
@@ -117,17 +109,11 @@ def load(vault: str | None = None) -> Config:
         vault_s = values["vault_path"]
     else:
         vault_s, sources["vault_path"] = SETTINGS["vault_path"][1], "default"
-    state_env = os.environ.get("VV_STATE_DIR")
-    if state_env:
-        state, sources["state_dir"] = _absolute(state_env, _home()), "VV_STATE_DIR"
-    else:
-        xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(_home(), ".local", "state")
-        state = os.path.join(xdg, "vibe-vault")
-        sources["state_dir"] = "XDG_STATE_HOME" if "XDG_STATE_HOME" in os.environ else "default"
+    state, sources["state_dir"] = locations.state_dir()
     return Config(
         # --vault is relative to where you typed it; the rest to your home.
         vault=(os.path.abspath(os.path.expanduser(vault_s)) if vault
-               else _absolute(vault_s, _home())),
+               else locations.anchored(vault_s, locations.home())),
         state_dir=state,
         projects_root=os.path.join(claude_dir(), "projects"),
         config_file=cfile,

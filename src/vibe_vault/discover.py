@@ -12,10 +12,13 @@ no main transcript is left out (no phantom sessions).
 
 import os
 import re
+import stat
 from pathlib import Path
 
 import msgspec
 from msgspec import Struct, field
+
+from vibe_vault.regular import open_regular, read_regular
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 SNIFF_BYTES = 1 << 20
@@ -30,8 +33,7 @@ class Source(Struct):
 def sniff_session_id(path: str | os.PathLike[str]) -> str | None:
     """The first `sessionId` in the file's first megabyte."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(SNIFF_BYTES)
+        data = read_regular(path, SNIFF_BYTES)
     except OSError:
         return None
     for line in data.split(b"\n"):
@@ -85,6 +87,15 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
 
     for root in roots:
         for path in _walk(root):
+            try:
+                st = path.stat()
+            except OSError:
+                skip("unreadable")
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                # A FIFO, socket or device would block or never end: never opened.
+                skip("not a regular file")
+                continue
             if path.parent.name == "subagents":
                 if path.name.startswith("agent-"):
                     subagents.append((path.parent.parent.name, path))
@@ -94,12 +105,8 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
             if path.name.startswith("agent-"):
                 legacy.append(path)
                 continue
-            try:
-                if path.stat().st_size == 0:
-                    skip("empty")
-                    continue
-            except OSError:
-                skip("unreadable")
+            if st.st_size == 0:
+                skip("empty")
                 continue
             sid = session_id_for(path)
             if sid is None:
@@ -136,7 +143,8 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
 
     first_ts = cwd = ""
     try:
-        with open(path, "rb") as f:
+        fd, _ = open_regular(path)
+        with os.fdopen(fd, "rb") as f:
             seen = 0
             for line in f:
                 seen += len(line)  # f.tell() would cost a seek per line

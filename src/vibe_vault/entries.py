@@ -244,7 +244,7 @@ def decode_line(line: bytes | memoryview) -> Entry | Malformed:
         return decode_failed(line)
 
 
-def decode_lines(lines: Iterable[bytes | memoryview]) -> Iterator[Entry | Malformed]:
+def decode_lines(lines: Iterable[bytes | bytearray | memoryview]) -> Iterator[Entry | Malformed]:
     """`decode_line` over many lines, without a Python call per line for the
     lines that decode (nearly all of them)."""
     decode = _entry_decoder.decode
@@ -255,7 +255,7 @@ def decode_lines(lines: Iterable[bytes | memoryview]) -> Iterator[Entry | Malfor
             yield decode_failed(line)
 
 
-def decode_failed(line: bytes | memoryview) -> Malformed:
+def decode_failed(line: bytes | bytearray | memoryview) -> Malformed:
     """Why a line did not decode into an Entry, keeping what can be read of it."""
     try:
         _any_decoder.decode(line)

@@ -161,8 +161,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                                      state.user_notes)
                 state.user_notes = written.user_part
                 store.save(state)
-        except LockTimeout:
-            continue
+        except (LockTimeout, OSError):
+            continue  # the next backfill or event catches up
         rec.previous, rec.next = lk.previous, lk.next
         rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
         changed.add(sid)
@@ -274,17 +274,29 @@ def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None) -> 
     for project, recs in sorted(by_project.items()):
         if projects is not None and project not in projects:
             continue
-        written += write_note(cfg.vault, project_note_path(project),
-                              render_project(project, recs)).changed
-    written += write_note(cfg.vault, "index.md", render_home(list(records.values()))).changed
+        written += _write_index_note(cfg, project_note_path(project),
+                                     render_project(project, recs))
+    written += _write_index_note(cfg, "index.md", render_home(list(records.values())))
     if cfg.get("daily_notes"):
         days: dict[str, list[Record]] = {}
         for r in records.values():
             if r.started:
                 days.setdefault(_local_day(r.started), []).append(r)
         for day, recs in sorted(days.items()):
-            written += write_note(cfg.vault, f"Daily/{day}.md", render_daily(day, recs)).changed
+            written += _write_index_note(cfg, f"Daily/{day}.md", render_daily(day, recs))
     return written
+
+
+def _write_index_note(cfg: Config, relpath: str, text: str) -> bool:
+    """Write a project, home or daily note; a note that cannot be written is
+    said once in the log and passed over, so the other notes still are."""
+    try:
+        return write_note(cfg.vault, relpath, text).changed
+    except OSError as exc:
+        from vibe_vault.log import warn
+
+        warn(cfg.state_dir, f"cannot write {relpath}: {exc.strerror or exc}", stderr=False)
+        return False
 
 
 def _local_day(started: str) -> str:

@@ -29,7 +29,9 @@ def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) 
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         line = f"{stamp} {level} pid={os.getpid()} {_clean(msg)}\n"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        # Never through a symlink: the log stays inside the state directory.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             os.write(fd, line.encode("utf-8", "replace"))
         finally:

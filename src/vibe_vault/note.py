@@ -6,6 +6,7 @@ the transcript says, and never written through a symlink that leads out of it.
 """
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -20,8 +21,13 @@ from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import USER_HEADING, USER_HINT
 
 
-class OutsideVault(Exception):
-    """A note path would leave the vault (a symlink points out of it)."""
+class OutsideVault(OSError):
+    """A note path would leave the vault (a symlink points out of it), or
+    something other than a folder or a note stands in its way."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.EXDEV, "would be written outside the vault (a symlink leads "
+                         "out, or it is not a plain file or folder)", path)
 
 
 def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8) -> str:

@@ -6,6 +6,7 @@ import os
 import re
 
 from vibe_vault.paths import is_windows_path, safe_name, split_path
+from vibe_vault.regular import read_regular
 
 _REMOTE = re.compile(r'^\s*\[remote\s+"([^"]+)"\]\s*$')
 _URL = re.compile(r"^\s*url\s*=\s*(\S+)\s*$")
@@ -42,8 +43,8 @@ def project_name(cwd: str) -> str:
     name = None
     if not is_windows_path(cwd) or os.name == "nt":
         try:
-            with open(f"{cwd.rstrip('/')}/.git/config", encoding="utf-8", errors="replace") as f:
-                name = remote_repo_name(f.read(65536))
+            data = read_regular(f"{cwd.rstrip('/')}/.git/config", 65536)
+            name = remote_repo_name(data.decode("utf-8", "replace"))
         except (OSError, ValueError):
             name = None
     if not name:

@@ -21,8 +21,11 @@ import msgspec
 from msgspec import Struct
 
 CHUNK = 1 << 20  # 1 MiB: large enough to amortise syscalls, small enough for RSS
-HEAD = 64  # bytes compared to notice a rewritten file
-MAX_LINE = 256 << 20  # a line longer than this is skipped and counted, never held
+HEAD = 64  # bytes compared to notice a rewritten file (the first, and those before the cursor)
+# A line longer than this is skipped while streaming and counted, never held:
+# Claude Code caps what a tool result carries far below it, and a line this
+# size costs about three times as much memory to decode.
+MAX_LINE = 32 << 20
 
 # Chunk buffers of finished readers, for the next file: a fresh 1 MiB buffer
 # costs 256 page faults, which made up a tenth of a cold backfill's CPU time.
@@ -36,6 +39,9 @@ class Cursor(Struct, omit_defaults=True):
     mtime_ns: int = 0
     head_len: int = 0  # how many first bytes head_crc covers
     head_crc: int = 0  # a checksum, not the bytes: the state must hold no transcript text
+    tail_len: int = 0  # how many bytes just before `offset` tail_crc covers
+    tail_crc: int = 0
+    in_long_line: bool = False  # `offset` is inside a line too long to keep
 
 
 def unchanged(cursor: Cursor, st: os.stat_result) -> bool:
@@ -60,7 +66,20 @@ def must_restart(cursor: Cursor, f: BinaryIO, st: os.stat_result) -> bool:
         f.seek(0)
         if zlib.crc32(f.read(cursor.head_len)) != cursor.head_crc:
             return True
+    if cursor.tail_len:
+        # A rewrite in place that kept the size and the first bytes changes
+        # what lies before the cursor.
+        f.seek(cursor.offset - cursor.tail_len)
+        if zlib.crc32(f.read(cursor.tail_len)) != cursor.tail_crc:
+            return True
     return False
+
+
+def tail_of(f: BinaryIO, offset: int) -> tuple[int, int]:
+    """(length, crc32) of the bytes just before `offset`, up to HEAD of them."""
+    length = min(HEAD, offset)
+    f.seek(offset - length)
+    return length, zlib.crc32(f.read(length))
 
 
 class LineReader:
@@ -76,34 +95,45 @@ class LineReader:
     object saves about 7% of the reading and decoding time.
     """
 
-    def __init__(self, f: io.BufferedIOBase, start: int, deadline: float | None = None) -> None:
+    def __init__(self, f: io.BufferedIOBase, start: int, deadline: float | None = None,
+                 limit: int | None = None, in_long_line: bool = False) -> None:
         self.f = f
         self.end = start
+        # True when `end` lies inside a line over MAX_LINE, skipped so far: the
+        # rest of it is skipped too, and not read again from its start.
+        self.in_long_line = in_long_line
         self.deadline = deadline
+        # Read no further than this (the size when the file was opened): a file
+        # that never ends, such as a device or a /proc file, cannot hold the reader.
+        self.limit = limit
         self.oversized = 0
         self.stopped_early = False
 
-    def __iter__(self) -> Iterator[bytes | memoryview]:
+    def __iter__(self) -> Iterator[bytes | bytearray | memoryview]:
         f = self.f
         f.seek(self.end)
         pos = self.end
-        pending: list[bytes] = []  # pieces of a line longer than one chunk
-        pending_len = 0
-        skipping = False  # inside a line over MAX_LINE
+        pending = bytearray()  # a line longer than one chunk, as it comes
+        skipping = self.in_long_line  # inside a line over MAX_LINE
         buf = _spare.pop() if _spare and len(_spare[-1]) == CHUNK else bytearray(CHUNK)
         view = memoryview(buf)
         try:
             while True:
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     self.stopped_early = True
+                    self._stop_at(pos, skipping)
                     return
-                n = f.readinto(buf)
+                if self.limit is None:
+                    n = f.readinto(buf)
+                elif pos < self.limit:
+                    n = f.readinto(view[: min(CHUNK, self.limit - pos)])
+                else:
+                    n = 0
                 if not n:
-                    if pending and not skipping:
-                        tail = b"".join(pending)
-                        if _complete_object(tail):
-                            self.end = pos
-                            yield tail
+                    if pending and not skipping and _complete_object(pending):
+                        self.end = pos
+                        yield pending
+                    self._stop_at(pos, skipping)
                     return
                 start = 0
                 while True:
@@ -116,10 +146,8 @@ class LineReader:
                         self.oversized += 1
                         self.end = line_end
                     elif pending:
-                        pending.append(bytes(view[start:nl]))
-                        line = b"".join(pending)
-                        pending.clear()
-                        pending_len = 0
+                        pending += view[start:nl]
+                        line, pending = pending, bytearray()
                         self.end = line_end
                         yield line
                     elif buf[start] == 0x7B:  # "{": a line as Claude Code writes it
@@ -133,19 +161,23 @@ class LineReader:
                             yield piece
                     start = nl + 1
                 if start < n and not skipping:
-                    pending.append(bytes(view[start:n]))
-                    pending_len += n - start
-                    if pending_len > MAX_LINE:
-                        pending.clear()
-                        pending_len = 0
+                    pending += view[start:n]
+                    if len(pending) > MAX_LINE:
+                        pending = bytearray()
                         skipping = True
                 pos += n
         finally:
             view.release()
             _spare.append(buf)
 
+    def _stop_at(self, pos: int, skipping: bool) -> None:
+        """Where the next read starts: inside a long line, past what was skipped."""
+        self.in_long_line = skipping
+        if skipping:
+            self.end = pos
 
-def _complete_object(data: bytes) -> bool:
+
+def _complete_object(data: bytes | bytearray) -> bool:
     stripped = data.strip()
     if not stripped.startswith(b"{") or not stripped.endswith(b"}"):
         return False

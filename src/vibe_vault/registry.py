@@ -15,6 +15,7 @@ from msgspec import Struct, field
 
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.lock import SessionLock
+from vibe_vault.regular import read_regular
 
 REGISTRY_VERSION = 2
 
@@ -78,8 +79,7 @@ def path_of(state_dir: StrPath) -> str:
 
 def load(state_dir: StrPath) -> Registry:
     try:
-        with open(path_of(state_dir), "rb") as f:
-            reg = _decoder.decode(f.read())
+        reg = _decoder.decode(read_regular(path_of(state_dir), 1 << 34, follow_symlinks=False))
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return Registry()
     return reg if reg.version == REGISTRY_VERSION else Registry()

@@ -6,7 +6,6 @@ crash between the two only means the same bytes are folded again).
 """
 
 
-import io
 import os
 import stat
 import time
@@ -24,9 +23,18 @@ from vibe_vault.lock import SessionLock
 from vibe_vault.note import free_relpath, write_note
 from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
-from vibe_vault.reader import HEAD, Cursor, LineReader, head_of, must_restart, unchanged
+from vibe_vault.reader import (
+    HEAD,
+    Cursor,
+    LineReader,
+    head_of,
+    must_restart,
+    tail_of,
+    unchanged,
+)
 from vibe_vault.redact import DEFAULT, Redactor
 from vibe_vault.registry import Record
+from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import RenderOptions, figures, render
 from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
 
@@ -34,10 +42,7 @@ if TYPE_CHECKING:
     from vibe_vault.index import Links
 
 MAX_DURATIONS = 400
-
-
-class NotAFile(Exception):
-    """The transcript path is a directory, a device, or a symlink loop."""
+MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 
 class Outcome(Struct):
@@ -66,26 +71,55 @@ class Store:
         return os.path.join(self.root, "journal", f"{safe_id(sid)}.jsonl")
 
     def ensure(self) -> None:
+        """The state folders, each a real folder: a symlink or a file in the
+        place of one is set aside, so nothing is written outside the state
+        directory."""
         for sub in ("sessions", "locks", "journal"):
-            if not os.path.isdir(os.path.join(self.root, sub)):
+            path = os.path.join(self.root, sub)
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
                 make_private_dir(self.root)
-                for d in ("sessions", "locks", "journal"):
-                    make_private_dir(os.path.join(self.root, d))
-                return
+                make_private_dir(path)
+                continue
+            if not stat.S_ISDIR(st.st_mode):
+                set_aside(self.root, path)
+                make_private_dir(path)
 
     def load(self, sid: str) -> SessionState | None:
+        """The saved state, or None. A state path that holds something else (a
+        folder, a symlink, a FIFO, another session's state) is set aside, so
+        the session is rebuilt from its transcript once, not failed forever."""
+        path = self.state_path(sid)
         try:
-            with open(self.state_path(sid), "rb") as f:
-                data = f.read()
+            data = read_regular(path, MAX_STATE, follow_symlinks=False)
         except (FileNotFoundError, NotADirectoryError):
+            return None
+        except NotAFile:
+            set_aside(self.root, path)
             return None
         state = decode_state(data)
         if state is not None and state.session_id != sid:
+            set_aside(self.root, path)
             return None
         return state
 
     def save(self, state: SessionState) -> None:
         write_atomic(self.state_path(state.session_id), encode_state(state), mode=0o600)
+
+
+def set_aside(state_dir: str, path: str) -> None:
+    """Rename what is in the way to `<name>.set-aside-<time>`, with a log line."""
+    from vibe_vault.log import warn
+
+    aside = f"{path}.set-aside-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    try:
+        os.rename(path, aside)
+    except OSError as exc:
+        warn(state_dir, f"cannot set aside {path}: {exc.strerror or exc}", stderr=False)
+        return
+    warn(state_dir, f"set aside {path} (not a state vibe-vault wrote) as {aside}",
+         stderr=False)
 
 
 def redactor_for(cfg: Config) -> Redactor:
@@ -97,22 +131,6 @@ def redactor_for(cfg: Config) -> Redactor:
                     allow=[str(a) for a in allow])
 
 
-def _open_regular(path: StrPath) -> tuple[io.BufferedReader, os.stat_result]:
-    try:
-        f = open(path, "rb")  # noqa: SIM115 - closed by the caller
-    except IsADirectoryError as exc:
-        raise NotAFile(f"{path} is a directory") from exc
-    except OSError as exc:
-        if exc.errno in (40, 62):  # ELOOP on Linux / macOS
-            raise NotAFile(f"{path} is a symlink loop") from exc
-        raise
-    st = os.fstat(f.fileno())
-    if not stat.S_ISREG(st.st_mode):
-        f.close()
-        raise NotAFile(f"{path} is not a regular file")
-    return f, st
-
-
 def read_new(path: StrPath, cursor: Cursor, deadline: float | None,
              on_restart: Callable[[], None],
              consume: Callable[[Iterator[Entry | Malformed]], object],
@@ -122,21 +140,30 @@ def read_new(path: StrPath, cursor: Cursor, deadline: float | None,
     Calls `on_restart` first when the file is not the one the cursor was
     reading (truncated, replaced, rewritten). Returns the new cursor, the bytes
     read, whether the read finished before the deadline, and how many
-    oversized lines were skipped.
+    oversized lines were skipped. The cursor claims only the bytes read: after
+    a read cut short by the deadline, the next one goes on from there.
     """
-    f, st = _open_regular(path)
-    with f:
+    fd, st = open_regular(path)
+    with os.fdopen(fd, "rb") as f:
         if must_restart(cursor, f, st):
             on_restart()
             cursor = Cursor()
         if cursor.offset and unchanged(cursor, st):
             return cursor, 0, True, 0
-        reader = LineReader(f, cursor.offset, deadline)
+        reader = LineReader(f, cursor.offset, deadline, limit=st.st_size,
+                            in_long_line=cursor.in_long_line)
         consume(decode_lines(reader))
         head = (cursor.head_len, cursor.head_crc) if cursor.head_len >= HEAD else head_of(
             f, reader.end)
-        new = Cursor(offset=reader.end, inode=st.st_ino, size=st.st_size,
-                     mtime_ns=st.st_mtime_ns, head_len=head[0], head_crc=head[1])
+        tail = tail_of(f, reader.end) if reader.end else (0, 0)
+        finished = reader.end == st.st_size or not reader.stopped_early
+        new = Cursor(offset=reader.end, inode=st.st_ino,
+                     # What a stat must show for there to be nothing new: only
+                     # true of the file as it was when the read got to its end.
+                     size=st.st_size if finished else reader.end,
+                     mtime_ns=st.st_mtime_ns if finished else 0,
+                     head_len=head[0], head_crc=head[1], tail_len=tail[0], tail_crc=tail[1],
+                     in_long_line=reader.in_long_line)
         return new, reader.end - cursor.offset, not reader.stopped_early, reader.oversized
 
 
@@ -220,8 +247,8 @@ def _agent_key(transcript: StrPath, agent: StrPath) -> str:
 
 def _agent_meta(path: StrPath) -> tuple[str, str]:
     try:
-        with open(os.path.splitext(os.fspath(path))[0] + ".meta.json", "rb") as f:
-            meta = msgspec.json.decode(f.read())
+        meta = msgspec.json.decode(
+            read_regular(os.path.splitext(os.fspath(path))[0] + ".meta.json", 1 << 20))
     except (OSError, msgspec.DecodeError):
         return "", ""
     if not isinstance(meta, dict):
@@ -232,9 +259,12 @@ def _agent_meta(path: StrPath) -> tuple[str, str]:
 def fold_journal(state: SessionState, path: StrPath) -> None:
     """Tool durations recorded by the PreToolUse/PostToolUse hooks."""
     try:
-        with open(path, "rb") as f:
-            f.seek(state.journal_offset)
-            data = f.read(8 << 20)
+        fd, st = open_regular(path, follow_symlinks=False)
+        try:
+            data = read_fd(fd, min(8 << 20, st.st_size - state.journal_offset),
+                           state.journal_offset)
+        finally:
+            os.close(fd)
     except OSError:
         return
     end = data.rfind(b"\n") + 1

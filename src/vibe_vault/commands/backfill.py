@@ -85,7 +85,8 @@ def _work(job: tuple[str, str, list[str], bool, float, bool, Any]) -> tuple[str,
     """Process one session; (session id, Outcome or None, error text)."""
     sid, main, agents, force, idle_before, archive, links = job
     from vibe_vault.lock import LockTimeout
-    from vibe_vault.session import NotAFile, update_session
+    from vibe_vault.regular import NotAFile
+    from vibe_vault.session import update_session
 
     assert _cfg is not None
     try:
@@ -177,6 +178,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 continue
         if (rec is not None and not args.force and registry.unchanged(rec, stamps)
                 and not (rec.status == "active" and newest < idle_before)
+                # A note deleted (or the whole vault) is written again.
+                and not (rec.has_note and not os.path.exists(os.path.join(cfg.vault, rec.note)))
                 and not (args.archive and needs_archive(cfg, src.session_id, files))):
             summary.unchanged += 1
             continue
@@ -212,7 +215,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         else:
             summary.unchanged += 1
     progress.close()
-    if jobs or not reg.sessions:
+    if jobs or not reg.sessions or not os.path.exists(os.path.join(cfg.vault, "index.md")):
         owners = {str(a): src.session_id for src in sources for a in src.agents
                   if a.parent.name != "subagents"}
         reg = registry.merge(cfg.state_dir, records, owners)

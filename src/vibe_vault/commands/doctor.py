@@ -11,6 +11,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from vibe_vault.config import Config
+from vibe_vault.regular import open_regular, read_fd
 
 
 class Check(Struct):
@@ -199,9 +200,11 @@ def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[st
     counts: dict[str, int] = {}
     for p in paths:
         try:
-            with open(p, "rb") as f:
-                f.seek(max(0, p.stat().st_size - tail))
-                data = f.read()
+            fd, st = open_regular(p)
+            try:
+                data = read_fd(fd, tail, max(0, st.st_size - tail))
+            finally:
+                os.close(fd)
         except OSError:
             continue
         for line in data.split(b"\n")[1:]:

@@ -146,7 +146,8 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     deadline = started + float(budget)
     lock_timeout = max(0.0, min(float(cfg.get("lock_timeout")), deadline - time.monotonic()))
     from vibe_vault.lock import LockTimeout
-    from vibe_vault.session import NotAFile, update_session
+    from vibe_vault.regular import NotAFile
+    from vibe_vault.session import update_session
 
     end_reason = None
     if name == "SessionEnd":

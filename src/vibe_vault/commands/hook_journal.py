@@ -13,15 +13,6 @@ import os
 import time
 
 
-def _state_dir() -> str:
-    env = os.environ.get("VV_STATE_DIR")
-    if env:
-        return os.path.expanduser(env)
-    xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state")
-    return os.path.join(xdg, "vibe-vault")
-
-
 def record(data: bytes) -> None:
     now = time.time()
     try:
@@ -35,6 +26,7 @@ def record(data: bytes) -> None:
     name = event.get("hook_event_name")
     if not (isinstance(sid, str) and isinstance(tid, str) and sid and tid):
         return
+    from vibe_vault.locations import state_dir
     from vibe_vault.paths import safe_id
 
     rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tid[:200],
@@ -48,12 +40,14 @@ def record(data: bytes) -> None:
     if name == "PostToolUseFailure":
         rec["fail"] = 1
     line = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
-    root = _state_dir()
+    root, _ = state_dir()
     journal = os.path.join(root, "journal")
     # makedirs gives `mode` to the last directory only: the state root is made
     # first, so it is private too when this is the first event ever seen.
     os.makedirs(root, mode=0o700, exist_ok=True)
     os.makedirs(journal, mode=0o700, exist_ok=True)
+    if os.path.islink(journal):
+        return  # never write outside the state directory; the next Stop sets it aside
     path = os.path.join(journal, safe_id(sid) + ".jsonl")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
                  0o600)

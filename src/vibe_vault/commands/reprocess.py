@@ -33,7 +33,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive, index, registry
     from vibe_vault.discover import discover
     from vibe_vault.lock import LockTimeout
-    from vibe_vault.session import NotAFile, update_session
+    from vibe_vault.regular import NotAFile
+    from vibe_vault.session import update_session
 
     reg = registry.load(cfg.state_dir)
     wanted = list(args.sessions) or sorted(reg.sessions)
