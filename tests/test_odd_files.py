@@ -259,3 +259,37 @@ def test_a_read_cut_by_the_deadline_is_finished_by_the_next_event(env: Env,
     assert ref.vv("backfill").returncode == 0
     assert ({k: strip_status(v) for k, v in env.notes().items()}
             == {k: strip_status(v) for k, v in ref.notes().items()})
+
+
+# -- the user's own redaction patterns ---------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern", ["([a-z", "(a+)+$", "(\\\\w+\\\\s?)*$"])
+def test_a_bad_user_pattern_is_a_config_error_naming_it(env: Env, pattern: str) -> None:
+    (env.root / "config.toml").write_text(f'[redact_patterns]\nmine = "{pattern}"\n')
+    target = place(env)
+    t0 = time.monotonic()
+    r = env.hook(stop(path=target))
+    assert_harmless(r)
+    assert b"redact_patterns.mine" in r.stderr
+    r = env.vv("backfill")
+    assert time.monotonic() - t0 < 10
+    assert r.returncode == 2 and b"Traceback" not in r.stderr
+    assert b"redact_patterns.mine" in r.stderr
+    assert not env.notes()
+    r = env.vv("config", "show")
+    assert b"Traceback" not in r.stderr and b"redact_patterns.mine" in r.stderr
+
+
+def test_a_user_pattern_too_slow_on_real_text_withholds_the_text() -> None:
+    from vibe_vault.redact import Redactor
+
+    # Passes the probes at load, backtracks without end on a run of x's.
+    redactor = Redactor(extra=[("slowpoke", r"(x+x+)+y")])
+    t0 = time.monotonic()
+    out, n = redactor.redact("token " + "x" * 40)
+    assert time.monotonic() - t0 < 3
+    assert "xxxx" not in out and "slowpoke" in out and n == 1
+    out, _ = redactor.redact("x" * 40 + " and more")
+    assert "xxxx" not in out
+    assert time.monotonic() - t0 < 3

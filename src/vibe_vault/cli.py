@@ -8,7 +8,11 @@ import sys
 EXIT_CODES = """exit codes:
   0  success (and always, for `vv hook`)
   1  the command ran but something failed (details on stderr)
-  2  bad usage or missing input"""
+  2  bad usage, missing input, or a config that makes writing notes unsafe"""
+
+
+# Commands that must not run while a redaction pattern cannot be used.
+WRITES_NOTES = frozenset({"backfill", "reprocess"})
 
 
 def entry() -> None:
@@ -81,6 +85,8 @@ def _main(argv: list[str]) -> int:
     cfg = config.load(ns.vault)
     for problem in cfg.problems:
         print(f"vv: {problem}", file=sys.stderr)
+    if cfg.blocking and ns.command in WRITES_NOTES:
+        return 2
     try:
         return int(ns.func(ns, cfg))
     except KeyboardInterrupt:

@@ -45,6 +45,9 @@ class Config(Struct):
     sources: dict[str, str] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    # Problems that make writing notes unsafe (a redaction pattern that cannot
+    # run): notes wait until the user fixes the config.
+    blocking: list[str] = field(default_factory=list)
 
     def get(self, key: str) -> Any:
         return self.values.get(key, SETTINGS[key][1])
@@ -63,7 +66,7 @@ def claude_dir() -> str:
     return locations.anchored(env or ".claude", locations.home())
 
 
-def _read_file(path: str, problems: list[str]) -> dict[str, Any]:
+def _read_file(path: str, problems: list[str], blocking: list[str]) -> dict[str, Any]:
     from vibe_vault.regular import read_regular
 
     try:
@@ -92,14 +95,37 @@ def _read_file(path: str, problems: list[str]) -> dict[str, Any]:
         if not isinstance(value, typ):
             problems.append(f"config {path}: {key} should be a {typ.__name__}")
             continue
+        if key == "redact_patterns" and isinstance(value, dict):
+            bad = _bad_patterns(value)
+            if bad:
+                problems.extend(f"config {path}: {b}" for b in bad)
+                blocking.extend(f"config {path}: {b}" for b in bad)
+                continue
         values[key] = value
     return values
 
 
+def _bad_patterns(patterns: dict[str, Any]) -> list[str]:
+    """What is wrong with the user's redaction patterns, one line each."""
+    from vibe_vault.redact import check_pattern
+
+    bad = []
+    for kind, pattern in patterns.items():
+        if not isinstance(pattern, str):
+            bad.append(f"redact_patterns.{kind} should be a string")
+            continue
+        why = check_pattern(pattern)
+        if why:
+            bad.append(f"redact_patterns.{kind} = {pattern!r}: {why}; notes are not "
+                       "updated until it is fixed")
+    return bad
+
+
 def load(vault: str | None = None) -> Config:
     problems: list[str] = []
+    blocking: list[str] = []
     cfile = config_path()
-    values = _read_file(cfile, problems)
+    values = _read_file(cfile, problems, blocking)
     sources = {k: f"config file {cfile}" for k in values}
     if vault:
         vault_s, sources["vault_path"] = vault, "--vault"
@@ -120,4 +146,5 @@ def load(vault: str | None = None) -> Config:
         sources=sources,
         values=values,
         problems=problems,
+        blocking=blocking,
     )

@@ -9,9 +9,18 @@ lengths, key names) so that git SHAs, UUIDs and lock-file hashes stay intact.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from vibe_vault.text import rx
+
+# Seconds one of the user's own patterns may take on one text. A pattern that
+# backtracks without end (`(a+)+$`) is stopped there, and the whole text is
+# withheld rather than shown unredacted.
+USER_PATTERN_BUDGET = 0.5
+# Texts a pattern that backtracks without end is likely to meet; `check_pattern`
+# runs each user pattern over them at load.
+_PROBES = tuple(c * 30 + "!" for c in ("a", "A", "1", " ", "_", "-", "x=", "a1", "\t"))
 
 # (kind, triggers, pattern). A rule runs only when one of its triggers (lower
 # case) occurs in the lower-cased text, and is compiled the first time it runs:
@@ -105,6 +114,7 @@ class Redactor:
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, p) for kind, p in extra]
         self._allow = frozenset(allow)
+        self._too_slow: set[int] = set()
 
     def redact(self, text: str) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were."""
@@ -121,6 +131,17 @@ class Redactor:
             folded = self._folded.get(i)
             if folded is not None and len(low) == len(text):
                 text, n = self._sub_folded(rx(folded), low, text, marker, kind)
+            elif i in self._always:
+                sub = self._replacer(marker, kind)
+                done = (None if i in self._too_slow else
+                        within_budget(USER_PATTERN_BUDGET, rx(pattern).subn, sub, text))
+                if done is None:
+                    # What it would have hidden cannot be known: nothing it
+                    # would have read is shown, for the rest of this run.
+                    self._too_slow.add(i)
+                    return f"[REDACTED:{kind} (pattern too slow; text withheld)]", count + 1
+                text, n = done
+                n -= sub.skipped
             else:
                 sub = self._replacer(marker, kind)
                 text, n = rx(pattern).subn(sub, text)
@@ -188,3 +209,58 @@ class _Replacer:
 
 
 DEFAULT = Redactor()
+
+
+_T = TypeVar("_T")
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def within_budget(seconds: float, work: Callable[..., _T], *args: Any) -> _T | None:
+    """`work(*args)`, or None when it took longer than `seconds`.
+
+    The regex engine checks for signals as it goes, so an interval timer stops
+    a match that would backtrack for hours. Where there is no such timer (not
+    the main thread, or Windows), the work runs unbounded.
+    """
+    import signal
+    import threading
+
+    if (not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        return work(*args)
+
+    def stop(signum: int, frame: object) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return work(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _OutOfTime:
+        return None
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def check_pattern(pattern: str) -> str | None:
+    """Why a user's pattern cannot be used (it does not compile, or it
+    backtracks without end on a simple text), or None when it can."""
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, RecursionError, OverflowError) as exc:
+        return f"not a valid regular expression ({exc})"
+
+    def probe() -> bool:
+        for text in _PROBES:
+            compiled.search(text)
+        return True
+
+    if within_budget(0.2, probe) is None:
+        return "takes too long on a short text (nested repetition such as (a+)+ ?)"
+    return None

@@ -111,6 +111,9 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     if not data.strip():
         warn(cfg.state_dir, "hook: empty input on stdin (expected Claude Code's event JSON)")
         return
+    if cfg.blocking:
+        warn(cfg.state_dir, f"hook: {cfg.blocking[0]}")
+        return
     try:
         event = msgspec.json.decode(data)
     except msgspec.DecodeError:
