@@ -207,18 +207,22 @@ def test_backfill_racing_hooks_equals_sequential(env: Env, tmp_path: Path) -> No
 
 def test_archive_round_trip_and_incremental(env: Env) -> None:
     projects = lay_out(env, SMALL[:3])
+    assert env.vv("archive").returncode == 0
     r = env.vv("archive", "--verify")
     assert r.returncode == 0, r.stderr
     main = sorted(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))[0]
     extra = b'{"type":"summary","summary":"later","leafUuid":"x"}\n'
     with open(main, "ab") as f:
         f.write(extra)
+    assert env.vv("archive").returncode == 0
     r = env.vv("archive", "--verify")
     assert r.returncode == 0, r.stderr
-    arch = next((env.vault / ".vibe-vault" / "archive").glob(f"{main.stem}/{main.name}.gz"))
+    assert r.stdout.startswith(b"verified ")
+    arch = next((env.state / "archive").glob(f"{main.stem}/{main.name}.gz"))
     assert gzip.decompress(arch.read_bytes()) == main.read_bytes()
-    for p in (env.vault / ".vibe-vault" / "archive").rglob("*.gz"):
-        assert oct(p.stat().st_mode & 0o777) == "0o600"
+    assert not (env.vault / ".vibe-vault").exists()
+    for p in (env.state / "archive").rglob("*"):
+        assert oct(p.stat().st_mode & 0o777) == ("0o700" if p.is_dir() else "0o600"), p
 
 
 def test_reprocess_from_archive_after_transcript_deleted(env: Env) -> None:

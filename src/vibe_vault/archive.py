@@ -3,16 +3,30 @@
 Each session's files are copied to `<archive>/<session>/<name>.gz`, appending
 only the bytes added since the last run as a new gzip member (gzip readers
 concatenate members, so the archive decompresses to the original bytes). A
-manifest per session records how far each file was copied and the file's
-identity; a file that was rewritten starts a new archive generation.
+manifest per session records, for each file, how many of its bytes are archived
+and how long the `.gz` holding them is; a file that was rewritten starts a new
+archive generation.
+
+Crash safety: members are appended and synced before the manifest is replaced,
+so the manifest never claims bytes the archive lacks. Whatever lies past the
+recorded length (a member cut by a kill, or one whose manifest update never
+happened) is cut at the next run. `repair` rebuilds a manifest from the members
+that decompress whole; `restore` keeps everything before a damaged member.
+
+The archive holds raw transcripts, secrets included: it lives in the state
+directory (private, never synced with the vault) unless `archive_dir` says
+otherwise.
 """
 
 
-import gzip
+import contextlib
 import os
+import re
 import shutil
+import stat
 import tempfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -21,53 +35,263 @@ from msgspec import Struct, field
 from vibe_vault.atomic import make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.lock import SessionLock
-from vibe_vault.paths import safe_id, safe_name
+from vibe_vault.paths import inside, safe_id, safe_name
 from vibe_vault.reader import HEAD  # the same first bytes a cursor checks
+from vibe_vault.regular import NotAFile, open_regular, read_fd
+
+PIECE = 1 << 20  # bytes of a transcript compressed at a time
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# An archive name: a file name, or one inside subagents/; never a path out.
+_NAME = re.compile(r"^(?:subagents/)?[^/\\\x00]+\Z")
 
 
-class Entry(Struct):
+class ArchivedFile(Struct):
     source: str
-    offset: int = 0
+    offset: int = 0  # bytes of the source archived
     inode: int = 0
     head_crc: int = 0
     generation: int = 0
+    gz_size: int = -1  # length of the .gz holding them; -1: not recorded (older manifests)
 
 
 class Manifest(Struct):
     session_id: str
-    files: dict[str, Entry] = field(default_factory=dict)  # archive name -> entry
+    files: dict[str, ArchivedFile] = field(default_factory=dict)  # archive name -> file
+
+
+class Member(Struct):
+    """What a scan of a .gz found: the whole members, and whether more follows."""
+
+    gz_size: int = 0  # bytes of whole members from the start
+    raw_size: int = 0  # bytes they decompress to
+    damaged: bool = False  # bytes past them that are not a whole member
+
+
+class ArchiveProblem(OSError):
+    """An archive folder or file that is not what vibe-vault wrote."""
+
+
+# -- where ------------------------------------------------------------------------------
 
 
 def archive_root(cfg: Config) -> Path:
     custom = cfg.get("archive_dir")
     if custom:
         return Path(os.path.expanduser(custom))
+    return Path(cfg.state_dir) / "archive"
+
+
+def old_vault_archive(cfg: Config) -> Path:
+    """Where archives lived before they moved out of the vault."""
     return Path(cfg.vault) / ".vibe-vault" / "archive"
 
 
-def _session_dir(cfg: Config, sid: str) -> Path:
-    return archive_root(cfg) / safe_id(sid)
+def move_out_of_vault(cfg: Config) -> str | None:
+    """Move an archive left in the vault by an older version to the state
+    directory; a sentence for the user when something was moved."""
+    old = old_vault_archive(cfg)
+    new = archive_root(cfg)
+    if cfg.get("archive_dir") or not old.is_dir() or old.is_symlink():
+        return None
+    make_private_dir(new)
+    moved = 0
+    for entry in sorted(os.scandir(old), key=lambda e: e.name):
+        target = new / entry.name
+        if target.exists() or entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            os.rename(entry.path, target)
+        except OSError:  # another file system
+            shutil.copytree(entry.path, target, symlinks=True)
+            shutil.rmtree(entry.path)
+        _make_private_tree(target)
+        moved += 1
+    with contextlib.suppress(OSError):
+        old.rmdir()
+        old.parent.rmdir()
+    return (f"moved the archive of {moved} sessions out of the vault, to {new} "
+            "(it holds raw transcripts, which should not sync with the vault)") if moved else None
 
 
-def _name_for(path: Path) -> str:
+def _make_private_tree(root: Path) -> None:
+    for dirpath, _, filenames in os.walk(root):
+        os.chmod(dirpath, 0o700)
+        for name in filenames:
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(dirpath, name), 0o600)
+
+
+def _session_dir(cfg: Config, sid: str, create: bool = False) -> Path:
+    """The session's archive folder, never a symlink, never outside the archive."""
+    root = archive_root(cfg)
+    d = root / safe_id(sid)
+    if create:
+        make_private_dir(root)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(d, 0o700)
+    try:
+        st = os.lstat(d)
+    except FileNotFoundError:
+        return d
+    if not stat.S_ISDIR(st.st_mode):
+        raise ArchiveProblem(0, "is not a folder vibe-vault made (a symlink?)", str(d))
+    return d
+
+
+def name_for(path: Path) -> str:
     """Archive name of a session file: keeps the subagents/ layout."""
     if path.parent.name == "subagents":
         return "subagents/" + safe_name(path.name, 120)
     return safe_name(path.name, 120)
 
 
+def _valid_name(name: str) -> bool:
+    """Names a manifest may hold: what `_name_for` makes, nothing that climbs out."""
+    if not _NAME.match(name):
+        return False
+    last = name.rsplit("/", 1)[-1]
+    return last == safe_name(last, 120) and last not in (".", "..")
+
+
+def _generation_name(name: str, generation: int) -> str:
+    return f"{name}.gz" if generation == 0 else f"{name}.{generation}.gz"
+
+
 def _load_manifest(d: Path, sid: str) -> Manifest:
     try:
-        m = msgspec.json.decode((d / "manifest.json").read_bytes(), type=Manifest)
+        fd, st = open_regular(d / "manifest.json", follow_symlinks=False)
+        try:
+            data = read_fd(fd, st.st_size)
+        finally:
+            os.close(fd)
+        m = msgspec.json.decode(data, type=Manifest)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return Manifest(session_id=sid)
-    return m if m.session_id == sid else Manifest(session_id=sid)
+    if m.session_id != sid:
+        return Manifest(session_id=sid)
+    m.files = {k: v for k, v in m.files.items() if _valid_name(k) and v.generation >= 0}
+    return m
+
+
+def _save_manifest(d: Path, m: Manifest) -> None:
+    write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600, durable=True)
+
+
+# -- members --------------------------------------------------------------------------------
+
+
+def _open_archive(path: Path, write: bool) -> int:
+    """A descriptor of an archive file, never through a symlink."""
+    flags = (os.O_RDWR | os.O_CREAT) if write else os.O_RDONLY
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | getattr(os, "O_BINARY", 0), 0o600)
+    except OSError as exc:
+        if exc.errno == 40 or isinstance(exc, IsADirectoryError):
+            raise ArchiveProblem(0, "is not a file vibe-vault wrote (a symlink?)",
+                                 str(path)) from exc
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ArchiveProblem(0, "is not a regular file", str(path))
+    return fd
+
+
+def _members(fd: int, upto: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """(end offset of the member, its bytes) for each whole, CRC-checked gzip
+    member from the start; a decompressor that meets a damaged or cut member
+    stops there. Each member's bytes are yielded in pieces, the last with its end."""
+    size = os.fstat(fd).st_size if upto is None else upto
+    pos = 0
+    while pos < size:
+        dec = zlib.decompressobj(wbits=31)
+        at = pos
+        out: list[bytes] = []
+        held = 0
+        while not dec.eof:
+            if at >= size:
+                return  # cut short
+            chunk = os.pread(fd, min(PIECE, size - at), at)
+            if not chunk:
+                return
+            try:
+                piece = dec.decompress(chunk)
+            except zlib.error:
+                return
+            out.append(piece)
+            held += len(piece)
+            at += len(chunk)
+            if held > 64 << 20 and not dec.eof:
+                # A long member: hand it out as it comes; the caller keeps track.
+                yield -1, b"".join(out)
+                out, held = [], 0
+        end = at - len(dec.unused_data)
+        yield end, b"".join(out)
+        pos = end
+
+
+def scan(fd: int, upto: int | None = None) -> Member:
+    """The whole members at the start of an archive file."""
+    size = os.fstat(fd).st_size if upto is None else upto
+    found = Member()
+    raw_in_member = 0
+    for end, data in _members(fd, size):
+        raw_in_member += len(data)
+        if end >= 0:
+            found.gz_size, found.raw_size = end, found.raw_size + raw_in_member
+            raw_in_member = 0
+    found.damaged = found.gz_size < size
+    return found
+
+
+def _append_member(fd: int, at: int, src: int, offset: int, length: int) -> int:
+    """Compress `length` bytes of `src` from `offset` as one gzip member written
+    at `at`, synced; the new end of the archive file."""
+    comp = zlib.compressobj(6, zlib.DEFLATED, 31)
+    pos = at
+    done = 0
+    while done < length:
+        chunk = os.pread(src, min(PIECE, length - done), offset + done)
+        if not chunk:
+            break
+        done += len(chunk)
+        pos += _write_at(fd, comp.compress(chunk), pos)
+        _kill_point()
+    pos += _write_at(fd, comp.flush(), pos)
+    _kill_point()
+    os.fsync(fd)
+    return pos
+
+
+def _write_at(fd: int, data: bytes, at: int) -> int:
+    view = memoryview(data)
+    while view:
+        n = os.pwrite(fd, view, at)
+        view, at = view[n:], at + n
+    return len(data)
+
+
+_kills = [int(os.environ.get("VV_TEST_ARCHIVE_KILL", "0"))]  # tests: die at the Nth point
+
+
+def _kill_point() -> None:
+    if _kills[0]:
+        _kills[0] -= 1
+        if _kills[0] == 0:
+            import signal
+
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+# -- archiving ----------------------------------------------------------------------------
 
 
 def needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
-    m = _load_manifest(_session_dir(cfg, sid), sid)
+    try:
+        m = _load_manifest(_session_dir(cfg, sid), sid)
+    except OSError:
+        return False
     for p in files:
-        e = m.files.get(_name_for(p))
+        e = m.files.get(name_for(p))
         try:
             st = os.stat(p)
         except OSError:
@@ -79,61 +303,212 @@ def needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
 
 def archive_files(cfg: Config, sid: str, files: list[Path]) -> int:
     """Append what is new in each file to its archive; bytes archived."""
-    d = _session_dir(cfg, sid)
-    make_private_dir(d)
+    d = _session_dir(cfg, sid, create=True)
     make_private_dir(os.path.join(cfg.state_dir, "locks"))
     total = 0
     with SessionLock(Path(cfg.state_dir) / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
         m = _load_manifest(d, sid)
         for path in files:
-            name = _name_for(path)
+            name = name_for(path)
             try:
-                with open(path, "rb") as src:
-                    st = os.fstat(src.fileno())
-                    head = zlib.crc32(src.read(HEAD))
-                    e = m.files.get(name)
-                    if e is None:
-                        e = m.files[name] = Entry(source=str(path))
-                    if e.offset and (e.inode != st.st_ino or st.st_size < e.offset
-                                     or e.head_crc != head):
-                        e.generation += 1  # rewritten: keep the old copy, start anew
-                        e.offset = 0
-                    if st.st_size == e.offset:
-                        continue
-                    src.seek(e.offset)
-                    target = d / _generation_name(name, e.generation)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    # A new gzip member per run; readers see one stream. Synced: once
-                    # Claude Code deletes the transcript this is the only copy.
-                    with open(target, "ab") as raw:
-                        with gzip.GzipFile(fileobj=raw, mode="ab", compresslevel=6) as out:
-                            left = st.st_size - e.offset
-                            while left > 0:
-                                chunk = src.read(min(1 << 20, left))
-                                if not chunk:
-                                    break
-                                out.write(chunk)
-                                left -= len(chunk)
-                        raw.flush()
-                        os.fsync(raw.fileno())
-                    copied = st.st_size - e.offset - left
-                    os.chmod(target, 0o600)
-                    e.offset += copied
-                    e.inode, e.head_crc, e.source = st.st_ino, head, str(path)
-                    total += copied
-            except FileNotFoundError:
+                src, st = open_regular(path)
+            except (FileNotFoundError, NotAFile):
                 continue
-        write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600, durable=True)
+            try:
+                head = zlib.crc32(read_fd(src, HEAD))
+                e = m.files.get(name)
+                if e is None:
+                    e = m.files[name] = ArchivedFile(source=str(path))
+                if e.offset and (e.inode != st.st_ino or st.st_size < e.offset
+                                 or e.head_crc != head):
+                    e.generation += 1  # rewritten: keep the old copy, start anew
+                    e.offset, e.gz_size = 0, 0
+                target = d / _generation_name(name, e.generation)
+                if "/" in name:
+                    (d / name.rsplit("/", 1)[0]).mkdir(mode=0o700, exist_ok=True)
+                fd = _open_archive(target, write=True)
+                try:
+                    _settle_tail(fd, e)
+                    if st.st_size > e.offset:
+                        copied = st.st_size - e.offset
+                        e.gz_size = _append_member(fd, e.gz_size, src, e.offset, copied)
+                        e.offset += copied
+                        total += copied
+                finally:
+                    os.close(fd)
+                e.inode, e.head_crc, e.source = st.st_ino, head, str(path)
+            finally:
+                os.close(src)
+            _kill_point()
+        _save_manifest(d, m)
     return total
 
 
-def _generation_name(name: str, generation: int) -> str:
-    return f"{name}.gz" if generation == 0 else f"{name}.{generation}.gz"
+def _settle_tail(fd: int, e: ArchivedFile) -> None:
+    """Make the archive file end where the manifest says: cut what a killed run
+    left past it; when the file is shorter or the length was never recorded,
+    take what its whole members hold."""
+    size = os.fstat(fd).st_size
+    if e.gz_size < 0 or size < e.gz_size:
+        found = scan(fd)
+        e.gz_size, e.offset = found.gz_size, found.raw_size
+        size = -1
+    if size != e.gz_size:
+        os.ftruncate(fd, e.gz_size)
+        os.fsync(fd)
+
+
+# -- checking and mending ---------------------------------------------------------------------
+
+
+class Check(Struct):
+    files: int = 0
+    bytes: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def verify(cfg: Config, sid: str, sources: dict[str, Path] | None = None) -> Check:
+    """Read-only: every archived file decompresses whole to as many bytes as
+    the manifest says, and, where its transcript is still there and unchanged,
+    to the transcript's bytes."""
+    out = Check()
+    try:
+        d = _session_dir(cfg, sid)
+    except ArchiveProblem as exc:
+        out.problems.append(f"{sid}: {exc.filename} {exc.strerror}")
+        return out
+    m = _load_manifest(d, sid)
+    for name, e in sorted(m.files.items()):
+        label = f"{sid}/{name}"
+        try:
+            fd = _open_archive(d / _generation_name(name, e.generation), write=False)
+        except OSError as exc:
+            out.problems.append(f"{label}: {exc.strerror or exc}")
+            continue
+        try:
+            problem = _check_one(fd, e, (sources or {}).get(name) or Path(e.source))
+        finally:
+            os.close(fd)
+        if problem:
+            out.problems.append(f"{label}: {problem}")
+        else:
+            out.files += 1
+            out.bytes += e.offset
+    return out
+
+
+def _check_one(fd: int, e: ArchivedFile, source: Path) -> str | None:
+    size = os.fstat(fd).st_size
+    if e.gz_size >= 0 and size < e.gz_size:
+        return f"shorter than recorded ({size} of {e.gz_size} bytes)"
+    upto = e.gz_size if e.gz_size >= 0 else size
+    try:
+        src, st = open_regular(source)
+    except OSError:
+        src = None
+    try:
+        same = src is not None and st.st_ino == e.inode and st.st_size >= e.offset
+        raw = whole_raw = whole_end = 0
+        for end, data in _members(fd, upto):
+            if same and src is not None and read_fd(src, len(data), raw) != data:
+                return f"differs from {source} at byte {raw}"
+            raw += len(data)
+            if end >= 0:
+                whole_raw, whole_end = raw, end
+        if whole_end < upto:
+            return (f"damaged after {whole_raw} bytes (byte {whole_end} of the archive); "
+                    "vv archive --repair keeps what is whole")
+        if raw != e.offset:
+            return f"holds {raw} bytes, the manifest says {e.offset}"
+        if size > upto:
+            return (f"ends with {size - upto} bytes a cut-short run left (the next vv archive, "
+                    "or vv archive --repair, removes them)")
+    finally:
+        if src is not None:
+            os.close(src)
+    return None
+
+
+def repair(cfg: Config, sid: str) -> list[str]:
+    """Cut each archive file after its last whole member and record what it
+    holds; what was done, a line each. The next `archive_files` appends the
+    rest from the transcript, if it is still there."""
+    done: list[str] = []
+    d = _session_dir(cfg, sid)
+    if not d.is_dir():
+        return done
+    with SessionLock(Path(cfg.state_dir) / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
+        m = _load_manifest(d, sid)
+        for name, e in sorted(m.files.items()):
+            path = d / _generation_name(name, e.generation)
+            try:
+                fd = _open_archive(path, write=True)
+            except OSError as exc:
+                done.append(f"{sid}/{name}: {exc.strerror or exc}; left as it is")
+                continue
+            try:
+                found = _recorded(fd, e) or scan(fd)
+                if (found.damaged or found.gz_size != os.fstat(fd).st_size
+                        or found.raw_size != e.offset):
+                    os.ftruncate(fd, found.gz_size)
+                    os.fsync(fd)
+                    done.append(f"{sid}/{name}: kept {found.raw_size} whole bytes"
+                                + (f" (was {e.offset})" if found.raw_size != e.offset else ""))
+                    e.gz_size, e.offset = found.gz_size, found.raw_size
+            finally:
+                os.close(fd)
+        _save_manifest(d, m)
+    return done
+
+
+def _recorded(fd: int, e: ArchivedFile) -> Member | None:
+    """The members up to the manifest's recorded length, when they are whole
+    and hold what it says: past them is only what a cut-short run left."""
+    if e.gz_size < 0 or os.fstat(fd).st_size < e.gz_size:
+        return None
+    found = scan(fd, e.gz_size)
+    if found.damaged or found.raw_size != e.offset:
+        return None
+    found.damaged = os.fstat(fd).st_size > e.gz_size
+    return found
+
+
+def archived_sessions(cfg: Config) -> list[str]:
+    """Session folders in the archive, by their manifests' session ids."""
+    root = archive_root(cfg)
+    sids = []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            sid = _peek_session_id(Path(entry.path))
+            if sid:
+                sids.append(sid)
+    return sids
+
+
+def _peek_session_id(d: Path) -> str:
+    try:
+        fd, st = open_regular(d / "manifest.json", follow_symlinks=False)
+        try:
+            data = msgspec.json.decode(read_fd(fd, st.st_size))
+        finally:
+            os.close(fd)
+    except (OSError, msgspec.DecodeError):
+        return ""
+    sid = data.get("session_id") if isinstance(data, dict) else None
+    return sid if isinstance(sid, str) and safe_id(sid) == d.name else ""
+
+
+# -- restoring --------------------------------------------------------------------------------
 
 
 def restore(cfg: Config, sid: str, into: Path) -> tuple[Path, list[Path]] | None:
     """Decompress a session's archive (latest generation) into `into`;
-    (main transcript, subagent files), or None when there is no archive."""
+    (main transcript, subagent files), or None when there is no archive.
+    A damaged member ends that file: everything whole before it is kept."""
     d = _session_dir(cfg, sid)
     m = _load_manifest(d, sid)
     if not m.files:
@@ -141,11 +516,18 @@ def restore(cfg: Config, sid: str, into: Path) -> tuple[Path, list[Path]] | None
     main: Path | None = None
     agents: list[Path] = []
     for name, e in sorted(m.files.items()):
-        src = d / _generation_name(name, e.generation)
         dest = into / name
+        if not inside(into, dest.parent):
+            continue
         dest.parent.mkdir(parents=True, exist_ok=True)
-        with gzip.open(src, "rb") as fin, open(dest, "wb") as fout:
-            shutil.copyfileobj(fin, fout, 1 << 20)
+        try:
+            fd = _open_archive(d / _generation_name(name, e.generation), write=False)
+        except OSError:
+            continue
+        try:
+            _restore_one(fd, dest)
+        finally:
+            os.close(fd)
         if name.startswith("subagents/") or Path(name).name.startswith("agent-"):
             agents.append(dest)
         else:
@@ -155,29 +537,16 @@ def restore(cfg: Config, sid: str, into: Path) -> tuple[Path, list[Path]] | None
     return main, agents
 
 
+def _restore_one(fd: int, dest: Path) -> None:
+    whole = 0  # bytes of dest that came from whole members
+    with open(dest, "wb") as out:
+        for end, data in _members(fd):
+            out.write(data)
+            if end >= 0:
+                whole = out.tell()
+        out.truncate(whole)
+
+
 def temp_dir(cfg: Config) -> str:
     make_private_dir(Path(cfg.state_dir) / "tmp")
     return tempfile.mkdtemp(prefix="restore-", dir=Path(cfg.state_dir) / "tmp")
-
-
-def verify(cfg: Config, sid: str, files: list[Path]) -> bool:
-    """True when each file's archive decompresses to the file's archived bytes."""
-    d = _session_dir(cfg, sid)
-    m = _load_manifest(d, sid)
-    for path in files:
-        e = m.files.get(_name_for(path))
-        if e is None:
-            return False
-        try:
-            with gzip.open(d / _generation_name(_name_for(path), e.generation), "rb") as a, \
-                    open(path, "rb") as b:
-                while True:
-                    x = a.read(1 << 20)
-                    y = b.read(len(x)) if x else b""
-                    if x != y:
-                        return False
-                    if not x:
-                        return b.tell() >= e.offset
-        except (OSError, EOFError, zlib.error):
-            return False
-    return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from vibe_vault.config import Config
 
@@ -14,15 +15,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "archive",
         help="keep compressed copies of transcripts (Claude Code deletes them after 30 days)",
         description="Append the bytes each transcript (and its subagent files) gained since "
-        "the last run to a gzip archive under <vault>/.vibe-vault/archive (or archive_dir). "
+        "the last run to a gzip archive under the state directory (or archive_dir). The "
+        "archive holds raw transcripts, secrets included: keep it out of synced folders. "
         "Safe to run from cron or a hook. `vv reprocess` rebuilds notes from it.",
         epilog="examples:\n  vv archive\n  vv archive --verify\n"
+        "  vv archive --repair\n"
         "  vv backfill --archive     # notes and archive in one pass",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="*", type=Path, help="transcript files or directories")
-    p.add_argument("--verify", action="store_true",
-                   help="check that each archive decompresses to the transcript's bytes")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--verify", action="store_true",
+                      help="check every archived file, changing nothing: it must decompress "
+                      "whole, and match its transcript while that is still there")
+    mode.add_argument("--repair", action="store_true",
+                      help="cut damaged archive files after their last whole part, then "
+                      "archive again what the transcripts still hold")
     p.set_defaults(func=run)
 
 
@@ -30,19 +38,49 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive
     from vibe_vault.discover import discover, transcript_roots
 
+    moved = archive.move_out_of_vault(cfg)
+    if moved:
+        print(f"vv: {moved}", file=sys.stderr)
     roots = transcript_roots(args.paths, cfg.projects_root)
     if roots is None:
         return 2
     sources, _ = discover(roots)
+    if args.verify:
+        return _verify(cfg, sources)
+    if args.repair:
+        for sid in archive.archived_sessions(cfg):
+            for line in archive.repair(cfg, sid):
+                print(f"repaired {line}")
     total = 0
-    bad = 0
+    failed = 0
     for src in sources:
-        files = [src.main, *src.agents]
-        total += archive.archive_files(cfg, src.session_id, files)
-        if args.verify and not archive.verify(cfg, src.session_id, files):
-            print(f"vv: archive of {src.session_id} does not match its transcript",
+        try:
+            total += archive.archive_files(cfg, src.session_id, [src.main, *src.agents])
+        except OSError as exc:
+            print(f"vv: {src.session_id}: {exc.filename or ''} {exc.strerror or exc}".strip(),
                   file=sys.stderr)
-            bad += 1
+            failed += 1
     print(f"{len(sources)} sessions archived: {total / 1e6:.1f} MB new, "
-          f"in {archive.archive_root(cfg)}" + (f"; {bad} failed verification" if bad else ""))
-    return 1 if bad else 0
+          f"in {archive.archive_root(cfg)}" + (f"; {failed} failed" if failed else ""))
+    return 1 if failed else 0
+
+
+def _verify(cfg: Config, sources: list[Any]) -> int:
+    from vibe_vault import archive
+
+    by_session = {s.session_id: s for s in sources}
+    files = size = 0
+    problems: list[str] = []
+    for sid in sorted(set(archive.archived_sessions(cfg)) | set(by_session)):
+        src = by_session.get(sid)
+        current = ({archive.name_for(p): p for p in [src.main, *src.agents]}
+                   if src is not None else {})
+        check = archive.verify(cfg, sid, current)
+        files += check.files
+        size += check.bytes
+        problems += check.problems
+    for line in problems:
+        print(f"vv: {line}", file=sys.stderr)
+    print(f"verified {files} files, {size:,} bytes in {archive.archive_root(cfg)}"
+          + (f"; {len(problems)} problems (vv archive --repair)" if problems else ""))
+    return 1 if problems else 0

@@ -160,7 +160,11 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
     sizes: dict[str, int] = {}
     if args.archive:
-        from vibe_vault.archive import needs_archive
+        from vibe_vault.archive import move_out_of_vault, needs_archive
+
+        moved = move_out_of_vault(cfg)
+        if moved:
+            print(f"vv: {moved}", file=sys.stderr)
 
     for src in sources:
         files = [src.main, *src.agents]

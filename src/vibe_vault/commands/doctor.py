@@ -88,6 +88,24 @@ def _state(cfg: Config) -> Check:
     return c
 
 
+def _archive(cfg: Config) -> Check:
+    from vibe_vault.archive import archive_root, old_vault_archive
+    from vibe_vault.paths import inside
+
+    root = archive_root(cfg)
+    if inside(cfg.vault, root):
+        return Check("archive", "warn", f"{root} is inside the vault: it holds raw transcripts, "
+                     "secrets included, and travels wherever the vault syncs",
+                     "set archive_dir outside the vault, or leave it unset (the state "
+                     "directory), and move the folder there")
+    if old_vault_archive(cfg).is_dir():
+        return Check("archive", "warn", f"an old archive is still in the vault at "
+                     f"{old_vault_archive(cfg)}", f"run vv archive once: it moves it to {root}")
+    if not root.exists():
+        return Check("archive", "pass", f"{root} (none yet: vv archive or backfill --archive)")
+    return Check("archive", "pass", f"{root}, outside the vault")
+
+
 def _transcripts(cfg: Config) -> Check:
     root = Path(cfg.projects_root)
     if not root.is_dir():
@@ -243,6 +261,7 @@ def checks(cfg: Config, project_dir: Path) -> list[Check]:
         _config(cfg),
         _writable_dir("vault", Path(cfg.vault), "created by the first note; or set vault_path"),
         _state(cfg),
+        _archive(cfg),
         _transcripts(cfg),
         *_hooks(cfg, project_dir),
         _log(cfg),

@@ -36,6 +36,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault.regular import NotAFile
     from vibe_vault.session import update_session
 
+    moved = archive.move_out_of_vault(cfg)
+    if moved:
+        print(f"vv: {moved}", file=sys.stderr)
     reg = registry.load(cfg.state_dir)
     wanted = list(args.sessions) or sorted(reg.sessions)
     if not wanted:
@@ -60,7 +63,11 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             agents = [Path(f.path) for f in rec.files[1:] if Path(f.path).exists()]
         else:
             tmp = archive.temp_dir(cfg)
-            restored = archive.restore(cfg, sid, Path(tmp))
+            try:
+                restored = archive.restore(cfg, sid, Path(tmp))
+            except OSError as exc:
+                print(f"vv: {sid}: archive: {exc.strerror or exc}", file=sys.stderr)
+                restored = None
             if restored is not None:
                 main, agents = restored
         if main is None:

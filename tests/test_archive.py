@@ -1,0 +1,227 @@
+"""The archive is the only copy once Claude Code deletes a transcript: kills at
+any point, torn or damaged members, planted manifests and symlinks never lose
+what was archived, and never write outside it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, Env, frontmatter, session_files
+from test_backfill import lay_out
+from vibe_vault import archive
+from vibe_vault.config import Config
+from vibe_vault.discover import discover
+
+# A session with subagent files, and two plain ones: several archive files per run.
+WITH_AGENTS = next(
+    p for p in sorted(CORPUS.rglob("*.jsonl"))
+    if p.parent.name != "subagents" and (p.parent / p.stem / "subagents").is_dir()
+    and p.stat().st_size < 2_000_000)
+PLAIN = [
+    CORPUS / "DRMacIver__claude-reliability/snapshot-tests/python-to-rust-port/transcript.jsonl",
+    CORPUS / "DRMacIver__claude-reliability/snapshot-tests/coverage-test-fix/transcript.jsonl",
+]
+
+
+def config_for(env: Env) -> Config:
+    return Config(vault=str(env.vault), state_dir=str(env.state),
+                  projects_root=str(env.claude / "projects"), config_file="/nonexistent")
+
+
+def gz_bytes(path: Path) -> bytes:
+    return gzip.decompress(path.read_bytes())
+
+
+def archive_everything(cfg: Config) -> None:
+    for src in discover([Path(cfg.projects_root)])[0]:
+        archive.archive_files(cfg, src.session_id, [src.main, *src.agents])
+
+
+def archived_matches_transcripts(cfg: Config) -> None:
+    """Each archived file decompresses to exactly its transcript's bytes."""
+    sources = discover([Path(cfg.projects_root)])[0]
+    assert sources
+    for src in sources:
+        for path in [src.main, *src.agents]:
+            name = archive.name_for(path)
+            gz = archive.archive_root(cfg) / src.session_id / f"{name}.gz"
+            assert gz_bytes(gz) == path.read_bytes(), gz
+
+
+def grow(home_files: list[tuple[Path, bytes]], fraction: float) -> None:
+    for path, full in home_files:
+        cut = full.find(b"\n", int(len(full) * fraction))
+        path.write_bytes(full if cut < 0 else full[: cut + 1])
+
+
+def test_two_hundred_kill_points_never_lose_or_duplicate(env: Env,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    lay_out(env, [WITH_AGENTS, *PLAIN])
+    home = [(p, p.read_bytes()) for p in sorted((env.claude / "projects").rglob("*.jsonl"))]
+    cfg = config_for(env)
+    monkeypatch.setattr(archive, "PIECE", 32 << 10)  # more points inside members
+    kills = trial = 0
+    while kills < 200 and trial < 400:
+        grow(home, 0.2 + 0.8 * min(1.0, (kills + 1) / 200))
+        pid = os.fork()
+        if pid == 0:  # the run that is killed, at its (trial % 17 + 1)-th point
+            archive._kills[0] = trial % 17 + 1
+            try:
+                archive_everything(cfg)
+            finally:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        kills += os.WIFSIGNALED(status)
+        trial += 1
+        if trial % 4 == 0:  # the next run mends what the killed ones left
+            archive_everything(cfg)
+            archived_matches_transcripts(cfg)
+            for sid in archive.archived_sessions(cfg):
+                assert archive.verify(cfg, sid).problems == []
+    assert kills == 200
+    archive_everything(cfg)
+    archived_matches_transcripts(cfg)
+
+
+def test_reprocess_from_the_archive_after_kills_gives_the_transcripts_note(
+        env: Env, tmp_path: Path) -> None:
+    projects = lay_out(env, [WITH_AGENTS])
+    cfg = config_for(env)
+    for k in range(1, 30, 3):  # killed runs, at different points, then one whole run
+        pid = os.fork()
+        if pid == 0:
+            archive._kills[0] = k
+            try:
+                archive_everything(cfg)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+    assert env.vv("archive").returncode == 0
+    assert env.vv("archive", "--verify").returncode == 0
+    assert env.vv("backfill").returncode == 0
+    notes = env.notes()
+    shutil.rmtree(projects)
+    projects.mkdir()
+    r = env.vv("reprocess", WITH_AGENTS.stem)
+    assert r.returncode == 0, r.stderr
+    assert b"from the archive" in r.stdout
+    assert env.notes() == notes
+
+
+def test_verify_is_read_only_and_repair_keeps_what_is_whole(env: Env) -> None:
+    lay_out(env, PLAIN[:1])
+    assert env.vv("archive").returncode == 0
+    gz = next((env.state / "archive").rglob("*.jsonl.gz"))
+    good = gz.read_bytes()
+    with open(gz, "ab") as f:  # a member cut short by a kill
+        f.write(gzip.compress(os.urandom(5000))[:2000])
+    torn = gz.read_bytes()
+    r = env.vv("archive", "--verify")
+    assert r.returncode == 1 and b"Traceback" not in r.stderr
+    assert gz.read_bytes() == torn  # verify changed nothing
+    assert b"verified 0 files" in r.stdout and b"--repair" in r.stdout
+    r = env.vv("archive", "--repair")
+    assert r.returncode == 0, r.stderr
+    assert gz.read_bytes() == good
+    r = env.vv("archive", "--verify")
+    assert r.returncode == 0 and b"verified 1 files" in r.stdout
+
+
+def test_a_damaged_member_keeps_everything_before_it(env: Env) -> None:
+    projects = lay_out(env, PLAIN[:1])
+    main = next(projects.rglob("*.jsonl"))
+    full = main.read_bytes()
+    half = full[: full.index(b"\n", len(full) // 2) + 1]
+    main.write_bytes(half)
+    assert env.vv("archive").returncode == 0
+    gz = next((env.state / "archive").rglob("*.jsonl.gz"))
+    first_member = gz.stat().st_size
+    main.write_bytes(full)
+    assert env.vv("archive").returncode == 0
+    data = bytearray(gz.read_bytes())
+    data[first_member + 30] ^= 0xFF  # the second member is damaged
+    gz.write_bytes(bytes(data))
+    main.unlink()
+    r = env.vv("archive", "--verify")
+    assert r.returncode == 1 and b"damaged after" in r.stderr
+    restored = env.root / "restored"
+    restored.mkdir()
+    cfg = config_for(env)
+    [sid] = archive.archived_sessions(cfg)
+    out = archive.restore(cfg, sid, restored)
+    assert out is not None
+    assert out[0].read_bytes() == half
+
+
+def test_planted_manifest_entries_cannot_leave_the_archive(env: Env, tmp_path: Path) -> None:
+    lay_out(env, PLAIN[:1])
+    assert env.vv("archive").returncode == 0
+    manifest = next((env.state / "archive").rglob("manifest.json"))
+    m = json.loads(manifest.read_text())
+    entry = next(iter(m["files"].values()))
+    victim = tmp_path / "victim.jsonl"
+    for evil in ("../../../victim.jsonl", str(victim), "subagents/../../x.jsonl", ".."):
+        m["files"][evil] = dict(entry)
+    manifest.write_text(json.dumps(m))
+    sid = m["session_id"]
+    before = set(tmp_path.rglob("*"))
+    restored = env.root / "restored"
+    restored.mkdir()
+    out = archive.restore(config_for(env), sid, restored)
+    assert out is not None
+    assert {p for p in tmp_path.rglob("*") if not p.is_relative_to(env.root)} == {
+        p for p in before if not p.is_relative_to(env.root)}
+    assert not victim.exists()
+    assert env.vv("archive", "--verify").returncode == 0
+
+
+def test_symlinked_archive_file_or_folder_is_never_written_through(env: Env,
+                                                                  tmp_path: Path) -> None:
+    projects = lay_out(env, PLAIN[:2])
+    first, second = discover([projects])[0]
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "target.gz").write_bytes(b"")
+    root = env.state / "archive"
+    root.mkdir(parents=True)
+    (root / first.session_id).symlink_to(outside, target_is_directory=True)
+    (root / second.session_id).mkdir()
+    (root / second.session_id / f"{second.main.name}.gz").symlink_to(outside / "target.gz")
+    r = env.vv("archive")
+    assert r.returncode == 1 and b"Traceback" not in r.stderr
+    assert (outside / "target.gz").read_bytes() == b""
+    assert [p.name for p in outside.iterdir()] == ["target.gz"]
+
+
+def test_an_archive_in_the_vault_moves_to_the_state_directory(env: Env) -> None:
+    lay_out(env, PLAIN[:1])
+    (env.root / "config.toml").write_text(f'archive_dir = "{env.vault}/.vibe-vault/archive"\n')
+    assert env.vv("archive").returncode == 0
+    r = env.vv("doctor")
+    assert b"inside the vault" in r.stdout
+    (env.root / "config.toml").write_text("")
+    r = env.vv("archive")
+    assert r.returncode == 0 and b"moved the archive of 1 sessions out of the vault" in r.stderr
+    assert not (env.vault / ".vibe-vault").exists()
+    assert env.vv("archive", "--verify").returncode == 0
+    assert (env.state / "archive").stat().st_mode & 0o077 == 0
+    assert b"inside the vault" not in env.vv("doctor").stdout
+
+
+def test_notes_match_after_archive_survives(env: Env) -> None:
+    """The figures of a note rebuilt from the archive are the transcript's own."""
+    projects = lay_out(env, [WITH_AGENTS])
+    assert env.vv("backfill", "--archive").returncode == 0
+    note = next(iter(env.notes().values()))
+    shutil.rmtree(projects)
+    projects.mkdir()
+    assert env.vv("reprocess").returncode == 0
+    again = next(iter(env.notes().values()))
+    assert frontmatter(again)["output_tokens"] == frontmatter(note)["output_tokens"]
+    assert len(session_files(WITH_AGENTS)) >= 1
