@@ -25,6 +25,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import BinaryIO
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -191,6 +192,93 @@ def backfill_home(maker: Maker, work: Path, sessions: int, total: int,
     return nbytes / cold / 1e6, cold, warm, peak
 
 
+def peak_rss_mb(cmd: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, float]:
+    """(peak RSS in MB, seconds) of one command, measured by a fresh parent."""
+    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+             "subprocess.run(sys.argv[1:], input=sys.stdin.buffer.read(), capture_output=True); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
+             "time.perf_counter() - t)")
+    out = subprocess.run([PY, "-c", probe, *cmd], input=stdin, env=env, capture_output=True,
+                         check=True).stdout.split()
+    return int(out[0]) // 1024, float(out[1])
+
+
+def long_lines(work: Path) -> list[tuple[str, int, float]]:
+    """Peak RSS of a backfill over transcripts no line reader can hold whole:
+    one 200 MB line, and an 8 GB file with no newline at all (sparse)."""
+    def one_long_line(f: BinaryIO) -> None:
+        f.write(b'{"type":"user","x":"' + b"y" * (200 << 20) + b'"}\n')
+
+    def no_newline(f: BinaryIO) -> None:
+        f.truncate(8 << 30)
+
+    out = []
+    for label, make in (("one 200 MB line", one_long_line), ("8 GB, no newline", no_newline)):
+        root = Path(tempfile.mkdtemp(dir=work))
+        slug = root / "claude" / "projects" / "-bench"
+        slug.mkdir(parents=True)
+        with open(slug / f"{uuid.uuid4()}.jsonl", "wb") as f:
+            make(f)
+        settle()
+        rss, secs = peak_rss_mb(vv("backfill"), env_for(root))
+        out.append((label, rss, secs))
+        shutil.rmtree(root)
+    return out
+
+
+def session_end_big_registry(maker: Maker, work: Path, n: int) -> tuple[float, int, float]:
+    """(median seconds, peak RSS MB, seconds to build) of SessionEnd for one session
+    when the registry already holds `n` sessions in 300 projects."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from vibe_vault import registry
+    from vibe_vault.registry import FileStamp, Record, Registry
+
+    root = Path(tempfile.mkdtemp(dir=work))
+    env = env_for(root)
+    t0 = time.perf_counter()
+    reg = Registry()
+    rng = random.Random(7)
+    for i in range(n):
+        sid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        project = f"project{i % 300}"
+        reg.sessions[sid] = Record(
+            session_id=sid, project=project, has_note=True, status="ended", end_reason="exit",
+            note=f"Projects/{project}/sessions/2025-{1 + i % 12:02d}-01-0000-{sid[:8]}.md",
+            title=f"Past session {i}: fix the thing in module {i % 97}",
+            summary="3 files changed (+40 −12), tests pass.",
+            started=f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00+00:00",
+            ended=f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:30:00+00:00",
+            duration_minutes=30, active_minutes=12, input_tokens=1200, output_tokens=9000,
+            cache_read_tokens=400000, cache_creation_tokens=30000, cost_usd=0.84,
+            tokens_by_model={"claude-sonnet-4-5": [1200, 9000, 400000, 30000]},
+            cost_by_model={"claude-sonnet-4-5": 0.84}, files_changed=["src/app.py", "README.md"],
+            tool_calls=25, prompts=4,
+            files=[FileStamp(path=f"/home/u/.claude/projects/-p{i % 300}/{sid}.jsonl",
+                             size=300_000, mtime_ns=1, inode=i)],
+            tail_uuids=[str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(2)])
+    (root / "state").mkdir()
+    registry.save(root / "state", reg)
+    built = time.perf_counter() - t0
+    slug = root / "claude" / "projects" / "-bench"
+    slug.mkdir(parents=True)
+    times, peak = [], 0
+    for _ in range(5):
+        sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
+        path = slug / f"{sid}.jsonl"
+        maker.write_session(path, sid, 300_000)
+        event = json.dumps({"hook_event_name": "SessionEnd", "session_id": sid,
+                            "transcript_path": str(path), "cwd": "/tmp",
+                            "reason": "exit"}).encode()
+        rss, secs = peak_rss_mb(vv("hook"), env, event)
+        times.append(secs)
+        peak = max(peak, rss)
+    # Let the background indexers the hooks started finish before the folder goes.
+    subprocess.run(vv("index", "--quiet"), env=env, check=False)
+    time.sleep(1)
+    shutil.rmtree(root, ignore_errors=True)
+    return statistics.median(times), peak, built
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -237,6 +325,13 @@ def main() -> int:
             _, s = stop_after_turn(maker, work, size, runs=5)
             rows.append((f"Stop after one new turn, {size // mb:>3} MB transcript",
                          f"{s * 1000:.1f} ms", f"{s / fl:.2f}× floor", "flat"))
+        n = 10_000 if args.quick else 100_000
+        end, end_rss, _ = session_end_big_registry(maker, work, n)
+        rows.append((f"SessionEnd, {n:,} sessions in the registry", f"{end * 1000:.0f} ms",
+                     f"{end_rss} MB", "≤ 300 ms, ≤ 60 MB"))
+        for label, rss, secs in long_lines(work):
+            rows.append((f"Backfill of a transcript with {label}", f"{rss} MB peak RSS",
+                         f"{secs:.1f} s", "≤ 150 MB"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"vibe-vault benchmarks — {platform.python_implementation()} "

@@ -12,7 +12,7 @@ EXIT_CODES = """exit codes:
 
 
 # Commands that must not run while a redaction pattern cannot be used.
-WRITES_NOTES = frozenset({"backfill", "reprocess"})
+WRITES_NOTES = frozenset({"backfill", "reprocess", "index"})
 
 
 def entry() -> None:
@@ -48,6 +48,7 @@ COMMANDS = {
     "backfill": "backfill",
     "reprocess": "reprocess",
     "archive": "archive_cmd",
+    "index": "index_cmd",
     "stats": "stats",
     "doctor": "doctor",
     "config": "config_cmd",

@@ -146,10 +146,12 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
         fd, _ = open_regular(path)
         with os.fdopen(fd, "rb") as f:
             seen = 0
-            for line in f:
-                seen += len(line)  # f.tell() would cost a seek per line
-                if seen > limit:
+            while seen < limit:
+                # Bounded: a file whose first line never ends is not read whole.
+                line = f.readline(limit - seen)
+                if not line:
                     break
+                seen += len(line)  # f.tell() would cost a seek per line
                 e = decode_line(line)
                 if not isinstance(e, Entry):
                     continue

@@ -137,7 +137,8 @@ def compute_links(records: dict[str, Record]) -> dict[str, Links]:
     return links
 
 
-def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]) -> set[str]:
+def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record],
+                lock_timeout: float = 2.0) -> set[str]:
     """Write changed links into session states and notes; the sessions changed.
 
     Only sessions whose record says their note carries other links are
@@ -152,7 +153,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
         if rec is None or _links_of(rec) == lk:
             continue
         try:
-            with SessionLock(store.lock_path(sid), 2.0):
+            with SessionLock(store.lock_path(sid), lock_timeout):
                 state = store.load(sid)
                 if state is None or not state.note:
                     continue
@@ -260,10 +261,13 @@ def render_daily(day: str, records: list[Record]) -> str:
     return "\n".join(out) + "\n"
 
 
-def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None) -> int:
-    """Links, project notes, home note (and daily notes if enabled); notes written."""
+def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None,
+               lock_timeout: float = 2.0) -> int:
+    """Links, project notes, home note (and daily notes if enabled); notes written.
+    A session whose lock stays held past `lock_timeout` keeps its old links
+    until the next run."""
     records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
-    changed = apply_links(cfg, compute_links(records), records)
+    changed = apply_links(cfg, compute_links(records), records, lock_timeout)
     written = len(changed)
     if changed:
         registry.merge(cfg.state_dir, {sid: records[sid] for sid in changed},

@@ -15,7 +15,8 @@ from msgspec import Struct, field
 
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.lock import SessionLock
-from vibe_vault.regular import read_regular
+from vibe_vault.paths import safe_id
+from vibe_vault.regular import open_regular, read_fd, read_regular
 
 REGISTRY_VERSION = 2
 
@@ -71,6 +72,8 @@ class Registry(Struct):
 
 _decoder = msgspec.msgpack.Decoder(Registry)
 _encoder = msgspec.msgpack.Encoder()
+_record_decoder = msgspec.msgpack.Decoder(Record)
+_record_encoder = _encoder
 
 
 def path_of(state_dir: StrPath) -> str:
@@ -78,6 +81,14 @@ def path_of(state_dir: StrPath) -> str:
 
 
 def load(state_dir: StrPath) -> Registry:
+    """The registry, with the records SessionEnd staged since it was last written."""
+    reg = _load_main(state_dir)
+    for _, _, rec in staged(state_dir):
+        reg.sessions[rec.session_id] = rec
+    return reg
+
+
+def _load_main(state_dir: StrPath) -> Registry:
     try:
         reg = _decoder.decode(read_regular(path_of(state_dir), 1 << 34, follow_symlinks=False))
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
@@ -85,8 +96,53 @@ def load(state_dir: StrPath) -> Registry:
     return reg if reg.version == REGISTRY_VERSION else Registry()
 
 
+def size_of(state_dir: StrPath) -> int:
+    """Bytes of the registry file: what loading it costs, roughly."""
+    try:
+        return os.stat(path_of(state_dir)).st_size
+    except OSError:
+        return 0
+
+
 def save(state_dir: StrPath, reg: Registry) -> None:
     write_atomic(path_of(state_dir), _encoder.encode(reg), mode=0o600)
+
+
+def staged_dir(state_dir: StrPath) -> str:
+    return os.path.join(state_dir, "registry.d")
+
+
+def stage(state_dir: StrPath, record: Record) -> None:
+    """Leave one session's record beside the registry, to be merged into it
+    later: a file of its own, so SessionEnd costs the same whatever the
+    registry's size, and takes no lock."""
+    folder = staged_dir(state_dir)
+    make_private_dir(folder)
+    write_atomic(os.path.join(folder, f"{safe_id(record.session_id)}.msgpack"),
+                 _record_encoder.encode(record), mode=0o600)
+
+
+def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]:
+    """(path, stamp, record) of each staged record, oldest first."""
+    out = []
+    try:
+        entries = list(os.scandir(staged_dir(state_dir)))
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.name.endswith(".msgpack"):
+            continue
+        try:
+            fd, st = open_regular(entry.path, follow_symlinks=False)
+            try:
+                rec = _record_decoder.decode(read_fd(fd, st.st_size))
+            finally:
+                os.close(fd)
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        out.append((entry.path, (st.st_ino, st.st_size, st.st_mtime_ns), rec))
+    out.sort(key=lambda item: item[1][2])
+    return out
 
 
 def locked(state_dir: StrPath, timeout: float = 10.0) -> SessionLock:
@@ -99,17 +155,28 @@ def merge(state_dir: StrPath, records: dict[str, Record],
           owners: dict[str, str] | None = None, only_known: bool = False,
           timeout: float = 10.0) -> Registry:
     """Write records (and legacy agent-file owners) into the registry on disk,
-    under its lock, keeping what other processes wrote meanwhile; the result.
-    `only_known` updates sessions already there and adds none. Raises
-    LockTimeout when the lock stays held past `timeout`."""
+    under its lock, keeping what other processes wrote meanwhile, and fold in
+    the staged records; the result. `only_known` updates sessions already there
+    and adds none. Raises LockTimeout when the lock stays held past `timeout`."""
     with locked(state_dir, timeout):
-        reg = load(state_dir)
+        reg = _load_main(state_dir)
+        folded = staged(state_dir)
+        for _, _, rec in folded:
+            reg.sessions[rec.session_id] = rec
         for sid, rec in records.items():
             if not only_known or sid in reg.sessions:
                 reg.sessions[sid] = rec
         if owners:
             reg.agent_owners.update(owners)
         save(state_dir, reg)
+        for path, st, _ in folded:
+            # Only what was read: a record staged again meanwhile waits for next time.
+            try:
+                now = os.stat(path)
+                if (now.st_ino, now.st_size, now.st_mtime_ns) == st:
+                    os.unlink(path)
+            except OSError:
+                continue
     return reg
 
 

@@ -219,7 +219,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         else:
             summary.unchanged += 1
     progress.close()
-    if jobs or not reg.sessions or not os.path.exists(os.path.join(cfg.vault, "index.md")):
+    if (jobs or not reg.sessions or registry.staged(cfg.state_dir)
+            or not os.path.exists(os.path.join(cfg.vault, "index.md"))):
         owners = {str(a): src.session_id for src in sources for a in src.agents
                   if a.parent.name != "subagents"}
         reg = registry.merge(cfg.state_dir, records, owners)

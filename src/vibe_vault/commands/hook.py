@@ -17,6 +17,10 @@ from typing import Any
 MAX_STDIN = 64 << 20
 STDIN_WAIT_S = 2.0
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+# SessionEnd updates the indexes itself only while the registry loads in a few
+# tens of milliseconds (about 2,500 sessions) and this much time is left.
+INLINE_INDEX_BYTES = 2 << 20
+INLINE_INDEX_SECONDS = 0.4
 
 
 def read_stdin() -> bytes:
@@ -180,19 +184,27 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
 
 
 def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
-    """At SessionEnd: the session's registry record, its links and its project's notes."""
-    from vibe_vault import index, registry
+    """At SessionEnd: the session's registry record, its links and its project's
+    notes. The record is staged (one small file) whatever happens; the rest is
+    done here only on a vault small enough to finish well inside the deadline
+    without waiting for any lock, and otherwise by `vv index` in the background."""
+    from vibe_vault import registry
+    from vibe_vault.commands import index_cmd
+
+    registry.stage(cfg.state_dir, record)
+    if (registry.size_of(cfg.state_dir) > INLINE_INDEX_BYTES
+            or deadline - time.monotonic() < INLINE_INDEX_SECONDS):
+        index_cmd.start_in_background(cfg)
+        return
+    from vibe_vault import index
     from vibe_vault.lock import LockTimeout
 
-    left = deadline - time.monotonic()
-    if left <= 0.05:
-        return  # the next backfill will do it
     try:
-        reg = registry.merge(cfg.state_dir, {record.session_id: record},
-                             timeout=min(left, 0.5))
-    except LockTimeout:
+        reg = registry.merge(cfg.state_dir, {}, timeout=0.0)
+    except LockTimeout:  # a backfill or an indexer is at it: it takes this record too
+        index_cmd.start_in_background(cfg)
         return
-    index.regenerate(cfg, reg, projects={record.project})
+    index.regenerate(cfg, reg, projects={record.project}, lock_timeout=0.0)
 
 
 def _last_run(state_dir: str, name: str, sid: str) -> None:

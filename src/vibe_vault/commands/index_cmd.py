@@ -1,0 +1,80 @@
+"""`vv index`: bring the vault's indexes up to date with sessions that ended.
+
+SessionEnd leaves each ended session's record beside the registry. On a small
+vault it folds it in and rewrites the project and home notes itself; on a large
+one that would take longer than Claude Code allows, so it starts `vv index` in
+the background instead. Backfill does the same work at its end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from vibe_vault.config import Config
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "index",
+        help="update links, project notes and the home note with sessions that ended",
+        description="Fold the records SessionEnd left into the registry, then update the "
+        "links between sessions and the project and home notes they touch. SessionEnd "
+        "runs this in the background on large vaults; run it by hand any time.",
+        epilog="examples:\n  vv index",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--quiet", action="store_true", help="print nothing (for background runs)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    from vibe_vault.lock import LockTimeout, SessionLock
+
+    os.makedirs(os.path.join(cfg.state_dir, "locks"), mode=0o700, exist_ok=True)
+    try:
+        # One indexer at a time; another one started meanwhile leaves its
+        # records to this one, which looks again before it stops.
+        with SessionLock(os.path.join(cfg.state_dir, "locks", "index.lock"), 0.0):
+            written = update_indexes(cfg)
+    except LockTimeout:
+        if not args.quiet:
+            print("vv: another vv index is running; it will take these sessions too",
+                  file=sys.stderr)
+        return 0
+    if not args.quiet:
+        print(f"{written} index notes written")
+    return 0
+
+
+def update_indexes(cfg: Config, rounds: int = 5) -> int:
+    """Fold staged records in and update what they touch, until none are left."""
+    from vibe_vault import index, registry
+
+    written = 0
+    for _ in range(rounds):
+        pending = registry.staged(cfg.state_dir)
+        if not pending:
+            break
+        projects = {rec.project for _, _, rec in pending}
+        reg = registry.merge(cfg.state_dir, {})
+        written += index.regenerate(cfg, reg, projects=projects)
+    return written
+
+
+def start_in_background(cfg: Config) -> None:
+    """Run `vv index --quiet` detached from the hook: its own session, no
+    stdin, stdout or stderr of Claude Code's, so the hook returns at once."""
+    import subprocess
+
+    kwargs: dict[str, object] = {}
+    if os.name == "nt":  # pragma: no cover - Windows
+        kwargs["creationflags"] = 0x00000008 | 0x00000200  # DETACHED, NEW_PROCESS_GROUP
+    else:
+        kwargs["start_new_session"] = True
+    env = dict(os.environ, VV_STATE_DIR=cfg.state_dir, VV_VAULT=cfg.vault)
+    subprocess.Popen(
+        [sys.executable, "-m", "vibe_vault", "index", "--quiet"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        close_fds=True, env=env, **kwargs)  # type: ignore[call-overload]

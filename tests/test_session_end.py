@@ -1,0 +1,104 @@
+"""SessionEnd never waits: not for a neighbour's lock, not for a large registry.
+Its record is staged; the indexes follow, in the hook on a small vault and in a
+background `vv index` on a large one."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+import uuid
+from pathlib import Path
+
+from conftest import Env, frontmatter
+from test_hook_contract import SESSION, SID, assert_harmless, place, stop
+from vibe_vault import registry
+from vibe_vault.registry import FileStamp, Record, Registry
+
+
+def session_end(sid: str, path: Path) -> dict[str, object]:
+    return dict(stop(sid=sid, path=path), hook_event_name="SessionEnd", reason="exit")
+
+
+def wait_for(check, seconds: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_neighbours_locked_do_not_hold_session_end(env: Env) -> None:
+    # Three sessions of one project starting at the same minute: ordered by id,
+    # so the middle one, ending last, changes both neighbours' links.
+    sids = [f"0000000{i}-0000-4000-8000-00000000000{i}" for i in range(3)]
+    targets = [place(env, SESSION, sid) for sid in sids]
+    for i in (0, 2):
+        assert_harmless(env.hook(session_end(sids[i], targets[i])))
+    fds = []
+    for i in (0, 2):
+        fd = os.open(env.state / "locks" / f"{sids[i]}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        fds.append(fd)
+    try:
+        t0 = time.monotonic()
+        assert_harmless(env.hook(session_end(sids[1], targets[1])))
+        assert time.monotonic() - t0 < 2.0  # the old code waited 2 s per held lock
+    finally:
+        for fd in fds:
+            os.close(fd)
+    assert registry.load(env.state).sessions[sids[1]].status == "ended"
+    # The next run that can take the locks writes the neighbours' new links.
+    assert env.vv("index").returncode == 0
+    assert env.vv("backfill").returncode == 0
+    notes = env.notes()
+    assert sum("next session" in n for n in notes.values()) == 2
+
+
+def big_registry(state: Path, n: int) -> None:
+    reg = Registry()
+    for i in range(n):
+        sid = str(uuid.UUID(int=i + 1, version=4))
+        project = f"p{i % 40}"
+        reg.sessions[sid] = Record(
+            session_id=sid, project=project, has_note=True, status="ended",
+            note=f"Projects/{project}/sessions/2025-01-01-0000-{sid[:8]}.md",
+            title=f"old session {i}", started=f"2025-01-{1 + i % 28:02d}T10:00:00+00:00",
+            files=[FileStamp(path=f"/gone/{sid}.jsonl", size=1, mtime_ns=1, inode=i)],
+            tail_uuids=[str(uuid.UUID(int=10**9 + i, version=4))])
+    state.mkdir(parents=True, exist_ok=True)
+    registry.save(state, reg)
+
+
+def test_session_end_on_a_large_vault_leaves_the_indexes_to_a_background_run(env: Env) -> None:
+    from vibe_vault.commands.hook import INLINE_INDEX_BYTES
+
+    big_registry(env.state, 7000)
+    assert registry.size_of(env.state) > INLINE_INDEX_BYTES
+    target = place(env)
+    assert_harmless(env.hook(session_end(SID, target)))
+    note = next(iter(env.notes().values()))
+    assert frontmatter(note)["status"] == "ended"
+    # Staged at once: every reader of the registry sees the session.
+    assert registry.load(env.state).sessions[SID].status == "ended"
+    home = env.vault / "index.md"
+    assert wait_for(lambda: home.exists() and "7001 sessions" in home.read_text())
+    assert wait_for(lambda: not list((env.state / "registry.d").iterdir()))
+    assert SID in registry.load(env.state).sessions
+    assert len(registry.load(env.state).sessions) == 7001
+
+
+def test_index_command_folds_staged_records(env: Env) -> None:
+    target = place(env)
+    big_registry(env.state, 10)
+    rec = Record(session_id=SID, project="staged", has_note=True, title="staged one",
+                 note="Projects/staged/sessions/x.md", started="2026-01-01T00:00:00+00:00")
+    registry.stage(env.state, rec)
+    r = env.vv("stats", "--json")
+    assert r.returncode == 0 and b"staged" in r.stdout
+    r = env.vv("index")
+    assert r.returncode == 0, r.stderr
+    assert not list((env.state / "registry.d").iterdir())
+    assert "staged one" in (env.vault / "Projects" / "staged" / "staged.md").read_text()
+    assert target.exists()
