@@ -177,10 +177,7 @@ def test_pr_link_entry() -> None:
 def test_ai_title_and_summary_entries() -> None:
     _, _, title, raw = first(lambda o: o.get("type") == "ai-title")
     assert fold_lines([raw]).ai_title == title["aiTitle"]
-    _, _, summ, raw2 = first(lambda o: o.get("type") == "summary" and o.get("summary"))
-    [kept] = fold_lines([raw2]).summaries
-    first_line = summ["summary"].splitlines()[0].strip()
-    assert len(kept) <= 200 and kept.rstrip("…").strip() == first_line[: len(kept.rstrip("…"))].strip()
+    # Summaries: see test_trust.py (only a session's own summary may title it).
 
 
 def test_turn_durations_sum() -> None:

@@ -42,6 +42,7 @@ KNOWN_TYPES = frozenset(
         "result",
         "cost-state",
         "agent-setting",
+        "task-summary",
     }
 )
 

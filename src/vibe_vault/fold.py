@@ -79,6 +79,17 @@ ERROR_CHARS = 200
 SUMMARY_CHARS = 4000
 IDLE_GAP_S = 300.0
 
+COUNTED_IN_N3 = frozenset({"explore", "fetch", "tool"})
+MAX_FOREIGN_SUMMARIES = 20
+RECAP_CHARS = 400
+# Built-in slash commands that say nothing of what a session is about: never a title.
+TOPICLESS_COMMANDS = frozenset(
+    {"/clear", "/exit", "/quit", "/compact", "/cost", "/help", "/status", "/config",
+     "/model", "/resume", "/login", "/logout", "/doctor", "/memory", "/permissions",
+     "/hooks", "/mcp", "/context", "/usage", "/statusline", "/theme", "/vim", "/ide",
+     "/terminal-setup", "/add-dir", "/agents", "/bashes", "/export", "/release-notes",
+     "/rewind", "/todos", "/upgrade", "/privacy-settings", "/output-style", "/plugin",
+     "/fast", "/effort", "/keybindings", "/feedback", "/bug", "/rename", "/tasks"})
 EXPLORE_READ = frozenset({"Read", "NotebookRead"})
 EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
 EXPLORE_LIST = frozenset({"LS"})
@@ -329,7 +340,9 @@ class Folder:
             if last.kind == a.kind and last.text == a.text and a.kind != "bash":
                 last.n1 += a.n1
                 last.n2 += a.n2
-                last.n3 += a.n3 or 1
+                # Explore, fetch and tool actions count their calls in n3 (listings,
+                # fetches, uses); an edit or an interruption counts its repeats there.
+                last.n3 += a.n3 if a.kind in COUNTED_IN_N3 else 1
                 return len(t.actions) - 1
         if len(t.actions) >= MAX_ACTIONS:
             t.more_actions += 1
@@ -353,6 +366,9 @@ class Folder:
         if t not in KNOWN_TYPES:
             _unknown(s.unknown, t or "(none)", version)
             return
+        if s.foreign_summaries and e.uuid in s.foreign_summaries:
+            # A summary written before the entry it sums up: it was this session's after all.
+            s.own_summary = s.foreign_summaries.pop(e.uuid or "")
         if not s.cwd and e.cwd:
             s.cwd = e.cwd
         branch = e.gitBranch
@@ -374,10 +390,17 @@ class Folder:
             if e.leafUuid and not s.conversational and len(s.leaf_refs) < 10:
                 s.leaf_refs.append(e.leafUuid)
             if e.summary:
+                # Resumed 1.0 sessions start with summaries of *other* sessions: one
+                # is this session's only when the entry it ends at is in this file.
                 text = self.safe_line(e.summary, 200)
-                if text and text not in s.summaries:
-                    s.summaries.append(text)
-                    del s.summaries[:-5]
+                leaf = e.leafUuid or ""
+                if leaf and leaf in s.tail_uuids:
+                    s.own_summary = text
+                elif leaf and len(s.foreign_summaries) < MAX_FOREIGN_SUMMARIES:
+                    s.foreign_summaries[leaf] = text
+        elif t == "task-summary":
+            if e.summary:
+                s.recap = self.safe_line(e.summary, RECAP_CHARS)
         elif t == "ai-title":
             if e.aiTitle:
                 s.ai_title = self.safe_line(e.aiTitle, 80)
@@ -456,6 +479,10 @@ class Folder:
                 status = info.get("status")
                 msg = str(info.get("message") or (f"HTTP {status}" if status else ""))
             self.error("API", msg or "API error (retried)", ts)
+        elif sub == "away_summary":
+            content = decode_raw(e.content)
+            if isinstance(content, str) and content.strip():
+                s.recap = self.safe_line(_without_recap_hint(content), RECAP_CHARS)
         elif sub == "local_command":
             content = decode_raw(e.content)
             if isinstance(content, str):
@@ -671,6 +698,8 @@ class Folder:
         if cmd is not None:
             text = self.safe(cmd, PROMPT_CHARS)
             self.new_turn(Turn(kind="command", ts=ts, text=text))
+            if not s.first_command_title and cmd.split(" ", 1)[0] not in TOPICLESS_COMMANDS:
+                s.first_command_title = tx.one_line(text, 80)
             return
         words = tx.strip_wrappers(raw)
         if images:
@@ -892,6 +921,13 @@ def _count_lines(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def _without_recap_hint(text: str) -> str:
+    """A recap without the settings hint Claude Code appends to it."""
+    text = text.strip()
+    hint = "(disable recaps in /config)"
+    return text[: -len(hint)].rstrip() if text.endswith(hint) else text
 
 
 def _mentions(text: str, words: tuple[str, ...]) -> bool:

@@ -126,7 +126,10 @@ def compute_links(records: dict[str, Record]) -> dict[str, Links]:
             owner.setdefault(u, r.session_id)
     for sid in sorted(links):
         r = records[sid]
-        for ref in (r.logical_parent, r.first_parent, *r.leaf_refs):
+        # Evidence only: the first message's parent, or a compaction's logical
+        # parent. A summary line at the top names other sessions, but they may
+        # merely have been summed up there.
+        for ref in (r.logical_parent, r.first_parent):
             other = owner.get(ref) if ref else None
             if other and other != sid and other in links:
                 links[sid].continues = records[other].note

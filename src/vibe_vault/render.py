@@ -12,6 +12,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from vibe_vault import pricing
+from vibe_vault import text as tx
 from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
 from vibe_vault.paths import relative_to
 from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
@@ -156,10 +157,21 @@ def title_of(state: SessionState) -> str:
     return (
         f.custom_title
         or f.ai_title
-        or (f.summaries[-1][:80] if f.summaries else "")
+        or tx.one_line(f.own_summary, 80)
+        or _first_sentence(f.recap, 80)
         or f.first_prompt_title
+        or f.first_command_title
         or f"Session {state.session_id[:8]}"
     )
+
+
+def _first_sentence(text: str, limit: int) -> str:
+    """The first sentence of a recap, as a title."""
+    if not text:
+        return ""
+    end = re.search(r"[.;!?](?:\s|$)", text)
+    first = text[: end.start()] if end else text
+    return tx.one_line(first, limit)
 
 
 class Figures(Struct):

@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 10
+STATE_VERSION = 11
 
 
 class Tokens(Struct, array_like=True):
@@ -185,7 +185,10 @@ class Fold(Struct, omit_defaults=True):
     tasks: dict[str, Todo] = field(default_factory=dict)
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0
-    summaries: list[str] = field(default_factory=list)
+    own_summary: str = ""  # the latest `summary` line about this session itself
+    foreign_summaries: dict[str, str] = field(default_factory=dict)  # by leafUuid not seen yet
+    recap: str = ""  # Claude Code's own latest recap (away_summary, task-summary)
+    first_command_title: str = ""  # the slash command that opened the session, with arguments
     ai_title: str = ""
     custom_title: str = ""
     first_prompt_title: str = ""

@@ -1,0 +1,145 @@
+"""Notes you can trust: each fact a note states, checked against the JSON.
+
+Unit tests per class of bug, on real corpus lines where the corpus has them
+(the test says which) and on minimal hand-written lines where it does not.
+Every expectation is derived here from the JSON, never from vv's output.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import CORPUS, main_files
+from vibe_vault.entries import decode_line
+from vibe_vault.fold import fold
+from vibe_vault.render import describe, title_of
+from vibe_vault.state import SessionState
+
+
+def objects(path: Path) -> list[dict[str, Any]]:
+    out = []
+    for raw in path.read_bytes().split(b"\n"):
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+    return out
+
+
+def folded(lines: list[bytes] | Path) -> SessionState:
+    if isinstance(lines, Path):
+        lines = lines.read_bytes().split(b"\n")
+    state = SessionState(session_id="s")
+    fold(state.fold, [decode_line(x) for x in lines if x.strip()])
+    return state
+
+
+def line(**fields: Any) -> bytes:
+    return json.dumps(fields).encode()
+
+
+# -- 1. titles: never another session's summary ------------------------------------------
+
+
+def test_summaries_of_other_sessions_never_title_a_session() -> None:
+    """Corpus: every file with summary lines. A summary is the session's own only
+    when its leafUuid is the uuid of an entry in the same file."""
+    checked = 0
+    for path in main_files():
+        objs = objects(path)
+        summaries = [o for o in objs if o.get("type") == "summary" and o.get("summary")]
+        if not summaries:
+            continue
+        uuids = {o["uuid"] for o in objs if isinstance(o.get("uuid"), str)}
+        own = [o["summary"] for o in summaries if o.get("leafUuid") in uuids]
+        foreign = {o["summary"].strip() for o in summaries} - {s.strip() for s in own}
+        state = folded(path)
+        title = title_of(state)
+        for text in foreign:
+            assert not text.startswith(title.rstrip("…")), (path, title)
+        if own and not any(o.get("type") in ("custom-title", "ai-title") for o in objs):
+            assert own[-1].strip().startswith(title.rstrip("…")), (path, title)
+        checked += 1
+    assert checked >= 10
+
+
+def test_title_precedence() -> None:
+    """Hand-written lines: custom-title > ai-title > own summary > recap > prompt."""
+    prompt = line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z",
+                  message={"role": "user", "content": "fix the login redirect please"})
+    answer = line(type="assistant", uuid="a1", parentUuid="u1",
+                  timestamp="2026-01-01T00:00:01Z",
+                  message={"id": "m1", "model": "claude-x", "role": "assistant",
+                           "content": [{"type": "text", "text": "Done."}]})
+    recap = line(type="system", subtype="away_summary", uuid="r1",
+                 timestamp="2026-01-01T00:00:02Z",
+                 content="You fixed the redirect loop. Next: deploy. (disable recaps in /config)")
+    own = line(type="summary", summary="Login redirect fix", leafUuid="a1")
+    other = line(type="summary", summary="Some other session", leafUuid="elsewhere")
+    ai = line(type="ai-title", aiTitle="AI title")
+    custom = line(type="custom-title", customTitle="My title")
+    assert title_of(folded([other, prompt, answer])) == "fix the login redirect please"
+    assert title_of(folded([other, prompt, answer, recap])) == "You fixed the redirect loop"
+    assert title_of(folded([own, other, prompt, answer, recap])) == "Login redirect fix"
+    assert title_of(folded([prompt, answer, own, recap])) == "Login redirect fix"
+    assert title_of(folded([prompt, answer, own, ai])) == "AI title"
+    assert title_of(folded([prompt, answer, custom, own, ai])) == "My title"
+
+
+def test_a_session_opened_by_a_slash_command_is_titled_by_it() -> None:
+    """Hand-written: `/review 123` as the only prompt."""
+    cmd = line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z",
+               message={"role": "user", "content":
+                        "<command-message>review</command-message>\n"
+                        "<command-name>/review</command-name>\n<command-args>123</command-args>"})
+    answer = line(type="assistant", uuid="a1", timestamp="2026-01-01T00:00:01Z",
+                  message={"id": "m1", "model": "claude-x", "role": "assistant",
+                           "content": [{"type": "text", "text": "Reviewed."}]})
+    assert title_of(folded([cmd, answer])) == "/review 123"
+    clear = cmd.replace(b"/review", b"/clear").replace(b"123", b"")
+    assert title_of(folded([clear, answer])).startswith("Session ")
+
+
+# -- 2. counts: every count shown is the calls made ---------------------------------------
+
+
+def test_explore_counts_are_the_calls_by_kind() -> None:
+    """Corpus: every main file. The reads/searches/listings of each story line add
+    up to the Read/Grep/Glob/LS calls of the file (main chain)."""
+    from vibe_vault.fold import EXPLORE_LIST, EXPLORE_READ, EXPLORE_SEARCH
+
+    for path in main_files():
+        want = {"read": 0, "search": 0, "listing": 0}
+        seen: set[str] = set()
+        for o in objects(path):
+            if o.get("type") != "assistant" or o.get("isSidechain"):
+                continue
+            for b in (o.get("message") or {}).get("content") or []:
+                if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("id") not in seen:
+                    seen.add(b.get("id"))
+                    name = b.get("name")
+                    kind = ("read" if name in EXPLORE_READ else "search"
+                            if name in EXPLORE_SEARCH else "listing"
+                            if name in EXPLORE_LIST else None)
+                    if kind:
+                        want[kind] += 1
+        state = folded(path)
+        got = {"read": 0, "search": 0, "listing": 0}
+        if state.fold.turns_dropped:
+            continue  # turns between head and tail are not kept: nothing to add up
+        for t in state.fold.turns:
+            if t.more_actions:
+                break
+            for a in t.actions:
+                if a.kind == "explore":
+                    got["read"] += a.n1
+                    got["search"] += a.n2
+                    got["listing"] += a.n3
+                    text = describe(a, state)
+                    assert ("listing" in text) == bool(a.n3), text
+        else:
+            assert got == want, path
