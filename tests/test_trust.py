@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import CORPUS, main_files
+from conftest import main_files
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.render import describe, title_of
