@@ -143,3 +143,81 @@ def test_explore_counts_are_the_calls_by_kind() -> None:
                     assert ("listing" in text) == bool(a.n3), text
         else:
             assert got == want, path
+
+
+# -- 3. commits: every successful `git commit` ------------------------------------------
+
+
+def bash_call(n: int, command: str, stdout: str = "", error: str | None = None) -> list[bytes]:
+    """A Bash tool call and its result, as Claude Code 2.x writes them (hand-written)."""
+    tid = f"toolu_{n}"
+    call = line(type="assistant", uuid=f"a{n}", timestamp=f"2026-01-01T00:0{n}:00Z",
+                gitBranch="main",
+                message={"id": f"m{n}", "model": "claude-x", "role": "assistant",
+                         "content": [{"type": "tool_use", "id": tid, "name": "Bash",
+                                      "input": {"command": command}}]})
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid,
+                             "content": error if error is not None else stdout}
+    if error is not None:
+        block["is_error"] = True
+    result = line(type="user", uuid=f"r{n}", timestamp=f"2026-01-01T00:0{n}:01Z",
+                  message={"role": "user", "content": [block]},
+                  toolUseResult={"stdout": stdout, "stderr": "", "interrupted": False}
+                  if error is None else f"Error: {error}")
+    return [call, result]
+
+
+def test_every_successful_git_commit_is_a_commit() -> None:
+    lines = [
+        *bash_call(1, 'git add -A && git commit -q -m "Fix the redirect loop"'),
+        *bash_call(2, "git log --oneline -3", "1a2b3c4 Fix the redirect loop\n9f8e7d6 Older\n"),
+        *bash_call(3, "cd repo && git -C /src/app commit -F - <<'EOF'\nAdd tests\n\nBody\nEOF"),
+        *bash_call(4, "git rev-parse HEAD", "0123456789abcdef0123456789abcdef01234567\n"),
+        *bash_call(5, 'git commit -m "nothing"', error="Exit code 1\nnothing to commit"),
+        *bash_call(6, 'git commit --amend -m "Reworded" && false',
+                   error="Exit code 1\n[main 7777777] Reworded\n 1 file changed"),
+        *bash_call(7, "./scripts/release.sh"),
+    ]
+    commits = folded(lines).fold.commits
+    assert [(c.sha, c.subject) for c in commits] == [
+        ("1a2b3c4", "Fix the redirect loop"), ("0123456", ""), ("7777777", "Reworded")]
+    assert commits[0].branch == "main"
+
+
+def test_commit_counts_match_the_corpus() -> None:
+    """Corpus: every main file. Expected: each distinct sha git printed in a
+    `[branch sha] subject` line, plus each successful `git commit` call that
+    printed none."""
+    import re
+
+    commit_cmd = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
+    commit_line = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
+    for path in main_files():
+        calls: dict[str, str] = {}
+        expected: list[str] = []
+        for o in objects(path):
+            content = (o.get("message") or {}).get("content")
+            if o.get("isSidechain") or not isinstance(content, list):
+                continue
+            for b in content:
+                if not isinstance(b, dict):
+                    continue
+                if b.get("type") == "tool_use" and b.get("name") == "Bash":
+                    calls[b["id"]] = str((b.get("input") or {}).get("command") or "")
+                elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                    cmd = calls.pop(b["tool_use_id"])
+                    if "git" not in cmd:
+                        continue
+                    r = o.get("toolUseResult")
+                    out = r.get("stdout") if isinstance(r, dict) and r.get("stdout") else None
+                    if out is None:
+                        c = b.get("content")
+                        out = c if isinstance(c, str) else "\n".join(
+                            x.get("text", "") for x in c or [] if isinstance(x, dict))
+                    shas = commit_line.findall(out or "")
+                    if shas:
+                        expected += [s for s in shas if s not in expected]
+                    elif commit_cmd.search(cmd) and not b.get("is_error"):
+                        expected.append("")
+        got = folded(path).fold.commits
+        assert len(got) == len(expected), (path, [c.sha for c in got], expected)

@@ -115,6 +115,13 @@ _BUILD_CMD = (
     r"|uv build|docker build|vite build|next build)"
 )
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
+# `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
+_COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
+_COMMIT_MESSAGE = r"""\s-m\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
+# What `git log --oneline`, `git log`/`git show` and `git rev-parse` print.
+_ONELINE = r"(?m)^\*?\s*([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$"
+_LONG_LOG = r"(?m)^commit ([0-9a-f]{40})\b.*\n(?:(?!\n).*\n)*?\n    (.+)$"
+_REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
 # Every alternative of the patterns above contains one of these: most commands
 # (git, ls, cat, grep) are classified without running a regex.
 _TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec", "phpunit")
@@ -583,6 +590,12 @@ class Folder:
             if "git" in cmd:
                 pushed = "git push" in cmd and rx(_PUSH_CMD).search(cmd)  # `in` is 20x cheaper
                 p.path = "git push" if pushed else "git"
+                if "commit" in cmd and rx(_COMMIT_CMD).search(cmd):
+                    p.commits = True
+                    m = rx(_COMMIT_MESSAGE).search(cmd)
+                    if m:
+                        words = next(g for g in m.groups() if g is not None)
+                        p.subject = self.safe_line(words.replace('\\"', '"'), 120)
         elif name in AGENT_TOOLS:
             sub = Subagent(
                 tool_id=b.id or "",
@@ -801,18 +814,51 @@ class Folder:
             c = s.commands[i]
             c.status, c.code, c.ms = status, code, ms
         out = stdout or content
+        # git's own `[branch sha] subject` line is a commit even when a later
+        # command of the same line failed.
+        found = False
+        for m in rx(_COMMIT).finditer(out) if p.path and "] " in out else ():
+            found = True
+            self.commit(m.group(2), self.safe_line(m.group(3), 120),
+                        self.safe_line(m.group(1), 60))
+        if status == "ok" and p.commits and not found:
+            # `git commit -q`, `-F -`, a commit in a script: no line to read, but a
+            # commit all the same. A later `git log` or `rev-parse` may name it.
+            self.commit("", p.subject, self.safe_line(self.branch, 60))
         if status == "ok" and out:
-            commits = rx(_COMMIT).finditer(out) if p.path and "] " in out else ()
-            for m in commits:
-                sha = m.group(2)
-                if not any(c.sha == sha for c in s.commits):
-                    s.commits.append(Commit(sha=sha, subject=self.safe_line(m.group(3), 120),
-                                            branch=self.safe_line(m.group(1), 60)))
-                    del s.commits[:-MAX_COMMITS]
+            if p.path and any(not c.sha for c in s.commits):
+                self.name_commits(out)
             for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
                 self.pr(m.group(0), int(m.group(2)), m.group(1))
             if p.path == "git push":
                 s.pushes += 1
+
+    def commit(self, sha: str, subject: str, branch: str) -> None:
+        s = self.s
+        if sha and any(c.sha == sha for c in s.commits):
+            return
+        s.commits.append(Commit(sha=sha, subject=subject, branch=branch))
+        del s.commits[:-MAX_COMMITS]
+
+    def name_commits(self, out: str) -> None:
+        """Give commits made without git's line their sha, from what `git log`,
+        `git show` or `git rev-parse` printed later: by subject, or, for a bare
+        sha, the latest commit when it is the one without one."""
+        s = self.s
+        unnamed = [c for c in s.commits if not c.sha]
+        known = {c.sha for c in s.commits if c.sha}
+        pairs = [(m.group(1), m.group(2)) for m in rx(_LONG_LOG).finditer(out)]
+        pairs += [(m.group(1), m.group(2)) for m in rx(_ONELINE).finditer(out)]
+        for sha, subject in pairs:
+            subject = self.safe_line(subject, 120)
+            for c in unnamed:
+                if not c.sha and c.subject and subject == c.subject and sha[:7] not in known:
+                    c.sha = sha[:7]
+                    known.add(c.sha)
+        last = s.commits[-1]
+        m = rx(_REV_PARSE).match(out)
+        if m and not last.sha:
+            last.sha = m.group(1)[:7]
 
     def file_change(self, p: Pending, a: Action | None, result: ToolResult | None) -> None:
         s = self.s

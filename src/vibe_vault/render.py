@@ -602,7 +602,9 @@ def _commits(out: list[str], state: SessionState) -> None:
     out.append("")
     for c in f.commits:
         branch = f" on {code(c.branch)}" if c.branch else ""
-        out.append(f"- {code(c.sha)} {c.subject}{branch}")
+        sha = code(c.sha) if c.sha else "*(git printed no sha)*"
+        subject = f" {c.subject}" if c.subject else ""
+        out.append(f"- {sha}{subject}{branch}")
     if f.pushes:
         out.append(f"- Pushed {plural(f.pushes, 'time')}")
     for p in f.prs:

@@ -77,6 +77,8 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     est_added: int = 0
     est_removed: int = 0
     action_cmd: int = -1  # the command's number in the session, for its table row
+    commits: bool = False  # a `git commit` command
+    subject: str = ""  # its message's first line, from -m, when it had one
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
