@@ -108,33 +108,56 @@ def independent_tokens(main: Path, agents: list[Path]) -> dict[str, int]:
     """Token totals counted straight from the JSONL, one snapshot per message.
 
     Written independently of the package: key = message.id, else requestId,
-    else uuid; the snapshot with the largest output_tokens wins.
+    else uuid; the snapshot with the largest output_tokens wins. Subagent
+    messages streamed into `progress` lines (data.type agent_progress) count
+    too, for the agents whose own file is not among `agents`.
     """
     best: dict[str, dict[str, int]] = {}
+
+    def note(msg: dict[str, object], key: object) -> None:
+        usage = msg.get("usage")
+        if not isinstance(usage, dict) or not key or msg.get("model") == "<synthetic>":
+            return
+        rec = {
+            "input_tokens": usage.get("input_tokens") or 0,
+            "output_tokens": usage.get("output_tokens") or 0,
+            "cache_read_tokens": usage.get("cache_read_input_tokens") or 0,
+            "cache_creation_tokens": usage.get("cache_creation_input_tokens") or 0,
+        }
+        old = best.get(str(key))
+        if old is None or rec["output_tokens"] > old["output_tokens"]:
+            best[str(key)] = rec
+
+    with_files: set[str] = set()
+    streamed: list[tuple[str, dict[str, object], object]] = []
     for path in [main, *agents]:
         for raw in path.read_bytes().split(b"\n"):
             try:
                 d = json.loads(raw)
             except ValueError:
                 continue
-            if not isinstance(d, dict) or d.get("type") != "assistant":
+            if not isinstance(d, dict):
+                continue
+            if path != main and isinstance(d.get("agentId"), str):
+                with_files.add(d["agentId"])
+            data = d.get("data")
+            if (path == main and d.get("type") == "progress" and isinstance(data, dict)
+                    and data.get("type") == "agent_progress"):
+                outer = data.get("message")
+                inner = outer.get("message") if isinstance(outer, dict) else None
+                if isinstance(outer, dict) and outer.get("type") == "assistant" \
+                        and isinstance(inner, dict):
+                    streamed.append((str(data.get("agentId")), inner,
+                                     inner.get("id") or d.get("uuid")))
+                continue
+            if d.get("type") != "assistant":
                 continue
             msg = d.get("message")
-            if not isinstance(msg, dict) or not isinstance(msg.get("usage"), dict):
-                continue
-            key = msg.get("id") or d.get("requestId") or d.get("uuid")
-            if not key:
-                continue
-            u = msg["usage"]
-            rec = {
-                "input_tokens": u.get("input_tokens") or 0,
-                "output_tokens": u.get("output_tokens") or 0,
-                "cache_read_tokens": u.get("cache_read_input_tokens") or 0,
-                "cache_creation_tokens": u.get("cache_creation_input_tokens") or 0,
-            }
-            old = best.get(key)
-            if old is None or rec["output_tokens"] > old["output_tokens"]:
-                best[key] = rec
+            if isinstance(msg, dict):
+                note(msg, msg.get("id") or d.get("requestId") or d.get("uuid"))
+    for agent, msg, key in streamed:
+        if agent not in with_files:
+            note(msg, key)
     totals = dict.fromkeys(
         ("input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"), 0)
     for rec in best.values():

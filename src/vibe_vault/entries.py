@@ -69,7 +69,7 @@ KNOWN_SYSTEM_SUBTYPES = frozenset(
 # Top-level fields of transcript lines that vibe-vault knows: the ones `Entry`
 # reads, and the ones it deliberately leaves alone. `vv doctor` reports others.
 IGNORED_FIELDS = frozenset({
-    "userType", "slug", "entrypoint", "isSnapshotUpdate", "snapshot", "messageId", "data",
+    "userType", "slug", "entrypoint", "isSnapshotUpdate", "snapshot", "messageId",
     "attachment", "parentToolUseID", "toolUseID", "todos", "thinkingMetadata", "promptId",
     "promptSource", "origin", "sourceToolAssistantUUID", "sourceToolUseID", "toolDenialKind",
     "isVisibleInTranscriptOnly", "interruptedMessageId", "toolEndsTurn", "mcpMeta",
@@ -210,6 +210,45 @@ class Entry(Struct, omit_defaults=True):
     prNumber: int | None = None
     prUrl: str | None = None
     prRepository: str | None = None
+    data: Raw = Raw()  # a progress line's payload: read only for subagent usage
+
+
+class _StreamedMessage(Struct):
+    id: str | None = None
+    model: str | None = None
+    usage: Usage | None = None
+
+
+class _Streamed(Struct):
+    type: str | None = None
+    message: _StreamedMessage | None = None
+
+
+class AgentProgress(Struct):
+    """A subagent's message streamed into the main transcript (`progress` lines
+    whose `data.type` is `agent_progress`, 2.0/2.1): of it, only what usage needs."""
+
+    type: str | None = None
+    agentId: str | None = None
+    message: _Streamed | None = None
+
+
+_progress_decoder = msgspec.json.Decoder(AgentProgress)
+
+
+def agent_progress(data: Raw) -> AgentProgress | None:
+    """The subagent message a progress line carries, when it carries usage."""
+    if not data:
+        return None
+    try:
+        p = _progress_decoder.decode(data)
+    except msgspec.DecodeError:
+        return None
+    if p.type != "agent_progress" or p.message is None or p.message.type != "assistant":
+        return None
+    if p.message.message is None or p.message.message.usage is None:
+        return None
+    return p
 
 
 def known_fields() -> frozenset[str]:

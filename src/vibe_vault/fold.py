@@ -25,6 +25,7 @@ from vibe_vault.entries import (
     Malformed,
     ToolInput,
     ToolResult,
+    agent_progress,
     decode_raw,
 )
 from vibe_vault.redact import DEFAULT, Redactor
@@ -75,7 +76,9 @@ RAW_PROMPT_CHARS = 64_000
 ANSWER_CHARS = 700
 THINKING_CHARS = 500
 COMMAND_CHARS = 240
-ERROR_CHARS = 200
+ERROR_CHARS = 400
+ERROR_LINES = 4  # "Task failed due to the following issue:" says nothing on its own
+MAX_FAILED_KEYS = 100
 SUMMARY_CHARS = 4000
 IDLE_GAP_S = 300.0
 
@@ -154,7 +157,17 @@ def tokens_of(model: str, u: Any) -> Tokens:
 
 def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
                 e: Entry, window: int = USAGE_WINDOW) -> bool:
-    """Record an assistant message's usage; True when the message id is new.
+    """Record an assistant entry's usage; True when the message id is new."""
+    m = e.message
+    if m is None:
+        return False
+    return note_usage(usage, settled, models, m.model or "", m.usage,
+                      m.id or e.requestId or e.uuid, window)
+
+
+def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
+               model: str, u: Any, key: str | None, window: int = USAGE_WINDOW) -> bool:
+    """Record an API message's usage; True when the message id is new.
 
     Streaming writes several snapshots of one message (one per content block);
     the one with the most output is kept, so each message counts once. Snapshots
@@ -162,17 +175,9 @@ def _note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: li
     are kept for dedup; older messages are added to per-model totals, which
     keeps the state (and every Stop) the same size however long the session grows.
     """
-    m = e.message
-    if m is None:
-        return False
-    model = m.model or ""
     if model and model not in models and model != "<synthetic>":
         models.append(model)
-    u = m.usage
-    if u is None:
-        return False
-    key = m.id or e.requestId or e.uuid
-    if key is None:
+    if u is None or key is None or model == "<synthetic>":
         return False
     old = usage.get(key)
     if old is None:
@@ -207,9 +212,14 @@ def _unknown(counts: dict[str, int], what: str, version: str | None) -> None:
 class Folder:
     """Applies entries to a `Fold`. One per call; holds only the redactor."""
 
-    def __init__(self, state: Fold, redactor: Redactor, keep_thinking: bool = False) -> None:
+    def __init__(self, state: Fold, redactor: Redactor, keep_thinking: bool = False,
+                 agent: bool = False) -> None:
         self.s = state
         self.r = redactor
+        # A subagent's work: its entries are sidechain ones, its usage is counted
+        # apart, and it has no story of its own (its Task call tells it).
+        self.agent = agent
+        self.side: Folder | None = None  # inline subagents' work, in the main file
         # Thinking is a third of all the text a session has; it is cleaned, redacted
         # and kept only when notes show it (update_session re-reads when that changes).
         self.keep_thinking = state.keeps_thinking = keep_thinking
@@ -257,6 +267,8 @@ class Folder:
     # the fold ends. Each turn remembers how many secrets its kept texts had,
     # so the session's count is the same however the transcript was chunked.
     def hold(self, kind: str, raw: str, ts: str) -> None:
+        if self.agent:
+            return
         if self.turn() is None:
             self.new_turn(Turn(kind="continued", ts=ts))
         no = self.turn_no()
@@ -286,6 +298,8 @@ class Folder:
 
     def finish(self) -> None:
         """Work out what was held for the end of this read."""
+        if self.side is not None:
+            self.side.finish()
         self.flush()
         if self.todos is None:
             return
@@ -309,6 +323,8 @@ class Folder:
         return s.turns[-1] if s.turns else None
 
     def new_turn(self, t: Turn) -> None:
+        if self.agent:
+            return
         self.flush()
         s = self.s
         s.turns.append(t)
@@ -338,6 +354,8 @@ class Folder:
 
     def add_action(self, a: Action, merge: bool = False) -> int:
         """Append an action to the current turn; returns its index or -1."""
+        if self.agent:
+            return -1
         t = self.turn()
         if t is None:
             t = Turn(kind="continued", ts=a.ts)
@@ -383,13 +401,20 @@ class Folder:
             self.branch = branch
             if branch not in s.branches and len(s.branches) < 20:
                 s.branches.append(branch)
-        if t == "assistant":
+        if e.isSidechain and not self.agent and t in ("assistant", "user"):
+            # An inline subagent: its usage is the session's, its work is told apart.
+            if t == "assistant":
+                _note_usage(s.usage, s.settled, s.models, e)
+            self.sidechain_folder().apply(e)
+        elif t == "assistant":
             self.conversation(e)
             self.assistant(e, ts)
         elif t == "user":
             self.conversation(e)
             self.user(e, ts)
         elif t in PASSIVE_TYPES:
+            if t == "progress" and e.data:
+                self.progress(e)
             return  # a quarter of all lines: only their time and place count
         elif t == "system":
             self.system(e, ts)
@@ -416,6 +441,33 @@ class Folder:
                 s.custom_title = self.safe_line(e.customTitle, 80)
         elif t == "pr-link" and e.prUrl:
             self.pr(e.prUrl, e.prNumber, e.prRepository or "")
+
+    def sidechain_folder(self) -> Folder:
+        if self.side is None:
+            s = self.s
+            if s.sidechain is None:
+                s.sidechain = Fold()
+            self.side = Folder(s.sidechain, self.r, agent=True)
+            self.side.memo = self.memo
+        return self.side
+
+    def progress(self, e: Entry) -> None:
+        """Usage of a subagent message streamed into the main file: real API
+        spend, which some versions record nowhere else. Kept per agent, so the
+        note can prefer the agent's own file when there is one."""
+        p = agent_progress(e.data)
+        if p is None or p.message is None or p.message.message is None:
+            return
+        s = self.s
+        agent = p.agentId or "?"
+        af = s.progress.get(agent)
+        if af is None:
+            if len(s.progress) >= MAX_SUBAGENTS:
+                return
+            af = s.progress[agent] = AgentFold(agent_id=agent)
+        m = p.message.message
+        note_usage(af.usage, af.settled, af.models, m.model or "", m.usage,
+                   m.id or e.uuid, AGENT_USAGE_WINDOW)
 
     def conversation(self, e: Entry) -> None:
         """Note a main-chain message's uuid: the last ones let a later session link here."""
@@ -497,13 +549,36 @@ class Folder:
                 if cmd:
                     self.add_action(Action(kind="slash", text=self.safe_line(cmd, 120), ts=ts))
 
-    def error(self, tool: str, text: str, ts: str) -> None:
+    def error(self, tool: str, text: str, ts: str, key: str = "") -> None:
         s = self.s
-        s.errors.append(ErrorRec(tool=tool, text=self.safe_line(text, ERROR_CHARS), ts=ts,
-                                 seq=s.seq))
+        s.errors.append(ErrorRec(tool=tool, text=self.error_text(text), ts=ts, seq=s.seq,
+                                 key=key))
         if len(s.errors) > MAX_ERRORS:
             del s.errors[0]
             s.errors_dropped += 1
+        if key and (key in s.failed_keys or len(s.failed_keys) < MAX_FAILED_KEYS):
+            s.failed_keys[key] = s.seq
+
+    def error_text(self, text: str) -> str:
+        """An error's first non-empty lines, each collapsed, up to the limits."""
+        lines: list[str] = []
+        for raw in tx.cut(text, ERROR_CHARS * 4).splitlines():
+            line = " ".join(raw.split())
+            if line:
+                lines.append(line)
+            if len(lines) == ERROR_LINES:
+                break
+        return self.safe(tx.trim("\n".join(lines), ERROR_CHARS))
+
+    def mended(self, key: str) -> None:
+        """A success of what failed before: those errors later succeeded."""
+        s = self.s
+        if not key or key not in s.failed_keys:
+            return
+        del s.failed_keys[key]
+        for err in s.errors:
+            if err.key == key:
+                err.later_ok = True
 
     # -- assistant -----------------------------------------------------------
     def assistant(self, e: Entry, ts: str) -> None:
@@ -511,8 +586,9 @@ class Folder:
         m = e.message
         if m is None:
             return
-        new = _note_usage(s.usage, s.settled, s.models, e)
-        sidechain = bool(e.isSidechain)
+        # A subagent's usage is counted where its file is folded.
+        new = False if self.agent else _note_usage(s.usage, s.settled, s.models, e)
+        sidechain = bool(e.isSidechain) and not self.agent
         if m.model != "<synthetic>":
             s.has_assistant = True
         if new and not sidechain:
@@ -564,6 +640,7 @@ class Folder:
         elif name in EDIT_TOOLS:
             path = str(inp.file_path or inp.notebook_path or "")
             p.path = self.safe(path, 300)
+            p.key = "file:" + p.path
             p.est_added, p.est_removed = _estimate(name, inp)
             # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
             a, merge = Action(kind="edit", text=p.path, detail=name, ts=ts,
@@ -580,6 +657,7 @@ class Folder:
                     else "build" if _mentions(low, _BUILD_HINTS)
                     and rx(_BUILD_CMD).search(cmd) else "command")
             a = Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=b.id or "")
+            p.key = "cmd:" + " ".join(text.split())
             p.action_cmd = s.commands_dropped + len(s.commands)
             s.commands_run += 1
             s.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=b.id or ""))
@@ -754,10 +832,12 @@ class Folder:
                                       "The user doesn't want to take this action"))
             status = "denied" if denied else "failed"
             if not denied:
-                self.error(p.name, text, ts)
+                self.error(p.name, text, ts, p.key)
         else:
             status = "ok"
             s.last_ok[p.name] = p.seq
+            if s.failed_keys:
+                self.mended(p.key)
         if a is not None and a.kind not in ("explore", "tool", "fetch"):
             # A line standing for several edits stays "edited" if any of them
             # succeeded; the failures are listed under Errors.
@@ -765,7 +845,7 @@ class Folder:
                 a.status = status
             a.ms = ms
         if p.name == "Bash":
-            self.bash_result(p, a, status, content or "", result, ms)
+            self.bash_result(p, a, status, content or "", result, ms, ts)
         elif p.name in EDIT_TOOLS and status == "ok":
             self.file_change(p, a, result)
         elif p.sub_no >= 0 and p.sub_no < len(s.subagents):
@@ -795,7 +875,7 @@ class Folder:
                     text=self.safe_line(str(task.get("subject") or p.path), 160))
 
     def bash_result(self, p: Pending, a: Action | None, status: str, content: str,
-                    result: ToolResult | None, ms: int | None) -> None:
+                    result: ToolResult | None, ms: int | None, ts: str) -> None:
         s = self.s
         code: int | None = 0 if status == "ok" else None
         stdout = ""
@@ -820,11 +900,11 @@ class Folder:
         for m in rx(_COMMIT).finditer(out) if p.path and "] " in out else ():
             found = True
             self.commit(m.group(2), self.safe_line(m.group(3), 120),
-                        self.safe_line(m.group(1), 60))
+                        self.safe_line(m.group(1), 60), ts)
         if status == "ok" and p.commits and not found:
             # `git commit -q`, `-F -`, a commit in a script: no line to read, but a
             # commit all the same. A later `git log` or `rev-parse` may name it.
-            self.commit("", p.subject, self.safe_line(self.branch, 60))
+            self.commit("", p.subject, self.safe_line(self.branch, 60), ts)
         if status == "ok" and out:
             if p.path and any(not c.sha for c in s.commits):
                 self.name_commits(out)
@@ -833,11 +913,11 @@ class Folder:
             if p.path == "git push":
                 s.pushes += 1
 
-    def commit(self, sha: str, subject: str, branch: str) -> None:
+    def commit(self, sha: str, subject: str, branch: str, ts: str) -> None:
         s = self.s
         if sha and any(c.sha == sha for c in s.commits):
             return
-        s.commits.append(Commit(sha=sha, subject=subject, branch=branch))
+        s.commits.append(Commit(sha=sha, subject=subject, branch=branch, ts=ts))
         del s.commits[:-MAX_COMMITS]
 
     def name_commits(self, out: str) -> None:
@@ -1012,9 +1092,13 @@ def fold(state: Fold, entries: Iterable[Entry | Malformed],
     return state
 
 
-def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed]) -> AgentFold:
+def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
+               redactor: Redactor = DEFAULT) -> AgentFold:
     """Apply entries in order to one subagent file's state."""
+    work = Folder(state.work, redactor, agent=True)
     for e in entries:
+        if not isinstance(e, Malformed):
+            work.apply(e)
         if isinstance(e, Malformed):
             state.malformed += 1
             continue
@@ -1039,4 +1123,5 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed]) -> AgentF
                 state.tool_calls += sum(
                     1 for b in c if isinstance(b, Block) and b.type == "tool_use"
                 )
+    work.finish()
     return state

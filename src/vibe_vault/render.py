@@ -16,6 +16,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
 from vibe_vault.paths import relative_to
 from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
+from vibe_vault.work import MAIN, Work, work_of
 
 USER_HEADING = "## My notes"
 USER_HINT = "<!-- Everything below this heading is yours: vibe-vault never changes it. -->"
@@ -143,10 +144,22 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
             old = recent.get(key)
             if old is None or t.output > old.output:
                 recent[key] = t
+    # Usage streamed into progress lines counts for the agents whose own file
+    # is not here: where it is, the file has every message of the agent.
+    with_files = {af.fold.agent_id for af in agents if af.fold.agent_id}
+    streamed = [pf for agent, pf in sorted(state.fold.progress.items())
+                if agent not in with_files]
+    for pf in streamed:
+        for key, t in pf.usage.items():
+            old = recent.get(key)
+            if old is None or t.output > old.output:
+                recent[key] = t
     by_model: dict[str, Tokens] = {}
     parts = [*recent.values(), *state.fold.settled.values()]
     for af in agents:
         parts.extend(af.fold.settled.values())
+    for pf in streamed:
+        parts.extend(pf.settled.values())
     for t in parts:
         add_tokens(by_model, t, t.model or "unknown")
     return dict(sorted(by_model.items()))
@@ -188,6 +201,8 @@ class Figures(Struct):
     files_changed: int
     tool_calls: int
     tests: str  # "", passed, failed
+    work: Work  # the main agent's and the subagents' work together
+    models: list[str]  # every model that produced usage, subagents' included
 
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
@@ -214,16 +229,17 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     active_ms = f.turn_ms or f.gap_ms
     tool_calls = sum(f.tool_calls.values()) + sum(
         af.fold.tool_calls for af in state.agents.values() if not af.foreign
-    )
-    tests = ""
-    for c in f.commands:
-        if c.kind == "test" and c.status in ("ok", "failed"):
-            tests = "passed" if c.status == "ok" else "failed"
+    ) + (sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
+    work = work_of(state)
+    tests = work.tests
     title = title_of(state)
+    models = [m for m in by_model if m not in ("unknown", "<synthetic>")]
+    ordered = [m for m in f.models if m in models]
+    ordered += [m for m in models if m not in ordered]
     return Figures(
         title=title,
-        summary=_summary(state, title, tests),
-        activity=_activity(state),
+        summary=_summary(state, title, tests, work),
+        activity=_activity(state, work),
         tokens=by_model,
         costs=costs,
         total=total,
@@ -231,24 +247,26 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         unpriced=unpriced,
         wall_minutes=max(wall, 0),
         active_minutes=active_ms // 60000,
-        files_changed=len(f.files) + f.files_dropped,
+        files_changed=len(work.files) + work.files_dropped,
         tool_calls=tool_calls,
         tests=tests,
+        work=work,
+        models=ordered,
     )
 
 
-def _summary(state: SessionState, title: str, tests: str) -> str:
+def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     f = state.fold
     facts: list[str] = []
-    if f.files:
-        added = sum(c.added for c in f.files.values())
-        removed = sum(c.removed for c in f.files.values())
-        k = len(f.files) + f.files_dropped
+    if work.files:
+        added = sum(fw.change.added for fw in work.files.values())
+        removed = sum(fw.change.removed for fw in work.files.values())
+        k = len(work.files) + work.files_dropped
         facts.append(f"{plural(k, 'file')} changed (+{added} −{removed})")
     if tests:
         facts.append("tests pass" if tests == "passed" else "tests failing")
-    if f.commits:
-        facts.append(plural(len(f.commits), "commit"))
+    if work.commits:
+        facts.append(plural(len(work.commits), "commit"))
     if f.prs:
         facts.append(plural(len(f.prs), "PR"))
     if f.subagents:
@@ -256,10 +274,10 @@ def _summary(state: SessionState, title: str, tests: str) -> str:
     open_items = sum(1 for t in _todos(state) if t.status != "completed")
     if open_items:
         facts.append(plural(open_items, "open task"))
-    if not f.files:
+    if not work.files:
         lead = plural(f.prompts, "prompt")
-        if f.commands_run:
-            lead += ", " + plural(f.commands_run, "command")
+        if work.commands_run:
+            lead += ", " + plural(work.commands_run, "command")
         facts.insert(0, lead + ", no files changed")
     text = ", ".join(facts)
     if title.endswith("…"):
@@ -268,18 +286,18 @@ def _summary(state: SessionState, title: str, tests: str) -> str:
     return f"{title}: {text}."
 
 
-def _activity(state: SessionState) -> str:
+def _activity(state: SessionState, work: Work) -> str:
     f = state.fold
     calls = f.tool_calls
-    if f.files:
-        failing = any(c.kind == "test" and c.status == "failed" for c in f.commands)
-        return "debugging" if failing and len(f.errors) > 2 else "implementation"
+    if work.files:
+        failing = any(c.kind == "test" and c.status == "failed" for _, c in work.commands)
+        return "debugging" if failing and len(work.errors) > 2 else "implementation"
     if calls.get("ExitPlanMode") or calls.get("EnterPlanMode"):
         return "planning"
     explore = sum(calls.get(k, 0) for k in ("Read", "Grep", "Glob", "WebFetch", "WebSearch"))
     if explore:
         return "research"
-    if f.commands_run:
+    if work.commands_run:
         return "operations"
     return "conversation"
 
@@ -315,9 +333,9 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     if len(f.branches) > 1:
         lines.append("branches:")
         lines.extend(f"  - {yaml_str(b)}" for b in f.branches)
-    if f.models:
+    if fig.models:
         lines.append("models:")
-        lines.extend(f"  - {yaml_str(m)}" for m in f.models)
+        lines.extend(f"  - {yaml_str(m)}" for m in fig.models)
     else:
         lines.append("models: []")
     lines.append(f"claude_code_version: {yaml_str(f.version) if f.version else 'null'}")
@@ -333,9 +351,10 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     lines.append(f"tool_calls: {fig.tool_calls}")
     lines.append(f"files_changed: {fig.files_changed}")
     lines.append(f"prompts: {f.prompts}")
-    lines.append(f"commands: {f.commands_run}")
-    lines.append(f"errors: {len(f.errors) + f.errors_dropped}")
-    lines.append(f"commits: {len(f.commits)}")
+    w = fig.work
+    lines.append(f"commands: {w.commands_run}")
+    lines.append(f"errors: {len(w.errors) + w.errors_dropped}")
+    lines.append(f"commits: {len(w.commits)}")
     lines.append(f"compactions: {f.compactions}")
     lines.append(f"subagents: {len(f.subagents) + f.subagents_dropped}")
     lines.append(f"redactions: {f.redactions}")
@@ -409,12 +428,12 @@ def render(state: SessionState, opts: RenderOptions | None = None,
         out.append(" · ".join(nav))
         out.append("")
     _story(out, state, opts)
-    _files(out, state)
-    _commands(out, state)
-    _commits(out, state)
-    _errors(out, state)
+    _files(out, state, fig.work)
+    _commands(out, state, fig.work)
+    _commits(out, state, fig.work)
+    _errors(out, state, fig.work)
     _open_threads(out, state)
-    _subagents(out, state)
+    _subagents(out, state, fig.work)
     _tokens(out, fig)
     out.append(USER_HEADING)
     out.append(USER_HINT)
@@ -552,80 +571,100 @@ def describe(a: Action, state: SessionState) -> str:
     return ""
 
 
-def _files(out: list[str], state: SessionState) -> None:
-    f = state.fold
-    if not f.files:
+def _by(label: str) -> str:
+    """Who did it, for a row of the session's work: blank for the main agent."""
+    return f"*{label}*" if label else "main"
+
+
+def _files(out: list[str], state: SessionState, work: Work) -> None:
+    if not work.files:
         return
+    f = state.fold
+    helped = any(fw.by != [MAIN] for fw in work.files.values())
     out.append("## Files changed")
     out.append("")
-    out.append("| File | Change | + | − |")
-    out.append("|---|---|--:|--:|")
-    items = sorted(f.files.items(), key=lambda kv: relative_to(kv[0], f.cwd))
-    for path, c in items[:SECTION_ROWS]:
+    out.append("| File | Change | + | − |" + (" By |" if helped else ""))
+    out.append("|---|---|--:|--:|" + ("---|" if helped else ""))
+    items = sorted(work.files.items(), key=lambda kv: relative_to(kv[0], f.cwd))
+    for path, fw in items[:SECTION_ROWS]:
+        c = fw.change
         rel = relative_to(path, f.cwd)
         est = "≈" if c.estimated else ""
         ops = ", ".join(c.ops)
-        out.append(f"| {cell(code(rel))} | {ops} | {est}{c.added} | {est}{c.removed} |")
-    more = len(items) - SECTION_ROWS + f.files_dropped
+        by = f" {cell(', '.join(_by(b) for b in fw.by))} |" if helped else ""
+        out.append(f"| {cell(code(rel))} | {ops} | {est}{c.added} | {est}{c.removed} |{by}")
+    more = len(items) - SECTION_ROWS + work.files_dropped
     if more > 0:
-        out.append(f"| … and {n(more)} more | | | |")
+        out.append(f"| … and {n(more)} more | | | |" + (" |" if helped else ""))
     out.append("")
 
 
-def _commands(out: list[str], state: SessionState) -> None:
-    f = state.fold
-    if not f.commands:
+def _commands(out: list[str], state: SessionState, work: Work) -> None:
+    if not work.commands:
         return
+    helped = any(label for label, _ in work.commands)
     out.append("## Commands")
     out.append("")
-    out.append("| Command | Kind | Result | Time |")
-    out.append("|---|---|---|--:|")
-    shown = f.commands[-COMMAND_ROWS:]
-    hidden = len(f.commands) - len(shown) + f.commands_dropped
+    out.append("| Command | Kind | Result | Time |" + (" By |" if helped else ""))
+    out.append("|---|---|---|--:|" + ("---|" if helped else ""))
+    shown = work.commands[-COMMAND_ROWS:]
+    hidden = len(work.commands) - len(shown) + work.commands_dropped
     if hidden:
-        out.append(f"| … {n(hidden)} earlier commands | | | |")
-    for c in shown:
+        out.append(f"| … {n(hidden)} earlier commands | | | |" + (" |" if helped else ""))
+    for label, c in shown:
         ms = state.durations.get(c.tool_id) if c.tool_id else None
         if ms is None:
             ms = c.ms
         result = _status_word(c.status, c.code, c.kind) if c.status else "—"
         took = duration(ms) if ms is not None else ""
-        out.append(f"| {cell(code(c.command))} | {c.kind} | {result} | {took} |")
+        by = f" {_by(label)} |" if helped else ""
+        out.append(f"| {cell(code(c.command))} | {c.kind} | {result} | {took} |{by}")
     out.append("")
 
 
-def _commits(out: list[str], state: SessionState) -> None:
+def _commits(out: list[str], state: SessionState, work: Work) -> None:
     f = state.fold
-    if not (f.commits or f.prs or f.pushes):
+    if not (work.commits or f.prs or work.pushes):
         return
     out.append("## Commits and PRs")
     out.append("")
-    for c in f.commits:
+    for label, c in work.commits:
         branch = f" on {code(c.branch)}" if c.branch else ""
         sha = code(c.sha) if c.sha else "*(git printed no sha)*"
         subject = f" {c.subject}" if c.subject else ""
-        out.append(f"- {sha}{subject}{branch}")
-    if f.pushes:
-        out.append(f"- Pushed {plural(f.pushes, 'time')}")
+        by = f" (by subagent *{label}*)" if label else ""
+        out.append(f"- {sha}{subject}{branch}{by}")
+    if work.pushes:
+        out.append(f"- Pushed {plural(work.pushes, 'time')}")
     for p in f.prs:
         label = f"{p.repo}#{p.number}" if p.repo and p.number else p.url
         out.append(f"- PR [{label}]({p.url})")
     out.append("")
 
 
-def _errors(out: list[str], state: SessionState) -> None:
-    f = state.fold
-    if not f.errors:
+def _errors(out: list[str], state: SessionState, work: Work) -> None:
+    if not work.errors:
         return
     out.append("## Errors")
     out.append("")
-    if f.errors_dropped:
-        out.append(f"- … {n(f.errors_dropped)} earlier errors not shown")
-    for e in f.errors[-ERROR_ROWS:]:
-        later = f.last_ok.get(e.tool, 0) > e.seq
-        fate = " — later succeeded" if later else ""
-        out.append(f"- {hhmm(e.ts)} **{e.tool}**: {code(e.text)}{fate}")
+    if work.errors_dropped:
+        out.append(f"- … {n(work.errors_dropped)} earlier errors not shown")
+    for label, e in work.errors[-ERROR_ROWS:]:
+        first, _, rest = e.text.partition("\n")
+        fate = " — later succeeded" if e.later_ok else ""
+        by = f" (subagent *{label}*)" if label else ""
+        out.append(f"- {hhmm(e.ts)} **{e.tool}**{by}: {code(first)}{fate}")
+        if rest:
+            out.extend("  " + line for line in fenced(rest))
     out.append("")
+
+
+def fenced(text: str) -> list[str]:
+    """A fenced code block holding `text`: its fence longer than any run of
+    backticks inside, so no text can close it early."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, *text.split("\n"), fence]
 
 
 def _open_threads(out: list[str], state: SessionState) -> None:
@@ -641,25 +680,33 @@ def _open_threads(out: list[str], state: SessionState) -> None:
     out.append("")
 
 
-def _subagents(out: list[str], state: SessionState) -> None:
+def _subagents(out: list[str], state: SessionState, work: Work) -> None:
     f = state.fold
     if not f.subagents:
         return
     by_agent: dict[str, AgentFold] = {
-        af.fold.agent_id: af.fold for af in state.agents.values() if af.fold.agent_id
+        af.fold.agent_id: af.fold for af in state.agents.values()
+        if af.fold.agent_id and not af.foreign
     }
     out.append("## Subagents")
     out.append("")
     for s in f.subagents:
-        af = by_agent.get(s.agent_id)
+        af = by_agent.get(s.agent_id) or f.progress.get(s.agent_id)
         calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
-        tokens = s.tokens
-        if af is not None and not tokens:
-            tokens = sum(t.input + t.output + t.cache_read + t.cache_creation
-                         for t in [*af.usage.values(), *af.settled.values()])
         bits = [f"{calls} tool calls"]
-        if tokens:
-            bits.append(f"{short_tokens(tokens)} tokens")
+        if af is not None:
+            did = af.work
+            if did.files:
+                bits.append(f"{plural(len(did.files) + did.files_dropped, 'file')} changed")
+            if did.commands_run:
+                bits.append(plural(did.commands_run, "command"))
+            if did.commits:
+                bits.append(plural(len(did.commits), "commit"))
+            # What it spent, from its own messages: not its final context size.
+            used = sum(t.input + t.output + t.cache_read + t.cache_creation
+                       for t in [*af.usage.values(), *af.settled.values()])
+            if used:
+                bits.append(f"{short_tokens(used)} tokens used")
         if s.ms:
             bits.append(duration(s.ms))
         if s.status and s.status != "completed":

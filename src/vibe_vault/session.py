@@ -183,13 +183,15 @@ def read_main(state: SessionState, path: StrPath, deadline: float | None,
     return read, complete
 
 
-def read_agent(af: AgentFile, path: StrPath, deadline: float | None) -> int:
+def read_agent(af: AgentFile, path: StrPath, deadline: float | None,
+               redactor: Redactor = DEFAULT) -> int:
     """Fold a subagent file's new complete lines; bytes read."""
     def restart() -> None:
         af.fold = AgentFold()
 
     af.cursor, read, _, oversized = read_new(
-        path, af.cursor, deadline, restart, lambda entries: fold_agent(af.fold, entries))
+        path, af.cursor, deadline, restart,
+        lambda entries: fold_agent(af.fold, entries, redactor))
     af.fold.oversized += oversized
     return read
 
@@ -352,7 +354,7 @@ def update_session(
                 af = state.agents[key] = AgentFile()
                 af.agent_type, af.description = _agent_meta(path)
             try:
-                read += read_agent(af, path, deadline)
+                read += read_agent(af, path, deadline, redactor)
             except (OSError, NotAFile):
                 continue
         fold_journal(state, store.journal_path(sid))

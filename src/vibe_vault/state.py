@@ -79,6 +79,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     action_cmd: int = -1  # the command's number in the session, for its table row
     commits: bool = False  # a `git commit` command
     subject: str = ""  # its message's first line, from -m, when it had one
+    key: str = ""  # what a later success must repeat to mend a failure: command or file
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -100,15 +101,18 @@ class Command(Struct, array_like=True, omit_defaults=True):
 
 class ErrorRec(Struct, array_like=True, omit_defaults=True):
     tool: str
-    text: str
+    text: str  # its first lines, up to ERROR_LINES and ERROR_CHARS
     ts: str = ""
     seq: int = 0
+    key: str = ""  # the command (whitespace collapsed) or the file, when it had one
+    later_ok: bool = False  # the same command, or an edit of the same file, later succeeded
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):
     sha: str
     subject: str = ""
     branch: str = ""
+    ts: str = ""
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
@@ -178,6 +182,7 @@ class Fold(Struct, omit_defaults=True):
     errors: list[ErrorRec] = field(default_factory=list)
     errors_dropped: int = 0
     last_ok: dict[str, int] = field(default_factory=dict)
+    failed_keys: dict[str, int] = field(default_factory=dict)  # keys of errors not mended yet
     commits: list[Commit] = field(default_factory=list)
     pushes: int = 0
     prs: list[PullRequest] = field(default_factory=list)
@@ -187,6 +192,10 @@ class Fold(Struct, omit_defaults=True):
     tasks: dict[str, Todo] = field(default_factory=dict)
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0
+    # Subagents' usage streamed into `progress` lines, by agent id.
+    progress: dict[str, "AgentFold"] = field(default_factory=dict)
+    # What inline subagents did (older layout: `isSidechain` entries in this file).
+    sidechain: "Fold | None" = None
     own_summary: str = ""  # the latest `summary` line about this session itself
     foreign_summaries: dict[str, str] = field(default_factory=dict)  # by leafUuid not seen yet
     recap: str = ""  # Claude Code's own latest recap (away_summary, task-summary)
@@ -212,6 +221,9 @@ class AgentFold(Struct, omit_defaults=True):
     usage: dict[str, Tokens] = field(default_factory=dict)
     settled: dict[str, Tokens] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
+    # What the subagent did, folded as the main transcript is (files, commands,
+    # commits, errors): the session's work as much as the main agent's.
+    work: Fold = field(default_factory=Fold)
 
 
 class AgentFile(Struct, omit_defaults=True):

@@ -1,0 +1,99 @@
+"""The session's work, the main agent's and its subagents' together.
+
+A subagent's file edits, commands, commits and errors are the session's work:
+they count in the note's totals and appear in its sections, marked with the
+subagent that did them. Each agent's facts are folded apart (so the hook's
+reads of different files can interleave in any order); this module merges them
+for the note. Pure: values in, values out.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+from vibe_vault.state import Command, Commit, ErrorRec, FileChange, Fold, SessionState
+
+MAIN = ""  # the label of the main agent's own work
+
+
+class Doer(Struct):
+    label: str  # MAIN, or the subagent's type ("Explore", "general-purpose")
+    fold: Fold
+
+
+class FileWork(Struct):
+    change: FileChange
+    by: list[str] = field(default_factory=list)  # labels, MAIN first when it took part
+
+
+class Work(Struct):
+    files: dict[str, FileWork]
+    files_dropped: int
+    commands: list[tuple[str, Command]]  # (label, command), in the order they ran
+    commands_run: int
+    commands_dropped: int
+    commits: list[tuple[str, Commit]]
+    errors: list[tuple[str, ErrorRec]]
+    errors_dropped: int
+    pushes: int
+    tests: str  # "", passed, failed: the last test run's outcome
+    by_label: dict[str, Fold]
+
+
+def doers(state: SessionState) -> list[Doer]:
+    """The main agent, then each subagent whose work was folded."""
+    out = [Doer(MAIN, state.fold)]
+    if state.fold.sidechain is not None:
+        out.append(Doer("subagent", state.fold.sidechain))
+    types = {s.agent_id: s.type for s in state.fold.subagents if s.agent_id}
+    for _, af in sorted(state.agents.items()):
+        if af.foreign:
+            continue
+        label = types.get(af.fold.agent_id) or af.agent_type or "subagent"
+        out.append(Doer(label, af.fold.work))
+    return out
+
+
+def work_of(state: SessionState) -> Work:
+    files: dict[str, FileWork] = {}
+    commands: list[tuple[str, Command]] = []
+    commits: list[tuple[str, Commit]] = []
+    errors: list[tuple[str, ErrorRec]] = []
+    files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
+    by_label: dict[str, Fold] = {}
+    for d in doers(state):
+        f = d.fold
+        by_label.setdefault(d.label, f)
+        for path, change in f.files.items():
+            fw = files.get(path)
+            if fw is None:
+                fw = files[path] = FileWork(change=FileChange())
+            merged = fw.change
+            for op in change.ops:
+                if op not in merged.ops:
+                    merged.ops.append(op)
+            merged.added += change.added
+            merged.removed += change.removed
+            merged.estimated = merged.estimated or change.estimated
+            if d.label not in fw.by:
+                fw.by.append(d.label)
+        files_dropped += f.files_dropped
+        commands.extend((d.label, c) for c in f.commands)
+        commands_run += f.commands_run
+        commands_dropped += f.commands_dropped
+        commits.extend((d.label, c) for c in f.commits)
+        errors.extend((d.label, e) for e in f.errors)
+        errors_dropped += f.errors_dropped
+        pushes += f.pushes
+    # Stable sorts: each agent's own order is kept among equal stamps.
+    commands.sort(key=lambda lc: lc[1].ts)
+    commits.sort(key=lambda lc: lc[1].ts)
+    errors.sort(key=lambda le: le[1].ts)
+    tests = ""
+    for _, c in commands:
+        if c.kind == "test" and c.status in ("ok", "failed"):
+            tests = "passed" if c.status == "ok" else "failed"
+    return Work(files=files, files_dropped=files_dropped, commands=commands,
+                commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
+                errors=errors, errors_dropped=errors_dropped, pushes=pushes, tests=tests,
+                by_label=by_label)
