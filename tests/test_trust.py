@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import main_files
+from conftest import CORPUS, main_files
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.render import describe, title_of
@@ -221,3 +221,78 @@ def test_commit_counts_match_the_corpus() -> None:
                         expected.append("")
         got = folded(path).fold.commits
         assert len(got) == len(expected), (path, [c.sha for c in got], expected)
+
+
+# -- 5. usage streamed in progress lines ---------------------------------------------------
+
+
+def test_usage_in_agent_progress_lines_counts_once_per_message() -> None:
+    """Corpus: a mementor checkpoint whose subagents exist only as progress lines."""
+    from vibe_vault.render import tokens_by_model
+
+    path = CORPUS / "fenv-org__mementor/checkpoints/0f/54ff53e6a4/0/full.jsonl"
+    best: dict[str, int] = {}
+    for o in objects(path):
+        data = o.get("data")
+        if o.get("type") == "progress" and isinstance(data, dict) \
+                and data.get("type") == "agent_progress":
+            inner = (data.get("message") or {}).get("message") or {}
+            usage = inner.get("usage") if isinstance(inner, dict) else None
+            if isinstance(usage, dict) and inner.get("id"):
+                best[inner["id"]] = max(best.get(inner["id"], 0),
+                                        usage.get("output_tokens") or 0)
+    assert best, "the file has streamed subagent messages"
+    main_out: dict[str, int] = {}
+    for o in objects(path):
+        msg = o.get("message") or {}
+        if o.get("type") == "assistant" and isinstance(msg.get("usage"), dict):
+            key = msg.get("id") or o.get("requestId") or o.get("uuid")
+            main_out[key] = max(main_out.get(key, 0), msg["usage"].get("output_tokens") or 0)
+    state = folded(path)
+    output = sum(t.output for t in tokens_by_model(state).values())
+    assert output == sum(main_out.values()) + sum(
+        v for k, v in best.items() if k not in main_out)
+
+
+def test_synthetic_is_not_a_model() -> None:
+    """Hand-written: a local notice Claude Code writes as a <synthetic> message."""
+    notice = line(type="assistant", uuid="a1", timestamp="2026-01-01T00:00:00Z",
+                  message={"id": "m1", "model": "<synthetic>", "role": "assistant",
+                           "content": [{"type": "text", "text": "No response requested."}],
+                           "usage": {"input_tokens": 0, "output_tokens": 0}})
+    state = folded([notice])
+    assert state.fold.models == []
+
+
+# -- 6. errors: "later succeeded" only for the same command or file --------------------------
+
+
+def test_later_succeeded_needs_the_same_command() -> None:
+    lines = [
+        *bash_call(1, "pytest -q tests/test_a.py", error="Exit code 1\nFAILED test_a\nE  assert 1 == 2"),
+        *bash_call(2, "ls"),
+        *bash_call(3, "cargo build", error="Exit code 101\nerror[E0425]: cannot find value"),
+        *bash_call(4, "pytest  -q   tests/test_a.py"),
+    ]
+    errors = folded(lines).fold.errors
+    assert [(e.text.split("\n")[0], e.later_ok) for e in errors] == [
+        ("Exit code 1", True), ("Exit code 101", False)]
+    assert errors[0].text.split("\n")[1:] == ["FAILED test_a", "E assert 1 == 2"]
+
+
+# -- 7. prompts typed while Claude worked ---------------------------------------------------
+
+
+def test_a_queued_prompt_is_shown_where_claude_read_it() -> None:
+    """Corpus: entireio checkpoint with an enqueued prompt taken by a `remove`."""
+    path = CORPUS / "entireio__cli/checkpoints/26/dcd5518fea/0/full.jsonl"
+    objs = objects(path)
+    queued = [o for o in objs if o.get("type") == "queue-operation"
+              and o.get("operation") == "enqueue"]
+    text = queued[0]["content"]
+    taken = next(o for o in objs if o.get("type") == "queue-operation"
+                 and o.get("operation") in ("remove", "dequeue")
+                 and o["timestamp"] > queued[0]["timestamp"])
+    turns = [t for t in folded(path).fold.turns if t.text == text]
+    assert len(turns) == 1 and turns[0].detail == "queued"
+    assert turns[0].ts == taken["timestamp"]

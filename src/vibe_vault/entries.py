@@ -84,7 +84,7 @@ IGNORED_FIELDS = frozenset({
     "apiRefusalExplanation", "originalModel", "fallbackModel", "trigger", "cause",
     "maxRetries", "retryAttempt", "retryInMs", "messageCount", "hookCount", "hookInfos",
     "hookErrors", "hookAdditionalContext", "preventedContinuation", "stopReason",
-    "hasOutput", "session_id", "imagePasteIds", "level", "operation",
+    "hasOutput", "session_id", "imagePasteIds", "level",
 })
 
 
@@ -211,6 +211,33 @@ class Entry(Struct, omit_defaults=True):
     prUrl: str | None = None
     prRepository: str | None = None
     data: Raw = Raw()  # a progress line's payload: read only for subagent usage
+    operation: str | None = None  # queue-operation: enqueue, dequeue, remove, popAll
+    attachment: Raw = Raw()  # read only for prompts queued while Claude worked
+
+
+class QueuedCommand(Struct):
+    """An attachment, of which only a queued prompt is read."""
+
+    type: str | None = None
+    prompt: Any = None
+    commandMode: str | None = None
+
+
+_attachment_decoder = msgspec.json.Decoder(QueuedCommand)
+
+
+def queued_prompt(attachment: Raw) -> str | None:
+    """The prompt of a `queued_command` attachment: typed while Claude worked,
+    read by Claude here."""
+    if not attachment:
+        return None
+    try:
+        a = _attachment_decoder.decode(attachment)
+    except msgspec.DecodeError:
+        return None
+    if a.type != "queued_command" or a.commandMode not in (None, "prompt"):
+        return None
+    return a.prompt if isinstance(a.prompt, str) and a.prompt.strip() else None
 
 
 class _StreamedMessage(Struct):

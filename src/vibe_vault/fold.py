@@ -27,6 +27,7 @@ from vibe_vault.entries import (
     ToolResult,
     agent_progress,
     decode_raw,
+    queued_prompt,
 )
 from vibe_vault.redact import DEFAULT, Redactor
 from vibe_vault.state import (
@@ -39,6 +40,7 @@ from vibe_vault.state import (
     Fold,
     Pending,
     PullRequest,
+    Queued,
     Subagent,
     Todo,
     Tokens,
@@ -84,6 +86,7 @@ IDLE_GAP_S = 300.0
 
 COUNTED_IN_N3 = frozenset({"explore", "fetch", "tool"})
 MAX_FOREIGN_SUMMARIES = 20
+MAX_QUEUED = 20
 RECAP_CHARS = 400
 # Built-in slash commands that say nothing of what a session is about: never a title.
 TOPICLESS_COMMANDS = frozenset(
@@ -175,9 +178,11 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
     are kept for dedup; older messages are added to per-model totals, which
     keeps the state (and every Stop) the same size however long the session grows.
     """
-    if model and model not in models and model != "<synthetic>":
+    if u is None or model == "<synthetic>":
+        return False
+    if model and model not in models:
         models.append(model)
-    if u is None or key is None or model == "<synthetic>":
+    if key is None:
         return False
     old = usage.get(key)
     if old is None:
@@ -415,6 +420,12 @@ class Folder:
         elif t in PASSIVE_TYPES:
             if t == "progress" and e.data:
                 self.progress(e)
+            elif t == "queue-operation" and not self.agent:
+                self.queue(e, ts)
+            elif t == "attachment" and e.attachment and not self.agent:
+                raw = queued_prompt(e.attachment)
+                if raw is not None:
+                    self.queued_attachment(raw, ts)
             return  # a quarter of all lines: only their time and place count
         elif t == "system":
             self.system(e, ts)
@@ -441,6 +452,49 @@ class Folder:
                 s.custom_title = self.safe_line(e.customTitle, 80)
         elif t == "pr-link" and e.prUrl:
             self.pr(e.prUrl, e.prNumber, e.prRepository or "")
+
+    # -- prompts typed while Claude was working -------------------------------
+    # Held as the note will show them (cleaned, redacted): the state holds no
+    # raw transcript text.
+    def queue(self, e: Entry, ts: str) -> None:
+        s = self.s
+        op = e.operation
+        if op == "enqueue":
+            content = decode_raw(e.content)
+            if isinstance(content, str) and _typed(content) and len(s.queued) < MAX_QUEUED:
+                text, secrets = self.queued_text(content)
+                if text:
+                    s.queued.append(Queued(text=text, secrets=secrets))
+        elif op in ("dequeue", "remove") and s.queued:
+            self.show_queued(s.queued.pop(0), ts)  # Claude takes it now
+        elif op == "popAll":
+            s.queued.clear()  # back to the input box; sent later as a prompt, if at all
+
+    def queued_text(self, raw: str) -> tuple[str, int]:
+        words = tx.strip_wrappers(tx.cut(raw, RAW_PROMPT_CHARS))
+        return self.redacted(words, PROMPT_CHARS, stated=True) if words else ("", 0)
+
+    def queued_attachment(self, raw: str, ts: str) -> None:
+        """Claude Code records some queued prompts both as queue operations and
+        as an attachment where Claude reads them: shown once."""
+        s = self.s
+        text, secrets = self.queued_text(raw)
+        if not text:
+            return
+        for i, q in enumerate(s.queued):
+            if q.text == text:
+                self.show_queued(s.queued.pop(i), ts)
+                return
+        if text not in s.queued_shown:
+            self.show_queued(Queued(text=text, secrets=secrets), ts)
+
+    def show_queued(self, q: Queued, ts: str) -> None:
+        s = self.s
+        s.queued_shown.append(q.text)
+        del s.queued_shown[:-5]
+        s.redactions += q.secrets
+        s.prompts += 1
+        self.new_turn(Turn(kind="prompt", ts=ts, text=q.text, detail="queued"))
 
     def sidechain_folder(self) -> Folder:
         if self.side is None:
@@ -1047,6 +1101,12 @@ def _count_lines(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def _typed(content: str) -> bool:
+    """A queued item a person typed, not a background task's notification."""
+    head = content.lstrip()[:1]
+    return bool(head) and head not in "{<"
 
 
 def _without_recap_hint(text: str) -> str:

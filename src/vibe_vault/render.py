@@ -233,9 +233,14 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     work = work_of(state)
     tests = work.tests
     title = title_of(state)
-    models = [m for m in by_model if m not in ("unknown", "<synthetic>")]
-    ordered = [m for m in f.models if m in models]
-    ordered += [m for m in models if m not in ordered]
+    # Every model that produced usage, in the order met: the main agent's,
+    # then the subagents' (from their files, or their streamed messages).
+    ordered: list[str] = []
+    file_agents = [af for af in state.agents.values() if not af.foreign]
+    with_files = {af.fold.agent_id for af in file_agents if af.fold.agent_id}
+    for models in [f.models, *(af.fold.models for af in file_agents),
+                   *(pf.models for a, pf in sorted(f.progress.items()) if a not in with_files)]:
+        ordered.extend(m for m in models if m not in ordered)
     return Figures(
         title=title,
         summary=_summary(state, title, tests, work),
@@ -475,7 +480,8 @@ def _turn(out: list[str], t: Turn, state: SessionState, last: bool,
             out.append(quote(t.detail))
             out.append("")
     else:
-        label = "Command" if t.kind == "command" else "Prompt"
+        label = ("Command" if t.kind == "command" else
+                 "Prompt (typed while Claude worked)" if t.detail == "queued" else "Prompt")
         out.append(f"### {when} · {label}" if when else f"### {label}")
         out.append("")
         out.append(quote(t.text))

@@ -126,6 +126,13 @@ class Todo(Struct, array_like=True, omit_defaults=True):
     status: str = "pending"
 
 
+class Queued(Struct, array_like=True, omit_defaults=True):
+    """A prompt typed while Claude worked, as the note will show it."""
+
+    text: str
+    secrets: int = 0  # replaced in `text`; counted when it is shown
+
+
 class Subagent(Struct, array_like=True, omit_defaults=True):
     tool_id: str
     type: str = ""
@@ -200,6 +207,8 @@ class Fold(Struct, omit_defaults=True):
     foreign_summaries: dict[str, str] = field(default_factory=dict)  # by leafUuid not seen yet
     recap: str = ""  # Claude Code's own latest recap (away_summary, task-summary)
     first_command_title: str = ""  # the slash command that opened the session, with arguments
+    queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
+    queued_shown: list[str] = field(default_factory=list)  # the last ones shown, not to repeat
     ai_title: str = ""
     custom_title: str = ""
     first_prompt_title: str = ""
