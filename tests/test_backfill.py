@@ -153,17 +153,31 @@ def test_continuation_links_both_ways(env: Env, tmp_path: Path) -> None:
     assert a_fm["continued_by"] == [f"[[{b_path[:-3]}]]"]
 
 
-def test_idle_sessions_are_marked_ended(env: Env) -> None:
-    projects = lay_out(env, SMALL[:2])
-    backfill(env)
-    assert all(frontmatter(n)["status"] == "active" for n in env.notes().values())
+def test_idle_is_decided_by_the_last_entry_not_the_files_mtime(env: Env) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    projects = lay_out(env, SMALL[:1])  # entries months old, file copied just now
+    now = datetime.now(UTC)
+    recent = projects / "-tmp-recent" / "0000beef-0000-4000-8000-000000000001.jsonl"
+    recent.parent.mkdir()
+    lines = []
+    for i, kind in enumerate(("user", "assistant")):
+        stamp = (now - timedelta(minutes=10) + timedelta(seconds=i)).isoformat()
+        message = ({"role": "user", "content": "hello"} if kind == "user" else
+                   {"id": "m1", "model": "claude-x", "role": "assistant",
+                    "content": [{"type": "text", "text": "hi"}]})
+        lines.append(json.dumps({"type": kind, "uuid": f"u{i}", "timestamp": stamp,
+                                 "cwd": "/tmp/recent", "message": message}))
+    recent.write_text("\n".join(lines) + "\n")
     old = time.time() - 3 * 3600
-    for p in projects.rglob("*.jsonl"):
-        os.utime(p, (old, old))
+    os.utime(recent, (old, old))  # restored from a backup: an old mtime
     backfill(env)
-    for n in env.notes().values():
-        fm = frontmatter(n)
-        assert (fm["status"], fm["end_reason"]) == ("ended", "idle")
+    by_project = {frontmatter(n)["project"]: frontmatter(n) for n in env.notes().values()}
+    assert (by_project["recent"]["status"], by_project["recent"]["end_reason"]) == (
+        "active", None)
+    for project, fm in by_project.items():
+        if project != "recent":
+            assert (fm["status"], fm["end_reason"]) == ("ended", "idle"), project
 
 
 def test_dry_run_since_and_project_filters(env: Env) -> None:

@@ -261,6 +261,11 @@ def test_secrets_in_todo_lists_count_once_whatever_the_chunking() -> None:
             "message": {"id": f"m{i}", "role": "assistant", "model": "claude-x",
                         "content": [{"type": "tool_use", "id": f"t{i}", "name": "TodoWrite",
                                      "input": {"todos": todos}}]}}).encode())
+        lines.append(json.dumps({
+            "type": "user", "uuid": f"r{i}", "timestamp": f"2025-01-01T00:00:0{i}.500Z",
+            "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": f"t{i}",
+                 "content": "Todos have been modified successfully"}]}}).encode())
     whole = fold(Fold(), (decode_line(x) for x in lines))
     assert whole.redactions == 1
     assert [t.text for t in whole.todos] == ["rotate [REDACTED:github-token]", "step 3"]

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, frontmatter
+from conftest import CORPUS, Env, frontmatter, strip_status
 from test_hook_contract import SESSION, SID, assert_harmless, place, stop
 from vibe_vault.config import Config
 from vibe_vault.session import Store, update_session
@@ -119,7 +119,9 @@ def test_sixteen_stops_with_tool_hooks_and_a_backfill(env: Env) -> None:
     seq = Env(env.root / "seq")
     place(seq)
     assert_harmless(seq.hook(stop(path=seq.claude / "projects" / "-tmp-proj" / f"{SID}.jsonl")))
-    assert list(env.notes().values()) == list(seq.notes().values())
+    # The backfill among them may mark the session idle (its entries are old).
+    assert ([strip_status(n) for n in env.notes().values()]
+            == [strip_status(n) for n in seq.notes().values()])
     state = Store(env.state).load(SID)
     assert state is not None and state.cursor.offset == len(data)
 

@@ -296,3 +296,91 @@ def test_a_queued_prompt_is_shown_where_claude_read_it() -> None:
     turns = [t for t in folded(path).fold.turns if t.text == text]
     assert len(turns) == 1 and turns[0].detail == "queued"
     assert turns[0].ts == taken["timestamp"]
+
+
+# -- 8. open threads: what was left to do -----------------------------------------------------
+
+
+def todo_call(n: int, todos: list[dict[str, str]], denied: bool = False) -> list[bytes]:
+    """A TodoWrite call and its result (hand-written, 2.x shape)."""
+    tid = f"toolu_t{n}"
+    call = line(type="assistant", uuid=f"ta{n}", timestamp=f"2026-01-01T01:0{n}:00Z",
+                message={"id": f"mt{n}", "model": "claude-x", "role": "assistant",
+                         "content": [{"type": "tool_use", "id": tid, "name": "TodoWrite",
+                                      "input": {"todos": todos}}]})
+    content = ("The user doesn't want to proceed with this tool use." if denied
+               else "Todos have been modified successfully")
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid, "content": content}
+    if denied:
+        block["is_error"] = True
+    return [call, line(type="user", uuid=f"tr{n}", timestamp=f"2026-01-01T01:0{n}:01Z",
+                       message={"role": "user", "content": [block]})]
+
+
+def test_open_threads_are_what_was_left_and_a_denied_list_changes_nothing() -> None:
+    from vibe_vault.render import render
+
+    first = [{"content": "write the parser", "status": "completed"},
+             {"content": "write the tests", "status": "in_progress"},
+             {"content": "update the docs", "status": "pending"}]
+    all_done = [{**t, "status": "completed"} for t in first]
+    state = folded([*todo_call(1, first), *todo_call(2, all_done, denied=True)])
+    assert [(t.text, t.status) for t in state.fold.todos] == [
+        (t["content"], t["status"]) for t in first]
+    note = render(state)
+    threads = note.split("## Open threads\n", 1)[1].split("\n## ", 1)[0]
+    assert "- [ ] write the tests *(in progress)*" in threads
+    assert "- [ ] update the docs" in threads
+    assert "> [!done]- 1 done\n> - [x] write the parser" in threads
+    assert "- [x]" not in threads.split("> [!done]")[0]
+
+
+# -- 10. status -------------------------------------------------------------------------------
+
+
+def test_reprocess_keeps_how_a_session_ended(tmp_path: Path) -> None:
+    from conftest import Env, frontmatter
+    from test_hook_contract import place, stop
+
+    env = Env(tmp_path)
+    target = place(env)
+    end = dict(stop(path=target), hook_event_name="SessionEnd", reason="logout")
+    assert env.hook(end).returncode == 0
+    assert env.vv("reprocess").returncode == 0
+    fm = frontmatter(next(iter(env.notes().values())))
+    assert (fm["status"], fm["end_reason"]) == ("ended", "logout")
+
+
+# -- 11. rendering ---------------------------------------------------------------------------
+
+
+def test_home_note_table_keeps_its_columns() -> None:
+    from vibe_vault.index import render_home
+    from vibe_vault.registry import Record
+
+    recs = [Record(session_id=f"s{i}", project=f"proj{i % 2}", has_note=True, title="t",
+                   note=f"Projects/proj{i % 2}/sessions/n{i}.md",
+                   started="2026-01-01T00:00:00+00:00") for i in range(4)]
+    home = render_home(recs)
+    rows = [r for r in home.splitlines() if r.startswith("| ") and "Projects/" in r]
+    assert rows
+    for row in rows:
+        # Pipes that end cells: not the escaped one inside the wikilink.
+        assert len(row.replace("\\|", "").split("|")) == 7, row
+
+
+def test_code_in_a_table_cell_shows_one_backslash() -> None:
+    from vibe_vault.render import cell, code
+
+    assert cell(code("C:\\Users\\me|x")) == "`C:\\Users\\me\\|x`"
+
+
+def test_quoted_text_cut_in_a_fence_closes_it_and_forms_no_heading() -> None:
+    from vibe_vault.render import quote
+
+    quoted = quote("# Plan\nsee:\n```python\n# a comment\nx = 1")
+    lines = quoted.split("\n")
+    assert lines[0] == "> \\# Plan"
+    assert "> # a comment" in lines  # inside the fence: code, left as it is
+    assert lines[-1] == "> ```"
+    assert not any(x.startswith("#") for x in lines)

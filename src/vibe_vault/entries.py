@@ -121,6 +121,7 @@ class ToolInput(Struct):
     status: Any = None
     skill: Any = None
     edits: Any = None
+    plan: Any = None
     content: Raw = Raw()
     new_source: Raw = Raw()
     old_string: Raw = Raw()

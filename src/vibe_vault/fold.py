@@ -88,6 +88,7 @@ COUNTED_IN_N3 = frozenset({"explore", "fetch", "tool"})
 MAX_FOREIGN_SUMMARIES = 20
 MAX_QUEUED = 20
 RECAP_CHARS = 400
+PLAN_CHARS = 3000
 # Built-in slash commands that say nothing of what a session is about: never a title.
 TOPICLESS_COMMANDS = frozenset(
     {"/clear", "/exit", "/quit", "/compact", "/cost", "/help", "/status", "/config",
@@ -234,7 +235,11 @@ class Folder:
         self.held_no = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
-        self.todos: list[Any] | None = None  # the last TodoWrite list, worked out at finish()
+        # TodoWrite lists: by call, until their result says whether they took
+        # effect (a denied one did not); the last accepted one is worked out
+        # at finish(), as is a call whose result has not come yet.
+        self.todo_calls: dict[str, list[Any]] = {}
+        self.todos: list[Any] | None = None
         # The ids of recent_tools as a set: every tool_use block is checked against them.
         self.recent = set(state.recent_tools)
 
@@ -306,21 +311,46 @@ class Folder:
         if self.side is not None:
             self.side.finish()
         self.flush()
-        if self.todos is None:
-            return
         s = self.s
+        if self.todo_calls:
+            tid, raw = next(reversed(self.todo_calls.items()))
+            s.todos_waiting, s.todos_waiting_secrets = self.todo_list(raw)
+            s.todos_waiting_id = tid
+            self.todo_calls.clear()
+        if self.todos is not None:
+            self.set_todos(*self.todo_list(self.todos))
+            self.todos = None
+
+    def todo_list(self, raw: list[Any]) -> tuple[list[Todo], int]:
         todos: list[Todo] = []
         secrets = 0
-        for t in self.todos[:100]:
+        for t in raw[:100]:
             if isinstance(t, dict):
                 text, n = self.line_text(str(t.get("content") or ""), 160)
                 todos.append(Todo(text=text, status=str(t.get("status") or "pending")))
                 secrets += n
+        return todos, secrets
+
+    def set_todos(self, todos: list[Todo], secrets: int) -> None:
+        s = self.s
         # Like a turn's answer, the list counts the secrets it holds now, so the
         # session's count does not depend on how many reads the list was seen in.
         s.redactions += secrets - s.todo_redactions
         s.todos, s.todo_redactions = todos, secrets
-        self.todos = None
+
+    def todo_result(self, tid: str, ok: bool) -> None:
+        """A TodoWrite's result: its list takes effect only when it succeeded."""
+        s = self.s
+        raw = self.todo_calls.pop(tid, None)
+        if ok:
+            if raw is not None:
+                self.todos = raw
+            elif tid == s.todos_waiting_id:
+                self.todos = None
+                self.set_todos(s.todos_waiting, s.todos_waiting_secrets)
+        if ok or tid == s.todos_waiting_id:
+            # An accepted list supersedes any older one still waiting.
+            s.todos_waiting, s.todos_waiting_secrets, s.todos_waiting_id = [], 0, ""
 
     # -- turns and actions -----------------------------------------------
     def turn(self) -> Turn | None:
@@ -742,7 +772,8 @@ class Folder:
                 s.subagents_dropped += 1
             a = Action(kind="agent", text=sub.type, detail=sub.description, ts=ts)
         elif name == "ExitPlanMode":
-            a = Action(kind="plan", ts=ts)
+            plan = inp.plan if isinstance(inp.plan, str) else ""
+            a = Action(kind="plan", ts=ts, detail=self.safe(plan.strip(), PLAN_CHARS, stated=True))
         elif name == "EnterPlanMode":
             a = Action(kind="tool", text="Entered plan mode", ts=ts)
         elif name == "AskUserQuestion":
@@ -760,8 +791,10 @@ class Folder:
                        ts=ts)
         elif name == "TodoWrite":
             if isinstance(inp.todos, list):
-                # Each call replaces the whole list: only the last of a read is worked out.
-                self.todos = inp.todos
+                # Each call replaces the whole list, once its result says it did.
+                self.todo_calls[b.id or ""] = inp.todos
+                if len(self.todo_calls) > 8:
+                    del self.todo_calls[next(iter(self.todo_calls))]
         elif name == "TaskCreate":
             subj = str(inp.subject or inp.description or "")
             p.path = self.safe_line(subj, 160)
@@ -913,6 +946,8 @@ class Folder:
                 st = result.status
                 if isinstance(st, str) and st:
                     sub.status = st
+        elif p.name == "TodoWrite":
+            self.todo_result(tid, status == "ok")
         elif p.name == "ExitPlanMode" and a is not None:
             a.status = "approved" if status == "ok" else ("rejected" if status == "denied"
                                                          else status)

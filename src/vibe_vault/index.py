@@ -242,7 +242,7 @@ def render_home(records: list[Record], latest: int = 20) -> str:
     for project, recs in rows:
         last = max(r.started for r in recs)
         minutes = sum(r.active_minutes for r in recs)
-        out.append(f"| {wikilink(project_note_path(project), project)} | {len(recs)} | "
+        out.append(f"| {cell(wikilink(project_note_path(project), project))} | {len(recs)} | "
                    f"{_date(last)} | {minutes // 60}h {minutes % 60:02d}m | "
                    f"{_money(sum(r.cost_usd for r in recs))} |")
     out += ["", "## Latest sessions", ""]

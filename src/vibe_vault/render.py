@@ -77,12 +77,37 @@ def code(s: str) -> str:
 
 
 def cell(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell: a `|` cannot end the cell, a newline the row.
+    (A table escapes `|` even inside code spans and wikilinks, and nothing
+    else: doubling backslashes would show them doubled in code.)"""
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 def quote(s: str) -> str:
-    """A blockquote; keeps user text from forming headings of its own."""
-    return "\n".join("> " + line if line else ">" for line in s.splitlines() or [""])
+    """A blockquote of text from the transcript. Its lines cannot form headings
+    of their own (Obsidian's outline lists headings inside quotes), and a code
+    fence left open where the text was cut is closed, so it cannot swallow the
+    rest of the note."""
+    out: list[str] = []
+    open_fence = ""
+    for line in s.splitlines() or [""]:
+        m = _FENCE.match(line)
+        if m:
+            mark = m.group(1)
+            if not open_fence:
+                open_fence = mark
+            elif mark[0] == open_fence[0] and len(mark) >= len(open_fence) \
+                    and not line.strip()[len(mark):]:
+                open_fence = ""
+        elif not open_fence and line.startswith("#"):
+            line = "\\" + line
+        out.append("> " + line if line else ">")
+    if open_fence:
+        out.append("> " + open_fence)
+    return "\n".join(out)
 
 
 def n(x: int) -> str:
@@ -491,6 +516,9 @@ def _turn(out: list[str], t: Turn, state: SessionState, last: bool,
             line = describe(a, state)
             if line:
                 out.append(f"- {line}")
+            if a.kind == "plan" and a.detail:
+                out.append("  > [!abstract]- The plan")
+                out.extend("  " + q for q in quote(a.detail).split("\n"))
         if t.more_actions:
             out.append(f"- … and {n(t.more_actions)} more actions")
         out.append("")
@@ -674,16 +702,25 @@ def fenced(text: str) -> list[str]:
 
 
 def _open_threads(out: list[str], state: SessionState) -> None:
+    """What was left to do at the end (todos pending or in progress), and,
+    collapsed, what was done."""
     todos = _todos(state)
     if not todos:
         return
+    left = [t for t in todos if t.status != "completed"]
+    done = [t for t in todos if t.status == "completed"]
     out.append("## Open threads")
     out.append("")
-    for t in todos:
-        mark = "x" if t.status == "completed" else " "
+    for t in left:
         suffix = " *(in progress)*" if t.status == "in_progress" else ""
-        out.append(f"- [{mark}] {t.text}{suffix}")
+        out.append(f"- [ ] {t.text}{suffix}")
+    if not left:
+        out.append("Nothing left open.")
     out.append("")
+    if done:
+        out.append(f"> [!done]- {len(done)} done")
+        out.extend(f"> - [x] {t.text}" for t in done)
+        out.append("")
 
 
 def _subagents(out: list[str], state: SessionState, work: Work) -> None:

@@ -331,11 +331,15 @@ def update_session(
         # Read again from byte 0 when asked to, or when thinking was switched on or off.
         state = (old if old is not None and not fresh
                  and old.fold.keeps_thinking == keep_thinking else None)
+        started_over = state is None
         if state is None:
             state = SessionState(session_id=sid)
             if old is not None:  # keep the note where it is, so links survive
                 state.note, state.project = old.note, old.project
                 state.user_notes = old.user_notes
+                # Reading again from byte 0 (reprocess, --force) changes nothing
+                # of how the session ended.
+                state.status, state.end_reason = old.status, old.end_reason
         transcript = os.fspath(transcript)
         state.transcript = transcript
         redactor = redactor_for(cfg)
@@ -362,12 +366,14 @@ def update_session(
             state.status, state.end_reason = "ended", end_reason
             state.provisional = ""
         elif idle_before is not None and state.status == "active" and complete:
-            # Old files mean an ended session, even on the first read of them.
-            newest = max((_mtime(p) for p in [transcript, *agents]), default=0.0)
-            if 0 < newest < idle_before:
+            # A session whose last entry is old has ended, whatever the files'
+            # times say (a copied or restored transcript has a fresh mtime).
+            last = last_activity(state) or max(
+                (_mtime(p) for p in [transcript, *agents]), default=0.0)
+            if 0 < last < idle_before:
                 state.status, state.end_reason = "ended", "idle"
-        elif read and state.status == "ended" and end_reason is None:
-            state.status, state.end_reason = "active", ""
+        elif read and not started_over and state.status == "ended" and end_reason is None:
+            state.status, state.end_reason = "active", ""  # resumed
         if (provisional is not None and end_reason is None and provisional.strip()
                 and provisional.strip() != state.fold.last_answer):
             # Not counted: the transcript will bring the same text, and count it then.
@@ -395,6 +401,17 @@ def update_session(
 
             out.record = make_record(state, [transcript, *agents], opts, fig)
         return out
+
+
+def last_activity(state: SessionState) -> float:
+    """Epoch seconds of the session's last entry, its subagents' included; 0 if none."""
+    from vibe_vault.fold import epoch
+
+    last = state.fold.last_epoch
+    for af in state.agents.values():
+        if af.fold.last_ts and not af.foreign:
+            last = max(last, epoch(af.fold.last_ts) or 0.0)
+    return last
 
 
 def _mtime(path: StrPath) -> float:

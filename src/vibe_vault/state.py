@@ -195,6 +195,11 @@ class Fold(Struct, omit_defaults=True):
     prs: list[PullRequest] = field(default_factory=list)
     todos: list[Todo] = field(default_factory=list)
     todo_redactions: int = 0  # secrets replaced in `todos`, already in `redactions`
+    # The last TodoWrite list whose result has not come yet: it takes effect
+    # only if that result says it succeeded.
+    todos_waiting: list[Todo] = field(default_factory=list)
+    todos_waiting_secrets: int = 0
+    todos_waiting_id: str = ""
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
     tasks: dict[str, Todo] = field(default_factory=dict)
     subagents: list[Subagent] = field(default_factory=list)

@@ -64,6 +64,14 @@ class Summary(Struct):
     errors: list[str] = field(default_factory=list)
 
 
+def _epoch(iso_ts: str) -> float:
+    """Epoch seconds of a record's ISO stamp; infinity when it has none."""
+    try:
+        return datetime.fromisoformat(iso_ts).timestamp() if iso_ts else float("inf")
+    except ValueError:
+        return float("inf")
+
+
 def _parse_day(s: str) -> float:
     try:
         return datetime.fromisoformat(s).timestamp()
@@ -181,7 +189,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 summary.filtered += 1
                 continue
         if (rec is not None and not args.force and registry.unchanged(rec, stamps)
-                and not (rec.status == "active" and newest < idle_before)
+                and not (rec.status == "active" and min(newest, _epoch(rec.ended)) < idle_before)
                 # A note deleted (or the whole vault) is written again.
                 and not (rec.has_note and not os.path.exists(os.path.join(cfg.vault, rec.note)))
                 and not (args.archive and needs_archive(cfg, src.session_id, files))):
