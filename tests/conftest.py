@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -94,6 +95,19 @@ class Env:
 @pytest.fixture
 def env(tmp_path: Path) -> Iterator[Env]:
     yield Env(tmp_path)
+
+
+def json_objects(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL file, lines that are not one left out."""
+    out = []
+    for raw in path.read_bytes().split(b"\n"):
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+    return out
 
 
 def frontmatter(note: str) -> dict[str, object]:

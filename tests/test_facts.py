@@ -8,7 +8,6 @@ independently of vv's code, and compared with what the note says.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,24 +15,13 @@ from typing import Any
 import pytest
 
 from conftest import CORPUS, Env, frontmatter, has_assistant, main_files, session_files
+from conftest import json_objects as objects
 from test_corpus import expected_sid
 
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
 COMMIT_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
 COMMIT_LINE = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
 DENIED = ("The user doesn't want to", "Permission to use")
-
-
-def objects(path: Path) -> list[dict[str, Any]]:
-    out = []
-    for raw in path.read_bytes().split(b"\n"):
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            out.append(obj)
-    return out
 
 
 def blocks(obj: dict[str, Any]) -> list[dict[str, Any]]:

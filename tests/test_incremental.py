@@ -215,11 +215,11 @@ def _long_session(path: Path, copies: int) -> None:
 def test_long_session_grown_in_chunks_equals_one_shot(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from conftest import independent_tokens
-    from vibe_vault import fold as fold_module
     from vibe_vault.fold import HEAD_TURNS, TAIL_TURNS
+    from vibe_vault.fold import usage as usage_module
 
     # A small window, so this file (about 1,500 messages) settles most of them.
-    monkeypatch.setattr(fold_module, "USAGE_WINDOW", 64)
+    monkeypatch.setattr(usage_module, "USAGE_WINDOW", 64)
     USAGE_WINDOW = 64
 
     path = tmp_path / "long.jsonl"

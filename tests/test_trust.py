@@ -12,22 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from conftest import CORPUS, main_files
+from conftest import json_objects as objects
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.render import describe, title_of
 from vibe_vault.state import SessionState
-
-
-def objects(path: Path) -> list[dict[str, Any]]:
-    out = []
-    for raw in path.read_bytes().split(b"\n"):
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            out.append(obj)
-    return out
 
 
 def folded(lines: list[bytes] | Path) -> SessionState:
@@ -136,11 +125,11 @@ def test_explore_counts_are_the_calls_by_kind() -> None:
                 break
             for a in t.actions:
                 if a.kind == "explore":
-                    got["read"] += a.n1
-                    got["search"] += a.n2
-                    got["listing"] += a.n3
+                    got["read"] += a.reads
+                    got["search"] += a.searches
+                    got["listing"] += a.listings
                     text = describe(a, state)
-                    assert ("listing" in text) == bool(a.n3), text
+                    assert ("listing" in text) == bool(a.listings), text
         else:
             assert got == want, path
 

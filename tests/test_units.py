@@ -350,7 +350,8 @@ def test_lines_counted_from_raw_json_equal_lines_of_the_text(text: str) -> None:
     count as the decoded text (escaped backslashes once mistook `\\\\` for empty)."""
     import msgspec
 
-    from vibe_vault.fold import _count_json_lines, _count_lines
+    from vibe_vault.fold.files import count_json_lines as _count_json_lines
+    from vibe_vault.fold.files import count_lines as _count_lines
 
     raw = msgspec.json.decode(json.dumps({"v": text}).encode(),
                               type=dict[str, msgspec.Raw])["v"]

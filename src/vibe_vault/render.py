@@ -559,22 +559,22 @@ def describe(a: Action, state: SessionState) -> str:
     took = f", {duration(ms)}" if ms is not None and ms >= 1000 else ""
     if k == "explore":
         parts = []
-        if a.n1:
-            parts.append(plural(a.n1, "read"))
-        if a.n2:
-            parts.append(plural(a.n2, "search", "searches"))
-        if a.n3:
-            parts.append(plural(a.n3, "listing"))
+        if a.reads:
+            parts.append(plural(a.reads, "read"))
+        if a.searches:
+            parts.append(plural(a.searches, "search", "searches"))
+        if a.listings:
+            parts.append(plural(a.listings, "listing"))
         return f"Explored the codebase ({', '.join(parts)})"
     if k == "edit":
         path = relative_to(a.text, state.fold.cwd)
         verb = "Created" if a.detail == "created" else "Edited"
-        times = f" ×{a.n3 + 1}" if a.n3 else ""
+        times = f" ×{a.times}" if a.times > 1 else ""
         if a.status in ("failed", "denied"):
             return f"Tried to edit {code(path)} — {_status_word(a.status, a.code)}"
         if not a.status:
             return f"Editing {code(path)}"
-        return f"{verb} {code(path)} (+{a.n1} −{a.n2}){times}"
+        return f"{verb} {code(path)} (+{a.added} −{a.removed}){times}"
     if k == "bash":
         what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
         return f"{what} {code(a.text)} — {_status_word(a.status, a.code, a.detail)}{took}"
@@ -589,7 +589,7 @@ def describe(a: Action, state: SessionState) -> str:
         ans = f" → **{a.detail}**" if a.detail else ""
         return f"Asked: “{a.text}”{ans}"
     if k == "fetch":
-        times = f" ×{a.n3}" if a.n3 > 1 else ""
+        times = f" ×{a.times}" if a.times > 1 else ""
         return f"Fetched {a.text}{times}"
     if k == "search":
         return f"Searched the web for “{a.text}”"
@@ -598,9 +598,9 @@ def describe(a: Action, state: SessionState) -> str:
     if k == "slash":
         return f"Ran {code(a.text)}"
     if k == "interrupt":
-        return "Interrupted by the user" + (f" ×{a.n3 + 1}" if a.n3 else "")
+        return "Interrupted by the user" + (f" ×{a.times}" if a.times > 1 else "")
     if k == "tool":
-        times = f" ×{a.n3}" if a.n3 > 1 else ""
+        times = f" ×{a.times}" if a.times > 1 else ""
         return f"Used {a.text}{times}"
     return ""
 

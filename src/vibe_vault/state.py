@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 11
+STATE_VERSION = 12
 
 
 class Tokens(Struct, array_like=True):
@@ -39,12 +39,15 @@ class Action(Struct, array_like=True, omit_defaults=True):
     detail: str = ""
     status: str = ""  # "", ok, failed, denied, interrupted
     code: int | None = None  # exit code of a command
-    n1: int = 0  # reads, or lines added
-    n2: int = 0  # searches, or lines removed
-    n3: int = 0  # listings, or repeat count
+    added: int = 0  # lines, for an edit
+    removed: int = 0
+    times: int = 1  # calls this line stands for: edits in a row to one file, fetches, uses
     ts: str = ""
     tool_id: str = ""
     ms: int | None = None
+    reads: int = 0  # for an exploring line: the calls of each kind it stands for
+    searches: int = 0
+    listings: int = 0
 
 
 class Turn(Struct, array_like=True, omit_defaults=True):
@@ -70,15 +73,17 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     turn_no: int = -1
     action_no: int = -1
     seq: int = 0
-    ep: float = 0.0  # when the tool was called (epoch seconds)
-    path: str = ""  # an edited file; for a command, "git" or "git push"
-    sub_no: int = -1
+    called_at: float = 0.0  # epoch seconds
+    file: str = ""  # the file an edit tool changes
+    sub_no: int = -1  # the subagent a Task call started, by its place in `subagents`
     tool_id: str = ""
-    est_added: int = 0
+    est_added: int = 0  # lines, judged from the input, for results that carry no patch
     est_removed: int = 0
-    action_cmd: int = -1  # the command's number in the session, for its table row
+    command_no: int = -1  # the command's number in the session, for its table row
+    git: str = ""  # "git", or "git push": the output may tell of commits or a push
     commits: bool = False  # a `git commit` command
-    subject: str = ""  # its message's first line, from -m, when it had one
+    commit_subject: str = ""  # its message's first line, from -m, when it had one
+    task_subject: str = ""  # what a TaskCreate call names
     key: str = ""  # what a later success must repeat to mend a failure: command or file
 
 
@@ -146,8 +151,10 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
 
 
 class Fold(Struct, omit_defaults=True):
-    """What the main transcript has told us so far."""
+    """What a transcript has told us so far, in slices: each is written by one
+    module of `vibe_vault.fold` (named before it) and feeds one part of the note."""
 
+    # fold (dispatch) and fold.context: the file itself, time, place, the turns
     entries: int = 0
     malformed: int = 0
     oversized: int = 0
@@ -156,43 +163,64 @@ class Fold(Struct, omit_defaults=True):
     last_ts: str = ""
     last_epoch: float = 0.0
     gap_ms: int = 0  # active time from gaps under the idle threshold
-    turn_ms: int = 0  # sum of turn_duration entries
     cwd: str = ""
     branches: list[str] = field(default_factory=list)
-    models: list[str] = field(default_factory=list)
     version: str = ""
+    redactions: int = 0
+    turns: list[Turn] = field(default_factory=list)
+    turns_dropped: int = 0
+    keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
+    last_answer: str = ""
+    # fold.story: prompts, answers, compactions, links to other sessions
+    turn_ms: int = 0  # sum of turn_duration entries
     first_parent: str = ""  # parentUuid of the first message: set when resumed from another file
     logical_parent: str = ""  # a compaction boundary that opens the file points into another
-    leaf_refs: list[str] = field(default_factory=list)  # summaries' leafUuid before any message
     tail_uuids: list[str] = field(default_factory=list)  # last message uuids, for others to link
     conversational: int = 0
     has_assistant: bool = False
     assistant_messages: int = 0
     prompts: int = 0
-    commands_run: int = 0
     interruptions: int = 0
-    api_errors: int = 0
     compactions: int = 0
-    redactions: int = 0
-    seq: int = 0
-    tool_calls: dict[str, int] = field(default_factory=dict)
+    queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
+    queued_shown: list[str] = field(default_factory=list)  # the last ones shown, not to repeat
+    # fold.usage: tokens and models
+    models: list[str] = field(default_factory=list)
     usage: dict[str, Tokens] = field(default_factory=dict)  # recent messages, by id
     settled: dict[str, Tokens] = field(default_factory=dict)  # older messages, by model
-    turns: list[Turn] = field(default_factory=list)
-    turns_dropped: int = 0
+    progress: dict[str, "AgentFold"] = field(default_factory=dict)  # streamed, by agent id
+    # fold.titles: what the session is called
+    leaf_refs: list[str] = field(default_factory=list)  # summaries' leafUuid before any message
+    own_summary: str = ""  # the latest `summary` line about this session itself
+    foreign_summaries: dict[str, str] = field(default_factory=dict)  # by leafUuid not seen yet
+    recap: str = ""  # Claude Code's own latest recap (away_summary, task-summary)
+    ai_title: str = ""
+    custom_title: str = ""
+    first_prompt_title: str = ""
+    first_command_title: str = ""  # the slash command that opened the session, with arguments
+    # fold.calls: tool calls, paired with their results
+    seq: int = 0
+    tool_calls: dict[str, int] = field(default_factory=dict)
     pending: dict[str, Pending] = field(default_factory=dict)
     recent_tools: list[str] = field(default_factory=list)
+    last_ok: dict[str, int] = field(default_factory=dict)
+    # fold.files
     files: dict[str, FileChange] = field(default_factory=dict)
     files_dropped: int = 0
+    # fold.commands
+    commands_run: int = 0
     commands: list[Command] = field(default_factory=list)
     commands_dropped: int = 0
-    errors: list[ErrorRec] = field(default_factory=list)
-    errors_dropped: int = 0
-    last_ok: dict[str, int] = field(default_factory=dict)
-    failed_keys: dict[str, int] = field(default_factory=dict)  # keys of errors not mended yet
+    # fold.git
     commits: list[Commit] = field(default_factory=list)
     pushes: int = 0
     prs: list[PullRequest] = field(default_factory=list)
+    # fold.errors
+    api_errors: int = 0
+    errors: list[ErrorRec] = field(default_factory=list)
+    errors_dropped: int = 0
+    failed_keys: dict[str, int] = field(default_factory=dict)  # keys of errors not mended yet
+    # fold.todos: todos, tasks (plans are actions of the story)
     todos: list[Todo] = field(default_factory=list)
     todo_redactions: int = 0  # secrets replaced in `todos`, already in `redactions`
     # The last TodoWrite list whose result has not come yet: it takes effect
@@ -200,24 +228,12 @@ class Fold(Struct, omit_defaults=True):
     todos_waiting: list[Todo] = field(default_factory=list)
     todos_waiting_secrets: int = 0
     todos_waiting_id: str = ""
-    keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
     tasks: dict[str, Todo] = field(default_factory=dict)
+    # fold.subagents
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0
-    # Subagents' usage streamed into `progress` lines, by agent id.
-    progress: dict[str, "AgentFold"] = field(default_factory=dict)
     # What inline subagents did (older layout: `isSidechain` entries in this file).
     sidechain: "Fold | None" = None
-    own_summary: str = ""  # the latest `summary` line about this session itself
-    foreign_summaries: dict[str, str] = field(default_factory=dict)  # by leafUuid not seen yet
-    recap: str = ""  # Claude Code's own latest recap (away_summary, task-summary)
-    first_command_title: str = ""  # the slash command that opened the session, with arguments
-    queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
-    queued_shown: list[str] = field(default_factory=list)  # the last ones shown, not to repeat
-    ai_title: str = ""
-    custom_title: str = ""
-    first_prompt_title: str = ""
-    last_answer: str = ""
 
 
 class AgentFold(Struct, omit_defaults=True):

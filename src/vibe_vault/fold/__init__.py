@@ -1,0 +1,167 @@
+"""Fold transcript entries into session facts.
+
+`fold(facts, entries)` applies entries one at a time, so for any split
+`fold(fold(f, A), B) == fold(f, A + B)`: the facts after a hook's small reads
+equal the facts after one read of the whole file. Nothing here touches files.
+The facts passed in are updated in place and returned (copying a large state
+on every Stop would cost more than the fold itself).
+
+Entries are dispatched here, by type, to one module per kind of fact: `story`
+(prompts, answers, compactions), `calls` (tool calls and results, handed on to
+`commands`, `files`, `git`, `todos`, `subagents`, `tools`), `errors`, `usage`,
+`titles`. Texts are cleaned and redacted as they are folded (`context`), so
+neither the saved state nor the note ever holds a secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from vibe_vault.entries import KNOWN_SYSTEM_SUBTYPES, KNOWN_TYPES, Block, Entry, Malformed
+from vibe_vault.fold import git, story, subagents, titles, todos, usage
+from vibe_vault.fold.context import (
+    ANSWER_CHARS,
+    HEAD_TURNS,
+    TAIL_TURNS,
+    Context,
+    epoch,
+    note_text,
+)
+from vibe_vault.fold.tools import EXPLORE_LIST, EXPLORE_READ, EXPLORE_SEARCH
+from vibe_vault.fold.usage import AGENT_USAGE_WINDOW, add_tokens, note_entry_usage, tokens_of
+from vibe_vault.redact import DEFAULT, Redactor
+from vibe_vault.state import AgentFold, Fold
+
+__all__ = [
+    "ANSWER_CHARS", "EXPLORE_LIST", "EXPLORE_READ", "EXPLORE_SEARCH", "HEAD_TURNS",
+    "TAIL_TURNS", "add_tokens", "epoch", "fold", "fold_agent", "note_text", "tokens_of",
+]
+
+OnEntry = Callable[[Context, Entry, str], None]
+
+
+def _no_time(handler: Callable[[Context, Entry], None]) -> OnEntry:
+    return lambda ctx, e, ts: handler(ctx, e)
+
+
+# What each entry type brings. Types not here but known only bring a time, a
+# cwd and a branch (a quarter of all lines: nothing else is read of them).
+ON_ENTRY: dict[str, OnEntry] = {
+    "assistant": story.on_assistant,
+    "user": story.on_user,
+    "system": lambda ctx, e, ts: _on_system(ctx, e, ts),  # defined below
+    "summary": _no_time(titles.on_summary),
+    "ai-title": _no_time(titles.on_ai_title),
+    "custom-title": _no_time(titles.on_custom_title),
+    "task-summary": _no_time(titles.on_task_summary),
+    "pr-link": _no_time(git.on_pr_link),
+    "progress": _no_time(usage.on_progress),
+}
+# Only the main transcript has a story of queued prompts.
+ON_MAIN_ENTRY: dict[str, OnEntry] = {
+    "queue-operation": story.on_queue_operation,
+    "attachment": story.on_attachment,
+}
+
+
+def _on_system(ctx: Context, e: Entry, ts: str) -> None:
+    subtype = e.subtype
+    if subtype is None:
+        return  # pre-subtype system lines: hook progress chatter
+    if subtype not in KNOWN_SYSTEM_SUBTYPES:
+        _unknown(ctx.facts.unknown, f"system:{subtype}", e.version)
+        return
+    story.on_system(ctx, e, ts)
+
+
+def apply(ctx: Context, e: Entry | Malformed) -> None:
+    facts = ctx.facts
+    if isinstance(e, Malformed):
+        facts.malformed += 1
+        return
+    facts.entries += 1
+    ts = e.timestamp or ""
+    ctx.entry_epoch = ctx.clock(ts) if ts else 0.0
+    version = e.version
+    if version:
+        facts.version = version
+    kind = e.type
+    if kind not in KNOWN_TYPES:
+        _unknown(facts.unknown, kind or "(none)", version)
+        return
+    if facts.foreign_summaries and e.uuid in facts.foreign_summaries:
+        titles.claim_summary(ctx, e.uuid or "")
+    if not facts.cwd and e.cwd:
+        facts.cwd = e.cwd
+    branch = e.gitBranch
+    if branch and branch != ctx.branch:
+        ctx.branch = branch
+        if branch not in facts.branches and len(facts.branches) < 20:
+            facts.branches.append(branch)
+    if e.isSidechain and not ctx.agent and kind in ("assistant", "user"):
+        # An inline subagent: its usage is the session's, its work is told apart.
+        if kind == "assistant":
+            note_entry_usage(facts.usage, facts.settled, facts.models, e)
+        apply(subagents.sidechain(ctx), e)
+        return
+    handler = ON_ENTRY.get(kind)
+    if handler is None and not ctx.agent:
+        handler = ON_MAIN_ENTRY.get(kind)
+    if handler is not None:
+        handler(ctx, e, ts)
+
+
+def finish(ctx: Context) -> None:
+    """Work out what was held for the end of this read."""
+    if ctx.sidechain is not None:
+        finish(ctx.sidechain)
+    ctx.flush()
+    todos.finish(ctx)
+
+
+def fold(facts: Fold, entries: Iterable[Entry | Malformed],
+         redactor: Redactor = DEFAULT, keep_thinking: bool = False) -> Fold:
+    """Apply entries in order to the main transcript's facts."""
+    ctx = Context(facts, redactor, keep_thinking)
+    for e in entries:
+        apply(ctx, e)
+    finish(ctx)
+    return facts
+
+
+def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
+               redactor: Redactor = DEFAULT) -> AgentFold:
+    """Apply entries in order to one subagent file's state: its usage, and its
+    work folded as the main transcript's is."""
+    work = Context(state.work, redactor, agent=True)
+    for e in entries:
+        if isinstance(e, Malformed):
+            state.malformed += 1
+            continue
+        apply(work, e)
+        state.entries += 1
+        if e.type not in KNOWN_TYPES:
+            _unknown(state.unknown, e.type or "(none)", e.version)
+            continue
+        if e.sessionId and not state.session_id:
+            state.session_id = e.sessionId
+        if e.agentId and not state.agent_id:
+            state.agent_id = e.agentId
+        ts = e.timestamp if isinstance(e.timestamp, str) else ""
+        if ts:
+            if not state.first_ts:
+                state.first_ts = ts
+            state.last_ts = ts
+        if e.type == "assistant" and e.message is not None:
+            note_entry_usage(state.usage, state.settled, state.models, e, AGENT_USAGE_WINDOW)
+            content = e.message.content
+            if isinstance(content, list):
+                state.tool_calls += sum(
+                    1 for b in content if isinstance(b, Block) and b.type == "tool_use")
+    finish(work)
+    return state
+
+
+def _unknown(counts: dict[str, int], what: str, version: str | None) -> None:
+    key = f"{what}@{version or '?'}"
+    counts[key] = counts.get(key, 0) + 1

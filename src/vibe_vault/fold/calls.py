@@ -1,0 +1,128 @@
+"""Tool calls and their results, paired once for every tool.
+
+A `tool_use` block becomes a pending call (counted, numbered, timed, told in
+the story by the tool's own handler); its `tool_result` closes it: status,
+duration, error, then the tool's result handler. Handlers live in one module
+per kind of fact, and are found here by tool name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
+from vibe_vault.fold import commands, errors, files, subagents, todos, tools
+from vibe_vault.fold.context import EXPLORE, Context, Outcome
+from vibe_vault.state import Action, Pending
+
+MAX_RECENT_TOOLS = 64
+MAX_PENDING = 256
+NO_INPUT = ToolInput()
+DENIED = ("The user doesn't want to", "Permission to use",
+          "The user doesn't want to take this action")
+
+OnCall = Callable[[Context, Pending, ToolInput, str], tuple[Action | None, bool]]
+OnResult = Callable[[Context, Pending, Action | None, Outcome], None]
+
+ON_CALL: dict[str, OnCall] = {
+    **dict.fromkeys(tools.EXPLORE_READ, tools.on_read),
+    **dict.fromkeys(tools.EXPLORE_SEARCH, tools.on_search),
+    **dict.fromkeys(tools.EXPLORE_LIST, tools.on_list),
+    **dict.fromkeys(files.EDIT_TOOLS, files.on_call),
+    **dict.fromkeys(subagents.AGENT_TOOLS, subagents.on_call),
+    "Bash": commands.on_call,
+    "ExitPlanMode": todos.on_exit_plan_mode,
+    "EnterPlanMode": todos.on_enter_plan_mode,
+    "TodoWrite": todos.on_todo_write,
+    "TaskCreate": todos.on_task_create,
+    "TaskUpdate": todos.on_task_update,
+    "AskUserQuestion": tools.on_question,
+    "WebFetch": tools.on_fetch,
+    "WebSearch": tools.on_web_search,
+    "Skill": tools.on_skill,
+    "SlashCommand": tools.on_skill,
+}
+ON_RESULT: dict[str, OnResult] = {
+    **dict.fromkeys(files.EDIT_TOOLS, files.on_result),
+    **dict.fromkeys(subagents.AGENT_TOOLS, subagents.on_result),
+    "Bash": commands.on_result,
+    "ExitPlanMode": todos.on_plan_answered,
+    "TodoWrite": todos.on_todo_result,
+    "TaskCreate": todos.on_task_created,
+    "AskUserQuestion": tools.on_answer,
+}
+# Lines that stand for many calls keep no status of one of them.
+_UNTIMED = frozenset({EXPLORE, "tool", "fetch"})
+
+
+def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
+    facts = ctx.facts
+    name = block.name or "?"
+    facts.tool_calls[name] = facts.tool_calls.get(name, 0) + 1
+    facts.seq += 1
+    inp = block.input if isinstance(block.input, ToolInput) else NO_INPUT
+    call = Pending(name=name, seq=facts.seq, called_at=ctx.entry_epoch,
+                   tool_id=block.id or "")
+    action, merge = ON_CALL.get(name, tools.on_other)(ctx, call, inp, ts)
+    if action is not None:
+        call.turn_no = ctx.turn_no()
+        call.action_no = ctx.add_action(action, merge)
+    facts.pending[call.tool_id] = call
+    if len(facts.pending) > MAX_PENDING:
+        # Calls whose results never came (interrupted): forget the oldest.
+        del facts.pending[next(iter(facts.pending))]
+
+
+def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
+    facts = ctx.facts
+    tid = block.tool_use_id or ""
+    call = facts.pending.pop(tid, None)
+    if call is None:
+        return
+    facts.recent_tools.append(tid)
+    ctx.recent.add(tid)
+    if len(facts.recent_tools) > MAX_RECENT_TOOLS:
+        ctx.recent.discard(facts.recent_tools.pop(0))
+    # Decoded with the line, and only its few fields: a Read's result is a whole file.
+    result = e.toolUseResult if isinstance(e.toolUseResult, ToolResult) else None
+    is_error = bool(block.is_error)
+    # The result's text is decoded only when it is read: an error's message,
+    # or a command's output when the structured result has no stdout.
+    text = ""
+    if is_error or (call.name == "Bash" and not (result and result.stdout)):
+        text = _result_text(decode_raw(block.content))
+    now = ctx.entry_epoch
+    ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None
+    if is_error:
+        text = text or "error"
+        status = "denied" if text.startswith(DENIED) else "failed"
+        if status == "failed":
+            errors.error(ctx, call.name, text, ts, call.key)
+    else:
+        status = "ok"
+        facts.last_ok[call.name] = call.seq
+        if facts.failed_keys:
+            errors.mended(ctx, call.key)
+    action = ctx.action_at(call)
+    # A line standing for several edits stays "edited" if any of them
+    # succeeded; the failures are listed under Errors.
+    if (action is not None and action.kind not in _UNTIMED
+            and not (action.kind == "edit" and action.status == "ok")):
+        action.status = status
+    if action is not None and action.kind not in _UNTIMED:
+        action.ms = ms
+    handler = ON_RESULT.get(call.name)
+    if handler is not None:
+        handler(ctx, call, action, Outcome(status=status, text=text, result=result, ms=ms,
+                                           ts=ts))
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [str(c.get("text") or "") for c in content
+                 if isinstance(c, dict) and c.get("type") == "text"]
+        return "\n".join(parts)
+    return ""

@@ -1,0 +1,93 @@
+"""Commands run with Bash: what they were (test, build, other), how they
+ended, how long they took. Feeds the story and the note's Commands section;
+their output goes on to `git` for commits, pushes and PRs."""
+
+from __future__ import annotations
+
+from vibe_vault import text as tx
+from vibe_vault.entries import ToolInput
+from vibe_vault.fold import git
+from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.state import Action, Command, Pending
+from vibe_vault.text import rx
+
+MAX_COMMANDS = 100  # as many as the note shows
+COMMAND_CHARS = 240
+
+_EXIT_CODE = r"^Exit code (-?\d+)"
+_TEST_CMD = (  # a runner may be called by path: .venv/bin/pytest, vendor/bin/phpunit
+    r"(?:^|[\s;&|(/])(?:pytest|py\.test|python\d?(?:\.\d+)? -m (?:pytest|unittest)|tox|nox"
+    r"|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)"
+    r"|jest|vitest|mocha|rspec|phpunit|ctest|mvn test|gradle test|\./gradlew test|dotnet test"
+    r"|make test|just test|deno test|swift test|mix test)\b"
+)
+_BUILD_CMD = (
+    r"(?:^|[\s;&|(/])(?:cargo build|go build|npm run build|pnpm (?:run )?build|yarn build"
+    r"|make(?:\s|$)|cmake --build|mvn (?:package|install)|gradle build|tsc\b|python -m build"
+    r"|uv build|docker build|vite build|next build)"
+)
+# Every alternative of the patterns above contains one of these: most commands
+# (git, ls, cat, grep) are classified without running a regex.
+_TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec", "phpunit")
+_BUILD_HINTS = ("build", "make", "tsc", "mvn")
+
+
+def kind_of(command: str) -> str:
+    """test, build or command."""
+    low = command.lower()
+    if _mentions(low, _TEST_HINTS) and rx(_TEST_CMD).search(command):
+        return "test"
+    if _mentions(low, _BUILD_HINTS) and rx(_BUILD_CMD).search(command):
+        return "build"
+    return "command"
+
+
+def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    facts = ctx.facts
+    command = str(inp.command or "")
+    # Only the first line is shown: a heredoc's body need not be scanned.
+    text = ctx.text(tx.cut(command, COMMAND_CHARS * 4), None)
+    shown = tx.one_line(text, COMMAND_CHARS)
+    if text.count("\n") and not shown.endswith("…"):
+        shown += " …"
+    kind = kind_of(command)
+    call.key = "cmd:" + " ".join(text.split())
+    call.command_no = facts.commands_dropped + len(facts.commands)
+    facts.commands_run += 1
+    facts.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=call.tool_id))
+    if len(facts.commands) > MAX_COMMANDS:
+        del facts.commands[0]
+        facts.commands_dropped += 1
+    git.note_command(ctx, call, command)
+    return Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=call.tool_id), False
+
+
+def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+    facts = ctx.facts
+    status = outcome.status
+    code: int | None = 0 if status == "ok" else None
+    result = outcome.result
+    stdout = ""
+    if result is not None:
+        stdout = str(result.stdout or "")
+        if result.interrupted:
+            status = "interrupted"
+    if status == "failed":
+        m = rx(_EXIT_CODE).match(outcome.text)
+        code = int(m.group(1)) if m else None
+    if action is not None:
+        action.code = code
+        action.status = status
+    i = call.command_no - facts.commands_dropped
+    if 0 <= i < len(facts.commands) and facts.commands[i].tool_id == call.tool_id:
+        row = facts.commands[i]
+        row.status, row.code, row.ms = status, code, outcome.ms
+    git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
+
+
+def _mentions(text: str, words: tuple[str, ...]) -> bool:
+    # A plain loop, not any() over a generator, which costs more than the searches.
+    for w in words:  # noqa: SIM110
+        if w in text:
+            return True
+    return False

@@ -1,0 +1,247 @@
+"""What every kind of fact folds through: the facts being built, the redactor,
+the current turn, the entry's time.
+
+One `Context` per fold call. Texts from the transcript reach the facts only
+through `text`, `line` or `cleaned` here: cleaned, redacted and cut, so neither
+the saved state nor the note ever holds a secret.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from msgspec import Struct
+
+from vibe_vault import text as tx
+from vibe_vault.entries import ToolResult
+from vibe_vault.redact import Redactor
+from vibe_vault.state import Action, Fold, Pending, Turn
+
+# Caps keep a note readable and the state small for sessions of tens of
+# thousands of entries; what is dropped is counted and said in the note.
+HEAD_TURNS = 10  # the first turns say what the session was for: always kept
+TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
+MAX_ACTIONS = 60
+ANSWER_CHARS = 700
+THINKING_CHARS = 500
+IDLE_GAP_S = 300.0
+MEMO_SIZE = 4096
+
+# Lines standing for several calls add up their kinds; the others count calls.
+EXPLORE = "explore"
+
+
+class Outcome(Struct):
+    """How a tool call ended, as the generic pairing worked it out."""
+
+    status: str  # ok, failed, denied (Bash may add interrupted)
+    text: str  # the result's text, when it was read (errors, a command's output)
+    result: ToolResult | None
+    ms: int | None
+    ts: str
+
+
+def epoch(ts: str) -> float | None:
+    """Seconds since the epoch of an ISO 8601 stamp; None if it is not one.
+    (datetime.fromisoformat is C: faster than any parsing by hand in Python.)"""
+    try:
+        return datetime.fromisoformat(ts).timestamp()
+    except ValueError:
+        return None
+
+
+def note_text(text: str, limit: int | None, redactor: Redactor,
+              stated: bool = False) -> tuple[str, int]:
+    """A transcript text as a note may hold it: cleaned, redacted and cut to
+    `limit`; and how many secrets were replaced.
+
+    The text is first cut at a space near twice the limit, so the regex work is
+    bounded and no token-like secret is split in two. `stated` says the limit
+    where a long text was cut (prompts, answers, summaries).
+    """
+    if limit is not None:
+        text = tx.cut(text, limit * 2)
+    text, n = redactor.redact(tx.clean(text))
+    if limit is not None:
+        cut = tx.trim(text, limit)
+        if stated and cut != text.strip():
+            cut += f" [cut at {limit:,} characters]"
+        text = cut
+    return text, n
+
+
+class Context:
+    """The state of one fold call over `facts`."""
+
+    def __init__(self, facts: Fold, redactor: Redactor, keep_thinking: bool = False,
+                 agent: bool = False) -> None:
+        self.facts = facts
+        self.redactor = redactor
+        # Thinking is a third of all the text a session has; it is cleaned, redacted
+        # and kept only when notes show it (update_session re-reads when that changes).
+        self.keep_thinking = facts.keeps_thinking = keep_thinking
+        # A subagent's work: its entries are sidechain ones, its usage is counted
+        # apart, and it has no story of its own (its Task call tells it).
+        self.agent = agent
+        self.memo: dict[tuple[str, int | None, bool], tuple[str, int]] = {}
+        self.entry_epoch = 0.0  # the current entry's time, parsed once
+        self.branch = ""  # the last git branch seen, to skip the list check
+        self.held_turn = -1
+        self.held_answer: str | None = None
+        self.held_thinking: str | None = None
+        # The ids of recent_tools as a set: every tool_use block is checked against them.
+        self.recent = set(facts.recent_tools)
+        # TodoWrite lists by call, until their result says whether they took effect.
+        self.todo_calls: dict[str, list[Any]] = {}
+        self.todos: list[Any] | None = None
+        self.sidechain: Context | None = None  # inline subagents' work, in the main file
+
+    # -- text --------------------------------------------------------------------
+    def cleaned(self, text: str, limit: int | None, stated: bool = False) -> tuple[str, int]:
+        """`note_text`, memoised for this fold call (todo lists and paths recur)."""
+        key = (text, limit, stated)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        out = note_text(text, limit, self.redactor, stated)
+        if len(self.memo) > MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = out
+        return out
+
+    def cleaned_line(self, text: str, limit: int) -> tuple[str, int]:
+        """`cleaned` for a text shown as one line."""
+        return self.cleaned(tx.one_line(tx.cut(text, max(limit * 8, 4096)), limit * 2), limit)
+
+    def text(self, raw: str, limit: int | None = None, stated: bool = False) -> str:
+        """A text for the facts; its secrets are counted in the session's."""
+        text, secrets = self.cleaned(raw, limit, stated)
+        self.facts.redactions += secrets
+        return text
+
+    def line(self, raw: str, limit: int) -> str:
+        """`text`, as one line."""
+        text, secrets = self.cleaned_line(raw, limit)
+        self.facts.redactions += secrets
+        return text
+
+    # -- time ------------------------------------------------------------------------
+    def clock(self, ts: str) -> float:
+        """Track first/last stamps and active time; the entry's epoch (0 if none)."""
+        ep = epoch(ts)
+        if ep is None:
+            return 0.0
+        facts = self.facts
+        if not facts.first_ts:
+            # The first entry in file order, not the earliest stamp: a later line
+            # may carry an earlier time, and the note's name must not depend on
+            # how much of the file had been read when it was first written.
+            facts.first_ts = ts
+        last = facts.last_epoch
+        if ep >= last:
+            if last:
+                gap = ep - last
+                if gap < IDLE_GAP_S:
+                    facts.gap_ms += int(gap * 1000)
+            facts.last_epoch = ep
+            facts.last_ts = ts
+        return ep
+
+    # -- turns and actions ---------------------------------------------------------------
+    def turn(self) -> Turn | None:
+        turns = self.facts.turns
+        return turns[-1] if turns else None
+
+    def new_turn(self, t: Turn) -> None:
+        if self.agent:
+            return
+        self.flush()
+        facts = self.facts
+        facts.turns.append(t)
+        if len(facts.turns) > HEAD_TURNS + TAIL_TURNS:
+            del facts.turns[HEAD_TURNS]  # the oldest of the tail
+            facts.turns_dropped += 1
+
+    def turn_no(self) -> int:
+        return self.facts.turns_dropped + len(self.facts.turns) - 1
+
+    def turn_at(self, no: int) -> Turn | None:
+        """The turn numbered `no` (0 = first of the session), if still kept."""
+        if no < 0:
+            return None
+        facts = self.facts
+        i = no if no < HEAD_TURNS else no - facts.turns_dropped
+        if no >= HEAD_TURNS and i < HEAD_TURNS:
+            return None  # dropped from between head and tail
+        if i < len(facts.turns):
+            return facts.turns[i]
+        return None
+
+    def action_at(self, call: Pending) -> Action | None:
+        t = self.turn_at(call.turn_no)
+        if t is None or not 0 <= call.action_no < len(t.actions):
+            return None
+        return t.actions[call.action_no]
+
+    def add_action(self, a: Action, merge: bool = False) -> int:
+        """Append an action to the current turn; its index, or -1. With `merge`,
+        a line like the last one (same kind and text) stands for both."""
+        if self.agent:
+            return -1
+        t = self.turn()
+        if t is None:
+            t = Turn(kind="continued", ts=a.ts)
+            self.new_turn(t)
+        if merge and t.actions:
+            last = t.actions[-1]
+            if last.kind == a.kind and last.text == a.text and a.kind != "bash":
+                if a.kind == EXPLORE:
+                    last.reads += a.reads
+                    last.searches += a.searches
+                    last.listings += a.listings
+                else:
+                    last.added += a.added
+                    last.removed += a.removed
+                    last.times += a.times
+                return len(t.actions) - 1
+        if len(t.actions) >= MAX_ACTIONS:
+            t.more_actions += 1
+            return -1
+        t.actions.append(a)
+        return len(t.actions) - 1
+
+    # -- a turn's answer and thinking --------------------------------------------------
+    # Claude writes many text blocks per turn and only the last is kept, so the
+    # text is held raw and cleaned and redacted once: when the turn closes or
+    # the fold ends. Each turn remembers how many secrets its kept texts had,
+    # so the session's count is the same however the transcript was chunked.
+    def hold(self, kind: str, raw: str, ts: str) -> None:
+        if self.agent:
+            return
+        if self.turn() is None:
+            self.new_turn(Turn(kind="continued", ts=ts))
+        no = self.turn_no()
+        if self.held_turn != no:
+            self.flush()
+            self.held_turn = no
+        if kind == "answer":
+            self.held_answer = raw
+        else:
+            self.held_thinking = raw
+
+    def flush(self) -> None:
+        if self.held_turn < 0:
+            return
+        t = self.turn_at(self.held_turn)
+        facts = self.facts
+        if t is not None and self.held_answer is not None:
+            text, n = self.cleaned(self.held_answer, ANSWER_CHARS, stated=True)
+            facts.redactions += n - t.answer_redactions
+            t.answer, t.answer_redactions = text, n
+            facts.last_answer = text
+        if t is not None and self.held_thinking is not None:
+            text, n = self.cleaned(self.held_thinking, THINKING_CHARS, stated=True)
+            facts.redactions += n - t.thinking_redactions
+            t.thinking, t.thinking_redactions = text, n
+        self.held_turn, self.held_answer, self.held_thinking = -1, None, None

@@ -1,0 +1,101 @@
+"""Commits, pushes and pull requests, from git's commands and output and from
+Claude Code's `pr-link` rows. Feeds the note's Commits and PRs section."""
+
+from __future__ import annotations
+
+from vibe_vault.entries import Entry
+from vibe_vault.fold.context import Context
+from vibe_vault.state import Commit, Pending, PullRequest
+from vibe_vault.text import rx
+
+MAX_COMMITS = 100
+SUBJECT_CHARS = 120
+BRANCH_CHARS = 60
+
+_COMMIT_LINE = r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$"
+_PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
+_PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
+# `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
+_COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
+_COMMIT_MESSAGE = r"""\s-m\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
+# What `git log --oneline`, `git log`/`git show` and `git rev-parse` print.
+_ONELINE = r"(?m)^\*?\s*([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$"
+_LONG_LOG = r"(?m)^commit ([0-9a-f]{40})\b.*\n(?:(?!\n).*\n)*?\n    (.+)$"
+_REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
+
+
+def note_command(ctx: Context, call: Pending, command: str) -> None:
+    """What a command's output may tell: only git commands print commits or pushes."""
+    if "git" not in command:
+        return
+    pushed = "git push" in command and rx(_PUSH_CMD).search(command)  # `in` is 20x cheaper
+    call.git = "git push" if pushed else "git"
+    if "commit" in command and rx(_COMMIT_CMD).search(command):
+        call.commits = True
+        m = rx(_COMMIT_MESSAGE).search(command)
+        if m:
+            words = next(g for g in m.groups() if g is not None)
+            call.commit_subject = ctx.line(words.replace('\\"', '"'), SUBJECT_CHARS)
+
+
+def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> None:
+    """A command's output: git's own `[branch sha] subject` line is a commit even
+    when a later command of the same line failed; a successful `git commit`
+    that printed none (`-q`, `-F -`, a script) is a commit all the same."""
+    facts = ctx.facts
+    found = False
+    for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
+        found = True
+        commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS),
+               ctx.line(m.group(1), BRANCH_CHARS), ts)
+    if status == "ok" and call.commits and not found:
+        commit(ctx, "", call.commit_subject, ctx.line(ctx.branch, BRANCH_CHARS), ts)
+    if status != "ok" or not out:
+        return
+    if call.git and any(not c.sha for c in facts.commits):
+        name_commits(ctx, out)
+    for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
+        pull_request(ctx, m.group(0), int(m.group(2)), m.group(1))
+    if call.git == "git push":
+        facts.pushes += 1
+
+
+def commit(ctx: Context, sha: str, subject: str, branch: str, ts: str) -> None:
+    facts = ctx.facts
+    if sha and any(c.sha == sha for c in facts.commits):
+        return
+    facts.commits.append(Commit(sha=sha, subject=subject, branch=branch, ts=ts))
+    del facts.commits[:-MAX_COMMITS]
+
+
+def name_commits(ctx: Context, out: str) -> None:
+    """Give commits made without git's line their sha, from what `git log`,
+    `git show` or `git rev-parse` printed later: by subject, or, for a bare
+    sha, the latest commit when it is the one without one."""
+    facts = ctx.facts
+    unnamed = [c for c in facts.commits if not c.sha]
+    known = {c.sha for c in facts.commits if c.sha}
+    pairs = [(m.group(1), m.group(2)) for m in rx(_LONG_LOG).finditer(out)]
+    pairs += [(m.group(1), m.group(2)) for m in rx(_ONELINE).finditer(out)]
+    for sha, subject in pairs:
+        subject = ctx.line(subject, SUBJECT_CHARS)
+        for c in unnamed:
+            if not c.sha and c.subject and subject == c.subject and sha[:7] not in known:
+                c.sha = sha[:7]
+                known.add(c.sha)
+    last = facts.commits[-1]
+    m = rx(_REV_PARSE).match(out)
+    if m and not last.sha:
+        last.sha = m.group(1)[:7]
+
+
+def pull_request(ctx: Context, url: str, number: int | None, repo: str) -> None:
+    facts = ctx.facts
+    if any(p.url == url for p in facts.prs):
+        return
+    facts.prs.append(PullRequest(url=url, number=number, repo=repo))
+
+
+def on_pr_link(ctx: Context, e: Entry) -> None:
+    if e.prUrl:
+        pull_request(ctx, e.prUrl, e.prNumber, e.prRepository or "")

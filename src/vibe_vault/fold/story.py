@@ -1,0 +1,242 @@
+"""The story of a session: prompts (queued ones too), Claude's answers and
+thinking, compactions and slash commands, turn by turn. Feeds the note's Story;
+tool calls in a message go on to `calls`."""
+
+from __future__ import annotations
+
+from vibe_vault import text as tx
+from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
+from vibe_vault.fold import calls, errors, titles
+from vibe_vault.fold.context import Context
+from vibe_vault.fold.usage import note_entry_usage
+from vibe_vault.state import Action, Queued, Turn
+
+PROMPT_CHARS = 500
+RAW_PROMPT_CHARS = 64_000
+SUMMARY_CHARS = 4000
+TAIL_UUIDS = 50
+MAX_QUEUED = 20
+# What Claude Code itself puts in a user message: not a prompt.
+_NOT_TYPED = ("<local-command-stdout>", "<local-command-stderr>",
+              "Caveat: The messages below were generated", "<bash-input>", "<bash-stdout>",
+              "<bash-stderr>", "<task-notification>")
+
+
+def note_message(ctx: Context, e: Entry) -> None:
+    """A main-chain message's uuid: the last ones let a later session link here."""
+    uuid = e.uuid
+    if not uuid or e.isSidechain:
+        return
+    facts = ctx.facts
+    if not facts.conversational:
+        facts.first_parent = e.parentUuid or ""
+    facts.conversational += 1
+    tail = facts.tail_uuids
+    tail.append(uuid)
+    if len(tail) > TAIL_UUIDS:
+        del tail[0]
+
+
+# -- Claude ----------------------------------------------------------------------------
+
+
+def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
+    note_message(ctx, e)
+    facts = ctx.facts
+    m = e.message
+    if m is None:
+        return
+    # A subagent's usage is counted where its file is folded.
+    new = False if ctx.agent else note_entry_usage(facts.usage, facts.settled, facts.models, e)
+    sidechain = bool(e.isSidechain) and not ctx.agent
+    if m.model != "<synthetic>":
+        facts.has_assistant = True
+    if new and not sidechain:
+        facts.assistant_messages += 1
+    if e.isApiErrorMessage:
+        facts.api_errors += 1
+        text = ""
+        if isinstance(m.content, list):
+            text = next((b.text for b in m.content if isinstance(b, Block) and b.text), "")
+        errors.error(ctx, "API", text or "API error", ts)
+        return
+    content = m.content
+    if not isinstance(content, list):
+        return
+    for b in content:
+        if not isinstance(b, Block):
+            continue
+        if b.type == "tool_use" and b.id:
+            if b.id in facts.pending or b.id in ctx.recent:
+                continue  # a streaming snapshot repeating a block we have
+            calls.on_tool_use(ctx, b, ts)
+        elif b.type == "thinking" and ctx.keep_thinking and b.thinking and not sidechain:
+            raw = decode_raw(b.thinking)
+            raw = raw.strip() if isinstance(raw, str) else ""
+            if raw:
+                ctx.hold("thinking", raw, ts)
+        elif b.type == "text" and b.text and not sidechain:
+            raw = b.text.strip()
+            if raw:
+                ctx.hold("answer", raw, ts)
+
+
+# -- the user ------------------------------------------------------------------------------
+
+
+def on_user(ctx: Context, e: Entry, ts: str) -> None:
+    note_message(ctx, e)
+    m = e.message
+    if m is None:
+        return
+    content = m.content
+    if isinstance(content, list):
+        texts: list[str] = []
+        images = 0
+        for b in content:
+            if isinstance(b, str):
+                texts.append(b)
+            elif b.type == "tool_result":
+                calls.on_tool_result(ctx, b, e, ts)
+            elif b.type == "text" and b.text:
+                texts.append(b.text)
+            elif b.type == "image":
+                images += 1
+        if texts or images:
+            on_prompt(ctx, e, "\n".join(texts), images, ts)
+    elif isinstance(content, str):
+        on_prompt(ctx, e, content, 0, ts)
+
+
+def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
+    facts = ctx.facts
+    # A pasted log can be megabytes; a note keeps 500 characters of a prompt, and
+    # the wrapper tags to strip come first. Bounding the text bounds the regexes.
+    raw = tx.cut(raw, RAW_PROMPT_CHARS)
+    if e.isSidechain:
+        return
+    if e.isCompactSummary:
+        summary = ctx.text(raw.strip(), SUMMARY_CHARS, stated=True)
+        t = ctx.turn()
+        if t is not None and t.kind == "compact" and not t.detail:
+            t.detail = summary
+        else:
+            ctx.new_turn(Turn(kind="continued", ts=ts, detail=summary))
+        return
+    if e.isMeta:
+        return
+    stripped = raw.lstrip()
+    if stripped.startswith("[Request interrupted by user"):
+        facts.interruptions += 1
+        ctx.add_action(Action(kind="interrupt", ts=ts), merge=True)
+        return
+    if stripped.startswith(_NOT_TYPED):
+        return
+    command = tx.slash_command(raw)
+    if command is not None:
+        shown = ctx.text(command, PROMPT_CHARS)
+        ctx.new_turn(Turn(kind="command", ts=ts, text=shown))
+        titles.note_command(ctx, command, shown)
+        return
+    words = tx.strip_wrappers(raw)
+    if images:
+        words = (words + " " + " ".join(["[image]"] * min(images, 5))).strip()
+    if not words:
+        return
+    shown = ctx.text(words, PROMPT_CHARS, stated=True)
+    facts.prompts += 1
+    ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
+    titles.note_prompt(ctx, words, shown)
+
+
+# -- prompts typed while Claude was working --------------------------------------------------
+# Held as the note will show them (cleaned, redacted): the state holds no raw
+# transcript text.
+
+
+def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
+    facts = ctx.facts
+    operation = e.operation
+    if operation == "enqueue":
+        content = decode_raw(e.content)
+        if isinstance(content, str) and _typed(content) and len(facts.queued) < MAX_QUEUED:
+            text, secrets = _queued_text(ctx, content)
+            if text:
+                facts.queued.append(Queued(text=text, secrets=secrets))
+    elif operation in ("dequeue", "remove") and facts.queued:
+        _show_queued(ctx, facts.queued.pop(0), ts)  # Claude takes it now
+    elif operation == "popAll":
+        facts.queued.clear()  # back to the input box; sent later as a prompt, if at all
+
+
+def on_attachment(ctx: Context, e: Entry, ts: str) -> None:
+    """A `queued_command` attachment marks where Claude reads a queued prompt.
+    Claude Code records some both ways: shown once."""
+    raw = queued_prompt(e.attachment) if e.attachment else None
+    if raw is None:
+        return
+    facts = ctx.facts
+    text, secrets = _queued_text(ctx, raw)
+    if not text:
+        return
+    for i, waiting in enumerate(facts.queued):
+        if waiting.text == text:
+            _show_queued(ctx, facts.queued.pop(i), ts)
+            return
+    if text not in facts.queued_shown:
+        _show_queued(ctx, Queued(text=text, secrets=secrets), ts)
+
+
+def _queued_text(ctx: Context, raw: str) -> tuple[str, int]:
+    words = tx.strip_wrappers(tx.cut(raw, RAW_PROMPT_CHARS))
+    return ctx.cleaned(words, PROMPT_CHARS, stated=True) if words else ("", 0)
+
+
+def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
+    facts = ctx.facts
+    facts.queued_shown.append(queued.text)
+    del facts.queued_shown[:-5]
+    facts.redactions += queued.secrets
+    facts.prompts += 1
+    ctx.new_turn(Turn(kind="prompt", ts=ts, text=queued.text, detail="queued"))
+
+
+def _typed(content: str) -> bool:
+    """A queued item a person typed, not a background task's notification."""
+    head = content.lstrip()[:1]
+    return bool(head) and head not in "{<"
+
+
+# -- Claude Code's own system lines ------------------------------------------------------------
+
+
+def on_system(ctx: Context, e: Entry, ts: str) -> None:
+    facts = ctx.facts
+    subtype = e.subtype
+    if subtype == "compact_boundary":
+        facts.compactions += 1
+        md = e.compactMetadata
+        trigger = (md.trigger or "") if md else ""
+        before = int(md.preTokens or 0) if md else 0
+        ctx.new_turn(Turn(kind="compact", ts=ts, text=ctx.line(trigger, 20), tokens=before))
+        if e.logicalParentUuid and not facts.conversational and not facts.logical_parent:
+            facts.logical_parent = e.logicalParentUuid
+    elif subtype == "turn_duration":
+        if isinstance(e.durationMs, (int, float)):
+            facts.turn_ms += int(e.durationMs)
+    elif subtype in ("api_error", "error"):
+        facts.api_errors += 1
+        info = decode_raw(e.error)
+        message = ""
+        if isinstance(info, dict):
+            status = info.get("status")
+            message = str(info.get("message") or (f"HTTP {status}" if status else ""))
+        errors.error(ctx, "API", message or "API error (retried)", ts)
+    elif subtype == "away_summary":
+        titles.on_away_summary(ctx, e)
+    elif subtype == "local_command":
+        content = decode_raw(e.content)
+        if isinstance(content, str):
+            command = tx.slash_command(content)
+            if command:
+                ctx.add_action(Action(kind="slash", text=ctx.line(command, 120), ts=ts))

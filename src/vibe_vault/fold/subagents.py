@@ -1,0 +1,62 @@
+"""Subagents: the Task calls that start them, how they ended, and the work of
+inline ones (older layout: `isSidechain` entries in the main file). Feeds the
+note's Subagents section; their files, commands and commits join the session's
+(see `work.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vibe_vault.entries import ToolInput
+from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.state import Action, Fold, Pending, Subagent
+
+AGENT_TOOLS = frozenset({"Task", "Agent"})
+MAX_SUBAGENTS = 200
+
+
+def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    facts = ctx.facts
+    sub = Subagent(
+        tool_id=call.tool_id,
+        type=ctx.line(str(inp.subagent_type or "general-purpose"), 60),
+        description=ctx.line(str(inp.description or ""), 120),
+        ts=ts,
+    )
+    if len(facts.subagents) < MAX_SUBAGENTS:
+        facts.subagents.append(sub)
+        call.sub_no = len(facts.subagents) - 1
+    else:
+        facts.subagents_dropped += 1
+    return Action(kind="agent", text=sub.type, detail=sub.description, ts=ts), False
+
+
+def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+    facts = ctx.facts
+    if not 0 <= call.sub_no < len(facts.subagents):
+        return
+    sub = facts.subagents[call.sub_no]
+    sub.status = outcome.status if outcome.status != "ok" else "completed"
+    result = outcome.result
+    if result is not None:
+        sub.agent_id = str(result.agentId or "")
+        sub.tokens = _int(result.totalTokens)
+        sub.ms = _int(result.totalDurationMs)
+        sub.tool_calls = _int(result.totalToolUseCount)
+        if isinstance(result.status, str) and result.status:
+            sub.status = result.status
+
+
+def sidechain(ctx: Context) -> Context:
+    """The context inline subagents' entries fold through, in this fold call."""
+    if ctx.sidechain is None:
+        facts = ctx.facts
+        if facts.sidechain is None:
+            facts.sidechain = Fold()
+        ctx.sidechain = Context(facts.sidechain, ctx.redactor, agent=True)
+        ctx.sidechain.memo = ctx.memo
+    return ctx.sidechain
+
+
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0

@@ -1,0 +1,129 @@
+"""Todo lists, tasks and plans. Feeds the note's Open threads section and the
+plans shown in the story."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vibe_vault.entries import ToolInput
+from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.state import Action, Pending, Todo
+
+MAX_TASKS = 200
+MAX_TODOS = 100
+TODO_CHARS = 160
+PLAN_CHARS = 3000
+MAX_WAITING_CALLS = 8
+
+
+# -- TodoWrite: each call replaces the whole list, once its result says it did --------
+
+
+def on_todo_write(ctx: Context, call: Pending, inp: ToolInput,
+                  ts: str) -> tuple[Action | None, bool]:
+    if isinstance(inp.todos, list):
+        ctx.todo_calls[call.tool_id] = inp.todos
+        if len(ctx.todo_calls) > MAX_WAITING_CALLS:
+            del ctx.todo_calls[next(iter(ctx.todo_calls))]
+    return None, False
+
+
+def on_todo_result(ctx: Context, call: Pending, action: Action | None,
+                   outcome: Outcome) -> None:
+    """A TodoWrite's list takes effect only when the call succeeded (a denied
+    one changed nothing)."""
+    facts = ctx.facts
+    tid = call.tool_id
+    ok = outcome.status == "ok"
+    raw = ctx.todo_calls.pop(tid, None)
+    if ok:
+        if raw is not None:
+            ctx.todos = raw
+        elif tid == facts.todos_waiting_id:
+            ctx.todos = None
+            set_todos(ctx, facts.todos_waiting, facts.todos_waiting_secrets)
+    if ok or tid == facts.todos_waiting_id:
+        # An accepted list supersedes any older one still waiting.
+        facts.todos_waiting, facts.todos_waiting_secrets, facts.todos_waiting_id = [], 0, ""
+
+
+def finish(ctx: Context) -> None:
+    """At the end of a read: the last accepted list is worked out (once, not
+    at every call), and a call still waiting for its result is kept aside."""
+    facts = ctx.facts
+    if ctx.todo_calls:
+        tid, raw = next(reversed(ctx.todo_calls.items()))
+        facts.todos_waiting, facts.todos_waiting_secrets = todo_list(ctx, raw)
+        facts.todos_waiting_id = tid
+        ctx.todo_calls.clear()
+    if ctx.todos is not None:
+        set_todos(ctx, *todo_list(ctx, ctx.todos))
+        ctx.todos = None
+
+
+def todo_list(ctx: Context, raw: list[Any]) -> tuple[list[Todo], int]:
+    todos: list[Todo] = []
+    secrets = 0
+    for item in raw[:MAX_TODOS]:
+        if isinstance(item, dict):
+            text, n = ctx.cleaned_line(str(item.get("content") or ""), TODO_CHARS)
+            todos.append(Todo(text=text, status=str(item.get("status") or "pending")))
+            secrets += n
+    return todos, secrets
+
+
+def set_todos(ctx: Context, todos: list[Todo], secrets: int) -> None:
+    facts = ctx.facts
+    # Like a turn's answer, the list counts the secrets it holds now, so the
+    # session's count does not depend on how many reads the list was seen in.
+    facts.redactions += secrets - facts.todo_redactions
+    facts.todos, facts.todo_redactions = todos, secrets
+
+
+# -- TaskCreate / TaskUpdate (the task list of 2.1) ---------------------------------------
+
+
+def on_task_create(ctx: Context, call: Pending, inp: ToolInput,
+                   ts: str) -> tuple[Action | None, bool]:
+    call.task_subject = ctx.line(str(inp.subject or inp.description or ""), TODO_CHARS)
+    return None, False
+
+
+def on_task_created(ctx: Context, call: Pending, action: Action | None,
+                    outcome: Outcome) -> None:
+    facts = ctx.facts
+    result = outcome.result
+    task = result.task if result is not None else None
+    if isinstance(task, dict) and task.get("id") is not None and len(facts.tasks) < MAX_TASKS:
+        facts.tasks[str(task["id"])] = Todo(
+            text=ctx.line(str(task.get("subject") or call.task_subject), TODO_CHARS))
+
+
+def on_task_update(ctx: Context, call: Pending, inp: ToolInput,
+                   ts: str) -> tuple[Action | None, bool]:
+    task = ctx.facts.tasks.get(str(inp.taskId or ""))
+    if task is not None and isinstance(inp.status, str):
+        task.status = inp.status
+    return None, False
+
+
+# -- plan mode -------------------------------------------------------------------------
+
+
+def on_exit_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
+                      ts: str) -> tuple[Action | None, bool]:
+    plan = inp.plan if isinstance(inp.plan, str) else ""
+    return Action(kind="plan", ts=ts, detail=ctx.text(plan.strip(), PLAN_CHARS, stated=True)), False
+
+
+def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
+                     outcome: Outcome) -> None:
+    if action is not None:
+        status = outcome.status
+        action.status = ("approved" if status == "ok" else
+                         "rejected" if status == "denied" else status)
+
+
+def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
+                       ts: str) -> tuple[Action | None, bool]:
+    return Action(kind="tool", text="Entered plan mode", ts=ts), False

@@ -1,0 +1,75 @@
+"""The other tools, each in a word of the story: exploring (Read, Grep, Glob,
+LS), the web, questions to the user, skills, MCP and any tool not known yet."""
+
+from __future__ import annotations
+
+from vibe_vault.entries import ToolInput
+from vibe_vault.fold.context import EXPLORE, Context, Outcome
+from vibe_vault.state import Action, Pending
+
+EXPLORE_READ = frozenset({"Read", "NotebookRead"})
+EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
+EXPLORE_LIST = frozenset({"LS"})
+# Tools that leave nothing to tell in the story (their effect is told elsewhere).
+QUIET_TOOLS = frozenset(
+    {"TodoWrite", "TodoRead", "BashOutput", "KillShell", "KillBash", "TaskList", "TaskGet",
+     "TaskOutput", "TaskStop", "TaskCreate", "TaskUpdate"}
+)
+
+
+def on_read(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    return Action(kind=EXPLORE, reads=1, ts=ts), True
+
+
+def on_search(ctx: Context, call: Pending, inp: ToolInput,
+              ts: str) -> tuple[Action | None, bool]:
+    return Action(kind=EXPLORE, searches=1, ts=ts), True
+
+
+def on_list(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    return Action(kind=EXPLORE, listings=1, ts=ts), True
+
+
+def on_fetch(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    url = str(inp.url or "")
+    host = url.split("://", 1)[-1].split("/", 1)[0]
+    return Action(kind="fetch", text=ctx.line(host, 100), ts=ts), True
+
+
+def on_web_search(ctx: Context, call: Pending, inp: ToolInput,
+                  ts: str) -> tuple[Action | None, bool]:
+    return Action(kind="search", text=ctx.line(str(inp.query or ""), 120), ts=ts), False
+
+
+def on_question(ctx: Context, call: Pending, inp: ToolInput,
+                ts: str) -> tuple[Action | None, bool]:
+    questions = inp.questions
+    question = str(inp.question or "")  # before 2.0.5x: one question, no list
+    if isinstance(questions, list) and questions and isinstance(questions[0], dict):
+        question = str(questions[0].get("question") or questions[0].get("header") or "")
+    return Action(kind="question", text=ctx.line(question, 200), ts=ts), False
+
+
+def on_answer(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+    result = outcome.result
+    if action is None or result is None:
+        return
+    answers = result.answers
+    if isinstance(answers, dict) and answers:
+        action.detail = ctx.line(str(next(iter(answers.values()))), 160)
+
+
+def on_skill(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    what = str(inp.skill or inp.command or call.name)
+    return Action(kind="skill", text=ctx.line(what, 80), ts=ts), False
+
+
+def on_other(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    """Any other tool: `mcp__server__tool` as "server: tool", others by name."""
+    if call.name in QUIET_TOOLS:
+        return None, False
+    label = call.name
+    if label.startswith("mcp__"):
+        parts = label.split("__")
+        label = f"{parts[1]}: {parts[-1]}" if len(parts) >= 3 else label
+    return Action(kind="tool", text=ctx.line(label, 80), ts=ts), True

@@ -1,0 +1,103 @@
+"""Usage and the models behind it: every API message counted once.
+
+Feeds the note's tokens and cost (`render.tokens_by_model` merges the main
+file's, the subagent files' and the streamed subagents' usage).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vibe_vault.entries import Entry, agent_progress
+from vibe_vault.fold.context import Context
+from vibe_vault.state import AgentFold, Tokens
+
+USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
+AGENT_USAGE_WINDOW = 64  # many subagent files may hang off one session
+MAX_STREAMED_AGENTS = 200
+
+
+def tokens_of(model: str, u: Any) -> Tokens:
+    """One message's usage snapshot, as kept for its message id."""
+    cc = u.cache_creation
+    creation = u.cache_creation_input_tokens or 0
+    return Tokens(
+        model=model,
+        input=u.input_tokens or 0,
+        output=u.output_tokens or 0,
+        cache_read=u.cache_read_input_tokens or 0,
+        cache_creation=creation,
+        cache_5m=(cc.ephemeral_5m_input_tokens or 0) if cc else creation,
+        cache_1h=(cc.ephemeral_1h_input_tokens or 0) if cc else 0,
+    )
+
+
+def add_tokens(totals: dict[str, Tokens], t: Tokens, model: str | None = None) -> None:
+    """Add `t` to the running total of its model (or of `model`)."""
+    model = t.model if model is None else model
+    acc = totals.get(model)
+    if acc is None:
+        acc = totals[model] = Tokens(model=model)
+    acc.input += t.input
+    acc.output += t.output
+    acc.cache_read += t.cache_read
+    acc.cache_creation += t.cache_creation
+    acc.cache_5m += t.cache_5m
+    acc.cache_1h += t.cache_1h
+
+
+def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
+               model: str, u: Any, key: str | None, window: int | None = None) -> bool:
+    """Record an API message's usage; True when the message id is new.
+
+    Streaming writes several snapshots of one message (one per content block);
+    the one with the most output is kept, so each message counts once. Snapshots
+    of one message are written close together, so only the last `window` ids
+    are kept for dedup; older messages are added to per-model totals, which
+    keeps the state (and every Stop) the same size however long the session grows.
+    `<synthetic>` marks a local notice, not an API call.
+    """
+    if u is None or model == "<synthetic>":
+        return False
+    if model and model not in models:
+        models.append(model)
+    if key is None:
+        return False
+    old = usage.get(key)
+    if old is None:
+        usage[key] = tokens_of(model, u)
+        if len(usage) > (USAGE_WINDOW if window is None else window):
+            add_tokens(settled, usage.pop(next(iter(usage))))
+        return True
+    if (u.output_tokens or 0) > old.output:
+        usage[key] = tokens_of(model, u)
+    return False
+
+
+def note_entry_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
+                     e: Entry, window: int | None = None) -> bool:
+    """`note_usage` for an assistant entry (keyed by message id, request id, uuid)."""
+    m = e.message
+    if m is None:
+        return False
+    return note_usage(usage, settled, models, m.model or "", m.usage,
+                      m.id or e.requestId or e.uuid, window)
+
+
+def on_progress(ctx: Context, e: Entry) -> None:
+    """Usage of a subagent message streamed into the main file (2.0/2.1): real
+    API spend, which some versions record nowhere else. Kept per agent, so the
+    note can prefer the agent's own file when there is one."""
+    p = agent_progress(e.data)
+    if p is None or p.message is None or p.message.message is None:
+        return
+    streamed = ctx.facts.progress
+    agent = p.agentId or "?"
+    af = streamed.get(agent)
+    if af is None:
+        if len(streamed) >= MAX_STREAMED_AGENTS:
+            return
+        af = streamed[agent] = AgentFold(agent_id=agent)
+    m = p.message.message
+    note_usage(af.usage, af.settled, af.models, m.model or "", m.usage, m.id or e.uuid,
+               AGENT_USAGE_WINDOW)
