@@ -373,3 +373,46 @@ def test_quoted_text_cut_in_a_fence_closes_it_and_forms_no_heading() -> None:
     assert "> # a comment" in lines  # inside the fence: code, left as it is
     assert lines[-1] == "> ```"
     assert not any(x.startswith("#") for x in lines)
+
+
+def test_long_prompts_are_priced_at_long_context_rates() -> None:
+    """Hand-written: two Sonnet 4.5 requests, one with a 250k-token prompt. The
+    rates are Anthropic's published ones ($3/$15, and $6/$22.50 per million
+    tokens above 200k), written here, not read from vv's price table."""
+    from vibe_vault.render import RenderOptions, figures
+
+    def message(n: int, cache_read: int) -> bytes:
+        return line(type="assistant", uuid=f"a{n}", timestamp=f"2026-01-01T00:0{n}:00Z",
+                    message={"id": f"m{n}", "model": "claude-sonnet-4-5-20250929",
+                             "role": "assistant",
+                             "content": [{"type": "text", "text": "ok"}],
+                             "usage": {"input_tokens": 1000, "output_tokens": 2000,
+                                       "cache_read_input_tokens": cache_read}})
+
+    fig = figures(folded([message(1, 50_000), message(2, 249_000)]), RenderOptions())
+    short = (1000 * 3 + 2000 * 15 + 50_000 * 0.3) / 1e6
+    long = (1000 * 6 + 2000 * 22.5 + 249_000 * 0.6) / 1e6
+    assert abs(fig.cost - round(short + long, 4)) < 1e-9
+    assert len(fig.tokens) == 2  # the long prompts are a row of their own
+
+
+# -- 9. continuations on evidence only ---------------------------------------------------------
+
+
+def test_a_leading_summary_is_no_evidence_of_continuation() -> None:
+    """Hand-made records: B starts with a summary naming A's last message; C's
+    first message has A's last message as its parent."""
+    from vibe_vault.index import compute_links
+    from vibe_vault.registry import Record
+
+    def rec(sid: str, started: str, **kw: Any) -> Record:
+        return Record(session_id=sid, project="p", has_note=True, note=f"n/{sid}.md",
+                      started=started, **kw)
+
+    a = rec("a", "2026-01-01T00:00:00+00:00", tail_uuids=["a-last"])
+    b = rec("b", "2026-01-02T00:00:00+00:00", leaf_refs=["a-last"], tail_uuids=["b-last"])
+    c = rec("c", "2026-01-03T00:00:00+00:00", first_parent="a-last")
+    links = compute_links({r.session_id: r for r in (a, b, c)})
+    assert links["b"].continues == ""
+    assert links["c"].continues == "n/a.md"
+    assert links["a"].continued_by == ["n/c.md"]

@@ -15,12 +15,24 @@ from msgspec import Struct
 from vibe_vault.state import Tokens
 
 
+class LongContext(Struct):
+    """Rates for a request whose prompt is over `threshold` tokens."""
+
+    threshold: int
+    input: float
+    output: float
+    cache_write_5m: float
+    cache_write_1h: float
+    cache_read: float
+
+
 class Price(Struct):
     input: float
     output: float
     cache_write_5m: float
     cache_write_1h: float
     cache_read: float
+    long_context: LongContext | None = None
 
 
 class _Table(Struct):
@@ -48,12 +60,21 @@ def table(overrides: dict[str, Any] | None = None) -> dict[str, Price]:
     return merged
 
 
-def price_for(model: str, prices: dict[str, Price]) -> Price | None:
+def price_for(model: str, prices: dict[str, Price], context: int = 0) -> Price | None:
+    """The price of `model` (longest matching prefix); for requests whose prompt
+    was over `context` tokens, its long-context rates when it has them."""
     best = None
     for prefix, price in prices.items():
         if model.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
             best = (prefix, price)
-    return best[1] if best else None
+    if best is None:
+        return None
+    price = best[1]
+    long = price.long_context
+    if context and long is not None and context >= long.threshold:
+        return Price(input=long.input, output=long.output, cache_write_5m=long.cache_write_5m,
+                     cache_write_1h=long.cache_write_1h, cache_read=long.cache_read)
+    return price
 
 
 def cost(t: Tokens, price: Price) -> float:

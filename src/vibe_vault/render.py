@@ -186,7 +186,7 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
     for pf in streamed:
         parts.extend(pf.settled.values())
     for t in parts:
-        add_tokens(by_model, t, t.model or "unknown")
+        add_tokens(by_model, t)
     return dict(sorted(by_model.items()))
 
 
@@ -242,7 +242,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         total.output += t.output
         total.cache_read += t.cache_read
         total.cache_creation += t.cache_creation
-        price = pricing.price_for(model, prices)
+        price = pricing.price_for(t.model, prices, t.context)
         if price is None:
             if t.input or t.output or t.cache_read or t.cache_creation:
                 unpriced.append(model)

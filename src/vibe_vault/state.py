@@ -29,6 +29,9 @@ class Tokens(Struct, array_like=True):
     cache_creation: int = 0
     cache_5m: int = 0
     cache_1h: int = 0
+    # Requests whose prompt (input, cache reads and writes) went over this many
+    # tokens; some models bill them at long-context rates. 0: not over.
+    context: int = 0
 
 
 class Action(Struct, array_like=True, omit_defaults=True):

@@ -13,6 +13,9 @@ from vibe_vault.fold.context import Context
 from vibe_vault.state import AgentFold, Tokens
 
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
+# Prompts over this many tokens are totalled apart: Sonnet 4 and 4.5 bill such a
+# request at long-context rates (see data/pricing.json).
+LONG_CONTEXT = 200_000
 AGENT_USAGE_WINDOW = 64  # many subagent files may hang off one session
 MAX_STREAMED_AGENTS = 200
 
@@ -21,7 +24,7 @@ def tokens_of(model: str, u: Any) -> Tokens:
     """One message's usage snapshot, as kept for its message id."""
     cc = u.cache_creation
     creation = u.cache_creation_input_tokens or 0
-    return Tokens(
+    t = Tokens(
         model=model,
         input=u.input_tokens or 0,
         output=u.output_tokens or 0,
@@ -30,14 +33,23 @@ def tokens_of(model: str, u: Any) -> Tokens:
         cache_5m=(cc.ephemeral_5m_input_tokens or 0) if cc else creation,
         cache_1h=(cc.ephemeral_1h_input_tokens or 0) if cc else 0,
     )
+    if t.input + t.cache_read + t.cache_creation > LONG_CONTEXT:
+        t.context = LONG_CONTEXT
+    return t
 
 
-def add_tokens(totals: dict[str, Tokens], t: Tokens, model: str | None = None) -> None:
-    """Add `t` to the running total of its model (or of `model`)."""
-    model = t.model if model is None else model
-    acc = totals.get(model)
+def total_key(t: Tokens) -> str:
+    """What a snapshot adds up under: its model, and long prompts apart."""
+    model = t.model or "unknown"
+    return f"{model} (prompts over {t.context // 1000}k)" if t.context else model
+
+
+def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> None:
+    """Add `t` to its running total (by `total_key`, unless `key` is given)."""
+    key = total_key(t) if key is None else key
+    acc = totals.get(key)
     if acc is None:
-        acc = totals[model] = Tokens(model=model)
+        acc = totals[key] = Tokens(model=t.model, context=t.context)
     acc.input += t.input
     acc.output += t.output
     acc.cache_read += t.cache_read
