@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any, TypeVar
 
 from vibe_vault.text import rx
@@ -39,24 +40,85 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
         "aws-secret-key", ("aws",),
         r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
     ),
+    ("putty-key", ("putty-user-key-file",),
+     r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:\s*\S+|\Z)"),
     ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
      r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
-    ("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-"),
-     r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_\-]{20,}"),
+    ("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-",
+                      "glffct-", "glimt-", "glagent-"),
+     r"\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_\-]{20,}"),
     ("anthropic-key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
+    ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
     ("google-api-key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}"),
-    ("slack-token", ("xox",), r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("google-oauth", ("gocspx-", "ya29."),
+     r"\b(?:GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[0-9A-Za-z_\-]{20,})"),
+    ("slack-token", ("xox", "xapp-"),
+     r"\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]{16,})"),
     ("slack-webhook", ("hooks.slack.com",),
-     r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/\-]{20,}"),
-    ("stripe-key", ("_live_", "_test_"), r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+     r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}"),
+    ("discord-webhook", ("discord",),
+     r"https://(?:\w+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}"),
+    ("stripe-key", ("_live_", "_test_", "whsec_"),
+     r"\b(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})"),
+    ("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("pypi-token", ("pypi-",), r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"),
+    ("sendgrid-key", ("sg.",), r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,64}"),
+    ("huggingface-token", ("hf_",), r"\bhf_[A-Za-z]{30,40}\b"),
+    ("docker-token", ("dckr_pat_", "dckr_oat_"), r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}"),
+    ("vault-token", ("hvs.", "hvb.", "hvr."), r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+    ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
+     r"\bdo[por]_v1_[a-f0-9]{64}\b"),
+    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
+     r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    ("discord-token", ("discord",),
+     r"\b[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}\b"),
+    ("twilio-key", ("twilio",), r"\bSK[0-9a-fA-F]{32}\b"),
+    ("mailgun-key", ("key-",), r"\bkey-[0-9a-zA-Z]{32}\b"),
+    ("square-token", ("sq0atp-", "sq0csp-", "eaaa"),
+     r"\b(?:sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}|EAAA[0-9A-Za-z_\-]{60})"),
+    ("databricks-token", ("dapi",), r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
+    ("newrelic-key", ("nrak-", "nrii-"), r"\bNR(?:AK|II)-[A-Z0-9]{27}\b"),
+    ("grafana-token", ("glsa_", "glc_"),
+     r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
+    ("linear-key", ("lin_api_",), r"\blin_api_[A-Za-z0-9]{40}\b"),
+    ("notion-token", ("secret_", "ntn_"), r"\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b"),
+    ("supabase-token", ("sbp_",), r"\bsbp_[a-f0-9]{40}\b"),
+    ("postman-key", ("pmak-",), r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+    ("doppler-token", ("dp.pt.", "dp.st.", "dp.ct."),
+     r"\bdp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9]{40,}"),
+    ("pulumi-token", ("pul-",), r"\bpul-[a-f0-9]{40}\b"),
+    ("atlassian-token", ("atatt",), r"\bATATT[A-Za-z0-9_\-=]{100,}"),
+    ("age-key", ("age-secret-key-",), r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
+    ("groq-key", ("gsk_",), r"\bgsk_[A-Za-z0-9]{48,}\b"),
+    ("replicate-token", ("r8_",), r"\br8_[A-Za-z0-9]{37}\b"),
+    ("xai-key", ("xai-",), r"\bxai-[A-Za-z0-9]{70,}\b"),
+    ("sentry-token", ("sntrys_", "sntryu_"), r"\bsntry[su]_[A-Za-z0-9+/=_\-]{40,}"),
     ("jwt", ("eyj",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
     (
+        # A password in a URL: the user may be empty (`redis://:pw@host`), the
+        # password may hold `@` (the last `@` before the host ends it).
         "url-password", ("://",),
-        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{1,100}:(?P<v>[^\s@/\"'`]{1,200})@",
+        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?P<v>[^\s/\"'`]{1,200}?)"
+        r"@(?=[^\s@/\"'`:]+(?:[:/?#\s\"'`]|$))",
     ),
     ("bearer-token", ("bearer",),
      r"(?i)\b(?:authorization:\s*)?bearer\s+(?P<v>[A-Za-z0-9_\-.=+/]{20,})"),
+    ("authorization", ("authorization",),
+     r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:basic|token|digest|apikey|sso-key)\s+"
+     r"(?P<v>[A-Za-z0-9_\-.=+/:]{6,})"),
+    ("cli-password", ("-u ", "--user", "sshpass", "mysql", "mariadb", "--pass", "--token",
+                      "--secret", "--api", "--auth", "--access"),
+     r"(?:(?:^|\s)(?:-u|--user)[ =]['\"]?[^\s:'\"]+:(?P<v>[^\s'\"]+)"
+     r"|\bsshpass\s+-p\s*['\"]?(?P<v2>[^\s'\"]+)"
+     r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v3>[^\s'\"-][^\s'\"]{2,})"
+     r"|--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token)"
+     r"[ =]['\"]?(?P<v4>[^\s'\"]{3,}))"),
+    ("netrc", ("machine",),
+     r"(?m)^\s*(?:machine\s+\S+|default)\b[^\n]*?\bpassword\s+(?P<v>\S+)"),
+    ("pgpass", ("pgpass", ":5432:", ":*:"),
+     r"(?m)^[A-Za-z0-9.\-*_]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<v>[^\s:]{3,})$"),
+    ("azure-key", ("accountkey", "sharedaccess"),
+     r"(?i)\b(?:accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*(?P<v>[^;\s\"']{8,})"),
     (
         "secret-assignment",
         ("pass", "pwd", "secret", "token", "key", "credential"),
@@ -64,20 +126,59 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
         # does not backtrack from every position; a longer name still matches.
         r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey"
         r"|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth[_\-]?key)"
-        r"[A-Za-z0-9_.\-]*[\"']?\s*(?:=|:|:=|=>)\s*"
-        r"(?P<q>[\"']?)(?P<v>[^\s\"'`,;)}\]]{6,})",
+        r"[A-Za-z0-9_.\-]*[\"']?(?P<sep>\s*(?:=|:|:=|=>)\s*)"
+        # A quoted value may hold spaces (a passphrase); a bare one ends at one.
+        r"(?:\"(?P<v>[^\"\n]{6,200})\"|'(?P<v2>[^'\n]{6,200})'|(?P<v3>[^\s\"'`,;)}\]]{6,}))",
     ),
 ]
 
-# Values of `key = value` that are code or placeholders, not secrets.
+# A value that is code: a snake_case name (or a dotted path of them).
+_IDENTIFIER = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\Z"
+
+# Rules for tokens of a known shape: a prefix and a long random run. Every such
+# token holds a run like _LONG_RUN; a text without one skips them all.
+SHAPED = frozenset({
+    "aws-access-key", "github-token", "gitlab-token", "anthropic-key", "openai-key",
+    "google-api-key", "google-oauth", "slack-token", "stripe-key", "npm-token", "pypi-token",
+    "sendgrid-key", "huggingface-token", "docker-token", "vault-token", "digitalocean-token",
+    "shopify-token", "discord-token", "twilio-key", "mailgun-key", "square-token",
+    "databricks-token", "newrelic-key", "grafana-token", "linear-key", "notion-token",
+    "supabase-token", "postman-key", "doppler-token", "pulumi-token", "atlassian-token",
+    "age-key", "groq-key", "replicate-token", "xai-key", "sentry-token", "jwt",
+})
+_LONG_RUN = r"[a-z0-9_\-]{16}"  # on the lower-cased text
+
+@cache
+def _shaped_gate() -> str:
+    """A regex finding any shaped token's prefix, as a trie: one pass over a
+    text instead of a substring search per prefix (twice as fast here)."""
+    trie: dict[str, Any] = {}
+    for _, triggers, _ in (p for p in _PATTERNS if p[0] in SHAPED):
+        for word in triggers:
+            node = trie
+            for ch in word:
+                node = node.setdefault(ch, {})
+            node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
+
+
+# Values of `key = value` that are code or exact, obvious placeholders, not
+# secrets. Anything else is redacted, all-letter passwords and "test_" keys too.
 _NOT_A_SECRET = (
-    r"(?i)^(?:none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\b.*"
-    r"|\$\{?[A-Za-z_].*|%\(?[a-z_].*|\{\{.*|<[^>]*>?|\*+|x{3,}|\.\.\.|redacted.*|\[redacted.*"
-    r"|os\.environ.*|os\.getenv.*|process\.env.*|env\(.*|getenv.*|settings\..*|config\..*"
-    r"|self\..*|this\..*|args\..*|options\..*|req\..*|request\..*|ctx\..*"
-    r"|[a-z_][a-z0-9_]*\(.*|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_.]*"
-    r"|your[_\-].*|changeme|example.*|dummy.*|test|tests?[_\-].*|placeholder.*|secret|password"
-    r"|[a-z_]{1,15}|[A-Z][a-zA-Z]{1,20})$"
+    r"(?i)^(?:none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
+    r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$[A-Za-z_][A-Za-z0-9_]*|%\([a-z_]+\)s"
+    r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
+    r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
+    r"|options|req|request|ctx)\b[.\[(].*"
+    r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*)$"
 )
 
 # A `.env` file being written or dumped by a shell command.
@@ -103,13 +204,19 @@ class Redactor:
         self._folded = {i: p.removeprefix("(?i)") for i, (_, _, p) in
                         enumerate(_PATTERNS) if p.startswith("(?i)")}
         # Triggers grouped under a character most of them contain: a text without
-        # "_" (or "-", "://", ".") skips that whole group with one search.
-        groups: dict[str, list[tuple[str, int]]] = {}
-        for i, (_, triggers, _) in enumerate(_PATTERNS):
+        # "_" (or "-", "://", ".") skips that whole group with one search. Token
+        # shapes (a prefix and a long random run) are tried only on a text that
+        # has such a run at all, which most texts do not.
+        context: dict[str, list[tuple[str, int]]] = {}
+        self._by_prefix: dict[str, list[int]] = {}
+        for i, (kind, triggers, _) in enumerate(_PATTERNS):
             for t in triggers:
-                gate = next((g for g in ("://", "_", "-", ".") if g in t), "")
-                groups.setdefault(gate, []).append((t, i))
-        self._gated = sorted(groups.items())
+                if kind in SHAPED:
+                    self._by_prefix.setdefault(t, []).append(i)
+                else:
+                    gate = next((g for g in ("://", "_", "-", ".") if g in t), "")
+                    context.setdefault(gate, []).append((t, i))
+        self._gated = sorted(context.items())
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, p) for kind, p in extra]
@@ -124,6 +231,10 @@ class Redactor:
         count = 0
         hits = {i for gate, triggers in self._gated if not gate or gate in low
                 for t, i in triggers if t in low}
+        if rx(_LONG_RUN).search(low):
+            # The shapes' prefixes, found in one pass of a trie-shaped regex.
+            by_prefix = self._by_prefix
+            hits.update(i for t in set(rx(_shaped_gate()).findall(low)) for i in by_prefix[t])
         hits.update(self._always)
         for i in sorted(hits):  # in the table's order, as the patterns expect
             kind, pattern = self._rules[i]
@@ -166,8 +277,8 @@ class Redactor:
         out: list[str] = []
         last = n = 0
         for m in rx.finditer(low):
-            start, end = m.span("v") if "v" in rx.groupindex else m.span()
-            if keep.skips(text[start:end]):
+            start, end = _value_span(m)
+            if keep.skips_match(m, text[start:end]):
                 continue
             out.append(text[last:start])
             out.append(marker)
@@ -187,6 +298,15 @@ class _Replacer:
         self.marker, self.kind, self.allow = marker, kind, allow
         self.skipped = 0
 
+    def skips_match(self, m: re.Match[str], secret: str) -> bool:
+        """`skips`, knowing the match: `password = user_password` (a bare
+        identifier after a spaced `=`) is code; `DB_PASSWORD=hunter` is not."""
+        if self.kind == "secret-assignment" and m.groupdict().get("v3") is not None:
+            sep = m.group("sep") or ""
+            if sep != sep.strip() and rx(_IDENTIFIER).match(secret):
+                return True
+        return self.skips(secret)
+
     def skips(self, secret: str) -> bool:
         return (
             secret in self.allow
@@ -196,19 +316,22 @@ class _Replacer:
 
     def __call__(self, m: re.Match[str]) -> str:
         whole = m.group(0)
-        v = m.groupdict().get("v")
-        secret = v if v is not None else whole
-        if self.skips(secret):
+        start, end = _value_span(m)
+        secret = m.string[start:end]
+        if self.skips_match(m, secret):
             self.skipped += 1
             return whole
-        if v is None:
-            return self.marker
-        start, end = m.span("v")
         base = m.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
 
 
-DEFAULT = Redactor()
+def _value_span(m: re.Match[str]) -> tuple[int, int]:
+    """Where the secret is in a match: the group named v (or v2, v3...) that
+    took part, else the whole match."""
+    for name, value in m.groupdict().items():
+        if value is not None and name.startswith("v"):
+            return m.span(name)
+    return m.span()
 
 
 _T = TypeVar("_T")
@@ -264,3 +387,6 @@ def check_pattern(pattern: str) -> str | None:
     if within_budget(0.2, probe) is None:
         return "takes too long on a short text (nested repetition such as (a+)+ ?)"
     return None
+
+
+DEFAULT = Redactor()
