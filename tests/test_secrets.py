@@ -4,7 +4,10 @@ output, whatever field of the transcript or the hook input carries it."""
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +33,144 @@ def test_each_form_is_redacted(kind: str, text: str, secret: str) -> None:
 @pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_look_alikes_stay(text: str) -> None:
     assert Redactor().redact(text) == (text, 0)
+
+
+# -- every place a transcript carries text -------------------------------------------------
+
+
+def planted_session(sid: str, text: str,
+                    secret: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A session whose every text field holds `text` (main file, subagent file)."""
+    one_line = text.replace("\n", " ")
+    base = {"sessionId": sid, "version": "2.1.99 " + one_line, "gitBranch": one_line,
+            "cwd": "/home/u/" + one_line}
+    n = iter(range(1000))
+
+    def entry(kind: str, **fields: Any) -> dict[str, Any]:
+        i = next(n)
+        return {"type": kind, "uuid": f"{sid[:8]}-u{i}", "parentUuid": None,
+                "timestamp": f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}Z", **base, **fields}
+
+    def assistant(*blocks: dict[str, Any]) -> dict[str, Any]:
+        return entry("assistant", message={
+            "id": f"msg_{next(n)}", "model": "claude-x " + one_line, "role": "assistant",
+            "content": list(blocks), "usage": {"input_tokens": 1, "output_tokens": 1}})
+
+    def result(tid: str, content: str, error: bool = False, **extra: Any) -> dict[str, Any]:
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid, "content": content}
+        if error:
+            block["is_error"] = True
+        return entry("user", message={"role": "user", "content": [block]}, **extra)
+
+    def call(tid: str, name: str, **inp: Any) -> dict[str, Any]:
+        return assistant({"type": "tool_use", "id": tid, "name": name, "input": inp})
+
+    main = [
+        {"type": "summary", "summary": text, "leafUuid": f"{sid[:8]}-u0"},
+        entry("user", message={"role": "user", "content": text}),
+        {"type": "queue-operation", "operation": "enqueue", "content": text,
+         "timestamp": "2026-01-01T00:00:30Z", "sessionId": sid},
+        {"type": "queue-operation", "operation": "remove", "timestamp": "2026-01-01T00:00:31Z",
+         "sessionId": sid},
+        call("t1", "Bash", command=text, description=text),
+        result("t1", "", toolUseResult={"stdout": text + "\n[main abc1234] " + one_line,
+                                        "stderr": ""}),
+        call("t2", "Bash", command="git commit -q -m \"" + one_line + "\""),
+        result("t2", "", toolUseResult={"stdout": "", "stderr": ""}),
+        call("t3", "Edit", file_path="/home/u/" + one_line + ".py", old_string="a",
+             new_string=text),
+        result("t3", "ok"),
+        call("t4", "Bash", command="false"),
+        result("t4", "Exit code 1\n" + text, error=True),
+        call("t5", "TodoWrite", todos=[{"content": text, "status": "pending"}]),
+        result("t5", "ok"),
+        call("t6", "Task", description=text, subagent_type=one_line, prompt=text),
+        result("t6", "done", toolUseResult={"agentId": "agent1", "status": "completed"}),
+        # Tool names are [A-Za-z0-9_-]{1,64}: a secret of that shape may be one.
+        call("t7", "mcp__srv__" + (secret if re.fullmatch(r"[\w-]{1,54}", secret) else "tool"),
+             query=text),
+        result("t7", "ok"),
+        call("t8", "WebFetch", url="https://example.com/?q=" + one_line, prompt=text),
+        result("t8", "ok"),
+        call("t9", "AskUserQuestion", questions=[{"question": text, "header": text}]),
+        result("t9", "ok", toolUseResult={"answers": {text: text}}),
+        call("t10", "ExitPlanMode", plan=text),
+        result("t10", "ok"),
+        assistant({"type": "thinking", "thinking": text, "signature": "s"},
+                  {"type": "text", "text": text}),
+        entry("system", subtype="away_summary", content=text),
+        entry("system", subtype="api_error", error={"message": text}),
+        entry("user", isCompactSummary=True, message={"role": "user", "content": text}),
+        {"type": "ai-title", "aiTitle": text, "sessionId": sid},
+        {"type": "custom-title", "customTitle": text, "sessionId": sid},
+        {"type": "task-summary", "summary": text, "sessionId": sid},
+        {"type": "pr-link", "prUrl": "https://github.com/o/r/pull/1?" + one_line,
+         "prRepository": one_line, "prNumber": 1, "sessionId": sid},
+        entry("new-type-" + one_line),
+    ]
+    agent = [
+        {**entry("assistant", message={
+            "id": f"msg_a{next(n)}", "model": "claude-y " + one_line, "role": "assistant",
+            "content": [{"type": "tool_use", "id": "a1", "name": "Bash",
+                         "input": {"command": text}}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}), "isSidechain": True,
+         "agentId": "agent1"},
+        {**result("a1", "Exit code 2\n" + text, error=True), "isSidechain": True,
+         "agentId": "agent1"},
+    ]
+    return main, agent
+
+
+def write_home(env: Env) -> list[tuple[str, str, Path]]:
+    """Every form planted in every place, one session per form."""
+    slug = env.claude / "projects" / "-home-u-proj"
+    sessions = []
+    for i, (_, text, secret) in enumerate(FORMS):
+        sid = str(uuid.UUID(int=i + 1, version=4))
+        main, agent = planted_session(sid, text, secret)
+        path = slug / f"{sid}.jsonl"
+        sub = slug / sid / "subagents"
+        sub.mkdir(parents=True)
+        path.write_text("".join(json.dumps(e) + "\n" for e in main))
+        (sub / "agent-agent1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in agent))
+        (sub / "agent-agent1.meta.json").write_text(json.dumps(
+            {"agentType": text, "description": text}))
+        sessions.append((sid, secret, path))
+    return sessions
+
+
+def leaks(secret: str, roots: list[Path], outputs: list[bytes]) -> list[str]:
+    found = []
+    needle = secret.encode()
+    escaped = json.dumps(secret)[1:-1].encode()
+    for root in roots:
+        for p in root.rglob("*") if root.exists() else ():
+            if p.is_file() and not p.is_symlink():
+                data = p.read_bytes()
+                if needle in data or escaped in data:
+                    found.append(str(p))
+    found += [f"output {i}" for i, out in enumerate(outputs) if needle in out]
+    return found
+
+
+def test_no_planted_secret_reaches_any_output(env: Env) -> None:
+    sessions = write_home(env)
+    outputs = []
+    for sid, _, path in sessions[:10]:  # the hooks, as Claude Code runs them
+        event = {"hook_event_name": "Stop", "session_id": sid, "transcript_path": str(path),
+                 "cwd": "/tmp", "last_assistant_message": FORMS[0][1]}
+        outputs.append(env.hook(event).stderr)
+    for sid, _, path in sessions[:10]:
+        event = {"hook_event_name": "SessionEnd", "session_id": sid, "reason": FORMS[1][1],
+                 "transcript_path": str(path), "cwd": "/tmp"}
+        outputs.append(env.hook(event).stderr)
+    for args in (["backfill", "--json"], ["stats", "--json"], ["stats", "--csv"],
+                 ["doctor", "--json"], ["index"]):
+        r = env.vv(*args)
+        outputs += [r.stdout, r.stderr]
+    problems = {}
+    for _, secret, _ in sessions:
+        where = leaks(secret, [env.vault, env.state], outputs)
+        if where:
+            problems[secret[:24]] = where[:4]
+    assert not problems, problems

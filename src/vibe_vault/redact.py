@@ -28,6 +28,10 @@ _PROBES = tuple(c * 30 + "!" for c in ("a", "A", "1", " ", "_", "-", "x=", "a1",
 # most texts trigger nothing, and compiling every pattern up front would cost
 # each hook several milliseconds. The whole match is replaced unless the pattern
 # has a group named "v", in which case only that group is.
+# Where a token may begin: not inside a word, but after "_" (a tool name, an
+# identifier that glues a token on) as well as after a space or a quote.
+_B = r"(?<![A-Za-z0-9])"
+
 _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     (
         "private-key", ("private key",),
@@ -35,7 +39,7 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
         r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
     ),
     ("aws-access-key", ("akia", "asia", "abia", "acca"),
-     r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+     _B + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
     (
         "aws-secret-key", ("aws",),
         r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
@@ -43,62 +47,63 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     ("putty-key", ("putty-user-key-file",),
      r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:\s*\S+|\Z)"),
     ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-     r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
+     _B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
     ("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-",
                       "glffct-", "glimt-", "glagent-"),
-     r"\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_\-]{20,}"),
-    ("anthropic-key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
-    ("google-api-key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}"),
+     _B + r"gl(?:pat|dt|ptt|rt|cbt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_\-]{20,}"),
+    ("anthropic-key", ("sk-ant-",), _B + r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    ("openai-key", ("sk-",), _B + r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
+    ("google-api-key", ("aiza",), _B + r"AIza[0-9A-Za-z_\-]{35}"),
     ("google-oauth", ("gocspx-", "ya29."),
-     r"\b(?:GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[0-9A-Za-z_\-]{20,})"),
+     _B + r"(?:GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[0-9A-Za-z_\-]{20,})"),
     ("slack-token", ("xox", "xapp-"),
-     r"\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]{16,})"),
+     _B + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]{16,})"),
     ("slack-webhook", ("hooks.slack.com",),
      r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}"),
     ("discord-webhook", ("discord",),
      r"https://(?:\w+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}"),
     ("stripe-key", ("_live_", "_test_", "whsec_"),
-     r"\b(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})"),
-    ("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("pypi-token", ("pypi-",), r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"),
-    ("sendgrid-key", ("sg.",), r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,64}"),
-    ("huggingface-token", ("hf_",), r"\bhf_[A-Za-z]{30,40}\b"),
-    ("docker-token", ("dckr_pat_", "dckr_oat_"), r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}"),
-    ("vault-token", ("hvs.", "hvb.", "hvr."), r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+     _B + r"(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})"),
+    ("npm-token", ("npm_",), _B + r"npm_[A-Za-z0-9]{36}\b"),
+    ("pypi-token", ("pypi-",), _B + r"pypi-AgE[A-Za-z0-9_\-]{50,}"),
+    ("sendgrid-key", ("sg.",), _B + r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,64}"),
+    ("huggingface-token", ("hf_",), _B + r"hf_[A-Za-z]{30,40}\b"),
+    ("docker-token", ("dckr_pat_", "dckr_oat_"), _B + r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}"),
+    ("vault-token", ("hvs.", "hvb.", "hvr."), _B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
     ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
-     r"\bdo[por]_v1_[a-f0-9]{64}\b"),
+     _B + r"do[por]_v1_[a-f0-9]{64}\b"),
     ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
-     r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+     _B + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     ("discord-token", ("discord",),
-     r"\b[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}\b"),
-    ("twilio-key", ("twilio",), r"\bSK[0-9a-fA-F]{32}\b"),
-    ("mailgun-key", ("key-",), r"\bkey-[0-9a-zA-Z]{32}\b"),
+     _B + r"[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}\b"),
+    ("twilio-key", ("twilio",), _B + r"SK[0-9a-fA-F]{32}\b"),
+    ("mailgun-key", ("key-",), _B + r"key-[0-9a-zA-Z]{32}\b"),
     ("square-token", ("sq0atp-", "sq0csp-", "eaaa"),
-     r"\b(?:sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}|EAAA[0-9A-Za-z_\-]{60})"),
-    ("databricks-token", ("dapi",), r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
-    ("newrelic-key", ("nrak-", "nrii-"), r"\bNR(?:AK|II)-[A-Z0-9]{27}\b"),
+     _B + r"(?:sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}|EAAA[0-9A-Za-z_\-]{60})"),
+    ("databricks-token", ("dapi",), _B + r"dapi[a-f0-9]{32}(?:-\d)?\b"),
+    ("newrelic-key", ("nrak-", "nrii-"), _B + r"NR(?:AK|II)-[A-Z0-9]{27}\b"),
     ("grafana-token", ("glsa_", "glc_"),
-     r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
-    ("linear-key", ("lin_api_",), r"\blin_api_[A-Za-z0-9]{40}\b"),
-    ("notion-token", ("secret_", "ntn_"), r"\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b"),
-    ("supabase-token", ("sbp_",), r"\bsbp_[a-f0-9]{40}\b"),
-    ("postman-key", ("pmak-",), r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+     _B + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
+    ("linear-key", ("lin_api_",), _B + r"lin_api_[A-Za-z0-9]{40}\b"),
+    ("notion-token", ("secret_", "ntn_"),
+     _B + r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b"),
+    ("supabase-token", ("sbp_",), _B + r"sbp_[a-f0-9]{40}\b"),
+    ("postman-key", ("pmak-",), _B + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
     ("doppler-token", ("dp.pt.", "dp.st.", "dp.ct."),
-     r"\bdp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9]{40,}"),
-    ("pulumi-token", ("pul-",), r"\bpul-[a-f0-9]{40}\b"),
-    ("atlassian-token", ("atatt",), r"\bATATT[A-Za-z0-9_\-=]{100,}"),
-    ("age-key", ("age-secret-key-",), r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
-    ("groq-key", ("gsk_",), r"\bgsk_[A-Za-z0-9]{48,}\b"),
-    ("replicate-token", ("r8_",), r"\br8_[A-Za-z0-9]{37}\b"),
-    ("xai-key", ("xai-",), r"\bxai-[A-Za-z0-9]{70,}\b"),
-    ("sentry-token", ("sntrys_", "sntryu_"), r"\bsntry[su]_[A-Za-z0-9+/=_\-]{40,}"),
-    ("jwt", ("eyj",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+     _B + r"dp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9]{40,}"),
+    ("pulumi-token", ("pul-",), _B + r"pul-[a-f0-9]{40}\b"),
+    ("atlassian-token", ("atatt",), _B + r"ATATT[A-Za-z0-9_\-=]{100,}"),
+    ("age-key", ("age-secret-key-",), _B + r"AGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
+    ("groq-key", ("gsk_",), _B + r"gsk_[A-Za-z0-9]{48,}\b"),
+    ("replicate-token", ("r8_",), _B + r"r8_[A-Za-z0-9]{37}\b"),
+    ("xai-key", ("xai-",), _B + r"xai-[A-Za-z0-9]{70,}\b"),
+    ("sentry-token", ("sntrys_", "sntryu_"), _B + r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}"),
+    ("jwt", ("eyj",), _B + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
     (
         # A password in a URL: the user may be empty (`redis://:pw@host`), the
         # password may hold `@` (the last `@` before the host ends it).
         "url-password", ("://",),
-        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?P<v>[^\s/\"'`]{1,200}?)"
+        _B + r"[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?P<v>[^\s/\"'`]{1,200}?)"
         r"@(?=[^\s@/\"'`:]+(?:[:/?#\s\"'`]|$))",
     ),
     ("bearer-token", ("bearer",),
@@ -223,8 +228,9 @@ class Redactor:
         self._allow = frozenset(allow)
         self._too_slow: set[int] = set()
 
-    def redact(self, text: str) -> tuple[str, int]:
-        """Return the text with secrets replaced, and how many were."""
+    def redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
+        """Return the text with secrets replaced, and how many were; the
+        secrets themselves are added to `found` when it is given."""
         if not text:
             return text, 0
         low = text.lower()
@@ -241,9 +247,9 @@ class Redactor:
             marker = f"[REDACTED:{kind}]"
             folded = self._folded.get(i)
             if folded is not None and len(low) == len(text):
-                text, n = self._sub_folded(rx(folded), low, text, marker, kind)
+                text, n = self._sub_folded(rx(folded), low, text, marker, kind, found)
             elif i in self._always:
-                sub = self._replacer(marker, kind)
+                sub = self._replacer(marker, kind, found)
                 done = (None if i in self._too_slow else
                         within_budget(USER_PATTERN_BUDGET, rx(pattern).subn, sub, text))
                 if done is None:
@@ -254,7 +260,7 @@ class Redactor:
                 text, n = done
                 n -= sub.skipped
             else:
-                sub = self._replacer(marker, kind)
+                sub = self._replacer(marker, kind, found)
                 text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
             if n:
@@ -262,15 +268,20 @@ class Redactor:
                 low = text.lower()
         if ".env" in low and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
-            text, m = rx(_ENV_LINE).subn(r"\1[REDACTED:env-file]", text)
+            def env_value(m: re.Match[str]) -> str:
+                if found is not None:
+                    found.append(m.group(2).strip().strip("'\""))
+                return m.group(1) + "[REDACTED:env-file]"
+
+            text, m = rx(_ENV_LINE).subn(env_value, text)
             count += m
         return text, count
 
-    def _replacer(self, marker: str, kind: str) -> _Replacer:
-        return _Replacer(marker, kind, self._allow)
+    def _replacer(self, marker: str, kind: str, found: list[str] | None = None) -> _Replacer:
+        return _Replacer(marker, kind, self._allow, found)
 
     def _sub_folded(self, rx: re.Pattern[str], low: str, text: str, marker: str,
-                    kind: str) -> tuple[str, int]:
+                    kind: str, found: list[str] | None = None) -> tuple[str, int]:
         """Replace what `rx` finds in `low` at the same places in `text` (which
         has the same length), deciding on the original-case value."""
         keep = _Replacer(marker, kind, self._allow)
@@ -280,6 +291,8 @@ class Redactor:
             start, end = _value_span(m)
             if keep.skips_match(m, text[start:end]):
                 continue
+            if found is not None:
+                found.append(text[start:end])
             out.append(text[last:start])
             out.append(marker)
             last = end
@@ -294,8 +307,10 @@ class _Replacer:
     """Replaces one match by its marker, and counts the matches it left alone
     (allow-listed values, earlier markers, code that only looks like a secret)."""
 
-    def __init__(self, marker: str, kind: str, allow: frozenset[str]) -> None:
+    def __init__(self, marker: str, kind: str, allow: frozenset[str],
+                 found: list[str] | None = None) -> None:
         self.marker, self.kind, self.allow = marker, kind, allow
+        self.found = found
         self.skipped = 0
 
     def skips_match(self, m: re.Match[str], secret: str) -> bool:
@@ -321,6 +336,8 @@ class _Replacer:
         if self.skips_match(m, secret):
             self.skipped += 1
             return whole
+        if self.found is not None:
+            self.found.append(secret)
         base = m.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
 

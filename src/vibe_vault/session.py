@@ -122,6 +122,14 @@ def set_aside(state_dir: str, path: str) -> None:
          stderr=False)
 
 
+def gate(raw: str, limit: int, redactor: Redactor) -> str:
+    """A name from hook input or a file beside the transcript, as the state and
+    the note may hold it: one line, cleaned and redacted."""
+    from vibe_vault import text as tx
+
+    return note_text(tx.one_line(raw, limit * 2), limit, redactor)[0] if raw else ""
+
+
 def redactor_for(cfg: Config) -> Redactor:
     extra = cfg.get("redact_patterns")
     allow = cfg.get("redact_allow")
@@ -341,8 +349,8 @@ def update_session(
                 # of how the session ended.
                 state.status, state.end_reason = old.status, old.end_reason
         transcript = os.fspath(transcript)
-        state.transcript = transcript
         redactor = redactor_for(cfg)
+        state.transcript = gate(transcript, 1000, redactor)
         read, complete = read_main(state, transcript, deadline, redactor, keep_thinking)
         agents = (
             discover_agents(transcript, sid, state.agents) if agent_files is None
@@ -356,14 +364,16 @@ def update_session(
             af = state.agents.get(key)
             if af is None:
                 af = state.agents[key] = AgentFile()
-                af.agent_type, af.description = _agent_meta(path)
+                agent_type, description = _agent_meta(path)
+                af.agent_type = gate(agent_type, 60, redactor)
+                af.description = gate(description, 120, redactor)
             try:
                 read += read_agent(af, path, deadline, redactor)
             except (OSError, NotAFile):
                 continue
         fold_journal(state, store.journal_path(sid))
         if end_reason is not None:
-            state.status, state.end_reason = "ended", end_reason
+            state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
             state.provisional = ""
         elif idle_before is not None and state.status == "active" and complete:
             # A session whose last entry is old has ended, whatever the files'

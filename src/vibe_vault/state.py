@@ -170,6 +170,7 @@ class Fold(Struct, omit_defaults=True):
     branches: list[str] = field(default_factory=list)
     version: str = ""
     redactions: int = 0
+    learned: list[str] = field(default_factory=list)  # digests of secrets met so far
     turns: list[Turn] = field(default_factory=list)
     turns_dropped: int = 0
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)

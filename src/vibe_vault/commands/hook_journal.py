@@ -31,9 +31,6 @@ def record(data: bytes) -> None:
 
     rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tid[:200],
                               "t": round(now, 3)}
-    tool = event.get("tool_name")
-    if isinstance(tool, str):
-        rec["n"] = tool[:100]
     ms = event.get("duration_ms")
     if isinstance(ms, (int, float)) and not isinstance(ms, bool) and ms >= 0:
         rec["ms"] = int(ms)

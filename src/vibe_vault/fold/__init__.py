@@ -69,7 +69,7 @@ def _on_system(ctx: Context, e: Entry, ts: str) -> None:
     if subtype is None:
         return  # pre-subtype system lines: hook progress chatter
     if subtype not in KNOWN_SYSTEM_SUBTYPES:
-        _unknown(ctx.facts.unknown, f"system:{subtype}", e.version)
+        _unknown(ctx.facts.unknown, ctx.name(f"system:{subtype}", 60), ctx.facts.version)
         return
     story.on_system(ctx, e, ts)
 
@@ -83,25 +83,19 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     ts = e.timestamp or ""
     ctx.entry_epoch = ctx.clock(ts) if ts else 0.0
     version = e.version
-    if version:
-        facts.version = version
+    if version and version != ctx.raw_version:
+        ctx.raw_version = version
+        facts.version = ctx.name(version, 40)
     kind = e.type
     if kind not in KNOWN_TYPES:
-        _unknown(facts.unknown, kind or "(none)", version)
+        _unknown(facts.unknown, ctx.name(kind or "(none)", 60), facts.version)
         return
-    if facts.foreign_summaries and e.uuid in facts.foreign_summaries:
-        titles.claim_summary(ctx, e.uuid or "")
-    if not facts.cwd and e.cwd:
-        facts.cwd = e.cwd
-    branch = e.gitBranch
-    if branch and branch != ctx.branch:
-        ctx.branch = branch
-        if branch not in facts.branches and len(facts.branches) < 20:
-            facts.branches.append(branch)
+    if facts.foreign_summaries and e.uuid and ctx.uuid(e.uuid) in facts.foreign_summaries:
+        titles.claim_summary(ctx, ctx.uuid(e.uuid))
     if e.isSidechain and not ctx.agent and kind in ("assistant", "user"):
         # An inline subagent: its usage is the session's, its work is told apart.
         if kind == "assistant":
-            note_entry_usage(facts.usage, facts.settled, facts.models, e)
+            note_entry_usage(ctx, facts.usage, facts.settled, facts.models, e)
         apply(subagents.sidechain(ctx), e)
         return
     handler = ON_ENTRY.get(kind)
@@ -109,6 +103,16 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
         handler = ON_MAIN_ENTRY.get(kind)
     if handler is not None:
         handler(ctx, e, ts)
+    # Where the session ran, after the entry's own words: a secret they hold is
+    # known by then.
+    if not facts.cwd and e.cwd:
+        facts.cwd = ctx.name(e.cwd, 1000)
+    branch = e.gitBranch
+    if branch and branch != ctx.raw_branch:
+        ctx.raw_branch = branch
+        ctx.branch = ctx.name(branch)
+        if ctx.branch not in facts.branches and len(facts.branches) < 20:
+            facts.branches.append(ctx.branch)
 
 
 def finish(ctx: Context) -> None:
@@ -141,19 +145,20 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
         apply(work, e)
         state.entries += 1
         if e.type not in KNOWN_TYPES:
-            _unknown(state.unknown, e.type or "(none)", e.version)
+            _unknown(state.unknown, work.name(e.type or "(none)", 60), state.work.version)
             continue
         if e.sessionId and not state.session_id:
-            state.session_id = e.sessionId
+            state.session_id = work.name(e.sessionId)
         if e.agentId and not state.agent_id:
-            state.agent_id = e.agentId
+            state.agent_id = work.name(e.agentId)
         ts = e.timestamp if isinstance(e.timestamp, str) else ""
         if ts:
             if not state.first_ts:
                 state.first_ts = ts
             state.last_ts = ts
         if e.type == "assistant" and e.message is not None:
-            note_entry_usage(state.usage, state.settled, state.models, e, AGENT_USAGE_WINDOW)
+            note_entry_usage(work, state.usage, state.settled, state.models, e,
+                             AGENT_USAGE_WINDOW)
             content = e.message.content
             if isinstance(content, list):
                 state.tool_calls += sum(

@@ -58,13 +58,16 @@ _UNTIMED = frozenset({EXPLORE, "tool", "fetch"})
 
 def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
     facts = ctx.facts
-    name = block.name or "?"
+    raw = block.name or "?"
+    handler = ON_CALL.get(raw)
+    # A tool of ours is named as it is; any other name passes the gate.
+    name = raw if handler is not None else ctx.name(raw, 100)
     facts.tool_calls[name] = facts.tool_calls.get(name, 0) + 1
     facts.seq += 1
     inp = block.input if isinstance(block.input, ToolInput) else NO_INPUT
     call = Pending(name=name, seq=facts.seq, called_at=ctx.entry_epoch,
                    tool_id=block.id or "")
-    action, merge = ON_CALL.get(name, tools.on_other)(ctx, call, inp, ts)
+    action, merge = (handler or tools.on_other)(ctx, call, inp, ts)
     if action is not None:
         call.turn_no = ctx.turn_no()
         call.action_no = ctx.add_action(action, merge)

@@ -17,6 +17,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
 from vibe_vault.redact import Redactor
 from vibe_vault.state import Action, Fold, Pending, Turn
+from vibe_vault.text import rx
 
 # Caps keep a note readable and the state small for sessions of tens of
 # thousands of entries; what is dropped is counted and said in the note.
@@ -27,9 +28,38 @@ ANSWER_CHARS = 700
 THINKING_CHARS = 500
 IDLE_GAP_S = 300.0
 MEMO_SIZE = 4096
+MIN_LEARNED = 6  # shorter values are too common to redact wherever they appear
+MAX_LEARNED = 200
+_TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
+_SEPARATOR = r"[=:@/_.\-|]"  # what glues a secret into a longer word
+NAME_CHARS = 200
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z"
 
 # Lines standing for several calls add up their kinds; the others count calls.
 EXPLORE = "explore"
+
+
+def _learned_span(token: str, learned: set[str]) -> tuple[int, int] | None:
+    """Where in a word a learned secret is: the whole word, or the part of it
+    between separators (`=`, `:`, `@`, `/`, `_`, `.`, `-`, `|`) that it was
+    glued on with; None when nowhere."""
+    if _digest(token) in learned:
+        return 0, len(token)
+    cuts = [0, *(m.end() for m in rx(_SEPARATOR).finditer(token)), len(token) + 1]
+    for i, start in enumerate(cuts[:-1]):
+        for end in reversed(cuts[i + 1:]):
+            stop = end - 1
+            if stop - start >= MIN_LEARNED and (start, stop) != (0, len(token)) \
+                    and _digest(token[start:stop]) in learned:
+                return start, stop
+    return None
+
+
+def _digest(secret: str) -> str:
+    import hashlib  # only in sessions that had a secret: it costs a hook ~2 ms
+
+    return hashlib.blake2b(secret.encode("utf-8", "surrogatepass"), digest_size=12,
+                           person=b"vibe-vault").hexdigest()
 
 
 class Outcome(Struct):
@@ -52,7 +82,7 @@ def epoch(ts: str) -> float | None:
 
 
 def note_text(text: str, limit: int | None, redactor: Redactor,
-              stated: bool = False) -> tuple[str, int]:
+              stated: bool = False, found: list[str] | None = None) -> tuple[str, int]:
     """A transcript text as a note may hold it: cleaned, redacted and cut to
     `limit`; and how many secrets were replaced.
 
@@ -62,7 +92,7 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
     """
     if limit is not None:
         text = tx.cut(text, limit * 2)
-    text, n = redactor.redact(tx.clean(text))
+    text, n = redactor.redact(tx.clean(text), found)
     if limit is not None:
         cut = tx.trim(text, limit)
         if stated and cut != text.strip():
@@ -85,8 +115,11 @@ class Context:
         # apart, and it has no story of its own (its Task call tells it).
         self.agent = agent
         self.memo: dict[tuple[str, int | None, bool], tuple[str, int]] = {}
+        self.names: dict[tuple[str, int], str] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
-        self.branch = ""  # the last git branch seen, to skip the list check
+        self.branch = ""  # the last git branch seen, as the facts hold it
+        self.raw_branch = ""  # and as the transcript wrote it, to skip the work
+        self.raw_version = ""
         self.held_turn = -1
         self.held_answer: str | None = None
         self.held_thinking: str | None = None
@@ -104,11 +137,95 @@ class Context:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        out = note_text(text, limit, self.redactor, stated)
+        found: list[str] = []
+        out = note_text(text, limit, self.redactor, stated, found)
+        if found:
+            self.learn(found)
+        if self.facts.learned:
+            out = self.forget_learned(*out)
         if len(self.memo) > MEMO_SIZE:
             self.memo.clear()
         self.memo[key] = out
         return out
+
+    # -- secrets learned in this session -------------------------------------------
+    # A secret found once (`export DB_PASSWORD=...`, a .env file written) is
+    # redacted wherever it comes back in the session, bare in Claude's prose
+    # too. The state keeps digests of them, never the values.
+    def learn(self, secrets: list[str]) -> None:
+        learned = self.facts.learned
+        new = False
+        # A key block's lines may come back one by one: its long pieces too.
+        pieces = [p for s in secrets if len(s) > 40 for p in s.split() if len(p) >= 16]
+        for secret in [*secrets, *pieces]:
+            secret = secret.strip()
+            if len(secret) < MIN_LEARNED or secret.startswith("[REDACTED"):
+                continue
+            digest = _digest(secret)
+            if digest not in learned and len(learned) < MAX_LEARNED:
+                learned.append(digest)
+                new = True
+        if new:
+            self.memo.clear()  # what was cleaned before may hold it
+            self.names.clear()
+            self.forget_everywhere()
+
+    def forget_everywhere(self) -> None:
+        """Redact newly learned secrets in what the facts already hold too, so
+        the result does not depend on where a read began or a turn closed."""
+        facts = self.facts
+
+        def clean(text: str) -> str:
+            if not text:
+                return text
+            out, n = self.forget_learned(text, 0)
+            facts.redactions += n
+            return out
+
+        for t in facts.turns:
+            t.text, t.detail = clean(t.text), clean(t.detail)
+            answer, n = self.forget_learned(t.answer, 0) if t.answer else ("", 0)
+            t.answer, t.answer_redactions = answer, t.answer_redactions + n
+            facts.redactions += n
+            thinking, n = self.forget_learned(t.thinking, 0) if t.thinking else ("", 0)
+            t.thinking, t.thinking_redactions = thinking, t.thinking_redactions + n
+            facts.redactions += n
+            for a in t.actions:
+                a.text, a.detail = clean(a.text), clean(a.detail)
+        for c in facts.commands:
+            c.command = clean(c.command)
+        for e in facts.errors:
+            e.text = clean(e.text)
+        for commit in facts.commits:
+            commit.subject = clean(commit.subject)
+        for todo in [*facts.todos, *facts.tasks.values(), *facts.todos_waiting]:
+            todo.text = clean(todo.text)
+        for q in facts.queued:
+            q.text = clean(q.text)
+        for sub in facts.subagents:
+            sub.description = clean(sub.description)
+        facts.files = {clean(path): change for path, change in facts.files.items()}
+        for key in ("own_summary", "recap", "ai_title", "custom_title", "first_prompt_title",
+                    "first_command_title", "last_answer"):
+            setattr(facts, key, clean(getattr(facts, key)))
+
+    def forget_learned(self, text: str, secrets: int) -> tuple[str, int]:
+        learned = set(self.facts.learned)
+        out: list[str] = []
+        last = 0
+        for m in rx(_TOKEN).finditer(text):
+            span = _learned_span(m.group(0), learned)
+            if span is None:
+                continue
+            start, end = m.start() + span[0], m.start() + span[1]
+            out.append(text[last:start])
+            out.append("[REDACTED:learned]")
+            last = end
+            secrets += 1
+        if not out:
+            return text, secrets
+        out.append(text[last:])
+        return "".join(out), secrets
 
     def cleaned_line(self, text: str, limit: int) -> tuple[str, int]:
         """`cleaned` for a text shown as one line."""
@@ -125,6 +242,22 @@ class Context:
         text, secrets = self.cleaned_line(raw, limit)
         self.facts.redactions += secrets
         return text
+
+    def name(self, raw: str, limit: int = NAME_CHARS) -> str:
+        """A name the transcript gives (a model, a branch, a tool, a folder): it
+        passes the gate like any text, without counting as a secret of the note."""
+        key = (raw, limit)
+        hit = self.names.get(key)
+        if hit is None:
+            hit = self.names[key] = self.cleaned_line(raw, limit)[0]
+        return hit
+
+    def uuid(self, raw: str) -> str:
+        """An entry id, kept to link sessions: a canonical UUID cannot hold a
+        secret; anything else passes the gate."""
+        if rx(_UUID).match(raw):
+            return raw
+        return self.cleaned_line(raw, NAME_CHARS)[0]
 
     # -- time ------------------------------------------------------------------------
     def clock(self, ts: str) -> float:

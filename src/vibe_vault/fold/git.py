@@ -55,7 +55,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     if call.git and any(not c.sha for c in facts.commits):
         name_commits(ctx, out)
     for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
-        pull_request(ctx, m.group(0), int(m.group(2)), m.group(1))
+        pull_request(ctx, ctx.name(m.group(0), 300), int(m.group(2)), ctx.name(m.group(1)))
     if call.git == "git push":
         facts.pushes += 1
 
@@ -98,4 +98,4 @@ def pull_request(ctx: Context, url: str, number: int | None, repo: str) -> None:
 
 def on_pr_link(ctx: Context, e: Entry) -> None:
     if e.prUrl:
-        pull_request(ctx, e.prUrl, e.prNumber, e.prRepository or "")
+        pull_request(ctx, ctx.name(e.prUrl, 300), e.prNumber, ctx.name(e.prRepository or ""))

@@ -29,10 +29,10 @@ def note_message(ctx: Context, e: Entry) -> None:
         return
     facts = ctx.facts
     if not facts.conversational:
-        facts.first_parent = e.parentUuid or ""
+        facts.first_parent = ctx.uuid(e.parentUuid) if e.parentUuid else ""
     facts.conversational += 1
     tail = facts.tail_uuids
-    tail.append(uuid)
+    tail.append(ctx.uuid(uuid))
     if len(tail) > TAIL_UUIDS:
         del tail[0]
 
@@ -47,7 +47,8 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
     if m is None:
         return
     # A subagent's usage is counted where its file is folded.
-    new = False if ctx.agent else note_entry_usage(facts.usage, facts.settled, facts.models, e)
+    new = (False if ctx.agent else
+           note_entry_usage(ctx, facts.usage, facts.settled, facts.models, e))
     sidechain = bool(e.isSidechain) and not ctx.agent
     if m.model != "<synthetic>":
         facts.has_assistant = True
@@ -220,7 +221,7 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
         before = int(md.preTokens or 0) if md else 0
         ctx.new_turn(Turn(kind="compact", ts=ts, text=ctx.line(trigger, 20), tokens=before))
         if e.logicalParentUuid and not facts.conversational and not facts.logical_parent:
-            facts.logical_parent = e.logicalParentUuid
+            facts.logical_parent = ctx.uuid(e.logicalParentUuid)
     elif subtype == "turn_duration":
         if isinstance(e.durationMs, (int, float)):
             facts.turn_ms += int(e.durationMs)

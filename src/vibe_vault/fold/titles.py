@@ -29,12 +29,12 @@ def on_summary(ctx: Context, e: Entry) -> None:
     """Resumed 1.0 sessions start with summaries of *other* sessions: one is
     this session's only when the entry it ends at is in this file."""
     facts = ctx.facts
-    if e.leafUuid and not facts.conversational and len(facts.leaf_refs) < 10:
-        facts.leaf_refs.append(e.leafUuid)
+    leaf = ctx.uuid(e.leafUuid) if e.leafUuid else ""
+    if leaf and not facts.conversational and len(facts.leaf_refs) < 10:
+        facts.leaf_refs.append(leaf)
     if not e.summary:
         return
     text = ctx.line(e.summary, 200)
-    leaf = e.leafUuid or ""
     if leaf and leaf in facts.tail_uuids:
         facts.own_summary = text
     elif leaf and len(facts.foreign_summaries) < MAX_FOREIGN_SUMMARIES:

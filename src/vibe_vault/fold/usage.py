@@ -86,14 +86,17 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
     return False
 
 
-def note_entry_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
-                     e: Entry, window: int | None = None) -> bool:
+def note_entry_usage(ctx: Context, usage: dict[str, Tokens], settled: dict[str, Tokens],
+                     models: list[str], e: Entry, window: int | None = None) -> bool:
     """`note_usage` for an assistant entry (keyed by message id, request id, uuid)."""
     m = e.message
     if m is None:
         return False
-    return note_usage(usage, settled, models, m.model or "", m.usage,
-                      m.id or e.requestId or e.uuid, window)
+    model = m.model or ""
+    if model and model != "<synthetic>":
+        model = ctx.name(model, 100)
+    return note_usage(usage, settled, models, model, m.usage, m.id or e.requestId or e.uuid,
+                      window)
 
 
 def on_progress(ctx: Context, e: Entry) -> None:
@@ -104,12 +107,15 @@ def on_progress(ctx: Context, e: Entry) -> None:
     if p is None or p.message is None or p.message.message is None:
         return
     streamed = ctx.facts.progress
-    agent = p.agentId or "?"
+    agent = ctx.name(p.agentId or "?")
     af = streamed.get(agent)
     if af is None:
         if len(streamed) >= MAX_STREAMED_AGENTS:
             return
         af = streamed[agent] = AgentFold(agent_id=agent)
     m = p.message.message
-    note_usage(af.usage, af.settled, af.models, m.model or "", m.usage, m.id or e.uuid,
+    model = m.model or ""
+    if model and model != "<synthetic>":
+        model = ctx.name(model, 100)
+    note_usage(af.usage, af.settled, af.models, model, m.usage, m.id or e.uuid,
                AGENT_USAGE_WINDOW)
