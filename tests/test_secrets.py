@@ -174,3 +174,87 @@ def test_no_planted_secret_reaches_any_output(env: Env) -> None:
         if where:
             problems[secret[:24]] = where[:4]
     assert not problems, problems
+
+
+# -- privacy controls ---------------------------------------------------------------------------
+
+
+def grep(roots: list[Path], needle: str) -> list[str]:
+    hits = []
+    for root in roots:
+        for p in root.rglob("*") if root.exists() else ():
+            if p.is_file() and needle.encode() in p.read_bytes():
+                hits.append(str(p))
+    return hits
+
+
+def test_forget_leaves_no_trace_and_backfill_does_not_bring_it_back(env: Env) -> None:
+    from test_hook_contract import SESSION, SID, place
+
+    target = place(env)
+    other = place(env, SESSION, "11111111-0000-4000-8000-000000000002")
+    assert env.vv("backfill", "--archive").returncode == 0
+    assert env.hook({"hook_event_name": "PostToolUse", "session_id": SID,
+                     "tool_use_id": "t1"}).returncode == 0
+    assert len(env.notes()) == 2
+    r = env.vv("forget", SID[:8], "--dry-run")
+    assert r.returncode == 0 and b"would forget" in r.stdout and len(env.notes()) == 2
+    r = env.vv("forget", SID[:8])
+    assert r.returncode == 0, r.stderr
+    for _ in range(2):  # neither a backfill nor a hook writes it again
+        assert env.vv("backfill", "--archive").returncode == 0
+        assert env.hook({"hook_event_name": "Stop", "session_id": SID,
+                         "transcript_path": str(target)}).returncode == 0
+    assert grep([env.vault, env.state], SID) == []
+    assert (env.state / "forgotten" / SID).exists()  # the tombstone: its name, nothing else
+    assert len(env.notes()) == 1
+    assert "11111111" in next(iter(env.notes()))
+    r = env.vv("stats", "--json")
+    assert SID.encode() not in r.stdout
+    assert other.exists() and target.exists()  # the transcripts are Claude Code's
+
+
+def test_a_short_id_shared_by_two_sessions_is_an_error(env: Env) -> None:
+    from test_hook_contract import SESSION, place
+
+    place(env, SESSION, "abcdef12-0000-4000-8000-000000000001")
+    place(env, SESSION, "abcdef12-0000-4000-8000-000000000002")
+    assert env.vv("backfill").returncode == 0
+    r = env.vv("forget", "abcdef12")
+    assert r.returncode == 2 and b"start of 2 sessions" in r.stderr
+    assert len(env.notes()) == 2
+
+
+def test_excluded_projects_are_never_kept(env: Env) -> None:
+    from test_hook_contract import SESSION, SID, place
+
+    (env.root / "config.toml").write_text('exclude_projects = ["tmpqwh*"]\n')
+    target = place(env)
+    assert env.hook({"hook_event_name": "Stop", "session_id": SID,
+                     "transcript_path": str(target), "cwd": "/tmp/tmpqwh7888i"}).returncode == 0
+    assert env.vv("backfill", "--archive").returncode == 0
+    assert not env.notes()
+    assert grep([env.vault, env.state], SID) == []
+    assert (env.state / "forgotten" / SID).exists()
+    assert SESSION.exists()
+
+
+def test_private_spans_never_reach_any_output(env: Env) -> None:
+    from test_hook_contract import SID, place
+
+    target = place(env)
+    lines = target.read_bytes().splitlines(keepends=True)
+    private = "zebra-umbrella-4711 is the door code"
+    prompt = {"type": "user", "uuid": "pp1", "sessionId": SID, "timestamp": "2026-01-21T07:00:00Z",
+              "message": {"role": "user",
+                          "content": f"note this <private>{private}</private> then go on"}}
+    echo = {"type": "assistant", "uuid": "pp2", "sessionId": SID,
+            "timestamp": "2026-01-21T07:00:01Z",
+            "message": {"id": "msg_pp", "model": "claude-x", "role": "assistant",
+                        "content": [{"type": "text", "text": "Noted: zebra-umbrella-4711."}]}}
+    target.write_bytes(b"".join(lines) + json.dumps(prompt).encode() + b"\n"
+                       + json.dumps(echo).encode() + b"\n")
+    assert env.vv("backfill").returncode == 0
+    note = next(iter(env.notes().values()))
+    assert "note this [private] then go on" in note
+    assert grep([env.vault, env.state], "zebra-umbrella") == []

@@ -303,6 +303,10 @@ def needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
 
 def archive_files(cfg: Config, sid: str, files: list[Path]) -> int:
     """Append what is new in each file to its archive; bytes archived."""
+    from vibe_vault.privacy import is_forgotten
+
+    if is_forgotten(cfg.state_dir, sid):
+        return 0  # forgotten, or of an excluded project: no copy is kept
     d = _session_dir(cfg, sid, create=True)
     make_private_dir(os.path.join(cfg.state_dir, "locks"))
     total = 0

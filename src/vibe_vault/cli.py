@@ -49,6 +49,7 @@ COMMANDS = {
     "reprocess": "reprocess",
     "archive": "archive_cmd",
     "index": "index_cmd",
+    "forget": "forget",
     "stats": "stats",
     "doctor": "doctor",
     "config": "config_cmd",

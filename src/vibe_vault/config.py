@@ -28,6 +28,8 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "archive_dir": (str, "", "Where `vv archive` keeps raw transcripts (default "
                     "<state dir>/archive; keep it out of the vault)."),
     "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),
+    "exclude_projects": (list, [], "Globs of project names or session folders to keep no note, "
+                         "state, archive or index entry of."),
     "redact_allow": (list, [], "Exact strings never redacted."),
     "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),
     "inject_context": (bool, False, "At SessionStart, tell Claude what the project's last "

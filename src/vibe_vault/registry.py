@@ -7,6 +7,7 @@ backfill, never on every Stop.
 """
 
 
+import contextlib
 import os
 from collections.abc import Sequence
 
@@ -177,6 +178,23 @@ def merge(state_dir: StrPath, records: dict[str, Record],
                     os.unlink(path)
             except OSError:
                 continue
+    return reg
+
+
+def remove(state_dir: StrPath, sids: set[str], timeout: float = 10.0) -> Registry:
+    """Take sessions out of the registry (and their staged records); the result."""
+    with locked(state_dir, timeout):
+        reg = _load_main(state_dir)
+        for path, _, rec in staged(state_dir):
+            if rec.session_id in sids:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            else:
+                reg.sessions[rec.session_id] = rec
+        for sid in sids:
+            reg.sessions.pop(sid, None)
+        reg.agent_owners = {k: v for k, v in reg.agent_owners.items() if v not in sids}
+        save(state_dir, reg)
     return reg
 
 

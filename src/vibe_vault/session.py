@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec import Struct
 
+from vibe_vault import privacy
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.entries import Entry, Malformed, decode_lines
@@ -53,6 +54,7 @@ class Outcome(Struct):
     bytes_read: int = 0
     complete: bool = True  # False when a deadline stopped the read early
     has_note: bool = False
+    forgotten: bool = False  # forgotten, or of an excluded project: nothing was kept
 
 
 class Store:
@@ -333,6 +335,8 @@ def update_session(
     store = store or Store(cfg.state_dir)
     store.ensure()
     timeout = cfg.get("lock_timeout") if lock_timeout is None else lock_timeout
+    if privacy.is_forgotten(cfg.state_dir, sid):
+        return Outcome(session_id=sid, forgotten=True)
     with SessionLock(store.lock_path(sid), timeout):
         keep_thinking = bool(cfg.get("show_thinking"))
         old = store.load(sid)
@@ -393,6 +397,12 @@ def update_session(
             from vibe_vault.index import set_links
 
             set_links(state, links)
+        patterns = cfg.get("exclude_projects")
+        if patterns and state.fold.cwd and privacy.excluded(
+                patterns, state.project or project_name(state.fold.cwd), state.fold.cwd):
+            forget_files(cfg, store, sid, state.note)
+            privacy.bury(cfg.state_dir, sid)
+            return Outcome(session_id=sid, forgotten=True)
         opts = render_options(cfg)
         fig = None
         if state.fold.has_assistant:
@@ -411,6 +421,28 @@ def update_session(
 
             out.record = make_record(state, [transcript, *agents], opts, fig)
         return out
+
+
+def forget_files(cfg: Config, store: Store, sid: str, note: str) -> list[str]:
+    """Remove what vibe-vault keeps of a session in files: its note, state,
+    journal, lock, staged record and archive; the paths removed."""
+    from vibe_vault import archive, registry
+
+    removed = []
+    paths = [store.state_path(sid), store.journal_path(sid), store.lock_path(sid),
+             os.path.join(registry.staged_dir(cfg.state_dir), f"{safe_id(sid)}.msgpack")]
+    if note:
+        paths.append(os.path.join(cfg.vault, *note.split("/")))
+    for path in paths:
+        if privacy.remove_quietly(path):
+            removed.append(path)
+    folder = archive.archive_root(cfg) / safe_id(sid)
+    if folder.is_dir() and not folder.is_symlink():
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(str(folder))
+    return removed
 
 
 def last_activity(state: SessionState) -> float:

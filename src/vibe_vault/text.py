@@ -82,6 +82,25 @@ def _may_hold_run(text: str) -> bool:
                for i in range(0, len(text) - 99, 100))
 
 
+_PRIVATE = r"(?is)<private>(.*?)(?:</private>|\Z)"
+PRIVATE_MARK = "[private]"
+
+
+def hide_private(text: str) -> tuple[str, list[str]]:
+    """`<private>…</private>` spans replaced by `[private]`; and the spans, so
+    their words can be kept out of everything else too. An unclosed tag hides
+    the rest of the text."""
+    if "<private>" not in text.lower():
+        return text, []
+    spans: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:
+        spans.append(m.group(1))
+        return PRIVATE_MARK
+
+    return rx(_PRIVATE).sub(hide, text), spans
+
+
 def clean(text: str) -> str:
     """Text safe to show: no base64 blobs, no control characters."""
     text = strip_base64(text)

@@ -54,6 +54,7 @@ class Summary(Struct):
     without_note: int = 0
     failed: int = 0
     filtered: int = 0
+    forgotten: int = 0  # sessions forgotten (vv forget) or of an excluded project
     skipped_files: dict[str, int] = field(default_factory=dict)
     bytes: int = 0
     seconds: float = 0.0
@@ -174,7 +175,15 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         if moved:
             print(f"vv: {moved}", file=sys.stderr)
 
+    from vibe_vault.privacy import is_forgotten
+
+    gone: set[str] = set()  # forgotten sessions the registry still knows
     for src in sources:
+        if is_forgotten(cfg.state_dir, src.session_id):
+            summary.forgotten += 1
+            if src.session_id in reg.sessions:
+                gone.add(src.session_id)
+            continue
         files = [src.main, *src.agents]
         # One stat per file tells all: unchanged or not, how recent, how big.
         stamps = [registry.stamp(p) for p in files]
@@ -218,6 +227,10 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             warn(cfg.state_dir, f"backfill: {err}", stderr=not args.json)
             continue
         summary.bytes += out.bytes_read
+        if out.forgotten:
+            summary.forgotten += 1
+            gone.add(sid)
+            continue
         if out.record is not None:
             records[sid] = out.record
         if not out.has_note:
@@ -227,7 +240,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         else:
             summary.unchanged += 1
     progress.close()
-    if (jobs or not reg.sessions or registry.staged(cfg.state_dir)
+    if gone:
+        from vibe_vault.session import Store, forget_files
+
+        for sid in gone:
+            rec = reg.sessions.get(sid)
+            forget_files(cfg, Store(cfg.state_dir), sid, rec.note if rec else "")
+        reg = registry.remove(cfg.state_dir, gone)
+    if (gone or jobs or not reg.sessions or registry.staged(cfg.state_dir)
             or not os.path.exists(os.path.join(cfg.vault, "index.md"))):
         owners = {str(a): src.session_id for src in sources for a in src.agents
                   if a.parent.name != "subagents"}

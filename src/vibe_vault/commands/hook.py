@@ -144,6 +144,17 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     if not sid or len(sid) > 256 or "\x00" in sid:
         warn(cfg.state_dir, f"hook {name}: missing or invalid session_id")
         return
+    from vibe_vault import privacy
+
+    if privacy.is_forgotten(cfg.state_dir, sid):
+        return  # forgotten, or of an excluded project: nothing is kept
+    cwd = _str(event, "cwd") or ""
+    if cfg.get("exclude_projects") and cwd:
+        from vibe_vault.project import project_name
+
+        if privacy.excluded(cfg.get("exclude_projects"), project_name(cwd), cwd):
+            privacy.bury(cfg.state_dir, sid)
+            return
     transcript = locate_transcript(event, sid, cfg)
     if transcript is None:
         warn(cfg.state_dir, f"hook {name}: transcript for session {sid[:40]!r} not found")

@@ -29,6 +29,7 @@ THINKING_CHARS = 500
 IDLE_GAP_S = 300.0
 MEMO_SIZE = 4096
 MIN_LEARNED = 6  # shorter values are too common to redact wherever they appear
+PRIVATE_WORD = 8  # words of a private span this long are kept out everywhere
 MAX_LEARNED = 200
 _TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
 _SEPARATOR = r"[=:@/_.\-|]"  # what glues a secret into a longer word
@@ -138,6 +139,9 @@ class Context:
         if hit is not None:
             return hit
         found: list[str] = []
+        text, private = tx.hide_private(text)
+        if private:
+            self.learn(private, PRIVATE_WORD)  # should the user's private words come back
         out = note_text(text, limit, self.redactor, stated, found)
         if found:
             self.learn(found)
@@ -152,14 +156,17 @@ class Context:
     # A secret found once (`export DB_PASSWORD=...`, a .env file written) is
     # redacted wherever it comes back in the session, bare in Claude's prose
     # too. The state keeps digests of them, never the values.
-    def learn(self, secrets: list[str]) -> None:
+    def learn(self, secrets: list[str], piece: int = 16) -> None:
+        """Remember secrets (and their words of `piece` characters or more)."""
         learned = self.facts.learned
         new = False
         # A key block's lines may come back one by one: its long pieces too.
-        pieces = [p for s in secrets if len(s) > 40 for p in s.split() if len(p) >= 16]
+        pieces = [p.strip(".,;:!?()[]{}'\"") for s in secrets
+                  if len(s) > 40 or piece < 16 for p in s.split()]
+        pieces = [p for p in pieces if len(p) >= piece]
         for secret in [*secrets, *pieces]:
             secret = secret.strip()
-            if len(secret) < MIN_LEARNED or secret.startswith("[REDACTED"):
+            if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):
                 continue
             digest = _digest(secret)
             if digest not in learned and len(learned) < MAX_LEARNED:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from vibe_vault import text as tx
 from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
 from vibe_vault.fold import calls, errors, titles
-from vibe_vault.fold.context import Context
+from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.state import Action, Queued, Turn
 
@@ -133,6 +133,9 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         return
     if stripped.startswith(_NOT_TYPED):
         return
+    raw, private = tx.hide_private(raw)
+    if private:
+        ctx.learn(private, PRIVATE_WORD)
     command = tx.slash_command(raw)
     if command is not None:
         shown = ctx.text(command, PROMPT_CHARS)
@@ -189,7 +192,10 @@ def on_attachment(ctx: Context, e: Entry, ts: str) -> None:
 
 
 def _queued_text(ctx: Context, raw: str) -> tuple[str, int]:
-    words = tx.strip_wrappers(tx.cut(raw, RAW_PROMPT_CHARS))
+    raw, private = tx.hide_private(tx.cut(raw, RAW_PROMPT_CHARS))
+    if private:
+        ctx.learn(private, PRIVATE_WORD)
+    words = tx.strip_wrappers(raw)
     return ctx.cleaned(words, PROMPT_CHARS, stated=True) if words else ("", 0)
 
 

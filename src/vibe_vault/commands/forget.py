@@ -1,0 +1,81 @@
+"""`vv forget SESSION_ID... | --project NAME`: remove every trace of sessions.
+
+Their notes, states, registry records, archive copies and index entries go,
+and a tombstone stays, so neither a hook nor a backfill brings them back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from vibe_vault.config import Config
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "forget",
+        help="remove every trace of sessions, for good",
+        description="Remove the notes, saved state, registry records, archive copies and "
+        "index entries of the given sessions (or of every session of a project), and leave "
+        "a tombstone so that hooks and backfill never write them again. The transcripts "
+        "themselves are Claude Code's and are left alone.",
+        epilog="examples:\n  vv forget 2c5941bd-b9de-41d6-9414-221d175776f7\n"
+        "  vv forget 2c5941bd                # the 8-character id in note names\n"
+        "  vv forget --project secret-client --dry-run",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("sessions", nargs="*", metavar="SESSION_ID",
+                   help="full session ids, or their first 8 characters")
+    p.add_argument("--project", metavar="NAME", help="every session of this project")
+    p.add_argument("--dry-run", action="store_true", help="list what would go; remove nothing")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    from vibe_vault import archive, index, privacy, registry
+    from vibe_vault.session import Store, forget_files
+
+    if not args.sessions and not args.project:
+        print("vv: name the sessions to forget, or --project NAME", file=sys.stderr)
+        return 2
+    reg = registry.load(cfg.state_dir)
+    known = set(reg.sessions)
+    wanted: set[str] = set()
+    for given in args.sessions:
+        matches = sorted(s for s in known
+                         if s == given or (len(given) >= 8 and s.startswith(given)))
+        if len(matches) > 1:
+            print(f"vv: {given} is the start of {len(matches)} sessions: "
+                  + ", ".join(matches[:5]), file=sys.stderr)
+            return 2
+        wanted.add(matches[0] if matches else given)
+    if args.project:
+        wanted |= {s for s, rec in reg.sessions.items() if rec.project == args.project}
+        if not wanted:
+            print(f"vv: no session of a project called {args.project!r}", file=sys.stderr)
+            return 2
+    store = Store(cfg.state_dir)
+    projects = {reg.sessions[s].project for s in wanted if s in reg.sessions}
+    for sid in sorted(wanted):
+        rec = reg.sessions.get(sid)
+        state = store.load(sid)
+        note = (rec.note if rec else "") or (state.note if state else "")
+        if args.dry_run:
+            where = [p for p in (note and f"{cfg.vault}/{note}", store.state_path(sid),
+                                 str(archive.archive_root(cfg) / sid)) if p]
+            print(f"would forget {sid}: " + ", ".join(where))
+            continue
+        removed = forget_files(cfg, store, sid, note)
+        privacy.bury(cfg.state_dir, sid)
+        print(f"forgot {sid} ({len(removed)} files removed)")
+    if args.dry_run:
+        return 0
+    reg = registry.remove(cfg.state_dir, wanted)
+    index.regenerate(cfg, reg)
+    left = {rec.project for rec in reg.sessions.values() if rec.has_note}
+    for project in projects - left:  # a project note with no session left goes too
+        note = index.project_note_path(project)
+        privacy.remove_quietly(os.path.join(cfg.vault, *note.split("/")))
+    return 0

@@ -1,0 +1,52 @@
+"""Sessions the user wants kept out of the vault: forgotten ones and excluded
+projects.
+
+A forgotten or excluded session leaves a tombstone, `<state>/forgotten/<id>`
+(empty: the id is all it says), which every hook, backfill and archive run
+checks first, so nothing of the session is written again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import os
+from collections.abc import Iterable
+
+from vibe_vault.atomic import StrPath, make_private_dir
+from vibe_vault.paths import safe_id
+
+FORGOTTEN = "forgotten"
+
+
+def tombstone_path(state_dir: StrPath, sid: str) -> str:
+    return os.path.join(state_dir, FORGOTTEN, safe_id(sid))
+
+
+def is_forgotten(state_dir: StrPath, sid: str) -> bool:
+    return os.path.lexists(tombstone_path(state_dir, sid))
+
+
+def bury(state_dir: StrPath, sid: str) -> None:
+    """Leave the tombstone of a session."""
+    make_private_dir(os.path.join(state_dir, FORGOTTEN))
+    fd = os.open(tombstone_path(state_dir, sid),
+                 os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    os.close(fd)
+
+
+def excluded(patterns: Iterable[str], project: str, cwd: str) -> bool:
+    """True when a glob of `exclude_projects` matches the project's name or the
+    folder the session ran in (case-sensitively, as paths are)."""
+    for pattern in patterns:
+        if fnmatch.fnmatchcase(project, pattern) or (cwd and fnmatch.fnmatchcase(cwd, pattern)):
+            return True
+    return False
+
+
+def remove_quietly(path: StrPath) -> bool:
+    """Remove a file (never through a symlink's target); True when it was there."""
+    with contextlib.suppress(FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        os.unlink(path)
+        return True
+    return False
