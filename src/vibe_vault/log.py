@@ -13,7 +13,11 @@ MAX_LOG = 1 << 20  # rotate past 1 MiB so the log never grows without bound
 
 
 def _clean(msg: str) -> str:
-    return " ".join(msg.split())[:500]
+    """One line: no newline, control character or bidi override from any
+    text a message quotes can forge another line or reorder this one."""
+    from vibe_vault.text import terminal_safe
+
+    return " ".join(terminal_safe(msg).split())[:500]
 
 
 def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) -> None:

@@ -12,7 +12,10 @@ import os
 import re
 from functools import lru_cache
 
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u2028\u2029]+')
+# Characters no file name may hold on some OS, that would end or split an
+# Obsidian link to it ([[ ]] | # ^), or that are controls or bidi overrides.
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f<>:"/\\|?*\[\]#^\u2028\u2029\u061c\u200e\u200f'
+                     r"\u202a-\u202e\u2066-\u2069]+")
 _RESERVED = re.compile(r"(?i)^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$")
 _UUIDISH = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 

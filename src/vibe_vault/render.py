@@ -86,6 +86,21 @@ def cell(s: str) -> str:
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
+def _inert(line: str) -> str:
+    """A line of quoted text whose HTML tags (`<script>`, `<img onerror=…>`)
+    and `[[links]]` show as text instead of being rendered or linked, except
+    inside inline code."""
+    parts = re.split(r"(`+)", line)
+    in_code = False
+    for i, part in enumerate(parts):
+        if part.startswith("`"):
+            in_code = not in_code
+        elif not in_code:
+            part = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", part)
+            parts[i] = part.replace("[[", "\\[\\[")
+    return "".join(parts)
+
+
 def quote(s: str) -> str:
     """A blockquote of text from the transcript. Its lines cannot form headings
     of their own (Obsidian's outline lists headings inside quotes), and a code
@@ -102,8 +117,11 @@ def quote(s: str) -> str:
             elif mark[0] == open_fence[0] and len(mark) >= len(open_fence) \
                     and not line.strip()[len(mark):]:
                 open_fence = ""
-        elif not open_fence and line.startswith("#"):
-            line = "\\" + line
+        elif not open_fence:
+            if line.startswith("#"):
+                line = "\\" + line
+            if "<" in line or "[[" in line:
+                line = _inert(line)
         out.append("> " + line if line else ">")
     if open_fence:
         out.append("> " + open_fence)

@@ -19,10 +19,21 @@ _COMMAND_NAME = r"<command-name>\s*([^<]*?)\s*</command-name>"
 _COMMAND_ARGS = r"<command-args>([\s\S]*?)</command-args>"
 _DATA_URI = r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}"
 _BASE64_RUN = r"[A-Za-z0-9+/]{200,}={0,2}"
-# Control characters (and line separators a note must not hold) become spaces.
-_CONTROL = {c: " " for c in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, 0x85, 0x2028,
-                             0x2029]}
-_ANY_CONTROL = r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]"
+# Control characters (C0, C1, and line separators a note must not hold) become
+# spaces; bidi overrides, which can make text read other than it is, go.
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_CONTROL: dict[int, str | None] = {
+    **{c: " " for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028,
+                        0x2029]},
+    **dict.fromkeys(_BIDI),
+}
+_ANY_CONTROL = (r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f"
+                r"\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """Text for a terminal or a log line: no control characters, no bidi."""
+    return text.translate(_CONTROL)
 
 
 @cache

@@ -16,7 +16,7 @@ PATH_CHARS = 300
 
 def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or inp.notebook_path or "")
-    call.file = ctx.text(path, PATH_CHARS)
+    call.file = ctx.name(path, PATH_CHARS)
     call.key = "file:" + call.file
     call.est_added, call.est_removed = _estimate(call.name, inp)
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
