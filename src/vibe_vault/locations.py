@@ -9,6 +9,16 @@ from __future__ import annotations
 import os
 
 
+def tool_key(tool_use_id: str) -> str:
+    """What vibe-vault keeps of a tool call's id: a checksum and the length,
+    enough to pair a call with its result and its timing, and no transcript
+    text (an id is as untrusted as any other field)."""
+    import zlib
+
+    raw = tool_use_id.encode("utf-8", "surrogatepass")
+    return f"t{zlib.crc32(raw):08x}{len(raw):x}"
+
+
 def home() -> str:
     return os.path.expanduser("~")
 

@@ -16,7 +16,7 @@ from vibe_vault.reader import Cursor
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 12
+STATE_VERSION = 13
 
 
 class Tokens(Struct, array_like=True):

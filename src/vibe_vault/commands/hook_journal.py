@@ -26,10 +26,10 @@ def record(data: bytes) -> None:
     name = event.get("hook_event_name")
     if not (isinstance(sid, str) and isinstance(tid, str) and sid and tid):
         return
-    from vibe_vault.locations import state_dir
+    from vibe_vault.locations import state_dir, tool_key
     from vibe_vault.paths import safe_id
 
-    rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tid[:200],
+    rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tool_key(tid),
                               "t": round(now, 3)}
     ms = event.get("duration_ms")
     if isinstance(ms, (int, float)) and not isinstance(ms, bool) and ms >= 0:

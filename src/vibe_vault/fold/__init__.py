@@ -82,6 +82,8 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     facts.entries += 1
     ts = e.timestamp or ""
     ctx.entry_epoch = ctx.clock(ts) if ts else 0.0
+    if not ctx.entry_epoch:
+        ts = ""  # not a time: nothing of it is kept
     version = e.version
     if version and version != ctx.raw_version:
         ctx.raw_version = version
@@ -151,7 +153,7 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
             state.session_id = work.name(e.sessionId)
         if e.agentId and not state.agent_id:
             state.agent_id = work.name(e.agentId)
-        ts = e.timestamp if isinstance(e.timestamp, str) else ""
+        ts = e.timestamp if isinstance(e.timestamp, str) and epoch(e.timestamp) else ""
         if ts:
             if not state.first_ts:
                 state.first_ts = ts

@@ -9,6 +9,7 @@ from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
 from vibe_vault.fold import calls, errors, titles
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
+from vibe_vault.locations import tool_key
 from vibe_vault.state import Action, Queued, Turn
 
 PROMPT_CHARS = 500
@@ -68,7 +69,8 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
         if not isinstance(b, Block):
             continue
         if b.type == "tool_use" and b.id:
-            if b.id in facts.pending or b.id in ctx.recent:
+            key = tool_key(b.id)
+            if key in facts.pending or key in ctx.recent:
                 continue  # a streaming snapshot repeating a block we have
             calls.on_tool_use(ctx, b, ts)
         elif b.type == "thinking" and ctx.keep_thinking and b.thinking and not sidechain:

@@ -39,7 +39,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     sub.status = outcome.status if outcome.status != "ok" else "completed"
     result = outcome.result
     if result is not None:
-        sub.agent_id = str(result.agentId or "")
+        sub.agent_id = ctx.name(str(result.agentId or ""))
         sub.tokens = _int(result.totalTokens)
         sub.ms = _int(result.totalDurationMs)
         sub.tool_calls = _int(result.totalToolUseCount)
