@@ -261,3 +261,41 @@ def test_private_spans_never_reach_any_output(env: Env) -> None:
     note = next(iter(env.notes().values()))
     assert "note this [private] then go on" in note
     assert grep([env.vault, env.state], "zebra-umbrella") == []
+
+
+# -- by construction -------------------------------------------------------------------------
+
+# The only plain-str fields of the state: vibe-vault's own words, times that
+# parsed, checksums and digests, and paths and names it made itself.
+PLAIN = {
+    "Action": {"kind", "status", "ts", "tool_id"},
+    "Command": {"kind", "status", "ts", "tool_id"},
+    "Commit": {"ts"}, "ErrorRec": {"ts"}, "FileChange": {"ops"},
+    "Pending": {"tool_id", "git"}, "Subagent": {"tool_id", "status", "ts"},
+    "Todo": {"status"}, "Turn": {"kind", "ts"},
+    "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
+    "Fold": {"first_ts", "last_ts", "learned", "usage", "settled", "progress", "pending",
+             "recent_tools", "todos_waiting_id", "tasks"},
+    "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
+                     "previous", "next", "continues", "continued_by", "user_notes"},
+}
+
+
+def test_every_text_field_of_the_state_is_redacted_by_type() -> None:
+    """A new field that holds text must be typed Redacted (so mypy refuses a
+    transcript string that did not pass the gate), or be added here, knowingly."""
+    import typing
+
+    import msgspec
+
+    from vibe_vault import state
+
+    for name in dir(state):
+        cls = getattr(state, name)
+        if not (isinstance(cls, type) and issubclass(cls, msgspec.Struct)
+                and cls.__module__ == state.__name__):
+            continue
+        for field_name, hint in typing.get_type_hints(cls).items():
+            holds_str = hint is str or str in typing.get_args(hint)
+            if holds_str:
+                assert field_name in PLAIN.get(name, set()), f"{name}.{field_name} is a plain str"

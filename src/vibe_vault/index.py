@@ -67,10 +67,10 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         cost_usd=fig.cost,
         tokens_by_model=by_model,
         cost_by_model=cost_by_model,
-        files_changed=sorted(f.files)[:200],
+        files_changed=[str(path) for path in sorted(f.files)[:200]],
         tool_calls=fig.tool_calls,
         prompts=f.prompts,
-        open_tasks=[t.text for t in todos if t.status != "completed"][:20],
+        open_tasks=[str(t.text) for t in todos if t.status != "completed"][:20],
         files=stamps,
         first_parent=f.first_parent,
         logical_parent=f.logical_parent,
@@ -86,7 +86,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
 
 
 def _unknown(state: SessionState) -> dict[str, int]:
-    counts = dict(state.fold.unknown)
+    counts: dict[str, int] = {str(kind): n for kind, n in state.fold.unknown.items()}
     for af in state.agents.values():
         for k, n in af.fold.unknown.items():
             counts[k] = counts.get(k, 0) + n

@@ -11,9 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, NewType, TypeVar
 
 from vibe_vault.text import rx
+
+# A string that passed the redaction gate (`fold.context.Context.text`, `line`,
+# `name`, `note_text`), or a constant of vibe-vault's own. The session state's
+# text fields are of this type, so mypy refuses a transcript string that did
+# not pass the gate.
+Redacted = NewType("Redacted", str)
 
 # Seconds one of the user's own patterns may take on one text. A pattern that
 # backtracks without end (`(a+)+$`) is stopped there, and the whole text is

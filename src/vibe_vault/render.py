@@ -15,6 +15,7 @@ from vibe_vault import pricing
 from vibe_vault import text as tx
 from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
 from vibe_vault.paths import relative_to
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
 from vibe_vault.work import MAIN, Work, work_of
 
@@ -251,7 +252,7 @@ class Figures(Struct):
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
     f = state.fold
     by_model = tokens_by_model(state)
-    total = Tokens(model="all")
+    total = Tokens(model=Redacted("all"))
     prices = pricing.table(opts.pricing)
     costs: dict[str, float] = {}
     unpriced: list[str] = []
@@ -336,7 +337,7 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
 
 def _activity(state: SessionState, work: Work) -> str:
     f = state.fold
-    calls = f.tool_calls
+    calls: dict[str, int] = {str(name): n for name, n in f.tool_calls.items()}
     if work.files:
         failing = any(c.kind == "test" and c.status == "failed" for _, c in work.commands)
         return "debugging" if failing and len(work.errors) > 2 else "implementation"

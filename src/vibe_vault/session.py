@@ -33,7 +33,7 @@ from vibe_vault.reader import (
     tail_of,
     unchanged,
 )
-from vibe_vault.redact import DEFAULT, Redactor
+from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.registry import Record
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import RenderOptions, figures, render
@@ -124,12 +124,12 @@ def set_aside(state_dir: str, path: str) -> None:
          stderr=False)
 
 
-def gate(raw: str, limit: int, redactor: Redactor) -> str:
+def gate(raw: str, limit: int, redactor: Redactor) -> Redacted:
     """A name from hook input or a file beside the transcript, as the state and
     the note may hold it: one line, cleaned and redacted."""
     from vibe_vault import text as tx
 
-    return note_text(tx.one_line(raw, limit * 2), limit, redactor)[0] if raw else ""
+    return note_text(tx.one_line(raw, limit * 2), limit, redactor)[0] if raw else Redacted("")
 
 
 def redactor_for(cfg: Config) -> Redactor:
@@ -181,7 +181,7 @@ def read_main(state: SessionState, path: StrPath, deadline: float | None,
               redactor: Redactor, keep_thinking: bool = False) -> tuple[int, bool]:
     """Fold the main transcript's new complete lines; (bytes read, complete)."""
     def restart() -> None:
-        state.fold, state.provisional = Fold(), ""
+        state.fold, state.provisional = Fold(), Redacted("")
 
     before_answer = state.fold.last_answer
     state.cursor, read, complete, oversized = read_new(
@@ -189,7 +189,7 @@ def read_main(state: SessionState, path: StrPath, deadline: float | None,
         lambda entries: fold(state.fold, entries, redactor, keep_thinking))
     state.fold.oversized += oversized
     if state.provisional and state.fold.last_answer != before_answer:
-        state.provisional = ""  # the transcript caught up with the Stop hook
+        state.provisional = Redacted("")  # the transcript caught up with the Stop hook
     return read, complete
 
 
@@ -378,16 +378,16 @@ def update_session(
         fold_journal(state, store.journal_path(sid))
         if end_reason is not None:
             state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
-            state.provisional = ""
+            state.provisional = Redacted("")
         elif idle_before is not None and state.status == "active" and complete:
             # A session whose last entry is old has ended, whatever the files'
             # times say (a copied or restored transcript has a fresh mtime).
             last = last_activity(state) or max(
                 (_mtime(p) for p in [transcript, *agents]), default=0.0)
             if 0 < last < idle_before:
-                state.status, state.end_reason = "ended", "idle"
+                state.status, state.end_reason = "ended", Redacted("idle")
         elif read and not started_over and state.status == "ended" and end_reason is None:
-            state.status, state.end_reason = "active", ""  # resumed
+            state.status, state.end_reason = "active", Redacted("")  # resumed
         if (provisional is not None and end_reason is None and provisional.strip()
                 and provisional.strip() != state.fold.last_answer):
             # Not counted: the transcript will bring the same text, and count it then.

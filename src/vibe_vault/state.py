@@ -13,16 +13,17 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.reader import Cursor
+from vibe_vault.redact import Redacted
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 13
+STATE_VERSION = 14
 
 
 class Tokens(Struct, array_like=True):
     """Usage of one API message (the largest snapshot seen)."""
 
-    model: str = ""
+    model: Redacted = Redacted("")
     input: int = 0
     output: int = 0
     cache_read: int = 0
@@ -38,8 +39,8 @@ class Action(Struct, array_like=True, omit_defaults=True):
     """One condensed thing done in a turn; `kind` says how to read the rest."""
 
     kind: str
-    text: str = ""
-    detail: str = ""
+    text: Redacted = Redacted("")
+    detail: Redacted = Redacted("")
     status: str = ""  # "", ok, failed, denied, interrupted
     code: int | None = None  # exit code of a command
     added: int = 0  # lines, for an edit
@@ -58,13 +59,13 @@ class Turn(Struct, array_like=True, omit_defaults=True):
 
     kind: str  # prompt, command, compact, continued
     ts: str = ""
-    text: str = ""
-    detail: str = ""  # compaction summary, or the trigger
+    text: Redacted = Redacted("")
+    detail: Redacted = Redacted("")  # compaction summary, or the trigger
     tokens: int = 0  # tokens before a compaction
     actions: list[Action] = field(default_factory=list)
     more_actions: int = 0
-    answer: str = ""
-    thinking: str = ""  # the turn's last thinking block, shown only when configured
+    answer: Redacted = Redacted("")
+    thinking: Redacted = Redacted("")  # the turn's last thinking block, shown only when configured
     answer_redactions: int = 0  # secrets replaced in `answer`, part of the session's count
     thinking_redactions: int = 0
 
@@ -72,12 +73,12 @@ class Turn(Struct, array_like=True, omit_defaults=True):
 class Pending(Struct, array_like=True, omit_defaults=True):
     """A tool call waiting for its result."""
 
-    name: str
+    name: Redacted
     turn_no: int = -1
     action_no: int = -1
     seq: int = 0
     called_at: float = 0.0  # epoch seconds
-    file: str = ""  # the file an edit tool changes
+    file: Redacted = Redacted("")  # the file an edit tool changes
     sub_no: int = -1  # the subagent a Task call started, by its place in `subagents`
     tool_id: str = ""
     est_added: int = 0  # lines, judged from the input, for results that carry no patch
@@ -85,9 +86,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     command_no: int = -1  # the command's number in the session, for its table row
     git: str = ""  # "git", or "git push": the output may tell of commits or a push
     commits: bool = False  # a `git commit` command
-    commit_subject: str = ""  # its message's first line, from -m, when it had one
-    task_subject: str = ""  # what a TaskCreate call names
-    key: str = ""  # what a later success must repeat to mend a failure: command or file
+    commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
+    task_subject: Redacted = Redacted("")  # what a TaskCreate call names
+    key: Redacted = Redacted("")  # what a later success must repeat: command or file
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -98,7 +99,7 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
 
 
 class Command(Struct, array_like=True, omit_defaults=True):
-    command: str
+    command: Redacted
     kind: str = "command"  # command, test, build
     status: str = ""
     code: int | None = None
@@ -108,45 +109,45 @@ class Command(Struct, array_like=True, omit_defaults=True):
 
 
 class ErrorRec(Struct, array_like=True, omit_defaults=True):
-    tool: str
-    text: str  # its first lines, up to ERROR_LINES and ERROR_CHARS
+    tool: Redacted
+    text: Redacted  # its first lines, up to ERROR_LINES and ERROR_CHARS
     ts: str = ""
     seq: int = 0
-    key: str = ""  # the command (whitespace collapsed) or the file, when it had one
+    key: Redacted = Redacted("")  # the command (whitespace collapsed) or the file, when it had one
     later_ok: bool = False  # the same command, or an edit of the same file, later succeeded
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):
-    sha: str
-    subject: str = ""
-    branch: str = ""
+    sha: Redacted
+    subject: Redacted = Redacted("")
+    branch: Redacted = Redacted("")
     ts: str = ""
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
-    url: str
+    url: Redacted
     number: int | None = None
-    repo: str = ""
+    repo: Redacted = Redacted("")
 
 
 class Todo(Struct, array_like=True, omit_defaults=True):
-    text: str
+    text: Redacted
     status: str = "pending"
 
 
 class Queued(Struct, array_like=True, omit_defaults=True):
     """A prompt typed while Claude worked, as the note will show it."""
 
-    text: str
+    text: Redacted
     secrets: int = 0  # replaced in `text`; counted when it is shown
 
 
 class Subagent(Struct, array_like=True, omit_defaults=True):
     tool_id: str
-    type: str = ""
-    description: str = ""
+    type: Redacted = Redacted("")
+    description: Redacted = Redacted("")
     status: str = ""
-    agent_id: str = ""
+    agent_id: Redacted = Redacted("")
     tokens: int = 0
     ms: int = 0
     tool_calls: int = 0
@@ -161,25 +162,25 @@ class Fold(Struct, omit_defaults=True):
     entries: int = 0
     malformed: int = 0
     oversized: int = 0
-    unknown: dict[str, int] = field(default_factory=dict)
+    unknown: dict[Redacted, int] = field(default_factory=dict)
     first_ts: str = ""
     last_ts: str = ""
     last_epoch: float = 0.0
     gap_ms: int = 0  # active time from gaps under the idle threshold
-    cwd: str = ""
-    branches: list[str] = field(default_factory=list)
-    version: str = ""
+    cwd: Redacted = Redacted("")
+    branches: list[Redacted] = field(default_factory=list)
+    version: Redacted = Redacted("")
     redactions: int = 0
     learned: list[str] = field(default_factory=list)  # digests of secrets met so far
     turns: list[Turn] = field(default_factory=list)
     turns_dropped: int = 0
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
-    last_answer: str = ""
+    last_answer: Redacted = Redacted("")
     # fold.story: prompts, answers, compactions, links to other sessions
     turn_ms: int = 0  # sum of turn_duration entries
-    first_parent: str = ""  # parentUuid of the first message: set when resumed from another file
-    logical_parent: str = ""  # a compaction boundary that opens the file points into another
-    tail_uuids: list[str] = field(default_factory=list)  # last message uuids, for others to link
+    first_parent: Redacted = Redacted("")  # the first message's parent: resumed from another file
+    logical_parent: Redacted = Redacted("")  # where a compaction opening the file points
+    tail_uuids: list[Redacted] = field(default_factory=list)  # last message ids, to link to
     conversational: int = 0
     has_assistant: bool = False
     assistant_messages: int = 0
@@ -187,29 +188,30 @@ class Fold(Struct, omit_defaults=True):
     interruptions: int = 0
     compactions: int = 0
     queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
-    queued_shown: list[str] = field(default_factory=list)  # the last ones shown, not to repeat
+    queued_shown: list[Redacted] = field(default_factory=list)  # the last ones shown, not to repeat
     # fold.usage: tokens and models
-    models: list[str] = field(default_factory=list)
+    models: list[Redacted] = field(default_factory=list)
     usage: dict[str, Tokens] = field(default_factory=dict)  # recent messages, by id
     settled: dict[str, Tokens] = field(default_factory=dict)  # older messages, by model
     progress: dict[str, "AgentFold"] = field(default_factory=dict)  # streamed, by agent id
     # fold.titles: what the session is called
-    leaf_refs: list[str] = field(default_factory=list)  # summaries' leafUuid before any message
-    own_summary: str = ""  # the latest `summary` line about this session itself
-    foreign_summaries: dict[str, str] = field(default_factory=dict)  # by leafUuid not seen yet
-    recap: str = ""  # Claude Code's own latest recap (away_summary, task-summary)
-    ai_title: str = ""
-    custom_title: str = ""
-    first_prompt_title: str = ""
-    first_command_title: str = ""  # the slash command that opened the session, with arguments
+    leaf_refs: list[Redacted] = field(default_factory=list)  # leafUuid of leading summaries
+    own_summary: Redacted = Redacted("")  # the latest `summary` line about this session itself
+    # Summaries whose leafUuid was not seen yet, by it.
+    foreign_summaries: dict[Redacted, Redacted] = field(default_factory=dict)
+    recap: Redacted = Redacted("")  # Claude Code's own latest recap (away_summary, task-summary)
+    ai_title: Redacted = Redacted("")
+    custom_title: Redacted = Redacted("")
+    first_prompt_title: Redacted = Redacted("")
+    first_command_title: Redacted = Redacted("")  # the slash command that opened the session
     # fold.calls: tool calls, paired with their results
     seq: int = 0
-    tool_calls: dict[str, int] = field(default_factory=dict)
+    tool_calls: dict[Redacted, int] = field(default_factory=dict)
     pending: dict[str, Pending] = field(default_factory=dict)
     recent_tools: list[str] = field(default_factory=list)
-    last_ok: dict[str, int] = field(default_factory=dict)
+    last_ok: dict[Redacted, int] = field(default_factory=dict)
     # fold.files
-    files: dict[str, FileChange] = field(default_factory=dict)
+    files: dict[Redacted, FileChange] = field(default_factory=dict)
     files_dropped: int = 0
     # fold.commands
     commands_run: int = 0
@@ -223,7 +225,7 @@ class Fold(Struct, omit_defaults=True):
     api_errors: int = 0
     errors: list[ErrorRec] = field(default_factory=list)
     errors_dropped: int = 0
-    failed_keys: dict[str, int] = field(default_factory=dict)  # keys of errors not mended yet
+    failed_keys: dict[Redacted, int] = field(default_factory=dict)  # keys of errors not mended yet
     # fold.todos: todos, tasks (plans are actions of the story)
     todos: list[Todo] = field(default_factory=list)
     todo_redactions: int = 0  # secrets replaced in `todos`, already in `redactions`
@@ -246,15 +248,15 @@ class AgentFold(Struct, omit_defaults=True):
     entries: int = 0
     malformed: int = 0
     oversized: int = 0
-    unknown: dict[str, int] = field(default_factory=dict)
-    agent_id: str = ""
-    session_id: str = ""
+    unknown: dict[Redacted, int] = field(default_factory=dict)
+    agent_id: Redacted = Redacted("")
+    session_id: Redacted = Redacted("")
     first_ts: str = ""
     last_ts: str = ""
     tool_calls: int = 0
     usage: dict[str, Tokens] = field(default_factory=dict)
     settled: dict[str, Tokens] = field(default_factory=dict)
-    models: list[str] = field(default_factory=list)
+    models: list[Redacted] = field(default_factory=list)
     # What the subagent did, folded as the main transcript is (files, commands,
     # commits, errors): the session's work as much as the main agent's.
     work: Fold = field(default_factory=Fold)
@@ -265,23 +267,23 @@ class AgentFile(Struct, omit_defaults=True):
 
     cursor: Cursor = field(default_factory=Cursor)
     fold: AgentFold = field(default_factory=AgentFold)
-    agent_type: str = ""
-    description: str = ""
+    agent_type: Redacted = Redacted("")
+    description: Redacted = Redacted("")
     foreign: bool = False  # a legacy agent file of another session
 
 
 class SessionState(Struct, omit_defaults=True):
     version: int = STATE_VERSION
     session_id: str = ""
-    transcript: str = ""
+    transcript: Redacted = Redacted("")
     note: str = ""  # path of the note relative to the vault, fixed once written
     project: str = ""
     status: str = "active"
-    end_reason: str = ""
+    end_reason: Redacted = Redacted("")
     cursor: Cursor = field(default_factory=Cursor)
     fold: Fold = field(default_factory=Fold)
     agents: dict[str, AgentFile] = field(default_factory=dict)
-    provisional: str = ""  # last_assistant_message not yet in the transcript
+    provisional: Redacted = Redacted("")  # last_assistant_message not yet in the transcript
     journal_offset: int = 0
     durations: dict[str, int] = field(default_factory=dict)  # tool_use_id -> ms, from hooks
     previous: str = ""  # note paths of neighbouring sessions, set by the index

@@ -29,7 +29,7 @@ from vibe_vault.fold.context import (
 )
 from vibe_vault.fold.tools import EXPLORE_LIST, EXPLORE_READ, EXPLORE_SEARCH
 from vibe_vault.fold.usage import AGENT_USAGE_WINDOW, add_tokens, note_entry_usage, tokens_of
-from vibe_vault.redact import DEFAULT, Redactor
+from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.state import AgentFold, Fold
 
 __all__ = [
@@ -169,6 +169,6 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
     return state
 
 
-def _unknown(counts: dict[str, int], what: str, version: str | None) -> None:
-    key = f"{what}@{version or '?'}"
+def _unknown(counts: dict[Redacted, int], what: Redacted, version: str | None) -> None:
+    key = Redacted(f"{what}@{version or '?'}")  # both parts passed the gate
     counts[key] = counts.get(key, 0) + 1

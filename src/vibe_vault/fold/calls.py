@@ -15,6 +15,7 @@ from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import commands, errors, files, subagents, todos, tools
 from vibe_vault.fold.context import EXPLORE, Context, Outcome
 from vibe_vault.locations import tool_key
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
 
 MAX_RECENT_TOOLS = 64
@@ -62,7 +63,7 @@ def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
     raw = block.name or "?"
     handler = ON_CALL.get(raw)
     # A tool of ours is named as it is; any other name passes the gate.
-    name = raw if handler is not None else ctx.name(raw, 100)
+    name = Redacted(raw) if handler is not None else ctx.name(raw, 100)  # ours, or gated
     facts.tool_calls[name] = facts.tool_calls.get(name, 0) + 1
     facts.seq += 1
     inp = block.input if isinstance(block.input, ToolInput) else NO_INPUT

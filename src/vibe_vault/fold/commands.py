@@ -8,6 +8,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
 from vibe_vault.fold import git
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
 from vibe_vault.text import rx
 
@@ -47,11 +48,12 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     command = str(inp.command or "")
     # Only the first line is shown: a heredoc's body need not be scanned.
     text = ctx.text(tx.cut(command, COMMAND_CHARS * 4), None)
-    shown = tx.one_line(text, COMMAND_CHARS)
+    # Cut from a text that passed the gate: still redacted.
+    shown = Redacted(tx.one_line(text, COMMAND_CHARS))
     if text.count("\n") and not shown.endswith("…"):
-        shown += " …"
+        shown = Redacted(shown + " …")
     kind = kind_of(command)
-    call.key = "cmd:" + " ".join(text.split())
+    call.key = Redacted("cmd:" + " ".join(text.split()))
     call.command_no = facts.commands_dropped + len(facts.commands)
     facts.commands_run += 1
     facts.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=call.tool_id))
@@ -59,7 +61,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         del facts.commands[0]
         facts.commands_dropped += 1
     git.note_command(ctx, call, command)
-    return Action(kind="bash", text=shown, detail=kind, ts=ts, tool_id=call.tool_id), False
+    return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts,
+                  tool_id=call.tool_id), False
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:

@@ -15,7 +15,7 @@ from msgspec import Struct
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
-from vibe_vault.redact import Redactor
+from vibe_vault.redact import Redacted, Redactor
 from vibe_vault.state import Action, Fold, Pending, Turn
 from vibe_vault.text import rx
 
@@ -83,7 +83,7 @@ def epoch(ts: str) -> float | None:
 
 
 def note_text(text: str, limit: int | None, redactor: Redactor,
-              stated: bool = False, found: list[str] | None = None) -> tuple[str, int]:
+              stated: bool = False, found: list[str] | None = None) -> tuple[Redacted, int]:
     """A transcript text as a note may hold it: cleaned, redacted and cut to
     `limit`; and how many secrets were replaced.
 
@@ -99,7 +99,7 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
         if stated and cut != text.strip():
             cut += f" [cut at {limit:,} characters]"
         text = cut
-    return text, n
+    return Redacted(text), n
 
 
 class Context:
@@ -115,10 +115,10 @@ class Context:
         # A subagent's work: its entries are sidechain ones, its usage is counted
         # apart, and it has no story of its own (its Task call tells it).
         self.agent = agent
-        self.memo: dict[tuple[str, int | None, bool], tuple[str, int]] = {}
-        self.names: dict[tuple[str, int], str] = {}  # models, branches: the same few, often
+        self.memo: dict[tuple[str, int | None, bool], tuple[Redacted, int]] = {}
+        self.names: dict[tuple[str, int], Redacted] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
-        self.branch = ""  # the last git branch seen, as the facts hold it
+        self.branch = Redacted("")  # the last git branch seen, as the facts hold it
         self.raw_branch = ""  # and as the transcript wrote it, to skip the work
         self.raw_version = ""
         self.held_turn = -1
@@ -132,7 +132,8 @@ class Context:
         self.sidechain: Context | None = None  # inline subagents' work, in the main file
 
     # -- text --------------------------------------------------------------------
-    def cleaned(self, text: str, limit: int | None, stated: bool = False) -> tuple[str, int]:
+    def cleaned(self, text: str, limit: int | None,
+                stated: bool = False) -> tuple[Redacted, int]:
         """`note_text`, memoised for this fold call (todo lists and paths recur)."""
         key = (text, limit, stated)
         hit = self.memo.get(key)
@@ -182,7 +183,7 @@ class Context:
         the result does not depend on where a read began or a turn closed."""
         facts = self.facts
 
-        def clean(text: str) -> str:
+        def clean(text: Redacted) -> Redacted:
             if not text:
                 return text
             out, n = self.forget_learned(text, 0)
@@ -191,10 +192,11 @@ class Context:
 
         for t in facts.turns:
             t.text, t.detail = clean(t.text), clean(t.detail)
-            answer, n = self.forget_learned(t.answer, 0) if t.answer else ("", 0)
+            answer, n = self.forget_learned(t.answer, 0) if t.answer else (t.answer, 0)
             t.answer, t.answer_redactions = answer, t.answer_redactions + n
             facts.redactions += n
-            thinking, n = self.forget_learned(t.thinking, 0) if t.thinking else ("", 0)
+            thinking, n = (self.forget_learned(t.thinking, 0) if t.thinking
+                           else (t.thinking, 0))
             t.thinking, t.thinking_redactions = thinking, t.thinking_redactions + n
             facts.redactions += n
             for a in t.actions:
@@ -216,7 +218,7 @@ class Context:
                     "first_command_title", "last_answer"):
             setattr(facts, key, clean(getattr(facts, key)))
 
-    def forget_learned(self, text: str, secrets: int) -> tuple[str, int]:
+    def forget_learned(self, text: Redacted, secrets: int) -> tuple[Redacted, int]:
         learned = set(self.facts.learned)
         out: list[str] = []
         last = 0
@@ -232,25 +234,25 @@ class Context:
         if not out:
             return text, secrets
         out.append(text[last:])
-        return "".join(out), secrets
+        return Redacted("".join(out)), secrets
 
-    def cleaned_line(self, text: str, limit: int) -> tuple[str, int]:
+    def cleaned_line(self, text: str, limit: int) -> tuple[Redacted, int]:
         """`cleaned` for a text shown as one line."""
         return self.cleaned(tx.one_line(tx.cut(text, max(limit * 8, 4096)), limit * 2), limit)
 
-    def text(self, raw: str, limit: int | None = None, stated: bool = False) -> str:
+    def text(self, raw: str, limit: int | None = None, stated: bool = False) -> Redacted:
         """A text for the facts; its secrets are counted in the session's."""
         text, secrets = self.cleaned(raw, limit, stated)
         self.facts.redactions += secrets
         return text
 
-    def line(self, raw: str, limit: int) -> str:
+    def line(self, raw: str, limit: int) -> Redacted:
         """`text`, as one line."""
         text, secrets = self.cleaned_line(raw, limit)
         self.facts.redactions += secrets
         return text
 
-    def name(self, raw: str, limit: int = NAME_CHARS) -> str:
+    def name(self, raw: str, limit: int = NAME_CHARS) -> Redacted:
         """A name the transcript gives (a model, a branch, a tool, a folder): it
         passes the gate like any text, without counting as a secret of the note."""
         key = (raw, limit)
@@ -259,11 +261,11 @@ class Context:
             hit = self.names[key] = self.cleaned_line(raw, limit)[0]
         return hit
 
-    def uuid(self, raw: str) -> str:
+    def uuid(self, raw: str) -> Redacted:
         """An entry id, kept to link sessions: a canonical UUID cannot hold a
         secret; anything else passes the gate."""
         if rx(_UUID).match(raw):
-            return raw
+            return Redacted(raw)  # hex digits and dashes: nothing to hide
         return self.cleaned_line(raw, NAME_CHARS)[0]
 
     # -- time ------------------------------------------------------------------------

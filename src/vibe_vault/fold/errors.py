@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.fold.context import Context
+from vibe_vault.redact import Redacted
 from vibe_vault.state import ErrorRec
 
 MAX_ERRORS = 50  # as many as the note shows
 ERROR_CHARS = 400
 ERROR_LINES = 4  # "Task failed due to the following issue:" says nothing on its own
 MAX_FAILED_KEYS = 100
+API = Redacted("API")  # the "tool" of an API error
+NO_KEY = Redacted("")
 
 
-def error(ctx: Context, tool: str, text: str, ts: str, key: str = "") -> None:
+def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_KEY) -> None:
     """Record an error; `key` (a command, a file) is what a later success must repeat."""
     facts = ctx.facts
     facts.errors.append(ErrorRec(tool=tool, text=error_text(ctx, text), ts=ts,
@@ -25,7 +28,7 @@ def error(ctx: Context, tool: str, text: str, ts: str, key: str = "") -> None:
         facts.failed_keys[key] = facts.seq
 
 
-def error_text(ctx: Context, text: str) -> str:
+def error_text(ctx: Context, text: str) -> Redacted:
     """An error's first non-empty lines, each collapsed, up to the limits."""
     lines: list[str] = []
     for raw in tx.cut(text, ERROR_CHARS * 4).splitlines():
@@ -37,7 +40,7 @@ def error_text(ctx: Context, text: str) -> str:
     return ctx.text(tx.trim("\n".join(lines), ERROR_CHARS))
 
 
-def mended(ctx: Context, key: str) -> None:
+def mended(ctx: Context, key: Redacted) -> None:
     """A success of what failed before: those errors later succeeded."""
     facts = ctx.facts
     if not key or key not in facts.failed_keys:

@@ -7,6 +7,7 @@ from typing import Any
 
 from vibe_vault.entries import ToolInput, decode_raw
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, FileChange, Pending
 
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
@@ -17,7 +18,7 @@ PATH_CHARS = 300
 def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or inp.notebook_path or "")
     call.file = ctx.name(path, PATH_CHARS)
-    call.key = "file:" + call.file
+    call.key = Redacted("file:" + call.file)
     call.est_added, call.est_removed = _estimate(call.name, inp)
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
     return Action(kind="edit", text=call.file, detail=call.name, ts=ts,
@@ -72,7 +73,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         action.added += added
         action.removed += removed
         if op == "created":
-            action.detail = "created"
+            action.detail = Redacted("created")
 
 
 def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:

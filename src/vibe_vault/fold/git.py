@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from vibe_vault.entries import Entry
 from vibe_vault.fold.context import Context
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Commit, Pending, PullRequest
 from vibe_vault.text import rx
 
@@ -49,7 +50,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS),
                ctx.line(m.group(1), BRANCH_CHARS), ts)
     if status == "ok" and call.commits and not found:
-        commit(ctx, "", call.commit_subject, ctx.line(ctx.branch, BRANCH_CHARS), ts)
+        commit(ctx, "", call.commit_subject, ctx.branch, ts)
     if status != "ok" or not out:
         return
     if call.git and any(not c.sha for c in facts.commits):
@@ -60,11 +61,12 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         facts.pushes += 1
 
 
-def commit(ctx: Context, sha: str, subject: str, branch: str, ts: str) -> None:
+def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str) -> None:
     facts = ctx.facts
     if sha and any(c.sha == sha for c in facts.commits):
         return
-    facts.commits.append(Commit(sha=sha, subject=subject, branch=branch, ts=ts))
+    # A sha is hex digits matched in git's output: nothing to hide.
+    facts.commits.append(Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts))
     del facts.commits[:-MAX_COMMITS]
 
 
@@ -81,15 +83,15 @@ def name_commits(ctx: Context, out: str) -> None:
         subject = ctx.line(subject, SUBJECT_CHARS)
         for c in unnamed:
             if not c.sha and c.subject and subject == c.subject and sha[:7] not in known:
-                c.sha = sha[:7]
+                c.sha = Redacted(sha[:7])  # hex digits
                 known.add(c.sha)
     last = facts.commits[-1]
     m = rx(_REV_PARSE).match(out)
     if m and not last.sha:
-        last.sha = m.group(1)[:7]
+        last.sha = Redacted(m.group(1)[:7])  # hex digits
 
 
-def pull_request(ctx: Context, url: str, number: int | None, repo: str) -> None:
+def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted) -> None:
     facts = ctx.facts
     if any(p.url == url for p in facts.prs):
         return

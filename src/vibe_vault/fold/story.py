@@ -10,6 +10,7 @@ from vibe_vault.fold import calls, errors, titles
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.locations import tool_key
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Queued, Turn
 
 PROMPT_CHARS = 500
@@ -30,7 +31,7 @@ def note_message(ctx: Context, e: Entry) -> None:
         return
     facts = ctx.facts
     if not facts.conversational:
-        facts.first_parent = ctx.uuid(e.parentUuid) if e.parentUuid else ""
+        facts.first_parent = ctx.uuid(e.parentUuid) if e.parentUuid else Redacted("")
     facts.conversational += 1
     tail = facts.tail_uuids
     tail.append(ctx.uuid(uuid))
@@ -60,7 +61,7 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
         text = ""
         if isinstance(m.content, list):
             text = next((b.text for b in m.content if isinstance(b, Block) and b.text), "")
-        errors.error(ctx, "API", text or "API error", ts)
+        errors.error(ctx, errors.API, text or "API error", ts)
         return
     content = m.content
     if not isinstance(content, list):
@@ -193,12 +194,12 @@ def on_attachment(ctx: Context, e: Entry, ts: str) -> None:
         _show_queued(ctx, Queued(text=text, secrets=secrets), ts)
 
 
-def _queued_text(ctx: Context, raw: str) -> tuple[str, int]:
+def _queued_text(ctx: Context, raw: str) -> tuple[Redacted, int]:
     raw, private = tx.hide_private(tx.cut(raw, RAW_PROMPT_CHARS))
     if private:
         ctx.learn(private, PRIVATE_WORD)
     words = tx.strip_wrappers(raw)
-    return ctx.cleaned(words, PROMPT_CHARS, stated=True) if words else ("", 0)
+    return ctx.cleaned(words, PROMPT_CHARS, stated=True) if words else (Redacted(""), 0)
 
 
 def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
@@ -207,7 +208,7 @@ def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
     del facts.queued_shown[:-5]
     facts.redactions += queued.secrets
     facts.prompts += 1
-    ctx.new_turn(Turn(kind="prompt", ts=ts, text=queued.text, detail="queued"))
+    ctx.new_turn(Turn(kind="prompt", ts=ts, text=queued.text, detail=Redacted("queued")))
 
 
 def _typed(content: str) -> bool:
@@ -240,7 +241,7 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
         if isinstance(info, dict):
             status = info.get("status")
             message = str(info.get("message") or (f"HTTP {status}" if status else ""))
-        errors.error(ctx, "API", message or "API error (retried)", ts)
+        errors.error(ctx, errors.API, message or "API error (retried)", ts)
     elif subtype == "away_summary":
         titles.on_away_summary(ctx, e)
     elif subtype == "local_command":

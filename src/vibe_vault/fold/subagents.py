@@ -44,7 +44,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         sub.ms = _int(result.totalDurationMs)
         sub.tool_calls = _int(result.totalToolUseCount)
         if isinstance(result.status, str) and result.status:
-            sub.status = result.status
+            sub.status = ctx.name(result.status, 40)
 
 
 def sidechain(ctx: Context) -> Context:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
+from vibe_vault.redact import Redacted
 
 MAX_FOREIGN_SUMMARIES = 20
 RECAP_CHARS = 400
@@ -29,7 +30,7 @@ def on_summary(ctx: Context, e: Entry) -> None:
     """Resumed 1.0 sessions start with summaries of *other* sessions: one is
     this session's only when the entry it ends at is in this file."""
     facts = ctx.facts
-    leaf = ctx.uuid(e.leafUuid) if e.leafUuid else ""
+    leaf = ctx.uuid(e.leafUuid) if e.leafUuid else Redacted("")
     if leaf and not facts.conversational and len(facts.leaf_refs) < 10:
         facts.leaf_refs.append(leaf)
     if not e.summary:
@@ -41,7 +42,7 @@ def on_summary(ctx: Context, e: Entry) -> None:
         facts.foreign_summaries[leaf] = text
 
 
-def claim_summary(ctx: Context, uuid: str) -> None:
+def claim_summary(ctx: Context, uuid: Redacted) -> None:
     """An entry whose uuid a summary named earlier: that summary was this session's."""
     facts = ctx.facts
     facts.own_summary = facts.foreign_summaries.pop(uuid)
@@ -70,17 +71,17 @@ def on_away_summary(ctx: Context, e: Entry) -> None:
         ctx.facts.recap = ctx.line(text, RECAP_CHARS)
 
 
-def note_prompt(ctx: Context, words: str, shown: str) -> None:
+def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
     """The first real prompt (not a filler like "continue") may title the session."""
     facts = ctx.facts
     if not facts.first_prompt_title and not tx.is_filler(words) and words != "[image]":
-        title = tx.one_line(shown, TITLE_CHARS)
+        title = Redacted(tx.one_line(shown, TITLE_CHARS))  # cut from a gated text
         if title and not title.startswith("/"):
             facts.first_prompt_title = title
 
 
-def note_command(ctx: Context, command: str, shown: str) -> None:
+def note_command(ctx: Context, command: str, shown: Redacted) -> None:
     """The slash command that opened the session (with its arguments) may title it."""
     facts = ctx.facts
     if not facts.first_command_title and command.split(" ", 1)[0] not in TOPICLESS_COMMANDS:
-        facts.first_command_title = tx.one_line(shown, TITLE_CHARS)
+        facts.first_command_title = Redacted(tx.one_line(shown, TITLE_CHARS))

@@ -7,6 +7,7 @@ from typing import Any
 
 from vibe_vault.entries import ToolInput
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending, Todo
 
 MAX_TASKS = 200
@@ -14,6 +15,7 @@ MAX_TODOS = 100
 TODO_CHARS = 160
 PLAN_CHARS = 3000
 MAX_WAITING_CALLS = 8
+TODO_STATES = frozenset({"pending", "in_progress", "completed", "deleted"})
 
 
 # -- TodoWrite: each call replaces the whole list, once its result says it did --------
@@ -61,13 +63,18 @@ def finish(ctx: Context) -> None:
         ctx.todos = None
 
 
+def todo_status(raw: Any) -> str:
+    """One of Claude Code's todo states; anything else is still to do."""
+    return raw if raw in TODO_STATES else "pending"
+
+
 def todo_list(ctx: Context, raw: list[Any]) -> tuple[list[Todo], int]:
     todos: list[Todo] = []
     secrets = 0
     for item in raw[:MAX_TODOS]:
         if isinstance(item, dict):
             text, n = ctx.cleaned_line(str(item.get("content") or ""), TODO_CHARS)
-            todos.append(Todo(text=text, status=str(item.get("status") or "pending")))
+            todos.append(Todo(text=text, status=todo_status(item.get("status"))))
             secrets += n
     return todos, secrets
 
@@ -95,15 +102,15 @@ def on_task_created(ctx: Context, call: Pending, action: Action | None,
     result = outcome.result
     task = result.task if result is not None else None
     if isinstance(task, dict) and task.get("id") is not None and len(facts.tasks) < MAX_TASKS:
-        facts.tasks[str(task["id"])] = Todo(
+        facts.tasks[ctx.name(str(task["id"]), 40)] = Todo(
             text=ctx.line(str(task.get("subject") or call.task_subject), TODO_CHARS))
 
 
 def on_task_update(ctx: Context, call: Pending, inp: ToolInput,
                    ts: str) -> tuple[Action | None, bool]:
-    task = ctx.facts.tasks.get(str(inp.taskId or ""))
+    task = ctx.facts.tasks.get(ctx.name(str(inp.taskId or ""), 40))
     if task is not None and isinstance(inp.status, str):
-        task.status = inp.status
+        task.status = todo_status(inp.status)
     return None, False
 
 
@@ -126,4 +133,4 @@ def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
 
 def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
                        ts: str) -> tuple[Action | None, bool]:
-    return Action(kind="tool", text="Entered plan mode", ts=ts), False
+    return Action(kind="tool", text=Redacted("Entered plan mode"), ts=ts), False

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from vibe_vault.entries import ToolInput
 from vibe_vault.fold.context import EXPLORE, Context, Outcome
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
 
 EXPLORE_READ = frozenset({"Read", "NotebookRead"})
@@ -71,5 +72,6 @@ def on_other(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Acti
     label = call.name
     if label.startswith("mcp__"):
         parts = label.split("__")
-        label = f"{parts[1]}: {parts[-1]}" if len(parts) >= 3 else label
+        # Parts of a name that passed the gate.
+        label = Redacted(f"{parts[1]}: {parts[-1]}") if len(parts) >= 3 else label
     return Action(kind="tool", text=ctx.line(label, 80), ts=ts), True

@@ -10,17 +10,20 @@ from typing import Any
 
 from vibe_vault.entries import Entry, agent_progress
 from vibe_vault.fold.context import Context
+from vibe_vault.locations import tool_key
+from vibe_vault.redact import Redacted
 from vibe_vault.state import AgentFold, Tokens
 
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
 # Prompts over this many tokens are totalled apart: Sonnet 4 and 4.5 bill such a
 # request at long-context rates (see data/pricing.json).
 LONG_CONTEXT = 200_000
+SYNTHETIC = "<synthetic>"
 AGENT_USAGE_WINDOW = 64  # many subagent files may hang off one session
 MAX_STREAMED_AGENTS = 200
 
 
-def tokens_of(model: str, u: Any) -> Tokens:
+def tokens_of(model: Redacted, u: Any) -> Tokens:
     """One message's usage snapshot, as kept for its message id."""
     cc = u.cache_creation
     creation = u.cache_creation_input_tokens or 0
@@ -58,8 +61,8 @@ def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> 
     acc.cache_1h += t.cache_1h
 
 
-def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[str],
-               model: str, u: Any, key: str | None, window: int | None = None) -> bool:
+def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[Redacted],
+               model: Redacted, u: Any, key: str | None, window: int | None = None) -> bool:
     """Record an API message's usage; True when the message id is new.
 
     Streaming writes several snapshots of one message (one per content block);
@@ -75,6 +78,7 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
         models.append(model)
     if key is None:
         return False
+    key = tool_key(key)  # a checksum: the state keeps no transcript text
     old = usage.get(key)
     if old is None:
         usage[key] = tokens_of(model, u)
@@ -87,16 +91,21 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
 
 
 def note_entry_usage(ctx: Context, usage: dict[str, Tokens], settled: dict[str, Tokens],
-                     models: list[str], e: Entry, window: int | None = None) -> bool:
+                     models: list[Redacted], e: Entry, window: int | None = None) -> bool:
     """`note_usage` for an assistant entry (keyed by message id, request id, uuid)."""
     m = e.message
     if m is None:
         return False
-    model = m.model or ""
-    if model and model != "<synthetic>":
-        model = ctx.name(model, 100)
+    model = _model(ctx, m.model)
     return note_usage(usage, settled, models, model, m.usage, m.id or e.requestId or e.uuid,
                       window)
+
+
+def _model(ctx: Context, raw: str | None) -> Redacted:
+    """A model's name as the facts hold it (`<synthetic>` marks no API call)."""
+    if not raw or raw == SYNTHETIC:
+        return Redacted(raw or "")  # nothing, or vibe-vault's own marker
+    return ctx.name(raw, 100)
 
 
 def on_progress(ctx: Context, e: Entry) -> None:
@@ -114,8 +123,6 @@ def on_progress(ctx: Context, e: Entry) -> None:
             return
         af = streamed[agent] = AgentFold(agent_id=agent)
     m = p.message.message
-    model = m.model or ""
-    if model and model != "<synthetic>":
-        model = ctx.name(model, 100)
+    model = _model(ctx, m.model)
     note_usage(af.usage, af.settled, af.models, model, m.usage, m.id or e.uuid,
                AGENT_USAGE_WINDOW)
