@@ -299,3 +299,37 @@ def test_every_text_field_of_the_state_is_redacted_by_type() -> None:
             holds_str = hint is str or str in typing.get_args(hint)
             if holds_str:
                 assert field_name in PLAIN.get(name, set()), f"{name}.{field_name} is a plain str"
+
+
+def test_values_read_from_a_secrets_file_are_kept_out_when_they_come_back() -> None:
+    """Hand-written: Claude reads .env, then says one of its values in prose,
+    and a later command uses it; `export` teaches a value the same way."""
+    from vibe_vault.entries import decode_line
+    from vibe_vault.fold import fold
+    from vibe_vault.render import render
+    from vibe_vault.state import SessionState
+
+    def entry(kind: str, i: int, **fields: Any) -> bytes:
+        return json.dumps({"type": kind, "uuid": f"e{i}",
+                           "timestamp": f"2026-01-01T00:00:0{i}Z", **fields}).encode()
+
+    lines = [
+        entry("assistant", 1, message={"id": "m1", "model": "claude-x", "role": "assistant",
+              "content": [{"type": "tool_use", "id": "r1", "name": "Read",
+                           "input": {"file_path": "/srv/app/.env"}}]}),
+        entry("user", 2, message={"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "r1", "content": "(file)"}]},
+            toolUseResult={"type": "text", "file": {"filePath": "/srv/app/.env",
+                                                    "content": "PAYMENT_KEY=Zq8wPlumbus77\n"}}),
+        entry("user", 3, message={"role": "user",
+                                  "content": "export SHIP_TOKEN=Gl1pGl0p88x then deploy"}),
+        entry("assistant", 4, message={"id": "m2", "model": "claude-x", "role": "assistant",
+              "content": [{"type": "text",
+                           "text": "Used Zq8wPlumbus77 and Gl1pGl0p88x as asked."}]}),
+    ]
+    state = SessionState(session_id="s")
+    fold(state.fold, [decode_line(x) for x in lines])
+    note = render(state)
+    assert "Zq8wPlumbus77" not in note and "Gl1pGl0p88x" not in note
+    assert "Used [REDACTED:learned] and [REDACTED:learned] as asked." in note
+    assert "Zq8w" not in json.dumps(str(state))

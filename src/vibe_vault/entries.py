@@ -160,6 +160,7 @@ class ToolResult(Struct):
     status: Any = None
     answers: Any = None
     task: Any = None
+    file: Raw = Raw()  # a Read's file, decoded only for a file of secrets
 
 
 # Any JSON value: an object is read as a ToolResult; a string (older errors) or

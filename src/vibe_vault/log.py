@@ -13,11 +13,13 @@ MAX_LOG = 1 << 20  # rotate past 1 MiB so the log never grows without bound
 
 
 def _clean(msg: str) -> str:
-    """One line: no newline, control character or bidi override from any
-    text a message quotes can forge another line or reorder this one."""
+    """One line, through the redaction gate: a path or an id a message quotes
+    may come from a transcript or a hook's input; and no newline, control
+    character or bidi override can forge another line or reorder this one."""
+    from vibe_vault.redact import DEFAULT
     from vibe_vault.text import terminal_safe
 
-    return " ".join(terminal_safe(msg).split())[:500]
+    return DEFAULT.redact(" ".join(terminal_safe(msg).split())[:2000])[0][:500]
 
 
 def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) -> None:

@@ -84,7 +84,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     est_added: int = 0  # lines, judged from the input, for results that carry no patch
     est_removed: int = 0
     command_no: int = -1  # the command's number in the session, for its table row
-    git: str = ""  # "git", or "git push": the output may tell of commits or a push
+    git: str = ""  # "git", "git push": the output may tell of commits; or a file of secrets
     commits: bool = False  # a `git commit` command
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names

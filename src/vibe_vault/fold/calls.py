@@ -53,6 +53,7 @@ ON_RESULT: dict[str, OnResult] = {
     "TodoWrite": todos.on_todo_result,
     "TaskCreate": todos.on_task_created,
     "AskUserQuestion": tools.on_answer,
+    "Read": tools.on_read_result,
 }
 # Lines that stand for many calls keep no status of one of them.
 _UNTIMED = frozenset({EXPLORE, "tool", "fetch"})

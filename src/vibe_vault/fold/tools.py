@@ -3,12 +3,22 @@ LS), the web, questions to the user, skills, MCP and any tool not known yet."""
 
 from __future__ import annotations
 
-from vibe_vault.entries import ToolInput
+from vibe_vault.entries import ToolInput, decode_raw
 from vibe_vault.fold.context import EXPLORE, Context, Outcome
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
+from vibe_vault.text import rx
 
 EXPLORE_READ = frozenset({"Read", "NotebookRead"})
+SECRETS_FILE = "secrets-file"
+# Files whose every value is a secret: .env (not .env.example), credentials,
+# .netrc, .pgpass, .npmrc, .pypirc, key files.
+_SECRETS_FILE = (r"(?i)(?:^|[/\\])(?:\.env(?:\.(?!example|sample|template|dist)[\w.]+)?"
+                 r"|credentials(?:\.\w+)?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials"
+                 r"|secrets?\.(?:json|ya?ml|toml|env)|[^/\\]*\.(?:pem|key))$")
+# `NAME=value`, `name: value`, `password value` (netrc): the value.
+_KEY_VALUE = (r"(?m)^\s*(?:export\s+)?([\w.\-]+)\s*(?:=|:|\s)\s*"
+              r"([^\s#][^\n#]*?)\s*(?:#.*)?$")
 EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
 EXPLORE_LIST = frozenset({"LS"})
 # Tools that leave nothing to tell in the story (their effect is told elsewhere).
@@ -19,7 +29,25 @@ QUIET_TOOLS = frozenset(
 
 
 def on_read(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    path = str(inp.file_path or "")
+    if rx(_SECRETS_FILE).search(path):
+        call.git = SECRETS_FILE  # its result is read for values to keep out of the note
     return Action(kind=EXPLORE, reads=1, ts=ts), True
+
+
+def on_read_result(ctx: Context, call: Pending, action: Action | None,
+                   outcome: Outcome) -> None:
+    """A file of secrets (`.env`, credentials, `.netrc`…) Claude read: each of its
+    values is learned, so it is kept out wherever it comes back in the session."""
+    result = outcome.result
+    if call.git != SECRETS_FILE or result is None or not result.file:
+        return
+    read = decode_raw(result.file)
+    content = read.get("content") if isinstance(read, dict) else None
+    if not isinstance(content, str):
+        return
+    values = [m.group(2).strip().strip("'\"") for m in rx(_KEY_VALUE).finditer(content[:200_000])]
+    ctx.learn([v for v in values if v])
 
 
 def on_search(ctx: Context, call: Pending, inp: ToolInput,
