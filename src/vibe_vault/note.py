@@ -139,11 +139,11 @@ def _with_user_part(generated: str, part: str) -> str:
 
 class _Read(Struct):
     text: str
-    stamp: tuple[int, int, int]  # size, mtime, ctime when it was read
+    stamp: tuple[int, int]  # size, mtime, ctime when it was read
     settled: bool  # taken for the user's latest words, not a save caught midway
 
 
-def _read_whole(fd: int) -> tuple[str, tuple[int, int, int]]:
+def _read_whole(fd: int) -> tuple[str, tuple[int, int]]:
     """The file's text and its stamp, with no write landing during the read."""
     while True:
         before = _stamp(fd)
@@ -175,9 +175,11 @@ def _read_note(fd: int, remembered: str) -> _Read:
     return _Read(text, stamp, False)
 
 
-def _stamp(fd: int) -> tuple[int, int, int]:
+def _stamp(fd: int) -> tuple[int, int]:
+    """Size and mtime: what a write into the file changes. (Not ctime: the
+    rename that replaces the file changes the old one's, as its last link goes.)"""
     st = os.fstat(fd)
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns
+    return st.st_size, st.st_mtime_ns
 
 
 def make_note_dir(vault: StrPath, relpath: str) -> str:
@@ -242,7 +244,7 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
             stamp = None if read is None else read.stamp
 
             def unchanged_since_read(fd: int | None = fd,
-                                     stamp: tuple[int, int, int] | None = stamp) -> bool:
+                                     stamp: tuple[int, int] | None = stamp) -> bool:
                 return fd is None or _stamp(fd) == stamp
 
             # The user's own words exist nowhere else: make them survive a power cut.
