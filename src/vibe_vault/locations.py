@@ -7,16 +7,15 @@ is the one place the state directory is worked out, for them and for the rest.
 from __future__ import annotations
 
 import os
+from zlib import crc32 as _crc32
 
 
 def tool_key(tool_use_id: str) -> str:
-    """What vibe-vault keeps of a tool call's id: a checksum and the length,
-    enough to pair a call with its result and its timing, and no transcript
-    text (an id is as untrusted as any other field)."""
-    import zlib
-
+    """What vibe-vault keeps of an id (a tool call's, a message's): a checksum
+    and the length, enough to pair a call with its result and its timing, and
+    no transcript text (an id is as untrusted as any other field)."""
     raw = tool_use_id.encode("utf-8", "surrogatepass")
-    return f"t{zlib.crc32(raw):08x}{len(raw):x}"
+    return f"t{_crc32(raw):08x}{len(raw):x}"
 
 
 def home() -> str:

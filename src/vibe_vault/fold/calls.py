@@ -14,7 +14,6 @@ from typing import Any
 from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import commands, errors, files, subagents, todos, tools
 from vibe_vault.fold.context import EXPLORE, Context, Outcome
-from vibe_vault.locations import tool_key
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
 
@@ -69,7 +68,7 @@ def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
     facts.seq += 1
     inp = block.input if isinstance(block.input, ToolInput) else NO_INPUT
     call = Pending(name=name, seq=facts.seq, called_at=ctx.entry_epoch,
-                   tool_id=tool_key(block.id or ""))
+                   tool_id=ctx.key(block.id or ""))
     action, merge = (handler or tools.on_other)(ctx, call, inp, ts)
     if action is not None:
         call.turn_no = ctx.turn_no()
@@ -82,7 +81,7 @@ def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
 
 def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
     facts = ctx.facts
-    tid = tool_key(block.tool_use_id or "")
+    tid = ctx.key(block.tool_use_id or "")
     call = facts.pending.pop(tid, None)
     if call is None:
         return

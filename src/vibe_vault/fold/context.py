@@ -8,6 +8,7 @@ the saved state nor the note ever holds a secret.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from msgspec import Struct
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
+from vibe_vault.locations import tool_key
 from vibe_vault.redact import Redacted, Redactor
 from vibe_vault.state import Action, Fold, Pending, Turn
 from vibe_vault.text import rx
@@ -28,13 +30,15 @@ ANSWER_CHARS = 700
 THINKING_CHARS = 500
 IDLE_GAP_S = 300.0
 MEMO_SIZE = 4096
+_SHARED_NAMES: dict[tuple[str, int, int], Redacted] = {}
 MIN_LEARNED = 6  # shorter values are too common to redact wherever they appear
 PRIVATE_WORD = 8  # words of a private span this long are kept out everywhere
 MAX_LEARNED = 200
 _TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
 _SEPARATOR = r"[=:@/_.\-|]"  # what glues a secret into a longer word
 NAME_CHARS = 200
-_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z"
+_is_uuid = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z").match
 
 # Lines standing for several calls add up their kinds; the others count calls.
 EXPLORE = "explore"
@@ -116,7 +120,8 @@ class Context:
         # apart, and it has no story of its own (its Task call tells it).
         self.agent = agent
         self.memo: dict[tuple[str, int | None, bool], tuple[Redacted, int]] = {}
-        self.names: dict[tuple[str, int], Redacted] = {}  # models, branches: the same few, often
+        self.names: dict[tuple[str, int], Redacted] = {}
+        self.keys: dict[str, str] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
         self.branch = Redacted("")  # the last git branch seen, as the facts hold it
         self.raw_branch = ""  # and as the transcript wrote it, to skip the work
@@ -257,14 +262,35 @@ class Context:
         passes the gate like any text, without counting as a secret of the note."""
         key = (raw, limit)
         hit = self.names.get(key)
-        if hit is None:
-            hit = self.names[key] = self.cleaned_line(raw, limit)[0]
+        if hit is not None:
+            return hit
+        if self.facts.learned:
+            hit = self.cleaned_line(raw, limit)[0]
+        else:
+            # Models, branches, tool names recur from session to session: what
+            # the redactor makes of one is kept for the whole run.
+            shared = (raw, limit, id(self.redactor))
+            hit = _SHARED_NAMES.get(shared)
+            if hit is None:
+                hit = self.cleaned_line(raw, limit)[0]
+                if len(_SHARED_NAMES) < MEMO_SIZE:
+                    _SHARED_NAMES[shared] = hit
+        self.names[key] = hit
         return hit
+
+    def key(self, raw: str) -> str:
+        """`tool_key` of an id, memoised: a message's id recurs on each of its lines."""
+        key = self.keys.get(raw)
+        if key is None:
+            if len(self.keys) > MEMO_SIZE:
+                self.keys.clear()
+            key = self.keys[raw] = tool_key(raw)
+        return key
 
     def uuid(self, raw: str) -> Redacted:
         """An entry id, kept to link sessions: a canonical UUID cannot hold a
         secret; anything else passes the gate."""
-        if rx(_UUID).match(raw):
+        if _is_uuid(raw):
             return Redacted(raw)  # hex digits and dashes: nothing to hide
         return self.cleaned_line(raw, NAME_CHARS)[0]
 

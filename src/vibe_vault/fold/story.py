@@ -9,7 +9,6 @@ from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
 from vibe_vault.fold import calls, errors, titles
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
-from vibe_vault.locations import tool_key
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Queued, Turn
 
@@ -70,7 +69,7 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
         if not isinstance(b, Block):
             continue
         if b.type == "tool_use" and b.id:
-            key = tool_key(b.id)
+            key = ctx.key(b.id)
             if key in facts.pending or key in ctx.recent:
                 continue  # a streaming snapshot repeating a block we have
             calls.on_tool_use(ctx, b, ts)

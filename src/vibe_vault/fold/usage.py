@@ -10,7 +10,6 @@ from typing import Any
 
 from vibe_vault.entries import Entry, agent_progress
 from vibe_vault.fold.context import Context
-from vibe_vault.locations import tool_key
 from vibe_vault.redact import Redacted
 from vibe_vault.state import AgentFold, Tokens
 
@@ -78,7 +77,6 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
         models.append(model)
     if key is None:
         return False
-    key = tool_key(key)  # a checksum: the state keeps no transcript text
     old = usage.get(key)
     if old is None:
         usage[key] = tokens_of(model, u)
@@ -97,7 +95,9 @@ def note_entry_usage(ctx: Context, usage: dict[str, Tokens], settled: dict[str, 
     if m is None:
         return False
     model = _model(ctx, m.model)
-    return note_usage(usage, settled, models, model, m.usage, m.id or e.requestId or e.uuid,
+    raw = m.id or e.requestId or e.uuid
+    # A checksum: the state keeps no transcript text.
+    return note_usage(usage, settled, models, model, m.usage, ctx.key(raw) if raw else None,
                       window)
 
 
@@ -124,5 +124,6 @@ def on_progress(ctx: Context, e: Entry) -> None:
         af = streamed[agent] = AgentFold(agent_id=agent)
     m = p.message.message
     model = _model(ctx, m.model)
-    note_usage(af.usage, af.settled, af.models, model, m.usage, m.id or e.uuid,
+    raw = m.id or e.uuid
+    note_usage(af.usage, af.settled, af.models, model, m.usage, ctx.key(raw) if raw else None,
                AGENT_USAGE_WINDOW)
