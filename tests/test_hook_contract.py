@@ -131,7 +131,15 @@ def test_tilde_in_transcript_path_is_expanded(env: Env) -> None:
 
 
 def test_missing_and_directory_transcripts(env: Env) -> None:
+    # Not there yet is normal for a Stop (`claude -p` writes the file later).
     r = env.hook(stop(path=env.root / "nope.jsonl"))
+    assert_harmless(r)
+    assert r.stderr == b""
+    # Gone, for a session that had one, is worth a line at SessionEnd.
+    target = place(env)
+    assert_harmless(env.hook(stop(path=target)))
+    target.unlink()
+    r = env.hook(dict(stop(path=target), hook_event_name="SessionEnd", reason="other"))
     assert_harmless(r)
     assert b"not found" in r.stderr
     d = env.root / "dir.jsonl"

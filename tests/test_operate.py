@@ -15,7 +15,7 @@ from test_backfill import SMALL, backfill, lay_out
 from test_hook_contract import assert_harmless
 
 EVENTS = {"SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "PreToolUse",
-          "PostToolUse"}
+          "PostToolUse", "PostToolUseFailure", "StopFailure"}
 # Every event name Claude Code documents (shared/docs/hooks.md, section 2).
 KNOWN_EVENTS = EVENTS | {"UserPromptSubmit", "PostToolUseFailure", "PostToolBatch",
                          "Notification", "SubagentStart", "StopFailure", "PostCompact"}

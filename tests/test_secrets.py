@@ -277,7 +277,8 @@ PLAIN = {
     "Fold": {"first_ts", "last_ts", "learned", "usage", "settled", "progress", "pending",
              "recent_tools", "todos_waiting_id", "tasks"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
-                     "previous", "next", "continues", "continued_by", "user_notes"},
+                     "previous", "next", "continues", "continued_by", "user_notes",
+                     "started_hint"},
 }
 
 

@@ -26,7 +26,52 @@ EVENTS: dict[str, dict[str, Any]] = {
     "SessionEnd": {"timeout": 10},
     "PreToolUse": {"timeout": 5, "async": True, "matcher": "*"},
     "PostToolUse": {"timeout": 5, "async": True, "matcher": "*"},
+    # A failed tool call (its duration) and a turn ended by an API error.
+    "PostToolUseFailure": {"timeout": 5, "async": True, "matcher": "*"},
+    "StopFailure": {"timeout": 10},
 }
+# The first Claude Code release that knows an event, for the events not every
+# release knows: older plugin validators reject a settings file naming one.
+SINCE: dict[str, tuple[int, ...]] = {"PostToolUseFailure": (2, 1), "StopFailure": (2, 1)}
+
+
+def client_version(claude_projects: str | None = None) -> tuple[int, ...] | None:
+    """Claude Code's version: `claude --version`, else the newest `version` in
+    the user's transcripts; None when neither tells."""
+    import re
+    import shutil
+    import subprocess
+
+    exe = shutil.which("claude")
+    if exe:
+        try:
+            out = subprocess.run([exe, "--version"], capture_output=True, text=True,
+                                 timeout=10, check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        m = re.search(r"(\d+)\.(\d+)\.(\d+)", out)
+        if m:
+            return tuple(int(x) for x in m.groups())
+    return _newest_transcript_version(claude_projects or str(Path(claude_dir()) / "projects"))
+
+
+def _newest_transcript_version(root: str) -> tuple[int, ...] | None:
+    import re
+
+    try:
+        newest = max(Path(root).glob("*/*.jsonl"), key=lambda p: p.stat().st_mtime)
+        with open(newest, "rb") as f:
+            f.seek(max(0, newest.stat().st_size - (1 << 20)))
+            tail = f.read()
+    except (OSError, ValueError):
+        return None
+    found = re.findall(rb'"version"\s*:\s*"(\d+)\.(\d+)\.(\d+)"', tail)
+    return tuple(int(x) for x in found[-1]) if found else None
+
+
+def events_for(version: tuple[int, ...] | None) -> list[str]:
+    """The events to register for a client of `version` (all, when unknown)."""
+    return [e for e in EVENTS if version is None or version >= SINCE.get(e, (0,))]
 
 
 class SettingsError(Exception):
@@ -96,11 +141,14 @@ def _copy(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def with_hooks(data: dict[str, Any], command: str) -> dict[str, Any]:
-    """`data` with our handler on every event, where it is not already."""
+def with_hooks(data: dict[str, Any], command: str,
+               events: list[str] | None = None) -> dict[str, Any]:
+    """`data` with our handler on every event (of `events`), where it is not already."""
     out = _copy(data)
     hooks = out.setdefault("hooks", {})
     for event, opts in EVENTS.items():
+        if events is not None and event not in events:
+            continue
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
             raise SettingsError(f"\"hooks.{event}\" is not a list; nothing was changed")

@@ -332,7 +332,8 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     if title.endswith("…"):
         # A prompt cut to make a title reads badly twice: the facts stand alone.
         return text[:1].upper() + text[1:] + "."
-    return f"{title}: {text}."
+    # "Print the greeting.: 1 prompt" reads badly: the title's own stop goes.
+    return f"{title.rstrip('.!?:;,')}: {text}."
 
 
 def _activity(state: SessionState, work: Work) -> str:
@@ -494,8 +495,13 @@ def _story(out: list[str], state: SessionState, opts: RenderOptions) -> None:
     out.append("## Story")
     out.append("")
     if not f.turns:
-        out.append("*No prompts yet.*")
+        out.append("*No prompts yet.*" if not state.provisional else
+                   "*The transcript is not written yet.*")
         out.append("")
+        if state.provisional:
+            out.append("**Claude** (provisional, from the Stop hook):")
+            out.append(quote(state.provisional))
+            out.append("")
     last = len(f.turns) - 1
     for i, t in enumerate(f.turns):
         if f.turns_dropped and i == HEAD_TURNS:

@@ -321,6 +321,7 @@ def update_session(
     idle_before: float | None = None,
     want_record: bool = False,
     links: "Links | None" = None,
+    cwd_hint: str | None = None,
 ) -> Outcome:
     """Fold whatever is new for one session and rewrite its note.
 
@@ -355,7 +356,19 @@ def update_session(
         transcript = os.fspath(transcript)
         redactor = redactor_for(cfg)
         state.transcript = gate(transcript, 1000, redactor)
-        read, complete = read_main(state, transcript, deadline, redactor, keep_thinking)
+        try:
+            read, complete = read_main(state, transcript, deadline, redactor, keep_thinking)
+        except FileNotFoundError:
+            if provisional is None:
+                raise
+            # `claude -p`: the first Stop can come before the transcript exists.
+            # Claude's answer, from the event, makes the note until it does.
+            read, complete = 0, True
+            if not state.started_hint:
+                from datetime import UTC, datetime
+
+                state.started_hint = datetime.now(UTC).isoformat(timespec="seconds")
+                state.cwd_hint = gate(cwd_hint or "", 1000, redactor)
         agents = (
             discover_agents(transcript, sid, state.agents) if agent_files is None
             else [os.fspath(a) for a in agent_files]
@@ -405,10 +418,11 @@ def update_session(
             return Outcome(session_id=sid, forgotten=True)
         opts = render_options(cfg)
         fig = None
-        if state.fold.has_assistant:
+        if state.fold.has_assistant or (state.provisional and state.started_hint):
             if not state.note:
-                state.project = project_name(state.fold.cwd)
-                state.note = free_relpath(cfg.vault, state.project, sid, state.fold.first_ts)
+                state.project = project_name(state.fold.cwd or state.cwd_hint)
+                state.note = free_relpath(cfg.vault, state.project, sid,
+                                          state.fold.first_ts or state.started_hint)
             fig = figures(state, opts)
             written = write_note(cfg.vault, state.note, render(state, opts, fig),
                                  state.user_notes)

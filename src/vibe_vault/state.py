@@ -290,6 +290,10 @@ class SessionState(Struct, omit_defaults=True):
     next: str = ""
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+    # A note written from the Stop hook before the transcript existed: when,
+    # and where the session ran, as the hook said.
+    started_hint: str = ""
+    cwd_hint: Redacted = Redacted("")
     # The user's part of the note (their heading and all below it) as last
     # written: what the note keeps when a read of it finds none.
     user_notes: str = ""

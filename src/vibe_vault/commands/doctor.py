@@ -118,7 +118,6 @@ def _transcripts(cfg: Config) -> Check:
 def _hooks(cfg: Config, project_dir: Path) -> list[Check]:
     from vibe_vault import install
 
-    del cfg
     checks: list[Check] = []
     places: list[tuple[str, dict[str, list[str]]]] = []
     for scope in ("user", "project", "local"):
@@ -136,8 +135,15 @@ def _hooks(cfg: Config, project_dir: Path) -> list[Check]:
         checks.append(Check("hooks", "fail", "vibe-vault's hooks are not registered",
                             "vv hook install (or install the plugin)"))
         return checks
+    version = install.client_version(cfg.projects_root)
+    wanted = install.events_for(version)
+    lacks = [e for e in install.EVENTS if e not in wanted]
+    if version is not None:
+        checks.append(Check("claude code", "pass", f"version {'.'.join(map(str, version))}"
+                            + (f"; it does not know {', '.join(lacks)}" if lacks else
+                               "; it knows every event vibe-vault uses")))
     for where, found in places:
-        missing = [e for e in install.EVENTS if e not in found]
+        missing = [e for e in wanted if e not in found]
         twice = [e for e, cmds in found.items() if len(cmds) > 1]
         commands = {c for cmds in found.values() for c in cmds}
         gone = [c for c in commands if not _command_exists(c)]

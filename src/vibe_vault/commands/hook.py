@@ -170,11 +170,13 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     end_reason = None
     if name == "SessionEnd":
         end_reason = _str(event, "reason") or "other"
-    provisional = _str(event, "last_assistant_message") if name == "Stop" else None
+    # On StopFailure the "message" is the API error: the transcript tells it.
+    provisional = (_str(event, "last_assistant_message") or "") if name == "Stop" else None
     try:
         out = update_session(cfg, sid, transcript, deadline=deadline,
                              lock_timeout=lock_timeout, end_reason=end_reason,
-                             provisional=provisional, want_record=name == "SessionEnd")
+                             provisional=provisional, want_record=name == "SessionEnd",
+                             cwd_hint=_str(event, "cwd"))
     except LockTimeout:
         info(cfg.state_dir, f"hook {name}: session {sid[:40]} busy; the next event catches up")
         return
@@ -182,7 +184,14 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
         warn(cfg.state_dir, f"hook {name}: {exc}")
         return
     except FileNotFoundError:
-        warn(cfg.state_dir, f"hook {name}: transcript {transcript} disappeared")
+        from vibe_vault.session import Store
+
+        if Store(cfg.state_dir).load(sid) is None:
+            # Ended before Claude Code wrote anything (a killed client, a session
+            # left at the permissions dialog): nothing to keep, nothing wrong.
+            info(cfg.state_dir, f"hook {name}: no transcript for {sid[:40]} (none written)")
+        else:
+            warn(cfg.state_dir, f"hook {name}: transcript {transcript} not found")
         return
     except OSError as exc:
         warn(cfg.state_dir, f"hook {name}: cannot write ({exc.strerror or exc}); will retry")
@@ -244,7 +253,7 @@ def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:
             if os.path.isfile(candidate):
                 return candidate
     except OSError:
-        return None
+        pass
     if raw:
         return os.path.expanduser(raw)  # let the caller report it missing
     return None

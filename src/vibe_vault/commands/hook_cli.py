@@ -61,7 +61,8 @@ def _change(args: argparse.Namespace, install: bool) -> int:
     try:
         data = inst.load(path)
         old_text = path.read_text(encoding="utf-8") if path.exists() else None
-        new = inst.with_hooks(data, inst.vv_command()) if install else inst.without_hooks(data)
+        new = (inst.with_hooks(data, inst.vv_command(), inst.events_for(inst.client_version()))
+               if install else inst.without_hooks(data))
         if new == data and old_text is not None:
             print(f"{path}: already {'installed' if install else 'clean'}; nothing to do")
             return 0

@@ -25,7 +25,8 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
         return ""
     last = max(recs, key=lambda r: (r.started, r.session_id))
     lines = [f"vibe-vault: the previous Claude Code session in {project} "
-             f"({last.started[:16].replace('T', ' ')} UTC) was “{last.title}”.",
+             f"({last.started[:16].replace('T', ' ')} UTC) was “{last.title}”"
+             + ("" if last.title.endswith((".", "!", "?", "…")) else "."),
              f"Summary: {last.summary}"]
     if last.open_tasks:
         lines.append("Left open:")
