@@ -423,6 +423,17 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     return lines
 
 
+def resume_command(cwd: str, session_id: str) -> str:
+    """How to pick the session up again: in its folder, `claude --resume`."""
+    import shlex
+
+    resume = f"claude --resume {shlex.quote(session_id)}"
+    if not cwd:
+        return resume
+    folder = f'"{cwd}"' if re.match(r"^[A-Za-z]:[\\/]", cwd) else shlex.quote(cwd)
+    return f"cd {folder} && {resume}"
+
+
 def wikilink(note: str, label: str = "") -> str:
     """An Obsidian wikilink to a note path relative to the vault; the label is
     kept from closing the link or splitting it."""
@@ -465,6 +476,8 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     if state.status == "active":
         facts.append("**Status** active")
     out.append(" · ".join(facts))
+    out.append("")
+    out.append(f"**Resume** {code(resume_command(f.cwd, state.session_id))}")
     out.append("")
     nav = []
     if state.previous:
@@ -601,8 +614,11 @@ def describe(a: Action, state: SessionState) -> str:
             return f"Editing {code(path)}"
         return f"{verb} {code(path)} (+{a.added} −{a.removed}){times}"
     if k == "bash":
+        outcome = f"{_status_word(a.status, a.code, a.detail)}{took}"
+        if a.said:  # Claude's own words for what the command was for
+            return f"{a.said.rstrip('.')}: {code(a.text)} — {outcome}"
         what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
-        return f"{what} {code(a.text)} — {_status_word(a.status, a.code, a.detail)}{took}"
+        return f"{what} {code(a.text)} — {outcome}"
     if k == "agent":
         desc = f": {a.detail}" if a.detail else ""
         st = f" — {a.status}" if a.status and a.status not in ("ok", "completed") else ""

@@ -17,7 +17,7 @@ from vibe_vault.redact import Redacted
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 14
+STATE_VERSION = 15
 
 
 class Tokens(Struct, array_like=True):
@@ -52,6 +52,7 @@ class Action(Struct, array_like=True, omit_defaults=True):
     reads: int = 0  # for an exploring line: the calls of each kind it stands for
     searches: int = 0
     listings: int = 0
+    said: Redacted = Redacted("")  # a command's description, in Claude's words
 
 
 class Turn(Struct, array_like=True, omit_defaults=True):

@@ -49,9 +49,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     # Only the first line is shown: a heredoc's body need not be scanned.
     text = ctx.text(tx.cut(command, COMMAND_CHARS * 4), None)
     # Cut from a text that passed the gate: still redacted.
-    shown = Redacted(tx.one_line(text, COMMAND_CHARS))
-    if text.count("\n") and not shown.endswith("…"):
-        shown = Redacted(shown + " …")
+    shown = Redacted(shorten(text, ctx.facts.cwd))
     kind = kind_of(command)
     call.key = Redacted("cmd:" + " ".join(text.split()))
     call.command_no = facts.commands_dropped + len(facts.commands)
@@ -61,8 +59,9 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         del facts.commands[0]
         facts.commands_dropped += 1
     git.note_command(ctx, call, command)
-    return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts,
-                  tool_id=call.tool_id), False
+    said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
+    return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts, tool_id=call.tool_id,
+                  said=Redacted(said)), False
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
@@ -86,6 +85,30 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         row = facts.commands[i]
         row.status, row.code, row.ms = status, code, outcome.ms
     git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
+
+
+_CD_PREFIX = r"^\s*cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*"
+_ENV_PREFIX = r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S*)\s+)+"
+_TAIL = r"\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*)?(?:2>&1)?\s*$"
+
+
+def shorten(command: str, cwd: str) -> str:
+    """A command as a person recognises it: its first meaningful line, without
+    `cd <the session's folder> &&`, leading `NAME=value` assignments, or a
+    trailing `2>&1 | head -20`; cut to COMMAND_CHARS."""
+    lines = [ln.strip() for ln in command.splitlines()]
+    meaningful = [ln for ln in lines if ln and not ln.startswith("#")
+                  and not rx(r"^cd\s+\S+\s*$").match(ln)]
+    first = meaningful[0] if meaningful else (lines[0] if lines else "")
+    m = rx(_CD_PREFIX).match(first)
+    if m and cwd and m.group(1).strip("\"'").rstrip("/") == cwd.rstrip("/"):
+        first = first[m.end():]
+    first = rx(_ENV_PREFIX).sub("", first) or first
+    first = rx(_TAIL).sub("", first) or first
+    shown = tx.one_line(first, COMMAND_CHARS)
+    if len(meaningful) > 1 and not shown.endswith("…"):
+        shown += " …"
+    return shown
 
 
 def _mentions(text: str, words: tuple[str, ...]) -> bool:

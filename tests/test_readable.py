@@ -1,0 +1,79 @@
+"""Notes worth reading: commands as a person recognises them, Claude's own words
+for what each command was for, and how to resume the session.
+
+Expectations come from the corpus JSON, read here independently of vv.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from conftest import Env, frontmatter, main_files
+from conftest import json_objects as objects
+from test_backfill import backfill, lay_out
+from vibe_vault.fold.commands import shorten
+
+
+def test_shorten_drops_noise_a_person_would_not_type() -> None:
+    cwd = "/home/me/proj"
+    assert shorten("cd /home/me/proj && pytest -q", cwd) == "pytest -q"
+    # another folder is a fact worth keeping
+    assert shorten("cd /tmp && ls", cwd) == "cd /tmp && ls"
+    assert shorten('cd "/home/me/proj/" && make', cwd) == "make"
+    assert shorten("FOO=1 BAR='a b' npm test", cwd) == "npm test"
+    assert shorten("cargo build 2>&1 | head -50", cwd) == "cargo build"
+    assert shorten("cargo build 2>&1 | tail -n 20", cwd) == "cargo build"
+    # a pipe into something else is part of the command
+    assert shorten("ps aux | grep vv", cwd) == "ps aux | grep vv"
+    # the first meaningful line of a script, marked as having more
+    assert shorten("# set up\ncd sub\nmake all\nmake test", cwd) == "make all …"
+    assert shorten("echo one", cwd) == "echo one"
+    # never empty while the command was not
+    assert shorten("FOO=1", cwd) == "FOO=1"
+    assert shorten("2>&1 | head -5", cwd) != ""
+
+
+def _bash_calls(path: Path) -> list[tuple[str, str]]:
+    """(command, description) of every Bash call in a transcript, in order."""
+    calls = []
+    for o in objects(path):
+        content = (o.get("message") or {}).get("content")
+        if o.get("type") != "assistant" or not isinstance(content, list):
+            continue
+        for block in content:
+            if (isinstance(block, dict) and block.get("type") == "tool_use"
+                    and block.get("name") == "Bash"):
+                inp = block.get("input") or {}
+                if isinstance(inp.get("command"), str):
+                    calls.append((inp["command"], str(inp.get("description") or "")))
+    return calls
+
+
+def test_commands_are_told_in_claudes_own_words(env: Env) -> None:
+    """Corpus: the headless 2.1.14 run. Each described Bash call shows up as
+    "<description>: `<command>`" in the story."""
+    main = next(p for p in main_files() if "coverage-test-fix" in str(p))
+    calls = [(c, d) for c, d in _bash_calls(main) if d and "\n" not in c]
+    assert calls, "the chosen transcript has described one-line commands"
+    lay_out(env, [main])
+    backfill(env)
+    (note,) = env.notes().values()
+    for command, description in calls:
+        assert f"{description.rstrip('.')}: `{command}`" in note, (command, description)
+
+
+def test_every_note_says_how_to_resume_it(env: Env) -> None:
+    mains = [p for p in main_files() if "coverage-test-fix" in str(p) or "windows" in str(p).lower()]
+    lay_out(env, mains)
+    backfill(env)
+    notes = env.notes().values()
+    assert notes
+    for note in notes:
+        sid = str(frontmatter(note)["session_id"])
+        resume = next(ln for ln in note.splitlines() if ln.startswith("**Resume**"))
+        assert resume.endswith(f"claude --resume {shlex.quote(sid)}`"), resume
+    for path in mains:
+        cwd = next(o["cwd"] for o in objects(path) if isinstance(o.get("cwd"), str))
+        if ":" not in cwd[:3]:  # POSIX folders are quoted the shell's way
+            assert any(f"`cd {shlex.quote(cwd)} && claude --resume" in n for n in notes)
