@@ -77,3 +77,46 @@ def test_every_note_says_how_to_resume_it(env: Env) -> None:
         cwd = next(o["cwd"] for o in objects(path) if isinstance(o.get("cwd"), str))
         if ":" not in cwd[:3]:  # POSIX folders are quoted the shell's way
             assert any(f"`cd {shlex.quote(cwd)} && claude --resume" in n for n in notes)
+
+
+def test_paths_under_the_session_folder_are_shown_relative() -> None:
+    from vibe_vault.paths import readable, shown_path
+
+    cwd = "/home/me/proj"
+    assert readable("pytest /home/me/proj/tests/a.py -q", cwd) == "pytest tests/a.py -q"
+    # a sibling folder sharing the prefix is another folder
+    assert readable("cat /home/me/projx/a", cwd) == "cat /home/me/projx/a"
+    assert readable("echo /home/me/proj", cwd) == "echo /home/me/proj"
+    assert readable('cat "/home/me/proj/a b"', cwd + "/") == 'cat "a b"'
+    assert readable(r"type C:\Users\Me\proj\src\a.py", r"c:\users\me\proj") == r"type src\a.py"
+    assert shown_path("/home/me/proj/src/a.py", cwd) == "src/a.py"
+
+
+def test_claude_codes_scratch_folder_is_shortened() -> None:
+    """Hand-written: the corpus has no scratchpad paths. macOS, Linux and $TMPDIR forms."""
+    from vibe_vault.paths import readable, shown_path
+
+    for prefix in ("/private/tmp/claude-501/-Users-me-proj/3f2a/",
+                   "/tmp/claude-1000/-home-me-proj/3f2a/",
+                   "/var/folders/x1/abc/T/claude/"):
+        assert readable(f"cat {prefix}scratchpad/plan.md", "/Users/me/proj") == \
+            "cat scratchpad/plan.md"
+        assert shown_path(f"{prefix}scratchpad/notes/a.md", "/home/me") == "scratchpad/notes/a.md"
+    # a folder of the user's own named scratchpad is theirs
+    assert readable("ls /home/me/scratchpad/x", "") == "ls /home/me/scratchpad/x"
+
+
+def test_commands_in_a_worktree_session_read_relative(env: Env) -> None:
+    """Corpus: a session whose subagents ran `ls <cwd>/.claude/worktrees/…`; the
+    note shows those commands from the session's folder."""
+    main = next(p for p in main_files() if "ef958aa1" in p.name)
+    cwd = next(o["cwd"] for o in objects(main) if isinstance(o.get("cwd"), str))
+    agents = sorted((main.parent / main.stem / "subagents").glob("*.jsonl"))
+    commands = [c for a in agents for c, _ in _bash_calls(a) if c.startswith(f"ls {cwd}/")]
+    assert commands
+    lay_out(env, [main])
+    backfill(env)
+    (note,) = env.notes().values()
+    for command in commands:
+        assert f"`ls {command[len(f'ls {cwd}/'):]}`" in note, command
+        assert f"`{command}`" not in note

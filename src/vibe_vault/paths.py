@@ -84,3 +84,34 @@ def relative_to(path: str, base: str) -> str:
     if same and len(pc) > len(bc):
         return "/".join(pc[len(bc):])
     return path
+
+
+# Claude Code's scratch folder for a session: /private/tmp/claude-501/<slug>/<id>/
+# scratchpad/ on macOS, /tmp/claude-<uid>/… on Linux, under $TMPDIR elsewhere.
+_SCRATCH = re.compile(r"""(?<![^\s'"`=(:])(?:[A-Za-z]:)?[/\\](?:[^\s'"`/\\]+[/\\])*?"""
+                      r"""claude[^\s'"`/\\]*[/\\](?:[^\s'"`/\\]+[/\\])*?scratchpad(?=[/\\])""")
+_BOUNDARY = r"""(?<![^\s'"`=(:])"""
+
+
+@lru_cache(maxsize=64)
+def _under(base: str) -> re.Pattern[str]:
+    flags = re.IGNORECASE if is_windows_path(base) else 0
+    return re.compile(_BOUNDARY + re.escape(base.rstrip("/\\")) + r"[/\\](?=\S)", flags)
+
+
+def shown_path(path: str, base: str) -> str:
+    """A path as a person recognises it: relative to the session's folder when
+    under it, Claude Code's scratch folder as `scratchpad/…`."""
+    path = relative_to(path, base)
+    return readable(path, "") if "scratchpad" in path else path
+
+
+def readable(text: str, base: str) -> str:
+    """A command or message with the session's folder left out of the paths
+    under it, and Claude Code's scratch folder shortened to `scratchpad`."""
+    if base.rstrip("/\\") and (base in text or (is_windows_path(base)
+                                                and base.lower() in text.lower())):
+        text = _under(base).sub("", text)
+    if "scratchpad" in text:
+        text = _SCRATCH.sub("scratchpad", text)
+    return text

@@ -14,7 +14,7 @@ from msgspec import Struct, field
 from vibe_vault import pricing
 from vibe_vault import text as tx
 from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
-from vibe_vault.paths import relative_to
+from vibe_vault.paths import readable, shown_path
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
 from vibe_vault.work import MAIN, Work, work_of
@@ -605,7 +605,7 @@ def describe(a: Action, state: SessionState) -> str:
             parts.append(plural(a.listings, "listing"))
         return f"Explored the codebase ({', '.join(parts)})"
     if k == "edit":
-        path = relative_to(a.text, state.fold.cwd)
+        path = shown_path(a.text, state.fold.cwd)
         verb = "Created" if a.detail == "created" else "Edited"
         times = f" ×{a.times}" if a.times > 1 else ""
         if a.status in ("failed", "denied"):
@@ -615,10 +615,11 @@ def describe(a: Action, state: SessionState) -> str:
         return f"{verb} {code(path)} (+{a.added} −{a.removed}){times}"
     if k == "bash":
         outcome = f"{_status_word(a.status, a.code, a.detail)}{took}"
+        command = code(readable(a.text, state.fold.cwd))
         if a.said:  # Claude's own words for what the command was for
-            return f"{a.said.rstrip('.')}: {code(a.text)} — {outcome}"
+            return f"{a.said.rstrip('.')}: {command} — {outcome}"
         what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
-        return f"{what} {code(a.text)} — {outcome}"
+        return f"{what} {command} — {outcome}"
     if k == "agent":
         desc = f": {a.detail}" if a.detail else ""
         st = f" — {a.status}" if a.status and a.status not in ("ok", "completed") else ""
@@ -660,10 +661,10 @@ def _files(out: list[str], state: SessionState, work: Work) -> None:
     out.append("")
     out.append("| File | Change | + | − |" + (" By |" if helped else ""))
     out.append("|---|---|--:|--:|" + ("---|" if helped else ""))
-    items = sorted(work.files.items(), key=lambda kv: relative_to(kv[0], f.cwd))
+    items = sorted(work.files.items(), key=lambda kv: shown_path(kv[0], f.cwd))
     for path, fw in items[:SECTION_ROWS]:
         c = fw.change
-        rel = relative_to(path, f.cwd)
+        rel = shown_path(path, f.cwd)
         est = "≈" if c.estimated else ""
         ops = ", ".join(c.ops)
         by = f" {cell(', '.join(_by(b) for b in fw.by))} |" if helped else ""
@@ -693,7 +694,8 @@ def _commands(out: list[str], state: SessionState, work: Work) -> None:
         result = _status_word(c.status, c.code, c.kind) if c.status else "—"
         took = duration(ms) if ms is not None else ""
         by = f" {_by(label)} |" if helped else ""
-        out.append(f"| {cell(code(c.command))} | {c.kind} | {result} | {took} |{by}")
+        command = cell(code(readable(c.command, state.fold.cwd)))
+        out.append(f"| {command} | {c.kind} | {result} | {took} |{by}")
     out.append("")
 
 
@@ -725,7 +727,7 @@ def _errors(out: list[str], state: SessionState, work: Work) -> None:
     if work.errors_dropped:
         out.append(f"- … {n(work.errors_dropped)} earlier errors not shown")
     for label, e in work.errors[-ERROR_ROWS:]:
-        first, _, rest = e.text.partition("\n")
+        first, _, rest = readable(e.text, state.fold.cwd).partition("\n")
         fate = " — later succeeded" if e.later_ok else ""
         by = f" (subagent *{label}*)" if label else ""
         out.append(f"- {hhmm(e.ts)} **{e.tool}**{by}: {code(first)}{fate}")
