@@ -120,3 +120,48 @@ def test_commands_in_a_worktree_session_read_relative(env: Env) -> None:
     for command in commands:
         assert f"`ls {command[len(f'ls {cwd}/'):]}`" in note, command
         assert f"`{command}`" not in note
+
+
+def _recaps(path: Path) -> list[str]:
+    """Claude Code's own recaps in a transcript, in file order."""
+    out = []
+    for o in objects(path):
+        if o.get("type") == "system" and o.get("subtype") == "away_summary":
+            content = o.get("content")
+            if isinstance(content, str) and content.strip():
+                out.append(content.strip())
+        elif o.get("type") == "task-summary" and isinstance(o.get("summary"), str):
+            out.append(o["summary"].strip())
+    return out
+
+
+def test_the_summary_is_claude_codes_latest_recap(env: Env) -> None:
+    """Corpus: every session with an away_summary or task-summary line."""
+    mains = [p for p in main_files() if _recaps(p)]
+    assert mains, "the corpus has recaps"
+    lay_out(env, mains)
+    backfill(env)
+    by_id = {str(frontmatter(n)["session_id"]): n for n in env.notes().values()}
+    for path in mains:
+        sid = next(o["sessionId"] for o in objects(path) if isinstance(o.get("sessionId"), str))
+        summary = str(frontmatter(by_id[sid])["summary"])
+        latest = " ".join(_recaps(path)[-1].split())
+        assert summary[:40] == latest[:40], (path.name, summary, latest)
+
+
+def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() -> None:
+    from test_trust import folded, line
+    from vibe_vault.render import RenderOptions, figures
+
+    answer = ("Perfect! Done.\n\n## Summary\n\n- **Added** `multiply` to the math module"
+              " and its tests. Also more.\n\n```\ncode\n```")
+    state = folded([
+        line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z", sessionId="s",
+             message={"role": "user", "content": "add multiply"}),
+        line(type="assistant", uuid="a1", timestamp="2026-01-01T00:00:05Z", sessionId="s",
+             message={"role": "assistant", "id": "m1", "model": "claude-sonnet-4-5",
+                      "content": [{"type": "text", "text": answer}],
+                      "usage": {"input_tokens": 1, "output_tokens": 1}}),
+    ])
+    summary = figures(state, RenderOptions()).summary
+    assert summary.startswith("Added `multiply` to the math module and its tests."), summary

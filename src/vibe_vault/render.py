@@ -329,11 +329,56 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
             lead += ", " + plural(work.commands_run, "command")
         facts.insert(0, lead + ", no files changed")
     text = ", ".join(facts)
+    words = _in_words(state)
+    if words:
+        return f"{words} {text[:1].upper()}{text[1:]}."
     if title.endswith("…"):
         # A prompt cut to make a title reads badly twice: the facts stand alone.
         return text[:1].upper() + text[1:] + "."
     # "Print the greeting.: 1 prompt" reads badly: the title's own stop goes.
     return f"{title.rstrip('.!?:;,')}: {text}."
+
+
+SUMMARY_WORDS = 240
+# Sentences that say nothing of the work: "Perfect!", "Done.", "Great, all set!"
+_FILLER = re.compile(r"(?i)^(?:perfect|great|excellent|done|awesome|good|ok(?:ay)?|all set|"
+                     r"sure|got it|nice|alright|understood)\b[\w ,]{0,20}[.!]?$")
+
+
+def _in_words(state: SessionState) -> str:
+    """What came of the session, in words: Claude Code's own latest recap, else
+    the first real sentence of Claude's final answer; ending in a full stop."""
+    f = state.fold
+    text = f.recap
+    if not text:
+        answers = [t.answer for t in f.turns if t.answer and t.kind != "compact"]
+        text = Redacted(_first_real_sentence(answers[-1])) if answers else Redacted("")
+    if not text:
+        return ""
+    words = tx.one_line(text, SUMMARY_WORDS)
+    return words if words.endswith(("…", ".", "!", "?")) else words + "."
+
+
+def _first_real_sentence(answer: str) -> str:
+    """The first sentence of prose in an answer: past headings, lists' markers,
+    tables, code and fillers like "Perfect!"."""
+    paragraphs: list[list[str]] = [[]]
+    in_code = False
+    for line in answer.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_code = not in_code
+        elif in_code or not stripped or stripped.startswith(("#", "|", ">")):
+            if paragraphs[-1]:
+                paragraphs.append([])
+        else:
+            paragraphs[-1].append(stripped.lstrip("-*+ ").replace("**", ""))
+    for paragraph in paragraphs:
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph)):
+            sentence = sentence.strip()
+            if not _FILLER.match(sentence) and len(sentence.split()) >= 3:
+                return sentence.rstrip(":")
+    return ""
 
 
 def _activity(state: SessionState, work: Work) -> str:
