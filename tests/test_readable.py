@@ -165,3 +165,34 @@ def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() 
     ])
     summary = figures(state, RenderOptions()).summary
     assert summary.startswith("Added `multiply` to the math module and its tests."), summary
+
+
+def test_the_commands_section_is_a_digest_of_distinct_runs(env: Env) -> None:
+    """Corpus: every main file with Bash calls from the main agent. In the
+    Commands section each distinct command appears once, with its number of
+    runs when it ran more than once."""
+    from collections import Counter
+
+    mains = [p for p in main_files()
+             if "coverage-test-fix" in str(p) or "fe869ecb" in p.name]
+    lay_out(env, mains)
+    backfill(env)
+    by_id = {str(frontmatter(n)["session_id"]): n for n in env.notes().values()}
+    checked = 0
+    for path in mains:
+        sid = next(o["sessionId"] for o in objects(path) if isinstance(o.get("sessionId"), str))
+        note = by_id[sid]
+        section = note.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+        entries = [ln for ln in section.splitlines() if ln.lstrip("> ").startswith("- `")]
+        shown = [ln.split("`")[1] for ln in entries]
+        assert len(shown) == len(set(shown)), path
+        runs = Counter(c for c, _ in _bash_calls(path) if "\n" not in c and "&&" not in c
+                       and "|" not in c and "=" not in c.split()[0])
+        for command, count in runs.items():
+            (entry,) = [ln for ln in entries if f"`{command}`" in ln]
+            if count > 1:
+                assert f"— {count} runs, last " in entry, entry
+            else:
+                assert " runs, " not in entry, entry
+            checked += 1
+    assert checked >= 5

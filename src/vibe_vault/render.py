@@ -720,28 +720,67 @@ def _files(out: list[str], state: SessionState, work: Work) -> None:
     out.append("")
 
 
+class _Runs(Struct):
+    """One distinct command of the digest: how often it ran, by whom, how it
+    ended last, and how long all its runs took."""
+
+    command: str
+    kind: str
+    runs: int = 0
+    last: str = ""
+    ms: int = 0
+    timed: bool = False
+    by: list[str] = field(default_factory=list)
+
+
 def _commands(out: list[str], state: SessionState, work: Work) -> None:
+    """A digest of the commands run (the story has each run in its place):
+    tests and builds with their runs and last outcome, the rest collapsed."""
     if not work.commands:
         return
-    helped = any(label for label, _ in work.commands)
+    distinct: dict[str, _Runs] = {}
+    for label, c in work.commands:
+        shown = readable(c.command, state.fold.cwd)
+        runs = distinct.get(shown)
+        if runs is None:
+            runs = distinct[shown] = _Runs(command=shown, kind=c.kind)
+        runs.runs += 1
+        runs.kind = c.kind if c.kind != "command" else runs.kind
+        runs.last = _status_word(c.status, c.code, c.kind) if c.status else "no result yet"
+        ms = state.durations.get(c.tool_id) if c.tool_id else None
+        ms = c.ms if ms is None else ms
+        if ms is not None:
+            runs.ms += ms
+            runs.timed = True
+        if label not in runs.by:
+            runs.by.append(label)
+    checks = [r for r in distinct.values() if r.kind in ("test", "build")]
+    others = [r for r in distinct.values() if r.kind not in ("test", "build")]
     out.append("## Commands")
     out.append("")
-    out.append("| Command | Kind | Result | Time |" + (" By |" if helped else ""))
-    out.append("|---|---|---|--:|" + ("---|" if helped else ""))
-    shown = work.commands[-COMMAND_ROWS:]
-    hidden = len(work.commands) - len(shown) + work.commands_dropped
+    hidden = work.commands_dropped
     if hidden:
-        out.append(f"| … {n(hidden)} earlier commands | | | |" + (" |" if helped else ""))
-    for label, c in shown:
-        ms = state.durations.get(c.tool_id) if c.tool_id else None
-        if ms is None:
-            ms = c.ms
-        result = _status_word(c.status, c.code, c.kind) if c.status else "—"
-        took = duration(ms) if ms is not None else ""
-        by = f" {_by(label)} |" if helped else ""
-        command = cell(code(readable(c.command, state.fold.cwd)))
-        out.append(f"| {command} | {c.kind} | {result} | {took} |{by}")
+        out.append(f"- … {plural(hidden, 'earlier command')} not kept")
+    for r in checks:
+        out.append(f"- {_runs_line(r)}")
+    if checks and others:
+        out.append("")
+    if others:
+        total = sum(r.runs for r in others)
+        word = "other commands" if checks else "commands"
+        out.append(f"> [!note]- {n(total)} {word if total != 1 else word[:-1]}")
+        out.extend(f"> - {_runs_line(r)}" for r in others[-COMMAND_ROWS:])
+        if len(others) > COMMAND_ROWS:
+            out.append(f"> - … and {n(len(others) - COMMAND_ROWS)} more before these")
     out.append("")
+
+
+def _runs_line(r: _Runs) -> str:
+    what = f"{n(r.runs)} runs, last {r.last}" if r.runs > 1 else r.last
+    took = f", {duration(r.ms)}" if r.timed and r.ms >= 1000 else ""
+    helpers = [b for b in r.by if b]
+    by = f" (by {', '.join(_by(b) for b in r.by)})" if helpers else ""
+    return f"{code(r.command)} — {what}{took}{by}"
 
 
 def _commits(out: list[str], state: SessionState, work: Work) -> None:
