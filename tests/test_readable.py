@@ -196,3 +196,31 @@ def test_the_commands_section_is_a_digest_of_distinct_runs(env: Env) -> None:
                 assert " runs, " not in entry, entry
             checked += 1
     assert checked >= 5
+
+
+def test_tool_search_is_told_as_loading_tools_not_exploring() -> None:
+    """Corpus: every ToolSearch call with a `select:` query shows the tools it
+    loaded, by name, in its own line."""
+    from test_trust import folded
+    from vibe_vault.render import describe
+
+    checked = 0
+    for path in main_files():
+        selects = []
+        for o in objects(path):
+            content = (o.get("message") or {}).get("content")
+            if o.get("type") != "assistant" or o.get("isSidechain") or not isinstance(content, list):
+                continue
+            for b in content:
+                if isinstance(b, dict) and b.get("name") == "ToolSearch":
+                    query = str((b.get("input") or {}).get("query") or "")
+                    if query.startswith("select:"):
+                        selects.append(", ".join(query[7:].split(",")))
+        if not selects:
+            continue
+        state = folded(path)
+        lines = [describe(a, state) for t in state.fold.turns for a in t.actions]
+        for names in selects:
+            assert f"Loaded the tools {names}" in lines, (path.name, names)
+        checked += 1
+    assert checked

@@ -537,8 +537,8 @@ def render(state: SessionState, opts: RenderOptions | None = None,
         out.append("")
     _story(out, state, opts)
     _files(out, state, fig.work)
-    _commands(out, state, fig.work)
     _commits(out, state, fig.work)
+    _commands(out, state, fig.work)
     _errors(out, state, fig.work)
     _open_threads(out, state)
     _subagents(out, state, fig.work)
@@ -680,6 +680,10 @@ def describe(a: Action, state: SessionState) -> str:
         return f"Fetched {a.text}{times}"
     if k == "search":
         return f"Searched the web for “{a.text}”"
+    if k == "tools":
+        if a.text:
+            return f"Loaded the tools {a.text}"
+        return f"Looked for tools matching “{a.detail}”"
     if k == "skill":
         return f"Used {code(a.text)}"
     if k == "slash":

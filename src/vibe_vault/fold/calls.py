@@ -41,6 +41,7 @@ ON_CALL: dict[str, OnCall] = {
     "AskUserQuestion": tools.on_question,
     "WebFetch": tools.on_fetch,
     "WebSearch": tools.on_web_search,
+    "ToolSearch": tools.on_tool_search,
     "Skill": tools.on_skill,
     "SlashCommand": tools.on_skill,
 }

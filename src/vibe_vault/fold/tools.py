@@ -19,7 +19,7 @@ _SECRETS_FILE = (r"(?i)(?:^|[/\\])(?:\.env(?:\.(?!example|sample|template|dist)[
 # `NAME=value`, `name: value`, `password value` (netrc): the value.
 _KEY_VALUE = (r"(?m)^\s*(?:export\s+)?([\w.\-]+)\s*(?:=|:|\s)\s*"
               r"([^\s#][^\n#]*?)\s*(?:#.*)?$")
-EXPLORE_SEARCH = frozenset({"Grep", "Glob", "ToolSearch", "LSP"})
+EXPLORE_SEARCH = frozenset({"Grep", "Glob", "LSP"})
 EXPLORE_LIST = frozenset({"LS"})
 # Tools that leave nothing to tell in the story (their effect is told elsewhere).
 QUIET_TOOLS = frozenset(
@@ -68,6 +68,16 @@ def on_fetch(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Acti
 def on_web_search(ctx: Context, call: Pending, inp: ToolInput,
                   ts: str) -> tuple[Action | None, bool]:
     return Action(kind="search", text=ctx.line(str(inp.query or ""), 120), ts=ts), False
+
+
+def on_tool_search(ctx: Context, call: Pending, inp: ToolInput,
+                   ts: str) -> tuple[Action | None, bool]:
+    """Claude loading the definitions of deferred tools: `select:A,B` names them."""
+    query = str(inp.query or "")
+    if query.startswith("select:"):
+        names = ", ".join(n.strip() for n in query[len("select:"):].split(",") if n.strip())
+        return Action(kind="tools", text=ctx.line(names, 120), ts=ts), False
+    return Action(kind="tools", detail=ctx.line(query, 120), ts=ts), False
 
 
 def on_question(ctx: Context, call: Pending, inp: ToolInput,
