@@ -224,3 +224,41 @@ def test_tool_search_is_told_as_loading_tools_not_exploring() -> None:
             assert f"Loaded the tools {names}" in lines, (path.name, names)
         checked += 1
     assert checked
+
+
+def test_the_vault_gets_a_sessions_base_once_and_keeps_the_users_changes(env: Env) -> None:
+    main = next(p for p in main_files() if "coverage-test-fix" in str(p))
+    lay_out(env, [main])
+    backfill(env)
+    base = env.vault / "Sessions.base"
+    text = base.read_text(encoding="utf-8")
+    assert 'type == "session"' in text and "views:" in text
+    # every property the base shows is one the session notes carry
+    (note,) = env.notes().values()
+    fields = set(frontmatter(note))
+    shown = {ln.strip()[2:] for ln in text.splitlines() if ln.strip().startswith("- ")
+             and "(" not in ln and "==" not in ln and ":" not in ln}
+    assert shown - {"file.name"} <= fields, shown - fields
+    base.write_text(text + "# mine\n", encoding="utf-8")
+    env.vv("reprocess")
+    backfill(env)
+    assert base.read_text(encoding="utf-8").endswith("# mine\n")
+    base.unlink()
+    outside = env.root / "outside.base"
+    base.symlink_to(outside)
+    env.vv("reprocess")
+    assert not outside.exists()
+    base.unlink()
+    env.vv("reprocess")  # deleted: written again, as the home note would be
+    assert base.read_text(encoding="utf-8") == text
+
+
+def test_the_home_note_says_how_to_resume_the_latest_sessions(env: Env) -> None:
+    mains = [p for p in main_files() if "coverage-test-fix" in str(p) or "fe869ecb" in p.name]
+    lay_out(env, mains)
+    backfill(env)
+    home = (env.vault / "index.md").read_text(encoding="utf-8")
+    for path in mains:
+        sid = next(o["sessionId"] for o in objects(path) if isinstance(o.get("sessionId"), str))
+        cwd = next(o["cwd"] for o in objects(path) if isinstance(o.get("cwd"), str))
+        assert f"`cd {shlex.quote(cwd)} && claude --resume {sid}`" in home

@@ -27,9 +27,11 @@ from vibe_vault.render import (
     Figures,
     RenderOptions,
     cell,
+    code,
     figures,
     iso,
     render,
+    resume_command,
     short_tokens,
     wikilink,
     yaml_str,
@@ -54,6 +56,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         note=state.note,
         title=fig.title,
         summary=fig.summary,
+        cwd=f.cwd,
         started=iso(f.first_ts) if f.first_ts else "",
         ended=iso(f.last_ts) if f.last_ts else "",
         status=state.status,
@@ -247,7 +250,8 @@ def render_home(records: list[Record], latest: int = 20) -> str:
                    f"{_money(sum(r.cost_usd for r in recs))} |")
     out += ["", "## Latest sessions", ""]
     for rec in sorted(records, key=_order, reverse=True)[:latest]:
-        out.append(f"- {_date(rec.started)} · **{rec.project}** · {wikilink(rec.note, rec.title)}")
+        out.append(f"- {_date(rec.started)} · **{rec.project}** · {wikilink(rec.note, rec.title)}"
+                   f" · {code(resume_command(rec.cwd, rec.session_id))}")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
@@ -284,6 +288,10 @@ def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None,
         written += _write_index_note(cfg, project_note_path(project),
                                      render_project(project, recs))
     written += _write_index_note(cfg, "index.md", render_home(list(records.values())))
+    if records:
+        from vibe_vault.bases import write_sessions_base
+
+        written += write_sessions_base(cfg.vault)
     if cfg.get("daily_notes"):
         days: dict[str, list[Record]] = {}
         for r in records.values():

@@ -35,6 +35,7 @@ class Record(Struct, omit_defaults=True):
     note: str = ""
     title: str = ""
     summary: str = ""
+    cwd: str = ""  # where the session ran: to resume it from
     started: str = ""
     ended: str = ""
     status: str = "active"
