@@ -262,3 +262,24 @@ def test_the_home_note_says_how_to_resume_the_latest_sessions(env: Env) -> None:
         sid = next(o["sessionId"] for o in objects(path) if isinstance(o.get("sessionId"), str))
         cwd = next(o["cwd"] for o in objects(path) if isinstance(o.get("cwd"), str))
         assert f"`cd {shlex.quote(cwd)} && claude --resume {sid}`" in home
+
+
+def test_a_command_substitution_is_not_taken_for_an_assignment() -> None:
+    cwd = "/p"
+    command = 'P=$(go env GOMODCACHE)/x && grep -A 30 "func" $P/a.go'
+    assert shorten(command, cwd) == command
+    assert shorten("X=1 && make", cwd) == "X=1 && make"
+    assert shorten('A="1 2" B=x make', cwd) == "make"
+
+
+def test_no_story_line_is_longer_than_a_glance(env: Env) -> None:
+    """Corpus: the sessions with the longest described commands."""
+    mains = [p for p in main_files() if any(len(c) + len(d) > 200 for c, d in _bash_calls(p))]
+    assert mains
+    lay_out(env, mains)
+    backfill(env)
+    for note in env.notes().values():
+        story = note.split("\n## Story\n", 1)[-1].split("\n## ", 1)[0]
+        for ln in story.splitlines():
+            if ln.startswith("- ") and "`" in ln:
+                assert len(ln) <= 200, ln

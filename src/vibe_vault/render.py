@@ -27,6 +27,7 @@ REWRITE_NOTICE = ("<!-- vibe-vault rewrites this note as the session goes on: an
 
 SECTION_ROWS = 200
 COMMAND_ROWS = 100
+ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 ERROR_ROWS = 50
 
 
@@ -660,9 +661,12 @@ def describe(a: Action, state: SessionState) -> str:
         return f"{verb} {code(path)} (+{a.added} −{a.removed}){times}"
     if k == "bash":
         outcome = f"{_status_word(a.status, a.code, a.detail)}{took}"
-        command = code(readable(a.text, state.fold.cwd))
-        if a.said:  # Claude's own words for what the command was for
-            return f"{a.said.rstrip('.')}: {command} — {outcome}"
+        said = tx.one_line(a.said, 120).rstrip(".")
+        # A story line stays readable: the command gives way to Claude's words.
+        room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
+        command = code(tx.one_line(readable(a.text, state.fold.cwd), max(room, 50)))
+        if said:  # Claude's own words for what the command was for
+            return f"{said}: {command} — {outcome}"
         what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
         return f"{what} {command} — {outcome}"
     if k == "agent":
@@ -673,8 +677,10 @@ def describe(a: Action, state: SessionState) -> str:
         return {"approved": "Plan approved", "rejected": "Plan rejected"}.get(
             a.status, "Proposed a plan")
     if k == "question":
-        ans = f" → **{a.detail}**" if a.detail else ""
-        return f"Asked: “{a.text}”{ans}"
+        asked = tx.one_line(a.text, 110 if a.detail else ACTION_LINE_CHARS - 15)
+        ans = f" → **{tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25)}**" \
+            if a.detail else ""
+        return f"Asked: “{asked}”{ans}"
     if k == "fetch":
         times = f" ×{a.times}" if a.times > 1 else ""
         return f"Fetched {a.text}{times}"

@@ -88,7 +88,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
 
 
 _CD_PREFIX = r"^\s*cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*"
-_ENV_PREFIX = r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S*)\s+)+"
+_ENV_PREFIX = (r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"$`]*\"|'[^']*'|[^\s$`()&;|\"']*)\s+"
+               r"(?![&;|]))+")
 _TAIL = r"\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*)?(?:2>&1)?\s*$"
 
 
