@@ -283,3 +283,28 @@ def test_no_story_line_is_longer_than_a_glance(env: Env) -> None:
         for ln in story.splitlines():
             if ln.startswith("- ") and "`" in ln:
                 assert len(ln) <= 200, ln
+
+
+def test_errors_beyond_the_last_five_are_collapsed(env: Env) -> None:
+    """Corpus: every main file. The last five errors are shown with their output,
+    the earlier ones a line each in a collapsed callout; none is left out."""
+    import re
+
+    mains = [p for p in main_files() if 2000 < p.stat().st_size < 3_000_000]
+    lay_out(env, mains)
+    backfill(env)
+    collapsed = 0
+    for note in env.notes().values():
+        errors = int(str(frontmatter(note)["errors"]))
+        if not errors:
+            assert "\n## Errors\n" not in note
+            continue
+        section = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+        earlier = re.search(r"^> \[!failure\]- (\d+) earlier errors?$", section, re.M)
+        heads = [ln for ln in section.splitlines() if re.match(r"- (?:\d\d:\d\d )?\*\*", ln)]
+        inside = [ln for ln in section.splitlines() if re.match(r"> - (?:\d\d:\d\d )?\*\*", ln)]
+        assert len(heads) == min(errors, 5), note[:200]
+        if earlier:
+            collapsed += 1
+            assert int(earlier.group(1)) == len(inside) == min(errors, 50) - 5
+    assert collapsed

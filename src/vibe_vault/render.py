@@ -16,7 +16,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, AgentFold, SessionState, Tokens, Turn
+from vibe_vault.state import Action, AgentFold, ErrorRec, SessionState, Tokens, Turn
 from vibe_vault.work import MAIN, Work, work_of
 
 USER_HEADING = "## My notes"
@@ -29,6 +29,7 @@ SECTION_ROWS = 200
 COMMAND_ROWS = 100
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 ERROR_ROWS = 50
+ERRORS_IN_FULL = 5  # the last errors, shown with their output; the earlier collapsed
 
 
 class RenderOptions(Struct):
@@ -820,14 +821,29 @@ def _errors(out: list[str], state: SessionState, work: Work) -> None:
     out.append("")
     if work.errors_dropped:
         out.append(f"- … {n(work.errors_dropped)} earlier errors not shown")
-    for label, e in work.errors[-ERROR_ROWS:]:
-        first, _, rest = readable(e.text, state.fold.cwd).partition("\n")
-        fate = " — later succeeded" if e.later_ok else ""
-        by = f" (subagent *{label}*)" if label else ""
-        out.append(f"- {hhmm(e.ts)} **{e.tool}**{by}: {code(first)}{fate}")
+    shown = work.errors[-ERROR_ROWS:]
+    # The last few in full; the earlier ones a line each, collapsed: most were
+    # fixed along the way, and the story says where.
+    earlier, recent = shown[:-ERRORS_IN_FULL], shown[-ERRORS_IN_FULL:]
+    if earlier:
+        out.append(f"> [!failure]- {plural(len(earlier), 'earlier error')}")
+        for label, e in earlier:
+            out.append("> " + _error_head(e, label, state))
+        out.append("")
+    for label, e in recent:
+        out.append(_error_head(e, label, state))
+        rest = readable(e.text, state.fold.cwd).partition("\n")[2]
         if rest:
             out.extend("  " + line for line in fenced(rest))
     out.append("")
+
+
+def _error_head(e: ErrorRec, label: str, state: SessionState) -> str:
+    first = readable(e.text, state.fold.cwd).partition("\n")[0]
+    fate = " — later succeeded" if e.later_ok else ""
+    by = f" (subagent *{label}*)" if label else ""
+    when = hhmm(e.ts)
+    return f"- {when + ' ' if when else ''}**{e.tool}**{by}: {code(first)}{fate}"
 
 
 def fenced(text: str) -> list[str]:
