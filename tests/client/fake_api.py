@@ -1,0 +1,157 @@
+"""A stand-in for the Anthropic Messages API, for driving the real Claude Code
+client offline in tests. Loopback only, and it exits by itself.
+
+Scenarios, chosen by the words of the last user message:
+- a tool result in the last message: a final text that quotes it;
+- "run: <command>": a Bash tool_use running <command>;
+- "api error": an overloaded error (HTTP 529);
+- anything else: a short text.
+
+Every reply k carries its own usage (input 5+k, output 30+k, cache write 700*k,
+cache read 9000*k) and a message id unique to this run; each is logged as a JSON
+line (id, model, usage) so a test can add up what the transcript should hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+RUN = uuid.uuid4().hex[:10]
+COUNTER = itertools.count(1)
+LOCK = threading.Lock()
+
+
+def usage(k: int) -> dict[str, int]:
+    return {"input_tokens": 5 + k, "output_tokens": 30 + k,
+            "cache_creation_input_tokens": 700 * k, "cache_read_input_tokens": 9000 * k}
+
+
+def words(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return " ".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
+
+
+def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | None:
+    """The content blocks and stop reason of reply k; None for an API error."""
+    users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+    last = users[-1] if users else {}
+    content = last.get("content")
+    if isinstance(content, list):
+        results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+        if results:
+            out = results[-1].get("content")
+            text = out if isinstance(out, str) else " ".join(
+                b.get("text", "") for b in out or [] if isinstance(b, dict))
+            return [{"type": "text", "text": f"The command printed: {text.strip()[:200]}"}], \
+                "end_turn"
+    said = words(last).lower()
+    if "api error" in said:
+        return None
+    if "run: " in said:
+        command = words(last).split("run: ", 1)[1].strip().splitlines()[0]
+        return [{"type": "text", "text": "Running it now."},
+                {"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "Bash",
+                 "input": {"command": command, "description": "Run the requested command"}}], \
+            "tool_use"
+    return [{"type": "text", "text": "hello from the fake API"}], "end_turn"
+
+
+def event(name: str, data: dict[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+class Handler(BaseHTTPRequestHandler):
+    log_path = ""
+
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+    def send(self, code: int, kind: str, payload: bytes) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def do_GET(self) -> None:
+        self.send(200, "application/json", b"{}")
+
+    def do_HEAD(self) -> None:
+        self.send(200, "application/json", b"")
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        if not self.path.startswith("/v1/messages") or self.path.startswith(
+                "/v1/messages/count_tokens"):
+            self.send(200, "application/json", json.dumps({"input_tokens": 10}).encode())
+            return
+        with LOCK:
+            k = next(COUNTER)
+        planned = reply(body, k)
+        model = body.get("model", "claude-sonnet-4-5")
+        if planned is None:
+            self.log({"k": k, "error": True, "model": model})
+            self.send(529, "application/json", json.dumps(
+                {"type": "error", "error": {"type": "overloaded_error",
+                                            "message": "Overloaded"}}).encode())
+            return
+        blocks, stop = planned
+        msg_id = f"msg_{RUN}{k:04d}"
+        self.log({"k": k, "id": msg_id, "model": model, "usage": usage(k), "stop": stop})
+        if not body.get("stream"):
+            self.send(200, "application/json", json.dumps(
+                {"id": msg_id, "type": "message", "role": "assistant", "model": model,
+                 "content": blocks, "stop_reason": stop, "stop_sequence": None,
+                 "usage": usage(k)}).encode())
+            return
+        start_usage = dict(usage(k), output_tokens=1)
+        out = [event("message_start", {"type": "message_start", "message": {
+            "id": msg_id, "type": "message", "role": "assistant", "model": model,
+            "content": [], "stop_reason": None, "stop_sequence": None, "usage": start_usage}})]
+        for i, b in enumerate(blocks):
+            if b["type"] == "text":
+                start = {"type": "text", "text": ""}
+                delta = {"type": "text_delta", "text": b["text"]}
+            else:
+                start = {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}
+                delta = {"type": "input_json_delta", "partial_json": json.dumps(b["input"])}
+            out.append(event("content_block_start", {"type": "content_block_start", "index": i,
+                                                     "content_block": start}))
+            out.append(event("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                     "delta": delta}))
+            out.append(event("content_block_stop", {"type": "content_block_stop", "index": i}))
+        out.append(event("message_delta", {"type": "message_delta",
+                                           "delta": {"stop_reason": stop, "stop_sequence": None},
+                                           "usage": {"output_tokens": usage(k)["output_tokens"]}}))
+        out.append(event("message_stop", {"type": "message_stop"}))
+        self.send(200, "text/event-stream", b"".join(out))
+
+    def log(self, record: dict[str, Any]) -> None:
+        if self.log_path:
+            with LOCK, open(self.log_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(record) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--log", default="")
+    ap.add_argument("--lifetime", type=float, default=120)
+    args = ap.parse_args()
+    Handler.log_path = args.log
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    time.sleep(args.lifetime)
+
+
+if __name__ == "__main__":
+    main()
