@@ -81,6 +81,7 @@ IGNORED_FIELDS = frozenset({
     "ownerOrganizationUuid", "atis", "snapshotMessageId", "trackingPath", "backup",
     "pendingBackgroundAgentCount", "scope", "microcompactMetadata", "direction", "source",
     "refusedUserMessageUuid", "retractedMessageUuids", "apiRefusalCategory",
+    "apiErrorStatus",  # the HTTP status of an API error entry (isApiErrorMessage)
     "apiRefusalExplanation", "originalModel", "fallbackModel", "trigger", "cause",
     "maxRetries", "retryAttempt", "retryInMs", "messageCount", "hookCount", "hookInfos",
     "hookErrors", "hookAdditionalContext", "preventedContinuation", "stopReason",
