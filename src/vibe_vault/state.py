@@ -17,7 +17,7 @@ from vibe_vault.redact import Redacted
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 16
+STATE_VERSION = 17
 
 
 class Tokens(Struct, array_like=True):

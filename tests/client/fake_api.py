@@ -4,6 +4,9 @@ client offline in tests. Loopback only, and it exits by itself.
 Scenarios, chosen by the words of the last user message:
 - a tool result in the last message: a final text that quotes it;
 - "run: <command>": a Bash tool_use running <command>;
+- "write: <absolute path>": a Write of three lines;
+- "plan: a; b; c": a TaskCreate for each item;
+- "delegate: <task>": a Task for a general-purpose subagent;
 - "api error": an overloaded error (HTTP 529);
 - anything else: a short text.
 
@@ -56,6 +59,21 @@ def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | No
     said = words(last).lower()
     if "api error" in said:
         return None
+    if "write: " in said:
+        path = words(last).split("write: ", 1)[1].strip().split()[0]
+        return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "Write",
+                 "input": {"file_path": path, "content": "one\ntwo\nthree\n"}}], "tool_use"
+    if "plan: " in said:
+        # 2.1 clients offer TaskCreate (TodoWrite is not enabled in -p mode)
+        items = [w.strip() for w in words(last).split("plan: ", 1)[1].split(";") if w.strip()]
+        return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}{i}", "name": "TaskCreate",
+                 "input": {"subject": item, "description": item, "activeForm": item}}
+                for i, item in enumerate(items)], "tool_use"
+    if "delegate: " in said:
+        task = words(last).split("delegate: ", 1)[1].strip()
+        return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "Task",
+                 "input": {"description": "Look into it", "prompt": task,
+                           "subagent_type": "general-purpose"}}], "tool_use"
     if "run: " in said:
         command = words(last).split("run: ", 1)[1].strip().splitlines()[0]
         return [{"type": "text", "text": "Running it now."},

@@ -37,6 +37,9 @@ SCENARIOS = {
     "tool": "please run: echo hi",
     "failing": "please run: exit 3",
     "api-error": "api error please",
+    "write": "please write: {project}/notes.txt",
+    "plan": "please plan: read the code; fix the bug; add a test",
+    "delegate": "please delegate: say hello",
 }
 
 
@@ -129,6 +132,7 @@ def run(request: pytest.FixtureRequest,
     lines = [f"{sys.executable} {HERE / 'fake_api.py'} --port {PORT} "
              f"--log {world.api_log} --lifetime 300 >/dev/null 2>&1 &", "api=$!", "sleep 0.5"]
     for name, prompt in SCENARIOS.items():
+        prompt = prompt.format(project=world.project)
         lines.append(f"timeout 60 {claude}{plugin} -p {json.dumps(prompt)} --output-format stream-json "
                      f"--verbose --include-hook-events --permission-mode bypassPermissions "
                      f"> {world.root / name}.jsonl 2> {world.root / name}.err")
@@ -183,7 +187,10 @@ def test_tokens_in_each_note_are_the_replies_in_its_transcript(run: Run) -> None
     checked = 0
     for transcript in run.transcripts():
         ids = set()
-        for line in transcript.read_text(encoding="utf-8").splitlines():
+        subagents = sorted((transcript.parent / transcript.stem / "subagents").glob("*.jsonl"))
+        lines = [ln for f in [transcript, *subagents]
+                 for ln in f.read_text(encoding="utf-8").splitlines()]
+        for line in lines:
             o = json.loads(line)
             message = o.get("message") if isinstance(o.get("message"), dict) else {}
             if o.get("type") == "assistant" and message.get("id") in replies:
@@ -243,7 +250,7 @@ def test_doctor_is_content_and_nothing_is_written_elsewhere(run: Run) -> None:
     else:
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert not problems, doctor.stdout
-    assert list(run.project.iterdir()) == []
+    assert [p.name for p in run.project.iterdir()] == ["notes.txt"]  # Claude's own Write
     # A Stop before the transcript exists, a SessionEnd after an API error: normal
     # in a real client's life, so nothing above info is logged.
     for log in run.state.rglob("*.log"):
@@ -251,3 +258,22 @@ def test_doctor_is_content_and_nothing_is_written_elsewhere(run: Run) -> None:
             level = line.split(" ", 2)[1] if line.count(" ") >= 2 else ""
             assert level in ("info", "debug", "INFO", "DEBUG"), line
 
+
+
+def session_of(run: Run, name: str) -> str:
+    return str(next(o["session_id"] for o in run.outputs[name] if o.get("session_id")))
+
+
+def test_a_written_file_the_plan_and_the_subagent_are_in_the_notes(run: Run) -> None:
+    notes = run.notes()
+    written = notes[session_of(run, "write")]
+    assert "| `notes.txt` | created | 3 | 0 |" in written, written
+    plan = notes[session_of(run, "plan")]
+    for task in ("read the code", "fix the bug", "add a test"):
+        assert f"- [ ] {task}" in plan, plan
+    # sent through the queue by `claude -p`: one prompt, not a queued one besides
+    story = plan.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    assert story.count("please plan:") == 1, story
+    assert "typed while Claude worked" not in plan
+    delegated = notes[session_of(run, "delegate")]
+    assert "## Subagents" in delegated and "general-purpose" in delegated

@@ -149,7 +149,16 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         words = (words + " " + " ".join(["[image]"] * min(images, 5))).strip()
     if not words:
         return
-    shown = ctx.text(words, PROMPT_CHARS, stated=True)
+    shown, secrets = ctx.cleaned(words, PROMPT_CHARS, stated=True)
+    last = ctx.turn()
+    if (last is not None and last.detail == "queued" and last.text == shown
+            and not last.actions and not last.answer):
+        # Sent through the queue and taken at once (`claude -p`, the SDK): the
+        # dequeue already told it, and counted it; this is the same prompt.
+        last.detail = Redacted("")
+        titles.note_prompt(ctx, words, shown)
+        return
+    facts.redactions += secrets
     facts.prompts += 1
     ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
     titles.note_prompt(ctx, words, shown)
