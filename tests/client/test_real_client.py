@@ -277,3 +277,45 @@ def test_a_written_file_the_plan_and_the_subagent_are_in_the_notes(run: Run) -> 
     assert "typed while Claude worked" not in plan
     delegated = notes[session_of(run, "delegate")]
     assert "## Subagents" in delegated and "general-purpose" in delegated
+
+
+@pytest.fixture(scope="module")
+def interactive(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """An interactive session in a terminal: a prompt, `/clear`, another prompt,
+    `/exit`; hooks installed by `vv hook install`."""
+    if os.geteuid() != 0 or not NETNS_RUN.exists():
+        pytest.fail(f"the real-client tests need root and {NETNS_RUN}")
+    claude = client()
+    world = Run(tmp_path_factory.mktemp("interactive"))
+    env = world.env(claude)
+    env["TERM"] = "xterm-256color"
+    # A first run would ask for a theme, to trust the folder and to use the key.
+    (world.home / ".claude.json").write_text(json.dumps({
+        "hasCompletedOnboarding": True, "theme": "dark",
+        "projects": {str(world.project): {"hasTrustDialogAccepted": True}},
+        "customApiKeyResponses": {"approved": [env["ANTHROPIC_API_KEY"][-20:]], "rejected": []},
+    }))
+    installed = subprocess.run([sys.executable, "-m", "vibe_vault", "hook", "install"],
+                               env=env, capture_output=True, text=True, check=False)
+    assert installed.returncode == 0, installed.stderr
+    script = world.root / "drive.sh"
+    script.write_text("\n".join([
+        f"{sys.executable} {HERE / 'fake_api.py'} --port {PORT} --log {world.api_log} "
+        "--lifetime 300 >/dev/null 2>&1 &", "api=$!", "sleep 0.5",
+        f"{sys.executable} {HERE / 'pty_session.py'} {claude} {world.project} "
+        f"'hello there' /clear 'hello again' /exit > {world.root / 'screen.txt'}",
+        "status=$?", "kill $api 2>/dev/null", "exit $status", ""]))
+    done = subprocess.run([str(NETNS_RUN), "sh", str(script)], env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, (done.stderr, (world.root / "screen.txt").read_bytes()[-2000:])
+    return world
+
+
+def test_an_interactive_session_ends_by_clear_and_by_exit(interactive: Run) -> None:
+    notes = list(interactive.notes().values())
+    assert len(notes) == 2, [n[:300] for n in notes]
+    by_prompt = {("hello again" in n): n for n in notes}
+    assert "end_reason: clear" in by_prompt[False]
+    assert "end_reason: prompt_input_exit" in by_prompt[True]
+    for note in notes:
+        assert "status: ended" in note
