@@ -255,6 +255,13 @@ def test_doctor_is_content_and_nothing_is_written_elsewhere(run: Run) -> None:
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert not problems, doctor.stdout
     assert [p.name for p in run.project.iterdir()] == ["notes.txt"]  # Claude's own Write
+    # In the home, only what the client itself keeps (and the settings vv installs).
+    assert {p.name for p in run.home.iterdir()} <= {".claude", ".claude.json"}
+    # The client makes an (empty) data folder for a plugin it loads; vv writes nothing there.
+    plugin_data = run.home / ".claude" / "plugins" / "data"
+    ours = [p for p in run.home.rglob("*") if ("vibe" in p.name.lower() or p.name == "vv.log")
+            and not (p.parent == plugin_data and p.is_dir() and not any(p.iterdir()))]
+    assert not ours, ours
     # A Stop before the transcript exists, a SessionEnd after an API error: normal
     # in a real client's life, so nothing above info is logged.
     for log in run.state.rglob("*.log"):
