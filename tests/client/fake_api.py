@@ -88,6 +88,9 @@ def event(name: str, data: dict[str, Any]) -> bytes:
 
 
 class Handler(BaseHTTPRequestHandler):
+    # Keep-alive, as the client expects: a connection closed under it is an
+    # ECONNRESET on its next request.
+    protocol_version = "HTTP/1.1"
     log_path = ""
 
     def log_message(self, *args: Any) -> None:  # quiet

@@ -44,7 +44,21 @@ def wait_for(fd: int, screen: bytearray, needle: bytes, seconds: float,
     while screen.count(needle) < times and time.monotonic() < end:
         if not pump(fd, 0.2, screen):
             return False
-    return True
+    return screen.count(needle) >= times
+
+
+def typed(fd: int, screen: bytearray, line: str) -> None:
+    """Type `line` until the input box shows it: keys sent while the client is
+    still starting are lost, so what is not echoed is typed again."""
+    word = line.split()[0].encode()
+    for _ in range(10):
+        before = screen.count(word)
+        os.write(fd, line.encode())
+        if wait_for(fd, screen, word, 3, before + 1):
+            pump(fd, 0.5, screen)
+            return
+        os.write(fd, b"\x15")  # Ctrl-U: clear whatever part did arrive
+        pump(fd, 0.5, screen)
 
 
 def main() -> int:
@@ -59,13 +73,13 @@ def main() -> int:
     pump(fd, 3, screen)
     for line in lines:
         answers = screen.count(ANSWER)
-        os.write(fd, line.encode())
-        pump(fd, 0.5, screen)
+        typed(fd, screen, line)
         os.write(fd, b"\r")
         if line.startswith("/"):
             alive = pump(fd, 3, screen)
         else:  # a prompt: until the fake API's answer is on the screen
-            alive = wait_for(fd, screen, ANSWER, 30, answers + 1) and pump(fd, 1, screen)
+            wait_for(fd, screen, ANSWER, 30, answers + 1)
+            alive = pump(fd, 1, screen)
         if not alive:
             break
     deadline = time.monotonic() + 20

@@ -88,7 +88,7 @@ class Run:
             ANTHROPIC_API_KEY="sk-ant-dummy", ANTHROPIC_BASE_URL=f"http://127.0.0.1:{PORT}",
             DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1", IS_SANDBOX="1",
-            CLAUDE_CODE_MAX_RETRIES="0", PYTHONDONTWRITEBYTECODE="1",
+            CLAUDE_CODE_MAX_RETRIES="2", PYTHONDONTWRITEBYTECODE="1",
         )
         return env
 
@@ -133,7 +133,10 @@ def run(request: pytest.FixtureRequest,
              f"--log {world.api_log} --lifetime 300 >/dev/null 2>&1 &", "api=$!", "sleep 0.5"]
     for name, prompt in SCENARIOS.items():
         prompt = prompt.format(project=world.project)
-        lines.append(f"timeout 60 {claude}{plugin} -p {json.dumps(prompt)} --output-format stream-json "
+        # The API error is the point of its scenario: no retries there.
+        retries = "CLAUDE_CODE_MAX_RETRIES=0 " if name == "api-error" else ""
+        lines.append(f"{retries}timeout 60 {claude}{plugin} -p {json.dumps(prompt)} "
+                     "--output-format stream-json "
                      f"--verbose --include-hook-events --permission-mode bypassPermissions "
                      f"> {world.root / name}.jsonl 2> {world.root / name}.err")
     # the text session, resumed
