@@ -828,18 +828,19 @@ def _errors(out: list[str], state: SessionState, work: Work) -> None:
     if earlier:
         out.append(f"> [!failure]- {plural(len(earlier), 'earlier error')}")
         for label, e in earlier:
-            out.append("> " + _error_head(e, label, state))
+            first = readable(e.text, state.fold.cwd).partition("\n")[0]
+            out.append("> " + _error_head(e, first, label))
         out.append("")
     for label, e in recent:
-        out.append(_error_head(e, label, state))
-        rest = readable(e.text, state.fold.cwd).partition("\n")[2]
+        first, _, rest = readable(e.text, state.fold.cwd).partition("\n")
+        out.append(_error_head(e, first, label))
         if rest:
             out.extend("  " + line for line in fenced(rest))
     out.append("")
 
 
-def _error_head(e: ErrorRec, label: str, state: SessionState) -> str:
-    first = readable(e.text, state.fold.cwd).partition("\n")[0]
+def _error_head(e: ErrorRec, first: str, label: str) -> str:
+    """An error's line: when, which tool, who, its first line, and its fate."""
     fate = " — later succeeded" if e.later_ok else ""
     by = f" (subagent *{label}*)" if label else ""
     when = hhmm(e.ts)

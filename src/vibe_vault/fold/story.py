@@ -156,11 +156,10 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         # Sent through the queue and taken at once (`claude -p`, the SDK): the
         # dequeue already told it, and counted it; this is the same prompt.
         last.detail = Redacted("")
-        titles.note_prompt(ctx, words, shown)
-        return
-    facts.redactions += secrets
-    facts.prompts += 1
-    ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
+    else:
+        facts.redactions += secrets
+        facts.prompts += 1
+        ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
     titles.note_prompt(ctx, words, shown)
 
 
