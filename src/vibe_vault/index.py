@@ -36,7 +36,7 @@ from vibe_vault.render import (
     wikilink,
     yaml_str,
 )
-from vibe_vault.state import SessionState
+from vibe_vault.state import SessionState, worth_a_note
 
 
 def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions,
@@ -79,7 +79,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         logical_parent=f.logical_parent,
         leaf_refs=list(f.leaf_refs),
         tail_uuids=list(f.tail_uuids),
-        has_note=bool(state.note) and f.has_assistant,
+        has_note=bool(state.note) and worth_a_note(f),
         unknown=_unknown(state),
         previous=state.previous,
         next=state.next,

@@ -325,6 +325,8 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     open_items = sum(1 for t in _todos(state) if t.status != "completed")
     if open_items:
         facts.append(plural(open_items, "open task"))
+    if f.api_errors and not f.has_assistant:
+        facts.append("no answer: " + plural(f.api_errors, "API error"))
     if not work.files:
         lead = plural(f.prompts, "prompt")
         if work.commands_run:

@@ -37,7 +37,15 @@ from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.registry import Record
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import RenderOptions, figures, render
-from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState, decode_state, encode_state
+from vibe_vault.state import (
+    AgentFile,
+    AgentFold,
+    Fold,
+    SessionState,
+    decode_state,
+    encode_state,
+    worth_a_note,
+)
 
 if TYPE_CHECKING:
     from vibe_vault.index import Links
@@ -418,7 +426,7 @@ def update_session(
             return Outcome(session_id=sid, forgotten=True)
         opts = render_options(cfg)
         fig = None
-        if state.fold.has_assistant or (state.provisional and state.started_hint):
+        if worth_a_note(state.fold) or (state.provisional and state.started_hint):
             if not state.note:
                 state.project = project_name(state.fold.cwd or state.cwd_hint)
                 state.note = free_relpath(cfg.vault, state.project, sid,

@@ -243,6 +243,12 @@ class Fold(Struct, omit_defaults=True):
     sidechain: "Fold | None" = None
 
 
+def worth_a_note(fold: Fold) -> bool:
+    """Claude answered, or a prompt met an API error: the prompt is the user's
+    own words, and the failure is what happened to them."""
+    return fold.has_assistant or (fold.prompts > 0 and fold.api_errors > 0)
+
+
 class AgentFold(Struct, omit_defaults=True):
     """What one subagent file has told us so far."""
 

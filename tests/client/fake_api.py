@@ -6,6 +6,8 @@ Scenarios, chosen by the words of the last user message:
 - "run: <command>": a Bash tool_use running <command>;
 - "write: <absolute path>": a Write of three lines;
 - "plan: a; b; c": a TaskCreate for each item;
+- "todo: a; b; c": a TodoWrite of the items, the first one in progress;
+- "edit: <absolute path>": a Read of the file, then an Edit of its line "two";
 - "delegate: <task>": a Task for a general-purpose subagent;
 - "api error": an overloaded error (HTTP 529);
 - anything else: a short text.
@@ -43,6 +45,15 @@ def words(message: dict[str, Any]) -> str:
     return " ".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
 
 
+EDIT = {"old_string": "two\n", "new_string": "2\n2.5\n"}
+
+
+def tools_called(body: dict[str, Any]) -> list[str]:
+    return [b.get("name", "") for m in body.get("messages", []) if m.get("role") == "assistant"
+            and isinstance(m.get("content"), list)
+            for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
 def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | None:
     """The content blocks and stop reason of reply k; None for an API error."""
     users = [m for m in body.get("messages", []) if m.get("role") == "user"]
@@ -50,6 +61,11 @@ def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | No
     content = last.get("content")
     if isinstance(content, list):
         results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+        asked = " ".join(words(m) for m in users)
+        if results and "edit: " in asked and tools_called(body)[-1:] == ["Read"]:
+            path = asked.split("edit: ", 1)[1].strip().split()[0]
+            return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "Edit",
+                     "input": {"file_path": path, **EDIT}}], "tool_use"
         if results:
             out = results[-1].get("content")
             text = out if isinstance(out, str) else " ".join(
@@ -63,6 +79,18 @@ def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | No
         path = words(last).split("write: ", 1)[1].strip().split()[0]
         return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "Write",
                  "input": {"file_path": path, "content": "one\ntwo\nthree\n"}}], "tool_use"
+    if "edit: " in said:
+        path = words(last).split("edit: ", 1)[1].strip().split()[0]
+        return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "Read",
+                 "input": {"file_path": path}}], "tool_use"
+    if "todo: " in said:
+        # TodoWrite is offered when the client runs with CLAUDE_CODE_ENABLE_TASKS=0
+        items = [w.strip() for w in words(last).split("todo: ", 1)[1].split(";") if w.strip()]
+        todos = [{"content": item, "activeForm": item,
+                  "status": "in_progress" if i == 0 else "pending"}
+                 for i, item in enumerate(items)]
+        return [{"type": "tool_use", "id": f"toolu_{RUN}{k:04d}", "name": "TodoWrite",
+                 "input": {"todos": todos}}], "tool_use"
     if "plan: " in said:
         # 2.1 clients offer TaskCreate (TodoWrite is not enabled in -p mode)
         items = [w.strip() for w in words(last).split("plan: ", 1)[1].split(";") if w.strip()]

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 out.record.files = rec.files  # still the original transcript's identity
             records[sid] = out.record
         done += 1
-        print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (no assistant reply)'}"
+        print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (nothing answered)'}"
               + (" (from the archive)" if tmp is not None else ""))
     index.regenerate(cfg, registry.merge(cfg.state_dir, records))
     return 1 if failed else 0
