@@ -291,19 +291,26 @@ def test_session_end_updates_registry_and_indexes(env: Env) -> None:
     assert s["written"] == 0 and s["unchanged"] == 1
 
 
-def test_states_of_deleted_transcripts_are_pruned(env: Env) -> None:
+def test_sessions_whose_transcripts_are_deleted_stay_findable(env: Env) -> None:
+    """Claude Code deletes transcripts after 30 days: the note, the state (what
+    the search index is built from) and the index entry stay; the lock and
+    journal files, which only a hook would use, go."""
     projects = lay_out(env, SMALL[:3])
     backfill(env)
-    states = sorted((env.state / "sessions").glob("*.state"))
-    assert len(states) == 3
     gone = next(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))
+    (env.state / "journal" / f"{gone.stem}.jsonl").write_text("")
+    (env.state / "locks" / f"{gone.stem}.lock").write_text("")
     notes_before = env.notes()
     gone.unlink()
     s = backfill(env)
-    assert s["states_pruned"] == 1
-    assert not (env.state / "sessions" / f"{gone.stem}.state").exists()
+    assert s["files_pruned"] == 2
+    assert (env.state / "sessions" / f"{gone.stem}.state").exists()
+    assert not (env.state / "journal" / f"{gone.stem}.jsonl").exists()
+    assert not (env.state / "locks" / f"{gone.stem}.lock").exists()
     assert env.notes() == notes_before  # the note stays
-    assert backfill(env)["states_pruned"] == 0
+    assert backfill(env)["files_pruned"] == 0
+    r = env.vv("search", "--reindex")
+    assert r.returncode == 0 and b"3 sessions" in r.stdout, r.stdout
 
 
 def test_old_sessions_are_idle_after_one_backfill(env: Env) -> None:

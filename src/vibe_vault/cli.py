@@ -49,6 +49,10 @@ COMMANDS = {
     "reprocess": "reprocess",
     "archive": "archive_cmd",
     "index": "index_cmd",
+    "search": "search",
+    "files": "files",
+    "show": "show",
+    "resume": "resume_cmd",
     "forget": "forget",
     "stats": "stats",
     "doctor": "doctor",
@@ -61,12 +65,13 @@ def _main(argv: list[str]) -> int:
     import importlib
 
     from vibe_vault import __version__
+    from vibe_vault.helpformat import Formatter
 
     parser = argparse.ArgumentParser(
         prog="vv",
         description="Turn Claude Code sessions into Markdown notes in your vault.",
         epilog=EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     parser.add_argument("--version", action="version", version=f"vv {__version__}")
     parser.add_argument(
@@ -78,7 +83,13 @@ def _main(argv: list[str]) -> int:
     first = next((a for a in argv if not a.startswith("-")), None)
     for name in [first] if first in COMMANDS else COMMANDS:
         importlib.import_module(f"vibe_vault.commands.{COMMANDS[name]}").add_parser(sub)
-    ns = parser.parse_args(argv)
+    ns, extra = parser.parse_known_args(argv)
+    # `vv search fix -flaky`: a word to leave out looks like an option.
+    if extra and getattr(ns, "negations", False) and all(
+            a.startswith("-") and not a.startswith("--") for a in extra):
+        ns.query = [*ns.query, *extra]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(ns, "func", None):
         parser.print_help()
         return 2

@@ -31,11 +31,11 @@ from vibe_vault.render import (
     figures,
     iso,
     render,
-    resume_command,
     short_tokens,
     wikilink,
     yaml_str,
 )
+from vibe_vault.resume import resume_command
 from vibe_vault.state import SessionState, worth_a_note
 
 

@@ -16,6 +16,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import HEAD_TURNS, add_tokens, epoch
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.redact import Redacted
+from vibe_vault.resume import resume_command
 from vibe_vault.state import Action, AgentFold, ErrorRec, SessionState, Tokens, Turn
 from vibe_vault.work import MAIN, Work, work_of
 
@@ -470,17 +471,6 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     lines.append(f"  - {fig.activity}")
     lines.append("---")
     return lines
-
-
-def resume_command(cwd: str, session_id: str) -> str:
-    """How to pick the session up again: in its folder, `claude --resume`."""
-    import shlex
-
-    resume = f"claude --resume {shlex.quote(session_id)}"
-    if not cwd:
-        return resume
-    folder = f'"{cwd}"' if re.match(r"^[A-Za-z]:[\\/]", cwd) else shlex.quote(cwd)
-    return f"cd {folder} && {resume}"
 
 
 def wikilink(note: str, label: str = "") -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         epilog="examples:\n  vv archive\n  vv archive --verify\n"
         "  vv archive --repair\n"
         "  vv backfill --archive     # notes and archive in one pass",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.add_argument("paths", nargs="*", type=Path, help="transcript files or directories")
     mode = p.add_mutually_exclusive_group()

@@ -15,6 +15,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "  vv backfill --project myapp --force  # re-read one project from byte 0\n"
         "  vv backfill --archive                # and keep a compressed copy of each transcript\n"
         "  vv backfill --json | jq .written",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.add_argument("paths", nargs="*", type=Path, help="transcript files or directories")
     p.add_argument("--force", action="store_true", help="re-read every transcript from byte 0")
@@ -59,7 +60,8 @@ class Summary(Struct):
     bytes: int = 0
     seconds: float = 0.0
     index_notes_written: int = 0
-    states_pruned: int = 0
+    files_pruned: int = 0  # locks and journals of sessions whose transcripts are gone
+    indexed: int = 0  # sessions the search index holds
     archived_bytes: int = 0
     unknown_entry_types: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
@@ -258,7 +260,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         for folder in sorted({os.path.dirname(rec.note) for rec in records.values() if rec.note}):
             sweep_temp_files(os.path.join(cfg.vault, folder))
     if not args.dry_run and not args.paths:
-        summary.states_pruned = prune_states(cfg, reg)
+        summary.files_pruned = prune_finished(cfg, reg)
+    if not args.dry_run:
+        summary.indexed = _catch_up_search(cfg)
     for rec in reg.sessions.values():
         for key, n in rec.unknown.items():
             summary.unknown_entry_types[key] = summary.unknown_entry_types.get(key, 0) + n
@@ -278,13 +282,29 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     return 1 if summary.failed else 0
 
 
-def prune_states(cfg: Config, reg: Any) -> int:
-    """Drop the saved state of sessions whose transcript files are all gone.
+def _catch_up_search(cfg: Config) -> int:
+    """Bring the search index up to date with every session's state."""
+    import sqlite3
 
-    Claude Code deletes transcripts after 30 days; a state only serves to read a
-    transcript incrementally, so it would otherwise pile up for nothing. The
-    note and the registry record stay, and `vv reprocess` rebuilds from the
-    archive.
+    from vibe_vault import vaultdb
+    from vibe_vault.log import warn
+
+    try:
+        conn = vaultdb.ready(cfg.state_dir)
+    except (sqlite3.Error, OSError) as exc:
+        warn(cfg.state_dir, f"backfill: search index not updated ({exc}); vv search will")
+        return 0
+    try:
+        return conn.execute("SELECT count(*) FROM sessions").fetchone()[0]  # type: ignore[no-any-return]
+    finally:
+        conn.close()
+
+
+def prune_finished(cfg: Config, reg: Any) -> int:
+    """Drop the lock and journal files of sessions whose transcript files are
+    all gone (Claude Code deletes them after 30 days): no hook will come for
+    them again. Their state stays: the search index and the vault's database
+    are built from the states, and old sessions are the ones people search for.
     """
     from vibe_vault.session import Store
 
@@ -293,10 +313,10 @@ def prune_states(cfg: Config, reg: Any) -> int:
     for sid, rec in reg.sessions.items():
         if not rec.files or any(os.path.exists(f.path) for f in rec.files):
             continue
-        for path in (store.state_path(sid), store.journal_path(sid), store.lock_path(sid)):
+        for path in (store.journal_path(sid), store.lock_path(sid)):
             try:
                 os.unlink(path)
-                pruned += path.endswith(".state")
+                pruned += 1
             except OSError:
                 continue
     return pruned

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from vibe_vault.config import SETTINGS, Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Show every setting with the value in effect and where it came from, or "
         "write a commented default config file.",
         epilog="examples:\n  vv config show\n  vv config show --json\n  vv config init",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     show = actions.add_parser("show", help="print the effective configuration")

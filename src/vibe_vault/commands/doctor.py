@@ -11,6 +11,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 from vibe_vault.regular import open_regular, read_fd
 
 
@@ -28,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "directories, the transcripts, the hook registration, the last hook runs, and "
         "transcript format drift. Exits 1 when a check fails.",
         epilog="examples:\n  vv doctor\n  vv doctor --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.add_argument("--json", action="store_true", help="machine-readable results")
     p.add_argument("--project-dir", type=Path, default=Path.cwd(),

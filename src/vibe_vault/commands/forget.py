@@ -11,6 +11,7 @@ import os
 import sys
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         epilog="examples:\n  vv forget 2c5941bd-b9de-41d6-9414-221d175776f7\n"
         "  vv forget 2c5941bd                # the 8-character id in note names\n"
         "  vv forget --project secret-client --dry-run",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.add_argument("sessions", nargs="*", metavar="SESSION_ID",
                    help="full session ids, or their first 8 characters")
@@ -36,6 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive, index, privacy, registry
     from vibe_vault.session import Store, forget_files
+    from vibe_vault.session_ids import SHORT, SessionNotFound, pick
 
     if not args.sessions and not args.project:
         print("vv: name the sessions to forget, or --project NAME", file=sys.stderr)
@@ -44,13 +46,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     known = set(reg.sessions)
     wanted: set[str] = set()
     for given in args.sessions:
-        matches = sorted(s for s in known
-                         if s == given or (len(given) >= 8 and s.startswith(given)))
-        if len(matches) > 1:
-            print(f"vv: {given} is the start of {len(matches)} sessions: "
-                  + ", ".join(matches[:5]), file=sys.stderr)
-            return 2
-        wanted.add(matches[0] if matches else given)
+        try:
+            # forgetting is for good: a short id names a session only with 8 characters
+            wanted.add(pick(given, known, shortest=SHORT))
+        except SessionNotFound as exc:
+            if " is the start of " in str(exc):
+                print(f"vv: {exc}", file=sys.stderr)
+                return 2
+            wanted.add(given)  # unknown to the registry: its traces elsewhere still go
     if args.project:
         wanted |= {s for s, rec in reg.sessions.items() if rec.project == args.project}
         if not wanted:
@@ -73,6 +76,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if args.dry_run:
         return 0
     reg = registry.remove(cfg.state_dir, wanted)
+    from vibe_vault import vaultdb
+
+    vaultdb.forget(cfg.state_dir)
     index.regenerate(cfg, reg)
     left = {rec.project for rec in reg.sessions.values() if rec.has_note}
     for project in projects - left:  # a project note with no session left goes too

@@ -21,6 +21,8 @@ TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 # tens of milliseconds (about 2,500 sessions) and this much time is left.
 INLINE_INDEX_BYTES = 2 << 20
 INLINE_INDEX_SECONDS = 0.4
+# Seconds SessionEnd waits for the search index when another process writes it.
+SEARCH_INDEX_WAIT = 0.2
 
 
 def read_stdin() -> bytes:
@@ -212,6 +214,7 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
     from vibe_vault.commands import index_cmd
 
     registry.stage(cfg.state_dir, record)
+    _index_for_search(cfg, record.session_id)
     if (registry.size_of(cfg.state_dir) > INLINE_INDEX_BYTES
             or deadline - time.monotonic() < INLINE_INDEX_SECONDS):
         index_cmd.start_in_background(cfg)
@@ -225,6 +228,21 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
         index_cmd.start_in_background(cfg)
         return
     index.regenerate(cfg, reg, projects={record.project}, lock_timeout=0.0)
+
+
+def _index_for_search(cfg: Any, sid: str) -> None:
+    """The session's rows in the search index; when the index is busy, or
+    cannot be written, `vv search` catches up later."""
+    import sqlite3
+
+    from vibe_vault import vaultdb
+    from vibe_vault.log import info
+    from vibe_vault.paths import safe_id
+
+    try:
+        vaultdb.index_session(cfg.state_dir, safe_id(sid), timeout=SEARCH_INDEX_WAIT)
+    except (sqlite3.Error, OSError) as exc:
+        info(cfg.state_dir, f"hook SessionEnd: search index not updated ({exc}); vv search will")
 
 
 def _last_run(state_dir: str, name: str, sid: str) -> None:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "  vv hook uninstall\n"
         "  echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"…\",\"transcript_path\":\"…\"}'"
         " | vv hook",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.set_defaults(func=run_handler)
     actions = p.add_subparsers(dest="action", metavar="ACTION")
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "hooks are kept, the file's key order too; a backup is written first "
             "(<file>.vv-backup).",
             epilog=f"examples:\n  vv hook {name}\n  vv hook {name} --scope local --dry-run",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=Formatter,
         )
         a.add_argument("--scope", choices=("user", "project", "local"), default="user",
                        help="user: ~/.claude/settings.json (default); project: "

@@ -13,6 +13,7 @@ import os
 import sys
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "links between sessions and the project and home notes they touch. SessionEnd "
         "runs this in the background on large vaults; run it by hand any time.",
         epilog="examples:\n  vv index",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.add_argument("--quiet", action="store_true", help="print nothing (for background runs)")
     p.set_defaults(func=run)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,9 +24,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "in the registry) and rebuild their notes from the transcript, or from the archive "
         "when the transcript has been deleted. Your own section of each note is kept.",
         epilog="examples:\n  vv reprocess 2c5941bd-b9de-41d6-9414-221d175776f7\n  vv reprocess",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
-    p.add_argument("sessions", nargs="*", metavar="SESSION_ID")
+    p.add_argument("sessions", nargs="*", metavar="SESSION_ID",
+                   help="full session ids, or their first characters (the short id in a "
+                   "note's name)")
     p.set_defaults(func=run)
 
 
@@ -40,7 +43,18 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if moved:
         print(f"vv: {moved}", file=sys.stderr)
     reg = registry.load(cfg.state_dir)
-    wanted = list(args.sessions) or sorted(reg.sessions)
+    from vibe_vault.session_ids import SessionNotFound, pick
+
+    wanted = []
+    for given in args.sessions:
+        try:
+            wanted.append(pick(given, reg.sessions))
+        except SessionNotFound as exc:
+            if " is the start of " in str(exc):
+                print(f"vv: {exc}", file=sys.stderr)
+                return 2
+            wanted.append(given)  # perhaps a transcript not processed yet
+    wanted = wanted or sorted(reg.sessions)
     if not wanted:
         print("vv: no sessions known yet; run vv backfill first", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Totals from the session registry (filled by vv backfill and SessionEnd).",
         epilog="examples:\n  vv stats\n  vv stats --since 2026-11-01 --by week\n"
         "  vv stats --project myapp --json\n  vv stats --csv > sessions.csv",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     p.add_argument("--since", metavar="DATE", help="only sessions started on or after DATE")
     p.add_argument("--project", metavar="NAME", help="only this project")

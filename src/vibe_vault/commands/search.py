@@ -1,0 +1,305 @@
+"""`vv search QUERY`: find past sessions by what was said and done in them;
+`vv search --file PATH` (also `vv files PATH`): every session that changed a file.
+
+Reads the vault's database (vaultdb), first catching it up with the sessions
+that changed since they were indexed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+
+from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
+
+TYPE_CHECKING = False  # typing costs a search 3 ms to import
+if TYPE_CHECKING:
+    import sqlite3
+    from typing import Any
+
+    from vibe_vault.vaultdb import Change, Hit
+
+EXAMPLES = """examples:
+  vv search login redirect
+  vv search '"rate limit"' -flaky --since 2w
+  vv search migrat* --project api --json
+  vv search --file src/auth.py"""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "search",
+        help="find past sessions by what was asked, said and done in them",
+        description="Full-text search over every session's title, prompts, answers, "
+        "actions, commands, files, commits, errors and todos (the redacted text the notes "
+        "hold), best match first. Words must all match; \"a phrase\" matches as written; "
+        "prefix* matches words starting so; -word leaves out sessions that have it.",
+        epilog=EXAMPLES,
+        formatter_class=Formatter,
+    )
+    p.add_argument("query", nargs="*", metavar="QUERY")
+    p.add_argument("--file", metavar="PATH",
+                   help="instead: every session that changed this file, newest first")
+    add_filters(p)
+    p.add_argument("--open", action="store_true",
+                   help="open the best hit's note (in Obsidian when the vault is one, "
+                   "else in $EDITOR)")
+    p.add_argument("--reindex", action="store_true",
+                   help="build the search index again from scratch first")
+    p.set_defaults(func=run, negations=True)
+
+
+def add_filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project", metavar="NAME", help="only this project's sessions")
+    p.add_argument("--since", metavar="DATE",
+                   help="only sessions started on or after DATE (2026-11-01, or 3d, 2w, 6m, 1y)")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="at most N results (default 10 sessions, or 100 changes of a file)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of objects instead of text")
+
+
+def since_date(text: str, now: float | None = None) -> str:
+    """An ISO date from `YYYY-MM-DD` or an age like `3d`, `2w`, `6m`, `1y`."""
+    text = text.strip().lower()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        time.strptime(text, "%Y-%m-%d")  # ValueError when not a real date
+        return text
+    if text in ("today", "yesterday"):
+        text = "0d" if text == "today" else "1d"
+    m = re.fullmatch(r"(\d+)\s*([dwmy])", text)
+    if not m:
+        raise ValueError(f"--since {text!r}: give a date (2026-11-01) or an age (3d, 2w, 6m, 1y)")
+    days = int(m.group(1)) * {"d": 1, "w": 7, "m": 30, "y": 365}[m.group(2)]
+    when = (time.time() if now is None else now) - days * 86400
+    return time.strftime("%Y-%m-%d", time.gmtime(when))
+
+
+def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
+    """The database, caught up; None (with a message) when it cannot be had."""
+    import sqlite3
+
+    from vibe_vault import vaultdb
+
+    try:
+        return vaultdb.ready(cfg.state_dir, reindex=reindex)
+    except sqlite3.OperationalError as exc:
+        print(f"vv: the search index is busy ({exc}); try again in a moment", file=sys.stderr)
+    except OSError as exc:
+        print(f"vv: cannot open the search index: {exc.strerror or exc}", file=sys.stderr)
+    return None
+
+
+def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
+    """The session a full or short id names, or None with a message."""
+    from vibe_vault.session_ids import SessionNotFound, pick
+    from vibe_vault.vaultdb import sessions_starting
+
+    candidates = {h.session_id: h for h in sessions_starting(conn, given.strip(), 50)}
+    try:
+        return candidates[pick(given, candidates)]
+    except SessionNotFound as exc:
+        print(f"vv: {exc}", file=sys.stderr)
+        return None
+
+
+def day_and_time(iso_ts: str) -> str:
+    return iso_ts[:16].replace("T", " ") if iso_ts else "(no date)"
+
+
+def hit_object(cfg: Config, hit: Hit, snippet: str = "") -> dict[str, Any]:
+    from vibe_vault.resume import resume_command
+
+    return {
+        "session_id": hit.session_id, "title": hit.title, "project": hit.project,
+        "started": hit.started, "ended": hit.ended, "status": hit.status,
+        "note": os.path.join(cfg.vault, *hit.note.split("/")), "cwd": hit.cwd,
+        "resume": resume_command(hit.cwd, hit.session_id), "snippet": snippet,
+        "score": hit.score,
+    }
+
+
+def _bold(text: str, tty: bool) -> str:
+    return f"\x1b[1m{text}\x1b[0m" if tty else text
+
+
+def print_hit(obj: dict[str, Any], lines: list[str], tty: bool) -> None:
+    from vibe_vault.text import terminal_safe
+
+    print(_bold(terminal_safe(obj["title"] or "(untitled)"), tty))
+    print(terminal_safe(f"  {day_and_time(obj['started'])} · {obj['project']} · "
+                        f"{obj['session_id'][:8]}"))
+    for line in lines:
+        line = terminal_safe(line)
+        if tty:
+            line = re.sub(r"\*\*(.+?)\*\*", "\x1b[1m\\1\x1b[0m", line)
+        print(f"  {line}")
+    print(terminal_safe(f"  {obj['note']}"))
+    print(terminal_safe(f"  {obj['resume']}"))
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    if args.file:
+        return file_history(args, cfg, args.file)
+    try:
+        since = since_date(args.since) if args.since else ""
+    except ValueError as exc:
+        print(f"vv: {exc}", file=sys.stderr)
+        return 2
+    words = " ".join(args.query)
+    if not words.strip() and not args.reindex:
+        print("vv: what should I look for? (vv search --help)", file=sys.stderr)
+        return 2
+    from vibe_vault.search_query import BadQuery, parse
+
+    query = None
+    if words.strip():
+        try:
+            query = parse(words)
+        except BadQuery as exc:
+            print(f"vv: {exc}", file=sys.stderr)
+            return 2
+    conn = open_db(cfg, reindex=args.reindex)
+    if conn is None:
+        return 1
+    from vibe_vault import vaultdb
+
+    if query is None:
+        count = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        print(f"search index rebuilt: {count} sessions")
+        return 0
+    hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
+                          limit=max(args.limit or 10, 1))
+    from vibe_vault.snippet import snippet
+
+    objects = []
+    for hit in hits:
+        try:
+            with open(os.path.join(cfg.vault, *hit.note.split("/")), encoding="utf-8",
+                      errors="replace") as f:
+                note = f.read(1 << 20)
+        except OSError:
+            note = ""
+        objects.append(hit_object(cfg, hit, snippet(note, query.terms)))
+    if args.json:
+        import json
+
+        print(json.dumps(objects, ensure_ascii=False, indent=2))
+    elif not objects:
+        print("no session matches" + (" (vv search --help for the syntax)" if '"' in words
+                                      or "*" in words else ""), file=sys.stderr)
+    else:
+        tty = sys.stdout.isatty()
+        for i, obj in enumerate(objects):
+            if i:
+                print()
+            print_hit(obj, [obj["snippet"]] if obj["snippet"] else [], tty)
+    if args.open and objects:
+        return open_note(cfg, objects[0]["note"])
+    return 0 if objects else 1
+
+
+def _repo_root(start: str) -> str:
+    folder = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
+
+
+def file_candidates(given: str, cwd: str | None = None) -> tuple[list[str], str]:
+    """The absolute paths PATH may mean (as typed from here, or from the top of
+    the repository here), and the relative form to match by its end."""
+    cwd = cwd or os.getcwd()
+    path = os.path.expanduser(given)
+    if os.path.isabs(path) or re.match(r"^[A-Za-z]:[\\/]", path):
+        return [os.path.normpath(path) if os.path.isabs(path) else path], ""
+    paths = [os.path.normpath(os.path.join(cwd, path))]
+    root = _repo_root(cwd)
+    if root:
+        paths.append(os.path.normpath(os.path.join(root, path)))
+    rel = os.path.normpath(path)
+    paths.append(path)  # as the transcript may hold it, when Claude used a relative path
+    return list(dict.fromkeys(paths)), "" if rel.startswith("..") else rel
+
+
+def file_history(args: argparse.Namespace, cfg: Config, given: str) -> int:
+    try:
+        since = since_date(args.since) if args.since else ""
+    except ValueError as exc:
+        print(f"vv: {exc}", file=sys.stderr)
+        return 2
+    conn = open_db(cfg, reindex=getattr(args, "reindex", False))
+    if conn is None:
+        return 1
+    from vibe_vault import vaultdb
+
+    paths, suffix = file_candidates(given)
+    limit = max(args.limit or 100, 1)
+    changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "", since=since,
+                                 limit=limit)
+    objects = [change_object(cfg, c) for c in changes]
+    if args.json:
+        import json
+
+        print(json.dumps(objects, ensure_ascii=False, indent=2))
+        return 0 if objects else 1
+    if not objects:
+        print(f"no session changed {given}", file=sys.stderr)
+        return 1
+    tty = sys.stdout.isatty()
+    for i, obj in enumerate(objects):
+        if i:
+            print()
+        line = f"{obj['path']} +{obj['added']} −{obj['removed']}"
+        if obj["commit"] or obj["commit_subject"]:
+            line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
+        print_hit(obj, [line], tty)
+    if getattr(args, "open", False):
+        return open_note(cfg, objects[0]["note"])
+    return 0
+
+
+def change_object(cfg: Config, c: Change) -> dict[str, Any]:
+    obj = hit_object(cfg, c.session)
+    del obj["snippet"], obj["score"]
+    obj.update(path=c.path, added=c.added, removed=c.removed,
+               commit=c.sha if c.committed else "", commit_subject=c.subject if c.committed else "")
+    return obj
+
+
+def open_note(cfg: Config, note: str) -> int:
+    """Open a note: through Obsidian when the vault is an Obsidian vault, else
+    in $VISUAL/$EDITOR."""
+    import shlex
+    import subprocess
+
+    if os.path.isdir(os.path.join(cfg.vault, ".obsidian")):
+        from urllib.parse import quote
+
+        rel = os.path.relpath(note, cfg.vault)
+        uri = (f"obsidian://open?vault={quote(os.path.basename(cfg.vault.rstrip(os.sep)))}"
+               f"&file={quote(rel.replace(os.sep, '/'))}")
+        opener = {"darwin": ["open"], "win32": ["cmd", "/c", "start", ""]}.get(
+            sys.platform, ["xdg-open"])
+        try:
+            return subprocess.call([*opener, uri])
+        except OSError as exc:
+            print(f"vv: cannot open {uri}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if not editor:
+        print(f"vv: set $EDITOR to open notes; the note is {note}", file=sys.stderr)
+        return 1
+    try:
+        return subprocess.call([*shlex.split(editor), note])
+    except OSError as exc:
+        print(f"vv: cannot run {editor}: {exc.strerror or exc}", file=sys.stderr)
+        return 1

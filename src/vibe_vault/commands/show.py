@@ -1,0 +1,50 @@
+"""`vv show SESSION`: print a session's note."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from vibe_vault.config import Config
+from vibe_vault.helpformat import Formatter
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "show",
+        help="print a session's note",
+        description="Print the note of a session, named by its id or the first characters "
+        "of it (the short id in the note's name).",
+        epilog="examples:\n  vv show 1af7fc5e\n  vv show 1af7fc5e --path",
+        formatter_class=Formatter,
+    )
+    p.add_argument("session", metavar="SESSION")
+    p.add_argument("--path", action="store_true", help="print only the note's path")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, cfg: Config) -> int:
+    from vibe_vault.commands.search import find_session, open_db
+    from vibe_vault.text import terminal_safe
+
+    conn = open_db(cfg)
+    if conn is None:
+        return 1
+    hit = find_session(conn, args.session)
+    if hit is None:
+        return 2
+    path = os.path.join(cfg.vault, *hit.note.split("/"))
+    if args.path:
+        print(terminal_safe(path))
+        return 0
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as exc:
+        print(f"vv: cannot read {path}: {exc.strerror or exc} (vv backfill writes it again)",
+              file=sys.stderr)
+        return 1
+    # The note is Markdown for a vault; on a terminal its text must not steer it.
+    sys.stdout.write("\n".join(terminal_safe(line) for line in text.split("\n")))
+    return 0

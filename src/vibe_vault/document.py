@@ -1,0 +1,103 @@
+"""What the search index holds of a session: its redacted text by kind, and
+the files it changed. Pure: a session state in, a Document out.
+
+Only text the state holds is used, and the state holds only text that passed
+the redaction gate, so the index can never find a secret the notes do not show.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+from vibe_vault.render import iso, title_of
+from vibe_vault.state import Commit, SessionState, worth_a_note
+from vibe_vault.work import work_of
+
+
+class FileRow(Struct, array_like=True):
+    """A file the session changed, and the commit that followed the change."""
+
+    path: str
+    added: int
+    removed: int
+    commit: str = ""  # its sha (may be empty when git did not print one)
+    subject: str = ""
+    committed: bool = False
+
+
+class Document(Struct):
+    session_id: str
+    project: str
+    title: str
+    cwd: str
+    started: str
+    ended: str
+    note: str
+    status: str
+    texts: dict[str, str] = field(default_factory=dict)  # by column of search_query.COLUMNS
+    files: list[FileRow] = field(default_factory=list)
+
+
+def document_of(state: SessionState) -> Document | None:
+    """The session as the index holds it; None for a session with no note."""
+    f = state.fold
+    if not state.note or not worth_a_note(f):
+        return None
+    work = work_of(state)
+    prompts: list[str] = []
+    answers: list[str] = [f.recap] if f.recap else []
+    actions: list[str] = []
+    last_change: dict[str, str] = {}  # path -> when it was last edited
+    for turn in f.turns:
+        if turn.kind in ("prompt", "command"):
+            prompts.append(turn.text)
+        elif turn.detail:
+            answers.append(turn.detail)  # a compaction's summary
+        if turn.answer:
+            answers.append(turn.answer)
+        for action in turn.actions:
+            if action.kind == "edit" and action.text and action.ts:
+                last_change[action.text] = max(last_change.get(action.text, ""), action.ts)
+            parts = [action.said, action.text]
+            if action.kind not in ("bash", "edit"):  # there `detail` is a label of ours
+                parts.append(action.detail)
+            actions.append(" ".join(p for p in parts if p))
+    prompts.extend(q.text for q in f.queued)
+    for sub in f.subagents:
+        actions.append(f"{sub.type} {sub.description}")
+    commits = [c for _, c in work.commits]
+    todos = [t.text for t in (f.todos or list(f.tasks.values()))]
+    texts = {
+        "title": " ".join(dict.fromkeys(t for t in (title_of(state), f.custom_title, f.ai_title)
+                                        if t)),
+        "prompts": "\n".join(prompts),
+        "commits": "\n".join([f"{c.sha} {c.subject}" for c in commits]
+                             + [p.url for p in f.prs]),
+        "files": "\n".join(work.files),
+        "actions": "\n".join(a for a in actions if a),
+        "commands": "\n".join(c.command for _, c in work.commands),
+        "errors": "\n".join(e.text for _, e in work.errors),
+        "todos": "\n".join(todos),
+        "answers": "\n".join(answers),
+    }
+    rows = [FileRow(path, fw.change.added, fw.change.removed,
+                    *_commit_after(last_change.get(path, ""), commits))
+            for path, fw in sorted(work.files.items())]
+    return Document(
+        session_id=state.session_id, project=state.project, title=title_of(state),
+        cwd=f.cwd or state.cwd_hint, started=iso(f.first_ts) if f.first_ts else "",
+        ended=iso(f.last_ts) if f.last_ts else "", note=state.note, status=state.status,
+        texts=texts, files=rows)
+
+
+def _commit_after(changed: str, commits: list[Commit]) -> tuple[str, str, bool]:
+    """The first commit made after a file's last change in the session: the one
+    that most likely holds it. With no times to go by, a session's only commit."""
+    if changed:
+        for c in commits:
+            if c.ts and c.ts >= changed:
+                return c.sha, c.subject, True
+        return "", "", False
+    if len(commits) == 1:
+        return commits[0].sha, commits[0].subject, True
+    return "", "", False

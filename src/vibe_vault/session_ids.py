@@ -1,0 +1,30 @@
+"""Session ids as people type them: whole, or the first characters (the
+8-character short id in note names is enough)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SHORT = 8  # the short id in note names
+
+
+class SessionNotFound(LookupError):
+    pass
+
+
+def pick(given: str, known: Iterable[str], shortest: int = 4) -> str:
+    """The one known session `given` names: itself, or the only one it starts
+    (with at least `shortest` characters). Raises SessionNotFound, with a
+    message for the user, when it names none or more than one."""
+    given = given.strip()
+    matches = sorted({sid for sid in known if sid == given
+                      or (len(given) >= shortest and sid.startswith(given))})
+    if given in matches:
+        return given
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise SessionNotFound(f"no session {given!r} is known (vv search finds sessions)")
+    shown = ", ".join(matches[:5]) + (", …" if len(matches) > 5 else "")
+    raise SessionNotFound(f"{given} is the start of {len(matches)} sessions ({shown}); "
+                          "give more of the id")

@@ -1,0 +1,399 @@
+"""The vault's database (`<state>/vault.db`, SQLite): what `vv search`,
+`vv files`, `vv show` and `vv resume` read.
+
+It is derived data: every row comes from a session's saved state, so a
+missing, corrupt or outdated database is deleted and built again from the
+states, never repaired. The hooks that run on every turn (Stop, the tool
+hooks) never open it; SessionEnd updates its own session's rows, backfill and
+`vv search` catch up with every state that changed since it was indexed.
+
+Text is kept in a contentless FTS5 table (only the inverted index, no second
+copy of the words), so rows cannot be deleted from it: a session indexed again
+gets a new row, the old one is left unreachable (no `sessions` row points to
+it) and counted, and the whole index is rebuilt when the dead outnumber the
+living. A session that leaves (forgotten, excluded) must leave no word behind:
+its leaving deletes the database, and the next reader builds it again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+import time
+
+from vibe_vault.search_query import COLUMNS
+
+TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
+
+    from vibe_vault.document import Document
+
+SCHEMA_VERSION = 1
+DB_NAME = "vault.db"
+# A scan of the state folder is skipped while the folder is as it was at the
+# last one; a folder stamp younger than this may not show a rename made in the
+# same clock tick, so it is not trusted.
+FRESH_NS = 2_000_000_000
+BATCH = 500
+
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sessions(
+    doc INTEGER PRIMARY KEY AUTOINCREMENT,  -- rowid of its text in `search`
+    session_id TEXT NOT NULL UNIQUE,
+    project TEXT NOT NULL, title TEXT NOT NULL, cwd TEXT NOT NULL,
+    started TEXT NOT NULL, ended TEXT NOT NULL, note TEXT NOT NULL, status TEXT NOT NULL);
+CREATE INDEX sessions_by_start ON sessions(started);
+-- the state file each session was indexed from, as it was (also for sessions
+-- with no note, so they are not looked at again until they change)
+CREATE TABLE indexed(state TEXT PRIMARY KEY, stamp TEXT NOT NULL, session_id TEXT NOT NULL)
+    WITHOUT ROWID;
+CREATE TABLE changes(
+    doc INTEGER NOT NULL,  -- the session's, as in `sessions`
+    path TEXT NOT NULL, added INTEGER NOT NULL, removed INTEGER NOT NULL,
+    sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL);
+CREATE INDEX changes_by_path ON changes(path);
+CREATE INDEX changes_by_doc ON changes(doc);
+CREATE VIRTUAL TABLE search USING fts5({", ".join(COLUMNS)}, content='',
+    tokenize='unicode61 remove_diacritics 2');
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+
+class Hit:
+    """A session found."""
+
+    __slots__ = ("cwd", "ended", "note", "project", "score", "session_id", "started", "status",
+                 "title")
+
+    def __init__(self, session_id: str, project: str, title: str, cwd: str, started: str,
+                 ended: str, note: str, status: str, score: float = 0.0) -> None:
+        self.session_id = session_id
+        self.project = project
+        self.title = title
+        self.cwd = cwd
+        self.started = started
+        self.ended = ended
+        self.note = note  # relative to the vault
+        self.status = status
+        self.score = score  # higher is better
+
+
+class Change:
+    """A file a session changed."""
+
+    __slots__ = ("added", "committed", "path", "removed", "session", "sha", "subject")
+
+    def __init__(self, session: Hit, path: str, added: int, removed: int, sha: str,
+                 subject: str, committed: bool) -> None:
+        self.session = session
+        self.path = path
+        self.added = added
+        self.removed = removed
+        self.sha = sha
+        self.subject = subject
+        self.committed = committed
+
+
+def path_of(state_dir: str) -> str:
+    return os.path.join(state_dir, DB_NAME)
+
+
+def _remove(path: str) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path + suffix)
+
+
+def _open(path: str, timeout: float) -> sqlite3.Connection:
+    if not os.path.lexists(path):
+        # Made by us, for the user only, before SQLite opens it.
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
+    elif os.path.islink(path):
+        raise sqlite3.DatabaseError("the database is a symlink")
+    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    try:
+        conn.execute("PRAGMA secure_delete = ON")  # a deleted row leaves no bytes behind
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone():
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
+        elif version != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA_VERSION}")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def connect(state_dir: str, timeout: float = 5.0) -> sqlite3.Connection:
+    """The database, created when missing; one that cannot be read (corrupt,
+    another schema, not a database) is deleted and made anew, empty."""
+    os.makedirs(state_dir, mode=0o700, exist_ok=True)
+    path = path_of(state_dir)
+    try:
+        return _open(path, timeout)
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise
+        _remove(path)
+    except sqlite3.DatabaseError:
+        _remove(path)
+    return _open(path, timeout)
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _meta(conn: sqlite3.Connection, key: str, default: str = "") -> str:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return str(row[0]) if row else default
+
+
+def _set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+
+def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
+    row = conn.execute("SELECT doc FROM sessions WHERE session_id = ?", (sid,)).fetchone()
+    if row is None:
+        return
+    conn.execute("DELETE FROM sessions WHERE doc = ?", row)
+    conn.execute("DELETE FROM changes WHERE doc = ?", row)
+    _set_meta(conn, "dead", str(int(_meta(conn, "dead", "0")) + 1))
+
+
+def put(conn: sqlite3.Connection, doc: Document) -> None:
+    """Index a session (in the caller's transaction), replacing what it had."""
+    _drop_session(conn, doc.session_id)
+    cur = conn.execute(
+        "INSERT INTO sessions(session_id, project, title, cwd, started, ended, note, status)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (doc.session_id, doc.project, doc.title, doc.cwd, doc.started, doc.ended, doc.note,
+         doc.status))
+    conn.execute(f"INSERT INTO search(rowid, {', '.join(COLUMNS)}) VALUES "
+                 f"(?{', ?' * len(COLUMNS)})",
+                 (cur.lastrowid, *(doc.texts.get(c, "") for c in COLUMNS)))
+    conn.executemany(
+        "INSERT INTO changes(doc, path, added, removed, sha, subject, committed)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed))
+         for f in doc.files])
+
+
+def forget(state_dir: str) -> None:
+    """Sessions were forgotten: delete the database, words and all (the index
+    keeps no text it could delete them from); the next reader builds it again
+    from the states that are left."""
+    _remove(path_of(state_dir))
+
+
+def index_session(state_dir: str, state_key: str, timeout: float = 1.0) -> None:
+    """Index one session from its saved state (SessionEnd)."""
+    conn = connect(state_dir, timeout=timeout)
+    try:
+        with transaction(conn):
+            _index_states(conn, state_dir, [state_key])
+    finally:
+        conn.close()
+
+
+def _stamp(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def _index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
+    """Index the sessions whose state files are named `keys` (without `.state`)."""
+    from vibe_vault.document import document_of
+    from vibe_vault.paths import safe_id
+    from vibe_vault.regular import read_fd
+    from vibe_vault.state import decode_state
+
+    done = 0
+    for key in keys:
+        path = os.path.join(state_dir, "sessions", f"{key}.state")
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            data = read_fd(fd, st.st_size) if stat.S_ISREG(st.st_mode) else b""
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+        state = decode_state(data) if data else None
+        if state is not None and safe_id(state.session_id) != key:
+            state = None  # not this file's session: the hooks set it aside
+        doc = document_of(state) if state is not None else None
+        sid = state.session_id if state is not None else ""
+        if doc is not None:
+            put(conn, doc)
+        elif sid:
+            _drop_session(conn, sid)
+        conn.execute("INSERT OR REPLACE INTO indexed(state, stamp, session_id) VALUES (?, ?, ?)",
+                     (key, _stamp(st), sid))
+        done += 1
+    return done
+
+
+class Left(Exception):
+    """Sessions in the index have no state any more: the index must be built
+    again without their words."""
+
+
+def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> int:
+    """Index every session whose state changed since it was indexed; how many
+    were looked at. One `stat` when nothing changed. Raises Left when a
+    session with text in the index is gone."""
+    folder = os.path.join(state_dir, "sessions")
+    try:
+        st = os.stat(folder)
+    except OSError:
+        st = None
+    mark = f"{st.st_mtime_ns}:{st.st_ino}" if st is not None else "none"
+    if not force and _meta(conn, "states") == mark:
+        return 0
+    seen: dict[str, str] = {}
+    if st is not None:
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".state"):
+                    with contextlib.suppress(OSError):
+                        seen[entry.name[:-6]] = _stamp(entry.stat(follow_symlinks=False))
+    known = dict(conn.execute("SELECT state, stamp FROM indexed").fetchall())
+    changed = sorted(k for k, stamp in seen.items() if known.get(k) != stamp)
+    gone = [k for k in known if k not in seen]
+    looked = 0
+    with transaction(conn):
+        for key in gone:
+            row = conn.execute("SELECT session_id FROM indexed WHERE state = ?", (key,)).fetchone()
+            if row and row[0] and conn.execute(
+                    "SELECT 1 FROM sessions WHERE session_id = ?", row).fetchone():
+                raise Left(row[0])
+            conn.execute("DELETE FROM indexed WHERE state = ?", (key,))
+    for start in range(0, len(changed), BATCH):
+        with transaction(conn):
+            looked += _index_states(conn, state_dir, changed[start:start + BATCH])
+    trusted = st is not None and time.time_ns() - st.st_mtime_ns > FRESH_NS
+    with transaction(conn):
+        _set_meta(conn, "states", mark if trusted else "")
+    return looked + len(gone)
+
+
+def needs_rebuild(conn: sqlite3.Connection) -> bool:
+    """Unreachable text rows outnumber the sessions (and are many)."""
+    dead = int(_meta(conn, "dead", "0"))
+    live = int(conn.execute("SELECT count(*) FROM sessions").fetchone()[0])
+    return dead > max(1000, live)
+
+
+def ready(state_dir: str, reindex: bool = False) -> sqlite3.Connection:
+    """The database, caught up with the states: built from scratch when asked,
+    when missing or unreadable, or when most of its text rows are dead."""
+    if reindex:
+        _remove(path_of(state_dir))
+    conn = connect(state_dir)
+    try:
+        if needs_rebuild(conn):
+            conn.close()
+            _remove(path_of(state_dir))
+            conn = connect(state_dir)
+        try:
+            catch_up(conn, state_dir)
+        except Left:
+            conn.close()
+            _remove(path_of(state_dir))
+            conn = connect(state_dir)
+            catch_up(conn, state_dir)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
+        # corrupt beyond what opening it showed: start again
+        _remove(path_of(state_dir))
+        conn = connect(state_dir)
+        catch_up(conn, state_dir)
+    return conn
+
+
+_HIT = "s.session_id, s.project, s.title, s.cwd, s.started, s.ended, s.note, s.status"
+
+
+def _hit(row: Any, score: float = 0.0) -> Hit:
+    return Hit(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], score)
+
+
+def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
+           limit: int = 10) -> list[Hit]:
+    """Sessions matching an FTS5 expression, best first (bm25, with the
+    columns' weights), the newest first among equals."""
+    weights = ", ".join(str(w) for w in COLUMNS.values())
+    sql = (f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
+           "JOIN sessions s ON s.doc = search.rowid WHERE search MATCH ?")
+    params: list[Any] = [fts]
+    if project:
+        sql += " AND s.project = ? COLLATE NOCASE"
+        params.append(project)
+    if since:
+        sql += " AND s.started >= ?"
+        params.append(since)
+    sql += " ORDER BY score, s.started DESC LIMIT ?"
+    params.append(limit)
+    return [_hit(row, round(-row[8], 3)) for row in conn.execute(sql, params)]
+
+
+def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
+               project: str = "", since: str = "", limit: int = 100) -> list[Change]:
+    """Every change of one of `paths` (or, when none, of a path ending in
+    `/suffix`), newest first."""
+    sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed "
+           "FROM changes c JOIN sessions s ON s.doc = c.doc WHERE ")
+    tail = ""
+    params: list[Any] = []
+    if project:
+        tail += " AND s.project = ? COLLATE NOCASE"
+        params.append(project)
+    if since:
+        tail += " AND s.started >= ?"
+        params.append(since)
+    tail += " ORDER BY s.started DESC, c.path LIMIT ?"
+    params.append(limit)
+    rows = conn.execute(sql + f"c.path IN ({', '.join('?' * len(paths))})" + tail,
+                        [*paths, *params]).fetchall() if paths else []
+    if not rows and suffix:
+        posix, windows = "/" + suffix.replace("\\", "/"), "\\" + suffix.replace("/", "\\")
+        rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
+                            [_ends_with(posix), _ends_with(windows), *params]).fetchall()
+    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]))
+            for row in rows]
+
+
+def _ends_with(text: str) -> str:
+    """A LIKE pattern for paths ending in `text` (`^` escapes)."""
+    return "%" + text.replace("^", "^^").replace("%", "^%").replace("_", "^_")
+
+
+def sessions_starting(conn: sqlite3.Connection, prefix: str, limit: int = 10) -> list[Hit]:
+    """Sessions whose id starts with `prefix`."""
+    return [_hit(row) for row in conn.execute(
+        f"SELECT {_HIT} FROM sessions s WHERE s.session_id >= ? AND s.session_id < ? "
+        "ORDER BY s.session_id LIMIT ?", (prefix, prefix + "\U0010ffff", limit))]
+
+
+def latest(conn: sqlite3.Connection, limit: int = 1) -> list[Hit]:
+    return [_hit(row) for row in conn.execute(
+        f"SELECT {_HIT} FROM sessions s ORDER BY s.started DESC LIMIT ?", (limit,))]

@@ -1,0 +1,352 @@
+"""Finding past work: `vv search`, `vv files`, `vv show`, `vv resume`, short ids.
+
+End to end through `vv` over the corpus; what should be found is worked out
+from the JSON here, not from vv's code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import CORPUS, Env, frontmatter, session_files
+from conftest import json_objects as objects
+from test_corpus import expected_sid
+from test_facts import SESSIONS, Facts
+from vibe_vault.search_query import BadQuery, parse
+
+WORD = re.compile(r"[A-Za-z]{5,}")
+TOKEN = re.compile(r"[^\W_]+")
+
+
+@pytest.fixture(scope="module")
+def corpus_env(tmp_path_factory: pytest.TempPathFactory) -> Env:
+    env = Env(tmp_path_factory.mktemp("search"))
+    r = env.vv("backfill", str(CORPUS))
+    assert r.returncode == 0, r.stderr.decode()
+    return env
+
+
+def search(env: Env, *args: str) -> list[dict[str, Any]]:
+    r = env.vv("search", "--json", *args)
+    assert r.returncode in (0, 1), r.stderr.decode()
+    hits = json.loads(r.stdout)
+    assert isinstance(hits, list)
+    return hits
+
+
+def first_prompt(main: Path) -> str:
+    for o in objects(main):
+        if o.get("type") != "user" or o.get("isMeta") or o.get("isSidechain"):
+            continue
+        content = (o.get("message") or {}).get("content")
+        if isinstance(content, list):
+            if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+                continue
+            content = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+        if isinstance(content, str) and content.strip() and not content.lstrip().startswith("<"):
+            return content
+    return ""
+
+
+def words_of(text: str) -> str:
+    return " ".join(TOKEN.findall(text.lower()))
+
+
+def distinctive_phrases() -> list[tuple[str, str]]:
+    """(session id, three words in a row of its first prompt, each of five
+    letters or more, found in no other session's files)."""
+    texts = {p: words_of(p.read_text(encoding="utf-8", errors="replace"))
+             for p in CORPUS.rglob("*.jsonl")}
+    out = []
+    for main in SESSIONS:
+        words = TOKEN.findall(first_prompt(main)[:300].lower())
+        own = {main, *session_files(main)}
+        for i in range(len(words) - 2):
+            if not all(WORD.fullmatch(w) for w in words[i:i + 3]):
+                continue
+            phrase = " ".join(words[i:i + 3])
+            if not any(phrase in data for p, data in texts.items() if p not in own):
+                out.append((str(expected_sid(main)), phrase))
+                break
+    return out
+
+
+PHRASES = distinctive_phrases()
+
+
+def test_the_corpus_gives_phrases_to_look_for() -> None:
+    assert len(PHRASES) >= 15, PHRASES
+
+
+@pytest.mark.parametrize(("sid", "phrase"), PHRASES, ids=[p[1] for p in PHRASES])
+def test_a_phrase_from_a_prompt_finds_its_session_first(corpus_env: Env, sid: str,
+                                                        phrase: str) -> None:
+    hits = search(corpus_env, f'"{phrase}"')
+    assert hits and hits[0]["session_id"] == sid, (phrase, [h["session_id"] for h in hits])
+    # the same words, not as a phrase, find it too; the snippet shows them
+    hits = search(corpus_env, *phrase.split())
+    assert sid in [h["session_id"] for h in hits]
+    top = next(h for h in hits if h["session_id"] == sid)
+    assert "**" in top["snippet"], top
+
+
+def test_every_hit_says_how_to_resume_its_session(corpus_env: Env) -> None:
+    hits = search(corpus_env, "file", "--limit", "50")
+    assert len(hits) >= 10
+    for hit in hits:
+        assert hit["resume"].endswith(f"claude --resume {hit['session_id']}"), hit
+        fm = frontmatter(Path(hit["note"]).read_text(encoding="utf-8"))
+        assert fm["session_id"] == hit["session_id"]
+        assert hit["project"] == fm["project"] and hit["title"]
+        for key in ("started", "ended", "score", "snippet"):
+            assert key in hit
+
+
+def edited_by_session() -> dict[str, set[str]]:
+    """Every file an edit tool changed (a successful call), by the sessions
+    that changed it, subagents included: read from the JSON."""
+    out: dict[str, set[str]] = {}
+    for main in SESSIONS:
+        for path in Facts(main).files:
+            out.setdefault(path, set()).add(str(expected_sid(main)))
+    return out
+
+
+EDITED = edited_by_session()
+
+
+def test_files_finds_every_session_that_changed_a_file(corpus_env: Env) -> None:
+    assert len(EDITED) >= 20
+    many = sorted(EDITED, key=lambda p: (-len(EDITED[p]), p))[:15]
+    for path in many:
+        r = corpus_env.vv("files", "--json", "--", path)
+        assert r.returncode == 0, (path, r.stderr)
+        found = json.loads(r.stdout)
+        assert {c["session_id"] for c in found} == EDITED[path], path
+        assert all(c["path"] == path for c in found)
+        started = [c["started"] for c in found]
+        assert started == sorted(started, reverse=True)  # newest first
+        # the same through `vv search --file`
+        again = json.loads(corpus_env.vv("search", "--json", f"--file={path}").stdout)
+        assert again == found
+
+
+def test_files_takes_a_path_relative_to_the_repository(corpus_env: Env, tmp_path: Path) -> None:
+    path = next(p for p in sorted(EDITED) if p.startswith("/") and p.count("/") >= 4)
+    repo, rel = path.rsplit("/", 2)[0], "/".join(path.rsplit("/", 2)[1:])
+    # an unrelated checkout of the same project: matched by the path's end
+    here = tmp_path / "checkout"
+    (here / ".git").mkdir(parents=True)
+    (here / rel.split("/")[0]).mkdir(exist_ok=True)
+    r = subprocess.run([sys.executable, "-m", "vibe_vault", "files", rel, "--json"],
+                       cwd=here / rel.split("/")[0] if "/" in rel else here,
+                       env=corpus_env.env, capture_output=True, check=False)
+    assert r.returncode == 0, (repo, rel, r.stderr)
+    assert {c["session_id"] for c in json.loads(r.stdout)} >= EDITED[path]
+
+
+def test_show_and_resume_take_a_short_id(corpus_env: Env) -> None:
+    sid, _ = PHRASES[0]
+    r = corpus_env.vv("show", sid[:8])
+    assert r.returncode == 0, r.stderr
+    assert frontmatter(r.stdout.decode())["session_id"] == sid
+    r = corpus_env.vv("resume", sid[:8])
+    assert r.returncode == 0 and r.stdout.decode().strip().endswith(f"--resume {sid}")
+    r = corpus_env.vv("show", "zzzzzzzz")
+    assert r.returncode == 2 and b"no session" in r.stderr
+
+
+def test_a_short_id_that_names_two_sessions_is_an_error(env: Env) -> None:
+    from test_hook_contract import SESSION, place
+
+    place(env, SESSION, "abcdef12-0000-4000-8000-000000000001")
+    place(env, SESSION, "abcdef12-0000-4000-8000-000000000002")
+    assert env.vv("backfill").returncode == 0
+    for command in ("show", "resume", "reprocess"):
+        r = env.vv(command, "abcdef12")
+        assert r.returncode == 2 and b"start of 2 sessions" in r.stderr, (command, r.stderr)
+    r = env.vv("reprocess", "abcdef12-0000-4000-8000-00000000000")
+    assert r.returncode == 2
+    r = env.vv("resume", "abcdef12-0000-4000-8000-000000000002")
+    assert r.returncode == 0 and r.stdout.strip().endswith(b"000000000002")
+    r = env.vv("reprocess", "abcdef12-0000-4000-8000-000000000001")
+    assert r.returncode == 0, r.stderr
+
+
+def home_of(env: Env, mains: list[Path]) -> None:
+    """Copy sessions (and their subagent files) into the env's Claude home."""
+    for main in mains:
+        sid = str(expected_sid(main))
+        slug = env.claude / "projects" / f"p-{sid[:8]}"
+        slug.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(main, slug / f"{sid}.jsonl")
+        for agent in session_files(main):
+            rel = agent.relative_to(main.parent).as_posix()
+            if rel.startswith(main.stem + "/"):  # <session>/subagents/…
+                rel = sid + rel[len(main.stem):]
+            (slug / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(agent, slug / rel)
+
+
+QUERIES = ["test", "error", "file", "commit", "README", '"the file"', "add*", "fix -test"]
+
+
+def answers(env: Env, paths: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for q in QUERIES:
+        hits = search(env, *q.split(), "--limit", "200")
+        out[q] = sorted((h["session_id"], h["snippet"], h["title"]) for h in hits)
+    for path in paths:
+        out[path] = json.loads(env.vv("files", "--json", "--", path).stdout)
+    return out
+
+
+def test_an_index_kept_up_by_hooks_equals_one_built_from_scratch(tmp_path: Path) -> None:
+    env = Env(tmp_path)
+    mains = [m for m in SESSIONS if m.stat().st_size < 2_000_000][:12]
+    home_of(env, mains[:6])
+    assert env.vv("backfill").returncode == 0
+    search(env, "test")  # an index exists; the rest arrives by hooks
+    home_of(env, mains[6:])
+    for transcript in sorted((env.claude / "projects").glob("*/*.jsonl")):
+        data = transcript.read_bytes()
+        sid = transcript.stem
+        half = data[: data.rfind(b"\n", 0, len(data) // 2) + 1]
+        transcript.write_bytes(half)
+        assert env.hook({"hook_event_name": "Stop", "session_id": sid,
+                         "transcript_path": str(transcript), "cwd": "/tmp"}).returncode == 0
+        search(env, "test")  # indexed half-way: a row that goes dead
+        transcript.write_bytes(data)
+        assert env.hook({"hook_event_name": "SessionEnd", "session_id": sid, "reason": "other",
+                         "transcript_path": str(transcript), "cwd": "/tmp"}).returncode == 0
+    paths = sorted({f for m in mains for f in Facts(m).files})[:20]
+    kept_up = answers(env, paths)
+    assert env.vv("search", "--reindex").returncode == 0
+    assert answers(env, paths) == kept_up
+    assert sum(len(v) for v in kept_up.values()) > 40
+    assert len(paths) >= 10
+
+
+def test_a_corrupt_or_missing_index_is_built_again(corpus_env: Env) -> None:
+    sid, phrase = PHRASES[1]
+    db = corpus_env.state / "vault.db"
+    for damage in (b"this is not a database" * 100, None):
+        if damage is None:
+            db.unlink()
+        else:
+            db.write_bytes(damage)
+            for extra in ("vault.db-wal", "vault.db-shm"):
+                (corpus_env.state / extra).unlink(missing_ok=True)
+        hits = search(corpus_env, f'"{phrase}"')
+        assert hits and hits[0]["session_id"] == sid
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_forgotten_and_excluded_sessions_leave_the_index(env: Env) -> None:
+    from test_hook_contract import SESSION, SID, place
+
+    place(env)
+    place(env, SESSION, "11111111-0000-4000-8000-000000000002")
+    assert env.vv("backfill").returncode == 0
+    word = next(w for w in WORD.findall(first_prompt(SESSION)))
+    assert {h["session_id"] for h in search(env, word)} == {SID,
+                                                            "11111111-0000-4000-8000-000000000002"}
+    assert env.vv("forget", SID).returncode == 0
+    assert {h["session_id"] for h in search(env, word)} == {"11111111-0000-4000-8000-000000000002"}
+    db = (env.state / "vault.db").read_bytes()
+    assert SID.encode() not in db
+    # a project excluded later: its sessions go at the next event
+    (env.root / "config.toml").write_text('exclude_projects = ["*"]\n')
+    assert env.vv("backfill", "--force").returncode == 0
+    assert search(env, word) == []
+
+
+def test_a_planted_secret_cannot_be_found(env: Env) -> None:
+    from test_secrets import FORMS, write_home
+
+    sessions = write_home(env)
+    assert env.vv("backfill").returncode == 0
+    assert search(env, "subagent") or search(env, "hello") is not None
+    found = []
+    for (kind, _, secret), (_, planted, _) in zip(FORMS, sessions, strict=True):
+        assert secret == planted
+        tokens = re.findall(r"[^\W_]{6,}", secret)
+        if not tokens:
+            continue
+        longest = max(tokens, key=len)
+        if search(env, f'"{longest}"'):
+            found.append((kind, longest))
+    assert not found, found
+    db = (env.state / "vault.db").read_bytes()
+    assert not [kind for kind, _, secret in FORMS if secret.encode() in db]
+
+
+def test_query_syntax() -> None:
+    assert parse("login redirect").fts == '"login" AND "redirect"'
+    assert parse('"rate limit" migrat*').fts == '"rate limit" AND "migrat"*'
+    assert parse("auth.py -flaky").fts == '("auth py") NOT "flaky"'
+    assert parse('fix -"old test"').fts == '("fix") NOT "old test"'
+    assert parse("Éclair").terms == [("eclair", False)]
+    # FTS5's own syntax is only ever words
+    assert parse('a" OR "b NEAR(c) ^d').fts.count('"') % 2 == 0
+    for bad in ("", "-x", "*", '""', "-- - *"):
+        with pytest.raises(BadQuery):
+            parse(bad)
+
+
+def test_odd_queries_answer_without_a_traceback(corpus_env: Env) -> None:
+    for q in ['a" OR "b', "NEAR(x y)", "col:umn", "^start", "(((", "x*y*", "ünïcödé", "-x"]:
+        r = corpus_env.vv("search", q)
+        assert r.returncode in (0, 1, 2), (q, r)
+        assert b"Traceback" not in r.stderr, (q, r.stderr)
+    r = corpus_env.vv("search", "test", "--since", "nonsense")
+    assert r.returncode == 2 and b"--since" in r.stderr
+    assert search(corpus_env, "test", "--since", "2999-01-01") == []
+    some = search(corpus_env, "test", "--limit", "3")
+    assert len(some) == 3
+    project = some[0]["project"]
+    assert {h["project"] for h in search(corpus_env, "test", "--project", project)} == {project}
+
+
+def test_the_hooks_that_run_every_turn_do_not_load_sqlite(env: Env) -> None:
+    from test_hook_contract import SID, place
+
+    transcript = place(env)
+    assert env.vv("backfill").returncode == 0  # an index exists
+    for event in ("Stop", "PreToolUse", "PostToolUse", "SubagentStop"):
+        data = json.dumps({"hook_event_name": event, "session_id": SID, "tool_use_id": "t",
+                           "transcript_path": str(transcript), "cwd": "/tmp"})
+        code = ("import sys, io; sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()));"
+                "from vibe_vault.commands import hook; hook.run();"
+                "print('sqlite3' in sys.modules)")
+        r = subprocess.run([sys.executable, "-c", code, data], capture_output=True,
+                           check=False, env=env.env)
+        assert r.stdout.strip() == b"False", (event, r)
+
+
+def test_a_snippet_marks_the_words_in_the_best_line_and_never_the_users_notes() -> None:
+    from vibe_vault.snippet import snippet
+
+    note = ("---\ntitle: login redirect\n---\n# Title\n\n> We fixed the login flow.\n"
+            "- Fixed the **login** redirect in `auth.py`\n"
+            "## My notes\nlogin redirect login redirect\n")
+    got = snippet(note, parse("login redirect").terms)
+    assert got == "Fixed the **login** **redirect** in `auth.py`", got
+    assert snippet(note, parse("nowhere").terms) == ""
+    assert snippet("Ran café tests", parse("cafe").terms) == "Ran **café** tests"
+    assert snippet("Migrating the schema", parse("migrat*").terms) == "**Migrating** the schema"
+    assert snippet("a misfile and a profile", parse("file").terms) == ""
+    long = "word " * 100 + "needle " + "word " * 100
+    cut = snippet(long, parse("needle").terms)
+    assert cut.startswith("…") and cut.endswith("…") and "**needle**" in cut
+    assert len(cut) <= 170
