@@ -63,6 +63,26 @@ def test_install_merges_keeps_order_and_is_idempotent(env: Env) -> None:
     assert list(json.loads(path.read_text())) == list(OTHER)
 
 
+def test_install_places_the_recall_skill_and_uninstall_takes_it_away(env: Env) -> None:
+    skill = settings(env).parent / "skills" / "vibe-vault-recall" / "SKILL.md"
+    assert env.vv("hook", "install").returncode == 0
+    text = skill.read_text()
+    assert text.startswith("---\nname: vibe-vault-recall\n") and "vv search --json" in text
+    # the same words as the plugin's own copy, under the plugin's name
+    plugin_copy = (ROOT / "skills" / "recall" / "SKILL.md").read_text()
+    assert text == plugin_copy.replace("name: recall\n", "name: vibe-vault-recall\n", 1)
+    packaged = ROOT / "src" / "vibe_vault" / "data" / "skills" / "recall" / "SKILL.md"
+    assert packaged.read_text() == plugin_copy
+    assert env.vv("hook", "uninstall").returncode == 0
+    assert not skill.parent.exists()
+    # a skill of the user's own under that name is never touched
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: mine\n---\n")
+    assert env.vv("hook", "install").returncode == 0
+    assert env.vv("hook", "uninstall").returncode == 0
+    assert skill.read_text() == "---\nname: mine\n---\n"
+
+
 def test_install_into_missing_file_and_uninstall_removes_hooks_key(env: Env) -> None:
     r = env.vv("hook", "install")
     assert r.returncode == 0, r.stderr
@@ -192,6 +212,7 @@ def test_session_start_context_only_when_enabled(env: Env) -> None:
     ctx = out["hookSpecificOutput"]["additionalContext"]
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert len(ctx) <= 2000 and fm["title"] in ctx
+    assert "vv search --json" in ctx  # how to look further back
 
 
 def test_config_show_init_and_unknown_keys(env: Env) -> None:
@@ -211,7 +232,8 @@ def test_config_show_init_and_unknown_keys(env: Env) -> None:
 
 
 @pytest.mark.parametrize("command", [[], ["backfill"], ["archive"], ["reprocess"], ["stats"],
-                                     ["doctor"], ["config"], ["hook"], ["hook", "install"]])
+                                     ["doctor"], ["config"], ["hook"], ["hook", "install"],
+                                     ["search"], ["files"], ["show"], ["resume"]])
 def test_help_has_examples(env: Env, command: list[str]) -> None:
     r = env.vv(*command, "--help")
     assert r.returncode == 0

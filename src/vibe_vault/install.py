@@ -7,6 +7,7 @@ only our entries. A file that does not parse is refused, never overwritten.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -86,6 +87,52 @@ def settings_path(scope: str, project_dir: Path) -> Path:
     if scope == "local":
         return project_dir / ".claude" / "settings.local.json"
     raise ValueError(scope)
+
+
+# Claude's recall skill, as `vv hook install` places it beside the settings
+# (the plugin carries its own copy, skills/recall/SKILL.md, under the name
+# "recall" in its namespace).
+SKILL_NAME = "vibe-vault-recall"
+
+
+def skill_path(scope: str, project_dir: Path) -> Path:
+    return settings_path(scope, project_dir).parent / "skills" / SKILL_NAME / "SKILL.md"
+
+
+def skill_text() -> str:
+    from importlib.resources import files
+
+    text = (files("vibe_vault") / "data" / "skills" / "recall" / "SKILL.md").read_text(
+        encoding="utf-8")
+    return text.replace("\nname: recall\n", f"\nname: {SKILL_NAME}\n", 1)
+
+
+def is_our_skill(path: Path) -> bool:
+    try:
+        return f"\nname: {SKILL_NAME}\n" in path.read_text(encoding="utf-8")[:200]
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def place_skill(path: Path) -> bool:
+    """Write the skill (again, when it is ours and out of date); whether it changed."""
+    text = skill_text()
+    if path.exists() and (not is_our_skill(path) or path.read_text(encoding="utf-8") == text):
+        return False
+    from vibe_vault.atomic import write_atomic
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(str(path), text.encode("utf-8"))
+    return True
+
+
+def remove_skill(path: Path) -> bool:
+    if not is_our_skill(path):
+        return False
+    path.unlink()
+    with contextlib.suppress(OSError):  # a folder holding more than ours stays
+        path.parent.rmdir()
+    return True
 
 
 def vv_command() -> str:

@@ -155,7 +155,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         blocks, stop = planned
         msg_id = f"msg_{RUN}{k:04d}"
-        self.log({"k": k, "id": msg_id, "model": model, "usage": usage(k), "stop": stop})
+        self.log({"k": k, "id": msg_id, "model": model, "usage": usage(k), "stop": stop,
+                  # whether the client offered the model vibe-vault's recall skill
+                  "recall_skill": "Find what was done in earlier Claude Code sessions"
+                  in json.dumps(body)})
         if not body.get("stream"):
             self.send(200, "application/json", json.dumps(
                 {"id": msg_id, "type": "message", "role": "assistant", "model": model,

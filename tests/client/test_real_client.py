@@ -289,8 +289,10 @@ def test_doctor_is_content_and_nothing_is_written_elsewhere(run: Run) -> None:
     assert {p.name for p in run.home.iterdir()} <= {".claude", ".claude.json"}
     # The client makes an (empty) data folder for a plugin it loads; vv writes nothing there.
     plugin_data = run.home / ".claude" / "plugins" / "data"
+    skill = run.home / ".claude" / "skills" / "vibe-vault-recall"  # `vv hook install` puts it
     ours = [p for p in run.home.rglob("*") if ("vibe" in p.name.lower() or p.name == "vv.log")
-            and not (p.parent == plugin_data and p.is_dir() and not any(p.iterdir()))]
+            and not (p.parent == plugin_data and p.is_dir() and not any(p.iterdir()))
+            and not (run.mode != "plugin" and p == skill)]
     assert not ours, ours
     # A Stop before the transcript exists, a SessionEnd after an API error: normal
     # in a real client's life, so nothing above info is logged.
@@ -318,6 +320,14 @@ def test_a_written_file_the_plan_and_the_subagent_are_in_the_notes(run: Run) -> 
     assert "typed while Claude worked" not in plan
     delegated = notes[session_of(run, "delegate")]
     assert "## Subagents" in delegated and "general-purpose" in delegated
+
+
+def test_claude_is_offered_the_recall_skill(run: Run) -> None:
+    """From the plugin, or placed in ~/.claude/skills by `vv hook install`."""
+    offered = [rec.get("recall_skill") for rec in map(json.loads,
+                                                      run.api_log.read_text().splitlines())
+               if "id" in rec]
+    assert any(offered), offered
 
 
 def test_an_edit_after_a_read(run: Run) -> None:

@@ -59,6 +59,15 @@ def _change(args: argparse.Namespace, install: bool) -> int:
     from vibe_vault import install as inst
 
     path = inst.settings_path(args.scope, args.project_dir)
+    skill = inst.skill_path(args.scope, args.project_dir)
+    if not args.dry_run:
+        try:
+            changed = inst.place_skill(skill) if install else inst.remove_skill(skill)
+        except OSError as exc:
+            print(f"vv: {skill}: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            if changed:
+                print(f"recall skill {'written to' if install else 'removed from'} {skill}")
     try:
         data = inst.load(path)
         old_text = path.read_text(encoding="utf-8") if path.exists() else None

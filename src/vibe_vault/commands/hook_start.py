@@ -11,6 +11,8 @@ import sys
 from typing import Any
 
 MAX_CONTEXT = 2000
+RECALL = ("Earlier sessions can be searched: `vv search --json WORDS` (or `vv files --json "
+          "PATH` for a file's history); the recall skill says how.")
 
 
 def context_for(cfg: Any, cwd: str, session_id: str) -> str:
@@ -33,7 +35,9 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
         lines.extend(f"- {t}" for t in last.open_tasks[:15])
     lines.append(f"Its note: {last.note} in the vault {cfg.vault}")
     text = "\n".join(lines)
-    return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
+    if len(text) > MAX_CONTEXT - len(RECALL) - 1:
+        text = text[: MAX_CONTEXT - len(RECALL) - 2] + "…"
+    return text + "\n" + RECALL
 
 
 def run(event: dict[str, Any], cfg: Any) -> None:
