@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
-from vibe_vault.render import iso, title_of
+from vibe_vault.fold import epoch
+from vibe_vault.render import title_of
 from vibe_vault.state import Commit, SessionState, worth_a_note
 from vibe_vault.work import work_of
 
@@ -28,10 +29,9 @@ class FileRow(Struct, array_like=True):
 class Document(Struct):
     session_id: str
     project: str
-    title: str
     cwd: str
-    started: str
-    ended: str
+    started: int  # seconds since 1970, 0 when unknown
+    ended: int
     note: str
     status: str
     texts: dict[str, str] = field(default_factory=dict)  # by column of search_query.COLUMNS
@@ -84,9 +84,9 @@ def document_of(state: SessionState) -> Document | None:
                     *_commit_after(last_change.get(path, ""), commits))
             for path, fw in sorted(work.files.items())]
     return Document(
-        session_id=state.session_id, project=state.project, title=title_of(state),
-        cwd=f.cwd or state.cwd_hint, started=iso(f.first_ts) if f.first_ts else "",
-        ended=iso(f.last_ts) if f.last_ts else "", note=state.note, status=state.status,
+        session_id=state.session_id, project=state.project,
+        cwd=f.cwd or state.cwd_hint, started=int(epoch(f.first_ts) or 0),
+        ended=int(epoch(f.last_ts) or 0), note=state.note, status=state.status,
         texts=texts, files=rows)
 
 

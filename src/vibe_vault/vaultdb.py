@@ -32,12 +32,14 @@ if TYPE_CHECKING:
 
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 4
 DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
-# last one; a folder stamp younger than this may not show a rename made in the
-# same clock tick, so it is not trusted.
-FRESH_NS = 2_000_000_000
+# last one; a folder stamp younger than the file system's clock tick may not
+# show a rename made in the same tick, so it is not trusted. Most file systems
+# keep stamps to the jiffy; one that keeps whole seconds (or ms) gets more time.
+FRESH_NS = 100_000_000
+COARSE_FRESH_NS = 2_000_000_000
 BATCH = 500
 
 _SCHEMA = f"""
@@ -45,12 +47,15 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sessions(
     doc INTEGER PRIMARY KEY AUTOINCREMENT,  -- rowid of its text in `search`
     session_id TEXT NOT NULL UNIQUE,
-    project TEXT NOT NULL, title TEXT NOT NULL, cwd TEXT NOT NULL,
-    started TEXT NOT NULL, ended TEXT NOT NULL, note TEXT NOT NULL, status TEXT NOT NULL);
-CREATE INDEX sessions_by_start ON sessions(started);
+    project TEXT NOT NULL,  -- (its title is read from the note: the index stays small)
+    folder INTEGER NOT NULL,  -- where it ran: `folders`
+    started INTEGER NOT NULL, ended INTEGER NOT NULL,  -- seconds since 1970 (UTC), 0 unknown
+    note TEXT NOT NULL, status TEXT NOT NULL);
+-- the folders sessions ran in, each once (most sessions share a few)
+CREATE TABLE folders(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 -- the state file each session was indexed from, as it was (also for sessions
 -- with no note, so they are not looked at again until they change)
-CREATE TABLE indexed(state TEXT PRIMARY KEY, stamp TEXT NOT NULL, session_id TEXT NOT NULL)
+CREATE TABLE indexed(state TEXT PRIMARY KEY, stamp INTEGER NOT NULL, has_text INTEGER NOT NULL)
     WITHOUT ROWID;
 CREATE TABLE changes(
     doc INTEGER NOT NULL,  -- the session's, as in `sessions`
@@ -67,14 +72,12 @@ PRAGMA user_version = {SCHEMA_VERSION};
 class Hit:
     """A session found."""
 
-    __slots__ = ("cwd", "ended", "note", "project", "score", "session_id", "started", "status",
-                 "title")
+    __slots__ = ("cwd", "ended", "note", "project", "score", "session_id", "started", "status")
 
-    def __init__(self, session_id: str, project: str, title: str, cwd: str, started: str,
+    def __init__(self, session_id: str, project: str, cwd: str, started: str,
                  ended: str, note: str, status: str, score: float = 0.0) -> None:
         self.session_id = session_id
         self.project = project
-        self.title = title
         self.cwd = cwd
         self.started = started
         self.ended = ended
@@ -120,6 +123,7 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
         conn.execute("PRAGMA secure_delete = ON")  # a deleted row leaves no bytes behind
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone():
+            conn.execute("PRAGMA auto_vacuum = FULL")  # pages freed go back to the disk
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
         elif version != SCHEMA_VERSION:
@@ -175,22 +179,31 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
     _set_meta(conn, "dead", str(int(_meta(conn, "dead", "0")) + 1))
 
 
-def put(conn: sqlite3.Connection, doc: Document) -> None:
-    """Index a session (in the caller's transaction), replacing what it had."""
+_INSERT_TEXT = (f"INSERT INTO search(rowid, {', '.join(COLUMNS)}) VALUES "
+                f"(?{', ?' * len(COLUMNS)})")
+
+
+def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None = None) -> None:
+    """Index a session (in the caller's transaction), replacing what it had.
+    `folders` remembers folder ids across the calls of one transaction."""
     _drop_session(conn, doc.session_id)
+    folders = {} if folders is None else folders
+    folder = folders.get(doc.cwd)
+    if folder is None:
+        conn.execute("INSERT OR IGNORE INTO folders(path) VALUES (?)", (doc.cwd,))
+        folder = folders[doc.cwd] = conn.execute(
+            "SELECT id FROM folders WHERE path = ?", (doc.cwd,)).fetchone()[0]
     cur = conn.execute(
-        "INSERT INTO sessions(session_id, project, title, cwd, started, ended, note, status)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (doc.session_id, doc.project, doc.title, doc.cwd, doc.started, doc.ended, doc.note,
-         doc.status))
-    conn.execute(f"INSERT INTO search(rowid, {', '.join(COLUMNS)}) VALUES "
-                 f"(?{', ?' * len(COLUMNS)})",
-                 (cur.lastrowid, *(doc.texts.get(c, "") for c in COLUMNS)))
-    conn.executemany(
-        "INSERT INTO changes(doc, path, added, removed, sha, subject, committed)"
+        "INSERT INTO sessions(session_id, project, folder, started, ended, note, status)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed))
-         for f in doc.files])
+        (doc.session_id, doc.project, folder, doc.started, doc.ended, doc.note, doc.status))
+    conn.execute(_INSERT_TEXT, (cur.lastrowid, *(doc.texts.get(c, "") for c in COLUMNS)))
+    if doc.files:
+        conn.executemany(
+            "INSERT INTO changes(doc, path, added, removed, sha, subject, committed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed))
+             for f in doc.files])
 
 
 def forget(state_dir: str) -> None:
@@ -210,8 +223,9 @@ def index_session(state_dir: str, state_key: str, timeout: float = 1.0) -> None:
         conn.close()
 
 
-def _stamp(st: os.stat_result) -> str:
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+def _stamp(st: os.stat_result) -> int:
+    """The state file as it is: changed when any of size, time or inode is."""
+    return hash((st.st_size, st.st_mtime_ns, st.st_ino))  # ints hash the same in every run
 
 
 def _index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
@@ -222,6 +236,7 @@ def _index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str])
     from vibe_vault.state import decode_state
 
     done = 0
+    folders: dict[str, int] = {}
     for key in keys:
         path = os.path.join(state_dir, "sessions", f"{key}.state")
         try:
@@ -241,11 +256,11 @@ def _index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str])
         doc = document_of(state) if state is not None else None
         sid = state.session_id if state is not None else ""
         if doc is not None:
-            put(conn, doc)
+            put(conn, doc, folders)
         elif sid:
             _drop_session(conn, sid)
-        conn.execute("INSERT OR REPLACE INTO indexed(state, stamp, session_id) VALUES (?, ?, ?)",
-                     (key, _stamp(st), sid))
+        conn.execute("INSERT OR REPLACE INTO indexed(state, stamp, has_text) VALUES (?, ?, ?)",
+                     (key, _stamp(st), doc is not None))
         done += 1
     return done
 
@@ -267,7 +282,7 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
     mark = f"{st.st_mtime_ns}:{st.st_ino}" if st is not None else "none"
     if not force and _meta(conn, "states") == mark:
         return 0
-    seen: dict[str, str] = {}
+    seen: dict[str, int] = {}
     if st is not None:
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
             for entry in entries:
@@ -280,15 +295,15 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
     looked = 0
     with transaction(conn):
         for key in gone:
-            row = conn.execute("SELECT session_id FROM indexed WHERE state = ?", (key,)).fetchone()
-            if row and row[0] and conn.execute(
-                    "SELECT 1 FROM sessions WHERE session_id = ?", row).fetchone():
-                raise Left(row[0])
+            row = conn.execute("SELECT has_text FROM indexed WHERE state = ?", (key,)).fetchone()
+            if row and row[0]:
+                raise Left(key)
             conn.execute("DELETE FROM indexed WHERE state = ?", (key,))
     for start in range(0, len(changed), BATCH):
         with transaction(conn):
             looked += _index_states(conn, state_dir, changed[start:start + BATCH])
-    trusted = st is not None and time.time_ns() - st.st_mtime_ns > FRESH_NS
+    tick = COARSE_FRESH_NS if st is not None and st.st_mtime_ns % 1_000_000 == 0 else FRESH_NS
+    trusted = st is not None and time.time_ns() - st.st_mtime_ns > tick
     with transaction(conn):
         _set_meta(conn, "states", mark if trusted else "")
     return looked + len(gone)
@@ -330,11 +345,23 @@ def ready(state_dir: str, reindex: bool = False) -> sqlite3.Connection:
     return conn
 
 
-_HIT = "s.session_id, s.project, s.title, s.cwd, s.started, s.ended, s.note, s.status"
+_HIT = "s.session_id, s.project, f.path, s.started, s.ended, s.note, s.status"
+_FOLDER = " JOIN folders f ON f.id = s.folder"
+
+
+def iso(seconds: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(seconds)) if seconds else ""
+
+
+def since_seconds(day: str) -> int:
+    """The start of a day (YYYY-MM-DD, UTC) in seconds since 1970."""
+    import calendar
+
+    return calendar.timegm(time.strptime(day, "%Y-%m-%d"))
 
 
 def _hit(row: Any, score: float = 0.0) -> Hit:
-    return Hit(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], score)
+    return Hit(row[0], row[1], row[2], iso(row[3]), iso(row[4]), row[5], row[6], score)
 
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
@@ -343,17 +370,17 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
     columns' weights), the newest first among equals."""
     weights = ", ".join(str(w) for w in COLUMNS.values())
     sql = (f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
-           "JOIN sessions s ON s.doc = search.rowid WHERE search MATCH ?")
+           f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?")
     params: list[Any] = [fts]
     if project:
         sql += " AND s.project = ? COLLATE NOCASE"
         params.append(project)
     if since:
         sql += " AND s.started >= ?"
-        params.append(since)
+        params.append(since_seconds(since))
     sql += " ORDER BY score, s.started DESC LIMIT ?"
     params.append(limit)
-    return [_hit(row, round(-row[8], 3)) for row in conn.execute(sql, params)]
+    return [_hit(row, round(-row[7], 3)) for row in conn.execute(sql, params)]
 
 
 def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
@@ -361,7 +388,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     """Every change of one of `paths` (or, when none, of a path ending in
     `/suffix`), newest first."""
     sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed "
-           "FROM changes c JOIN sessions s ON s.doc = c.doc WHERE ")
+           f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
     tail = ""
     params: list[Any] = []
     if project:
@@ -369,7 +396,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         params.append(project)
     if since:
         tail += " AND s.started >= ?"
-        params.append(since)
+        params.append(since_seconds(since))
     tail += " ORDER BY s.started DESC, c.path LIMIT ?"
     params.append(limit)
     rows = conn.execute(sql + f"c.path IN ({', '.join('?' * len(paths))})" + tail,
@@ -378,7 +405,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         posix, windows = "/" + suffix.replace("\\", "/"), "\\" + suffix.replace("/", "\\")
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
                             [_ends_with(posix), _ends_with(windows), *params]).fetchall()
-    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]))
+    return [Change(_hit(row), row[7], row[8], row[9], row[10], row[11], bool(row[12]))
             for row in rows]
 
 
@@ -390,10 +417,5 @@ def _ends_with(text: str) -> str:
 def sessions_starting(conn: sqlite3.Connection, prefix: str, limit: int = 10) -> list[Hit]:
     """Sessions whose id starts with `prefix`."""
     return [_hit(row) for row in conn.execute(
-        f"SELECT {_HIT} FROM sessions s WHERE s.session_id >= ? AND s.session_id < ? "
+        f"SELECT {_HIT} FROM sessions s{_FOLDER} WHERE s.session_id >= ? AND s.session_id < ? "
         "ORDER BY s.session_id LIMIT ?", (prefix, prefix + "\U0010ffff", limit))]
-
-
-def latest(conn: sqlite3.Connection, limit: int = 1) -> list[Hit]:
-    return [_hit(row) for row in conn.execute(
-        f"SELECT {_HIT} FROM sessions s ORDER BY s.started DESC LIMIT ?", (limit,))]

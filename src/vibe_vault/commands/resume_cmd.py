@@ -35,6 +35,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if conn is None:
         return 1
     hit = find_session(conn, args.session)
+    conn.close()  # the last connection out folds SQLite's write-ahead log back in
     if hit is None:
         return 2
     if not args.exec:

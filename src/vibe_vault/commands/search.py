@@ -111,11 +111,39 @@ def day_and_time(iso_ts: str) -> str:
     return iso_ts[:16].replace("T", " ") if iso_ts else "(no date)"
 
 
-def hit_object(cfg: Config, hit: Hit, snippet: str = "") -> dict[str, Any]:
+def read_note(cfg: Config, hit: Hit, limit: int = 1 << 20) -> str:
+    try:
+        with open(os.path.join(cfg.vault, *hit.note.split("/")), encoding="utf-8",
+                  errors="replace") as f:
+            return f.read(limit)
+    except OSError:
+        return ""
+
+
+def title_in(note: str) -> str:
+    """The `title:` of a note's frontmatter (a plain or a double-quoted YAML
+    scalar, as vibe-vault writes them; its escapes are JSON's)."""
+    for line in note[:8192].split("\n")[1:]:
+        if line == "---":
+            break
+        if line.startswith("title: "):
+            value = line[7:]
+            if value.startswith('"'):
+                import json
+
+                try:
+                    return str(json.loads(value))
+                except ValueError:
+                    return value.strip('"')
+            return value
+    return ""
+
+
+def hit_object(cfg: Config, hit: Hit, note: str, snippet: str = "") -> dict[str, Any]:
     from vibe_vault.resume import resume_command
 
     return {
-        "session_id": hit.session_id, "title": hit.title, "project": hit.project,
+        "session_id": hit.session_id, "title": title_in(note), "project": hit.project,
         "started": hit.started, "ended": hit.ended, "status": hit.status,
         "note": os.path.join(cfg.vault, *hit.note.split("/")), "cwd": hit.cwd,
         "resume": resume_command(hit.cwd, hit.session_id), "snippet": snippet,
@@ -168,23 +196,21 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         return 1
     from vibe_vault import vaultdb
 
-    if query is None:
-        count = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
-        print(f"search index rebuilt: {count} sessions")
-        return 0
-    hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
-                          limit=max(args.limit or 10, 1))
+    try:
+        if query is None:
+            count = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            print(f"search index rebuilt: {count} sessions")
+            return 0
+        hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
+                              limit=max(args.limit or 10, 1))
+    finally:
+        conn.close()  # the last connection out folds SQLite's write-ahead log back in
     from vibe_vault.snippet import snippet
 
     objects = []
     for hit in hits:
-        try:
-            with open(os.path.join(cfg.vault, *hit.note.split("/")), encoding="utf-8",
-                      errors="replace") as f:
-                note = f.read(1 << 20)
-        except OSError:
-            note = ""
-        objects.append(hit_object(cfg, hit, snippet(note, query.terms)))
+        note = read_note(cfg, hit)
+        objects.append(hit_object(cfg, hit, note, snippet(note, query.terms)))
     if args.json:
         import json
 
@@ -243,8 +269,11 @@ def file_history(args: argparse.Namespace, cfg: Config, given: str) -> int:
 
     paths, suffix = file_candidates(given)
     limit = max(args.limit or 100, 1)
-    changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "", since=since,
-                                 limit=limit)
+    try:
+        changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "",
+                                     since=since, limit=limit)
+    finally:
+        conn.close()
     objects = [change_object(cfg, c) for c in changes]
     if args.json:
         import json
@@ -268,7 +297,7 @@ def file_history(args: argparse.Namespace, cfg: Config, given: str) -> int:
 
 
 def change_object(cfg: Config, c: Change) -> dict[str, Any]:
-    obj = hit_object(cfg, c.session)
+    obj = hit_object(cfg, c.session, read_note(cfg, c.session, 8192))
     del obj["snippet"], obj["score"]
     obj.update(path=c.path, added=c.added, removed=c.removed,
                commit=c.sha if c.committed else "", commit_subject=c.subject if c.committed else "")

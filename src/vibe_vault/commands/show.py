@@ -32,6 +32,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if conn is None:
         return 1
     hit = find_session(conn, args.session)
+    conn.close()  # the last connection out folds SQLite's write-ahead log back in
     if hit is None:
         return 2
     path = os.path.join(cfg.vault, *hit.note.split("/"))

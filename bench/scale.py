@@ -1,0 +1,213 @@
+"""vibe-vault at a heavy user's scale: a home of many small sessions.
+
+    python bench/scale.py                      # 10,000 sessions in 300 projects
+    python bench/scale.py --sessions 100000    # the 100,000-session home (3.2 GB)
+
+Sessions are cut from ../shared/corpus transcripts (about 32 KB each, fresh
+ids, seeded), their files dated in the past. Each time is reported beside a
+floor measured in the same run, as absolute times drift by ±40% between
+machines here: one core decoding every line of the home into a one-field
+msgspec Struct (for backfill), and `python -c "import sqlite3"` (for a query).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import MSG_RE, PY, UUID_RE, Maker, env_for, peak_rss_mb, settle, vv
+
+SESSION_RE = re.compile(rb'"sessionId":"[^"]*"')
+
+QUERIES = [["test"], ["error"], ["fix", "bug"], ["README"], ['"the file"'], ["refactor*"],
+           ["commit", "-test"], ["hook"], ["python"], ["zzqxnotaword"]]
+
+
+def templates(maker: Maker, size: int) -> list[bytes]:
+    """Small sessions: the first `size` bytes (whole lines) of each corpus session."""
+    out = []
+    for lines in maker.sessions:
+        block, n = [], 0
+        for line in lines:
+            block.append(line + b"\n")
+            n += len(line) + 1
+            if n >= size:
+                break
+        out.append(b"".join(block))
+    return out
+
+
+def make_home(maker: Maker, root: Path, sessions: int, projects: int, size: int) -> int:
+    """Write the home; its size in bytes. Every uuid, message and tool id is
+    made fresh per session (a shared one would link unrelated sessions)."""
+    base = root / "claude" / "projects"
+    past = time.time() - 40 * 86400
+    blocks = templates(maker, size)
+    total = 0
+    for i in range(sessions):
+        slug = base / f"-home-user-work-project{i % projects}"
+        if i < projects:
+            slug.mkdir(parents=True, exist_ok=True)
+        sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
+        ids: dict[bytes, bytes] = {}
+
+        def fresh(m: re.Match[bytes], ids: dict[bytes, bytes] = ids) -> bytes:
+            return ids.setdefault(m.group(0), str(uuid.UUID(
+                int=maker.rng.getrandbits(128), version=4)).encode())
+
+        def fresh_msg(m: re.Match[bytes], ids: dict[bytes, bytes] = ids) -> bytes:
+            prefix = m.group(1).split(b"_", 1)[0]
+            return b'"' + ids.setdefault(m.group(1), prefix + b"_" + uuid.UUID(
+                int=maker.rng.getrandbits(128)).hex.encode()) + b'"'
+
+        data = MSG_RE.sub(fresh_msg, UUID_RE.sub(fresh, maker.rng.choice(blocks)))
+        data = SESSION_RE.sub(b'"sessionId":"' + sid.encode() + b'"', data)
+        path = slug / f"{sid}.jsonl"
+        path.write_bytes(data)
+        when = past + i * 20
+        os.utime(path, (when, when))
+        total += len(data)
+    return total
+
+
+def decode_floor(root: Path) -> float:
+    """Seconds for one core to decode every line of the home into a one-field Struct."""
+    code = """
+import sys, time, msgspec, os
+class Line(msgspec.Struct):
+    type: str = ""
+dec = msgspec.json.Decoder(Line)
+t = time.perf_counter()
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            for line in f.read().split(b"\\n"):
+                if line:
+                    try:
+                        dec.decode(line)
+                    except msgspec.DecodeError:
+                        pass
+print(time.perf_counter() - t)
+"""
+    return float(subprocess.run([PY, "-c", code, str(root / "claude" / "projects")],
+                                capture_output=True, text=True, check=True).stdout)
+
+
+def median_time(cmd: list[str], env: dict[str, str], n: int = 9) -> float:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, capture_output=True, check=False)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def session_end(maker: Maker, root: Path, env: dict[str, str]) -> tuple[float, int]:
+    """(median seconds, peak RSS MB) of SessionEnd for a new session."""
+    slug = root / "claude" / "projects" / "-home-user-work-project0"
+    times, peak = [], 0
+    for _ in range(5):
+        sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
+        path = slug / f"{sid}.jsonl"
+        maker.write_session(path, sid, 32_000)
+        event = json.dumps({"hook_event_name": "SessionEnd", "session_id": sid,
+                            "transcript_path": str(path), "cwd": "/home/user/work/project0",
+                            "reason": "exit"}).encode()
+        rss, secs = peak_rss_mb(vv("hook"), env, event)
+        times.append(secs)
+        peak = max(peak, rss)
+    subprocess.run(vv("index", "--quiet"), env=env, check=False)
+    return statistics.median(times), peak
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sessions", type=int, default=10_000)
+    ap.add_argument("--projects", type=int, default=300)
+    ap.add_argument("--size", type=int, default=32_000, help="bytes per session")
+    ap.add_argument("--seed", type=int, default=20261126)
+    ap.add_argument("--work", type=Path, default=None, help="scratch directory")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    args = ap.parse_args()
+    import vibe_vault
+
+    subprocess.run([PY, "-m", "compileall", "-q", str(Path(vibe_vault.__file__).parent)],
+                   check=True)
+    work = Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
+    rows: list[tuple[str, str, str, str]] = []
+    try:
+        t = time.perf_counter()
+        nbytes = make_home(Maker(args.seed), work, args.sessions, args.projects, args.size)
+        made = time.perf_counter() - t
+        env = env_for(work)
+        settle()
+        floor = decode_floor(work)
+        rows.append((f"home: {args.sessions:,} sessions, {args.projects} projects",
+                     f"{nbytes / 1e9:.2f} GB", f"made in {made:.0f} s", ""))
+        rows.append(("floor: one core decoding every line", f"{floor:.2f} s",
+                     f"{nbytes / floor / 1e6:.0f} MB/s", ""))
+        rss, cold = peak_rss_mb(vv("backfill"), env)
+        rows.append(("cold backfill", f"{cold:.2f} s", f"{cold / floor:.2f}× floor, {rss} MB",
+                     "≤ 25 s, ≤ 150 MB (100k)"))
+        t = time.perf_counter()
+        subprocess.run(vv("search", "--reindex"), env=env, capture_output=True, check=True)
+        build = time.perf_counter() - t
+        time.sleep(0.2)
+        # less what any `vv search` costs (starting Python, opening the index)
+        build -= median_time(vv("search", "zzqxnotaword"), env, 5)
+        rows.append(("  of which the search index (a rebuild, less a query)", f"{build:.2f} s",
+                     f"{build / max(cold - build, 1e-9):.0%} of the rest", "≤ 15%"))
+        notes = sum(p.stat().st_size for p in (work / "vault" / "Projects").rglob("*.md"))
+        db = sum(p.stat().st_size for p in (work / "state").glob("vault.db*"))  # WAL too
+        rows.append(("  search index size", f"{db / 1e6:.1f} MB",
+                     f"{db / notes:.0%} of the notes' {notes / 1e6:.0f} MB", "≤ 30%"))
+        # Steady state: the first search after a change catches the index up (a
+        # scan of the state folder), the ones after it answer from the index.
+        subprocess.run(vv("search", "anything"), env=env, capture_output=True, check=False)
+        time.sleep(0.2)
+        subprocess.run(vv("search", "anything"), env=env, capture_output=True, check=False)
+        base = median_time([PY, "-c", "import sqlite3"], env)
+        rows.append(("floor: python -c 'import sqlite3'", f"{base * 1000:.1f} ms", "", ""))
+        per_query = [median_time(vv("search", *q), env, 5) for q in QUERIES]
+        q = statistics.median(per_query)
+        rows.append((f"vv search, median of {len(QUERIES)} queries", f"{q * 1000:.1f} ms",
+                     f"{q / base:.2f}× floor (slowest {max(per_query) * 1000:.0f} ms)",
+                     "≤ 2×"))
+        rss, warm = peak_rss_mb(vv("backfill"), env)
+        rows.append(("warm re-run (nothing changed)", f"{warm:.2f} s", f"{rss} MB",
+                     "≤ 1.5 s, ≤ 150 MB (100k)"))
+        end, end_rss = session_end(Maker(args.seed + 1), work, env)
+        rows.append(("SessionEnd of one session", f"{end * 1000:.0f} ms", f"{end_rss} MB",
+                     "≤ 300 ms, ≤ 60 MB"))
+        rss, stats = peak_rss_mb(vv("stats"), env)
+        rows.append(("vv stats", f"{stats:.2f} s", f"{rss} MB", "≤ 1 s"))
+    finally:
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"vibe-vault at scale — {platform.python_implementation()} "
+          f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
+          f"seed {args.seed}")
+    w = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in [("measurement", "result", "ratio / detail", "goal"),
+              tuple("-" * x for x in w), *rows]:
+        print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
