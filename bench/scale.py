@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import MSG_RE, PY, UUID_RE, Maker, env_for, peak_rss_mb, settle, vv
 
 SESSION_RE = re.compile(rb'"sessionId":"[^"]*"')
+FRESH = "-home-user-work-project0-new"  # where SessionEnd's new sessions go
 
 QUERIES = [["test"], ["error"], ["fix", "bug"], ["README"], ['"the file"'], ["refactor*"],
            ["commit", "-test"], ["hook"], ["python"], ["zzqxnotaword"]]
@@ -116,7 +117,8 @@ def median_time(cmd: list[str], env: dict[str, str], n: int = 9) -> float:
 
 def session_end(maker: Maker, root: Path, env: dict[str, str]) -> tuple[float, int]:
     """(median seconds, peak RSS MB) of SessionEnd for a new session."""
-    slug = root / "claude" / "projects" / "-home-user-work-project0"
+    slug = root / "claude" / "projects" / FRESH
+    slug.mkdir(exist_ok=True)
     times, peak = [], 0
     for _ in range(5):
         sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
@@ -141,16 +143,27 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=20261126)
     ap.add_argument("--work", type=Path, default=None, help="scratch directory")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    ap.add_argument("--home", type=Path, default=None,
+                    help="a folder to keep the generated home in, and to reuse it from "
+                    "(its vault and state are made afresh each run)")
     args = ap.parse_args()
     import vibe_vault
 
     subprocess.run([PY, "-m", "compileall", "-q", str(Path(vibe_vault.__file__).parent)],
                    check=True)
-    work = Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
+    work = args.home or Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
     rows: list[tuple[str, str, str, str]] = []
     try:
         t = time.perf_counter()
-        nbytes = make_home(Maker(args.seed), work, args.sessions, args.projects, args.size)
+        made_flag = work / "claude" / ".made"
+        if args.home and made_flag.exists():
+            for folder in ("vault", "state"):
+                shutil.rmtree(work / folder, ignore_errors=True)
+            nbytes = int(made_flag.read_text())
+            shutil.rmtree(work / "claude" / "projects" / FRESH, ignore_errors=True)
+        else:
+            nbytes = make_home(Maker(args.seed), work, args.sessions, args.projects, args.size)
+            made_flag.write_text(str(nbytes))
         made = time.perf_counter() - t
         env = env_for(work)
         settle()
@@ -195,7 +208,7 @@ def main() -> int:
         rss, stats = peak_rss_mb(vv("stats"), env)
         rows.append(("vv stats", f"{stats:.2f} s", f"{rss} MB", "≤ 1 s"))
     finally:
-        if args.keep:
+        if args.keep or args.home:
             print(f"kept {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)

@@ -76,6 +76,20 @@ class Env:
         data = event if isinstance(event, bytes) else json.dumps(event).encode()
         return self.vv("hook", stdin=data, timeout=timeout)
 
+    def config(self) -> Any:
+        """The Config `vv` runs with here."""
+        from vibe_vault.config import Config
+
+        return Config(vault=str(self.vault), state_dir=str(self.state),
+                      projects_root=str(self.claude / "projects"),
+                      config_file=str(self.root / "config.toml"))
+
+    def registry(self) -> Any:
+        """Every record the registry holds (a Registry)."""
+        from vibe_vault import registry
+
+        return registry.load(self.config())
+
     def notes(self) -> dict[str, str]:
         """Session notes by path relative to the vault."""
         return {

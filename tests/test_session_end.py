@@ -1,6 +1,7 @@
 """SessionEnd never waits: not for a neighbour's lock, not for a large registry.
-Its record is staged; the indexes follow, in the hook on a small vault and in a
-background `vv index` on a large one."""
+It writes its registry row and its project's and the home note from indexed
+reads; when the database is busy or still to be built, its record is staged
+and a background `vv index` does the rest."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import time
 import uuid
 from pathlib import Path
 
+import msgspec
+
 from conftest import Env, frontmatter
 from test_hook_contract import SESSION, SID, assert_harmless, place, stop
 from vibe_vault import registry
-from vibe_vault.registry import FileStamp, Record, Registry
+from vibe_vault.records import FileStamp, Record
+from vibe_vault.registry import Registry
 
 
 def session_end(sid: str, path: Path) -> dict[str, object]:
@@ -48,7 +52,7 @@ def test_neighbours_locked_do_not_hold_session_end(env: Env) -> None:
     finally:
         for fd in fds:
             os.close(fd)
-    assert registry.load(env.state).sessions[sids[1]].status == "ended"
+    assert env.registry().sessions[sids[1]].status == "ended"
     # The next run that can take the locks writes the neighbours' new links.
     assert env.vv("index").returncode == 0
     assert env.vv("backfill").returncode == 0
@@ -68,25 +72,44 @@ def big_registry(state: Path, n: int) -> None:
             files=[FileStamp(path=f"/gone/{sid}.jsonl", size=1, mtime_ns=1, inode=i)],
             tail_uuids=[str(uuid.UUID(int=10**9 + i, version=4))])
     state.mkdir(parents=True, exist_ok=True)
-    registry.save(state, reg)
+    # as versions before the database kept it
+    Path(registry.legacy_path(state)).write_bytes(msgspec.msgpack.encode(reg))
 
 
-def test_session_end_on_a_large_vault_leaves_the_indexes_to_a_background_run(env: Env) -> None:
-    from vibe_vault.commands.hook import INLINE_INDEX_BYTES
-
+def test_the_first_session_end_after_an_upgrade_leaves_the_registry_to_a_background_run(
+        env: Env) -> None:
     big_registry(env.state, 7000)
-    assert registry.size_of(env.state) > INLINE_INDEX_BYTES
     target = place(env)
     assert_harmless(env.hook(session_end(SID, target)))
     note = next(iter(env.notes().values()))
     assert frontmatter(note)["status"] == "ended"
     # Staged at once: every reader of the registry sees the session.
-    assert registry.load(env.state).sessions[SID].status == "ended"
+    assert env.registry().sessions[SID].status == "ended"
     home = env.vault / "index.md"
     assert wait_for(lambda: home.exists() and "7001 sessions" in home.read_text())
     assert wait_for(lambda: not list((env.state / "registry.d").iterdir()))
-    assert SID in registry.load(env.state).sessions
-    assert len(registry.load(env.state).sessions) == 7001
+    assert SID in env.registry().sessions
+    assert len(env.registry().sessions) == 7001
+    # the old registry file was taken in once, and kept aside
+    assert not Path(registry.legacy_path(env.state)).exists()
+    assert Path(registry.legacy_path(env.state) + ".imported").exists()
+
+
+def test_session_end_on_a_large_vault_updates_its_project_and_the_home_note_itself(
+        env: Env) -> None:
+    big_registry(env.state, 7000)
+    assert env.vv("index").returncode == 0  # the old registry taken in
+    target = place(env)
+    assert_harmless(env.hook(session_end(SID, target)))
+    # no background run: done when the hook returns
+    assert "7001 sessions" in (env.vault / "index.md").read_text()
+    project = frontmatter(next(iter(env.notes().values())))["project"]
+    project_note = (env.vault / "Projects" / str(project) / f"{project}.md").read_text()
+    assert SID[:8] in project_note
+    assert not (env.state / "registry.d").exists() or not list(
+        (env.state / "registry.d").iterdir())
+    # an old project's note was not rewritten
+    assert not (env.vault / "Projects" / "p1" / "p1.md").exists()
 
 
 def test_index_command_folds_staged_records(env: Env) -> None:

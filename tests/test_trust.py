@@ -344,13 +344,15 @@ def test_reprocess_keeps_how_a_session_ended(tmp_path: Path) -> None:
 
 
 def test_home_note_table_keeps_its_columns() -> None:
-    from vibe_vault.index import render_home
-    from vibe_vault.registry import Record
+    from vibe_vault.index import ProjectSums, render_home
+    from vibe_vault.records import Record
 
     recs = [Record(session_id=f"s{i}", project=f"proj{i % 2}", has_note=True, title="t",
                    note=f"Projects/proj{i % 2}/sessions/n{i}.md",
                    started="2026-01-01T00:00:00+00:00") for i in range(4)]
-    home = render_home(recs)
+    sums = [ProjectSums(f"proj{i}", 2, "2026-01-01T00:00:00+00:00\0s3", 10, 1.5)
+            for i in range(2)]
+    home = render_home(sums, recs)
     rows = [r for r in home.splitlines() if r.startswith("| ") and "Projects/" in r]
     assert rows
     for row in rows:
@@ -402,8 +404,8 @@ def test_long_prompts_are_priced_at_long_context_rates() -> None:
 def test_a_leading_summary_is_no_evidence_of_continuation() -> None:
     """Hand-made records: B starts with a summary naming A's last message; C's
     first message has A's last message as its parent."""
-    from vibe_vault.index import compute_links
-    from vibe_vault.registry import Record
+    from vibe_vault.links import compute_links
+    from vibe_vault.records import Record
 
     def rec(sid: str, started: str, **kw: Any) -> Record:
         return Record(session_id=sid, project="p", has_note=True, note=f"n/{sid}.md",

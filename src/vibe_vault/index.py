@@ -1,146 +1,36 @@
 """The vault's indexes: links between sessions, project notes, the home note.
 
-Computed from the registry alone (pure functions of the records), then applied:
-a session whose links changed gets its state updated and its note rewritten
-under its own lock. Run at SessionEnd and at the end of a backfill, never on
-every Stop.
+Computed from the registry's rows, then applied: a session whose links
+changed gets its state updated and its note rewritten under its own lock.
+Work is in proportion to what changed: the projects named (and those their
+sessions continue into) are read whole, the home note comes from per-project
+sums. Run at SessionEnd and at the end of a backfill, never on every Stop.
 """
 
+from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
+import sqlite3
 from datetime import UTC, datetime
 
-from msgspec import Struct, field
-
-from vibe_vault import registry
-from vibe_vault.atomic import StrPath
+from vibe_vault import registry, vaultdb
 from vibe_vault.config import Config
+from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.note import write_note
 from vibe_vault.paths import safe_name
-from vibe_vault.registry import Record, Registry
+from vibe_vault.records import Record
 from vibe_vault.render import (
     REWRITE_NOTICE,
     USER_HEADING,
     USER_HINT,
-    Figures,
-    RenderOptions,
     cell,
     code,
-    figures,
-    iso,
     render,
     short_tokens,
     wikilink,
     yaml_str,
 )
 from vibe_vault.resume import resume_command
-from vibe_vault.state import SessionState, worth_a_note
-
-
-def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions,
-                fig: Figures | None = None) -> Record:
-    """The registry record of a session, from its state (and its figures, when
-    the note was just rendered from them)."""
-    fig = fig or figures(state, opts)
-    f = state.fold
-    by_model = {model: [t.input, t.output, t.cache_read, t.cache_creation]
-                for model, t in fig.tokens.items()}
-    cost_by_model = {model: round(c, 6) for model, c in fig.costs.items()}
-    stamps = [s for s in (registry.stamp(p) for p in files) if s is not None]
-    todos = list(f.todos) or list(f.tasks.values())
-    return Record(
-        session_id=state.session_id,
-        project=state.project,
-        note=state.note,
-        title=fig.title,
-        summary=fig.summary,
-        cwd=f.cwd,
-        started=iso(f.first_ts) if f.first_ts else "",
-        ended=iso(f.last_ts) if f.last_ts else "",
-        status=state.status,
-        end_reason=state.end_reason,
-        duration_minutes=fig.wall_minutes,
-        active_minutes=fig.active_minutes,
-        input_tokens=fig.total.input,
-        output_tokens=fig.total.output,
-        cache_read_tokens=fig.total.cache_read,
-        cache_creation_tokens=fig.total.cache_creation,
-        cost_usd=fig.cost,
-        tokens_by_model=by_model,
-        cost_by_model=cost_by_model,
-        files_changed=[str(path) for path in sorted(f.files)[:200]],
-        tool_calls=fig.tool_calls,
-        prompts=f.prompts,
-        open_tasks=[str(t.text) for t in todos if t.status != "completed"][:20],
-        files=stamps,
-        first_parent=f.first_parent,
-        logical_parent=f.logical_parent,
-        leaf_refs=list(f.leaf_refs),
-        tail_uuids=list(f.tail_uuids),
-        has_note=bool(state.note) and worth_a_note(f),
-        unknown=_unknown(state),
-        previous=state.previous,
-        next=state.next,
-        continues=state.continues,
-        continued_by=list(state.continued_by),
-    )
-
-
-def _unknown(state: SessionState) -> dict[str, int]:
-    counts: dict[str, int] = {str(kind): n for kind, n in state.fold.unknown.items()}
-    for af in state.agents.values():
-        for k, n in af.fold.unknown.items():
-            counts[k] = counts.get(k, 0) + n
-    return counts
-
-
-class Links(Struct):
-    previous: str = ""
-    next: str = ""
-    continues: str = ""
-    continued_by: list[str] = field(default_factory=list)
-
-
-def _order(r: Record) -> tuple[str, str]:
-    return (r.started, r.session_id)
-
-
-def compute_links(records: dict[str, Record]) -> dict[str, Links]:
-    """previous/next by start time within a project, and continuations.
-
-    Independent of the order sessions were processed in: a function of the
-    records only.
-    """
-    links = {sid: Links() for sid, r in records.items() if r.has_note}
-    by_project: dict[str, list[Record]] = {}
-    for r in records.values():
-        if r.has_note:
-            by_project.setdefault(r.project, []).append(r)
-    for recs in by_project.values():
-        recs.sort(key=_order)
-        for a, b in itertools.pairwise(recs):
-            links[a.session_id].next = b.note
-            links[b.session_id].previous = a.note
-    owner: dict[str, str] = {}
-    for r in sorted(records.values(), key=_order):
-        for u in r.tail_uuids:
-            owner.setdefault(u, r.session_id)
-    for sid in sorted(links):
-        r = records[sid]
-        # Evidence only: the first message's parent, or a compaction's logical
-        # parent. A summary line at the top names other sessions, but they may
-        # merely have been summed up there.
-        for ref in (r.logical_parent, r.first_parent):
-            other = owner.get(ref) if ref else None
-            if other and other != sid and other in links:
-                links[sid].continues = records[other].note
-                links[other].continued_by.append(r.note)
-                break
-    for lk in links.values():
-        lk.continued_by.sort()
-    return links
 
 
 def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record],
@@ -156,7 +46,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     changed: set[str] = set()
     for sid, lk in sorted(links.items()):
         rec = records.get(sid)
-        if rec is None or _links_of(rec) == lk:
+        if rec is None or links_of(rec) == lk:
             continue
         try:
             with SessionLock(store.lock_path(sid), lock_timeout):
@@ -176,16 +66,6 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     return changed
 
 
-def set_links(state: SessionState, lk: Links) -> None:
-    state.previous, state.next = lk.previous, lk.next
-    state.continues, state.continued_by = lk.continues, list(lk.continued_by)
-
-
-def _links_of(r: Record | SessionState) -> Links:
-    return Links(previous=r.previous, next=r.next, continues=r.continues,
-                 continued_by=list(r.continued_by))
-
-
 def project_note_path(project: str) -> str:
     p = safe_name(project, 60)
     return f"Projects/{p}/{p}.md"
@@ -200,7 +80,7 @@ def _money(x: float) -> str:
 
 
 def render_project(project: str, recs: list[Record]) -> str:
-    recs = sorted(recs, key=_order, reverse=True)
+    recs = sorted(recs, key=order, reverse=True)
     tokens = sum(r.input_tokens + r.output_tokens + r.cache_read_tokens
                  + r.cache_creation_tokens for r in recs)
     cost = sum(r.cost_usd for r in recs)
@@ -230,34 +110,58 @@ def render_project(project: str, recs: list[Record]) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_home(records: list[Record], latest: int = 20) -> str:
-    by_project: dict[str, list[Record]] = {}
-    for r in records:
-        by_project.setdefault(r.project, []).append(r)
-    cost = sum(r.cost_usd for r in records)
-    out = ["---", "type: index", f"sessions: {len(records)}", f"projects: {len(by_project)}",
+class ProjectSums:
+    """What the home note shows of a project: sums over its sessions with a note."""
+
+    __slots__ = ("cost", "last", "minutes", "project", "sessions")
+
+    def __init__(self, project: str, sessions: int, last: str, minutes: int,
+                 cost: float) -> None:
+        self.project = project
+        self.sessions = sessions
+        self.last = last  # the latest start, then session id (order's key, joined)
+        self.minutes = minutes
+        self.cost = cost
+
+
+def project_sums(conn: sqlite3.Connection) -> list[ProjectSums]:
+    """Per-project sums, the project with the latest session first."""
+    rows = conn.execute(
+        "SELECT project, count(*), max(started || char(0) || session_id), "
+        "sum(active_minutes), sum(cost_usd) FROM records WHERE has_note GROUP BY project")
+    sums = [ProjectSums(*row) for row in rows]
+    sums.sort(key=lambda p: (p.last, p.project), reverse=True)
+    return sums
+
+
+def render_home(sums: list[ProjectSums], latest: list[Record]) -> str:
+    count = sum(p.sessions for p in sums)
+    cost = sum(p.cost for p in sums)
+    out = ["---", "type: index", f"sessions: {count}", f"projects: {len(sums)}",
            f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", "# Claude Code sessions", "",
-           f"**{len(records)} sessions** in **{len(by_project)} projects** · **{_money(cost)}**",
+           f"**{count} sessions** in **{len(sums)} projects** · **{_money(cost)}**",
            "", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
            "|---|--:|---|--:|--:|"]
-    rows = sorted(by_project.items(), key=lambda kv: max(_order(r) for r in kv[1]),
-                  reverse=True)
-    for project, recs in rows:
-        last = max(r.started for r in recs)
-        minutes = sum(r.active_minutes for r in recs)
-        out.append(f"| {cell(wikilink(project_note_path(project), project))} | {len(recs)} | "
-                   f"{_date(last)} | {minutes // 60}h {minutes % 60:02d}m | "
-                   f"{_money(sum(r.cost_usd for r in recs))} |")
+    for p in sums:
+        out.append(f"| {cell(wikilink(project_note_path(p.project), p.project))} | "
+                   f"{p.sessions} | {_date(p.last.split(chr(0))[0])} | "
+                   f"{p.minutes // 60}h {p.minutes % 60:02d}m | {_money(p.cost)} |")
     out += ["", "## Latest sessions", ""]
-    for rec in sorted(records, key=_order, reverse=True)[:latest]:
+    for rec in latest:
         out.append(f"- {_date(rec.started)} · **{rec.project}** · {wikilink(rec.note, rec.title)}"
                    f" · {code(resume_command(rec.cwd, rec.session_id))}")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
 
+def home_note(conn: sqlite3.Connection, latest: int = 20) -> str:
+    recent = list(registry.records_where(
+        conn, "has_note ORDER BY started DESC, session_id DESC LIMIT ?", (latest,)))
+    return render_home(project_sums(conn), recent)
+
+
 def render_daily(day: str, records: list[Record]) -> str:
-    recs = sorted(records, key=_order)
+    recs = sorted(records, key=order)
     cost = sum(r.cost_usd for r in recs)
     out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
            f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", f"# {day}", ""]
@@ -268,36 +172,60 @@ def render_daily(day: str, records: list[Record]) -> str:
     return "\n".join(out) + "\n"
 
 
-def regenerate(cfg: Config, reg: Registry, projects: set[str] | None = None,
-               lock_timeout: float = 2.0) -> int:
-    """Links, project notes, home note (and daily notes if enabled); notes written.
-    A session whose lock stays held past `lock_timeout` keeps its old links
-    until the next run."""
-    records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
+def _linked_projects(conn: sqlite3.Connection, projects: set[str]) -> set[str]:
+    """The projects, and those of the sessions that continue one of theirs or
+    that one of theirs continues: links are worked out over all of them."""
+    found = set(projects)
+    for project in sorted(projects):
+        rows = conn.execute(
+            "SELECT DISTINCT r2.project FROM records r1 "
+            "JOIN refs ON refs.session_id = r1.session_id "
+            "JOIN tails ON tails.uuid = refs.uuid "
+            "JOIN records r2 ON r2.session_id = tails.session_id "
+            "WHERE r1.project = ? AND r2.has_note "
+            "UNION SELECT DISTINCT r2.project FROM records r1 "
+            "JOIN tails ON tails.session_id = r1.session_id "
+            "JOIN refs ON refs.uuid = tails.uuid "
+            "JOIN records r2 ON r2.session_id = refs.session_id "
+            "WHERE r1.project = ? AND r2.has_note", (project, project))
+        found.update(row[0] for row in rows)
+    return found
+
+
+def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: float = 2.0,
+               conn: sqlite3.Connection | None = None) -> int:
+    """Links, the notes of the given projects (default: all), the home note (and
+    daily notes if enabled); notes written. A session whose lock stays held
+    past `lock_timeout` keeps its old links until the next run."""
+    if conn is None:
+        with registry.opened(cfg) as own:
+            return regenerate(cfg, projects, lock_timeout, own)
+    if projects is None:
+        projects = {row[0] for row in conn.execute(
+            "SELECT DISTINCT project FROM records WHERE has_note")}
+    records = registry.of_projects(conn, _linked_projects(conn, projects))
     changed = apply_links(cfg, compute_links(records), records, lock_timeout)
     written = len(changed)
     if changed:
-        registry.merge(cfg.state_dir, {sid: records[sid] for sid in changed},
-                       only_known=True)
+        with vaultdb.transaction(conn):
+            for sid in sorted(changed):
+                registry.put(conn, records[sid])
     by_project: dict[str, list[Record]] = {}
     for r in records.values():
         by_project.setdefault(r.project, []).append(r)
-    for project, recs in sorted(by_project.items()):
-        if projects is not None and project not in projects:
-            continue
+    for project in sorted(projects & set(by_project)):
         written += _write_index_note(cfg, project_note_path(project),
-                                     render_project(project, recs))
-    written += _write_index_note(cfg, "index.md", render_home(list(records.values())))
-    if records:
+                                     render_project(project, by_project[project]))
+    written += _write_index_note(cfg, "index.md", home_note(conn))
+    if by_project:
         from vibe_vault.bases import write_sessions_base
 
         written += write_sessions_base(cfg.vault)
     if cfg.get("daily_notes"):
-        days: dict[str, list[Record]] = {}
-        for r in records.values():
-            if r.started:
-                days.setdefault(_local_day(r.started), []).append(r)
-        for day, recs in sorted(days.items()):
+        days = {_local_day(r.started) for r in records.values() if r.started}
+        for day in sorted(days):
+            recs = list(registry.records_where(conn, "has_note AND started LIKE ?",
+                                               (day + "%",)))
             written += _write_index_note(cfg, f"Daily/{day}.md", render_daily(day, recs))
     return written
 

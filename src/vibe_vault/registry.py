@@ -1,45 +1,190 @@
-"""The session registry: one small record per session, in `<state>/registry.msgpack`.
+"""The session registry: one row per session in the vault's database (vaultdb).
 
-It lets backfill skip unchanged sessions from a `stat` alone, and holds what the
-indexes (project notes, home note, links between sessions) and `vv stats` need,
-without opening any session's state. Written at SessionEnd and at the end of a
-backfill, never on every Stop.
+It lets backfill skip unchanged sessions from a `stat` alone (the transcript
+files' stamps have a table of their own), and holds what the indexes (links
+between sessions, project notes, the home note) and `vv stats` need without
+opening any session's state: each session's record, with the columns those
+indexes query (project, start, status, note, active minutes, cost) beside it.
+Written row by row, at SessionEnd and by backfill; never on every Stop.
+
+Like the rest of the database it is derived: a missing or unreadable database
+is built again from the session states, and the registry file of earlier
+versions (`registry.msgpack`) is taken in once.
 """
 
+from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
 
 import msgspec
 from msgspec import Struct, field
 
+from vibe_vault import vaultdb
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
-from vibe_vault.lock import SessionLock
 from vibe_vault.paths import safe_id
+from vibe_vault.records import Record
 from vibe_vault.regular import open_regular, read_fd, read_regular
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from vibe_vault.config import Config
+
 REGISTRY_VERSION = 2
+R = TypeVar("R")
 
 
-class FileStamp(Struct, array_like=True):
-    path: str
-    size: int
-    mtime_ns: int
-    inode: int
+class Registry(Struct):
+    """Every record at once: for the commands that want them all (forget,
+    reprocess, doctor), not for the paths that must stay flat."""
+
+    version: int = REGISTRY_VERSION
+    sessions: dict[str, Record] = field(default_factory=dict)
+    agent_owners: dict[str, str] = field(default_factory=dict)  # legacy agent file -> session
 
 
-class Record(Struct, omit_defaults=True):
+_decoder = msgspec.msgpack.Decoder(Registry)
+_encoder = msgspec.msgpack.Encoder()
+_record_decoder = msgspec.msgpack.Decoder(Record)
+
+
+def legacy_path(state_dir: StrPath) -> str:
+    """The registry file of versions before the database."""
+    return os.path.join(state_dir, "registry.msgpack")
+
+
+# -- the database ---------------------------------------------------------------------
+
+
+class NotReady(Exception):
+    """The registry is still to be taken in or built (too long for a hook)."""
+
+
+QUICK_FILL = 50  # states few enough to build the registry from inside a hook
+
+
+def _quick_to_fill(state_dir: str) -> bool:
+    if os.path.exists(legacy_path(state_dir)):
+        return False
+    try:
+        with os.scandir(os.path.join(state_dir, "sessions")) as entries:
+            return sum(1 for _ in zip(entries, range(QUICK_FILL + 1), strict=False)) <= QUICK_FILL
+    except OSError:
+        return True
+
+
+def connect(cfg: Config, timeout: float = 10.0, fill: bool = True) -> sqlite3.Connection:
+    """The vault's database with the registry in it: on first use taken in
+    from the old registry file, or built from the session states (when
+    `fill` is False, only if that is quick; else NotReady)."""
+    conn = vaultdb.connect(cfg.state_dir, timeout=timeout)
+    try:
+        if vaultdb.meta(conn, "registry") != "ready":
+            if not fill and not _quick_to_fill(cfg.state_dir):
+                raise NotReady
+            _fill(cfg, conn)
+        _fold_staged(conn, cfg.state_dir)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@contextlib.contextmanager
+def opened(cfg: Config, timeout: float = 10.0) -> Iterator[sqlite3.Connection]:
+    conn = connect(cfg, timeout)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def _fill(cfg: Config, conn: sqlite3.Connection) -> None:
+    legacy = legacy_path(cfg.state_dir)
+    try:
+        old = _decoder.decode(read_regular(legacy, 1 << 34, follow_symlinks=False))
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        old = None
+    with vaultdb.transaction(conn):
+        if old is not None and old.version == REGISTRY_VERSION:
+            for rec in old.sessions.values():
+                put(conn, rec)
+            set_owners(conn, old.agent_owners)
+        else:
+            _from_states(cfg, conn)
+        vaultdb.set_meta(conn, "registry", "ready")
+    if old is not None:
+        with contextlib.suppress(OSError):
+            os.replace(legacy, legacy + ".imported")
+
+
+def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
+    """Records for every saved state (a database lost or unreadable)."""
+    folder = os.path.join(cfg.state_dir, "sessions")
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".state"))
+    except OSError:
+        return
+    from vibe_vault.records import make_record
+    from vibe_vault.session import Store, render_options
+
+    store = Store(cfg.state_dir)
+    opts = render_options(cfg)
+    for name in names:
+        state = store.read_saved(name[:-6])
+        if state is None or not state.session_id:
+            continue
+        files = [str(state.transcript), *(a for a in sorted(state.agents) if os.path.isabs(a))]
+        put(conn, make_record(state, files, opts))
+
+
+_COLUMNS = ("session_id, project, started, ended, status, has_note, note, active_minutes, "
+            "cost_usd, body")
+
+
+def put(conn: sqlite3.Connection, rec: Record) -> None:
+    """Write a session's record (in the caller's transaction), replacing its old one."""
+    sid = rec.session_id
+    conn.execute(f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                 (sid, rec.project, rec.started, rec.ended, rec.status, int(rec.has_note),
+                  rec.note, rec.active_minutes, rec.cost_usd, _encoder.encode(rec)))
+    for table in ("stamps", "tails", "refs", "unknown"):
+        conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+    conn.executemany("INSERT OR REPLACE INTO stamps(path, session_id, size, mtime_ns, inode) "
+                     "VALUES (?, ?, ?, ?, ?)",
+                     [(f.path, sid, f.size, f.mtime_ns, f.inode) for f in rec.files])
+    conn.executemany("INSERT OR IGNORE INTO tails(uuid, session_id, started) VALUES (?, ?, ?)",
+                     [(u, sid, rec.started) for u in rec.tail_uuids])
+    conn.executemany("INSERT OR IGNORE INTO refs(uuid, session_id) VALUES (?, ?)",
+                     [(u, sid) for u in {rec.first_parent, rec.logical_parent} if u])
+    conn.executemany("INSERT INTO unknown(session_id, kind, n) VALUES (?, ?, ?)",
+                     [(sid, k, n) for k, n in rec.unknown.items()])
+
+
+def delete(conn: sqlite3.Connection, sid: str) -> None:
+    for table in ("records", "stamps", "tails", "refs", "unknown"):
+        conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+    conn.execute("DELETE FROM owners WHERE session_id = ?", (sid,))
+
+
+def get(conn: sqlite3.Connection, sid: str) -> Record | None:
+    row = conn.execute("SELECT body FROM records WHERE session_id = ?", (sid,)).fetchone()
+    return _record_decoder.decode(row[0]) if row else None
+
+
+class Summary(Struct):
+    """The fields of a Record that reports read: decoded faster than a whole one."""
+
     session_id: str
     project: str = ""
     note: str = ""
     title: str = ""
-    summary: str = ""
-    cwd: str = ""  # where the session ran: to resume it from
     started: str = ""
     ended: str = ""
     status: str = "active"
-    end_reason: str = ""
     duration_minutes: int = 0
     active_minutes: int = 0
     input_tokens: int = 0
@@ -52,62 +197,102 @@ class Record(Struct, omit_defaults=True):
     files_changed: list[str] = field(default_factory=list)
     tool_calls: int = 0
     prompts: int = 0
-    open_tasks: list[str] = field(default_factory=list)
-    files: list[FileStamp] = field(default_factory=list)
-    first_parent: str = ""
-    logical_parent: str = ""
-    leaf_refs: list[str] = field(default_factory=list)
-    tail_uuids: list[str] = field(default_factory=list)
-    has_note: bool = False
-    unknown: dict[str, int] = field(default_factory=dict)  # entry types by Claude Code version
-    previous: str = ""  # the links last written into the note, so a link pass
-    next: str = ""  # can tell what changed without loading every state
-    continues: str = ""
-    continued_by: list[str] = field(default_factory=list)
 
 
-class Registry(Struct):
-    version: int = REGISTRY_VERSION
-    sessions: dict[str, Record] = field(default_factory=dict)
-    agent_owners: dict[str, str] = field(default_factory=dict)  # legacy agent file -> session
+_summary_decoder = msgspec.msgpack.Decoder(Summary)
 
 
-_decoder = msgspec.msgpack.Decoder(Registry)
-_encoder = msgspec.msgpack.Encoder()
-_record_decoder = msgspec.msgpack.Decoder(Record)
-_record_encoder = _encoder
+def _decoded(conn: sqlite3.Connection, where: str, params: Sequence[object],
+             decoder: msgspec.msgpack.Decoder[R]) -> Iterator[R]:
+    for (body,) in conn.execute(f"SELECT body FROM records WHERE {where}", params):
+        yield decoder.decode(body)
 
 
-def path_of(state_dir: StrPath) -> str:
-    return os.path.join(state_dir, "registry.msgpack")
+def records_where(conn: sqlite3.Connection, where: str = "1",
+                  params: Sequence[object] = ()) -> Iterator[Record]:
+    """Records one at a time (a cursor, not a list: memory stays flat)."""
+    return _decoded(conn, where, params, _record_decoder)
 
 
-def load(state_dir: StrPath) -> Registry:
-    """The registry, with the records SessionEnd staged since it was last written."""
-    reg = _load_main(state_dir)
-    for _, _, rec in staged(state_dir):
-        reg.sessions[rec.session_id] = rec
+def summaries_where(conn: sqlite3.Connection, where: str = "1",
+                    params: Sequence[object] = ()) -> Iterator[Summary]:
+    """The same, with only what reports read."""
+    return _decoded(conn, where, params, _summary_decoder)
+
+
+def of_projects(conn: sqlite3.Connection, projects: Iterable[str]) -> dict[str, Record]:
+    out: dict[str, Record] = {}
+    for project in sorted(set(projects)):
+        for rec in records_where(conn, "project = ? AND has_note", (project,)):
+            out[rec.session_id] = rec
+    return out
+
+
+def count(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM records").fetchone()[0])
+
+
+def unknown_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Entry types this version does not know, summed over every session."""
+    return dict(conn.execute("SELECT kind, sum(n) FROM unknown GROUP BY kind ORDER BY kind"))
+
+
+def latest_of_project(conn: sqlite3.Connection, project: str, other_than: str) -> Record | None:
+    return next(records_where(
+        conn, "project = ? AND session_id != ? AND has_note "
+        "ORDER BY started DESC, session_id DESC LIMIT 1", (project, other_than)), None)
+
+
+def owners(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT path, session_id FROM owners").fetchall())
+
+
+def set_owners(conn: sqlite3.Connection, found: dict[str, str]) -> None:
+    conn.executemany("INSERT OR REPLACE INTO owners(path, session_id) VALUES (?, ?)",
+                     sorted(found.items()))
+
+
+def load(cfg: Config) -> Registry:
+    """Every record, and the legacy agent files' owners."""
+    with opened(cfg) as conn:
+        reg = Registry(agent_owners=owners(conn))
+        for rec in records_where(conn):
+            reg.sessions[rec.session_id] = rec
     return reg
 
 
-def _load_main(state_dir: StrPath) -> Registry:
-    try:
-        reg = _decoder.decode(read_regular(path_of(state_dir), 1 << 34, follow_symlinks=False))
-    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-        return Registry()
-    return reg if reg.version == REGISTRY_VERSION else Registry()
+def merge(cfg: Config, records: dict[str, Record], found_owners: dict[str, str] | None = None,
+          only_known: bool = False, timeout: float = 10.0) -> None:
+    """Write records (and legacy agent-file owners) into the registry.
+    `only_known` updates sessions already there and adds none."""
+    with opened(cfg, timeout) as conn, vaultdb.transaction(conn):
+        for sid, rec in sorted(records.items()):
+            if only_known and not conn.execute(
+                    "SELECT 1 FROM records WHERE session_id = ?", (sid,)).fetchone():
+                continue
+            put(conn, rec)
+        if found_owners:
+            set_owners(conn, found_owners)
 
 
-def size_of(state_dir: StrPath) -> int:
-    """Bytes of the registry file: what loading it costs, roughly."""
-    try:
-        return os.stat(path_of(state_dir)).st_size
-    except OSError:
-        return 0
+def remove(cfg: Config, sids: set[str]) -> set[str]:
+    """Take sessions out of the registry (and their staged records); their projects."""
+    projects: set[str] = set()
+    for path, _, rec in staged(cfg.state_dir):
+        if rec.session_id in sids:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+    with opened(cfg) as conn, vaultdb.transaction(conn):
+        for sid in sorted(sids):
+            row = conn.execute("SELECT project FROM records WHERE session_id = ?",
+                               (sid,)).fetchone()
+            if row:
+                projects.add(row[0])
+            delete(conn, sid)
+    return projects
 
 
-def save(state_dir: StrPath, reg: Registry) -> None:
-    write_atomic(path_of(state_dir), _encoder.encode(reg), mode=0o600)
+# -- SessionEnd's way in when the database is busy ---------------------------------------
 
 
 def staged_dir(state_dir: StrPath) -> str:
@@ -115,13 +300,13 @@ def staged_dir(state_dir: StrPath) -> str:
 
 
 def stage(state_dir: StrPath, record: Record) -> None:
-    """Leave one session's record beside the registry, to be merged into it
-    later: a file of its own, so SessionEnd costs the same whatever the
-    registry's size, and takes no lock."""
+    """Leave one session's record beside the database, to be taken in by the
+    next process that opens it: a file of its own, so a SessionEnd that finds
+    the database busy still keeps its record without waiting."""
     folder = staged_dir(state_dir)
     make_private_dir(folder)
     write_atomic(os.path.join(folder, f"{safe_id(record.session_id)}.msgpack"),
-                 _record_encoder.encode(record), mode=0o600)
+                 _encoder.encode(record), mode=0o600)
 
 
 def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]:
@@ -147,71 +332,41 @@ def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]
     return out
 
 
-def locked(state_dir: StrPath, timeout: float = 10.0) -> SessionLock:
-    make_private_dir(state_dir)
-    make_private_dir(os.path.join(state_dir, "locks"))
-    return SessionLock(os.path.join(state_dir, "locks", "registry.lock"), timeout)
-
-
-def merge(state_dir: StrPath, records: dict[str, Record],
-          owners: dict[str, str] | None = None, only_known: bool = False,
-          timeout: float = 10.0) -> Registry:
-    """Write records (and legacy agent-file owners) into the registry on disk,
-    under its lock, keeping what other processes wrote meanwhile, and fold in
-    the staged records; the result. `only_known` updates sessions already there
-    and adds none. Raises LockTimeout when the lock stays held past `timeout`."""
-    with locked(state_dir, timeout):
-        reg = _load_main(state_dir)
-        folded = staged(state_dir)
+def _fold_staged(conn: sqlite3.Connection, state_dir: StrPath) -> None:
+    folded = staged(state_dir)
+    if not folded:
+        return
+    with vaultdb.transaction(conn):
         for _, _, rec in folded:
-            reg.sessions[rec.session_id] = rec
-        for sid, rec in records.items():
-            if not only_known or sid in reg.sessions:
-                reg.sessions[sid] = rec
-        if owners:
-            reg.agent_owners.update(owners)
-        save(state_dir, reg)
-        for path, st, _ in folded:
-            # Only what was read: a record staged again meanwhile waits for next time.
-            try:
-                now = os.stat(path)
-                if (now.st_ino, now.st_size, now.st_mtime_ns) == st:
-                    os.unlink(path)
-            except OSError:
-                continue
-    return reg
+            put(conn, rec)
+        # their notes of the indexes are still to be written: `vv index` or backfill
+        owed = set(owed_projects(conn)) | {rec.project for _, _, rec in folded}
+        vaultdb.set_meta(conn, "owed", "\n".join(sorted(owed)))
+    for path, st, _ in folded:
+        # Only what was read: a record staged again meanwhile waits for next time.
+        try:
+            now = os.stat(path)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) == st:
+                os.unlink(path)
+        except OSError:
+            continue
 
 
-def remove(state_dir: StrPath, sids: set[str], timeout: float = 10.0) -> Registry:
-    """Take sessions out of the registry (and their staged records); the result."""
-    with locked(state_dir, timeout):
-        reg = _load_main(state_dir)
-        for path, _, rec in staged(state_dir):
-            if rec.session_id in sids:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
-            else:
-                reg.sessions[rec.session_id] = rec
-        for sid in sids:
-            reg.sessions.pop(sid, None)
-        reg.agent_owners = {k: v for k, v in reg.agent_owners.items() if v not in sids}
-        save(state_dir, reg)
-    return reg
+def owed_projects(conn: sqlite3.Connection) -> list[str]:
+    """Projects whose index notes are owed (records taken in, notes not yet written)."""
+    return [p for p in vaultdb.meta(conn, "owed").split("\n") if p]
 
 
-def stamp(path: StrPath) -> FileStamp | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return FileStamp(path=os.fspath(path), size=st.st_size, mtime_ns=st.st_mtime_ns,
-                     inode=st.st_ino)
+def paid(conn: sqlite3.Connection, projects: Iterable[str]) -> None:
+    left = set(owed_projects(conn)) - set(projects)
+    with vaultdb.transaction(conn):
+        vaultdb.set_meta(conn, "owed", "\n".join(sorted(left)))
 
 
-def unchanged(rec: Record, stamps: Sequence[FileStamp | None]) -> bool:
-    """True when every file of the session (as `stamp` sees it now) is as it was
-    when the record was made."""
-    if len(rec.files) != len(stamps):
-        return False
-    old = {f.path: f for f in rec.files}
-    return all(now is not None and old.get(now.path) == now for now in stamps)
+# -- file stamps ----------------------------------------------------------------------------
+
+
+def stamps(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int, int]]:
+    """Every transcript file the registry knows: path -> (session, size, mtime, inode)."""
+    return {row[0]: row[1:] for row in conn.execute(
+        "SELECT path, session_id, size, mtime_ns, inode FROM stamps")}

@@ -33,8 +33,8 @@ from vibe_vault.reader import (
     tail_of,
     unchanged,
 )
+from vibe_vault.records import Record
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
-from vibe_vault.registry import Record
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import RenderOptions, figures, render
 from vibe_vault.state import (
@@ -48,7 +48,7 @@ from vibe_vault.state import (
 )
 
 if TYPE_CHECKING:
-    from vibe_vault.index import Links
+    from vibe_vault.links import Links
 
 MAX_DURATIONS = 400
 MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
@@ -113,6 +113,16 @@ class Store:
             set_aside(self.root, path)
             return None
         return state
+
+    def read_saved(self, key: str) -> SessionState | None:
+        """The state saved in `sessions/<key>.state`, if it is one and is that
+        session's; nothing is set aside (for readers: the index, a rebuild)."""
+        path = os.path.join(self.root, "sessions", f"{key}.state")
+        try:
+            state = decode_state(read_regular(path, MAX_STATE, follow_symlinks=False))
+        except OSError:
+            return None
+        return state if state is not None and safe_id(state.session_id) == key else None
 
     def save(self, state: SessionState) -> None:
         write_atomic(self.state_path(state.session_id), encode_state(state), mode=0o600)
@@ -415,7 +425,7 @@ def update_session(
             state.provisional = note_text(provisional.strip(), ANSWER_CHARS, redactor)[0]
         out = Outcome(session_id=sid, bytes_read=read, complete=complete)
         if links is not None:
-            from vibe_vault.index import set_links
+            from vibe_vault.links import set_links
 
             set_links(state, links)
         patterns = cfg.get("exclude_projects")
@@ -439,7 +449,7 @@ def update_session(
             out.has_note = True
         store.save(state)
         if want_record:
-            from vibe_vault.index import make_record
+            from vibe_vault.records import make_record
 
             out.record = make_record(state, [transcript, *agents], opts, fig)
         return out

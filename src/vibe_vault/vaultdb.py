@@ -1,5 +1,7 @@
-"""The vault's database (`<state>/vault.db`, SQLite): what `vv search`,
-`vv files`, `vv show` and `vv resume` read.
+"""The vault's database (`<state>/vault.db`, SQLite): the session registry
+(registry.py: what backfill, the indexes and `vv stats` read) and the search
+index (this module: what `vv search`, `vv files`, `vv show` and `vv resume`
+read).
 
 It is derived data: every row comes from a session's saved state, so a
 missing, corrupt or outdated database is deleted and built again from the
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
@@ -42,8 +44,36 @@ FRESH_NS = 100_000_000
 COARSE_FRESH_NS = 2_000_000_000
 BATCH = 500
 
-_SCHEMA = f"""
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+# The registry (registry.py): a record per session, and what finds them fast.
+_REGISTRY = """
+CREATE TABLE records(
+    session_id TEXT PRIMARY KEY, project TEXT NOT NULL, started TEXT NOT NULL,
+    ended TEXT NOT NULL, status TEXT NOT NULL, has_note INTEGER NOT NULL, note TEXT NOT NULL,
+    active_minutes INTEGER NOT NULL, cost_usd REAL NOT NULL,
+    body BLOB NOT NULL);  -- the whole Record, msgpack
+CREATE INDEX records_by_project ON records(project, started);
+CREATE INDEX records_by_start ON records(started);
+-- the transcript files of each session as last read: backfill's "unchanged"
+CREATE TABLE stamps(path TEXT PRIMARY KEY, session_id TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX stamps_by_session ON stamps(session_id);
+-- message ids at the end of each session, and the ids each session starts
+-- from: which session continues which
+CREATE TABLE tails(uuid TEXT NOT NULL, session_id TEXT NOT NULL, started TEXT NOT NULL,
+    PRIMARY KEY(uuid, session_id)) WITHOUT ROWID;
+CREATE INDEX tails_by_session ON tails(session_id);
+CREATE TABLE refs(uuid TEXT NOT NULL, session_id TEXT NOT NULL,
+    PRIMARY KEY(uuid, session_id)) WITHOUT ROWID;
+CREATE INDEX refs_by_session ON refs(session_id);
+-- entry types this version does not know, by Claude Code version
+CREATE TABLE unknown(session_id TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);
+CREATE INDEX unknown_by_session ON unknown(session_id);
+-- legacy subagent files (agent-*.jsonl beside the transcripts) and their session
+CREATE TABLE owners(path TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
+"""
+
+# The search index: rebuilt from the states whenever a session leaves.
+_SEARCH = f"""
 CREATE TABLE sessions(
     doc INTEGER PRIMARY KEY AUTOINCREMENT,  -- rowid of its text in `search`
     session_id TEXT NOT NULL UNIQUE,
@@ -65,6 +95,13 @@ CREATE INDEX changes_by_path ON changes(path);
 CREATE INDEX changes_by_doc ON changes(doc);
 CREATE VIRTUAL TABLE search USING fts5({", ".join(COLUMNS)}, content='',
     tokenize='unicode61 remove_diacritics 2');
+"""
+_SEARCH_TABLES = ("sessions", "folders", "indexed", "changes", "search")
+
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+{_REGISTRY}
+{_SEARCH}
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 
@@ -161,13 +198,25 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
-def _meta(conn: sqlite3.Connection, key: str, default: str = "") -> str:
+def meta(conn: sqlite3.Connection, key: str, default: str = "") -> str:
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return str(row[0]) if row else default
 
 
-def _set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+
+def reset_search(conn: sqlite3.Connection) -> None:
+    """Drop the search index, words and all (deleted pages are zeroed), and
+    make it anew, empty: the next reader fills it from the states."""
+    with transaction(conn):
+        for table in _SEARCH_TABLES:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in _SEARCH.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute("DELETE FROM meta WHERE key IN ('states', 'dead')")
 
 
 def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
@@ -176,7 +225,7 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
         return
     conn.execute("DELETE FROM sessions WHERE doc = ?", row)
     conn.execute("DELETE FROM changes WHERE doc = ?", row)
-    _set_meta(conn, "dead", str(int(_meta(conn, "dead", "0")) + 1))
+    set_meta(conn, "dead", str(int(meta(conn, "dead", "0")) + 1))
 
 
 _INSERT_TEXT = (f"INSERT INTO search(rowid, {', '.join(COLUMNS)}) VALUES "
@@ -207,18 +256,14 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
 
 
 def forget(state_dir: str) -> None:
-    """Sessions were forgotten: delete the database, words and all (the index
-    keeps no text it could delete them from); the next reader builds it again
-    from the states that are left."""
-    _remove(path_of(state_dir))
-
-
-def index_session(state_dir: str, state_key: str, timeout: float = 1.0) -> None:
-    """Index one session from its saved state (SessionEnd)."""
-    conn = connect(state_dir, timeout=timeout)
+    """Sessions were forgotten: drop the search index, words and all (it keeps
+    no text it could delete theirs from); the next reader builds it again from
+    the states that are left. The registry's rows go one by one (registry.remove)."""
+    if not os.path.exists(path_of(state_dir)):
+        return
+    conn = connect(state_dir)
     try:
-        with transaction(conn):
-            _index_states(conn, state_dir, [state_key])
+        reset_search(conn)
     finally:
         conn.close()
 
@@ -228,7 +273,7 @@ def _stamp(st: os.stat_result) -> int:
     return hash((st.st_size, st.st_mtime_ns, st.st_ino))  # ints hash the same in every run
 
 
-def _index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
+def index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
     """Index the sessions whose state files are named `keys` (without `.state`)."""
     from vibe_vault.document import document_of
     from vibe_vault.paths import safe_id
@@ -280,7 +325,7 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
     except OSError:
         st = None
     mark = f"{st.st_mtime_ns}:{st.st_ino}" if st is not None else "none"
-    if not force and _meta(conn, "states") == mark:
+    if not force and meta(conn, "states") == mark:
         return 0
     seen: dict[str, int] = {}
     if st is not None:
@@ -301,38 +346,35 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
             conn.execute("DELETE FROM indexed WHERE state = ?", (key,))
     for start in range(0, len(changed), BATCH):
         with transaction(conn):
-            looked += _index_states(conn, state_dir, changed[start:start + BATCH])
+            looked += index_states(conn, state_dir, changed[start:start + BATCH])
     tick = COARSE_FRESH_NS if st is not None and st.st_mtime_ns % 1_000_000 == 0 else FRESH_NS
     trusted = st is not None and time.time_ns() - st.st_mtime_ns > tick
     with transaction(conn):
-        _set_meta(conn, "states", mark if trusted else "")
+        set_meta(conn, "states", mark if trusted else "")
     return looked + len(gone)
 
 
 def needs_rebuild(conn: sqlite3.Connection) -> bool:
     """Unreachable text rows outnumber the sessions (and are many)."""
-    dead = int(_meta(conn, "dead", "0"))
+    dead = int(meta(conn, "dead", "0"))
     live = int(conn.execute("SELECT count(*) FROM sessions").fetchone()[0])
     return dead > max(1000, live)
 
 
 def ready(state_dir: str, reindex: bool = False) -> sqlite3.Connection:
-    """The database, caught up with the states: built from scratch when asked,
-    when missing or unreadable, or when most of its text rows are dead."""
-    if reindex:
-        _remove(path_of(state_dir))
+    """The database, its search index caught up with the states: built from
+    scratch when asked, when missing or unreadable, or when most of its text
+    rows are dead."""
     conn = connect(state_dir)
+    if reindex:
+        reset_search(conn)
     try:
         if needs_rebuild(conn):
-            conn.close()
-            _remove(path_of(state_dir))
-            conn = connect(state_dir)
+            reset_search(conn)
         try:
             catch_up(conn, state_dir)
         except Left:
-            conn.close()
-            _remove(path_of(state_dir))
-            conn = connect(state_dir)
+            reset_search(conn)
             catch_up(conn, state_dir)
     except sqlite3.DatabaseError as exc:
         conn.close()

@@ -14,6 +14,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from vibe_vault import vaultdb
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter
 
@@ -153,9 +154,7 @@ class Progress:
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import registry
-    from vibe_vault.atomic import sweep_temp_files
-    from vibe_vault.discover import discover, transcript_roots
-    from vibe_vault.log import warn
+    from vibe_vault.discover import transcript_roots
     from vibe_vault.session import Store
 
     roots = transcript_roots(args.paths, cfg.projects_root)
@@ -164,8 +163,46 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     since = _parse_day(args.since) if args.since else None
     t0 = time.monotonic()
     Store(cfg.state_dir).ensure()
-    reg = registry.load(cfg.state_dir)
-    sources, skipped = discover(roots, reg.agent_owners)
+    conn = registry.connect(cfg)  # on the first run, takes the old registry in
+    try:
+        # Projects whose records SessionEnd left (the database busy), notes owed.
+        owed = set(registry.owed_projects(conn))
+        done = _backfill(args, cfg, conn, roots, since, t0, owed)
+        if not args.dry_run:
+            registry.paid(conn, owed)
+        return done
+    finally:
+        conn.close()
+
+
+class Known(Struct):
+    """What the registry says of a session, enough to tell it is unchanged."""
+
+    project: str
+    status: str
+    ended: str
+    has_note: bool
+    note: str
+
+
+def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path],
+              since: float | None, t0: float, staged: set[str]) -> int:
+    from vibe_vault import registry
+    from vibe_vault.atomic import sweep_temp_files
+    from vibe_vault.discover import discover
+    from vibe_vault.log import warn
+    from vibe_vault.records import stamp
+
+    sources, skipped = discover(roots, registry.owners(conn))
+    # Read whole tables once, without any session's record: a warm run over a
+    # large history costs a stat per file and a row per session, nothing more.
+    stamps = registry.stamps(conn)
+    files_known: dict[str, int] = {}
+    for sid, *_ in stamps.values():
+        files_known[sid] = files_known.get(sid, 0) + 1
+    known = {row[0]: Known(row[1], row[2], row[3], bool(row[4]), row[5]) for row in conn.execute(
+        "SELECT session_id, project, status, ended, has_note, note FROM records")}
+    notes = _NoteFolders(cfg.vault)
     summary = Summary(sessions=len(sources), skipped_files=skipped)
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
@@ -183,14 +220,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     for src in sources:
         if is_forgotten(cfg.state_dir, src.session_id):
             summary.forgotten += 1
-            if src.session_id in reg.sessions:
+            if src.session_id in known:
                 gone.add(src.session_id)
             continue
         files = [src.main, *src.agents]
         # One stat per file tells all: unchanged or not, how recent, how big.
-        stamps = [registry.stamp(p) for p in files]
-        newest = max((s.mtime_ns for s in stamps if s), default=0) / 1e9
-        rec = reg.sessions.get(src.session_id)
+        now = [stamp(p) for p in files]
+        newest = max((s.mtime_ns for s in now if s), default=0) / 1e9
+        rec = known.get(src.session_id)
         if since is not None and newest < since:
             summary.filtered += 1
             continue
@@ -199,19 +236,22 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             if project != args.project and not project.endswith("-" + args.project):
                 summary.filtered += 1
                 continue
-        if (rec is not None and not args.force and registry.unchanged(rec, stamps)
+        if (rec is not None and not args.force
+                and files_known.get(src.session_id) == len(files)
+                and all(s is not None and stamps.get(s.path) == (
+                    src.session_id, s.size, s.mtime_ns, s.inode) for s in now)
                 and not (rec.status == "active" and min(newest, _epoch(rec.ended)) < idle_before)
                 # A note deleted (or the whole vault) is written again.
-                and not (rec.has_note and not os.path.exists(os.path.join(cfg.vault, rec.note)))
+                and not (rec.has_note and not notes.exists(rec.note))
                 and not (args.archive and needs_archive(cfg, src.session_id, files))):
             summary.unchanged += 1
             continue
-        sizes[src.session_id] = sum(s.size for s in stamps if s)
+        sizes[src.session_id] = sum(s.size for s in now if s)
         jobs.append((src.session_id, str(src.main), [str(a) for a in src.agents], args.force,
                      idle_before, args.archive, None))
     # Biggest first, so one large session does not finish last on its own.
     jobs.sort(key=lambda j: -sizes[j[0]])
-    jobs = _with_predicted_links(cfg, reg, jobs)
+    jobs = _with_predicted_links(cfg, conn, jobs)
     if args.dry_run:
         for sid, main, *_ in jobs:
             print(f"would process {sid}  {main}")
@@ -242,30 +282,36 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         else:
             summary.unchanged += 1
     progress.close()
+    projects: set[str] = set(staged)
     if gone:
         from vibe_vault.session import Store, forget_files
 
         for sid in gone:
-            rec = reg.sessions.get(sid)
-            forget_files(cfg, Store(cfg.state_dir), sid, rec.note if rec else "")
-        reg = registry.remove(cfg.state_dir, gone)
-    if (gone or jobs or not reg.sessions or registry.staged(cfg.state_dir)
-            or not os.path.exists(os.path.join(cfg.vault, "index.md"))):
+            was = known.get(sid)
+            forget_files(cfg, Store(cfg.state_dir), sid, was.note if was else "")
+        projects |= registry.remove(cfg, gone)
+    first = not known or not os.path.exists(os.path.join(cfg.vault, "index.md"))
+    if gone or jobs or first or staged:
         owners = {str(a): src.session_id for src in sources for a in src.agents
                   if a.parent.name != "subagents"}
-        reg = registry.merge(cfg.state_dir, records, owners)
+        with vaultdb.transaction(conn):
+            for sid in sorted(records):
+                registry.put(conn, records[sid])
+            registry.set_owners(conn, owners)
         from vibe_vault import index
 
-        summary.index_notes_written = index.regenerate(cfg, reg)
+        projects |= {r.project for r in records.values()}
+        projects |= {known[sid].project for sid in records if sid in known}
+        summary.index_notes_written = index.regenerate(cfg, None if first else projects,
+                                                       conn=conn)
         for folder in sorted({os.path.dirname(rec.note) for rec in records.values() if rec.note}):
             sweep_temp_files(os.path.join(cfg.vault, folder))
     if not args.dry_run and not args.paths:
-        summary.files_pruned = prune_finished(cfg, reg)
+        found = {src.session_id for src in sources}
+        summary.files_pruned = prune_finished(cfg, conn, [s for s in known if s not in found])
     if not args.dry_run:
         summary.indexed = _catch_up_search(cfg)
-    for rec in reg.sessions.values():
-        for key, n in rec.unknown.items():
-            summary.unknown_entry_types[key] = summary.unknown_entry_types.get(key, 0) + n
+    summary.unknown_entry_types = registry.unknown_counts(conn)
     summary.seconds = round(time.monotonic() - t0, 3)
     if args.json:
         import msgspec
@@ -300,18 +346,39 @@ def _catch_up_search(cfg: Config) -> int:
         conn.close()
 
 
-def prune_finished(cfg: Config, reg: Any) -> int:
+class _NoteFolders:
+    """Whether notes exist, from one listing per folder rather than a stat per note."""
+
+    def __init__(self, vault: str) -> None:
+        self.vault = vault
+        self.listed: dict[str, set[str]] = {}
+
+    def exists(self, note: str) -> bool:
+        folder, _, name = note.rpartition("/")
+        names = self.listed.get(folder)
+        if names is None:
+            try:
+                names = set(os.listdir(os.path.join(self.vault, *folder.split("/"))))
+            except OSError:
+                names = set()
+            self.listed[folder] = names
+        return name in names
+
+
+def prune_finished(cfg: Config, conn: Any, missing: list[str]) -> int:
     """Drop the lock and journal files of sessions whose transcript files are
     all gone (Claude Code deletes them after 30 days): no hook will come for
     them again. Their state stays: the search index and the vault's database
     are built from the states, and old sessions are the ones people search for.
     """
+    from vibe_vault import registry
     from vibe_vault.session import Store
 
     store = Store(cfg.state_dir)
     pruned = 0
-    for sid, rec in reg.sessions.items():
-        if not rec.files or any(os.path.exists(f.path) for f in rec.files):
+    for sid in missing:  # sessions the registry knows and the transcripts folder no longer has
+        rec = registry.get(conn, sid)
+        if rec is None or not rec.files or any(os.path.exists(f.path) for f in rec.files):
             continue
         for path in (store.journal_path(sid), store.lock_path(sid)):
             try:
@@ -322,30 +389,39 @@ def prune_finished(cfg: Config, reg: Any) -> int:
     return pruned
 
 
-def _with_predicted_links(cfg: Config, reg: Any, jobs: list[Any]) -> list[Any]:
+def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any]) -> list[Any]:
     """Give each job the links its note will most likely carry, so a cold backfill
     writes each note once. A new session's start and project come from its first
     lines, by the rules the fold uses; the link pass at the end corrects any
-    guess that was wrong (a session that turns out to have no note, say)."""
-    from vibe_vault import index
+    guess that was wrong (a session that turns out to have no note, say).
+    Only the projects the jobs are in are read."""
+    from vibe_vault import registry
     from vibe_vault.discover import sniff_start
+    from vibe_vault.links import compute_links
     from vibe_vault.note import note_relpath
     from vibe_vault.project import project_name
-    from vibe_vault.registry import Record
+    from vibe_vault.records import Record
     from vibe_vault.render import iso
 
-    records = {sid: r for sid, r in reg.sessions.items() if r.has_note}
+    guessed: dict[str, Record] = {}
     projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
     for sid, main, *_ in jobs:
-        if sid in records and records[sid].note:
+        row = conn.execute("SELECT project, note, has_note FROM records WHERE session_id = ?",
+                           (sid,)).fetchone()
+        if row and row[1] and row[2]:
+            guessed[sid] = Record(session_id=sid, project=row[0])  # known: read below
             continue
         first_ts, cwd = sniff_start(main)
         if not first_ts:
             continue
         project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
-        records[sid] = Record(session_id=sid, project=project, has_note=True,
+        guessed[sid] = Record(session_id=sid, project=project, has_note=True,
                               note=note_relpath(project, sid, first_ts), started=iso(first_ts))
-    links = index.compute_links(records)
+    records = registry.of_projects(conn, {r.project for r in guessed.values()})
+    for sid, rec in guessed.items():
+        if sid not in records and rec.has_note:
+            records[sid] = rec
+    links = compute_links(records)
     return [(*job[:6], links.get(job[0])) for job in jobs]
 
 

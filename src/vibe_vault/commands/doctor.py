@@ -248,13 +248,13 @@ def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[st
 def _drift(cfg: Config) -> Check:
     from vibe_vault import registry
 
-    reg = registry.load(cfg.state_dir)
     counts = _unknown_fields(Path(cfg.projects_root))
-    for r in reg.sessions.values():
-        for k, n in r.unknown.items():
-            counts[k] = counts.get(k, 0) + n
+    with registry.opened(cfg) as conn:
+        for kind, n in registry.unknown_counts(conn).items():
+            counts[kind] = counts.get(kind, 0) + n
+        known = registry.count(conn)
     if not counts:
-        return Check("format drift", "pass", f"no unknown entry types in {len(reg.sessions)} "
+        return Check("format drift", "pass", f"no unknown entry types in {known} "
                      "known sessions, no unknown fields in recent transcripts")
     top = sorted(counts.items(), key=lambda kv: -kv[1])[:8]
     return Check("format drift", "warn", "entry types and fields this version does not know: "

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if not args.sessions and not args.project:
         print("vv: name the sessions to forget, or --project NAME", file=sys.stderr)
         return 2
-    reg = registry.load(cfg.state_dir)
+    reg = registry.load(cfg)
     known = set(reg.sessions)
     wanted: set[str] = set()
     for given in args.sessions:
@@ -75,12 +75,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print(f"forgot {sid} ({len(removed)} files removed)")
     if args.dry_run:
         return 0
-    reg = registry.remove(cfg.state_dir, wanted)
+    registry.remove(cfg, wanted)
     from vibe_vault import vaultdb
 
     vaultdb.forget(cfg.state_dir)
-    index.regenerate(cfg, reg)
-    left = {rec.project for rec in reg.sessions.values() if rec.has_note}
+    index.regenerate(cfg, projects)
+    with registry.opened(cfg) as conn:
+        left = {p for p in projects if conn.execute(
+            "SELECT 1 FROM records WHERE project = ? AND has_note LIMIT 1", (p,)).fetchone()}
     for project in projects - left:  # a project note with no session left goes too
         note = index.project_note_path(project)
         privacy.remove_quietly(os.path.join(cfg.vault, *note.split("/")))

@@ -17,9 +17,7 @@ from typing import Any
 MAX_STDIN = 64 << 20
 STDIN_WAIT_S = 2.0
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
-# SessionEnd updates the indexes itself only while the registry loads in a few
-# tens of milliseconds (about 2,500 sessions) and this much time is left.
-INLINE_INDEX_BYTES = 2 << 20
+# SessionEnd updates the indexes itself only while this much time is left.
 INLINE_INDEX_SECONDS = 0.4
 # Seconds SessionEnd waits for the search index when another process writes it.
 SEARCH_INDEX_WAIT = 0.2
@@ -206,43 +204,39 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
 
 
 def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
-    """At SessionEnd: the session's registry record, its links and its project's
-    notes. The record is staged (one small file) whatever happens; the rest is
-    done here only on a vault small enough to finish well inside the deadline
-    without waiting for any lock, and otherwise by `vv index` in the background."""
-    from vibe_vault import registry
-    from vibe_vault.commands import index_cmd
-
-    registry.stage(cfg.state_dir, record)
-    _index_for_search(cfg, record.session_id)
-    if (registry.size_of(cfg.state_dir) > INLINE_INDEX_BYTES
-            or deadline - time.monotonic() < INLINE_INDEX_SECONDS):
-        index_cmd.start_in_background(cfg)
-        return
-    from vibe_vault import index
-    from vibe_vault.lock import LockTimeout
-
-    try:
-        reg = registry.merge(cfg.state_dir, {}, timeout=0.0)
-    except LockTimeout:  # a backfill or an indexer is at it: it takes this record too
-        index_cmd.start_in_background(cfg)
-        return
-    index.regenerate(cfg, reg, projects={record.project}, lock_timeout=0.0)
-
-
-def _index_for_search(cfg: Any, sid: str) -> None:
-    """The session's rows in the search index; when the index is busy, or
-    cannot be written, `vv search` catches up later."""
+    """At SessionEnd: the session's registry row and search index rows, its
+    links and its project's and the home note, each from indexed reads, so
+    the cost is the same whatever the number of sessions. When the database
+    is busy, new (still to be built) or time is short, the record is staged
+    and `vv index` does the rest in the background."""
     import sqlite3
 
-    from vibe_vault import vaultdb
-    from vibe_vault.log import info
+    from vibe_vault import index, registry, vaultdb
+    from vibe_vault.commands import index_cmd
     from vibe_vault.paths import safe_id
 
+    left = deadline - time.monotonic()
     try:
-        vaultdb.index_session(cfg.state_dir, safe_id(sid), timeout=SEARCH_INDEX_WAIT)
-    except (sqlite3.Error, OSError) as exc:
-        info(cfg.state_dir, f"hook SessionEnd: search index not updated ({exc}); vv search will")
+        if left < INLINE_INDEX_SECONDS:
+            raise TimeoutError
+        conn = registry.connect(cfg, timeout=SEARCH_INDEX_WAIT, fill=False)
+    except (TimeoutError, registry.NotReady, sqlite3.Error, OSError):
+        registry.stage(cfg.state_dir, record)
+        index_cmd.start_in_background(cfg)
+        return
+    try:
+        with vaultdb.transaction(conn):
+            registry.put(conn, record)
+            vaultdb.index_states(conn, cfg.state_dir, [safe_id(record.session_id)])
+        index.regenerate(cfg, {record.project}, lock_timeout=0.0, conn=conn)
+    except sqlite3.Error as exc:
+        from vibe_vault.log import info
+
+        registry.stage(cfg.state_dir, record)
+        index_cmd.start_in_background(cfg)
+        info(cfg.state_dir, f"hook SessionEnd: database busy ({exc}); vv index takes over")
+    finally:
+        conn.close()
 
 
 def _last_run(state_dir: str, name: str, sid: str) -> None:

@@ -20,12 +20,10 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
     from vibe_vault.project import project_name
 
     project = project_name(cwd)
-    reg = registry.load(cfg.state_dir)
-    recs = [r for r in reg.sessions.values()
-            if r.project == project and r.session_id != session_id and r.has_note]
-    if not recs:
+    with registry.opened(cfg, timeout=1.0) as conn:
+        last = registry.latest_of_project(conn, project, session_id)
+    if last is None:
         return ""
-    last = max(recs, key=lambda r: (r.started, r.session_id))
     lines = [f"vibe-vault: the previous Claude Code session in {project} "
              f"({last.started[:16].replace('T', ' ')} UTC) was “{last.title}”"
              + ("" if last.title.endswith((".", "!", "?", "…")) else "."),

@@ -49,18 +49,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def update_indexes(cfg: Config, rounds: int = 5) -> int:
-    """Fold staged records in and update what they touch, until none are left."""
+def update_indexes(cfg: Config) -> int:
+    """Take staged records in and update what they touch."""
     from vibe_vault import index, registry
 
-    written = 0
-    for _ in range(rounds):
-        pending = registry.staged(cfg.state_dir)
-        if not pending:
-            break
-        projects = {rec.project for _, _, rec in pending}
-        reg = registry.merge(cfg.state_dir, {})
-        written += index.regenerate(cfg, reg, projects=projects)
+    with registry.opened(cfg) as conn:  # takes the staged records in
+        projects = set(registry.owed_projects(conn))
+        written = index.regenerate(cfg, projects, conn=conn)
+        registry.paid(conn, projects)
     return written
 
 

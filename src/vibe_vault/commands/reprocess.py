@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     moved = archive.move_out_of_vault(cfg)
     if moved:
         print(f"vv: {moved}", file=sys.stderr)
-    reg = registry.load(cfg.state_dir)
+    reg = registry.load(cfg)
     from vibe_vault.session_ids import SessionNotFound, pick
 
     wanted = []
@@ -105,5 +105,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         done += 1
         print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (nothing answered)'}"
               + (" (from the archive)" if tmp is not None else ""))
-    index.regenerate(cfg, registry.merge(cfg.state_dir, records))
+    registry.merge(cfg, records)
+    # the projects the sessions were in, and are in now
+    projects = {r.project for r in records.values()} | {
+        reg.sessions[sid].project for sid in records if sid in reg.sessions}
+    index.regenerate(cfg, projects)
     return 1 if failed else 0

@@ -6,6 +6,7 @@ import argparse
 import csv
 import json
 import sys
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -46,7 +47,7 @@ def _period(started: str, by: str) -> str:
     return dt.strftime("%Y-%m")
 
 
-def compute(records: list[Any], by: str, top: int) -> dict[str, Any]:
+def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
     def bucket() -> dict[str, Any]:
         return {"sessions": 0, "active_hours": 0.0, "tokens": 0, "cost_usd": 0.0}
 
@@ -114,8 +115,7 @@ def _human(n: float) -> str:
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import registry
 
-    reg = registry.load(cfg.state_dir)
-    recs = [r for r in reg.sessions.values() if r.has_note]
+    where, params = "has_note", []
     if args.since:
         try:
             since = datetime.fromisoformat(args.since).date().isoformat()
@@ -123,24 +123,30 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             print(f"vv: --since takes a date like 2026-11-01, not {args.since!r}",
                   file=sys.stderr)
             return 2
-        recs = [r for r in recs if r.started[:10] >= since]
+        where += " AND started >= ?"
+        params.append(since)
     if args.project:
-        recs = [r for r in recs if r.project == args.project]
-    if args.csv:
-        w = csv.writer(sys.stdout)
-        cols = ["session_id", "project", "started", "ended", "status", "title",
-                "duration_minutes", "active_minutes", "input_tokens", "output_tokens",
-                "cache_read_tokens", "cache_creation_tokens", "cost_usd", "tool_calls",
-                "prompts", "note"]
-        w.writerow(cols)
-        for r in sorted(recs, key=lambda r: (r.started, r.session_id)):
-            w.writerow([getattr(r, c) for c in cols])
-        return 0
-    stats = compute(recs, args.by, args.top)
+        where += " AND project = ?"
+        params.append(args.project)
+    with registry.opened(cfg) as conn:
+        # One record at a time, and only the fields a report needs: memory and
+        # time stay in proportion to what is printed, not to the history.
+        recs = registry.summaries_where(conn, where + " ORDER BY started, session_id", params)
+        if args.csv:
+            w = csv.writer(sys.stdout)
+            cols = ["session_id", "project", "started", "ended", "status", "title",
+                    "duration_minutes", "active_minutes", "input_tokens", "output_tokens",
+                    "cache_read_tokens", "cache_creation_tokens", "cost_usd", "tool_calls",
+                    "prompts", "note"]
+            w.writerow(cols)
+            for r in recs:
+                w.writerow([getattr(r, c) for c in cols])
+            return 0
+        stats = compute(recs, args.by, args.top)
     if args.json:
         sys.stdout.write(json.dumps(stats, indent=2) + "\n")
         return 0
-    if not recs:
+    if not stats["total"]["sessions"]:
         print("No sessions yet: run `vv backfill` (or let the hooks run).")
         return 0
     t = stats["total"]

@@ -1,0 +1,126 @@
+"""What the registry keeps of a session: its Record, made from its state.
+
+Pure but for `stamp` (one `os.stat`): the Stop hook's path imports this
+module, never the database.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from msgspec import Struct, field
+
+from vibe_vault.atomic import StrPath
+from vibe_vault.render import Figures, RenderOptions, figures, iso
+from vibe_vault.state import SessionState, worth_a_note
+
+
+class FileStamp(Struct, array_like=True):
+    path: str
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+class Record(Struct, omit_defaults=True):
+    session_id: str
+    project: str = ""
+    note: str = ""
+    title: str = ""
+    summary: str = ""
+    cwd: str = ""  # where the session ran: to resume it from
+    started: str = ""
+    ended: str = ""
+    status: str = "active"
+    end_reason: str = ""
+    duration_minutes: int = 0
+    active_minutes: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cost_usd: float = 0.0
+    tokens_by_model: dict[str, list[int]] = field(default_factory=dict)
+    cost_by_model: dict[str, float] = field(default_factory=dict)
+    files_changed: list[str] = field(default_factory=list)
+    tool_calls: int = 0
+    prompts: int = 0
+    open_tasks: list[str] = field(default_factory=list)
+    files: list[FileStamp] = field(default_factory=list)
+    first_parent: str = ""
+    logical_parent: str = ""
+    leaf_refs: list[str] = field(default_factory=list)
+    tail_uuids: list[str] = field(default_factory=list)
+    has_note: bool = False
+    unknown: dict[str, int] = field(default_factory=dict)  # entry types by Claude Code version
+    previous: str = ""  # the links last written into the note, so a link pass
+    next: str = ""  # can tell what changed without loading every state
+    continues: str = ""
+    continued_by: list[str] = field(default_factory=list)
+
+
+def stamp(path: StrPath) -> FileStamp | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return FileStamp(path=os.fspath(path), size=st.st_size, mtime_ns=st.st_mtime_ns,
+                     inode=st.st_ino)
+
+
+def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions,
+                fig: Figures | None = None) -> Record:
+    """The registry record of a session, from its state (and its figures, when
+    the note was just rendered from them)."""
+    fig = fig or figures(state, opts)
+    f = state.fold
+    by_model = {model: [t.input, t.output, t.cache_read, t.cache_creation]
+                for model, t in fig.tokens.items()}
+    cost_by_model = {model: round(c, 6) for model, c in fig.costs.items()}
+    stamps = [s for s in (stamp(p) for p in files) if s is not None]
+    todos = list(f.todos) or list(f.tasks.values())
+    return Record(
+        session_id=state.session_id,
+        project=state.project,
+        note=state.note,
+        title=fig.title,
+        summary=fig.summary,
+        cwd=f.cwd,
+        started=iso(f.first_ts) if f.first_ts else "",
+        ended=iso(f.last_ts) if f.last_ts else "",
+        status=state.status,
+        end_reason=state.end_reason,
+        duration_minutes=fig.wall_minutes,
+        active_minutes=fig.active_minutes,
+        input_tokens=fig.total.input,
+        output_tokens=fig.total.output,
+        cache_read_tokens=fig.total.cache_read,
+        cache_creation_tokens=fig.total.cache_creation,
+        cost_usd=fig.cost,
+        tokens_by_model=by_model,
+        cost_by_model=cost_by_model,
+        files_changed=[str(path) for path in sorted(f.files)[:200]],
+        tool_calls=fig.tool_calls,
+        prompts=f.prompts,
+        open_tasks=[str(t.text) for t in todos if t.status != "completed"][:20],
+        files=stamps,
+        first_parent=f.first_parent,
+        logical_parent=f.logical_parent,
+        leaf_refs=list(f.leaf_refs),
+        tail_uuids=list(f.tail_uuids),
+        has_note=bool(state.note) and worth_a_note(f),
+        unknown=_unknown(state),
+        previous=state.previous,
+        next=state.next,
+        continues=state.continues,
+        continued_by=list(state.continued_by),
+    )
+
+
+def _unknown(state: SessionState) -> dict[str, int]:
+    counts: dict[str, int] = {str(kind): n for kind, n in state.fold.unknown.items()}
+    for af in state.agents.values():
+        for k, n in af.fold.unknown.items():
+            counts[k] = counts.get(k, 0) + n
+    return counts
