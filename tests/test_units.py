@@ -356,3 +356,34 @@ def test_lines_counted_from_raw_json_equal_lines_of_the_text(text: str) -> None:
     raw = msgspec.json.decode(json.dumps({"v": text}).encode(),
                               type=dict[str, msgspec.Raw])["v"]
     assert _count_json_lines(raw) == _count_lines(text)
+
+
+def test_a_session_lock_leaves_no_file_and_excludes_while_held(tmp_path: Path) -> None:
+    import threading
+
+    from vibe_vault.lock import LockTimeout, SessionLock
+
+    path = tmp_path / "s.lock"
+    with SessionLock(path, 1.0):
+        assert path.exists()
+        with pytest.raises(LockTimeout), SessionLock(path, 0.05):
+            pass
+    assert not path.exists()
+    # many holders in turn: never two at once
+    inside: list[int] = []
+    overlaps: list[int] = []
+
+    def worker() -> None:
+        for _ in range(30):
+            with SessionLock(path, 10.0):
+                inside.append(1)
+                if len(inside) > 1:
+                    overlaps.append(1)
+                inside.pop()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not overlaps and not path.exists()

@@ -2,9 +2,10 @@
 
 Computed from the registry's rows, then applied: a session whose links
 changed gets its state updated and its note rewritten under its own lock.
-Work is in proportion to what changed: the projects named (and those their
-sessions continue into) are read whole, the home note comes from per-project
-sums. Run at SessionEnd and at the end of a backfill, never on every Stop.
+Work is in proportion to what changed: the projects named are read whole
+(links never cross projects: Claude Code resumes a session only in its own
+folder), the home note comes from per-project sums. Run at SessionEnd and at
+the end of a backfill, never on every Stop.
 """
 
 from __future__ import annotations
@@ -172,26 +173,6 @@ def render_daily(day: str, records: list[Record]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _linked_projects(conn: sqlite3.Connection, projects: set[str]) -> set[str]:
-    """The projects, and those of the sessions that continue one of theirs or
-    that one of theirs continues: links are worked out over all of them."""
-    found = set(projects)
-    for project in sorted(projects):
-        rows = conn.execute(
-            "SELECT DISTINCT r2.project FROM records r1 "
-            "JOIN refs ON refs.session_id = r1.session_id "
-            "JOIN tails ON tails.uuid = refs.uuid "
-            "JOIN records r2 ON r2.session_id = tails.session_id "
-            "WHERE r1.project = ? AND r2.has_note "
-            "UNION SELECT DISTINCT r2.project FROM records r1 "
-            "JOIN tails ON tails.session_id = r1.session_id "
-            "JOIN refs ON refs.uuid = tails.uuid "
-            "JOIN records r2 ON r2.session_id = refs.session_id "
-            "WHERE r1.project = ? AND r2.has_note", (project, project))
-        found.update(row[0] for row in rows)
-    return found
-
-
 def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: float = 2.0,
                conn: sqlite3.Connection | None = None) -> int:
     """Links, the notes of the given projects (default: all), the home note (and
@@ -203,7 +184,7 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
     if projects is None:
         projects = {row[0] for row in conn.execute(
             "SELECT DISTINCT project FROM records WHERE has_note")}
-    records = registry.of_projects(conn, _linked_projects(conn, projects))
+    records = registry.of_projects(conn, projects)
     changed = apply_links(cfg, compute_links(records), records, lock_timeout)
     written = len(changed)
     if changed:

@@ -24,7 +24,9 @@ def order(r: Record) -> tuple[str, str]:
 
 
 def compute_links(records: dict[str, Record]) -> dict[str, Links]:
-    """previous/next by start time within a project, and continuations.
+    """previous/next by start time within a project, and continuations
+    within a project (Claude Code resumes a session only in its own folder),
+    so a project's links need only its own records.
 
     Independent of the order sessions were processed in: a function of the
     records only.
@@ -39,17 +41,17 @@ def compute_links(records: dict[str, Record]) -> dict[str, Links]:
         for a, b in itertools.pairwise(recs):
             links[a.session_id].next = b.note
             links[b.session_id].previous = a.note
-    owner: dict[str, str] = {}
+    owner: dict[tuple[str, str], str] = {}
     for r in sorted(records.values(), key=order):
         for u in r.tail_uuids:
-            owner.setdefault(u, r.session_id)
+            owner.setdefault((r.project, u), r.session_id)
     for sid in sorted(links):
         r = records[sid]
         # Evidence only: the first message's parent, or a compaction's logical
         # parent. A summary line at the top names other sessions, but they may
         # merely have been summed up there.
         for ref in (r.logical_parent, r.first_parent):
-            other = owner.get(ref) if ref else None
+            other = owner.get((r.project, ref)) if ref else None
             if other and other != sid and other in links:
                 links[sid].continues = records[other].note
                 links[other].continued_by.append(r.note)

@@ -2,12 +2,15 @@
 
 On POSIX this is `fcntl.flock` on a lock file in the state directory: the kernel
 drops it when the holder dies, so a crashed `vv` never deadlocks anyone, and it
-costs no imports. Elsewhere `filelock` (imported only there) does the same.
-The transcript itself is never locked.
+costs no imports. The holder removes the file as it lets go, so no lock file is
+left per session; a process that locked a file removed meanwhile sees its inode
+is no longer the path's and tries again. Elsewhere `filelock` (imported only
+there) does the same. The transcript itself is never locked.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from types import TracebackType
@@ -39,19 +42,22 @@ class SessionLock:
                 raise LockTimeout(str(self.path)) from exc
             self._fallback = lock
             return self
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         deadline = time.monotonic() + self.timeout
         delay = 0.002
         while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
             except BlockingIOError:
+                os.close(fd)
                 if time.monotonic() >= deadline:
-                    os.close(fd)
                     raise LockTimeout(str(self.path)) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
+                continue
+            if _same_file(fd, self.path):
+                break
+            os.close(fd)  # the holder before us removed it as it let go: lock the new one
         self._fd = fd
         return self
 
@@ -62,8 +68,21 @@ class SessionLock:
         tb: TracebackType | None,
     ) -> None:
         if self._fd is not None:
+            # Removed while still held, so whoever opened it meanwhile sees the
+            # path gone and starts again on a new file.
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
         if self._fallback is not None:
             self._fallback.release()  # type: ignore[attr-defined]
             self._fallback = None
+
+
+def _same_file(fd: int, path: str) -> bool:
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (st.st_ino, st.st_dev) == (held.st_ino, held.st_dev)

@@ -115,6 +115,10 @@ def _fill(cfg: Config, conn: sqlite3.Connection) -> None:
             set_owners(conn, old.agent_owners)
         else:
             _from_states(cfg, conn)
+            # every index note is owed: written again from the rebuilt rows
+            vaultdb.set_meta(conn, "owed", "\n".join(
+                row[0] for row in conn.execute(
+                    "SELECT DISTINCT project FROM records WHERE has_note ORDER BY project")))
         vaultdb.set_meta(conn, "registry", "ready")
     if old is not None:
         with contextlib.suppress(OSError):
@@ -137,7 +141,10 @@ def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
         state = store.read_saved(name[:-6])
         if state is None or not state.session_id:
             continue
-        files = [str(state.transcript), *(a for a in sorted(state.agents) if os.path.isabs(a))]
+        # subagent files are kept by their path beside the transcript
+        folder = os.path.dirname(state.transcript)
+        files = [str(state.transcript), *(os.path.join(folder, name) for name, agent
+                                          in sorted(state.agents.items()) if not agent.foreign)]
         put(conn, make_record(state, files, opts))
 
 
@@ -151,21 +158,17 @@ def put(conn: sqlite3.Connection, rec: Record) -> None:
     conn.execute(f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
                  (sid, rec.project, rec.started, rec.ended, rec.status, int(rec.has_note),
                   rec.note, rec.active_minutes, rec.cost_usd, _encoder.encode(rec)))
-    for table in ("stamps", "tails", "refs", "unknown"):
+    for table in ("stamps", "unknown"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
     conn.executemany("INSERT OR REPLACE INTO stamps(path, session_id, size, mtime_ns, inode) "
                      "VALUES (?, ?, ?, ?, ?)",
                      [(f.path, sid, f.size, f.mtime_ns, f.inode) for f in rec.files])
-    conn.executemany("INSERT OR IGNORE INTO tails(uuid, session_id, started) VALUES (?, ?, ?)",
-                     [(u, sid, rec.started) for u in rec.tail_uuids])
-    conn.executemany("INSERT OR IGNORE INTO refs(uuid, session_id) VALUES (?, ?)",
-                     [(u, sid) for u in {rec.first_parent, rec.logical_parent} if u])
     conn.executemany("INSERT INTO unknown(session_id, kind, n) VALUES (?, ?, ?)",
                      [(sid, k, n) for k, n in rec.unknown.items()])
 
 
 def delete(conn: sqlite3.Connection, sid: str) -> None:
-    for table in ("records", "stamps", "tails", "refs", "unknown"):
+    for table in ("records", "stamps", "unknown"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
     conn.execute("DELETE FROM owners WHERE session_id = ?", (sid,))
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
@@ -51,20 +51,14 @@ CREATE TABLE records(
     ended TEXT NOT NULL, status TEXT NOT NULL, has_note INTEGER NOT NULL, note TEXT NOT NULL,
     active_minutes INTEGER NOT NULL, cost_usd REAL NOT NULL,
     body BLOB NOT NULL);  -- the whole Record, msgpack
-CREATE INDEX records_by_project ON records(project, started);
+-- covering the per-project sums of the home note: no record's body is read for them
+CREATE INDEX records_by_project ON records(project, has_note, started, session_id,
+    active_minutes, cost_usd);
 CREATE INDEX records_by_start ON records(started);
 -- the transcript files of each session as last read: backfill's "unchanged"
 CREATE TABLE stamps(path TEXT PRIMARY KEY, session_id TEXT NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX stamps_by_session ON stamps(session_id);
--- message ids at the end of each session, and the ids each session starts
--- from: which session continues which
-CREATE TABLE tails(uuid TEXT NOT NULL, session_id TEXT NOT NULL, started TEXT NOT NULL,
-    PRIMARY KEY(uuid, session_id)) WITHOUT ROWID;
-CREATE INDEX tails_by_session ON tails(session_id);
-CREATE TABLE refs(uuid TEXT NOT NULL, session_id TEXT NOT NULL,
-    PRIMARY KEY(uuid, session_id)) WITHOUT ROWID;
-CREATE INDEX refs_by_session ON refs(session_id);
 -- entry types this version does not know, by Claude Code version
 CREATE TABLE unknown(session_id TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL);
 CREATE INDEX unknown_by_session ON unknown(session_id);

@@ -1,0 +1,107 @@
+"""The vault's database (registry and search index) and the notes agree, and a
+database built again from the states gives the same vault.
+
+Whatever mix of hooks, backfills, reprocess and forget came before: the links
+between sessions, the project and home notes and `vv stats` equal what a
+registry rebuilt from scratch (from the session states) gives.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+from conftest import Env, frontmatter
+from test_backfill import SMALL, lay_out
+from test_corpus import UUID
+
+
+def snapshot(env: Env) -> dict[str, str]:
+    """Every note, and what `vv stats` says."""
+    out = dict(env.all_notes())
+    r = env.vv("stats", "--json")
+    assert r.returncode == 0, r.stderr
+    out["stats"] = r.stdout.decode()
+    return out
+
+
+def hook(env: Env, event: str, transcript: Path, **extra: str) -> None:
+    r = env.hook({"hook_event_name": event, "session_id": transcript.stem,
+                  "transcript_path": str(transcript), "cwd": "/tmp", **extra})
+    assert r.returncode == 0 and r.stdout == b"", r.stderr
+
+
+def drop_database(env: Env) -> None:
+    for path in env.state.glob("vault.db*"):
+        path.unlink()
+
+
+def test_a_mix_of_events_leaves_what_a_rebuild_from_the_states_gives(env: Env) -> None:
+    projects = lay_out(env, SMALL)
+    transcripts = sorted(p for p in projects.glob("*/*.jsonl") if UUID.match(p.stem))
+    assert len(transcripts) >= 6
+    # Some sessions arrive by backfill, the rest by hooks, one half-way first.
+    held = transcripts[:3]
+    for path in held:
+        shutil.move(path, path.with_suffix(".held"))
+    assert env.vv("backfill").returncode == 0
+    for path in held:
+        shutil.move(path.with_suffix(".held"), path)
+        data = path.read_bytes()
+        path.write_bytes(data[: data.rfind(b"\n", 0, len(data) // 2) + 1])
+        hook(env, "Stop", path)
+        path.write_bytes(data)
+        hook(env, "Stop", path)
+        hook(env, "SessionEnd", path, reason="exit")
+    assert env.vv("reprocess", transcripts[3].stem[:8]).returncode == 0
+    assert env.vv("forget", transcripts[4].stem).returncode == 0
+    assert env.vv("backfill").returncode == 0
+    kept_up = snapshot(env)
+    assert sum(n.count("next session") for n in kept_up.values()) >= 1
+    assert json.loads(kept_up["stats"])["total"]["sessions"] == len(env.notes())
+
+    drop_database(env)
+    r = env.vv("index")  # the registry built again from the states, every index note owed
+    assert r.returncode == 0, r.stderr
+    assert snapshot(env) == kept_up
+    # and a backfill after it finds nothing to do
+    r = env.vv("backfill", "--json")
+    assert json.loads(r.stdout)["written"] == 0
+    assert snapshot(env) == kept_up
+
+
+def test_a_corrupt_database_is_built_again(env: Env) -> None:
+    lay_out(env, SMALL[:4])
+    assert env.vv("backfill").returncode == 0
+    before = snapshot(env)
+    drop_database(env)
+    (env.state / "vault.db").write_bytes(b"not a database at all" * 500)
+    r = env.vv("backfill", "--json")
+    assert r.returncode == 0, r.stderr
+    assert snapshot(env) == before
+    with sqlite3.connect(env.state / "vault.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("SELECT count(*) FROM records").fetchone()[0] == 4
+
+
+def test_a_session_whose_transcript_is_gone_stays_in_a_rebuilt_registry(env: Env) -> None:
+    projects = lay_out(env, SMALL[:3])
+    assert env.vv("backfill").returncode == 0
+    gone = sorted(p for p in projects.glob("*/*.jsonl") if UUID.match(p.stem))[0]
+    gone.unlink()  # Claude Code's 30 days
+    before = snapshot(env)
+    drop_database(env)
+    assert env.vv("index").returncode == 0
+    assert snapshot(env) == before
+    assert gone.stem in {str(frontmatter(n)["session_id"]) for n in env.notes().values()}
+
+
+def test_no_lock_file_is_left_per_session(env: Env) -> None:
+    projects = lay_out(env, SMALL[:4])
+    assert env.vv("backfill").returncode == 0
+    for path in projects.glob("*/*.jsonl"):
+        if UUID.match(path.stem):
+            hook(env, "Stop", path)
+    assert not [p.name for p in (env.state / "locks").iterdir() if p.name != "registry.lock"]
