@@ -140,6 +140,11 @@ def test_continuation_links_both_ways(env: Env, tmp_path: Path) -> None:
     first = next(d for d in b_lines if d.get("type") in ("user", "assistant")
                  and not d.get("isSidechain"))
     first["parentUuid"] = last
+    # resumed where it ran: Claude Code resumes a session only in its own folder
+    cwd = next(d["cwd"] for d in a_lines if d.get("cwd"))
+    for d in b_lines:
+        if "cwd" in d:
+            d["cwd"] = cwd
     slug = env.claude / "projects" / "-p"
     slug.mkdir(parents=True)
     shutil.copyfile(a_src, slug / a_src.name)
