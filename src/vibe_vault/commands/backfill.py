@@ -175,6 +175,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         conn.close()
 
 
+RECORD_BATCH = 500  # records written to the database in one transaction
+
+
 class Known(Struct):
     """What the registry says of a session, enough to tell it is unchanged."""
 
@@ -260,7 +263,18 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         return 0
     sweep_temp_files(Path(cfg.state_dir) / "sessions")  # left by a writer that was killed
     progress = Progress(len(jobs), sum(sizes.values()))
-    records: dict[str, Any] = {}
+    # Records go to the database in batches as sessions finish: what is kept
+    # in memory is a project name and a note folder per session, not a record.
+    batch: list[Any] = []
+    projects: set[str] = set(staged)
+    folders: set[str] = set()
+
+    def flush() -> None:
+        with vaultdb.transaction(conn):
+            for rec in batch:
+                registry.put(conn, rec)
+        batch.clear()
+
     for sid, out, err in _run_jobs(cfg, jobs, args.jobs):
         progress.step(sizes.get(sid, 0))
         if out is None:
@@ -274,7 +288,14 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
             gone.add(sid)
             continue
         if out.record is not None:
-            records[sid] = out.record
+            batch.append(out.record)
+            projects.add(out.record.project)
+            if sid in known:
+                projects.add(known[sid].project)
+            if out.record.note:
+                folders.add(os.path.dirname(out.record.note))
+            if len(batch) >= RECORD_BATCH:
+                flush()
         if not out.has_note:
             summary.without_note += 1
         elif out.wrote:
@@ -282,7 +303,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         else:
             summary.unchanged += 1
     progress.close()
-    projects: set[str] = set(staged)
+    flush()
     if gone:
         from vibe_vault.session import Store, forget_files
 
@@ -295,16 +316,12 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         owners = {str(a): src.session_id for src in sources for a in src.agents
                   if a.parent.name != "subagents"}
         with vaultdb.transaction(conn):
-            for sid in sorted(records):
-                registry.put(conn, records[sid])
             registry.set_owners(conn, owners)
         from vibe_vault import index
 
-        projects |= {r.project for r in records.values()}
-        projects |= {known[sid].project for sid in records if sid in known}
         summary.index_notes_written = index.regenerate(cfg, None if first else projects,
                                                        conn=conn)
-        for folder in sorted({os.path.dirname(rec.note) for rec in records.values() if rec.note}):
+        for folder in sorted(folders):
             sweep_temp_files(os.path.join(cfg.vault, folder))
     if not args.dry_run and not args.paths:
         found = {src.session_id for src in sources}
