@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import MSG_RE, PY, UUID_RE, Maker, env_for, peak_rss_mb, settle, vv
 
 SESSION_RE = re.compile(rb'"sessionId":"[^"]*"')
+CWD_RE = re.compile(rb'"cwd":"(?:[^"\\]|\\.)*"')
 FRESH = "-home-user-work-project0-new"  # where SessionEnd's new sessions go
 
 QUERIES = [["test"], ["error"], ["fix", "bug"], ["README"], ['"the file"'], ["refactor*"],
@@ -75,6 +76,9 @@ def make_home(maker: Maker, root: Path, sessions: int, projects: int, size: int)
 
         data = MSG_RE.sub(fresh_msg, UUID_RE.sub(fresh, maker.rng.choice(blocks)))
         data = SESSION_RE.sub(b'"sessionId":"' + sid.encode() + b'"', data)
+        # each folder its own project, as Claude Code's folders are
+        data = CWD_RE.sub(b'"cwd":"/home/user/work/project' + str(i % projects).encode() + b'"',
+                          data)
         path = slug / f"{sid}.jsonl"
         path.write_bytes(data)
         when = past + i * 20
@@ -104,6 +108,19 @@ print(time.perf_counter() - t)
 """
     return float(subprocess.run([PY, "-c", code, str(root / "claude" / "projects")],
                                 capture_output=True, text=True, check=True).stdout)
+
+
+def search_bytes(db: Path) -> int:
+    """Bytes of the search index's tables and indexes in the database."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        names = [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_schema WHERE tbl_name IN "
+            "('sessions', 'folders', 'indexed', 'changes') OR tbl_name LIKE 'search%'")]
+        return int(conn.execute(
+            f"SELECT sum(pgsize) FROM dbstat WHERE name IN ({','.join('?' * len(names))})",
+            names).fetchone()[0] or 0)
 
 
 def median_time(cmd: list[str], env: dict[str, str], n: int = 9) -> float:
@@ -184,9 +201,12 @@ def main() -> int:
         rows.append(("  of which the search index (a rebuild, less a query)", f"{build:.2f} s",
                      f"{build / max(cold - build, 1e-9):.0%} of the rest", "≤ 15%"))
         notes = sum(p.stat().st_size for p in (work / "vault" / "Projects").rglob("*.md"))
-        db = sum(p.stat().st_size for p in (work / "state").glob("vault.db*"))  # WAL too
-        rows.append(("  search index size", f"{db / 1e6:.1f} MB",
-                     f"{db / notes:.0%} of the notes' {notes / 1e6:.0f} MB", "≤ 30%"))
+        whole = sum(p.stat().st_size for p in (work / "state").glob("vault.db*"))  # WAL too
+        search = search_bytes(work / "state" / "vault.db")
+        rows.append(("  search index size", f"{search / 1e6:.1f} MB",
+                     f"{search / notes:.0%} of the notes' {notes / 1e6:.0f} MB", "≤ 30%"))
+        rows.append(("  the whole database (registry and search)", f"{whole / 1e6:.1f} MB",
+                     f"{whole / max(1, args.sessions) / 1e3:.1f} kB a session", ""))
         # Steady state: the first search after a change catches the index up (a
         # scan of the state folder), the ones after it answer from the index.
         subprocess.run(vv("search", "anything"), env=env, capture_output=True, check=False)

@@ -57,6 +57,26 @@ def session_id_for(path: Path) -> str | None:
     return sniff_session_id(path)
 
 
+def groups(roots: list[Path]) -> list[Path]:
+    """The roots split into folders that each hold whole sessions (a main
+    transcript and its subagent files): a root holding only folders (Claude
+    Code's projects folder) by its subfolders, any other root whole. Work done
+    per group stays in proportion to one folder, not to the whole history."""
+    out: list[Path] = []
+    for root in roots:
+        try:
+            with os.scandir(root) as entries:
+                children = sorted(entries, key=lambda e: e.name)
+        except OSError:
+            out.append(root)  # a file, or what discover will report
+            continue
+        if any(e.name.endswith(".jsonl") for e in children):
+            out.append(root)
+        else:
+            out.extend(Path(e.path) for e in children if e.is_dir(follow_symlinks=False))
+    return out
+
+
 def _walk(root: Path) -> list[Path]:
     if root.is_file():
         return [root]
@@ -70,11 +90,13 @@ def _walk(root: Path) -> list[Path]:
 
 
 def discover(roots: list[Path], owners: dict[str, str] | None = None,
+             stats: dict[str, os.stat_result] | None = None,
              ) -> tuple[list[Source], dict[str, int]]:
     """Sessions under `roots`, and counts of files passed over by reason.
 
     `owners` maps legacy agent files to their session, as found before, so
-    they need not be opened again.
+    they need not be opened again; `stats`, when given, receives each file's
+    `stat` by path (so a caller need not ask again).
     """
     owners = owners or {}
     mains: dict[str, Source] = {}
@@ -92,6 +114,8 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
             except OSError:
                 skip("unreadable")
                 continue
+            if stats is not None:
+                stats[str(path)] = st
             if not stat.S_ISREG(st.st_mode):
                 # A FIFO, socket or device would block or never end: never opened.
                 skip("not a regular file")

@@ -192,21 +192,12 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
               since: float | None, t0: float, staged: set[str]) -> int:
     from vibe_vault import registry
     from vibe_vault.atomic import sweep_temp_files
-    from vibe_vault.discover import discover
+    from vibe_vault.discover import discover, groups
     from vibe_vault.log import warn
-    from vibe_vault.records import stamp
 
-    sources, skipped = discover(roots, registry.owners(conn))
-    # Read whole tables once, without any session's record: a warm run over a
-    # large history costs a stat per file and a row per session, nothing more.
-    stamps = registry.stamps(conn)
-    files_known: dict[str, int] = {}
-    for sid, *_ in stamps.values():
-        files_known[sid] = files_known.get(sid, 0) + 1
-    known = {row[0]: Known(row[1], row[2], row[3], bool(row[4]), row[5]) for row in conn.execute(
-        "SELECT session_id, project, status, ended, has_note, note FROM records")}
+    owners = registry.owners(conn)  # legacy subagent files: few
     notes = _NoteFolders(cfg.vault)
-    summary = Summary(sessions=len(sources), skipped_files=skipped)
+    summary = Summary(sessions=0, skipped_files={})
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
     sizes: dict[str, int] = {}
@@ -220,38 +211,69 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
     from vibe_vault.privacy import is_forgotten
 
     gone: set[str] = set()  # forgotten sessions the registry still knows
-    for src in sources:
-        if is_forgotten(cfg.state_dir, src.session_id):
-            summary.forgotten += 1
-            if src.session_id in known:
-                gone.add(src.session_id)
-            continue
-        files = [src.main, *src.agents]
-        # One stat per file tells all: unchanged or not, how recent, how big.
-        now = [stamp(p) for p in files]
-        newest = max((s.mtime_ns for s in now if s), default=0) / 1e9
-        rec = known.get(src.session_id)
-        if since is not None and newest < since:
-            summary.filtered += 1
-            continue
-        if args.project:
-            project = rec.project if rec and rec.project else src.main.parent.name
-            if project != args.project and not project.endswith("-" + args.project):
+    found: set[str] = set()
+    known: dict[str, Known] = {}  # of the sessions processed or forgotten: what was
+    owners_found: dict[str, str] = {}
+    # One folder at a time, each checked against its own rows (indexed reads):
+    # a warm run over a large history costs a stat per file, and memory in
+    # proportion to one folder.
+    for group in groups(roots):
+        stats: dict[str, os.stat_result] = {}
+        sources, skipped = discover([group], owners, stats)
+        for reason, k in skipped.items():
+            summary.skipped_files[reason] = summary.skipped_files.get(reason, 0) + k
+        stamps = registry.stamps_under(conn, str(group))
+        files_known: dict[str, int] = {}
+        for sid, *_ in stamps.values():
+            files_known[sid] = files_known.get(sid, 0) + 1
+        rows = registry.brief(conn, [src.session_id for src in sources])
+        for src in sources:
+            sid = src.session_id
+            if sid in found:
+                summary.skipped_files["duplicate session id"] = summary.skipped_files.get(
+                    "duplicate session id", 0) + 1
+                continue
+            found.add(sid)
+            summary.sessions += 1
+            owners_found.update((str(a), sid) for a in src.agents
+                                if a.parent.name != "subagents")
+            row = rows.get(sid)
+            rec = Known(*row[:5]) if row else None
+            if is_forgotten(cfg.state_dir, sid):
+                summary.forgotten += 1
+                if rec is not None:
+                    gone.add(sid)
+                    known[sid] = rec
+                continue
+            files = [src.main, *src.agents]
+            # One stat per file tells all: unchanged or not, how recent, how big.
+            now = [stats.get(str(p)) for p in files]
+            newest = max((st.st_mtime_ns for st in now if st), default=0) / 1e9
+            if since is not None and newest < since:
                 summary.filtered += 1
                 continue
-        if (rec is not None and not args.force
-                and files_known.get(src.session_id) == len(files)
-                and all(s is not None and stamps.get(s.path) == (
-                    src.session_id, s.size, s.mtime_ns, s.inode) for s in now)
-                and not (rec.status == "active" and min(newest, _epoch(rec.ended)) < idle_before)
-                # A note deleted (or the whole vault) is written again.
-                and not (rec.has_note and not notes.exists(rec.note))
-                and not (args.archive and needs_archive(cfg, src.session_id, files))):
-            summary.unchanged += 1
-            continue
-        sizes[src.session_id] = sum(s.size for s in now if s)
-        jobs.append((src.session_id, str(src.main), [str(a) for a in src.agents], args.force,
-                     idle_before, args.archive, None))
+            if args.project:
+                project = rec.project if rec and rec.project else src.main.parent.name
+                if project != args.project and not project.endswith("-" + args.project):
+                    summary.filtered += 1
+                    continue
+            if (rec is not None and not args.force
+                    and files_known.get(sid) == len(files)
+                    and all(st is not None and stamps.get(str(p)) == (
+                        sid, st.st_size, st.st_mtime_ns, st.st_ino)
+                        for p, st in zip(files, now, strict=True))
+                    and not (rec.status == "active"
+                             and min(newest, _epoch(rec.ended)) < idle_before)
+                    # A note deleted (or the whole vault) is written again.
+                    and not (rec.has_note and not notes.exists(rec.note))
+                    and not (args.archive and needs_archive(cfg, sid, files))):
+                summary.unchanged += 1
+                continue
+            if rec is not None:
+                known[sid] = rec
+            sizes[sid] = sum(st.st_size for st in now if st)
+            jobs.append((sid, str(src.main), [str(a) for a in src.agents], args.force,
+                         idle_before, args.archive, None))
     # Biggest first, so one large session does not finish last on its own.
     jobs.sort(key=lambda j: -sizes[j[0]])
     jobs = _with_predicted_links(cfg, conn, jobs)
@@ -311,12 +333,11 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
             was = known.get(sid)
             forget_files(cfg, Store(cfg.state_dir), sid, was.note if was else "")
         projects |= registry.remove(cfg, gone)
-    first = not known or not os.path.exists(os.path.join(cfg.vault, "index.md"))
+    first = (not conn.execute("SELECT 1 FROM records LIMIT 1").fetchone()
+             or not os.path.exists(os.path.join(cfg.vault, "index.md")))
     if gone or jobs or first or staged:
-        owners = {str(a): src.session_id for src in sources for a in src.agents
-                  if a.parent.name != "subagents"}
         with vaultdb.transaction(conn):
-            registry.set_owners(conn, owners)
+            registry.set_owners(conn, owners_found)
         from vibe_vault import index
 
         summary.index_notes_written = index.regenerate(cfg, None if first else projects,
@@ -324,8 +345,9 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         for folder in sorted(folders):
             sweep_temp_files(os.path.join(cfg.vault, folder))
     if not args.dry_run and not args.paths:
-        found = {src.session_id for src in sources}
-        summary.files_pruned = prune_finished(cfg, conn, [s for s in known if s not in found])
+        missing = [row[0] for row in conn.execute("SELECT session_id FROM records")
+                   if row[0] not in found]
+        summary.files_pruned = prune_finished(cfg, conn, missing)
     if not args.dry_run:
         summary.indexed = _catch_up_search(cfg)
     summary.unknown_entry_types = registry.unknown_counts(conn)
