@@ -111,7 +111,7 @@ def test_note_states_the_sessions_facts(notes: dict[str, str], main: Path) -> No
     fm = frontmatter(note)
     facts = Facts(main)
     assert fm["files_changed"] == len(facts.files)
-    assert fm["commits"] == facts.commits
+    assert fm.get("commits", 0) == facts.commits  # left out at zero
     assert fm["tool_calls"] == len(facts.tool_ids)
     assert fm["commands"] == facts.bash_calls
     assert set(fm["models"] or []) == facts.models

@@ -61,6 +61,12 @@ def _yaml_escape(m: re.Match[str]) -> str:
     return "\\ufffd" if 0xD800 <= o < 0xE000 or o in (0xFFFE, 0xFFFF) else f"\\u{o:04x}"
 
 
+def yaml_list(items: list[str] | list[Redacted]) -> str:
+    """A YAML list on one line, every item double-quoted (a flow list ends
+    plain scalars at a comma or bracket)."""
+    return "[" + ", ".join('"' + _YAML_ESCAPE.sub(_yaml_escape, s) + '"' for s in items) + "]"
+
+
 def yaml_str(s: str) -> str:
     """A YAML scalar for `s`: plain when unambiguous, else double-quoted."""
     if _PLAIN.match(s) and s.lower() not in _YAML_WORDS and not _NUMBERISH.match(s):
@@ -418,8 +424,7 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     f = state.fold
     lines = ["---", "type: session", f"session_id: {yaml_str(state.session_id)}"]
     lines.append(f"title: {yaml_str(fig.title)}")
-    lines.append("aliases:")
-    lines.append(f"  - {yaml_str(fig.title)}")
+    lines.append(f"aliases: {yaml_list([fig.title])}")
     lines.append(f"summary: {yaml_str(fig.summary)}")
     lines.append(f"project: {yaml_str(state.project)}")
     lines.append(f"started: {iso(f.first_ts) if f.first_ts else 'null'}")
@@ -431,13 +436,8 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     lines.append(f"cwd: {yaml_str(f.cwd) if f.cwd else 'null'}")
     lines.append(f"branch: {yaml_str(f.branches[-1]) if f.branches else 'null'}")
     if len(f.branches) > 1:
-        lines.append("branches:")
-        lines.extend(f"  - {yaml_str(b)}" for b in f.branches)
-    if fig.models:
-        lines.append("models:")
-        lines.extend(f"  - {yaml_str(m)}" for m in fig.models)
-    else:
-        lines.append("models: []")
+        lines.append(f"branches: {yaml_list(f.branches)}")
+    lines.append(f"models: {yaml_list(fig.models)}")
     lines.append(f"claude_code_version: {yaml_str(f.version) if f.version else 'null'}")
     t = fig.total
     lines.append(f"input_tokens: {t.input}")
@@ -446,29 +446,27 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
     lines.append(f"cache_creation_tokens: {t.cache_creation}")
     lines.append(f"cost_usd: {fig.cost:.4f}")
     if fig.unpriced:
-        lines.append("unpriced_models:")
-        lines.extend(f"  - {yaml_str(m)}" for m in fig.unpriced)
+        lines.append(f"unpriced_models: {yaml_list(fig.unpriced)}")
     lines.append(f"tool_calls: {fig.tool_calls}")
     lines.append(f"files_changed: {fig.files_changed}")
     lines.append(f"prompts: {f.prompts}")
     w = fig.work
     lines.append(f"commands: {w.commands_run}")
-    lines.append(f"errors: {len(w.errors) + w.errors_dropped}")
-    lines.append(f"commits: {len(w.commits)}")
-    lines.append(f"compactions: {f.compactions}")
-    lines.append(f"subagents: {len(f.subagents) + f.subagents_dropped}")
-    lines.append(f"redactions: {f.redactions}")
+    # Counts of what most sessions have none of are left out at zero (a
+    # missing property reads as none in Obsidian and Dataview).
+    for key, count in (("errors", len(w.errors) + w.errors_dropped),
+                       ("commits", len(w.commits)), ("compactions", f.compactions),
+                       ("subagents", len(f.subagents) + f.subagents_dropped),
+                       ("redactions", f.redactions)):
+        if count:
+            lines.append(f"{key}: {count}")
     for key in ("previous", "next", "continues"):
         target = getattr(state, key)
         if target:
             lines.append(f"{key}: {yaml_str(wikilink(target))}")
     if state.continued_by:
-        lines.append("continued_by:")
-        lines.extend(f"  - {yaml_str(wikilink(t))}" for t in state.continued_by)
-    lines.append("tags:")
-    lines.append("  - session")
-    lines.append(f"  - {yaml_str(_tag(state.project))}")
-    lines.append(f"  - {fig.activity}")
+        lines.append(f"continued_by: {yaml_list([wikilink(t) for t in state.continued_by])}")
+    lines.append(f"tags: [session, {_tag(state.project)}, {fig.activity}]")
     lines.append("---")
     return lines
 
@@ -495,9 +493,7 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     f = state.fold
     out = frontmatter(state, fig)
     out.append(REWRITE_NOTICE)
-    out.append("")
     out.append(f"# {fig.title}")
-    out.append("")
     out.append(quote(fig.summary))
     out.append("")
     project_note = f"Projects/{state.project}/{state.project}"
@@ -510,14 +506,14 @@ def render(state: SessionState, opts: RenderOptions | None = None,
         facts.append("**Duration** under a minute")
     total_tokens = fig.total.input + fig.total.output + fig.total.cache_read + (
         fig.total.cache_creation)
+    if len(fig.models) == 1:
+        facts.append(f"**Model** {cell(fig.models[0])}")
     facts.append(f"**Tokens** {short_tokens(total_tokens)}")
     facts.append(f"**Cost** ${fig.cost:.2f}" + (" + unpriced" if fig.unpriced else ""))
     if state.status == "active":
         facts.append("**Status** active")
-    out.append(" · ".join(facts))
-    out.append("")
-    out.append(f"**Resume** {code(resume_command(f.cwd, state.session_id))}")
-    out.append("")
+    # One paragraph, its lines kept apart by hard breaks (a backslash at the end).
+    head = [" · ".join(facts), f"**Resume** {code(resume_command(f.cwd, state.session_id))}"]
     nav = []
     if state.previous:
         nav.append(f"← {wikilink(state.previous, 'previous session')}")
@@ -527,8 +523,9 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     if state.next:
         nav.append(f"{wikilink(state.next, 'next session')} →")
     if nav:
-        out.append(" · ".join(nav))
-        out.append("")
+        head.append(" · ".join(nav))
+    out.append("\\\n".join(head))
+    out.append("")
     _story(out, state, opts)
     _files(out, state, fig.work)
     _commits(out, state, fig.work)
@@ -545,7 +542,6 @@ def render(state: SessionState, opts: RenderOptions | None = None,
 def _story(out: list[str], state: SessionState, opts: RenderOptions) -> None:
     f = state.fold
     out.append("## Story")
-    out.append("")
     if not f.turns:
         out.append("*No prompts yet.*" if not state.provisional else
                    "*The transcript is not written yet.*")
@@ -581,11 +577,16 @@ def _turn(out: list[str], t: Turn, state: SessionState, last: bool,
             out.append("> [!summary]- Summary of the earlier conversation")
             out.append(quote(t.detail))
             out.append("")
+    elif t.kind == "command" and not t.actions and not t.more_actions and not t.answer and not (
+            last and state.provisional):
+        # a slash command that did nothing to tell (`/ide`, `/clear`): one line
+        out.append(f"### {when} · {code(tx.one_line(t.text, 80))}".replace("###  ·", "###"))
+        out.append("")
+        return
     else:
         label = ("Command" if t.kind == "command" else
                  "Prompt (typed while Claude worked)" if t.detail == "queued" else "Prompt")
         out.append(f"### {when} · {label}" if when else f"### {label}")
-        out.append("")
         out.append(quote(t.text))
         out.append("")
     if t.actions or t.more_actions:
@@ -609,9 +610,39 @@ def _turn(out: list[str], t: Turn, state: SessionState, last: bool,
         answer, provisional = state.provisional, True
     if answer:
         label = "**Claude** (provisional, from the Stop hook):" if provisional else "**Claude:**"
-        out.append(label)
-        out.append(quote(answer))
+        # The last answer whole; before it, the gist: a note read in a minute
+        # tells what each turn came to, not every word Claude said on the way.
+        out.append(labelled_quote(label, answer if last else gist(answer)))
         out.append("")
+
+
+def labelled_quote(label: str, text: str) -> str:
+    """A quote whose first line starts with its label (on a line of its own
+    when the text opens with a code fence, which must start its line)."""
+    quoted = quote(text)
+    if quoted.startswith("> ") and not _FENCE.match(quoted[2:]):
+        return f"> {label} {quoted[2:]}"
+    return f"{label}\n{quoted}"
+
+
+GIST_CHARS = 400
+
+
+def gist(answer: str) -> str:
+    """An answer's first paragraph of words (at most GIST_CHARS, no code), and
+    an ellipsis when Claude said more."""
+    whole = answer.strip()
+    words = [p for p in whole.split("\n\n") if p.strip() and not p.lstrip().startswith(
+        ("```", "|", "    "))]
+    first = words[0] if words else ""
+    if first.endswith(":") and len(words) > 1:
+        first += "\n\n" + words[1]  # "Here is what I found:" says little alone
+    first = first.split("```", 1)[0].rstrip()  # never half a code block
+    if len(first) > GIST_CHARS:
+        first = tx.cut(first, GIST_CHARS).rstrip()
+    if not first:
+        return whole if len(whole) <= GIST_CHARS else "…"
+    return whole if first == whole else first + " …"
 
 
 def _status_word(status: str, code: int | None, kind: str = "") -> str:
@@ -706,7 +737,6 @@ def _files(out: list[str], state: SessionState, work: Work) -> None:
     f = state.fold
     helped = any(fw.by != [MAIN] for fw in work.files.values())
     out.append("## Files changed")
-    out.append("")
     out.append("| File | Change | + | − |" + (" By |" if helped else ""))
     out.append("|---|---|--:|--:|" + ("---|" if helped else ""))
     items = sorted(work.files.items(), key=lambda kv: shown_path(kv[0], f.cwd))
@@ -734,6 +764,7 @@ class _Runs(Struct):
     ms: int = 0
     timed: bool = False
     by: list[str] = field(default_factory=list)
+    unseen: bool = False  # a run of it is not in the story (a subagent's, a turn not shown)
 
 
 def _commands(out: list[str], state: SessionState, work: Work) -> None:
@@ -741,6 +772,8 @@ def _commands(out: list[str], state: SessionState, work: Work) -> None:
     tests and builds with their runs and last outcome, the rest collapsed."""
     if not work.commands:
         return
+    in_story = {a.tool_id for t in state.fold.turns for a in t.actions
+                if a.kind == "bash" and a.tool_id}
     distinct: dict[str, _Runs] = {}
     for label, c in work.commands:
         shown = readable(c.command, state.fold.cwd)
@@ -757,10 +790,11 @@ def _commands(out: list[str], state: SessionState, work: Work) -> None:
             runs.timed = True
         if label not in runs.by:
             runs.by.append(label)
+        if label != MAIN or not c.tool_id or c.tool_id not in in_story:
+            runs.unseen = True
     checks = [r for r in distinct.values() if r.kind in ("test", "build")]
     others = [r for r in distinct.values() if r.kind not in ("test", "build")]
     out.append("## Commands")
-    out.append("")
     hidden = work.commands_dropped
     if hidden:
         out.append(f"- … {plural(hidden, 'earlier command')} not kept")
@@ -771,10 +805,18 @@ def _commands(out: list[str], state: SessionState, work: Work) -> None:
     if others:
         total = sum(r.runs for r in others)
         word = "other commands" if checks else "commands"
-        out.append(f"> [!note]- {n(total)} {word if total != 1 else word[:-1]}")
-        out.extend(f"> - {_runs_line(r)}" for r in others[-COMMAND_ROWS:])
-        if len(others) > COMMAND_ROWS:
-            out.append(f"> - … and {n(len(others) - COMMAND_ROWS)} more before these")
+        word = word if total != 1 else word[:-1]
+        # Listed here only when the story does not show them: no command twice.
+        unseen = [r for r in others if r.unseen]
+        if not unseen:
+            out.append(f"*{n(total)} {word}, each in the story above.*")
+        else:
+            seen = "" if len(unseen) == len(others) else \
+                f", {n(len(others) - len(unseen))} more in the story above"
+            out.append(f"> [!note]- {n(total)} {word}{seen}")
+            out.extend(f"> - {_runs_line(r)}" for r in unseen[-COMMAND_ROWS:])
+            if len(unseen) > COMMAND_ROWS:
+                out.append(f"> - … and {n(len(unseen) - COMMAND_ROWS)} more before these")
     out.append("")
 
 
@@ -791,7 +833,6 @@ def _commits(out: list[str], state: SessionState, work: Work) -> None:
     if not (work.commits or f.prs or work.pushes):
         return
     out.append("## Commits and PRs")
-    out.append("")
     for label, c in work.commits:
         branch = f" on {code(c.branch)}" if c.branch else ""
         sha = code(c.sha) if c.sha else "*(git printed no sha)*"
@@ -810,7 +851,6 @@ def _errors(out: list[str], state: SessionState, work: Work) -> None:
     if not work.errors:
         return
     out.append("## Errors")
-    out.append("")
     if work.errors_dropped:
         out.append(f"- … {n(work.errors_dropped)} earlier errors not shown")
     shown = work.errors[-ERROR_ROWS:]
@@ -856,7 +896,6 @@ def _open_threads(out: list[str], state: SessionState) -> None:
     left = [t for t in todos if t.status != "completed"]
     done = [t for t in todos if t.status == "completed"]
     out.append("## Open threads")
-    out.append("")
     for t in left:
         suffix = " *(in progress)*" if t.status == "in_progress" else ""
         out.append(f"- [ ] {t.text}{suffix}")
@@ -878,7 +917,6 @@ def _subagents(out: list[str], state: SessionState, work: Work) -> None:
         if af.fold.agent_id and not af.foreign
     }
     out.append("## Subagents")
-    out.append("")
     for s in f.subagents:
         af = by_agent.get(s.agent_id) or f.progress.get(s.agent_id)
         calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
@@ -910,8 +948,9 @@ def _subagents(out: list[str], state: SessionState, work: Work) -> None:
 def _tokens(out: list[str], fig: Figures) -> None:
     if not fig.tokens:
         return
+    if len(fig.tokens) == 1 and not fig.unpriced:
+        return  # one model: the header has tokens and cost, the frontmatter the split
     out.append("## Tokens and cost")
-    out.append("")
     out.append("| Model | Input | Output | Cache read | Cache write | Cost |")
     out.append("|---|--:|--:|--:|--:|--:|")
     for model, t in fig.tokens.items():
