@@ -246,13 +246,25 @@ def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[st
 
 
 def _drift(cfg: Config) -> Check:
-    from vibe_vault import registry
+    import sqlite3
+
+    from vibe_vault import registry, vaultdb
 
     counts = _unknown_fields(Path(cfg.projects_root))
-    with registry.opened(cfg) as conn:
-        for kind, n in registry.unknown_counts(conn).items():
-            counts[kind] = counts.get(kind, 0) + n
-        known = registry.count(conn)
+    known = 0
+    # Read only: doctor makes no database, and builds no registry.
+    if os.path.exists(vaultdb.path_of(cfg.state_dir)):
+        try:
+            conn = registry.connect(cfg, timeout=2.0, fill=False)
+        except (registry.NotReady, sqlite3.Error, OSError):
+            conn = None
+        if conn is not None:
+            try:
+                for kind, n in registry.unknown_counts(conn).items():
+                    counts[kind] = counts.get(kind, 0) + n
+                known = registry.count(conn)
+            finally:
+                conn.close()
     if not counts:
         return Check("format drift", "pass", f"no unknown entry types in {known} "
                      "known sessions, no unknown fields in recent transcripts")

@@ -20,8 +20,14 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
     from vibe_vault.project import project_name
 
     project = project_name(cwd)
-    with registry.opened(cfg, timeout=1.0) as conn:
+    try:
+        conn = registry.connect(cfg, timeout=0.5, fill=False)  # a hook builds no registry
+    except registry.NotReady:
+        return ""
+    try:
         last = registry.latest_of_project(conn, project, session_id)
+    finally:
+        conn.close()
     if last is None:
         return ""
     lines = [f"vibe-vault: the previous Claude Code session in {project} "
