@@ -133,17 +133,21 @@ def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
     except OSError:
         return
     from vibe_vault.records import make_record
-    from vibe_vault.session import Store, render_options
+    from vibe_vault.render import options_for
+    from vibe_vault.state import decode_state
 
-    store = Store(cfg.state_dir)
-    opts = render_options(cfg)
+    opts = options_for(cfg)
     for name in names:
-        state = store.read_saved(name[:-6])
-        if state is None or not state.session_id:
+        try:
+            state = decode_state(read_regular(os.path.join(folder, name), 1 << 28,
+                                              follow_symlinks=False))
+        except OSError:
+            continue
+        if state is None or not state.session_id or safe_id(state.session_id) != name[:-6]:
             continue
         # subagent files are kept by their path beside the transcript
-        folder = os.path.dirname(state.transcript)
-        files = [str(state.transcript), *(os.path.join(folder, name) for name, agent
+        beside = os.path.dirname(state.transcript)
+        files = [str(state.transcript), *(os.path.join(beside, agent_name) for agent_name, agent
                                           in sorted(state.agents.items()) if not agent.foreign)]
         put(conn, make_record(state, files, opts))
 

@@ -52,6 +52,11 @@ _YAML_ESCAPE = re.compile(r'[\x00-\x1f"\\\x7f-\x9f\u2028\u2029\ufeff\ud800-\udff
 _YAML_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
 
 
+def options_for(cfg: Any) -> RenderOptions:
+    """The rendering options a config sets."""
+    return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
+
+
 def _yaml_escape(m: re.Match[str]) -> str:
     ch = m.group(0)
     named = _YAML_NAMED.get(ch)

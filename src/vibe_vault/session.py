@@ -36,7 +36,7 @@ from vibe_vault.reader import (
 from vibe_vault.records import Record
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
-from vibe_vault.render import RenderOptions, figures, render
+from vibe_vault.render import RenderOptions, figures, options_for, render
 from vibe_vault.state import (
     AgentFile,
     AgentFold,
@@ -113,16 +113,6 @@ class Store:
             set_aside(self.root, path)
             return None
         return state
-
-    def read_saved(self, key: str) -> SessionState | None:
-        """The state saved in `sessions/<key>.state`, if it is one and is that
-        session's; nothing is set aside (for readers: the index, a rebuild)."""
-        path = os.path.join(self.root, "sessions", f"{key}.state")
-        try:
-            state = decode_state(read_regular(path, MAX_STATE, follow_symlinks=False))
-        except OSError:
-            return None
-        return state if state is not None and safe_id(state.session_id) == key else None
 
     def save(self, state: SessionState) -> None:
         write_atomic(self.state_path(state.session_id), encode_state(state), mode=0o600)
@@ -225,7 +215,7 @@ def read_agent(af: AgentFile, path: StrPath, deadline: float | None,
 
 
 def render_options(cfg: Config) -> RenderOptions:
-    return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
+    return options_for(cfg)
 
 
 def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> list[str]:
