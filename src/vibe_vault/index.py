@@ -184,26 +184,29 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
     if projects is None:
         projects = {row[0] for row in conn.execute(
             "SELECT DISTINCT project FROM records WHERE has_note")}
-    records = registry.of_projects(conn, projects)
-    changed = apply_links(cfg, compute_links(records), records, lock_timeout)
-    written = len(changed)
-    if changed:
-        with vaultdb.transaction(conn):
-            for sid in sorted(changed):
-                registry.put(conn, records[sid])
-    by_project: dict[str, list[Record]] = {}
-    for r in records.values():
-        by_project.setdefault(r.project, []).append(r)
-    for project in sorted(projects & set(by_project)):
+    written = 0
+    days: set[str] = set()
+    # One project at a time: links never cross projects, so memory follows
+    # the largest project, not the history.
+    for project in sorted(projects):
+        records = registry.of_projects(conn, [project])
+        if not records:
+            continue
+        changed = apply_links(cfg, compute_links(records), records, lock_timeout)
+        written += len(changed)
+        if changed:
+            with vaultdb.transaction(conn):
+                for sid in sorted(changed):
+                    registry.put(conn, records[sid])
         written += _write_index_note(cfg, project_note_path(project),
-                                     render_project(project, by_project[project]))
+                                     render_project(project, list(records.values())))
+        days.update(_local_day(r.started) for r in records.values() if r.started)
     written += _write_index_note(cfg, "index.md", home_note(conn))
-    if by_project:
+    if conn.execute("SELECT 1 FROM records WHERE has_note LIMIT 1").fetchone():
         from vibe_vault.bases import write_sessions_base
 
         written += write_sessions_base(cfg.vault)
     if cfg.get("daily_notes"):
-        days = {_local_day(r.started) for r in records.values() if r.started}
         for day in sorted(days):
             recs = list(registry.records_where(conn, "has_note AND started LIKE ?",
                                                (day + "%",)))
