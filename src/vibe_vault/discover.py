@@ -77,15 +77,27 @@ def groups(roots: list[Path]) -> list[Path]:
     return out
 
 
-def _walk(root: Path) -> list[Path]:
+def _walk(root: Path) -> list[tuple[Path, os.DirEntry[str] | None]]:
+    """Every .jsonl file under root, in name order, with its directory entry
+    (whose `stat` costs one call and no path parsing)."""
     if root.is_file():
-        return [root]
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(".jsonl"):
-                found.append(Path(dirpath) / name)
+        return [(root, None)]
+    found: list[tuple[Path, os.DirEntry[str] | None]] = []
+    folders = [str(root)]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        below = []
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                below.append(entry.path)
+            elif entry.name.endswith(".jsonl"):
+                found.append((Path(entry.path), entry))
+        folders.extend(reversed(below))
     return found
 
 
@@ -108,9 +120,9 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
         skipped[reason] = skipped.get(reason, 0) + 1
 
     for root in roots:
-        for path in _walk(root):
+        for path, entry in _walk(root):
             try:
-                st = path.stat()
+                st = entry.stat() if entry is not None else path.stat()
             except OSError:
                 skip("unreadable")
                 continue

@@ -27,6 +27,14 @@ def is_forgotten(state_dir: StrPath, sid: str) -> bool:
     return os.path.lexists(tombstone_path(state_dir, sid))
 
 
+def forgotten(state_dir: StrPath) -> set[str]:
+    """The tombstones' names (safe ids): one listing, for a pass over many sessions."""
+    try:
+        return set(os.listdir(os.path.join(state_dir, FORGOTTEN)))
+    except OSError:
+        return set()
+
+
 def bury(state_dir: StrPath, sid: str) -> None:
     """Leave the tombstone of a session."""
     make_private_dir(os.path.join(state_dir, FORGOTTEN))

@@ -373,25 +373,31 @@ def paid(conn: sqlite3.Connection, projects: Iterable[str]) -> None:
 # -- file stamps ----------------------------------------------------------------------------
 
 
+_UNDER = "path = ? OR (path > ? AND path < ?) OR (path > ? AND path < ?)"
+
+
+def _under(folder: str) -> tuple[str, ...]:
+    folder = folder.rstrip("/\\")
+    return (folder, folder + "/", folder + "0", folder + "\\", folder + "]")
+
+
 def stamps_under(conn: sqlite3.Connection,
                  folder: str) -> dict[str, tuple[str, int, int, int]]:
     """The transcript files the registry knows in a folder (or the file itself):
     path -> (session, size, mtime, inode), from the index on paths."""
-    folder = folder.rstrip("/\\")
     return {row[0]: row[1:] for row in conn.execute(
-        "SELECT path, session_id, size, mtime_ns, inode FROM stamps "
-        "WHERE path = ? OR (path > ? AND path < ?) OR (path > ? AND path < ?)",
-        (folder, folder + "/", folder + "0", folder + "\\", folder + "]"))}
+        f"SELECT path, session_id, size, mtime_ns, inode FROM stamps WHERE {_UNDER}",
+        _under(folder))}
 
 
-def brief(conn: sqlite3.Connection,
-          sids: list[str]) -> dict[str, tuple[str, str, str, bool, str]]:
-    """(project, status, ended, has_note, note) of these sessions, without their records."""
-    out: dict[str, tuple[str, str, str, bool, str]] = {}
-    for start in range(0, len(sids), 500):
-        chunk = sids[start:start + 500]
-        for row in conn.execute(
-                "SELECT session_id, project, status, ended, has_note, note FROM records "
-                f"WHERE session_id IN ({','.join('?' * len(chunk))})", chunk):
-            out[row[0]] = (row[1], row[2], row[3], bool(row[4]), row[5])
-    return out
+def brief_under(conn: sqlite3.Connection,
+                folder: str) -> dict[str, tuple[str, str, str, bool, str]]:
+    """(project, status, ended, has_note, note) of the sessions whose files are
+    in a folder, without their records."""
+    return {row[0]: (row[1], row[2], row[3], bool(row[4]), row[5]) for row in conn.execute(
+        # the covering index: no record's body (a page of its own, each) is read
+        "SELECT session_id, project, status, ended, has_note, note FROM records "
+        "INDEXED BY records_brief WHERE "
+        f"session_id IN (SELECT session_id FROM stamps WHERE {_UNDER})", _under(folder))}
+
+

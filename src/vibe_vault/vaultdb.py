@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
@@ -55,6 +55,8 @@ CREATE TABLE records(
 CREATE INDEX records_by_project ON records(project, has_note, started, session_id,
     active_minutes, cost_usd);
 CREATE INDEX records_by_start ON records(started);
+-- covering what backfill checks of each session, so no record's body is read
+CREATE INDEX records_brief ON records(session_id, project, status, ended, has_note, note);
 -- the transcript files of each session as last read: backfill's "unchanged"
 CREATE TABLE stamps(path TEXT PRIMARY KEY, session_id TEXT NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL) WITHOUT ROWID;

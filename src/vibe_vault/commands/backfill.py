@@ -208,8 +208,10 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         if moved:
             print(f"vv: {moved}", file=sys.stderr)
 
-    from vibe_vault.privacy import is_forgotten
+    from vibe_vault.paths import safe_id
+    from vibe_vault.privacy import forgotten
 
+    buried = forgotten(cfg.state_dir)
     gone: set[str] = set()  # forgotten sessions the registry still knows
     found: set[str] = set()
     known: dict[str, Known] = {}  # of the sessions processed or forgotten: what was
@@ -217,16 +219,24 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
     # One folder at a time, each checked against its own rows (indexed reads):
     # a warm run over a large history costs a stat per file, and memory in
     # proportion to one folder.
+    plain = not (args.force or args.project or args.archive or since is not None)
     for group in groups(roots):
+        stamps = registry.stamps_under(conn, str(group))
+        rows = registry.brief_under(conn, str(group))
+        if plain and _folder_unchanged(group, stamps, rows, buried, notes, idle_before):
+            # Every file as last read, nothing new, nothing to mark: no session looked at.
+            sids = set(rows) - found
+            found |= sids
+            summary.sessions += len(sids)
+            summary.unchanged += len(sids)
+            continue
         stats: dict[str, os.stat_result] = {}
         sources, skipped = discover([group], owners, stats)
         for reason, k in skipped.items():
             summary.skipped_files[reason] = summary.skipped_files.get(reason, 0) + k
-        stamps = registry.stamps_under(conn, str(group))
         files_known: dict[str, int] = {}
         for sid, *_ in stamps.values():
             files_known[sid] = files_known.get(sid, 0) + 1
-        rows = registry.brief(conn, [src.session_id for src in sources])
         for src in sources:
             sid = src.session_id
             if sid in found:
@@ -239,7 +249,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                                 if a.parent.name != "subagents")
             row = rows.get(sid)
             rec = Known(*row[:5]) if row else None
-            if is_forgotten(cfg.state_dir, sid):
+            if safe_id(sid) in buried:
                 summary.forgotten += 1
                 if rec is not None:
                     gone.add(sid)
@@ -383,6 +393,48 @@ def _catch_up_search(cfg: Config) -> int:
         return conn.execute("SELECT count(*) FROM sessions").fetchone()[0]  # type: ignore[no-any-return]
     finally:
         conn.close()
+
+
+def _folder_unchanged(group: Path, stamps: dict[str, tuple[str, int, int, int]],
+                      rows: dict[str, tuple[str, str, str, bool, str]], buried: set[str],
+                      notes: _NoteFolders, idle_before: float) -> bool:
+    """Whether a folder needs no work: its .jsonl files are exactly the files
+    the registry has read, each as it was (size, time, inode), no session is
+    forgotten, due to be marked idle, or missing its note. One directory
+    listing and a stat per file; no path parsed, no file opened."""
+    from vibe_vault.paths import safe_id
+
+    if not stamps:
+        return False
+    seen = 0
+    newest: dict[str, int] = {}  # session -> its files' latest mtime
+    folders = [str(group)]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as it:
+                for entry in it:
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)
+                    elif entry.name.endswith(".jsonl"):
+                        was = stamps.get(entry.path)
+                        if was is None:
+                            return False
+                        st = entry.stat()
+                        if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):
+                            return False
+                        seen += 1
+                        newest[was[0]] = max(newest.get(was[0], 0), st.st_mtime_ns)
+        except OSError:
+            return False
+    if seen != len(stamps):
+        return False
+    for sid, (_, status, ended, has_note, note) in rows.items():
+        if safe_id(sid) in buried or (has_note and not notes.exists(note)):
+            return False
+        if status == "active" and min(newest.get(sid, 0) / 1e9, _epoch(ended)) < idle_before:
+            return False  # to be marked idle
+    return True
 
 
 class _NoteFolders:
