@@ -494,25 +494,30 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any]) -> list[Any]:
     from vibe_vault.records import Record
     from vibe_vault.render import iso
 
-    guessed: dict[str, Record] = {}
+    # First what each job is (a few strings), then one project at a time its
+    # records: memory follows the largest project, not the number of jobs.
+    by_project: dict[str, list[tuple[str, str, str]]] = {}  # project -> (sid, note, started)
     projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
     for sid, main, *_ in jobs:
         row = conn.execute("SELECT project, note, has_note FROM records WHERE session_id = ?",
                            (sid,)).fetchone()
         if row and row[1] and row[2]:
-            guessed[sid] = Record(session_id=sid, project=row[0])  # known: read below
+            by_project.setdefault(row[0], [])  # known: its record is read below
             continue
         first_ts, cwd = sniff_start(main)
         if not first_ts:
             continue
         project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
-        guessed[sid] = Record(session_id=sid, project=project, has_note=True,
-                              note=note_relpath(project, sid, first_ts), started=iso(first_ts))
-    records = registry.of_projects(conn, {r.project for r in guessed.values()})
-    for sid, rec in guessed.items():
-        if sid not in records and rec.has_note:
-            records[sid] = rec
-    links = compute_links(records)
+        by_project.setdefault(project, []).append(
+            (sid, note_relpath(project, sid, first_ts), iso(first_ts)))
+    links = {}
+    for project, new in sorted(by_project.items()):
+        records = registry.of_projects(conn, [project])
+        for sid, note, started in new:
+            if sid not in records:
+                records[sid] = Record(session_id=sid, project=project, has_note=True,
+                                      note=note, started=started)
+        links.update(compute_links(records))
     return [(*job[:6], links.get(job[0])) for job in jobs]
 
 
