@@ -409,16 +409,23 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
     weights = ", ".join(str(w) for w in COLUMNS.values())
     sql = (f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
            f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?")
-    params: list[Any] = [fts]
+    narrow, params = _narrowed(project, since)
+    sql += narrow + " ORDER BY score, s.started DESC LIMIT ?"
+    return [_hit(row, round(-row[7], 3)) for row in conn.execute(sql, [fts, *params, limit])]
+
+
+def _narrowed(project: str, since: str) -> tuple[str, list[Any]]:
+    """The SQL (and its parameters) keeping only a project's sessions, or
+    those started since a day."""
+    sql = ""
+    params: list[Any] = []
     if project:
         sql += " AND s.project = ? COLLATE NOCASE"
         params.append(project)
     if since:
         sql += " AND s.started >= ?"
         params.append(since_seconds(since))
-    sql += " ORDER BY score, s.started DESC LIMIT ?"
-    params.append(limit)
-    return [_hit(row, round(-row[7], 3)) for row in conn.execute(sql, params)]
+    return sql, params
 
 
 def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
@@ -427,14 +434,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     `/suffix`), newest first."""
     sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
-    tail = ""
-    params: list[Any] = []
-    if project:
-        tail += " AND s.project = ? COLLATE NOCASE"
-        params.append(project)
-    if since:
-        tail += " AND s.started >= ?"
-        params.append(since_seconds(since))
+    tail, params = _narrowed(project, since)
     tail += " ORDER BY s.started DESC, c.path LIMIT ?"
     params.append(limit)
     rows = conn.execute(sql + f"c.path IN ({', '.join('?' * len(paths))})" + tail,

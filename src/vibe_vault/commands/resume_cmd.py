@@ -27,17 +27,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
-    from vibe_vault.commands.search import find_session, open_db
+    from vibe_vault.commands.search import session_named
     from vibe_vault.resume import resume_command
     from vibe_vault.text import terminal_safe
 
-    conn = open_db(cfg)
-    if conn is None:
-        return 1
-    hit = find_session(conn, args.session)
-    conn.close()  # the last connection out folds SQLite's write-ahead log back in
+    hit, code = session_named(cfg, args.session)
     if hit is None:
-        return 2
+        return code
     if not args.exec:
         print(terminal_safe(resume_command(hit.cwd, hit.session_id)))
         return 0

@@ -107,6 +107,19 @@ def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
         return None
 
 
+def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:
+    """The session a full or short id names, and the exit code when there is none
+    (the message said)."""
+    conn = open_db(cfg)
+    if conn is None:
+        return None, 1
+    try:
+        hit = find_session(conn, given)
+    finally:
+        conn.close()  # the last connection out folds SQLite's write-ahead log back in
+    return hit, 0 if hit is not None else 2
+
+
 def day_and_time(iso_ts: str) -> str:
     return iso_ts[:16].replace("T", " ") if iso_ts else "(no date)"
 
