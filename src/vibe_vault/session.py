@@ -18,6 +18,7 @@ from msgspec import Struct
 from vibe_vault import privacy
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
+from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
 from vibe_vault.lock import SessionLock
@@ -57,6 +58,11 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 class Outcome(Struct):
     session_id: str
     record: Record | None = None
+    # With the record: what the search index holds of the session, and the
+    # state file it comes from (its name, and its stamp once saved).
+    document: Document | None = None
+    state_key: str = ""
+    state_stamp: int = 0
     note: str = ""
     wrote: bool = False
     bytes_read: int = 0
@@ -439,9 +445,14 @@ def update_session(
             out.has_note = True
         store.save(state)
         if want_record:
+            from vibe_vault import filestamp
+            from vibe_vault.document import document_of
             from vibe_vault.records import make_record
 
             out.record = make_record(state, [transcript, *agents], opts, fig)
+            out.document = document_of(state)
+            out.state_key = safe_id(sid)
+            out.state_stamp = filestamp.of(os.stat(store.state_path(sid)))
         return out
 
 

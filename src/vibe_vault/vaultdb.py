@@ -25,6 +25,7 @@ import sqlite3
 import stat
 import time
 
+from vibe_vault import filestamp
 from vibe_vault.search_query import COLUMNS
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
@@ -264,9 +265,16 @@ def forget(state_dir: str) -> None:
         conn.close()
 
 
-def _stamp(st: os.stat_result) -> int:
-    """The state file as it is: changed when any of size, time or inode is."""
-    return hash((st.st_size, st.st_mtime_ns, st.st_ino))  # ints hash the same in every run
+def put_indexed(conn: sqlite3.Connection, key: str, stamp: int, sid: str,
+                doc: Document | None, folders: dict[str, int] | None = None) -> None:
+    """A session's search rows (or none, for a session without a note) and the
+    stamp of the state file they were made from (in the caller's transaction)."""
+    if doc is not None:
+        put(conn, doc, folders)
+    elif sid:
+        _drop_session(conn, sid)
+    conn.execute("INSERT OR REPLACE INTO indexed(state, stamp, has_text) VALUES (?, ?, ?)",
+                 (key, stamp, doc is not None))
 
 
 def index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
@@ -295,13 +303,7 @@ def index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) 
         if state is not None and safe_id(state.session_id) != key:
             state = None  # not this file's session: the hooks set it aside
         doc = document_of(state) if state is not None else None
-        sid = state.session_id if state is not None else ""
-        if doc is not None:
-            put(conn, doc, folders)
-        elif sid:
-            _drop_session(conn, sid)
-        conn.execute("INSERT OR REPLACE INTO indexed(state, stamp, has_text) VALUES (?, ?, ?)",
-                     (key, _stamp(st), doc is not None))
+        put_indexed(conn, key, filestamp.of(st), state.session_id if state else "", doc, folders)
         done += 1
     return done
 
@@ -329,7 +331,7 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
             for entry in entries:
                 if entry.name.endswith(".state"):
                     with contextlib.suppress(OSError):
-                        seen[entry.name[:-6]] = _stamp(entry.stat(follow_symlinks=False))
+                        seen[entry.name[:-6]] = filestamp.of(entry.stat(follow_symlinks=False))
     known = dict(conn.execute("SELECT state, stamp FROM indexed").fetchall())
     changed = sorted(k for k, stamp in seen.items() if known.get(k) != stamp)
     gone = [k for k in known if k not in seen]

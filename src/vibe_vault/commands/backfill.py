@@ -297,14 +297,20 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
     progress = Progress(len(jobs), sum(sizes.values()))
     # Records go to the database in batches as sessions finish: what is kept
     # in memory is a project name and a note folder per session, not a record.
-    batch: list[Any] = []
+    batch: list[Any] = []  # Outcomes with a record
     projects: set[str] = set(staged)
     folders: set[str] = set()
+    ids: dict[str, int] = {}  # the search index's folder ids, across batches
 
     def flush() -> None:
+        # The registry row and the search rows the worker made, with the stamp
+        # of the state they come from: the catch-up below need not read it again.
         with vaultdb.transaction(conn):
-            for rec in batch:
-                registry.put(conn, rec)
+            for done in batch:
+                registry.put(conn, done.record)
+                if done.state_key:
+                    vaultdb.put_indexed(conn, done.state_key, done.state_stamp,
+                                        done.session_id, done.document, ids)
         batch.clear()
 
     for sid, out, err in _run_jobs(cfg, jobs, args.jobs):
@@ -320,7 +326,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
             gone.add(sid)
             continue
         if out.record is not None:
-            batch.append(out.record)
+            batch.append(out)
             projects.add(out.record.project)
             if sid in known:
                 projects.add(known[sid].project)

@@ -200,10 +200,10 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     if not out.complete:
         info(cfg.state_dir, f"hook {name}: deadline reached; the next event continues")
     if out.record is not None and out.complete:
-        _refresh_indexes(cfg, out.record, deadline)
+        _refresh_indexes(cfg, out, deadline)
 
 
-def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
+def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:
     """At SessionEnd: the session's registry row and search index rows, its
     links and its project's and the home note, each from indexed reads, so
     the cost is the same whatever the number of sessions. When the database
@@ -213,7 +213,6 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
 
     from vibe_vault import index, registry, vaultdb
     from vibe_vault.commands import index_cmd
-    from vibe_vault.paths import safe_id
 
     left = deadline - time.monotonic()
     try:
@@ -221,18 +220,19 @@ def _refresh_indexes(cfg: Any, record: Any, deadline: float) -> None:
             raise TimeoutError
         conn = registry.connect(cfg, timeout=SEARCH_INDEX_WAIT, fill=False)
     except (TimeoutError, registry.NotReady, sqlite3.Error, OSError):
-        registry.stage(cfg.state_dir, record)
+        registry.stage(cfg.state_dir, out.record)
         index_cmd.start_in_background(cfg)
         return
     try:
         with vaultdb.transaction(conn):
-            registry.put(conn, record)
-            vaultdb.index_states(conn, cfg.state_dir, [safe_id(record.session_id)])
-        index.regenerate(cfg, {record.project}, lock_timeout=0.0, conn=conn)
+            registry.put(conn, out.record)
+            vaultdb.put_indexed(conn, out.state_key, out.state_stamp, out.session_id,
+                                out.document)
+        index.regenerate(cfg, {out.record.project}, lock_timeout=0.0, conn=conn)
     except sqlite3.Error as exc:
         from vibe_vault.log import info
 
-        registry.stage(cfg.state_dir, record)
+        registry.stage(cfg.state_dir, out.record)
         index_cmd.start_in_background(cfg)
         info(cfg.state_dir, f"hook SessionEnd: database busy ({exc}); vv index takes over")
     finally:
