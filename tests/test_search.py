@@ -142,16 +142,24 @@ def test_files_finds_every_session_that_changed_a_file(corpus_env: Env) -> None:
 
 def test_files_takes_a_path_relative_to_the_repository(corpus_env: Env, tmp_path: Path) -> None:
     path = next(p for p in sorted(EDITED) if p.startswith("/") and p.count("/") >= 4)
-    repo, rel = path.rsplit("/", 2)[0], "/".join(path.rsplit("/", 2)[1:])
-    # an unrelated checkout of the same project: matched by the path's end
-    here = tmp_path / "checkout"
+    rel = "/".join(path.rsplit("/", 2)[1:])
+    found = json.loads(corpus_env.vv("files", "--json", "--", path).stdout)
+    project = found[0]["project"]
+    # another checkout of the same repository (same project): matched by the path's end
+    here = tmp_path / project
     (here / ".git").mkdir(parents=True)
     (here / rel.split("/")[0]).mkdir(exist_ok=True)
-    r = subprocess.run([sys.executable, "-m", "vibe_vault", "files", rel, "--json"],
-                       cwd=here / rel.split("/")[0] if "/" in rel else here,
-                       env=corpus_env.env, capture_output=True, check=False)
-    assert r.returncode == 0, (repo, rel, r.stderr)
-    assert {c["session_id"] for c in json.loads(r.stdout)} >= EDITED[path]
+
+    def files_from(cwd: Path) -> set[str]:
+        r = subprocess.run([sys.executable, "-m", "vibe_vault", "files", rel, "--json"],
+                           cwd=cwd, env=corpus_env.env, capture_output=True, check=False)
+        return {c["session_id"] for c in json.loads(r.stdout or b"[]")}
+
+    assert files_from(here / rel.split("/")[0]) >= EDITED[path]
+    # from an unrelated repository, a path's end alone finds nothing
+    other = tmp_path / "unrelated-repo"
+    (other / ".git").mkdir(parents=True)
+    assert files_from(other) == set()
 
 
 def test_show_and_resume_take_a_short_id(corpus_env: Env) -> None:

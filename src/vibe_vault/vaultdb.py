@@ -431,9 +431,11 @@ def _narrowed(project: str, since: str) -> tuple[str, list[Any]]:
 
 
 def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
-               project: str = "", since: str = "", limit: int = 100) -> list[Change]:
+               project: str = "", since: str = "", limit: int = 100,
+               suffix_project: str = "") -> list[Change]:
     """Every change of one of `paths` (or, when none, of a path ending in
-    `/suffix`), newest first."""
+    `/suffix` in a session of `suffix_project`: another checkout of the same
+    repository), newest first."""
     sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
     tail, params = _narrowed(project, since)
@@ -443,8 +445,10 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
                         [*paths, *params]).fetchall() if paths else []
     if not rows and suffix:
         posix, windows = "/" + suffix.replace("\\", "/"), "\\" + suffix.replace("/", "\\")
+        tail, params = _narrowed(project or suffix_project, since)
+        tail += " ORDER BY s.started DESC, c.path LIMIT ?"
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
-                            [_ends_with(posix), _ends_with(windows), *params]).fetchall()
+                            [_ends_with(posix), _ends_with(windows), *params, limit]).fetchall()
     return [Change(_hit(row), row[7], row[8], row[9], row[10], row[11], bool(row[12]))
             for row in rows]
 

@@ -281,10 +281,16 @@ def file_history(args: argparse.Namespace, cfg: Config, given: str) -> int:
     from vibe_vault import vaultdb
 
     paths, suffix = file_candidates(given)
+    # By the path's end only in this repository's sessions (another checkout
+    # of it): README.md alone must not bring every project's README.
+    from vibe_vault.project import project_name
+
+    here = os.getcwd()
+    suffix_project = project_name(_repo_root(here) or here)
     limit = max(args.limit or 100, 1)
     try:
         changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "",
-                                     since=since, limit=limit)
+                                     since=since, limit=limit, suffix_project=suffix_project)
     finally:
         conn.close()
     objects = [change_object(cfg, c) for c in changes]
