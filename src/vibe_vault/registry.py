@@ -134,16 +134,12 @@ def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
         return
     from vibe_vault.records import make_record
     from vibe_vault.render import options_for
-    from vibe_vault.state import decode_state
+    from vibe_vault.state import read_saved
 
     opts = options_for(cfg)
     for name in names:
-        try:
-            state = decode_state(read_regular(os.path.join(folder, name), 1 << 28,
-                                              follow_symlinks=False))
-        except OSError:
-            continue
-        if state is None or not state.session_id or safe_id(state.session_id) != name[:-6]:
+        state, _ = read_saved(os.path.join(folder, name), name[:-6])
+        if state is None:
             continue
         # subagent files are kept by their path beside the transcript
         beside = os.path.dirname(state.transcript)

@@ -39,6 +39,7 @@ from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import RenderOptions, figures, options_for, render
 from vibe_vault.state import (
+    MAX_STATE,
     AgentFile,
     AgentFold,
     Fold,
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     from vibe_vault.links import Links
 
 MAX_DURATIONS = 400
-MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 
 class Outcome(Struct):

@@ -9,11 +9,17 @@ discarded and rebuilt from the transcript.
 """
 
 
+import os
+
 import msgspec
 from msgspec import Struct, field
 
+from vibe_vault.paths import safe_id
 from vibe_vault.reader import Cursor
 from vibe_vault.redact import Redacted
+from vibe_vault.regular import open_regular, read_fd
+
+MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
@@ -323,3 +329,23 @@ def decode_state(data: bytes) -> SessionState | None:
     if state.version != STATE_VERSION:
         return None
     return state
+
+
+def read_saved(path: str, key: str) -> tuple[SessionState | None, os.stat_result | None]:
+    """The state saved at `path` when it is the state of session `key` (its
+    safe id), and the file's stat: (None, stat) for a file that is another
+    session's or unreadable as a state, (None, None) for no regular file.
+    Sets nothing aside: for readers of states (the search index, a registry
+    rebuild), not for the hooks that own them."""
+    try:
+        fd, st = open_regular(path, follow_symlinks=False)
+        try:
+            data = read_fd(fd, min(st.st_size, MAX_STATE))
+        finally:
+            os.close(fd)
+    except OSError:
+        return None, None
+    state = decode_state(data)
+    if state is None or safe_id(state.session_id) != key:
+        return None, st
+    return state, st

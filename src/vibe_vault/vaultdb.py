@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import stat
 import time
 
 from vibe_vault import filestamp
@@ -280,28 +279,14 @@ def put_indexed(conn: sqlite3.Connection, key: str, stamp: int, sid: str,
 def index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
     """Index the sessions whose state files are named `keys` (without `.state`)."""
     from vibe_vault.document import document_of
-    from vibe_vault.paths import safe_id
-    from vibe_vault.regular import read_fd
-    from vibe_vault.state import decode_state
+    from vibe_vault.state import read_saved
 
     done = 0
     folders: dict[str, int] = {}
     for key in keys:
-        path = os.path.join(state_dir, "sessions", f"{key}.state")
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
+        state, st = read_saved(os.path.join(state_dir, "sessions", f"{key}.state"), key)
+        if st is None:
             continue
-        try:
-            st = os.fstat(fd)
-            data = read_fd(fd, st.st_size) if stat.S_ISREG(st.st_mode) else b""
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-        state = decode_state(data) if data else None
-        if state is not None and safe_id(state.session_id) != key:
-            state = None  # not this file's session: the hooks set it aside
         doc = document_of(state) if state is not None else None
         put_indexed(conn, key, filestamp.of(st), state.session_id if state else "", doc, folders)
         done += 1
