@@ -13,6 +13,7 @@ no main transcript is left out (no phantom sessions).
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -77,13 +78,11 @@ def groups(roots: list[Path]) -> list[Path]:
     return out
 
 
-def _walk(root: Path) -> list[tuple[Path, os.DirEntry[str] | None]]:
-    """Every .jsonl file under root, in name order, with its directory entry
-    (whose `stat` costs one call and no path parsing)."""
-    if root.is_file():
-        return [(root, None)]
-    found: list[tuple[Path, os.DirEntry[str] | None]] = []
-    folders = [str(root)]
+def jsonl_entries(root: str) -> Iterator[os.DirEntry[str]]:
+    """The directory entry of every .jsonl file under a folder, in name order,
+    depth first (a symlinked folder is not followed, an unreadable one passed
+    over). An entry's `stat` costs one call and no path parsing."""
+    folders = [root]
     while folders:
         folder = folders.pop()
         try:
@@ -96,9 +95,15 @@ def _walk(root: Path) -> list[tuple[Path, os.DirEntry[str] | None]]:
             if entry.is_dir(follow_symlinks=False):
                 below.append(entry.path)
             elif entry.name.endswith(".jsonl"):
-                found.append((Path(entry.path), entry))
+                yield entry
         folders.extend(reversed(below))
-    return found
+
+
+def _walk(root: Path) -> list[tuple[Path, os.DirEntry[str] | None]]:
+    """Every .jsonl file under root (or root itself, a file), with its entry."""
+    if root.is_file():
+        return [(root, None)]
+    return [(Path(entry.path), entry) for entry in jsonl_entries(str(root))]
 
 
 def discover(roots: list[Path], owners: dict[str, str] | None = None,

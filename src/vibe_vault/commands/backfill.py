@@ -408,32 +408,26 @@ def _folder_unchanged(group: Path, stamps: dict[str, tuple[str, int, int, int]],
     the registry has read, each as it was (size, time, inode), no session is
     forgotten, due to be marked idle, or missing its note. One directory
     listing and a stat per file; no path parsed, no file opened."""
+    from vibe_vault.discover import jsonl_entries
     from vibe_vault.paths import safe_id
 
     if not stamps:
         return False
     seen = 0
     newest: dict[str, int] = {}  # session -> its files' latest mtime
-    folders = [str(group)]
-    while folders:
-        folder = folders.pop()
+    for entry in jsonl_entries(str(group)):
+        was = stamps.get(entry.path)
+        if was is None:
+            return False
         try:
-            with os.scandir(folder) as it:
-                for entry in it:
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append(entry.path)
-                    elif entry.name.endswith(".jsonl"):
-                        was = stamps.get(entry.path)
-                        if was is None:
-                            return False
-                        st = entry.stat()
-                        if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):
-                            return False
-                        seen += 1
-                        newest[was[0]] = max(newest.get(was[0], 0), st.st_mtime_ns)
+            st = entry.stat()
         except OSError:
             return False
-    if seen != len(stamps):
+        if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):
+            return False
+        seen += 1
+        newest[was[0]] = max(newest.get(was[0], 0), st.st_mtime_ns)
+    if seen != len(stamps):  # a file gone, or in a folder that cannot be read
         return False
     for sid, (_, status, ended, has_note, note) in rows.items():
         if safe_id(sid) in buried or (has_note and not notes.exists(note)):
