@@ -10,7 +10,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from vibe_vault.fold import epoch
-from vibe_vault.render import title_of
+from vibe_vault.render import Figures, title_of
 from vibe_vault.state import Commit, SessionState, worth_a_note
 from vibe_vault.work import work_of
 
@@ -38,12 +38,15 @@ class Document(Struct):
     files: list[FileRow] = field(default_factory=list)
 
 
-def document_of(state: SessionState) -> Document | None:
-    """The session as the index holds it; None for a session with no note."""
+def document_of(state: SessionState, fig: Figures | None = None) -> Document | None:
+    """The session as the index holds it; None for a session with no note.
+    `fig`, when the caller has rendered the note from them, saves working the
+    session's work and title out again."""
     f = state.fold
     if not state.note or not worth_a_note(f):
         return None
-    work = work_of(state)
+    work = fig.work if fig is not None else work_of(state)
+    title = fig.title if fig is not None else title_of(state)
     prompts: list[str] = []
     answers: list[str] = [f.recap] if f.recap else []
     actions: list[str] = []
@@ -68,7 +71,7 @@ def document_of(state: SessionState) -> Document | None:
     commits = [c for _, c in work.commits]
     todos = [t.text for t in (f.todos or list(f.tasks.values()))]
     texts = {
-        "title": " ".join(dict.fromkeys(t for t in (title_of(state), f.custom_title, f.ai_title)
+        "title": " ".join(dict.fromkeys(t for t in (title, f.custom_title, f.ai_title)
                                         if t)),
         "prompts": "\n".join(prompts),
         "commits": "\n".join([f"{c.sha} {c.subject}" for c in commits]

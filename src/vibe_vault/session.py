@@ -450,7 +450,7 @@ def update_session(
             from vibe_vault.records import make_record
 
             out.record = make_record(state, [transcript, *agents], opts, fig)
-            out.document = document_of(state)
+            out.document = document_of(state, fig)
             out.state_key = safe_id(sid)
             out.state_stamp = filestamp.of(os.stat(store.state_path(sid)))
         return out
