@@ -340,8 +340,10 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
 def needs_rebuild(conn: sqlite3.Connection) -> bool:
     """Unreachable text rows outnumber the sessions (and are many)."""
     dead = int(meta(conn, "dead", "0"))
+    if dead <= 1000:
+        return False  # without counting the sessions: every search asks
     live = int(conn.execute("SELECT count(*) FROM sessions").fetchone()[0])
-    return dead > max(1000, live)
+    return dead > live
 
 
 def ready(state_dir: str, reindex: bool = False) -> sqlite3.Connection:
