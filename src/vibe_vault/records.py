@@ -1,7 +1,7 @@
 """What the registry keeps of a session: its Record, made from its state.
 
 Pure but for `stamp` (one `os.stat`): the Stop hook's path imports this
-module, never the database.
+module, never the database (so the layout of staged records is here too).
 """
 
 from __future__ import annotations
@@ -58,6 +58,17 @@ class Record(Struct, omit_defaults=True):
     next: str = ""  # can tell what changed without loading every state
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+
+
+def staged_dir(state_dir: StrPath) -> str:
+    """Where a record waits when SessionEnd finds the database busy."""
+    return os.path.join(state_dir, "registry.d")
+
+
+def staged_path(state_dir: StrPath, sid: str) -> str:
+    from vibe_vault.paths import safe_id
+
+    return os.path.join(staged_dir(state_dir), f"{safe_id(sid)}.msgpack")
 
 
 def stamp(path: StrPath) -> FileStamp | None:

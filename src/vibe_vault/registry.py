@@ -25,8 +25,7 @@ from msgspec import Struct, field
 
 from vibe_vault import vaultdb
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
-from vibe_vault.paths import safe_id
-from vibe_vault.records import Record
+from vibe_vault.records import Record, staged_dir, staged_path
 from vibe_vault.regular import open_regular, read_fd, read_regular
 
 TYPE_CHECKING = False
@@ -299,18 +298,12 @@ def remove(cfg: Config, sids: set[str]) -> set[str]:
 # -- SessionEnd's way in when the database is busy ---------------------------------------
 
 
-def staged_dir(state_dir: StrPath) -> str:
-    return os.path.join(state_dir, "registry.d")
-
-
 def stage(state_dir: StrPath, record: Record) -> None:
     """Leave one session's record beside the database, to be taken in by the
     next process that opens it: a file of its own, so a SessionEnd that finds
     the database busy still keeps its record without waiting."""
-    folder = staged_dir(state_dir)
-    make_private_dir(folder)
-    write_atomic(os.path.join(folder, f"{safe_id(record.session_id)}.msgpack"),
-                 _encoder.encode(record), mode=0o600)
+    make_private_dir(staged_dir(state_dir))
+    write_atomic(staged_path(state_dir, record.session_id), _encoder.encode(record), mode=0o600)
 
 
 def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]:

@@ -459,11 +459,12 @@ def update_session(
 def forget_files(cfg: Config, store: Store, sid: str, note: str) -> list[str]:
     """Remove what vibe-vault keeps of a session in files: its note, state,
     journal, lock, staged record and archive; the paths removed."""
-    from vibe_vault import archive, registry
+    from vibe_vault import archive
+    from vibe_vault.records import staged_path
 
     removed = []
     paths = [store.state_path(sid), store.journal_path(sid), store.lock_path(sid),
-             os.path.join(registry.staged_dir(cfg.state_dir), f"{safe_id(sid)}.msgpack")]
+             staged_path(cfg.state_dir, sid)]
     if note:
         paths.append(os.path.join(cfg.vault, *note.split("/")))
     for path in paths:
