@@ -326,6 +326,11 @@ def test_odd_queries_answer_without_a_traceback(corpus_env: Env) -> None:
     assert {h["project"] for h in search(corpus_env, "test", "--project", project)} == {project}
 
 
+# The hook as Claude Code runs it (the event on stdin), then what it imported.
+CODE = ("import sys; from vibe_vault.commands import hook; hook.run(); "
+        "print('sqlite3' in sys.modules)")
+
+
 def test_the_hooks_that_run_every_turn_do_not_load_sqlite(env: Env) -> None:
     from test_hook_contract import SID, place
 
@@ -334,12 +339,23 @@ def test_the_hooks_that_run_every_turn_do_not_load_sqlite(env: Env) -> None:
     for event in ("Stop", "PreToolUse", "PostToolUse", "SubagentStop"):
         data = json.dumps({"hook_event_name": event, "session_id": SID, "tool_use_id": "t",
                            "transcript_path": str(transcript), "cwd": "/tmp"})
-        code = ("import sys, io; sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()));"
-                "from vibe_vault.commands import hook; hook.run();"
-                "print('sqlite3' in sys.modules)")
-        r = subprocess.run([sys.executable, "-c", code, data], capture_output=True,
-                           check=False, env=env.env)
+        r = subprocess.run([sys.executable, "-c", CODE], input=data.encode(),
+                           capture_output=True, check=False, env=env.env)
         assert r.stdout.strip() == b"False", (event, r)
+    log = env.state / "vv.log"
+    assert not log.exists() or b"empty input" not in log.read_bytes()  # each event was read
+    # nor a Stop that forgets a session of an excluded project (new bytes to read)
+    (env.root / "config.toml").write_text('exclude_projects = ["*"]\n')
+    lines = transcript.read_bytes().splitlines(keepends=True)
+    transcript.write_bytes(b"".join(lines) + lines[-1])
+    # (no cwd in the event: the exclusion is found in the transcript, and the
+    # session's files are removed there and then)
+    data = json.dumps({"hook_event_name": "Stop", "session_id": SID,
+                       "transcript_path": str(transcript)})
+    r = subprocess.run([sys.executable, "-c", CODE], input=data.encode(), capture_output=True,
+                       check=False, env=env.env)
+    assert r.stdout.strip() == b"False", r
+    assert not list(env.vault.glob("Projects/*/sessions/*.md"))  # it was forgotten
 
 
 def test_a_snippet_marks_the_words_in_the_best_line_and_never_the_users_notes() -> None:
