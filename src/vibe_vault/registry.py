@@ -264,18 +264,11 @@ def load(cfg: Config) -> Registry:
     return reg
 
 
-def merge(cfg: Config, records: dict[str, Record], found_owners: dict[str, str] | None = None,
-          only_known: bool = False, timeout: float = 10.0) -> None:
-    """Write records (and legacy agent-file owners) into the registry.
-    `only_known` updates sessions already there and adds none."""
-    with opened(cfg, timeout) as conn, vaultdb.transaction(conn):
-        for sid, rec in sorted(records.items()):
-            if only_known and not conn.execute(
-                    "SELECT 1 FROM records WHERE session_id = ?", (sid,)).fetchone():
-                continue
+def merge(cfg: Config, records: dict[str, Record]) -> None:
+    """Write records into the registry, in one transaction."""
+    with opened(cfg) as conn, vaultdb.transaction(conn):
+        for _, rec in sorted(records.items()):
             put(conn, rec)
-        if found_owners:
-            set_owners(conn, found_owners)
 
 
 def remove(cfg: Config, sids: set[str]) -> set[str]:

@@ -248,7 +248,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
             owners_found.update((str(a), sid) for a in src.agents
                                 if a.parent.name != "subagents")
             row = rows.get(sid)
-            rec = Known(*row[:5]) if row else None
+            rec = Known(*row) if row else None
             if safe_id(sid) in buried:
                 summary.forgotten += 1
                 if rec is not None:
