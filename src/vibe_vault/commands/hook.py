@@ -19,8 +19,8 @@ STDIN_WAIT_S = 2.0
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 # SessionEnd updates the indexes itself only while this much time is left.
 INLINE_INDEX_SECONDS = 0.4
-# Seconds SessionEnd waits for the search index when another process writes it.
-SEARCH_INDEX_WAIT = 0.2
+# Seconds SessionEnd waits for the vault's database when another process writes it.
+DATABASE_WAIT = 0.2
 
 
 def read_stdin() -> bytes:
@@ -218,7 +218,7 @@ def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:
     try:
         if left < INLINE_INDEX_SECONDS:
             raise TimeoutError
-        conn = registry.connect(cfg, timeout=SEARCH_INDEX_WAIT, fill=False)
+        conn = registry.connect(cfg, timeout=DATABASE_WAIT, fill=False)
     except (TimeoutError, registry.NotReady, sqlite3.Error, OSError):
         registry.stage(cfg.state_dir, out.record)
         index_cmd.start_in_background(cfg)
