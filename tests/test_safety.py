@@ -130,7 +130,7 @@ def test_lock_held_elsewhere_gives_up_quietly_then_catches_up(env: Env) -> None:
     (env.root / "config.toml").write_text("lock_timeout = 0.3\n")
     target = place(env)
     (env.state / "locks").mkdir(parents=True)
-    fd = os.open(env.state / "locks" / f"{SID}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(Store(env.state).lock_path(SID), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         t0 = time.monotonic()
@@ -147,7 +147,7 @@ def test_lock_held_elsewhere_gives_up_quietly_then_catches_up(env: Env) -> None:
 def test_lock_of_a_dead_process_is_no_deadlock(env: Env) -> None:
     target = place(env)
     (env.state / "locks").mkdir(parents=True)
-    lock_file = str(env.state / "locks" / f"{SID}.lock")
+    lock_file = Store(env.state).lock_path(SID)
     holder = subprocess.Popen([sys.executable, "-c", (
         f"import fcntl, os, time; fd = os.open({lock_file!r}, os.O_RDWR | os.O_CREAT); "
         "fcntl.flock(fd, fcntl.LOCK_EX); time.sleep(60)")])

@@ -18,6 +18,7 @@ from test_hook_contract import SESSION, SID, assert_harmless, place, stop
 from vibe_vault import registry
 from vibe_vault.records import FileStamp, Record
 from vibe_vault.registry import Registry
+from vibe_vault.session import Store
 
 
 def session_end(sid: str, path: Path) -> dict[str, object]:
@@ -42,7 +43,7 @@ def test_neighbours_locked_do_not_hold_session_end(env: Env) -> None:
         assert_harmless(env.hook(session_end(sids[i], targets[i])))
     fds = []
     for i in (0, 2):
-        fd = os.open(env.state / "locks" / f"{sids[i]}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(Store(env.state).lock_path(sids[i]), os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(fd, fcntl.LOCK_EX)
         fds.append(fd)
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -358,17 +359,16 @@ def test_lines_counted_from_raw_json_equal_lines_of_the_text(text: str) -> None:
     assert _count_json_lines(raw) == _count_lines(text)
 
 
-def test_a_session_lock_leaves_no_file_and_excludes_while_held(tmp_path: Path) -> None:
+def test_a_session_lock_excludes_while_held_and_keeps_its_file(tmp_path: Path) -> None:
     import threading
 
     from vibe_vault.lock import LockTimeout, SessionLock
 
     path = tmp_path / "s.lock"
-    with SessionLock(path, 1.0):
-        assert path.exists()
-        with pytest.raises(LockTimeout), SessionLock(path, 0.05):
-            pass
-    assert not path.exists()
+    with SessionLock(path, 1.0), pytest.raises(LockTimeout), SessionLock(path, 0.05):
+        pass
+    # kept for the next holder: a file deleted per session slows every later create
+    assert path.exists()
     # many holders in turn: never two at once
     inside: list[int] = []
     overlaps: list[int] = []
@@ -386,4 +386,20 @@ def test_a_session_lock_leaves_no_file_and_excludes_while_held(tmp_path: Path) -
         t.start()
     for t in threads:
         t.join()
-    assert not overlaps and not path.exists()
+    assert not overlaps
+
+
+def test_sessions_share_a_fixed_set_of_lock_files(tmp_path: Path) -> None:
+    """One of 256 files per session id, the same every time, naming no session."""
+    import uuid
+
+    from vibe_vault.lock import SLOTS, slot_path
+
+    sids = [str(uuid.UUID(int=i * 7919 + 1, version=4)) for i in range(5000)]
+    paths = {slot_path(tmp_path, sid) for sid in sids}
+    assert len(paths) == SLOTS == 256  # spread over every slot
+    assert slot_path(tmp_path, sids[0]) == slot_path(str(tmp_path), sids[0])
+    assert all(os.path.dirname(p) == str(tmp_path / "locks") for p in paths)
+    assert not any(sid in p for p in paths for sid in sids[:50])
+    assert slot_path(tmp_path, sids[0], "archive") != slot_path(tmp_path, sids[0])
+    assert slot_path(tmp_path, "odd\udcff id")  # any string, even a lone surrogate

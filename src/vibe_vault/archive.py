@@ -34,7 +34,7 @@ from msgspec import Struct, field
 
 from vibe_vault.atomic import make_private_dir, write_atomic
 from vibe_vault.config import Config
-from vibe_vault.lock import SessionLock
+from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.paths import inside, safe_id, safe_name
 from vibe_vault.reader import HEAD  # the same first bytes a cursor checks
 from vibe_vault.regular import NotAFile, open_regular, read_fd
@@ -310,7 +310,7 @@ def archive_files(cfg: Config, sid: str, files: list[Path]) -> int:
     d = _session_dir(cfg, sid, create=True)
     make_private_dir(os.path.join(cfg.state_dir, "locks"))
     total = 0
-    with SessionLock(Path(cfg.state_dir) / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
+    with SessionLock(slot_path(cfg.state_dir, sid, "archive"), 30.0):
         m = _load_manifest(d, sid)
         for path in files:
             name = name_for(path)
@@ -441,7 +441,7 @@ def repair(cfg: Config, sid: str) -> list[str]:
     d = _session_dir(cfg, sid)
     if not d.is_dir():
         return done
-    with SessionLock(Path(cfg.state_dir) / "locks" / f"{safe_id(sid)}.archive.lock", 30.0):
+    with SessionLock(slot_path(cfg.state_dir, sid, "archive"), 30.0):
         m = _load_manifest(d, sid)
         for name, e in sorted(m.files.items()):
             path = d / _generation_name(name, e.generation)

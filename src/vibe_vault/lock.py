@@ -2,20 +2,34 @@
 
 On POSIX this is `fcntl.flock` on a lock file in the state directory: the kernel
 drops it when the holder dies, so a crashed `vv` never deadlocks anyone, and it
-costs no imports. The holder removes the file as it lets go, so no lock file is
-left per session; a process that locked a file removed meanwhile sees its inode
-is no longer the path's and tries again. Elsewhere `filelock` (imported only
-there) does the same. The transcript itself is never locked.
+costs no imports. Elsewhere `filelock` (imported only there) does the same. The
+transcript itself is never locked.
+
+Sessions share SLOTS lock files, chosen by a hash of the session id, created
+once and never removed. A file per session, removed as its holder let go, made
+every session a file created and deleted: ext4 will not reuse an inode deleted
+in the last minute or more (longer while its block is unwritten), and looks
+past each one at every later create, so a backfill's creates slowed with every
+session done (10,000 sessions: 10.0-11.7 s, against 6.6-7.5 s without the
+deletes). Two sessions sharing a slot only means one waits for the other.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
+import zlib
 from types import TracebackType
 
 from vibe_vault.atomic import StrPath
+
+SLOTS = 256
+
+
+def slot_path(state_dir: StrPath, sid: str, kind: str = "session") -> str:
+    """The lock file that guards session `sid` (for `kind` of work)."""
+    slot = zlib.crc32(sid.encode("utf-8", "surrogatepass")) % SLOTS
+    return os.path.join(state_dir, "locks", f"{kind}-{slot:02x}.lock")
 
 
 class LockTimeout(Exception):
@@ -57,7 +71,7 @@ class SessionLock:
                 continue
             if _same_file(fd, self.path):
                 break
-            os.close(fd)  # the holder before us removed it as it let go: lock the new one
+            os.close(fd)  # removed meanwhile (someone cleaned the folder): lock the new one
         self._fd = fd
         return self
 
@@ -68,10 +82,6 @@ class SessionLock:
         tb: TracebackType | None,
     ) -> None:
         if self._fd is not None:
-            # Removed while still held, so whoever opened it meanwhile sees the
-            # path gone and starts again on a new file.
-            with contextlib.suppress(OSError):
-                os.unlink(self.path)
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
         if self._fallback is not None:
@@ -86,3 +96,29 @@ def _same_file(fd: int, path: str) -> bool:
         return False
     held = os.fstat(fd)
     return (st.st_ino, st.st_dev) == (held.st_ino, held.st_dev)
+
+
+def sweep_session_lock_files(state_dir: StrPath) -> int:
+    """Remove the lock files older versions kept per session (`<id>.lock`,
+    `<id>.archive.lock`); how many. The slots and the named locks stay."""
+    folder = os.path.join(state_dir, "locks")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    removed = 0
+    for name in names:
+        stem = name.removesuffix(".lock")
+        kind, _, slot = stem.partition("-")
+        if stem == name or stem in _NAMED or (kind in _KINDS and len(slot) == 2):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+_KINDS = ("session", "archive")
+_NAMED = ("index", "registry")

@@ -21,7 +21,7 @@ from vibe_vault.config import Config
 from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
-from vibe_vault.lock import SessionLock
+from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.note import free_relpath, write_note
 from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
@@ -81,6 +81,10 @@ class Store:
         return os.path.join(self.root, "sessions", f"{safe_id(sid)}.state")
 
     def lock_path(self, sid: str) -> str:
+        return slot_path(self.root, sid)
+
+    def legacy_lock_path(self, sid: str) -> str:
+        """The session's own lock file, as versions before lock slots kept it."""
         return os.path.join(self.root, "locks", f"{safe_id(sid)}.lock")
 
     def journal_path(self, sid: str) -> str:
@@ -458,12 +462,13 @@ def update_session(
 
 def forget_files(cfg: Config, store: Store, sid: str, note: str) -> list[str]:
     """Remove what vibe-vault keeps of a session in files: its note, state,
-    journal, lock, staged record and archive; the paths removed."""
+    journal, staged record, archive, and a lock file an older version left;
+    the paths removed. (The shared lock slots name no session.)"""
     from vibe_vault import archive
     from vibe_vault.records import staged_path
 
     removed = []
-    paths = [store.state_path(sid), store.journal_path(sid), store.lock_path(sid),
+    paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
              staged_path(cfg.state_dir, sid)]
     if note:
         paths.append(os.path.join(cfg.vault, *note.split("/")))

@@ -364,6 +364,11 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         missing = [row[0] for row in conn.execute("SELECT session_id FROM records")
                    if row[0] not in found]
         summary.files_pruned = prune_finished(cfg, conn, missing)
+        # Last, not first: ext4 looks past every recently deleted inode at each
+        # create, and an upgrade may leave one lock file per session ever seen.
+        from vibe_vault.lock import sweep_session_lock_files
+
+        sweep_session_lock_files(cfg.state_dir)
     if not args.dry_run:
         summary.indexed = _catch_up_search(cfg)
     summary.unknown_entry_types = registry.unknown_counts(conn)
@@ -471,7 +476,7 @@ def prune_finished(cfg: Config, conn: Any, missing: list[str]) -> int:
         rec = registry.get(conn, sid)
         if rec is None or not rec.files or any(os.path.exists(f.path) for f in rec.files):
             continue
-        for path in (store.journal_path(sid), store.lock_path(sid)):
+        for path in (store.journal_path(sid), store.legacy_lock_path(sid)):
             try:
                 os.unlink(path)
                 pruned += 1
