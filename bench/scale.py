@@ -169,13 +169,20 @@ def main() -> int:
     subprocess.run([PY, "-m", "compileall", "-q", str(Path(vibe_vault.__file__).parent)],
                    check=True)
     work = args.home or Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
+    trash = work / "removed-after-the-run"
+    trash.mkdir(parents=True, exist_ok=True)
     rows: list[tuple[str, str, str, str]] = []
     try:
         t = time.perf_counter()
         made_flag = work / "claude" / ".made"
         if args.home and made_flag.exists():
+            # Removed after the measurements, not before: ext4 looks past every
+            # inode deleted in the last minutes at each create, and a cold
+            # backfill is mostly creates (removing the last run's 200,000 files
+            # first made it up to 2x slower).
             for folder in ("vault", "state"):
-                shutil.rmtree(work / folder, ignore_errors=True)
+                if (work / folder).exists():
+                    (work / folder).rename(trash / f"{folder}-{time.time_ns()}")
             nbytes = int(made_flag.read_text())
             shutil.rmtree(work / "claude" / "projects" / FRESH, ignore_errors=True)
         else:
@@ -228,8 +235,10 @@ def main() -> int:
         rss, stats = peak_rss_mb(vv("stats"), env)
         rows.append(("vv stats", f"{stats:.2f} s", f"{rss} MB", "≤ 1 s"))
     finally:
+        shutil.rmtree(trash, ignore_errors=True)
         if args.keep or args.home:
-            print(f"kept {work}")
+            print(f"kept {work} (a run soon after this one measures creates slowed by the "
+                  "files just removed: wait a few minutes)")
         else:
             shutil.rmtree(work, ignore_errors=True)
     print(f"vibe-vault at scale — {platform.python_implementation()} "

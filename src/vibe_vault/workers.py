@@ -25,6 +25,9 @@ import msgspec
 
 _INDEX = 4  # bytes of a job index on the task pipe
 _LEN = 4  # bytes of a result message's length
+AHEAD = 64  # jobs per worker waiting in the task pipe (4 bytes each)
+RESULT_PIPE = 1 << 20  # a result pipe's size where it can be set (Linux): results
+# a worker can leave there while the parent is busy, rather than wait to write
 
 
 def available() -> bool:
@@ -65,6 +68,7 @@ class _Pool:
 
     def fork(self, work: Callable[[Any], Any]) -> None:
         out_r, out_w = os.pipe()
+        _grow(out_w)
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             code = 0
@@ -103,8 +107,9 @@ class _Pool:
 
     def collect(self, result_type: Any) -> Iterator[tuple[int, Any, str]]:
         decode = msgspec.msgpack.Decoder(tuple[int, result_type | None, str]).decode
-        # A couple of jobs per worker in the pipe: no worker waits, and the order holds.
-        self.send(2 * len(self.children))
+        # Jobs queued well ahead, so no worker waits while this process writes a
+        # batch to the database (a fraction of a second); the order still holds.
+        self.send(AHEAD * len(self.children))
         buffers = {fd: bytearray() for fd in self.children}
         finished: set[int] = set()
         poll = select.poll()  # not select(): no limit on descriptor numbers
@@ -156,3 +161,10 @@ def _serve(work: Callable[[Any], Any], jobs: Sequence[Any], tasks: int, out: int
 def _kill(pid: int) -> None:
     with contextlib.suppress(OSError):  # already gone
         os.kill(pid, signal.SIGTERM)
+
+
+def _grow(fd: int) -> None:
+    import fcntl
+
+    with contextlib.suppress(OSError, AttributeError):  # not Linux, or over the user's limit
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, RESULT_PIPE)

@@ -175,7 +175,52 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         conn.close()
 
 
-RECORD_BATCH = 500  # records written to the database in one transaction
+class _RowWriter:
+    """Writes each finished session's registry row and search rows (made by
+    the worker, with the stamp of the state they come from, so the catch-up at
+    the end reads no state again), committing every COMMIT_ROWS sessions or
+    COMMIT_SECONDS. Few large transactions, not many small ones: each commit
+    writes every page it changed to the WAL, and the indexes keyed by session
+    id change pages all over: 100,000 sessions in batches of 500 wrote 19
+    times the database's size (6.8 GB) in 19 s; in batches of 5,000, 2.1 GB
+    in 11 s."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.pending = 0
+        self.since = 0.0
+        self.ids: dict[str, int] = {}  # the search index's folder ids, across commits
+        # Fewer checkpoints, each copying a page written many times only once.
+        conn.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
+
+    def put(self, done: Any) -> None:
+        from vibe_vault import registry
+
+        if not self.pending:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.since = time.monotonic()
+        try:
+            registry.put(self.conn, done.record)
+            if done.state_key:
+                vaultdb.put_indexed(self.conn, done.state_key, done.state_stamp,
+                                    done.session_id, done.document, self.ids)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            self.pending = 0
+            raise
+        self.pending += 1
+        if self.pending >= COMMIT_ROWS or time.monotonic() - self.since > COMMIT_SECONDS:
+            self.commit()
+
+    def commit(self) -> None:
+        if self.pending:
+            self.conn.execute("COMMIT")
+            self.pending = 0
+
+
+COMMIT_ROWS = 5000
+COMMIT_SECONDS = 2.0  # also lets a SessionEnd hook in between (it waits, then stages)
+CHECKPOINT_PAGES = 16384  # WAL pages (64 MB) before copying them into the database
 
 
 class Known(Struct):
@@ -295,53 +340,40 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         return 0
     sweep_temp_files(Path(cfg.state_dir) / "sessions")  # left by a writer that was killed
     progress = Progress(len(jobs), sum(sizes.values()))
-    # Records go to the database in batches as sessions finish: what is kept
-    # in memory is a project name and a note folder per session, not a record.
-    batch: list[Any] = []  # Outcomes with a record
+    # Each session's rows go to the database as it finishes (what is kept in
+    # memory is a project name and a note folder per session, not a record).
+    writer = _RowWriter(conn)
     projects: set[str] = set(staged)
     folders: set[str] = set()
-    ids: dict[str, int] = {}  # the search index's folder ids, across batches
-
-    def flush() -> None:
-        # The registry row and the search rows the worker made, with the stamp
-        # of the state they come from: the catch-up below need not read it again.
-        with vaultdb.transaction(conn):
-            for done in batch:
-                registry.put(conn, done.record)
-                if done.state_key:
-                    vaultdb.put_indexed(conn, done.state_key, done.state_stamp,
-                                        done.session_id, done.document, ids)
-        batch.clear()
-
-    for sid, out, err in _run_jobs(cfg, jobs, args.jobs):
-        progress.step(sizes.get(sid, 0))
-        if out is None:
-            summary.failed += 1
-            summary.errors.append(err)
-            warn(cfg.state_dir, f"backfill: {err}", stderr=not args.json)
-            continue
-        summary.bytes += out.bytes_read
-        if out.forgotten:
-            summary.forgotten += 1
-            gone.add(sid)
-            continue
-        if out.record is not None:
-            batch.append(out)
-            projects.add(out.record.project)
-            if sid in known:
-                projects.add(known[sid].project)
-            if out.record.note:
-                folders.add(os.path.dirname(out.record.note))
-            if len(batch) >= RECORD_BATCH:
-                flush()
-        if not out.has_note:
-            summary.without_note += 1
-        elif out.wrote:
-            summary.written += 1
-        else:
-            summary.unchanged += 1
+    try:
+        for sid, out, err in _run_jobs(cfg, jobs, args.jobs):
+            progress.step(sizes.get(sid, 0))
+            if out is None:
+                summary.failed += 1
+                summary.errors.append(err)
+                warn(cfg.state_dir, f"backfill: {err}", stderr=not args.json)
+                continue
+            summary.bytes += out.bytes_read
+            if out.forgotten:
+                summary.forgotten += 1
+                gone.add(sid)
+                continue
+            if out.record is not None:
+                writer.put(out)
+                projects.add(out.record.project)
+                if sid in known:
+                    projects.add(known[sid].project)
+                if out.record.note:
+                    folders.add(os.path.dirname(out.record.note))
+            if not out.has_note:
+                summary.without_note += 1
+            elif out.wrote:
+                summary.written += 1
+            else:
+                summary.unchanged += 1
+    finally:  # what finished is kept, even when Ctrl-C stops the rest
+        writer.commit()
     progress.close()
-    flush()
     if gone:
         from vibe_vault.session import Store, forget_files
 
