@@ -331,7 +331,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                          idle_before, args.archive, None))
     # Biggest first, so one large session does not finish last on its own.
     jobs.sort(key=lambda j: -sizes[j[0]])
-    jobs = _with_predicted_links(cfg, conn, jobs)
+    jobs = _with_predicted_links(cfg, conn, jobs, known, args.jobs)
     if args.dry_run:
         for sid, main, *_ in jobs:
             print(f"would process {sid}  {main}")
@@ -517,14 +517,14 @@ def prune_finished(cfg: Config, conn: Any, missing: list[str]) -> int:
     return pruned
 
 
-def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any]) -> list[Any]:
+def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[str, Known],
+                          workers: int) -> list[Any]:
     """Give each job the links its note will most likely carry, so a cold backfill
     writes each note once. A new session's start and project come from its first
     lines, by the rules the fold uses; the link pass at the end corrects any
     guess that was wrong (a session that turns out to have no note, say).
     Only the projects the jobs are in are read."""
     from vibe_vault import registry
-    from vibe_vault.discover import sniff_start
     from vibe_vault.links import compute_links
     from vibe_vault.note import note_relpath
     from vibe_vault.project import project_name
@@ -534,28 +534,57 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any]) -> list[Any]:
     # First what each job is (a few strings), then one project at a time its
     # records: memory follows the largest project, not the number of jobs.
     by_project: dict[str, list[tuple[str, str, str]]] = {}  # project -> (sid, note, started)
-    projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
+    new: list[tuple[str, str]] = []  # (sid, transcript) of sessions with no note yet
     for sid, main, *_ in jobs:
-        row = conn.execute("SELECT project, note, has_note FROM records WHERE session_id = ?",
-                           (sid,)).fetchone()
-        if row and row[1] and row[2]:
-            by_project.setdefault(row[0], [])  # known: its record is read below
-            continue
-        first_ts, cwd = sniff_start(main)
+        rec = known.get(sid)
+        if rec is not None and rec.note and rec.has_note:
+            by_project.setdefault(rec.project, [])  # known: its record is read below
+        else:
+            new.append((sid, main))
+    projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
+    for (sid, _), (first_ts, cwd) in zip(new, _sniff_all([main for _, main in new], workers),
+                                         strict=True):
         if not first_ts:
             continue
         project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
         by_project.setdefault(project, []).append(
             (sid, note_relpath(project, sid, first_ts), iso(first_ts)))
     links = {}
-    for project, new in sorted(by_project.items()):
+    for project, guessed in sorted(by_project.items()):
         records = registry.of_projects(conn, [project])
-        for sid, note, started in new:
+        for sid, note, started in guessed:
             if sid not in records:
                 records[sid] = Record(session_id=sid, project=project, has_note=True,
                                       note=note, started=started)
         links.update(compute_links(records))
     return [(*job[:6], links.get(job[0])) for job in jobs]
+
+
+SNIFF_CHUNK = 256  # transcripts a worker sniffs per job: each takes ~20 µs
+
+
+def _sniff_all(paths: list[str], workers: int) -> list[tuple[str, str]]:
+    """sniff_start of each transcript; spread over the cores when there are
+    many (the first backfill of a large history: a few seconds on one core,
+    with every other core waiting for the jobs)."""
+    from vibe_vault import workers as w
+    from vibe_vault.discover import sniff_start
+
+    count = workers if workers > 0 else (os.cpu_count() or 1)
+    if count <= 1 or len(paths) < 4 * SNIFF_CHUNK or not w.available():
+        return [sniff_start(p) for p in paths]
+    chunks = [paths[i : i + SNIFF_CHUNK] for i in range(0, len(paths), SNIFF_CHUNK)]
+    out: list[tuple[str, str]] = [("", "")] * len(paths)
+    for i, starts, _ in w.run_forked(_sniff_chunk, chunks, count, list[tuple[str, str]]):
+        if starts is not None:  # else no guess: the link pass at the end sets them
+            out[i * SNIFF_CHUNK : i * SNIFF_CHUNK + len(starts)] = starts
+    return out
+
+
+def _sniff_chunk(paths: list[str]) -> list[tuple[str, str]]:
+    from vibe_vault.discover import sniff_start
+
+    return [sniff_start(p) for p in paths]
 
 
 def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bool, Any]],
