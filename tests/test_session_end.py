@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import time
 import uuid
 from pathlib import Path
 
 import msgspec
 
-from conftest import Env, frontmatter
+from conftest import CORPUS, Env, frontmatter
 from test_hook_contract import SESSION, SID, assert_harmless, place, stop
 from vibe_vault import registry
 from vibe_vault.records import FileStamp, Record
@@ -126,3 +127,35 @@ def test_index_command_folds_staged_records(env: Env) -> None:
     assert not list((env.state / "registry.d").iterdir())
     assert "staged one" in (env.vault / "Projects" / "staged" / "staged.md").read_text()
     assert target.exists()
+
+
+def test_a_subagent_file_growing_after_session_end_is_no_resume(env: Env) -> None:
+    """Only the main transcript growing means the user came back: a subagent's
+    file written after SessionEnd (its last lines flushed late) leaves the
+    session ended; new lines in the main transcript make it active again."""
+    src = (CORPUS / "iansherr__claude-code-log/real_projects/-experiments-worktrees"
+           / "ef958aa1-0e93-49f0-bb71-150f63befcd1")
+    slug = env.claude / "projects" / "-experiments-worktrees"
+    shutil.copytree(src, slug / src.name)
+    main = slug / f"{src.name}.jsonl"
+    shutil.copyfile(src.with_suffix(".jsonl"), main)
+    assert_harmless(env.hook(session_end(src.name, main)))
+
+    def status() -> str:
+        (note,) = env.notes().values()
+        return str(frontmatter(note)["status"])
+
+    assert status() == "ended"
+    agent = sorted((slug / src.name / "subagents").glob("agent-*.jsonl"))[0]
+    last = agent.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    with agent.open("ab") as f:
+        f.write(last.replace(b'"uuid":"', b'"uuid":"f') + b"\n")
+    assert_harmless(env.hook(stop(sid=src.name, path=main)))
+    assert status() == "ended"
+    assert env.vv("backfill").returncode == 0
+    assert status() == "ended"
+    last = main.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    with main.open("ab") as f:
+        f.write(last.replace(b'"uuid":"', b'"uuid":"f') + b"\n")
+    assert_harmless(env.hook(stop(sid=src.name, path=main)))
+    assert status() == "active"

@@ -387,6 +387,7 @@ def update_session(
 
                 state.started_hint = datetime.now(UTC).isoformat(timespec="seconds")
                 state.cwd_hint = gate(cwd_hint or "", 1000, redactor)
+        main_read = read
         agents = (
             discover_agents(transcript, sid, state.agents) if agent_files is None
             else [os.fspath(a) for a in agent_files]
@@ -417,8 +418,10 @@ def update_session(
                 (_mtime(p) for p in [transcript, *agents]), default=0.0)
             if 0 < last < idle_before:
                 state.status, state.end_reason = "ended", Redacted("idle")
-        elif read and not started_over and state.status == "ended" and end_reason is None:
-            state.status, state.end_reason = "active", Redacted("")  # resumed
+        elif main_read and not started_over and state.status == "ended":
+            # Resumed: the user came back. A subagent's file written after the
+            # end (its last lines flushed late) is not that.
+            state.status, state.end_reason = "active", Redacted("")
         if (provisional is not None and end_reason is None and provisional.strip()
                 and provisional.strip() != state.fold.last_answer):
             # Not counted: the transcript will bring the same text, and count it then.
