@@ -106,8 +106,11 @@ for folder, _, names in os.walk(sys.argv[1]):
                         pass
 print(time.perf_counter() - t)
 """
-    return float(subprocess.run([PY, "-c", code, str(root / "claude" / "projects")],
-                                capture_output=True, text=True, check=True).stdout)
+    # The best of two: the first may read from the disk, and what it measures
+    # is then the disk (the floor moved from 6.6 to 12 s between two runs).
+    return min(float(subprocess.run([PY, "-c", code, str(root / "claude" / "projects")],
+                                    capture_output=True, text=True, check=True).stdout)
+               for _ in range(2))
 
 
 def search_bytes(db: Path) -> int:
