@@ -242,6 +242,41 @@ def test_excluded_projects_are_never_kept(env: Env) -> None:
     assert SESSION.exists()
 
 
+def test_a_project_excluded_later_loses_its_notes_at_the_next_hook(env: Env) -> None:
+    """A hook whose event is from an excluded folder removes what was kept of
+    the session before the exclusion (note, state), not only what comes next."""
+    from test_hook_contract import SID, place, stop
+
+    target = place(env)
+    assert env.hook(stop(path=target)).returncode == 0
+    assert env.notes() and (env.state / "sessions" / f"{SID}.state").exists()
+    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    r = env.hook(stop(path=target, cwd="/work/secret-client"))
+    assert r.returncode == 0 and not r.stdout
+    assert not env.notes()
+    assert grep([env.vault, env.state], SID) == []
+    assert (env.state / "forgotten" / SID).exists()
+
+
+def test_an_excluded_sessions_note_keeps_what_the_user_wrote_and_only_that(env: Env) -> None:
+    from test_hook_contract import SID, place, stop
+
+    target = place(env)
+    assert env.hook(stop(path=target)).returncode == 0
+    (rel, note), = env.notes().items()
+    mine = "Ask Dana about the staging database before Friday."
+    (env.vault / rel).write_text(note + mine + "\n")
+    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    assert env.hook(stop(path=target, cwd="/work/secret-client")).returncode == 0
+    kept = (env.vault / rel).read_text()
+    assert mine in kept and "## My notes" in kept
+    assert SID not in kept and "session_id" not in kept  # nothing of the transcript's
+    assert kept.count("\n") < 10
+    assert not (env.state / "sessions" / f"{SID}.state").exists()
+    assert env.vv("backfill").returncode == 0
+    assert (env.vault / rel).read_text() == kept
+
+
 def test_private_spans_never_reach_any_output(env: Env) -> None:
     from test_hook_contract import SID, place
 

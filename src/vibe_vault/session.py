@@ -434,7 +434,7 @@ def update_session(
         patterns = cfg.get("exclude_projects")
         if patterns and state.fold.cwd and privacy.excluded(
                 patterns, state.project or project_name(state.fold.cwd), state.fold.cwd):
-            forget_files(cfg, store, sid, state.note)
+            forget_files(cfg, store, sid, state.note, keep_user_words=True)
             privacy.bury(cfg.state_dir, sid)
             return Outcome(session_id=sid, forgotten=True)
         opts = render_options(cfg)
@@ -463,10 +463,15 @@ def update_session(
         return out
 
 
-def forget_files(cfg: Config, store: Store, sid: str, note: str) -> list[str]:
+def forget_files(cfg: Config, store: Store, sid: str, note: str,
+                 keep_user_words: bool = False) -> list[str]:
     """Remove what vibe-vault keeps of a session in files: its note, state,
     journal, staged record, archive, and a lock file an older version left;
-    the paths removed. (The shared lock slots name no session.)"""
+    the paths removed. (The shared lock slots name no session.)
+
+    `keep_user_words` (a session let go because its project is excluded, not
+    by the user's own `vv forget`): a note whose "My notes" holds the user's
+    words keeps them, and only them."""
     from vibe_vault import archive
     from vibe_vault.records import staged_path
 
@@ -474,7 +479,9 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str) -> list[str]:
     paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
              staged_path(cfg.state_dir, sid)]
     if note:
-        paths.append(os.path.join(cfg.vault, *note.split("/")))
+        note_path = os.path.join(cfg.vault, *note.split("/"))
+        if not (keep_user_words and _only_user_words_kept(note_path)):
+            paths.append(note_path)
     for path in paths:
         if privacy.remove_quietly(path):
             removed.append(path)
@@ -485,6 +492,30 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str) -> list[str]:
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(str(folder))
     return removed
+
+
+EXCLUDED_NOTE = ("# Notes of a session of an excluded project\n\n"
+                 "vibe-vault took out what it had written here, as `exclude_projects` asks; "
+                 "what you wrote stays.\n\n")
+
+
+def _only_user_words_kept(path: str) -> bool:
+    """Rewrite a note to hold only what the user wrote in it, when they wrote
+    anything; whether it was (else the note can go)."""
+    from vibe_vault.note import user_part
+
+    try:
+        existing = read_regular(path, 1 << 26, follow_symlinks=False).decode("utf-8", "replace")
+    except OSError:
+        return False
+    part = user_part(existing)
+    if part is None or not part.split("\n", 1)[1].strip():
+        return False
+    try:
+        write_atomic(path, (EXCLUDED_NOTE + part).encode("utf-8"), durable=True)
+    except OSError:
+        return True  # not rewritten: still, never removed with the user's words in it
+    return True
 
 
 def last_activity(state: SessionState) -> float:

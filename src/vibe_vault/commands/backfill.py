@@ -379,7 +379,9 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
 
         for sid in gone:
             was = known.get(sid)
-            forget_files(cfg, Store(cfg.state_dir), sid, was.note if was else "")
+            # left by a hook (an excluded project): `vv forget` removes its own
+            forget_files(cfg, Store(cfg.state_dir), sid, was.note if was else "",
+                         keep_user_words=True)
         projects |= registry.remove(cfg, gone)
     first = (not conn.execute("SELECT 1 FROM records LIMIT 1").fetchone()
              or not os.path.exists(os.path.join(cfg.vault, "index.md")))

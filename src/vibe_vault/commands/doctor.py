@@ -195,7 +195,9 @@ def _log(cfg: Config) -> Check:
     state = Path(cfg.state_dir)
     try:
         stamp, event, sid = (state / "last-run").read_text().split(maxsplit=2)
-        last = f"last hook run {stamp} ({event}, session {sid.strip()[:12]})"
+        sid = sid.strip()
+        which = "a session of an excluded project" if sid == "-" else f"session {sid[:12]}"
+        last = f"last hook run {stamp} ({event}, {which})"
     except (OSError, ValueError):
         last = "no hook has run yet"
     path = state / "vv.log"

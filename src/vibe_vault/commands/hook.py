@@ -154,6 +154,8 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
 
         if privacy.excluded(cfg.get("exclude_projects"), project_name(cwd), cwd):
             privacy.bury(cfg.state_dir, sid)
+            _let_go(cfg, sid)
+            _last_run(cfg.state_dir, name, "-")
             return
     transcript = locate_transcript(event, sid, cfg)
     if transcript is None:
@@ -196,7 +198,8 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     except OSError as exc:
         warn(cfg.state_dir, f"hook {name}: cannot write ({exc.strerror or exc}); will retry")
         return
-    _last_run(cfg.state_dir, name, sid)
+    # (an excluded session's id is kept nowhere, this file included)
+    _last_run(cfg.state_dir, name, "-" if out.forgotten else sid)
     if not out.complete:
         info(cfg.state_dir, f"hook {name}: deadline reached; the next event continues")
     if out.record is not None and out.complete:
@@ -269,3 +272,20 @@ def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:
     if raw:
         return os.path.expanduser(raw)  # let the caller report it missing
     return None
+
+
+def _let_go(cfg: Any, sid: str) -> None:
+    """What was kept of a session before its project was excluded goes now
+    (the user's own words in its note excepted), not at the next backfill."""
+    from vibe_vault.lock import LockTimeout, SessionLock
+    from vibe_vault.session import Store, forget_files
+
+    store = Store(cfg.state_dir)
+    try:
+        # A hook holding it meanwhile finds the exclusion in the transcript itself.
+        with SessionLock(store.lock_path(sid), min(0.5, float(cfg.get("lock_timeout")))):
+            state = store.load(sid)
+            if state is not None:
+                forget_files(cfg, store, sid, state.note, keep_user_words=True)
+    except (LockTimeout, OSError):
+        return
