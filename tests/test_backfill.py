@@ -352,3 +352,28 @@ def test_same_vault_serial_forked_or_spawned(env: Env, tmp_path: Path) -> None:
         assert s["failed"] == 0 and s["written"] >= 8
         vaults[how] = env.all_notes()
     assert vaults["forked"] == vaults["serial"] == vaults["spawned"]
+
+
+def test_a_backfill_stopped_by_ctrl_c_keeps_what_it_finished(env: Env, tmp_path: Path) -> None:
+    """Every session whose state was saved when Ctrl-C came has its registry
+    row; the next run does the rest, and the vault ends as one run leaves it."""
+    import signal
+
+    lay_out(env, SMALL)
+    proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", "backfill", "--jobs", "1"],
+                            env=env.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not env.notes() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err
+    states = {p.stem for p in (env.state / "sessions").glob("*.state")}
+    assert 0 < len(states) < len(SMALL)  # stopped part way
+    assert set(env.registry().sessions) == states
+    s = backfill(env)
+    assert s["unchanged"] >= len(states) and s["failed"] == 0
+    one_run = Env(tmp_path / "one-run")
+    lay_out(one_run, SMALL)
+    backfill(one_run)
+    assert _normalise(env.all_notes(), env) == _normalise(one_run.all_notes(), one_run)
