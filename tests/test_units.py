@@ -403,3 +403,18 @@ def test_sessions_share_a_fixed_set_of_lock_files(tmp_path: Path) -> None:
     assert not any(sid in p for p in paths for sid in sids[:50])
     assert slot_path(tmp_path, sids[0], "archive") != slot_path(tmp_path, sids[0])
     assert slot_path(tmp_path, "odd\udcff id")  # any string, even a lone surrogate
+
+
+@settings(max_examples=500)
+@given(st.text(max_size=30), st.text(max_size=60),
+       st.sampled_from(["", "2026-01-21T06:20:00Z", "2026-01-21T06:20:00+05:30", "nope"]),
+       st.sampled_from([8, 16, 40]))
+def test_a_note_path_is_made_of_safe_names(project: str, sid: str, ts: str, n: int) -> None:
+    """Whatever the project and id, each part of a note's path is a safe name
+    (the common case skips the cleaning: it must be one already)."""
+    from vibe_vault.note import note_relpath
+
+    top, folder, sessions, name = note_relpath(project, sid, ts, n).split("/")
+    assert (top, sessions) == ("Projects", "sessions") and name.endswith(".md")
+    assert safe_name(folder, 60) == folder
+    assert safe_name(name[:-3], 60) == name[:-3]

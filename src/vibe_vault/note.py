@@ -39,8 +39,18 @@ def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8
             stamp = dt.strftime("%Y-%m-%d-%H%M")
         except ValueError:
             pass
-    name = safe_name(f"{stamp}-{short_id(session_id, id_chars)}", 60) + ".md"
-    return f"Projects/{safe_name(project, 60)}/sessions/{name}"
+    name = f"{stamp}-{short_id(session_id, id_chars)}"
+    if not _PLAIN_NAME.match(name) or "--" in name:
+        name = safe_name(name, 60)
+    folder = _project_folders.get(project)
+    if folder is None:
+        folder = _project_folders[project] = safe_name(project, 60)
+    return f"Projects/{folder}/sessions/{name}.md"
+
+
+# A stamp and a hex id need no cleaning; a backfill names 100,000 notes in a row.
+_PLAIN_NAME = re.compile(r"[0-9a-z][0-9a-z-]{0,58}[0-9a-z]\Z")
+_project_folders: dict[str, str] = {}  # a project's folder name: a few projects, many notes
 
 
 def short_id(session_id: str, n: int = 8) -> str:
