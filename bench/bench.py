@@ -137,7 +137,11 @@ def stop_event(sid: str, path: Path) -> bytes:
 
 
 def vv(*args: str) -> list[str]:
-    return [PY, "-m", "vibe_vault", *args]
+    """`vv` as users and hooks run it: the script pip installed beside this
+    Python (`vv hook install` registers that one), else `python -m vibe_vault`,
+    which also pays for runpy's imports (~3 ms)."""
+    script = Path(PY).parent / ("vv.exe" if os.name == "nt" else "vv")
+    return [str(script), *args] if script.exists() else [PY, "-m", "vibe_vault", *args]
 
 
 def stop_after_turn(maker: Maker, work: Path, size: int, runs: int = 9) -> tuple[float, float]:
