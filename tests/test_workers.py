@@ -79,3 +79,26 @@ def test_stopping_early_leaves_no_worker_behind() -> None:
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie, no orphan
+
+
+class Stamped(Struct):
+    job: int
+    done_at: float
+
+
+def stamped(job: int) -> Stamped:
+    time.sleep(0.01)
+    return Stamped(job=job, done_at=time.time())
+
+
+def test_workers_keep_going_while_the_caller_is_busy() -> None:
+    """The caller writing a batch to the database for a while does not leave
+    the workers idle: jobs queued ahead, results waiting in the pipe."""
+    gen = workers.run_forked(stamped, list(range(40)), 2, Stamped)
+    first = next(gen)
+    time.sleep(1.0)  # busy elsewhere
+    back = time.time()
+    rest = list(gen)
+    assert {i for i, _, _ in [first, *rest]} == set(range(40))
+    done_meanwhile = [r for _, r, _ in rest if r.done_at < back]
+    assert len(done_meanwhile) >= 30, len(done_meanwhile)

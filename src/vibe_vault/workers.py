@@ -27,7 +27,10 @@ _INDEX = 4  # bytes of a job index on the task pipe
 _LEN = 4  # bytes of a result message's length
 AHEAD = 64  # jobs per worker waiting in the task pipe (4 bytes each)
 RESULT_PIPE = 1 << 20  # a result pipe's size where it can be set (Linux): results
-# a worker can leave there while the parent is busy, rather than wait to write
+# a worker can leave there while the parent is busy, rather than wait to write;
+# all of them together within PIPES_TOTAL, a quarter of Linux's default per-user
+# soft limit (past it, every new pipe of the user's gets one page).
+PIPES_TOTAL = 16 << 20
 
 
 def available() -> bool:
@@ -45,8 +48,9 @@ def run_forked(work: Callable[[Any], Any], jobs: Sequence[Any], workers: int,
     sys.stderr.flush()
     pool = _Pool(jobs)
     try:
-        for _ in range(min(workers, len(jobs))):
-            pool.fork(work)
+        count = min(workers, len(jobs))
+        for _ in range(count):
+            pool.fork(work, max(1 << 16, min(RESULT_PIPE, PIPES_TOTAL // count)))
         pool.close_reader()
         yield from pool.collect(result_type)
     finally:
@@ -66,9 +70,9 @@ class _Pool:
         self.children: dict[int, int] = {}  # result pipe -> pid
         self.sent = 0
 
-    def fork(self, work: Callable[[Any], Any]) -> None:
+    def fork(self, work: Callable[[Any], Any], pipe_size: int) -> None:
         out_r, out_w = os.pipe()
-        _grow(out_w)
+        _grow(out_w, pipe_size)
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             code = 0
@@ -163,8 +167,8 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGTERM)
 
 
-def _grow(fd: int) -> None:
+def _grow(fd: int, size: int) -> None:
     import fcntl
 
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or over the user's limit
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, RESULT_PIPE)
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
