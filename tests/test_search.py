@@ -244,6 +244,26 @@ def test_an_index_kept_up_by_hooks_equals_one_built_from_scratch(tmp_path: Path)
     assert len(paths) >= 10
 
 
+def test_a_search_while_a_backfill_runs_answers_from_the_index_as_it_is(env: Env) -> None:
+    """It does not index, against the backfill's transactions, what the
+    backfill is about to index: it says so, and the next search catches up."""
+    from test_hook_contract import SESSION, SID, place, stop
+    from vibe_vault.lock import Running
+
+    (env.claude / "projects").mkdir(parents=True)
+    assert env.vv("backfill").returncode == 0  # an empty home: the index exists
+    assert env.hook(stop(path=place(env))).returncode == 0  # a session the index lacks
+    phrase = words_of(first_prompt(SESSION)).split()[:3]
+    assert phrase
+    with Running(env.state):
+        r = env.vv("search", "--json", *phrase)
+        assert b"backfill is at work" in r.stderr and b"Traceback" not in r.stderr
+        assert SID not in r.stdout.decode()
+    hits = search(env, *phrase)
+    assert hits and hits[0]["session_id"] == SID
+    assert b"backfill" not in env.vv("search", *phrase).stderr
+
+
 def test_a_corrupt_or_missing_index_is_built_again(corpus_env: Env) -> None:
     sid, phrase = PHRASES[1]
     db = corpus_env.state / "vault.db"

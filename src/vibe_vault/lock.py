@@ -121,4 +121,59 @@ def sweep_session_lock_files(state_dir: StrPath) -> int:
 
 
 _KINDS = ("session", "archive")
-_NAMED = ("index", "registry")
+_NAMED = ("index", "registry", "backfill")
+
+
+class Running:
+    """Says, for as long as it is held, that a `vv backfill` is at work: a
+    shared lock on `<state>/locks/backfill.lock` (backfills may run side by
+    side). `vv search` then answers from the index as it is rather than index,
+    beside the backfill and against its transactions, the sessions the
+    backfill is about to index itself."""
+
+    def __init__(self, state_dir: StrPath) -> None:
+        self.path = os.path.join(state_dir, "locks", "backfill.lock")
+        self._fd: int | None = None
+
+    def __enter__(self) -> Running:
+        try:
+            import fcntl
+        except ImportError:  # Windows: searches catch up as usual
+            return self
+        try:
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError:
+            return self
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+        except OSError:
+            os.close(fd)
+            return self
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def backfill_running(state_dir: StrPath) -> bool:
+    """Whether a `vv backfill` holds `Running` now."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = os.open(os.path.join(state_dir, "locks", "backfill.lock"),
+                     os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False  # never made: no backfill ever ran
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (and with it the lock just taken)
+    return False

@@ -350,11 +350,14 @@ def needs_rebuild(conn: sqlite3.Connection) -> bool:
     return dead > live
 
 
-def ready(state_dir: str, reindex: bool = False) -> sqlite3.Connection:
+def ready(state_dir: str, reindex: bool = False, caught_up: bool = True) -> sqlite3.Connection:
     """The database, its search index caught up with the states: built from
     scratch when asked, when missing or unreadable, or when most of its text
-    rows are dead."""
+    rows are dead. `caught_up=False` takes the index as it is (a backfill at
+    work is indexing the states itself)."""
     conn = connect(state_dir)
+    if not caught_up and not reindex:
+        return conn
     if reindex:
         reset_search(conn)
     try:

@@ -155,6 +155,7 @@ class Progress:
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import registry
     from vibe_vault.discover import transcript_roots
+    from vibe_vault.lock import Running
     from vibe_vault.session import Store
 
     roots = transcript_roots(args.paths, cfg.projects_root)
@@ -163,16 +164,17 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     since = _parse_day(args.since) if args.since else None
     t0 = time.monotonic()
     Store(cfg.state_dir).ensure()
-    conn = registry.connect(cfg)  # on the first run, takes the old registry in
-    try:
-        # Projects whose records SessionEnd left (the database busy), notes owed.
-        owed = set(registry.owed_projects(conn))
-        done = _backfill(args, cfg, conn, roots, since, t0, owed)
-        if not args.dry_run:
-            registry.paid(conn, owed)
-        return done
-    finally:
-        conn.close()
+    with Running(cfg.state_dir):  # searches meanwhile leave the indexing to this run
+        conn = registry.connect(cfg)  # on the first run, takes the old registry in
+        try:
+            # Projects whose records SessionEnd left (the database busy), notes owed.
+            owed = set(registry.owed_projects(conn))
+            done = _backfill(args, cfg, conn, roots, since, t0, owed)
+            if not args.dry_run:
+                registry.paid(conn, owed)
+            return done
+        finally:
+            conn.close()
 
 
 class _RowWriter:

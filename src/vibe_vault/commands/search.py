@@ -84,9 +84,14 @@ def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
     import sqlite3
 
     from vibe_vault import vaultdb
+    from vibe_vault.lock import backfill_running
 
+    busy = not reindex and backfill_running(cfg.state_dir)
+    if busy:
+        print("vv: a backfill is at work: sessions it has not reached yet are not found",
+              file=sys.stderr)
     try:
-        return vaultdb.ready(cfg.state_dir, reindex=reindex)
+        return vaultdb.ready(cfg.state_dir, reindex=reindex, caught_up=not busy)
     except sqlite3.OperationalError as exc:
         print(f"vv: the search index is busy ({exc}); try again in a moment", file=sys.stderr)
     except OSError as exc:
