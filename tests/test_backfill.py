@@ -66,6 +66,17 @@ def test_the_whole_corpus_as_a_claude_home(env: Env) -> None:
     assert f"**{len(sids)} sessions**" in index
 
 
+def test_a_first_backfill_writes_each_note_once(env: Env) -> None:
+    """Links are guessed before any note is written, sessions Claude never
+    answered (no note) left out: the pass that sets links at the end finds
+    nothing to rewrite, and writes only the index notes."""
+    lay_out(env, [p for p in main_files() if UUID.match(p.stem)])
+    s = backfill(env)
+    assert s["without_note"] > 0  # some sessions between others have no note
+    projects = list((env.vault / "Projects").glob("*/*.md"))
+    assert s["index_notes_written"] == len(projects) + 2  # + index.md, Sessions.base
+
+
 def test_links_do_not_depend_on_processing_order(env: Env, tmp_path: Path) -> None:
     projects = lay_out(env, SMALL)
     backfill(env)

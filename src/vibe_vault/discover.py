@@ -175,14 +175,24 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
     return sorted(mains.values(), key=lambda s: str(s.main)), skipped
 
 
-def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str, str]:
-    """(first timestamp, first cwd) of a transcript, read from its first lines by
-    the fold's rules: the first entry with a timestamp; the first known-type entry
-    with a cwd. Reads a line at a time, so it stops as soon as both are known."""
+class Start(Struct, array_like=True):
+    """What a transcript's first lines tell of its session, read by the fold's
+    rules: its first timestamp, its first cwd, and whether Claude answered
+    (False only when the file was read to its end without an answer)."""
+
+    first_ts: str = ""
+    cwd: str = ""
+    answered: bool = True
+
+
+def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> Start:
+    """The Start of a transcript, read a line at a time: it stops as soon as
+    all three are known (an answer comes within a few lines of the start)."""
     from vibe_vault.entries import KNOWN_TYPES, Entry, decode_line
     from vibe_vault.fold import epoch
 
     first_ts = cwd = ""
+    answered = False
     try:
         fd, _ = open_regular(path)
         with os.fdopen(fd, "rb") as f:
@@ -191,7 +201,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
                 # Bounded: a file whose first line never ends is not read whole.
                 line = f.readline(limit - seen)
                 if not line:
-                    break
+                    return Start(first_ts, cwd, answered)  # the whole file: this is known
                 seen += len(line)  # f.tell() would cost a seek per line
                 e = decode_line(line)
                 if not isinstance(e, Entry):
@@ -200,11 +210,14 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> tuple[str
                     first_ts = e.timestamp
                 if e.type in KNOWN_TYPES and e.cwd and not cwd:
                     cwd = e.cwd
-                if first_ts and cwd:
+                if (e.type == "assistant" and not e.isSidechain and e.message is not None
+                        and (e.message.model != "<synthetic>" or e.isApiErrorMessage)):
+                    answered = True  # as worth_a_note has it, near enough
+                if first_ts and cwd and answered:
                     break
     except OSError:
-        return "", ""
-    return first_ts, cwd
+        return Start()
+    return Start(first_ts, cwd, True)  # not read to the end: an answer may come
 
 
 def transcript_roots(paths: list[Path], default: str) -> list[Path] | None:

@@ -10,13 +10,16 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, field
 
 from vibe_vault import vaultdb
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter
+
+if TYPE_CHECKING:
+    from vibe_vault.discover import Start
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -546,10 +549,11 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
         else:
             new.append((sid, main))
     projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
-    for (sid, _), (first_ts, cwd) in zip(new, _sniff_all([main for _, main in new], workers),
-                                         strict=True):
-        if not first_ts:
-            continue
+    for (sid, _), start in zip(new, _sniff_all([main for _, main in new], workers),
+                               strict=True):
+        first_ts, cwd = start.first_ts, start.cwd
+        if not first_ts or not start.answered:
+            continue  # no note to link to (its neighbours link past it)
         project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
         by_project.setdefault(project, []).append(
             (sid, note_relpath(project, sid, first_ts), iso(first_ts)))
@@ -567,25 +571,25 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
 SNIFF_CHUNK = 256  # transcripts a worker sniffs per job: each takes ~20 µs
 
 
-def _sniff_all(paths: list[str], workers: int) -> list[tuple[str, str]]:
+def _sniff_all(paths: list[str], workers: int) -> list[Start]:
     """sniff_start of each transcript; spread over the cores when there are
     many (the first backfill of a large history: a few seconds on one core,
     with every other core waiting for the jobs)."""
     from vibe_vault import workers as w
-    from vibe_vault.discover import sniff_start
+    from vibe_vault.discover import Start, sniff_start
 
     count = workers if workers > 0 else (os.cpu_count() or 1)
     if count <= 1 or len(paths) < 4 * SNIFF_CHUNK or not w.available():
         return [sniff_start(p) for p in paths]
     chunks = [paths[i : i + SNIFF_CHUNK] for i in range(0, len(paths), SNIFF_CHUNK)]
-    out: list[tuple[str, str]] = [("", "")] * len(paths)
-    for i, starts, _ in w.run_forked(_sniff_chunk, chunks, count, list[tuple[str, str]]):
+    out = [Start()] * len(paths)
+    for i, starts, _ in w.run_forked(_sniff_chunk, chunks, count, list[Start]):
         if starts is not None:  # else no guess: the link pass at the end sets them
             out[i * SNIFF_CHUNK : i * SNIFF_CHUNK + len(starts)] = starts
     return out
 
 
-def _sniff_chunk(paths: list[str]) -> list[tuple[str, str]]:
+def _sniff_chunk(paths: list[str]) -> list[Start]:
     from vibe_vault.discover import sniff_start
 
     return [sniff_start(p) for p in paths]
