@@ -277,6 +277,21 @@ def test_an_excluded_sessions_note_keeps_what_the_user_wrote_and_only_that(env: 
     assert (env.vault / rel).read_text() == kept
 
 
+def test_an_excluded_sessions_note_keeps_the_users_bytes_as_written(env: Env) -> None:
+    """Even bytes that are not UTF-8 (pasted from elsewhere) come through whole."""
+    from test_hook_contract import place, stop
+
+    target = place(env)
+    assert env.hook(stop(path=target)).returncode == 0
+    (rel, note), = env.notes().items()
+    mine = b"Latin-1 from an old file: caf\xe9 \xff\xfe end"
+    (env.vault / rel).write_bytes(note.encode() + mine + b"\n")
+    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    assert env.hook(stop(path=target, cwd="/work/secret-client")).returncode == 0
+    kept = (env.vault / rel).read_bytes()
+    assert mine in kept and b"session_id" not in kept
+
+
 def test_private_spans_never_reach_any_output(env: Env) -> None:
     from test_hook_contract import SID, place
 

@@ -128,6 +128,18 @@ def user_part(existing: str) -> str | None:
     return heading + "\n" + rest
 
 
+def has_user_words(vault: StrPath, relpath: str) -> bool:
+    """Whether the note holds anything the user wrote below their heading."""
+    try:
+        fd, _ = open_regular(os.path.join(vault, *relpath.split("/")), follow_symlinks=False)
+    except OSError:
+        return False
+    try:
+        return bool(user_section(_read_whole(fd)[0]).strip())
+    finally:
+        os.close(fd)
+
+
 def user_section(existing: str) -> str:
     """What the user wrote below the user heading (heading and hint left out)."""
     part = user_part(existing)

@@ -6,6 +6,7 @@ crash between the two only means the same bytes are folded again).
 """
 
 
+import contextlib
 import os
 import stat
 import time
@@ -37,7 +38,14 @@ from vibe_vault.reader import (
 from vibe_vault.records import Record
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
-from vibe_vault.render import RenderOptions, figures, options_for, render
+from vibe_vault.render import (
+    USER_HEADING,
+    USER_HINT,
+    RenderOptions,
+    figures,
+    options_for,
+    render,
+)
 from vibe_vault.state import (
     MAX_STATE,
     AgentFile,
@@ -478,10 +486,8 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     removed = []
     paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
              staged_path(cfg.state_dir, sid)]
-    if note:
-        note_path = os.path.join(cfg.vault, *note.split("/"))
-        if not (keep_user_words and _only_user_words_kept(note_path)):
-            paths.append(note_path)
+    if note and not (keep_user_words and _only_user_words_kept(cfg.vault, note)):
+        paths.append(os.path.join(cfg.vault, *note.split("/")))
     for path in paths:
         if privacy.remove_quietly(path):
             removed.append(path)
@@ -496,25 +502,21 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
 
 EXCLUDED_NOTE = ("# Notes of a session of an excluded project\n\n"
                  "vibe-vault took out what it had written here, as `exclude_projects` asks; "
-                 "what you wrote stays.\n\n")
+                 "what you wrote stays.\n\n" + USER_HEADING + "\n" + USER_HINT + "\n")
 
 
-def _only_user_words_kept(path: str) -> bool:
+def _only_user_words_kept(vault: str, note: str) -> bool:
     """Rewrite a note to hold only what the user wrote in it, when they wrote
-    anything; whether it was (else the note can go)."""
-    from vibe_vault.note import user_part
+    anything; whether it was (else the note can go). Through `write_note`,
+    which keeps the user's part as every note write does (read whole, an
+    editor's save in progress waited for, never written over)."""
+    from vibe_vault.note import has_user_words
 
-    try:
-        existing = read_regular(path, 1 << 26, follow_symlinks=False).decode("utf-8", "replace")
-    except OSError:
+    if not has_user_words(vault, note):
         return False
-    part = user_part(existing)
-    if part is None or not part.split("\n", 1)[1].strip():
-        return False
-    try:
-        write_atomic(path, (EXCLUDED_NOTE + part).encode("utf-8"), durable=True)
-    except OSError:
-        return True  # not rewritten: still, never removed with the user's words in it
+    # Not rewritten (an error): still, never removed with the user's words in it.
+    with contextlib.suppress(OSError):
+        write_note(vault, note, EXCLUDED_NOTE)
     return True
 
 
