@@ -387,6 +387,10 @@ def test_a_snippet_marks_the_words_in_the_best_line_and_never_the_users_notes() 
     got = snippet(note, parse("login redirect").terms)
     assert got == "Fixed the **login** **redirect** in `auth.py`", got
     assert snippet(note, parse("nowhere").terms) == ""
+    # the heading as the user may have retyped it still marks their own words
+    retyped = note.replace("## My notes\n", "##  my Notes \nour secret plan\n")
+    assert snippet(retyped, parse("secret plan").terms) == ""
+    assert snippet(retyped, parse("redirect").terms) == "Fixed the login **redirect** in `auth.py`"
     assert snippet("Ran café tests", parse("cafe").terms) == "Ran **café** tests"
     assert snippet("Migrating the schema", parse("migrat*").terms) == "**Migrating** the schema"
     assert snippet("a misfile and a profile", parse("file").terms) == ""

@@ -19,6 +19,7 @@ from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.paths import inside, safe_name
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import USER_HEADING, USER_HINT
+from vibe_vault.text import USER_HEADING_LINE
 
 
 class OutsideVault(OSError):
@@ -99,8 +100,6 @@ def free_relpath(vault: StrPath, project: str, session_id: str, first_ts: str) -
     return rel
 
 
-# The user's heading as people type it: any case, any run of spaces.
-_HEADING = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 _READ_RETRIES = (0.005, 0.01, 0.02, 0.04, 0.08)  # seconds between reads that look cut short
 _WRITE_ATTEMPTS = 5
 _QUIET_NS = 20_000_000  # a file unchanged this long is not being saved right now
@@ -115,7 +114,7 @@ def user_part(existing: str) -> str | None:
     """The user's heading line and everything below it, without vibe-vault's
     hint line; None when the text has no user heading (a new note, or a read
     that caught an editor between truncating the file and writing it)."""
-    m = _HEADING.search(existing)
+    m = USER_HEADING_LINE.search(existing)
     if m is None:
         return None
     heading = m.group(0).rstrip("\r")
@@ -154,7 +153,7 @@ def _with_user_part(generated: str, part: str) -> str:
     body = generated[: -len(tail)] if generated.endswith(tail) else generated
     # No line of generated text may pass for the user's heading: everything
     # below it would be taken for the user's own words at the next rewrite.
-    body = _HEADING.sub(lambda m: "\\" + m.group(0), body)
+    body = USER_HEADING_LINE.sub(lambda m: "\\" + m.group(0), body)
     heading, _, rest = part.partition("\n")
     return body + heading + "\n" + USER_HINT + "\n" + rest
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from vibe_vault.search_query import TOKEN, fold, matches
+from vibe_vault.text import USER_HEADING_LINE
 
 WIDTH = 160
 MARK = "**"
@@ -22,8 +23,8 @@ def body_of(note: str) -> str:
     if note.startswith("---\n"):
         end = note.find("\n---\n", 4)
         note = note[end + 5:] if end >= 0 else note
-    cut = note.find("\n## My notes")
-    return note[:cut] if cut >= 0 else note
+    m = USER_HEADING_LINE.search(note)  # as the user may have retyped it
+    return note[:m.start()] if m else note
 
 
 def _finder(terms: list[tuple[str, bool]]) -> re.Pattern[str]:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
+# The user's heading in a note, as people type it (any case, any run of
+# spaces): what is below it is theirs. note.py keeps it; snippets leave it out.
+USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+
 # Patterns are compiled on first use (`rx`): a hook that meets no wrapper tag
 # or base64 never pays for compiling them.
 # Tags Claude Code wraps around context it injects into a user message.
