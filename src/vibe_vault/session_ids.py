@@ -12,10 +12,14 @@ class SessionNotFound(LookupError):
     pass
 
 
+class AmbiguousSession(SessionNotFound):
+    """The id given is the start of more than one session."""
+
+
 def pick(given: str, known: Iterable[str], shortest: int = 4) -> str:
     """The one known session `given` names: itself, or the only one it starts
     (with at least `shortest` characters). Raises SessionNotFound, with a
-    message for the user, when it names none or more than one."""
+    message for the user, when it names none, AmbiguousSession when more than one."""
     given = given.strip()
     matches = sorted({sid for sid in known if sid == given
                       or (len(given) >= shortest and sid.startswith(given))})
@@ -26,5 +30,5 @@ def pick(given: str, known: Iterable[str], shortest: int = 4) -> str:
     if not matches:
         raise SessionNotFound(f"no session {given!r} is known (vv search finds sessions)")
     shown = ", ".join(matches[:5]) + (", …" if len(matches) > 5 else "")
-    raise SessionNotFound(f"{given} is the start of {len(matches)} sessions ({shown}); "
+    raise AmbiguousSession(f"{given} is the start of {len(matches)} sessions ({shown}); "
                           "give more of the id")

@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive, index, privacy, registry
     from vibe_vault.session import Store, forget_files
-    from vibe_vault.session_ids import SHORT, SessionNotFound, pick
+    from vibe_vault.session_ids import SHORT, AmbiguousSession, SessionNotFound, pick
 
     if not args.sessions and not args.project:
         print("vv: name the sessions to forget, or --project NAME", file=sys.stderr)
@@ -49,10 +49,10 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         try:
             # forgetting is for good: a short id names a session only with 8 characters
             wanted.add(pick(given, known, shortest=SHORT))
-        except SessionNotFound as exc:
-            if " is the start of " in str(exc):
-                print(f"vv: {exc}", file=sys.stderr)
-                return 2
+        except AmbiguousSession as exc:
+            print(f"vv: {exc}", file=sys.stderr)
+            return 2
+        except SessionNotFound:
             wanted.add(given)  # unknown to the registry: its traces elsewhere still go
     if args.project:
         wanted |= {s for s, rec in reg.sessions.items() if rec.project == args.project}

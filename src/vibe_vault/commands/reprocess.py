@@ -43,16 +43,16 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if moved:
         print(f"vv: {moved}", file=sys.stderr)
     reg = registry.load(cfg)
-    from vibe_vault.session_ids import SessionNotFound, pick
+    from vibe_vault.session_ids import AmbiguousSession, SessionNotFound, pick
 
     wanted = []
     for given in args.sessions:
         try:
             wanted.append(pick(given, reg.sessions))
-        except SessionNotFound as exc:
-            if " is the start of " in str(exc):
-                print(f"vv: {exc}", file=sys.stderr)
-                return 2
+        except AmbiguousSession as exc:
+            print(f"vv: {exc}", file=sys.stderr)
+            return 2
+        except SessionNotFound:
             wanted.append(given)  # perhaps a transcript not processed yet
     wanted = wanted or sorted(reg.sessions)
     if not wanted:
