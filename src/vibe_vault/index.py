@@ -26,6 +26,7 @@ from vibe_vault.render import (
     USER_HINT,
     cell,
     code,
+    options_for,
     render,
     short_tokens,
     wikilink,
@@ -41,7 +42,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     Only sessions whose record says their note carries other links are
     touched, so a pass over an unchanged vault opens no state at all.
     """
-    from vibe_vault.session import Store, render_options
+    from vibe_vault.session import Store
 
     store = Store(cfg.state_dir)
     changed: set[str] = set()
@@ -55,7 +56,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 if state is None or not state.note:
                     continue
                 set_links(state, lk)
-                written = write_note(cfg.vault, state.note, render(state, render_options(cfg)),
+                written = write_note(cfg.vault, state.note, render(state, options_for(cfg)),
                                      state.user_notes)
                 state.user_notes = written.user_part
                 store.save(state)

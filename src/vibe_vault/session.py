@@ -41,7 +41,6 @@ from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import (
     USER_HEADING,
     USER_HINT,
-    RenderOptions,
     figures,
     options_for,
     render,
@@ -230,10 +229,6 @@ def read_agent(af: AgentFile, path: StrPath, deadline: float | None,
         lambda entries: fold_agent(af.fold, entries, redactor))
     af.fold.oversized += oversized
     return read
-
-
-def render_options(cfg: Config) -> RenderOptions:
-    return options_for(cfg)
 
 
 def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> list[str]:
@@ -445,7 +440,7 @@ def update_session(
             forget_files(cfg, store, sid, state.note, keep_user_words=True)
             privacy.bury(cfg.state_dir, sid)
             return Outcome(session_id=sid, forgotten=True)
-        opts = render_options(cfg)
+        opts = options_for(cfg)
         fig = None
         if worth_a_note(state.fold) or (state.provisional and state.started_hint):
             if not state.note:
