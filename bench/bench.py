@@ -270,22 +270,30 @@ def session_end_big_registry(maker: Maker, work: Path, n: int) -> tuple[float, i
     built = time.perf_counter() - t0
     slug = root / "claude" / "projects" / "-bench"
     slug.mkdir(parents=True)
+    end, peak = session_ends(maker, slug, env, 300_000, "/tmp")
+    time.sleep(1)
+    shutil.rmtree(root, ignore_errors=True)
+    return end, peak, built
+
+
+def session_ends(maker: Maker, slug: Path, env: dict[str, str], size: int, cwd: str,
+                 runs: int = 5) -> tuple[float, int]:
+    """(median seconds, peak RSS MB) of SessionEnd for new sessions of `size`
+    bytes in `slug`, then `vv index` for what the hooks left to it."""
     times, peak = [], 0
-    for _ in range(5):
+    for _ in range(runs):
         sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
         path = slug / f"{sid}.jsonl"
-        maker.write_session(path, sid, 300_000)
+        maker.write_session(path, sid, size)
         event = json.dumps({"hook_event_name": "SessionEnd", "session_id": sid,
-                            "transcript_path": str(path), "cwd": "/tmp",
+                            "transcript_path": str(path), "cwd": cwd,
                             "reason": "exit"}).encode()
         rss, secs = peak_rss_mb(vv("hook"), env, event)
         times.append(secs)
         peak = max(peak, rss)
-    # Let the background indexers the hooks started finish before the folder goes.
+    # Let the background indexers the hooks started finish.
     subprocess.run(vv("index", "--quiet"), env=env, check=False)
-    time.sleep(1)
-    shutil.rmtree(root, ignore_errors=True)
-    return statistics.median(times), peak, built
+    return statistics.median(times), peak
 
 
 def main() -> int:

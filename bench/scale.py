@@ -13,7 +13,6 @@ msgspec Struct (for backfill), and `python -c "import sqlite3"` (for a query).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import re
@@ -27,7 +26,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import MSG_RE, PY, UUID_RE, Maker, env_for, peak_rss_mb, settle, vv
+from bench import MSG_RE, PY, UUID_RE, Maker, env_for, peak_rss_mb, session_ends, settle, vv
 
 SESSION_RE = re.compile(rb'"sessionId":"[^"]*"')
 CWD_RE = re.compile(rb'"cwd":"(?:[^"\\]|\\.)*"')
@@ -139,19 +138,7 @@ def session_end(maker: Maker, root: Path, env: dict[str, str]) -> tuple[float, i
     """(median seconds, peak RSS MB) of SessionEnd for a new session."""
     slug = root / "claude" / "projects" / FRESH
     slug.mkdir(exist_ok=True)
-    times, peak = [], 0
-    for _ in range(5):
-        sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
-        path = slug / f"{sid}.jsonl"
-        maker.write_session(path, sid, 32_000)
-        event = json.dumps({"hook_event_name": "SessionEnd", "session_id": sid,
-                            "transcript_path": str(path), "cwd": "/home/user/work/project0",
-                            "reason": "exit"}).encode()
-        rss, secs = peak_rss_mb(vv("hook"), env, event)
-        times.append(secs)
-        peak = max(peak, rss)
-    subprocess.run(vv("index", "--quiet"), env=env, check=False)
-    return statistics.median(times), peak
+    return session_ends(maker, slug, env, 32_000, "/home/user/work/project0")
 
 
 def main() -> int:
