@@ -215,6 +215,33 @@ def test_session_start_context_only_when_enabled(env: Env) -> None:
     assert "vv search --json" in ctx  # how to look further back
 
 
+def test_session_start_with_the_database_busy_says_nothing_and_warns_of_nothing(
+        env: Env) -> None:
+    """A backfill holding the database: the new session starts without context
+    this time, and nothing goes wrong (no warning for `vv doctor` to report)."""
+    import sqlite3
+
+    lay_out(env, SMALL[:1])
+    backfill(env)
+    fm = frontmatter(next(iter(env.notes().values())))
+    (env.root / "config.toml").write_text("inject_context = true\n")
+    ev = {"hook_event_name": "SessionStart", "session_id": "new-session", "source": "startup",
+          "cwd": fm["cwd"]}
+    writer = sqlite3.connect(env.state / "vault.db", isolation_level=None)
+    writer.execute("PRAGMA locking_mode = EXCLUSIVE")
+    writer.execute("BEGIN EXCLUSIVE")
+    try:
+        r = env.hook(ev)
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert_harmless(r)
+    log = env.state / "vv.log"
+    assert not log.exists() or b"WARN" not in log.read_bytes()
+    assert fm["title"] in json.loads(env.hook(ev).stdout)["hookSpecificOutput"][
+        "additionalContext"]  # and the next one has it
+
+
 def test_config_show_init_and_unknown_keys(env: Env) -> None:
     r = env.vv("config", "init")
     assert r.returncode == 0

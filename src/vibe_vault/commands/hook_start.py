@@ -16,16 +16,20 @@ RECALL = ("Earlier sessions can be searched: `vv search --json WORDS` (or `vv fi
 
 
 def context_for(cfg: Any, cwd: str, session_id: str) -> str:
+    import sqlite3
+
     from vibe_vault import registry
     from vibe_vault.project import project_name
 
     project = project_name(cwd)
     try:
         conn = registry.connect(cfg, timeout=0.5, fill=False)  # a hook builds no registry
-    except registry.NotReady:
-        return ""
+    except (registry.NotReady, sqlite3.Error, OSError):
+        return ""  # being built, or busy (a backfill): no context this time, as at SessionEnd
     try:
         last = registry.latest_of_project(conn, project, session_id)
+    except sqlite3.Error:
+        return ""
     finally:
         conn.close()
     if last is None:
