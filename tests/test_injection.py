@@ -91,3 +91,27 @@ def test_terminal_output_holds_no_control_or_bidi(env: Env) -> None:
         r = env.vv(*args)
         out = (r.stdout + r.stderr).decode()
         assert "\u202e" not in out and "\x9b" not in out and "\x1b" not in out, args
+
+
+def test_a_project_named_like_a_yaml_word_stays_a_string_tag(env: Env) -> None:
+    """`null`, `yes`, `0x1f`: a tag YAML would read as null, a bool or a number
+    is quoted, so the note's tags are the project's name as written."""
+    from test_hook_contract import SESSION
+
+    for i, name in enumerate(["null", "yes", "0x1f", "1_000"]):
+        sid = f"1a2b3c4d-0000-4000-8000-00000000010{i}"
+        lines = [json.loads(line) for line in SESSION.read_text().splitlines() if line]
+        for entry in lines:
+            if "cwd" in entry:
+                entry["cwd"] = f"/work/{name}"
+            if "sessionId" in entry:
+                entry["sessionId"] = sid
+        path = env.claude / "projects" / f"-work-{name}" / f"{sid}.jsonl"
+        path.parent.mkdir(parents=True)
+        path.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    assert env.vv("backfill").returncode == 0
+    tags = {str(frontmatter(n)["project"]): frontmatter(n)["tags"]
+            for n in env.notes().values()}
+    assert set(tags) == {"null", "yes", "0x1f", "1_000"}
+    for name, got in tags.items():
+        assert got[1] == name and all(isinstance(t, str) for t in got), (name, got)

@@ -471,7 +471,7 @@ def frontmatter(state: SessionState, fig: Figures) -> list[str]:
             lines.append(f"{key}: {yaml_str(wikilink(target))}")
     if state.continued_by:
         lines.append(f"continued_by: {yaml_list([wikilink(t) for t in state.continued_by])}")
-    lines.append(f"tags: [session, {_tag(state.project)}, {fig.activity}]")
+    lines.append(f"tags: [session, {yaml_str(_tag(state.project))}, {fig.activity}]")
     lines.append("---")
     return lines
 
