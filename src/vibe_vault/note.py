@@ -209,6 +209,9 @@ def make_note_dir(vault: StrPath, relpath: str) -> str:
     folder is a symlink that leads out of the vault, or is not a folder."""
     vault = os.fspath(vault)
     parts = relpath.split("/")
+    folder = (vault, *parts[:-1])
+    if folder in _CHECKED_FOLDERS:
+        return os.path.join(vault, *parts)
     current = vault
     os.makedirs(vault, exist_ok=True)
     for part in parts[:-1]:
@@ -224,7 +227,15 @@ def make_note_dir(vault: StrPath, relpath: str) -> str:
                 raise OutsideVault(current)
         elif not stat.S_ISDIR(st.st_mode):
             raise OutsideVault(current)
+    if len(_CHECKED_FOLDERS) < 4096:
+        _CHECKED_FOLDERS.add(folder)
     return os.path.join(current, parts[-1])
+
+
+# Note folders this process made or checked: a backfill writes thousands of
+# notes into a few hundred folders. (Swapping one for a symlink while a
+# backfill runs is a race no check before the write could close either.)
+_CHECKED_FOLDERS: set[tuple[str, ...]] = set()
 
 
 def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "") -> Written:
@@ -270,8 +281,15 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
 
             # The user's own words exist nowhere else: make them survive a power cut.
             durable = bool(part.partition("\n")[2].strip())
-            if not write_atomic(path, text.encode("utf-8", "surrogateescape"),
-                                durable=durable, still_wanted=unchanged_since_read):
+            try:
+                replaced = write_atomic(path, text.encode("utf-8", "surrogateescape"),
+                                        durable=durable, still_wanted=unchanged_since_read)
+            except FileNotFoundError:
+                # Its folder went since this process made it (the vault moved away).
+                _CHECKED_FOLDERS.clear()
+                path = make_note_dir(vault, relpath)
+                continue
+            if not replaced:
                 continue  # saved by the user meanwhile: merge again
             if fd is not None and _stamp(fd) != stamp:
                 # An editor wrote into the file just replaced: its words are only there.

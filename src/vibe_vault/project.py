@@ -36,8 +36,20 @@ def remote_repo_name(git_config: str) -> str | None:
     return tail or None
 
 
+_NAMES: dict[str, str] = {}  # by cwd, for this process: a backfill's sessions share a few
+
+
 def project_name(cwd: str) -> str:
     """Safe file name for the project of a session that ran in `cwd`."""
+    name = _NAMES.get(cwd)
+    if name is None:
+        if len(_NAMES) > 4096:
+            _NAMES.clear()
+        name = _NAMES[cwd] = _project_name(cwd)
+    return name
+
+
+def _project_name(cwd: str) -> str:
     if not cwd:
         return "unknown"
     name = None

@@ -78,6 +78,9 @@ class Outcome(Struct):
     forgotten: bool = False  # forgotten, or of an excluded project: nothing was kept
 
 
+_ENSURED: set[str] = set()  # state directories whose folders this process checked
+
+
 class Store:
     """The state directory's layout."""
 
@@ -100,7 +103,10 @@ class Store:
     def ensure(self) -> None:
         """The state folders, each a real folder: a symlink or a file in the
         place of one is set aside, so nothing is written outside the state
-        directory."""
+        directory. Checked once per process (a backfill updates thousands of
+        sessions, each of which asks)."""
+        if self.root in _ENSURED:
+            return
         for sub in ("sessions", "locks", "journal"):
             path = os.path.join(self.root, sub)
             try:
@@ -112,6 +118,7 @@ class Store:
             if not stat.S_ISDIR(st.st_mode):
                 set_aside(self.root, path)
                 make_private_dir(path)
+        _ENSURED.add(self.root)
 
     def load(self, sid: str) -> SessionState | None:
         """The saved state, or None. A state path that holds something else (a
