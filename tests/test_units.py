@@ -441,3 +441,8 @@ def test_sniffing_a_transcript_tells_whether_claude_answered(tmp_path: Path) -> 
     assert start(prompt) == ("2026-01-21T07:00:00Z", "/w/p", False)
     assert start(prompt, synthetic, side)[2] is False  # no answer of Claude's own
     assert start(prompt, prompt, answer, limit=300)[2] is True  # not read to the end
+    # A first line longer than one block read: the next, larger block tells.
+    long_prompt = dict(prompt, message={"role": "user", "content": "x" * 100_000})
+    assert start(long_prompt, answer) == ("2026-01-21T07:00:00Z", "/w/p", True)
+    assert start(long_prompt, long_prompt) == ("2026-01-21T07:00:00Z", "/w/p", False)
+    assert start(long_prompt, answer, limit=50_000)[2] is True  # not read to the end

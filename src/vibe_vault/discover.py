@@ -185,27 +185,57 @@ class Start(Struct, array_like=True):
     answered: bool = True
 
 
-def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> Start:
-    """The Start of a transcript, read a line at a time: it stops as soon as
-    all three are known (an answer comes within a few lines of the start)."""
-    from vibe_vault.entries import KNOWN_TYPES, Entry, decode_line
+class _PeekMessage(Struct):
+    model: str | None = None
+
+
+class _Peek(Struct):
+    """The fields of a line the Start needs, typed as `Entry` has them."""
+
+    type: str = ""
+    timestamp: str | None = None
+    cwd: str | None = None
+    isSidechain: bool | None = None
+    isApiErrorMessage: bool | None = None
+    message: _PeekMessage | None = None
+
+
+_peek = msgspec.json.Decoder(_Peek).decode
+PEEK_BYTES = 1 << 14  # the first lines of most transcripts, answer included
+
+
+def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start:
+    """The Start of a transcript, from its first complete lines: it stops as
+    soon as all three are known (an answer comes within a few lines of the
+    start). One read of PEEK_BYTES covers nearly every file; more (in blocks
+    growing to `limit`) only when those lines did not tell."""
+    from vibe_vault.entries import KNOWN_TYPES
     from vibe_vault.fold import epoch
 
     first_ts = cwd = ""
     answered = False
     try:
         fd, _ = open_regular(path)
-        with os.fdopen(fd, "rb") as f:
-            seen = 0
-            while seen < limit:
-                # Bounded: a file whose first line never ends is not read whole.
-                line = f.readline(limit - seen)
-                if not line:
-                    return Start(first_ts, cwd, answered)  # the whole file: this is known
-                seen += len(line)  # f.tell() would cost a seek per line
-                e = decode_line(line)
-                if not isinstance(e, Entry):
-                    continue
+    except OSError:
+        return Start()
+    try:
+        data = b""
+        want = min(PEEK_BYTES, limit)
+        while True:
+            more = os.pread(fd, want - len(data), len(data))
+            data += more
+            whole = not more or len(data) < want  # the file's end is in `data`
+            end = len(data) if whole else data.rfind(b"\n") + 1
+            view = memoryview(data)
+            start = 0
+            while start < end:
+                stop = data.find(b"\n", start, end)
+                stop = end if stop < 0 else stop
+                line, start = view[start:stop], stop + 1
+                try:
+                    e = _peek(line)
+                except msgspec.DecodeError:
+                    continue  # a blank or broken line tells nothing
                 if not first_ts and e.timestamp and epoch(e.timestamp) is not None:
                     first_ts = e.timestamp
                 if e.type in KNOWN_TYPES and e.cwd and not cwd:
@@ -214,10 +244,19 @@ def sniff_start(path: str | os.PathLike[str], limit: int = 1 << 20) -> Start:
                         and (e.message.model != "<synthetic>" or e.isApiErrorMessage)):
                     answered = True  # as worth_a_note has it, near enough
                 if first_ts and cwd and answered:
-                    break
+                    return Start(first_ts, cwd, True)
+            if whole:
+                return Start(first_ts, cwd, answered)  # the whole file: this is known
+            if want >= limit:
+                return Start(first_ts, cwd, True)  # not read to the end: an answer may come
+            # Lines already read are read again with the next block: simpler than
+            # carrying what they told, and rare (a first line over PEEK_BYTES).
+            first_ts = cwd = ""
+            want = min(want * 4, limit)
     except OSError:
         return Start()
-    return Start(first_ts, cwd, True)  # not read to the end: an answer may come
+    finally:
+        os.close(fd)
 
 
 def transcript_roots(paths: list[Path], default: str) -> list[Path] | None:
