@@ -187,6 +187,7 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
             "SELECT DISTINCT project FROM records WHERE has_note")}
     written = 0
     days: set[str] = set()
+    daily = bool(cfg.get("daily_notes"))
     # One project at a time: links never cross projects, so memory follows
     # the largest project, not the history.
     for project in sorted(projects):
@@ -201,13 +202,14 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
                     registry.put(conn, records[sid])
         written += _write_index_note(cfg, project_note_path(project),
                                      render_project(project, list(records.values())))
-        days.update(_local_day(r.started) for r in records.values() if r.started)
+        if daily:
+            days.update(_local_day(r.started) for r in records.values() if r.started)
     written += _write_index_note(cfg, "index.md", home_note(conn))
     if conn.execute("SELECT 1 FROM records WHERE has_note LIMIT 1").fetchone():
         from vibe_vault.bases import write_sessions_base
 
         written += write_sessions_base(cfg.vault)
-    if cfg.get("daily_notes"):
+    if daily:
         for day in sorted(days):
             recs = list(registry.records_where(conn, "has_note AND started LIKE ?",
                                                (day + "%",)))
