@@ -102,3 +102,19 @@ def test_workers_keep_going_while_the_caller_is_busy() -> None:
     assert {i for i, _, _ in [first, *rest]} == set(range(40))
     done_meanwhile = [r for _, r, _ in rest if r.done_at < back]
     assert len(done_meanwhile) >= 30, len(done_meanwhile)
+
+
+def test_note_guesses_spread_over_workers_equal_one_process(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """A first backfill guesses every new note's place in worker processes;
+    what they find is what one process finds, each session once."""
+    from conftest import main_files
+    from vibe_vault.commands import backfill
+
+    sessions = [(f"s{i}", str(p)) for i, p in enumerate(main_files())]
+    one = {g.session_id: g for g in backfill._guess_all(sessions, 1)}
+    monkeypatch.setattr(backfill, "GUESS_CHUNK", 2)  # forked only past 4 chunks
+    spread = backfill._guess_all(sessions, 2)
+    assert len(spread) == len(sessions) > 8
+    assert {g.session_id: g for g in spread} == one
+    assert any(g.note for g in one.values()) and any(not g.note for g in one.values())
