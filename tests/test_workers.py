@@ -104,17 +104,17 @@ def test_workers_keep_going_while_the_caller_is_busy() -> None:
     assert len(done_meanwhile) >= 30, len(done_meanwhile)
 
 
-def test_note_guesses_spread_over_workers_equal_one_process(monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
-    """A first backfill guesses every new note's place in worker processes;
-    what they find is what one process finds, each session once."""
+def test_transcript_starts_read_by_workers_equal_one_process(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """A first backfill reads the start of every new transcript (for the link
+    guesses) in worker processes: what they find is what one process finds,
+    in the order asked."""
     from conftest import main_files
     from vibe_vault.commands import backfill
 
-    sessions = [(f"s{i}", str(p)) for i, p in enumerate(main_files())]
-    one = {g.session_id: g for g in backfill._guess_all(sessions, 1)}
-    monkeypatch.setattr(backfill, "GUESS_CHUNK", 2)  # forked only past 4 chunks
-    spread = backfill._guess_all(sessions, 2)
-    assert len(spread) == len(sessions) > 8
-    assert {g.session_id: g for g in spread} == one
-    assert any(g.note for g in one.values()) and any(not g.note for g in one.values())
+    paths = [str(p) for p in main_files()]
+    one = backfill._sniff_all(paths, 1)
+    monkeypatch.setattr(backfill, "SNIFF_CHUNK", 2)  # forked only past 4 chunks
+    spread = backfill._sniff_all(paths, 2)
+    assert len(paths) > 8 and spread == one
+    assert any(s.answered for s in one) and any(not s.answered for s in one)

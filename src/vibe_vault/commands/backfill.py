@@ -10,13 +10,16 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, field
 
 from vibe_vault import vaultdb
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter
+
+if TYPE_CHECKING:
+    from vibe_vault.discover import Start
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -542,11 +545,14 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
     Only the projects the jobs are in are read."""
     from vibe_vault import registry
     from vibe_vault.links import compute_links
+    from vibe_vault.note import note_relpath
+    from vibe_vault.project import project_name
     from vibe_vault.records import Record
+    from vibe_vault.render import iso
 
     # First what each job is (a few strings), then one project at a time its
     # records: memory follows the largest project, not the number of jobs.
-    by_project: dict[str, list[Guess]] = {}
+    by_project: dict[str, list[tuple[str, str, str]]] = {}  # project -> (sid, note, started)
     new: list[tuple[str, str]] = []  # (sid, transcript) of sessions with no note yet
     for sid, main, *_ in jobs:
         rec = known.get(sid)
@@ -554,64 +560,51 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
             by_project.setdefault(rec.project, [])  # known: its record is read below
         else:
             new.append((sid, main))
-    for guess in _guess_all(new, workers):
-        if guess.note:  # else no note to link to (its neighbours link past it)
-            by_project.setdefault(guess.project, []).append(guess)
+    projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
+    for (sid, _), start in zip(new, _sniff_all([main for _, main in new], workers),
+                               strict=True):
+        first_ts, cwd = start.first_ts, start.cwd
+        if not first_ts or not start.answered:
+            continue  # no note to link to (its neighbours link past it)
+        project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
+        by_project.setdefault(project, []).append(
+            (sid, note_relpath(project, sid, first_ts), iso(first_ts)))
     links = {}
     for project, guessed in sorted(by_project.items()):
         records = registry.of_projects(conn, [project])
-        for g in guessed:
-            if g.session_id not in records:
-                records[g.session_id] = Record(session_id=g.session_id, project=project,
-                                               has_note=True, note=g.note, started=g.started)
+        for sid, note, started in guessed:
+            if sid not in records:
+                records[sid] = Record(session_id=sid, project=project, has_note=True,
+                                      note=note, started=started)
         links.update(compute_links(records))
     return [(*job[:6], links.get(job[0])) for job in jobs]
 
 
-class Guess(Struct, array_like=True):
-    """Where a new session's note will most likely be, from its first lines."""
-
-    session_id: str
-    project: str = ""
-    note: str = ""  # empty: Claude never answered, no note
-    started: str = ""
+SNIFF_CHUNK = 256  # transcripts a worker sniffs per job: each takes ~20 µs
 
 
-def guess_note(sid: str, transcript: str) -> Guess:
-    from vibe_vault.discover import sniff_start
-    from vibe_vault.note import note_relpath
-    from vibe_vault.project import project_name
-    from vibe_vault.render import iso
-
-    start = sniff_start(transcript)
-    if not start.first_ts or not start.answered:
-        return Guess(sid)
-    project = project_name(start.cwd)
-    return Guess(sid, project, note_relpath(project, sid, start.first_ts), iso(start.first_ts))
-
-
-GUESS_CHUNK = 256  # transcripts a worker reads the start of per job: each takes ~20 µs
-
-
-def _guess_all(sessions: list[tuple[str, str]], workers: int) -> list[Guess]:
-    """guess_note of each (session, transcript); spread over the cores when
-    there are many (the first backfill of a large history: a few seconds on
-    one core, with every other core waiting for the jobs). Where a guess
-    failed, none: the link pass at the end sets those links."""
+def _sniff_all(paths: list[str], workers: int) -> list[Start]:
+    """sniff_start of each transcript; spread over the cores when there are
+    many (the first backfill of a large history: a few seconds on one core,
+    with every other core waiting for the jobs)."""
     from vibe_vault import workers as w
+    from vibe_vault.discover import Start, sniff_start
 
     count = workers if workers > 0 else (os.cpu_count() or 1)
-    if count <= 1 or len(sessions) < 4 * GUESS_CHUNK or not w.available():
-        return [guess_note(sid, path) for sid, path in sessions]
-    chunks = [sessions[i : i + GUESS_CHUNK] for i in range(0, len(sessions), GUESS_CHUNK)]
-    out: list[Guess] = []
-    for _, guesses, _ in w.run_forked(_guess_chunk, chunks, count, list[Guess]):
-        out.extend(guesses or ())
+    if count <= 1 or len(paths) < 4 * SNIFF_CHUNK or not w.available():
+        return [sniff_start(p) for p in paths]
+    chunks = [paths[i : i + SNIFF_CHUNK] for i in range(0, len(paths), SNIFF_CHUNK)]
+    out = [Start()] * len(paths)
+    for i, starts, _ in w.run_forked(_sniff_chunk, chunks, count, list[Start]):
+        if starts is not None:  # else no guess: the link pass at the end sets them
+            out[i * SNIFF_CHUNK : i * SNIFF_CHUNK + len(starts)] = starts
     return out
 
 
-def _guess_chunk(sessions: list[tuple[str, str]]) -> list[Guess]:
-    return [guess_note(sid, path) for sid, path in sessions]
+def _sniff_chunk(paths: list[str]) -> list[Start]:
+    from vibe_vault.discover import sniff_start
+
+    return [sniff_start(p) for p in paths]
 
 
 def _run_jobs(cfg: Config, jobs: list[tuple[str, str, list[str], bool, float, bool, Any]],
