@@ -41,10 +41,14 @@ def compute_links(records: dict[str, Record]) -> dict[str, Links]:
         for a, b in itertools.pairwise(recs):
             links[a.session_id].next = b.note
             links[b.session_id].previous = a.note
+    # Only the messages some session names as its parent: a project's records
+    # hold tens of thousands of tail uuids, and a handful are ever asked for.
+    wanted = {ref for r in records.values() for ref in (r.logical_parent, r.first_parent) if ref}
     owner: dict[tuple[str, str], str] = {}
     for r in sorted(records.values(), key=order):
         for u in r.tail_uuids:
-            owner.setdefault((r.project, u), r.session_id)
+            if u in wanted:
+                owner.setdefault((r.project, u), r.session_id)
     for sid in sorted(links):
         r = records[sid]
         # Evidence only: the first message's parent, or a compaction's logical
