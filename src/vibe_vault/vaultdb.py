@@ -43,6 +43,7 @@ DB_NAME = "vault.db"
 FRESH_NS = 100_000_000
 COARSE_FRESH_NS = 2_000_000_000
 BATCH = 500
+TRANSACTION_SECONDS = 0.12
 
 # The registry (registry.py): a record per session, and what finds them fast.
 _REGISTRY = """
@@ -331,9 +332,16 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
             if row and row[0]:
                 raise Left(key)
             conn.execute("DELETE FROM indexed WHERE state = ?", (key,))
-    for start in range(0, len(changed), BATCH):
+    start = 0
+    while start < len(changed):
+        # As many batches to a transaction as fit in TRANSACTION_SECONDS: few
+        # large FTS segments (less merging) while a SessionEnd hook, which
+        # waits 0.2 s for the database, still gets in between.
         with transaction(conn):
-            looked += index_states(conn, state_dir, changed[start:start + BATCH])
+            began = time.monotonic()
+            while start < len(changed) and time.monotonic() - began < TRANSACTION_SECONDS:
+                looked += index_states(conn, state_dir, changed[start:start + BATCH])
+                start += BATCH
     tick = COARSE_FRESH_NS if st is not None and st.st_mtime_ns % 1_000_000 == 0 else FRESH_NS
     trusted = st is not None and time.time_ns() - st.st_mtime_ns > tick
     with transaction(conn):
