@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -454,3 +455,15 @@ def test_backfill_takes_large_sessions_first_then_the_rest_by_id() -> None:
     sizes = {"b-small": 10, "a-small": BIG - 1, "c-big": BIG, "d-bigger": 5 * BIG, "0-mid": 500}
     got = sorted(sizes, key=lambda sid: _job_order(sid, sizes[sid]))
     assert got == ["d-bigger", "c-big", "0-mid", "a-small", "b-small"]
+
+
+@pytest.mark.parametrize("forged", ["## My notes", "## MY NOTES", "## my noteſ", "##\tMy  Notes"])
+def test_no_generated_line_passes_for_the_users_heading(forged: str) -> None:
+    from vibe_vault.note import _with_user_part
+    from vibe_vault.render import USER_HEADING, USER_HINT
+
+    heading = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+    generated = f"# A session\n\n{forged}\nwhat Claude said\n\n{USER_HEADING}\n{USER_HINT}\n"
+    out = _with_user_part(generated, USER_HEADING + "\nmine\n")
+    assert [m.group(0) for m in heading.finditer(out)] == [USER_HEADING]
+    assert out.endswith("\nmine\n")

@@ -153,7 +153,8 @@ def _with_user_part(generated: str, part: str) -> str:
     body = generated[: -len(tail)] if generated.endswith(tail) else generated
     # No line of generated text may pass for the user's heading: everything
     # below it would be taken for the user's own words at the next rewrite.
-    body = USER_HEADING_LINE.sub(lambda m: "\\" + m.group(0), body)
+    if "notes" in body.casefold():  # (casefold: "ſ" matches "s" for the pattern too)
+        body = USER_HEADING_LINE.sub(lambda m: "\\" + m.group(0), body)
     heading, _, rest = part.partition("\n")
     return body + heading + "\n" + USER_HINT + "\n" + rest
 
