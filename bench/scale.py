@@ -1,7 +1,7 @@
 """vibe-vault at a heavy user's scale: a home of many small sessions.
 
     python bench/scale.py                      # 10,000 sessions in 300 projects
-    python bench/scale.py --sessions 100000    # the 100,000-session home (3.2 GB)
+    python bench/scale.py --sessions 100000    # the 100,000-session home (3.7 GB)
 
 Sessions are cut from ../shared/corpus transcripts (about 32 KB each, fresh
 ids, seeded), their files dated in the past. Each time is reported beside a
