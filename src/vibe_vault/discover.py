@@ -249,6 +249,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
             # Lines already read are read again with the next block: simpler than
             # carrying what they told, and rare (a first line over PEEK_BYTES).
             first_ts = cwd = ""
+            answered = False
             want = min(want * 4, limit)
     except OSError:
         return Start()
