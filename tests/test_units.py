@@ -467,3 +467,23 @@ def test_no_generated_line_passes_for_the_users_heading(forged: str) -> None:
     out = _with_user_part(generated, USER_HEADING + "\nmine\n")
     assert [m.group(0) for m in heading.finditer(out)] == [USER_HEADING]
     assert out.endswith("\nmine\n")
+
+
+# The test's own idea of Windows device names: CON, PRN, AUX, NUL, COM0-9 and
+# LPT0-9 (and their superscript digits), any case, alone or before an extension.
+_DEVICE = re.compile(r"(?i)^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("conprauxlmt0123¹²³.ſKıCONPRAUXLMTİ x-")),
+               max_size=8))
+@example("CON")
+@example("com¹.txt")
+@example("console")
+def test_names_of_windows_devices_are_never_file_names(name: str) -> None:
+    stem = safe_name(name)
+    assert not _DEVICE.match(stem)
+    if _DEVICE.match(name):
+        assert stem.startswith("_")
+    sid = safe_id(name) if name else "x"
+    assert not _DEVICE.match(sid)
