@@ -7,7 +7,9 @@ Sessions are cut from ../shared/corpus transcripts (about 32 KB each, fresh
 ids, seeded), their files dated in the past. Each time is reported beside a
 floor measured in the same run, as absolute times drift by ±40% between
 machines here: one core decoding every line of the home into a one-field
-msgspec Struct (for backfill), and `python -c "import sqlite3"` (for a query).
+msgspec Struct (for backfill), creating a small file where the home is (which
+tells when a run measures the file system rather than vv), and `python -c
+"import sqlite3"` (for a query).
 """
 
 from __future__ import annotations
