@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.atomic import StrPath
@@ -78,6 +79,35 @@ def stamp(path: StrPath) -> FileStamp | None:
         return None
     return FileStamp(path=os.fspath(path), size=st.st_size, mtime_ns=st.st_mtime_ns,
                      inode=st.st_ino)
+
+
+_encode = msgspec.msgpack.Encoder().encode  # as the registry's: the same bytes
+
+
+class Row(Struct, array_like=True):
+    """A record as its rows are written: the columns, the whole record encoded
+    (`body`), its files' stamps and unknown entry types. Made where the
+    record is (a backfill worker), so the process that writes the database
+    neither decodes a whole record nor encodes it again."""
+
+    session_id: str
+    project: str
+    started: str
+    ended: str
+    status: str
+    has_note: bool
+    note: str
+    active_minutes: int
+    cost_usd: float
+    body: bytes
+    files: list[FileStamp]
+    unknown: dict[str, int]
+
+
+def row_of(rec: Record) -> Row:
+    return Row(rec.session_id, rec.project, rec.started, rec.ended, rec.status, rec.has_note,
+               rec.note, rec.active_minutes, rec.cost_usd, _encode(rec), rec.files,
+               rec.unknown)
 
 
 def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptions,

@@ -25,7 +25,7 @@ from msgspec import Struct, field
 
 from vibe_vault import vaultdb
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
-from vibe_vault.records import Record, staged_dir, staged_path
+from vibe_vault.records import Record, Row, row_of, staged_dir, staged_path
 from vibe_vault.regular import open_regular, read_fd, read_regular
 
 TYPE_CHECKING = False
@@ -153,17 +153,22 @@ _COLUMNS = ("session_id, project, started, ended, status, has_note, note, active
 
 def put(conn: sqlite3.Connection, rec: Record) -> None:
     """Write a session's record (in the caller's transaction), replacing its old one."""
-    sid = rec.session_id
+    put_row(conn, row_of(rec))
+
+
+def put_row(conn: sqlite3.Connection, row: Row) -> None:
+    """`put`, of a record made into its rows already."""
+    sid = row.session_id
     conn.execute(f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                 (sid, rec.project, rec.started, rec.ended, rec.status, int(rec.has_note),
-                  rec.note, rec.active_minutes, rec.cost_usd, _encoder.encode(rec)))
+                 (sid, row.project, row.started, row.ended, row.status, int(row.has_note),
+                  row.note, row.active_minutes, row.cost_usd, row.body))
     for table in ("stamps", "unknown"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
     conn.executemany("INSERT OR REPLACE INTO stamps(path, session_id, size, mtime_ns, inode) "
                      "VALUES (?, ?, ?, ?, ?)",
-                     [(f.path, sid, f.size, f.mtime_ns, f.inode) for f in rec.files])
+                     [(f.path, sid, f.size, f.mtime_ns, f.inode) for f in row.files])
     conn.executemany("INSERT INTO unknown(session_id, kind, n) VALUES (?, ?, ?)",
-                     [(sid, k, n) for k, n in rec.unknown.items()])
+                     [(sid, k, n) for k, n in row.unknown.items()])
 
 
 def delete(conn: sqlite3.Connection, sid: str) -> None:

@@ -35,7 +35,7 @@ from vibe_vault.reader import (
     tail_of,
     unchanged,
 )
-from vibe_vault.records import Record
+from vibe_vault.records import Record, Row
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import (
@@ -65,6 +65,7 @@ MAX_DURATIONS = 400
 class Outcome(Struct):
     session_id: str
     record: Record | None = None
+    row: Row | None = None  # the record as its rows, when a backfill worker sends it
     # With the record: what the search index holds of the session, and the
     # state file it comes from (its name, and its stamp once saved).
     document: Document | None = None
