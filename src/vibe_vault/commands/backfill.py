@@ -314,7 +314,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                                 if a.parent.name != "subagents")
             row = rows.get(sid)
             rec = Known(*row) if row else None
-            if safe_id(sid) in buried:
+            if buried and safe_id(sid) in buried:
                 summary.forgotten += 1
                 if rec is not None:
                     gone.add(sid)
@@ -506,7 +506,7 @@ def _folder_unchanged(group: Path, stamps: dict[str, tuple[str, int, int, int]],
     if seen != len(stamps):  # a file gone, or in a folder that cannot be read
         return False
     for sid, (_, status, ended, has_note, note) in rows.items():
-        if safe_id(sid) in buried or (has_note and not notes.exists(note)):
+        if (buried and safe_id(sid) in buried) or (has_note and not notes.exists(note)):
             return False
         if status == "active" and min(newest.get(sid, 0) / 1e9, _epoch(ended)) < idle_before:
             return False  # to be marked idle
