@@ -375,8 +375,11 @@ def test_a_backfill_stopped_by_ctrl_c_keeps_what_it_finished(env: Env, tmp_path:
     proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", "backfill", "--jobs", "1"],
                             env=env.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while not env.notes() and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.01)
+    # Once a session is done (its state saved, after its note), not before:
+    # a note alone can be a session caught between the two.
+    while (not list((env.state / "sessions").glob("*.state"))
+           and time.monotonic() < deadline and proc.poll() is None):
+        time.sleep(0.002)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err
