@@ -443,17 +443,19 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     repository), newest first."""
     sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
-    tail, params = _narrowed(project, since)
-    tail += " ORDER BY s.started DESC, c.path LIMIT ?"
-    params.append(limit)
+
+    def newest_first(of_project: str) -> tuple[str, list[Any]]:
+        tail, params = _narrowed(of_project, since)
+        return tail + " ORDER BY s.started DESC, c.path LIMIT ?", [*params, limit]
+
+    tail, params = newest_first(project)
     rows = conn.execute(sql + f"c.path IN ({', '.join('?' * len(paths))})" + tail,
                         [*paths, *params]).fetchall() if paths else []
     if not rows and suffix:
         posix, windows = "/" + suffix.replace("\\", "/"), "\\" + suffix.replace("/", "\\")
-        tail, params = _narrowed(project or suffix_project, since)
-        tail += " ORDER BY s.started DESC, c.path LIMIT ?"
+        tail, params = newest_first(project or suffix_project)
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
-                            [_ends_with(posix), _ends_with(windows), *params, limit]).fetchall()
+                            [_ends_with(posix), _ends_with(windows), *params]).fetchall()
     return [Change(_hit(row), row[7], row[8], row[9], row[10], row[11], bool(row[12]))
             for row in rows]
 
