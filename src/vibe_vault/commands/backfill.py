@@ -580,13 +580,12 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
             by_project.setdefault(rec.project, [])  # known: its record is read below
         else:
             new.append((sid, main))
-    projects: dict[str, str] = {}  # by cwd: most sessions share a few folders
     for (sid, _), start in zip(new, _sniff_all([main for _, main in new], workers),
                                strict=True):
         first_ts, cwd = start.first_ts, start.cwd
         if not first_ts or not start.answered:
             continue  # no note to link to (its neighbours link past it)
-        project = projects.get(cwd) or projects.setdefault(cwd, project_name(cwd))
+        project = project_name(cwd)  # (remembered by cwd: most sessions share a few folders)
         by_project.setdefault(project, []).append(
             (sid, note_relpath(project, sid, first_ts), iso(first_ts)))
     links = {}
