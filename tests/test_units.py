@@ -111,6 +111,34 @@ def test_restart_when_shrunk_or_rewritten(tmp_path: Path) -> None:
         assert must_restart(cur, f, p.stat())
 
 
+def test_descriptor_reads_as_a_file_object_does(tmp_path: Path) -> None:
+    """The hook's reader (by position, on a descriptor) hands out the same
+    lines, stops at the same offsets and checks the same bytes as a file object."""
+    import os
+    import zlib
+
+    from vibe_vault.reader import head_of, reader_of, tail_of
+
+    lines = [b'{"n":%d,"pad":"%s"}' % (i, b"x" * (i * 977 % 5000)) for i in range(400)]
+    data = b"\n".join(lines) + b'\n{"partial":'
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(data)
+    for start in (0, len(lines[0]) + 1, len(data) // 2):
+        with open(p, "rb") as f:
+            plain = LineReader(f, start)
+            expected = [bytes(line) for line in plain]
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            by_fd = LineReader(reader_of(fd), start, limit=len(data))
+            got = [bytes(line) for line in by_fd]
+            assert got == expected and by_fd.end == plain.end
+            f2 = reader_of(fd)
+            assert head_of(f2, by_fd.end) == (64, zlib.crc32(data[:64]))
+            assert tail_of(f2, by_fd.end) == (64, zlib.crc32(data[by_fd.end - 64:by_fd.end]))
+        finally:
+            os.close(fd)
+
+
 @pytest.mark.parametrize("line,kind", [
     (b"[1,2]", "not-an-object"), (b"42", "not-an-object"), (b"\xff\xfe", "invalid-json"),
     (b'{"type":"user","message":{"content":7}}', "unexpected-shape"),

@@ -32,6 +32,7 @@ from vibe_vault.reader import (
     LineReader,
     head_of,
     must_restart,
+    reader_of,
     tail_of,
     unchanged,
 )
@@ -187,7 +188,8 @@ def read_new(path: StrPath, cursor: Cursor, deadline: float | None,
     a read cut short by the deadline, the next one goes on from there.
     """
     fd, st = open_regular(path)
-    with os.fdopen(fd, "rb") as f:
+    try:
+        f = reader_of(fd)
         if must_restart(cursor, f, st):
             on_restart()
             cursor = Cursor()
@@ -208,6 +210,8 @@ def read_new(path: StrPath, cursor: Cursor, deadline: float | None,
                      head_len=head[0], head_crc=head[1], tail_len=tail[0], tail_crc=tail[1],
                      in_long_line=reader.in_long_line)
         return new, reader.end - cursor.offset, not reader.stopped_early, reader.oversized
+    finally:
+        os.close(fd)
 
 
 def read_main(state: SessionState, path: StrPath, deadline: float | None,
