@@ -365,6 +365,22 @@ def test_same_vault_serial_forked_or_spawned(env: Env, tmp_path: Path) -> None:
     assert vaults["forked"] == vaults["serial"] == vaults["spawned"]
 
 
+def test_the_cycle_collector_is_back_as_it_was_after_a_backfill(env: Env) -> None:
+    """Backfill turns the collector off while it plans the jobs and keeps the
+    plan out of collections while they run; whoever called it in-process
+    (a script, a test) gets the collector back on, with nothing left frozen."""
+    lay_out(env, SMALL[:6])
+    code = ("import gc, sys; from vibe_vault.cli import main; "
+            "codes = [main(['backfill', '--json', '-j', str(j)]) for j in (1, 2)]; "
+            "print(codes, gc.isenabled(), gc.get_freeze_count(), file=sys.stderr)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env.env,
+                       timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    codes, enabled, frozen = r.stderr.decode().strip().splitlines()[-1].rsplit(" ", 2)
+    assert codes == "[0, 0]"
+    assert (enabled, frozen) == ("True", "0")
+
+
 def test_a_backfill_stopped_by_ctrl_c_keeps_what_it_finished(env: Env, tmp_path: Path) -> None:
     """Every session finished when Ctrl-C came has its registry row (the one in
     hand may have its state saved and not yet its row); the next run does the

@@ -5,6 +5,7 @@ changed since last time from a `stat` alone."""
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -162,9 +163,7 @@ class Progress:
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
-    from vibe_vault import registry
     from vibe_vault.discover import transcript_roots
-    from vibe_vault.lock import Running
     from vibe_vault.session import Store
 
     roots = transcript_roots(args.paths, cfg.projects_root)
@@ -173,6 +172,31 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     since = _parse_day(args.since) if args.since else None
     t0 = time.monotonic()
     Store(cfg.state_dir).ensure()
+    # No cycle collections while the jobs are planned: each one walked every
+    # job made so far (100,000 sessions: 0.8 s of the 2-3 s before the first
+    # job, all of it serial). Turned on again, with the plan out of its way,
+    # when the jobs start (_collect_again).
+    gc.disable()
+    try:
+        return _run(args, cfg, roots, since, t0)
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def _collect_again() -> None:
+    """The jobs and what was read to plan them stay until the run ends: kept
+    out of every later collection (in the workers too, which inherit them
+    and would otherwise copy every page a collection touches)."""
+    gc.freeze()
+    gc.enable()
+
+
+def _run(args: argparse.Namespace, cfg: Config, roots: list[Path], since: float | None,
+         t0: float) -> int:
+    from vibe_vault import registry
+    from vibe_vault.lock import Running
+
     with Running(cfg.state_dir):  # searches meanwhile leave the indexing to this run
         conn = registry.connect(cfg)  # on the first run, takes the old registry in
         try:
@@ -362,6 +386,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
     # Each session's rows go to the database as it finishes (what is kept in
     # memory is a project name and a note folder per session, not a record).
     writer = _RowWriter(conn)
+    _collect_again()
     projects: set[str] = set(staged)
     folders: set[str] = set()
     try:
