@@ -40,7 +40,7 @@ def gz_bytes(path: Path) -> bytes:
 
 def archive_everything(cfg: Config) -> None:
     for src in discover([Path(cfg.projects_root)])[0]:
-        archive.archive_files(cfg, src.session_id, [src.main, *src.agents])
+        archive.archive_files(cfg, src.session_id, [Path(p) for p in (src.main, *src.agents)])
 
 
 def archived_matches_transcripts(cfg: Config) -> None:
@@ -48,7 +48,7 @@ def archived_matches_transcripts(cfg: Config) -> None:
     sources = discover([Path(cfg.projects_root)])[0]
     assert sources
     for src in sources:
-        for path in [src.main, *src.agents]:
+        for path in map(Path, [src.main, *src.agents]):
             name = archive.name_for(path)
             gz = archive.archive_root(cfg) / src.session_id / f"{name}.gz"
             assert gz_bytes(gz) == path.read_bytes(), gz
@@ -192,7 +192,7 @@ def test_symlinked_archive_file_or_folder_is_never_written_through(env: Env,
     root.mkdir(parents=True)
     (root / first.session_id).symlink_to(outside, target_is_directory=True)
     (root / second.session_id).mkdir()
-    (root / second.session_id / f"{second.main.name}.gz").symlink_to(outside / "target.gz")
+    (root / second.session_id / f"{Path(second.main).name}.gz").symlink_to(outside / "target.gz")
     r = env.vv("archive")
     assert r.returncode == 1 and b"Traceback" not in r.stderr
     assert (outside / "target.gz").read_bytes() == b""

@@ -56,7 +56,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     failed = 0
     for src in sources:
         try:
-            total += archive.archive_files(cfg, src.session_id, [src.main, *src.agents])
+            total += archive.archive_files(cfg, src.session_id,
+                                           [Path(p) for p in (src.main, *src.agents)])
         except OSError as exc:
             print(f"vv: {src.session_id}: {exc.filename or ''} {exc.strerror or exc}".strip(),
                   file=sys.stderr)
@@ -74,7 +75,7 @@ def _verify(cfg: Config, sources: list[Any]) -> int:
     problems: list[str] = []
     for sid in sorted(set(archive.archived_sessions(cfg)) | set(by_session)):
         src = by_session.get(sid)
-        current = ({archive.name_for(p): p for p in [src.main, *src.agents]}
+        current = ({archive.name_for(Path(p)): Path(p) for p in [src.main, *src.agents]}
                    if src is not None else {})
         check = archive.verify(cfg, sid, current)
         files += check.files

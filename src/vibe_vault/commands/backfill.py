@@ -106,7 +106,7 @@ def _work(job: tuple[str, str, list[str], bool, float, bool, Any]) -> tuple[str,
 
     assert _cfg is not None
     try:
-        out = update_session(_cfg, sid, Path(main), agent_files=[Path(a) for a in agents],
+        out = update_session(_cfg, sid, main, agent_files=agents,
                              fresh=force, lock_timeout=30.0, idle_before=idle_before,
                              want_record=True, links=links)
         if archive:
@@ -334,8 +334,8 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                 continue
             found.add(sid)
             summary.sessions += 1
-            owners_found.update((str(a), sid) for a in src.agents
-                                if a.parent.name != "subagents")
+            owners_found.update((a, sid) for a in src.agents
+                                if os.path.basename(os.path.dirname(a)) != "subagents")
             row = rows.get(sid)
             rec = Known(*row) if row else None
             if buried and safe_id(sid) in buried:
@@ -346,32 +346,33 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                 continue
             files = [src.main, *src.agents]
             # One stat per file tells all: unchanged or not, how recent, how big.
-            now = [stats.get(str(p)) for p in files]
+            now = [stats.get(p) for p in files]
             newest = max((st.st_mtime_ns for st in now if st), default=0) / 1e9
             if since is not None and newest < since:
                 summary.filtered += 1
                 continue
             if args.project:
-                project = rec.project if rec and rec.project else src.main.parent.name
+                project = (rec.project if rec and rec.project
+                           else os.path.basename(os.path.dirname(src.main)))
                 if project != args.project and not project.endswith("-" + args.project):
                     summary.filtered += 1
                     continue
             if (rec is not None and not args.force
                     and files_known.get(sid) == len(files)
-                    and all(st is not None and stamps.get(str(p)) == (
+                    and all(st is not None and stamps.get(p) == (
                         sid, st.st_size, st.st_mtime_ns, st.st_ino)
                         for p, st in zip(files, now, strict=True))
                     and not (rec.status == "active"
                              and min(newest, _epoch(rec.ended)) < idle_before)
                     # A note deleted (or the whole vault) is written again.
                     and not (rec.has_note and not notes.exists(rec.note))
-                    and not (args.archive and needs_archive(cfg, sid, files))):
+                    and not (args.archive and needs_archive(cfg, sid, [Path(p) for p in files]))):
                 summary.unchanged += 1
                 continue
             if rec is not None:
                 known[sid] = rec
             sizes[sid] = sum(st.st_size for st in now if st)
-            jobs.append((sid, str(src.main), [str(a) for a in src.agents] or _NO_AGENTS, args.force,
+            jobs.append((sid, src.main, src.agents or _NO_AGENTS, args.force,
                          idle_before, args.archive, None))
     jobs.sort(key=lambda j: _job_order(j[0], sizes[j[0]]))
     jobs = _with_predicted_links(cfg, conn, jobs, known, args.jobs)

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         agents: list[Path] = []
         rec = reg.sessions.get(sid)
         if src is not None:
-            main, agents = src.main, src.agents
+            main, agents = Path(src.main), [Path(a) for a in src.agents]
         elif rec is not None and rec.files and Path(rec.files[0].path).exists():
             main = Path(rec.files[0].path)
             agents = [Path(f.path) for f in rec.files[1:] if Path(f.path).exists()]
