@@ -7,6 +7,7 @@ from the JSON here, not from vv's code.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -398,3 +399,44 @@ def test_a_snippet_marks_the_words_in_the_best_line_and_never_the_users_notes() 
     cut = snippet(long, parse("needle").terms)
     assert cut.startswith("…") and cut.endswith("…") and "**needle**" in cut
     assert len(cut) <= 170
+
+
+def test_a_rebuild_read_on_every_core_equals_one_read_in_one_process(
+        corpus_env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many states are read by forked workers, in chunks that finish in any
+    order; the index they make is the one a single process makes, row for row."""
+    from vibe_vault import vaultdb, workers
+
+    forked: list[int] = []
+    run_forked = workers.run_forked
+
+    def counted(work: Any, jobs: Any, count: int, result_type: Any) -> Any:
+        forked.append(len(jobs))
+        return run_forked(work, jobs, count, result_type)
+
+    tables = {}
+    for how in ("one process", "workers"):
+        state = tmp_path / how
+        shutil.copytree(corpus_env.state, state)
+        if how == "workers":
+            monkeypatch.setattr(vaultdb, "PARALLEL_FROM", 1)
+            monkeypatch.setattr(vaultdb, "CHUNK", 3)
+            monkeypatch.setattr(os, "cpu_count", lambda: 2)
+            monkeypatch.setattr(workers, "run_forked", counted)
+        conn = vaultdb.ready(str(state), reindex=True)
+        try:
+            # (not the stamps: the copies' files have inodes of their own)
+            dump = {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                    for table in ("sessions", "changes", "folders")}
+            dump["indexed"] = conn.execute(
+                "SELECT state, has_text FROM indexed ORDER BY 1").fetchall()
+            for word in ("test", "file", "error", "commit", "readme"):
+                dump[word] = conn.execute("SELECT rowid FROM search WHERE search MATCH ? "
+                                          "ORDER BY rowid", (word,)).fetchall()
+        finally:
+            conn.close()
+        tables[how] = dump
+    assert forked and forked[0] > 10  # the workers read it, in many chunks
+    assert tables["workers"] == tables["one process"]
+    assert len(tables["one process"]["sessions"]) > 30
+    assert all(tables["one process"][w] for w in ("test", "file"))
