@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import Env
 from test_hook_contract import SESSION, SID, assert_harmless, place, stop
@@ -135,3 +137,22 @@ def test_editor_saving_in_place_during_forty_stops_loses_no_line(env: Env) -> No
     missing = [line for line in written if line + "\n" not in mine]
     assert not missing, f"{len(missing)} of {len(written)} user lines lost: {missing[:5]}"
     assert len(USER_HEADING_LINE.findall(final)) == 1
+
+
+# Texts made of what a heading is made of, and of what could pass for it.
+_HEADINGISH = st.text(alphabet="#mMyYnNoOtTeEsSſ \t\r\nx", max_size=60)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_HEADINGISH, st.sampled_from(
+    ["## My notes", "## my  NOTES\r", "\n##\tMy notes \n", "### My notes"])), max_size=8))
+def test_the_quick_heading_scan_finds_what_the_pattern_finds(pieces: list[str]) -> None:
+    """The user's heading is looked for only at lines that begin with "##";
+    what it finds, and the escaping of generated text, are the pattern's own."""
+    from vibe_vault.note import _escaped
+    from vibe_vault.text import USER_HEADING_LINE, user_heading_lines
+
+    text = "".join(pieces)
+    assert ([m.span() for m in user_heading_lines(text)]
+            == [m.span() for m in USER_HEADING_LINE.finditer(text)])
+    assert "".join(_escaped(text)) == USER_HEADING_LINE.sub(lambda m: "\\" + m.group(0), text)

@@ -11,6 +11,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from msgspec import Struct
@@ -19,7 +20,7 @@ from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.paths import inside, safe_name
 from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
 from vibe_vault.render import USER_HEADING, USER_HINT
-from vibe_vault.text import USER_HEADING_LINE
+from vibe_vault.text import first_user_heading, user_heading_lines
 
 
 class OutsideVault(OSError):
@@ -114,7 +115,7 @@ def user_part(existing: str) -> str | None:
     """The user's heading line and everything below it, without vibe-vault's
     hint line; None when the text has no user heading (a new note, or a read
     that caught an editor between truncating the file and writing it)."""
-    m = USER_HEADING_LINE.search(existing)
+    m = first_user_heading(existing)
     if m is None:
         return None
     heading = m.group(0).rstrip("\r")
@@ -154,9 +155,20 @@ def _with_user_part(generated: str, part: str) -> str:
     # No line of generated text may pass for the user's heading: everything
     # below it would be taken for the user's own words at the next rewrite.
     if "notes" in body.casefold():  # (casefold: "ſ" matches "s" for the pattern too)
-        body = USER_HEADING_LINE.sub(lambda m: "\\" + m.group(0), body)
+        body = "".join(_escaped(body))
     heading, _, rest = part.partition("\n")
     return body + heading + "\n" + USER_HINT + "\n" + rest
+
+
+def _escaped(body: str) -> Iterator[str]:
+    """`body`, in pieces, with a backslash before each line that would read as
+    the user's heading."""
+    done = 0
+    for m in user_heading_lines(body):
+        yield body[done : m.start()]
+        yield "\\"
+        done = m.start()
+    yield body[done:]
 
 
 class _Read(Struct):

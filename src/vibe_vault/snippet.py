@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from vibe_vault.search_query import TOKEN, fold, matches
-from vibe_vault.text import USER_HEADING_LINE
+from vibe_vault.text import first_user_heading
 
 WIDTH = 160
 MARK = "**"
@@ -23,7 +23,7 @@ def body_of(note: str) -> str:
     if note.startswith("---\n"):
         end = note.find("\n---\n", 4)
         note = note[end + 5:] if end >= 0 else note
-    m = USER_HEADING_LINE.search(note)  # as the user may have retyped it
+    m = first_user_heading(note)  # as the user may have retyped it
     return note[:m.start()] if m else note
 
 

@@ -3,11 +3,33 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 # The user's heading in a note, as people type it (any case, any run of
 # spaces): what is below it is theirs. note.py keeps it; snippets leave it out.
 USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+
+
+def user_heading_lines(text: str, start: int = 0) -> Iterator[re.Match[str]]:
+    """USER_HEADING_LINE's matches in `text`, in order: tried only at lines
+    that begin with "##". (The pattern's own search, case-insensitive, looks
+    at every character: ~8 µs a 3 kB note, twice in each note written, and
+    a project note of 300 sessions is 50 kB.)"""
+    if start == 0 and text.startswith("##"):
+        m = USER_HEADING_LINE.match(text)
+        if m is not None:
+            yield m
+    at = text.find("\n##", start)
+    while at >= 0:
+        m = USER_HEADING_LINE.match(text, at + 1)
+        if m is not None:
+            yield m
+        at = text.find("\n##", at + 1)
+
+
+def first_user_heading(text: str) -> re.Match[str] | None:
+    return next(user_heading_lines(text), None)
 
 # Patterns are compiled on first use (`rx`): a hook that meets no wrapper tag
 # or base64 never pays for compiling them.
