@@ -29,7 +29,7 @@ from vibe_vault.search_query import COLUMNS
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
     from typing import Any
 
     from vibe_vault.document import Document
@@ -285,18 +285,6 @@ def put_indexed(conn: sqlite3.Connection, key: str, stamp: int, sid: str,
 
 # A state's key, its stamp (None: it went meanwhile), session id and text.
 Indexed = tuple[str, "int | None", str, "Document | None"]
-
-
-def index_states(conn: sqlite3.Connection, state_dir: str, keys: Iterable[str]) -> int:
-    """Index the sessions whose state files are named `keys` (without `.state`)."""
-    done = 0
-    folders: dict[str, int] = {}
-    for key, stamp, sid, doc in (_read_one(state_dir, key) for key in keys):
-        if stamp is None:
-            continue
-        put_indexed(conn, key, stamp, sid, doc, folders)
-        done += 1
-    return done
 
 
 def _read_one(state_dir: str, key: str) -> Indexed:
