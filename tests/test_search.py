@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import CORPUS, Env, frontmatter, session_files
 from conftest import json_objects as objects
@@ -440,3 +442,18 @@ def test_a_rebuild_read_on_every_core_equals_one_read_in_one_process(
     assert tables["workers"] == tables["one process"]
     assert len(tables["one process"]["sessions"]) > 30
     assert all(tables["one process"][w] for w in ("test", "file"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='ab"\\ :é\t', max_size=20))
+def test_a_title_reads_as_its_json_string_would(raw: str) -> None:
+    """A quoted title with nothing escaped is read without json; what it reads
+    is what json.loads reads (or, for what is not JSON, the text unquoted)."""
+    from vibe_vault.commands.search import title_in
+
+    for value in (raw, json.dumps(raw, ensure_ascii=False), f'"{raw}"'):
+        try:
+            expected = str(json.loads(value)) if value.startswith('"') else value
+        except ValueError:
+            expected = value.strip('"')
+        assert title_in(f"---\ntitle: {value}\n---\nbody") == expected

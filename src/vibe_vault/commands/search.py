@@ -146,6 +146,10 @@ def title_in(note: str) -> str:
             break
         if line.startswith("title: "):
             value = line[7:]
+            inner = value[1:-1]
+            if (len(value) > 1 and value[0] == value[-1] == '"'
+                    and "\\" not in inner and '"' not in inner):
+                return inner  # nothing escaped: no need to import json (1 ms a search)
             if value.startswith('"'):
                 import json
 
