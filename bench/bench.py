@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -112,8 +113,8 @@ def timed(cmd: list[str], stdin: bytes = b"", env: dict[str, str] | None = None)
     return time.perf_counter() - t0
 
 
-def median_of(n: int, fn) -> float:  # type: ignore[no-untyped-def]
-    return statistics.median(fn() for _ in range(n))
+def median_of(n: int, fn: Callable[[], float]) -> float:
+    return float(statistics.median(fn() for _ in range(n)))
 
 
 def floor() -> float:
@@ -198,13 +199,21 @@ def backfill_home(maker: Maker, work: Path, sessions: int, total: int,
 
 def peak_rss_mb(cmd: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, float]:
     """(peak RSS in MB, seconds) of one command, measured by a fresh parent."""
+    rss, seconds, _ = usage(cmd, env, stdin)
+    return rss, seconds
+
+
+def usage(cmd: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, float, float]:
+    """(peak RSS in MB, seconds, CPU seconds of it and of every process it
+    waited for) of one command, measured by a fresh parent. The CPU time moves
+    less than the time with how busy the machine is."""
     probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
              "subprocess.run(sys.argv[1:], input=sys.stdin.buffer.read(), capture_output=True); "
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
-             "time.perf_counter() - t)")
+             "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+             "print(u.ru_maxrss, time.perf_counter() - t, u.ru_utime + u.ru_stime)")
     out = subprocess.run([PY, "-c", probe, *cmd], input=stdin, env=env, capture_output=True,
                          check=True).stdout.split()
-    return int(out[0]) // 1024, float(out[1])
+    return int(out[0]) // 1024, float(out[1]), float(out[2])
 
 
 def long_lines(work: Path) -> list[tuple[str, int, float]]:

@@ -44,7 +44,7 @@ def main() -> int:
                 found[m.group(1)].append(out[max(0, m.start() - 60): m.end() + 20])
         return out, n
 
-    redact.Redactor.redact = recording  # type: ignore[method-assign]
+    redact.Redactor.redact = recording  # type: ignore[method-assign,assignment]
     texts = 0
     for path in sorted(CORPUS.rglob("*.jsonl")):
         entries = [decode_line(x) for x in path.read_bytes().split(b"\n") if x.strip()]
