@@ -262,15 +262,14 @@ def _repo_root(start: str) -> str:
         folder = parent
 
 
-def file_candidates(given: str, cwd: str | None = None) -> tuple[list[str], str]:
-    """The absolute paths PATH may mean (as typed from here, or from the top of
-    the repository here), and the relative form to match by its end."""
-    cwd = cwd or os.getcwd()
+def file_candidates(given: str, cwd: str, root: str) -> tuple[list[str], str]:
+    """The absolute paths PATH may mean (as typed from `cwd`, or from `root`,
+    the top of the repository there, if any), and the relative form to match
+    by its end."""
     path = os.path.expanduser(given)
     if os.path.isabs(path) or re.match(r"^[A-Za-z]:[\\/]", path):
         return [os.path.normpath(path) if os.path.isabs(path) else path], ""
     paths = [os.path.normpath(os.path.join(cwd, path))]
-    root = _repo_root(cwd)
     if root:
         paths.append(os.path.normpath(os.path.join(root, path)))
     rel = os.path.normpath(path)
@@ -289,13 +288,14 @@ def file_history(args: argparse.Namespace, cfg: Config, given: str) -> int:
         return 1
     from vibe_vault import vaultdb
 
-    paths, suffix = file_candidates(given)
+    here = os.getcwd()
+    root = _repo_root(here)
+    paths, suffix = file_candidates(given, here, root)
     # By the path's end only in this repository's sessions (another checkout
     # of it): README.md alone must not bring every project's README.
     from vibe_vault.project import project_name
 
-    here = os.getcwd()
-    suffix_project = project_name(_repo_root(here) or here)
+    suffix_project = project_name(root or here)
     limit = max(args.limit or 100, 1)
     try:
         changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "",
