@@ -94,6 +94,65 @@ def test_links_do_not_depend_on_processing_order(env: Env, tmp_path: Path) -> No
     assert linked, "the corpus has projects with several sessions"
 
 
+def test_index_notes_made_on_every_core_equal_those_made_in_one_process(
+        env: Env, tmp_path: Path) -> None:
+    """The index pass (links, project notes) done by forked workers, one
+    project each, leaves the vault and the registry a single process leaves;
+    links corrected along the way included."""
+    setup = ("import os, sys; import vibe_vault.index as ix, vibe_vault.workers as w; "
+             "os.cpu_count = lambda: 2; ix.PARALLEL_FROM = {first}; run = w.run_forked\n"
+             "def counted(work, jobs, n, kind):\n"
+             "    if kind is ix.ProjectDone: print('projects on workers', file=sys.stderr)\n"
+             "    return run(work, jobs, n, kind)\n"
+             "w.run_forked = counted\n"
+             "from vibe_vault.cli import main; sys.exit(main(sys.argv[1:]))")
+    vaults = {}
+    links = {}
+    for how, first in (("one process", 10**9), ("workers", 1)):
+        home = Env(tmp_path / how.replace(" ", "-"))
+        lay_out(home, SMALL)
+        mains = [p for p in sorted((home.claude / "projects").rglob("*.jsonl"))
+                 if UUID.match(p.stem)]
+        starts = {p: _first_ts(p) for p in mains}
+        on_workers = 0
+        for p in sorted(mains, key=lambda p: starts[p], reverse=True):
+            # One transcript at a time, newest first: each older one changes
+            # the links of sessions already written.
+            r = subprocess.run([sys.executable, "-c", setup.format(first=first), "backfill",
+                                "--json", str(p)],
+                               capture_output=True, env=home.env, timeout=120, check=False)
+            assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr
+            on_workers += r.stderr.count(b"projects on workers")
+        assert (on_workers > 0) == (how == "workers")
+        vaults[how] = _normalise(home.all_notes(), home)
+        links[how] = _registry_links(home)
+    assert vaults["workers"] == vaults["one process"]
+    assert links["workers"] == links["one process"]
+    assert any(prev for prev, *_ in links["workers"].values())
+    assert sum("\nprevious: " in n for n in vaults["workers"].values()) >= 3
+
+
+def _registry_links(env: Env) -> dict[str, tuple[str, str, str, list[str]]]:
+    """The links the registry holds for each session (what the next link pass
+    compares against)."""
+    import sqlite3
+
+    import msgspec
+
+    from vibe_vault.records import Record
+
+    conn = sqlite3.connect(env.state / "vault.db")
+    try:
+        rows = conn.execute("SELECT session_id, body FROM records").fetchall()
+    finally:
+        conn.close()
+    out = {}
+    for sid, body in rows:
+        rec = msgspec.msgpack.decode(body, type=Record)
+        out[sid] = (rec.previous, rec.next, rec.continues, rec.continued_by)
+    return out
+
+
 def _first_ts(p: Path) -> str:
     for raw in p.read_bytes().split(b"\n"):
         try:

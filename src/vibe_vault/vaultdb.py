@@ -174,6 +174,16 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
     return conn
 
 
+def reader(state_dir: str, timeout: float = 10.0) -> sqlite3.Connection:
+    """A read-only connection to the database as it is: for a forked worker
+    that reads while the process that forked it writes. It never creates,
+    migrates or deletes the database (`connect` does)."""
+    from urllib.parse import quote
+
+    uri = f"file:{quote(os.path.abspath(path_of(state_dir)))}?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+
+
 def connect(state_dir: str, timeout: float = 5.0) -> sqlite3.Connection:
     """The database, created when missing; one that cannot be read (corrupt,
     another schema, not a database) is deleted and made anew, empty."""
