@@ -18,7 +18,7 @@ from msgspec import Struct
 
 from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.paths import inside, safe_name
-from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
+from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.render import USER_HEADING, USER_HINT
 from vibe_vault.text import first_user_heading, user_heading_lines
 
@@ -68,9 +68,11 @@ def short_id(session_id: str, n: int = 8) -> str:
 
 def owner_of(vault: StrPath, relpath: str) -> str | None:
     """The session_id in an existing note's frontmatter, or None."""
+    path = os.path.join(vault, *relpath.split("/"))
+    if missing(path):
+        return None
     try:
-        head = read_regular(os.path.join(vault, *relpath.split("/")), 4096,
-                            follow_symlinks=False).decode("utf-8", "replace")
+        head = read_regular(path, 4096, follow_symlinks=False).decode("utf-8", "replace")
     except OSError:
         return None
     for line in head.split("\n")[1:40]:

@@ -54,6 +54,13 @@ def open_regular(path: StrPath, *, follow_symlinks: bool = True) -> tuple[int, o
     return fd, st
 
 
+def missing(path: StrPath) -> bool:
+    """True when nothing is at `path` (a dangling symlink counts as nothing):
+    one call and no exception, before opening a file that is usually not
+    there (a new session's state, journal and note: ~2 µs less each)."""
+    return not os.access(path, os.F_OK)
+
+
 def read_regular(path: StrPath, limit: int, *, follow_symlinks: bool = True) -> bytes:
     """Up to `limit` bytes of a regular file, read no further than its size at
     opening (a `/proc` file reports size 0 and is read as empty).

@@ -38,7 +38,7 @@ from vibe_vault.reader import (
 )
 from vibe_vault.records import Record, Row
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
-from vibe_vault.regular import NotAFile, open_regular, read_fd, read_regular
+from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.render import (
     USER_HEADING,
     USER_HINT,
@@ -125,8 +125,12 @@ class Store:
     def load(self, sid: str) -> SessionState | None:
         """The saved state, or None. A state path that holds something else (a
         folder, a symlink, a FIFO, another session's state) is set aside, so
-        the session is rebuilt from its transcript once, not failed forever."""
+        the session is rebuilt from its transcript once, not failed forever
+        (a symlink to nothing reads as no state: saving replaces the link
+        itself, never what it names)."""
         path = self.state_path(sid)
+        if missing(path):
+            return None
         try:
             data = read_regular(path, MAX_STATE, follow_symlinks=False)
         except (FileNotFoundError, NotADirectoryError):
@@ -303,6 +307,8 @@ def _agent_meta(path: StrPath) -> tuple[str, str]:
 
 def fold_journal(state: SessionState, path: StrPath) -> None:
     """Tool durations recorded by the PreToolUse/PostToolUse hooks."""
+    if missing(path):
+        return
     try:
         fd, st = open_regular(path, follow_symlinks=False)
         try:
