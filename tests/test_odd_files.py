@@ -163,6 +163,9 @@ def test_a_broken_state_is_set_aside_and_rebuilt(env: Env, kind: str) -> None:
     ref = Env(env.root / "ref")
     assert_harmless(ref.hook(stop(path=place(ref))))
     assert list(env.notes().values()) == list(ref.notes().values())
+    # The state is a file of its own again; a link was replaced, not written through.
+    assert state.is_file() and not state.is_symlink()
+    assert not (env.root / "nowhere").exists()
 
 
 def test_backfill_recreates_deleted_notes_and_vault(env: Env) -> None:
