@@ -118,3 +118,20 @@ def test_transcript_starts_read_by_workers_equal_one_process(monkeypatch: pytest
     spread = backfill._sniff_all(paths, 2)
     assert len(paths) > 8 and spread == one
     assert any(s.answered for s in one) and any(not s.answered for s in one)
+
+
+def test_in_order_gives_the_jobs_results_in_their_order_and_redoes_a_failed_one() -> None:
+    """Results wait for those before them, whichever worker was quicker; a job
+    whose worker raised is done again by `again`, here."""
+    jobs = list(range(40))
+    slow_first = [40 - j for j in jobs]  # the first jobs finish last
+
+    def work(job: int) -> Result:
+        time.sleep(slow_first[job] / 4000)
+        return failing(job)
+
+    got = list(workers.in_order(work, jobs, 3, Result,
+                                again=lambda job: Result(job=job, pid=os.getpid(), text="again")))
+    assert [r.job for r in got] == jobs
+    assert got[3].text == "again" and got[3].pid == os.getpid()
+    assert all(r.pid != os.getpid() for r in got if r.job != 3)

@@ -233,24 +233,24 @@ def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
     connection of its own (the links, project notes and session notes of
     100,000 sessions: ~1 s on one core); the registry rows that change are
     written here, by the one writer."""
-    from vibe_vault import workers
-
     cores = os.cpu_count() or 1
-    if len(projects) < PARALLEL_FROM or cores < 2 or not workers.available():
-        for project in projects:
-            yield _project_done(cfg, conn, project, lock_timeout, daily)
-        return
-    reader: list[sqlite3.Connection] = []  # a worker's own, opened at its first project
+    if len(projects) >= PARALLEL_FROM and cores > 1:
+        from vibe_vault import workers  # (only for many: SessionEnd's pass is one project)
 
-    def work(project: str) -> ProjectDone:
-        if not reader:
-            reader.append(vaultdb.reader(cfg.state_dir))
-        return _project_done(cfg, reader[0], project, lock_timeout, daily)
+        if workers.available():
+            reader: list[sqlite3.Connection] = []  # a worker's own, opened at its first
 
-    for i, done, _error in workers.run_forked(work, projects, cores, ProjectDone):
-        # A project whose worker failed is done here instead.
-        yield done if done is not None else _project_done(cfg, conn, projects[i],
-                                                          lock_timeout, daily)
+            def work(project: str) -> ProjectDone:
+                if not reader:
+                    reader.append(vaultdb.reader(cfg.state_dir))
+                return _project_done(cfg, reader[0], project, lock_timeout, daily)
+
+            yield from workers.in_order(
+                work, projects, cores, ProjectDone,
+                again=lambda project: _project_done(cfg, conn, project, lock_timeout, daily))
+            return
+    for project in projects:
+        yield _project_done(cfg, conn, project, lock_timeout, daily)
 
 
 def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_timeout: float,

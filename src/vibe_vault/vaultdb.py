@@ -322,25 +322,19 @@ def _read_all(state_dir: str, keys: list[str]) -> Iterator[Indexed]:
     workers, one per core (reading a state and making its text is two thirds
     of indexing it; a rebuild of 100,000 sessions: ~7 s on one core); the
     rows still go in in the same order, so the index is the same either way."""
-    from vibe_vault import workers
-
     cores = os.cpu_count() or 1
-    if len(keys) < PARALLEL_FROM or cores < 2 or not workers.available():
-        yield from (_read_one(state_dir, key) for key in keys)
-        return
-    from vibe_vault.document import Document
+    if len(keys) >= PARALLEL_FROM and cores > 1:
+        from vibe_vault import workers  # (only for many: a search's catch-up is a few)
 
-    chunks = [keys[i : i + CHUNK] for i in range(0, len(keys), CHUNK)]
-    early: dict[int, list[Indexed]] = {}  # chunks done before the ones ahead of them
-    ahead = 0
-    for i, rows, _error in workers.run_forked(lambda chunk: _read_chunk(state_dir, chunk),
-                                              chunks, cores,
-                                              list[tuple[str, int | None, str, Document | None]]):
-        # A chunk whose worker failed is read here instead.
-        early[i] = rows if rows is not None else _read_chunk(state_dir, chunks[i])
-        while ahead in early:
-            yield from early.pop(ahead)
-            ahead += 1
+        if workers.available():
+            from vibe_vault.document import Document
+
+            chunks = [keys[i : i + CHUNK] for i in range(0, len(keys), CHUNK)]
+            for rows in workers.in_order(lambda chunk: _read_chunk(state_dir, chunk), chunks,
+                                         cores, list[tuple[str, int | None, str, Document | None]]):
+                yield from rows
+            return
+    yield from (_read_one(state_dir, key) for key in keys)
 
 
 class Left(Exception):

@@ -639,10 +639,11 @@ def _sniff_all(paths: list[str], workers: int) -> list[Start]:
     if count <= 1 or len(paths) < 4 * SNIFF_CHUNK or not w.available():
         return [sniff_start(p) for p in paths]
     chunks = [paths[i : i + SNIFF_CHUNK] for i in range(0, len(paths), SNIFF_CHUNK)]
-    out = [Start()] * len(paths)
-    for i, starts, _ in w.run_forked(_sniff_chunk, chunks, count, list[Start]):
-        if starts is not None:  # else no guess: the link pass at the end sets them
-            out[i * SNIFF_CHUNK : i * SNIFF_CHUNK + len(starts)] = starts
+    out: list[Start] = []
+    # A chunk whose worker failed gets no guesses: the link pass at the end sets them.
+    for starts in w.in_order(_sniff_chunk, chunks, count, list[Start],
+                             again=lambda chunk: [Start()] * len(chunk)):
+        out += starts
     return out
 
 
