@@ -11,16 +11,16 @@ from functools import cache
 USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 
 
-def user_heading_lines(text: str, start: int = 0) -> Iterator[re.Match[str]]:
+def user_heading_lines(text: str) -> Iterator[re.Match[str]]:
     """USER_HEADING_LINE's matches in `text`, in order: tried only at lines
     that begin with "##". (The pattern's own search, case-insensitive, looks
     at every character: ~8 µs a 3 kB note, twice in each note written, and
     a project note of 300 sessions is 50 kB.)"""
-    if start == 0 and text.startswith("##"):
+    if text.startswith("##"):
         m = USER_HEADING_LINE.match(text)
         if m is not None:
             yield m
-    at = text.find("\n##", start)
+    at = text.find("\n##")
     while at >= 0:
         m = USER_HEADING_LINE.match(text, at + 1)
         if m is not None:
