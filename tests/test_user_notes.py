@@ -156,3 +156,32 @@ def test_the_quick_heading_scan_finds_what_the_pattern_finds(pieces: list[str]) 
     assert ([m.span() for m in user_heading_lines(text)]
             == [m.span() for m in USER_HEADING_LINE.finditer(text)])
     assert "".join(_escaped(text)) == USER_HEADING_LINE.sub(lambda m: "\\" + m.group(0), text)
+
+
+_LINES = st.lists(st.sampled_from(["a", "b", "c", "TODO", "", "- [ ] x"]), max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_LINES, _LINES, _LINES, _LINES)
+def test_a_save_caught_by_a_replace_and_the_saves_after_it_both_keep_their_lines(
+        base: list[str], older: list[str], newer: list[str], tail: list[str]) -> None:
+    """The words an editor saved into a note just replaced (`carried`) and what
+    it saved since into the new one (`found`): every line of either is in
+    what is written, as many times as it is there, and the common start once."""
+    from collections import Counter
+
+    from vibe_vault.note import _merged
+
+    def part(lines: list[str]) -> str:
+        return "## My notes\n" + "".join(line + "\n" for line in lines)
+
+    carried, found = part(base + older), part(base + newer + tail)
+    merged = _merged(found, carried).splitlines()
+    have = Counter(merged)
+    for side in (carried, found):
+        assert not Counter(side.splitlines()) - have
+    # What both hold in the same place stays once (lines the two moved apart may
+    # show twice: doubled, never lost).
+    assert Counter(merged[:len(base) + 1]) == Counter(part(base).splitlines())
+    assert merged[0] == "## My notes" and merged.count("## My notes") == 1
+    assert _merged(found, found) == found and _merged(None, carried) == carried

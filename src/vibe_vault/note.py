@@ -162,6 +162,29 @@ def _with_user_part(generated: str, part: str) -> str:
     return body + heading + "\n" + USER_HINT + "\n" + rest
 
 
+def _merged(found: str | None, carried: str) -> str:
+    """The user's part as the note has it now (`found`), with every line of
+    `carried` (what the file just replaced held) that it lacks put back where
+    it stood. An editor's save that landed in the replaced file and its saves
+    since into the new one each hold lines the other lacks: taking the longer
+    lost the other's. Lines of both are kept; `carried`'s come first where
+    they differ (they were written first). A line the two hold in different
+    places may show twice: doubled, never lost."""
+    if not found:
+        return carried
+    import difflib
+
+    now, then = found.splitlines(keepends=True), carried.splitlines(keepends=True)
+    for lines in (now, then):
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += "\n"  # a last line without its newline would run into the next
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, now, then,
+                                                       autojunk=False).get_opcodes():
+        out += now[i1:i2] if tag == "equal" else then[j1:j2] + now[i1:i2]
+    return "".join(out)
+
+
 def _escaped(body: str) -> Iterator[str]:
     """`body`, in pieces, with a backslash before each line that would read as
     the user's heading."""
@@ -282,7 +305,7 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
                 # The next event writes the note.
                 return Written(changed=False, user_part=remembered)
             if carried is not None:  # words only the replaced file held
-                part = max((p for p in (found, carried) if p), key=len)
+                part = _merged(found, carried)
             else:
                 part = found or remembered or USER_HEADING + "\n"
             text = _with_user_part(generated, part)
