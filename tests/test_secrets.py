@@ -328,7 +328,7 @@ PLAIN = {
              "recent_tools", "todos_waiting_id", "tasks"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",
-                     "started_hint"},
+                     "user_pending", "started_hint"},  # (user_*: the user's own words)
 }
 
 

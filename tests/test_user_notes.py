@@ -185,3 +185,46 @@ def test_a_save_caught_by_a_replace_and_the_saves_after_it_both_keep_their_lines
     assert Counter(merged[:len(base) + 1]) == Counter(part(base).splitlines())
     assert merged[0] == "## My notes" and merged.count("## My notes") == 1
     assert _merged(found, found) == found and _merged(None, carried) == carried
+
+
+def test_words_saved_into_replaced_files_through_every_attempt_reach_the_next_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editor that saves into the note file each write has just replaced, on
+    every attempt: the write gives up, and the last save's words are in no file.
+    They come back as `pending`, and the next write (with no editor) puts them
+    in, with every line saved before."""
+    from vibe_vault import note as note_mod
+    from vibe_vault.note import USER_HEADING, USER_HINT, write_note
+
+    relpath = "Projects/p/sessions/n.md"
+    path = tmp_path / relpath
+    first = write_note(tmp_path, relpath, "# Note\n\n" + USER_HEADING + "\n" + USER_HINT + "\n")
+    assert first.changed
+    real = note_mod.write_atomic
+    saved: list[str] = []
+
+    def replace_while_an_editor_saves(target: str, data: bytes, **kw: object) -> bool:
+        with open(target, "r+", encoding="utf-8") as old:  # the file about to be replaced
+            replaced = real(target, data, **kw)  # type: ignore[arg-type]
+            line = f"saved into a replaced file {len(saved)}"
+            text = old.read()
+            old.seek(0)
+            old.write(text + line + "\n")  # the editor's save lands in the old file
+        saved.append(line)
+        return replaced
+
+    monkeypatch.setattr(note_mod, "write_atomic", replace_while_an_editor_saves)
+    monkeypatch.setattr(note_mod, "_QUIET_NS", 0)  # (the old file's save is over at once)
+    racing = write_note(tmp_path, relpath, "# Note v2\n\n" + USER_HEADING + "\n" + USER_HINT
+                        + "\n", first.user_part)
+    assert len(saved) == note_mod._WRITE_ATTEMPTS and not racing.changed
+    assert saved[-1] not in path.read_text()  # in hand only
+    assert saved[-1] in racing.pending
+
+    monkeypatch.setattr(note_mod, "write_atomic", real)
+    calm = write_note(tmp_path, relpath, "# Note v3\n\n" + USER_HEADING + "\n" + USER_HINT
+                      + "\n", racing.user_part, racing.pending)
+    final = path.read_text()
+    assert calm.changed and calm.pending == "" and final.startswith("# Note v3")
+    assert [line for line in saved if line + "\n" not in final] == []
+    assert final.count(USER_HEADING) == 1

@@ -61,8 +61,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                     continue
                 set_links(state, lk)
                 written = write_note(cfg.vault, state.note, render(state, options_for(cfg)),
-                                     state.user_notes)
-                state.user_notes = written.user_part
+                                     state.user_notes, state.user_pending)
+                state.user_notes, state.user_pending = written.user_part, written.pending
                 store.save(state)
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up

@@ -111,6 +111,9 @@ _QUIET_NS = 20_000_000  # a file unchanged this long is not being saved right no
 class Written(Struct):
     changed: bool = False
     user_part: str = ""  # the user's heading line and what follows it, as written
+    # Words an editor saved into a note file this write replaced, not yet in
+    # the note: the caller keeps them and hands them to the next write.
+    pending: str = ""
 
 
 def user_part(existing: str) -> str | None:
@@ -276,7 +279,8 @@ def make_note_dir(vault: StrPath, relpath: str) -> str:
 _CHECKED_FOLDERS: set[tuple[str, ...]] = set()
 
 
-def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "") -> Written:
+def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "",
+               pending: str = "") -> Written:
     """Write the note, keeping the user's part (heading and all below it).
 
     `remembered` is the user's part as last written, kept by the caller: when
@@ -284,10 +288,14 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
     user wrote last. The file is never replaced when it changed since it was
     read, and when an editor wrote into it while it was being replaced, the
     write starts over from those words. While an editor is busy saving it,
-    the note is left alone: the next event writes it.
+    the note is left alone: the next event writes it. `pending` is what an
+    earlier write returned as such: words that are nowhere but there, merged
+    into the note before anything else.
     """
     path = make_note_dir(vault, relpath)
-    carried: str | None = None  # the user's part read from a file already replaced
+    # The user's part read from a file already replaced (by this call or one before).
+    carried: str | None = pending or None
+    raced = False  # whether this call replaced a file an editor was writing into
     for _ in range(_WRITE_ATTEMPTS):
         fd: int | None = None
         try:
@@ -300,17 +308,17 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
             read = None if fd is None else _read_note(fd, carried or remembered)
             existing = "" if read is None else read.text
             found = None if read is None else user_part(read.text)
-            if read is not None and not read.settled and carried is None:
+            if read is not None and not read.settled and not raced:
                 # An editor is saving right now: its words are not all there yet.
                 # The next event writes the note.
-                return Written(changed=False, user_part=remembered)
+                return Written(changed=False, user_part=remembered, pending=carried or "")
             if carried is not None:  # words only the replaced file held
                 part = _merged(found, carried)
             else:
                 part = found or remembered or USER_HEADING + "\n"
             text = _with_user_part(generated, part)
             if text == existing:
-                return Written(changed=False, user_part=part)
+                return Written(changed=False, user_part=part)  # (carried words included)
             stamp = None if read is None else read.stamp
 
             def unchanged_since_read(fd: int | None = fd,
@@ -332,9 +340,13 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
             if fd is not None and _stamp(fd) != stamp:
                 # An editor wrote into the file just replaced: its words are only there.
                 carried = user_part(_read_note(fd, part).text) or carried
+                raced = True
                 continue
             return Written(changed=True, user_part=part)
         finally:
             if fd is not None:
                 os.close(fd)
-    return Written(changed=False, user_part=carried or remembered)
+    # Still racing an editor: the words it saved into a replaced file are only
+    # in hand. The next write merges them in (remembered alone would lose them:
+    # a settled read of the note is preferred to it).
+    return Written(changed=False, user_part=remembered, pending=carried or "")

@@ -388,7 +388,7 @@ def update_session(
             state = SessionState(session_id=sid)
             if old is not None:  # keep the note where it is, so links survive
                 state.note, state.project = old.note, old.project
-                state.user_notes = old.user_notes
+                state.user_notes, state.user_pending = old.user_notes, old.user_pending
                 # Reading again from byte 0 (reprocess, --force) changes nothing
                 # of how the session ended.
                 state.status, state.end_reason = old.status, old.end_reason
@@ -467,8 +467,9 @@ def update_session(
                                           state.fold.first_ts or state.started_hint)
             fig = figures(state, opts)
             written = write_note(cfg.vault, state.note, render(state, opts, fig),
-                                 state.user_notes)
+                                 state.user_notes, state.user_pending)
             out.wrote, state.user_notes = written.changed, written.user_part
+            state.user_pending = written.pending
             out.note = state.note
             out.has_note = True
         store.save(state)

@@ -310,6 +310,9 @@ class SessionState(Struct, omit_defaults=True):
     # The user's part of the note (their heading and all below it) as last
     # written: what the note keeps when a read of it finds none.
     user_notes: str = ""
+    # Words an editor saved into a note file a write had just replaced, that
+    # no write has put back yet: the next write merges them in.
+    user_pending: str = ""
 
 
 _encoder = msgspec.msgpack.Encoder()
