@@ -277,6 +277,28 @@ def test_an_excluded_sessions_note_keeps_what_the_user_wrote_and_only_that(env: 
     assert (env.vault / rel).read_text() == kept
 
 
+def test_an_excluded_sessions_note_keeps_the_users_words_only_the_state_held(env: Env) -> None:
+    """Words an editor saved into a replaced note file, that no write has put
+    back yet (the state's `user_pending`), are kept when the project is excluded."""
+    from test_hook_contract import SID, place, stop
+    from vibe_vault.session import Store
+
+    target = place(env)
+    assert env.hook(stop(path=target)).returncode == 0
+    (rel, _), = env.notes().items()
+    store = Store(str(env.state))
+    state = store.load(SID)
+    assert state is not None
+    mine = "Saved while a Stop replaced the file: only the state has it."
+    state.user_pending = "## My notes\n" + mine + "\n"
+    store.save(state)
+    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    assert env.hook(stop(path=target, cwd="/work/secret-client")).returncode == 0
+    kept = (env.vault / rel).read_text()
+    assert mine in kept and SID not in kept and kept.count("## My notes") == 1
+    assert not (env.state / "sessions" / f"{SID}.state").exists()
+
+
 def test_an_excluded_sessions_note_keeps_the_users_bytes_as_written(env: Env) -> None:
     """Even bytes that are not UTF-8 (pasted from elsewhere) come through whole."""
     from test_hook_contract import place, stop

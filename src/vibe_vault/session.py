@@ -455,7 +455,8 @@ def update_session(
         patterns = cfg.get("exclude_projects")
         if patterns and state.fold.cwd and privacy.excluded(
                 patterns, state.project or project_name(state.fold.cwd), state.fold.cwd):
-            forget_files(cfg, store, sid, state.note, keep_user_words=True)
+            forget_files(cfg, store, sid, state.note, keep_user_words=True,
+                         pending=state.user_pending)
             privacy.bury(cfg.state_dir, sid)
             return Outcome(session_id=sid, forgotten=True)
         opts = options_for(cfg)
@@ -486,21 +487,22 @@ def update_session(
 
 
 def forget_files(cfg: Config, store: Store, sid: str, note: str,
-                 keep_user_words: bool = False) -> list[str]:
+                 keep_user_words: bool = False, pending: str = "") -> list[str]:
     """Remove what vibe-vault keeps of a session in files: its note, state,
     journal, staged record, archive, and a lock file an older version left;
     the paths removed. (The shared lock slots name no session.)
 
     `keep_user_words` (a session let go because its project is excluded, not
     by the user's own `vv forget`): a note whose "My notes" holds the user's
-    words keeps them, and only them."""
+    words keeps them, and only them, with the words of theirs the state held
+    for the note's next write (`pending`: SessionState.user_pending)."""
     from vibe_vault import archive
     from vibe_vault.records import staged_path
 
     removed = []
     paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
              staged_path(cfg.state_dir, sid)]
-    if note and not (keep_user_words and _only_user_words_kept(cfg.vault, note)):
+    if note and not (keep_user_words and _only_user_words_kept(cfg.vault, note, pending)):
         paths.append(os.path.join(cfg.vault, *note.split("/")))
     for path in paths:
         if privacy.remove_quietly(path):
@@ -519,18 +521,19 @@ EXCLUDED_NOTE = ("# Notes of a session of an excluded project\n\n"
                  "what you wrote stays.\n\n" + USER_HEADING + "\n" + USER_HINT + "\n")
 
 
-def _only_user_words_kept(vault: str, note: str) -> bool:
-    """Rewrite a note to hold only what the user wrote in it, when they wrote
-    anything; whether it was (else the note can go). Through `write_note`,
-    which keeps the user's part as every note write does (read whole, an
-    editor's save in progress waited for, never written over)."""
-    from vibe_vault.note import has_user_words
+def _only_user_words_kept(vault: str, note: str, pending: str = "") -> bool:
+    """Rewrite a note to hold only what the user wrote in it (and `pending`,
+    their words no write has put in yet), when they wrote anything; whether it
+    was (else the note can go). Through `write_note`, which keeps the user's
+    part as every note write does (read whole, an editor's save in progress
+    waited for, never written over)."""
+    from vibe_vault.note import has_user_words, user_section
 
-    if not has_user_words(vault, note):
+    if not has_user_words(vault, note) and not user_section(pending).strip():
         return False
     # Not rewritten (an error): still, never removed with the user's words in it.
     with contextlib.suppress(OSError):
-        write_note(vault, note, EXCLUDED_NOTE)
+        write_note(vault, note, EXCLUDED_NOTE, pending=pending)
     return True
 
 
