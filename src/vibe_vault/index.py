@@ -21,7 +21,7 @@ from vibe_vault import registry, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
-from vibe_vault.note import write_note
+from vibe_vault.note import write_note, write_session_note
 from vibe_vault.paths import safe_name
 from vibe_vault.records import Record
 from vibe_vault.render import (
@@ -60,9 +60,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 if state is None or not state.note:
                     continue
                 set_links(state, lk)
-                written = write_note(cfg.vault, state.note, render(state, options_for(cfg)),
-                                     state.user_notes, state.user_pending)
-                state.user_notes, state.user_pending = written.user_part, written.pending
+                write_session_note(cfg.vault, state, render(state, options_for(cfg)))
                 store.save(state)
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up

@@ -20,6 +20,7 @@ from vibe_vault.atomic import StrPath, write_atomic
 from vibe_vault.paths import inside, safe_name
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.render import USER_HEADING, USER_HINT
+from vibe_vault.state import SessionState
 from vibe_vault.text import first_user_heading, user_heading_lines
 
 
@@ -350,3 +351,12 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
     # in hand. The next write merges them in (remembered alone would lose them:
     # a settled read of the note is preferred to it).
     return Written(changed=False, user_part=remembered, pending=carried or "")
+
+
+def write_session_note(vault: StrPath, state: SessionState, generated: str) -> bool:
+    """`write_note` of a session's note, with the user's words its state keeps
+    (their part as last written, and words still pending) handed in and the
+    new ones kept in the state: no caller can drop them. Whether it changed."""
+    written = write_note(vault, state.note, generated, state.user_notes, state.user_pending)
+    state.user_notes, state.user_pending = written.user_part, written.pending
+    return written.changed

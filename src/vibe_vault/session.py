@@ -23,7 +23,7 @@ from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
 from vibe_vault.lock import SessionLock, slot_path
-from vibe_vault.note import free_relpath, write_note
+from vibe_vault.note import free_relpath, write_note, write_session_note
 from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
 from vibe_vault.reader import (
@@ -455,8 +455,7 @@ def update_session(
         patterns = cfg.get("exclude_projects")
         if patterns and state.fold.cwd and privacy.excluded(
                 patterns, state.project or project_name(state.fold.cwd), state.fold.cwd):
-            forget_files(cfg, store, sid, state.note, keep_user_words=True,
-                         pending=state.user_pending)
+            forget_files(cfg, store, sid, state.note, keep_user_words=True)
             privacy.bury(cfg.state_dir, sid)
             return Outcome(session_id=sid, forgotten=True)
         opts = options_for(cfg)
@@ -467,10 +466,7 @@ def update_session(
                 state.note = free_relpath(cfg.vault, state.project, sid,
                                           state.fold.first_ts or state.started_hint)
             fig = figures(state, opts)
-            written = write_note(cfg.vault, state.note, render(state, opts, fig),
-                                 state.user_notes, state.user_pending)
-            out.wrote, state.user_notes = written.changed, written.user_part
-            state.user_pending = written.pending
+            out.wrote = write_session_note(cfg.vault, state, render(state, opts, fig))
             out.note = state.note
             out.has_note = True
         store.save(state)
@@ -487,7 +483,7 @@ def update_session(
 
 
 def forget_files(cfg: Config, store: Store, sid: str, note: str,
-                 keep_user_words: bool = False, pending: str = "") -> list[str]:
+                 keep_user_words: bool = False) -> list[str]:
     """Remove what vibe-vault keeps of a session in files: its note, state,
     journal, staged record, archive, and a lock file an older version left;
     the paths removed. (The shared lock slots name no session.)
@@ -495,14 +491,20 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     `keep_user_words` (a session let go because its project is excluded, not
     by the user's own `vv forget`): a note whose "My notes" holds the user's
     words keeps them, and only them, with the words of theirs the state held
-    for the note's next write (`pending`: SessionState.user_pending)."""
+    for the note's next write (SessionState.user_pending), read here before
+    the state goes, so no caller can leave them behind."""
     from vibe_vault import archive
     from vibe_vault.records import staged_path
 
     removed = []
     paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
              staged_path(cfg.state_dir, sid)]
-    if note and not (keep_user_words and _only_user_words_kept(cfg.vault, note, pending)):
+    kept = False  # the note, holding the user's words alone
+    if note and keep_user_words:
+        left = store.load(sid)
+        kept = _only_user_words_kept(cfg.vault, note,
+                                     left.user_pending if left is not None else "")
+    if note and not kept:
         paths.append(os.path.join(cfg.vault, *note.split("/")))
     for path in paths:
         if privacy.remove_quietly(path):

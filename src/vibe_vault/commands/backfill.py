@@ -430,10 +430,8 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         store = Store(cfg.state_dir)
         for sid in gone:
             was = known.get(sid)
-            left = store.load(sid)  # (its user's words a write has yet to put in)
             # left by a hook (an excluded project): `vv forget` removes its own
-            forget_files(cfg, store, sid, was.note if was else "", keep_user_words=True,
-                         pending=left.user_pending if left is not None else "")
+            forget_files(cfg, store, sid, was.note if was else "", keep_user_words=True)
         projects |= registry.remove(cfg, gone)
     first = (not conn.execute("SELECT 1 FROM records LIMIT 1").fetchone()
              or not os.path.exists(os.path.join(cfg.vault, "index.md")))

@@ -286,7 +286,6 @@ def _let_go(cfg: Any, sid: str) -> None:
         with SessionLock(store.lock_path(sid), min(0.5, float(cfg.get("lock_timeout")))):
             state = store.load(sid)
             if state is not None:
-                forget_files(cfg, store, sid, state.note, keep_user_words=True,
-                             pending=state.user_pending)
+                forget_files(cfg, store, sid, state.note, keep_user_words=True)
     except (LockTimeout, OSError):
         return
