@@ -81,7 +81,8 @@ def stamp(path: StrPath) -> FileStamp | None:
                      inode=st.st_ino)
 
 
-_encode = msgspec.msgpack.Encoder().encode  # as the registry's: the same bytes
+# A record's bytes, as the registry's rows and a staged record hold them.
+encode_record = msgspec.msgpack.Encoder().encode
 
 
 class Row(Struct, array_like=True):
@@ -106,7 +107,7 @@ class Row(Struct, array_like=True):
 
 def row_of(rec: Record) -> Row:
     return Row(rec.session_id, rec.project, rec.started, rec.ended, rec.status, rec.has_note,
-               rec.note, rec.active_minutes, rec.cost_usd, _encode(rec), rec.files,
+               rec.note, rec.active_minutes, rec.cost_usd, encode_record(rec), rec.files,
                rec.unknown)
 
 

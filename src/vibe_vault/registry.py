@@ -25,7 +25,7 @@ from msgspec import Struct, field
 
 from vibe_vault import vaultdb
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
-from vibe_vault.records import Record, Row, row_of, staged_dir, staged_path
+from vibe_vault.records import Record, Row, encode_record, row_of, staged_dir, staged_path
 from vibe_vault.regular import open_regular, read_fd, read_regular
 
 TYPE_CHECKING = False
@@ -46,7 +46,6 @@ class Registry(Struct):
 
 
 _decoder = msgspec.msgpack.Decoder(Registry)
-_encoder = msgspec.msgpack.Encoder()
 _record_decoder = msgspec.msgpack.Decoder(Record)
 
 
@@ -301,7 +300,7 @@ def stage(state_dir: StrPath, record: Record) -> None:
     next process that opens it: a file of its own, so a SessionEnd that finds
     the database busy still keeps its record without waiting."""
     make_private_dir(staged_dir(state_dir))
-    write_atomic(staged_path(state_dir, record.session_id), _encoder.encode(record), mode=0o600)
+    write_atomic(staged_path(state_dir, record.session_id), encode_record(record), mode=0o600)
 
 
 def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]:
