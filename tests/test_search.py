@@ -340,6 +340,13 @@ def test_odd_queries_answer_without_a_traceback(corpus_env: Env) -> None:
         r = corpus_env.vv("search", q)
         assert r.returncode in (0, 1, 2), (q, r)
         assert b"Traceback" not in r.stderr, (q, r.stderr)
+    # after `--`, a word starting with `-` is looked for, not left out
+    word = PHRASES[0][1].split()[0]
+    dashed = corpus_env.vv("search", "--json", "--", f"-{word}")
+    assert dashed.returncode == 0, dashed.stderr
+    assert json.loads(dashed.stdout) == search(corpus_env, word)
+    mixed = corpus_env.vv("search", "--json", "test", "-zzqxnotaword", "--", f"-{word}")
+    assert json.loads(mixed.stdout) == search(corpus_env, "test", word)
     r = corpus_env.vv("search", "test", "--since", "nonsense")
     assert r.returncode == 2 and b"--since" in r.stderr
     assert search(corpus_env, "test", "--since", "2999-01-01") == []
@@ -347,6 +354,30 @@ def test_odd_queries_answer_without_a_traceback(corpus_env: Env) -> None:
     assert len(some) == 3
     project = some[0]["project"]
     assert {h["project"] for h in search(corpus_env, "test", "--project", project)} == {project}
+
+
+def test_the_longest_query_taken_answers_in_under_a_second(corpus_env: Env) -> None:
+    """As many words as a query may have, each found in many sessions (the
+    corpus's most common words): the index answers in well under a second."""
+    import time
+    from collections import Counter
+
+    from vibe_vault import vaultdb
+    from vibe_vault.search_query import MAX_TERMS
+
+    counts = Counter(w for p in SESSIONS for w in set(TOKEN.findall(
+        first_prompt(p).lower())) if len(w) > 2)
+    common = [w for w, _ in counts.most_common(MAX_TERMS)]
+    assert len(common) == MAX_TERMS
+    conn = vaultdb.ready(str(corpus_env.state))
+    try:
+        for words in (common, common[:8], [f"{w[:3]}*" for w in common]):
+            q = parse(" ".join(words))
+            began = time.perf_counter()
+            vaultdb.search(conn, q.fts, phrase=q.phrase, limit=10)
+            assert time.perf_counter() - began < 1.0, words
+    finally:
+        conn.close()
 
 
 # The hook as Claude Code runs it (the event on stdin), then what it imported.

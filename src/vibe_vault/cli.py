@@ -83,7 +83,14 @@ def _main(argv: list[str]) -> int:
     first = next((a for a in argv if not a.startswith("-")), None)
     for name in [first] if first in COMMANDS else COMMANDS:
         importlib.import_module(f"vibe_vault.commands.{COMMANDS[name]}").add_parser(sub)
+    # `vv search -- -flag`: after `--`, a word starting with `-` is a word to
+    # look for (kept apart here: argparse mixes what follows `--` with extras).
+    literal: list[str] = []
+    if "--" in argv and first == "search":
+        cut = argv.index("--")
+        argv, literal = argv[:cut], argv[cut + 1:]
     ns, extra = parser.parse_known_args(argv)
+    ns.literal = literal
     # `vv search fix -flaky`: a word to leave out looks like an option.
     if extra and getattr(ns, "negations", False) and all(
             a.startswith("-") and not a.startswith("--") for a in extra):

@@ -1,9 +1,18 @@
-"""`vv search`'s query syntax, made into an SQLite FTS5 expression.
+"""`vv search`'s query syntax, made into an SQLite FTS5 expression, and the one
+text folding both the index and a query go through.
 
 Words, `"phrases"`, `prefix*` and `-word` (also `-"a phrase"`); every part not
 negated must match. A word is split the way the index splits text (letters and
 digits; `auth.py` is the phrase "auth py"), and every token is quoted, so no
 input is read as FTS5 syntax of its own.
+
+Folding (`fold`): NFKC (full-width letters, ligatures), case folding (ß is
+ss), then the Latin, Greek and Cyrillic diacritics dropped (é is e); kana keep
+their voicing marks (ガ is not カ). The index is given folded tokens (`index_text`)
+and the query is folded the same way (`tokens`), so the two never disagree.
+Scripts written without spaces (Chinese, Japanese) and Korean, whose words
+carry particles, are indexed as overlapping pairs of characters (東京都 is
+東京 京都): any two or more characters in a row find the text they are in.
 """
 
 from __future__ import annotations
@@ -25,16 +34,32 @@ COLUMNS: dict[str, float] = {
     "answers": 1.0,
 }
 
+# A query longer than this is refused, not run: its cost grows with its terms
+# (a 2,000-word query took 17 s) and no one types so much to find a session.
+MAX_TERMS = 64
+MAX_BYTES = 4096
+
 _PART = re.compile(r'(-?)"([^"]*)"?|(-?)(\S+)')
 TOKEN = re.compile(r"[^\W_]+")
+# Han, kana, Hangul (syllables and jamo), CJK compatibility: indexed as pairs.
+_CJK_CHARS = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
+              "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\U00020000-\U0003ffff")
+CJK = re.compile(f"[{_CJK_CHARS}]+")
+PIECE = re.compile(f"([{_CJK_CHARS}]+)|((?:(?![{_CJK_CHARS}])[^\\W_])+)")
+# The combining marks dropped: diacritics of Latin, Greek and Cyrillic letters
+# (kana voicing marks and the vowel signs of Indic scripts are letters' parts).
+_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 class Query:
-    __slots__ = ("fts", "terms")
+    __slots__ = ("fts", "phrase", "terms")
 
-    def __init__(self, fts: str, terms: list[tuple[str, bool]]) -> None:
+    def __init__(self, fts: str, terms: list[tuple[str, bool]], phrase: str = "") -> None:
         self.fts = fts  # the FTS5 MATCH expression
         self.terms = terms  # (folded token, is a prefix) of the wanted parts
+        # The wanted words as one phrase, when there are several: sessions
+        # where they stand together as typed are ranked first.
+        self.phrase = phrase
 
 
 class BadQuery(ValueError):
@@ -42,38 +67,92 @@ class BadQuery(ValueError):
 
 
 def fold(text: str) -> str:
-    """Lower case without diacritics: how the index compares tokens."""
+    """The text as the index compares it: NFKC, case-folded, without the
+    diacritics of Latin, Greek and Cyrillic letters."""
     if text.isascii():
         return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    text = unicodedata.normalize("NFKC", text).casefold()
+    decomposed = unicodedata.normalize("NFD", text)
+    stripped = _DIACRITICS.sub("", decomposed)
+    return unicodedata.normalize("NFC", stripped) if stripped != decomposed else text
+
+
+def _pairs(run: str) -> list[str]:
+    return [run[i:i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
+
+
+def tokens(folded: str) -> list[str]:
+    """The index's tokens of a folded text: its words, and pairs of
+    characters in a row of the scripts indexed so."""
+    if folded.isascii():
+        return TOKEN.findall(folded)
+    out: list[str] = []
+    for m in PIECE.finditer(folded):
+        if m.group(1):
+            out.extend(_pairs(m.group(1)))
+        else:
+            out.append(m.group(2))
+    return out
+
+
+def index_text(text: str) -> str:
+    """A text as the index is given it: folded, its tokens split by spaces
+    (plain ASCII text as it is, lower case: the index's own tokenizer splits it
+    the same way)."""
+    folded = fold(text)
+    if folded.isascii():
+        return folded
+    return " ".join(tokens(folded))
 
 
 def parse(text: str) -> Query:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise BadQuery(f"the query is too long: at most {MAX_BYTES:,} bytes")
     wanted: list[str] = []
     unwanted: list[str] = []
     terms: list[tuple[str, bool]] = []
+    plain: list[str] = []  # the wanted words not quoted, in order
+    count = 0
     for m in _PART.finditer(text):
         if m.group(2) is not None:
-            negated, body, prefix = m.group(1) == "-", m.group(2), False
+            negated, body, prefix, quoted = m.group(1) == "-", m.group(2), False, True
         else:
-            negated, body = m.group(3) == "-", m.group(4)
+            negated, body, quoted = m.group(3) == "-", m.group(4), False
             prefix = body.endswith("*")
-        tokens = [fold(t) for t in TOKEN.findall(body)]
-        if not tokens:
+        folded = fold(body)
+        parts = tokens(folded)
+        if not parts:
             continue
-        phrase = '"' + " ".join(tokens) + '"' + ("*" if prefix else "")
+        count += len(parts)
+        if count > MAX_TERMS:
+            raise BadQuery(f"the query is too long: at most {MAX_TERMS} words")
+        # A lone character of a paired script is the start of a pair.
+        lone = len(parts) == 1 and len(parts[0]) == 1 and CJK.match(parts[0]) is not None
+        phrase = '"' + " ".join(parts) + '"' + ("*" if prefix or lone else "")
         (unwanted if negated else wanted).append(phrase)
-        if not negated:
-            terms.extend((t, prefix and i == len(tokens) - 1) for i, t in enumerate(tokens))
+        if negated:
+            continue
+        pieces = [p.group() for p in PIECE.finditer(folded)]
+        terms.extend((t, prefix and i == len(pieces) - 1) for i, t in enumerate(pieces))
+        if not quoted and not prefix:
+            plain.extend(parts)
     if not wanted:
         raise BadQuery("give at least one word to look for (a -word only leaves things out)")
     expr = " AND ".join(wanted)
     for phrase in unwanted:
         expr = f"({expr}) NOT {phrase}"
-    return Query(fts=expr, terms=terms)
+    together = '"' + " ".join(plain) + '"' if len(wanted) > 1 and len(plain) > 1 else ""
+    return Query(fts=expr, terms=terms, phrase=together)
 
 
 def matches(token: str, terms: list[tuple[str, bool]]) -> bool:
+    """A token of a text (as written) is one of the terms: the same word, a
+    word starting with a prefix, or a run of a paired script holding it."""
     folded = fold(token)
-    return any(folded.startswith(t) if prefix else folded == t for t, prefix in terms)
+    for t, prefix in terms:
+        if CJK.match(t) is not None:
+            if t in folded:
+                return True
+        elif folded.startswith(t) if prefix else folded == t:
+            return True
+    return False

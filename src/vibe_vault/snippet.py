@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from vibe_vault.search_query import TOKEN, fold, matches
+from vibe_vault.search_query import CJK, PIECE, TOKEN, fold, matches
 from vibe_vault.text import first_user_heading
 
 WIDTH = 160
@@ -38,8 +38,34 @@ def _spans(line: str, terms: list[tuple[str, bool]],
            finder: re.Pattern[str]) -> list[tuple[int, int]]:
     if line.isascii():
         return [m.span() for m in finder.finditer(line)]
-    # accents and other scripts: token by token, as the index compares them
-    return [m.span() for m in TOKEN.finditer(line) if matches(m.group(), terms)]
+    # accents and other scripts: token by token, folded as the index folds them
+    runs = [t for t, _ in terms if CJK.match(t)]
+    words = [(t, prefix) for t, prefix in terms if not CJK.match(t)]
+    spans: list[tuple[int, int]] = []
+    for m in TOKEN.finditer(line):
+        token = m.group()
+        folded = fold(token)
+        if len(folded) != len(token):  # (ß, ligatures): the token as a whole
+            if matches(token, terms):
+                spans.append(m.span())
+            continue
+        for p in PIECE.finditer(folded):
+            at = m.start() + p.start()
+            if p.group(1):  # a run of a paired script: where the terms are in it
+                for run in runs:
+                    i = p.group().find(run)
+                    while i >= 0:
+                        spans.append((at + i, at + i + len(run)))
+                        i = p.group().find(run, i + 1)
+            elif words and matches(p.group(), words):
+                spans.append((at, at + len(p.group())))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def snippet(note: str, terms: list[tuple[str, bool]], width: int = WIDTH) -> str:

@@ -25,7 +25,7 @@ import sqlite3
 import time
 
 from vibe_vault import filestamp
-from vibe_vault.search_query import COLUMNS
+from vibe_vault.search_query import COLUMNS, index_text
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
 if TYPE_CHECKING:
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from vibe_vault.document import Document
 
 SCHEMA_VERSION = 7
+# The search index's own version: when it changes, only the search tables are
+# dropped and built again from the states (the registry is kept).
+SEARCH_VERSION = "2"
 DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
@@ -89,11 +92,14 @@ CREATE TABLE changes(
     sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL);
 CREATE INDEX changes_by_path ON changes(path);
 CREATE INDEX changes_by_doc ON changes(doc);
+-- Text comes in folded and split into tokens (search_query.index_text), as a
+-- query is: the tokenizer only splits it at the spaces and punctuation left.
 CREATE VIRTUAL TABLE search USING fts5({", ".join(COLUMNS)}, content='',
-    tokenize='unicode61 remove_diacritics 2');
+    tokenize='unicode61 remove_diacritics 0');
 -- Segments merged 8 at a time, not 4: a rebuild of 100,000 sessions took 6.1 s,
 -- not 7.0, and queries measured the same.
 INSERT INTO search(search, rank) VALUES ('automerge', 8);
+INSERT OR REPLACE INTO meta(key, value) VALUES ('search_version', '{SEARCH_VERSION}');
 """
 _SEARCH_TABLES = ("sessions", "folders", "indexed", "changes", "search")
 
@@ -259,7 +265,8 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
         "INSERT INTO sessions(session_id, project, folder, started, ended, note, status)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (doc.session_id, doc.project, folder, doc.started, doc.ended, doc.note, doc.status))
-    conn.execute(_INSERT_TEXT, (cur.lastrowid, *(doc.texts.get(c, "") for c in COLUMNS)))
+    conn.execute(_INSERT_TEXT, (cur.lastrowid,
+                                *(index_text(doc.texts.get(c, "")) for c in COLUMNS)))
     if doc.files:
         conn.executemany(
             "INSERT INTO changes(doc, path, added, removed, sha, subject, committed)"
@@ -421,7 +428,7 @@ def ready(state_dir: str, reindex: bool = False, caught_up: bool = True) -> sqli
     if reindex:
         reset_search(conn)
     try:
-        if needs_rebuild(conn):
+        if needs_rebuild(conn) or meta(conn, "search_version") != SEARCH_VERSION:
             reset_search(conn)
         try:
             catch_up(conn, state_dir)
@@ -459,15 +466,23 @@ def _hit(row: Any, score: float = 0.0) -> Hit:
 
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
-           limit: int = 10) -> list[Hit]:
+           limit: int = 10, phrase: str = "") -> list[Hit]:
     """Sessions matching an FTS5 expression, best first (bm25, with the
-    columns' weights), the newest first among equals."""
+    columns' weights), the newest first among equals. With a `phrase` (the
+    query's words as typed, together), the sessions holding it come first."""
     weights = ", ".join(str(w) for w in COLUMNS.values())
     sql = (f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
            f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?")
     narrow, params = _narrowed(project, since)
-    sql += narrow + " ORDER BY score, s.started DESC LIMIT ?"
-    return [_hit(row, round(-row[7], 3)) for row in conn.execute(sql, [fts, *params, limit])]
+    order = " ORDER BY score, s.started DESC LIMIT ?"
+    if phrase:
+        order = (" ORDER BY s.doc IN (SELECT rowid FROM search WHERE search MATCH ?) DESC,"
+                 + order[len(" ORDER BY"):])
+        params.append(phrase)
+    # A word in most sessions weighs next to nothing in bm25 (its idf is
+    # floored at 1e-6): the score keeps four significant digits, not decimals.
+    return [_hit(row, float(f"{-row[7]:.4g}"))
+            for row in conn.execute(sql + narrow + order, [fts, *params, limit])]
 
 
 def _narrowed(project: str, since: str) -> tuple[str, list[Any]]:

@@ -192,6 +192,13 @@ def print_hit(obj: dict[str, Any], lines: list[str], tty: bool) -> None:
     print(terminal_safe(f"  {obj['resume']}"))
 
 
+def query_words(given: list[str], literal: list[str]) -> list[str]:
+    """The query's words; those given after `--` are words to look for even
+    when they start with `-` (quoted, so the query syntax does not read them)."""
+    return [*given, *('"' + w.replace('"', " ") + '"' if w.startswith("-") else w
+                      for w in literal)]
+
+
 def run(args: argparse.Namespace, cfg: Config) -> int:
     if args.file:
         return file_history(args, cfg, args.file)
@@ -200,7 +207,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     except ValueError as exc:
         print(f"vv: {exc}", file=sys.stderr)
         return 2
-    words = " ".join(args.query)
+    words = " ".join(query_words(args.query, getattr(args, "literal", [])))
     if not words.strip() and not args.reindex:
         print("vv: what should I look for? (vv search --help)", file=sys.stderr)
         return 2
@@ -224,7 +231,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             print(f"search index rebuilt: {count} sessions")
             return 0
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
-                              limit=max(args.limit or 10, 1))
+                              limit=max(args.limit or 10, 1), phrase=query.phrase)
     finally:
         conn.close()  # the last connection out folds SQLite's write-ahead log back in
     from vibe_vault.snippet import snippet
@@ -239,7 +246,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print(json.dumps(objects, ensure_ascii=False, indent=2))
     elif not objects:
         print("no session matches" + (" (vv search --help for the syntax)" if '"' in words
-                                      or "*" in words else ""), file=sys.stderr)
+                                      or "*" in words else ""))
     else:
         tty = sys.stdout.isatty()
         for i, obj in enumerate(objects):
@@ -248,7 +255,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             print_hit(obj, [obj["snippet"]] if obj["snippet"] else [], tty)
     if args.open and objects:
         return open_note(cfg, objects[0]["note"])
-    return 0 if objects else 1
+    return 0  # finding nothing is an answer, not a failure
 
 
 def _repo_root(start: str) -> str:
@@ -307,10 +314,12 @@ def file_history(args: argparse.Namespace, cfg: Config, given: str) -> int:
         import json
 
         print(json.dumps(objects, ensure_ascii=False, indent=2))
-        return 0 if objects else 1
+        return 0
     if not objects:
-        print(f"no session changed {given}", file=sys.stderr)
-        return 1
+        from vibe_vault.text import terminal_safe
+
+        print(terminal_safe(f"no session changed {given}"))
+        return 0  # finding nothing is an answer, not a failure
     tty = sys.stdout.isatty()
     for i, obj in enumerate(objects):
         if i:

@@ -1,0 +1,285 @@
+"""Every script found as the user types it: the index and the query fold text
+the same way, and text without spaces is found from any two characters in it.
+
+Texts are generated in each script; what must be found is the word (or the
+run of characters) the generator put in the text, typed as a person would:
+without its accents, in another case, in half- or full-width letters, with a
+ligature spelt out, or any 2+ characters of a Japanese, Chinese or Korean
+sentence. The index is the real one (vaultdb), end to end through `vv` too.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import Env
+from vibe_vault import vaultdb
+from vibe_vault.document import Document
+from vibe_vault.search_query import MAX_BYTES, MAX_TERMS, BadQuery, parse
+
+
+def letters(chars: str, low: int = 3, high: int = 9) -> st.SearchStrategy[str]:
+    return st.text(alphabet=chars, min_size=low, max_size=high)
+
+
+LATIN = "abcdefghijklmnopqrstuvwxyz"
+ACCENTED = "éèêëàâäáçîïíôöóùûüúñåøÿ"
+GREEK = "αβγδεζηθικλμνξοπρστυφχψωάέήίόύώϊϋ"
+CYRILLIC = "абвгдежзийклмнопрстуфхцчшщъыьэюяё"
+HIRAGANA = "".join(chr(c) for c in range(0x3041, 0x3097))
+KATAKANA = "".join(chr(c) for c in range(0x30A1, 0x30FB)) + "ー"
+HAN = "".join(chr(c) for c in range(0x4E00, 0x4E00 + 2000))
+HANGUL = "".join(chr(c) for c in range(0xAC00, 0xAC00 + 3000))
+
+
+def strip_accents(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def full_width(word: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in word)
+
+
+@st.composite
+def latin_word(draw: st.DrawFn) -> tuple[str, str]:
+    """(as written, as typed): accents dropped or kept, any case."""
+    word = draw(letters(LATIN + ACCENTED, 4, 10).filter(lambda w: any(c in ACCENTED for c in w)))
+    typed = draw(st.sampled_from([word, strip_accents(word), word.upper(),
+                                  strip_accents(word).upper(), word.title()]))
+    return word, typed
+
+
+@st.composite
+def german_word(draw: st.DrawFn) -> tuple[str, str]:
+    head = draw(letters(LATIN + "äöü", 2, 6))
+    tail = draw(letters(LATIN, 1, 5))
+    word = head + "ß" + tail
+    typed = draw(st.sampled_from([word, word.replace("ß", "ss"), word.upper(),
+                                  strip_accents(word).replace("ß", "ss")]))
+    return word, typed
+
+
+@st.composite
+def greek_word(draw: st.DrawFn) -> tuple[str, str]:
+    word = draw(letters(GREEK, 3, 9))
+    # a final sigma where Greek writes it
+    word = word[:-1] + ("ς" if word[-1] == "σ" else word[-1])
+    typed = draw(st.sampled_from([word, strip_accents(word), word.upper(),
+                                  strip_accents(word).upper()]))
+    return word, typed
+
+
+@st.composite
+def cyrillic_word(draw: st.DrawFn) -> tuple[str, str]:
+    word = draw(letters(CYRILLIC, 3, 10))
+    typed = draw(st.sampled_from([word, word.upper(), word.capitalize()]))
+    return word, typed
+
+
+@st.composite
+def full_width_word(draw: st.DrawFn) -> tuple[str, str]:
+    """Full-width text typed in ASCII, or ASCII text typed in full width."""
+    word = draw(letters(LATIN + "0123456789", 3, 10))
+    written, typed = draw(st.sampled_from([(full_width(word), word),
+                                           (word, full_width(word)),
+                                           (full_width(word.upper()), word)]))
+    return written, typed
+
+
+@st.composite
+def ligature_word(draw: st.DrawFn) -> tuple[str, str]:
+    head = draw(letters(LATIN, 1, 5))
+    tail = draw(letters(LATIN, 1, 5))
+    lig, spelt = draw(st.sampled_from([("ﬁ", "fi"), ("ﬂ", "fl"), ("ﬀ", "ff"), ("ﬃ", "ffi")]))
+    return head + lig + tail, draw(st.sampled_from([head + spelt + tail, head + lig + tail]))
+
+
+def spaceless(chars: str) -> st.SearchStrategy[tuple[str, str]]:
+    """A sentence without spaces, and any 2+ characters in a row of it."""
+
+    @st.composite
+    def make(draw: st.DrawFn) -> tuple[str, str]:
+        sentence = draw(letters(chars, 6, 30))
+        start = draw(st.integers(0, len(sentence) - 2))
+        end = draw(st.integers(start + 2, min(len(sentence), start + 8)))
+        return sentence, sentence[start:end]
+
+    return make()
+
+
+@st.composite
+def korean(draw: st.DrawFn) -> tuple[str, str]:
+    """Korean words (a particle glued on) and 2+ syllables of one of them."""
+    word = draw(letters(HANGUL, 2, 6))
+    particle = draw(st.sampled_from(["를", "은", "는", "이", "가", "에서", ""]))
+    start = draw(st.integers(0, len(word) - 2))
+    return word + particle, word[start:]
+
+
+JAPANESE = HIRAGANA + KATAKANA + HAN[:300]
+SCRIPTS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
+    "latin": latin_word(), "german": german_word(), "greek": greek_word(),
+    "cyrillic": cyrillic_word(), "full-width": full_width_word(), "ligature": ligature_word(),
+    "japanese": spaceless(JAPANESE), "chinese": spaceless(HAN), "korean": korean(),
+}
+
+
+def doc(n: int, text: str) -> Document:
+    sid = str(uuid.UUID(int=n + 1, version=4))
+    return Document(session_id=sid, project="p", cwd="/w", started=1_700_000_000 + n,
+                    ended=1_700_000_000 + n, note=f"{sid}.md", status="ended",
+                    texts={"answers": text})
+
+
+def found(state: Path, texts: list[str], typed: str) -> list[str]:
+    """The sessions (by their text's place) a query finds in an index of `texts`."""
+    conn = vaultdb.connect(str(state))
+    try:
+        vaultdb.reset_search(conn)
+        with vaultdb.transaction(conn):
+            for i, text in enumerate(texts):
+                vaultdb.put(conn, doc(i, text))
+        q = parse(typed)
+        ids = {doc(i, "").session_id: i for i in range(len(texts))}
+        return [texts[ids[h.session_id]] for h in vaultdb.search(conn, q.fts, phrase=q.phrase,
+                                                                  limit=50)]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_a_word_in_any_script_is_found_as_typed(script: str,
+                                                tmp_path_factory: pytest.TempPathFactory) -> None:
+    state = tmp_path_factory.mktemp(script)
+    strategy = SCRIPTS[script]
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(strategy, st.lists(strategy, min_size=1, max_size=3), st.sampled_from([" ", "", ", "]))
+    def check(pair: tuple[str, str], others: list[tuple[str, str]], glue: str) -> None:
+        written, typed = pair
+        if script not in ("japanese", "chinese"):
+            glue = " "  # (words of these scripts are written apart)
+        text = glue.join(["start", *[w for w, _ in others], written, "end"])
+        other = " ".join(["nothing", "here"] + [w for w, _ in others if typed not in w])
+        hits = found(state, [other, text], typed)
+        assert text in hits, (written, typed, hits)
+        # a whole word: as a quoted phrase with the word before it, too
+        before = others[-1][0]
+        if script not in ("japanese", "chinese", "korean"):
+            hits = found(state, [other, text], f'"{before} {typed}"')
+            assert text in hits, (before, written, typed, hits)
+
+    check()
+
+
+def test_a_word_not_in_the_text_is_not_found(tmp_path: Path) -> None:
+    assert found(tmp_path, ["東京都に住んでいます", "Straße café"], "京大") == []
+    assert found(tmp_path, ["東京都に住んでいます", "Straße café"], "strase") == []
+    # kana keep their voicing marks: カ is not ガ
+    assert found(tmp_path, ["ガラス"], "カラ") == []
+    assert found(tmp_path, ["ガラス"], "ガラ") == ["ガラス"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(MAX_TERMS + 1, 400), st.integers(1, 5))
+def test_a_query_of_too_many_words_is_refused_in_one_line(n: int, size: int) -> None:
+    words = " ".join(["word" * size] * n)
+    with pytest.raises(BadQuery) as err:
+        parse(words)
+    assert "\n" not in str(err.value) and "too long" in str(err.value)
+    with pytest.raises(BadQuery):
+        parse("x" * (MAX_BYTES + 1))
+    parse(" ".join(["w"] * MAX_TERMS))  # the most that is taken
+
+
+# -- end to end -------------------------------------------------------------------------
+
+SENTENCES = {
+    "latin": ("Le café crème était délicieux à Montréal", ["cafe", "CRÈME", "montreal"]),
+    "german": ("Die Straße zur Fußgängerzone ist gesperrt", ["strasse", "FUSSGANGERZONE",
+                                                         "Straße"]),
+    "greek": ("Η ελληνική γλώσσα είναι όμορφη", ["ελληνικη", "ΓΛΩΣΣΑ", "ομορφη"]),
+    "cyrillic": ("Москва столица России и большой город", ["москва", "СТОЛИЦА", "россии"]),
+    "japanese": ("新しいアップデートを東京のサーバーに配布しました", ["アップデート", "東京",
+                                                                 "サーバー", "配布", "しいア"]),
+    "chinese": ("我们今天修复了数据库连接的问题", ["数据库", "修复", "连接的问题", "今天"]),
+    "korean": ("한국어를 배우는 것은 재미있습니다", ["한국어", "배우는", "재미"]),
+    "full-width": ("ｆｕｌｌｗｉｄｔｈ ｔｅｘｔ ｈｅｒｅ", ["fullwidth", "TEXT"]),
+    "ligature": ("the ﬁle was ﬂagged as ﬁnished", ["file", "flagged", "finished"]),
+}
+
+
+def transcript(sid: str, prompt: str, answer: str) -> str:
+    def entry(i: int, **fields: Any) -> dict[str, Any]:
+        return {"uuid": f"{sid[:8]}-{i}", "parentUuid": None, "sessionId": sid,
+                "timestamp": f"2026-03-01T10:00:{i:02d}Z", "cwd": "/home/u/words",
+                "version": "2.1.99", **fields}
+
+    lines = [
+        entry(0, type="user", message={"role": "user", "content": prompt}),
+        entry(1, type="assistant", message={
+            "id": "msg_1", "model": "claude-opus-4-5", "role": "assistant",
+            "content": [{"type": "text", "text": answer}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}),
+    ]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def test_every_script_is_found_through_vv(env: Env) -> None:
+    slug = env.claude / "projects" / "-home-u-words"
+    slug.mkdir(parents=True)
+    sids = {}
+    for n, (script, (sentence, _)) in enumerate(sorted(SENTENCES.items())):
+        sid = sids[script] = str(uuid.UUID(int=n + 100, version=4))
+        (slug / f"{sid}.jsonl").write_text(
+            transcript(sid, f"Please look at this: {sentence}", "Done, I looked at it."),
+            encoding="utf-8")
+    assert env.vv("backfill").returncode == 0
+    for script, (_, typed) in SENTENCES.items():
+        for query in typed:
+            r = env.vv("search", "--json", query)
+            assert r.returncode == 0, (query, r.stderr)
+            hits = json.loads(r.stdout)
+            assert hits and hits[0]["session_id"] == sids[script], (script, query, hits)
+            assert "**" in hits[0]["snippet"], (query, hits[0])
+    r = env.vv("search", "nowhereatall")
+    assert r.returncode == 0 and b"no session matches" in r.stdout
+    r = env.vv("search", "--json", "nowhereatall")
+    assert r.returncode == 0 and json.loads(r.stdout) == []
+    r = env.vv("search", " ".join(["word"] * (MAX_TERMS + 1)))
+    assert r.returncode == 2 and r.stderr.count(b"\n") == 1 and b"too long" in r.stderr
+
+
+def test_an_index_of_the_old_schema_is_built_again_from_the_states(env: Env) -> None:
+    """An index made before the folding changed (another tokenizer, no
+    version) is dropped and built again at the next search; the registry stays."""
+    import sqlite3
+
+    slug = env.claude / "projects" / "-home-u-words"
+    slug.mkdir(parents=True)
+    sid = str(uuid.UUID(int=7, version=4))
+    (slug / f"{sid}.jsonl").write_text(transcript(sid, SENTENCES["german"][0], "Gut."),
+                                       encoding="utf-8")
+    assert env.vv("backfill").returncode == 0
+    db = env.state / "vault.db"
+    with sqlite3.connect(db) as conn:
+        records = conn.execute("SELECT session_id, body FROM records").fetchall()
+        conn.execute("DROP TABLE search")
+        conn.execute("CREATE VIRTUAL TABLE search USING fts5(title, prompts, commits, files, "
+                     "actions, commands, errors, todos, answers, content='', "
+                     "tokenize='unicode61 remove_diacritics 2')")
+        conn.execute("DELETE FROM meta WHERE key = 'search_version'")
+    r = env.vv("search", "--json", "strasse")
+    assert [h["session_id"] for h in json.loads(r.stdout)] == [sid], r.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT session_id, body FROM records").fetchall() == records
+        sql = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'search'").fetchone()[0]
+        assert "remove_diacritics 0" in sql
