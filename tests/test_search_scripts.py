@@ -219,7 +219,7 @@ SENTENCES = {
 
 def transcript(sid: str, prompt: str, answer: str) -> str:
     def entry(i: int, **fields: Any) -> dict[str, Any]:
-        return {"uuid": f"{sid[:8]}-{i}", "parentUuid": None, "sessionId": sid,
+        return {"uuid": f"{sid}-{i}", "parentUuid": None, "sessionId": sid,
                 "timestamp": f"2026-03-01T10:00:{i:02d}Z", "cwd": "/home/u/words",
                 "version": "2.1.99", **fields}
 
@@ -238,7 +238,7 @@ def test_every_script_is_found_through_vv(env: Env) -> None:
     slug.mkdir(parents=True)
     sids = {}
     for n, (script, (sentence, _)) in enumerate(sorted(SENTENCES.items())):
-        sid = sids[script] = str(uuid.UUID(int=n + 100, version=4))
+        sid = sids[script] = str(uuid.UUID(int=(n + 100) << 100, version=4))
         (slug / f"{sid}.jsonl").write_text(
             transcript(sid, f"Please look at this: {sentence}", "Done, I looked at it."),
             encoding="utf-8")
@@ -265,7 +265,7 @@ def test_an_index_of_the_old_schema_is_built_again_from_the_states(env: Env) -> 
 
     slug = env.claude / "projects" / "-home-u-words"
     slug.mkdir(parents=True)
-    sid = str(uuid.UUID(int=7, version=4))
+    sid = str(uuid.UUID(int=7 << 100, version=4))
     (slug / f"{sid}.jsonl").write_text(transcript(sid, SENTENCES["german"][0], "Gut."),
                                        encoding="utf-8")
     assert env.vv("backfill").returncode == 0
