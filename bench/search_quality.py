@@ -231,7 +231,7 @@ def script_sessions(rng: random.Random, home: Path, sessions: int,
                 transcript(sid, glue.join(prompt), glue.join(answer), 1 + k % 27),
                 encoding="utf-8")
             made.append((sid, prompt, answer))
-        texts = {sid: ("" if script in SPACELESS else " ").join(p + ["|"] + a)
+        texts = {sid: ("" if script in SPACELESS else " ").join([*p, "|", *a])
                  for sid, p, a in made}
         for sid, prompt, answer in made:
             for part in rng.sample([prompt, answer] * per, per):
