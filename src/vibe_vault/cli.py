@@ -100,6 +100,10 @@ def _main(argv: list[str]) -> int:
     if not getattr(ns, "func", None):
         parser.print_help()
         return 2
+    undecodable = _undecodable(ns)
+    if undecodable:
+        print(f"vv: {undecodable} is not valid UTF-8 text", file=sys.stderr)
+        return 2
     from vibe_vault import config
 
     cfg = config.load(ns.vault)
@@ -119,3 +123,27 @@ def _main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"vv: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
+
+
+def _undecodable(ns: object) -> str | None:
+    """The name of an argument that is not valid UTF-8 (Python keeps such bytes
+    as lone surrogates, which no lookup, database or output can take), or
+    None. A path too: the database keeps paths as text, so a transcript
+    folder whose name is not UTF-8 cannot be recorded (vv finds such files
+    itself when it walks the projects folder; named, it says so)."""
+    for name, value in vars(ns).items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, os.PathLike):
+                item = os.fspath(item)
+            if isinstance(item, str) and not _encodes(item):
+                return name.upper() if name in ("query", "sessions", "session", "path", "paths") \
+                    else "--" + name.replace("_", "-")
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -58,3 +58,27 @@ def remove_quietly(path: StrPath) -> bool:
         os.unlink(path)
         return True
     return False
+
+
+LOGS = ("vv.log", "vv.log.1", "last-run")
+
+
+def scrub_logs(state_dir: StrPath, sids: Iterable[str]) -> None:
+    """The state directory's logs without a line naming one of `sids` (a
+    forgotten session leaves no trace, its id in a log line included)."""
+    from vibe_vault.atomic import write_atomic
+    from vibe_vault.regular import read_regular
+
+    needles = [s.encode("utf-8", "surrogateescape") for s in sids if s]
+    for name in LOGS:
+        path = os.path.join(state_dir, name)
+        try:
+            data = read_regular(path, 64 << 20, follow_symlinks=False)
+        except OSError:
+            continue
+        if not any(n in data for n in needles):
+            continue
+        kept = [line for line in data.splitlines(keepends=True)
+                if not any(n in line for n in needles)]
+        with contextlib.suppress(OSError):
+            write_atomic(path, b"".join(kept), mode=0o600)

@@ -330,9 +330,14 @@ def _fold_staged(conn: sqlite3.Connection, state_dir: StrPath) -> None:
     folded = staged(state_dir)
     if not folded:
         return
+    from vibe_vault.paths import safe_id
+    from vibe_vault.privacy import forgotten
+
+    buried = forgotten(state_dir)  # staged by a hook that raced `vv forget`
     with vaultdb.transaction(conn):
         for _, _, rec in folded:
-            put(conn, rec)
+            if safe_id(rec.session_id) not in buried:
+                put(conn, rec)
         # their notes of the indexes are still to be written: `vv index` or backfill
         owed = set(owed_projects(conn)) | {rec.project for _, _, rec in folded}
         vaultdb.set_meta(conn, "owed", "\n".join(sorted(owed)))

@@ -378,6 +378,11 @@ def update_session(
     if privacy.is_forgotten(cfg.state_dir, sid):
         return Outcome(session_id=sid, forgotten=True)
     with SessionLock(store.lock_path(sid), timeout):
+        # Again under the lock: `vv forget` leaves its tombstone, then takes the
+        # lock to remove the files; a writer that found no tombstone before
+        # waiting for the lock must not bring them back.
+        if privacy.is_forgotten(cfg.state_dir, sid):
+            return Outcome(session_id=sid, forgotten=True)
         keep_thinking = bool(cfg.get("show_thinking"))
         old = store.load(sid)
         # Read again from byte 0 when asked to, or when thinking was switched on or off.

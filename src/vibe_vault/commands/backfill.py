@@ -17,7 +17,7 @@ from msgspec import Struct, field
 
 from vibe_vault import vaultdb
 from vibe_vault.config import Config
-from vibe_vault.helpformat import Formatter
+from vibe_vault.helpformat import Formatter, count_between
 
 if TYPE_CHECKING:
     from vibe_vault.discover import Start
@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--since", metavar="DATE", help="only sessions active on or after DATE "
                    "(YYYY-MM-DD)")
     p.add_argument("--project", metavar="NAME", help="only sessions of this project")
-    p.add_argument("--jobs", "-j", type=int, default=0,
+    p.add_argument("--jobs", "-j", type=count_between(0, 1024), default=0,
                    help="parallel workers (default: the number of cores)")
     p.add_argument("--archive", action="store_true",
                    help="also append new transcript bytes to the archive (see vv archive)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from vibe_vault.config import Config
@@ -34,6 +35,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
+# What a session id can be: Claude Code's are UUIDs; a transcript's file stem
+# otherwise. Never a path (`..`), a pattern (`%`, `*`) or empty.
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,255}\Z")
+
+
+def plausible_id(given: str) -> bool:
+    return bool(_SESSION_ID.match(given)) and ".." not in given
+
+
+FORGET_LOCK_SECONDS = 30.0  # a backfill holds a session for well under a second
+
+
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive, index, privacy, registry
     from vibe_vault.session import Store, forget_files
@@ -41,6 +54,13 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
 
     if not args.sessions and not args.project:
         print("vv: name the sessions to forget, or --project NAME", file=sys.stderr)
+        return 2
+    bad = [g for g in args.sessions if not plausible_id(g)]
+    if bad:
+        from vibe_vault.text import terminal_safe
+
+        print(f"vv: not a session id: {terminal_safe(bad[0])!r} (letters, digits, '-', '_' "
+              "and '.', as in the note's name)", file=sys.stderr)
         return 2
     reg = registry.load(cfg)
     known = set(reg.sessions)
@@ -59,7 +79,12 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         if not wanted:
             print(f"vv: no session of a project called {args.project!r}", file=sys.stderr)
             return 2
+    from vibe_vault.lock import LockTimeout, SessionLock
+
     store = Store(cfg.state_dir)
+    if not args.dry_run:
+        store.ensure()  # its locks folder
+    status = 0
     projects = {reg.sessions[s].project for s in wanted if s in reg.sessions}
     for sid in sorted(wanted):
         rec = reg.sessions.get(sid)
@@ -70,11 +95,24 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                                  str(archive.archive_root(cfg) / sid)) if p]
             print(f"would forget {sid}: " + ", ".join(where))
             continue
-        removed = forget_files(cfg, store, sid, note)
+        # The tombstone first, then the files under the session's lock: a hook
+        # (or backfill, reprocess) holding the lock now finishes before the
+        # files go, and one taking it later finds the tombstone and writes nothing.
         privacy.bury(cfg.state_dir, sid)
+        try:
+            with SessionLock(store.lock_path(sid), FORGET_LOCK_SECONDS):
+                state = store.load(sid) or state
+                note = (rec.note if rec else "") or (state.note if state else "")
+                removed = forget_files(cfg, store, sid, note)
+        except LockTimeout:
+            print(f"vv: session {sid} is busy (a hook or backfill holds it); its tombstone "
+                  "is left, run vv forget again to remove its files", file=sys.stderr)
+            status = 1
+            continue
         print(f"forgot {sid} ({len(removed)} files removed)")
     if args.dry_run:
         return 0
+    privacy.scrub_logs(cfg.state_dir, wanted)
     registry.remove(cfg, wanted)
     from vibe_vault import vaultdb
 
@@ -86,4 +124,4 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     for project in projects - left:  # a project note with no session left goes too
         note = index.project_note_path(project)
         privacy.remove_quietly(os.path.join(cfg.vault, *note.split("/")))
-    return 0
+    return status

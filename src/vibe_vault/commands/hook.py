@@ -228,6 +228,10 @@ def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:
         return
     try:
         with vaultdb.transaction(conn):
+            from vibe_vault import privacy
+
+            if privacy.is_forgotten(cfg.state_dir, out.session_id):
+                return  # forgotten since its note was written: `vv forget` removes the rest
             registry.put(conn, out.record)
             vaultdb.put_indexed(conn, out.state_key, out.state_stamp, out.session_id,
                                 out.document)

@@ -14,7 +14,7 @@ import sys
 import time
 
 from vibe_vault.config import Config
-from vibe_vault.helpformat import Formatter
+from vibe_vault.helpformat import Formatter, count_between
 
 TYPE_CHECKING = False  # typing costs a search 3 ms to import
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def add_filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project", metavar="NAME", help="only this project's sessions")
     p.add_argument("--since", metavar="DATE",
                    help="only sessions started on or after DATE (2026-11-01, or 3d, 2w, 6m, 1y)")
-    p.add_argument("--limit", type=int, metavar="N",
+    p.add_argument("--limit", type=count_between(1, 100_000), metavar="N",
                    help="at most N results (default 10 sessions, or 100 changes of a file)")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of objects instead of text")

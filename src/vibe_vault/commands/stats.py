@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from vibe_vault.config import Config
-from vibe_vault.helpformat import Formatter
+from vibe_vault.helpformat import Formatter, count_between
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--since", metavar="DATE", help="only sessions started on or after DATE")
     p.add_argument("--project", metavar="NAME", help="only this project")
     p.add_argument("--by", choices=("week", "month"), default="month", help="period (month)")
-    p.add_argument("--top", type=int, default=10, help="how many top files (10)")
+    p.add_argument("--top", type=count_between(0, 100_000), default=10,
+                   help="how many top files (10)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="machine-readable totals")
     out.add_argument("--csv", action="store_true", help="one CSV row per session")
