@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,7 +15,18 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+# The shared corpus of real transcripts, beside the project: read in place, never copied.
 CORPUS = ROOT.parent / "shared" / "corpus"
+# Sessions recorded from the real client against tests/client/fake_api.py
+# (tests/fixtures/record.py re-records them): they come with the project.
+FIXTURES = ROOT / "tests" / "fixtures"
+# What the slow tiers need; CI sets VV_REQUIRE_CORPUS=1 and VV_REQUIRE_CLIENT=1 to make
+# a missing one a failure instead of a skip.
+CLIENT_CACHE = Path.home() / ".cache" / "vibe-vault-tests"
+NETNS_RUN = ROOT.parent / "shared" / "tools" / "claude-client" / "netns-run"
+# What each tier lacks here, and how many of its tests were left out for it.
+MISSING = pytest.StashKey[dict[str, str]]()
+LEFT_OUT = pytest.StashKey[dict[str, int]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,9 +34,66 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The corpus is part of the test contract: its absence is a failure, not a skip.
+    config.addinivalue_line(
+        "markers", "corpus: reads the shared corpus of real transcripts (../shared/corpus)")
+    config.stash[MISSING] = {}
+    corpus, client = missing_corpus(), missing_client()
+    if corpus:
+        if os.environ.get("VV_REQUIRE_CORPUS") == "1":
+            raise pytest.UsageError(f"VV_REQUIRE_CORPUS=1 but {corpus}")
+        config.stash[MISSING]["corpus"] = corpus
+    if client:
+        if os.environ.get("VV_REQUIRE_CLIENT") == "1":
+            raise pytest.UsageError(f"VV_REQUIRE_CLIENT=1 but {client}")
+        config.stash[MISSING]["client"] = client
+
+
+def missing_corpus() -> str:
+    """What the shared-corpus tests lack here ('' when nothing)."""
     if not CORPUS.is_dir() or not any(CORPUS.rglob("*.jsonl")):
-        raise pytest.UsageError(f"the shared corpus is missing at {CORPUS}")
+        return f"the shared corpus is missing at {CORPUS}"
+    return ""
+
+
+def missing_client() -> str:
+    """What the real-client tier (tests/client/) lacks here ('' when nothing)."""
+    lacks = []
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        lacks.append("root (for a loopback-only network namespace)")
+    if not NETNS_RUN.exists():
+        lacks.append(str(NETNS_RUN))
+    cached = [*CLIENT_CACHE.glob("*/node_modules/.bin/claude"),
+              Path(os.environ.get("VV_CLIENT_CACHE") or CLIENT_CACHE) / "node_modules/.bin/claude"]
+    if shutil.which("npm") is None and not any(p.exists() for p in cached):
+        lacks.append(f"npm (or a client installed under {CLIENT_CACHE})")
+    return "the real-client tier needs " + ", ".join(lacks) if lacks else ""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tiers whose inputs are missing, said once each at the end."""
+    missing = config.stash[MISSING]
+    client_dir = Path(__file__).resolve().parent / "client"
+    kept, dropped, left = [], [], {"corpus": 0, "client": 0}
+    for item in items:
+        tier = ("client" if client_dir in Path(str(item.path)).parents
+                else "corpus" if item.get_closest_marker("corpus") else "")
+        if tier in missing:
+            left[tier] += 1
+            dropped.append(item)
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+    config.stash[LEFT_OUT] = left
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    missing, left = config.stash[MISSING], config.stash.get(LEFT_OUT, {})
+    for tier, variable in (("corpus", "VV_REQUIRE_CORPUS"), ("client", "VV_REQUIRE_CLIENT")):
+        if left.get(tier):
+            terminalreporter.write_line(
+                f"skipped {left[tier]} tests: {missing[tier]} ({variable}=1 makes this a failure)")
 
 
 def corpus_files() -> list[Path]:

@@ -18,11 +18,13 @@ from vibe_vault import archive
 from vibe_vault.config import Config
 from vibe_vault.discover import discover
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 # A session with subagent files, and two plain ones: several archive files per run.
-WITH_AGENTS = next(
+WITH_AGENTS = next((
     p for p in sorted(CORPUS.rglob("*.jsonl"))
     if p.parent.name != "subagents" and (p.parent / p.stem / "subagents").is_dir()
-    and p.stat().st_size < 2_000_000)
+    and p.stat().st_size < 2_000_000), None)
 PLAIN = [
     CORPUS / "DRMacIver__claude-reliability/snapshot-tests/python-to-rust-port/transcript.jsonl",
     CORPUS / "DRMacIver__claude-reliability/snapshot-tests/coverage-test-fix/transcript.jsonl",

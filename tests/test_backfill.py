@@ -18,6 +18,8 @@ import pytest
 from conftest import Env, frontmatter, main_files, session_files
 from test_corpus import UUID
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 SMALL = [p for p in main_files() if 2000 < p.stat().st_size < 700_000 and UUID.match(p.stem)]
 
 

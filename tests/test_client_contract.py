@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from conftest import Env, frontmatter
 from test_hook_contract import SESSION, SID, assert_harmless
 
 
+@pytest.mark.corpus
 def test_a_stop_before_the_transcript_exists_writes_a_provisional_note(env: Env) -> None:
     """`claude -p`: the first Stop fires before the transcript file is written."""
     slug = env.claude / "projects" / "-tmp-proj"

@@ -18,6 +18,8 @@ from conftest import (
     session_files,
 )
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 

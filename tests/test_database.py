@@ -13,9 +13,13 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from conftest import Env, frontmatter
 from test_backfill import SMALL, lay_out
 from test_corpus import UUID
+
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
 
 
 def snapshot(env: Env) -> dict[str, str]:

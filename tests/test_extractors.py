@@ -18,6 +18,8 @@ from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.state import Fold
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 Line = tuple[Path, int, dict[str, Any], bytes]
 
 

@@ -18,6 +18,8 @@ from conftest import CORPUS, Env, frontmatter, has_assistant, main_files, sessio
 from conftest import json_objects as objects
 from test_corpus import expected_sid
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
 COMMIT_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
 COMMIT_LINE = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")

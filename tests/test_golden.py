@@ -17,6 +17,8 @@ import pytest
 
 from conftest import CORPUS, Env, frontmatter, main_files, session_files
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 GOLDEN = Path(__file__).parent / "golden"
 CASES = {
     "v1.0-summary-thinking": "iansherr__claude-code-log/real_projects/-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl",

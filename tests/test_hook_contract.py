@@ -99,6 +99,7 @@ def test_fuzzed_stdin_is_harmless(tmp_path_factory: pytest.TempPathFactory,
     assert not outside, outside
 
 
+@pytest.mark.corpus
 def test_stop_writes_the_note(env: Env) -> None:
     target = place(env)
     assert_harmless(env.hook(stop(path=target)))
@@ -112,6 +113,7 @@ def test_stop_writes_the_note(env: Env) -> None:
     assert fm["status"] == "ended" and fm["end_reason"] == "clear"
 
 
+@pytest.mark.corpus
 def test_missing_transcript_path_falls_back_to_projects_dir(env: Env) -> None:
     place(env)
     assert_harmless(env.hook(stop()))
@@ -122,6 +124,7 @@ def test_missing_transcript_path_falls_back_to_projects_dir(env: Env) -> None:
     assert len(env2.notes()) == 1
 
 
+@pytest.mark.corpus
 def test_tilde_in_transcript_path_is_expanded(env: Env) -> None:
     home = Path(env.env["HOME"])
     (home / "t").mkdir(parents=True)
@@ -130,6 +133,7 @@ def test_tilde_in_transcript_path_is_expanded(env: Env) -> None:
     assert len(env.notes()) == 1
 
 
+@pytest.mark.corpus
 def test_missing_and_directory_transcripts(env: Env) -> None:
     # Not there yet is normal for a Stop (`claude -p` writes the file later).
     r = env.hook(stop(path=env.root / "nope.jsonl"))
@@ -153,6 +157,7 @@ def test_missing_and_directory_transcripts(env: Env) -> None:
     assert "vv.log" in os.listdir(env.state)
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("sid", ["../../../escape", "/etc/passwd", "..", "a/../../b", "CON",
                                  "x\x01y", "C:\\Windows\\evil", "é" * 300, "a" * 250])
 def test_traversal_in_session_id(env: Env, sid: str) -> None:
@@ -166,6 +171,7 @@ def test_traversal_in_session_id(env: Env, sid: str) -> None:
         assert env.root in p.resolve().parents
 
 
+@pytest.mark.corpus
 def test_traversal_in_transcript_cwd(env: Env, tmp_path: Path) -> None:
     """A hostile cwd inside the transcript only changes the project's name."""
     lines = SESSION.read_bytes().replace(b'"cwd":"/tmp/tmpqwh7888i"',
@@ -180,6 +186,7 @@ def test_traversal_in_transcript_cwd(env: Env, tmp_path: Path) -> None:
         assert env.vault in p.resolve().parents
 
 
+@pytest.mark.corpus
 def test_truncated_then_rewritten_transcript(env: Env) -> None:
     target = place(env)
     assert_harmless(env.hook(stop(path=target)))
@@ -205,6 +212,7 @@ def test_truncated_then_rewritten_transcript(env: Env) -> None:
     assert a[a.index("## Story"):] == b[b.index("## Story"):]
 
 
+@pytest.mark.corpus
 def test_concurrent_stops_converge(env: Env) -> None:
     target = place(env)
     data = SESSION.read_bytes()
@@ -253,6 +261,7 @@ def test_hook_does_not_import_msgspec_for_tool_events(env: Env) -> None:
     assert r.stdout.strip() == b"[]", r.stderr
 
 
+@pytest.mark.corpus
 def test_session_end_is_quick(env: Env) -> None:
     """SessionEnd after Stops only folds what is new (well inside Claude Code's 1.5 s)."""
     target = place(env)
@@ -265,6 +274,7 @@ def test_session_end_is_quick(env: Env) -> None:
     assert time.monotonic() - t0 < 1.5
 
 
+@pytest.mark.corpus
 def test_stop_uses_last_assistant_message_until_transcript_catches_up(env: Env) -> None:
     data = SESSION.read_bytes()
     lines = data.split(b"\n")
@@ -282,6 +292,7 @@ def test_stop_uses_last_assistant_message_until_transcript_catches_up(env: Env) 
     assert "provisional" not in note and "(from hook)" not in note
 
 
+@pytest.mark.corpus
 def test_thinking_is_hidden_unless_configured(env: Env) -> None:
     """Thinking is neither shown nor kept in the state unless configured; switching
     it on shows it at the next event, for the whole session."""
@@ -299,6 +310,7 @@ def test_thinking_is_hidden_unless_configured(env: Env) -> None:
     assert "> [!quote]- Thinking" in next(iter(env.notes().values()))
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("ids", [("session-1", "session-2"),
                                  ("abcdef12-0000-4000-8000-000000000001",
                                   "abcdef12-0000-4000-8000-000000000002")])
@@ -314,6 +326,7 @@ def test_sessions_alike_in_id_and_minute_get_their_own_notes(env: Env, ids: tupl
     assert {frontmatter(n)["session_id"] for n in notes.values()} == set(ids)
 
 
+@pytest.mark.corpus
 def test_relative_vault_is_under_home_not_the_hooks_directory(env: Env, tmp_path: Path) -> None:
     env.env["VV_VAULT"] = "notes/vault"
     target = place(env)
@@ -328,6 +341,7 @@ def test_relative_vault_is_under_home_not_the_hooks_directory(env: Env, tmp_path
     assert not list(elsewhere.rglob("*.md"))
 
 
+@pytest.mark.corpus
 def test_journal_durations_stay_bounded(env: Env) -> None:
     """Thousands of tool calls recorded by the tool hooks: the state keeps a bounded
     number of durations, so Stop does not slow down as a session ages."""

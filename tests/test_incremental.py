@@ -27,6 +27,7 @@ def fold_bytes(data: bytes) -> Fold:
     return fold(Fold(), (decode_line(line) for line in data.split(b"\n")))
 
 
+@pytest.mark.corpus
 def test_fold_of_parts_equals_fold_of_whole_on_every_corpus_file() -> None:
     for path in corpus_all():
         data = path.read_bytes()
@@ -44,6 +45,7 @@ def corpus_all() -> list[Path]:
     return sorted(CORPUS.rglob("*.jsonl"))
 
 
+@pytest.mark.corpus
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_reader_and_fold_any_byte_cuts(data: st.DataObject) -> None:
@@ -100,6 +102,7 @@ def _layout(main: Path, root: Path) -> tuple[Path, list[tuple[Path, Path]]]:
     return target, agents
 
 
+@pytest.mark.corpus
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -130,6 +133,7 @@ def test_session_grown_in_steps_equals_one_shot(tmp_path_factory: pytest.TempPat
     assert encode_state(inc_state.fold) == encode_state(one_state.fold)  # type: ignore[arg-type]
 
 
+@pytest.mark.corpus
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -176,6 +180,7 @@ def test_cursor_survives_round_trip() -> None:
     assert back is not None and back.cursor == c
 
 
+@pytest.mark.corpus
 def test_note_name_does_not_depend_on_how_much_was_read(tmp_path: Path) -> None:
     """A transcript whose line 59 carries an earlier time than line 58: the note's
     name (and `started`) come from the first entry in file order."""
@@ -212,6 +217,7 @@ def _long_session(path: Path, copies: int) -> None:
     path.write_bytes(b"".join(out))
 
 
+@pytest.mark.corpus
 def test_long_session_grown_in_chunks_equals_one_shot(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from conftest import independent_tokens

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import Env, frontmatter
 
 SID = "1a2b3c4d-0000-4000-8000-000000000001"
@@ -93,6 +95,7 @@ def test_terminal_output_holds_no_control_or_bidi(env: Env) -> None:
         assert "\u202e" not in out and "\x9b" not in out and "\x1b" not in out, args
 
 
+@pytest.mark.corpus
 def test_a_project_named_like_a_yaml_word_stays_a_string_tag(env: Env) -> None:
     """`null`, `yes`, `0x1f`: a tag YAML would read as null, a bool or a number
     is quoted, so the note's tags are the project's name as written."""

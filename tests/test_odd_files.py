@@ -15,9 +15,9 @@ from conftest import CORPUS, Env, strip_status
 from test_hook_contract import SESSION, SID, assert_harmless, files_under, place, stop
 from vibe_vault.session import Store
 
-SUBAGENT_SESSION = next(
+SUBAGENT_SESSION = next((
     p for p in sorted(CORPUS.rglob("*.jsonl"))
-    if p.parent.name != "subagents" and (p.parent / p.stem / "subagents").is_dir())
+    if p.parent.name != "subagents" and (p.parent / p.stem / "subagents").is_dir()), None)
 ORIGINAL_CWD = b"/tmp/tmpqwh7888i"  # the cwd SESSION's entries carry
 
 
@@ -39,6 +39,7 @@ def timed_hook(env: Env, event: dict[str, object]) -> float:
 # -- non-regular files never block ---------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_fifo_as_the_transcript(env: Env) -> None:
     fifo = env.root / "t.jsonl"
     os.mkfifo(fifo)
@@ -46,6 +47,7 @@ def test_fifo_as_the_transcript(env: Env) -> None:
     assert "not a regular file" in (env.state / "vv.log").read_text()
 
 
+@pytest.mark.corpus
 def test_fifo_as_the_state_file_is_set_aside(env: Env) -> None:
     target = place(env)
     (env.state / "sessions").mkdir(parents=True)
@@ -55,6 +57,7 @@ def test_fifo_as_the_state_file_is_set_aside(env: Env) -> None:
     assert Store(env.state).load(SID) is not None
 
 
+@pytest.mark.corpus
 def test_fifo_as_git_config(env: Env) -> None:
     project = env.root / "proj"
     (project / ".git").mkdir(parents=True)
@@ -64,6 +67,7 @@ def test_fifo_as_git_config(env: Env) -> None:
     assert [p.split("/")[1] for p in env.notes()] == ["proj"]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("which", ["agent", "meta"])
 def test_fifo_as_a_subagent_file_or_its_meta(env: Env, which: str) -> None:
     slug = env.claude / "projects" / "-tmp-sub"
@@ -79,6 +83,7 @@ def test_fifo_as_a_subagent_file_or_its_meta(env: Env, which: str) -> None:
     assert r.returncode in (0, 1) and b"Traceback" not in r.stderr
 
 
+@pytest.mark.corpus
 def test_fifo_in_the_transcripts_folder_is_skipped_by_backfill(env: Env) -> None:
     target = place(env)
     os.mkfifo(target.parent / "0000aaaa-0000-4000-8000-000000000009.jsonl")
@@ -89,6 +94,7 @@ def test_fifo_in_the_transcripts_folder_is_skipped_by_backfill(env: Env) -> None
     assert len(env.notes()) == 1
 
 
+@pytest.mark.corpus
 def test_device_as_the_transcript(env: Env) -> None:
     assert timed_hook(env, stop(path="/dev/zero")) < 5
     assert timed_hook(env, stop(path="/proc/self/status")) < 5
@@ -98,6 +104,7 @@ def test_device_as_the_transcript(env: Env) -> None:
 # -- symlinks never lead writes out -----------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_project_folder_symlinked_out_of_the_vault(env: Env, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -112,6 +119,7 @@ def test_project_folder_symlinked_out_of_the_vault(env: Env, tmp_path: Path) -> 
     assert files_under(outside) == set()
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("folder", ["sessions", "locks", "journal"])
 def test_state_folder_symlinked_out(env: Env, tmp_path: Path, folder: str) -> None:
     outside = tmp_path / "outside"
@@ -126,6 +134,7 @@ def test_state_folder_symlinked_out(env: Env, tmp_path: Path, folder: str) -> No
     assert len(env.notes()) == 1
 
 
+@pytest.mark.corpus
 def test_log_symlinked_out(env: Env, tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere.log"
     outside.write_text("")
@@ -138,6 +147,7 @@ def test_log_symlinked_out(env: Env, tmp_path: Path) -> None:
 # -- recovery -------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("kind", ["directory", "corrupt", "another session's", "symlink"])
 def test_a_broken_state_is_set_aside_and_rebuilt(env: Env, kind: str) -> None:
     target = place(env)
@@ -168,6 +178,7 @@ def test_a_broken_state_is_set_aside_and_rebuilt(env: Env, kind: str) -> None:
     assert not (env.root / "nowhere").exists()
 
 
+@pytest.mark.corpus
 def test_backfill_recreates_deleted_notes_and_vault(env: Env) -> None:
     target = place(env)
     assert env.vv("backfill").returncode == 0
@@ -184,6 +195,7 @@ def test_backfill_recreates_deleted_notes_and_vault(env: Env) -> None:
     assert (env.vault / "index.md").exists()
 
 
+@pytest.mark.corpus
 def test_same_size_rewrite_keeping_the_first_bytes_is_noticed(env: Env) -> None:
     target = place(env)
     assert_harmless(env.hook(stop(path=target)))
@@ -208,6 +220,7 @@ def test_same_size_rewrite_keeping_the_first_bytes_is_noticed(env: Env) -> None:
     assert list(env.notes().values()) == list(ref.notes().values())
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("var", ["VV_STATE_DIR", "XDG_STATE_HOME"])
 def test_relative_state_dir_is_under_home_for_every_hook(env: Env, tmp_path: Path,
                                                          var: str) -> None:
@@ -235,6 +248,7 @@ def test_relative_state_dir_is_under_home_for_every_hook(env: Env, tmp_path: Pat
 # -- a read cut by the deadline is finished later ---------------------------------------
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("finisher", ["Stop", "SessionEnd", "backfill"])
 def test_a_read_cut_by_the_deadline_is_finished_by_the_next_event(env: Env,
                                                                   finisher: str) -> None:
@@ -267,6 +281,7 @@ def test_a_read_cut_by_the_deadline_is_finished_by_the_next_event(env: Env,
 # -- the user's own redaction patterns ---------------------------------------------------
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("pattern", ["([a-z", "(a+)+$", "(\\\\w+\\\\s?)*$"])
 def test_a_bad_user_pattern_is_a_config_error_naming_it(env: Env, pattern: str) -> None:
     (env.root / "config.toml").write_text(f'[redact_patterns]\nmine = "{pattern}"\n')

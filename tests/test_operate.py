@@ -152,6 +152,7 @@ def test_plugin_and_example_hooks_are_valid() -> None:
     assert set(example["hooks"]) == EVENTS
 
 
+@pytest.mark.corpus
 def test_doctor_healthy_and_broken(env: Env) -> None:
     lay_out(env, SMALL[:2])
     env.vv("hook", "install")
@@ -177,6 +178,7 @@ def test_doctor_without_hooks_fails(env: Env) -> None:
     assert r.returncode == 1 and b"not registered" in r.stdout
 
 
+@pytest.mark.corpus
 def test_stats_totals_equal_note_sums(env: Env) -> None:
     lay_out(env, SMALL)
     backfill(env)
@@ -197,6 +199,7 @@ def test_stats_totals_equal_note_sums(env: Env) -> None:
     assert b"By project" in r.stdout and b"By model" in r.stdout
 
 
+@pytest.mark.corpus
 def test_session_start_context_only_when_enabled(env: Env) -> None:
     lay_out(env, SMALL[:1])
     backfill(env)
@@ -215,6 +218,7 @@ def test_session_start_context_only_when_enabled(env: Env) -> None:
     assert "vv search --json" in ctx  # how to look further back
 
 
+@pytest.mark.corpus
 def test_session_start_with_the_database_busy_says_nothing_and_warns_of_nothing(
         env: Env) -> None:
     """A backfill holding the database: the new session starts without context
@@ -284,6 +288,7 @@ def test_console_script_installed() -> None:
     assert shutil.which("vv", path=str(vv.parent))
 
 
+@pytest.mark.corpus
 def test_doctor_reports_format_drift_and_last_run(env: Env) -> None:
     projects = lay_out(env, SMALL[:1])
     main = next(projects.rglob("*.jsonl"))

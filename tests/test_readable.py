@@ -9,6 +9,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import pytest
+
 from conftest import Env, frontmatter, main_files
 from conftest import json_objects as objects
 from test_backfill import backfill, lay_out
@@ -50,6 +52,7 @@ def _bash_calls(path: Path) -> list[tuple[str, str]]:
     return calls
 
 
+@pytest.mark.corpus
 def test_commands_are_told_in_claudes_own_words(env: Env) -> None:
     """Corpus: the headless 2.1.14 run. Each described Bash call shows up as
     "<description>: `<command>`" in the story."""
@@ -63,6 +66,7 @@ def test_commands_are_told_in_claudes_own_words(env: Env) -> None:
         assert f"{description.rstrip('.')}: `{command}`" in note, (command, description)
 
 
+@pytest.mark.corpus
 def test_every_note_says_how_to_resume_it(env: Env) -> None:
     mains = [p for p in main_files() if "coverage-test-fix" in str(p) or "windows" in str(p).lower()]
     lay_out(env, mains)
@@ -106,6 +110,7 @@ def test_claude_codes_scratch_folder_is_shortened() -> None:
     assert readable("ls /home/me/scratchpad/x", "") == "ls /home/me/scratchpad/x"
 
 
+@pytest.mark.corpus
 def test_commands_in_a_worktree_session_read_relative(env: Env) -> None:
     """Corpus: a session whose subagents ran `ls <cwd>/.claude/worktrees/…`; the
     note shows those commands from the session's folder."""
@@ -135,6 +140,7 @@ def _recaps(path: Path) -> list[str]:
     return out
 
 
+@pytest.mark.corpus
 def test_the_summary_is_claude_codes_latest_recap(env: Env) -> None:
     """Corpus: every session with an away_summary or task-summary line."""
     mains = [p for p in main_files() if _recaps(p)]
@@ -167,6 +173,7 @@ def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() 
     assert summary.startswith("Added `multiply` to the math module and its tests."), summary
 
 
+@pytest.mark.corpus
 def test_the_commands_section_is_a_digest_of_distinct_runs(env: Env) -> None:
     """Corpus: every main file with Bash calls from the main agent. Each
     distinct command is in the note: in the Commands section at most once,
@@ -204,6 +211,7 @@ def test_the_commands_section_is_a_digest_of_distinct_runs(env: Env) -> None:
     assert checked >= 5
 
 
+@pytest.mark.corpus
 def test_tool_search_is_told_as_loading_tools_not_exploring() -> None:
     """Corpus: every ToolSearch call with a `select:` query shows the tools it
     loaded, by name, in its own line."""
@@ -232,6 +240,7 @@ def test_tool_search_is_told_as_loading_tools_not_exploring() -> None:
     assert checked
 
 
+@pytest.mark.corpus
 def test_the_vault_gets_a_sessions_base_once_and_keeps_the_users_changes(env: Env) -> None:
     main = next(p for p in main_files() if "coverage-test-fix" in str(p))
     lay_out(env, [main])
@@ -259,6 +268,7 @@ def test_the_vault_gets_a_sessions_base_once_and_keeps_the_users_changes(env: En
     assert base.read_text(encoding="utf-8") == text
 
 
+@pytest.mark.corpus
 def test_the_home_note_says_how_to_resume_the_latest_sessions(env: Env) -> None:
     mains = [p for p in main_files() if "coverage-test-fix" in str(p) or "fe869ecb" in p.name]
     lay_out(env, mains)
@@ -278,6 +288,7 @@ def test_a_command_substitution_is_not_taken_for_an_assignment() -> None:
     assert shorten('A="1 2" B=x make', cwd) == "make"
 
 
+@pytest.mark.corpus
 def test_no_story_line_is_longer_than_a_glance(env: Env) -> None:
     """Corpus: the sessions with the longest described commands."""
     mains = [p for p in main_files() if any(len(c) + len(d) > 200 for c, d in _bash_calls(p))]
@@ -291,6 +302,7 @@ def test_no_story_line_is_longer_than_a_glance(env: Env) -> None:
                 assert len(ln) <= 200, ln
 
 
+@pytest.mark.corpus
 def test_errors_beyond_the_last_five_are_collapsed(env: Env) -> None:
     """Corpus: every main file. The last five errors are shown with their output,
     the earlier ones a line each in a collapsed callout; none is left out."""

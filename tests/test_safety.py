@@ -27,6 +27,8 @@ from vibe_vault.config import Config
 from vibe_vault.session import Store, update_session
 from vibe_vault.state import decode_state
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 SLICE = [
     CORPUS / "DRMacIver__claude-reliability/snapshot-tests/python-to-rust-port/transcript.jsonl",
     CORPUS / "DRMacIver__claude-reliability/snapshot-tests/coverage-test-fix/transcript.jsonl",

@@ -86,10 +86,12 @@ def distinctive_phrases() -> list[tuple[str, str]]:
 PHRASES = distinctive_phrases()
 
 
+@pytest.mark.corpus
 def test_the_corpus_gives_phrases_to_look_for() -> None:
     assert len(PHRASES) >= 15, PHRASES
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(("sid", "phrase"), PHRASES, ids=[p[1] for p in PHRASES])
 def test_a_phrase_from_a_prompt_finds_its_session_first(corpus_env: Env, sid: str,
                                                         phrase: str) -> None:
@@ -102,6 +104,7 @@ def test_a_phrase_from_a_prompt_finds_its_session_first(corpus_env: Env, sid: st
     assert "**" in top["snippet"], top
 
 
+@pytest.mark.corpus
 def test_every_hit_says_how_to_resume_its_session(corpus_env: Env) -> None:
     hits = search(corpus_env, "file", "--limit", "50")
     assert len(hits) >= 10
@@ -127,6 +130,7 @@ def edited_by_session() -> dict[str, set[str]]:
 EDITED = edited_by_session()
 
 
+@pytest.mark.corpus
 def test_files_finds_every_session_that_changed_a_file(corpus_env: Env) -> None:
     assert len(EDITED) >= 20
     many = sorted(EDITED, key=lambda p: (-len(EDITED[p]), p))[:15]
@@ -143,6 +147,7 @@ def test_files_finds_every_session_that_changed_a_file(corpus_env: Env) -> None:
         assert again == found
 
 
+@pytest.mark.corpus
 def test_files_takes_a_path_relative_to_the_repository(corpus_env: Env, tmp_path: Path) -> None:
     path = next(p for p in sorted(EDITED) if p.startswith("/") and p.count("/") >= 4)
     rel = "/".join(path.rsplit("/", 2)[1:])
@@ -165,6 +170,7 @@ def test_files_takes_a_path_relative_to_the_repository(corpus_env: Env, tmp_path
     assert files_from(other) == set()
 
 
+@pytest.mark.corpus
 def test_show_and_resume_take_a_short_id(corpus_env: Env) -> None:
     sid, _ = PHRASES[0]
     r = corpus_env.vv("show", sid[:8])
@@ -176,6 +182,7 @@ def test_show_and_resume_take_a_short_id(corpus_env: Env) -> None:
     assert r.returncode == 2 and b"no session" in r.stderr
 
 
+@pytest.mark.corpus
 def test_a_short_id_that_names_two_sessions_is_an_error(env: Env) -> None:
     from test_hook_contract import SESSION, place
 
@@ -221,6 +228,7 @@ def answers(env: Env, paths: list[str]) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.corpus
 def test_an_index_kept_up_by_hooks_equals_one_built_from_scratch(tmp_path: Path) -> None:
     env = Env(tmp_path)
     mains = [m for m in SESSIONS if m.stat().st_size < 2_000_000][:12]
@@ -247,6 +255,7 @@ def test_an_index_kept_up_by_hooks_equals_one_built_from_scratch(tmp_path: Path)
     assert len(paths) >= 10
 
 
+@pytest.mark.corpus
 def test_a_search_while_a_backfill_runs_answers_from_the_index_as_it_is(env: Env) -> None:
     """It does not index, against the backfill's transactions, what the
     backfill is about to index: it says so, and the next search catches up."""
@@ -267,6 +276,7 @@ def test_a_search_while_a_backfill_runs_answers_from_the_index_as_it_is(env: Env
     assert b"backfill" not in env.vv("search", *phrase).stderr
 
 
+@pytest.mark.corpus
 def test_a_corrupt_or_missing_index_is_built_again(corpus_env: Env) -> None:
     sid, phrase = PHRASES[1]
     db = corpus_env.state / "vault.db"
@@ -283,6 +293,7 @@ def test_a_corrupt_or_missing_index_is_built_again(corpus_env: Env) -> None:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+@pytest.mark.corpus
 def test_forgotten_and_excluded_sessions_leave_the_index(env: Env) -> None:
     from test_hook_contract import SESSION, SID, place
 
@@ -335,6 +346,7 @@ def test_query_syntax() -> None:
             parse(bad)
 
 
+@pytest.mark.corpus
 def test_odd_queries_answer_without_a_traceback(corpus_env: Env) -> None:
     for q in ['a" OR "b', "NEAR(x y)", "col:umn", "^start", "(((", "x*y*", "ünïcödé", "-x"]:
         r = corpus_env.vv("search", q)
@@ -385,6 +397,7 @@ CODE = ("import sys; from vibe_vault.commands import hook; hook.run(); "
         "print('sqlite3' in sys.modules)")
 
 
+@pytest.mark.corpus
 def test_the_hooks_that_run_every_turn_do_not_load_sqlite(env: Env) -> None:
     from test_hook_contract import SID, place
 
@@ -434,6 +447,7 @@ def test_a_snippet_marks_the_words_in_the_best_line_and_never_the_users_notes() 
     assert len(cut) <= 170
 
 
+@pytest.mark.corpus
 def test_a_rebuild_read_on_every_core_equals_one_read_in_one_process(
         corpus_env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many states are read by forked workers, in chunks that finish in any

@@ -191,6 +191,7 @@ def grep(roots: list[Path], needle: str) -> list[str]:
     return hits
 
 
+@pytest.mark.corpus
 def test_forget_leaves_no_trace_and_backfill_does_not_bring_it_back(env: Env) -> None:
     from test_hook_contract import SESSION, SID, place
 
@@ -217,6 +218,7 @@ def test_forget_leaves_no_trace_and_backfill_does_not_bring_it_back(env: Env) ->
     assert other.exists() and target.exists()  # the transcripts are Claude Code's
 
 
+@pytest.mark.corpus
 def test_a_short_id_shared_by_two_sessions_is_an_error(env: Env) -> None:
     from test_hook_contract import SESSION, place
 
@@ -228,6 +230,7 @@ def test_a_short_id_shared_by_two_sessions_is_an_error(env: Env) -> None:
     assert len(env.notes()) == 2
 
 
+@pytest.mark.corpus
 def test_excluded_projects_are_never_kept(env: Env) -> None:
     from test_hook_contract import SESSION, SID, place
 
@@ -242,6 +245,7 @@ def test_excluded_projects_are_never_kept(env: Env) -> None:
     assert SESSION.exists()
 
 
+@pytest.mark.corpus
 def test_a_project_excluded_later_loses_its_notes_at_the_next_hook(env: Env) -> None:
     """A hook whose event is from an excluded folder removes what was kept of
     the session before the exclusion (note, state), not only what comes next."""
@@ -258,6 +262,7 @@ def test_a_project_excluded_later_loses_its_notes_at_the_next_hook(env: Env) -> 
     assert (env.state / "forgotten" / SID).exists()
 
 
+@pytest.mark.corpus
 def test_an_excluded_sessions_note_keeps_what_the_user_wrote_and_only_that(env: Env) -> None:
     from test_hook_contract import SID, place, stop
 
@@ -277,6 +282,7 @@ def test_an_excluded_sessions_note_keeps_what_the_user_wrote_and_only_that(env: 
     assert (env.vault / rel).read_text() == kept
 
 
+@pytest.mark.corpus
 def test_an_excluded_sessions_note_keeps_the_users_words_only_the_state_held(env: Env) -> None:
     """Words an editor saved into a replaced note file, that no write has put
     back yet (the state's `user_pending`), are kept when the project is excluded."""
@@ -299,6 +305,7 @@ def test_an_excluded_sessions_note_keeps_the_users_words_only_the_state_held(env
     assert not (env.state / "sessions" / f"{SID}.state").exists()
 
 
+@pytest.mark.corpus
 def test_an_excluded_sessions_note_keeps_the_users_bytes_as_written(env: Env) -> None:
     """Even bytes that are not UTF-8 (pasted from elsewhere) come through whole."""
     from test_hook_contract import place, stop
@@ -314,6 +321,7 @@ def test_an_excluded_sessions_note_keeps_the_users_bytes_as_written(env: Env) ->
     assert mine in kept and b"session_id" not in kept
 
 
+@pytest.mark.corpus
 def test_private_spans_never_reach_any_output(env: Env) -> None:
     from test_hook_contract import SID, place
 

@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import msgspec
+import pytest
 
 from conftest import CORPUS, Env, frontmatter
 from test_hook_contract import SESSION, SID, assert_harmless, place, stop
@@ -20,6 +21,8 @@ from vibe_vault import registry
 from vibe_vault.records import FileStamp, Record
 from vibe_vault.registry import Registry
 from vibe_vault.session import Store
+
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
 
 
 def session_end(sid: str, path: Path) -> dict[str, object]:

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import CORPUS, main_files
 from conftest import json_objects as objects
 from vibe_vault.entries import decode_line
@@ -34,6 +36,7 @@ def line(**fields: Any) -> bytes:
 # -- 1. titles: never another session's summary ------------------------------------------
 
 
+@pytest.mark.corpus
 def test_summaries_of_other_sessions_never_title_a_session() -> None:
     """Corpus: every file with summary lines. A summary is the session's own only
     when its leafUuid is the uuid of an entry in the same file."""
@@ -96,6 +99,7 @@ def test_a_session_opened_by_a_slash_command_is_titled_by_it() -> None:
 # -- 2. counts: every count shown is the calls made ---------------------------------------
 
 
+@pytest.mark.corpus
 def test_explore_counts_are_the_calls_by_kind() -> None:
     """Corpus: every main file. The reads/searches/listings of each story line add
     up to the Read/Grep/Glob/LS calls of the file (main chain)."""
@@ -173,6 +177,7 @@ def test_every_successful_git_commit_is_a_commit() -> None:
     assert commits[0].branch == "main"
 
 
+@pytest.mark.corpus
 def test_commit_counts_match_the_corpus() -> None:
     """Corpus: every main file. Expected: each distinct sha git printed in a
     `[branch sha] subject` line, plus each successful `git commit` call that
@@ -215,6 +220,7 @@ def test_commit_counts_match_the_corpus() -> None:
 # -- 5. usage streamed in progress lines ---------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_usage_in_agent_progress_lines_counts_once_per_message() -> None:
     """Corpus: a mementor checkpoint whose subagents exist only as progress lines."""
     from vibe_vault.render import tokens_by_model
@@ -272,6 +278,7 @@ def test_later_succeeded_needs_the_same_command() -> None:
 # -- 7. prompts typed while Claude worked ---------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_a_queued_prompt_is_shown_where_claude_read_it() -> None:
     """Corpus: entireio checkpoint with an enqueued prompt taken by a `remove`."""
     path = CORPUS / "entireio__cli/checkpoints/26/dcd5518fea/0/full.jsonl"
@@ -327,6 +334,7 @@ def test_open_threads_are_what_was_left_and_a_denied_list_changes_nothing() -> N
 # -- 10. status -------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_reprocess_keeps_how_a_session_ended(tmp_path: Path) -> None:
     from conftest import Env, frontmatter
     from test_hook_contract import place, stop

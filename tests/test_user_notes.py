@@ -29,6 +29,7 @@ def the_note(env: Env) -> Path:
     return notes[0]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("heading", ["## My notes", "## My Notes", "## my notes ",
                                      "##  My notes", "## MY  NOTES\t", "##\tmy notes"])
 def test_heading_typed_any_way_keeps_what_is_below(env: Env, heading: str) -> None:
@@ -50,6 +51,7 @@ def test_heading_typed_any_way_keeps_what_is_below(env: Env, heading: str) -> No
     assert len(USER_HEADING_LINE.findall(after)) == 1
 
 
+@pytest.mark.corpus
 def test_a_forged_heading_in_a_prompt_does_not_capture_the_note(env: Env) -> None:
     target = place(env)
     data = target.read_bytes()
@@ -67,6 +69,7 @@ def test_a_forged_heading_in_a_prompt_does_not_capture_the_note(env: Env) -> Non
     assert len(USER_HEADING_LINE.findall(note.read_text())) == 1
 
 
+@pytest.mark.corpus
 def test_a_deleted_note_comes_back_with_the_users_words(env: Env) -> None:
     target = place(env)
     assert_harmless(env.hook(stop(path=target)))
@@ -78,6 +81,7 @@ def test_a_deleted_note_comes_back_with_the_users_words(env: Env) -> None:
     assert note.read_text().endswith("\nremember this\n")
 
 
+@pytest.mark.corpus
 def test_a_note_emptied_by_an_editor_keeps_the_users_words(env: Env) -> None:
     """A read between an editor's truncate and its write sees an empty file."""
     target = place(env)
@@ -90,6 +94,7 @@ def test_a_note_emptied_by_an_editor_keeps_the_users_words(env: Env) -> None:
     assert note.read_text().endswith("\nline one\nline two\n")
 
 
+@pytest.mark.corpus
 def test_editor_saving_in_place_during_forty_stops_loses_no_line(env: Env) -> None:
     lines = SESSION.read_bytes().splitlines(keepends=True)
     target = place(env)

@@ -104,6 +104,7 @@ def test_workers_keep_going_while_the_caller_is_busy() -> None:
     assert len(done_meanwhile) >= 30, len(done_meanwhile)
 
 
+@pytest.mark.corpus
 def test_transcript_starts_read_by_workers_equal_one_process(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     """A first backfill reads the start of every new transcript (for the link
