@@ -37,6 +37,7 @@ def _background(env: Env, *args: str, stdin: bytes = b"") -> subprocess.Popen[by
     return proc
 
 
+@pytest.mark.corpus
 def test_a_hook_waiting_for_the_lock_while_forget_runs_writes_nothing(env: Env) -> None:
     """A Stop that found no tombstone, then waited for the session's lock while
     `vv forget` ran, must not bring the note back (before: forget took no lock,
@@ -65,6 +66,7 @@ def test_a_hook_waiting_for_the_lock_while_forget_runs_writes_nothing(env: Env) 
     assert _traces(env, SID) == []
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("trial", range(3))
 def test_forget_racing_a_stream_of_hooks_leaves_nothing(env: Env, trial: int) -> None:
     import json
@@ -86,6 +88,7 @@ def test_forget_racing_a_stream_of_hooks_leaves_nothing(env: Env, trial: int) ->
     assert SID.encode() not in env.vv("stats", "--json").stdout
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("given", ["..", "%", "*", "", "a/b", "../etc", "-x", ".hidden",
                                    "x" * 300, "abc\x01def"])
 def test_forget_refuses_what_is_not_a_session_id(env: Env, given: str) -> None:
@@ -113,6 +116,7 @@ def test_numbers_out_of_range_are_one_line_of_usage(env: Env, args: tuple[str, .
     assert b"Traceback" not in r.stderr and b"from " in r.stderr
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("args", [
     ("files", b"caf\xe9.py"), ("show", b"\xff\xfe"), ("resume", b"\xc3"),
     ("search", b"\xff"), ("forget", b"\xffabc"), ("search", "x", "--project", b"\xff"),

@@ -368,6 +368,7 @@ def test_odd_queries_answer_without_a_traceback(corpus_env: Env) -> None:
     assert {h["project"] for h in search(corpus_env, "test", "--project", project)} == {project}
 
 
+@pytest.mark.corpus
 def test_the_longest_query_taken_answers_in_under_a_second(corpus_env: Env) -> None:
     """As many words as a query may have, each found in many sessions (the
     corpus's most common words): the index answers in well under a second."""
