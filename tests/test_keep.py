@@ -132,6 +132,7 @@ def test_undecodable_arguments_are_one_line(env: Env, args: tuple[str | bytes, .
     assert r.stderr.count(b"\n") == 1 and b"not valid UTF-8" in r.stderr
 
 
+@pytest.mark.corpus
 def test_a_transcript_path_that_is_not_utf8_is_one_line(env: Env) -> None:
     """The database keeps paths as text: a folder named with other bytes is
     refused in one line (it was a traceback from SQLite)."""
