@@ -1,12 +1,17 @@
 """Realistic secrets in the context they appear in, and look-alikes that are not.
 
 Each form is (kind, text holding the secret, the secret). Secrets are made
-from a seeded generator, so no real credential is in the repository.
+from a seeded generator, so no real credential is in the repository. The
+hand-written forms below come first, then every sample of the gate's own table
+(`vibe_vault.secret_rules`), so a rule added there is tested everywhere here.
 """
 
 from __future__ import annotations
 
 import random
+
+from vibe_vault.secret_rules import LOOK_ALIKES as TABLE_LOOK_ALIKES
+from vibe_vault.secret_rules import RULES, samples
 
 _ALNUM = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -20,6 +25,15 @@ def _hex(rng: random.Random, n: int) -> str:
 
 
 def forms(seed: int = 7) -> list[tuple[str, str, str]]:
+    """The hand-written forms, then the table's samples."""
+    out = hand_forms(seed)
+    for n, rule in enumerate(RULES):
+        for i, sample in enumerate(samples(rule, seed)):
+            out.append((f"table{n}-{rule.id}-{i}", sample.text, sample.secret))
+    return out
+
+
+def hand_forms(seed: int = 7) -> list[tuple[str, str, str]]:
     rng = random.Random(seed)
     out: list[tuple[str, str, str]] = []
 
@@ -89,7 +103,7 @@ def forms(seed: int = 7) -> list[tuple[str, str, str]]:
     return out
 
 
-LOOK_ALIKES = [
+HAND_LOOK_ALIKES = [
     "commit 4f2c1a9e8b7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b",
     "session 123e4567-e89b-12d3-a456-426614174000",
     "image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
@@ -105,3 +119,6 @@ LOOK_ALIKES = [
     "at 10:30:45 on 2026-01-01, run 12:01:02:03",
     "user@example.com wrote to ops@example.com",
 ]
+
+LOOK_ALIKES = sorted({*HAND_LOOK_ALIKES, *TABLE_LOOK_ALIKES,
+                      *(rule.look_alike for rule in RULES if rule.look_alike)})

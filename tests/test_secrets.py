@@ -86,8 +86,9 @@ def planted_session(sid: str, text: str,
         result("t5", "ok"),
         call("t6", "Task", description=text, subagent_type=one_line, prompt=text),
         result("t6", "done", toolUseResult={"agentId": "agent1", "status": "completed"}),
-        # Tool names are [A-Za-z0-9_-]{1,64}: a secret of that shape may be one.
-        call("t7", "mcp__srv__" + (secret if re.fullmatch(r"[\w-]{1,54}", secret) else "tool"),
+        # Tool names are [A-Za-z0-9_-]{1,64}: a secret of that shape may be one
+        # (bare, it is hidden as learned: one of MIN_LEARNED characters or more).
+        call("t7", "mcp__srv__" + (secret if re.fullmatch(r"[\w-]{6,54}", secret) else "tool"),
              query=text),
         result("t7", "ok"),
         call("t8", "WebFetch", url="https://example.com/?q=" + one_line, prompt=text),

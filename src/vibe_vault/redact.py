@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NewType, TypeVar
 
+from vibe_vault.secret_rules import RULES, RUN, SHAPED, WORD, B
 from vibe_vault.text import rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
@@ -29,147 +30,29 @@ USER_PATTERN_BUDGET = 0.5
 # runs each user pattern over them at load.
 _PROBES = tuple(c * 30 + "!" for c in ("a", "A", "1", " ", "_", "-", "x=", "a1", "\t"))
 
-# (kind, triggers, pattern). A rule runs only when one of its triggers (lower
-# case) occurs in the lower-cased text, and is compiled the first time it runs:
-# most texts trigger nothing, and compiling every pattern up front would cost
-# each hook several milliseconds. The whole match is replaced unless the pattern
-# has a group named "v", in which case only that group is.
-# Where a token may begin: not inside a word, but after "_" (a tool name, an
-# identifier that glues a token on) as well as after a space or a quote.
-_B = r"(?<![A-Za-z0-9])"
-
+# The rules are data (`secret_rules.RULES`). A rule runs only when its trigger
+# says so (see there), and is compiled the first time it runs: most texts
+# trigger nothing, and compiling every pattern up front would cost each hook
+# several milliseconds. The whole match is replaced unless the pattern has a
+# group named "v" (or v2, v3...), in which case only that group is.
 _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
-    (
-        "private-key", ("private key",),
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-        r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-    ),
-    ("aws-access-key", ("akia", "asia", "abia", "acca"),
-     _B + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-    (
-        "aws-secret-key", ("aws",),
-        r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
-    ),
-    ("putty-key", ("putty-user-key-file",),
-     r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:\s*\S+|\Z)"),
-    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-     _B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
-    ("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-",
-                      "glffct-", "glimt-", "glagent-"),
-     _B + r"gl(?:pat|dt|ptt|rt|cbt|oas|soat|ffct|imt|agent)-[A-Za-z0-9_\-]{20,}"),
-    ("anthropic-key", ("sk-ant-",), _B + r"sk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai-key", ("sk-",), _B + r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
-    ("google-api-key", ("aiza",), _B + r"AIza[0-9A-Za-z_\-]{35}"),
-    ("google-oauth", ("gocspx-", "ya29."),
-     _B + r"(?:GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[0-9A-Za-z_\-]{20,})"),
-    ("slack-token", ("xox", "xapp-"),
-     _B + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]{16,})"),
-    ("slack-webhook", ("hooks.slack.com",),
-     r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}"),
-    ("discord-webhook", ("discord",),
-     r"https://(?:\w+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}"),
-    ("stripe-key", ("_live_", "_test_", "whsec_"),
-     _B + r"(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})"),
-    ("npm-token", ("npm_",), _B + r"npm_[A-Za-z0-9]{36}\b"),
-    ("pypi-token", ("pypi-",), _B + r"pypi-AgE[A-Za-z0-9_\-]{50,}"),
-    ("sendgrid-key", ("sg.",), _B + r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,64}"),
-    ("huggingface-token", ("hf_",), _B + r"hf_[A-Za-z]{30,40}\b"),
-    ("docker-token", ("dckr_pat_", "dckr_oat_"), _B + r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}"),
-    ("vault-token", ("hvs.", "hvb.", "hvr."), _B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
-    ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
-     _B + r"do[por]_v1_[a-f0-9]{64}\b"),
-    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
-     _B + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
-    ("discord-token", ("discord",),
-     _B + r"[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}\b"),
-    ("twilio-key", ("twilio",), _B + r"SK[0-9a-fA-F]{32}\b"),
-    ("mailgun-key", ("key-",), _B + r"key-[0-9a-zA-Z]{32}\b"),
-    ("square-token", ("sq0atp-", "sq0csp-", "eaaa"),
-     _B + r"(?:sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}|EAAA[0-9A-Za-z_\-]{60})"),
-    ("databricks-token", ("dapi",), _B + r"dapi[a-f0-9]{32}(?:-\d)?\b"),
-    ("newrelic-key", ("nrak-", "nrii-"), _B + r"NR(?:AK|II)-[A-Z0-9]{27}\b"),
-    ("grafana-token", ("glsa_", "glc_"),
-     _B + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
-    ("linear-key", ("lin_api_",), _B + r"lin_api_[A-Za-z0-9]{40}\b"),
-    ("notion-token", ("secret_", "ntn_"),
-     _B + r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b"),
-    ("supabase-token", ("sbp_",), _B + r"sbp_[a-f0-9]{40}\b"),
-    ("postman-key", ("pmak-",), _B + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
-    ("doppler-token", ("dp.pt.", "dp.st.", "dp.ct."),
-     _B + r"dp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9]{40,}"),
-    ("pulumi-token", ("pul-",), _B + r"pul-[a-f0-9]{40}\b"),
-    ("atlassian-token", ("atatt",), _B + r"ATATT[A-Za-z0-9_\-=]{100,}"),
-    ("age-key", ("age-secret-key-",), _B + r"AGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
-    ("groq-key", ("gsk_",), _B + r"gsk_[A-Za-z0-9]{48,}\b"),
-    ("replicate-token", ("r8_",), _B + r"r8_[A-Za-z0-9]{37}\b"),
-    ("xai-key", ("xai-",), _B + r"xai-[A-Za-z0-9]{70,}\b"),
-    ("sentry-token", ("sntrys_", "sntryu_"), _B + r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}"),
-    ("jwt", ("eyj",), _B + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
-    (
-        # A password in a URL: the user may be empty (`redis://:pw@host`), the
-        # password may hold `@` (the last `@` before the host ends it).
-        "url-password", ("://",),
-        _B + r"[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?P<v>[^\s/\"'`]{1,200}?)"
-        r"@(?=[^\s@/\"'`:]+(?:[:/?#\s\"'`]|$))",
-    ),
-    ("bearer-token", ("bearer",),
-     r"(?i)\b(?:authorization:\s*)?bearer\s+(?P<v>[A-Za-z0-9_\-.=+/]{20,})"),
-    ("authorization", ("authorization",),
-     r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:basic|token|digest|apikey|sso-key)\s+"
-     r"(?P<v>[A-Za-z0-9_\-.=+/:]{6,})"),
-    ("cli-password", ("-u ", "--user", "sshpass", "mysql", "mariadb", "--pass", "--token",
-                      "--secret", "--api", "--auth", "--access"),
-     r"(?:(?:^|\s)(?:-u|--user)[ =]['\"]?[^\s:'\"]+:(?P<v>[^\s'\"]+)"
-     r"|\bsshpass\s+-p\s*['\"]?(?P<v2>[^\s'\"]+)"
-     r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v3>[^\s'\"-][^\s'\"]{2,})"
-     r"|--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token)"
-     r"[ =]['\"]?(?P<v4>[^\s'\"]{3,}))"),
-    ("netrc", ("machine",),
-     r"(?m)^\s*(?:machine\s+\S+|default)\b[^\n]*?\bpassword\s+(?P<v>\S+)"),
-    ("pgpass", ("pgpass", ":5432:", ":*:"),
-     r"(?m)^[A-Za-z0-9.\-*_]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<v>[^\s:]{3,})$"),
-    ("azure-key", ("accountkey", "sharedaccess"),
-     r"(?i)\b(?:accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*(?P<v>[^;\s\"']{8,})"),
-    (
-        "secret-assignment",
-        ("pass", "pwd", "secret", "token", "key", "credential"),
-        # Anchored on the keyword (not on the start of the name) so the engine
-        # does not backtrack from every position; a longer name still matches.
-        r"(?i)(?:password|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey"
-        r"|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth[_\-]?key)"
-        r"[A-Za-z0-9_.\-]*[\"']?(?P<sep>\s*(?:=|:|:=|=>)\s*)"
-        # A quoted value may hold spaces (a passphrase); a bare one ends at one.
-        r"(?:\"(?P<v>[^\"\n]{6,200})\"|'(?P<v2>[^'\n]{6,200})'|(?P<v3>[^\s\"'`,;)}\]]{6,}))",
-    ),
-]
-
-# A value that is code: a snake_case name (or a dotted path of them).
-_IDENTIFIER = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\Z"
-
-# Rules for tokens of a known shape: a prefix and a long random run. Every such
-# token holds a run like _LONG_RUN; a text without one skips them all.
-SHAPED = frozenset({
-    "aws-access-key", "github-token", "gitlab-token", "anthropic-key", "openai-key",
-    "google-api-key", "google-oauth", "slack-token", "stripe-key", "npm-token", "pypi-token",
-    "sendgrid-key", "huggingface-token", "docker-token", "vault-token", "digitalocean-token",
-    "shopify-token", "mailgun-key", "square-token",
-    "databricks-token", "newrelic-key", "grafana-token", "linear-key", "notion-token",
-    "supabase-token", "postman-key", "doppler-token", "pulumi-token", "atlassian-token",
-    "age-key", "groq-key", "replicate-token", "xai-key", "sentry-token", "jwt",
-})
+    (r.id, r.triggers, r.pattern) for r in RULES]
+SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
+RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
+# Rules whose value is judged (placeholders, code, numbers are left).
+_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key"})
 _LONG_RUN = r"[a-z0-9_\-]{16,}"  # on the lower-cased text
 
-@cache
-def _shaped_gate() -> str:
-    """A regex finding any shaped token's prefix, as a trie: one pass over a
-    text instead of a substring search per prefix (twice as fast here)."""
+
+def _trie(words: Iterable[str]) -> str:
+    """A regex finding any of `words`, as a trie: one pass over a text instead
+    of a substring search per word (twice as fast here)."""
     trie: dict[str, Any] = {}
-    for _, triggers, _ in (p for p in _PATTERNS if p[0] in SHAPED):
-        for word in triggers:
-            node = trie
-            for ch in word:
-                node = node.setdefault(ch, {})
-            node[""] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
 
     def build(node: dict[str, Any]) -> str:
         branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
@@ -181,6 +64,31 @@ def _shaped_gate() -> str:
     return build(trie)
 
 
+_Node = tuple[str, frozenset[int], list[Any]]
+
+
+def _word_tree(words: dict[str, set[int]]) -> list[_Node]:
+    """The trigger words as a tree: each under the longest other word it
+    holds ("--pass" under "pass"), the roots those that hold none. Words
+    with a "-", "_" or ":" go under that character: one search skips them."""
+    words = {**{g: set() for g in ("-", "_", ":")}, **words}
+    nodes: dict[str, _Node] = {w: (w, frozenset(ids), []) for w, ids in words.items()}
+    roots: list[_Node] = []
+    for word in sorted(words):
+        inside = [u for u in words if u != word and u in word]
+        if inside:
+            nodes[max(inside, key=len)][2].append(nodes[word])
+        else:
+            roots.append(nodes[word])
+    return roots
+
+
+@cache
+def _near_gate() -> str:
+    # In a lookahead: words that overlap ("pat" in "patwitter") are all found.
+    return "(?=(" + _trie(t for i in SHAPED_RULES | RUN_RULES for t in RULES[i].triggers) + "))"
+
+
 # Values of `key = value` that are code or exact, obvious placeholders, not
 # secrets. Anything else is redacted, all-letter passwords and "test_" keys too.
 _NOT_A_SECRET = (
@@ -189,8 +97,17 @@ _NOT_A_SECRET = (
     r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
     r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
     r"|options|req|request|ctx)\b[.\[(].*"
-    r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*)$"
+    r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*"
+    # Placeholders: `your-token-here`, `YOUR_API_KEY`, `sk-...`, `<token>`, `password`.
+    r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+(?:_[A-Z0-9]+)+)"
+    r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
+    r"|redacted|xxx+|x+-x+(?:-x+)*)s?)$"
 )
+# A value that is a number (a count, a limit: `max_tokens: 4096`).
+_NUMBER = r"[\d_.,]+[kKmMbB]?\Z"
+# A value that is code: a snake_case name (or a dotted path of them).
+_IDENTIFIER = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\Z"
+MIN_SECRET = 6  # a shorter value of a name that means a secret: only a password's
 
 # A `.env` file being written or dumped by a shell command.
 _ENV_FILE_CMD = (
@@ -208,26 +125,40 @@ class Redactor:
         self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()
     ) -> None:
         extra = list(extra)
-        self._rules = [(kind, p) for kind, _, p in _PATTERNS]
+        self._rules = [(kind, p.removeprefix(B)) for kind, _, p in _PATTERNS]
         # Case-insensitive rules also get a plain form, run on the lower-cased text:
         # (?i) keeps the regex engine from skipping ahead by literal prefix, and
         # costs those rules about six times as much.
         self._folded = {i: p.removeprefix("(?i)") for i, (_, _, p) in
                         enumerate(_PATTERNS) if p.startswith("(?i)")}
-        # Triggers grouped under a character most of them contain: a text without
-        # "_" (or "-", "://", ".") skips that whole group with one search. Token
-        # shapes (a prefix and a long random run) are tried only on a text that
-        # has such a run at all, which most texts do not.
-        context: dict[str, list[tuple[str, int]]] = {}
-        self._by_prefix: dict[str, list[int]] = {}
-        for i, (kind, triggers, _) in enumerate(_PATTERNS):
-            for t in triggers:
-                if kind in SHAPED:
-                    self._by_prefix.setdefault(t, []).append(i)
+        # Words that trigger rules, as a tree: a word holding another ("storepass"
+        # holds "pass") is looked for only in a text that has the shorter one,
+        # so a text meets about twenty searches however many words there are.
+        # Token shapes (a prefix and a long random run) are tried only on a
+        # text that has such a run at all, which most texts do not.
+        word_rules: dict[str, set[int]] = {}
+        near: dict[str, set[int]] = {}
+        for i, rule in enumerate(RULES):
+            for t in rule.triggers:
+                if rule.how == WORD:
+                    word_rules.setdefault(t, set()).add(i)
                 else:
-                    gate = next((g for g in ("://", "_", "-", ".") if g in t), "")
-                    context.setdefault(gate, []).append((t, i))
-        self._gated = sorted(context.items())
+                    near.setdefault(t, set()).add(i)
+        # The gate finds the longest trigger at a place ("sk-ant-", not "sk-"):
+        # each trigger stands for those it begins with too.
+        self._near = {t: frozenset().union(*(near.get(t[:k], ()) for k in range(1, len(t) + 1)))
+                      for t in near}
+        self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
+        # Rules that begin "not after a letter or digit" are compiled without
+        # that test (which keeps the engine from skipping ahead to a literal
+        # prefix: a hundred times slower), and it is made on each match.
+        self._bounded = frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith(B))
+        self._words = _word_tree(word_rules)
+        self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
+        self._run_words: dict[str, set[int]] = {}
+        for i in RUN_RULES:
+            for t in RULES[i].triggers:
+                self._run_words.setdefault(t, set()).add(i)
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, p) for kind, p in extra]
@@ -241,18 +172,31 @@ class Redactor:
             return text, 0
         low = text.lower()
         count = 0
-        hits = {i for gate, triggers in self._gated if not gate or gate in low
-                for t, i in triggers if t in low}
-        runs = [m.start() for m in rx(_LONG_RUN).finditer(low)]
+        hits: set[int] = set()
+        nodes = self._words
+        while nodes:
+            found_words = [node for node in nodes if node[0] in low]
+            nodes = []
+            for _, rules, children in found_words:
+                hits.update(rules)
+                nodes.extend(children)
+        runs = [m.span() for m in rx(_LONG_RUN).finditer(low)]
         if runs:
             # A token's prefix is at the start of its run (or just before it:
-            # "sg.", "hvs."): only those few characters are searched, by one
-            # trie-shaped regex.
-            gate = rx(_shaped_gate())
-            by_prefix = self._by_prefix
-            for start in runs:
-                for t in gate.findall(low, max(0, start - 8), start + 24):
-                    hits.update(by_prefix[t])
+            # "sg.", "hvs."), a service's name and its `=` a little before it:
+            # only those few characters are searched, by one trie-shaped regex.
+            # Rules for a run with no prefix of its own (Discord) always run.
+            hits.update(self._run_rules)
+            near, by_word = rx(_near_gate()), self._near
+            lo, hi = max(0, runs[0][0] - 64), runs[0][1] + 8
+            for start, end in runs[1:]:  # windows that meet are searched as one
+                if start - 64 > hi:
+                    for t in near.findall(low, lo, hi):
+                        hits.update(by_word[t])
+                    lo = start - 64
+                hi = end + 8
+            for t in near.findall(low, lo, hi):
+                hits.update(by_word[t])
         hits.update(self._always)
         for i in sorted(hits):  # in the table's order, as the patterns expect
             kind, pattern = self._rules[i]
@@ -273,6 +217,7 @@ class Redactor:
                 n -= sub.skipped
             else:
                 sub = self._replacer(marker, kind, found)
+                sub.bounded = i in self._bounded
                 text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
             if n:
@@ -324,13 +269,24 @@ class _Replacer:
         self.marker, self.kind, self.allow = marker, kind, allow
         self.found = found
         self.skipped = 0
+        self.bounded = False  # a match right after a letter or digit is inside a word
 
     def skips_match(self, m: re.Match[str], secret: str) -> bool:
         """`skips`, knowing the match: `password = user_password` (a bare
-        identifier after a spaced `=`) is code; `DB_PASSWORD=hunter` is not."""
-        if self.kind == "secret-assignment" and m.groupdict().get("v3") is not None:
-            sep = m.group("sep") or ""
-            if sep != sep.strip() and rx(_IDENTIFIER).match(secret):
+        identifier after a spaced `=`) is code; `DB_PASSWORD=hunter` is not;
+        `max_tokens: 4096` is a number, `PGPASSWORD=12345` a password."""
+        if self.bounded and m.start() and m.string[m.start() - 1].isascii() \
+                and m.string[m.start() - 1].isalnum():
+            return True
+        if self.kind == "secret-assignment":
+            groups = m.groupdict()
+            sep = groups.get("sep") or ""
+            if groups.get("v3") is not None and sep != sep.strip() \
+                    and rx(_IDENTIFIER).match(secret):
+                return True
+            name = m.string[m.start():m.start("sep")].lower()
+            password = "pass" in name or "pw" in name
+            if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
         return self.skips(secret)
 
@@ -338,7 +294,7 @@ class _Replacer:
         return (
             secret in self.allow
             or secret.startswith("[REDACTED")
-            or (self.kind == "secret-assignment" and bool(rx(_NOT_A_SECRET).match(secret)))
+            or (self.kind in _ASSIGNMENTS and bool(rx(_NOT_A_SECRET).match(secret)))
         )
 
     def __call__(self, m: re.Match[str]) -> str:

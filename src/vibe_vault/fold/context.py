@@ -36,6 +36,7 @@ PRIVATE_WORD = 8  # words of a private span this long are kept out everywhere
 MAX_LEARNED = 200
 _TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
 _SEPARATOR = r"[=:@/_.\-|]"  # what glues a secret into a longer word
+_PARTS = r"[\s/:@?&=;,|\"'`]+"  # what a caught form's parts are joined by
 NAME_CHARS = 200
 _is_uuid = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z").match
@@ -170,6 +171,10 @@ class Context:
         pieces = [p.strip(".,;:!?()[]{}'\"") for s in secrets
                   if len(s) > 40 or piece < 16 for p in s.split()]
         pieces = [p for p in pieces if len(p) >= piece]
+        # The random part of a caught form (a webhook URL's token, a cookie's
+        # value) may come back alone: its long parts that are not words.
+        pieces += [p for s in secrets for p in rx(_PARTS).split(s)
+                   if len(p) >= 16 and p != s and not p.isalpha()]
         for secret in [*secrets, *pieces]:
             secret = secret.strip()
             if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):

@@ -1,0 +1,524 @@
+"""The credential forms the redaction gate knows, as data.
+
+Each rule is an id (the `[REDACTED:<id>]` marker), the words that must occur
+in a text (lower case) for its pattern to run at all, the pattern, how it is
+run, samples of the form and a look-alike that must pass.
+
+Samples are templates, so no credential is written here: `«a36»` stands for
+36 random letters and digits (`a` mixed case, `l` lower case and digits, `u`
+upper case and digits, `h` hex, `d` digits, `b` base64, `w` letters, digits,
+`_` and `-`, `L` letters), and `⟦…⟧` marks the secret the gate must hide (the
+whole sample when there is none). `expand` fills a template from a seeded
+generator; tests and `bench/secret_coverage.py` do, the hooks never do.
+
+Token shapes here are facts about vendors' formats (their documentation, and
+the public gitleaks ruleset the benchmark measures the table against).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
+    import random
+
+# Where a token may begin: not inside a word, but after "_" (a tool name, an
+# identifier that glues a token on) as well as after a space or a quote.
+B = r"(?<![A-Za-z0-9])"
+
+# How a rule is run. SHAPED: a prefix and a long random run; it runs when one
+# of its triggers is at the start of such a run. RUN: no prefix, but a long
+# random run in it; it runs on texts with any such run. WORD: it runs when one
+# of its triggers occurs anywhere in the text.
+SHAPED, RUN, WORD = "shaped", "run", "word"
+
+
+class Sample:
+    __slots__ = ("secret", "text")
+
+    def __init__(self, text: str, secret: str) -> None:
+        self.text, self.secret = text, secret
+
+
+class Rule:
+    """A plain class: a NamedTuple's class costs the hooks a millisecond to make."""
+
+    __slots__ = ("how", "id", "look_alike", "pattern", "samples", "triggers")
+
+    def __init__(self, id: str, triggers: tuple[str, ...], pattern: str,
+                 samples: tuple[str, ...] = (), look_alike: str = "", how: str = WORD) -> None:
+        self.id, self.triggers, self.pattern = id, triggers, pattern
+        self.samples, self.look_alike, self.how = samples, look_alike, how
+
+
+_CHARS = {
+    "a": "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789",
+    "l": "abcdefghijkmnopqrstuvwxyz0123456789",
+    "u": "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    "h": "0123456789abcdef",
+    "d": "0123456789",
+    "b": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+    "w": "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789_-",
+    "L": "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ",
+}
+
+
+def expand(template: str, rng: random.Random) -> Sample:
+    """A sample's text and its secret, the placeholders filled from `rng`.
+    Every filled run holds a digit and a letter (when its alphabet has both),
+    as real tokens nearly always do."""
+    def fill(m: re.Match[str]) -> str:
+        chars, n = _CHARS[m.group(1)], int(m.group(2))
+        while True:
+            out = "".join(rng.choice(chars) for _ in range(n))
+            if n < 8 or not (set(chars) & set("0123456789")) or (
+                    any(c.isdigit() for c in out) and any(c.isalpha() for c in out)) \
+                    or not any(c.isalpha() for c in chars):
+                return out
+
+    text = re.sub(r"«(\w)(\d+)»", fill, template)
+    m = re.search(r"⟦(.*?)⟧", text, re.S)
+    plain = text.replace("⟦", "").replace("⟧", "")
+    return Sample(plain, m.group(1) if m else plain)
+
+
+def samples(rule: Rule, seed: int = 27) -> list[Sample]:
+    import random
+
+    rng = random.Random(f"{seed}:{rule.id}")
+    return [expand(t, rng) for t in rule.samples]
+
+
+# A name that means a secret, anywhere in it: `SMTP_PASS`, `db_pass`,
+# `STRIPE_KEY`, `.npmrc`'s `_auth`, `"clientSecret"`. Long words count anywhere
+# in a name; short ones (pass, pwd, key, auth, creds) only as a whole part of
+# it (after `_`, `-`, `.` or the start; `bypass`, `monkey`, `author` are not).
+_SHORT = ("pass", "pwd", "pw", "creds", "auth", "key")  # whole parts of a name only
+SECRET_NAME = (
+    r"(?:password|passwd|passphrase|secret|token|credential|api[_\-]?key|apikey"
+    r"|access[_\-]?key|private[_\-]?key|auth[_\-]?key|"
+    # Each test after its word: a pattern that begins with words lets the
+    # engine skip ahead to their letters. A short word begins the name or
+    # follows a separator ("key" only a separator), and ends a part of it.
+    + "|".join(f"{w}(?<=[_.-]key)(?![a-z0-9])" if w == "key" else
+               f"{w}(?<![a-z0-9]{w})(?![a-z0-9])" for w in _SHORT)
+    + ")"
+)
+
+# Many more vendors' tokens: a prefix and a long run. One rule each, so that
+# each pattern begins with its prefix (the engine skips ahead to it).
+_VENDOR_TOKENS = tuple(Rule("vendor-token", triggers, B + pattern, tuple(ss), "", SHAPED)
+                       for triggers, pattern, *ss in (
+    (("pplx-",), r"pplx-[A-Za-z0-9]{40,}", "PERPLEXITY_API_KEY=⟦pplx-«a48»⟧"),
+    (("pscale_",), r"pscale_(?:tkn|oauth|pw)_[\w=.\-]{32,64}", "PLANETSCALE=⟦pscale_pw_«a40»⟧"),
+    (("pnu_",), r"pnu_[A-Za-z0-9]{36}"),
+    (("rdme_",), r"rdme_[a-z0-9]{70}", "export READ_ME=⟦rdme_«l70»⟧"),
+    (("rubygems_",), r"rubygems_[a-f0-9]{48}"),
+    (("sgp_",), r"sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}"),
+    (("shippo_",), r"shippo_(?:live|test)_[a-fA-F0-9]{40}"),
+    (("sm_aat_", "sm_pat_", "sm_sat_"), r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}"),
+    (("xkeysib-", "xsmtpsib-"), r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    (("dt0c01.",), r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", "dynatrace ⟦dt0c01.«u24».«u64»⟧"),
+    (("ezak", "eztk"), r"EZ[AT]K[A-Za-z0-9]{54}"),
+    (("flwseck_test-", "flwpubk_test-"), r"FLW(?:SECK|PUBK)_TEST-[A-Za-z0-9]{12,32}(?:-X)?"),
+    (("fo1_",), r"fo1_[\w\-]{43}"),
+    (("fm1", "fm2"), r"fm[12][_a-zA-Z0-9+/]{100,}={0,3}"),
+    (("fio-u-",), r"fio-u-[\w\-=]{64}"),
+    (("ico-",), r"ico-[A-Za-z0-9]{32}"),
+    (("api-",), r"API-[A-Z0-9]{26}"),
+    (("clojars_",), r"CLOJARS_[A-Za-z0-9]{60}"),
+    (("duffel_",), r"duffel_(?:test|live)_[\w\-=]{43}"),
+    (("tk-us-",), r"tk-us-[\w\-]{48}"),
+    (("sha256~",), r"sha256~[\w\-]{43}", "okta ⟦sha256~«w43»⟧"),
+    (("cmvmd",), r"cmVmd[A-Za-z0-9]{59}"),
+    (("akcp",), r"AKCp[A-Za-z0-9]{69}"),
+    (("lin_oauth_",), r"lin_oauth_[a-f0-9]{64}"),
+    (("ops_eyj",), r"ops_eyJ[A-Za-z0-9+/]{250,}={0,3}"),
+    (("a3-",), r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}"),
+    (("dnkey-",), r"dnkey-[\w=\-]{26}-[\w=\-]{52}"),
+    (("bedrock-api-key-",), r"bedrock-api-key-[A-Za-z0-9+/=]{20,}"),
+    (("absk",), r"ABSK[A-Za-z0-9+/]{100,}={0,2}"),
+    (("ltai",), r"LTAI[A-Za-z0-9]{20}"),
+    (("v1.0-",), r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
+    (("pat.", "sat."), r"[ps]at\.[\w\-]{22}\.[\w\-]{24}\.[\w\-]{20}"),
+    (("pat",), r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    (("s-s4t2ud-", "s-s4t2af-"), r"s-s4t2(?:ud|af)-[a-f0-9]{64}"),
+    (("phc_", "phx_"), r"ph[cx]_[A-Za-z0-9]{43}"),
+    (("live_", "test_"), r"(?:live|test)_(?:pub_)?[a-f0-9]{31,35}(?![A-Za-z0-9])"),
+    (("tfp_",), r"tfp_[A-Za-z0-9_\-=.]{40,}"),
+    (("cfut_",), r"cfut_[A-Za-z0-9]{40,}"),
+    (("p8e-",), r"p8e-[A-Za-z0-9]{32}"),
+    (("4b1d",), r"4b1d[A-Za-z0-9]{38}"),
+    (("_mmk",), r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk"),
+    (("sc_", "ext_", "scauth_", "authress_"),
+     r"(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_\-][a-z0-9\-]{10,32}"
+     r"\.[a-z0-9+/_=\-]{30,120}"),
+))
+
+
+# Names of services whose keys have no shape of their own: a value assigned to
+# a name holding one (`DATADOG_APP = 3f…`, `"twilioSid": "…"`) is a secret.
+VENDORS = (
+    "adafruit", "adobe", "airtable", "algolia", "alibaba", "asana", "atlassian", "confluence",
+    "jira", "beamer", "bitbucket", "bittrex", "cloudflare", "codecov", "cohere", "co_api_key",
+    "coinbase", "confluent", "contentful", "contribsys", "datadog", "discord", "droneci",
+    "dropbox", "etsy", "facebook", "fastly", "finicity", "finnhub", "flickr", "freshbooks",
+    "gitter", "gocardless", "heroku", "hubspot", "intercom", "jfrog", "artifactory", "bintray",
+    "kraken", "kucoin", "launchdarkly", "linear", "linkedin", "linked_in", "linked-in", "lob",
+    "looker", "mailchimp", "mailgun", "mapbox", "mattermost", "meraki", "messagebird",
+    "message_bird", "message-bird", "netlify", "newrelic", "new_relic", "new-relic",
+    "nytimes", "newyorktimes", "new-york-times", "okta", "plaid", "privateai", "private_ai",
+    "private-ai", "rapidapi", "sendbird", "sentry", "snyk", "sonar", "squarespace", "sumo",
+    "telegr", "travis", "twitch", "twitter", "typeform", "yandex", "zendesk", "twilio",
+    "pagerduty", "circleci", "vercel", "segment", "mixpanel", "amplitude", "xray",
+)
+_VENDOR_WORDS = "|".join(sorted({re.escape(v) for v in VENDORS}, key=lambda v: (-len(v), v)))
+VENDOR_RULE = Rule(
+    "vendor-key", VENDORS,
+    r"(?i)(?:" + _VENDOR_WORDS + r")[\w.\- \t]{0,20}?[\s'\"]{0,3}"
+    r"(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'\"\s=]{0,5}"
+    # A value with a digit and a letter (or a long number: an id that is a key).
+    r"(?P<v>(?=[^\s\x60'\";]*\d)(?=[^\s\x60'\";]*[a-z])[\w.=\-+/~%|:]{10,150}"
+    r"|\d{16,})(?=[\x60'\"\s;]|\\[nr]|$)",
+    ("DATADOG_APP_ID=⟦«l40»⟧", '"twitterConsumerSecret": "⟦«a50»⟧"',
+     "sentry_dsn_key: ⟦«h32»⟧", "discord_client = ⟦«d18»⟧"),
+    "linear: 0.5, sentry: enabled, discord: https://discord.gg/abc", RUN)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("private-key", ("private key",),
+         r"-{4,5} ?BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]*?"
+         r"(?:-{4,5} ?END[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}|\Z)",
+         ("⟦-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA«b60»\n"
+          "-----END OPENSSH PRIVATE KEY-----⟧",
+          "⟦-----BEGIN RSA PRIVATE KEY-----\nMIIEow«b60»\n-----END RSA PRIVATE KEY-----⟧",
+          "⟦-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF«b60»\n"
+          "-----END PGP PRIVATE KEY BLOCK-----⟧",
+          "⟦---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"k\"\nP2/56wAAA«b60»\n"
+          "---- END SSH2 ENCRYPTED PRIVATE KEY ----⟧"),
+         "-----BEGIN PUBLIC KEY-----"),
+    Rule("putty-key", ("putty-user-key-file",),
+         r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:\s*\S+|\Z)",
+         ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n"
+          "⟦AAAAI«b40»⟧\nPrivate-MAC: «h64»",),
+         "PuTTYgen makes keys"),
+    # An AWS credentials file as the console exports it (CSV): the secret
+    # follows the key id. Before aws-access-key, which hides the id.
+    Rule("aws-secret-key", ("akia", "asia"),
+         B + r"(?:AKIA|ASIA)[0-9A-Z]{16}[,;\t |]+\"?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+         ("User name,Password,Access key ID,Secret access key,Console login link\n"
+          "deploy,,AKIA«u16»,⟦«b40»⟧,https://1234.signin.aws.amazon.com/console",), "", SHAPED),
+    Rule("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
+         B + r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b",
+         ("aws configure set aws_access_key_id ⟦AKIA«u16»⟧",),
+         "AKIA is the prefix of an access key id", SHAPED),
+    Rule("aws-secret-key", ("aws",),
+         r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
+         ("aws_secret_access_key = ⟦«b40»⟧",), "", RUN),
+    Rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+         B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b",
+         ("git remote set-url origin https://⟦ghp_«a36»⟧@github.com/o/r.git",
+          "GH_TOKEN=⟦github_pat_«a22»_«a59»⟧ gh pr create"),
+         "ghp_ is GitHub's prefix", SHAPED),
+    Rule("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-",
+                          "glffct-", "glimt-", "glagent-", "glft-", "glcbt-", "glsoat-"),
+         B + r"gl(?:pat|dt|ptt|rt|cbt|oas|soat|ffct|imt|agent|ft)-[A-Za-z0-9_\-]{20,}"
+         r"(?:\.[0-9a-z]{2}[0-9a-z]{7})?",
+         ("curl --header 'PRIVATE-TOKEN: ⟦glpat-«w20»⟧' https://gitlab.com/api",),
+         "", SHAPED),
+    Rule("gitlab-token", ("gr1348941",), B + r"GR1348941[A-Za-z0-9_\-]{20}",
+         ("gitlab-runner register --registration-token ⟦GR1348941«w20»⟧",), "", SHAPED),
+    Rule("anthropic-key", ("sk-ant-",), B + r"sk-ant-[A-Za-z0-9_\-]{20,}",
+         ("export ANTHROPIC_API_KEY=⟦sk-ant-api03-«w93»AA⟧",), "", SHAPED),
+    Rule("openai-key", ("sk-",), B + r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}",
+         ("client = OpenAI(api_key=\"⟦sk-proj-«w48»⟧\")",), "sk-learn is a package", SHAPED),
+    Rule("google-api-key", ("aiza",), B + r"AIza[0-9A-Za-z_\-]{35}",
+         ("https://maps.googleapis.com/maps/api?key=⟦AIza«w35»⟧",), "", SHAPED),
+    Rule("google-oauth", ("gocspx-", "ya29."),
+         B + r"(?:GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[0-9A-Za-z_\-]{20,})",
+         ("client_secret: ⟦GOCSPX-«w28»⟧", "Authorization header was ⟦ya29.«w60»⟧"), "", SHAPED),
+    Rule("slack-token", ("xox", "xapp-"),
+         B + r"(?:xox[abposrec](?:-[0-9]{1,13})?-[A-Za-z0-9-]{6,}"
+         r"|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)",
+         ("SLACK_BOT_TOKEN=⟦xoxb-«d12»-«a24»⟧",
+          "app token ⟦xapp-1-A«u10»-«d13»-«h64»⟧ in the socket client",
+          "refresh with ⟦xoxe-1-«a40»⟧", "legacy ⟦xoxa-«a8»⟧"), "xoxo, see you"),
+    Rule("slack-webhook", ("hooks.slack.com",),
+         r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-+]{20,}",
+         ("post to ⟦https://hooks.slack.com/services/T«u8»/B«u8»/«a24»⟧",),
+         "https://hooks.slack.com/services/"),
+    Rule("discord-webhook", ("discord",),
+         r"https://(?:\w+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+         ("curl -X POST ⟦https://discord.com/api/webhooks/«d18»/«w68»⟧",), "", RUN),
+    Rule("stripe-key", ("_live_", "_test_", "_prod_", "whsec_"),
+         B + r"(?:(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{24,})",
+         ("stripe.api_key = '⟦sk_live_«a24»⟧'", "use ⟦rk_live_«a24»⟧ for refunds",
+          "STRIPE_WEBHOOK_SECRET=⟦whsec_«a32»⟧"), "", SHAPED),
+    Rule("npm-token", ("npm_",), B + r"npm_[A-Za-z0-9]{36}\b",
+         ("//registry.npmjs.org/:_authToken=⟦npm_«a36»⟧",), "", SHAPED),
+    Rule("pypi-token", ("pypi-",), B + r"pypi-AgE[A-Za-z0-9_\-]{50,}",
+         ("password = ⟦pypi-AgEIcHlwaS5vcmc«w60»⟧",), "", SHAPED),
+    Rule("sendgrid-key", ("sg.",),
+         B + r"SG\.(?:[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-=]{30,64}|[A-Za-z0-9=_\-.]{66})",
+         ("sg = SendGridAPIClient('⟦SG.«w22».«w43»⟧')",), "", SHAPED),
+    Rule("huggingface-token", ("hf_", "api_org_"),
+         B + r"(?:hf_[A-Za-z0-9]{30,40}|api_org_[A-Za-z0-9]{34})\b",
+         ("huggingface-cli login --token ⟦hf_«a34»⟧",), "", SHAPED),
+    Rule("docker-token", ("dckr_pat_", "dckr_oat_"), B + r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}",
+         ("echo ⟦dckr_pat_«w27»⟧ | docker login -u me --password-stdin",), "", SHAPED),
+    Rule("vault-token", ("hvs.", "hvb.", "hvr."), B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}",
+         ("VAULT_TOKEN=⟦hvs.«w90»⟧ vault kv get",), "", SHAPED),
+    # Vault before 1.10: `s.` and 24 letters and digits, with no vendor word.
+    Rule("vault-token", ("s.", "b."), B + r"[sb]\.(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24}\b",
+         ("vault login ⟦s.«a24»⟧", "export VAULT_TOKEN=⟦s.«a24»⟧"),
+         "see s.abc and b.done", RUN),
+    Rule("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
+         B + r"do[por]_v1_[a-f0-9]{64}\b", ("doctl auth init -t ⟦dop_v1_«h64»⟧",), "", SHAPED),
+    Rule("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
+         B + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
+         ("X-Shopify-Access-Token: ⟦shpat_«h32»⟧",), "", SHAPED),
+    Rule("discord-token", (),
+         B + r"[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}\b",
+         ("client.run('⟦M«a25».«a6».«w38»⟧')",), "", RUN),
+    Rule("twilio-key", ("sk",), B + r"SK[0-9a-fA-F]{32}\b",
+         ("api key ⟦SK«h32»⟧",), "", SHAPED),
+    Rule("telegram-token", (":a",),
+         r"(?:(?<=bot)|(?<![A-Za-z0-9]))\d{5,16}:A[A-Za-z0-9_\-]{34}(?![A-Za-z0-9_\-])",
+         ("https://api.telegram.org/bot⟦«d10»:AA«w33»⟧/getMe",
+          "BOT=⟦«d9»:AA«w33»⟧"), "at 12:30:45", RUN),
+    Rule("mailgun-key", ("key-", "pubkey-"), B + r"(?:pub)?key-[0-9a-zA-Z]{32}\b",
+         ("MAILGUN_API_KEY=⟦key-«a32»⟧",), "", SHAPED),
+    Rule("square-token", ("sq0atp-", "sq0csp-", "eaaa"),
+         B + r"(?:sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}|EAAA[0-9A-Za-z_\-+=]{22,})",
+         ("SQUARE_TOKEN ⟦EAAA«w60»⟧",), "", SHAPED),
+    Rule("facebook-token", ("eaa",), B + r"EAA[A-Z][A-Za-z0-9]{30,}",
+         ("graph.facebook.com/me?access_token=⟦EAAG«a120»⟧",), "", SHAPED),
+    Rule("databricks-token", ("dapi",), B + r"dapi[a-f0-9]{32}(?:-\d)?\b",
+         ("databricks token ⟦dapi«h32»⟧",), "", SHAPED),
+    Rule("newrelic-key", ("nrak-", "nrii-", "nrjs-"),
+         B + r"NR(?:AK|II|JS)-[A-Za-z0-9\-]{19,32}\b",
+         ("NEW_RELIC_API_KEY=⟦NRAK-«u27»⟧",), "", SHAPED),
+    Rule("grafana-token", ("glsa_", "glc_", "eyjrijoi"),
+         B + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}"
+         r"|eyJrIjoi[A-Za-z0-9+/]{60,}={0,2})",
+         ("GRAFANA_TOKEN=⟦glsa_«a32»_«h8»⟧",), "", SHAPED),
+    Rule("linear-key", ("lin_api_",), B + r"lin_api_[A-Za-z0-9]{40}\b",
+         ("LINEAR_API_KEY=⟦lin_api_«a40»⟧",), "", SHAPED),
+    Rule("notion-token", ("secret_", "ntn_"),
+         B + r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b",
+         ("NOTION_TOKEN=⟦secret_«a43»⟧",), "", SHAPED),
+    Rule("supabase-token", ("sbp_",), B + r"sbp_[a-f0-9]{40}\b",
+         ("supabase login --token ⟦sbp_«h40»⟧",), "", SHAPED),
+    Rule("postman-key", ("pmak-",), B + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}\b",
+         ("postman key ⟦PMAK-«h24»-«h34»⟧",), "", SHAPED),
+    Rule("doppler-token", ("dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim."),
+         B + r"dp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9]{40,}",
+         ("DOPPLER_TOKEN=⟦dp.st.«a44»⟧",), "", SHAPED),
+    Rule("pulumi-token", ("pul-",), B + r"pul-[a-f0-9]{40}\b",
+         ("PULUMI_ACCESS_TOKEN=⟦pul-«h40»⟧",), "", SHAPED),
+    Rule("atlassian-token", ("atatt", "atctt"), B + r"AT[AC]TT[A-Za-z0-9_\-=]{100,}",
+         ("JIRA_TOKEN=⟦ATATT«w180»⟧",), "", SHAPED),
+    Rule("age-key", ("age-secret-key-",), B + r"AGE-SECRET-KEY-1[0-9A-Z]{58}\b",
+         ("age key ⟦AGE-SECRET-KEY-1«u58»⟧",), "", SHAPED),
+    Rule("groq-key", ("gsk_",), B + r"gsk_[A-Za-z0-9]{48,}\b",
+         ("GROQ_API_KEY=⟦gsk_«a52»⟧",), "", SHAPED),
+    Rule("replicate-token", ("r8_",), B + r"r8_[A-Za-z0-9]{37}\b",
+         ("REPLICATE_API_TOKEN=⟦r8_«a37»⟧",), "", SHAPED),
+    Rule("xai-key", ("xai-",), B + r"xai-[A-Za-z0-9]{70,}\b",
+         ("XAI_API_KEY=⟦xai-«a80»⟧",), "", SHAPED),
+    Rule("sentry-token", ("sntrys_", "sntryu_"), B + r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}",
+         ("SENTRY_AUTH_TOKEN=⟦sntrys_«a64»⟧",), "", SHAPED),
+    Rule("heroku-key", ("hrku-",), B + r"HRKU-[A-Za-z0-9_\-]{20,}",
+         ("heroku authorizations:create gave ⟦HRKU-AA«w58»⟧",), "", SHAPED),
+    Rule("terraform-token", ("atlasv1.",), B + r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=\-]{40,}",
+         ("credentials \"app.terraform.io\" {{ token = \"⟦«a14».atlasv1.«w67»⟧\" }}",),
+         "", SHAPED),
+    Rule("mapbox-token", ("sk.eyj", "pk.eyj", "tk.eyj"),
+         B + r"[spt]k\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{16,}",
+         ("MAPBOX_DOWNLOADS_TOKEN=⟦sk.eyJ1Ijoi«w40».«w22»⟧",), "", SHAPED),
+    Rule("jwt", ("ey", "zxlk"),
+         B + r"(?:eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
+         r"|ey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/\\_\-]{17,}\.(?:[A-Za-z0-9/\\_\-]{10,}={0,2})?"
+         r"|ZXlK[A-Za-z0-9+/=_\-]{20,})",
+         ("Cookie: session=⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ«w40».«w43»⟧",),
+         "", SHAPED),
+    *_VENDOR_TOKENS,
+    Rule("azure-secret", ("q~",), r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}",
+         ("AZURE_CLIENT_SECRET ⟦abc8Q~«w34»⟧",), "", RUN),
+    Rule("facebook-token", ("|", "%"), B + r"\d{15,16}(?:\||%7[Cc]|%)[0-9A-Za-z_\-]{27,40}",
+         ("graph?access_token=⟦«d15»|«w30»⟧",), "", RUN),
+    Rule("teams-webhook", ("webhookb2",),
+         r"https://[a-z0-9\-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/\-]{30,}",
+         ("⟦https://acme.webhook.office.com/webhookb2/«l8»-«l4»-«l4»-«l4»-«l12»@«l8»-«l4»-"
+          "«l4»-«l4»-«l12»/IncomingWebhook/«l32»/«l8»-«l4»-«l4»-«l4»-«l12»⟧",), "", RUN),
+    Rule("nuget-password", ("<add key",),
+         r"(?i)<add key=\"(?:cleartext)?password\"\s*value=\"(?P<v>[^\"]{1,200})\"",
+         ('<add key="ClearTextPassword" value="⟦«a16»⟧" />',), '<add key="Username" value="me" />'),
+    Rule("docker-config", ("dockerconfigjson", "dockercfg"),
+         r"(?i)\.docker(?:configjson|cfg)[\"']?\s*:\s*[\"']?(?P<v>[A-Za-z0-9+/=]{16,})",
+         ("data:\n  .dockerconfigjson: ⟦eyJhdXRocyI6«b60»⟧",)),
+    Rule("url-password", ("://",),
+         # A password in a URL: the user may be empty (`redis://:pw@host`); the
+         # password may hold `@`, `/` or `'` (the last `@` before the host ends it).
+         B + r"[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?!\d{1,5}/)"
+         r"(?P<v>[^\s\"`]{1,200}?)@(?=[^\s@/\"'`:]+(?:[:/?#\s\"'`]|$))",
+         ("git clone https://deploy:⟦P«a14»9⟧@git.example.com/repo.git",
+          "REDIS_URL=redis://:⟦«a18»⟧@cache.internal:6379/0",
+          "postgres://app:⟦pa@«a12»⟧@db.internal:5432/app",
+          "DATABASE_URL=postgres://app:⟦p/«a10»'x⟧@db.internal/app"),
+         "see http://example.com:8080/users/me and ssh://git@host/repo"),
+    # A token as the URL's user (`https://TOKEN@host`, `https://TOKEN:x-oauth-basic@`).
+    Rule("url-token", ("://",),
+         B + r"https?://(?P<v>(?=[A-Za-z_\-]*\d)(?=[\d_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,})"
+         r"(?::[^\s@/\"'`]*)?@[^\s@/\"'`:]+",
+         ("git clone https://⟦«a40»⟧@github.com/o/r.git",),
+         "https://user@example.com/repo"),
+    Rule("azure-sas", ("sig=",),
+         r"(?i)[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})",
+         ("https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2026-01-01&sr=b&sp=r"
+          "&sig=⟦«a43»%3D⟧",), "the sig= parameter of a SAS URL"),
+    Rule("bearer-token", ("bearer",),
+         r"(?i)(?:authorization[\"']?\s*[:=]\s*[\"']?bearer\s*(?P<v>[A-Za-z0-9_\-.=+/~]{6,})"
+         r"|\bbearer\s+(?P<v2>[A-Za-z0-9_\-.=+/~]{16,}))",
+         ("curl -H 'Authorization: Bearer ⟦«a40»⟧' https://api.example.com",
+          "curl -H 'Authorization:Bearer⟦«a40»⟧' https://api.example.com"),
+         "Bearer tokens go in the Authorization header"),
+    Rule("authorization", ("authorization",),
+         r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:basic|token|digest|apikey|sso-key|bot"
+         r"|key|otoken|splunk|ssws|negotiate)\s+(?P<v>[A-Za-z0-9_\-.=+/:]{6,})",
+         ("Authorization: Basic ⟦«b28»==⟧",
+          "headers = {{'Authorization': 'Token ⟦«a40»⟧'}}",
+          "Authorization: Bot ⟦M«a25».«a6».«w38»⟧"),
+         "Authorization: Basic realm"),
+    Rule("cookie", ("cookie",),
+         r"(?i)\b(?:set-)?cookie\s*:\s*(?P<v>[^\n\"']*?=[^\n\"']{8,})",
+         ("curl -H 'Cookie: ⟦sessionid=«a32»; csrftoken=«a32»⟧' https://x",
+          "Set-Cookie: ⟦_gitlab_session=«h32»; path=/⟧"),
+         "the Cookie header carries the session"),
+    Rule("gitlab-session", ("_gitlab_session=",), r"_gitlab_session=(?P<v>[0-9a-z]{32})",
+         ("curl -b '_gitlab_session=⟦«l32»⟧' https://gitlab.example.com",)),
+    Rule("cli-password", ("-u ", "--user", "sshpass", "mysql", "mariadb", "--pass", "--token",
+                          "--secret", "--api", "--auth", "--access", "login", "redis-cli",
+                          "pass:", "storepass", "keypass", "secret set", "configure set",
+                          "-pass", "htpasswd", "mongo"),
+         r"(?:(?:^|\s)(?:-u|--user)[ =]['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+)"
+         r"|\bsshpass\s+-p\s*['\"]?(?P<v2>[^\s'\"]+)"
+         # mysql -pX, -p'X', -p"X" (no space: a space means "ask me").
+         r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]*?\s-p"
+         r"(?:'(?P<v3>[^'\n]+)'|\"(?P<v4>[^\"\n]+)\"|(?P<v5>[^\s'\"-][^\s'\"]*))"
+         r"|--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token"
+         r"|client-secret|secret-key|access-key|private-key)"
+         r"[ =](?:'(?P<v6>[^'\n]{3,})'|\"(?P<v7>[^\"\n]{3,})\"|(?P<v8>[^\s'\"]{3,}))"
+         # docker/podman/helm/oras login -p X; redis-cli -a X; mongo -p X.
+         r"|\b(?:login|redis-cli|mongo|mongosh)\b[^\n|;&]*?\s-[pa]\s+"
+         r"(?:'(?P<v9>[^'\n]+)'|\"(?P<v10>[^\"\n]+)\"|(?P<v11>[^\s'\"-][^\s'\"]*))"
+         # openssl -passin/-passout pass:X; keytool -storepass X.
+         r"|(?<![A-Za-z0-9])pass:(?P<v12>[^\s'\"]+)"
+         r"|\s-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass"
+         r"|passin|passout|password|passwd)\s+(?!(?:pass|env|file|fd):|stdin\b)"
+         r"(?:'(?P<v13>[^'\n]+)'|\"(?P<v14>[^\"\n]+)\"|(?P<v15>[^\s'\"]+))"
+         # gh secret set NAME --body X; aws configure set aws_secret_access_key X.
+         r"|\bsecret\s+set\b[^\n|;&]*?\s(?:--body|-b)[ =]?"
+         r"(?:'(?P<v16>[^'\n]+)'|\"(?P<v17>[^\"\n]+)\"|(?P<v18>[^\s'\"]+))"
+         r"|\bconfigure\s+set\s+[\w.\-]*(?:secret|token|password|key)[\w.\-]*\s+"
+         r"['\"]?(?P<v19>[^\s'\"]+)"
+         r"|\bhtpasswd\b(?:\s+-[a-zA-Z]+)*\s+-b\w*\s+\S+\s+\S+\s+['\"]?(?P<v20>[^\s'\"]+))",
+         ("curl -u admin:⟦«a16»⟧ https://jenkins.internal/api",
+          "mysql -u root -p⟦«a14»⟧ shop", "mysql -uroot -p'⟦«a14»⟧' shop",
+          "psql --password ⟦«a14»⟧ -h db", "sshpass -p '⟦«a14»⟧' ssh deploy@host",
+          "docker login -u me -p ⟦«a20»⟧ registry.example.com",
+          "redis-cli -h cache -a ⟦«a20»⟧ ping",
+          "openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:⟦«a16»⟧",
+          "gh secret set NPM_TOKEN --body ⟦«a32»⟧",
+          "gh secret set DEPLOY_KEY --body '⟦«a32»⟧'",
+          "keytool -genkey -keystore k.jks -storepass ⟦«a12»⟧ -alias me",
+          "aws configure set aws_secret_access_key ⟦«b40»⟧"),
+         "date -u +%Y-%m-%dT%H:%M:%SZ"),
+    Rule("netrc", ("machine", "default"),
+         B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
+         r"\s+password\s+(?P<v>\S+)",
+         ("machine api.example.com login me password ⟦«a16»⟧",),
+         "the machine has no password set"),
+    Rule("pgpass", ("pgpass", ":5432:", ":*:"),
+         r"(?<![^\s\"'`])[A-Za-z0-9.\-*_]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:"
+         r"(?P<v>[^\s:\"'`]{3,})(?![^\s\"'`])",
+         ("db.internal:5432:app:alice:⟦«a16»⟧",)),
+    Rule("azure-key", ("accountkey", "sharedaccess"),
+         r"(?i)\b(?:accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*(?P<v>[^;\s\"']{8,})",
+         ("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=⟦«b86»==⟧;"
+          "EndpointSuffix=core.windows.net",
+          "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=root;"
+          "SharedAccessKey=⟦«b44»=⟧"),
+         "the SharedAccessKeyName is root"),
+    Rule(
+        "secret-assignment",
+        ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth"),
+        # Anchored on the keyword (not on the start of the name) so the engine
+        # does not backtrack from every position; a longer name still matches.
+        r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]*[\"']?(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
+        # A quoted value may hold spaces (a passphrase); a bare one ends at one.
+        r"(?:\"(?P<v>[^\"\n]{4,200})\"|'(?P<v2>[^'\n]{4,200})'|(?P<v3>[^\s\"'`,;)}\]]{4,}))",
+        ("DB_PASSWORD=⟦SuperSecretPassword⟧", '"password": "⟦CorrectHorseBattery⟧"',
+         'passphrase = "⟦correct horse battery staple⟧"', "API_KEY=⟦test_«a16»⟧",
+         "client_secret: ⟦«a32»⟧", "SMTP_PASS=⟦«a12»⟧", "STRIPE_KEY=⟦«a24»⟧",
+         '{{"db_pass": "⟦«a12»⟧"}}', "//registry.npmjs.org/:_auth=⟦«b24»=⟧",
+         "export PGPASSWORD=⟦«a5»⟧", 'auths: {{"https://index.docker.io/v1/": '
+         '{{"auth": "⟦«b32»⟧"}}}}', "db_pass = '⟦«a10»⟧'",
+         '[default]\ntoken = "⟦«a30»⟧"', "  DB_PASS: ⟦«b24»⟧",
+         "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧"),
+        "export X_TOKEN=your-token-here"),
+    VENDOR_RULE,
+)
+
+# The gate has nothing to hide in these. Each rule's look-alike is one more.
+LOOK_ALIKES: tuple[str, ...] = (
+    "commit 4f2c1a9e8b7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b",
+    "session 123e4567-e89b-12d3-a456-426614174000",
+    "image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "integrity sha512-abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghij==",
+    "api_key = <your-key>",
+    "token = ${GITHUB_TOKEN}",
+    "password = os.environ['DB_PASSWORD']",
+    "self.password = password",
+    "password: Optional[str] = None",
+    "TOKEN=xxxxxxxxxxxx",
+    "secret = changeme",
+    "See https://docs.python.org/3/library/re.html#re.compile",
+    "at 10:30:45 on 2026-01-01, run 12:01:02:03",
+    "user@example.com wrote to ops@example.com",
+    "date -u +%Y-%m-%dT%H:%M:%SZ",
+    "date -u '+%Y-%m-%dT%H:%M:%S.%3NZ' > stamp",
+    "printf '%s:%d\\n' \"$user\" \"$port\"",
+    "export X_TOKEN=your-token-here",
+    "API_KEY=<token>",
+    "GITHUB_TOKEN=xxx",
+    "password: \"********\"",
+    "token: '...'",
+    "SECRET_KEY=your_secret_key_here",
+    "OPENAI_API_KEY=sk-...",
+    "api_key: YOUR_API_KEY",
+    "export AWS_SECRET_ACCESS_KEY=<secret>",
+    "password = \"{{ vault_password }}\"",
+    "md5 d41d8cd98f00b204e9800998ecf8427e",
+    "sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709",
+    "git log 1a2b3c4 ..9f8e7d6",
+    "uuid 550e8400-e29b-41d4-a716-446655440000",
+    "mkdir -p build/out && ssh -p 2222 host",
+    "python -m pytest -p no:cacheprovider",
+    "docker login -u me --password-stdin",
+    "openssl enc -pass env:PASSPHRASE -in a",
+    "keytool -list -storepass:env STOREPASS",
+    "key: value",
+    "primary_key = True",
+    "sort_key: created_at",
+    "author: Jane Doe",
+    "compass_heading = 270",
+    "bypass: true",
+    "monkey: business",
+    "token_count = 12345",
+    "max_tokens: 4096",
+    "git push https://github.com/o/r.git",
+    "ssh -i ~/.ssh/id_ed25519 deploy@host",
+    "the tests pass: 42 passed in 3.1s",
+)
