@@ -149,7 +149,8 @@ def search_bytes(db: Path) -> int:
     with sqlite3.connect(db) as conn:
         names = [row[0] for row in conn.execute(
             "SELECT name FROM sqlite_schema WHERE tbl_name IN "
-            "('sessions', 'folders', 'indexed', 'changes') OR tbl_name LIKE 'search%'")]
+            "('sessions', 'folders', 'indexed', 'changes', 'texts') "
+            "OR tbl_name LIKE 'search%'")]
         return int(conn.execute(
             f"SELECT sum(pgsize) FROM dbstat WHERE name IN ({','.join('?' * len(names))})",
             names).fetchone()[0] or 0)
@@ -237,8 +238,10 @@ def main() -> int:
         notes = sum(p.stat().st_size for p in (work / "vault" / "Projects").rglob("*.md"))
         whole = sum(p.stat().st_size for p in (work / "state").glob("vault.db*"))  # WAL too
         search = search_bytes(work / "state" / "vault.db")
-        rows.append(("  search index size", f"{search / 1e6:.1f} MB",
-                     f"{search / notes:.0%} of the notes' {notes / 1e6:.0f} MB", "≤ 30%"))
+        rows.append(("  search index size (words, texts for snippets)",
+                     f"{search / 1e6:.1f} MB",
+                     f"{search / nbytes:.1%} of the transcripts' {nbytes / 1e6:.0f} MB, "
+                     f"{search / notes:.0%} of the notes'", "≤ 10% of transcripts"))
         rows.append(("  the whole database (registry and search)", f"{whole / 1e6:.1f} MB",
                      f"{whole / max(1, args.sessions) / 1e3:.1f} kB a session", ""))
         # Steady state: the first search after a change catches the index up (a

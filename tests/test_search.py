@@ -222,9 +222,15 @@ def answers(env: Env, paths: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for q in QUERIES:
         hits = search(env, *q.split(), "--limit", "200")
-        out[q] = sorted((h["session_id"], h["snippet"], h["title"]) for h in hits)
+        out[q] = sorted((h["session_id"], h["snippet"], h["matched"], h["title"]) for h in hits)
     for path in paths:
         out[path] = json.loads(env.vv("files", "--json", "--", path).stdout)
+    import zlib
+
+    # every session's whole text, as kept for snippets
+    with sqlite3.connect(env.state / "vault.db") as conn:
+        out["texts"] = sorted((sid, zlib.decompress(body)) for sid, body in conn.execute(
+            "SELECT s.session_id, t.body FROM texts t JOIN sessions s ON s.doc = t.doc"))
     return out
 
 
@@ -331,6 +337,13 @@ def test_a_planted_secret_cannot_be_found(env: Env) -> None:
     assert not found, found
     db = (env.state / "vault.db").read_bytes()
     assert not [kind for kind, _, secret in FORMS if secret.encode() in db]
+    import zlib
+
+    with sqlite3.connect(env.state / "vault.db") as conn:  # the texts kept, compressed
+        stored = b"\n".join(zlib.decompress(row[0]) for row in conn.execute(
+            "SELECT body FROM texts"))
+    assert len(stored) > 1000
+    assert not [kind for kind, _, secret in FORMS if secret.encode() in stored]
 
 
 def test_query_syntax() -> None:
@@ -503,3 +516,92 @@ def test_a_title_reads_as_its_json_string_would(raw: str) -> None:
         except ValueError:
             expected = value.strip('"')
         assert title_in(f"---\ntitle: {value}\n---\nbody") == expected
+
+
+# -- the whole conversation ---------------------------------------------------------------
+
+FILLER = ("we looked at the module and changed how the parts fit together so that "
+          "each piece is read once ").split()
+
+
+def conversation(sid: str, turns: list[list[str]], prompts: list[str]) -> str:
+    """A transcript: one prompt a turn, then each answer text block as its own
+    entry (as Claude Code writes them), then a tool call in the turn."""
+    lines: list[dict[str, Any]] = []
+
+    def entry(**fields: Any) -> None:
+        i = len(lines)
+        lines.append({"uuid": f"{sid}-{i}", "parentUuid": None, "sessionId": sid,
+                      "timestamp": f"2026-04-01T{10 + i // 3600:02d}:{i // 60 % 60:02d}:"
+                                   f"{i % 60:02d}Z", "cwd": "/home/u/conv", "version": "2.1.99",
+                      **fields})
+
+    for n, (prompt, blocks) in enumerate(zip(prompts, turns, strict=True)):
+        entry(type="user", message={"role": "user", "content": prompt})
+        for k, block in enumerate(blocks):
+            entry(type="assistant", message={
+                "id": f"msg_{n}_{k}", "model": "claude-sonnet-4-6", "role": "assistant",
+                "content": [{"type": "text", "text": block}],
+                "usage": {"input_tokens": 1, "output_tokens": 1}})
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.data())
+def test_words_anywhere_in_the_conversation_are_found_and_shown(tmp_path_factory: Any,
+                                                                data: st.DataObject) -> None:
+    """A word put anywhere in a prompt or in any answer text block (past the
+    note's cut, in a middle turn the note drops, in a block before the last)
+    finds its session, and the snippet shows it, saying which part it is in;
+    a secret put in as deep is redacted there too (search, stored text)."""
+    import zlib
+
+    from test_secrets import FORMS
+    from vibe_vault.fold.context import HEAD_TURNS, TAIL_TURNS
+
+    env = Env(tmp_path_factory.mktemp("conv"))
+    count = data.draw(st.integers(3, HEAD_TURNS + TAIL_TURNS + 15), label="turns")
+    import random
+
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+
+    def text(words: int) -> str:
+        return " ".join(rng.choice(FILLER) for _ in range(words))
+
+    turns = [[text(rng.randint(5, 400)) for _ in range(rng.randint(1, 3))]
+             for _ in range(count)]
+    prompts = [text(rng.randint(3, 200)) for _ in range(count)]
+    needles = {"answer": "zqanswerneedle", "prompt": "zqpromptneedle"}
+    where = {}
+    for part, needle in needles.items():
+        n = rng.randrange(count)
+        if part == "answer":
+            k = rng.randrange(len(turns[n]))
+            words = turns[n][k].split()
+            words.insert(rng.randint(0, len(words)), needle)
+            turns[n][k] = " ".join(words)
+        else:
+            words = prompts[n].split()
+            words.insert(rng.randint(0, len(words)), needle)
+            prompts[n] = " ".join(words)
+        where[part] = n
+    kind, planted, secret = rng.choice([f for f in FORMS if re.search(r"[^\W_]{8,}", f[2])])
+    n = rng.randrange(count)
+    turns[n][-1] = turns[n][-1] + " " + text(300) + " " + planted
+    slug = env.claude / "projects" / "-home-u-conv"
+    slug.mkdir(parents=True)
+    sid = "5e55c0de-0000-4000-8000-000000000001"
+    (slug / f"{sid}.jsonl").write_text(conversation(sid, turns, prompts))
+    assert env.vv("backfill").returncode == 0
+    for part, needle in needles.items():
+        hits = search(env, needle)
+        assert [h["session_id"] for h in hits] == [sid], (part, where)
+        # (the first prompt is also the title)
+        parts = {part, "title"} if part == "prompt" and where[part] == 0 else {part}
+        assert f"**{needle}**" in hits[0]["snippet"] and hits[0]["matched"] in parts, hits[0]
+    assert search(env, "claude-sonnet-4-6")[0]["session_id"] == sid  # the model, too
+    longest = max(re.findall(r"[^\W_]{8,}", secret), key=len)
+    assert search(env, f'"{longest}"') == [], kind
+    with sqlite3.connect(env.state / "vault.db") as conn:
+        stored = [zlib.decompress(row[0]) for row in conn.execute("SELECT body FROM texts")]
+    assert stored and not [body for body in stored if secret.encode() in body], kind

@@ -47,17 +47,23 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         return None
     work = fig.work if fig is not None else work_of(state)
     title = fig.title if fig is not None else title_of(state)
-    prompts: list[str] = []
+    # The conversation in full (the turns keep a cut of it, and not the middle
+    # turns): every prompt and answer text, subagents' too.
+    prompts: list[str] = [s.text for s in f.said if s.kind == "prompt"]
     answers: list[str] = [f.recap] if f.recap else []
+    answers.extend(s.text for s in f.said if s.kind == "answer")
+    for agent in state.agents.values():
+        if not agent.foreign:
+            answers.extend(s.text for s in agent.fold.work.said)
+    if f.sidechain is not None:
+        answers.extend(s.text for s in f.sidechain.said)
     actions: list[str] = []
     last_change: dict[str, str] = {}  # path -> when it was last edited
     for turn in f.turns:
-        if turn.kind in ("prompt", "command"):
-            prompts.append(turn.text)
-        elif turn.detail:
+        if turn.kind == "command" or turn.detail == "queued":
+            prompts.append(turn.text)  # (a queued prompt: as the note shows it)
+        elif turn.kind != "prompt" and turn.detail:
             answers.append(turn.detail)  # a compaction's summary
-        if turn.answer:
-            answers.append(turn.answer)
         for action in turn.actions:
             if action.kind == "edit" and action.text and action.ts:
                 last_change[action.text] = max(last_change.get(action.text, ""), action.ts)
@@ -82,6 +88,9 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         "errors": "\n".join(e.text for _, e in work.errors),
         "todos": "\n".join(todos),
         "answers": "\n".join(answers),
+        "models": " ".join(dict.fromkeys([*f.models, *(m for a in state.agents.values()
+                                                      if not a.foreign
+                                                      for m in a.fold.models)])),
     }
     rows = [FileRow(path, fw.change.added, fw.change.removed,
                     *_commit_after(last_change.get(path, ""), commits))

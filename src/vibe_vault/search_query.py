@@ -32,7 +32,12 @@ COLUMNS: dict[str, float] = {
     "errors": 2.0,
     "todos": 2.0,
     "answers": 1.0,
+    "models": 1.0,
 }
+# What a hit's snippet says it matched in, by column.
+PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
+         "actions": "action", "commands": "command", "errors": "error", "todos": "todo",
+         "answers": "answer", "models": "model"}
 
 # A query longer than this is refused, not run: its cost grows with its terms
 # (a 2,000-word query took 17 s) and no one types so much to find a session.

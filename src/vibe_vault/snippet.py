@@ -69,18 +69,63 @@ def _spans(line: str, terms: list[tuple[str, bool]],
 
 
 def snippet(note: str, terms: list[tuple[str, bool]], width: int = WIDTH) -> str:
+    """The line of a note's body that holds the most of the terms, cut and marked."""
     if not terms:
         return ""
     finder = _finder(terms)
-    wanted = len({t for t, _ in terms})
-    best: tuple[int, str, list[tuple[int, int]]] | None = None
+    lines = []
     for raw in body_of(note).splitlines():
         line = raw.strip().lstrip(">-*|#").strip().rstrip("|").strip()
         if not line or line.startswith("<!--"):
             continue
         if "\\" in line:
             line = _ESCAPED.sub(r"\1", line)
-        line = line.replace(MARK, "")  # the note's own bold: only the matches are marked
+        lines.append(line)
+    best = _best(lines, terms, finder)
+    return _shown(best[1], best[2], width) if best else ""
+
+
+def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
+               width: int = WIDTH) -> tuple[str, str]:
+    """The line of a session's texts (by column, as the index holds them) that
+    holds the most of the terms, cut and marked; and the column it is in (the
+    first such, in the columns' order: the title before prompts before answers)."""
+    if not terms:
+        return "", ""
+    finder = _finder(terms)
+    wanted = len({t for t, _ in terms})
+    best: tuple[int, str, list[tuple[int, int]]] | None = None
+    where = ""
+    for column, text in texts.items():
+        if text.isascii():
+            # only the lines where a term is (an answer may be pages long)
+            starts = dict.fromkeys(text.rfind("\n", 0, m.start()) + 1
+                                   for m in finder.finditer(text))
+            lines = [text[a:_line_end(text, a)].strip() for a in starts]
+        else:
+            lines = [line.strip() for line in text.split("\n")]
+        found = _best(lines, terms, finder)
+        if found is not None and (best is None or found[0] > best[0]):
+            best, where = found, column
+            if best[0] >= wanted:
+                break
+    return (where, _shown(best[1], best[2], width)) if best else ("", "")
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return end if end >= 0 else len(text)
+
+
+def _best(lines: list[str], terms: list[tuple[str, bool]],
+          finder: re.Pattern[str]) -> tuple[int, str, list[tuple[int, int]]] | None:
+    """The first line with the most distinct terms, and where they are in it."""
+    wanted = len({t for t, _ in terms})
+    best: tuple[int, str, list[tuple[int, int]]] | None = None
+    for line in lines:
+        if not line:
+            continue
+        line = line.replace(MARK, "")  # the text's own bold: only the matches are marked
         spans = _spans(line, terms, finder)
         if not spans:
             continue
@@ -89,9 +134,11 @@ def snippet(note: str, terms: list[tuple[str, bool]], width: int = WIDTH) -> str
             best = (found, line, spans)
             if found >= wanted:
                 break
-    if best is None:
-        return ""
-    _, line, spans = best
+    return best
+
+
+def _shown(line: str, spans: list[tuple[int, int]], width: int) -> str:
+    """The line cut to `width` around its first match, the matches marked."""
     start = max(0, spans[0][0] - width // 3)
     end = min(len(line), start + width)
     if start and end - start < width:

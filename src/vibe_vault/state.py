@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 17
+STATE_VERSION = 18
 
 
 class Tokens(Struct, array_like=True):
@@ -149,6 +149,14 @@ class Queued(Struct, array_like=True, omit_defaults=True):
     secrets: int = 0  # replaced in `text`; counted when it is shown
 
 
+class Said(Struct, array_like=True):
+    """A prompt or a piece of an answer in full (cleaned, redacted): what the
+    search index holds of the conversation, beyond what the note shows."""
+
+    kind: str  # prompt, answer
+    text: Redacted
+
+
 class Subagent(Struct, array_like=True, omit_defaults=True):
     tool_id: str
     type: Redacted = Redacted("")
@@ -196,6 +204,11 @@ class Fold(Struct, omit_defaults=True):
     compactions: int = 0
     queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
     queued_shown: list[Redacted] = field(default_factory=list)  # the last ones shown, not to repeat
+    # Every prompt and answer text in full, for search (the turns keep a cut
+    # and drop the middle ones); bounded by SAID_CHARS, what is over counted.
+    said: list[Said] = field(default_factory=list)
+    said_chars: int = 0
+    said_dropped: int = 0
     # fold.usage: tokens and models
     models: list[Redacted] = field(default_factory=list)
     usage: dict[str, Tokens] = field(default_factory=dict)  # recent messages, by id

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 7
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
-SEARCH_VERSION = "2"
+SEARCH_VERSION = "3"
 DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
@@ -91,6 +91,9 @@ CREATE TABLE changes(
     path TEXT NOT NULL, added INTEGER NOT NULL, removed INTEGER NOT NULL,
     sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL);
 CREATE INDEX changes_by_path ON changes(path);
+-- each session's text by column (title, prompts, …), compressed: what a hit's
+-- snippet is cut from (the index itself keeps no text)
+CREATE TABLE texts(doc INTEGER PRIMARY KEY, body BLOB NOT NULL);
 CREATE INDEX changes_by_doc ON changes(doc);
 -- Text comes in folded and split into tokens (search_query.index_text), as a
 -- query is: the tokenizer only splits it at the spaces and punctuation left.
@@ -101,7 +104,7 @@ CREATE VIRTUAL TABLE search USING fts5({", ".join(COLUMNS)}, content='',
 INSERT INTO search(search, rank) VALUES ('automerge', 8);
 INSERT OR REPLACE INTO meta(key, value) VALUES ('search_version', '{SEARCH_VERSION}');
 """
-_SEARCH_TABLES = ("sessions", "folders", "indexed", "changes", "search")
+_SEARCH_TABLES = ("sessions", "folders", "indexed", "changes", "texts", "search")
 
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -114,10 +117,11 @@ PRAGMA user_version = {SCHEMA_VERSION};
 class Hit:
     """A session found."""
 
-    __slots__ = ("cwd", "ended", "note", "project", "score", "session_id", "started", "status")
+    __slots__ = ("cwd", "doc", "ended", "note", "project", "score", "session_id", "started",
+                 "status")
 
     def __init__(self, session_id: str, project: str, cwd: str, started: str,
-                 ended: str, note: str, status: str, score: float = 0.0) -> None:
+                 ended: str, note: str, status: str, score: float = 0.0, doc: int = 0) -> None:
         self.session_id = session_id
         self.project = project
         self.cwd = cwd
@@ -126,6 +130,7 @@ class Hit:
         self.note = note  # relative to the vault
         self.status = status
         self.score = score  # higher is better
+        self.doc = doc  # its rowid in the index (texts_of)
 
 
 class Change:
@@ -244,6 +249,7 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
         return
     conn.execute("DELETE FROM sessions WHERE doc = ?", row)
     conn.execute("DELETE FROM changes WHERE doc = ?", row)
+    conn.execute("DELETE FROM texts WHERE doc = ?", row)
     set_meta(conn, "dead", str(int(meta(conn, "dead", "0")) + 1))
 
 
@@ -267,12 +273,45 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
         (doc.session_id, doc.project, folder, doc.started, doc.ended, doc.note, doc.status))
     conn.execute(_INSERT_TEXT, (cur.lastrowid,
                                 *(index_text(doc.texts.get(c, "")) for c in COLUMNS)))
+    conn.execute("INSERT INTO texts(doc, body) VALUES (?, ?)",
+                 (cur.lastrowid, pack_texts(doc.texts)))
     if doc.files:
         conn.executemany(
             "INSERT INTO changes(doc, path, added, removed, sha, subject, committed)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed))
              for f in doc.files])
+
+
+_UNIT, _RECORD = "\x1f", "\x1e"
+
+
+def pack_texts(texts: dict[str, str]) -> bytes:
+    """A session's texts by column, compressed (a fifth of their size)."""
+    import zlib
+
+    clean = str.maketrans(_UNIT + _RECORD, "  ")
+    return zlib.compress(_RECORD.join(
+        f"{column}{_UNIT}{texts[column].translate(clean)}" for column in COLUMNS
+        if texts.get(column)).encode("utf-8", "surrogatepass"))
+
+
+def texts_of(conn: sqlite3.Connection, doc: int) -> dict[str, str]:
+    """The texts a session was indexed with, by column ({} when none are kept)."""
+    import zlib
+
+    row = conn.execute("SELECT body FROM texts WHERE doc = ?", (doc,)).fetchone()
+    if row is None:
+        return {}
+    try:
+        data = zlib.decompress(row[0]).decode("utf-8", "replace")
+    except (zlib.error, TypeError):
+        return {}
+    out = {}
+    for record in data.split(_RECORD):
+        column, _, text = record.partition(_UNIT)
+        out[column] = text
+    return out
 
 
 def forget(state_dir: str) -> None:
@@ -446,7 +485,7 @@ def ready(state_dir: str, reindex: bool = False, caught_up: bool = True) -> sqli
     return conn
 
 
-_HIT = "s.session_id, s.project, f.path, s.started, s.ended, s.note, s.status"
+_HIT = "s.session_id, s.project, f.path, s.started, s.ended, s.note, s.status, s.doc"
 _FOLDER = " JOIN folders f ON f.id = s.folder"
 
 
@@ -462,7 +501,7 @@ def since_seconds(day: str) -> int:
 
 
 def _hit(row: Any, score: float = 0.0) -> Hit:
-    return Hit(row[0], row[1], row[2], iso(row[3]), iso(row[4]), row[5], row[6], score)
+    return Hit(row[0], row[1], row[2], iso(row[3]), iso(row[4]), row[5], row[6], score, row[7])
 
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
@@ -481,7 +520,7 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
         params.append(phrase)
     # A word in most sessions weighs next to nothing in bm25 (its idf is
     # floored at 1e-6): the score keeps four significant digits, not decimals.
-    return [_hit(row, float(f"{-row[7]:.4g}"))
+    return [_hit(row, float(f"{-row[8]:.4g}"))
             for row in conn.execute(sql + narrow + order, [fts, *params, limit])]
 
 
@@ -520,7 +559,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         tail, params = newest_first(project or suffix_project)
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
                             [_ends_with(posix), _ends_with(windows), *params]).fetchall()
-    return [Change(_hit(row), row[7], row[8], row[9], row[10], row[11], bool(row[12]))
+    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]))
             for row in rows]
 
 

@@ -232,14 +232,19 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             return 0
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
                               limit=max(args.limit or 10, 1), phrase=query.phrase)
+        from vibe_vault.snippet import snippet_in
+
+        # the line that matched, from the session's whole text (not the note's cut)
+        shown = [snippet_in(vaultdb.texts_of(conn, hit.doc), query.terms) for hit in hits]
     finally:
         conn.close()  # the last connection out folds SQLite's write-ahead log back in
-    from vibe_vault.snippet import snippet
+    from vibe_vault.search_query import PARTS
 
     objects = []
-    for hit in hits:
-        note = read_note(cfg, hit)
-        objects.append(hit_object(cfg, hit, note, snippet(note, query.terms)))
+    for hit, (column, line) in zip(hits, shown, strict=True):
+        obj = hit_object(cfg, hit, read_note(cfg, hit, 8192), line)
+        obj["matched"] = PARTS.get(column, "")
+        objects.append(obj)
     if args.json:
         import json
 
@@ -252,7 +257,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         for i, obj in enumerate(objects):
             if i:
                 print()
-            print_hit(obj, [obj["snippet"]] if obj["snippet"] else [], tty)
+            print_hit(obj, [f"{obj['matched']}: {obj['snippet']}"] if obj["snippet"] else [],
+                      tty)
     if args.open and objects:
         return open_note(cfg, objects[0]["note"])
     return 0  # finding nothing is an answer, not a failure

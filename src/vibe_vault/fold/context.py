@@ -18,7 +18,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
 from vibe_vault.locations import tool_key
 from vibe_vault.redact import Redacted, Redactor
-from vibe_vault.state import Action, Fold, Pending, Turn
+from vibe_vault.state import Action, Fold, Pending, Said, Turn
 from vibe_vault.text import rx
 
 # Caps keep a note readable and the state small for sessions of tens of
@@ -27,6 +27,8 @@ HEAD_TURNS = 10  # the first turns say what the session was for: always kept
 TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
 MAX_ACTIONS = 60
 ANSWER_CHARS = 700
+SAID_PIECE = 32_000  # characters of one prompt or answer text kept for search
+SAID_CHARS = 2_000_000  # and of a whole session's
 THINKING_CHARS = 500
 IDLE_GAP_S = 300.0
 MEMO_SIZE = 4096
@@ -211,6 +213,8 @@ class Context:
             facts.redactions += n
             for a in t.actions:
                 a.text, a.detail = clean(a.text), clean(a.detail)
+        for said in facts.said:  # (not shown in the note: not counted in it)
+            said.text = self.forget_learned(said.text, 0)[0]
         for c in facts.commands:
             c.command = clean(c.command)
         for e in facts.errors:
@@ -383,6 +387,23 @@ class Context:
             return -1
         t.actions.append(a)
         return len(t.actions) - 1
+
+    def say(self, kind: str, raw: str) -> None:
+        """A prompt or an answer's text, whole, for search: passed through the
+        gate like every text kept, not counted in the note's secrets (the note
+        counts those it shows)."""
+        facts = self.facts
+        if facts.said_chars >= SAID_CHARS:
+            facts.said_dropped += 1
+            return
+        text = self.cleaned(raw, SAID_PIECE)[0]
+        if not text:
+            return
+        last = facts.said[-1] if facts.said else None
+        if last is not None and last.kind == kind and last.text == text:
+            return  # a streamed snapshot of the block just kept
+        facts.said.append(Said(kind=kind, text=text))
+        facts.said_chars += len(text)
 
     # -- a turn's answer and thinking --------------------------------------------------
     # Claude writes many text blocks per turn and only the last is kept, so the

@@ -82,6 +82,7 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
             raw = b.text.strip()
             if raw:
                 ctx.hold("answer", raw, ts)
+                ctx.say("answer", raw)
 
 
 # -- the user ------------------------------------------------------------------------------
@@ -117,6 +118,8 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     # the wrapper tags to strip come first. Bounding the text bounds the regexes.
     raw = tx.cut(raw, RAW_PROMPT_CHARS)
     if e.isSidechain:
+        if ctx.agent and not e.isMeta and raw.strip() and not raw.lstrip().startswith("<"):
+            ctx.say("prompt", raw)  # a subagent's prompt, in its own file
         return
     if e.isCompactSummary:
         summary = ctx.text(raw.strip(), SUMMARY_CHARS, stated=True)
@@ -150,6 +153,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     if not words:
         return
     shown, secrets = ctx.cleaned(words, PROMPT_CHARS, stated=True)
+    ctx.say("prompt", words)
     last = ctx.turn()
     if (last is not None and last.detail == "queued" and last.text == shown
             and not last.actions and not last.answer):
