@@ -520,8 +520,8 @@ def test_a_title_reads_as_its_json_string_would(raw: str) -> None:
 
 # -- the whole conversation ---------------------------------------------------------------
 
-FILLER = ("we looked at the module and changed how the parts fit together so that "
-          "each piece is read once ").split()
+FILLER = ["we", "looked", "at", "the", "module", "and", "changed", "how", "parts", "fit",
+          "together", "so", "that", "each", "piece", "is", "read", "once"]
 
 
 def conversation(sid: str, turns: list[list[str]], prompts: list[str]) -> str:
