@@ -140,11 +140,12 @@ class Context:
         self.sidechain: Context | None = None  # inline subagents' work, in the main file
 
     # -- text --------------------------------------------------------------------
-    def cleaned(self, text: str, limit: int | None,
-                stated: bool = False) -> tuple[Redacted, int]:
-        """`note_text`, memoised for this fold call (todo lists and paths recur)."""
+    def cleaned(self, text: str, limit: int | None, stated: bool = False,
+                memo: bool = True) -> tuple[Redacted, int]:
+        """`note_text`, memoised for this fold call (todo lists and paths recur;
+        `memo=False` for long texts that do not, whole answers)."""
         key = (text, limit, stated)
-        hit = self.memo.get(key)
+        hit = self.memo.get(key) if memo else None
         if hit is not None:
             return hit
         found: list[str] = []
@@ -156,6 +157,8 @@ class Context:
             self.learn(found)
         if self.facts.learned:
             out = self.forget_learned(*out)
+        if not memo:
+            return out
         if len(self.memo) > MEMO_SIZE:
             self.memo.clear()
         self.memo[key] = out
@@ -396,7 +399,7 @@ class Context:
         if facts.said_chars >= SAID_CHARS:
             facts.said_dropped += 1
             return
-        text = self.cleaned(raw, SAID_PIECE)[0]
+        text = self.cleaned(raw, SAID_PIECE, memo=False)[0]
         if not text:
             return
         last = facts.said[-1] if facts.said else None
