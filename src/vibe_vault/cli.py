@@ -48,6 +48,7 @@ COMMANDS = {
     "backfill": "backfill",
     "reprocess": "reprocess",
     "archive": "archive_cmd",
+    "restore": "restore",
     "index": "index_cmd",
     "search": "search",
     "files": "files",

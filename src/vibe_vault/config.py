@@ -26,6 +26,8 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "show_thinking": (bool, False, "Show (and keep) each turn's last thinking block in notes."),
     "idle_hours": (float, 1.0, "Hours without growth after which backfill marks a session ended."),
     "daily_notes": (bool, False, "Also write Daily/YYYY-MM-DD.md notes of each day's sessions."),
+    "archive": (bool, True, "Keep a copy of every transcript at SessionEnd and in backfill, "
+                "so a session Claude Code deletes can be restored (`vv restore`)."),
     "archive_dir": (str, "", "Where `vv archive` keeps raw transcripts (default "
                     "<state dir>/archive; keep it out of the vault)."),
     "redact_patterns": (dict, {}, "Extra secret patterns: kind = regex."),

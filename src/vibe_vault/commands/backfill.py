@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "  vv backfill                          # everything under ~/.claude/projects\n"
         "  vv backfill --since 2026-11-01       # sessions active since that day\n"
         "  vv backfill --project myapp --force  # re-read one project from byte 0\n"
-        "  vv backfill --archive                # and keep a compressed copy of each transcript\n"
+        "  vv backfill --archive                # check every session's archive copy too\n"
         "  vv backfill --json | jq .written",
         formatter_class=Formatter,
     )
@@ -48,7 +48,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--jobs", "-j", type=count_between(0, 1024), default=0,
                    help="parallel workers (default: the number of cores)")
     p.add_argument("--archive", action="store_true",
-                   help="also append new transcript bytes to the archive (see vv archive)")
+                   help="check every session's archive copy, unchanged ones too (the new "
+                   "bytes of the sessions it reads are archived anyway, unless the config "
+                   "says archive = false)")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary")
     p.set_defaults(func=run)
 
@@ -110,9 +112,9 @@ def _work(job: tuple[str, str, list[str], bool, float, bool, Any]) -> tuple[str,
                              fresh=force, lock_timeout=30.0, idle_before=idle_before,
                              want_record=True, links=links)
         if archive:
-            from vibe_vault.archive import archive_files
+            from vibe_vault.archive import archive_files, session_files
 
-            archive_files(_cfg, sid, [Path(main), *(Path(a) for a in agents)])
+            archive_files(_cfg, sid, session_files(main, agents), level=1)
     except LockTimeout:
         return sid, None, f"session {sid} stayed locked"
     except (NotAFile, OSError) as exc:
@@ -290,12 +292,19 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[tuple[str, str, list[str], bool, float, bool, Any]] = []
     sizes: dict[str, int] = {}
-    if args.archive:
-        from vibe_vault.archive import move_out_of_vault, needs_archive
+    # Archiving is on unless the config says otherwise: Claude Code deletes
+    # transcripts after cleanupPeriodDays, and the archive is what `vv restore`
+    # puts back. By default only the sessions read are archived (a warm run
+    # stays a stat per file); --archive checks every session's copy.
+    archiving = bool(args.archive or cfg.get("archive"))
+    if archiving:
+        from vibe_vault.archive import finish_pending, move_out_of_vault, needs_archive
 
         moved = move_out_of_vault(cfg)
         if moved:
             print(f"vv: {moved}", file=sys.stderr)
+        if not args.dry_run:
+            finish_pending(cfg)  # archive runs hooks were stopped in
 
     from vibe_vault.paths import safe_id
     from vibe_vault.privacy import forgotten
@@ -373,7 +382,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                 known[sid] = rec
             sizes[sid] = sum(st.st_size for st in now if st)
             jobs.append((sid, src.main, src.agents or _NO_AGENTS, args.force,
-                         idle_before, args.archive, None))
+                         idle_before, archiving, None))
     jobs.sort(key=lambda j: _job_order(j[0], sizes[j[0]]))
     jobs = _with_predicted_links(cfg, conn, jobs, known, args.jobs)
     if args.dry_run:

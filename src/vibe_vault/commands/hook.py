@@ -181,6 +181,7 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
                              cwd_hint=_str(event, "cwd"))
     except LockTimeout:
         info(cfg.state_dir, f"hook {name}: session {sid[:40]} busy; the next event catches up")
+        _archive(cfg, name, sid, transcript, deadline)
         return
     except NotAFile as exc:
         warn(cfg.state_dir, f"hook {name}: {exc}")
@@ -204,6 +205,26 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
         info(cfg.state_dir, f"hook {name}: deadline reached; the next event continues")
     if out.record is not None and out.complete:
         _refresh_indexes(cfg, out, deadline)
+    if not out.forgotten:
+        _archive(cfg, name, sid, transcript, deadline)
+
+
+def _archive(cfg: Any, name: str, sid: str, transcript: str, deadline: float) -> None:
+    """At SessionEnd, the session's new bytes go to the archive (`vv restore`
+    brings them back once Claude Code's cleanup has deleted the transcript)."""
+    if name != "SessionEnd" or not cfg.get("archive"):
+        return
+    from vibe_vault.archive import at_session_end
+    from vibe_vault.log import info, warn
+
+    try:
+        handed_on = at_session_end(cfg, sid, transcript, deadline)
+    except OSError as exc:
+        warn(cfg.state_dir, f"hook SessionEnd: archive: {exc.filename or ''} "
+             f"{exc.strerror or exc}".replace("  ", " "))
+        return
+    if handed_on:
+        info(cfg.state_dir, f"hook SessionEnd: {handed_on}")
 
 
 def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:

@@ -44,7 +44,44 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if claude is None:
         print("vv: claude is not on PATH", file=sys.stderr)
         return 1
+    if not _transcript_there(cfg, hit.session_id) and not _offer_restore(cfg, hit.session_id):
+        return 1
     if hit.cwd:
         os.chdir(hit.cwd)
     sys.stdout.flush()
     os.execv(claude, [claude, "--resume", hit.session_id])
+
+
+def _transcript_there(cfg: Config, sid: str) -> bool:
+    import glob
+
+    return bool(glob.glob(os.path.join(glob.escape(cfg.projects_root), "*",
+                                       f"{glob.escape(sid)}.jsonl")))
+
+
+def _offer_restore(cfg: Config, sid: str) -> bool:
+    """Claude Code deleted the transcript: offer to put it back from the
+    archive; whether the session can be resumed now."""
+    from vibe_vault import archive
+    from vibe_vault.commands.restore import restore_session
+    from vibe_vault.text import terminal_safe
+
+    if sid not in archive.archived_sessions(cfg):
+        print(f"vv: Claude Code has deleted session {terminal_safe(sid)} and the archive has "
+              "no copy of it", file=sys.stderr)
+        return False
+    print(f"Claude Code has deleted session {terminal_safe(sid)}; the archive has a copy. "
+          "Restore it first? [Y/n] ", end="", file=sys.stderr, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, ValueError):
+        answer = ""
+    if not answer or answer.strip().lower() not in ("", "y", "yes"):
+        print(f"vv: not restored (vv restore {terminal_safe(sid)} does it)", file=sys.stderr)
+        return False
+    out = restore_session(cfg, sid)
+    if out.refused:
+        print(f"vv: {terminal_safe(sid)}: {terminal_safe(out.refused)}", file=sys.stderr)
+        return False
+    print(f"restored {len(out.written)} files in {terminal_safe(out.folder)}", file=sys.stderr)
+    return True
