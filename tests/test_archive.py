@@ -7,13 +7,18 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import CORPUS, Env, frontmatter, session_files
 from test_backfill import lay_out
+from test_restore import Home
 from vibe_vault import archive
 from vibe_vault.config import Config
 from vibe_vault.discover import discover
@@ -227,3 +232,46 @@ def test_notes_match_after_archive_survives(env: Env) -> None:
     again = next(iter(env.notes().values()))
     assert frontmatter(again)["output_tokens"] == frontmatter(note)["output_tokens"]
     assert len(session_files(WITH_AGENTS)) >= 1
+
+
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(days=st.integers(1, 12), ages=st.lists(st.floats(0, 14), min_size=1, max_size=5))
+def test_doctor_watches_retention(tmp_path_factory: pytest.TempPathFactory, days: int,
+                                  ages: list[float]) -> None:
+    """Sessions the cleanup deletes within three days and not archived are
+    named; with archiving off every one is at risk; a session whose
+    transcript is gone but whose copy is kept is counted."""
+    env = Env(tmp_path_factory.mktemp("home"))
+    env.claude.mkdir(parents=True)
+    (env.claude / "settings.json").write_text(json.dumps({"cleanupPeriodDays": days}))
+    (env.root / "config.toml").write_text("archive = false\n")
+    homes = []
+    for age in ages:
+        h = Home(env, f"/work/p{len(homes)}")
+        h.grow(random.Random(len(homes)))
+        then = time.time() - age * 86400
+        os.utime(h.main, (then, then))
+        homes.append((h, age))
+
+    def retention() -> dict[str, str]:
+        r = env.vv("doctor", "--json", "--project-dir", str(env.root))
+        return next(c for c in json.loads(r.stdout)["checks"] if c["name"] == "retention")
+
+    check = retention()
+    assert check["status"] == "warn" and "archiving is off" in check["detail"]
+    assert f"cleanupPeriodDays = {days}" in check["detail"]
+    (env.root / "config.toml").write_text("")
+    due = [h for h, age in homes if age > days - 3]  # the oracle: deleted within 3 days
+    check = retention()
+    if due:
+        assert check["status"] == "warn" and f"{len(due)} sessions not" in check["detail"]
+        assert "vv archive" in check["fix"]
+    else:
+        assert check["status"] == "pass"
+    assert env.vv("archive").returncode == 0
+    check = retention()
+    assert check["status"] == "pass" and "only in the archive" not in check["detail"]
+    homes[0][0].cleanup()
+    check = retention()
+    assert "1 sessions exist only in the archive (vv restore)" in check["detail"]

@@ -278,3 +278,27 @@ def test_resume_exec_offers_to_restore_a_deleted_session(env: Env, answer: str) 
     else:
         assert r.returncode == 1 and not seen.exists() and not home.main.exists()
         assert f"vv restore {home.sid}".encode() in r.stderr
+
+
+def test_a_restored_session_that_goes_on_is_archived_on_from_where_it_was(env: Env) -> None:
+    """The restored files are the archive's own bytes: the resumed session's
+    new turns are appended, not the whole transcript copied again."""
+    home = Home(env)
+    rng = random.Random(21)
+    for _ in range(2):
+        home.grow(rng)
+    assert home.session_end().returncode == 0
+    home.cleanup()
+    assert env.vv("restore", home.sid).returncode == 0
+    archived = {p: p.stat().st_size for p in (env.state / "archive").rglob("*.gz")}
+    home.grow(rng)  # resumed
+    assert home.session_end().returncode == 0
+    grown = {p: p.stat().st_size for p in (env.state / "archive").rglob("*.gz")}
+    assert set(archived) <= set(grown)
+    assert all(".1." not in p.name for p in grown)  # no second copy started
+    main_gz = env.state / "archive" / home.sid / f"{home.sid}.jsonl.gz"
+    assert grown[main_gz] - archived[main_gz] < home.main.stat().st_size // 2
+    saved = home.files()
+    home.cleanup()
+    assert env.vv("restore", home.sid).returncode == 0
+    assert home.files() == saved

@@ -822,6 +822,28 @@ def archived_head(cfg: Config, sid: str, name: str, e: ArchivedFile,
         os.close(fd)
 
 
+def adopt(cfg: Config, sid: str, placed: dict[str, Path]) -> None:
+    """Files `vv restore` put back hold the archived bytes: record them as the
+    sources (their new inodes), so the next run appends what the resumed
+    session adds instead of starting the copy anew."""
+    d = _session_dir(cfg, sid)
+    with SessionLock(slot_path(cfg.state_dir, sid, "archive"), 30.0):
+        m = _load_manifest(d, sid)
+        for name, path in placed.items():
+            e = m.files.get(name)
+            try:
+                fd, st = open_regular(path)
+            except OSError:
+                continue
+            try:
+                head = zlib.crc32(read_fd(fd, HEAD))
+            finally:
+                os.close(fd)
+            if e is not None and st.st_size == e.offset:
+                e.inode, e.head_crc, e.source = st.st_ino, head, str(path)
+        _save_manifest(d, m)
+
+
 def manifest(cfg: Config, sid: str) -> Manifest:
     return _load_manifest(_session_dir(cfg, sid), sid)
 

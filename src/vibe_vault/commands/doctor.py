@@ -107,6 +107,82 @@ def _archive(cfg: Config) -> Check:
     return Check("archive", "pass", f"{root}, outside the vault")
 
 
+# Days before Claude Code's cleanup deletes a session that doctor warns about.
+RETENTION_MARGIN_DAYS = 3
+
+
+def cleanup_period(project_dir: Path) -> tuple[int, str]:
+    """Claude Code's `cleanupPeriodDays` and the settings file it came from
+    (the shortest of the user's and this project's: whichever deletes first),
+    else the default 30."""
+    from vibe_vault import install
+
+    days, where = 30, "Claude Code's default"
+    for scope in ("user", "project", "local"):
+        path = install.settings_path(scope, project_dir)
+        try:
+            value = install.load(path).get("cleanupPeriodDays")
+        except (install.SettingsError, AttributeError):
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 and (
+                where.startswith("Claude") or value < days):
+            days, where = int(value), str(path)
+    return days, where
+
+
+def _retention(cfg: Config, project_dir: Path) -> Check:
+    """Are sessions archived before Claude Code deletes them?"""
+    import time
+
+    from vibe_vault import archive
+
+    days, where = cleanup_period(project_dir)
+    root = Path(cfg.projects_root)
+    # session id -> its transcript and when it was last written (the cleanup goes by that)
+    mains: dict[str, float] = {}
+    paths: dict[str, Path] = {}
+    for p in root.glob("*/*.jsonl"):
+        if p.name.startswith("agent-"):
+            continue
+        try:
+            mains[p.stem], paths[p.stem] = p.stat().st_mtime, p
+        except OSError:
+            continue
+    archived = set(archive.archived_sessions(cfg))
+    only_archived = len(archived - set(mains))
+    setting = f"cleanupPeriodDays = {days} ({where})"
+    if days == 0:
+        return Check("retention", "warn", f"{setting}: Claude Code versions before 2.1.89 keep "
+                     "no transcript at all with it, later ones refuse it",
+                     f"set cleanupPeriodDays to the days you want to keep, in {where}")
+    now = time.time()
+    restore = (f"; {only_archived} sessions exist only in the archive (vv restore)"
+               if only_archived else "")
+    if not mains:
+        return Check("retention", "pass", f"{setting}; no transcripts yet{restore}")
+    oldest = min(mains.values())
+    first_deletion = time.strftime("%Y-%m-%d", time.localtime(oldest + days * 86400))
+    if not cfg.get("archive"):
+        return Check("retention", "warn", f"{setting} and archiving is off (archive = false): "
+                     f"{len(mains)} sessions are deleted for good from {first_deletion} on, "
+                     f"nothing can restore them{restore}",
+                     "remove archive = false from the config (then vv archive), or raise "
+                     "cleanupPeriodDays")
+    soon = now - (days - RETENTION_MARGIN_DAYS) * 86400
+    at_risk = sorted((t, sid) for sid, t in mains.items() if t < soon)
+    unarchived = [(t, sid) for t, sid in at_risk
+                  if sid not in archived or archive.pending_bytes(
+                      cfg, sid, archive.session_files(paths[sid])) > 0]
+    if unarchived:
+        t, _ = unarchived[0]
+        when = time.strftime("%Y-%m-%d", time.localtime(t + days * 86400))
+        return Check("retention", "warn", f"{setting}: {len(unarchived)} sessions not (wholly) "
+                     f"archived are deleted within {RETENTION_MARGIN_DAYS} days, the first on "
+                     f"{when}{restore}", "run vv archive now")
+    return Check("retention", "pass", f"{setting}: every session due for deletion within "
+                 f"{RETENTION_MARGIN_DAYS} days is archived{restore}")
+
+
 def _transcripts(cfg: Config) -> Check:
     root = Path(cfg.projects_root)
     if not root.is_dir():
@@ -284,6 +360,7 @@ def checks(cfg: Config, project_dir: Path) -> list[Check]:
         _state(cfg),
         _archive(cfg),
         _transcripts(cfg),
+        _retention(cfg, project_dir),
         *_hooks(cfg, project_dir),
         _log(cfg),
         _drift(cfg),

@@ -137,6 +137,7 @@ def restore_session(cfg: Config, sid: str, dry_run: bool = False) -> Outcome:
     folder = Path(cfg.projects_root) / folder_name
     out.folder = str(folder)
     own = folder / main[: -len(".jsonl")]
+    placed: dict[str, Path] = {}
     for name, e in sorted(m.files.items()):
         dest = (own if "/" in name else folder) / name
         if dry_run:
@@ -149,6 +150,10 @@ def restore_session(cfg: Config, sid: str, dry_run: bool = False) -> Outcome:
         verdict = _put(cfg, sid, name, e, dest)
         {"written": out.written, "in place": out.in_place}.get(verdict, out.kept).append(
             str(dest) if verdict in ("written", "in place") else f"{dest} ({verdict})")
+        if verdict in ("written", "in place"):
+            placed[name] = dest
+    if placed:
+        archive.adopt(cfg, sid, placed)
     return out
 
 
