@@ -388,11 +388,14 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
 
     if is_forgotten(cfg.state_dir, sid):
         return 0  # forgotten, or of an excluded project: no copy is kept
-    d = _session_dir(cfg, sid, create=True)
     make_private_dir(os.path.join(cfg.state_dir, "locks"))
     total = 0
     changed = False
     with SessionLock(slot_path(cfg.state_dir, sid, "archive"), lock_timeout):
+        # Again under the lock `remove` takes: a forget meanwhile left its tombstone first.
+        if is_forgotten(cfg.state_dir, sid):
+            return 0
+        d = _session_dir(cfg, sid, create=True)
         m = _load_manifest(d, sid)
         for path in files:
             name = name_for(path)
@@ -434,6 +437,25 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
         if changed or not (d / "manifest.json").exists():
             _save_manifest(d, m)
     return total
+
+
+def remove(cfg: Config, sid: str) -> str | None:
+    """Remove a session's copy (and any marker of a run owed to it), under
+    the lock every archive run takes, so none writes it back after; the
+    folder removed, if any. Called after the session's tombstone is left."""
+    d = archive_root(cfg) / safe_id(sid)
+    marker = os.path.join(_pending_dir(cfg), safe_id(sid))
+    with contextlib.suppress(OSError):
+        os.unlink(marker)
+    if not os.path.isdir(os.path.join(cfg.state_dir, "locks")):
+        make_private_dir(os.path.join(cfg.state_dir, "locks"))
+    with SessionLock(slot_path(cfg.state_dir, sid, "archive"), 30.0):
+        if not d.is_dir() or d.is_symlink():
+            return None
+        import shutil
+
+        shutil.rmtree(d, ignore_errors=True)
+        return str(d)
 
 
 def pending_bytes(cfg: Config, sid: str, files: list[Path]) -> int:
@@ -539,14 +561,20 @@ def at_session_end(cfg: Config, sid: str, transcript: str, deadline: float) -> s
         try:
             archive_files(cfg, sid, files, lock_timeout=min(0.2, left), level=1)
         except LockTimeout:
-            pass  # another run holds it: the detached one waits its turn
+            from vibe_vault.privacy import is_forgotten
+
+            if is_forgotten(cfg.state_dir, sid):  # `vv forget` holds it: nothing is owed
+                with contextlib.suppress(OSError):
+                    os.unlink(marker)
+                return None
         else:
             with contextlib.suppress(OSError):
                 os.unlink(marker)
             if not others:
                 return None
     start_in_background(cfg)
-    return f"archive of {sid[:40]} continues in the background (vv archive --pending)"
+    # (no session id: a `vv forget` running meanwhile takes them out of the log)
+    return "the archive run continues in the background (vv archive --pending)"
 
 
 def start_in_background(cfg: Config) -> None:

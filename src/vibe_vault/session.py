@@ -514,12 +514,9 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     for path in paths:
         if privacy.remove_quietly(path):
             removed.append(path)
-    folder = archive.archive_root(cfg) / safe_id(sid)
-    if folder.is_dir() and not folder.is_symlink():
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
-        removed.append(str(folder))
+    folder = archive.remove(cfg, sid)  # under the archive's lock: no run writes it back
+    if folder:
+        removed.append(folder)
     return removed
 
 

@@ -220,8 +220,11 @@ def _archive(cfg: Any, name: str, sid: str, transcript: str, deadline: float) ->
     try:
         handed_on = at_session_end(cfg, sid, transcript, deadline)
     except OSError as exc:
-        warn(cfg.state_dir, f"hook SessionEnd: archive: {exc.filename or ''} "
-             f"{exc.strerror or exc}".replace("  ", " "))
+        from vibe_vault.privacy import is_forgotten
+
+        if not is_forgotten(cfg.state_dir, sid):  # (a forget removed the copy meanwhile)
+            warn(cfg.state_dir, f"hook SessionEnd: archive: {exc.filename or ''} "
+                 f"{exc.strerror or exc}".replace("  ", " "))
         return
     if handed_on:
         info(cfg.state_dir, f"hook SessionEnd: {handed_on}")
