@@ -197,7 +197,20 @@ def reader(state_dir: str, timeout: float = 10.0) -> sqlite3.Connection:
 
 def connect(state_dir: str, timeout: float = 5.0) -> sqlite3.Connection:
     """The database, created when missing; one that cannot be read (corrupt,
-    another schema, not a database) is deleted and made anew, empty."""
+    another schema, not a database) is deleted and made anew, empty. A search
+    index of another version is dropped (the next reader builds it again from
+    the states), so no writer puts rows of this version into it."""
+    conn = _connect(state_dir, timeout)
+    try:
+        if meta(conn, "search_version") != SEARCH_VERSION:
+            reset_search(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _connect(state_dir: str, timeout: float) -> sqlite3.Connection:
     os.makedirs(state_dir, mode=0o700, exist_ok=True)
     path = path_of(state_dir)
     try:
@@ -468,7 +481,7 @@ def ready(state_dir: str, reindex: bool = False, caught_up: bool = True) -> sqli
     if reindex:
         reset_search(conn)
     try:
-        if needs_rebuild(conn) or meta(conn, "search_version") != SEARCH_VERSION:
+        if needs_rebuild(conn):
             reset_search(conn)
         try:
             catch_up(conn, state_dir)
