@@ -31,6 +31,7 @@ from typing import BinaryIO
 import msgspec
 from msgspec import Struct, field
 
+from vibe_vault import locations
 from vibe_vault.atomic import make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.lock import SessionLock, slot_path
@@ -82,7 +83,7 @@ def archive_root(cfg: Config) -> Path:
     custom = cfg.get("archive_dir")
     if custom:
         return Path(os.path.expanduser(custom))
-    return Path(cfg.state_dir) / "archive"
+    return Path(locations.archive_dir(cfg.state_dir))
 
 
 def old_vault_archive(cfg: Config) -> Path:
@@ -388,7 +389,7 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
 
     if is_forgotten(cfg.state_dir, sid):
         return 0  # forgotten, or of an excluded project: no copy is kept
-    make_private_dir(os.path.join(cfg.state_dir, "locks"))
+    make_private_dir(locations.locks_dir(cfg.state_dir))
     total = 0
     changed = False
     with SessionLock(slot_path(cfg.state_dir, sid, "archive"), lock_timeout):
@@ -444,11 +445,11 @@ def remove(cfg: Config, sid: str) -> str | None:
     the lock every archive run takes, so none writes it back after; the
     folder removed, if any. Called after the session's tombstone is left."""
     d = archive_root(cfg) / safe_id(sid)
-    marker = os.path.join(_pending_dir(cfg), safe_id(sid))
+    marker = locations.archive_pending_file(cfg.state_dir, sid)
     with contextlib.suppress(OSError):
         os.unlink(marker)
-    if not os.path.isdir(os.path.join(cfg.state_dir, "locks")):
-        make_private_dir(os.path.join(cfg.state_dir, "locks"))
+    if not os.path.isdir(locations.locks_dir(cfg.state_dir)):
+        make_private_dir(locations.locks_dir(cfg.state_dir))
     with SessionLock(slot_path(cfg.state_dir, sid, "archive"), 30.0):
         if not d.is_dir() or d.is_symlink():
             return None
@@ -487,7 +488,7 @@ HOOK_MARGIN_S = 0.1
 
 
 def _pending_dir(cfg: Config) -> str:
-    return os.path.join(cfg.state_dir, "archive-pending")
+    return locations.archive_pending_dir(cfg.state_dir)
 
 
 def mark_pending(cfg: Config, sid: str, transcript: str) -> str:
@@ -498,7 +499,7 @@ def mark_pending(cfg: Config, sid: str, transcript: str) -> str:
 
     folder = _pending_dir(cfg)
     make_private_dir(folder)
-    marker = os.path.join(folder, safe_id(sid))
+    marker = locations.archive_pending_file(cfg.state_dir, sid)
     write_atomic(marker, msgspec.json.encode([sid, transcript]), mode=0o600)
     return marker
 
@@ -892,5 +893,5 @@ def archived_at(cfg: Config, sid: str) -> float:
 def temp_dir(cfg: Config) -> str:
     import tempfile
 
-    make_private_dir(Path(cfg.state_dir) / "tmp")
-    return tempfile.mkdtemp(prefix="restore-", dir=Path(cfg.state_dir) / "tmp")
+    make_private_dir(locations.tmp_dir(cfg.state_dir))
+    return tempfile.mkdtemp(prefix="restore-", dir=locations.tmp_dir(cfg.state_dir))

@@ -1,13 +1,37 @@
-"""Where vibe-vault keeps its state: stdlib only, shared by every hook.
+"""Where vibe-vault keeps its state: the state directory, and every path under it.
 
-The tool hooks run around every tool call and import nothing heavy, so this
-is the one place the state directory is worked out, for them and for the rest.
+The tool hooks run around every tool call and import nothing heavy (os, zlib and
+`paths`, which every hook loads anyway), so this is the one place the state
+directory is worked out and laid out, for them and for the rest.
+
+`<state>` is `state_dir()` (or the Config's); below it:
+
+    sessions/<id>.state        a session's saved state (session.Store)
+    journal/<id>.jsonl         tool timings the Pre/PostToolUse hooks append
+    locks/<kind>-<slot>.lock   the lock slots sessions share (lock.slot_path)
+    locks/<name>.lock          named locks: backfill, index, registry; and the
+                               per-session lock files of older versions
+    registry.d/<id>.msgpack    a record SessionEnd could not write to the database
+    forgotten/<id>             tombstones of forgotten and excluded sessions
+    archive/                   compressed copies of transcripts (unless archive_dir)
+    archive-pending/<id>       a session whose archive run has yet to finish
+    tmp/                       scratch (restored archives)
+    vault.db                   the registry and search database
+    registry.msgpack           the registry before the database (read once, to migrate)
+    vv.log, vv.log.1           diagnostics
+    last-run                   when a hook last did its work
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 from zlib import crc32 as _crc32
+
+from vibe_vault.paths import safe_id
+
+if TYPE_CHECKING:
+    from vibe_vault.atomic import StrPath
 
 
 def tool_key(tool_use_id: str) -> str:
@@ -40,3 +64,106 @@ def state_dir() -> tuple[str, str]:
     if xdg:
         return os.path.join(anchored(xdg, home()), "vibe-vault"), "XDG_STATE_HOME"
     return os.path.join(home(), ".local", "state", "vibe-vault"), "default"
+
+
+# -- the layout under <state>/ ------------------------------------------------------------
+
+SESSIONS = "sessions"
+JOURNAL = "journal"
+LOCKS = "locks"
+STAGED = "registry.d"
+FORGOTTEN = "forgotten"
+DATABASE = "vault.db"
+
+
+def sessions_dir(state: StrPath) -> str:
+    return os.path.join(state, SESSIONS)
+
+
+def state_file(state: StrPath, sid: str) -> str:
+    return os.path.join(state, SESSIONS, f"{safe_id(sid)}.state")
+
+
+def journal_dir(state: StrPath) -> str:
+    return os.path.join(state, JOURNAL)
+
+
+def journal_file(state: StrPath, sid: str) -> str:
+    return os.path.join(state, JOURNAL, f"{safe_id(sid)}.jsonl")
+
+
+def locks_dir(state: StrPath) -> str:
+    return os.path.join(state, LOCKS)
+
+
+def lock_file(state: StrPath, name: str) -> str:
+    """`locks/<name>.lock`: a slot (`session-3f`), a named lock (`backfill`), or
+    an older version's per-session lock (the session's safe id)."""
+    return os.path.join(state, LOCKS, f"{name}.lock")
+
+
+def session_lock_file(state: StrPath, sid: str) -> str:
+    """The session's own lock file, as versions before lock slots kept it."""
+    return lock_file(state, safe_id(sid))
+
+
+def staged_dir(state: StrPath) -> str:
+    """Where a record waits when SessionEnd finds the database busy."""
+    return os.path.join(state, STAGED)
+
+
+def staged_file(state: StrPath, sid: str) -> str:
+    return os.path.join(state, STAGED, f"{safe_id(sid)}.msgpack")
+
+
+def forgotten_dir(state: StrPath) -> str:
+    return os.path.join(state, FORGOTTEN)
+
+
+def tombstone(state: StrPath, sid: str) -> str:
+    return os.path.join(state, FORGOTTEN, safe_id(sid))
+
+
+def archive_dir(state: StrPath) -> str:
+    return os.path.join(state, "archive")
+
+
+def archive_pending_dir(state: StrPath) -> str:
+    return os.path.join(state, "archive-pending")
+
+
+def archive_pending_file(state: StrPath, sid: str) -> str:
+    """The marker of a session whose archive run has yet to finish."""
+    return os.path.join(state, "archive-pending", safe_id(sid))
+
+
+def tmp_dir(state: StrPath) -> str:
+    return os.path.join(state, "tmp")
+
+
+def database(state: StrPath) -> str:
+    return os.path.join(state, DATABASE)
+
+
+def legacy_registry(state: StrPath) -> str:
+    """The registry as versions before the database kept it."""
+    return os.path.join(state, "registry.msgpack")
+
+
+def log_file(state: StrPath) -> str:
+    return os.path.join(state, "vv.log")
+
+
+def old_log_file(state: StrPath) -> str:
+    """The log before its last rotation."""
+    return os.path.join(state, "vv.log.1")
+
+
+def last_run(state: StrPath) -> str:
+    return os.path.join(state, "last-run")
+
+
+def logs(state: StrPath) -> tuple[str, str, str]:
+    """Every file that may name a session in a line: the log, its last
+    rotation and `last-run` (scrubbed when a session is forgotten)."""
+    return log_file(state), old_log_file(state), last_run(state)

@@ -21,6 +21,7 @@ import time
 import zlib
 from types import TracebackType
 
+from vibe_vault import locations
 from vibe_vault.atomic import StrPath
 
 SLOTS = 256
@@ -29,7 +30,7 @@ SLOTS = 256
 def slot_path(state_dir: StrPath, sid: str, kind: str = "session") -> str:
     """The lock file that guards session `sid` (for `kind` of work)."""
     slot = zlib.crc32(sid.encode("utf-8", "surrogatepass")) % SLOTS
-    return os.path.join(state_dir, "locks", f"{kind}-{slot:02x}.lock")
+    return locations.lock_file(state_dir, f"{kind}-{slot:02x}")
 
 
 class LockTimeout(Exception):
@@ -101,7 +102,7 @@ def _same_file(fd: int, path: str) -> bool:
 def sweep_session_lock_files(state_dir: StrPath) -> int:
     """Remove the lock files older versions kept per session (`<id>.lock`,
     `<id>.archive.lock`); how many. The slots and the named locks stay."""
-    folder = os.path.join(state_dir, "locks")
+    folder = locations.locks_dir(state_dir)
     try:
         names = os.listdir(folder)
     except OSError:
@@ -132,7 +133,7 @@ class Running:
     backfill is about to index itself."""
 
     def __init__(self, state_dir: StrPath) -> None:
-        self.path = os.path.join(state_dir, "locks", "backfill.lock")
+        self.path = locations.lock_file(state_dir, "backfill")
         self._fd: int | None = None
 
     def __enter__(self) -> Running:
@@ -166,7 +167,7 @@ def backfill_running(state_dir: StrPath) -> bool:
     except ImportError:
         return False
     try:
-        fd = os.open(os.path.join(state_dir, "locks", "backfill.lock"),
+        fd = os.open(locations.lock_file(state_dir, "backfill"),
                      os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False  # never made: no backfill ever ran

@@ -9,6 +9,8 @@ import os
 import sys
 import time
 
+from vibe_vault import locations
+
 MAX_LOG = 1 << 20  # rotate past 1 MiB so the log never grows without bound
 
 
@@ -27,10 +29,10 @@ def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) 
         return
     try:
         os.makedirs(state_dir, mode=0o700, exist_ok=True)
-        path = os.path.join(state_dir, "vv.log")
+        path = locations.log_file(state_dir)
         try:
             if os.stat(path).st_size > MAX_LOG:
-                os.replace(path, os.path.join(state_dir, "vv.log.1"))
+                os.replace(path, locations.old_log_file(state_dir))
         except FileNotFoundError:
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")

@@ -13,32 +13,26 @@ import fnmatch
 import os
 from collections.abc import Iterable
 
+from vibe_vault import locations
 from vibe_vault.atomic import StrPath, make_private_dir
-from vibe_vault.paths import safe_id
-
-FORGOTTEN = "forgotten"
-
-
-def tombstone_path(state_dir: StrPath, sid: str) -> str:
-    return os.path.join(state_dir, FORGOTTEN, safe_id(sid))
 
 
 def is_forgotten(state_dir: StrPath, sid: str) -> bool:
-    return os.path.lexists(tombstone_path(state_dir, sid))
+    return os.path.lexists(locations.tombstone(state_dir, sid))
 
 
 def forgotten(state_dir: StrPath) -> set[str]:
     """The tombstones' names (safe ids): one listing, for a pass over many sessions."""
     try:
-        return set(os.listdir(os.path.join(state_dir, FORGOTTEN)))
+        return set(os.listdir(locations.forgotten_dir(state_dir)))
     except OSError:
         return set()
 
 
 def bury(state_dir: StrPath, sid: str) -> None:
     """Leave the tombstone of a session."""
-    make_private_dir(os.path.join(state_dir, FORGOTTEN))
-    fd = os.open(tombstone_path(state_dir, sid),
+    make_private_dir(locations.forgotten_dir(state_dir))
+    fd = os.open(locations.tombstone(state_dir, sid),
                  os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     os.close(fd)
 
@@ -60,9 +54,6 @@ def remove_quietly(path: StrPath) -> bool:
     return False
 
 
-LOGS = ("vv.log", "vv.log.1", "last-run")
-
-
 def scrub_logs(state_dir: StrPath, sids: Iterable[str]) -> None:
     """The state directory's logs without a line naming one of `sids` (a
     forgotten session leaves no trace, its id in a log line included)."""
@@ -70,8 +61,7 @@ def scrub_logs(state_dir: StrPath, sids: Iterable[str]) -> None:
     from vibe_vault.regular import read_regular
 
     needles = [s.encode("utf-8", "surrogateescape") for s in sids if s]
-    for name in LOGS:
-        path = os.path.join(state_dir, name)
+    for path in locations.logs(state_dir):
         try:
             data = read_regular(path, 64 << 20, follow_symlinks=False)
         except OSError:

@@ -61,17 +61,6 @@ class Record(Struct, omit_defaults=True):
     continued_by: list[str] = field(default_factory=list)
 
 
-def staged_dir(state_dir: StrPath) -> str:
-    """Where a record waits when SessionEnd finds the database busy."""
-    return os.path.join(state_dir, "registry.d")
-
-
-def staged_path(state_dir: StrPath, sid: str) -> str:
-    from vibe_vault.paths import safe_id
-
-    return os.path.join(staged_dir(state_dir), f"{safe_id(sid)}.msgpack")
-
-
 def stamp(path: StrPath) -> FileStamp | None:
     try:
         st = os.stat(path)

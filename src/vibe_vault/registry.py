@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 import msgspec
 from msgspec import Struct, field
 
-from vibe_vault import vaultdb
+from vibe_vault import locations, vaultdb
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
-from vibe_vault.records import Record, Row, encode_record, row_of, staged_dir, staged_path
+from vibe_vault.records import Record, Row, encode_record, row_of
 from vibe_vault.regular import open_regular, read_fd, read_regular
 
 TYPE_CHECKING = False
@@ -51,7 +51,7 @@ _record_decoder = msgspec.msgpack.Decoder(Record)
 
 def legacy_path(state_dir: StrPath) -> str:
     """The registry file of versions before the database."""
-    return os.path.join(state_dir, "registry.msgpack")
+    return locations.legacy_registry(state_dir)
 
 
 # -- the database ---------------------------------------------------------------------
@@ -68,7 +68,7 @@ def _quick_to_fill(state_dir: str) -> bool:
     if os.path.exists(legacy_path(state_dir)):
         return False
     try:
-        with os.scandir(os.path.join(state_dir, "sessions")) as entries:
+        with os.scandir(locations.sessions_dir(state_dir)) as entries:
             return sum(1 for _ in zip(entries, range(QUICK_FILL + 1), strict=False)) <= QUICK_FILL
     except OSError:
         return True
@@ -125,7 +125,7 @@ def _fill(cfg: Config, conn: sqlite3.Connection) -> None:
 
 def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
     """Records for every saved state (a database lost or unreadable)."""
-    folder = os.path.join(cfg.state_dir, "sessions")
+    folder = locations.sessions_dir(cfg.state_dir)
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(".state"))
     except OSError:
@@ -299,15 +299,16 @@ def stage(state_dir: StrPath, record: Record) -> None:
     """Leave one session's record beside the database, to be taken in by the
     next process that opens it: a file of its own, so a SessionEnd that finds
     the database busy still keeps its record without waiting."""
-    make_private_dir(staged_dir(state_dir))
-    write_atomic(staged_path(state_dir, record.session_id), encode_record(record), mode=0o600)
+    make_private_dir(locations.staged_dir(state_dir))
+    write_atomic(locations.staged_file(state_dir, record.session_id), encode_record(record),
+                 mode=0o600)
 
 
 def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]:
     """(path, stamp, record) of each staged record, oldest first."""
     out = []
     try:
-        entries = list(os.scandir(staged_dir(state_dir)))
+        entries = list(os.scandir(locations.staged_dir(state_dir)))
     except OSError:
         return []
     for entry in entries:

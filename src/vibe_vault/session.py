@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec import Struct
 
-from vibe_vault import privacy
+from vibe_vault import locations, privacy
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.document import Document
@@ -90,17 +90,17 @@ class Store:
         self.root = os.fspath(root)
 
     def state_path(self, sid: str) -> str:
-        return os.path.join(self.root, "sessions", f"{safe_id(sid)}.state")
+        return locations.state_file(self.root, sid)
 
     def lock_path(self, sid: str) -> str:
         return slot_path(self.root, sid)
 
     def legacy_lock_path(self, sid: str) -> str:
         """The session's own lock file, as versions before lock slots kept it."""
-        return os.path.join(self.root, "locks", f"{safe_id(sid)}.lock")
+        return locations.session_lock_file(self.root, sid)
 
     def journal_path(self, sid: str) -> str:
-        return os.path.join(self.root, "journal", f"{safe_id(sid)}.jsonl")
+        return locations.journal_file(self.root, sid)
 
     def ensure(self) -> None:
         """The state folders, each a real folder: a symlink or a file in the
@@ -109,8 +109,8 @@ class Store:
         sessions, each of which asks)."""
         if self.root in _ENSURED:
             return
-        for sub in ("sessions", "locks", "journal"):
-            path = os.path.join(self.root, sub)
+        for path in (locations.sessions_dir(self.root), locations.locks_dir(self.root),
+                     locations.journal_dir(self.root)):
             try:
                 st = os.lstat(path)
             except FileNotFoundError:
@@ -499,11 +499,9 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     for the note's next write (SessionState.user_pending), read here before
     the state goes, so no caller can leave them behind."""
     from vibe_vault import archive
-    from vibe_vault.records import staged_path
-
     removed = []
     paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
-             staged_path(cfg.state_dir, sid)]
+             locations.staged_file(cfg.state_dir, sid)]
     kept = False  # the note, holding the user's words alone
     if note and keep_user_words:
         left = store.load(sid)

@@ -24,7 +24,7 @@ import os
 import sqlite3
 import time
 
-from vibe_vault import filestamp
+from vibe_vault import filestamp, locations
 from vibe_vault.search_query import COLUMNS, index_text
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
@@ -38,7 +38,6 @@ SCHEMA_VERSION = 7
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
 SEARCH_VERSION = "3"
-DB_NAME = "vault.db"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -150,7 +149,7 @@ class Change:
 
 
 def path_of(state_dir: str) -> str:
-    return os.path.join(state_dir, DB_NAME)
+    return locations.database(state_dir)
 
 
 def _remove(path: str) -> None:
@@ -362,7 +361,7 @@ def _read_one(state_dir: str, key: str) -> Indexed:
     from vibe_vault.document import document_of
     from vibe_vault.state import read_saved
 
-    state, st = read_saved(os.path.join(state_dir, "sessions", f"{key}.state"), key)
+    state, st = read_saved(os.path.join(locations.sessions_dir(state_dir), f"{key}.state"), key)
     if st is None:
         return key, None, "", None
     doc = document_of(state) if state is not None else None
@@ -406,7 +405,7 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
     """Index every session whose state changed since it was indexed; how many
     were looked at. One `stat` when nothing changed. Raises Left when a
     session with text in the index is gone."""
-    folder = os.path.join(state_dir, "sessions")
+    folder = locations.sessions_dir(state_dir)
     try:
         st = os.stat(folder)
     except OSError:

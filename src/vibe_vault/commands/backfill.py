@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, field
 
-from vibe_vault import vaultdb
+from vibe_vault import locations, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter, count_between
 
@@ -391,7 +391,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
         print(f"{len(jobs)} sessions to process, {summary.unchanged} unchanged, "
               f"{summary.filtered} filtered out")
         return 0
-    sweep_temp_files(Path(cfg.state_dir) / "sessions")  # left by a writer that was killed
+    sweep_temp_files(locations.sessions_dir(cfg.state_dir))  # left by a writer that was killed
     progress = Progress(len(jobs), sum(sizes.values()))
     # Each session's rows go to the database as it finishes (what is kept in
     # memory is a project name and a note folder per session, not a record).

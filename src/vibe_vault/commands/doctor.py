@@ -10,6 +10,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from vibe_vault import locations
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter
 from vibe_vault.regular import open_regular, read_fd
@@ -270,13 +271,13 @@ def _command_exists(command: str) -> bool:
 def _log(cfg: Config) -> Check:
     state = Path(cfg.state_dir)
     try:
-        stamp, event, sid = (state / "last-run").read_text().split(maxsplit=2)
+        stamp, event, sid = Path(locations.last_run(state)).read_text().split(maxsplit=2)
         sid = sid.strip()
         which = "a session of an excluded project" if sid == "-" else f"session {sid[:12]}"
         last = f"last hook run {stamp} ({event}, {which})"
     except (OSError, ValueError):
         last = "no hook has run yet"
-    path = state / "vv.log"
+    path = Path(locations.log_file(state))
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[-500:]
     except OSError:

@@ -272,11 +272,12 @@ def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:
 
 def _last_run(state_dir: str, name: str, sid: str) -> None:
     """`<state>/last-run`: when a hook last did its work, for `vv doctor`."""
+    from vibe_vault import locations
     from vibe_vault.atomic import write_atomic
 
     line = f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {name} {sid[:80]}\n"
     with contextlib.suppress(OSError):
-        write_atomic(os.path.join(state_dir, "last-run"), line.encode(), mode=0o600)
+        write_atomic(locations.last_run(state_dir), line.encode(), mode=0o600)
 
 
 def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:

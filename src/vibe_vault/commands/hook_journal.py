@@ -26,8 +26,7 @@ def record(data: bytes) -> None:
     name = event.get("hook_event_name")
     if not (isinstance(sid, str) and isinstance(tid, str) and sid and tid):
         return
-    from vibe_vault.locations import state_dir, tool_key
-    from vibe_vault.paths import safe_id
+    from vibe_vault.locations import journal_dir, journal_file, state_dir, tool_key
 
     rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tool_key(tid),
                               "t": round(now, 3)}
@@ -38,14 +37,14 @@ def record(data: bytes) -> None:
         rec["fail"] = 1
     line = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
     root, _ = state_dir()
-    journal = os.path.join(root, "journal")
+    journal = journal_dir(root)
     # makedirs gives `mode` to the last directory only: the state root is made
     # first, so it is private too when this is the first event ever seen.
     os.makedirs(root, mode=0o700, exist_ok=True)
     os.makedirs(journal, mode=0o700, exist_ok=True)
     if os.path.islink(journal):
         return  # never write outside the state directory; the next Stop sets it aside
-    path = os.path.join(journal, safe_id(sid) + ".jsonl")
+    path = journal_file(root, sid)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
                  0o600)
     try:

@@ -31,13 +31,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
+    from vibe_vault import locations
     from vibe_vault.lock import LockTimeout, SessionLock
 
-    os.makedirs(os.path.join(cfg.state_dir, "locks"), mode=0o700, exist_ok=True)
+    os.makedirs(locations.locks_dir(cfg.state_dir), mode=0o700, exist_ok=True)
     try:
         # One indexer at a time; another one started meanwhile leaves its
         # records to this one, which looks again before it stops.
-        with SessionLock(os.path.join(cfg.state_dir, "locks", "index.lock"), 0.0):
+        with SessionLock(locations.lock_file(cfg.state_dir, "index"), 0.0):
             written = update_indexes(cfg)
     except LockTimeout:
         if not args.quiet:
