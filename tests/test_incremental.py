@@ -16,7 +16,7 @@ from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.reader import Cursor, LineReader
 from vibe_vault.render import render
-from vibe_vault.session import Store, update_session
+from vibe_vault.session import Store, Update, update_session
 from vibe_vault.state import Fold, SessionState, decode_state, encode_state
 
 MAINS = [p for p in main_files() if p.stat().st_size > 0 and expected_sid(p)]
@@ -122,9 +122,9 @@ def test_session_grown_in_steps_equals_one_shot(tmp_path_factory: pytest.TempPat
         for blob, dest in blobs:
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(blob[: int(len(blob) * frac)])
-        update_session(cfg, sid, target)
+        update_session(cfg, Update(session_id=sid, transcript=str(target)))
     one = _config(root / "one")
-    update_session(one, sid, target, fresh=True)
+    update_session(one, Update(session_id=sid, transcript=str(target), fresh=True))
     inc_state = Store(cfg.state_dir).load(sid)
     one_state = Store(one.state_dir).load(sid)
     assert inc_state is not None and one_state is not None
@@ -190,10 +190,10 @@ def test_note_name_does_not_depend_on_how_much_was_read(tmp_path: Path) -> None:
     cut = sum(len(x) + 1 for x in blob.split(b"\n")[:58])
     cfg, one = _config(tmp_path / "inc"), _config(tmp_path / "one")
     target.write_bytes(blob[:cut])
-    update_session(cfg, main.stem, target)
+    update_session(cfg, Update(session_id=main.stem, transcript=str(target)))
     target.write_bytes(blob)
-    update_session(cfg, main.stem, target)
-    update_session(one, main.stem, target, fresh=True)
+    update_session(cfg, Update(session_id=main.stem, transcript=str(target)))
+    update_session(one, Update(session_id=main.stem, transcript=str(target), fresh=True))
     a, b = Store(cfg.state_dir).load(main.stem), Store(one.state_dir).load(main.stem)
     assert a is not None and b is not None
     assert a.note == b.note and render(a) == render(b)
@@ -235,8 +235,8 @@ def test_long_session_grown_in_chunks_equals_one_shot(tmp_path: Path,
     grow = tmp_path / "grow.jsonl"
     for frac in (0.13, 0.5, 0.77, 1.0):
         grow.write_bytes(blob[: int(len(blob) * frac)])
-        update_session(cfg, "long", grow)
-    update_session(one, "long", grow, fresh=True)
+        update_session(cfg, Update(session_id="long", transcript=str(grow)))
+    update_session(one, Update(session_id="long", transcript=str(grow), fresh=True))
     a, b = Store(cfg.state_dir).load("long"), Store(one.state_dir).load("long")
     assert a is not None and b is not None
     assert a.fold.turns_dropped > 0 and len(a.fold.turns) == HEAD_TURNS + TAIL_TURNS

@@ -20,7 +20,7 @@ from vibe_vault.config import Config
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.render import render
-from vibe_vault.session import Store, update_session
+from vibe_vault.session import Store, Update, update_session
 from vibe_vault.state import Fold, SessionState, decode_state, encode_state
 
 RECORDINGS = sorted(FIXTURES.glob("claude-*"))
@@ -241,9 +241,9 @@ def test_each_session_grown_turn_by_turn_gives_the_one_shot_note(folder: Path,
             for lines, dest in zip(blobs, placed, strict=True):
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(b"\n".join(lines[:step]) + (b"\n" if step < len(lines) else b""))
-            update_session(grown, main.stem, placed[0])
+            update_session(grown, Update(session_id=main.stem, transcript=str(placed[0])))
         one = config(root / "one")
-        update_session(one, main.stem, placed[0], fresh=True)
+        update_session(one, Update(session_id=main.stem, transcript=str(placed[0]), fresh=True))
         a, b = Store(grown.state_dir).load(main.stem), Store(one.state_dir).load(main.stem)
         assert a is not None and b is not None
         assert render(a) == render(b), main.name

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from conftest import CORPUS, Env, frontmatter, strip_status
 from test_hook_contract import SESSION, SID, assert_harmless, place, stop
 from vibe_vault.config import Config
-from vibe_vault.session import Store, update_session
+from vibe_vault.session import Store, Update, update_session
 from vibe_vault.state import decode_state
 
 pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
@@ -182,7 +182,7 @@ def test_disk_full_leaves_offset_where_it_was(tmp_path: Path,
     src = tmp_path / "t.jsonl"
     data = SESSION.read_bytes()
     src.write_bytes(data[: len(data) // 2])
-    update_session(cfg, SID, src)
+    update_session(cfg, Update(session_id=SID, transcript=str(src)))
     before = Store(cfg.state_dir).load(SID)
     note_before = {p: p.read_bytes() for p in cfg.vault.rglob("*.md")}
     src.write_bytes(data)
@@ -193,13 +193,13 @@ def test_disk_full_leaves_offset_where_it_was(tmp_path: Path,
 
     monkeypatch.setattr(vibe_vault.note, "write_atomic", full)
     with pytest.raises(OSError):
-        update_session(cfg, SID, src)
+        update_session(cfg, Update(session_id=SID, transcript=str(src)))
     after = Store(cfg.state_dir).load(SID)
     assert before is not None and after is not None
     assert after.cursor.offset == before.cursor.offset
     assert {p: p.read_bytes() for p in cfg.vault.rglob("*.md")} == note_before
     monkeypatch.undo()
-    update_session(cfg, SID, src)
+    update_session(cfg, Update(session_id=SID, transcript=str(src)))
     assert Store(cfg.state_dir).load(SID).cursor.offset == len(data)  # type: ignore[union-attr]
 
 

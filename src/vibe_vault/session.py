@@ -10,7 +10,7 @@ import contextlib
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -345,33 +345,38 @@ def fold_journal(state: SessionState, path: StrPath) -> None:
         del state.durations[next(iter(state.durations))]
 
 
-def update_session(
-    cfg: Config,
-    sid: str,
-    transcript: StrPath,
-    *,
-    deadline: float | None = None,
-    lock_timeout: float | None = None,
-    end_reason: str | None = None,
-    provisional: str | None = None,
-    agent_files: Iterable[StrPath] | None = None,
-    fresh: bool = False,
-    store: Store | None = None,
-    idle_before: float | None = None,
-    want_record: bool = False,
-    links: "Links | None" = None,
-    cwd_hint: str | None = None,
-) -> Outcome:
-    """Fold whatever is new for one session and rewrite its note.
+class Update(Struct, kw_only=True, frozen=True):
+    """What one `update_session` call is asked to do: bring session
+    `session_id`, read from `transcript`, up to date. The defaults are a Stop's
+    catch-up."""
 
-    `idle_before` (epoch seconds): a session still active whose files have not
-    changed since then is marked ended with `end_reason: idle`. `want_record`
-    returns the session's registry record too.
+    session_id: str
+    transcript: str
+    # time.monotonic() past which reading stops (complete=False): the hook's budget
+    deadline: float | None = None
+    lock_timeout: float | None = None  # None: the config's lock_timeout
+    end_reason: str | None = None  # SessionEnd's reason: the session ended
+    # Stop's last_assistant_message: shown until the transcript brings the answer
+    provisional: str | None = None
+    agent_files: list[str] | None = None  # None: looked for beside the transcript
+    fresh: bool = False  # read again from byte 0
+    # epoch seconds: a session still active whose last entry is older has ended (idle)
+    idle_before: float | None = None
+    want_record: bool = False  # return the registry record and search document too
+    links: "Links | None" = None  # links to the session's neighbours, set into the state
+    cwd_hint: str | None = None  # the hook's cwd, for a note made before the transcript
+
+
+def update_session(cfg: Config, request: Update, store: Store | None = None) -> Outcome:
+    """Fold whatever is new for one session and rewrite its note.
 
     Raises LockTimeout when another process holds the session, NotAFile or
     OSError for a transcript that cannot be read, OSError when the vault or
     state cannot be written (then the state is not advanced).
     """
+    sid, deadline, provisional = request.session_id, request.deadline, request.provisional
+    end_reason, idle_before = request.end_reason, request.idle_before
+    lock_timeout = request.lock_timeout
     store = store or Store(cfg.state_dir)
     store.ensure()
     timeout = cfg.get("lock_timeout") if lock_timeout is None else lock_timeout
@@ -386,7 +391,7 @@ def update_session(
         keep_thinking = bool(cfg.get("show_thinking"))
         old = store.load(sid)
         # Read again from byte 0 when asked to, or when thinking was switched on or off.
-        state = (old if old is not None and not fresh
+        state = (old if old is not None and not request.fresh
                  and old.fold.keeps_thinking == keep_thinking else None)
         started_over = state is None
         if state is None:
@@ -397,7 +402,7 @@ def update_session(
                 # Reading again from byte 0 (reprocess, --force) changes nothing
                 # of how the session ended.
                 state.status, state.end_reason = old.status, old.end_reason
-        transcript = os.fspath(transcript)
+        transcript = request.transcript
         redactor = redactor_for(cfg)
         state.transcript = gate(transcript, 1000, redactor)
         try:
@@ -412,11 +417,11 @@ def update_session(
                 from datetime import UTC, datetime
 
                 state.started_hint = datetime.now(UTC).isoformat(timespec="seconds")
-                state.cwd_hint = gate(cwd_hint or "", 1000, redactor)
+                state.cwd_hint = gate(request.cwd_hint or "", 1000, redactor)
         main_read = read
         agents = (
-            discover_agents(transcript, sid, state.agents) if agent_files is None
-            else [os.fspath(a) for a in agent_files]
+            discover_agents(transcript, sid, state.agents) if request.agent_files is None
+            else request.agent_files
         )
         for path in agents:
             if deadline is not None and time.monotonic() > deadline:
@@ -453,10 +458,10 @@ def update_session(
             # Not counted: the transcript will bring the same text, and count it then.
             state.provisional = note_text(provisional.strip(), ANSWER_CHARS, redactor)[0]
         out = Outcome(session_id=sid, bytes_read=read, complete=complete)
-        if links is not None:
+        if request.links is not None:
             from vibe_vault.links import set_links
 
-            set_links(state, links)
+            set_links(state, request.links)
         patterns = cfg.get("exclude_projects")
         if patterns and state.fold.cwd and privacy.excluded(
                 patterns, state.project or project_name(state.fold.cwd), state.fold.cwd):
@@ -475,7 +480,7 @@ def update_session(
             out.note = state.note
             out.has_note = True
         store.save(state)
-        if want_record:
+        if request.want_record:
             from vibe_vault import filestamp
             from vibe_vault.document import document_of
             from vibe_vault.records import make_record

@@ -104,13 +104,13 @@ def _work(job: tuple[str, str, list[str], bool, float, bool, Any]) -> tuple[str,
     sid, main, agents, force, idle_before, archive, links = job
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
-    from vibe_vault.session import update_session
+    from vibe_vault.session import Update, update_session
 
     assert _cfg is not None
     try:
-        out = update_session(_cfg, sid, main, agent_files=agents,
-                             fresh=force, lock_timeout=30.0, idle_before=idle_before,
-                             want_record=True, links=links)
+        out = update_session(_cfg, Update(
+            session_id=sid, transcript=main, agent_files=agents, fresh=force, lock_timeout=30.0,
+            idle_before=idle_before, want_record=True, links=links))
         if archive:
             from vibe_vault.archive import archive_files, session_files
 

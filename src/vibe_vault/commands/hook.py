@@ -167,7 +167,7 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     lock_timeout = max(0.0, min(float(cfg.get("lock_timeout")), deadline - time.monotonic()))
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
-    from vibe_vault.session import update_session
+    from vibe_vault.session import Update, update_session
 
     end_reason = None
     if name == "SessionEnd":
@@ -175,10 +175,10 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
     # On StopFailure the "message" is the API error: the transcript tells it.
     provisional = (_str(event, "last_assistant_message") or "") if name == "Stop" else None
     try:
-        out = update_session(cfg, sid, transcript, deadline=deadline,
-                             lock_timeout=lock_timeout, end_reason=end_reason,
-                             provisional=provisional, want_record=name == "SessionEnd",
-                             cwd_hint=_str(event, "cwd"))
+        out = update_session(cfg, Update(
+            session_id=sid, transcript=os.fspath(transcript), deadline=deadline,
+            lock_timeout=lock_timeout, end_reason=end_reason, provisional=provisional,
+            want_record=name == "SessionEnd", cwd_hint=_str(event, "cwd")))
     except LockTimeout:
         info(cfg.state_dir, f"hook {name}: session {sid[:40]} busy; the next event catches up")
         _archive(cfg, name, sid, transcript, deadline)

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault.discover import discover
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
-    from vibe_vault.session import update_session
+    from vibe_vault.session import Update, update_session
 
     moved = archive.move_out_of_vault(cfg)
     if moved:
@@ -89,8 +89,9 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             failed += 1
             continue
         try:
-            out = update_session(cfg, sid, main, agent_files=agents, fresh=True,
-                                 lock_timeout=30.0, want_record=True)
+            out = update_session(cfg, Update(
+                session_id=sid, transcript=str(main), agent_files=[str(a) for a in agents],
+                fresh=True, lock_timeout=30.0, want_record=True))
         except (LockTimeout, NotAFile, OSError) as exc:
             print(f"vv: {sid}: {exc}", file=sys.stderr)
             failed += 1
