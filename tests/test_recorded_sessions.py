@@ -277,3 +277,19 @@ def test_hooks_as_the_client_fires_them_give_the_backfill_note(recording: Record
     [note] = hooks.notes().values()
     assert "status: ended" in note and frontmatter(note)["session_id"] == main.stem
     assert strip_status(note) == strip_status(*one.notes().values())
+
+
+def test_stats_and_the_project_note_count_every_reply_once(recording: Recording) -> None:
+    """`vv stats` and the project note: the tokens of every reply the fake API
+    sent that a transcript or subagent file holds, input, output and cache alike."""
+    ids = {o["message"]["id"] for main in recording.transcripts()
+           for f in [main, *subagent_files(main)] for o in json_objects(f)
+           if o.get("type") == "assistant" and isinstance(o.get("message"), dict)
+           and o["message"].get("id") in recording.replies}
+    want = sum(sum(recording.replies[i].values()) for i in ids)
+    r = recording.env.vv("stats", "--json")
+    assert r.returncode == 0, r.stderr
+    total = json.loads(r.stdout)["total"]
+    assert total["sessions"] == len(recording.notes) and total["tokens"] == want
+    [project] = recording.env.vault.glob("Projects/*/*.md")
+    assert frontmatter(project.read_text(encoding="utf-8"))["tokens"] == want

@@ -23,7 +23,7 @@ from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.note import write_note, write_session_note
 from vibe_vault.paths import safe_name
-from vibe_vault.records import Record
+from vibe_vault.records import Record, total_tokens
 from vibe_vault.render import (
     REWRITE_NOTICE,
     USER_HEADING,
@@ -85,8 +85,7 @@ def _money(x: float) -> str:
 
 def render_project(project: str, recs: list[Record]) -> str:
     recs = sorted(recs, key=order, reverse=True)
-    tokens = sum(r.input_tokens + r.output_tokens + r.cache_read_tokens
-                 + r.cache_creation_tokens for r in recs)
+    tokens = sum(total_tokens(r) for r in recs)
     cost = sum(r.cost_usd for r in recs)
     minutes = sum(r.active_minutes for r in recs)
     out = ["---", "type: project", f"project: {yaml_str(project)}", f"sessions: {len(recs)}",
@@ -100,7 +99,7 @@ def render_project(project: str, recs: list[Record]) -> str:
     out += ["", "## Sessions", "", "| Date | Session | Duration | Tokens | Cost | Status |",
             "|---|---|--:|--:|--:|---|"]
     for r in recs:
-        t = r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_creation_tokens
+        t = total_tokens(r)
         status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
         out.append(f"| {_date(r.started)} | {cell(wikilink(r.note, r.title))} | "
                    f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 from msgspec import Struct, field
@@ -59,6 +60,13 @@ class Record(Struct, omit_defaults=True):
     next: str = ""  # can tell what changed without loading every state
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+
+
+def total_tokens(rec: Record | Any) -> int:
+    """A record's tokens (or a registry Summary's: the same fields), as its note
+    shows them: the sum Tokens.total makes of the session's usage."""
+    return int(rec.input_tokens + rec.output_tokens + rec.cache_read_tokens
+               + rec.cache_creation_tokens)
 
 
 def stamp(path: StrPath) -> FileStamp | None:

@@ -509,11 +509,9 @@ def render(state: SessionState, opts: RenderOptions | None = None,
         facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
     elif f.first_ts:
         facts.append("**Duration** under a minute")
-    total_tokens = fig.total.input + fig.total.output + fig.total.cache_read + (
-        fig.total.cache_creation)
     if len(fig.models) == 1:
         facts.append(f"**Model** {cell(fig.models[0])}")
-    facts.append(f"**Tokens** {short_tokens(total_tokens)}")
+    facts.append(f"**Tokens** {short_tokens(fig.total.total)}")
     facts.append(f"**Cost** ${fig.cost:.2f}" + (" + unpriced" if fig.unpriced else ""))
     if state.status == "active":
         facts.append("**Status** active")
@@ -935,8 +933,7 @@ def _subagents(out: list[str], state: SessionState, work: Work) -> None:
             if did.commits:
                 bits.append(plural(len(did.commits), "commit"))
             # What it spent, from its own messages: not its final context size.
-            used = sum(t.input + t.output + t.cache_read + t.cache_creation
-                       for t in [*af.usage.values(), *af.settled.values()])
+            used = sum(t.total for t in [*af.usage.values(), *af.settled.values()])
             if used:
                 bits.append(f"{short_tokens(used)} tokens used")
         if s.ms:

@@ -40,6 +40,12 @@ class Tokens(Struct, array_like=True):
     # tokens; some models bill them at long-context rates. 0: not over.
     context: int = 0
 
+    @property
+    def total(self) -> int:
+        """The tokens a note shows: input, output, cache reads and cache writes
+        (a Record's total_tokens is the same sum of the same figures)."""
+        return self.input + self.output + self.cache_read + self.cache_creation
+
 
 class Action(Struct, array_like=True, omit_defaults=True):
     """One condensed thing done in a turn; `kind` says how to read the rest."""

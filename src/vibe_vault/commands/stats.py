@@ -33,10 +33,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
-def _tokens(r: Any) -> int:
-    return int(r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_creation_tokens)
-
-
 def _period(started: str, by: str) -> str:
     try:
         dt = datetime.fromisoformat(started)
@@ -49,6 +45,8 @@ def _period(started: str, by: str) -> str:
 
 
 def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
+    from vibe_vault.records import total_tokens
+
     def bucket() -> dict[str, Any]:
         return {"sessions": 0, "active_hours": 0.0, "tokens": 0, "cost_usd": 0.0}
 
@@ -64,7 +62,7 @@ def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
                   periods.setdefault(_period(r.started, by), bucket())):
             b["sessions"] += 1
             b["active_hours"] += r.active_minutes / 60
-            b["tokens"] += _tokens(r)
+            b["tokens"] += total_tokens(r)
             b["cost_usd"] += r.cost_usd
         for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"):
             total[k] += getattr(r, k)
