@@ -42,3 +42,19 @@ def test_the_layout_is_the_one_on_disk_before() -> None:
     for place, name in shared.items():
         assert place(ROOT) == os.path.join(ROOT, name)
     assert locations.lock_file(ROOT, "backfill") == os.path.join(ROOT, "locks", "backfill.lock")
+
+
+def test_a_sessions_subagent_files_are_where_claude_code_writes_them() -> None:
+    """The layouts in the recorded sessions: 2.1 clients write `agent-*.jsonl`
+    under `<session id>/subagents/` beside the transcript."""
+    fixtures = Path(__file__).parent / "fixtures"
+    agents = sorted(fixtures.glob("claude-*/projects/*/*/subagents/agent-*.jsonl"))
+    assert agents
+    for agent in agents:
+        main = agent.parent.parent.parent / f"{agent.parent.parent.name}.jsonl"
+        assert main.exists()
+        assert locations.subagents_dir(str(main)) == str(agent.parent)
+        assert locations.in_subagents_dir(str(agent)) and locations.is_agent_file(agent.name)
+        assert not locations.in_subagents_dir(str(main)) and not locations.is_agent_file(main.name)
+    assert locations.in_subagents_dir("subagents/agent-a1.jsonl")  # an archive's name
+    assert not locations.in_subagents_dir("agent-a1.jsonl")  # a legacy one, beside the transcript

@@ -228,7 +228,7 @@ def session_files(main: str | os.PathLike[str], agents: list[str] | None = None)
 def is_agent(name: str) -> bool:
     """An agent transcript (not its .meta.json, a journal or a tool result)."""
     last = name.rsplit("/", 1)[-1]
-    return last.startswith("agent-") and last.endswith(".jsonl") and not name.startswith(
+    return locations.is_agent_file(last) and last.endswith(".jsonl") and not name.startswith(
         "tool-results/")
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct, field
 
+from vibe_vault.locations import in_subagents_dir, is_agent_file
 from vibe_vault.regular import open_regular, read_regular
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -136,13 +137,13 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
                 skip("not a regular file")
                 continue
             folder, name = os.path.split(path)
-            if os.path.basename(folder) == "subagents":
-                if name.startswith("agent-"):
+            if in_subagents_dir(path):
+                if is_agent_file(name):
                     subagents.append((os.path.basename(os.path.dirname(folder)), path))
                 else:
                     skip("other file in subagents/")
                 continue
-            if name.startswith("agent-"):
+            if is_agent_file(name):
                 legacy.append(path)
                 continue
             if st.st_size == 0:

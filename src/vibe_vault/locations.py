@@ -1,4 +1,5 @@
-"""Where vibe-vault keeps its state: the state directory, and every path under it.
+"""Where things are: vibe-vault's state directory and every path under it, and
+where Claude Code keeps a session's subagent files.
 
 The tool hooks run around every tool call and import nothing heavy (os, zlib and
 `paths`, which every hook loads anyway), so this is the one place the state
@@ -40,6 +41,33 @@ def tool_key(tool_use_id: str) -> str:
     no transcript text (an id is as untrusted as any other field)."""
     raw = tool_use_id.encode("utf-8", "surrogatepass")
     return f"t{_crc32(raw):08x}{len(raw):x}"
+
+
+# -- a session's subagent files ----------------------------------------------------------
+#
+# Claude Code names a subagent's transcript `agent-<id>.jsonl` (its metadata
+# `agent-<id>.meta.json`). Since 2.1 they are in `<slug>/<session id>/subagents/`;
+# before, beside the session's transcript, owned by the `sessionId` inside
+# (discover.sniff_session_id tells which).
+
+SUBAGENTS = "subagents"
+
+
+def is_agent_file(name: str) -> bool:
+    """A subagent's file, by its name (a transcript or its metadata)."""
+    return name.startswith("agent-")
+
+
+def subagents_dir(transcript: str) -> str:
+    """Where the session whose transcript this is keeps its subagents' files."""
+    folder, name = os.path.split(transcript)
+    return os.path.join(folder, os.path.splitext(name)[0], SUBAGENTS)
+
+
+def in_subagents_dir(path: str) -> bool:
+    """A file in a session's `subagents/` folder (not a legacy one beside the
+    transcripts); also an archive's name for one (`subagents/<name>`)."""
+    return os.path.basename(os.path.dirname(path)) == SUBAGENTS
 
 
 def home() -> str:

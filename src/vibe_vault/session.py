@@ -252,12 +252,10 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
     `agent-*.jsonl` beside the transcript whose sessionId is the session's."""
     found: list[str] = []
     parent = os.path.dirname(transcript)
-    stem = os.path.splitext(os.path.basename(transcript))[0]
-    sub = os.path.join(parent, stem, "subagents")
     try:
-        with os.scandir(sub) as it:
+        with os.scandir(locations.subagents_dir(transcript)) as it:
             for entry in it:
-                if entry.name.startswith("agent-") and entry.name.endswith(".jsonl"):
+                if locations.is_agent_file(entry.name) and entry.name.endswith(".jsonl"):
                     found.append(entry.path)
     except OSError:
         pass
@@ -265,7 +263,7 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
         with os.scandir(parent or ".") as it:
             for entry in it:
                 name = entry.name
-                if not (name.startswith("agent-") and name.endswith(".jsonl")):
+                if not (locations.is_agent_file(name) and name.endswith(".jsonl")):
                     continue
                 key = _agent_key(transcript, entry.path)
                 af = known.get(key)

@@ -344,7 +344,7 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
             found.add(sid)
             summary.sessions += 1
             owners_found.update((a, sid) for a in src.agents
-                                if os.path.basename(os.path.dirname(a)) != "subagents")
+                                if not locations.in_subagents_dir(a))
             row = rows.get(sid)
             rec = Known(*row) if row else None
             if buried and safe_id(sid) in buried:

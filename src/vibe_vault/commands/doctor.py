@@ -189,7 +189,7 @@ def _transcripts(cfg: Config) -> Check:
     if not root.is_dir():
         return Check("transcripts", "warn", f"{root} not found",
                      "set CLAUDE_CONFIG_DIR if Claude Code keeps its data elsewhere")
-    n = sum(1 for p in root.glob("*/*.jsonl") if not p.name.startswith("agent-"))
+    n = sum(1 for p in root.glob("*/*.jsonl") if not locations.is_agent_file(p.name))
     return Check("transcripts", "pass", f"{n} sessions under {root}")
 
 
