@@ -117,6 +117,7 @@ class Home:
         shutil.rmtree(self.own, ignore_errors=True)
 
 
+@pytest.mark.corpus
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(2, 5), finisher=st.sampled_from(
@@ -168,6 +169,7 @@ def test_the_project_folder_follows_claude_codes_rule(cwd: str) -> None:
         assert name == folder_oracle(cwd)[:200] + "-" + digits
 
 
+@pytest.mark.corpus
 def test_restore_refuses_what_the_archive_cannot_give_whole(env: Env) -> None:
     home = Home(env)
     rng = random.Random(7)
@@ -189,6 +191,7 @@ def test_restore_refuses_what_the_archive_cannot_give_whole(env: Env) -> None:
     assert not home.main.exists() and not home.own.exists()
 
 
+@pytest.mark.corpus
 def test_restore_never_replaces_a_newer_file(env: Env) -> None:
     home = Home(env)
     rng = random.Random(11)
@@ -208,6 +211,7 @@ def test_restore_never_replaces_a_newer_file(env: Env) -> None:
     assert b"already in place" in r.stdout and home.main.read_bytes() == archived
 
 
+@pytest.mark.corpus
 def test_restore_by_project_and_since(env: Env) -> None:
     homes = [Home(env, "/work/alpha"), Home(env, "/work/beta"), Home(env, "/work/alpha")]
     rng = random.Random(3)
@@ -227,6 +231,7 @@ def test_restore_by_project_and_since(env: Env) -> None:
     assert r.returncode == 1 and b"no archived session" in r.stderr
 
 
+@pytest.mark.corpus
 def test_the_archive_is_private_and_never_written_through_a_symlink(env: Env,
                                                                    tmp_path: Path) -> None:
     home = Home(env)
@@ -251,6 +256,7 @@ def test_the_archive_is_private_and_never_written_through_a_symlink(env: Env,
     assert not (root / home.sid).exists()
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("answer", ["y\n", "\n", "n\n", ""])
 def test_resume_exec_offers_to_restore_a_deleted_session(env: Env, answer: str) -> None:
     work = env.root / "my project"
@@ -280,6 +286,7 @@ def test_resume_exec_offers_to_restore_a_deleted_session(env: Env, answer: str) 
         assert f"vv restore {home.sid}".encode() in r.stderr
 
 
+@pytest.mark.corpus
 def test_a_restored_session_that_goes_on_is_archived_on_from_where_it_was(env: Env) -> None:
     """The restored files are the archive's own bytes: the resumed session's
     new turns are appended, not the whole transcript copied again."""
