@@ -275,3 +275,25 @@ def test_doctor_watches_retention(tmp_path_factory: pytest.TempPathFactory, days
     homes[0][0].cleanup()
     check = retention()
     assert "1 sessions exist only in the archive (vv restore)" in check["detail"]
+
+
+def test_backfill_archives_by_default_and_archive_false_turns_it_off(env: Env) -> None:
+    home = Home(env)
+    rng = random.Random(4)
+    home.grow(rng)
+    (env.root / "config.toml").write_text("archive = false\n")
+    assert env.vv("backfill").returncode == 0
+    assert not (env.state / "archive").exists()
+    (env.root / "config.toml").write_text("")
+    home.grow(rng)
+    assert env.vv("backfill").returncode == 0
+    assert env.vv("archive", "--verify").returncode == 0
+    # a tool result spilled later, its session otherwise unchanged: --archive checks it
+    spilled = home.own / "tool-results" / "late.txt"
+    spilled.parent.mkdir(parents=True, exist_ok=True)
+    spilled.write_bytes(rng.randbytes(3000))
+    assert env.vv("backfill", "--archive").returncode == 0
+    saved = home.files()
+    home.cleanup()
+    assert env.vv("restore", home.sid).returncode == 0
+    assert home.files() == saved

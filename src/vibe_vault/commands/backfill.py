@@ -298,7 +298,12 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
     # stays a stat per file); --archive checks every session's copy.
     archiving = bool(args.archive or cfg.get("archive"))
     if archiving:
-        from vibe_vault.archive import finish_pending, move_out_of_vault, needs_archive
+        from vibe_vault.archive import (
+            finish_pending,
+            move_out_of_vault,
+            needs_archive,
+            session_files,
+        )
 
         moved = move_out_of_vault(cfg)
         if moved:
@@ -375,7 +380,8 @@ def _backfill(args: argparse.Namespace, cfg: Config, conn: Any, roots: list[Path
                              and min(newest, _epoch(rec.ended)) < idle_before)
                     # A note deleted (or the whole vault) is written again.
                     and not (rec.has_note and not notes.exists(rec.note))
-                    and not (args.archive and needs_archive(cfg, sid, [Path(p) for p in files]))):
+                    and not (args.archive and needs_archive(
+                        cfg, sid, session_files(src.main, src.agents)))):
                 summary.unchanged += 1
                 continue
             if rec is not None:
