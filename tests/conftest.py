@@ -180,6 +180,13 @@ def env(tmp_path: Path) -> Iterator[Env]:
     yield Env(tmp_path)
 
 
+@pytest.fixture
+def thorough(request: pytest.FixtureRequest) -> bool:
+    """Every trial rather than a sample: with --slow, and in CI (.ci/run sets
+    VV_REQUIRE_CORPUS=1), where the run need not fit in a minute."""
+    return bool(request.config.getoption("--slow")) or os.environ.get("VV_REQUIRE_CORPUS") == "1"
+
+
 def json_objects(path: Path) -> list[dict[str, Any]]:
     """The JSON objects of a JSONL file, lines that are not one left out."""
     out = []

@@ -143,16 +143,16 @@ def write_home(env: Env) -> list[tuple[str, str, Path]]:
     return sessions
 
 
-def leaks(secret: str, roots: list[Path], outputs: list[bytes]) -> list[str]:
-    found = []
+def files_under(roots: list[Path]) -> dict[str, bytes]:
+    """Every file under the roots (not through a symlink), read once."""
+    return {str(p): p.read_bytes() for root in roots if root.exists()
+            for p in root.rglob("*") if p.is_file() and not p.is_symlink()}
+
+
+def leaks(secret: str, files: dict[str, bytes], outputs: list[bytes]) -> list[str]:
     needle = secret.encode()
     escaped = json.dumps(secret)[1:-1].encode()
-    for root in roots:
-        for p in root.rglob("*") if root.exists() else ():
-            if p.is_file() and not p.is_symlink():
-                data = p.read_bytes()
-                if needle in data or escaped in data:
-                    found.append(str(p))
+    found = [path for path, data in files.items() if needle in data or escaped in data]
     found += [f"output {i}" for i, out in enumerate(outputs) if needle in out]
     return found
 
@@ -173,8 +173,9 @@ def test_no_planted_secret_reaches_any_output(env: Env) -> None:
         r = env.vv(*args)
         outputs += [r.stdout, r.stderr]
     problems = {}
+    files = files_under([env.vault, env.state])
     for _, secret, _ in sessions:
-        where = leaks(secret, [env.vault, env.state], outputs)
+        where = leaks(secret, files, outputs)
         if where:
             problems[secret[:24]] = where[:4]
     assert not problems, problems
