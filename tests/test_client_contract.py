@@ -70,8 +70,8 @@ def test_install_registers_the_events_the_client_knows(env: Env) -> None:
 
 def test_no_double_punctuation_in_summaries() -> None:
     from vibe_vault.entries import decode_line
+    from vibe_vault.figures import RenderOptions, figures
     from vibe_vault.fold import fold
-    from vibe_vault.render import RenderOptions, figures
     from vibe_vault.state import SessionState
 
     lines = [json.dumps({"type": "custom-title", "customTitle": "Print the greeting."}),

@@ -40,7 +40,7 @@ def test_relative_paths_posix_and_windows() -> None:
 def test_a_note_path_is_made_of_safe_names(project: str, sid: str, ts: str, n: int) -> None:
     """Whatever the project and id, each part of a note's path is a safe name
     (the common case skips the cleaning: it must be one already)."""
-    from vibe_vault.note import note_relpath
+    from vibe_vault.vault import note_relpath
 
     top, folder, sessions, name = note_relpath(project, sid, ts, n).split("/")
     assert (top, sessions) == ("Projects", "sessions") and name.endswith(".md")

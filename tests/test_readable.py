@@ -157,7 +157,7 @@ def test_the_summary_is_claude_codes_latest_recap(env: Env) -> None:
 
 def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() -> None:
     from test_trust import folded, line
-    from vibe_vault.render import RenderOptions, figures
+    from vibe_vault.figures import RenderOptions, figures
 
     answer = ("Perfect! Done.\n\n## Summary\n\n- **Added** `multiply` to the math module"
               " and its tests. Also more.\n\n```\ncode\n```")
@@ -216,7 +216,7 @@ def test_tool_search_is_told_as_loading_tools_not_exploring() -> None:
     """Corpus: every ToolSearch call with a `select:` query shows the tools it
     loaded, by name, in its own line."""
     from test_trust import folded
-    from vibe_vault.render import describe
+    from vibe_vault.render.story import describe
 
     checked = 0
     for path in main_files():

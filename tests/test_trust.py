@@ -16,8 +16,9 @@ import pytest
 from conftest import CORPUS, main_files
 from conftest import json_objects as objects
 from vibe_vault.entries import decode_line
+from vibe_vault.figures import title_of
 from vibe_vault.fold import fold
-from vibe_vault.render import describe, title_of
+from vibe_vault.render.story import describe
 from vibe_vault.state import SessionState
 
 
@@ -223,7 +224,7 @@ def test_commit_counts_match_the_corpus() -> None:
 @pytest.mark.corpus
 def test_usage_in_agent_progress_lines_counts_once_per_message() -> None:
     """Corpus: a mementor checkpoint whose subagents exist only as progress lines."""
-    from vibe_vault.render import tokens_by_model
+    from vibe_vault.figures import tokens_by_model
 
     path = CORPUS / "fenv-org__mementor/checkpoints/0f/54ff53e6a4/0/full.jsonl"
     best: dict[str, int] = {}
@@ -369,13 +370,13 @@ def test_home_note_table_keeps_its_columns() -> None:
 
 
 def test_code_in_a_table_cell_shows_one_backslash() -> None:
-    from vibe_vault.render import cell, code
+    from vibe_vault.markdown import cell, code
 
     assert cell(code("C:\\Users\\me|x")) == "`C:\\Users\\me\\|x`"
 
 
 def test_quoted_text_cut_in_a_fence_closes_it_and_forms_no_heading() -> None:
-    from vibe_vault.render import quote
+    from vibe_vault.markdown import quote
 
     quoted = quote("# Plan\nsee:\n```python\n# a comment\nx = 1")
     lines = quoted.split("\n")
@@ -389,7 +390,7 @@ def test_long_prompts_are_priced_at_long_context_rates() -> None:
     """Hand-written: two Sonnet 4.5 requests, one with a 250k-token prompt. The
     rates are Anthropic's published ones ($3/$15, and $6/$22.50 per million
     tokens above 200k), written here, not read from vv's price table."""
-    from vibe_vault.render import RenderOptions, figures
+    from vibe_vault.figures import RenderOptions, figures
 
     def message(n: int, cache_read: int) -> bytes:
         return line(type="assistant", uuid=f"a{n}", timestamp=f"2026-01-01T00:0{n}:00Z",

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from vibe_vault.entries import Entry, Malformed, decode_line
 from vibe_vault.note import user_section, write_note
 from vibe_vault.project import project_name, remote_repo_name
-from vibe_vault.render import USER_HEADING, yaml_str
+from vibe_vault.markdown import yaml_str
+from vibe_vault.vault import USER_HEADING
 
 
 @pytest.mark.parametrize("line,kind", [
@@ -188,7 +189,7 @@ def test_backfill_takes_large_sessions_first_then_the_rest_by_id() -> None:
 @pytest.mark.parametrize("forged", ["## My notes", "## MY NOTES", "## my noteſ", "##\tMy  Notes"])
 def test_no_generated_line_passes_for_the_users_heading(forged: str) -> None:
     from vibe_vault.note import _with_user_part
-    from vibe_vault.render import USER_HEADING, USER_HINT
+    from vibe_vault.vault import USER_HEADING, USER_HINT
 
     heading = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
     generated = f"# A session\n\n{forged}\nwhat Claude said\n\n{USER_HEADING}\n{USER_HINT}\n"

@@ -199,7 +199,8 @@ def test_words_saved_into_replaced_files_through_every_attempt_reach_the_next_wr
     They come back as `pending`, and the next write (with no editor) puts them
     in, with every line saved before."""
     from vibe_vault import note as note_mod
-    from vibe_vault.note import USER_HEADING, USER_HINT, write_note
+    from vibe_vault.note import write_note
+    from vibe_vault.vault import USER_HEADING, USER_HINT
 
     relpath = "Projects/p/sessions/n.md"
     path = tmp_path / relpath

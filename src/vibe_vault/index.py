@@ -19,24 +19,22 @@ from msgspec import Struct
 
 from vibe_vault import registry, vaultdb
 from vibe_vault.config import Config
+from vibe_vault.figures import options_for, short_tokens
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
+from vibe_vault.markdown import cell, code, wikilink, yaml_str
 from vibe_vault.note import write_note, write_session_note
-from vibe_vault.paths import safe_name
 from vibe_vault.records import Record, total_tokens
-from vibe_vault.render import (
+from vibe_vault.render import render
+from vibe_vault.resume import resume_command
+from vibe_vault.vault import (
+    HOME_NOTE,
     REWRITE_NOTICE,
     USER_HEADING,
     USER_HINT,
-    cell,
-    code,
-    options_for,
-    render,
-    short_tokens,
-    wikilink,
-    yaml_str,
+    daily_note_path,
+    project_note_path,
 )
-from vibe_vault.resume import resume_command
 
 
 def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record],
@@ -68,11 +66,6 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
         rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
         changed.add(sid)
     return changed
-
-
-def project_note_path(project: str) -> str:
-    p = safe_name(project, 60)
-    return f"Projects/{p}/{p}.md"
 
 
 def _date(iso_ts: str) -> str:
@@ -198,7 +191,7 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
             with vaultdb.transaction(conn):
                 for rec in done.changed:
                     registry.put(conn, rec)
-    written += _write_index_note(cfg, "index.md", home_note(conn))
+    written += _write_index_note(cfg, HOME_NOTE, home_note(conn))
     if conn.execute("SELECT 1 FROM records WHERE has_note LIMIT 1").fetchone():
         from vibe_vault.bases import write_sessions_base
 
@@ -207,7 +200,7 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
         for day in sorted(days):
             recs = list(registry.records_where(conn, "has_note AND started LIKE ?",
                                                (day + "%",)))
-            written += _write_index_note(cfg, f"Daily/{day}.md", render_daily(day, recs))
+            written += _write_index_note(cfg, daily_note_path(day), render_daily(day, recs))
     return written
 
 

@@ -8,20 +8,18 @@ the transcript says, and never written through a symlink that leads out of it.
 import contextlib
 import errno
 import os
-import re
 import stat
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 from msgspec import Struct
 
 from vibe_vault.atomic import StrPath, write_atomic
-from vibe_vault.paths import inside, safe_name
+from vibe_vault.paths import inside
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
-from vibe_vault.render import USER_HEADING, USER_HINT
 from vibe_vault.state import SessionState
 from vibe_vault.text import first_user_heading, user_heading_lines
+from vibe_vault.vault import USER_HEADING, USER_HINT, note_relpath
 
 
 class OutsideVault(OSError):
@@ -31,40 +29,6 @@ class OutsideVault(OSError):
     def __init__(self, path: str) -> None:
         super().__init__(errno.EXDEV, "would be written outside the vault (a symlink leads "
                          "out, or it is not a plain file or folder)", path)
-
-
-def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8) -> str:
-    """`Projects/<project>/sessions/<YYYY-MM-DD-HHMM>-<id8>.md`, safe on every OS."""
-    stamp = "undated"
-    if first_ts:
-        try:
-            dt = datetime.fromisoformat(first_ts).astimezone(UTC)
-            stamp = dt.strftime("%Y-%m-%d-%H%M")
-        except ValueError:
-            pass
-    name = f"{stamp}-{short_id(session_id, id_chars)}"
-    if not _PLAIN_NAME.match(name) or "--" in name:
-        name = safe_name(name, 60)
-    folder = _project_folders.get(project)
-    if folder is None:
-        folder = _project_folders[project] = safe_name(project, 60)
-    return f"Projects/{folder}/sessions/{name}.md"
-
-
-# A stamp and a hex id need no cleaning; a backfill names 100,000 notes in a row.
-_PLAIN_NAME = re.compile(r"[0-9a-z][0-9a-z-]{0,58}[0-9a-z]\Z")
-_project_folders: dict[str, str] = {}  # a project's folder name: a few projects, many notes
-
-
-def short_id(session_id: str, n: int = 8) -> str:
-    """The first characters of a UUID-like id; otherwise of a digest of it, since
-    ids such as `session-1` and `session-2` share their first eight."""
-    head = session_id[:n].lower()
-    if len(session_id) >= 32 and all(c in "0123456789abcdef" for c in head):
-        return head
-    from vibe_vault.paths import _digest
-
-    return _digest(session_id, n)
 
 
 def owner_of(vault: StrPath, relpath: str) -> str | None:

@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.atomic import StrPath
-from vibe_vault.render import Figures, RenderOptions, figures, iso
+from vibe_vault.figures import Figures, RenderOptions, figures, iso
 from vibe_vault.state import SessionState, worth_a_note
 
 

@@ -130,8 +130,8 @@ def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
         names = sorted(n for n in os.listdir(folder) if n.endswith(".state"))
     except OSError:
         return
+    from vibe_vault.figures import options_for
     from vibe_vault.records import make_record
-    from vibe_vault.render import options_for
     from vibe_vault.state import read_saved
 
     opts = options_for(cfg)

@@ -21,6 +21,7 @@ from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
+from vibe_vault.figures import figures, options_for
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
 from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.note import free_relpath, write_note, write_session_note
@@ -39,13 +40,7 @@ from vibe_vault.reader import (
 from vibe_vault.records import Record, Row
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
-from vibe_vault.render import (
-    USER_HEADING,
-    USER_HINT,
-    figures,
-    options_for,
-    render,
-)
+from vibe_vault.render import render
 from vibe_vault.state import (
     MAX_STATE,
     AgentFile,
@@ -56,6 +51,7 @@ from vibe_vault.state import (
     encode_state,
     worth_a_note,
 )
+from vibe_vault.vault import USER_HEADING, USER_HINT
 
 if TYPE_CHECKING:
     from vibe_vault.links import Links

@@ -605,11 +605,11 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
     guess that was wrong (a session that turns out to have no note, say).
     Only the projects the jobs are in are read."""
     from vibe_vault import registry
+    from vibe_vault.figures import iso
     from vibe_vault.links import compute_links
-    from vibe_vault.note import note_relpath
     from vibe_vault.project import project_name
     from vibe_vault.records import Record
-    from vibe_vault.render import iso
+    from vibe_vault.vault import note_relpath
 
     # First what each job is (a few strings), then one project at a time its
     # records: memory follows the largest project, not the number of jobs.

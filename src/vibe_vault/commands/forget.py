@@ -48,7 +48,7 @@ FORGET_LOCK_SECONDS = 30.0  # a backfill holds a session for well under a second
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
-    from vibe_vault import archive, index, privacy, registry
+    from vibe_vault import archive, index, privacy, registry, vault
     from vibe_vault.session import Store, forget_files
     from vibe_vault.session_ids import SHORT, AmbiguousSession, SessionNotFound, pick
 
@@ -122,6 +122,6 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         left = {p for p in projects if conn.execute(
             "SELECT 1 FROM records WHERE project = ? AND has_note LIMIT 1", (p,)).fetchone()}
     for project in projects - left:  # a project note with no session left goes too
-        note = index.project_note_path(project)
+        note = vault.project_note_path(project)
         privacy.remove_quietly(os.path.join(cfg.vault, *note.split("/")))
     return status

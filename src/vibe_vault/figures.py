@@ -1,0 +1,316 @@
+"""Figures of a session: the numbers and words its note, its registry record
+and its search document say about it, derived from the state alone (tokens and
+cost by model, title, summary, kind of activity, minutes, counts), and the
+formats they are written in.
+
+Pure: the same state gives the same figures (no clock, no environment). No
+Markdown here: `markdown.py` escapes, `render/` lays the note out.
+"""
+
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from msgspec import Struct, field
+
+from vibe_vault import pricing
+from vibe_vault import text as tx
+from vibe_vault.fold import add_tokens, epoch
+from vibe_vault.redact import Redacted
+from vibe_vault.state import SessionState, Tokens
+from vibe_vault.work import Work, work_of
+
+
+class RenderOptions(Struct):
+    pricing: dict[str, Any] = field(default_factory=dict)
+    show_thinking: bool = False
+
+
+
+def options_for(cfg: Any) -> RenderOptions:
+    """The rendering options a config sets."""
+    return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
+
+
+
+# -- formats ------------------------------------------------------------------
+
+
+def n(x: int) -> str:
+    return f"{x:,}"
+
+
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """`1 file`, `3 files` (or the given plural)."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def short_tokens(x: int) -> str:
+    if x >= 1_000_000:
+        return f"{x / 1_000_000:.1f}M"
+    if x >= 1000:
+        return f"{x / 1000:.0f}k"
+    return str(x)
+
+
+def iso(ts: str) -> str:
+    """An ISO 8601 timestamp with an explicit offset, to the second."""
+    try:
+        dt = datetime.fromisoformat(ts)
+    except ValueError:
+        return ts
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def hhmm(ts: str) -> str:
+    try:
+        return datetime.fromisoformat(ts).astimezone(UTC).strftime("%H:%M")
+    except ValueError:
+        return ""
+
+
+def duration(ms: int) -> str:
+    s = ms // 1000
+    if s < 60:
+        return f"{s}s" if s else f"{ms}ms"
+    m = s // 60
+    if m < 60:
+        return f"{m}m {s % 60:02d}s" if m < 10 else f"{m}m"
+    return f"{m // 60}h {m % 60:02d}m"
+
+
+# -- derived figures -----------------------------------------------------------
+
+
+def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
+    """Usage of every API message of the session (main and subagent files), each
+    message counted once, by model."""
+    agents = sorted((a for a in state.agents.values() if not a.foreign),
+                    key=lambda a: a.fold.agent_id)
+    recent = dict(state.fold.usage)
+    for af in agents:
+        for key, t in af.fold.usage.items():
+            old = recent.get(key)
+            if old is None or t.output > old.output:
+                recent[key] = t
+    # Usage streamed into progress lines counts for the agents whose own file
+    # is not here: where it is, the file has every message of the agent.
+    with_files = {af.fold.agent_id for af in agents if af.fold.agent_id}
+    streamed = [pf for agent, pf in sorted(state.fold.progress.items())
+                if agent not in with_files]
+    for pf in streamed:
+        for key, t in pf.usage.items():
+            old = recent.get(key)
+            if old is None or t.output > old.output:
+                recent[key] = t
+    by_model: dict[str, Tokens] = {}
+    parts = [*recent.values(), *state.fold.settled.values()]
+    for af in agents:
+        parts.extend(af.fold.settled.values())
+    for pf in streamed:
+        parts.extend(pf.settled.values())
+    for t in parts:
+        add_tokens(by_model, t)
+    return dict(sorted(by_model.items()))
+
+
+def title_of(state: SessionState) -> str:
+    f = state.fold
+    return (
+        f.custom_title
+        or f.ai_title
+        or tx.one_line(f.own_summary, 80)
+        or _first_sentence(f.recap, 80)
+        or f.first_prompt_title
+        or f.first_command_title
+        or f"Session {state.session_id[:8]}"
+    )
+
+
+def _first_sentence(text: str, limit: int) -> str:
+    """The first sentence of a recap, as a title."""
+    if not text:
+        return ""
+    end = re.search(r"[.;!?](?:\s|$)", text)
+    first = text[: end.start()] if end else text
+    return tx.one_line(first, limit)
+
+
+class Figures(Struct):
+    title: str
+    summary: str
+    activity: str
+    tokens: dict[str, Tokens]
+    costs: dict[str, float]  # USD by model, for the models with a price
+    total: Tokens
+    cost: float
+    unpriced: list[str]
+    wall_minutes: int
+    active_minutes: int
+    files_changed: int
+    tool_calls: int
+    tests: str  # "", passed, failed
+    work: Work  # the main agent's and the subagents' work together
+    models: list[str]  # every model that produced usage, subagents' included
+
+
+def figures(state: SessionState, opts: RenderOptions) -> Figures:
+    f = state.fold
+    by_model = tokens_by_model(state)
+    total = Tokens(model=Redacted("all"))
+    prices = pricing.table(opts.pricing)
+    costs: dict[str, float] = {}
+    unpriced: list[str] = []
+    for model, t in by_model.items():
+        total.input += t.input
+        total.output += t.output
+        total.cache_read += t.cache_read
+        total.cache_creation += t.cache_creation
+        price = pricing.price_for(t.model, prices, t.context)
+        if price is None:
+            if t.input or t.output or t.cache_read or t.cache_creation:
+                unpriced.append(model)
+        else:
+            costs[model] = pricing.cost(t, price)
+    cost = sum(costs.values())
+    a, b = epoch(f.first_ts), epoch(f.last_ts)
+    wall = int((b - a) // 60) if a is not None and b is not None else 0
+    active_ms = f.turn_ms or f.gap_ms
+    tool_calls = sum(f.tool_calls.values()) + sum(
+        af.fold.tool_calls for af in state.agents.values() if not af.foreign
+    ) + (sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
+    work = work_of(state)
+    tests = work.tests
+    title = title_of(state)
+    # Every model that produced usage, in the order met: the main agent's,
+    # then the subagents' (from their files, or their streamed messages).
+    ordered: list[str] = []
+    file_agents = [af for af in state.agents.values() if not af.foreign]
+    with_files = {af.fold.agent_id for af in file_agents if af.fold.agent_id}
+    for models in [f.models, *(af.fold.models for af in file_agents),
+                   *(pf.models for a, pf in sorted(f.progress.items()) if a not in with_files)]:
+        ordered.extend(m for m in models if m not in ordered)
+    return Figures(
+        title=title,
+        summary=_summary(state, title, tests, work),
+        activity=_activity(state, work),
+        tokens=by_model,
+        costs=costs,
+        total=total,
+        cost=round(cost, 4),
+        unpriced=unpriced,
+        wall_minutes=max(wall, 0),
+        active_minutes=active_ms // 60000,
+        files_changed=len(work.files) + work.files_dropped,
+        tool_calls=tool_calls,
+        tests=tests,
+        work=work,
+        models=ordered,
+    )
+
+
+def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
+    f = state.fold
+    facts: list[str] = []
+    if work.files:
+        added = sum(fw.change.added for fw in work.files.values())
+        removed = sum(fw.change.removed for fw in work.files.values())
+        k = len(work.files) + work.files_dropped
+        facts.append(f"{plural(k, 'file')} changed (+{added} −{removed})")
+    if tests:
+        facts.append("tests pass" if tests == "passed" else "tests failing")
+    if work.commits:
+        facts.append(plural(len(work.commits), "commit"))
+    if f.prs:
+        facts.append(plural(len(f.prs), "PR"))
+    if f.subagents:
+        facts.append(plural(len(f.subagents) + f.subagents_dropped, "subagent"))
+    open_items = sum(1 for t in todo_list(state) if t.status != "completed")
+    if open_items:
+        facts.append(plural(open_items, "open task"))
+    if f.api_errors and not f.has_assistant:
+        facts.append("no answer: " + plural(f.api_errors, "API error"))
+    if not work.files:
+        lead = plural(f.prompts, "prompt")
+        if work.commands_run:
+            lead += ", " + plural(work.commands_run, "command")
+        facts.insert(0, lead + ", no files changed")
+    text = ", ".join(facts)
+    words = _in_words(state)
+    if words:
+        return f"{words} {text[:1].upper()}{text[1:]}."
+    if title.endswith("…"):
+        # A prompt cut to make a title reads badly twice: the facts stand alone.
+        return text[:1].upper() + text[1:] + "."
+    # "Print the greeting.: 1 prompt" reads badly: the title's own stop goes.
+    return f"{title.rstrip('.!?:;,')}: {text}."
+
+
+SUMMARY_WORDS = 240
+# Sentences that say nothing of the work: "Perfect!", "Done.", "Great, all set!"
+_FILLER = re.compile(r"(?i)^(?:perfect|great|excellent|done|awesome|good|ok(?:ay)?|all set|"
+                     r"sure|got it|nice|alright|understood)\b[\w ,]{0,20}[.!]?$")
+
+
+def _in_words(state: SessionState) -> str:
+    """What came of the session, in words: Claude Code's own latest recap, else
+    the first real sentence of Claude's final answer; ending in a full stop."""
+    f = state.fold
+    text = f.recap
+    if not text:
+        answers = [t.answer for t in f.turns if t.answer and t.kind != "compact"]
+        text = Redacted(_first_real_sentence(answers[-1])) if answers else Redacted("")
+    if not text:
+        return ""
+    words = tx.one_line(text, SUMMARY_WORDS)
+    return words if words.endswith(("…", ".", "!", "?")) else words + "."
+
+
+def _first_real_sentence(answer: str) -> str:
+    """The first sentence of prose in an answer: past headings, lists' markers,
+    tables, code and fillers like "Perfect!"."""
+    paragraphs: list[list[str]] = [[]]
+    in_code = False
+    for line in answer.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_code = not in_code
+        elif in_code or not stripped or stripped.startswith(("#", "|", ">")):
+            if paragraphs[-1]:
+                paragraphs.append([])
+        else:
+            paragraphs[-1].append(stripped.lstrip("-*+ ").replace("**", ""))
+    for paragraph in paragraphs:
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph)):
+            sentence = sentence.strip()
+            if not _FILLER.match(sentence) and len(sentence.split()) >= 3:
+                return sentence.rstrip(":")
+    return ""
+
+
+def _activity(state: SessionState, work: Work) -> str:
+    f = state.fold
+    calls: dict[str, int] = {str(name): n for name, n in f.tool_calls.items()}
+    if work.files:
+        failing = any(c.kind == "test" and c.status == "failed" for _, c in work.commands)
+        return "debugging" if failing and len(work.errors) > 2 else "implementation"
+    if calls.get("ExitPlanMode") or calls.get("EnterPlanMode"):
+        return "planning"
+    explore = sum(calls.get(k, 0) for k in ("Read", "Grep", "Glob", "WebFetch", "WebSearch"))
+    if explore:
+        return "research"
+    if work.commands_run:
+        return "operations"
+    return "conversation"
+
+
+def todo_list(state: SessionState) -> list[Any]:
+    f = state.fold
+    return list(f.todos) or [f.tasks[k] for k in sorted(f.tasks, key=_natural)]
+
+
+def _natural(k: str) -> tuple[int, str]:
+    return (int(k), "") if k.isdigit() else (1 << 30, k)

@@ -1,0 +1,39 @@
+"""What every section of a note is given, and the one shape a section has."""
+
+
+from collections.abc import Callable
+
+from msgspec import Struct
+
+from vibe_vault.figures import Figures, RenderOptions
+from vibe_vault.state import SessionState
+
+
+class Page(Struct):
+    """One note being rendered: the state, the options and the state's figures."""
+
+    state: SessionState
+    opts: RenderOptions
+    fig: Figures
+
+
+# A section of the note: its lines (none when it has nothing to say).
+Section = Callable[[Page], list[str]]
+
+
+def status_word(status: str, code: int | None, kind: str = "") -> str:
+    """How a tool call or command ended, in words."""
+    if status == "ok":
+        return "passed" if kind == "test" else "ok"
+    if status == "failed":
+        return f"failed (exit {code})" if code is not None else "failed"
+    if status == "denied":
+        return "denied by the user"
+    if status == "interrupted":
+        return "interrupted"
+    return status or "no result yet"
+
+
+def doer(label: str) -> str:
+    """Who did it, for a row of the session's work: blank for the main agent."""
+    return f"*{label}*" if label else "main"
