@@ -1,6 +1,6 @@
 """What a session is called, and Claude Code's own recaps of it.
 
-Feeds the note's title (`render.title_of`: custom-title > ai-title > the
+Feeds the note's title (`figures.title_of`: custom-title > ai-title > the
 session's own summary > recap > first real prompt > opening slash command)
 and its summary line.
 """

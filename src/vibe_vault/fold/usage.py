@@ -1,6 +1,6 @@
 """Usage and the models behind it: every API message counted once.
 
-Feeds the note's tokens and cost (`render.tokens_by_model` merges the main
+Feeds the note's tokens and cost (`figures.tokens_by_model` merges the main
 file's, the subagent files' and the streamed subagents' usage).
 """
 
