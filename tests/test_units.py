@@ -14,9 +14,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vibe_vault.entries import Entry, Malformed, decode_line
+from vibe_vault.markdown import yaml_str
 from vibe_vault.note import user_section, write_note
 from vibe_vault.project import project_name, remote_repo_name
-from vibe_vault.markdown import yaml_str
 from vibe_vault.vault import USER_HEADING
 
 
