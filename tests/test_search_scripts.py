@@ -295,3 +295,26 @@ def test_an_index_of_the_old_schema_is_built_again_from_the_states(env: Env,
         assert now == records if first != "SessionEnd" else [r[0] for r in now] == [sid]
         sql = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'search'").fetchone()[0]
         assert "remove_diacritics 0" in sql
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=LATIN + ACCENTED + GREEK + HIRAGANA[:20] + HAN[:20] + HANGUL[:20]
+               + " .,-_ß\u00a0ﬁ１", max_size=40))
+def test_the_tokens_of_a_text_are_its_words_and_pairs(text: str) -> None:
+    """`tokens` (words first, pairs only where a paired script is) gives what
+    the definition gives: every letter-and-digit run of the folded text, runs
+    of Chinese, Japanese and Korean characters as overlapping pairs."""
+    import re
+
+    from vibe_vault.search_query import fold, tokens
+
+    cjk = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff" \
+          "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff"
+    expected: list[str] = []
+    for m in re.finditer(f"([{cjk}]+)|((?:(?![{cjk}])[^\\W_])+)", fold(text)):
+        run = m.group(1)
+        if run:
+            expected.extend([run[i:i + 2] for i in range(len(run) - 1)] or [run])
+        else:
+            expected.append(m.group(2))
+    assert tokens(fold(text)) == expected

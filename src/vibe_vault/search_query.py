@@ -89,14 +89,20 @@ def _pairs(run: str) -> list[str]:
 def tokens(folded: str) -> list[str]:
     """The index's tokens of a folded text: its words, and pairs of
     characters in a row of the scripts indexed so."""
+    words = TOKEN.findall(folded)
     if folded.isascii():
-        return TOKEN.findall(folded)
+        return words
     out: list[str] = []
-    for m in PIECE.finditer(folded):
-        if m.group(1):
-            out.extend(_pairs(m.group(1)))
-        else:
-            out.append(m.group(2))
+    for word in words:
+        if word.isascii() or CJK.search(word) is None:
+            out.append(word)
+            continue
+        # (PIECE only where a paired script is: it tests every character)
+        for m in PIECE.finditer(word):
+            if m.group(1):
+                out.extend(_pairs(m.group(1)))
+            else:
+                out.append(m.group(2))
     return out
 
 
