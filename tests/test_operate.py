@@ -14,10 +14,12 @@ from conftest import ROOT, Env, frontmatter
 from test_backfill import SMALL, backfill, lay_out
 from test_hook_contract import assert_harmless
 
-EVENTS = {"SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "PreToolUse",
+# (no PreToolUse: tool timings come with PostToolUse's duration_ms since Claude
+# Code 2.1.119; it is registered only for a client known to be older)
+EVENTS = {"SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd",
           "PostToolUse", "PostToolUseFailure", "StopFailure"}
 # Every event name Claude Code documents (shared/docs/hooks.md, section 2).
-KNOWN_EVENTS = EVENTS | {"UserPromptSubmit", "PostToolUseFailure", "PostToolBatch",
+KNOWN_EVENTS = EVENTS | {"PreToolUse", "UserPromptSubmit", "PostToolUseFailure", "PostToolBatch",
                          "Notification", "SubagentStart", "StopFailure", "PostCompact"}
 
 
@@ -51,7 +53,7 @@ def test_install_merges_keeps_order_and_is_idempotent(env: Env) -> None:
     assert set(data["hooks"]) == EVENTS | {"Notification"}
     ours = data["hooks"]["SessionEnd"][0]["hooks"][0]
     assert ours["timeout"] >= 10 and Path(ours["command"].split()[0]).is_absolute()
-    assert data["hooks"]["PreToolUse"][0]["hooks"][0]["async"] is True
+    assert data["hooks"]["PostToolUseFailure"][0]["hooks"][0]["async"] is True
     assert (path.parent / "settings.json.vv-backup").read_text() == original
     once = path.read_text()
     r = env.vv("hook", "install")

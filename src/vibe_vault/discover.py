@@ -210,7 +210,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
     soon as all three are known (an answer comes within a few lines of the
     start). One read of PEEK_BYTES covers nearly every file; more (in blocks
     growing to `limit`) only when those lines did not tell."""
-    from vibe_vault.entries import KNOWN_TYPES
+    from vibe_vault.entries import KNOWN_TYPES, private_type
     from vibe_vault.fold import epoch
 
     first_ts = cwd = ""
@@ -233,6 +233,8 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
                 stop = data.find(b"\n", start, end)
                 stop = end if stop < 0 else stop
                 line, start = view[start:stop], stop + 1
+                if private_type(line) is not None:
+                    continue  # a request's whole prompt: nothing to peek at, not to decode
                 try:
                     e = _peek(line)
                 except msgspec.DecodeError:

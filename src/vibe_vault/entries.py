@@ -43,8 +43,23 @@ KNOWN_TYPES = frozenset(
         "cost-state",
         "agent-setting",
         "task-summary",
+        # 2.1.2xx-2.1.332: the request the client sent (its shape holds the whole
+        # system prompt, CLAUDE.md and memory included; a blob, a message's text),
+        # the tools a turn used. Never read: see `PRIVATE_TYPES`.
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "tools-used",
     }
 )
+
+# Entry types whose lines are large and private (the whole system prompt, the
+# user's CLAUDE.md and memory, every message's text again): recognised from the
+# first bytes of the line as Claude Code writes it (`{"type":"api-request-shape"`)
+# and skipped without decoding; nothing of them is stored or indexed.
+PRIVATE_TYPES = frozenset({"api-request-shape", "api-request-blob"})
+_PRIVATE_HEADS = tuple(b'{"type":"' + t.encode() + b'"' for t in sorted(PRIVATE_TYPES))
+_PRIVATE_LEN = max(len(h) for h in _PRIVATE_HEADS)
 
 KNOWN_SYSTEM_SUBTYPES = frozenset(
     {
@@ -86,6 +101,19 @@ IGNORED_FIELDS = frozenset({
     "maxRetries", "retryAttempt", "retryInMs", "messageCount", "hookCount", "hookInfos",
     "hookErrors", "hookAdditionalContext", "preventedContinuation", "stopReason",
     "hasOutput", "session_id", "imagePasteIds", "level",
+    # 2.1.2xx-2.1.332: how a line was made and shown, and what the request was
+    "rowSource", "sentAtMs", "turnOrigin", "turnPosition", "rendered", "renderedRole",
+    "renderedBesideToolResult", "apiBlockIndex", "madeBy", "perTurnEffort",
+    "promptCacheRequested", "requestRef", "requestedModel", "thinkingDisplay",
+    "thinkingDurationMs", "toolInputStreamMs", "permissionDecision", "sandboxed",
+    "failedHookErrorIndexes", "apiErrorType", "failedResponseHadNoToolCall",
+    "queueSkipAttachments", "commandRun", "requestSessionId", "serverClassifierRequest",
+    # api-request, api-request-shape, api-request-blob, tools-used lines
+    "shape", "shapeHash", "hash", "params", "cacheControl", "echoWireToolInputs", "id",
+    "keep", "querySource", "requestDigest", "tail", "thread", "base", "tools",
+    # cost-state lines beyond the cost the fold reads
+    "totalAPIDuration", "totalAPIDurationWithoutRetries", "totalDuration",
+    "totalLinesAdded", "totalLinesRemoved", "totalToolDuration",
 })
 
 
@@ -100,6 +128,8 @@ class Usage(Struct, omit_defaults=True):
     cache_read_input_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_creation: CacheCreation | None = None
+    speed: Any = None  # "fast": fast mode, priced apart
+    inference_geo: Any = None  # "us": US-only inference, priced 1.1x
 
 
 class ToolInput(Struct):
@@ -216,6 +246,12 @@ class Entry(Struct, omit_defaults=True):
     data: Raw = Raw()  # a progress line's payload: read only for subagent usage
     operation: str | None = None  # queue-operation: enqueue, dequeue, remove, popAll
     attachment: Raw = Raw()  # read only for prompts queued while Claude worked
+    # cost-state (2.1.2xx+): the client's own running cost of the session file
+    # (any JSON value: a surprising shape here must not cost the line)
+    totalCostUSD: Any = None
+    hasUnknownModelCost: Any = None
+    startTime: Any = None  # when the running total began: kept across a resume
+    modelUsage: Raw = Raw()  # by model: tokens and costUSD, read by fold.usage
 
 
 class QueuedCommand(Struct):
@@ -306,8 +342,23 @@ class Malformed(Struct):
     envelope: Envelope | None = None
 
 
+def private_type(line: bytes | bytearray | memoryview) -> str | None:
+    """The type of a line of a `PRIVATE_TYPES` entry, from its first bytes; None
+    for any other line. Cheap enough for every line: one slice compared."""
+    if line[9:21] != b"api-request-":
+        return None
+    head = bytes(line[:_PRIVATE_LEN])
+    for h in _PRIVATE_HEADS:
+        if head.startswith(h):
+            return h[9:-1].decode()
+    return None
+
+
 def decode_line(line: bytes | memoryview) -> Entry | Malformed:
     """Decode one transcript line. Never raises."""
+    private = private_type(line)
+    if private is not None:
+        return Entry(type=private)
     try:
         return _entry_decoder.decode(line)
     except msgspec.DecodeError:
@@ -319,6 +370,11 @@ def decode_lines(lines: Iterable[bytes | bytearray | memoryview]) -> Iterator[En
     lines that decode (nearly all of them)."""
     decode = _entry_decoder.decode
     for line in lines:
+        if line[9:21] == b"api-request-":
+            private = private_type(line)
+            if private is not None:
+                yield Entry(type=private)  # nothing of its text is read
+                continue
         try:
             yield decode(line)
         except msgspec.DecodeError:

@@ -159,22 +159,15 @@ class Figures(Struct):
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
     f = state.fold
-    by_model = tokens_by_model(state)
+    priced = pricing.session_cost(tokens_by_model(state), pricing.table(opts.pricing),
+                                  f.client_cost)
+    by_model, costs, unpriced = priced.rows, priced.costs, priced.unpriced
     total = Tokens(model=Redacted("all"))
-    prices = pricing.table(opts.pricing)
-    costs: dict[str, float] = {}
-    unpriced: list[str] = []
-    for model, t in by_model.items():
+    for t in by_model.values():
         total.input += t.input
         total.output += t.output
         total.cache_read += t.cache_read
         total.cache_creation += t.cache_creation
-        price = pricing.price_for(t.model, prices, t.context)
-        if price is None:
-            if t.input or t.output or t.cache_read or t.cache_creation:
-                unpriced.append(model)
-        else:
-            costs[model] = pricing.cost(t, price)
     cost = sum(costs.values())
     a, b = epoch(f.first_ts), epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0

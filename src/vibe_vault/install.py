@@ -34,6 +34,11 @@ EVENTS: dict[str, dict[str, Any]] = {
 # The first Claude Code release that knows an event, for the events not every
 # release knows: older plugin validators reject a settings file naming one.
 SINCE: dict[str, tuple[int, ...]] = {"PostToolUseFailure": (2, 1), "StopFailure": (2, 1)}
+# The release from which an event is no longer needed: PostToolUse and
+# PostToolUseFailure carry the tool's duration (`duration_ms`) since 2.1.119, so
+# PreToolUse (one more process on every tool call) is registered only for older
+# clients, and not when the version is unknown (those clients lose only timings).
+UNTIL: dict[str, tuple[int, ...]] = {"PreToolUse": (2, 1, 119)}
 
 
 def client_version(claude_projects: str | None = None) -> tuple[int, ...] | None:
@@ -71,8 +76,16 @@ def _newest_transcript_version(root: str) -> tuple[int, ...] | None:
 
 
 def events_for(version: tuple[int, ...] | None) -> list[str]:
-    """The events to register for a client of `version` (all, when unknown)."""
-    return [e for e in EVENTS if version is None or version >= SINCE.get(e, (0,))]
+    """The events to register for a client of `version` (when unknown, all it
+    may know and none it does not need)."""
+    return [e for e in EVENTS
+            if (version is None or version >= SINCE.get(e, (0,)))
+            and not (e in UNTIL and (version is None or version >= UNTIL[e]))]
+
+
+def unknown_to(version: tuple[int, ...]) -> list[str]:
+    """The events vibe-vault uses that a client of `version` does not know."""
+    return [e for e in EVENTS if version < SINCE.get(e, (0,))]
 
 
 class SettingsError(Exception):
@@ -190,8 +203,13 @@ def _copy(data: dict[str, Any]) -> dict[str, Any]:
 
 def with_hooks(data: dict[str, Any], command: str,
                events: list[str] | None = None) -> dict[str, Any]:
-    """`data` with our handler on every event (of `events`), where it is not already."""
+    """`data` with our handler on every event (of `events`), where it is not
+    already, and on no other event of ours (an earlier install's PreToolUse,
+    which a newer client does not need)."""
     out = _copy(data)
+    if events is not None:
+        unwanted = [e for e in EVENTS if e not in events]
+        out = without_hooks(out, unwanted)
     hooks = out.setdefault("hooks", {})
     for event, opts in EVENTS.items():
         if events is not None and event not in events:
@@ -217,13 +235,16 @@ def with_hooks(data: dict[str, Any], command: str,
     return out
 
 
-def without_hooks(data: dict[str, Any]) -> dict[str, Any]:
-    """`data` without any of our handlers (and without groups they leave empty)."""
+def without_hooks(data: dict[str, Any], events: list[str] | None = None) -> dict[str, Any]:
+    """`data` without any of our handlers (on `events`, when given), and without
+    groups they leave empty."""
     out = _copy(data)
     hooks = out.get("hooks")
     if not isinstance(hooks, dict):
         return out
     for event in list(hooks):
+        if events is not None and event not in events:
+            continue
         groups = hooks[event]
         if not isinstance(groups, list):
             continue

@@ -1,4 +1,5 @@
-"""Cost of tokens, from the price table shipped in `data/pricing.json`.
+"""Cost of tokens: Claude Code's own count when the transcript has one
+(`cost-state`), else the price table shipped in `data/pricing.json`.
 
 Prices are matched by the longest model-name prefix, so dated snapshots
 (`claude-sonnet-4-5-20250929`) find their family. A model with no price is
@@ -12,13 +13,24 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from vibe_vault.state import Tokens
+from vibe_vault.redact import Redacted
+from vibe_vault.state import ClientCost, ModelCost, Tokens, add_cost
+
+US_ONLY = 1.1  # the premium on requests served in the US only (`inference_geo: "us"`)
 
 
 class LongContext(Struct):
     """Rates for a request whose prompt is over `threshold` tokens."""
 
     threshold: int
+    input: float
+    output: float
+    cache_write_5m: float
+    cache_write_1h: float
+    cache_read: float
+
+
+class Rates(Struct):
     input: float
     output: float
     cache_write_5m: float
@@ -33,6 +45,8 @@ class Price(Struct):
     cache_write_1h: float
     cache_read: float
     long_context: LongContext | None = None
+    fast: Rates | None = None  # fast mode (`usage.speed: "fast"`), where the model has it
+    window: int = 200_000  # the context window, for the record: 1M models say so
 
 
 class _Table(Struct):
@@ -60,9 +74,12 @@ def table(overrides: dict[str, Any] | None = None) -> dict[str, Price]:
     return merged
 
 
-def price_for(model: str, prices: dict[str, Price], context: int = 0) -> Price | None:
-    """The price of `model` (longest matching prefix); for requests whose prompt
-    was over `context` tokens, its long-context rates when it has them."""
+def price_for(model: str, prices: dict[str, Price], context: int = 0,
+              fast: bool = False) -> Price | None:
+    """The price of `model` (longest matching prefix); in fast mode, its fast
+    rates when it has them; for requests whose prompt was over `context`
+    tokens, its long-context rates when it has them (as Claude Code prices a
+    fast request, fast rates win)."""
     best = None
     for prefix, price in prices.items():
         if model.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
@@ -70,11 +87,19 @@ def price_for(model: str, prices: dict[str, Price], context: int = 0) -> Price |
     if best is None:
         return None
     price = best[1]
+    if fast and price.fast is not None:
+        r = price.fast
+        return Price(input=r.input, output=r.output, cache_write_5m=r.cache_write_5m,
+                     cache_write_1h=r.cache_write_1h, cache_read=r.cache_read)
     long = price.long_context
     if context and long is not None and context >= long.threshold:
         return Price(input=long.input, output=long.output, cache_write_5m=long.cache_write_5m,
                      cache_write_1h=long.cache_write_1h, cache_read=long.cache_read)
     return price
+
+
+def _rates(p: Price) -> tuple[float, ...]:
+    return (p.input, p.output, p.cache_write_5m, p.cache_write_1h, p.cache_read)
 
 
 def cost(t: Tokens, price: Price) -> float:
@@ -86,4 +111,98 @@ def cost(t: Tokens, price: Price) -> float:
         + cache_5m * price.cache_write_5m
         + cache_1h * price.cache_write_1h
         + t.cache_read * price.cache_read
-    ) / 1_000_000
+    ) / 1_000_000 * (US_ONLY if t.us_only else 1.0)
+
+
+class SessionCost(Struct):
+    rows: dict[str, Tokens]  # the tokens table: by model, apart where priced otherwise
+    costs: dict[str, float]  # USD by row, for the rows with a price
+    unpriced: list[str]  # rows (models) with tokens and no price
+    by_client: bool  # Claude Code's own count gave the cost
+
+
+def _add(into: dict[str, Tokens], key: str, t: Tokens) -> None:
+    acc = into.get(key)
+    if acc is None:
+        acc = into[key] = Tokens(model=t.model, context=t.context, fast=t.fast,
+                                 us_only=t.us_only)
+    acc.input += t.input
+    acc.output += t.output
+    acc.cache_read += t.cache_read
+    acc.cache_creation += t.cache_creation
+    acc.cache_5m += t.cache_5m
+    acc.cache_1h += t.cache_1h
+
+
+def _has_tokens(t: Tokens | ModelCost) -> bool:
+    return bool(t.input or t.output or t.cache_read or t.cache_creation)
+
+
+def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
+                 client: ClientCost | None = None) -> SessionCost:
+    """Rows of the tokens table and their cost.
+
+    Where Claude Code counted a model's cost itself (`client`), that is its
+    cost: tokens the transcript shows beyond what the client counted (usage
+    from before it wrote a cost, or after its last count) are added at the
+    model's standard rates. Elsewhere each row is priced from the table; rows
+    apart for long prompts, fast mode or US-only inference stay apart only
+    where that changes the price."""
+    counted: dict[Redacted, ModelCost] = {}
+    if client is not None:
+        for part in (client.settled, client.models):
+            for model, mc in part.items():
+                add_cost(counted, model, mc)
+    rows: dict[str, Tokens] = {}
+    costs: dict[str, float] = {}
+    unpriced: list[str] = []
+    for key, t in by_model.items():
+        if t.model in counted:
+            _add(rows, t.model, Tokens(model=t.model, input=t.input, output=t.output,
+                                       cache_read=t.cache_read, cache_creation=t.cache_creation,
+                                       cache_5m=t.cache_5m, cache_1h=t.cache_1h))
+            continue
+        price = price_for(t.model, prices, t.context, t.fast)
+        base = price_for(t.model, prices)
+        row = key
+        if price is not None and base is not None and not t.us_only and \
+                _rates(price) == _rates(base):
+            row = t.model or key  # priced as the model's other requests: one row
+        _add(rows, row, t)
+        if price is None:
+            if _has_tokens(t) and row not in unpriced:
+                unpriced.append(row)
+        else:
+            costs[row] = costs.get(row, 0.0) + cost(t, price)
+    for model, mc in counted.items():
+        ours = rows.get(model)
+        if ours is None:  # requests the transcript does not show (the client's own)
+            rows[model] = Tokens(model=model, input=mc.input, output=mc.output,
+                                 cache_read=mc.cache_read, cache_creation=mc.cache_creation,
+                                 cache_5m=mc.cache_creation)
+            costs[model] = mc.cost
+            continue
+        # The row shows whichever count is larger: the client's includes
+        # requests the transcript does not show, the transcript's those the
+        # client had not counted (yet).
+        ours_now = Tokens(model=model, input=ours.input, output=ours.output,
+                          cache_read=ours.cache_read, cache_creation=ours.cache_creation)
+        ours.input = max(ours.input, mc.input)
+        ours.output = max(ours.output, mc.output)
+        ours.cache_read = max(ours.cache_read, mc.cache_read)
+        ours.cache_creation = max(ours.cache_creation, mc.cache_creation)
+        beyond = Tokens(model=model, input=max(ours_now.input - mc.input, 0),
+                        output=max(ours_now.output - mc.output, 0),
+                        cache_read=max(ours_now.cache_read - mc.cache_read, 0),
+                        cache_creation=max(ours_now.cache_creation - mc.cache_creation, 0))
+        beyond.cache_5m = beyond.cache_creation
+        price = price_for(model, prices)
+        if _has_tokens(beyond) and price is None:
+            unpriced.append(model)
+        extra = cost(beyond, price) if price is not None and _has_tokens(beyond) else 0.0
+        costs[model] = mc.cost + extra
+        if client is not None and client.unknown and not mc.cost and _has_tokens(mc) \
+                and model not in unpriced:
+            unpriced.append(model)  # the client had no price for it either
+    return SessionCost(rows=dict(sorted(rows.items())), costs=costs, unpriced=unpriced,
+                       by_client=bool(counted))

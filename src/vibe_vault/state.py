@@ -37,8 +37,47 @@ class Tokens(Struct, array_like=True):
     cache_5m: int = 0
     cache_1h: int = 0
     # Requests whose prompt (input, cache reads and writes) went over this many
-    # tokens; some models bill them at long-context rates. 0: not over.
+    # tokens (one of usage.LONG_CONTEXTS); some models bill them at long-context
+    # rates. 0: not over.
     context: int = 0
+    fast: bool = False  # `usage.speed` "fast": priced at the model's fast-mode rates
+    us_only: bool = False  # `usage.inference_geo` "us": data residency, priced 1.1x
+
+
+class ModelCost(Struct, array_like=True):
+    """What Claude Code itself counted for one model (a `cost-state` line)."""
+
+    cost: float = 0.0
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_creation: int = 0
+
+
+def add_cost(into: dict[Redacted, ModelCost], model: Redacted, mc: ModelCost) -> None:
+    acc = into.get(model)
+    if acc is None:
+        into[model] = ModelCost(mc.cost, mc.input, mc.output, mc.cache_read, mc.cache_creation)
+        return
+    acc.cost += mc.cost
+    acc.input += mc.input
+    acc.output += mc.output
+    acc.cache_read += mc.cache_read
+    acc.cache_creation += mc.cache_creation
+
+
+class ClientCost(Struct, omit_defaults=True):
+    """The client's own running cost of the session (`cost-state` lines, 2.1.2xx
+    and later). Each line is a running total since `start`; a line with another
+    start (a process that did not carry the total on) or a smaller total begins
+    a new run, and the last line of each run counts."""
+
+    start: float = 0.0
+    total: float = 0.0  # the current run's
+    models: dict[Redacted, ModelCost] = field(default_factory=dict)  # the current run's
+    settled_total: float = 0.0  # earlier runs'
+    settled: dict[Redacted, ModelCost] = field(default_factory=dict)
+    unknown: bool = False  # the client met a model it had no price for
 
     @property
     def total(self) -> int:
@@ -220,6 +259,7 @@ class Fold(Struct, omit_defaults=True):
     usage: dict[str, Tokens] = field(default_factory=dict)  # recent messages, by id
     settled: dict[str, Tokens] = field(default_factory=dict)  # older messages, by model
     progress: dict[str, "AgentFold"] = field(default_factory=dict)  # streamed, by agent id
+    client_cost: ClientCost | None = None  # Claude Code's own count, when it writes one
     # fold.titles: what the session is called
     leaf_refs: list[Redacted] = field(default_factory=list)  # leafUuid of leading summaries
     own_summary: Redacted = Redacted("")  # the latest `summary` line about this session itself

@@ -14,25 +14,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from world import HERE, ROOT, Run, frontmatter_int, need_namespace
 
-CLIENT_VERSION = "2.1.197"
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
-NETNS_RUN = ROOT.parent / "shared" / "tools" / "claude-client" / "netns-run"
-CACHE = Path(os.environ.get("VV_CLIENT_CACHE")
-             or Path.home() / ".cache" / "vibe-vault-tests" / f"claude-code-{CLIENT_VERSION}")
-PORT = 8765
 # Variables a scenario runs with: no retries where the API error is the point;
-# the todo list of 2.1 clients is TodoWrite again with tasks turned off.
-SCENARIO_ENV = {"api-error": "CLAUDE_CODE_MAX_RETRIES=0 ", "todo": "CLAUDE_CODE_ENABLE_TASKS=0 "}
+# the todo list of 2.1 clients is TodoWrite again with tasks turned off, and the
+# newest models are offered the todo and task tools only when asked for.
+SCENARIO_ENV = {"api-error": "CLAUDE_CODE_MAX_RETRIES=0 ",
+                "todo": "CLAUDE_CODE_ENABLE_TASKS=0 CLAUDE_CODE_ENABLE_TODO_TOOLS=1 ",
+                "plan": "CLAUDE_CODE_ENABLE_TODO_TOOLS=1 "}
 
 # prompt → what the session is for
 SCENARIOS = {
@@ -48,83 +43,15 @@ SCENARIOS = {
 }
 
 
-def client() -> Path:
-    """The pinned client, installed from npm into the cache folder on first use."""
-    claude = CACHE / "node_modules" / ".bin" / "claude"
-    if not claude.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail("the real-client tests need npm to install Claude Code "
-                        f"{CLIENT_VERSION}; install Node.js and npm")
-        CACHE.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(CACHE),
-                               f"@anthropic-ai/claude-code@{CLIENT_VERSION}"],
-                              capture_output=True, text=True, timeout=600, check=False)
-        if done.returncode != 0 or not claude.exists():
-            pytest.fail(f"npm could not install Claude Code {CLIENT_VERSION}:\n{done.stderr[-2000:]}")
-    version = subprocess.run([str(claude), "--version"], capture_output=True, text=True,
-                             timeout=60, check=False).stdout
-    assert CLIENT_VERSION in version, version
-    return claude
-
-
-class Run:
-    """One scratch world: a home, a project folder, a vault, a state folder, and
-    what the client and the fake API said."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.home = root / "home"
-        self.project = root / "project"
-        self.vault = root / "vault"
-        self.state = root / "state"
-        self.api_log = root / "api.jsonl"
-        for d in (self.home, self.project):
-            d.mkdir(parents=True)
-        self.outputs: dict[str, list[dict[str, Any]]] = {}
-        # when each line of the client's output arrived (ms), in the same order
-        self.arrived: dict[str, list[float]] = {}
-        self.mode = ""
-
-    def env(self, claude: Path) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("VV_", "CLAUDE", "ANTHROPIC", "XDG_"))}
-        env.update(
-            HOME=str(self.home), VV_VAULT=str(self.vault), VV_STATE_DIR=str(self.state),
-            PATH=f"{claude.parent}{os.pathsep}{env.get('PATH', '')}",
-            ANTHROPIC_API_KEY="sk-ant-dummy", ANTHROPIC_BASE_URL=f"http://127.0.0.1:{PORT}",
-            DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1", IS_SANDBOX="1",
-            CLAUDE_CODE_MAX_RETRIES="2", PYTHONDONTWRITEBYTECODE="1",
-        )
-        return env
-
-    def transcripts(self) -> list[Path]:
-        return sorted((self.home / ".claude" / "projects").glob("*/*.jsonl"))
-
-    def notes(self) -> dict[str, str]:
-        """Session notes by session id (read from each note's frontmatter)."""
-        out = {}
-        for p in self.vault.glob("Projects/*/sessions/*.md"):
-            text = p.read_text(encoding="utf-8")
-            sid = next(ln.split(": ", 1)[1] for ln in text.splitlines()
-                       if ln.startswith("session_id: "))
-            out[sid.strip('"')] = text
-        return out
-
-
 @pytest.fixture(scope="module", params=["vv hook install", "plugin"])
-def run(request: pytest.FixtureRequest,
+def run(request: pytest.FixtureRequest, claude: Path, client_version: str,
         tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     """The sessions, with the hooks installed by `vv hook install`, or loaded
     from this repository as a plugin (`--plugin-dir`, `vv` on PATH)."""
-    if os.geteuid() != 0 or not NETNS_RUN.exists():
-        pytest.fail("the real-client tests run the client in a loopback-only network "
-                    f"namespace: they need root and {NETNS_RUN}")
-    claude = client()
-    world = Run(tmp_path_factory.mktemp("client"))
+    need_namespace()
+    world = Run(tmp_path_factory.mktemp("client"), claude, client_version)
     world.mode = request.param
-    env = world.env(claude)
+    env = world.env()
     plugin = ""
     if request.param == "plugin":
         env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
@@ -133,11 +60,9 @@ def run(request: pytest.FixtureRequest,
         assert valid.returncode == 0, valid.stdout + valid.stderr
         plugin = f" --plugin-dir {ROOT}"
     else:
-        installed = subprocess.run([sys.executable, "-m", "vibe_vault", "hook", "install"],
-                                   env=env, capture_output=True, text=True, check=False)
+        installed = world.vv("hook", "install", env=env)
         assert installed.returncode == 0, installed.stderr
-    lines = [f"{sys.executable} {HERE / 'fake_api.py'} --port {PORT} "
-             f"--log {world.api_log} --lifetime 300 >/dev/null 2>&1 &", "api=$!", "sleep 0.5"]
+    lines = [world.fake_api()]
     stamp = f"{sys.executable} {HERE / 'stamp.py'}"
     for name, prompt in SCENARIOS.items():
         prompt = prompt.format(project=world.project)
@@ -153,10 +78,7 @@ def run(request: pytest.FixtureRequest,
                  f"stream-json --verbose --include-hook-events 2> {world.root / 'resumed'}.err "
                  f"| {stamp} {world.root / 'resumed'}.jsonl")
     lines.append("kill $api 2>/dev/null; true")
-    script = world.root / "drive.sh"
-    script.write_text("set -u\ncd " + str(world.project) + "\n" + "\n".join(lines) + "\n")
-    done = subprocess.run([str(NETNS_RUN), "sh", str(script)], env=env, capture_output=True,
-                          text=True, timeout=600, check=False)
+    done = world.drive(lines, env=env)
     assert done.returncode == 0, done.stderr
     for name in [*SCENARIOS, "resumed"]:
         path = world.root / f"{name}.jsonl"
@@ -169,13 +91,7 @@ def run(request: pytest.FixtureRequest,
 
 def api_replies(run: Run) -> dict[str, dict[str, int]]:
     """The fake API's usage, by message id."""
-    return {rec["id"]: rec["usage"] for rec in map(json.loads, run.api_log.read_text().splitlines())
-            if "id" in rec}
-
-
-def frontmatter_int(note: str, key: str) -> int:
-    return int(next(ln.split(": ", 1)[1] for ln in note.splitlines()
-                    if ln.startswith(f"{key}: ")))
+    return {rec["id"]: rec["usage"] for rec in run.api_records() if "id" in rec}
 
 
 def test_every_hook_exits_0_silently(run: Run) -> None:
@@ -188,8 +104,21 @@ def test_every_hook_exits_0_silently(run: Run) -> None:
             assert o["exit_code"] == 0, (name, o)
             assert o["stderr"] == "" and o["stdout"] == "", (name, o)
     # the events a 2.1 client fires in these sessions, each one registered
-    assert {"SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"} <= events, \
-        events
+    assert {"SessionStart", "PostToolUse", "PostToolUseFailure", "Stop"} <= events, events
+    if run.at_least("2.1.119"):  # PostToolUse says how long the tool took: no PreToolUse
+        assert "PreToolUse" not in events, events
+
+
+def test_tool_timings_come_from_post_tool_use(run: Run) -> None:
+    """Every tool call's duration is the client's own (`duration_ms`), with one
+    hook run per call."""
+    records = [json.loads(ln) for f in (run.state / "journal").glob("*.jsonl")
+               for ln in f.read_text().splitlines()]
+    posts = [r for r in records if r["e"] == "post"]
+    assert len(posts) >= 5, records
+    assert all(isinstance(r.get("ms"), int) for r in posts), posts
+    if run.at_least("2.1.119"):
+        assert not [r for r in records if r["e"] == "pre"], records
 
 
 def test_every_hook_is_quick(run: Run) -> None:
@@ -312,8 +241,11 @@ def test_a_written_file_the_plan_and_the_subagent_are_in_the_notes(run: Run) -> 
     written = notes[session_of(run, "write")]
     assert "| `notes.txt` | created | 3 | 0 |" in written, written
     plan = notes[session_of(run, "plan")]
-    for task in ("read the code", "fix the bug", "add a test"):
-        assert f"- [ ] {task}" in plan, plan
+    if "TaskCreate" in run.offered(session_of(run, "plan")):
+        for task in ("read the code", "fix the bug", "add a test"):
+            assert f"- [ ] {task}" in plan, plan
+    else:  # nothing was made: nothing is claimed
+        assert "- [ ] " not in plan, plan
     # sent through the queue by `claude -p`: one prompt, not a queued one besides
     story = plan.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
     assert story.count("please plan:") == 1, story
@@ -324,9 +256,7 @@ def test_a_written_file_the_plan_and_the_subagent_are_in_the_notes(run: Run) -> 
 
 def test_claude_is_offered_the_recall_skill(run: Run) -> None:
     """From the plugin, or placed in ~/.claude/skills by `vv hook install`."""
-    offered = [rec.get("recall_skill") for rec in map(json.loads,
-                                                      run.api_log.read_text().splitlines())
-               if "id" in rec]
+    offered = [rec.get("recall_skill") for rec in run.api_records() if "id" in rec]
     assert any(offered), offered
 
 
@@ -343,7 +273,13 @@ def test_an_edit_after_a_read(run: Run) -> None:
 
 
 def test_a_todo_list_is_the_open_threads(run: Run) -> None:
-    note = run.notes()[session_of(run, "todo")]
+    """Where the client offers TodoWrite (at once, or deferred behind
+    ToolSearch on the newest clients), its list is the note's open threads."""
+    sid = session_of(run, "todo")
+    note = run.notes()[sid]
+    if "TodoWrite" not in run.offered(sid):
+        assert "- [ ] " not in note, note
+        return
     assert "- [ ] sketch it *(in progress)*" in note, note
     assert "- [ ] build it\n- [ ] ship it" in note, note
 
@@ -357,14 +293,12 @@ def test_a_prompt_that_met_an_api_error_keeps_its_note(run: Run) -> None:
 
 
 @pytest.fixture(scope="module")
-def interactive(tmp_path_factory: pytest.TempPathFactory) -> Run:
+def interactive(claude: Path, client_version: str,
+                tmp_path_factory: pytest.TempPathFactory) -> Run:
     """An interactive session in a terminal: a prompt, `/clear`, another prompt,
     `/exit`; hooks installed by `vv hook install`."""
-    if os.geteuid() != 0 or not NETNS_RUN.exists():
-        pytest.fail(f"the real-client tests need root and {NETNS_RUN}")
-    claude = client()
-    world = Run(tmp_path_factory.mktemp("interactive"))
-    env = world.env(claude)
+    world = Run(tmp_path_factory.mktemp("interactive"), claude, client_version)
+    env = world.env()
     env["TERM"] = "xterm-256color"
     # A first run would ask for a theme, to trust the folder and to use the key.
     (world.home / ".claude.json").write_text(json.dumps({
@@ -372,18 +306,13 @@ def interactive(tmp_path_factory: pytest.TempPathFactory) -> Run:
         "projects": {str(world.project): {"hasTrustDialogAccepted": True}},
         "customApiKeyResponses": {"approved": [env["ANTHROPIC_API_KEY"][-20:]], "rejected": []},
     }))
-    installed = subprocess.run([sys.executable, "-m", "vibe_vault", "hook", "install"],
-                               env=env, capture_output=True, text=True, check=False)
+    installed = world.vv("hook", "install", env=env)
     assert installed.returncode == 0, installed.stderr
-    script = world.root / "drive.sh"
-    script.write_text("\n".join([
-        f"{sys.executable} {HERE / 'fake_api.py'} --port {PORT} --log {world.api_log} "
-        "--lifetime 300 >/dev/null 2>&1 &", "api=$!", "sleep 0.5",
+    done = world.drive([
+        world.fake_api(),
         f"{sys.executable} {HERE / 'pty_session.py'} {claude} {world.project} "
         f"'hello there' /clear 'hello again' /exit > {world.root / 'screen.txt'}",
-        "status=$?", "kill $api 2>/dev/null", "exit $status", ""]))
-    done = subprocess.run([str(NETNS_RUN), "sh", str(script)], env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+        "status=$?", "kill $api 2>/dev/null", "exit $status"], env=env, timeout=300)
     assert done.returncode == 0, (done.stderr, (world.root / "screen.txt").read_bytes()[-2000:])
     return world
 

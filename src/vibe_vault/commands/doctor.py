@@ -215,7 +215,7 @@ def _hooks(cfg: Config, project_dir: Path) -> list[Check]:
         return checks
     version = install.client_version(cfg.projects_root)
     wanted = install.events_for(version)
-    lacks = [e for e in install.EVENTS if e not in wanted]
+    lacks = install.unknown_to(version) if version is not None else []
     if version is not None:
         checks.append(Check("claude code", "pass", f"version {'.'.join(map(str, version))}"
                             + (f"; it does not know {', '.join(lacks)}" if lacks else
@@ -233,6 +233,12 @@ def _hooks(cfg: Config, project_dir: Path) -> list[Check]:
                                 f"{', '.join(twice)}", "vv hook uninstall && vv hook install"))
         elif missing:
             checks.append(Check("hooks", "warn", f"{where}: not on {', '.join(missing)}",
+                                "vv hook install"))
+        elif version is not None and (spare := [e for e in found if e in install.UNTIL
+                                                and e not in wanted]):
+            checks.append(Check("hooks", "warn", f"{where}: on {', '.join(spare)}, which this "
+                                "Claude Code does not need (tool timings come with "
+                                "PostToolUse): one more process on every tool call",
                                 "vv hook install"))
         else:
             checks.append(Check("hooks", "pass", f"{where}: all {len(found)} events"))
@@ -294,7 +300,7 @@ def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[st
     last megabyte of the most recently changed transcripts."""
     import msgspec
 
-    from vibe_vault.entries import known_fields
+    from vibe_vault.entries import known_fields, private_type
 
     known = known_fields()
     try:
@@ -312,6 +318,8 @@ def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[st
         except OSError:
             continue
         for line in data.split(b"\n")[1:]:
+            if private_type(line) is not None:
+                continue  # known, large and private: never decoded
             try:
                 obj = msgspec.json.decode(line)
             except msgspec.DecodeError:

@@ -61,6 +61,8 @@ ON_ENTRY: dict[str, OnEntry] = {
 ON_MAIN_ENTRY: dict[str, OnEntry] = {
     "queue-operation": story.on_queue_operation,
     "attachment": story.on_attachment,
+    # the client's cost of the whole session, subagents included
+    "cost-state": _no_time(usage.on_cost_state),
 }
 
 

@@ -6,17 +6,23 @@ file's, the subagent files' and the streamed subagents' usage).
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import msgspec
 
 from vibe_vault.entries import Entry, agent_progress
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import AgentFold, Tokens
+from vibe_vault.state import AgentFold, ClientCost, ModelCost, Tokens, add_cost
 
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
-# Prompts over this many tokens are totalled apart: Sonnet 4 and 4.5 bill such a
-# request at long-context rates (see data/pricing.json).
-LONG_CONTEXT = 200_000
+# Prompts over these many tokens are totalled apart: some models bill such a
+# request at long-context rates (see data/pricing.json: Sonnet 4 and 4.5 above
+# 200k, Haiku 5.5 above 100k, as Claude Code 2.1.332 prices them).
+LONG_CONTEXTS = (200_000, 100_000)  # the largest first
+LONG_CONTEXT = LONG_CONTEXTS[0]
+MAX_CLIENT_MODELS = 50
 SYNTHETIC = "<synthetic>"
 AGENT_USAGE_WINDOW = 64  # many subagent files may hang off one session
 MAX_STREAMED_AGENTS = 200
@@ -35,15 +41,20 @@ def tokens_of(model: Redacted, u: Any) -> Tokens:
         cache_5m=(cc.ephemeral_5m_input_tokens or 0) if cc else creation,
         cache_1h=(cc.ephemeral_1h_input_tokens or 0) if cc else 0,
     )
-    if t.input + t.cache_read + t.cache_creation > LONG_CONTEXT:
-        t.context = LONG_CONTEXT
+    prompt = t.input + t.cache_read + t.cache_creation
+    t.context = next((c for c in LONG_CONTEXTS if prompt > c), 0)
+    t.fast = getattr(u, "speed", None) == "fast"
+    t.us_only = getattr(u, "inference_geo", None) == "us"
     return t
 
 
 def total_key(t: Tokens) -> str:
-    """What a snapshot adds up under: its model, and long prompts apart."""
+    """What a snapshot adds up under: its model, and apart the requests priced
+    otherwise (long prompts, fast mode, US-only inference)."""
     model = t.model or "unknown"
-    return f"{model} (prompts over {t.context // 1000}k)" if t.context else model
+    apart = [*(["fast"] if t.fast else []), *(["US only"] if t.us_only else []),
+             *([f"prompts over {t.context // 1000}k"] if t.context else [])]
+    return f"{model} ({', '.join(apart)})" if apart else model
 
 
 def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> None:
@@ -51,7 +62,8 @@ def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> 
     key = total_key(t) if key is None else key
     acc = totals.get(key)
     if acc is None:
-        acc = totals[key] = Tokens(model=t.model, context=t.context)
+        acc = totals[key] = Tokens(model=t.model, context=t.context, fast=t.fast,
+                                   us_only=t.us_only)
     acc.input += t.input
     acc.output += t.output
     acc.cache_read += t.cache_read
@@ -127,3 +139,57 @@ def on_progress(ctx: Context, e: Entry) -> None:
     raw = m.id or e.uuid
     note_usage(af.usage, af.settled, af.models, model, m.usage, ctx.key(raw) if raw else None,
                AGENT_USAGE_WINDOW)
+
+
+class _ModelUsage(msgspec.Struct):
+    """One model's line of a `cost-state`'s `modelUsage`; any JSON value is
+    taken, and what is not a number counts as none."""
+
+    inputTokens: Any = 0
+    outputTokens: Any = 0
+    cacheReadInputTokens: Any = 0
+    cacheCreationInputTokens: Any = 0
+    costUSD: Any = 0
+
+
+_model_usage = msgspec.json.Decoder(dict[str, _ModelUsage])
+
+
+def _number(x: Any) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
+        return 0.0
+    return float(x)
+
+
+def on_cost_state(ctx: Context, e: Entry) -> None:
+    """The client's own running cost of the session (`cost-state`). A running
+    total per process: a resumed session carries the earlier total on (same
+    `startTime`), so the last line holds it all; a line with another start, or
+    a smaller total, begins a new run, and the run before it is kept."""
+    if not isinstance(e.totalCostUSD, (int, float)) or isinstance(e.totalCostUSD, bool):
+        return
+    total = _number(e.totalCostUSD)
+    try:
+        usage = _model_usage.decode(e.modelUsage) if e.modelUsage else {}
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        usage = {}
+    facts = ctx.facts
+    cc = facts.client_cost
+    if cc is None:
+        cc = facts.client_cost = ClientCost()
+    start = _number(e.startTime)
+    if (cc.models or cc.total) and (start != cc.start or total < cc.total):
+        cc.settled_total += cc.total
+        for model, mc in cc.models.items():
+            add_cost(cc.settled, model, mc)
+    cc.start = start
+    cc.total = total
+    cc.models = {}
+    for raw, mu in list(usage.items())[:MAX_CLIENT_MODELS]:
+        add_cost(cc.models, _model(ctx, raw), ModelCost(
+            cost=_number(mu.costUSD), input=int(_number(mu.inputTokens)),
+            output=int(_number(mu.outputTokens)), cache_read=int(_number(mu.cacheReadInputTokens)),
+            cache_creation=int(_number(mu.cacheCreationInputTokens))))
+    if e.hasUnknownModelCost is True:
+        cc.unknown = True
+

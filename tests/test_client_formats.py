@@ -1,0 +1,228 @@
+"""What Claude Code 2.1.2xx-2.1.332 writes: its new entries are known (no
+format drift), its request lines (the whole system prompt, CLAUDE.md, memory)
+are skipped unread and kept nowhere, and its own running cost (`cost-state`)
+is the session's cost, across runs that carry the total on and runs that
+start again.
+
+Sessions are generated in the shape 2.1.332 writes them (the fields of each
+line as the real client writes them, with generated values); the oracle for
+cost is the spend the generator made, not the lines' arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import Env, frontmatter
+from vibe_vault.entries import Entry, decode_lines
+
+VERSION = "2.1.332"
+MODEL = "claude-opus-5-5"
+# A word that must never reach the vault or the state: it stands for what the
+# request lines carry (the system prompt, CLAUDE.md, memory).
+secrets = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=12, max_size=20).map(
+    lambda s: "zq" + s)
+
+
+class Session:
+    """Lines of one generated 2.1.332 session."""
+
+    def __init__(self, sid: str | None = None) -> None:
+        self.sid = sid or str(uuid.uuid4())
+        self.lines: list[dict[str, Any]] = []
+        self.parent: str | None = None
+        self.clock = 0
+        self.k = 0
+
+    def ts(self) -> str:
+        self.clock += 1
+        return f"2026-11-26T10:{self.clock // 60 % 60:02d}:{self.clock % 60:02d}.000Z"
+
+    def common(self) -> dict[str, Any]:
+        u = str(uuid.uuid4())
+        line = {"parentUuid": self.parent, "isSidechain": False, "uuid": u,
+                "timestamp": self.ts(), "userType": "external", "entrypoint": "sdk-cli",
+                "cwd": "/work/demo", "sessionId": self.sid, "version": VERSION,
+                "gitBranch": "main"}
+        self.parent = u
+        return line
+
+    def prompt(self, text: str, private: str) -> None:
+        self.lines.append({"type": "queue-operation", "operation": "enqueue",
+                           "timestamp": self.ts(), "sessionId": self.sid, "content": text})
+        self.lines.append({**self.common(), "type": "user", "promptId": str(uuid.uuid4()),
+                           "permissionMode": "bypassPermissions", "promptSource": "sdk",
+                           "rowSource": "input", "sentAtMs": 1795719937400,
+                           "turnOrigin": "user", "turnPosition": 0,
+                           "message": {"role": "user", "content": text}})
+        self.lines.append({**self.common(), "type": "attachment",
+                           "attachment": {"type": "model", "identity": {"modelId": MODEL}},
+                           "rendered": [{"content": f"<system-reminder>{private}"
+                                                    "</system-reminder>"}],
+                           "renderedRole": "system"})
+        self.lines.append({"type": "api-request-shape", "sessionId": self.sid,
+                           "shapeHash": "ab" * 32, "timestamp": self.ts(), "version": VERSION,
+                           "shape": {"system": [{"type": "text",
+                                                 "text": f"# CLAUDE.md\n{private}"}]}})
+        self.lines.append({"type": "api-request-blob", "sessionId": self.sid, "hash": "cd" * 32,
+                           "message": {"role": "user",
+                                       "content": [{"type": "text", "text": private}]}})
+        self.lines.append({"type": "api-request", "sessionId": self.sid,
+                           "id": str(uuid.uuid4()), "timestamp": self.ts(), "version": VERSION,
+                           "querySource": "sdk", "shapeHash": "ab" * 32,
+                           "params": {"model": MODEL, "max_tokens": 128000},
+                           "thread": {"type": "none"}, "echoWireToolInputs": False, "keep": 0,
+                           "tail": ["cd" * 32], "cacheControl": [], "requestDigest": "ef"})
+
+    def answer(self, usage: dict[str, int]) -> None:
+        self.k += 1
+        self.lines.append({**self.common(), "type": "assistant", "requestId": f"req_{self.k}",
+                           "apiBlockIndex": 0, "effort": "medium", "perTurnEffort": "medium",
+                           "madeBy": "model", "promptCacheRequested": True,
+                           "requestRef": str(uuid.uuid4()), "requestedModel": MODEL,
+                           "thinkingDisplay": "omitted", "thinkingDurationMs": 3,
+                           "message": {"id": f"msg_{self.sid[:8]}_{self.k}", "model": MODEL,
+                                       "role": "assistant", "type": "message",
+                                       "content": [{"type": "text", "text": "Done."}],
+                                       "stop_reason": "end_turn",
+                                       "usage": {**usage, "speed": "standard",
+                                                 "inference_geo": "",
+                                                 "output_tokens_details":
+                                                     {"thinking_tokens": 0}}}})
+        self.lines.append({"type": "tools-used", "tools": [], "sessionId": self.sid})
+        self.lines.append({"type": "last-prompt", "lastPrompt": "x", "leafUuid": self.parent,
+                           "sessionId": self.sid})
+
+    def cost_state(self, start: int, total: float, tokens: dict[str, int]) -> None:
+        self.lines.append({
+            "type": "cost-state", "sessionId": self.sid, "totalCostUSD": total,
+            "totalAPIDuration": 100, "totalAPIDurationWithoutRetries": 100,
+            "totalToolDuration": 0, "totalLinesAdded": 0, "totalLinesRemoved": 0,
+            "totalDuration": 700, "startTime": start, "hasUnknownModelCost": False,
+            "modelUsage": {MODEL: {
+                "inputTokens": tokens["input_tokens"], "outputTokens": tokens["output_tokens"],
+                "thinkingTokens": 0, "cacheReadInputTokens": tokens["cache_read_input_tokens"],
+                "cacheCreationInputTokens": tokens["cache_creation_input_tokens"],
+                "cacheCreationEphemeral5mInputTokens": tokens["cache_creation_input_tokens"],
+                "cacheCreationEphemeral1hInputTokens": 0, "webSearchRequests": 0,
+                "costUSD": total}}})
+
+    def write(self, env: Env) -> Path:
+        folder = env.claude / "projects" / "-work-demo"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.sid}.jsonl"
+        path.write_text("".join(json.dumps(o, separators=(",", ":")) + "\n"
+                                for o in self.lines), encoding="utf-8")
+        return path
+
+
+def usage_of(k: int) -> dict[str, int]:
+    return {"input_tokens": 3 + k, "output_tokens": 20 + k, "cache_read_input_tokens": 9000 * k,
+            "cache_creation_input_tokens": 700 * k}
+
+
+# A run of the client: whether it carried the earlier total on (a resume), and
+# what each of its turns cost.
+runs = st.lists(st.tuples(st.booleans(),
+                          st.lists(st.integers(1, 500_000), min_size=1, max_size=3)),
+                min_size=1, max_size=4)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(runs=runs, private=secrets)
+def test_the_clients_own_count_is_the_cost(tmp_path_factory: Any, runs: list[Any],
+                                           private: str) -> None:
+    env = Env(tmp_path_factory.mktemp("costs"))
+    s = Session()
+    spent = 0  # in millionths of a dollar: the generator's own account
+    running = 0
+    start = 1795719937000
+    counted = {k: 0 for k in usage_of(0)}
+    for carries, turns in runs:
+        if not carries or not s.lines:
+            start += 1000  # a process that starts its count again
+            running = 0
+            counted = {k: 0 for k in usage_of(0)}
+        for micro in turns:
+            s.prompt("do the next thing", private)
+            u = usage_of(s.k + 1)
+            s.answer(u)
+            counted = {k: counted[k] + u[k] for k in counted}
+            spent += micro
+            running += micro
+            s.cost_state(start, running / 1e6, counted)
+    s.write(env)
+    done = env.vv("backfill")
+    assert done.returncode == 0, done.stderr
+    (note,) = env.notes().values()
+    cost = float(frontmatter(note)["cost_usd"])  # type: ignore[arg-type]
+    assert abs(cost - spent / 1e6) <= 0.00005 + 1e-9, (cost, spent, runs)
+    # The request lines are read by no one: their words are nowhere.
+    for p in [*env.vault.rglob("*"), *env.state.rglob("*")]:
+        if p.is_file():
+            assert private.encode() not in p.read_bytes(), p
+
+
+def test_request_lines_decode_to_their_type_alone() -> None:
+    s = Session()
+    s.prompt("hello", "zqsecretwords")
+    lines = [json.dumps(o, separators=(",", ":")).encode() for o in s.lines]
+    got = list(decode_lines(lines))
+    kinds = [e.type for e in got if isinstance(e, Entry)]
+    assert kinds == [o["type"] for o in s.lines]
+    for e, o in zip(got, s.lines, strict=True):
+        if o["type"] in ("api-request-shape", "api-request-blob"):
+            assert e == Entry(type=o["type"])  # nothing else read
+    # The same line with its keys in another order is decoded in full and still
+    # keeps nothing: the fold reads no text of these types.
+    shape = next(o for o in s.lines if o["type"] == "api-request-shape")
+    reordered = json.dumps({k: shape[k] for k in reversed(shape)}).encode()
+    (e,) = decode_lines([reordered])
+    assert isinstance(e, Entry) and e.type == "api-request-shape"
+
+
+def test_a_2_1_332_session_shows_no_format_drift(env: Env) -> None:
+    s = Session()
+    for i in range(3):
+        s.prompt(f"step {i}", "zqprivatewords")
+        s.answer(usage_of(i + 1))
+    s.cost_state(1795719937000, 0.5, {k: 1 for k in usage_of(0)})
+    s.write(env)
+    assert env.vv("backfill").returncode == 0
+    done = env.vv("doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    assert checks["format drift"]["status"] == "pass", checks["format drift"]
+
+
+def _install_with_a_client_of(env: Env, version: str) -> dict[str, Any]:
+    """`vv hook install` where the newest transcript says Claude Code `version`."""
+    s = Session()
+    s.lines.append({**s.common(), "type": "user", "version": version,
+                    "message": {"role": "user", "content": "hi"}})
+    s.write(env)
+    env.env["PATH"] = "/usr/bin:/bin"  # no `claude` to ask: the transcript tells
+    done = env.vv("hook", "install")
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads((env.claude / "settings.json").read_text())
+    return data
+
+
+def test_pre_tool_use_only_for_clients_without_tool_durations(env: Env) -> None:
+    """PostToolUse carries `duration_ms` from 2.1.119: before it, tool timings
+    need PreToolUse; from it, PreToolUse is one process per tool call for nothing,
+    and an install made for an older client loses it."""
+    old = _install_with_a_client_of(env, "2.1.100")
+    assert "PreToolUse" in old["hooks"] and "PostToolUse" in old["hooks"]
+    new = _install_with_a_client_of(env, "2.1.332")
+    assert "PreToolUse" not in new["hooks"] and "PostToolUse" in new["hooks"]
+    assert set(old["hooks"]) - set(new["hooks"]) == {"PreToolUse"}
+    report = json.loads(env.vv("doctor", "--json").stdout)
+    hooks = [c for c in report["checks"] if c["name"] == "hooks"]
+    assert hooks and all(c["status"] == "pass" for c in hooks), hooks
