@@ -226,3 +226,48 @@ def test_pre_tool_use_only_for_clients_without_tool_durations(env: Env) -> None:
     report = json.loads(env.vv("doctor", "--json").stdout)
     hooks = [c for c in report["checks"] if c["name"] == "hooks"]
     assert hooks and all(c["status"] == "pass" for c in hooks), hooks
+
+
+def _background_agent(s: Session, notified: bool) -> None:
+    """Claude launches an agent that works in the background (the default of
+    2.1.2xx+ on the newest models); the client tells it when the agent stops."""
+    s.prompt("look into the flaky test", "zqhidden")
+    tool_id = f"toolu_{s.sid[:8]}"
+    s.lines.append({**s.common(), "type": "assistant", "message": {
+        "id": f"msg_{s.sid[:8]}_agent", "model": MODEL, "role": "assistant",
+        "content": [{"type": "tool_use", "id": tool_id, "name": "Agent",
+                     "input": {"description": "Hunt the flaky test", "prompt": "find it",
+                               "subagent_type": "general-purpose"}}],
+        "usage": usage_of(1)}})
+    s.lines.append({**s.common(), "type": "user", "toolUseResult": {
+        "isAsync": True, "status": "async_launched", "agentId": "a1b2c3",
+        "description": "Hunt the flaky test"},
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
+                                                 "content": "Async agent launched"}]}})
+    s.answer(usage_of(2))
+    if notified:
+        s.lines.append({**s.common(), "type": "user", "message": {"role": "user", "content": (
+            f"<task-notification>\n<task-id>a1b2c3</task-id>\n<tool-use-id>{tool_id}"
+            "</tool-use-id>\n<status>completed</status>\n<summary>Agent finished</summary>\n"
+            "</task-notification>")}})
+        s.answer(usage_of(3))
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(notified=st.booleans())
+def test_work_left_in_the_background_is_an_open_thread(tmp_path_factory: Any,
+                                                       notified: bool) -> None:
+    """On models with no todo list, what a session left running is what stays
+    open; and a session waiting on it is not ended for being idle (its lines
+    are hours old here)."""
+    env = Env(tmp_path_factory.mktemp("background"))
+    s = Session()
+    _background_agent(s, notified)
+    s.write(env)
+    assert env.vv("backfill").returncode == 0
+    (note,) = env.notes().values()
+    meta = frontmatter(note)
+    waiting = "- [ ] Hunt the flaky test *(running in the background)*" in note
+    assert waiting == (not notified), note
+    assert meta["status"] == ("ended" if notified else "active"), meta

@@ -17,8 +17,9 @@ from msgspec import Struct, field
 from vibe_vault import pricing
 from vibe_vault import text as tx
 from vibe_vault.fold import add_tokens, epoch
+from vibe_vault.fold import todos as todos_fold
 from vibe_vault.redact import Redacted
-from vibe_vault.state import SessionState, Tokens
+from vibe_vault.state import SessionState, Todo, Tokens
 from vibe_vault.work import Work, work_of
 
 
@@ -301,8 +302,12 @@ def _activity(state: SessionState, work: Work) -> str:
 
 
 def todo_list(state: SessionState) -> list[Any]:
+    """The session's todo list (or tasks), then the work it left running in the
+    background (the newest models have no todo list: that is what stays open)."""
     f = state.fold
-    return list(f.todos) or [f.tasks[k] for k in sorted(f.tasks, key=_natural)]
+    listed = list(f.todos) or [f.tasks[k] for k in sorted(f.tasks, key=_natural)]
+    return listed + [Todo(text=s.description or s.type, status="background")
+                     for s in todos_fold.running_in_background(f)]
 
 
 def _natural(k: str) -> tuple[int, str]:

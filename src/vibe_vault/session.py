@@ -23,6 +23,7 @@ from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.figures import figures, options_for
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
+from vibe_vault.fold.todos import running_in_background
 from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.note import free_relpath, write_note, write_session_note
 from vibe_vault.paths import safe_id
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from vibe_vault.links import Links
 
 MAX_DURATIONS = 400
+WAITING_GRACE = 7 * 24 * 3600  # seconds a session waiting on background work stays active
 
 
 class Outcome(Struct):
@@ -441,6 +443,10 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             # times say (a copied or restored transcript has a fresh mtime).
             last = last_activity(state) or max(
                 (_mtime(p) for p in [transcript, *agents]), default=0.0)
+            # One waiting on work it left running in the background is not
+            # idle, for a week at most (the client may have died with it).
+            if running_in_background(state.fold):
+                idle_before -= WAITING_GRACE
             if 0 < last < idle_before:
                 state.status, state.end_reason = "ended", Redacted("idle")
         elif main_read and not started_over and state.status == "ended":

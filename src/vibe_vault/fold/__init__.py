@@ -46,9 +46,16 @@ def _no_time(handler: Callable[[Context, Entry], None]) -> OnEntry:
 
 # What each entry type brings. Types not here but known only bring a time, a
 # cwd and a branch (a quarter of all lines: nothing else is read of them).
+def _on_user(ctx: Context, e: Entry, ts: str) -> None:
+    story.on_user(ctx, e, ts)
+    content = e.message.content if e.message is not None else None
+    if isinstance(content, str) and content.startswith("<task-notification>"):
+        todos.on_notification(ctx, content)  # background work that stopped
+
+
 ON_ENTRY: dict[str, OnEntry] = {
     "assistant": story.on_assistant,
-    "user": story.on_user,
+    "user": _on_user,
     "system": lambda ctx, e, ts: _on_system(ctx, e, ts),  # defined below
     "summary": _no_time(titles.on_summary),
     "ai-title": _no_time(titles.on_ai_title),

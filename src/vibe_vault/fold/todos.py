@@ -3,6 +3,7 @@ plans shown in the story."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vibe_vault.entries import ToolInput
@@ -134,3 +135,27 @@ def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
 def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
                        ts: str) -> tuple[Action | None, bool]:
     return Action(kind="tool", text=Redacted("Entered plan mode"), ts=ts), False
+
+
+# -- background work (2.1.2xx+: agents run in the background by default) -----------------
+
+# A subagent's status while it works in the background, as its launch result says.
+LAUNCHED = "async_launched"
+_NOTICE = re.compile(r"<tool-use-id>([^<]{1,200})</tool-use-id>.{0,2000}?"
+                     r"<status>([a-z_]{1,40})</status>", re.S)
+
+
+def on_notification(ctx: Context, text: str) -> None:
+    """A `<task-notification>` the client sends the model when background work
+    stops: the subagent it names is no longer running."""
+    for found in _NOTICE.finditer(text[:20_000]):
+        key = ctx.key(found.group(1).strip())
+        for sub in ctx.facts.subagents:
+            if sub.tool_id == key and sub.status == LAUNCHED:
+                sub.status = ctx.name(found.group(2), 40)
+
+
+def running_in_background(fold: Any) -> list[Any]:
+    """The subagents launched in the background that have not reported back:
+    work the session is still waiting on."""
+    return [s for s in fold.subagents if s.status == LAUNCHED]

@@ -188,7 +188,8 @@ def open_threads(page: Page) -> list[str]:
     done = [t for t in todos if t.status == "completed"]
     out.append("## Open threads")
     for t in left:
-        suffix = " *(in progress)*" if t.status == "in_progress" else ""
+        suffix = (" *(in progress)*" if t.status == "in_progress" else
+                  " *(running in the background)*" if t.status == "background" else "")
         out.append(f"- [ ] {t.text}{suffix}")
     if not left:
         out.append("Nothing left open.")
