@@ -62,8 +62,10 @@ def missing_client() -> str:
         lacks.append("root (for a loopback-only network namespace)")
     if not NETNS_RUN.exists():
         lacks.append(str(NETNS_RUN))
+    # (VV_CLIENT_CACHE: the folder holding a claude-code-<version>/ per client)
     cached = [*CLIENT_CACHE.glob("*/node_modules/.bin/claude"),
-              Path(os.environ.get("VV_CLIENT_CACHE") or CLIENT_CACHE) / "node_modules/.bin/claude"]
+              *Path(os.environ.get("VV_CLIENT_CACHE") or CLIENT_CACHE).glob(
+                  "*/node_modules/.bin/claude")]
     if shutil.which("npm") is None and not any(p.exists() for p in cached):
         lacks.append(f"npm (or a client installed under {CLIENT_CACHE})")
     return "the real-client tier needs " + ", ".join(lacks) if lacks else ""
