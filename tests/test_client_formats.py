@@ -11,6 +11,7 @@ cost is the spend the generator made, not the lines' arithmetic.
 
 from __future__ import annotations
 
+import itertools
 import json
 import uuid
 from pathlib import Path
@@ -271,3 +272,89 @@ def test_work_left_in_the_background_is_an_open_thread(tmp_path_factory: Any,
     waiting = "- [ ] Hunt the flaky test *(running in the background)*" in note
     assert waiting == (not notified), note
     assert meta["status"] == ("ended" if notified else "active"), meta
+
+
+def test_a_workflows_agents_are_the_sessions_subagents(env: Env) -> None:
+    """2.1.2xx+ workflows write their agents under
+    `<session>/subagents/workflows/wf_<run>/` beside a journal: the agents'
+    usage and work are the session's, the journal is no session of its own."""
+    s = Session()
+    s.prompt("run the review workflow", "zqhidden")
+    s.answer(usage_of(1))
+    main = s.write(env)
+    flow = main.parent / s.sid / "subagents" / "workflows" / "wf_7f3a"
+    flow.mkdir(parents=True)
+    agent = Session(s.sid)  # subagent entries carry the parent's sessionId
+    agent.k = 100  # message ids of its own
+    agent.prompt("review module a", "zqhidden")
+    agent.answer(usage_of(40))
+    (flow / "agent-a77.jsonl").write_text("".join(
+        json.dumps({**o, "isSidechain": True, "agentId": "a77"}) + "\n" for o in agent.lines))
+    (flow / "agent-a77.meta.json").write_text(json.dumps({"agentType": "reviewer"}))
+    (flow / "journal.jsonl").write_text(json.dumps(
+        {"type": "phase", "sessionId": s.sid, "name": "review"}) + "\n")
+    # the hook's way (it finds the session's subagent files itself) ...
+    hooked = env.hook({"hook_event_name": "Stop", "session_id": s.sid,
+                       "transcript_path": str(main), "cwd": "/work/demo"})
+    assert hooked.returncode == 0
+    (by_hook,) = env.notes().values()
+    # ... and backfill's, from scratch
+    assert env.vv("backfill", "--force").returncode == 0
+    notes = env.notes()
+    assert len(notes) == 1, notes.keys()  # the journal made no session
+    (note,) = notes.values()
+    want = usage_of(1)["output_tokens"] + usage_of(40)["output_tokens"]
+    assert frontmatter(note)["output_tokens"] == want
+    assert frontmatter(by_hook)["output_tokens"] == want
+
+
+def test_a_session_moved_by_cd_keeps_one_note(env: Env) -> None:
+    """`/cd` (2.1.169+) moves a session's file into another project's folder
+    and goes on there: still one session, one note."""
+    s = Session()
+    s.prompt("start here", "zqhidden")
+    s.answer(usage_of(1))
+    first = s.write(env)
+    assert env.hook({"hook_event_name": "Stop", "session_id": s.sid,
+                     "transcript_path": str(first), "cwd": "/work/demo"}).returncode == 0
+    moved = env.claude / "projects" / "-work-other" / first.name
+    moved.parent.mkdir(parents=True)
+    first.rename(moved)
+    s.prompt("go on in the other project", "zqhidden")
+    for line in s.lines[-6:]:
+        if "cwd" in line:
+            line["cwd"] = "/work/other"
+    s.answer(usage_of(2))
+    moved.write_text("".join(json.dumps(o, separators=(",", ":")) + "\n" for o in s.lines))
+    assert env.hook({"hook_event_name": "Stop", "session_id": s.sid,
+                     "transcript_path": str(moved), "cwd": "/work/other"}).returncode == 0
+    assert env.vv("backfill").returncode == 0
+    notes = env.notes()
+    assert len(notes) == 1, notes.keys()
+    (note,) = notes.values()
+    assert "go on in the other project" in note and "start here" in note
+
+
+@given(models=st.lists(st.sampled_from(["claude-opus-5-5", "claude-sonnet-5",
+                                        "claude-haiku-5-5"]), min_size=1, max_size=8),
+       cut=st.integers(0, 100))
+def test_model_switches_are_facts_of_the_state(models: list[str], cut: int) -> None:
+    """Each change of the main agent's model (by /model, a fallback, a
+    PostModelSwitch hook's doing) is kept with the model before and after,
+    read from the answers themselves; folded in two reads or one alike."""
+    from vibe_vault.fold import fold
+    from vibe_vault.state import Fold
+
+    s = Session()
+    for model in models:
+        s.prompt("next", "zqhidden")
+        s.answer(usage_of(1))
+        s.lines[-3]["message"]["model"] = model
+    want = [(b, a) for a, b in itertools.pairwise(models) if a != b]
+    lines = [json.dumps(o).encode() for o in s.lines]
+    whole = fold(Fold(), decode_lines(lines))
+    assert [(m.to, m.was) for m in whole.model_switches] == want
+    assert whole.model == models[-1]
+    at = cut % (len(lines) + 1)
+    parts = fold(fold(Fold(), decode_lines(lines[:at])), decode_lines(lines[at:]))
+    assert parts.model_switches == whole.model_switches

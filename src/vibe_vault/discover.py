@@ -2,7 +2,8 @@
 
 - main transcripts: `<slug>/<uuid>.jsonl` (or any other `*.jsonl` carrying a
   `sessionId`, such as checkpoint copies named `full.jsonl`);
-- subagents: `<slug>/<uuid>/subagents/agent-*.jsonl`, attached to `<uuid>`;
+- subagents: `<slug>/<uuid>/subagents/agent-*.jsonl`, attached to `<uuid>`, and
+  workflow agents `<slug>/<uuid>/subagents/workflows/wf_<run>/agent-*.jsonl` (2.1.2xx+);
 - legacy subagents: `<slug>/agent-*.jsonl`, attached by the `sessionId` inside.
 
 A subagent file never becomes a session of its own, and one whose session has
@@ -96,6 +97,16 @@ def jsonl_entries(root: str) -> Iterator[os.DirEntry[str]]:
         folders.extend(reversed(below))
 
 
+def workflow_session(folder: str) -> str | None:
+    """The session a folder `<sid>/subagents/workflows/wf_<run>` belongs to, or None."""
+    flows, run = os.path.split(folder)
+    subagents, workflows = os.path.split(flows)
+    if not run.startswith("wf_") or workflows != "workflows" or \
+            os.path.basename(subagents) != "subagents":
+        return None
+    return os.path.basename(os.path.dirname(subagents)) or None
+
+
 def _walk(root: Path) -> list[tuple[str, os.DirEntry[str] | None]]:
     """Every .jsonl file under root (or root itself, a file), with its entry.
     Paths as strings: a Path per file cost a first backfill of 100,000
@@ -137,6 +148,15 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
                 skip("not a regular file")
                 continue
             folder, name = os.path.split(path)
+            flow = workflow_session(folder)
+            if flow is not None:
+                # A workflow's agents (2.1.2xx+): the session's subagents like
+                # any other; its journal and the rest are not sessions.
+                if is_agent_file(name):
+                    subagents.append((flow, path))
+                else:
+                    skip("other file in subagents/")
+                continue
             if in_subagents_dir(path):
                 if is_agent_file(name):
                     subagents.append((os.path.basename(os.path.dirname(folder)), path))

@@ -250,13 +250,28 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
     `agent-*.jsonl` beside the transcript whose sessionId is the session's."""
     found: list[str] = []
     parent = os.path.dirname(transcript)
+    flows: list[str] = []
     try:
         with os.scandir(locations.subagents_dir(transcript)) as it:
             for entry in it:
                 if locations.is_agent_file(entry.name) and entry.name.endswith(".jsonl"):
                     found.append(entry.path)
+                elif entry.name == "workflows":
+                    flows.append(entry.path)
     except OSError:
         pass
+    # A workflow's agents (2.1.2xx+): subagents/workflows/wf_<run>/agent-*.jsonl
+    for flow in flows:
+        try:
+            with os.scandir(flow) as it:
+                runs = [e.path for e in it if e.name.startswith("wf_")
+                        and e.is_dir(follow_symlinks=False)]
+            for run in sorted(runs):
+                with os.scandir(run) as it:
+                    found.extend(e.path for e in it if locations.is_agent_file(e.name)
+                                 and e.name.endswith(".jsonl"))
+        except OSError:
+            continue
     try:
         with os.scandir(parent or ".") as it:
             for entry in it:

@@ -43,6 +43,12 @@ class Tokens(Struct, array_like=True):
     fast: bool = False  # `usage.speed` "fast": priced at the model's fast-mode rates
     us_only: bool = False  # `usage.inference_geo` "us": data residency, priced 1.1x
 
+    @property
+    def total(self) -> int:
+        """The tokens a note shows: input, output, cache reads and cache writes
+        (a Record's total_tokens is the same sum of the same figures)."""
+        return self.input + self.output + self.cache_read + self.cache_creation
+
 
 class ModelCost(Struct, array_like=True):
     """What Claude Code itself counted for one model (a `cost-state` line)."""
@@ -78,12 +84,6 @@ class ClientCost(Struct, omit_defaults=True):
     settled_total: float = 0.0  # earlier runs'
     settled: dict[Redacted, ModelCost] = field(default_factory=dict)
     unknown: bool = False  # the client met a model it had no price for
-
-    @property
-    def total(self) -> int:
-        """The tokens a note shows: input, output, cache reads and cache writes
-        (a Record's total_tokens is the same sum of the same figures)."""
-        return self.input + self.output + self.cache_read + self.cache_creation
 
 
 class Action(Struct, array_like=True, omit_defaults=True):
@@ -187,6 +187,14 @@ class Todo(Struct, array_like=True, omit_defaults=True):
     status: str = "pending"
 
 
+class ModelSwitch(Struct, array_like=True, omit_defaults=True):
+    """The main agent's model changed (/model, a fallback, a switch hook)."""
+
+    to: Redacted
+    was: Redacted = Redacted("")
+    ts: str = ""
+
+
 class Queued(Struct, array_like=True, omit_defaults=True):
     """A prompt typed while Claude worked, as the note will show it."""
 
@@ -260,6 +268,8 @@ class Fold(Struct, omit_defaults=True):
     settled: dict[str, Tokens] = field(default_factory=dict)  # older messages, by model
     progress: dict[str, "AgentFold"] = field(default_factory=dict)  # streamed, by agent id
     client_cost: ClientCost | None = None  # Claude Code's own count, when it writes one
+    model: Redacted = Redacted("")  # the main agent's model, as of its last answer
+    model_switches: list[ModelSwitch] = field(default_factory=list)
     # fold.titles: what the session is called
     leaf_refs: list[Redacted] = field(default_factory=list)  # leafUuid of leading summaries
     own_summary: Redacted = Redacted("")  # the latest `summary` line about this session itself

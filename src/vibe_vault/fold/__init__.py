@@ -53,8 +53,13 @@ def _on_user(ctx: Context, e: Entry, ts: str) -> None:
         todos.on_notification(ctx, content)  # background work that stopped
 
 
+def _on_assistant(ctx: Context, e: Entry, ts: str) -> None:
+    story.on_assistant(ctx, e, ts)
+    usage.note_model(ctx, e, ts)
+
+
 ON_ENTRY: dict[str, OnEntry] = {
-    "assistant": story.on_assistant,
+    "assistant": _on_assistant,
     "user": _on_user,
     "system": lambda ctx, e, ts: _on_system(ctx, e, ts),  # defined below
     "summary": _no_time(titles.on_summary),

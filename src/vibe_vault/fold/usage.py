@@ -14,7 +14,7 @@ import msgspec
 from vibe_vault.entries import Entry, agent_progress
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import AgentFold, ClientCost, ModelCost, Tokens, add_cost
+from vibe_vault.state import AgentFold, ClientCost, ModelCost, ModelSwitch, Tokens, add_cost
 
 USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
 # Prompts over these many tokens are totalled apart: some models bill such a
@@ -23,6 +23,7 @@ USAGE_WINDOW = 256  # message ids kept for dedup; older ones settle into totals
 LONG_CONTEXTS = (200_000, 100_000)  # the largest first
 LONG_CONTEXT = LONG_CONTEXTS[0]
 MAX_CLIENT_MODELS = 50
+MAX_SWITCHES = 50
 SYNTHETIC = "<synthetic>"
 AGENT_USAGE_WINDOW = 64  # many subagent files may hang off one session
 MAX_STREAMED_AGENTS = 200
@@ -193,3 +194,18 @@ def on_cost_state(ctx: Context, e: Entry) -> None:
     if e.hasUnknownModelCost is True:
         cc.unknown = True
 
+
+
+def note_model(ctx: Context, e: Entry, ts: str) -> None:
+    """The main agent's model, and each change of it, as its answers show: a
+    fact whatever told the client to switch (/model, a fallback, a hook)."""
+    m = e.message
+    if m is None or not m.model or m.model == SYNTHETIC or e.isSidechain or ctx.agent:
+        return
+    model = _model(ctx, m.model)
+    facts = ctx.facts
+    if model == facts.model:
+        return
+    if facts.model and len(facts.model_switches) < MAX_SWITCHES:
+        facts.model_switches.append(ModelSwitch(to=model, was=facts.model, ts=ts))
+    facts.model = model
