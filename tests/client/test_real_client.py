@@ -252,6 +252,15 @@ def test_a_written_file_the_plan_and_the_subagent_are_in_the_notes(run: Run) -> 
     assert "typed while Claude worked" not in plan
     delegated = notes[session_of(run, "delegate")]
     assert "## Subagents" in delegated and "general-purpose" in delegated
+    # Newer clients run it in the background and tell the model when it is done:
+    # done, it is no open thread.
+    main = next(t for t in run.transcripts() if t.stem == session_of(run, "delegate"))
+    launched = [o for o in map(json.loads, main.read_text().splitlines())
+                if isinstance(o.get("toolUseResult"), dict)
+                and o["toolUseResult"].get("status") == "async_launched"]
+    notified = "<task-notification>" in main.read_text()
+    assert ("running in the background" in delegated) == bool(launched and not notified), \
+        delegated
 
 
 def test_claude_is_offered_the_recall_skill(run: Run) -> None:
