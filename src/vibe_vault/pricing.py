@@ -143,9 +143,11 @@ def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
     """Rows of the tokens table and their cost.
 
     Where Claude Code counted a model's cost itself (`client`), that is its
-    cost: tokens the transcript shows beyond what the client counted (usage
-    from before it wrote a cost, or after its last count) are added at the
-    model's standard rates. Elsewhere each row is priced from the table; rows
+    cost (calls the transcript does not show, such as a compaction's summary,
+    included): tokens the transcript shows beyond what the client counted
+    (usage from before it wrote a cost, or after its last count) are added at
+    the model's standard rates. A model only the client counted gets a row
+    of its own, with its count. Elsewhere each row is priced from the table; rows
     apart for long prompts, fast mode or US-only inference stay apart only
     where that changes the price."""
     counted: dict[Redacted, ModelCost] = {}
@@ -182,19 +184,13 @@ def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
                                  cache_5m=mc.cache_creation)
             costs[model] = mc.cost
             continue
-        # The row shows whichever count is larger: the client's includes
-        # requests the transcript does not show, the transcript's those the
-        # client had not counted (yet).
-        ours_now = Tokens(model=model, input=ours.input, output=ours.output,
-                          cache_read=ours.cache_read, cache_creation=ours.cache_creation)
-        ours.input = max(ours.input, mc.input)
-        ours.output = max(ours.output, mc.output)
-        ours.cache_read = max(ours.cache_read, mc.cache_read)
-        ours.cache_creation = max(ours.cache_creation, mc.cache_creation)
-        beyond = Tokens(model=model, input=max(ours_now.input - mc.input, 0),
-                        output=max(ours_now.output - mc.output, 0),
-                        cache_read=max(ours_now.cache_read - mc.cache_read, 0),
-                        cache_creation=max(ours_now.cache_creation - mc.cache_creation, 0))
+        # The row keeps the transcript's tokens (the API messages it holds):
+        # the client's count may hold calls the transcript does not show
+        # (a compaction's summary), which are in its cost.
+        beyond = Tokens(model=model, input=max(ours.input - mc.input, 0),
+                        output=max(ours.output - mc.output, 0),
+                        cache_read=max(ours.cache_read - mc.cache_read, 0),
+                        cache_creation=max(ours.cache_creation - mc.cache_creation, 0))
         beyond.cache_5m = beyond.cache_creation
         price = price_for(model, prices)
         if _has_tokens(beyond) and price is None:
