@@ -354,7 +354,7 @@ PLAIN = {
     "Command": {"kind", "status", "ts", "tool_id"},
     "Commit": {"ts"}, "ErrorRec": {"ts"}, "FileChange": {"ops"},
     "Pending": {"tool_id", "git"}, "Subagent": {"tool_id", "status", "ts"},
-    "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"},
+    "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "learned", "usage", "settled", "progress", "pending",
              "recent_tools", "todos_waiting_id", "tasks"},
