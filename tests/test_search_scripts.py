@@ -318,3 +318,23 @@ def test_the_tokens_of_a_text_are_its_words_and_pairs(text: str) -> None:
         else:
             expected.append(m.group(2))
     assert tokens(fold(text)) == expected
+
+
+def test_the_sessions_summary_line_is_found(env: Env) -> None:
+    """Claude Code's own summary of a session (a `summary` line naming one of
+    its messages) is searched with the title, also when the title is another."""
+    slug = env.claude / "projects" / "-home-u-words"
+    slug.mkdir(parents=True)
+    sid = str(uuid.UUID(int=9 << 100, version=4))
+    body = transcript(sid, "Please help with the thing", "Done.")
+    summary = {"type": "summary", "summary": "Zqvortex calibration of the flux array",
+               "leafUuid": f"{sid}-1"}
+    # (a title of its own, so the summary is not the title)
+    title = {"type": "ai-title", "aiTitle": "Helping with a thing", "sessionId": sid}
+    (slug / f"{sid}.jsonl").write_text(
+        body + json.dumps(summary) + "\n" + json.dumps(title) + "\n", encoding="utf-8")
+    assert env.vv("backfill").returncode == 0
+    r = env.vv("search", "--json", "zqvortex", "calibration")
+    hits = json.loads(r.stdout)
+    assert [h["session_id"] for h in hits] == [sid], r.stderr
+    assert hits[0]["matched"] == "title" and "**Zqvortex**" in hits[0]["snippet"]

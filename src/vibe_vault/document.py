@@ -77,8 +77,8 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     commits = [c for _, c in work.commits]
     todos = [t.text for t in (f.todos or list(f.tasks.values()))]
     texts = {
-        "title": " ".join(dict.fromkeys(t for t in (title, f.custom_title, f.ai_title)
-                                        if t)),
+        "title": " ".join(dict.fromkeys(t for t in (title, f.custom_title, f.ai_title,
+                                                    f.own_summary) if t)),
         "prompts": "\n".join(prompts),
         "commits": "\n".join([f"{c.sha} {c.subject}" for c in commits]
                              + [p.url for p in f.prs]),
