@@ -359,3 +359,20 @@ def test_model_switches_are_facts_of_the_state(models: list[str], cut: int) -> N
     at = cut % (len(lines) + 1)
     parts = fold(fold(Fold(), decode_lines(lines[:at])), decode_lines(lines[at:]))
     assert parts.model_switches == whole.model_switches
+
+
+def test_a_model_switch_is_told_in_the_story(env: Env) -> None:
+    """Where the main agent's model changed, the story says so, once."""
+    s = Session()
+    for model in ("claude-opus-5-5", "claude-sonnet-5"):
+        s.prompt(f"work on {model}", "zqhidden")
+        s.answer(usage_of(1))
+        s.lines[-3]["message"]["model"] = model
+    s.write(env)
+    assert env.vv("backfill").returncode == 0
+    (note,) = env.notes().values()
+    story = note.split("\n## Story\n", 1)[1]
+    first, second = story.index("work on claude-opus-5-5"), story.index("work on claude-sonnet-5")
+    told = story.index("*Model `claude-opus-5-5` → `claude-sonnet-5`")
+    # told after the turn whose answer first came from the new model
+    assert first < second < told, story

@@ -29,11 +29,20 @@ def story(page: Page) -> list[str]:
             out.append(quote(state.provisional))
             out.append("")
     last = len(f.turns) - 1
+    switches = list(f.model_switches)
     for i, t in enumerate(f.turns):
         if f.turns_dropped and i == HEAD_TURNS:
             out.append(f"*… {n(f.turns_dropped)} turns in between are not shown.*")
             out.append("")
         _turn(out, t, page, i == last)
+        # The model changes that came before the next turn (by /model, a
+        # fallback, a hook): told where they happened.
+        upto = f.turns[i + 1].ts if i < last else ""
+        while switches and (not upto or not switches[0].ts or switches[0].ts < upto):
+            sw = switches.pop(0)
+            when = hhmm(sw.ts)
+            out.append(f"*Model {code(sw.was)} → {code(sw.to)}" + (f" at {when}*" if when else "*"))
+            out.append("")
     return out
 
 
