@@ -20,7 +20,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from world import HERE, ROOT, Run, frontmatter_int, need_namespace
+from world import (  # (NETNS_RUN, PORT: for the tier's other files)
+    HERE,
+    NETNS_RUN,
+    PORT,
+    ROOT,
+    Run,
+    frontmatter_int,
+    need_namespace,
+)
+
+__all__ = ["HERE", "NETNS_RUN", "PORT", "Run"]
 
 # Variables a scenario runs with: no retries where the API error is the point;
 # the todo list of 2.1 clients is TodoWrite again with tasks turned off, and the

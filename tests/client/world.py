@@ -73,9 +73,9 @@ class Run:
     """One scratch world: a home, a project folder, a vault, a state folder, the
     client that runs there, and what the client and the fake API said."""
 
-    def __init__(self, root: Path, claude: Path, version: str) -> None:
+    def __init__(self, root: Path, claude: Path | None = None, version: str = "") -> None:
         self.root = root
-        self.claude = claude
+        self.claude = claude or Path("claude")
         self.version = version
         self.home = root / "home"
         self.project = root / "project"
@@ -93,7 +93,10 @@ class Run:
     def at_least(self, version: str) -> bool:
         return version_tuple(self.version) >= version_tuple(version)
 
-    def env(self) -> dict[str, str]:
+    def env(self, claude: Path | None = None) -> dict[str, str]:
+        """The environment the client (`claude`, else this world's) and vv run with."""
+        if claude is not None:
+            self.claude = claude
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("VV_", "CLAUDE", "ANTHROPIC", "XDG_"))}
         env.update(
