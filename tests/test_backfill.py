@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Env, frontmatter, main_files, session_files
+from conftest import Env, frontmatter, has_assistant, main_files, session_files
 from test_corpus import UUID
 
 pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
@@ -70,13 +70,20 @@ def test_the_whole_corpus_as_a_claude_home(env: Env) -> None:
 
 def test_a_first_backfill_writes_each_note_once(env: Env) -> None:
     """Links are guessed before any note is written, sessions Claude never
-    answered (no note) left out: the pass that sets links at the end finds
-    nothing to rewrite, and writes only the index notes."""
-    lay_out(env, [p for p in main_files() if UUID.match(p.stem)])
+    answered (no note) left out: the pass that sets links at the end rewrites
+    only the notes titled by their summary in another session's file (known
+    only once both are read), and writes the index notes."""
+    from test_facts import summaries_elsewhere
+
+    mains = [p for p in main_files() if UUID.match(p.stem)]
+    lay_out(env, mains)
     s = backfill(env)
     assert s["without_note"] > 0  # some sessions between others have no note
     projects = list((env.vault / "Projects").glob("*/*.md"))
-    assert s["index_notes_written"] == len(projects) + 2  # + index.md, Sessions.base
+    retitled = set(summaries_elsewhere()) & {p.stem for p in mains if has_assistant(p)}
+    assert retitled
+    # + index.md, Sessions.base
+    assert s["index_notes_written"] == len(projects) + 2 + len(retitled)
 
 
 def test_links_do_not_depend_on_processing_order(env: Env, tmp_path: Path) -> None:

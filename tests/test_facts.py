@@ -131,3 +131,216 @@ def test_the_corpus_has_each_kind_of_fact() -> None:
     # Sessions where subagents changed files the main agent did not touch.
     assert any(Facts(m).files - Facts(m, with_agents=False).files for m in with_agents)
     assert any(Facts(m).commits > Facts(m, with_agents=False).commits for m in with_agents)
+
+
+# -- issue 29: the lines read first, each rule derived from the JSON of every session ---------
+
+def summaries_elsewhere() -> dict[str, str]:
+    """Every `summary` entry of the corpus matched to the session it sums up by
+    its leafUuid (an entry of that session's own file, in the same folder),
+    when it is written in another file: by session id, the latest file's."""
+    owners: dict[tuple[Path, str], str] = {}
+    for main in main_files():
+        sid = expected_sid(main)
+        for o in objects(main):
+            if isinstance(o.get("uuid"), str) and o.get("type") in ("user", "assistant") and sid:
+                owners.setdefault((main.parent, o["uuid"]), sid)
+    told: dict[str, tuple[str, str]] = {}
+    for main in main_files():
+        started = min((str(o["timestamp"]) for o in objects(main)
+                       if isinstance(o.get("timestamp"), str)), default="")
+        for o in objects(main):
+            if o.get("type") != "summary" or not isinstance(o.get("summary"), str):
+                continue
+            owner = owners.get((main.parent, str(o.get("leafUuid"))))
+            if owner and owner != expected_sid(main) and started >= told.get(owner, ("", ""))[0]:
+                told[owner] = (started, o["summary"])
+    return {sid: text for sid, (_, text) in told.items()}
+
+
+def own_title(main: Path) -> str:
+    """Claude Code's own title of a session in its own file: custom, else AI, else
+    a summary there naming one of its entries."""
+    objs = objects(main)
+    uuids = {o["uuid"] for o in objs if isinstance(o.get("uuid"), str)}
+    for field, kind in (("customTitle", "custom-title"), ("aiTitle", "ai-title")):
+        found = [o[field] for o in objs if o.get("type") == kind and o.get(field)]
+        if found:
+            return str(found[-1])
+    own = [o["summary"] for o in objs if o.get("type") == "summary"
+           and o.get("leafUuid") in uuids and o.get("summary")]
+    return str(own[-1]) if own else ""
+
+
+def test_every_summary_titles_the_session_it_names(notes: dict[str, str]) -> None:
+    elsewhere = summaries_elsewhere()
+    assert elsewhere, "the corpus has a summary written in the next session's file"
+    checked = 0
+    for main in SESSIONS:
+        sid = str(expected_sid(main))
+        title = own_title(main) or elsewhere.get(sid, "")
+        if title:
+            want, got = " ".join(title.split()), str(frontmatter(notes[sid])["title"])
+            assert got == want or (got.endswith("…") and want.startswith(got[:-1])), main
+            checked += 1
+    assert checked >= len(elsewhere)
+
+
+def _note_lines(note: str) -> list[str]:
+    return note.split("\n## My notes", 1)[0].splitlines()
+
+
+def test_no_note_holds_tool_error_tags_or_unnamed_subagents(notes: dict[str, str]) -> None:
+    for sid, note in notes.items():
+        assert "tool_use_error>" not in note, sid
+        assert "*subagent*" not in note, sid
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_subagents_are_named_by_description_and_type(notes: dict[str, str], main: Path) -> None:
+    note = notes[str(expected_sid(main))]
+    for o in objects(main):
+        for b in blocks(o):
+            if b.get("type") == "tool_use" and b.get("name") in ("Task", "Agent"):
+                inp = b.get("input") or {}
+                desc = " ".join(str(inp.get("description") or "").split())
+                if desc:
+                    assert f"*{inp.get('subagent_type') or 'general-purpose'}*: {desc[:20]}" \
+                        in note, desc
+
+
+ASSIGNMENT_ONLY = re.compile(r"^(?:export\s+)?(?:[A-Za-z_]\w*=\S*\s*)+(?: …)?$")
+
+
+def test_no_command_is_shown_as_its_assignments(notes: dict[str, str]) -> None:
+    """Every Bash call of the corpus whose command starts with assignments: the
+    note never shows those assignments alone."""
+    starts_so = 0
+    for main in SESSIONS:
+        for o in objects(main):
+            for b in blocks(o):
+                if b.get("type") == "tool_use" and b.get("name") == "Bash":
+                    first = str((b.get("input") or {}).get("command") or "").strip()
+                    starts_so += bool(re.match(r"(?:export\s+)?[A-Za-z_]\w*=", first))
+    assert starts_so, "the corpus has commands that start with an assignment"
+    for sid, note in notes.items():
+        for span in re.findall(r"`([^`\n]+)`", "\n".join(_note_lines(note))):
+            assert not ASSIGNMENT_ONLY.match(span), (sid, span)
+
+
+def _message_subject(command: str) -> str:
+    """The first line of a commit's message, read from its command here."""
+    m = re.search(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|$)", command, re.S)
+    if m and re.search(r"\s(?:-F\s*-|-m\s*\"\$\(cat)", command):
+        body = m.group(2)
+    else:
+        m = re.search(r"\s-m\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)')", command)
+        body = (m.group(1) or m.group(2) or "") if m else ""
+    return next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_every_commit_carries_the_sha_later_output_prints(notes: dict[str, str],
+                                                         main: Path) -> None:
+    """A successful `git commit` git printed no `[branch sha]` line for: when a
+    later output of the same file shows a sha beside its subject, the note
+    names the commit by that sha."""
+    note = notes[str(expected_sid(main))]
+    for path in [main, *session_files(main)]:
+        calls: dict[str, str] = {}
+        outputs: list[str] = []
+        quiet: list[tuple[int, str]] = []
+        for o in objects(path):
+            for b in blocks(o):
+                if b.get("type") == "tool_use" and b.get("name") == "Bash":
+                    calls[str(b.get("id"))] = str((b.get("input") or {}).get("command"))
+                elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                    command = calls.pop(b["tool_use_id"])
+                    out = result_text(o, b)
+                    if (COMMIT_CMD.search(command) and not b.get("is_error")
+                            and not COMMIT_LINE.search(out)):
+                        quiet.append((len(outputs), _message_subject(command)))
+                    outputs.append(out)
+        for at, subject in quiet:
+            shas = [m.group(1) for out in outputs[at:] for m in re.finditer(
+                rf"(?m)^\*?\s*([0-9a-f]{{7,40}}) (?:\([^)]*\) )?{re.escape(subject)}$", out)]
+            if subject and shas:
+                assert f"`{shas[0][:7]}` {subject}" in note.replace(
+                    "`" + shas[0][:8] + "`", "`" + shas[0][:7] + "`"), (subject, shas[0])
+
+
+def _edit_lines(name: str, inp: dict[str, Any], result: Any) -> tuple[int, int, bool]:
+    """Lines added and removed by one successful edit, from its JSON: the
+    tool's patch; a created file's lines; else judged from the input."""
+    def lines(text: object) -> int:
+        s = str(text or "")
+        return s.count("\n") + (0 if not s or s.endswith("\n") else 1)
+
+    if isinstance(result, dict):
+        patch = result.get("structuredPatch")
+        if isinstance(patch, list) and (patch or result.get("type") == "update"):
+            flat = [x for h in patch for x in h.get("lines", [])]
+            return (sum(1 for x in flat if x.startswith("+")),
+                    sum(1 for x in flat if x.startswith("-")), False)
+        if result.get("type") == "create":
+            return lines(result.get("content")), 0, False
+    if name == "Write":
+        return lines(inp.get("content")), 0, True
+    if name == "MultiEdit":
+        edits = [e for e in inp.get("edits") or [] if isinstance(e, dict)]
+        return (sum(lines(e.get("new_string")) for e in edits),
+                sum(lines(e.get("old_string")) for e in edits), True)
+    if name == "NotebookEdit":
+        return lines(inp.get("new_source")), 0, True
+    return lines(inp.get("new_string")), lines(inp.get("old_string")), True
+
+
+def file_lines(main: Path) -> dict[str, tuple[int, int]]:
+    """Every file's lines added and removed in a session, from the JSON: each
+    Write compared with the content the session last wrote there (the same
+    bytes add nothing), each edit by its patch."""
+    totals: dict[str, tuple[int, int]] = {}
+    for path in [main, *session_files(main)]:
+        calls: dict[str, dict[str, Any]] = {}
+        written: dict[str, str] = {}
+        for o in objects(path):
+            for b in blocks(o):
+                if b.get("type") == "tool_use" and b.get("name") in EDIT_TOOLS:
+                    calls[str(b.get("id"))] = b
+                elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                    call = calls.pop(b["tool_use_id"])
+                    inp = call.get("input") or {}
+                    where = str(inp.get("file_path") or inp.get("notebook_path") or "")
+                    if b.get("is_error") or not where:
+                        continue
+                    added, removed, judged = _edit_lines(call["name"], inp,
+                                                         o.get("toolUseResult"))
+                    if call["name"] == "Write":
+                        if judged and written.get(where) == inp.get("content"):
+                            added = removed = 0
+                        written[where] = str(inp.get("content"))
+                    else:
+                        written.pop(where, None)
+                    a, r = totals.get(where, (0, 0))
+                    totals[where] = (a + added, r + removed)
+    return totals
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_file_totals_equal_a_count_from_the_json(notes: dict[str, str], main: Path) -> None:
+    note = notes[str(expected_sid(main))]
+    totals = file_lines(main)
+    m = re.search(r"(\d+) files? changed \(\+(\d+) −(\d+)\)", note)
+    if not totals:
+        assert m is None
+        return
+    assert m is not None
+    if int(m.group(1)) == len(totals):  # not cut short: every file is counted
+        assert (int(m.group(2)), int(m.group(3))) == (
+            sum(a for a, _ in totals.values()), sum(r for _, r in totals.values()))
+
+
+def test_the_corpus_has_each_kind_of_headline_fact() -> None:
+    """The rules above are checked on the corpus only where it has such things."""
+    assert summaries_elsewhere()
+    assert any(file_lines(m) for m in SESSIONS)

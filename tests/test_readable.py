@@ -284,8 +284,19 @@ def test_a_command_substitution_is_not_taken_for_an_assignment() -> None:
     cwd = "/p"
     command = 'P=$(go env GOMODCACHE)/x && grep -A 30 "func" $P/a.go'
     assert shorten(command, cwd) == command
-    assert shorten("X=1 && make", cwd) == "X=1 && make"
     assert shorten('A="1 2" B=x make', cwd) == "make"
+
+
+def test_a_command_is_shown_by_what_runs_after_its_assignments() -> None:
+    """Issue 29: `SP=/x; foo`, an assignment on a line of its own, `export B=y &&`:
+    the command is what runs after them, never the assignment alone."""
+    cwd = "/p"
+    assert shorten("X=1 && make", cwd) == "make"
+    assert shorten("SP=/private/tmp/x; foo --bar", cwd) == "foo --bar"
+    assert shorten("SP=/private/tmp/x\nB=~/.claude/skills/y\n$B/run.sh $SP", cwd) == \
+        "$B/run.sh $SP"
+    assert shorten('export A="1 2" && make', cwd) == "make"
+    assert shorten("X=1", cwd) == "X=1"  # nothing runs: the line itself
 
 
 @pytest.mark.corpus

@@ -352,8 +352,8 @@ def test_private_spans_never_reach_any_output(env: Env) -> None:
 PLAIN = {
     "Action": {"kind", "status", "ts", "tool_id"},
     "Command": {"kind", "status", "ts", "tool_id"},
-    "Commit": {"ts"}, "ErrorRec": {"ts"}, "FileChange": {"ops"},
-    "Pending": {"tool_id", "git"}, "Subagent": {"tool_id", "status", "ts"},
+    "Commit": {"ts"}, "ErrorRec": {"ts"}, "FileChange": {"ops", "digest"},
+    "Pending": {"tool_id", "git", "digest"}, "Subagent": {"tool_id", "status", "ts"},
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "learned", "usage", "settled", "progress", "pending",

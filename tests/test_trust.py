@@ -84,7 +84,8 @@ def test_title_precedence() -> None:
 
 
 def test_a_session_opened_by_a_slash_command_is_titled_by_it() -> None:
-    """Hand-written: `/review 123` as the only prompt."""
+    """Hand-written: `/review 123` as the only prompt: a request, in a command's
+    words (issue 29)."""
     cmd = line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z",
                message={"role": "user", "content":
                         "<command-message>review</command-message>\n"
@@ -92,7 +93,7 @@ def test_a_session_opened_by_a_slash_command_is_titled_by_it() -> None:
     answer = line(type="assistant", uuid="a1", timestamp="2026-01-01T00:00:01Z",
                   message={"id": "m1", "model": "claude-x", "role": "assistant",
                            "content": [{"type": "text", "text": "Reviewed."}]})
-    assert title_of(folded([cmd, answer])) == "/review 123"
+    assert title_of(folded([cmd, answer])) == "review: 123"
     clear = cmd.replace(b"/review", b"/clear").replace(b"123", b"")
     assert title_of(folded([clear, answer])).startswith("Session ")
 
@@ -174,7 +175,7 @@ def test_every_successful_git_commit_is_a_commit() -> None:
     ]
     commits = folded(lines).fold.commits
     assert [(c.sha, c.subject) for c in commits] == [
-        ("1a2b3c4", "Fix the redirect loop"), ("0123456", ""), ("7777777", "Reworded")]
+        ("1a2b3c4", "Fix the redirect loop"), ("0123456", "Add tests"), ("7777777", "Reworded")]
     assert commits[0].branch == "main"
 
 
@@ -271,9 +272,10 @@ def test_later_succeeded_needs_the_same_command() -> None:
         *bash_call(4, "pytest  -q   tests/test_a.py"),
     ]
     errors = folded(lines).fold.errors
+    # Each headed by its first error line, not `Exit code N` (issue 29).
     assert [(e.text.split("\n")[0], e.later_ok) for e in errors] == [
-        ("Exit code 1", True), ("Exit code 101", False)]
-    assert errors[0].text.split("\n")[1:] == ["FAILED test_a", "E assert 1 == 2"]
+        ("FAILED test_a", True), ("error[E0425]: cannot find value", False)]
+    assert errors[0].text.split("\n")[1:] == ["E assert 1 == 2"]
 
 
 # -- 7. prompts typed while Claude worked ---------------------------------------------------

@@ -141,6 +141,7 @@ class ToolInput(Struct):
     notebook_path: Any = None
     command: Any = None
     description: Any = None
+    run_in_background: Any = None
     subagent_type: Any = None
     question: Any = None
     questions: Any = None

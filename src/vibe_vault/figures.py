@@ -124,6 +124,7 @@ def title_of(state: SessionState) -> str:
         f.custom_title
         or f.ai_title
         or tx.one_line(f.own_summary, 80)
+        or tx.one_line(state.told_elsewhere, 80)
         or _first_sentence(f.recap, 80)
         or f.first_prompt_title
         or f.first_command_title

@@ -19,7 +19,7 @@ from msgspec import Struct
 
 from vibe_vault import registry, vaultdb
 from vibe_vault.config import Config
-from vibe_vault.figures import options_for, short_tokens
+from vibe_vault.figures import options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.markdown import cell, code, wikilink, yaml_str
@@ -64,6 +64,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
             continue  # the next backfill or event catches up
         rec.previous, rec.next = lk.previous, lk.next
         rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
+        rec.told_elsewhere, rec.title = lk.summary, title_of(state)
         changed.add(sid)
     return changed
 
@@ -249,7 +250,8 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
     records = registry.of_projects(conn, [project])
     if not records:
         return ProjectDone(changed=[], written=0, days=[])
-    changed = apply_links(cfg, compute_links(records), records, lock_timeout)
+    links = compute_links(records, registry.tellers(conn, [project]))
+    changed = apply_links(cfg, links, records, lock_timeout)
     written = len(changed) + _write_index_note(cfg, project_note_path(project),
                                                render_project(project, list(records.values())))
     days = sorted({_local_day(r.started) for r in records.values() if r.started}) if daily else []

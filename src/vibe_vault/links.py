@@ -1,5 +1,6 @@
-"""Links between sessions: previous and next within a project, and which
-session continues which. Pure: records in, links out.
+"""Links between sessions: previous and next within a project, which
+session continues which, and a session's summary written in another's file.
+Pure: records in, links out.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import itertools
 from msgspec import Struct, field
 
 from vibe_vault.records import Record
+from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState
 
 
@@ -17,19 +19,22 @@ class Links(Struct):
     next: str = ""
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+    summary: str = ""  # the session's own summary, written in another session's file
 
 
 def order(r: Record) -> tuple[str, str]:
     return (r.started, r.session_id)
 
 
-def compute_links(records: dict[str, Record]) -> dict[str, Links]:
+def compute_links(records: dict[str, Record],
+                  tellers: dict[str, Record] | None = None) -> dict[str, Links]:
     """previous/next by start time within a project, and continuations
     within a project (Claude Code resumes a session only in its own folder),
     so a project's links need only its own records.
 
     Independent of the order sessions were processed in: a function of the
-    records only.
+    records only (and of `tellers`: sessions without a note whose files hold
+    summaries of these).
     """
     links = {sid: Links() for sid, r in records.items() if r.has_note}
     by_project: dict[str, list[Record]] = {}
@@ -62,14 +67,38 @@ def compute_links(records: dict[str, Record]) -> dict[str, Links]:
                 break
     for lk in links.values():
         lk.continued_by.sort()
+    _summaries(records, {**(tellers or {}), **records}, links)
     return links
+
+
+def _summaries(records: dict[str, Record], tellers: dict[str, Record],
+               links: dict[str, Links]) -> None:
+    """A `summary` line names the session it sums up by the uuid of its last
+    entry, whichever file of the project it is written in: that session gets
+    it (from the latest file that sums it up, when several do)."""
+    told = [(r, leaf, text) for r in sorted(tellers.values(), key=order)
+            for leaf, text in sorted(r.summaries.items())]
+    if not told:
+        return
+    wanted = {(r.project, leaf) for r, leaf, _ in told}
+    owner: dict[tuple[str, str], str] = {}
+    for r in sorted(records.values(), key=order):
+        for u in r.tail_uuids:
+            if (r.project, u) in wanted:
+                owner.setdefault((r.project, u), r.session_id)
+    for r, leaf, text in told:
+        sid = owner.get((r.project, leaf))
+        if sid is not None and sid != r.session_id and sid in links:
+            links[sid].summary = text
 
 
 def set_links(state: SessionState, lk: Links) -> None:
     state.previous, state.next = lk.previous, lk.next
     state.continues, state.continued_by = lk.continues, list(lk.continued_by)
+    # Made of summaries that passed the gate when their file was folded.
+    state.told_elsewhere = Redacted(lk.summary)
 
 
 def links_of(r: Record | SessionState) -> Links:
     return Links(previous=r.previous, next=r.next, continues=r.continues,
-                 continued_by=list(r.continued_by))
+                 continued_by=list(r.continued_by), summary=r.told_elsewhere)

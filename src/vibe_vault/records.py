@@ -53,6 +53,9 @@ class Record(Struct, omit_defaults=True):
     first_parent: str = ""
     logical_parent: str = ""
     leaf_refs: list[str] = field(default_factory=list)
+    # Summaries this session's file holds of other sessions, by the uuid of the
+    # entry they end at (Claude Code 1.0 writes a session's summary into the next one).
+    summaries: dict[str, str] = field(default_factory=dict)
     tail_uuids: list[str] = field(default_factory=list)
     has_note: bool = False
     unknown: dict[str, int] = field(default_factory=dict)  # entry types by Claude Code version
@@ -60,6 +63,7 @@ class Record(Struct, omit_defaults=True):
     next: str = ""  # can tell what changed without loading every state
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+    told_elsewhere: str = ""  # this session's summary from another session's file, as applied
 
 
 def total_tokens(rec: Record | Any) -> int:
@@ -119,9 +123,15 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
     cost_by_model = {model: round(c, 6) for model, c in fig.costs.items()}
     stamps = [s for s in (stamp(p) for p in files) if s is not None]
     todos = list(f.todos) or list(f.tasks.values())
+    project = state.project
+    if not project and f.foreign_summaries and f.cwd:
+        # No note, but summaries of the project's sessions: found by its project.
+        from vibe_vault.project import project_name
+
+        project = project_name(f.cwd)
     return Record(
         session_id=state.session_id,
-        project=state.project,
+        project=project,
         note=state.note,
         title=fig.title,
         summary=fig.summary,
@@ -147,6 +157,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         first_parent=f.first_parent,
         logical_parent=f.logical_parent,
         leaf_refs=list(f.leaf_refs),
+        summaries={str(leaf): str(text) for leaf, text in f.foreign_summaries.items()},
         tail_uuids=list(f.tail_uuids),
         has_note=bool(state.note) and worth_a_note(f),
         unknown=_unknown(state),
@@ -154,6 +165,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         next=state.next,
         continues=state.continues,
         continued_by=list(state.continued_by),
+        told_elsewhere=state.told_elsewhere,
     )
 
 

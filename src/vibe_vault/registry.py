@@ -235,6 +235,17 @@ def of_projects(conn: sqlite3.Connection, projects: Iterable[str]) -> dict[str, 
     return out
 
 
+def tellers(conn: sqlite3.Connection, projects: Iterable[str]) -> dict[str, Record]:
+    """Sessions without a note whose files sum up other sessions of these
+    projects (Claude Code 1.0 writes a session's summary into the next file)."""
+    out: dict[str, Record] = {}
+    for project in sorted(set(projects)):
+        for rec in records_where(conn, "project = ? AND NOT has_note", (project,)):
+            if rec.summaries:
+                out[rec.session_id] = rec
+    return out
+
+
 def count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM records").fetchone()[0])
 

@@ -92,7 +92,7 @@ class Action(Struct, array_like=True, omit_defaults=True):
     kind: str
     text: Redacted = Redacted("")
     detail: Redacted = Redacted("")
-    status: str = ""  # "", ok, failed, denied, interrupted
+    status: str = ""  # "", ok, failed, denied, interrupted, background (a command left running)
     code: int | None = None  # exit code of a command
     added: int = 0  # lines, for an edit
     removed: int = 0
@@ -141,6 +141,8 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
+    digest: str = ""  # a Write's content fingerprint (files.content_digest)
+    background: bool = False  # a command started with run_in_background
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -148,6 +150,7 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     added: int = 0
     removed: int = 0
     estimated: bool = False
+    digest: str = ""  # of the content this session last wrote whole, while it is still there
 
 
 class Command(Struct, array_like=True, omit_defaults=True):
@@ -372,6 +375,9 @@ class SessionState(Struct, omit_defaults=True):
     next: str = ""
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
+    # This session's own `summary`, found in another session's file of the
+    # project (set by the index, as the links are): it may title the note.
+    told_elsewhere: Redacted = Redacted("")
     # A note written from the Stop hook before the transcript existed: when,
     # and where the session ran, as the hook said.
     started_hint: str = ""

@@ -17,7 +17,7 @@ MAIN = ""  # the label of the main agent's own work
 
 
 class Doer(Struct):
-    label: str  # MAIN, or the subagent's type ("Explore", "general-purpose")
+    label: str  # MAIN, or the subagent's type and description ("Explore: Find the loader")
     fold: Fold
 
 
@@ -43,15 +43,27 @@ class Work(Struct):
 def doers(state: SessionState) -> list[Doer]:
     """The main agent, then each subagent whose work was folded."""
     out = [Doer(MAIN, state.fold)]
+    subs = state.fold.subagents
     if state.fold.sidechain is not None:
-        out.append(Doer("subagent", state.fold.sidechain))
-    types = {s.agent_id: s.type for s in state.fold.subagents if s.agent_id}
+        # Inline subagents' work is one fold: named when one Task started them all.
+        out.append(Doer(subagent_label(subs[0].type, subs[0].description)
+                        if len(subs) == 1 else "subagent", state.fold.sidechain))
+    names = {s.agent_id: subagent_label(s.type, s.description) for s in subs if s.agent_id}
     for _, af in sorted(state.agents.items()):
         if af.foreign:
             continue
-        label = types.get(af.fold.agent_id) or af.agent_type or "subagent"
+        label = (names.get(af.fold.agent_id) or subagent_label(af.agent_type, af.description)
+                 or "subagent")
         out.append(Doer(label, af.fold.work))
     return out
+
+
+def subagent_label(kind: str, description: str) -> str:
+    """A subagent as the note names it: its type and what it was asked to do
+    ("Explore: Find the config loader"), either alone when the other is unknown."""
+    if kind and description:
+        return f"{kind}: {description}"
+    return kind or description
 
 
 def work_of(state: SessionState) -> Work:

@@ -636,7 +636,7 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
             if sid not in records:
                 records[sid] = Record(session_id=sid, project=project, has_note=True,
                                       note=note, started=started)
-        links.update(compute_links(records))
+        links.update(compute_links(records, registry.tellers(conn, [project])))
     return [(*job[:6], links.get(job[0])) for job in jobs]
 
 

@@ -81,7 +81,9 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
 def _on_system(ctx: Context, e: Entry, ts: str) -> None:
     subtype = e.subtype
     if subtype is None:
-        return  # pre-subtype system lines: hook progress chatter
+        # Pre-subtype system lines: hook progress chatter, and the model switch.
+        story.on_plain_system(ctx, e, ts)
+        return
     if subtype not in KNOWN_SYSTEM_SUBTYPES:
         _unknown(ctx.facts.unknown, ctx.name(f"system:{subtype}", 60), ctx.facts.version)
         return

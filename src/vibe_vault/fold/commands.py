@@ -59,6 +59,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         del facts.commands[0]
         facts.commands_dropped += 1
     git.note_command(ctx, call, command)
+    if inp.run_in_background is True:
+        call.background = True
     said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
     return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts, tool_id=call.tool_id,
                   said=Redacted(said)), False
@@ -74,6 +76,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         stdout = str(result.stdout or "")
         if result.interrupted:
             status = "interrupted"
+    if status == "ok" and call.background:
+        # Its result came as it started: it ran on, for as long as no one can tell here.
+        status = "background"
     if status == "failed":
         m = rx(_EXIT_CODE).match(outcome.text)
         code = int(m.group(1)) if m else None
@@ -90,17 +95,25 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
 _CD_PREFIX = r"^\s*cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*"
 _ENV_PREFIX = (r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"$`]*\"|'[^']*'|[^\s$`()&;|\"']*)\s+"
                r"(?![&;|]))+")
+# A statement that only sets variables (`SP=/tmp/x;`, `export B=~/y &&`, a
+# line of its own): what runs comes after it. A value that runs something
+# (`$(go env X)`) is a command itself, and stays.
+_ASSIGNMENTS = (r"^(?:(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*="
+                r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|\"'$`()])*\s*)+"
+                r"(?:;|&&|$)\s*")
 _TAIL = r"\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*)?(?:2>&1)?\s*$"
 
 
 def shorten(command: str, cwd: str) -> str:
     """A command as a person recognises it: its first meaningful line, without
-    `cd <the session's folder> &&`, leading `NAME=value` assignments, or a
+    `cd <the session's folder> &&`, leading `NAME=value` assignments (whole
+    statements of them too: `SP=/tmp/x; foo` is `foo`), or a
     trailing `2>&1 | head -20`; cut to COMMAND_CHARS."""
-    lines = [ln.strip() for ln in command.splitlines()]
+    lines = [rx(_ASSIGNMENTS).sub("", ln.strip(), count=1) if "=" in ln else ln.strip()
+             for ln in command.splitlines()]
     meaningful = [ln for ln in lines if ln and not ln.startswith("#")
                   and not rx(r"^cd\s+\S+\s*$").match(ln)]
-    first = meaningful[0] if meaningful else (lines[0] if lines else "")
+    first = meaningful[0] if meaningful else command.strip().partition("\n")[0]
     m = rx(_CD_PREFIX).match(first)
     if m and cwd and m.group(1).strip("\"'").rstrip("/") == cwd.rstrip("/"):
         first = first[m.end():]

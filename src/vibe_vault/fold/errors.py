@@ -7,6 +7,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import ErrorRec
+from vibe_vault.text import rx
 
 MAX_ERRORS = 50  # as many as the note shows
 ERROR_CHARS = 400
@@ -14,6 +15,14 @@ ERROR_LINES = 4  # "Task failed due to the following issue:" says nothing on its
 MAX_FAILED_KEYS = 100
 API = Redacted("API")  # the "tool" of an API error
 NO_KEY = Redacted("")
+HEAD_SCAN = 12  # lines looked through for the error's first line
+_EXIT_LINE = r"^Exit code -?\d+$"
+_WARNING_LINE = (r"(?i)^(?:npm warn|warn(?:ing)?\b|\[warn|\S+: warning:|deprecat)"
+                 r"|(?-i:\bWARN(?:ING)?\b)|level=warn")
+_ERROR_LINE = (r"(?i)(?:\berror\b|\bERR!|\bfatal\b|\bfailed\b|\bfailure\b|exception|traceback"
+               r"|\bpanic|not found|no such file|cannot |can't |denied|\bFAIL\b)")
+# Claude Code wraps a tool's refusal in these: the words inside are the error.
+_WRAPPER = r"</?tool_use_error>"
 
 
 def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_KEY) -> None:
@@ -29,15 +38,36 @@ def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_K
 
 
 def error_text(ctx: Context, text: str) -> Redacted:
-    """An error's first non-empty lines, each collapsed, up to the limits."""
+    """An error's first non-empty lines, each collapsed, up to the limits; its
+    first error line leads (a warning before it, or a bare `Exit code N`, says
+    less than the error two lines below)."""
+    text = tx.cut(text, ERROR_CHARS * 4)
+    if "tool_use_error>" in text:
+        text = rx(_WRAPPER).sub("", text)
     lines: list[str] = []
-    for raw in tx.cut(text, ERROR_CHARS * 4).splitlines():
+    for raw in text.splitlines():
         line = " ".join(raw.split())
         if line:
             lines.append(line)
-        if len(lines) == ERROR_LINES:
+        if len(lines) == HEAD_SCAN:
             break
+    lines = lines[headline(lines):][:ERROR_LINES]
     return ctx.text(tx.trim("\n".join(lines), ERROR_CHARS))
+
+
+def headline(lines: list[str]) -> int:
+    """Where an error's message starts: past a leading `Exit code N`, at the
+    first line that reads as an error, else the first that is no warning."""
+    start = 1 if len(lines) > 1 and rx(_EXIT_LINE).match(lines[0]) else 0
+    plain = -1
+    for i in range(start, len(lines)):
+        if rx(_WARNING_LINE).search(lines[i]):
+            continue
+        if rx(_ERROR_LINE).search(lines[i]):
+            return i
+        if plain < 0:
+            plain = i
+    return plain if plain >= 0 else start
 
 
 def mended(ctx: Context, key: Redacted) -> None:

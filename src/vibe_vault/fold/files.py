@@ -3,6 +3,7 @@ and removed. Feeds the note's Files changed section."""
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from vibe_vault.entries import ToolInput, decode_raw
@@ -20,6 +21,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     call.file = ctx.name(path, PATH_CHARS)
     call.key = Redacted("file:" + call.file)
     call.est_added, call.est_removed = _estimate(call.name, inp)
+    if call.name == "Write":
+        call.digest = content_digest(inp.content)
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
     return Action(kind="edit", text=call.file, detail=call.name, ts=ts,
                   tool_id=call.tool_id), True
@@ -37,7 +40,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         if result.type == "create":
             op = "created"
         patch = result.structuredPatch
-        if isinstance(patch, list) and patch:
+        if result.type == "update" and isinstance(patch, list) and not patch:
+            pass  # the tool's own patch, empty: the file was written as it was
+        elif isinstance(patch, list) and patch:
             for hunk in patch:
                 lines = hunk.get("lines") if isinstance(hunk, dict) else None
                 if not isinstance(lines, list):
@@ -54,16 +59,23 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
             estimated = True
     else:
         estimated = True
+    change = facts.files.get(call.file)
+    if estimated and call.digest and change is not None and change.digest == call.digest:
+        # No patch, but the very content this session last wrote there: nothing changed.
+        estimated = False
     if estimated:
         added, removed = call.est_added, call.est_removed
     if call.name == "Write" and op == "modified" and result is None:
         op = "written"
-    change = facts.files.get(call.file)
     if change is None:
         if len(facts.files) >= MAX_FILES:
             facts.files_dropped += 1
             return
         change = facts.files[call.file] = FileChange()
+    if call.name == "Write":
+        change.digest = call.digest
+    elif call.digest != change.digest:
+        change.digest = ""  # an edit: what was written last is no longer what is there
     if op not in change.ops:
         change.ops.append(op)
     change.added += added
@@ -91,6 +103,13 @@ def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:
                 added += count_lines(str(edit.get("new_string") or ""))
                 removed += count_lines(str(edit.get("old_string") or ""))
     return added, removed
+
+
+def content_digest(value: Any) -> str:
+    """A short fingerprint of a Write's content, taken from its raw JSON bytes:
+    a later Write of the same bytes changes nothing."""
+    raw = bytes(value)
+    return f"{zlib.crc32(raw):08x}{len(raw):x}" if raw else ""
 
 
 def count_json_lines(value: Any) -> int:

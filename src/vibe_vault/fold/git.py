@@ -18,7 +18,12 @@ _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
-_COMMIT_MESSAGE = r"""\s-m\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
+_COMMIT_MESSAGE = r"""\s(?:-m|--message(?:=|\s))\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
+# The message in a heredoc: `-m "$(cat <<'EOF'` or `-F - <<'MSG'`; its first line follows.
+_HEREDOC = r"""<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))[^\n]*\n"""
+_FROM_STDIN = r"""\s(?:-F\s*-|--file(?:=|\s+)-)(?:\s|$)"""
+# A line `git log --oneline` (or any later output) shows a commit on: sha, subject.
+_SHA_HINT = r"\b[0-9a-f]{7,40}\b"
 # What `git log --oneline`, `git log`/`git show` and `git rev-parse` print.
 _ONELINE = r"(?m)^\*?\s*([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$"
 _LONG_LOG = r"(?m)^commit ([0-9a-f]{40})\b.*\n(?:(?!\n).*\n)*?\n    (.+)$"
@@ -33,10 +38,33 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     call.git = "git push" if pushed else "git"
     if "commit" in command and rx(_COMMIT_CMD).search(command):
         call.commits = True
-        m = rx(_COMMIT_MESSAGE).search(command)
-        if m:
-            words = next(g for g in m.groups() if g is not None)
-            call.commit_subject = ctx.line(words.replace('\\"', '"'), SUBJECT_CHARS)
+        subject = commit_subject(command)
+        if subject:
+            call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
+
+
+def commit_subject(command: str) -> str:
+    """The first line of a `git commit`'s message, as the command gives it:
+    `-m "subject"`, `-m "$(cat <<'EOF'` then the subject on the next line, or
+    `-F -` fed by a heredoc; "" when the command does not say (an editor, a file)."""
+    m = rx(_COMMIT_MESSAGE).search(command)
+    words = ""
+    if m:
+        words = next(g for g in m.groups() if g is not None).replace('\\"', '"')
+        if not words.lstrip().startswith("$("):
+            return _first_line(words)
+    if m or rx(_FROM_STDIN).search(command):
+        h = rx(_HEREDOC).search(command, m.start() if m else 0)
+        if h:
+            end = next(g for g in h.groups() if g is not None)
+            body = command[h.end():]
+            stop = rx(r"(?m)^\s*" + end + r"\s*$").search(body)
+            return _first_line(body[: stop.start()] if stop else body)
+    return ""
+
+
+def _first_line(text: str) -> str:
+    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
 
 
 def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> None:
@@ -53,7 +81,9 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         commit(ctx, "", call.commit_subject, ctx.branch, ts)
     if status != "ok" or not out:
         return
-    if call.git and any(not c.sha for c in facts.commits):
+    # Any later output that shows a commit made without git's line beside its
+    # subject names it (`git log --oneline` after `git commit -q -F -`).
+    if facts.commits and any(not c.sha for c in facts.commits) and rx(_SHA_HINT).search(out):
         name_commits(ctx, out)
     for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
         pull_request(ctx, ctx.name(m.group(0), 300), int(m.group(2)), ctx.name(m.group(1)))

@@ -11,6 +11,7 @@ from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Queued, Turn
+from vibe_vault.text import rx
 
 PROMPT_CHARS = 500
 RAW_PROMPT_CHARS = 64_000
@@ -137,6 +138,8 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         ctx.add_action(Action(kind="interrupt", ts=ts), merge=True)
         return
     if stripped.startswith(_NOT_TYPED):
+        if stripped.startswith("<local-command-stdout>"):
+            command_output(ctx, stripped)
         return
     raw, private = tx.hide_private(raw)
     if private:
@@ -145,6 +148,8 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     if command is not None:
         shown = ctx.text(command, PROMPT_CHARS)
         ctx.new_turn(Turn(kind="command", ts=ts, text=shown))
+        if titles.is_request(command):  # `/plan add a CSV export`: a request
+            facts.prompts += 1
         titles.note_command(ctx, command, shown)
         return
     words = tx.strip_wrappers(raw)
@@ -165,6 +170,36 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         facts.prompts += 1
         ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
     titles.note_prompt(ctx, words, shown)
+
+
+_STDOUT = r"<local-command-stdout>([\s\S]*?)(?:</local-command-stdout>|$)"
+_ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"
+OUTPUT_CHARS = 160
+
+
+def slash_output(ctx: Context, text: str) -> None:
+    """What a slash command run inside a turn printed: beside its line there."""
+    t = ctx.turn()
+    last = t.actions[-1] if t is not None and t.actions else None
+    if last is None or last.kind != "slash" or last.detail:
+        return
+    m = rx(_STDOUT).search(text)
+    line = tx.one_line(rx(_ANSI).sub("", m.group(1)) if m else "", OUTPUT_CHARS * 2)
+    if line and line != "(no content)":
+        last.detail = ctx.line(line, OUTPUT_CHARS)
+
+
+def command_output(ctx: Context, text: str) -> None:
+    """What a slash command printed (`Set model to opus`): one line, told
+    beside the command in its turn."""
+    t = ctx.turn()
+    if t is None or t.kind != "command" or t.detail or t.actions or t.answer:
+        return
+    m = rx(_STDOUT).search(text)
+    out = rx(_ANSI).sub("", m.group(1)) if m else ""
+    line = tx.one_line(out, OUTPUT_CHARS * 2)
+    if line and line != "(no content)":
+        t.detail = ctx.line(line, OUTPUT_CHARS)
 
 
 # -- prompts typed while Claude was working --------------------------------------------------
@@ -231,6 +266,19 @@ def _typed(content: str) -> bool:
 # -- Claude Code's own system lines ------------------------------------------------------------
 
 
+_MODEL_SWITCH = r"limit reached, now using \S"
+
+
+def on_plain_system(ctx: Context, e: Entry, ts: str) -> None:
+    """A system line of no subtype: "Claude Opus 4 limit reached, now using
+    Sonnet 4" is told in the story where it happened; the rest is chatter."""
+    if ctx.agent or b"now using" not in bytes(e.content):
+        return
+    content = decode_raw(e.content)
+    if isinstance(content, str) and rx(_MODEL_SWITCH).search(content):
+        ctx.add_action(Action(kind="model", text=ctx.line(content, 160), ts=ts))
+
+
 def on_system(ctx: Context, e: Entry, ts: str) -> None:
     facts = ctx.facts
     subtype = e.subtype
@@ -261,3 +309,5 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
             command = tx.slash_command(content)
             if command:
                 ctx.add_action(Action(kind="slash", text=ctx.line(command, 120), ts=ts))
+            elif content.lstrip().startswith("<local-command-stdout>"):
+                slash_output(ctx, content)

@@ -1,7 +1,8 @@
 """What a session is called, and Claude Code's own recaps of it.
 
 Feeds the note's title (`figures.title_of`: custom-title > ai-title > the
-session's own summary > recap > first real prompt > opening slash command)
+session's own summary, wherever it is written > recap > first request (a
+prompt, or a slash command with arguments) > opening slash command)
 and its summary line.
 """
 
@@ -80,8 +81,24 @@ def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
             facts.first_prompt_title = title
 
 
+def is_request(command: str) -> bool:
+    """A slash command with words after it (`/plan add a CSV export`), other
+    than a built-in's setting (`/model opus`): something the user asked for."""
+    name, _, args = command.partition(" ")
+    return bool(args.strip()) and name not in TOPICLESS_COMMANDS
+
+
 def note_command(ctx: Context, command: str, shown: Redacted) -> None:
-    """The slash command that opened the session (with its arguments) may title it."""
+    """A slash command with arguments is a request, and may title the session
+    as the first prompt would ("plan: add a CSV export"); a bare one only when
+    nothing else does."""
     facts = ctx.facts
-    if not facts.first_command_title and command.split(" ", 1)[0] not in TOPICLESS_COMMANDS:
+    if command.split(" ", 1)[0] in TOPICLESS_COMMANDS:
+        return
+    if is_request(command) and not facts.first_prompt_title:
+        name, _, args = shown.partition(" ")
+        title = Redacted(tx.one_line(f"{name.lstrip('/')}: {args.strip()}", TITLE_CHARS))
+        if args.strip() and not tx.is_filler(args.strip()):
+            facts.first_prompt_title = title  # cut from a gated text
+    if not facts.first_command_title:
         facts.first_command_title = Redacted(tx.one_line(shown, TITLE_CHARS))

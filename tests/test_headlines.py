@@ -1,0 +1,303 @@
+"""Issue 29: the lines a person reads first, on transcripts made here.
+
+Each test writes a small transcript in Claude Code's shape from generated
+parts (subjects, file contents, commands, command arguments), folds it, and
+checks what the note holds against those parts themselves: the sha printed
+beside a commit's subject, the lines that differ between two contents, the
+command after its assignments, the words of a slash command's arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import Env, frontmatter
+from vibe_vault.entries import decode_line
+from vibe_vault.figures import title_of
+from vibe_vault.fold import fold
+from vibe_vault.render import render
+from vibe_vault.state import Fold, SessionState
+
+SID = "0b1c2d3e-0000-4000-8000-000000000001"
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9)
+phrase = st.lists(words, min_size=2, max_size=7).map(" ".join)
+sha = st.text(alphabet="0123456789abcdef", min_size=40, max_size=40)
+
+
+class Transcript:
+    """Lines of one session, each with the next second's time and its own uuid."""
+
+    def __init__(self, sid: str = SID, cwd: str = "/work/app", hour: int = 10) -> None:
+        self.sid, self.cwd, self.hour = sid, cwd, hour
+        self.lines: list[dict[str, Any]] = []
+        self.clock = count()
+        self.ids = count(1)
+
+    def _base(self, kind: str) -> dict[str, Any]:
+        n = next(self.clock)
+        uuid = f"{self.sid[:8]}-0000-4000-8000-{next(self.ids):012d}"
+        parent = self.lines[-1].get("uuid") if self.lines else None
+        return {"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": self.sid,
+                "cwd": self.cwd, "version": "2.1.50",
+                "timestamp": f"2026-03-01T{self.hour}:{n // 60:02d}:{n % 60:02d}.000Z"}
+
+    def prompt(self, text: str) -> None:
+        self.lines.append({**self._base("user"), "message": {"role": "user", "content": text}})
+
+    def slash(self, name: str, args: str) -> None:
+        self.prompt(f"<command-message>{name}</command-message>\n<command-name>/{name}"
+                    f"</command-name>\n<command-args>{args}</command-args>")
+
+    def say(self, text: str) -> None:
+        self.lines.append({**self._base("assistant"), "message": {
+            "id": f"msg_{len(self.lines)}", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": text}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}})
+
+    def call(self, name: str, inp: dict[str, Any], result: Any, text: str = "",
+             error: bool = False) -> None:
+        tid = f"toolu_{len(self.lines):04d}"
+        self.lines.append({**self._base("assistant"), "message": {
+            "id": f"msg_{len(self.lines)}", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "tool_use", "id": tid, "name": name, "input": inp}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}})
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid, "content": text}
+        if error:
+            block["is_error"] = True
+        line = {**self._base("user"), "message": {"role": "user", "content": [block]}}
+        if result is not None:
+            line["toolUseResult"] = result
+        self.lines.append(line)
+
+    def bash(self, command: str, stdout: str = "", description: str = "",
+             background: bool = False) -> None:
+        inp: dict[str, Any] = {"command": command}
+        if description:
+            inp["description"] = description
+        if background:
+            inp["run_in_background"] = True
+        self.call("Bash", inp, {"stdout": stdout, "stderr": "", "interrupted": False}, stdout)
+
+    def raw(self, obj: dict[str, Any]) -> None:
+        self.lines.append({**self._base(obj["type"]), **obj})
+
+    def encoded(self) -> list[bytes]:
+        return [json.dumps(x).encode() for x in self.lines]
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"\n".join(self.encoded()) + b"\n")
+
+    def state(self) -> SessionState:
+        f = fold(Fold(), (decode_line(x) for x in self.encoded()))
+        return SessionState(session_id=self.sid, project="app", fold=f)
+
+
+# -- commits ---------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(subject=phrase, body=phrase, full=sha, form=st.sampled_from(["F", "m-heredoc", "m"]))
+def test_a_quiet_commit_gets_the_sha_later_output_prints_beside_its_subject(
+        subject: str, body: str, full: str, form: str) -> None:
+    t = Transcript()
+    t.prompt("commit it")
+    if form == "F":
+        command = f"git add -A && git commit -q -F - <<'MSG'\n{subject}\n\n{body}\nMSG"
+    elif form == "m-heredoc":
+        command = f"git commit -q -m \"$(cat <<'EOF'\n{subject}\n\n{body}\nEOF\n)\""
+    else:
+        command = f"git commit -q -m {shlex.quote(subject)}"
+    t.bash(command)  # -q: git prints nothing
+    t.bash("git log --oneline -3", f"{full[:7]} {subject}\n{'1' * 7} an older one\n")
+    t.say("Committed.")
+    commits = t.state().fold.commits
+    assert [(c.sha, c.subject) for c in commits] == [(full[:7], subject)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(subject=phrase, other=phrase, full=sha)
+def test_a_commit_is_not_named_by_a_line_of_another_subject(
+        subject: str, other: str, full: str) -> None:
+    t = Transcript()
+    t.prompt("commit it")
+    t.bash(f"git commit -q -F - <<'MSG'\n{subject}\nMSG")
+    t.bash("git log --oneline -1", f"{full[:7]} {other}x\n")
+    assert [c.sha for c in t.state().fold.commits] == [""]
+
+
+# -- files -----------------------------------------------------------------------------
+
+text_lines = st.lists(words, min_size=1, max_size=30)
+
+
+def _content(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines=text_lines, with_result=st.booleans())
+def test_writing_a_file_as_it_was_adds_nothing(lines: list[str], with_result: bool) -> None:
+    """A Write of the content the file already had: result `update` with an
+    empty patch, or no result at all after the session wrote those bytes."""
+    path = "/work/app/notes.txt"
+    content = _content(lines)
+    t = Transcript()
+    t.prompt("write the notes")
+    t.call("Write", {"file_path": path, "content": content},
+           {"type": "create", "filePath": path, "content": content, "structuredPatch": []}
+           if with_result else None, "File created")
+    t.call("Write", {"file_path": path, "content": content},
+           {"type": "update", "filePath": path, "content": content, "structuredPatch": []}
+           if with_result else None, "File updated")
+    change = t.state().fold.files[path]  # type: ignore[index]
+    assert (change.added, change.removed) == (len(lines), 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(before=text_lines, after=text_lines)
+def test_a_rewrite_counts_its_patch(before: list[str], after: list[str]) -> None:
+    import difflib
+
+    path = "/work/app/notes.txt"
+    old, new = _content(before), _content(after)
+    diff = [x for x in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="")
+            if not x.startswith(("---", "+++", "@@"))]
+    t = Transcript()
+    t.prompt("write the notes")
+    t.call("Write", {"file_path": path, "content": old},
+           {"type": "create", "filePath": path, "content": old, "structuredPatch": []}, "ok")
+    t.call("Write", {"file_path": path, "content": new},
+           {"type": "update", "filePath": path, "content": new,
+            "structuredPatch": [{"lines": diff}] if diff else []}, "ok")
+    change = t.state().fold.files[path]  # type: ignore[index]
+    plus = sum(1 for x in diff if x.startswith("+"))
+    minus = sum(1 for x in diff if x.startswith("-"))
+    assert (change.added, change.removed) == (len(before) + plus, minus)
+
+
+# -- commands, errors ------------------------------------------------------------------
+
+name = st.from_regex(r"[A-Z][A-Z0-9_]{0,6}", fullmatch=True)
+value = st.from_regex(r"[a-z0-9/~._-]{1,12}", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(assignments=st.lists(st.tuples(name, value), min_size=1, max_size=3),
+       program=words, arg=words, glue=st.sampled_from(["; ", " && ", "\n", " "]))
+def test_a_command_is_told_by_what_runs_after_its_assignments(
+        assignments: list[tuple[str, str]], program: str, arg: str, glue: str) -> None:
+    sets = " ".join(f"{k}={v}" for k, v in assignments)
+    t = Transcript()
+    t.prompt("run it")
+    t.bash(f"{sets}{glue}{program} {arg}")
+    assert t.state().fold.commands[0].command == f"{program} {arg}"
+
+
+@settings(max_examples=30, deadline=None)
+@given(message=phrase, warning=phrase)
+def test_a_failure_is_headed_by_its_error_not_a_warning(message: str, warning: str) -> None:
+    t = Transcript()
+    t.prompt("build it")
+    t.call("Bash", {"command": "npm run build"}, None,
+           f"Exit code 1\nnpm warn {warning}\nerror: {message}\nmore", error=True)
+    t.call("Edit", {"file_path": "/work/app/a.py", "old_string": "a", "new_string": "b"},
+           None, f"<tool_use_error>{message}</tool_use_error>", error=True)
+    errors = t.state().fold.errors
+    assert errors[0].text.splitlines()[0] == f"error: {message}"
+    assert errors[1].text == message
+
+
+# -- what the user asked, and what happened around it ---------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(command=words, args=phrase, later=phrase)
+def test_a_slash_command_with_arguments_is_the_request(
+        command: str, args: str, later: str) -> None:
+    t = Transcript()
+    t.slash(command, args)
+    t.say("On it.")
+    t.prompt(f"Thanks! Please {later}")
+    t.say("Done.")
+    state = t.state()
+    assert title_of(state) == f"{command}: {args}"[:80].rstrip()
+    assert state.fold.prompts == 2
+    assert "prompts: 2" in render(state)
+
+
+def test_a_built_in_command_with_a_setting_is_no_request() -> None:
+    t = Transcript()
+    t.slash("model", "opus")
+    t.prompt("<local-command-stdout>Set model to \x1b[1mopus (claude-opus-4-5)\x1b[22m"
+             "</local-command-stdout>")
+    t.prompt("fix the login redirect")
+    t.say("Fixed.")
+    state = t.state()
+    assert title_of(state) == "fix the login redirect"
+    assert state.fold.prompts == 1
+    assert state.fold.turns[0].detail == "Set model to opus (claude-opus-4-5)"
+
+
+@settings(max_examples=20, deadline=None)
+@given(model=st.sampled_from(["Sonnet 4", "Haiku 3.5"]), ask=phrase)
+def test_a_model_switch_is_told_where_it_happened(model: str, ask: str) -> None:
+    t = Transcript()
+    t.prompt(ask)
+    t.raw({"type": "system", "content": f"Claude Opus 4 limit reached, now using {model}",
+           "isMeta": False, "level": "warning"})
+    t.say("Done.")
+    actions = t.state().fold.turns[0].actions
+    assert [a.text for a in actions if a.kind == "model"] == [
+        f"Claude Opus 4 limit reached, now using {model}"]
+
+
+def test_a_background_command_is_not_said_to_have_finished() -> None:
+    t = Transcript()
+    t.prompt("start the server")
+    t.bash("pnpm dev", "Command running in background with ID: 1", "Start the dev server",
+           background=True)
+    t.say("Started.")
+    state = t.state()
+    assert state.fold.commands[0].status == "background"
+    assert state.fold.turns[0].actions[0].status == "background"
+
+
+# -- a session's summary, written in the next session's file ---------------------------
+
+
+def test_a_summary_in_the_next_sessions_file_titles_the_session(env: Env) -> None:
+    """Claude Code 1.0 writes a session's summary at the top of the next
+    session's file, naming the summarised session's last entry: the note of
+    the summed-up session takes it as its title, once that file arrives."""
+    folder = env.claude / "projects" / "-work-app"
+    first = Transcript("11111111-0000-4000-8000-000000000001")
+    first.prompt("Thanks! Please look at the thing")
+    first.say("Looked at it.")
+    first.write(folder / f"{first.sid}.jsonl")
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr
+    (note,) = env.notes().values()
+    assert frontmatter(note)["title"] == "Thanks! Please look at the thing"
+
+    second = Transcript("22222222-0000-4000-8000-000000000002", hour=11)
+    second.lines.append({"type": "summary", "summary": "Login Redirect Fix After OAuth",
+                         "leafUuid": first.lines[-1]["uuid"]})
+    second.prompt("and now the logout")
+    second.say("Done.")
+    second.write(folder / f"{second.sid}.jsonl")
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr
+    titles = {str(frontmatter(n)["session_id"]): str(frontmatter(n)["title"])
+              for n in env.notes().values()}
+    assert titles == {first.sid: "Login Redirect Fix After OAuth",
+                      second.sid: "and now the logout"}
+    project = (env.vault / "Projects" / "app" / "app.md").read_text(encoding="utf-8")
+    assert "Login Redirect Fix After OAuth" in project
