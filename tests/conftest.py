@@ -129,6 +129,7 @@ class Env:
             CLAUDE_CONFIG_DIR=str(self.claude),
             HOME=str(root / "home"),
             PYTHONDONTWRITEBYTECODE="1",
+            TZ="UTC",  # notes tell times in the system's zone: the same one on every machine
         )
 
     def vv(self, *args: str, stdin: bytes | None = None,

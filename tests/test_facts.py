@@ -344,3 +344,77 @@ def test_the_corpus_has_each_kind_of_headline_fact() -> None:
     """The rules above are checked on the corpus only where it has such things."""
     assert summaries_elsewhere()
     assert any(file_lines(m) for m in SESSIONS)
+
+
+def _calls_and_results(path: Path) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    calls: dict[str, dict[str, Any]] = {}
+    results: set[str] = set()
+    for o in objects(path):
+        for b in blocks(o):
+            if b.get("type") == "tool_use" and b.get("id"):
+                calls[str(b["id"])] = b
+            elif b.get("type") == "tool_result" and b.get("tool_use_id"):
+                results.add(str(b["tool_use_id"]))
+    return calls, results
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_unfinished_subagents_and_background_commands_are_said_so(
+        notes: dict[str, str], main: Path) -> None:
+    note = notes[str(expected_sid(main))]
+    calls, results = _calls_and_results(main)
+    for tid, call in calls.items():
+        inp = call.get("input") if isinstance(call.get("input"), dict) else {}
+        desc = " ".join(str(inp.get("description") or "").split())
+        if call.get("name") in ("Task", "Agent") and tid not in results and desc:
+            line = next(ln for ln in note.splitlines() if ln.startswith("- *") and desc[:20] in ln)
+            assert "unfinished: no result" in line or "still at work" in line, line
+        if call.get("name") == "Bash" and inp.get("run_in_background") is True \
+                and tid in results and desc:
+            assert f"{desc.rstrip('.')}: " in note
+            line = next(ln for ln in note.splitlines() if f"{desc.rstrip('.')}: " in ln)
+            assert "left running in the background" in line, line
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_model_switches_and_slash_command_output_are_told(notes: dict[str, str],
+                                                          main: Path) -> None:
+    note = notes[str(expected_sid(main))]
+    for o in objects(main):
+        content = o.get("content")
+        if o.get("type") == "system" and isinstance(content, str) \
+                and "limit reached, now using" in content:
+            assert " ".join(content.split()) in note
+    story = note.split("\n## Story\n", 1)[-1].split("\n## ", 1)[0]
+    for line in story.splitlines():
+        # A slash command's turn of one line shows what it printed, when it printed words.
+        assert not re.fullmatch(r"### \d\d:\d\d · `/model[^`]*`", line), line
+
+
+def test_gists_are_words_not_headings(notes: dict[str, str]) -> None:
+    """An answer opening with a heading: its turn's gist is the sentence under it."""
+    headed = 0
+    for main in SESSIONS:
+        for o in objects(main):
+            for b in blocks(o):
+                if o.get("type") == "assistant" and b.get("type") == "text" \
+                        and str(b.get("text") or "").lstrip().startswith("#"):
+                    headed += 1
+    assert headed, "the corpus has answers that open with a heading"
+    for sid, note in notes.items():
+        for line in _note_lines(note):
+            assert not re.match(r"> \*\*Claude:\*\* \\?#.* …$", line), (sid, line)
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_the_summary_repeats_no_claim_the_facts_contradict(notes: dict[str, str],
+                                                           main: Path) -> None:
+    """Summaries lead with the facts; Claude's words follow, labelled, and never
+    claim a change when every edit of the session was refused or failed."""
+    summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
+    assert not summary.startswith(("Claude:", "Claude Code's recap:"))
+    calls, _ = _calls_and_results(main)
+    edits = [c for c in calls.values() if c.get("name") in EDIT_TOOLS]
+    if edits and not file_lines(main):
+        words = summary.split(" Claude: ", 1)[-1] if " Claude: " in summary else ""
+        assert not re.search(r"(?i)\b(?:created|wrote|added|updated|edited)\b", words), summary

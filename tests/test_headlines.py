@@ -301,3 +301,94 @@ def test_a_summary_in_the_next_sessions_file_titles_the_session(env: Env) -> Non
                       second.sid: "and now the logout"}
     project = (env.vault / "Projects" / "app" / "app.md").read_text(encoding="utf-8")
     assert "Login Redirect Fix After OAuth" in project
+
+
+# -- times in the user's zone; sessions named as people type them --------------------------
+
+
+@settings(max_examples=5, deadline=None)
+@given(zone_name=st.sampled_from(["Europe/Berlin", "America/New_York", "Asia/Kolkata", "UTC"]),
+       configured=st.booleans())
+def test_times_are_told_in_the_users_zone(tmp_path_factory: Any, zone_name: str,
+                                          configured: bool) -> None:
+    """The configured `timezone`, else the system's (TZ): the frontmatter keeps
+    ISO 8601 with that zone's offset, the story its wall-clock times."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    env = Env(tmp_path_factory.mktemp("tz"))
+    if configured:
+        (env.root / "config.toml").write_text(f'timezone = "{zone_name}"\n')
+    else:
+        env.env["TZ"] = zone_name
+    t = Transcript()
+    t.prompt("what time is it")
+    t.say("Late.")
+    t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
+    assert env.vv("backfill").returncode == 0
+    (note,) = env.notes().values()
+    first = datetime.fromisoformat(t.lines[0]["timestamp"]).astimezone(ZoneInfo(zone_name))
+    assert f"\nstarted: {first.replace(microsecond=0).isoformat()}\n" in note
+    assert f"\n### {first:%H:%M} · Prompt\n" in note
+    assert f"**Started** {first:%Y-%m-%d %H:%M} {first.tzname()}" in note
+
+
+def test_a_zone_that_does_not_exist_is_reported(env: Env) -> None:
+    (env.root / "config.toml").write_text('timezone = "Mars/Olympus"\n')
+    r = env.vv("config", "show")
+    assert b"Mars/Olympus" in r.stderr + r.stdout
+
+
+def test_sessions_are_named_as_people_type_them(env: Env) -> None:
+    """Any case; fewer than 8 characters asks for 8; a session Claude never
+    answered is said to have no note, not to be unknown."""
+    t = Transcript("abcdef12-0000-4000-8000-000000000001")
+    t.prompt("hello")
+    t.say("Hi.")
+    t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
+    silent = Transcript("fedcba98-0000-4000-8000-000000000002", hour=11)
+    silent.prompt("anyone there?")
+    silent.write(env.claude / "projects" / "-work-app" / f"{silent.sid}.jsonl")
+    assert env.vv("backfill").returncode == 0
+    for typed in (t.sid, t.sid.upper(), t.sid[:8].upper(), f"  {t.sid[:10]} "):
+        r = env.vv("show", "--path", typed)
+        assert r.returncode == 0, (typed, r.stderr)
+        assert r.stdout.decode().strip().endswith(f"{t.sid[:8]}.md")
+    r = env.vv("resume", t.sid[:8].upper())
+    assert r.returncode == 0 and t.sid in r.stdout.decode()
+    for short in ("a", "abc", "ABCDEF1"):
+        r = env.vv("show", short)
+        assert r.returncode == 2 and b"at least 8 characters" in r.stderr, r.stderr
+    r = env.vv("show", silent.sid[:8])
+    assert r.returncode == 2 and b"has no note" in r.stderr, r.stderr
+    r = env.vv("show", "00000000")
+    assert r.returncode == 2 and b"no session" in r.stderr, r.stderr
+
+
+@settings(max_examples=3, deadline=None)
+@given(ask=phrase, same_day=st.booleans())
+def test_the_same_title_in_one_project_is_told_apart(tmp_path_factory: Any, ask: str,
+                                                     same_day: bool) -> None:
+    """Two sessions opened by the same words: each title says its day (its
+    minute, when the day is the same); a third, other title stays as it is."""
+    env = Env(tmp_path_factory.mktemp("same"))
+    folder = env.claude / "projects" / "-work-app"
+    first = Transcript("11111111-0000-4000-8000-000000000001", hour=10)
+    second = Transcript("22222222-0000-4000-8000-000000000002", hour=11)
+    other = Transcript("33333333-0000-4000-8000-000000000003", hour=12)
+    for t, words in ((first, ask), (second, ask), (other, ask + " too")):
+        t.prompt(words)
+        t.say("Done.")
+    if not same_day:
+        for x in second.lines:
+            x["timestamp"] = x["timestamp"].replace("2026-03-01", "2026-03-02")
+    for t in (first, second, other):
+        t.write(folder / f"{t.sid}.jsonl")
+    assert env.vv("backfill").returncode == 0
+    titles = {str(frontmatter(n)["session_id"]): str(frontmatter(n)["title"])
+              for n in env.notes().values()}
+    def tag(t: Transcript) -> str:
+        ts = t.lines[0]["timestamp"]
+        return ts[:16].replace("T", " ") if same_day else ts[:10]
+    assert titles == {first.sid: f"{ask} ({tag(first)})", second.sid: f"{ask} ({tag(second)})",
+                      other.sid: f"{ask} too"}

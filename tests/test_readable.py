@@ -6,6 +6,7 @@ Expectations come from the corpus JSON, read here independently of vv.
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -129,20 +130,47 @@ def test_commands_in_a_worktree_session_read_relative(env: Env) -> None:
 
 def _recaps(path: Path) -> list[str]:
     """Claude Code's own recaps in a transcript, in file order."""
+    return [text for _, text in _timed_recaps(path)]
+
+
+def _timed_recaps(path: Path) -> list[tuple[str, str]]:
     out = []
     for o in objects(path):
         if o.get("type") == "system" and o.get("subtype") == "away_summary":
             content = o.get("content")
             if isinstance(content, str) and content.strip():
-                out.append(content.strip())
+                out.append((str(o.get("timestamp") or ""), content.strip()))
         elif o.get("type") == "task-summary" and isinstance(o.get("summary"), str):
-            out.append(o["summary"].strip())
+            out.append((str(o.get("timestamp") or ""), o["summary"].strip()))
     return out
+
+
+def _last_typed_prompt(path: Path) -> str:
+    """When the user last typed a prompt in the main chain (text, not a tool's
+    result or Claude Code's own wrapper lines)."""
+    last = ""
+    for o in objects(path):
+        if o.get("type") != "user" or o.get("isMeta") or o.get("isSidechain") \
+                or o.get("isCompactSummary"):
+            continue
+        content = (o.get("message") or {}).get("content")
+        texts = [content] if isinstance(content, str) else [
+            b.get("text", "") for b in content or [] if isinstance(b, dict)
+            and b.get("type") == "text"] if isinstance(content, list) else []
+        typed = [t for t in texts if t.strip() and not t.lstrip().startswith(
+            ("<local-command", "Caveat:", "[Request interrupted", "<task-notification>",
+             "<bash-")) and not ("<command-name>" in t  # `/exit`: no request
+                                 and not re.search(r"<command-args>\s*[^<\s]", t))]
+        if typed and isinstance(o.get("timestamp"), str):
+            last = o["timestamp"]
+    return last
 
 
 @pytest.mark.corpus
 def test_the_summary_is_claude_codes_latest_recap(env: Env) -> None:
-    """Corpus: every session with an away_summary or task-summary line."""
+    """Corpus: every session with an away_summary or task-summary line. The
+    latest recap is the summary's words, labelled, when it is newer than the
+    last prompt (issue 29: an older one may say "Next: commit" of a commit made)."""
     mains = [p for p in main_files() if _recaps(p)]
     assert mains, "the corpus has recaps"
     lay_out(env, mains)
@@ -151,8 +179,12 @@ def test_the_summary_is_claude_codes_latest_recap(env: Env) -> None:
     for path in mains:
         sid = next(o["sessionId"] for o in objects(path) if isinstance(o.get("sessionId"), str))
         summary = str(frontmatter(by_id[sid])["summary"])
-        latest = " ".join(_recaps(path)[-1].split())
-        assert summary[:40] == latest[:40], (path.name, summary, latest)
+        when, text = _timed_recaps(path)[-1]
+        latest = " ".join(text.split())
+        if when >= _last_typed_prompt(path):
+            assert f"Claude Code's recap: {latest[:40]}" in summary, (path.name, summary)
+        else:
+            assert "recap" not in summary, (path.name, summary)
 
 
 def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() -> None:
@@ -161,16 +193,28 @@ def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() 
 
     answer = ("Perfect! Done.\n\n## Summary\n\n- **Added** `multiply` to the math module"
               " and its tests. Also more.\n\n```\ncode\n```")
-    state = folded([
-        line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z", sessionId="s",
-             message={"role": "user", "content": "add multiply"}),
-        line(type="assistant", uuid="a1", timestamp="2026-01-01T00:00:05Z", sessionId="s",
-             message={"role": "assistant", "id": "m1", "model": "claude-sonnet-4-5",
-                      "content": [{"type": "text", "text": answer}],
-                      "usage": {"input_tokens": 1, "output_tokens": 1}}),
-    ])
-    summary = figures(state, RenderOptions()).summary
-    assert summary.startswith("Added `multiply` to the math module and its tests."), summary
+    prompt = line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z", sessionId="s",
+                  cwd="/p", message={"role": "user", "content": "add multiply"})
+    edit = line(type="assistant", uuid="a0", timestamp="2026-01-01T00:00:02Z", sessionId="s",
+                message={"role": "assistant", "id": "m0", "model": "claude-sonnet-4-5",
+                         "content": [{"type": "tool_use", "id": "t1", "name": "Edit", "input": {
+                             "file_path": "/p/math.py", "old_string": "", "new_string": "x"}}],
+                         "usage": {"input_tokens": 1, "output_tokens": 1}})
+    done = line(type="user", uuid="u2", timestamp="2026-01-01T00:00:03Z", sessionId="s",
+                message={"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+                toolUseResult={"structuredPatch": [{"lines": ["+def multiply(): ..."]}]})
+    said = line(type="assistant", uuid="a1", timestamp="2026-01-01T00:00:05Z", sessionId="s",
+                message={"role": "assistant", "id": "m1", "model": "claude-sonnet-4-5",
+                         "content": [{"type": "text", "text": answer}],
+                         "usage": {"input_tokens": 1, "output_tokens": 1}})
+    summary = figures(folded([prompt, edit, done, said]), RenderOptions()).summary
+    # The facts first, then Claude's words, labelled as Claude's (issue 29).
+    assert summary == ("1 file changed (+1 −0): math.py. "
+                       "Claude: Added `multiply` to the math module and its tests."), summary
+    # Claude's claim of an edit that no fact shows is not repeated as one.
+    assert figures(folded([prompt, said]), RenderOptions()).summary == \
+        "1 prompt, no files changed."
 
 
 @pytest.mark.corpus
@@ -189,7 +233,7 @@ def test_the_commands_section_is_a_digest_of_distinct_runs(env: Env) -> None:
     for path in mains:
         sid = next(o["sessionId"] for o in objects(path) if isinstance(o.get("sessionId"), str))
         note = by_id[sid]
-        section = note.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+        section = note.split("\n## Shell commands\n", 1)[1].split("\n## ", 1)[0]
         entries = [ln for ln in section.splitlines() if ln.lstrip("> ").startswith("- `")]
         shown = [ln.split("`")[1] for ln in entries]
         assert len(shown) == len(set(shown)), path

@@ -37,6 +37,8 @@ SETTINGS: dict[str, tuple[type, Any, str]] = {
     "pricing": (dict, {}, "Per-model price overrides (USD per million tokens)."),
     "inject_context": (bool, False, "At SessionStart, tell Claude what the project's last "
                        "session left open."),
+    "timezone": (str, "", "Time zone notes tell times in (an IANA name such as "
+                 "\"Europe/Berlin\", or \"UTC\"); default: the system's."),
 }
 
 
@@ -121,8 +123,23 @@ def _read_file(path: str, problems: list[str], blocking: list[str]) -> dict[str,
                 problems.extend(f"config {path}: {b}" for b in bad)
                 blocking.extend(f"config {path}: {b}" for b in bad)
                 continue
+        if key == "timezone" and value and not known_zone(value):
+            problems.append(f"config {path}: timezone {value!r} is not a time zone this "
+                            "system knows; times are told in the system's")
+            continue
         values[key] = value
     return values
+
+
+def known_zone(name: str) -> bool:
+    """Whether `name` is a time zone (IANA name) this system has."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _bad_patterns(patterns: dict[str, Any]) -> list[str]:

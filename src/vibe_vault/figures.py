@@ -9,7 +9,7 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from msgspec import Struct, field
@@ -18,6 +18,8 @@ from vibe_vault import pricing
 from vibe_vault import text as tx
 from vibe_vault.fold import add_tokens, epoch
 from vibe_vault.fold import todos as todos_fold
+from vibe_vault.fold.titles import is_request
+from vibe_vault.paths import readable
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState, Todo, Tokens
 from vibe_vault.work import Work, work_of
@@ -26,12 +28,14 @@ from vibe_vault.work import Work, work_of
 class RenderOptions(Struct):
     pricing: dict[str, Any] = field(default_factory=dict)
     show_thinking: bool = False
+    timezone: str = ""  # an IANA name times are told in; "": the system's
 
 
 
 def options_for(cfg: Any) -> RenderOptions:
     """The rendering options a config sets."""
-    return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"))
+    return RenderOptions(pricing=cfg.get("pricing"), show_thinking=cfg.get("show_thinking"),
+                         timezone=cfg.get("timezone"))
 
 
 
@@ -66,11 +70,50 @@ def iso(ts: str) -> str:
     return dt.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
-def hhmm(ts: str) -> str:
+# The zone a note tells its times in, set by `render` from its options for the
+# rendering it does: None is the system's own (the C library's, no import).
+_ZONE: list[tzinfo | None] = [None]
+
+
+def zone(name: str) -> tzinfo | None:
+    """The time zone an options' name means: None for the system's."""
+    if not name:
+        return None
+    if name in ("UTC", "Etc/UTC"):
+        return UTC
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # ~20 ms: only when configured
+
     try:
-        return datetime.fromisoformat(ts).astimezone(UTC).strftime("%H:%M")
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def set_zone(name: str) -> None:
+    """Times from here on are told in the zone `name` ("": the system's)."""
+    _ZONE[0] = zone(name)
+
+
+def local(ts: str) -> datetime | None:
+    """A transcript's time in the note's zone; None when it is not a time."""
+    try:
+        dt = datetime.fromisoformat(ts)
     except ValueError:
-        return ""
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(_ZONE[0])
+
+
+def local_iso(ts: str) -> str:
+    """`iso`, in the note's zone: ISO 8601 with that zone's offset."""
+    dt = local(ts)
+    return dt.replace(microsecond=0).isoformat() if dt is not None else ts
+
+
+def hhmm(ts: str) -> str:
+    dt = local(ts)
+    return dt.strftime("%H:%M") if dt is not None else ""
 
 
 def duration(ms: int) -> str:
@@ -118,18 +161,28 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
     return dict(sorted(by_model.items()))
 
 
-def title_of(state: SessionState) -> str:
+def title_of(state: SessionState, tagged: bool = True) -> str:
+    """The note's title: Claude Code's own name for the session (custom > AI
+    title > its summary, in its file or, as the index found, in another's),
+    else its recap's or first request's words. `tagged`: with the day that
+    tells it from the same title of another session of the project."""
+    title = (named_title(state) or tx.one_line(state.told_elsewhere, 80)
+             or fallback_title(state))
+    return f"{title} ({state.title_tag})" if tagged and state.title_tag else title
+
+
+def named_title(state: SessionState) -> str:
+    """The title Claude Code gave the session in its own file, or ""."""
     f = state.fold
-    return (
-        f.custom_title
-        or f.ai_title
-        or tx.one_line(f.own_summary, 80)
-        or tx.one_line(state.told_elsewhere, 80)
-        or _first_sentence(f.recap, 80)
-        or f.first_prompt_title
-        or f.first_command_title
-        or f"Session {state.session_id[:8]}"
-    )
+    return f.custom_title or f.ai_title or tx.one_line(f.own_summary, 80)
+
+
+def fallback_title(state: SessionState) -> str:
+    """The title when Claude Code gave none: the recap's first sentence, the
+    first request, the opening slash command, else the short id."""
+    f = state.fold
+    return (_first_sentence(f.recap, 80) or f.first_prompt_title or f.first_command_title
+            or f"Session {state.session_id[:8]}")
 
 
 def _first_sentence(text: str, limit: int) -> str:
@@ -208,21 +261,27 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
 
 
 def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
+    """What the facts say was done (files changed where, tests and their last
+    result, commits, PRs), then Claude's own words, labelled as Claude's and
+    left out when the facts contradict them."""
     f = state.fold
     facts: list[str] = []
     if work.files:
         added = sum(fw.change.added for fw in work.files.values())
         removed = sum(fw.change.removed for fw in work.files.values())
         k = len(work.files) + work.files_dropped
-        facts.append(f"{plural(k, 'file')} changed (+{added} −{removed})")
+        facts.append(f"{plural(k, 'file')} changed (+{added} −{removed}){_where(work, f.cwd)}")
     if tests:
-        facts.append("tests pass" if tests == "passed" else "tests failing")
+        facts.append("tests passed at the last run" if tests == "passed" else
+                     "tests failing at the last run")
     if work.commits:
         facts.append(plural(len(work.commits), "commit"))
     if f.prs:
         facts.append(plural(len(f.prs), "PR"))
     if f.subagents:
-        facts.append(plural(len(f.subagents) + f.subagents_dropped, "subagent"))
+        unfinished = sum(1 for s in f.subagents if not s.status)
+        facts.append(plural(len(f.subagents) + f.subagents_dropped, "subagent")
+                     + (f" ({unfinished} unfinished)" if unfinished else ""))
     open_items = sum(1 for t in todo_list(state) if t.status != "completed")
     if open_items:
         facts.append(plural(open_items, "open task"))
@@ -231,17 +290,39 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     if not work.files:
         lead = plural(f.prompts, "prompt")
         if work.commands_run:
-            lead += ", " + plural(work.commands_run, "command")
+            lead += ", " + plural(work.commands_run, "shell command")
         facts.insert(0, lead + ", no files changed")
     text = ", ".join(facts)
-    words = _in_words(state)
-    if words:
-        return f"{words} {text[:1].upper()}{text[1:]}."
-    if title.endswith("…"):
-        # A prompt cut to make a title reads badly twice: the facts stand alone.
-        return text[:1].upper() + text[1:] + "."
-    # "Print the greeting.: 1 prompt" reads badly: the title's own stop goes.
-    return f"{title.rstrip('.!?:;,')}: {text}."
+    text = text[:1].upper() + text[1:] + "."
+    words = _in_words(state, work)
+    return f"{text} {words}" if words else text
+
+
+def _where(work: Work, cwd: str) -> str:
+    """Where the changed files are: the session folder's top-level folders (or
+    files) holding the most of them, up to three; a file outside it by its folder."""
+    counts: dict[str, int] = {}
+    for path in work.files:
+        shown = readable(path, cwd).replace("\\", "/")
+        parts = [p for p in shown.split("/") if p not in ("", ".")]
+        if not parts:
+            continue
+        if shown.startswith(("/", "~")) or (len(parts) > 1 and parts[0] == ".."):
+            top = (parts[-2] + "/") if len(parts) > 1 else parts[-1]
+        else:
+            top = parts[0] + "/" if len(parts) > 1 else parts[0]
+        counts[top] = counts.get(top, 0) + 1
+    if not counts:
+        return ""
+    tops = sorted(counts, key=lambda k: (-counts[k], k))
+    shown_tops, rest = tops[:3], len(tops) - 3
+    # "in src/ and tests/"; files of the folder's top level by name: ": README.md"
+    lead = " in " if any(t.endswith("/") for t in shown_tops) else ": "
+    if rest > 0:
+        return f"{lead}{', '.join(shown_tops)} and {plural(rest, 'other place')}"
+    if len(shown_tops) == 1:
+        return f"{lead}{shown_tops[0]}"
+    return f"{lead}{', '.join(shown_tops[:-1])} and {shown_tops[-1]}"
 
 
 SUMMARY_WORDS = 240
@@ -250,18 +331,60 @@ _FILLER = re.compile(r"(?i)^(?:perfect|great|excellent|done|awesome|good|ok(?:ay
                      r"sure|got it|nice|alright|understood)\b[\w ,]{0,20}[.!]?$")
 
 
-def _in_words(state: SessionState) -> str:
-    """What came of the session, in words: Claude Code's own latest recap, else
-    the first real sentence of Claude's final answer; ending in a full stop."""
+def _in_words(state: SessionState, work: Work) -> str:
+    """What came of the session in words, labelled as whose they are: Claude
+    Code's own latest recap when it is newer than the last prompt, else the
+    first real sentence of Claude's final answer; "" when there is none, or
+    when it claims what the facts say did not happen."""
     f = state.fold
-    text = f.recap
-    if not text:
+    last_ask = next((t.ts for t in reversed(f.turns) if t.kind == "prompt"
+                     or (t.kind == "command" and is_request(t.text))), "")
+    if f.recap and not (f.recap_ts and last_ask and f.recap_ts < last_ask):
+        text, label = str(f.recap), "Claude Code's recap:"
+    else:
         answers = [t.answer for t in f.turns if t.answer and t.kind != "compact"]
-        text = Redacted(_first_real_sentence(answers[-1])) if answers else Redacted("")
-    if not text:
+        text, label = (_first_real_sentence(answers[-1]) if answers else ""), "Claude:"
+    if not text or _contradicted(text, state, work):
         return ""
     words = tx.one_line(text, SUMMARY_WORDS)
-    return words if words.endswith(("…", ".", "!", "?")) else words + "."
+    words = words if words.endswith(("…", ".", "!", "?")) else words + "."
+    return f"{label} {words}"
+
+
+# Claims of an action, in Claude's words, that the facts can contradict.
+_CLAIMS_FILES = re.compile(
+    r"(?i)\b(?:created|wrote|written|added|updated|edited|modified|fixed|implemented"
+    r"|refactored|renamed|deleted|removed|saved)\b")
+_CLAIMS_COMMIT = re.compile(r"(?i)\bcommitted\b|\b(?:made|created) (?:a |the )?commit\b")
+_CLAIMS_PUSH = re.compile(r"(?i)\bpushed\b")
+_CLAIMS_AGENT = re.compile(
+    r"(?i)\b(?:sub)?agents?\b[^.]*\b(?:successfully|installed|validated|verified|completed"
+    r"|finished|found|confirmed|fixed|created)\b")
+
+
+def _contradicted(text: str, state: SessionState, work: Work) -> bool:
+    """Whether words claim what did not happen: files written when none
+    changed and an edit was refused or failed (or no command could have done
+    it), a commit or push that did not land, a subagent's work when one
+    made no tool call or never finished."""
+    f = state.fold
+    if not work.files and _CLAIMS_FILES.search(text):
+        refused = any(a.kind == "edit" and a.status in ("failed", "denied")
+                      for t in f.turns for a in t.actions)
+        if refused or not work.commands_run:
+            return True
+    if not work.commits and _CLAIMS_COMMIT.search(text):
+        return True
+    if not work.pushes and _CLAIMS_PUSH.search(text):
+        return True
+    if _CLAIMS_AGENT.search(text):
+        calls = {af.fold.agent_id: af.fold.tool_calls for af in state.agents.values()
+                 if af.fold.agent_id}
+        idle = [s for s in f.subagents if not s.status
+                or not (s.tool_calls or calls.get(s.agent_id))]
+        if idle:
+            return True
+    return False
 
 
 def _first_real_sentence(answer: str) -> str:

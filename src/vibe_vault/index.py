@@ -64,7 +64,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
             continue  # the next backfill or event catches up
         rec.previous, rec.next = lk.previous, lk.next
         rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
-        rec.told_elsewhere, rec.title = lk.summary, title_of(state)
+        rec.told_elsewhere, rec.title_tag = lk.summary, lk.tag
+        rec.title = title_of(state)
         changed.add(sid)
     return changed
 

@@ -12,6 +12,7 @@ from msgspec import Struct, field
 from vibe_vault.records import Record
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState
+from vibe_vault.text import one_line
 
 
 class Links(Struct):
@@ -20,6 +21,7 @@ class Links(Struct):
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
     summary: str = ""  # the session's own summary, written in another session's file
+    tag: str = ""  # what tells the note's title from the same title of other sessions
 
 
 def order(r: Record) -> tuple[str, str]:
@@ -68,7 +70,29 @@ def compute_links(records: dict[str, Record],
     for lk in links.values():
         lk.continued_by.sort()
     _summaries(records, {**(tellers or {}), **records}, links)
+    _tags(records, links)
     return links
+
+
+def _tags(records: dict[str, Record], links: dict[str, Links]) -> None:
+    """Sessions of one project with the same title are told apart by the day
+    they started (by the minute, when that is the same too)."""
+    same: dict[tuple[str, str], list[Record]] = {}
+    for sid in links:
+        r = records[sid]
+        # Its title as it will be with the summary found here, before a tag.
+        title = (r.named_title or one_line(links[sid].summary, 80)
+                 or r.fallback_title) if (r.named_title or r.fallback_title) else r.title
+        if title:
+            same.setdefault((r.project, title), []).append(r)
+    for group in same.values():
+        if len(group) < 2:
+            continue
+        days = [r.started[:10] for r in group]
+        for r in group:
+            day = r.started[:10]
+            links[r.session_id].tag = (day if days.count(day) == 1 else
+                                       r.started[:16].replace("T", " "))
 
 
 def _summaries(records: dict[str, Record], tellers: dict[str, Record],
@@ -97,8 +121,9 @@ def set_links(state: SessionState, lk: Links) -> None:
     state.continues, state.continued_by = lk.continues, list(lk.continued_by)
     # Made of summaries that passed the gate when their file was folded.
     state.told_elsewhere = Redacted(lk.summary)
+    state.title_tag = lk.tag  # a date
 
 
 def links_of(r: Record | SessionState) -> Links:
     return Links(previous=r.previous, next=r.next, continues=r.continues,
-                 continued_by=list(r.continued_by), summary=r.told_elsewhere)
+                 continued_by=list(r.continued_by), summary=r.told_elsewhere, tag=r.title_tag)

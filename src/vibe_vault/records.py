@@ -14,7 +14,14 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.atomic import StrPath
-from vibe_vault.figures import Figures, RenderOptions, figures, iso
+from vibe_vault.figures import (
+    Figures,
+    RenderOptions,
+    fallback_title,
+    figures,
+    iso,
+    named_title,
+)
 from vibe_vault.state import SessionState, worth_a_note
 
 
@@ -64,6 +71,11 @@ class Record(Struct, omit_defaults=True):
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
     told_elsewhere: str = ""  # this session's summary from another session's file, as applied
+    title_tag: str = ""  # the day that tells its title from the same title of other sessions
+    # Its title's parts, so the index can tell its title with another summary:
+    # Claude Code's name for it in its own file, else what stands in for one.
+    named_title: str = ""
+    fallback_title: str = ""
 
 
 def total_tokens(rec: Record | Any) -> int:
@@ -166,6 +178,9 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         continues=state.continues,
         continued_by=list(state.continued_by),
         told_elsewhere=state.told_elsewhere,
+        title_tag=state.title_tag,
+        named_title=named_title(state),
+        fallback_title=fallback_title(state),
     )
 
 

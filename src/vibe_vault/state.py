@@ -279,6 +279,7 @@ class Fold(Struct, omit_defaults=True):
     # Summaries whose leafUuid was not seen yet, by it.
     foreign_summaries: dict[Redacted, Redacted] = field(default_factory=dict)
     recap: Redacted = Redacted("")  # Claude Code's own latest recap (away_summary, task-summary)
+    recap_ts: str = ""  # when it was written: a recap older than the last prompt is not the end
     ai_title: Redacted = Redacted("")
     custom_title: Redacted = Redacted("")
     first_prompt_title: Redacted = Redacted("")
@@ -378,6 +379,9 @@ class SessionState(Struct, omit_defaults=True):
     # This session's own `summary`, found in another session's file of the
     # project (set by the index, as the links are): it may title the note.
     told_elsewhere: Redacted = Redacted("")
+    # Set by the index when another session of the project has the same title:
+    # the day it started, shown after the title to tell them apart.
+    title_tag: str = ""
     # A note written from the Stop hook before the transcript existed: when,
     # and where the session ran, as the hook said.
     started_hint: str = ""

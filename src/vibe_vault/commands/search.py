@@ -100,16 +100,35 @@ def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
 
 
 def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
-    """The session a full or short id names, or None with a message."""
-    from vibe_vault.session_ids import SessionNotFound, pick
+    """The session a full or short id names (any case), or None with a message:
+    too short, no such session, or a session that has no note."""
+    from vibe_vault.session_ids import SHORT, SessionNotFound, pick
     from vibe_vault.vaultdb import sessions_starting
 
-    candidates = {h.session_id: h for h in sessions_starting(conn, given.strip(), 50)}
-    try:
-        return candidates[pick(given, candidates)]
-    except SessionNotFound as exc:
-        print(f"vv: {exc}", file=sys.stderr)
+    given = given.strip().lower()  # session ids are lower-case UUIDs
+    if len(given) < SHORT:
+        print(f"vv: {given!r} is too short: give at least {SHORT} characters of the "
+              "session id (the short id in the note's name)", file=sys.stderr)
         return None
+    candidates = {h.session_id: h for h in sessions_starting(conn, given, 50)}
+    try:
+        return candidates[pick(given, candidates, shortest=SHORT)]
+    except SessionNotFound as exc:
+        print(f"vv: {_without_note(conn, given) or exc}", file=sys.stderr)
+        return None
+
+
+def _without_note(conn: sqlite3.Connection, given: str) -> str:
+    """What to say of an id that names only sessions with no note, or ""."""
+    from vibe_vault.registry import records_where
+
+    found = [r.session_id for r in records_where(
+        conn, "session_id >= ? AND session_id < ? AND NOT has_note",
+        (given, given + "\U0010ffff"))][:2]
+    if len(found) != 1:
+        return ""
+    return (f"session {found[0]} has no note: Claude never answered in it, so there is "
+            "nothing to show or resume")
 
 
 def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:

@@ -65,7 +65,7 @@ ON_ENTRY: dict[str, OnEntry] = {
     "summary": _no_time(titles.on_summary),
     "ai-title": _no_time(titles.on_ai_title),
     "custom-title": _no_time(titles.on_custom_title),
-    "task-summary": _no_time(titles.on_task_summary),
+    "task-summary": titles.on_task_summary,
     "pr-link": _no_time(git.on_pr_link),
     "progress": _no_time(usage.on_progress),
 }

@@ -302,7 +302,7 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
             message = str(info.get("message") or (f"HTTP {status}" if status else ""))
         errors.error(ctx, errors.API, message or "API error (retried)", ts)
     elif subtype == "away_summary":
-        titles.on_away_summary(ctx, e)
+        titles.on_away_summary(ctx, e, ts)
     elif subtype == "local_command":
         content = decode_raw(e.content)
         if isinstance(content, str):

@@ -59,17 +59,19 @@ def on_custom_title(ctx: Context, e: Entry) -> None:
         ctx.facts.custom_title = ctx.line(e.customTitle, TITLE_CHARS)
 
 
-def on_task_summary(ctx: Context, e: Entry) -> None:
+def on_task_summary(ctx: Context, e: Entry, ts: str) -> None:
     if e.summary:
         ctx.facts.recap = ctx.line(e.summary, RECAP_CHARS)
+        ctx.facts.recap_ts = ts
 
 
-def on_away_summary(ctx: Context, e: Entry) -> None:
+def on_away_summary(ctx: Context, e: Entry, ts: str) -> None:
     content = decode_raw(e.content)
     if isinstance(content, str) and content.strip():
         text = content.strip()
         text = text.removesuffix(RECAP_HINT).rstrip()
         ctx.facts.recap = ctx.line(text, RECAP_CHARS)
+        ctx.facts.recap_ts = ts
 
 
 def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:

@@ -8,7 +8,7 @@ from `markdown.py`.
 """
 
 
-from vibe_vault.figures import Figures, RenderOptions, figures
+from vibe_vault.figures import Figures, RenderOptions, figures, set_zone
 from vibe_vault.render.head import frontmatter, heading, user_heading
 from vibe_vault.render.page import Page, Section
 from vibe_vault.render.story import story
@@ -44,5 +44,6 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     """The generated part of the note, ending with the user-notes heading.
     `fig`, when the caller has them, are this state's figures."""
     opts = opts or RenderOptions()
+    set_zone(opts.timezone)
     page = Page(state=state, opts=opts, fig=fig or figures(state, opts))
     return "\n".join(line for section in SECTIONS for line in section(page)) + "\n"

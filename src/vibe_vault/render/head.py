@@ -4,7 +4,7 @@ the title with its summary and facts, and the heading of the user's section."""
 
 from collections.abc import Callable
 
-from vibe_vault.figures import iso, short_tokens
+from vibe_vault.figures import local, local_iso, short_tokens
 from vibe_vault.markdown import cell, code, quote, tag, wikilink, yaml_list, yaml_str
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
@@ -16,7 +16,7 @@ def _or_null(value: str) -> str:
 
 
 def _when(ts: str) -> str:
-    return iso(ts) if ts else "null"
+    return local_iso(ts) if ts else "null"  # in the note's zone, with its offset
 
 
 def _unless_zero(count: int) -> str | None:
@@ -93,8 +93,9 @@ def heading(page: Page) -> list[str]:
     out = [REWRITE_NOTICE, f"# {fig.title}", quote(fig.summary), ""]
     project_note = f"Projects/{state.project}/{state.project}"
     facts = [f"**Project** {wikilink(project_note, state.project)}"]
-    if f.first_ts:
-        facts.append(f"**Started** {iso(f.first_ts).replace('T', ' ')[:16]} UTC")
+    started = local(f.first_ts) if f.first_ts else None
+    if started is not None:
+        facts.append(f"**Started** {started:%Y-%m-%d %H:%M} {started.tzname() or ''}".rstrip())
     if fig.wall_minutes:
         facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
     elif f.first_ts:

@@ -31,6 +31,8 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
         return "denied by the user"
     if status == "interrupted":
         return "interrupted"
+    if status == "background":
+        return "left running in the background"
     return status or "no result yet"
 
 

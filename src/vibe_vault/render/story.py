@@ -2,6 +2,7 @@
 every action and what Claude answered."""
 
 
+import re
 from collections.abc import Callable
 
 from vibe_vault import text as tx
@@ -67,8 +68,11 @@ def _turn(out: list[str], t: Turn, page: Page, last: bool) -> None:
             out.append("")
     elif t.kind == "command" and not t.actions and not t.more_actions and not t.answer and not (
             last and state.provisional):
-        # a slash command that did nothing to tell (`/ide`, `/clear`): one line
-        out.append(f"### {when} · {code(tx.one_line(t.text, 80))}".replace("###  ·", "###"))
+        # a slash command that did nothing to tell (`/ide`, `/clear`): one line,
+        # with what it printed (`/model`: "Set model to opus")
+        said = f" — {tx.one_line(t.detail, 120)}" if t.detail else ""
+        out.append(f"### {when} · {code(tx.one_line(t.text, 80))}{said}".replace(
+            "###  ·", "###"))
         out.append("")
         return
     else:
@@ -77,6 +81,9 @@ def _turn(out: list[str], t: Turn, page: Page, last: bool) -> None:
         out.append(f"### {when} · {label}" if when else f"### {label}")
         out.append(quote(t.text))
         out.append("")
+        if t.kind == "command" and t.detail:
+            out.append(f"*It printed:* {tx.one_line(t.detail, 160)}")
+            out.append("")
     if t.actions or t.more_actions:
         for a in t.actions:
             line = describe(a, state)
@@ -104,6 +111,23 @@ def _turn(out: list[str], t: Turn, page: Page, last: bool) -> None:
         out.append("")
 
 
+def under_heading(paragraphs: list[str]) -> str:
+    """The first sentence of words under an answer's leading heading(s), or ""."""
+    lines = [ln.strip() for p in paragraphs for ln in p.splitlines()]
+    for ln in lines:
+        if not ln or ln.startswith("#") or set(ln) <= set("-*_= "):
+            continue  # a heading, or a rule under it
+        if ln.startswith(("```", "|")):
+            return ""
+        words = _ITEM.sub("", ln).replace("**", "")
+        sentence = re.split(r"(?<=[.!?])\s+", words, maxsplit=1)[0].strip()
+        return tx.cut(sentence, GIST_CHARS).rstrip() if sentence else ""
+    return ""
+
+
+_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+
+
 def gist(answer: str) -> str:
     """An answer's first paragraph of words (at most GIST_CHARS, no code), and
     an ellipsis when Claude said more."""
@@ -111,6 +135,12 @@ def gist(answer: str) -> str:
     words = [p for p in whole.split("\n\n") if p.strip() and not p.lstrip().startswith(
         ("```", "|", "    "))]
     first = words[0] if words else ""
+    if first.lstrip().startswith("#"):
+        # `## ✅ Feature Complete`: a heading names the answer; the sentence
+        # under it says what was done.
+        under = under_heading(words)
+        if under:
+            return under if under == whole else under + " …"
     if first.endswith(":") and len(words) > 1:
         first += "\n\n" + words[1]  # "Here is what I found:" says little alone
     first = first.split("```", 1)[0].rstrip()  # never half a code block
@@ -168,6 +198,8 @@ def _bash(a: Action, state: SessionState) -> str:
 def _agent(a: Action, state: SessionState) -> str:
     desc = f": {a.detail}" if a.detail else ""
     st = f" — {a.status}" if a.status and a.status not in ("ok", "completed") else ""
+    if not a.status:  # its result never came
+        st = " — still at work" if state.status == "active" else " — unfinished (no result)"
     return f"Delegated to subagent *{a.text}*{desc}{st}"
 
 
@@ -202,7 +234,10 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], str]] = {
     "search": lambda a, state: f"Searched the web for “{a.text}”",
     "tools": _tools,
     "skill": lambda a, state: f"Used {code(a.text)}",
-    "slash": lambda a, state: f"Ran {code(a.text)}",
+    "slash": lambda a, state: f"Ran {code(a.text)}" + (
+        f" — {tx.one_line(a.detail, 120)}" if a.detail else ""),
+    # "Claude Opus 4 limit reached, now using Sonnet 4"
+    "model": lambda a, state: tx.one_line(a.text, ACTION_LINE_CHARS),
     "interrupt": lambda a, state: "Interrupted by the user" + _times(a),
     "tool": lambda a, state: f"Used {a.text}{_times(a)}",
 }

@@ -85,7 +85,7 @@ def commands(page: Page) -> list[str]:
             runs.unseen = True
     checks = [r for r in distinct.values() if r.kind in ("test", "build")]
     others = [r for r in distinct.values() if r.kind not in ("test", "build")]
-    out.append("## Commands")
+    out.append("## Shell commands")
     hidden = work.commands_dropped
     if hidden:
         out.append(f"- … {plural(hidden, 'earlier command')} not kept")
@@ -95,7 +95,7 @@ def commands(page: Page) -> list[str]:
         out.append("")
     if others:
         total = sum(r.runs for r in others)
-        word = "other commands" if checks else "commands"
+        word = "other shell commands" if checks else "shell commands"
         word = word if total != 1 else word[:-1]
         # Listed here only when the story does not show them: no command twice.
         unseen = [r for r in others if r.unseen]
@@ -221,7 +221,7 @@ def subagents(page: Page) -> list[str]:
             if did.files:
                 bits.append(f"{plural(len(did.files) + did.files_dropped, 'file')} changed")
             if did.commands_run:
-                bits.append(plural(did.commands_run, "command"))
+                bits.append(plural(did.commands_run, "shell command"))
             if did.commits:
                 bits.append(plural(len(did.commits), "commit"))
             # What it spent, from its own messages: not its final context size.
@@ -232,6 +232,9 @@ def subagents(page: Page) -> list[str]:
             bits.append(duration(s.ms))
         if s.status and s.status != "completed":
             bits.append(s.status)
+        if not s.status:  # no result came: not a subagent that did nothing
+            bits.append("still at work" if state.status == "active" else
+                        "unfinished: no result")
         desc = f": {s.description}" if s.description else ""
         out.append(f"- *{s.type}*{desc} ({', '.join(bits)})")
     if f.subagents_dropped:
