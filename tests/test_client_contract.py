@@ -81,4 +81,6 @@ def test_no_double_punctuation_in_summaries() -> None:
     state = SessionState(session_id="s")
     fold(state.fold, [decode_line(x.encode()) for x in lines])
     summary = figures(state, RenderOptions()).summary
-    assert ".:" not in summary and summary.startswith("Print the greeting: ")
+    # Issue 29: the facts lead (the title is right above them in the note).
+    assert ".:" not in summary and ".." not in summary
+    assert summary == "0 prompts, no files changed."

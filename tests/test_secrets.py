@@ -356,10 +356,10 @@ PLAIN = {
     "Pending": {"tool_id", "git", "digest"}, "Subagent": {"tool_id", "status", "ts"},
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
-    "Fold": {"first_ts", "last_ts", "learned", "usage", "settled", "progress", "pending",
+    "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
              "recent_tools", "todos_waiting_id", "tasks"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
-                     "previous", "next", "continues", "continued_by", "user_notes",
+                     "previous", "next", "continues", "continued_by", "title_tag", "user_notes",
                      "user_pending", "started_hint"},  # (user_*: the user's own words)
 }
 
