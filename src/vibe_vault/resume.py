@@ -1,15 +1,38 @@
-"""How to pick a session up again: `cd <its folder> && claude --resume <id>`."""
+"""How to pick a session up again: `cd <its folder> && claude --resume <id>`.
+
+The line is pasted into a shell, so every part of it is quoted for one: the
+folder exactly as the transcript recorded it (spaces, tabs, quotes, `$(…)`,
+backticks, a Windows path), never run and never changed. A folder holding a
+newline, a tab or another control character is written `$'…'` (bash, zsh,
+ksh and POSIX sh since 2024 read it), so the line stays one line.
+"""
 
 from __future__ import annotations
 
-import re
 import shlex
+
+# What `$'…'` writes with a backslash; any other control character as its bytes.
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def shell_quote(text: str) -> str:
+    """`text` as one word for a POSIX shell, on one line."""
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(_ESCAPES.get(c) or _escaped(c) for c in text) + "'"
+
+
+def _escaped(c: str) -> str:
+    """A character as `$'…'` writes it: itself when printable, else its UTF-8
+    bytes (what the folder's name is made of, whatever the shell's locale)."""
+    if c.isprintable():
+        return c
+    return "".join(f"\\x{b:02x}" for b in c.encode("utf-8", "surrogateescape"))
 
 
 def resume_command(cwd: str, session_id: str) -> str:
     """The shell command that resumes the session where it ran."""
-    resume = f"claude --resume {shlex.quote(session_id)}"
+    resume = f"claude --resume {shell_quote(session_id)}"
     if not cwd:
         return resume
-    folder = f'"{cwd}"' if re.match(r"^[A-Za-z]:[\\/]", cwd) else shlex.quote(cwd)
-    return f"cd {folder} && {resume}"
+    return f"cd {shell_quote(cwd)} && {resume}"

@@ -124,7 +124,7 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     # Where the session ran, after the entry's own words: a secret they hold is
     # known by then.
     if not facts.cwd and e.cwd:
-        facts.cwd = ctx.name(e.cwd, 1000)
+        facts.cwd = ctx.exact(e.cwd)  # as recorded: a resume line must land there
     branch = e.gitBranch
     if branch and branch != ctx.raw_branch:
         ctx.raw_branch = branch
