@@ -416,3 +416,141 @@ def test_values_read_from_a_secrets_file_are_kept_out_when_they_come_back() -> N
     assert "Zq8wPlumbus77" not in note and "Gl1pGl0p88x" not in note
     assert "Used [REDACTED:learned] and [REDACTED:learned] as asked." in note
     assert "Zq8w" not in json.dumps(str(state))
+
+
+# -- no ungated path ---------------------------------------------------------------------
+
+
+def _every_redacted_field(cls: type, secret: str, depth: int = 0) -> Any:
+    """An instance of the Struct `cls` with `secret` in every field whose type
+    holds a Redacted text (one element in each container). Written apart from
+    the walker it checks: a field type it cannot fill fails the test."""
+    import types
+    import typing
+
+    import msgspec
+
+    from vibe_vault.redact import Redacted
+
+    def value(hint: Any) -> Any:
+        if hint is Redacted:
+            return Redacted(f"said {secret} here")
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin is list:
+            return [value(args[0])]
+        if origin is dict:
+            key = value(args[0]) if args[0] is Redacted else "k"
+            return {key: value(args[1])}
+        if origin in (typing.Union, types.UnionType):
+            inner = [a for a in args if a is not type(None)]
+            return value(inner[0]) if depth < 2 else None
+        if isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+            return _every_redacted_field(hint, secret, depth + 1)
+        if hint in (int, float, bool):
+            return hint()
+        if hint is str:
+            return ""
+        raise AssertionError(f"no value for a field of type {hint!r}: cover it in the walker")
+
+    fields = {}
+    for f in msgspec.structs.fields(cls):
+        if f.required or "Redacted" in repr(f.type) or (
+                isinstance(f.type, type) and issubclass(f.type, msgspec.Struct)):
+            fields[f.name] = value(typing.get_type_hints(cls)[f.name])
+    return cls(**fields)
+
+
+def test_a_secret_learned_late_leaves_no_field_of_the_state() -> None:
+    """Every field the state's types say holds gated text is walked when a
+    secret is learned: a state with the secret in all of them keeps none."""
+    import msgspec
+
+    from vibe_vault.fold.context import Context, scrub
+    from vibe_vault.redact import DEFAULT
+    from vibe_vault.state import SessionState
+
+    secret = "Zq8wPlumbus77Late"
+    state = _every_redacted_field(SessionState, secret)
+    assert secret.encode() in msgspec.json.encode(state)
+    Context(state.fold, DEFAULT).learn([secret])
+    scrub(state, SessionState, set(state.fold.learned))
+    assert secret.encode() not in msgspec.json.encode(state)
+    assert state.fold.redactions > 0
+
+
+def _session(sid: str, cwd: str, entries: list[dict[str, Any]]) -> str:
+    out = []
+    for i, e in enumerate(entries):
+        out.append(json.dumps({"uuid": f"{sid[:8]}-{i}", "sessionId": sid, "cwd": cwd,
+                               "timestamp": f"2026-01-01T00:00:{i:02d}Z", **e}))
+    return "\n".join(out) + "\n"
+
+
+def _assistant(i: int, *blocks: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "assistant", "message": {"id": f"m{i}", "model": "claude-x",
+            "role": "assistant", "content": list(blocks),
+            "usage": {"input_tokens": 1, "output_tokens": 1}}}
+
+
+def _result(tid: str, content: str, error: bool = False, **extra: Any) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid, "content": content}
+    if error:
+        block["is_error"] = True
+    return {"type": "user", "message": {"role": "user", "content": [block]}, **extra}
+
+
+def _everywhere(env: Env, secret: str, sid: str) -> list[str]:
+    found = leaks(secret, [env.vault, env.state], [])
+    for args in (["search", secret], ["search", "--json", secret], ["show", sid[:8]]):
+        r = env.vv(*args)
+        if secret.encode() in r.stdout + r.stderr:
+            found.append(" ".join(args))
+    return found
+
+
+def test_no_ungated_path_provisional_late_learned_written_env_and_cut_errors(env: Env) -> None:
+    """The Stop hook's answer (learned and private words), a value first seen
+    in a command's description then exported, a .env written with the Write
+    tool, an error whose token sits where the text is cut, a subagent's
+    .meta.json: none leaves a trace in note, state, database or `vv show`."""
+    slug = env.claude / "projects" / "-tmp-gate"
+    slug.mkdir(parents=True)
+    sid = "0badc0de-0000-4000-8000-000000000027"
+    late, envval, private = "Kx9LateSecret42", "Wr1teEnvValue77", "pomegranate-door-4711"
+    token = "ghp_" + "A1b2C3d4E5" * 3 + "f6G7h8"
+    entries = [
+        {"type": "user", "message": {"role": "user",
+                                     "content": f"deploy; <private>{private}</private>"}},
+        _assistant(1, {"type": "tool_use", "id": "t1", "name": "Bash",
+                       "input": {"command": "ls", "description": f"check {late} works"}}),
+        _result("t1", "ok", toolUseResult={"stdout": "ok", "stderr": ""}),
+        _assistant(2, {"type": "tool_use", "id": "t2", "name": "Write",
+                       "input": {"file_path": "/tmp/gate/.env",
+                                 "content": f"APP_SETTING={envval}\n"}}),
+        _result("t2", "File created"),
+        _assistant(3, {"type": "tool_use", "id": "t3", "name": "Bash",
+                       "input": {"command": "false"}}),
+        _result("t3", "Exit code 1\n" + "x" * 390 + token, error=True),
+        _assistant(4, {"type": "tool_use", "id": "t4", "name": "Bash",
+                       "input": {"command": f"export DB_PASSWORD={late}"}}),
+        _result("t4", "", toolUseResult={"stdout": "", "stderr": ""}),
+        _assistant(5, {"type": "text", "text": "Done."}),
+    ]
+    path = slug / f"{sid}.jsonl"
+    path.write_text(_session(sid, "/tmp/gate", entries))
+    sub = slug / sid / "subagents"
+    sub.mkdir(parents=True)
+    (sub / "agent-a1.jsonl").write_text(_session(sid, "/tmp/gate", [
+        {**_assistant(9, {"type": "text", "text": "sub"}), "isSidechain": True,
+         "agentId": "a1"}]))
+    (sub / "agent-a1.meta.json").write_text(json.dumps(
+        {"agentType": "general", "description": f"use {late} and {envval}"}))
+    answer = f"Used {late}, {envval} and {private} as asked."
+    r = env.hook({"hook_event_name": "Stop", "session_id": sid, "transcript_path": str(path),
+                  "cwd": "/tmp/gate", "last_assistant_message": answer})
+    assert r.returncode == 0, r.stderr
+    note = next(iter(env.notes().values()))
+    assert "provisional" in note  # the answer is shown, gated
+    assert env.vv("index").returncode == 0
+    problems = {s: _everywhere(env, s, sid) for s in (late, envval, private, token, token[:20])}
+    assert not any(problems.values()), problems

@@ -22,7 +22,8 @@ from vibe_vault.config import Config
 from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.figures import figures, options_for
-from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent, note_text
+from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent
+from vibe_vault.fold.context import gate_outside, scrub
 from vibe_vault.fold.todos import running_in_background
 from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.note import free_relpath, write_note, write_session_note
@@ -160,12 +161,16 @@ def set_aside(state_dir: str, path: str) -> None:
          stderr=False)
 
 
-def gate(raw: str, limit: int, redactor: Redactor) -> Redacted:
+def gate(raw: str, limit: int, redactor: Redactor, learned: list[str] | None = None) -> Redacted:
     """A name from hook input or a file beside the transcript, as the state and
-    the note may hold it: one line, cleaned and redacted."""
+    the note may hold it: one line, through the transcript's full gate (private
+    spans, secrets, the session's learned ones), cut only after that."""
     from vibe_vault import text as tx
 
-    return note_text(tx.one_line(raw, limit * 2), limit, redactor)[0] if raw else Redacted("")
+    if not raw:
+        return Redacted("")
+    line = tx.one_line(tx.cut(raw, max(limit * 8, 4096)), 1 << 30)  # collapsed, not cut
+    return gate_outside(line, limit, redactor, learned or [])
 
 
 def redactor_for(cfg: Config) -> Redactor:
@@ -416,6 +421,7 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         transcript = request.transcript
         redactor = redactor_for(cfg)
         state.transcript = gate(transcript, 1000, redactor)
+        learned_before = len(state.fold.learned)
         try:
             read, complete = read_main(state, transcript, deadline, redactor, keep_thinking)
         except FileNotFoundError:
@@ -443,8 +449,8 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             if af is None:
                 af = state.agents[key] = AgentFile()
                 agent_type, description = _agent_meta(path)
-                af.agent_type = gate(agent_type, 60, redactor)
-                af.description = gate(description, 120, redactor)
+                af.agent_type = gate(agent_type, 60, redactor, state.fold.learned)
+                af.description = gate(description, 120, redactor, state.fold.learned)
             try:
                 read += read_agent(af, path, deadline, redactor)
             except (OSError, NotAFile):
@@ -471,7 +477,12 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         if (provisional is not None and end_reason is None and provisional.strip()
                 and provisional.strip() != state.fold.last_answer):
             # Not counted: the transcript will bring the same text, and count it then.
-            state.provisional = note_text(provisional.strip(), ANSWER_CHARS, redactor)[0]
+            state.provisional = gate_outside(provisional.strip(), ANSWER_CHARS, redactor,
+                                             state.fold.learned)
+        if len(state.fold.learned) != learned_before:
+            # A secret learned in this read: out of what the state holds beside
+            # the facts too (the Stop hook's answer, hook and meta.json names).
+            scrub(state, SessionState, set(state.fold.learned))
         out = Outcome(session_id=sid, bytes_read=read, complete=complete)
         if request.links is not None:
             from vibe_vault.links import set_links

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from msgspec import Struct
@@ -68,6 +69,115 @@ def _digest(secret: str) -> str:
 
     return hashlib.blake2b(secret.encode("utf-8", "surrogatepass"), digest_size=12,
                            person=b"vibe-vault").hexdigest()
+
+
+def forget_learned(text: Redacted, learned: set[str]) -> tuple[Redacted, int]:
+    """`text` with every secret whose digest is in `learned` redacted; and how many."""
+    out: list[str] = []
+    last = secrets = 0
+    for m in rx(_TOKEN).finditer(text):
+        span = _learned_span(m.group(0), learned)
+        if span is None:
+            continue
+        start, end = m.start() + span[0], m.start() + span[1]
+        out.append(text[last:start])
+        out.append("[REDACTED:learned]")
+        last = end
+        secrets += 1
+    if not out:
+        return text, 0
+    out.append(text[last:])
+    return Redacted("".join(out)), secrets
+
+
+def gate_outside(raw: str, limit: int | None, redactor: Redactor, learned: list[str],
+                 stated: bool = False) -> Redacted:
+    """A text from outside the transcript (the Stop hook's answer, a subagent's
+    `.meta.json`) through the same gate as the transcript's: `<private>` spans
+    hidden, secrets redacted, the secrets the session taught kept out. It
+    teaches nothing: the state stays what the transcript alone makes it."""
+    text, _ = tx.hide_private(raw)
+    out = note_text(text, limit, redactor, stated)[0]
+    return forget_learned(out, set(learned))[0] if learned else out
+
+
+# -- secrets learned late: every text a state holds, found by its type ---------------
+# A field is walked when its type is Redacted (the gate's type) or may hold one
+# (a list, a dict, an optional, a Struct): a field added to the state later is
+# walked with no list to update. tests/test_secrets.py fills every such field
+# of a state with a secret and checks that none survives.
+_IN_PROGRESS: set[type] = set()
+
+
+def _args(hint: Any) -> tuple[Any, ...]:
+    import typing
+
+    return typing.get_args(hint)
+
+
+@cache
+def _holds(hint: Any) -> bool:
+    """Whether a value of this type may hold a Redacted text."""
+    if hint is Redacted:
+        return True
+    if isinstance(hint, type) and issubclass(hint, Struct):
+        return hint in _IN_PROGRESS or bool(_fields(hint))
+    return any(_holds(a) for a in _args(hint))
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """A Struct's fields that may hold a Redacted text, with their types."""
+    import typing
+
+    _IN_PROGRESS.add(cls)
+    try:
+        return tuple((name, hint) for name, hint in typing.get_type_hints(cls).items()
+                     if _holds(hint))
+    finally:
+        _IN_PROGRESS.discard(cls)
+
+
+def scrub(value: Any, hint: Any, learned: set[str], count: Fold | None = None) -> Any:
+    """`value` (of type `hint`) with the learned secrets out of every Redacted
+    text it holds, in place where it can be; counted in the Fold holding each
+    (a turn's answer and thinking in the turn too)."""
+    import typing
+
+    if hint is Redacted:
+        if not value:
+            return value
+        out, n = forget_learned(value, learned)
+        if n and count is not None:
+            count.redactions += n
+        return out
+    if value is None or not _holds(hint):
+        return value
+    if isinstance(value, Struct):
+        # A Fold counts its own; words kept for search only (Said) count in no note.
+        inner = value if isinstance(value, Fold) else None if isinstance(value, Said) else count
+        for name, field_hint in _fields(type(value)):
+            old = getattr(value, name)
+            if isinstance(value, Turn) and name in ("answer", "thinking") and old:
+                new, n = forget_learned(old, learned)
+                setattr(value, f"{name}_redactions", getattr(value, f"{name}_redactions") + n)
+                if inner is not None:
+                    inner.redactions += n
+            else:
+                new = scrub(old, field_hint, learned, inner)
+            if new is not old:
+                setattr(value, name, new)
+        return value
+    origin, args = typing.get_origin(hint), _args(hint)
+    if origin is list:
+        return [scrub(v, args[0], learned, count) for v in value]
+    if origin is dict:
+        return {scrub(k, args[0], learned, count): scrub(v, args[1], learned, count)
+                for k, v in value.items()}
+    for arg in args:  # X | None
+        if arg is not type(None) and _holds(arg):
+            return scrub(value, arg, learned, count)
+    return value
 
 
 class Outcome(Struct):
@@ -196,62 +306,11 @@ class Context:
     def forget_everywhere(self) -> None:
         """Redact newly learned secrets in what the facts already hold too, so
         the result does not depend on where a read began or a turn closed."""
-        facts = self.facts
-
-        def clean(text: Redacted) -> Redacted:
-            if not text:
-                return text
-            out, n = self.forget_learned(text, 0)
-            facts.redactions += n
-            return out
-
-        for t in facts.turns:
-            t.text, t.detail = clean(t.text), clean(t.detail)
-            answer, n = self.forget_learned(t.answer, 0) if t.answer else (t.answer, 0)
-            t.answer, t.answer_redactions = answer, t.answer_redactions + n
-            facts.redactions += n
-            thinking, n = (self.forget_learned(t.thinking, 0) if t.thinking
-                           else (t.thinking, 0))
-            t.thinking, t.thinking_redactions = thinking, t.thinking_redactions + n
-            facts.redactions += n
-            for a in t.actions:
-                a.text, a.detail = clean(a.text), clean(a.detail)
-        for said in facts.said:  # (not shown in the note: not counted in it)
-            said.text = self.forget_learned(said.text, 0)[0]
-        for c in facts.commands:
-            c.command = clean(c.command)
-        for e in facts.errors:
-            e.text = clean(e.text)
-        for commit in facts.commits:
-            commit.subject = clean(commit.subject)
-        for todo in [*facts.todos, *facts.tasks.values(), *facts.todos_waiting]:
-            todo.text = clean(todo.text)
-        for q in facts.queued:
-            q.text = clean(q.text)
-        for sub in facts.subagents:
-            sub.description = clean(sub.description)
-        facts.files = {clean(path): change for path, change in facts.files.items()}
-        for key in ("own_summary", "recap", "ai_title", "custom_title", "first_prompt_title",
-                    "first_command_title", "last_answer"):
-            setattr(facts, key, clean(getattr(facts, key)))
+        scrub(self.facts, Fold, set(self.facts.learned))
 
     def forget_learned(self, text: Redacted, secrets: int) -> tuple[Redacted, int]:
-        learned = set(self.facts.learned)
-        out: list[str] = []
-        last = 0
-        for m in rx(_TOKEN).finditer(text):
-            span = _learned_span(m.group(0), learned)
-            if span is None:
-                continue
-            start, end = m.start() + span[0], m.start() + span[1]
-            out.append(text[last:start])
-            out.append("[REDACTED:learned]")
-            last = end
-            secrets += 1
-        if not out:
-            return text, secrets
-        out.append(text[last:])
-        return Redacted("".join(out)), secrets
+        out, n = forget_learned(text, set(self.facts.learned))
+        return out, secrets + n
 
     def cleaned_line(self, text: str, limit: int) -> tuple[Redacted, int]:
         """`cleaned` for a text shown as one line."""

@@ -52,7 +52,8 @@ def error_text(ctx: Context, text: str) -> Redacted:
         if len(lines) == HEAD_SCAN:
             break
     lines = lines[headline(lines):][:ERROR_LINES]
-    return ctx.text(tx.trim("\n".join(lines), ERROR_CHARS))
+    # Cut after the gate: a token cut in two first would pass it in part.
+    return ctx.text("\n".join(lines), ERROR_CHARS)
 
 
 def headline(lines: list[str]) -> int:

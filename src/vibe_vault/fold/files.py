@@ -8,6 +8,7 @@ from typing import Any
 
 from vibe_vault.entries import ToolInput, decode_raw
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.tools import is_secrets_file, learn_file
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, FileChange, Pending
 
@@ -18,6 +19,15 @@ PATH_CHARS = 300
 
 def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or inp.notebook_path or "")
+    if is_secrets_file(path):
+        # A .env, credentials or key file written or edited: what goes into it
+        # is kept out wherever it comes back (a shell's `cat > .env` is too).
+        written = [decode_raw(inp.content), decode_raw(inp.new_string)]
+        if isinstance(inp.edits, list):
+            written += [e.get("new_string") for e in inp.edits if isinstance(e, dict)]
+        for text in written:
+            if isinstance(text, str) and text:
+                learn_file(ctx, text)
     call.file = ctx.name(path, PATH_CHARS)
     call.key = Redacted("file:" + call.file)
     call.est_added, call.est_removed = _estimate(call.name, inp)

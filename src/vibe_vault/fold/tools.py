@@ -46,7 +46,20 @@ def on_read_result(ctx: Context, call: Pending, action: Action | None,
     content = read.get("content") if isinstance(read, dict) else None
     if not isinstance(content, str):
         return
-    values = [m.group(2).strip().strip("'\"") for m in rx(_KEY_VALUE).finditer(content[:200_000])]
+    learn_file(ctx, content)
+
+
+def is_secrets_file(path: str) -> bool:
+    return bool(rx(_SECRETS_FILE).search(path))
+
+
+def learn_file(ctx: Context, content: str) -> None:
+    """Each value of a file of secrets, read or written, is learned; a key
+    file's long lines too (`learn` takes the pieces of a long text)."""
+    content = content[:200_000]
+    values = [m.group(2).strip().strip("'\"") for m in rx(_KEY_VALUE).finditer(content)]
+    if len(content) > 40 and "\n" in content.strip():
+        values.append(content)
     ctx.learn([v for v in values if v])
 
 
