@@ -500,7 +500,7 @@ def _result(tid: str, content: str, error: bool = False, **extra: Any) -> dict[s
 
 
 def _everywhere(env: Env, secret: str, sid: str) -> list[str]:
-    found = leaks(secret, [env.vault, env.state], [])
+    found = leaks(secret, files_under([env.vault, env.state]), [])
     for args in (["search", secret], ["search", "--json", secret], ["show", sid[:8]]):
         r = env.vv(*args)
         if secret.encode() in r.stdout + r.stderr:
