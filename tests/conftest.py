@@ -311,3 +311,33 @@ def strip_status(note: str) -> str:
             continue
         out.append(line.replace(" · **Status** active", ""))
     return "\n".join(out)
+
+
+# Fixtures of the real-client tier (tests/client/). They live here, not in a
+# tests/client/conftest.py: two conftest modules would both be imported as
+# `conftest`, and the test files' `from conftest import Env` would then find the
+# wrong one when the whole suite is collected. Each test that asks for
+# `client_version` (or `claude`, or `world`) runs once per client version under
+# test (`world.versions()`: 2.1.197 and 2.1.332, or those named by
+# `VV_CLIENT_VERSION`).
+sys.path.insert(0, str(ROOT / "tests" / "client"))
+import world as _client_world  # noqa: E402
+
+
+@pytest.fixture(scope="session", params=_client_world.versions(),
+                ids=lambda v: f"claude-{v}")
+def client_version(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def claude(client_version: str) -> Path:
+    """The client binary of this version (installed on first use)."""
+    _client_world.need_namespace()
+    return _client_world.client(client_version)
+
+
+@pytest.fixture
+def world(claude: Path, client_version: str, tmp_path: Path) -> _client_world.Run:
+    """A fresh scratch world for one test, on this client version."""
+    return _client_world.Run(tmp_path, claude, client_version)

@@ -175,7 +175,19 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
         if version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone():
             conn.execute("PRAGMA auto_vacuum = FULL")  # pages freed go back to the disk
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
+            try:
+                conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+            except sqlite3.OperationalError as exc:
+                # Another process made the database between our look and our
+                # write: its schema stands. Deleting it (as for a broken file)
+                # would pull it from under that process.
+                if "already exists" not in str(exc):
+                    raise
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version != SCHEMA_VERSION:
+                    raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA_VERSION}") from exc
         elif version != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA_VERSION}")
     except BaseException:
