@@ -580,19 +580,9 @@ def at_session_end(cfg: Config, sid: str, transcript: str, deadline: float) -> s
 
 def start_in_background(cfg: Config) -> None:
     """`vv archive --pending`, detached like the hook's `vv index`."""
-    import subprocess
-    import sys
+    from vibe_vault.detach import run_detached
 
-    kwargs: dict[str, object] = {}
-    if os.name == "nt":  # pragma: no cover - Windows
-        kwargs["creationflags"] = 0x00000008 | 0x00000200  # DETACHED, NEW_PROCESS_GROUP
-    else:
-        kwargs["start_new_session"] = True
-    env = dict(os.environ, VV_STATE_DIR=cfg.state_dir, VV_VAULT=cfg.vault)
-    subprocess.Popen(
-        [sys.executable, "-m", "vibe_vault", "archive", "--pending"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        close_fds=True, env=env, **kwargs)  # type: ignore[call-overload]
+    run_detached(cfg, "archive", "--pending")
 
 
 def _unchanged(d: Path, path: Path, e: ArchivedFile) -> bool:

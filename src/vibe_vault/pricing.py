@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from vibe_vault.redact import Redacted
-from vibe_vault.state import ClientCost, ModelCost, Tokens, add_cost
+from vibe_vault.state import ClientCost, ModelCost, Tokens, add_cost, add_tokens
 
 US_ONLY = 1.1  # the premium on requests served in the US only (`inference_geo: "us"`)
 
@@ -121,19 +121,6 @@ class SessionCost(Struct):
     by_client: bool  # Claude Code's own count gave the cost
 
 
-def _add(into: dict[str, Tokens], key: str, t: Tokens) -> None:
-    acc = into.get(key)
-    if acc is None:
-        acc = into[key] = Tokens(model=t.model, context=t.context, fast=t.fast,
-                                 us_only=t.us_only)
-    acc.input += t.input
-    acc.output += t.output
-    acc.cache_read += t.cache_read
-    acc.cache_creation += t.cache_creation
-    acc.cache_5m += t.cache_5m
-    acc.cache_1h += t.cache_1h
-
-
 def _has_tokens(t: Tokens | ModelCost) -> bool:
     return bool(t.input or t.output or t.cache_read or t.cache_creation)
 
@@ -160,7 +147,7 @@ def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
     unpriced: list[str] = []
     for key, t in by_model.items():
         if t.model in counted:
-            _add(rows, t.model, Tokens(model=t.model, input=t.input, output=t.output,
+            add_tokens(rows, t.model, Tokens(model=t.model, input=t.input, output=t.output,
                                        cache_read=t.cache_read, cache_creation=t.cache_creation,
                                        cache_5m=t.cache_5m, cache_1h=t.cache_1h))
             continue
@@ -170,7 +157,7 @@ def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
         if price is not None and base is not None and not t.us_only and \
                 _rates(price) == _rates(base):
             row = t.model or key  # priced as the model's other requests: one row
-        _add(rows, row, t)
+        add_tokens(rows, row, t)
         if price is None:
             if _has_tokens(t) and row not in unpriced:
                 unpriced.append(row)

@@ -62,17 +62,7 @@ def update_indexes(cfg: Config) -> int:
 
 
 def start_in_background(cfg: Config) -> None:
-    """Run `vv index --quiet` detached from the hook: its own session, no
-    stdin, stdout or stderr of Claude Code's, so the hook returns at once."""
-    import subprocess
+    """Run `vv index --quiet` detached from the hook."""
+    from vibe_vault.detach import run_detached
 
-    kwargs: dict[str, object] = {}
-    if os.name == "nt":  # pragma: no cover - Windows
-        kwargs["creationflags"] = 0x00000008 | 0x00000200  # DETACHED, NEW_PROCESS_GROUP
-    else:
-        kwargs["start_new_session"] = True
-    env = dict(os.environ, VV_STATE_DIR=cfg.state_dir, VV_VAULT=cfg.vault)
-    subprocess.Popen(
-        [sys.executable, "-m", "vibe_vault", "index", "--quiet"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        close_fds=True, env=env, **kwargs)  # type: ignore[call-overload]
+    run_detached(cfg, "index", "--quiet")

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from vibe_vault import state
 from vibe_vault.entries import Entry, agent_progress
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
@@ -60,17 +61,7 @@ def total_key(t: Tokens) -> str:
 
 def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> None:
     """Add `t` to its running total (by `total_key`, unless `key` is given)."""
-    key = total_key(t) if key is None else key
-    acc = totals.get(key)
-    if acc is None:
-        acc = totals[key] = Tokens(model=t.model, context=t.context, fast=t.fast,
-                                   us_only=t.us_only)
-    acc.input += t.input
-    acc.output += t.output
-    acc.cache_read += t.cache_read
-    acc.cache_creation += t.cache_creation
-    acc.cache_5m += t.cache_5m
-    acc.cache_1h += t.cache_1h
+    state.add_tokens(totals, total_key(t) if key is None else key, t)
 
 
 def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[Redacted],
