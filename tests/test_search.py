@@ -634,3 +634,77 @@ def test_words_anywhere_in_the_conversation_are_found_and_shown(tmp_path_factory
     with sqlite3.connect(env.state / "vault.db") as conn:
         stored = [zlib.decompress(row[0]) for row in conn.execute("SELECT body FROM texts")]
     assert stored and not [body for body in stored if secret.encode() in body], kind
+
+
+def task_texts(main: Path) -> list[str]:
+    """What the session's own file says of its subagents: the instructions of
+    each Task/Agent call and the text of what came back (from the JSON)."""
+    calls: set[str] = set()
+    out: list[str] = []
+    for o in objects(main):
+        if o.get("isSidechain"):
+            continue
+        content = (o.get("message") or {}).get("content")
+        for b in content if isinstance(content, list) else []:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool_use" and b.get("name") in ("Task", "Agent"):
+                calls.add(str(b.get("id")))
+                prompt = (b.get("input") or {}).get("prompt")
+                if isinstance(prompt, str):
+                    out.append(prompt)
+            elif (b.get("type") == "tool_result" and b.get("tool_use_id") in calls
+                    and not b.get("is_error")):
+                body = b.get("content")
+                if isinstance(body, list):
+                    body = " ".join(str(x.get("text", "")) for x in body if isinstance(x, dict))
+                if isinstance(body, str):
+                    out.append(body)
+    return out
+
+
+def subagent_phrases() -> list[tuple[Path, str, str]]:
+    """(main file, session id, three words in a row of a subagent's instructions
+    or report, each of five letters or more, in no other session's files): up
+    to three a session, from different texts."""
+    mains = [m for m in SESSIONS if task_texts(m)]
+    texts = {p: words_of(p.read_text(encoding="utf-8", errors="replace"))
+             for p in CORPUS.rglob("*.jsonl")}
+    out = []
+    for main in mains:
+        own = {main, *session_files(main)}
+        found = 0
+        for text in task_texts(main):
+            words = TOKEN.findall(text[:2000].lower())
+            for i in range(len(words) - 2):
+                if not all(WORD.fullmatch(w) for w in words[i:i + 3]):
+                    continue
+                phrase = " ".join(words[i:i + 3])
+                if not any(phrase in data for p, data in texts.items() if p not in own):
+                    out.append((main, str(expected_sid(main)), phrase))
+                    found += 1
+                    break
+            if found == 3:
+                break
+    return out
+
+
+@pytest.mark.corpus
+def test_a_subagents_instructions_and_report_find_the_session_that_gave_them(
+        tmp_path: Path) -> None:
+    """Words of a Task's instructions or of what the subagent answered find the
+    session, from its own file alone: the subagents' files deleted (as after a
+    cleanup) or never written (older clients), every layout in the corpus."""
+    phrases = subagent_phrases()
+    mains = sorted({m for m, _, _ in phrases})
+    assert len(mains) >= 5 and len(phrases) >= 10, phrases
+    env = Env(tmp_path)
+    for main in mains:  # the main files only
+        sid = str(expected_sid(main))
+        slug = env.claude / "projects" / f"p-{sid[:8]}"
+        slug.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(main, slug / f"{sid}.jsonl")
+    assert env.vv("backfill").returncode == 0
+    missed = [(sid, phrase) for _, sid, phrase in phrases
+              if sid not in [h["session_id"] for h in search(env, f'"{phrase}"')]]
+    assert not missed, missed

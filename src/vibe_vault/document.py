@@ -51,7 +51,9 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     # turns): every prompt and answer text, subagents' too.
     prompts: list[str] = [s.text for s in f.said if s.kind == "prompt"]
     answers: list[str] = [f.recap] if f.recap else []
-    answers.extend(s.text for s in f.said if s.kind == "answer")
+    # Answers, and subagents' instructions and reports as the session saw them
+    # (their own files, folded below, may repeat them: kept once).
+    answers.extend(s.text for s in f.said if s.kind in ("answer", "task", "report"))
     for agent in state.agents.values():
         if not agent.foreign:
             answers.extend(s.text for s in agent.fold.work.said)
@@ -87,7 +89,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         "commands": "\n".join(c.command for _, c in work.commands),
         "errors": "\n".join(e.text for _, e in work.errors),
         "todos": "\n".join(todos),
-        "answers": "\n".join(answers),
+        "answers": "\n".join(dict.fromkeys(answers)),
         "models": " ".join(dict.fromkeys([*f.models, *(m for a in state.agents.values()
                                                       if not a.foreign
                                                       for m in a.fold.models)])),

@@ -143,6 +143,7 @@ class ToolInput(Struct):
     description: Any = None
     run_in_background: Any = None
     subagent_type: Any = None
+    prompt: Any = None  # a subagent's instructions (Task/Agent); WebFetch's question
     question: Any = None
     questions: Any = None
     url: Any = None

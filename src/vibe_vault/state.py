@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 18
+STATE_VERSION = 19
 
 
 class Tokens(Struct, array_like=True):
@@ -223,7 +223,7 @@ class Said(Struct, array_like=True):
     """A prompt or a piece of an answer in full (cleaned, redacted): what the
     search index holds of the conversation, beyond what the note shows."""
 
-    kind: str  # prompt, answer
+    kind: str  # prompt, answer; task, report: a subagent's instructions and what it answered
     text: Redacted
 
 

@@ -94,9 +94,11 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
     result = e.toolUseResult if isinstance(e.toolUseResult, ToolResult) else None
     is_error = bool(block.is_error)
     # The result's text is decoded only when it is read: an error's message,
-    # or a command's output when the structured result has no stdout.
+    # a command's output when the structured result has no stdout, or what a
+    # subagent reported.
     text = ""
-    if is_error or (call.name == "Bash" and not (result and result.stdout)):
+    if (is_error or (call.name == "Bash" and not (result and result.stdout))
+            or call.name in subagents.AGENT_TOOLS):  # a subagent's report, for search
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None

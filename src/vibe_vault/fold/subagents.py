@@ -23,6 +23,10 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         description=ctx.line(str(inp.description or ""), 120),
         ts=ts,
     )
+    # Its instructions are found by search from the session that gave them,
+    # whether or not the subagent's own file is still there (or ever was).
+    if isinstance(inp.prompt, str):
+        ctx.say("task", inp.prompt)
     if len(facts.subagents) < MAX_SUBAGENTS:
         facts.subagents.append(sub)
         call.sub_no = len(facts.subagents) - 1
@@ -37,6 +41,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         return
     sub = facts.subagents[call.sub_no]
     sub.status = outcome.status if outcome.status != "ok" else "completed"
+    if outcome.text:
+        ctx.say("report", outcome.text)  # what it answered, for search
     result = outcome.result
     if result is not None:
         sub.agent_id = ctx.name(str(result.agentId or ""))
