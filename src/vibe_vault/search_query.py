@@ -18,7 +18,7 @@ carry particles, are indexed as overlapping pairs of characters (東京都 is
 from __future__ import annotations
 
 import re
-import unicodedata
+from functools import cache
 
 # The index's text columns, in the order the database declares them, with how
 # much a match in each weighs when hits are ranked (bm25 weights).
@@ -49,11 +49,34 @@ TOKEN = re.compile(r"[^\W_]+")
 # Han, kana, Hangul (syllables and jamo), CJK compatibility: indexed as pairs.
 _CJK_CHARS = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
               "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\U00020000-\U0003ffff")
-CJK = re.compile(f"[{_CJK_CHARS}]+")
-PIECE = re.compile(f"([{_CJK_CHARS}]+)|((?:(?![{_CJK_CHARS}])[^\\W_])+)")
 # The combining marks dropped: diacritics of Latin, Greek and Cyrillic letters
 # (kana voicing marks and the vowel signs of Indic scripts are letters' parts).
-_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_DIACRITICS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+
+
+# Compiled when first needed, not at import: the script ranges cost ~7 ms to
+# compile, a third of what a query may cost, and plain ASCII never needs them.
+def paired(word: str) -> bool:
+    """Whether a word holds a character of the paired scripts (none is below
+    U+1100: most words need no pattern to tell)."""
+    return not word.isascii() and max(word) >= "\u1100" and cjk().search(word) is not None
+
+
+@cache
+def cjk() -> re.Pattern[str]:
+    """A run of characters of the paired scripts."""
+    return re.compile(f"[{_CJK_CHARS}]+")
+
+
+@cache
+def piece() -> re.Pattern[str]:
+    """A run of a paired script (group 1), or a word of any other (group 2)."""
+    return re.compile(f"([{_CJK_CHARS}]+)|((?:(?![{_CJK_CHARS}])[^\\W_])+)")
+
+
+@cache
+def _diacritics() -> re.Pattern[str]:
+    return re.compile(_DIACRITICS)
 
 
 class Query:
@@ -76,9 +99,11 @@ def fold(text: str) -> str:
     diacritics of Latin, Greek and Cyrillic letters."""
     if text.isascii():
         return text.lower()
+    import unicodedata  # (a C module of its own: ~3 ms to load, ASCII needs none)
+
     text = unicodedata.normalize("NFKC", text).casefold()
     decomposed = unicodedata.normalize("NFD", text)
-    stripped = _DIACRITICS.sub("", decomposed)
+    stripped = _diacritics().sub("", decomposed)
     return unicodedata.normalize("NFC", stripped) if stripped != decomposed else text
 
 
@@ -94,11 +119,11 @@ def tokens(folded: str) -> list[str]:
         return words
     out: list[str] = []
     for word in words:
-        if word.isascii() or CJK.search(word) is None:
+        if not paired(word):
             out.append(word)
             continue
-        # (PIECE only where a paired script is: it tests every character)
-        for m in PIECE.finditer(word):
+        # (piece() only where a paired script is: it tests every character)
+        for m in piece().finditer(word):
             if m.group(1):
                 out.extend(_pairs(m.group(1)))
             else:
@@ -138,12 +163,14 @@ def parse(text: str) -> Query:
         if count > MAX_TERMS:
             raise BadQuery(f"the query is too long: at most {MAX_TERMS} words")
         # A lone character of a paired script is the start of a pair.
-        lone = len(parts) == 1 and len(parts[0]) == 1 and CJK.match(parts[0]) is not None
+        lone = (len(parts) == 1 and len(parts[0]) == 1 and not parts[0].isascii()
+                and cjk().match(parts[0]) is not None)
         phrase = '"' + " ".join(parts) + '"' + ("*" if prefix or lone else "")
         (unwanted if negated else wanted).append(phrase)
         if negated:
             continue
-        pieces = [p.group() for p in PIECE.finditer(folded)]
+        pieces = (TOKEN.findall(folded) if folded.isascii()  # (the same, sooner)
+                  else [p.group() for p in piece().finditer(folded)])
         terms.extend((t, prefix and i == len(pieces) - 1) for i, t in enumerate(pieces))
         if not quoted and not prefix:
             plain.extend(parts)
@@ -161,7 +188,7 @@ def matches(token: str, terms: list[tuple[str, bool]]) -> bool:
     word starting with a prefix, or a run of a paired script holding it."""
     folded = fold(token)
     for t, prefix in terms:
-        if CJK.match(t) is not None:
+        if not t.isascii() and cjk().match(t) is not None:
             if t in folded:
                 return True
         elif folded.startswith(t) if prefix else folded == t:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from vibe_vault.search_query import CJK, PIECE, TOKEN, fold, matches
+from vibe_vault.search_query import TOKEN, fold, matches, paired, piece
 from vibe_vault.text import first_user_heading
 
 WIDTH = 160
@@ -39,8 +39,8 @@ def _spans(line: str, terms: list[tuple[str, bool]],
     if line.isascii():
         return [m.span() for m in finder.finditer(line)]
     # accents and other scripts: token by token, folded as the index folds them
-    runs = [t for t, _ in terms if CJK.match(t)]
-    words = [(t, prefix) for t, prefix in terms if not CJK.match(t)]
+    runs = [t for t, _ in terms if paired(t)]
+    words = [(t, prefix) for t, prefix in terms if not paired(t)]
     spans: list[tuple[int, int]] = []
     for m in TOKEN.finditer(line):
         token = m.group()
@@ -49,7 +49,11 @@ def _spans(line: str, terms: list[tuple[str, bool]],
             if matches(token, terms):
                 spans.append(m.span())
             continue
-        for p in PIECE.finditer(folded):
+        if not paired(folded):  # a word of a spaced script, as a whole
+            if words and matches(folded, words):
+                spans.append(m.span())
+            continue
+        for p in piece().finditer(folded):
             at = m.start() + p.start()
             if p.group(1):  # a run of a paired script: where the terms are in it
                 for run in runs:

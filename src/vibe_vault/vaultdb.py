@@ -538,7 +538,7 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
     sql = (f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
            f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?")
     narrow, params = _narrowed(project, since)
-    order = " ORDER BY score, s.started DESC LIMIT ?"
+    order = " ORDER BY score, s.started DESC, s.session_id LIMIT ?"  # (deterministic)
     if phrase:
         order = (" ORDER BY s.doc IN (SELECT rowid FROM search WHERE search MATCH ?) DESC,"
                  + order[len(" ORDER BY"):])
