@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from vibe_vault import locations
+from vibe_vault.times import known_zone
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
 if TYPE_CHECKING:
@@ -129,17 +130,6 @@ def _read_file(path: str, problems: list[str], blocking: list[str]) -> dict[str,
             continue
         values[key] = value
     return values
-
-
-def known_zone(name: str) -> bool:
-    """Whether `name` is a time zone (IANA name) this system has."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
 
 
 def _bad_patterns(patterns: dict[str, Any]) -> list[str]:

@@ -231,7 +231,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
     start). One read of PEEK_BYTES covers nearly every file; more (in blocks
     growing to `limit`) only when those lines did not tell."""
     from vibe_vault.entries import KNOWN_TYPES, private_type
-    from vibe_vault.fold import epoch
+    from vibe_vault.times import epoch
 
     first_ts = cwd = ""
     answered = False

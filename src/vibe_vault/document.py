@@ -10,8 +10,8 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
-from vibe_vault.fold import epoch
 from vibe_vault.state import Commit, SessionState, worth_a_note
+from vibe_vault.times import epoch
 from vibe_vault.work import work_of
 
 

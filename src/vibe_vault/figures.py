@@ -9,19 +9,19 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 
 
 import re
-from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from msgspec import Struct, field
 
 from vibe_vault import pricing
 from vibe_vault import text as tx
-from vibe_vault.fold import add_tokens, epoch
+from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.titles import is_request
 from vibe_vault.paths import readable
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState, Todo, Tokens
+from vibe_vault.times import epoch
 from vibe_vault.work import Work, work_of
 
 
@@ -57,63 +57,6 @@ def short_tokens(x: int) -> str:
     if x >= 1000:
         return f"{x / 1000:.0f}k"
     return str(x)
-
-
-def iso(ts: str) -> str:
-    """An ISO 8601 timestamp with an explicit offset, to the second."""
-    try:
-        dt = datetime.fromisoformat(ts)
-    except ValueError:
-        return ts
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC).replace(microsecond=0).isoformat()
-
-
-# The zone a note tells its times in, set by `render` from its options for the
-# rendering it does: None is the system's own (the C library's, no import).
-_ZONE: list[tzinfo | None] = [None]
-
-
-def zone(name: str) -> tzinfo | None:
-    """The time zone an options' name means: None for the system's."""
-    if not name:
-        return None
-    if name in ("UTC", "Etc/UTC"):
-        return UTC
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # ~20 ms: only when configured
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
-def set_zone(name: str) -> None:
-    """Times from here on are told in the zone `name` ("": the system's)."""
-    _ZONE[0] = zone(name)
-
-
-def local(ts: str) -> datetime | None:
-    """A transcript's time in the note's zone; None when it is not a time."""
-    try:
-        dt = datetime.fromisoformat(ts)
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(_ZONE[0])
-
-
-def local_iso(ts: str) -> str:
-    """`iso`, in the note's zone: ISO 8601 with that zone's offset."""
-    dt = local(ts)
-    return dt.replace(microsecond=0).isoformat() if dt is not None else ts
-
-
-def hhmm(ts: str) -> str:
-    dt = local(ts)
-    return dt.strftime("%H:%M") if dt is not None else ""
 
 
 def duration(ms: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC
 
 from msgspec import Struct
 
@@ -27,6 +27,7 @@ from vibe_vault.note import write_note, write_session_note
 from vibe_vault.records import Record, total_tokens
 from vibe_vault.render import render
 from vibe_vault.resume import resume_command
+from vibe_vault.times import day, hhmm
 from vibe_vault.vault import (
     HOME_NOTE,
     REWRITE_NOTICE,
@@ -70,10 +71,6 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     return changed
 
 
-def _date(iso_ts: str) -> str:
-    return iso_ts[:10] if iso_ts else ""
-
-
 def _money(x: float) -> str:
     return f"${x:,.2f}"
 
@@ -96,14 +93,14 @@ def render_project(project: str, recs: list[Record]) -> str:
     for r in recs:
         t = total_tokens(r)
         status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
-        out.append(f"| {_date(r.started)} | {cell(wikilink(r.note, r.title))} | "
+        out.append(f"| {day(r.started, UTC)} | {cell(wikilink(r.note, r.title))} | "
                    f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "
                    f"{status} |")
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
         out += ["", "## Open threads (latest sessions)", ""]
         for r, task in open_tasks[:30]:
-            out.append(f"- [ ] {task} ({wikilink(r.note, _date(r.started))})")
+            out.append(f"- [ ] {task} ({wikilink(r.note, day(r.started, UTC))})")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
@@ -142,12 +139,13 @@ def render_home(sums: list[ProjectSums], latest: list[Record]) -> str:
            "|---|--:|---|--:|--:|"]
     for p in sums:
         out.append(f"| {cell(wikilink(project_note_path(p.project), p.project))} | "
-                   f"{p.sessions} | {_date(p.last.split(chr(0))[0])} | "
+                   f"{p.sessions} | {day(p.last.split(chr(0))[0], UTC)} | "
                    f"{p.minutes // 60}h {p.minutes % 60:02d}m | {_money(p.cost)} |")
     out += ["", "## Latest sessions", ""]
     for rec in latest:
-        out.append(f"- {_date(rec.started)} · **{rec.project}** · {wikilink(rec.note, rec.title)}"
-                   f" · {code(resume_command(rec.cwd, rec.session_id))}")
+        out.append(f"- {day(rec.started, UTC)} · **{rec.project}** · "
+                   f"{wikilink(rec.note, rec.title)} · "
+                   f"{code(resume_command(rec.cwd, rec.session_id))}")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
@@ -164,7 +162,7 @@ def render_daily(day: str, records: list[Record]) -> str:
     out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
            f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", f"# {day}", ""]
     for r in recs:
-        out.append(f"- {r.started[11:16]} · **{r.project}** · {wikilink(r.note, r.title)} "
+        out.append(f"- {hhmm(r.started, UTC)} · **{r.project}** · {wikilink(r.note, r.title)} "
                    f"({r.duration_minutes} min, {_money(r.cost_usd)})")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
@@ -255,7 +253,7 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
     changed = apply_links(cfg, links, records, lock_timeout)
     written = len(changed) + _write_index_note(cfg, project_note_path(project),
                                                render_project(project, list(records.values())))
-    days = sorted({_local_day(r.started) for r in records.values() if r.started}) if daily else []
+    days = sorted({day(r.started, UTC) for r in records.values() if r.started}) if daily else []
     return ProjectDone(changed=[records[sid] for sid in sorted(changed)], written=written,
                        days=days)
 
@@ -270,10 +268,3 @@ def _write_index_note(cfg: Config, relpath: str, text: str) -> bool:
 
         warn(cfg.state_dir, f"cannot write {relpath}: {exc.strerror or exc}", stderr=False)
         return False
-
-
-def _local_day(started: str) -> str:
-    try:
-        return datetime.fromisoformat(started).astimezone(UTC).strftime("%Y-%m-%d")
-    except ValueError:
-        return started[:10]

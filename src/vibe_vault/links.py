@@ -6,6 +6,7 @@ Pure: records in, links out.
 from __future__ import annotations
 
 import itertools
+from datetime import UTC
 
 from msgspec import Struct, field
 
@@ -13,6 +14,7 @@ from vibe_vault.records import Record
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState
 from vibe_vault.text import one_line
+from vibe_vault.times import day, day_and_time
 
 
 class Links(Struct):
@@ -88,11 +90,11 @@ def _tags(records: dict[str, Record], links: dict[str, Links]) -> None:
     for group in same.values():
         if len(group) < 2:
             continue
-        days = [r.started[:10] for r in group]
+        days = [day(r.started, UTC) for r in group]
         for r in group:
-            day = r.started[:10]
-            links[r.session_id].tag = (day if days.count(day) == 1 else
-                                       r.started[:16].replace("T", " "))
+            its_day = day(r.started, UTC)
+            links[r.session_id].tag = (its_day if days.count(its_day) == 1 else
+                                       day_and_time(r.started, UTC))
 
 
 def _summaries(records: dict[str, Record], tellers: dict[str, Record],

@@ -19,10 +19,10 @@ from vibe_vault.figures import (
     RenderOptions,
     fallback_title,
     figures,
-    iso,
     named_title,
 )
 from vibe_vault.state import SessionState, worth_a_note
+from vibe_vault.times import utc_iso
 
 
 class FileStamp(Struct, array_like=True):
@@ -148,8 +148,8 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         title=fig.title,
         summary=fig.summary,
         cwd=f.cwd,
-        started=iso(f.first_ts) if f.first_ts else "",
-        ended=iso(f.last_ts) if f.last_ts else "",
+        started=utc_iso(f.first_ts) if f.first_ts else "",
+        ended=utc_iso(f.last_ts) if f.last_ts else "",
         status=state.status,
         end_reason=state.end_reason,
         duration_minutes=fig.wall_minutes,

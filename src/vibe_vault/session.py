@@ -431,9 +431,9 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             # Claude's answer, from the event, makes the note until it does.
             read, complete = 0, True
             if not state.started_hint:
-                from datetime import UTC, datetime
+                from vibe_vault.times import now_utc_iso
 
-                state.started_hint = datetime.now(UTC).isoformat(timespec="seconds")
+                state.started_hint = now_utc_iso()
                 state.cwd_hint = gate(request.cwd_hint or "", 1000, redactor)
         main_read = read
         agents = (
@@ -572,7 +572,7 @@ def _only_user_words_kept(vault: str, note: str, pending: str = "") -> bool:
 
 def last_activity(state: SessionState) -> float:
     """Epoch seconds of the session's last entry, its subagents' included; 0 if none."""
-    from vibe_vault.fold import epoch
+    from vibe_vault.times import epoch
 
     last = state.fold.last_epoch
     for af in state.agents.values():

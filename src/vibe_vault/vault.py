@@ -8,9 +8,9 @@ find the user's heading in a note as people type it live in `text.py`.
 
 
 import re
-from datetime import UTC, datetime
 
 from vibe_vault.paths import _digest, safe_name
+from vibe_vault.times import note_stamp
 
 USER_HEADING = "## My notes"
 USER_HINT = "<!-- Everything below this heading is yours: vibe-vault never changes it. -->"
@@ -34,13 +34,7 @@ def project_note_path(project: str) -> str:
 
 def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8) -> str:
     """`Projects/<project>/sessions/<YYYY-MM-DD-HHMM>-<id8>.md`, safe on every OS."""
-    stamp = "undated"
-    if first_ts:
-        try:
-            dt = datetime.fromisoformat(first_ts).astimezone(UTC)
-            stamp = dt.strftime("%Y-%m-%d-%H%M")
-        except ValueError:
-            pass
+    stamp = (note_stamp(first_ts) if first_ts else "") or "undated"
     name = f"{stamp}-{short_id(session_id, id_chars)}"
     if not _PLAIN_NAME.match(name) or "--" in name:
         name = safe_name(name, 60)

@@ -26,6 +26,7 @@ import time
 
 from vibe_vault import filestamp, locations
 from vibe_vault.search_query import COLUMNS, index_text
+from vibe_vault.times import utc_iso_of_epoch
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
 if TYPE_CHECKING:
@@ -514,10 +515,6 @@ _HIT = "s.session_id, s.project, f.path, s.started, s.ended, s.note, s.status, s
 _FOLDER = " JOIN folders f ON f.id = s.folder"
 
 
-def iso(seconds: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(seconds)) if seconds else ""
-
-
 def since_seconds(day: str) -> int:
     """The start of a day (YYYY-MM-DD, UTC) in seconds since 1970."""
     import calendar
@@ -526,7 +523,8 @@ def since_seconds(day: str) -> int:
 
 
 def _hit(row: Any, score: float = 0.0) -> Hit:
-    return Hit(row[0], row[1], row[2], iso(row[3]), iso(row[4]), row[5], row[6], score, row[7])
+    return Hit(row[0], row[1], row[2], utc_iso_of_epoch(row[3]), utc_iso_of_epoch(row[4]),
+               row[5], row[6], score, row[7])
 
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",

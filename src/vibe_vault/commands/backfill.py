@@ -9,7 +9,6 @@ import gc
 import os
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ from msgspec import Struct, field
 from vibe_vault import locations, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter, count_between
+from vibe_vault.times import epoch, typed_epoch
 
 if TYPE_CHECKING:
     from vibe_vault.discover import Start
@@ -76,15 +76,13 @@ class Summary(Struct):
 
 def _epoch(iso_ts: str) -> float:
     """Epoch seconds of a record's ISO stamp; infinity when it has none."""
-    try:
-        return datetime.fromisoformat(iso_ts).timestamp() if iso_ts else float("inf")
-    except ValueError:
-        return float("inf")
+    ep = epoch(iso_ts) if iso_ts else None
+    return ep if ep is not None else float("inf")
 
 
 def _parse_day(s: str) -> float:
     try:
-        return datetime.fromisoformat(s).timestamp()
+        return typed_epoch(s)  # a bare date: the start of that day where the user is
     except ValueError:
         raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {s!r}") from None
 
@@ -605,10 +603,10 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
     guess that was wrong (a session that turns out to have no note, say).
     Only the projects the jobs are in are read."""
     from vibe_vault import registry
-    from vibe_vault.figures import iso
     from vibe_vault.links import compute_links
     from vibe_vault.project import project_name
     from vibe_vault.records import Record
+    from vibe_vault.times import utc_iso
     from vibe_vault.vault import note_relpath
 
     # First what each job is (a few strings), then one project at a time its
@@ -628,7 +626,7 @@ def _with_predicted_links(cfg: Config, conn: Any, jobs: list[Any], known: dict[s
             continue  # no note to link to (its neighbours link past it)
         project = project_name(cwd)  # (remembered by cwd: most sessions share a few folders)
         by_project.setdefault(project, []).append(
-            (sid, note_relpath(project, sid, first_ts), iso(first_ts)))
+            (sid, note_relpath(project, sid, first_ts), utc_iso(first_ts)))
     links = {}
     for project, guessed in sorted(by_project.items()):
         records = registry.of_projects(conn, [project])

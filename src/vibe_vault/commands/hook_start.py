@@ -8,6 +8,7 @@ stdout, in the JSON form Claude Code documents for SessionStart
 from __future__ import annotations
 
 import sys
+from datetime import UTC
 from typing import Any
 
 MAX_CONTEXT = 2000
@@ -20,6 +21,7 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
 
     from vibe_vault import registry
     from vibe_vault.project import project_name
+    from vibe_vault.times import day_and_time
 
     project = project_name(cwd)
     try:
@@ -35,7 +37,7 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
     if last is None:
         return ""
     lines = [f"vibe-vault: the previous Claude Code session in {project} "
-             f"({last.started[:16].replace('T', ' ')} UTC) was “{last.title}”"
+             f"({day_and_time(last.started, UTC)} UTC) was “{last.title}”"
              + ("" if last.title.endswith((".", "!", "?", "…")) else "."),
              f"Summary: {last.summary}"]
     if last.open_tasks:

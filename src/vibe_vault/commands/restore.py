@@ -208,10 +208,10 @@ def _against(dest: Path, f: BinaryIO, size: int) -> str:
 
 
 def _parse_day(s: str) -> float:
-    from datetime import datetime
+    from vibe_vault.times import typed_epoch
 
     try:
-        return datetime.fromisoformat(s).timestamp()
+        return typed_epoch(s)  # a bare date: the start of that day where the user is
     except ValueError:
         raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {s!r}") from None
 

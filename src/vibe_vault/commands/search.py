@@ -12,7 +12,9 @@ import os
 import re
 import sys
 import time
+from datetime import UTC
 
+from vibe_vault import times
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter, count_between
 
@@ -145,7 +147,7 @@ def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:
 
 
 def day_and_time(iso_ts: str) -> str:
-    return iso_ts[:16].replace("T", " ") if iso_ts else "(no date)"
+    return times.day_and_time(iso_ts, UTC) if iso_ts else "(no date)"
 
 
 def read_note(cfg: Config, hit: Hit, limit: int = 1 << 20) -> str:

@@ -7,11 +7,12 @@ import csv
 import json
 import sys
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC
 from typing import Any
 
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter, count_between
+from vibe_vault.times import period, typed_day
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,14 +35,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _period(started: str, by: str) -> str:
-    try:
-        dt = datetime.fromisoformat(started)
-    except ValueError:
-        return "unknown"
-    if by == "week":
-        y, w, _ = dt.isocalendar()
-        return f"{y}-W{w:02d}"
-    return dt.strftime("%Y-%m")
+    return period(started, by, UTC)  # the registry's stamps are UTC
 
 
 def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
@@ -117,7 +111,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     where, params = "has_note", []
     if args.since:
         try:
-            since = datetime.fromisoformat(args.since).date().isoformat()
+            since = typed_day(args.since)
         except ValueError:
             print(f"vv: --since takes a date like 2026-11-01, not {args.since!r}",
                   file=sys.stderr)

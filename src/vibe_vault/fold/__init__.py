@@ -24,13 +24,13 @@ from vibe_vault.fold.context import (
     HEAD_TURNS,
     TAIL_TURNS,
     Context,
-    epoch,
     note_text,
 )
 from vibe_vault.fold.tools import EXPLORE_LIST, EXPLORE_READ, EXPLORE_SEARCH
 from vibe_vault.fold.usage import AGENT_USAGE_WINDOW, add_tokens, note_entry_usage, tokens_of
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.state import AgentFold, Fold
+from vibe_vault.times import epoch  # kept here for callers of fold.epoch
 
 __all__ = [
     "ANSWER_CHARS", "EXPLORE_LIST", "EXPLORE_READ", "EXPLORE_SEARCH", "HEAD_TURNS",

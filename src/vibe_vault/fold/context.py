@@ -9,7 +9,6 @@ the saved state nor the note ever holds a secret.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -21,6 +20,7 @@ from vibe_vault.locations import tool_key
 from vibe_vault.redact import Redacted, Redactor
 from vibe_vault.state import Action, Fold, Pending, Said, Turn
 from vibe_vault.text import rx
+from vibe_vault.times import epoch
 
 # Caps keep a note readable and the state small for sessions of tens of
 # thousands of entries; what is dropped is counted and said in the note.
@@ -189,14 +189,6 @@ class Outcome(Struct):
     ms: int | None
     ts: str
 
-
-def epoch(ts: str) -> float | None:
-    """Seconds since the epoch of an ISO 8601 stamp; None if it is not one.
-    (datetime.fromisoformat is C: faster than any parsing by hand in Python.)"""
-    try:
-        return datetime.fromisoformat(ts).timestamp()
-    except ValueError:
-        return None
 
 
 def note_text(text: str, limit: int | None, redactor: Redactor,

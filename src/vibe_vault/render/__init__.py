@@ -8,7 +8,7 @@ from `markdown.py`.
 """
 
 
-from vibe_vault.figures import Figures, RenderOptions, figures, set_zone
+from vibe_vault.figures import Figures, RenderOptions, figures
 from vibe_vault.render.head import frontmatter, heading, user_heading
 from vibe_vault.render.page import Page, Section
 from vibe_vault.render.story import story
@@ -22,6 +22,7 @@ from vibe_vault.render.work import (
     tokens,
 )
 from vibe_vault.state import SessionState
+from vibe_vault.times import set_zone
 
 # The note, top to bottom.
 SECTIONS: tuple[Section, ...] = (

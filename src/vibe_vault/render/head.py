@@ -4,10 +4,11 @@ the title with its summary and facts, and the heading of the user's section."""
 
 from collections.abc import Callable
 
-from vibe_vault.figures import local, local_iso, short_tokens
+from vibe_vault.figures import short_tokens
 from vibe_vault.markdown import cell, code, quote, tag, wikilink, yaml_list, yaml_str
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
+from vibe_vault.times import local_iso, started_line
 from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT
 
 
@@ -93,9 +94,9 @@ def heading(page: Page) -> list[str]:
     out = [REWRITE_NOTICE, f"# {fig.title}", quote(fig.summary), ""]
     project_note = f"Projects/{state.project}/{state.project}"
     facts = [f"**Project** {wikilink(project_note, state.project)}"]
-    started = local(f.first_ts) if f.first_ts else None
-    if started is not None:
-        facts.append(f"**Started** {started:%Y-%m-%d %H:%M} {started.tzname() or ''}".rstrip())
+    started = started_line(f.first_ts) if f.first_ts else ""
+    if started:
+        facts.append(f"**Started** {started}")
     if fig.wall_minutes:
         facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
     elif f.first_ts:

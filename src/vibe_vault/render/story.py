@@ -6,12 +6,13 @@ import re
 from collections.abc import Callable
 
 from vibe_vault import text as tx
-from vibe_vault.figures import duration, hhmm, n, plural, short_tokens
+from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
 from vibe_vault.markdown import code, labelled_quote, quote
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, status_word
 from vibe_vault.state import Action, SessionState, Turn
+from vibe_vault.times import hhmm
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 GIST_CHARS = 400

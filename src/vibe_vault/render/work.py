@@ -4,11 +4,12 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 
 from msgspec import Struct, field
 
-from vibe_vault.figures import duration, hhmm, n, plural, short_tokens, todo_list
+from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
 from vibe_vault.markdown import cell, code, fenced
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, doer, status_word
 from vibe_vault.state import AgentFold, ErrorRec
+from vibe_vault.times import hhmm
 from vibe_vault.work import MAIN
 
 SECTION_ROWS = 200

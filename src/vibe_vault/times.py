@@ -1,0 +1,185 @@
+"""Times: reading the ISO 8601 stamps transcripts and hooks carry, and writing
+them for each place a time lands (a note's facts and turns, its frontmatter,
+the registry and index, note names, search results, stats periods).
+
+The one place that knows the zone times are told in: `set_zone` takes the
+config's `timezone` ("" is the system's own); every `zone` argument below
+defaults to it. A stamp without an offset is UTC (as Claude Code writes them).
+Only `datetime` is imported (C, cheap on the hook path); `zoneinfo` only when
+a zone is named.
+"""
+
+
+import time
+from datetime import UTC, datetime, tzinfo
+
+# The zone times are told in, set from the config by whoever renders: None is
+# the system's own (the C library's, no import).
+_ZONE: list[tzinfo | None] = [None]
+
+
+class _Current:
+    """The default of every `zone` argument: the zone `set_zone` set (None
+    already means the system's own)."""
+
+
+CURRENT = _Current()
+Zone = tzinfo | None | _Current
+
+
+def _z(zone: Zone) -> tzinfo | None:
+    return _ZONE[0] if isinstance(zone, _Current) else zone
+
+
+def zone_named(name: str) -> tzinfo | None:
+    """The time zone a config's name means: None for the system's (also for a
+    name this machine does not know; `vv doctor` and config checks say so)."""
+    if not name:
+        return None
+    if name in ("UTC", "Etc/UTC"):
+        return UTC
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # ~20 ms: only when configured
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def known_zone(name: str) -> bool:
+    """Whether this machine knows the IANA zone `name`."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def set_zone(name: str) -> None:
+    """Times from here on are told in the zone `name` ("": the system's)."""
+    _ZONE[0] = zone_named(name)
+
+
+# -- reading --------------------------------------------------------------------
+
+
+def parse(ts: str) -> datetime | None:
+    """An ISO 8601 stamp as an aware datetime (no offset: UTC); None if it is
+    not one. (datetime.fromisoformat is C: faster than any parsing by hand.)"""
+    try:
+        dt = datetime.fromisoformat(ts)
+    except ValueError:
+        return None
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt
+
+
+def epoch(ts: str) -> float | None:
+    """Seconds since 1970 of an ISO 8601 stamp; None if it is not one. (Called
+    for every transcript line: one call, no parse() in between.)"""
+    try:
+        dt = datetime.fromisoformat(ts)
+    except ValueError:
+        return None
+    return (dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt).timestamp()
+
+
+def typed_epoch(text: str, zone: Zone = None) -> float:
+    """Seconds since 1970 of a date (or time) a user typed, as `--since` takes
+    them: a bare date is the start of that day in `zone` (default: the
+    system's). ValueError if it is not one."""
+    dt = datetime.fromisoformat(text)
+    if dt.tzinfo is None:
+        z = _z(zone)
+        dt = dt.astimezone() if z is None else dt.replace(tzinfo=z)
+    return dt.timestamp()
+
+
+def typed_day(text: str) -> str:
+    """`2026-11-01`: the day of a date (or time) a user typed; ValueError if it
+    is not one."""
+    return datetime.fromisoformat(text).date().isoformat()
+
+
+# -- writing --------------------------------------------------------------------
+
+
+def utc_iso(ts: str) -> str:
+    """A stamp as ISO 8601 in UTC with its offset, to the second (the registry's
+    and the index's form); a text that is not a time, unchanged."""
+    dt = parse(ts)
+    return dt.astimezone(UTC).replace(microsecond=0).isoformat() if dt is not None else ts
+
+
+def utc_iso_of_epoch(seconds: float) -> str:
+    """Seconds since 1970 as `utc_iso` writes them; "" for 0 (no time)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(seconds)) if seconds else ""
+
+
+def now_utc_iso() -> str:
+    """This moment, as `utc_iso` writes a stamp."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def local(ts: str, zone: Zone = CURRENT) -> datetime | None:
+    """A stamp in `zone` (default: the zone set); None when it is not a time."""
+    dt = parse(ts)
+    return dt.astimezone(_z(zone)) if dt is not None else None
+
+
+def local_iso(ts: str, zone: Zone = CURRENT) -> str:
+    """ISO 8601 to the second with `zone`'s offset (a frontmatter's time)."""
+    dt = local(ts, zone)
+    return dt.replace(microsecond=0).isoformat() if dt is not None else ts
+
+
+def hhmm(ts: str, zone: Zone = CURRENT) -> str:
+    """`14:05`: a turn's time; "" when it is not a time."""
+    dt = local(ts, zone)
+    return dt.strftime("%H:%M") if dt is not None else ""
+
+
+def day(ts: str, zone: Zone = CURRENT) -> str:
+    """`2026-11-26`: the day a stamp falls on in `zone`; "" when there is no
+    stamp, its first ten characters when it is not a time."""
+    if not ts:
+        return ""
+    dt = local(ts, zone)
+    return dt.strftime("%Y-%m-%d") if dt is not None else ts[:10]
+
+
+def day_and_time(ts: str, zone: Zone = CURRENT) -> str:
+    """`2026-11-26 14:05`; "" when there is no stamp, its first sixteen
+    characters (T as a space) when it is not a time."""
+    if not ts:
+        return ""
+    dt = local(ts, zone)
+    return dt.strftime("%Y-%m-%d %H:%M") if dt is not None else ts[:16].replace("T", " ")
+
+
+def started_line(ts: str, zone: Zone = CURRENT) -> str:
+    """`2026-11-26 14:05 CET`: a note's start, with the zone's abbreviation."""
+    dt = local(ts, zone)
+    if dt is None:
+        return ""
+    return f"{dt:%Y-%m-%d %H:%M} {dt.tzname() or ''}".rstrip()
+
+
+def note_stamp(ts: str) -> str:
+    """`2026-11-26-1405`: a session note's name starts with its UTC start (the
+    name never changes with the zone); "" when it is not a time."""
+    dt = parse(ts)
+    return dt.astimezone(UTC).strftime("%Y-%m-%d-%H%M") if dt is not None else ""
+
+
+def period(ts: str, by: str, zone: Zone = CURRENT) -> str:
+    """The week (`2026-W48`, ISO) or month (`2026-11`) a stamp falls in, in
+    `zone`; "unknown" when it is not a time."""
+    dt = local(ts, zone)
+    if dt is None:
+        return "unknown"
+    if by == "week":
+        y, w, _ = dt.isocalendar()
+        return f"{y}-W{w:02d}"
+    return dt.strftime("%Y-%m")
