@@ -108,6 +108,9 @@ def _main(argv: list[str]) -> int:
     from vibe_vault import config
 
     cfg = config.load(ns.vault)
+    from vibe_vault.times import set_zone
+
+    set_zone(cfg.get("timezone"))  # every time a person reads is told in it
     for problem in cfg.problems:
         print(f"vv: {problem}", file=sys.stderr)
     if cfg.blocking and ns.command in WRITES_NOTES:

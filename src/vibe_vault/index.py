@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC
 
 from msgspec import Struct
 
@@ -27,7 +26,7 @@ from vibe_vault.note import write_note, write_session_note
 from vibe_vault.records import Record, total_tokens
 from vibe_vault.render import render
 from vibe_vault.resume import resume_command
-from vibe_vault.times import day, hhmm
+from vibe_vault.times import day, day_span, hhmm, local_iso
 from vibe_vault.vault import (
     HOME_NOTE,
     REWRITE_NOTICE,
@@ -71,6 +70,11 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     return changed
 
 
+def _iso(started: str) -> str:
+    """A frontmatter's time: ISO 8601 in the user's zone, with its offset."""
+    return local_iso(started) if started else "null"
+
+
 def _money(x: float) -> str:
     return f"${x:,.2f}"
 
@@ -83,8 +87,8 @@ def render_project(project: str, recs: list[Record]) -> str:
     out = ["---", "type: project", f"project: {yaml_str(project)}", f"sessions: {len(recs)}",
            f"active_minutes: {minutes}", f"tokens: {tokens}", f"cost_usd: {cost:.4f}"]
     if recs:
-        out.append(f"first_session: {recs[-1].started or 'null'}")
-        out.append(f"last_session: {recs[0].started or 'null'}")
+        out.append(f"first_session: {_iso(recs[-1].started)}")
+        out.append(f"last_session: {_iso(recs[0].started)}")
     out += ["tags:", "  - project", "---", REWRITE_NOTICE, "", f"# {project}", ""]
     out.append(f"**{len(recs)} sessions** · **{minutes // 60}h {minutes % 60:02d}m active** · "
                f"**{short_tokens(tokens)} tokens** · **{_money(cost)}**")
@@ -93,14 +97,14 @@ def render_project(project: str, recs: list[Record]) -> str:
     for r in recs:
         t = total_tokens(r)
         status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
-        out.append(f"| {day(r.started, UTC)} | {cell(wikilink(r.note, r.title))} | "
+        out.append(f"| {day(r.started)} | {cell(wikilink(r.note, r.title))} | "
                    f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "
                    f"{status} |")
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
         out += ["", "## Open threads (latest sessions)", ""]
         for r, task in open_tasks[:30]:
-            out.append(f"- [ ] {task} ({wikilink(r.note, day(r.started, UTC))})")
+            out.append(f"- [ ] {task} ({wikilink(r.note, day(r.started))})")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
@@ -139,11 +143,11 @@ def render_home(sums: list[ProjectSums], latest: list[Record]) -> str:
            "|---|--:|---|--:|--:|"]
     for p in sums:
         out.append(f"| {cell(wikilink(project_note_path(p.project), p.project))} | "
-                   f"{p.sessions} | {day(p.last.split(chr(0))[0], UTC)} | "
+                   f"{p.sessions} | {day(p.last.split(chr(0))[0])} | "
                    f"{p.minutes // 60}h {p.minutes % 60:02d}m | {_money(p.cost)} |")
     out += ["", "## Latest sessions", ""]
     for rec in latest:
-        out.append(f"- {day(rec.started, UTC)} · **{rec.project}** · "
+        out.append(f"- {day(rec.started)} · **{rec.project}** · "
                    f"{wikilink(rec.note, rec.title)} · "
                    f"{code(resume_command(rec.cwd, rec.session_id))}")
     out += ["", USER_HEADING, USER_HINT]
@@ -162,7 +166,7 @@ def render_daily(day: str, records: list[Record]) -> str:
     out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
            f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", f"# {day}", ""]
     for r in recs:
-        out.append(f"- {hhmm(r.started, UTC)} · **{r.project}** · {wikilink(r.note, r.title)} "
+        out.append(f"- {hhmm(r.started)} · **{r.project}** · {wikilink(r.note, r.title)} "
                    f"({r.duration_minutes} min, {_money(r.cost_usd)})")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
@@ -198,8 +202,9 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
         written += write_sessions_base(cfg.vault)
     if daily:
         for day in sorted(days):
-            recs = list(registry.records_where(conn, "has_note AND started LIKE ?",
-                                               (day + "%",)))
+            # The day where the user is: the registry's UTC stamps within it.
+            recs = list(registry.records_where(conn, "has_note AND started >= ? AND started < ?",
+                                               day_span(day)))
             written += _write_index_note(cfg, daily_note_path(day), render_daily(day, recs))
     return written
 
@@ -253,7 +258,7 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
     changed = apply_links(cfg, links, records, lock_timeout)
     written = len(changed) + _write_index_note(cfg, project_note_path(project),
                                                render_project(project, list(records.values())))
-    days = sorted({day(r.started, UTC) for r in records.values() if r.started}) if daily else []
+    days = sorted({day(r.started) for r in records.values() if r.started}) if daily else []
     return ProjectDone(changed=[records[sid] for sid in sorted(changed)], written=written,
                        days=days)
 

@@ -6,7 +6,6 @@ Pure: records in, links out.
 from __future__ import annotations
 
 import itertools
-from datetime import UTC
 
 from msgspec import Struct, field
 
@@ -90,11 +89,11 @@ def _tags(records: dict[str, Record], links: dict[str, Links]) -> None:
     for group in same.values():
         if len(group) < 2:
             continue
-        days = [day(r.started, UTC) for r in group]
+        days = [day(r.started) for r in group]
         for r in group:
-            its_day = day(r.started, UTC)
+            its_day = day(r.started)
             links[r.session_id].tag = (its_day if days.count(its_day) == 1 else
-                                       day_and_time(r.started, UTC))
+                                       day_and_time(r.started))
 
 
 def _summaries(records: dict[str, Record], tellers: dict[str, Record],

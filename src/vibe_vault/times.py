@@ -13,9 +13,13 @@ a zone is named.
 import time
 from datetime import UTC, datetime, tzinfo
 
-# The zone times are told in, set from the config by whoever renders: None is
-# the system's own (the C library's, no import).
+# The zone times are told in, named by the config (`vv` and the hook set it
+# when they load it; a rendering sets its options' own). Looked up at its first
+# use, so a command that tells no time never imports zoneinfo. None is the
+# system's own zone (the C library's, no import).
+_ZONE_NAME: list[str] = [""]
 _ZONE: list[tzinfo | None] = [None]
+_LOOKED_UP: list[bool] = [True]
 
 
 class _Current:
@@ -28,7 +32,17 @@ Zone = tzinfo | None | _Current
 
 
 def _z(zone: Zone) -> tzinfo | None:
-    return _ZONE[0] if isinstance(zone, _Current) else zone
+    if not isinstance(zone, _Current):
+        return zone
+    if not _LOOKED_UP[0]:
+        _ZONE[0] = zone_named(_ZONE_NAME[0])
+        _LOOKED_UP[0] = True
+    return _ZONE[0]
+
+
+def current_zone() -> tzinfo | None:
+    """The zone set (None: the system's)."""
+    return _z(CURRENT)
 
 
 def zone_named(name: str) -> tzinfo | None:
@@ -59,7 +73,10 @@ def known_zone(name: str) -> bool:
 
 def set_zone(name: str) -> None:
     """Times from here on are told in the zone `name` ("": the system's)."""
-    _ZONE[0] = zone_named(name)
+    if name != _ZONE_NAME[0] or not name:
+        _ZONE_NAME[0] = name
+        _ZONE[0] = None
+        _LOOKED_UP[0] = not name
 
 
 # -- reading --------------------------------------------------------------------
@@ -85,10 +102,10 @@ def epoch(ts: str) -> float | None:
     return (dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt).timestamp()
 
 
-def typed_epoch(text: str, zone: Zone = None) -> float:
+def typed_epoch(text: str, zone: Zone = CURRENT) -> float:
     """Seconds since 1970 of a date (or time) a user typed, as `--since` takes
-    them: a bare date is the start of that day in `zone` (default: the
-    system's). ValueError if it is not one."""
+    them: one without an offset is in `zone` (a bare date: the start of that
+    day there). ValueError if it is not one."""
     dt = datetime.fromisoformat(text)
     if dt.tzinfo is None:
         z = _z(zone)
@@ -96,10 +113,35 @@ def typed_epoch(text: str, zone: Zone = None) -> float:
     return dt.timestamp()
 
 
-def typed_day(text: str) -> str:
-    """`2026-11-01`: the day of a date (or time) a user typed; ValueError if it
-    is not one."""
-    return datetime.fromisoformat(text).date().isoformat()
+def day_start(day_text: str, zone: Zone = CURRENT) -> datetime:
+    """The first instant of a day (YYYY-MM-DD) in `zone`, aware. A midnight a
+    clock change skips starts the day at the change; one it repeats, at the
+    first. ValueError if it is not a date."""
+    start = datetime.fromisoformat(day_text[:10]).replace(hour=0, minute=0, second=0,
+                                                          microsecond=0, tzinfo=None)
+    z = _z(zone)
+    if z is None:
+        return start.astimezone()  # the system's zone (mktime: the first of a repeat)
+    # fold=0: a skipped midnight reads with the offset before the change, which
+    # is the change itself in UTC; a repeated one is its first occurrence.
+    return start.replace(tzinfo=z).astimezone(UTC).astimezone(z)
+
+
+def day_span(day_text: str, zone: Zone = CURRENT) -> tuple[str, str]:
+    """The UTC ISO stamps (as `utc_iso` writes them) a day in `zone` runs from
+    (included) to (excluded): a registry's `started` compared as text."""
+    from datetime import timedelta
+
+    start = day_start(day_text, zone)
+    next_day = (datetime.fromisoformat(day_text[:10]) + timedelta(days=1)).date().isoformat()
+    end = day_start(next_day, zone)
+    return (start.astimezone(UTC).replace(microsecond=0).isoformat(),
+            end.astimezone(UTC).replace(microsecond=0).isoformat())
+
+
+def day_of_epoch(seconds: float, zone: Zone = CURRENT) -> str:
+    """The day (YYYY-MM-DD) an instant falls on in `zone`."""
+    return datetime.fromtimestamp(seconds, UTC).astimezone(_z(zone)).strftime("%Y-%m-%d")
 
 
 # -- writing --------------------------------------------------------------------

@@ -26,7 +26,7 @@ import time
 
 from vibe_vault import filestamp, locations
 from vibe_vault.search_query import COLUMNS, index_text
-from vibe_vault.times import utc_iso_of_epoch
+from vibe_vault.times import day_start, utc_iso_of_epoch
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
 if TYPE_CHECKING:
@@ -516,10 +516,8 @@ _FOLDER = " JOIN folders f ON f.id = s.folder"
 
 
 def since_seconds(day: str) -> int:
-    """The start of a day (YYYY-MM-DD, UTC) in seconds since 1970."""
-    import calendar
-
-    return calendar.timegm(time.strptime(day, "%Y-%m-%d"))
+    """The start of a day (YYYY-MM-DD, where the user is) in seconds since 1970."""
+    return int(day_start(day).timestamp())
 
 
 def _hit(row: Any, score: float = 0.0) -> Hit:

@@ -14,6 +14,7 @@ from vibe_vault import locations
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter
 from vibe_vault.regular import open_regular, read_fd
+from vibe_vault.times import day_of_epoch
 
 
 class Check(Struct):
@@ -162,7 +163,7 @@ def _retention(cfg: Config, project_dir: Path) -> Check:
     if not mains:
         return Check("retention", "pass", f"{setting}; no transcripts yet{restore}")
     oldest = min(mains.values())
-    first_deletion = time.strftime("%Y-%m-%d", time.localtime(oldest + days * 86400))
+    first_deletion = day_of_epoch(oldest + days * 86400)
     if not cfg.get("archive"):
         return Check("retention", "warn", f"{setting} and archiving is off (archive = false): "
                      f"{len(mains)} sessions are deleted for good from {first_deletion} on, "
@@ -176,7 +177,7 @@ def _retention(cfg: Config, project_dir: Path) -> Check:
                       cfg, sid, archive.session_files(paths[sid])) > 0]
     if unarchived:
         t, _ = unarchived[0]
-        when = time.strftime("%Y-%m-%d", time.localtime(t + days * 86400))
+        when = day_of_epoch(t + days * 86400)
         return Check("retention", "warn", f"{setting}: {len(unarchived)} sessions not (wholly) "
                      f"archived are deleted within {RETENTION_MARGIN_DAYS} days, the first on "
                      f"{when}{restore}", "run vv archive now")

@@ -97,6 +97,9 @@ def run(argv: list[str] | None = None) -> int:
 
         cfg = config.load()
         state_dir = cfg.state_dir
+        from vibe_vault.times import set_zone
+
+        set_zone(cfg.get("timezone"))  # (looked up only when a time is told)
         _handle(data, cfg, started)
     except SystemExit:
         pass

@@ -8,7 +8,6 @@ stdout, in the JSON form Claude Code documents for SessionStart
 from __future__ import annotations
 
 import sys
-from datetime import UTC
 from typing import Any
 
 MAX_CONTEXT = 2000
@@ -21,7 +20,7 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
 
     from vibe_vault import registry
     from vibe_vault.project import project_name
-    from vibe_vault.times import day_and_time
+    from vibe_vault.times import started_line
 
     project = project_name(cwd)
     try:
@@ -37,7 +36,7 @@ def context_for(cfg: Any, cwd: str, session_id: str) -> str:
     if last is None:
         return ""
     lines = [f"vibe-vault: the previous Claude Code session in {project} "
-             f"({day_and_time(last.started, UTC)} UTC) was “{last.title}”"
+             f"({started_line(last.started)}) was “{last.title}”"
              + ("" if last.title.endswith((".", "!", "?", "…")) else "."),
              f"Summary: {last.summary}"]
     if last.open_tasks:

@@ -12,7 +12,6 @@ import os
 import re
 import sys
 import time
-from datetime import UTC
 
 from vibe_vault import times
 from vibe_vault.config import Config
@@ -78,7 +77,7 @@ def since_date(text: str, now: float | None = None) -> str:
         raise ValueError(f"--since {text!r}: give a date (2026-11-01) or an age (3d, 2w, 6m, 1y)")
     days = int(m.group(1)) * {"d": 1, "w": 7, "m": 30, "y": 365}[m.group(2)]
     when = (time.time() if now is None else now) - days * 86400
-    return time.strftime("%Y-%m-%d", time.gmtime(when))
+    return times.day_of_epoch(when)  # the day it was where the user is
 
 
 def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
@@ -147,7 +146,7 @@ def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:
 
 
 def day_and_time(iso_ts: str) -> str:
-    return times.day_and_time(iso_ts, UTC) if iso_ts else "(no date)"
+    return times.day_and_time(iso_ts) if iso_ts else "(no date)"  # where the user is
 
 
 def read_note(cfg: Config, hit: Hit, limit: int = 1 << 20) -> str:

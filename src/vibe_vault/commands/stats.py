@@ -7,12 +7,11 @@ import csv
 import json
 import sys
 from collections.abc import Iterable
-from datetime import UTC
 from typing import Any
 
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter, count_between
-from vibe_vault.times import period, typed_day
+from vibe_vault.times import period, typed_epoch, utc_iso_of_epoch
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _period(started: str, by: str) -> str:
-    return period(started, by, UTC)  # the registry's stamps are UTC
+    return period(started, by)  # the week or month where the user is
 
 
 def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
@@ -111,7 +110,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     where, params = "has_note", []
     if args.since:
         try:
-            since = typed_day(args.since)
+            # from the start of that day where the user is, as the UTC stamps say it
+            since = utc_iso_of_epoch(typed_epoch(args.since))
         except ValueError:
             print(f"vv: --since takes a date like 2026-11-01, not {args.since!r}",
                   file=sys.stderr)
