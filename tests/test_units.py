@@ -179,7 +179,7 @@ def test_sniffing_a_transcript_tells_whether_claude_answered(tmp_path: Path) -> 
 
 
 def test_backfill_takes_large_sessions_first_then_the_rest_by_id() -> None:
-    from vibe_vault.commands.backfill import BIG, _job_order
+    from vibe_vault.backfill import BIG, _job_order
 
     sizes = {"b-small": 10, "a-small": BIG - 1, "c-big": BIG, "d-bigger": 5 * BIG, "0-mid": 500}
     got = sorted(sizes, key=lambda sid: _job_order(sid, sizes[sid]))

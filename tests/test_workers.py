@@ -111,7 +111,7 @@ def test_transcript_starts_read_by_workers_equal_one_process(monkeypatch: pytest
     guesses) in worker processes: what they find is what one process finds,
     in the order asked."""
     from conftest import main_files
-    from vibe_vault.commands import backfill
+    from vibe_vault import backfill
 
     paths = [str(p) for p in main_files()]
     one = backfill._sniff_all(paths, 1)

@@ -1,0 +1,658 @@
+"""Backfill: a note for every session found under some folders, through the
+same reader, fold and renderer as the hook, in parallel, skipping what has not
+changed since last time from a `stat` alone.
+
+plan (one folder at a time, against the registry's rows) -> jobs, largest
+first, with the links each note will most likely carry -> the jobs in worker
+processes (session.update_session) -> each finished session's rows into the
+database, in large transactions -> the forgotten removed, the index notes, the
+files of finished sessions pruned, the search index caught up. `vv backfill`
+(commands/backfill.py) reads the arguments and shows what this returns.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from msgspec import Struct, field
+
+from vibe_vault import locations, vaultdb
+from vibe_vault.config import Config
+from vibe_vault.times import epoch
+
+if TYPE_CHECKING:
+    from vibe_vault.discover import Start
+    from vibe_vault.links import Links
+    from vibe_vault.session import Outcome
+
+
+class Request(Struct, kw_only=True, frozen=True):
+    """What a backfill is asked to do (`vv backfill`'s options)."""
+
+    force: bool = False  # re-read every transcript from byte 0
+    dry_run: bool = False  # plan only: nothing written
+    since: float | None = None  # epoch seconds: only sessions active since
+    project: str | None = None  # only sessions of this project
+    workers: int = 0  # parallel workers; 0: the number of cores
+    archive: bool = False  # check every session's archive copy, unchanged ones too
+    prune: bool = True  # the whole transcripts directory: prune what is gone from it
+    quiet: bool = False  # warnings to the log only, not stderr
+
+
+class Summary(Struct):
+    sessions: int = 0
+    written: int = 0
+    unchanged: int = 0
+    without_note: int = 0
+    failed: int = 0
+    filtered: int = 0
+    forgotten: int = 0  # sessions forgotten (vv forget) or of an excluded project
+    skipped_files: dict[str, int] = field(default_factory=dict)
+    bytes: int = 0
+    seconds: float = 0.0
+    index_notes_written: int = 0
+    files_pruned: int = 0  # locks and journals of sessions whose transcripts are gone
+    indexed: int = 0  # sessions the search index holds
+    archived_bytes: int = 0
+    unknown_entry_types: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+class Job(Struct, gc=False):
+    """One session to bring up to date, as a worker process is handed it.
+    (Not tracked by the cycle collector: it holds strings and a Links, never
+    itself; a cold backfill plans one per session.)"""
+
+    session_id: str
+    transcript: str
+    agent_files: list[str]
+    force: bool  # read again from byte 0
+    idle_before: float  # epoch seconds: active with nothing newer -> ended (idle)
+    archive: bool  # archive its files once read
+    links: Links | None = None  # the links its note will most likely carry
+
+
+class Done(Struct):
+    """What a backfill did; with `Request.dry_run`, what it would do (`planned`)."""
+
+    summary: Summary
+    planned: list[Job] = field(default_factory=list)
+
+
+class Watcher(Protocol):
+    """Who is told how a run goes as it goes (the command's progress bar)."""
+
+    def say(self, text: str) -> None: ...  # one line for the user
+    def start(self, sessions: int, nbytes: int) -> None: ...  # the jobs begin
+    def step(self, nbytes: int) -> None: ...  # one job finished
+    def close(self) -> None: ...  # every job finished
+
+
+class Silent:
+    """A Watcher that tells nobody."""
+
+    def say(self, text: str) -> None:
+        pass
+
+    def start(self, sessions: int, nbytes: int) -> None:
+        pass
+
+    def step(self, nbytes: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _epoch(iso_ts: str) -> float:
+    """Epoch seconds of a record's ISO stamp; infinity when it has none."""
+    ep = epoch(iso_ts) if iso_ts else None
+    return ep if ep is not None else float("inf")
+
+
+
+# -- the work of one session, in a worker process ---------------------------------
+
+_cfg: Config | None = None
+
+
+def _init(cfg: Config) -> None:
+    global _cfg
+    _cfg = cfg
+
+
+def _work(job: Job) -> tuple[str, Outcome | None, str]:
+    """Process one session; (session id, Outcome or None, error text)."""
+    sid, main, agents = job.session_id, job.transcript, job.agent_files
+    from vibe_vault.lock import LockTimeout
+    from vibe_vault.regular import NotAFile
+    from vibe_vault.session import Update, update_session
+
+    assert _cfg is not None
+    try:
+        out = update_session(_cfg, Update(
+            session_id=sid, transcript=main, agent_files=agents, fresh=job.force,
+            lock_timeout=30.0, idle_before=job.idle_before, want_record=True, links=job.links))
+        if job.archive:
+            from vibe_vault.archive import archive_files, session_files
+
+            archive_files(_cfg, sid, session_files(main, agents), level=1)
+    except LockTimeout:
+        return sid, None, f"session {sid} stayed locked"
+    except (NotAFile, OSError) as exc:
+        return sid, None, f"{main}: {getattr(exc, 'strerror', None) or exc}"
+    if out.record is not None:
+        # Sent as its rows: the parent, which writes them, is one process for
+        # every worker, and decoding whole records was a tenth of its time.
+        from vibe_vault.records import row_of
+
+        out.row, out.record = row_of(out.record), None
+    return sid, out, ""
+
+
+def backfill(cfg: Config, roots: list[Path], request: Request,
+             watcher: Watcher | None = None) -> Done:
+    """Bring the notes of every session under `roots` up to date (or, with
+    `request.dry_run`, plan only), then the indexes."""
+    from vibe_vault import registry
+    from vibe_vault.lock import Running
+    from vibe_vault.session import Store
+
+    t0 = time.monotonic()
+    Store(cfg.state_dir).ensure()
+    # No cycle collections while the jobs are planned: each one walked every
+    # job made so far (100,000 sessions: 0.8 s of the 2-3 s before the first
+    # job, all of it serial). Turned on again, with the plan out of its way,
+    # when the jobs start (_collect_again).
+    gc.disable()
+    try:
+        with Running(cfg.state_dir):  # searches meanwhile leave the indexing to this run
+            conn = registry.connect(cfg)  # on the first run, takes the old registry in
+            try:
+                # Projects whose records SessionEnd left (the database busy), notes owed.
+                owed = set(registry.owed_projects(conn))
+                done = _backfill(cfg, conn, roots, request, watcher or Silent(), t0, owed)
+                if not request.dry_run:
+                    registry.paid(conn, owed)
+                return done
+            finally:
+                conn.close()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def _collect_again() -> None:
+    """The jobs and what was read to plan them stay until the run ends: kept
+    out of every later collection (in the workers too, which inherit them
+    and would otherwise copy every page a collection touches)."""
+    gc.freeze()
+    gc.enable()
+
+
+class _RowWriter:
+    """Writes each finished session's registry row and search rows (made by
+    the worker, with the stamp of the state they come from, so the catch-up at
+    the end reads no state again), committing every COMMIT_ROWS sessions or
+    COMMIT_SECONDS. Few large transactions, not many small ones: each commit
+    writes every page it changed to the WAL, and the indexes keyed by session
+    id change pages all over: 100,000 sessions in batches of 500 wrote 19
+    times the database's size (6.8 GB) in 19 s; in batches of 5,000, 2.1 GB
+    in 11 s."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.pending = 0
+        self.since = 0.0
+        self.ids: dict[str, int] = {}  # the search index's folder ids, across commits
+        # Fewer checkpoints, each copying a page written many times only once.
+        conn.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KB}")
+
+    def put(self, done: Any) -> None:
+        from vibe_vault import registry
+
+        if not self.pending:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.since = time.monotonic()
+        try:
+            registry.put_row(self.conn, done.row)
+            if done.state_key:
+                vaultdb.put_indexed(self.conn, done.state_key, done.state_stamp,
+                                    done.session_id, done.document, self.ids)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            self.pending = 0
+            raise
+        self.pending += 1
+        if self.pending >= COMMIT_ROWS or time.monotonic() - self.since > COMMIT_SECONDS:
+            self.commit()
+
+    def commit(self) -> None:
+        if self.pending:
+            self.conn.execute("COMMIT")
+            self.pending = 0
+
+
+COMMIT_ROWS = 5000
+COMMIT_SECONDS = 2.0  # also lets a SessionEnd hook in between (it waits, then stages)
+# SQLite's page cache for the run (its default is 2 MB): the pages of the
+# indexes being added to stay in memory rather than being read back from the
+# file between commits (100,000 sessions: the parent's system time 4.7-5.2 ->
+# 3.1 s, its writes 3.3 -> 2.0 GB); within the 150 MB a run may take.
+CACHE_KB = 16384
+CHECKPOINT_PAGES = 16384  # WAL pages (64 MB) before copying them into the database
+
+
+_NO_AGENTS: list[str] = []  # shared by the jobs of sessions without subagents (most): never changed
+
+
+class Known(Struct):
+    """What the registry says of a session, enough to tell it is unchanged."""
+
+    project: str
+    status: str
+    ended: str
+    has_note: bool
+    note: str
+
+
+def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watcher: Watcher,
+              t0: float, staged: set[str]) -> Done:
+    from vibe_vault import registry
+    from vibe_vault.atomic import sweep_temp_files
+    from vibe_vault.discover import discover, groups
+    from vibe_vault.log import warn
+
+    owners = registry.owners(conn)  # legacy subagent files: few
+    notes = _NoteFolders(cfg.vault)
+    summary = Summary(sessions=0, skipped_files={})
+    idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
+    jobs: list[Job] = []
+    sizes: dict[str, int] = {}
+    # Archiving is on unless the config says otherwise: Claude Code deletes
+    # transcripts after cleanupPeriodDays, and the archive is what `vv restore`
+    # puts back. By default only the sessions read are archived (a warm run
+    # stays a stat per file); --archive checks every session's copy.
+    archiving = bool(request.archive or cfg.get("archive"))
+    if archiving:
+        from vibe_vault.archive import (
+            finish_pending,
+            move_out_of_vault,
+            needs_archive,
+            session_files,
+        )
+
+        moved = move_out_of_vault(cfg)
+        if moved:
+            watcher.say(f"vv: {moved}")
+        if not request.dry_run:
+            finish_pending(cfg)  # archive runs hooks were stopped in
+
+    from vibe_vault.paths import safe_id
+    from vibe_vault.privacy import forgotten
+
+    buried = forgotten(cfg.state_dir)
+    gone: set[str] = set()  # forgotten sessions the registry still knows
+    found: set[str] = set()
+    known: dict[str, Known] = {}  # of the sessions processed or forgotten: what was
+    owners_found: dict[str, str] = {}
+    # One folder at a time, each checked against its own rows (indexed reads):
+    # a warm run over a large history costs a stat per file, and memory in
+    # proportion to one folder.
+    since, project = request.since, request.project
+    plain = not (request.force or project or request.archive or since is not None)
+    for group in groups(roots):
+        stamps = registry.stamps_under(conn, str(group))
+        rows = registry.brief_under(conn, str(group))
+        if plain and _folder_unchanged(group, stamps, rows, buried, notes, idle_before):
+            # Every file as last read, nothing new, nothing to mark: no session looked at.
+            sids = set(rows) - found
+            found |= sids
+            summary.sessions += len(sids)
+            summary.unchanged += len(sids)
+            continue
+        stats: dict[str, os.stat_result] = {}
+        sources, skipped = discover([group], owners, stats)
+        for reason, k in skipped.items():
+            summary.skipped_files[reason] = summary.skipped_files.get(reason, 0) + k
+        files_known: dict[str, int] = {}
+        for sid, *_ in stamps.values():
+            files_known[sid] = files_known.get(sid, 0) + 1
+        for src in sources:
+            sid = src.session_id
+            if sid in found:
+                summary.skipped_files["duplicate session id"] = summary.skipped_files.get(
+                    "duplicate session id", 0) + 1
+                continue
+            found.add(sid)
+            summary.sessions += 1
+            owners_found.update((a, sid) for a in src.agents
+                                if not locations.in_subagents_dir(a))
+            row = rows.get(sid)
+            rec = Known(*row) if row else None
+            if buried and safe_id(sid) in buried:
+                summary.forgotten += 1
+                if rec is not None:
+                    gone.add(sid)
+                    known[sid] = rec
+                continue
+            files = [src.main, *src.agents]
+            # One stat per file tells all: unchanged or not, how recent, how big.
+            now = [stats.get(p) for p in files]
+            newest = max((st.st_mtime_ns for st in now if st), default=0) / 1e9
+            if since is not None and newest < since:
+                summary.filtered += 1
+                continue
+            if project:
+                its = (rec.project if rec and rec.project
+                       else os.path.basename(os.path.dirname(src.main)))
+                if its != project and not its.endswith("-" + project):
+                    summary.filtered += 1
+                    continue
+            if (rec is not None and not request.force
+                    and files_known.get(sid) == len(files)
+                    and all(st is not None and stamps.get(p) == (
+                        sid, st.st_size, st.st_mtime_ns, st.st_ino)
+                        for p, st in zip(files, now, strict=True))
+                    and not (rec.status == "active"
+                             and min(newest, _epoch(rec.ended)) < idle_before)
+                    # A note deleted (or the whole vault) is written again.
+                    and not (rec.has_note and not notes.exists(rec.note))
+                    and not (request.archive and needs_archive(
+                        cfg, sid, session_files(src.main, src.agents)))):
+                summary.unchanged += 1
+                continue
+            if rec is not None:
+                known[sid] = rec
+            sizes[sid] = sum(st.st_size for st in now if st)
+            jobs.append(Job(sid, src.main, src.agents or _NO_AGENTS, request.force,
+                            idle_before, archiving))
+    jobs.sort(key=lambda j: _job_order(j.session_id, sizes[j.session_id]))
+    _predict_links(conn, jobs, known, request.workers)
+    if request.dry_run:
+        return Done(summary, planned=jobs)
+    sweep_temp_files(locations.sessions_dir(cfg.state_dir))  # left by a writer that was killed
+    watcher.start(len(jobs), sum(sizes.values()))
+    # Each session's rows go to the database as it finishes (what is kept in
+    # memory is a project name and a note folder per session, not a record).
+    writer = _RowWriter(conn)
+    _collect_again()
+    projects: set[str] = set(staged)
+    folders: set[str] = set()
+    try:
+        for sid, out, err in _run_jobs(cfg, jobs, request.workers):
+            watcher.step(sizes.get(sid, 0))
+            if out is None:
+                summary.failed += 1
+                summary.errors.append(err)
+                warn(cfg.state_dir, f"backfill: {err}", stderr=not request.quiet)
+                continue
+            summary.bytes += out.bytes_read
+            if out.forgotten:
+                summary.forgotten += 1
+                gone.add(sid)
+                continue
+            if out.row is not None:
+                writer.put(out)
+                projects.add(out.row.project)
+                if sid in known:
+                    projects.add(known[sid].project)
+                if out.row.note:
+                    folders.add(os.path.dirname(out.row.note))
+            if not out.has_note:
+                summary.without_note += 1
+            elif out.wrote:
+                summary.written += 1
+            else:
+                summary.unchanged += 1
+    finally:  # what finished is kept, even when Ctrl-C stops the rest
+        writer.commit()
+    watcher.close()
+    # What the jobs were (a tenth of a kB a session) is not needed past here:
+    # freed before the index notes are made, it is not part of the peak.
+    processed = bool(jobs)
+    jobs.clear()
+    sizes.clear()
+    if gone:
+        from vibe_vault.session import Store, forget_files
+
+        store = Store(cfg.state_dir)
+        for sid in gone:
+            was = known.get(sid)
+            # left by a hook (an excluded project): `vv forget` removes its own
+            forget_files(cfg, store, sid, was.note if was else "", keep_user_words=True)
+        projects |= registry.remove(cfg, gone)
+    first = (not conn.execute("SELECT 1 FROM records LIMIT 1").fetchone()
+             or not os.path.exists(os.path.join(cfg.vault, "index.md")))
+    if gone or processed or first or staged:
+        with vaultdb.transaction(conn):
+            registry.set_owners(conn, owners_found)
+        from vibe_vault import index
+
+        summary.index_notes_written = index.regenerate(cfg, None if first else projects,
+                                                       conn=conn)
+        for folder in sorted(folders):
+            sweep_temp_files(os.path.join(cfg.vault, folder))
+    if request.prune:
+        missing = [row[0] for row in conn.execute("SELECT session_id FROM records")
+                   if row[0] not in found]
+        summary.files_pruned = prune_finished(cfg, conn, missing)
+        # Last, not first: ext4 looks past every recently deleted inode at each
+        # create, and an upgrade may leave one lock file per session ever seen.
+        from vibe_vault.lock import sweep_session_lock_files
+
+        sweep_session_lock_files(cfg.state_dir)
+    summary.indexed = _catch_up_search(cfg)
+    summary.unknown_entry_types = registry.unknown_counts(conn)
+    summary.seconds = round(time.monotonic() - t0, 3)
+    return Done(summary)
+
+
+BIG = 1 << 20  # bytes of a session whose place in the order is by size
+
+
+def _job_order(sid: str, size: int) -> tuple[int, str]:
+    """Large sessions first, biggest first, so that none finishes last on its
+    own; then the rest by session id. Most of the database's indexes are keyed
+    by session id (or a path ending in it): rows coming in that order go in at
+    the end of those indexes, so a commit writes the pages it added rather
+    than a page of each index per session (100,000 sessions: the database's
+    writes fell from 5.5 to 3.3 GB, its write calls from 2.1 to 1.3 million)."""
+    return (-size, "") if size >= BIG else (0, sid)
+
+
+def _catch_up_search(cfg: Config) -> int:
+    """Bring the search index up to date with every session's state."""
+    import sqlite3
+
+    from vibe_vault import vaultdb
+    from vibe_vault.log import warn
+
+    try:
+        conn = vaultdb.ready(cfg.state_dir)
+    except (sqlite3.Error, OSError) as exc:
+        warn(cfg.state_dir, f"backfill: search index not updated ({exc}); vv search will")
+        return 0
+    try:
+        return conn.execute("SELECT count(*) FROM sessions").fetchone()[0]  # type: ignore[no-any-return]
+    finally:
+        conn.close()
+
+
+def _folder_unchanged(group: Path, stamps: dict[str, tuple[str, int, int, int]],
+                      rows: dict[str, tuple[str, str, str, bool, str]], buried: set[str],
+                      notes: _NoteFolders, idle_before: float) -> bool:
+    """Whether a folder needs no work: its .jsonl files are exactly the files
+    the registry has read, each as it was (size, time, inode), no session is
+    forgotten, due to be marked idle, or missing its note. One directory
+    listing and a stat per file; no path parsed, no file opened."""
+    from vibe_vault.discover import jsonl_entries
+    from vibe_vault.paths import safe_id
+
+    if not stamps:
+        return False
+    seen = 0
+    newest: dict[str, int] = {}  # session -> its files' latest mtime
+    for entry in jsonl_entries(str(group)):
+        was = stamps.get(entry.path)
+        if was is None:
+            return False
+        try:
+            st = entry.stat()
+        except OSError:
+            return False
+        if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):
+            return False
+        seen += 1
+        newest[was[0]] = max(newest.get(was[0], 0), st.st_mtime_ns)
+    if seen != len(stamps):  # a file gone, or in a folder that cannot be read
+        return False
+    for sid, (_, status, ended, has_note, note) in rows.items():
+        if (buried and safe_id(sid) in buried) or (has_note and not notes.exists(note)):
+            return False
+        if status == "active" and min(newest.get(sid, 0) / 1e9, _epoch(ended)) < idle_before:
+            return False  # to be marked idle
+    return True
+
+
+class _NoteFolders:
+    """Whether notes exist, from one listing per folder rather than a stat per note."""
+
+    def __init__(self, vault: str) -> None:
+        self.vault = vault
+        self.listed: dict[str, set[str]] = {}
+
+    def exists(self, note: str) -> bool:
+        folder, _, name = note.rpartition("/")
+        names = self.listed.get(folder)
+        if names is None:
+            try:
+                names = set(os.listdir(os.path.join(self.vault, *folder.split("/"))))
+            except OSError:
+                names = set()
+            self.listed[folder] = names
+        return name in names
+
+
+def prune_finished(cfg: Config, conn: Any, missing: list[str]) -> int:
+    """Drop the lock and journal files of sessions whose transcript files are
+    all gone (Claude Code deletes them after 30 days): no hook will come for
+    them again. Their state stays: the search index and the vault's database
+    are built from the states, and old sessions are the ones people search for.
+    """
+    from vibe_vault import registry
+    from vibe_vault.session import Store
+
+    store = Store(cfg.state_dir)
+    pruned = 0
+    for sid in missing:  # sessions the registry knows and the transcripts folder no longer has
+        rec = registry.get(conn, sid)
+        if rec is None or not rec.files or any(os.path.exists(f.path) for f in rec.files):
+            continue
+        for path in (store.journal_path(sid), store.legacy_lock_path(sid)):
+            try:
+                os.unlink(path)
+                pruned += 1
+            except OSError:
+                continue
+    return pruned
+
+
+def _predict_links(conn: Any, jobs: list[Job], known: dict[str, Known], workers: int) -> None:
+    """Give each job the links its note will most likely carry, so a cold backfill
+    writes each note once. A new session's start and project come from its first
+    lines, by the rules the fold uses; the link pass at the end corrects any
+    guess that was wrong (a session that turns out to have no note, say).
+    Only the projects the jobs are in are read."""
+    from vibe_vault import registry
+    from vibe_vault.links import compute_links
+    from vibe_vault.project import project_name
+    from vibe_vault.records import Record
+    from vibe_vault.times import utc_iso
+    from vibe_vault.vault import note_relpath
+
+    # First what each job is (a few strings), then one project at a time its
+    # records: memory follows the largest project, not the number of jobs.
+    by_project: dict[str, list[tuple[str, str, str]]] = {}  # project -> (sid, note, started)
+    new: list[tuple[str, str]] = []  # (sid, transcript) of sessions with no note yet
+    for job in jobs:
+        rec = known.get(job.session_id)
+        if rec is not None and rec.note and rec.has_note:
+            by_project.setdefault(rec.project, [])  # known: its record is read below
+        else:
+            new.append((job.session_id, job.transcript))
+    for (sid, _), start in zip(new, _sniff_all([main for _, main in new], workers),
+                               strict=True):
+        first_ts, cwd = start.first_ts, start.cwd
+        if not first_ts or not start.answered:
+            continue  # no note to link to (its neighbours link past it)
+        project = project_name(cwd)  # (remembered by cwd: most sessions share a few folders)
+        by_project.setdefault(project, []).append(
+            (sid, note_relpath(project, sid, first_ts), utc_iso(first_ts)))
+    links = {}
+    for project, guessed in sorted(by_project.items()):
+        records = registry.of_projects(conn, [project])
+        for sid, note, started in guessed:
+            if sid not in records:
+                records[sid] = Record(session_id=sid, project=project, has_note=True,
+                                      note=note, started=started)
+        links.update(compute_links(records, registry.tellers(conn, [project])))
+    for job in jobs:
+        job.links = links.get(job.session_id)
+
+
+SNIFF_CHUNK = 256  # transcripts a worker sniffs per job: each takes ~20 µs
+
+
+def _sniff_all(paths: list[str], workers: int) -> list[Start]:
+    """sniff_start of each transcript; spread over the cores when there are
+    many (the first backfill of a large history: a few seconds on one core,
+    with every other core waiting for the jobs)."""
+    from vibe_vault import workers as w
+    from vibe_vault.discover import Start, sniff_start
+
+    count = workers if workers > 0 else (os.cpu_count() or 1)
+    if count <= 1 or len(paths) < 4 * SNIFF_CHUNK or not w.available():
+        return [sniff_start(p) for p in paths]
+    chunks = [paths[i : i + SNIFF_CHUNK] for i in range(0, len(paths), SNIFF_CHUNK)]
+    out: list[Start] = []
+    # A chunk whose worker failed gets no guesses: the link pass at the end sets them.
+    for starts in w.in_order(_sniff_chunk, chunks, count, list[Start],
+                             again=lambda chunk: [Start()] * len(chunk)):
+        out += starts
+    return out
+
+
+def _sniff_chunk(paths: list[str]) -> list[Start]:
+    from vibe_vault.discover import sniff_start
+
+    return [sniff_start(p) for p in paths]
+
+
+def _run_jobs(cfg: Config, jobs: list[Job], n: int) -> Iterator[tuple[str, Outcome | None, str]]:
+    """(session id, Outcome or None, error) for each job, as they finish."""
+    from vibe_vault import workers as w
+
+    count = n if n > 0 else (os.cpu_count() or 1)
+    _init(cfg)  # forked workers inherit it
+    if count <= 1 or len(jobs) < 4:
+        for job in jobs:
+            yield _work(job)
+        return
+    if not w.available():  # Windows: no fork; each worker starts afresh
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(
+                min(count, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
+            yield from pool.imap_unordered(_work, jobs, chunksize=1)
+        return
+    from vibe_vault.session import Outcome
+
+    for i, result, error in w.run_forked(_work, jobs, count, tuple[str, Outcome | None, str]):
+        yield result if result is not None else (jobs[i].session_id, None, error)
