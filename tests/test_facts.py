@@ -107,6 +107,14 @@ def notes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 SESSIONS = [p for p in main_files() if has_assistant(p)]
 
 
+def shown(note: str) -> str:
+    """A note's Markdown as its reader sees the words: CommonMark's backslash
+    escapes and the entities the escapers write taken back (transcript text is
+    escaped where it lands: `#89` is written `\\#89`, `<T>` as `&lt;T>`)."""
+    unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", note)
+    return unescaped.replace("&lt;", "<").replace("&amp;", "&")
+
+
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_note_states_the_sessions_facts(notes: dict[str, str], main: Path) -> None:
     note = notes[str(expected_sid(main))]
@@ -198,7 +206,7 @@ def test_no_note_holds_tool_error_tags_or_unnamed_subagents(notes: dict[str, str
 
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_subagents_are_named_by_description_and_type(notes: dict[str, str], main: Path) -> None:
-    note = notes[str(expected_sid(main))]
+    note = shown(notes[str(expected_sid(main))])
     for o in objects(main):
         for b in blocks(o):
             if b.get("type") == "tool_use" and b.get("name") in ("Task", "Agent"):
@@ -245,7 +253,7 @@ def test_every_commit_carries_the_sha_later_output_prints(notes: dict[str, str],
     """A successful `git commit` git printed no `[branch sha]` line for: when a
     later output of the same file shows a sha beside its subject, the note
     names the commit by that sha."""
-    note = notes[str(expected_sid(main))]
+    note = shown(notes[str(expected_sid(main))])
     for path in [main, *session_files(main)]:
         calls: dict[str, str] = {}
         outputs: list[str] = []
@@ -361,7 +369,7 @@ def _calls_and_results(path: Path) -> tuple[dict[str, dict[str, Any]], set[str]]
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_unfinished_subagents_and_background_commands_are_said_so(
         notes: dict[str, str], main: Path) -> None:
-    note = notes[str(expected_sid(main))]
+    note = shown(notes[str(expected_sid(main))])
     calls, results = _calls_and_results(main)
     for tid, call in calls.items():
         inp = call.get("input") if isinstance(call.get("input"), dict) else {}
@@ -384,7 +392,7 @@ def test_model_switches_and_slash_command_output_are_told(notes: dict[str, str],
         content = o.get("content")
         if o.get("type") == "system" and isinstance(content, str) \
                 and "limit reached, now using" in content:
-            assert " ".join(content.split()) in note
+            assert " ".join(content.split()) in shown(note)
     story = note.split("\n## Story\n", 1)[-1].split("\n## ", 1)[0]
     for line in story.splitlines():
         # A slash command's turn of one line shows what it printed, when it printed words.

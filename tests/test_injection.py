@@ -9,8 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from conftest import Env, frontmatter
+from vibe_vault.vault import REWRITE_NOTICE, USER_HINT
 
 SID = "1a2b3c4d-0000-4000-8000-000000000001"
 HOSTILE = "x\n## My notes\nforged | col ]] [[evil]] #tag ^block <script>alert(1)</script>\u202e\x9b"
@@ -118,3 +121,228 @@ def test_a_project_named_like_a_yaml_word_stays_a_string_tag(env: Env) -> None:
     assert set(tags) == {"null", "yes", "0x1f", "1_000"}
     for name, got in tags.items():
         assert got[1] == name and all(isinstance(t, str) for t in got), (name, got)
+
+
+# -- every section, every payload, through a CommonMark parser -----------------
+#
+# Transcript text is drawn from the payload classes (HTML tags, wikilinks,
+# embeds, Obsidian comments, Dataview fields, script and file links, code
+# fences and backticks, block starters, entities) and from arbitrary words, put
+# in every place of a session that reaches a note (prompt, answer, title, a
+# command and Claude's words for it, a commit subject, todos, a subagent's type
+# and task, a fetched URL, a search, a tool's name, an error, the model, the
+# branch, the project), and the note, its project note and the home note are
+# parsed by markdown-it (CommonMark). Nothing may become a tag, link, image,
+# embed, comment or inline field, and the words must still be there to read.
+
+PAYLOADS = [
+    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "Fix List<String> parsing",
+    "[[Secret note]]", "![[image.png]]", "%%hidden%%", "key:: value", "[x](javascript:alert(1))",
+    "[f](file:///etc/passwd)", "<javascript:alert(1)>", "![i](https://evil.example/x.png)",
+    "`code` and ``", "a`b", "# heading", "- item", "1. one", "> quote", "---", "&lt;b&gt;",
+    "#tag ^block", "<!-- c -->", "[^1]", "[ref]: https://x.example", "<https://x.example>",
+    "\\[[x]]", "```", "~~~", "|a|b|", "JavaScript:void(0)", "FILE:///c", "x\\`y`",
+]
+# Arbitrary words, but no emphasis marks: `*` and `_` may still emphasise (that
+# makes no tag or link), and would make the shown words differ from the typed.
+WORDS = st.text(alphabet=st.characters(categories=["L", "N", "P", "S", "Zs"],
+                                       exclude_characters="*_\u2028\u2029"), max_size=20)
+PAYLOAD = st.lists(st.one_of(st.sampled_from(PAYLOADS), WORDS), min_size=1, max_size=3).map(
+    " ".join).map(str.strip).filter(bool)
+
+FORBIDDEN_TOKENS = {"html_block", "html_inline", "image", "link_open"}
+# Obsidian's and Dataview's syntax that CommonMark does not know, in source
+# that is neither code nor escaped.
+OBSIDIAN = re.compile(r"\[\[|%%|::|(?i:javascript|file):|(?:^|\s)[#^][^\s#^]")
+OWN_WIKILINK = re.compile(r"\[\[(?:Projects|Daily)/[^\[\]|]*(?:\|[^\[\]]*)?\]\]")
+
+
+def _unescaped_source(inline: str) -> str:
+    """An inline's source with escaped characters and code spans blanked out,
+    and the wikilinks vibe-vault itself wrote taken out."""
+    masked = re.sub(r"\\[!-/:-@\[-`{-~]", "\0\0", inline)
+    runs = list(re.finditer(r"`+", masked))
+    out, at, i = [], 0, 0
+    while i < len(runs):
+        closer = next((j for j in range(i + 1, len(runs))
+                       if len(runs[j].group(0)) == len(runs[i].group(0))), None)
+        if closer is None:
+            i += 1
+            continue
+        out.append(masked[at:runs[i].start()])
+        at = runs[closer].end()
+        i = closer + 1
+    out.append(masked[at:])
+    return OWN_WIKILINK.sub("", "".join(out))
+
+
+def _check_markdown(note: str) -> str:
+    """Parse a note's body as CommonMark: no markup from the transcript; return
+    the words a reader sees (whitespace collapsed, backticks left out)."""
+    from markdown_it import MarkdownIt
+
+    body = note.split("\n---\n", 1)[1] if note.startswith("---\n") else note
+    shown: list[str] = []
+    tokens = MarkdownIt("commonmark").parse(body)
+    for token in tokens:
+        if token.type == "html_block" and token.content.strip() in (REWRITE_NOTICE, USER_HINT):
+            continue  # vibe-vault's own notes to the reader
+        assert token.type not in FORBIDDEN_TOKENS, (token.type, token.content)
+        if token.type in ("fence", "code_block"):
+            shown.append(token.content)
+        if token.type != "inline":
+            continue
+        source = _unescaped_source(token.content)
+        found = OBSIDIAN.search(source)
+        assert found is None, (found, token.content)
+        for child in token.children or []:
+            assert child.type not in FORBIDDEN_TOKENS, (child.type, token.content)
+            if child.type in ("text", "code_inline"):
+                shown.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                shown.append(" ")
+        shown.append(" ")
+    return _words("".join(shown))
+
+
+# What a quote of Markdown shows as formatting, not words: a fence's marker
+# line, a list item's or quote's marker, a thematic break.
+_FORMATTING = re.compile(r"^\s*(?:(?:```|~~~).*|(?:[-*_]\s*){3,}|(?:>\s*)+|[-+*]\s+|\d{1,9}[.)]\s+)")
+
+
+def _markdown_words(text: str) -> str:
+    """The words a prompt or answer, quoted as the Markdown it is, shows."""
+    return "\n".join(_FORMATTING.sub(" ", line) for line in text.split("\n"))
+
+
+def _words(s: str) -> str:
+    return " ".join(s.replace("`", "").split())
+
+
+def _session(p: dict[str, str]) -> list[dict[str, Any]]:
+    base = {"sessionId": SID, "cwd": "/tmp/proj", "gitBranch": p["branch"], "version": "2.1.0"}
+
+    def at(i: int) -> str:
+        return f"2026-01-01T00:00:{i:02d}Z"
+
+    def assistant(i: int, content: list[dict[str, Any]], model: str = "claude-x") -> dict[
+            str, Any]:
+        return {"type": "assistant", "uuid": f"a{i}", "timestamp": at(i), **base,
+                "message": {"id": f"m{i}", "model": model, "role": "assistant",
+                            "content": content, "usage": {"input_tokens": 1, "output_tokens": 1}}}
+
+    def results(i: int, *items: tuple[str, str, bool]) -> dict[str, Any]:
+        return {"type": "user", "uuid": f"u{i}", "timestamp": at(i), **base,
+                "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": tid, "content": out, "is_error": err}
+                    for tid, out, err in items]}}
+
+    todos = [{"content": p["todo"], "status": "pending", "activeForm": "x"},
+             {"content": p["done"], "status": "completed", "activeForm": "y"}]
+    return [
+        {"type": "user", "uuid": "u1", "timestamp": at(1), **base,
+         "message": {"role": "user", "content": p["prompt"]}},
+        assistant(2, [
+            {"type": "tool_use", "id": "t1", "name": "Bash",
+             "input": {"command": p["command"], "description": p["said"]}},
+            {"type": "tool_use", "id": "t2", "name": "Bash",
+             "input": {"command": "git commit -m x", "description": ""}},
+            {"type": "tool_use", "id": "t3", "name": "TodoWrite", "input": {"todos": todos}},
+            {"type": "tool_use", "id": "t4", "name": "Task",
+             "input": {"subagent_type": p["agent"], "description": p["task"], "prompt": "go"}},
+            {"type": "tool_use", "id": "t5", "name": "WebFetch",
+             "input": {"url": p["url"], "prompt": "read"}},
+            {"type": "tool_use", "id": "t6", "name": "WebSearch", "input": {"query": p["query"]}},
+            {"type": "tool_use", "id": "t7", "name": "mcp__srv__" + p["tool"], "input": {}},
+        ], model=p["model"]),
+        results(3, ("t1", p["error"], True), ("t2", f"[main abc1234] {p['subject']}", False),
+                ("t3", "ok", False), ("t4", "done", False), ("t5", "page", False),
+                ("t6", "hits", False), ("t7", "ok", False)),
+        assistant(4, [{"type": "text", "text": p["answer"]}]),
+        {"type": "ai-title", "aiTitle": p["title"], "sessionId": SID},
+    ]
+
+
+PLACES = ("prompt", "answer", "title", "command", "said", "subject", "todo", "done", "agent",
+          "task", "url", "query", "tool", "error", "model", "branch", "project")
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.fixed_dictionaries({place: PAYLOAD for place in PLACES}))
+def test_no_transcript_text_becomes_markup_in_any_section(payloads: dict[str, str]) -> None:
+    from vibe_vault.entries import decode_line
+    from vibe_vault.figures import RenderOptions, figures
+    from vibe_vault.fold import fold
+    from vibe_vault.index import ProjectSums, render_home, render_project
+    from vibe_vault.records import make_record
+    from vibe_vault.redact import DEFAULT
+    from vibe_vault.render import render
+    from vibe_vault.state import Fold, SessionState
+    from vibe_vault.vault import note_relpath
+
+    # A payload the redaction gate changes is not shown as typed, by design.
+    assume(all(DEFAULT.redact(v)[0] == v for v in payloads.values()))
+    lines = [json.dumps(e).encode() for e in _session(payloads)]
+    state = SessionState(session_id=SID, project=payloads["project"],
+                         fold=fold(Fold(), (decode_line(line) for line in lines)))
+    state.note = note_relpath(state.project, SID, state.fold.first_ts)
+    opts = RenderOptions()
+    fig = figures(state, opts)
+    note = render(state, opts, fig)
+    shown = _check_markdown(note)
+    # The note shows what the state holds of each (the fold cleans and
+    # redacts transcript text; the note's job is to show that, every word).
+    f = state.fold
+    kept = {"prompt": f.turns[0].text, "answer": f.turns[-1].answer,
+            "todo": f.todos[0].text, "done": f.todos[1].text,
+            "subject": f.commits[0].subject, "task": f.subagents[0].description}
+    for place, words in kept.items():
+        if place in ("prompt", "answer"):
+            words = _markdown_words(words)
+        assert _words(words) in shown, (place, words, shown)
+    assert len(USER_HEADING.findall(note)) == 1
+    record = make_record(state, [], opts, fig)
+    project = render_project(state.project, [record])
+    home = render_home([ProjectSums(state.project, 1, record.started, 1, 0.0)], [record])
+    for index_note in (project, home):
+        shown = _check_markdown(index_note)
+        assert _words(payloads["project"]) in shown
+        # A label keeps its words; only what would close or split the link
+        # is replaced.
+        as_label = fig.title.replace("|", "-").replace("]", ")").replace("[", "(")
+        assert _words(as_label) in shown
+
+
+def test_only_the_escapers_make_markdown() -> None:
+    """`Md` is made in markdown.py alone, and every `md(...)` line's template is
+    our own text (literals and names joined, never a formatted or fetched
+    string): the way around the escapers is closed, as `Redacted` closes the
+    way around the redaction gate."""
+    import ast
+
+    src = Path(__file__).resolve().parents[1] / "src" / "vibe_vault"
+
+    def ours(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return True
+        if isinstance(node, ast.Name):
+            return True  # a constant or a local made of constants (`key`, `est`)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return ours(node.left) and ours(node.right)
+        if isinstance(node, ast.IfExp):
+            return ours(node.body) and ours(node.orelse)
+        return False
+
+    bad: list[str] = []
+    checked = 0
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            where = f"{path.relative_to(src)}:{node.lineno}"
+            if node.func.id == "Md" and path.name != "markdown.py":
+                bad.append(f"{where}: Md(...) outside markdown.py")
+            if node.func.id == "md":
+                checked += 1
+                if not node.args or not ours(node.args[0]):
+                    bad.append(f"{where}: md() with a template that is not ours")
+    assert checked > 50  # the sections are written with md()
+    assert bad == []

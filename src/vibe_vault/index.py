@@ -21,7 +21,7 @@ from vibe_vault.config import Config
 from vibe_vault.figures import options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
-from vibe_vault.markdown import cell, code, wikilink, yaml_str
+from vibe_vault.markdown import cell, code, label, text, wikilink, yaml_str, yaml_time
 from vibe_vault.note import write_note, write_session_note
 from vibe_vault.records import Record, total_tokens
 from vibe_vault.render import render
@@ -72,7 +72,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
 
 def _iso(started: str) -> str:
     """A frontmatter's time: ISO 8601 in the user's zone, with its offset."""
-    return local_iso(started) if started else "null"
+    # Quoted when it is not a time (a transcript's stamp is its text).
+    return yaml_time(local_iso(started)) if started else "null"
 
 
 def _money(x: float) -> str:
@@ -89,7 +90,7 @@ def render_project(project: str, recs: list[Record]) -> str:
     if recs:
         out.append(f"first_session: {_iso(recs[-1].started)}")
         out.append(f"last_session: {_iso(recs[0].started)}")
-    out += ["tags:", "  - project", "---", REWRITE_NOTICE, "", f"# {project}", ""]
+    out += ["tags:", "  - project", "---", REWRITE_NOTICE, "", f"# {text(project)}", ""]
     out.append(f"**{len(recs)} sessions** · **{minutes // 60}h {minutes % 60:02d}m active** · "
                f"**{short_tokens(tokens)} tokens** · **{_money(cost)}**")
     out += ["", "## Sessions", "", "| Date | Session | Duration | Tokens | Cost | Status |",
@@ -97,14 +98,14 @@ def render_project(project: str, recs: list[Record]) -> str:
     for r in recs:
         t = total_tokens(r)
         status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
-        out.append(f"| {day(r.started)} | {cell(wikilink(r.note, r.title))} | "
+        out.append(f"| {day(r.started)} | {cell(wikilink(r.note, label(r.title)))} | "
                    f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "
-                   f"{status} |")
+                   f"{cell(text(status))} |")
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
         out += ["", "## Open threads (latest sessions)", ""]
         for r, task in open_tasks[:30]:
-            out.append(f"- [ ] {task} ({wikilink(r.note, day(r.started))})")
+            out.append(f"- [ ] {text(task)} ({wikilink(r.note, label(day(r.started)))})")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
@@ -142,13 +143,13 @@ def render_home(sums: list[ProjectSums], latest: list[Record]) -> str:
            "", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
            "|---|--:|---|--:|--:|"]
     for p in sums:
-        out.append(f"| {cell(wikilink(project_note_path(p.project), p.project))} | "
+        out.append(f"| {cell(wikilink(project_note_path(p.project), label(p.project)))} | "
                    f"{p.sessions} | {day(p.last.split(chr(0))[0])} | "
                    f"{p.minutes // 60}h {p.minutes % 60:02d}m | {_money(p.cost)} |")
     out += ["", "## Latest sessions", ""]
     for rec in latest:
-        out.append(f"- {day(rec.started)} · **{rec.project}** · "
-                   f"{wikilink(rec.note, rec.title)} · "
+        out.append(f"- {day(rec.started)} · **{text(rec.project)}** · "
+                   f"{wikilink(rec.note, label(rec.title))} · "
                    f"{code(resume_command(rec.cwd, rec.session_id))}")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
@@ -166,7 +167,8 @@ def render_daily(day: str, records: list[Record]) -> str:
     out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
            f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", f"# {day}", ""]
     for r in recs:
-        out.append(f"- {hhmm(r.started)} · **{r.project}** · {wikilink(r.note, r.title)} "
+        out.append(f"- {hhmm(r.started)} · **{text(r.project)}** · "
+                   f"{wikilink(r.note, label(r.title))} "
                    f"({r.duration_minutes} min, {_money(r.cost_usd)})")
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"

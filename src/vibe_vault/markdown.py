@@ -8,8 +8,21 @@ all write Markdown through these, and nothing else here knows of a session.
 
 
 import re
+from collections.abc import Iterable, Sequence
+from typing import NewType
 
-from vibe_vault.redact import Redacted
+# -- escaping by destination ---------------------------------------------------
+#
+# Md is Markdown that one of this module's escapers made. Text from a
+# transcript becomes Md only through them: `text` (a heading, a list item, a
+# line of prose, bold or italic words), `code` (inline code), `cell` (a table
+# cell, over Md), `label` (a wikilink's label), `quote` (a blockquote),
+# `fenced` (a code block); the frontmatter's values go through `yaml_str`. The
+# note's sections return lines of Md, made with `md` from a template of our own
+# and parts that are Md, so mypy refuses a line that interpolates a raw string;
+# tests/test_injection.py checks that nothing else calls `Md(` and that every
+# template is a constant.
+Md = NewType("Md", str)
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*\Z")
 _YAML_WORDS = frozenset(
@@ -39,62 +52,190 @@ def _yaml_char(ch: str) -> str:
 def _yaml_quoted(s: str) -> str:
     # A character loop, not a regex: the character class a regex would need
     # (surrogates and all) costs half a millisecond to compile in every hook.
-    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+    # Every character YAML needs escaped or replaced is unprintable, a quote
+    # or a backslash: most strings have none.
+    if s.isprintable() and '"' not in s and "\\" not in s:
         return '"' + s + '"'
     return '"' + "".join(map(_yaml_char, s)) + '"'
 
 
-def yaml_list(items: list[str] | list[Redacted]) -> str:
+def yaml_list(items: Sequence[str]) -> Md:
     """A YAML list on one line, every item double-quoted (a flow list ends
     plain scalars at a comma or bracket)."""
-    return "[" + ", ".join(_yaml_quoted(s) for s in items) + "]"
+    return Md("[" + ", ".join(_yaml_quoted(s) for s in items) + "]")
 
 
-def yaml_str(s: str) -> str:
+def yaml_str(s: str) -> Md:
     """A YAML scalar for `s`: plain when unambiguous, else double-quoted."""
     if _PLAIN.match(s) and s.lower() not in _YAML_WORDS and not _NUMBERISH.match(s):
-        return s
-    return _yaml_quoted(s)
+        return Md(s)
+    return Md(_yaml_quoted(s))
 
 
-def code(s: str) -> str:
-    """Inline code that survives backticks inside."""
+
+# What would turn into markup outside code: a tag or autolink (`<x`), an entity
+# (`&lt;`), a wikilink or embed (`[[`), an image (`![`), a footnote (`[^`), a
+# link or a reference definition (`](`, `][`, `]:`; a lone `[word]` such as
+# `[REDACTED:token]` stays as it is: no definition can exist), a code span
+# (a backtick), an Obsidian comment (`%%`), a Dataview inline field (`::`), an
+# Obsidian tag or block id at a word's start (`#tag`, `^id`), a script or file
+# link's scheme, a backslash escaping what follows (at the end, what our own
+# markup puts after the words).
+_INLINE = re.compile(
+    r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|\[\[|!\[|\[\^|\](?=[(\[:])|`|%%+|::+|(?<!\S)[#^]"
+    r"|\\(?=[!-/:-@\[-`{-~]|\Z)"
+    r"|(?i:\b(?:javascript|vbscript|file|data)(?=:))")
+_DIGITS = "0123456789"
+
+
+def _unblocked(line: str) -> str:
+    """`line` with its first characters escaped where they would start a block
+    of their own: a heading, a quote, a list item, a thematic break, a fence.
+    (Plain tests, not a regex: compiling one costs every hook more than these
+    cost a note.)"""
+    first = line[:1]
+    if not first:
+        return line
+    if first in "#>" or line.startswith("~~~") or (
+            first in "-+*" and line[1:2] in ("", " ", "\t")) or (
+            first in "-*_" and line.count(first) >= 3 and not line.strip(first + " \t")):
+        return "\\" + line
+    if first in _DIGITS:
+        digits = len(line) - len(line.lstrip(_DIGITS))
+        if digits <= 9 and line[digits:digits + 1] in (".", ")") \
+                and line[digits + 1:digits + 2] in ("", " ", "\t"):
+            return line[:digits] + "\\" + line[digits:]
+    return line
+
+
+def _inline_escape(m: re.Match[str]) -> str:
+    found = m.group(0)
+    if found == "<":
+        return "&lt;"
+    if found == "&":
+        return "&amp;"
+    if found[0] in "%:" or found == "[[":
+        return "\\" + "\\".join(found)
+    if found in ("![", "[^"):
+        return found.replace("[", "\\[")
+    if found[0].isalpha():  # a scheme: its colon is escaped
+        return found + "\\"
+    return "\\" + found
+
+
+def _inline(s: str) -> str:
+    return _INLINE.sub(_inline_escape, s)
+
+
+def text(s: str) -> Md:
+    """Words from a transcript on one line of the note (a heading, a list item,
+    a line of prose): shown as the words they are, never as markup."""
+    one = " ".join(s.split("\n")) if "\n" in s else s
+    out = _unblocked(_inline(one.lstrip(" \t")))
+    if out.endswith("]") and not out.endswith("\\]"):
+        # What our own markup puts next (`(`, `:`) must not make it a link.
+        out = out[:-1] + "\\]"
+    return Md(out)
+
+
+def md(template: str, *parts: Md | int | float) -> Md:
+    """A line of the note: `template` (a constant of ours, `{}` for each part)
+    filled with parts that an escaper made, or numbers."""
+    return Md(template.format(*parts))
+
+
+def join(sep: str, parts: Iterable[Md]) -> Md:
+    """Md parts joined by a separator of ours."""
+    return Md(sep.join(parts))
+
+
+def _is_iso_time(ts: str) -> bool:
+    """YYYY-MM-DDTHH:MM:SS with an offset (+HH:MM) or Z."""
+    if len(ts) == 25:
+        digits, marks = ts[:4] + ts[5:7] + ts[8:10] + ts[11:13] + ts[14:16] + ts[17:19] + (
+            ts[20:22] + ts[23:25]), ts[4] + ts[7] + ts[10] + ts[13] + ts[16] + ts[22]
+        return digits.isascii() and digits.isdigit() and marks == "--T:::" and ts[19] in "+-"
+    if len(ts) == 20:
+        digits, marks = ts[:4] + ts[5:7] + ts[8:10] + ts[11:13] + ts[14:16] + ts[17:19], (
+            ts[4] + ts[7] + ts[10] + ts[13] + ts[16] + ts[19])
+        return digits.isascii() and digits.isdigit() and marks == "--T::Z"
+    return False
+
+
+def yaml_time(ts: str) -> Md:
+    """A YAML timestamp, bare when it is one (ISO 8601 to the second, with its
+    offset), else a quoted string."""
+    return Md(ts) if _is_iso_time(ts) else yaml_str(ts)
+
+
+def code(s: str) -> Md:
+    """Inline code that survives backticks inside (on one line: a line break
+    would end the list item or heading it stands in)."""
+    if "\n" in s:
+        s = s.replace("\n", " ")
     if not s:
-        return "``"
+        return Md("``")
     if "`" not in s:
-        return f"`{s}`"
+        return Md(f"`{s}`")
     runs = [len(m) for m in re.findall(r"`+", s)]
     fence = "`" * (max(runs) + 1 if runs else 1)
     pad = " " if s.startswith("`") or s.endswith("`") or fence != "`" else ""
-    return f"{fence}{pad}{s}{pad}{fence}"
+    return Md(f"{fence}{pad}{s}{pad}{fence}")
 
 
-def cell(s: str) -> str:
-    """Text for a table cell: a `|` cannot end the cell, a newline the row.
-    (A table escapes `|` even inside code spans and wikilinks, and nothing
-    else: doubling backslashes would show them doubled in code.)"""
-    return s.replace("|", "\\|").replace("\n", " ")
+def cell(s: Md) -> Md:
+    """Escaped Markdown as a table cell: a `|` cannot end the cell, a newline
+    the row. (A table escapes `|` even inside code spans and wikilinks, and
+    nothing else: doubling backslashes would show them doubled in code.)"""
+    return Md(s.replace("|", "\\|").replace("\n", " "))
 
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
+_RUN = re.compile(r"`+")
+# A line that would underline the line above it into a heading.
+
+
+def _underlines(line: str) -> bool:
+    """Whether a line would make the line above it a heading (`===`, `---`)."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3:
+        return False
+    body = body.rstrip(" \t")
+    return bool(body) and body.count(body[0]) == len(body) and body[0] in "=-"
+
+
+# Every character a match of _INLINE starts with (or, for a scheme, holds).
+_TRIGGERS = "<&[]`%:#^\\"
+
+
 def _inert(line: str) -> str:
-    """A line of quoted text whose HTML tags (`<script>`, `<img onerror=…>`)
-    and `[[links]]` show as text instead of being rendered or linked, except
-    inside inline code."""
-    parts = re.split(r"(`+)", line)
-    in_code = False
-    for i, part in enumerate(parts):
-        if part.startswith("`"):
-            in_code = not in_code
-        elif not in_code:
-            part = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", part)
-            parts[i] = part.replace("[[", "\\[\\[")
-    return "".join(parts)
+    """A line of quoted text with nothing in it that turns into markup (see
+    `_INLINE`), except inside its inline code spans, which stay code. (A
+    backslash just before a backtick is escaped with the text before it, so
+    the backticks pair in Markdown as they do here.)"""
+    if not any(c in line for c in _TRIGGERS):
+        return line  # most lines: nothing to escape
+    out: list[str] = []
+    at = 0
+    runs = list(_RUN.finditer(line))
+    i = 0
+    while i < len(runs):
+        opener = runs[i]
+        closer = next((r for r in runs[i + 1:] if len(r.group(0)) == len(opener.group(0))), None)
+        if closer is None:
+            i += 1
+            continue
+        out.append(_inline(line[at:opener.start()]))
+        out.append(line[opener.start():closer.end()])  # a code span: inert as it is
+        at = closer.end()
+        i = runs.index(closer) + 1
+    out.append(_inline(line[at:]))
+    return "".join(out)
 
 
-def quote(s: str) -> str:
+def quote(s: str) -> Md:
     """A blockquote of text from the transcript. Its lines cannot form headings
     of their own (Obsidian's outline lists headings inside quotes), and a code
     fence left open where the text was cut is closed, so it cannot swallow the
@@ -111,39 +252,61 @@ def quote(s: str) -> str:
                     and not line.strip()[len(mark):]:
                 open_fence = ""
         elif not open_fence:
-            if line.startswith("#"):
+            line = _inert(line)
+            if line.startswith("#") or _underlines(line):
                 line = "\\" + line
-            if "<" in line or "[[" in line:
-                line = _inert(line)
         out.append("> " + line if line else ">")
     if open_fence:
         out.append("> " + open_fence)
-    return "\n".join(out)
+    return Md("\n".join(out))
 
 
-def labelled_quote(label: str, text: str) -> str:
+def indented(block: Md, prefix: str) -> list[Md]:
+    """A block's lines, each after `prefix` (spaces of ours: a block inside a
+    list item)."""
+    return [Md(prefix + line) for line in block.split("\n")]
+
+
+def labelled_quote(label: str, text: str) -> Md:
     """A quote whose first line starts with its label (on a line of its own
     when the text opens with a code fence, which must start its line)."""
     quoted = quote(text)
     if quoted.startswith("> ") and not FENCE.match(quoted[2:]):
-        return f"> {label} {quoted[2:]}"
-    return f"{label}\n{quoted}"
+        return Md(f"> {label} {quoted[2:]}")
+    return Md(f"{label}\n{quoted}")
 
 
-def fenced(text: str) -> list[str]:
+def fenced(text: str) -> list[Md]:
     """A fenced code block holding `text`: its fence longer than any run of
     backticks inside, so no text can close it early."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    return [fence, *text.split("\n"), fence]
+    return [Md(fence), *(Md(line) for line in text.split("\n")), Md(fence)]
 
 
-def wikilink(note: str, label: str = "") -> str:
-    """An Obsidian wikilink to a note path relative to the vault; the label is
-    kept from closing the link or splitting it."""
+def label(s: str) -> Md:
+    """Words as a wikilink's label: they cannot close the link or split it,
+    nor turn into markup."""
+    return text(s.replace("|", "-").replace("]", ")").replace("[", "("))
+
+
+def wikilink(note: str, shown: Md | None = None) -> Md:
+    """An Obsidian wikilink to a note path of ours, relative to the vault, with
+    a label that `label` made."""
     target = note[:-3] if note.endswith(".md") else note
-    label = label.replace("|", "-").replace("]", ")").replace("[", "(")
-    return f"[[{target}|{label}]]" if label else f"[[{target}]]"
+    return Md(f"[[{target}|{shown}]]" if shown else f"[[{target}]]")
+
+
+# An address linked as it is: https, a host, a path of URL characters that
+# cannot end the link's parentheses (a `javascript:` or `file:` one stays text).
+# (A pattern re compiles the first time a PR is shown, not in every hook.)
+_LINKABLE = r"https://[A-Za-z0-9.-]+(?:/[A-Za-z0-9._~/#%?=&+-]*)?\Z"
+
+
+def link(url: str, shown: Md) -> Md:
+    """A Markdown link to `url` when it is a plain https address, else the
+    words alone."""
+    return Md(f"[{shown}]({url})") if re.match(_LINKABLE, url) else shown
 
 
 def tag(name: str) -> str:

@@ -26,9 +26,19 @@ def daily_note_path(day: str) -> str:
     return f"Daily/{day}.md"
 
 
+def project_folder(project: str) -> str:
+    """The folder of a project's notes: a name safe on every OS, without
+    backticks (a wikilink's target cannot escape one, and it would pair with
+    another backtick on the line into inline code)."""
+    folder = _project_folders.get(project)
+    if folder is None:
+        folder = _project_folders[project] = safe_name(project, 60).replace("`", "'")
+    return folder
+
+
 def project_note_path(project: str) -> str:
     """A project's own note, beside the folder of its sessions' notes."""
-    p = safe_name(project, 60)
+    p = project_folder(project)
     return f"Projects/{p}/{p}.md"
 
 
@@ -38,10 +48,7 @@ def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8
     name = f"{stamp}-{short_id(session_id, id_chars)}"
     if not _PLAIN_NAME.match(name) or "--" in name:
         name = safe_name(name, 60)
-    folder = _project_folders.get(project)
-    if folder is None:
-        folder = _project_folders[project] = safe_name(project, 60)
-    return f"Projects/{folder}/sessions/{name}.md"
+    return f"Projects/{project_folder(project)}/sessions/{name}.md"
 
 
 # A stamp and a hex id need no cleaning; a backfill names 100,000 notes in a row.

@@ -5,35 +5,56 @@ the title with its summary and facts, and the heading of the user's section."""
 from collections.abc import Callable
 
 from vibe_vault.figures import short_tokens
-from vibe_vault.markdown import cell, code, quote, tag, wikilink, yaml_list, yaml_str
+from vibe_vault.markdown import (
+    Md,
+    cell,
+    code,
+    join,
+    label,
+    md,
+    quote,
+    tag,
+    text,
+    wikilink,
+    yaml_list,
+    yaml_str,
+    yaml_time,
+)
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
 from vibe_vault.times import local_iso, started_line
-from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT
+from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_note_path
+
+BARE_NULL = md("null")
 
 
-def _or_null(value: str) -> str:
-    return yaml_str(value) if value else "null"
+def _or_null(value: str) -> Md:
+    return yaml_str(value) if value else BARE_NULL
 
 
-def _when(ts: str) -> str:
-    return local_iso(ts) if ts else "null"  # in the note's zone, with its offset
+def _when(ts: str) -> Md:
+    # In the note's zone, with its offset.
+    return yaml_time(local_iso(ts)) if ts else BARE_NULL
 
 
-def _unless_zero(count: int) -> str | None:
+def _count(count: int) -> Md:
+    return md("{}", count)
+
+
+def _unless_zero(count: int) -> Md | None:
     # Counts of what most sessions have none of are left out at zero (a
     # missing property reads as none in Obsidian and Dataview).
-    return str(count) if count else None
+    return md("{}", count) if count else None
 
 
-def _link(target: str) -> str | None:
+def _link(target: str) -> Md | None:
     return yaml_str(wikilink(target)) if target else None
 
 
 # The frontmatter's fields in order, each with its value as YAML; a field whose
 # value is None is left out.
-FIELDS: tuple[tuple[str, Callable[[Page], str | None]], ...] = (
-    ("type", lambda p: "session"),
+FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
+    ("type", lambda p: md("session")),
     ("session_id", lambda p: yaml_str(p.state.session_id)),
     ("title", lambda p: yaml_str(p.fig.title)),
     ("aliases", lambda p: yaml_list([p.fig.title])),
@@ -41,26 +62,26 @@ FIELDS: tuple[tuple[str, Callable[[Page], str | None]], ...] = (
     ("project", lambda p: yaml_str(p.state.project)),
     ("started", lambda p: _when(p.state.fold.first_ts)),
     ("ended", lambda p: _when(p.state.fold.last_ts)),
-    ("status", lambda p: p.state.status),
+    ("status", lambda p: yaml_str(p.state.status)),
     ("end_reason", lambda p: _or_null(p.state.end_reason)),
-    ("duration_minutes", lambda p: str(p.fig.wall_minutes)),
-    ("active_minutes", lambda p: str(p.fig.active_minutes)),
+    ("duration_minutes", lambda p: _count(p.fig.wall_minutes)),
+    ("active_minutes", lambda p: _count(p.fig.active_minutes)),
     ("cwd", lambda p: _or_null(p.state.fold.cwd)),
     ("branch", lambda p: _or_null(p.state.fold.branches[-1] if p.state.fold.branches else "")),
     ("branches", lambda p: yaml_list(p.state.fold.branches)
      if len(p.state.fold.branches) > 1 else None),
     ("models", lambda p: yaml_list(p.fig.models)),
     ("claude_code_version", lambda p: _or_null(p.state.fold.version)),
-    ("input_tokens", lambda p: str(p.fig.total.input)),
-    ("output_tokens", lambda p: str(p.fig.total.output)),
-    ("cache_read_tokens", lambda p: str(p.fig.total.cache_read)),
-    ("cache_creation_tokens", lambda p: str(p.fig.total.cache_creation)),
-    ("cost_usd", lambda p: f"{p.fig.cost:.4f}"),
+    ("input_tokens", lambda p: _count(p.fig.total.input)),
+    ("output_tokens", lambda p: _count(p.fig.total.output)),
+    ("cache_read_tokens", lambda p: _count(p.fig.total.cache_read)),
+    ("cache_creation_tokens", lambda p: _count(p.fig.total.cache_creation)),
+    ("cost_usd", lambda p: md("{:.4f}", p.fig.cost)),
     ("unpriced_models", lambda p: yaml_list(p.fig.unpriced) if p.fig.unpriced else None),
-    ("tool_calls", lambda p: str(p.fig.tool_calls)),
-    ("files_changed", lambda p: str(p.fig.files_changed)),
-    ("prompts", lambda p: str(p.state.fold.prompts)),
-    ("commands", lambda p: str(p.fig.work.commands_run)),
+    ("tool_calls", lambda p: _count(p.fig.tool_calls)),
+    ("files_changed", lambda p: _count(p.fig.files_changed)),
+    ("prompts", lambda p: _count(p.state.fold.prompts)),
+    ("commands", lambda p: _count(p.fig.work.commands_run)),
     ("errors", lambda p: _unless_zero(len(p.fig.work.errors) + p.fig.work.errors_dropped)),
     ("commits", lambda p: _unless_zero(len(p.fig.work.commits))),
     ("compactions", lambda p: _unless_zero(p.state.fold.compactions)),
@@ -72,58 +93,61 @@ FIELDS: tuple[tuple[str, Callable[[Page], str | None]], ...] = (
     ("continues", lambda p: _link(p.state.continues)),
     ("continued_by", lambda p: yaml_list([wikilink(t) for t in p.state.continued_by])
      if p.state.continued_by else None),
-    ("tags", lambda p: f"[session, {yaml_str(tag(p.state.project))}, {p.fig.activity}]"),
+    ("tags", lambda p: md("[session, {}, {}]", yaml_str(tag(p.state.project)),
+                          yaml_str(p.fig.activity))),
 )
 
 
-def frontmatter(page: Page) -> list[str]:
-    lines = ["---"]
+def frontmatter(page: Page) -> list[Md]:
+    lines = [md("---")]
     for key, value_of in FIELDS:
         value = value_of(page)
         if value is not None:
-            lines.append(f"{key}: {value}")
-    lines.append("---")
+            lines.append(md(key + ": {}", value))
+    lines.append(md("---"))
     return lines
 
 
-def heading(page: Page) -> list[str]:
+def heading(page: Page) -> list[Md]:
     """The notice, the title, the summary and one paragraph of facts: project,
     time, tokens, cost, the resume command and the links to its neighbours."""
     state, fig = page.state, page.fig
     f = state.fold
-    out = [REWRITE_NOTICE, f"# {fig.title}", quote(fig.summary), ""]
-    project_note = f"Projects/{state.project}/{state.project}"
-    facts = [f"**Project** {wikilink(project_note, state.project)}"]
+    out = [md(REWRITE_NOTICE), md("# {}", text(fig.title)), quote(fig.summary), md("")]
+    project_note = project_note_path(state.project)
+    facts = [md("**Project** {}", wikilink(project_note, label(state.project)))]
     started = started_line(f.first_ts) if f.first_ts else ""
     if started:
-        facts.append(f"**Started** {started}")
+        facts.append(md("**Started** {}", text(started)))
     if fig.wall_minutes:
-        facts.append(f"**Duration** {fig.wall_minutes} min ({fig.active_minutes} active)")
+        facts.append(md("**Duration** {} min ({} active)", fig.wall_minutes, fig.active_minutes))
     elif f.first_ts:
-        facts.append("**Duration** under a minute")
+        facts.append(md("**Duration** under a minute"))
     if len(fig.models) == 1:
-        facts.append(f"**Model** {cell(fig.models[0])}")
-    facts.append(f"**Tokens** {short_tokens(fig.total.total)}")
-    facts.append(f"**Cost** ${fig.cost:.2f}" + (" + unpriced" if fig.unpriced else ""))
+        facts.append(md("**Model** {}", cell(text(fig.models[0]))))
+    facts.append(md("**Tokens** {}", text(short_tokens(fig.total.total))))
+    facts.append(md("**Cost** ${:.2f}" + (" + unpriced" if fig.unpriced else ""), fig.cost))
     if state.status == "active":
-        facts.append("**Status** active")
+        facts.append(md("**Status** active"))
     # One paragraph, its lines kept apart by hard breaks (a backslash at the end).
-    head = [" · ".join(facts), f"**Resume** {code(resume_command(f.cwd, state.session_id))}"]
+    head = [join(" · ", facts),
+            md("**Resume** {}", code(resume_command(f.cwd, state.session_id)))]
     nav = []
     if state.previous:
-        nav.append(f"← {wikilink(state.previous, 'previous session')}")
+        nav.append(md("← {}", wikilink(state.previous, label("previous session"))))
     if state.continues:
-        nav.append(f"continues {wikilink(state.continues, 'an earlier session')}")
-    nav.extend(f"continued in {wikilink(t, 'a later session')}" for t in state.continued_by)
+        nav.append(md("continues {}", wikilink(state.continues, label("an earlier session"))))
+    nav.extend(md("continued in {}", wikilink(t, label("a later session")))
+               for t in state.continued_by)
     if state.next:
-        nav.append(f"{wikilink(state.next, 'next session')} →")
+        nav.append(md("{} →", wikilink(state.next, label("next session"))))
     if nav:
-        head.append(" · ".join(nav))
-    out.append("\\\n".join(head))
-    out.append("")
+        head.append(join(" · ", nav))
+    out.append(join("\\\n", head))
+    out.append(md(""))
     return out
 
 
-def user_heading(page: Page) -> list[str]:
+def user_heading(page: Page) -> list[Md]:
     """The heading below which the note is the user's (note.py keeps that part)."""
-    return [USER_HEADING, USER_HINT]
+    return [md(USER_HEADING), md(USER_HINT)]

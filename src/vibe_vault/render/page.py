@@ -6,6 +6,7 @@ from collections.abc import Callable
 from msgspec import Struct
 
 from vibe_vault.figures import Figures, RenderOptions
+from vibe_vault.markdown import Md, md, text
 from vibe_vault.state import SessionState
 
 
@@ -17,8 +18,9 @@ class Page(Struct):
     fig: Figures
 
 
-# A section of the note: its lines (none when it has nothing to say).
-Section = Callable[[Page], list[str]]
+# A section of the note: its lines (none when it has nothing to say), each
+# made by an escaper of markdown.py.
+Section = Callable[[Page], list[Md]]
 
 
 def status_word(status: str, code: int | None, kind: str = "") -> str:
@@ -36,6 +38,6 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
     return status or "no result yet"
 
 
-def doer(label: str) -> str:
+def doer(label: str) -> Md:
     """Who did it, for a row of the session's work: blank for the main agent."""
-    return f"*{label}*" if label else "main"
+    return md("*{}*", text(label)) if label else text("main")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
-from vibe_vault.markdown import code, labelled_quote, quote
+from vibe_vault.markdown import Md, code, indented, labelled_quote, md, quote, text
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, status_word
 from vibe_vault.state import Action, SessionState, Turn
@@ -16,26 +16,27 @@ from vibe_vault.times import hhmm
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 GIST_CHARS = 400
+PROVISIONAL = "**Claude** (provisional, from the Stop hook):"
 
 
-def story(page: Page) -> list[str]:
+def story(page: Page) -> list[Md]:
     state = page.state
     f = state.fold
-    out = ["## Story"]
+    out = [md("## Story")]
     if not f.turns:
-        out.append("*No prompts yet.*" if not state.provisional else
-                   "*The transcript is not written yet.*")
-        out.append("")
+        out.append(md("*No prompts yet.*") if not state.provisional else
+                   md("*The transcript is not written yet.*"))
+        out.append(md(""))
         if state.provisional:
-            out.append("**Claude** (provisional, from the Stop hook):")
+            out.append(md(PROVISIONAL))
             out.append(quote(state.provisional))
-            out.append("")
+            out.append(md(""))
     last = len(f.turns) - 1
     switches = list(f.model_switches)
     for i, t in enumerate(f.turns):
         if f.turns_dropped and i == HEAD_TURNS:
-            out.append(f"*… {n(f.turns_dropped)} turns in between are not shown.*")
-            out.append("")
+            out.append(md("*… {} turns in between are not shown.*", text(n(f.turns_dropped))))
+            out.append(md(""))
         _turn(out, t, page, i == last)
         # The model changes that came before the next turn (by /model, a
         # fallback, a hook): told where they happened.
@@ -43,73 +44,79 @@ def story(page: Page) -> list[str]:
         while switches and (not upto or not switches[0].ts or switches[0].ts < upto):
             sw = switches.pop(0)
             when = hhmm(sw.ts)
-            out.append(f"*Model {code(sw.was)} → {code(sw.to)}" + (f" at {when}*" if when else "*"))
-            out.append("")
+            at = md(" at {}", text(when)) if when else md("")
+            out.append(md("*Model {} → {}{}*", code(sw.was), code(sw.to), at))
+            out.append(md(""))
     return out
 
 
-def _turn(out: list[str], t: Turn, page: Page, last: bool) -> None:
+def _when(ts: str) -> Md:
+    """A turn's heading's start: `### HH:MM · `, or `### ` when it has no time."""
+    when = hhmm(ts)
+    return md("### {} · ", text(when)) if when else md("### ")
+
+
+def _turn(out: list[Md], t: Turn, page: Page, last: bool) -> None:
     state = page.state
-    when = hhmm(t.ts)
     if t.kind == "compact":
         trigger = t.text or "manual"
-        before = f", {short_tokens(t.tokens)} tokens before" if t.tokens else ""
-        out.append(f"### {when} · Compacted ({trigger}{before})".replace("###  ·", "### ·"))
-        out.append("")
+        before = md(", {} tokens before", text(short_tokens(t.tokens))) if t.tokens else md("")
+        when = md("### {} · ", text(hhmm(t.ts))) if hhmm(t.ts) else md("### · ")
+        out.append(md("{}Compacted ({}{})", when, text(trigger), before))
+        out.append(md(""))
         if t.detail:
-            out.append("> [!summary]- Summary Claude kept")
+            out.append(md("> [!summary]- Summary Claude kept"))
             out.append(quote(t.detail))
-            out.append("")
+            out.append(md(""))
     elif t.kind == "continued":
-        out.append(f"### {when} · Continued".rstrip())
-        out.append("")
+        out.append(md("### {} · Continued", text(hhmm(t.ts))))
+        out.append(md(""))
         if t.detail:
-            out.append("> [!summary]- Summary of the earlier conversation")
+            out.append(md("> [!summary]- Summary of the earlier conversation"))
             out.append(quote(t.detail))
-            out.append("")
+            out.append(md(""))
     elif t.kind == "command" and not t.actions and not t.more_actions and not t.answer and not (
             last and state.provisional):
         # a slash command that did nothing to tell (`/ide`, `/clear`): one line,
         # with what it printed (`/model`: "Set model to opus")
-        said = f" — {tx.one_line(t.detail, 120)}" if t.detail else ""
-        out.append(f"### {when} · {code(tx.one_line(t.text, 80))}{said}".replace(
-            "###  ·", "###"))
-        out.append("")
+        said = md(" — {}", text(tx.one_line(t.detail, 120))) if t.detail else md("")
+        out.append(md("{}{}{}", _when(t.ts), code(tx.one_line(t.text, 80)), said))
+        out.append(md(""))
         return
     else:
         label = ("Command" if t.kind == "command" else
                  "Prompt (typed while Claude worked)" if t.detail == "queued" else "Prompt")
-        out.append(f"### {when} · {label}" if when else f"### {label}")
+        out.append(md("{}{}", _when(t.ts), text(label)))
         out.append(quote(t.text))
-        out.append("")
+        out.append(md(""))
         if t.kind == "command" and t.detail:
-            out.append(f"*It printed:* {tx.one_line(t.detail, 160)}")
-            out.append("")
+            out.append(md("*It printed:* {}", text(tx.one_line(t.detail, 160))))
+            out.append(md(""))
     if t.actions or t.more_actions:
         for a in t.actions:
             line = describe(a, state)
             if line:
-                out.append(f"- {line}")
+                out.append(md("- {}", line))
             if a.kind == "plan" and a.detail:
-                out.append("  > [!abstract]- The plan")
-                out.extend("  " + q for q in quote(a.detail).split("\n"))
+                out.append(md("  > [!abstract]- The plan"))
+                out.extend(indented(quote(a.detail), "  "))
         if t.more_actions:
-            out.append(f"- … and {n(t.more_actions)} more actions")
-        out.append("")
+            out.append(md("- … and {} more actions", text(n(t.more_actions))))
+        out.append(md(""))
     if page.opts.show_thinking and t.thinking:
-        out.append("> [!quote]- Thinking")
+        out.append(md("> [!quote]- Thinking"))
         out.append(quote(t.thinking))
-        out.append("")
+        out.append(md(""))
     answer = t.answer
     provisional = False
     if last and state.provisional:
         answer, provisional = state.provisional, True
     if answer:
-        label = "**Claude** (provisional, from the Stop hook):" if provisional else "**Claude:**"
+        label = PROVISIONAL if provisional else "**Claude:**"
         # The last answer whole; before it, the gist: a note read in a minute
         # tells what each turn came to, not every word Claude said on the way.
         out.append(labelled_quote(label, answer if last else gist(answer)))
-        out.append("")
+        out.append(md(""))
 
 
 def under_heading(paragraphs: list[str]) -> str:
@@ -155,11 +162,11 @@ def gist(answer: str) -> str:
 # -- one line an action ----------------------------------------------------------
 
 
-def _times(a: Action) -> str:
-    return f" ×{a.times}" if a.times > 1 else ""
+def _times(a: Action) -> Md:
+    return md(" ×{}", a.times) if a.times > 1 else md("")
 
 
-def _explore(a: Action, state: SessionState) -> str:
+def _explore(a: Action, state: SessionState) -> Md:
     parts = []
     if a.reads:
         parts.append(plural(a.reads, "read"))
@@ -167,20 +174,20 @@ def _explore(a: Action, state: SessionState) -> str:
         parts.append(plural(a.searches, "search", "searches"))
     if a.listings:
         parts.append(plural(a.listings, "listing"))
-    return f"Explored the codebase ({', '.join(parts)})"
+    return md("Explored the codebase ({})", text(", ".join(parts)))
 
 
-def _edit(a: Action, state: SessionState) -> str:
-    path = shown_path(a.text, state.fold.cwd)
+def _edit(a: Action, state: SessionState) -> Md:
+    path = code(shown_path(a.text, state.fold.cwd))
     verb = "Created" if a.detail == "created" else "Edited"
     if a.status in ("failed", "denied"):
-        return f"Tried to edit {code(path)} — {status_word(a.status, a.code)}"
+        return md("Tried to edit {} — {}", path, text(status_word(a.status, a.code)))
     if not a.status:
-        return f"Editing {code(path)}"
-    return f"{verb} {code(path)} (+{a.added} −{a.removed}){_times(a)}"
+        return md("Editing {}", path)
+    return md("{} {} (+{} −{}){}", text(verb), path, a.added, a.removed, _times(a))
 
 
-def _bash(a: Action, state: SessionState) -> str:
+def _bash(a: Action, state: SessionState) -> Md:
     ms = state.durations.get(a.tool_id) if a.tool_id else None
     if ms is None:
         ms = a.ms
@@ -191,60 +198,62 @@ def _bash(a: Action, state: SessionState) -> str:
     room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
     command = code(tx.one_line(readable(a.text, state.fold.cwd), max(room, 50)))
     if said:  # Claude's own words for what the command was for
-        return f"{said}: {command} — {outcome}"
+        return md("{}: {} — {}", text(said), command, text(outcome))
     what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
-    return f"{what} {command} — {outcome}"
+    return md("{} {} — {}", text(what), command, text(outcome))
 
 
-def _agent(a: Action, state: SessionState) -> str:
-    desc = f": {a.detail}" if a.detail else ""
-    st = f" — {a.status}" if a.status and a.status not in ("ok", "completed") else ""
+def _agent(a: Action, state: SessionState) -> Md:
+    desc = md(": {}", text(a.detail)) if a.detail else md("")
+    st = md(" — {}", text(a.status)) if a.status and a.status not in ("ok", "completed") \
+        else md("")
     if not a.status:  # its result never came
-        st = " — still at work" if state.status == "active" else " — unfinished (no result)"
-    return f"Delegated to subagent *{a.text}*{desc}{st}"
+        st = md(" — still at work") if state.status == "active" else \
+            md(" — unfinished (no result)")
+    return md("Delegated to subagent *{}*{}{}", text(a.text), desc, st)
 
 
-def _plan(a: Action, state: SessionState) -> str:
-    return {"approved": "Plan approved", "rejected": "Plan rejected"}.get(
-        a.status, "Proposed a plan")
+def _plan(a: Action, state: SessionState) -> Md:
+    return text({"approved": "Plan approved", "rejected": "Plan rejected"}.get(
+        a.status, "Proposed a plan"))
 
 
-def _question(a: Action, state: SessionState) -> str:
+def _question(a: Action, state: SessionState) -> Md:
     asked = tx.one_line(a.text, 110 if a.detail else ACTION_LINE_CHARS - 15)
-    ans = f" → **{tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25)}**" \
-        if a.detail else ""
-    return f"Asked: “{asked}”{ans}"
+    ans = md(" → **{}**", text(tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
+        if a.detail else md("")
+    return md("Asked: “{}”{}", text(asked), ans)
 
 
-def _tools(a: Action, state: SessionState) -> str:
+def _tools(a: Action, state: SessionState) -> Md:
     if a.text:
-        return f"Loaded the tools {a.text}"
-    return f"Looked for tools matching “{a.detail}”"
+        return md("Loaded the tools {}", text(a.text))
+    return md("Looked for tools matching “{}”", text(a.detail))
 
 
 # How each kind of action is told, by the action's kind; a kind not here is
 # not told.
-DESCRIBE: dict[str, Callable[[Action, SessionState], str]] = {
+DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "explore": _explore,
     "edit": _edit,
     "bash": _bash,
     "agent": _agent,
     "plan": _plan,
     "question": _question,
-    "fetch": lambda a, state: f"Fetched {a.text}{_times(a)}",
-    "search": lambda a, state: f"Searched the web for “{a.text}”",
+    "fetch": lambda a, state: md("Fetched {}{}", text(a.text), _times(a)),
+    "search": lambda a, state: md("Searched the web for “{}”", text(a.text)),
     "tools": _tools,
-    "skill": lambda a, state: f"Used {code(a.text)}",
-    "slash": lambda a, state: f"Ran {code(a.text)}" + (
-        f" — {tx.one_line(a.detail, 120)}" if a.detail else ""),
+    "skill": lambda a, state: md("Used {}", code(a.text)),
+    "slash": lambda a, state: md("Ran {}{}", code(a.text), md(
+        " — {}", text(tx.one_line(a.detail, 120))) if a.detail else md("")),
     # "Claude Opus 4 limit reached, now using Sonnet 4"
-    "model": lambda a, state: tx.one_line(a.text, ACTION_LINE_CHARS),
-    "interrupt": lambda a, state: "Interrupted by the user" + _times(a),
-    "tool": lambda a, state: f"Used {a.text}{_times(a)}",
+    "model": lambda a, state: text(tx.one_line(a.text, ACTION_LINE_CHARS)),
+    "interrupt": lambda a, state: md("Interrupted by the user{}", _times(a)),
+    "tool": lambda a, state: md("Used {}{}", text(a.text), _times(a)),
 }
 
 
-def describe(a: Action, state: SessionState) -> str:
+def describe(a: Action, state: SessionState) -> Md:
     """One line for an action, as a person would say it."""
     tell = DESCRIBE.get(a.kind)
-    return tell(a, state) if tell is not None else ""
+    return tell(a, state) if tell is not None else md("")
