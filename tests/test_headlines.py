@@ -392,3 +392,63 @@ def test_the_same_title_in_one_project_is_told_apart(tmp_path_factory: Any, ask:
         return ts[:16].replace("T", " ") if same_day else ts[:10]
     assert titles == {first.sid: f"{ask} ({tag(first)})", second.sid: f"{ask} ({tag(second)})",
                       other.sid: f"{ask} too"}
+
+
+# -- sessions opened alike ------------------------------------------------------------------
+
+letters = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
+
+
+@st.composite
+def opened_alike(draw: st.DrawFn) -> tuple[str, bool, list[list[str]]]:
+    """A shared opening (a first line of 80+ characters, or a short first line
+    the requests go on from below it) and two to four rests, each with its own
+    first word."""
+    long_line = draw(st.booleans())
+    if long_line:
+        opening = " ".join(draw(st.lists(letters, min_size=16, max_size=22)))
+        opening = (opening + " and more words to pass eighty characters")[:200].strip()
+    else:
+        opening = " ".join(draw(st.lists(letters, min_size=2, max_size=5)))
+    firsts = draw(st.lists(letters, min_size=2, max_size=4, unique=True))
+    rests = [[first, *draw(st.lists(letters, max_size=6))] for first in firsts]
+    return opening, long_line, rests
+
+
+@settings(max_examples=8, deadline=None)
+@given(case=opened_alike())
+def test_sessions_opened_alike_are_told_apart_by_their_first_distinct_words(
+        tmp_path_factory: Any, case: tuple[str, bool, list[list[str]]]) -> None:
+    """Same titles (the first line, or its first 80 characters, shared): each
+    session's title says the first word its request does not share, and the
+    titles the project note, the home note and vv search show are all distinct."""
+    opening, long_line, rests = case
+    env = Env(tmp_path_factory.mktemp("alike"))
+    folder = env.claude / "projects" / "-work-app"
+    sessions = []
+    for k, rest in enumerate(rests):
+        t = Transcript(f"{k + 1:08x}-0000-4000-8000-{k + 1:012d}", hour=10 + k)
+        t.prompt(opening + (" " if long_line else "\n") + " ".join(rest))
+        t.say("Done.")
+        t.write(folder / f"{t.sid}.jsonl")
+        sessions.append((t.sid, rest))
+    assert env.vv("backfill").returncode == 0
+    titles = {str(frontmatter(n)["session_id"]): str(frontmatter(n)["title"])
+              for n in env.notes().values()}
+    assert len(set(titles.values())) == len(rests), titles
+    for sid, rest in sessions:
+        # The words after the shared opening, in the brackets the title ends with.
+        assert titles[sid].endswith(")"), titles[sid]
+        told = titles[sid].rsplit(" (", 1)[1][:-1].split()
+        assert told[:2] == ["…", rest[0]], (titles[sid], rest)
+        assert set(told) - {"…"} <= set(rest)
+    project = (env.vault / "Projects" / "app" / "app.md").read_text(encoding="utf-8")
+    home = (env.vault / "index.md").read_text(encoding="utf-8")
+    found = json.loads(env.vv("search", "--json", opening.split()[0]).stdout)
+    assert {h["session_id"]: h["title"] for h in found} == titles
+    from vibe_vault.markdown import cell
+
+    for title in titles.values():
+        assert cell(title) in project or title in project, (title, project)
+        assert title in home or cell(title) in home
+

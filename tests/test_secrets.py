@@ -359,7 +359,7 @@ PLAIN = {
     "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
              "recent_tools", "todos_waiting_id", "tasks"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
-                     "previous", "next", "continues", "continued_by", "title_tag", "user_notes",
+                     "previous", "next", "continues", "continued_by", "user_notes",
                      "user_pending", "started_hint"},  # (user_*: the user's own words)
 }
 

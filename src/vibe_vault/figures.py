@@ -17,7 +17,7 @@ from vibe_vault import pricing
 from vibe_vault import text as tx
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
-from vibe_vault.fold.titles import is_request
+from vibe_vault.fold.titles import TITLE_CHARS, is_request
 from vibe_vault.paths import readable
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState, Todo, Tokens
@@ -126,6 +126,29 @@ def fallback_title(state: SessionState) -> str:
     f = state.fold
     return (_first_sentence(f.recap, 80) or f.first_prompt_title or f.first_command_title
             or f"Session {state.session_id[:8]}")
+
+
+REQUEST_WORDS_CHARS = 200
+
+
+def request_words(state: SessionState) -> str:
+    """The first request's words, every line of it (its title keeps the first
+    line's first 80 characters): what tells two sessions opened alike apart."""
+    f = state.fold
+    want = f.first_prompt_title
+    if not want:
+        return ""
+    for t in f.turns:
+        if t.kind == "prompt":
+            text = str(t.text)
+        elif t.kind == "command":
+            name, _, args = t.text.partition(" ")
+            text = f"{name.lstrip('/')}: {args.strip()}"
+        else:
+            continue
+        if tx.one_line(text, TITLE_CHARS) == want:
+            return tx.cut(" ".join(text.split()), REQUEST_WORDS_CHARS)
+    return ""
 
 
 def _first_sentence(text: str, limit: int) -> str:

@@ -12,7 +12,7 @@ from msgspec import Struct, field
 from vibe_vault.records import Record
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState
-from vibe_vault.text import one_line
+from vibe_vault.text import one_line, trim
 from vibe_vault.times import day, day_and_time
 
 
@@ -75,9 +75,15 @@ def compute_links(records: dict[str, Record],
     return links
 
 
+TAG_WORDS = 4  # words of a first request that tell its session apart
+TAG_CHARS = 60
+
+
 def _tags(records: dict[str, Record], links: dict[str, Links]) -> None:
-    """Sessions of one project with the same title are told apart by the day
-    they started (by the minute, when that is the same too)."""
+    """Sessions of one project with the same title are told apart by the first
+    words their first requests do not share (`… the logout page …`); those
+    whose requests are the same words are told apart by the day they started
+    (by the minute, when that is the same too)."""
     same: dict[tuple[str, str], list[Record]] = {}
     for sid in links:
         r = records[sid]
@@ -89,11 +95,43 @@ def _tags(records: dict[str, Record], links: dict[str, Links]) -> None:
     for group in same.values():
         if len(group) < 2:
             continue
-        days = [day(r.started) for r in group]
+        by_words = _word_tags(group)
+        dated = [r for r in group if not by_words.get(r.session_id)]
+        days = [day(r.started) for r in dated]
         for r in group:
             its_day = day(r.started)
-            links[r.session_id].tag = (its_day if days.count(its_day) == 1 else
-                                       day_and_time(r.started))
+            links[r.session_id].tag = by_words.get(r.session_id) or (
+                its_day if days.count(its_day) == 1 else day_and_time(r.started))
+
+
+def _word_tags(group: list[Record]) -> dict[str, str]:
+    """Each session's first words after the longest opening its request shares
+    with another's in the group (compared without case); none for one whose
+    request is all shared, nor for two whose words would read the same."""
+    words = {r.session_id: r.request_words.split() for r in group}
+    folded = {sid: [w.casefold() for w in ws] for sid, ws in words.items()}
+    tags: dict[str, str] = {}
+    for sid, ws in words.items():
+        if not ws:
+            continue
+        shared = max(_shared(folded[sid], folded[other]) for other in folded if other != sid)
+        if shared >= len(ws):
+            continue
+        rest = ws[shared:shared + TAG_WORDS]
+        text = " ".join(rest) + (" …" if shared + TAG_WORDS < len(ws) else "")
+        tags[sid] = trim(("… " if shared else "") + text, TAG_CHARS)
+    told = [t.casefold() for t in tags.values()]
+    return {sid: t for sid, t in tags.items() if told.count(t.casefold()) == 1}
+
+
+def _shared(a: list[str], b: list[str]) -> int:
+    """How many words `a` and `b` open with alike."""
+    k = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        k += 1
+    return k
 
 
 def _summaries(records: dict[str, Record], tellers: dict[str, Record],
@@ -122,7 +160,7 @@ def set_links(state: SessionState, lk: Links) -> None:
     state.continues, state.continued_by = lk.continues, list(lk.continued_by)
     # Made of summaries that passed the gate when their file was folded.
     state.told_elsewhere = Redacted(lk.summary)
-    state.title_tag = lk.tag  # a date
+    state.title_tag = Redacted(lk.tag)  # a date, or words of its gated first request
 
 
 def links_of(r: Record | SessionState) -> Links:

@@ -20,6 +20,7 @@ from vibe_vault.figures import (
     fallback_title,
     figures,
     named_title,
+    request_words,
 )
 from vibe_vault.state import SessionState, worth_a_note
 from vibe_vault.times import utc_iso
@@ -71,7 +72,10 @@ class Record(Struct, omit_defaults=True):
     continues: str = ""
     continued_by: list[str] = field(default_factory=list)
     told_elsewhere: str = ""  # this session's summary from another session's file, as applied
-    title_tag: str = ""  # the day that tells its title from the same title of other sessions
+    title_tag: str = ""  # what tells its title from the same title of other sessions
+    # Its first request's words (all its lines): where the words that tell it
+    # from another session opened alike come from.
+    request_words: str = ""
     # Its title's parts, so the index can tell its title with another summary:
     # Claude Code's name for it in its own file, else what stands in for one.
     named_title: str = ""
@@ -181,6 +185,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         title_tag=state.title_tag,
         named_title=named_title(state),
         fallback_title=fallback_title(state),
+        request_words=request_words(state),
     )
 
 

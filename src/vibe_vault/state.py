@@ -395,7 +395,7 @@ class SessionState(Struct, omit_defaults=True):
     told_elsewhere: Redacted = Redacted("")
     # Set by the index when another session of the project has the same title:
     # the day it started, shown after the title to tell them apart.
-    title_tag: str = ""
+    title_tag: Redacted = Redacted("")  # tells its title from the same title of others
     # A note written from the Stop hook before the transcript existed: when,
     # and where the session ran, as the hook said.
     started_hint: str = ""
