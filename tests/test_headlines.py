@@ -452,3 +452,41 @@ def test_sessions_opened_alike_are_told_apart_by_their_first_distinct_words(
         assert cell(title) in project or title in project, (title, project)
         assert title in home or cell(title) in home
 
+
+# -- a model switch is told once -------------------------------------------------------------
+
+MODELS = ["claude-opus-4-20250514", "claude-sonnet-4-20250514", "claude-3-5-haiku-20241022"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(MODELS), st.booleans(), st.booleans()),
+                      min_size=1, max_size=8))
+def test_a_model_switch_is_told_once_in_the_story(steps: list[tuple[str, bool, bool]]) -> None:
+    """Answers from a generated sequence of models, some after Claude Code's
+    "… limit reached, now using …" notice (as 1.0 wrote it: a system line),
+    some in new turns: every change of model (read from the answers' own
+    `model`) is told exactly once, by the notice when one came before it
+    (after the last answer of the old model), else by a *Model* line."""
+    t = Transcript()
+    t.prompt("start")
+    expected_lines: list[str] = []
+    notices = 0
+    previous = ""
+    noticed = False
+    for k, (model, new_turn, notice) in enumerate(steps):
+        if new_turn and k:
+            t.prompt(f"go on {k}")
+        if notice:
+            t.raw({"type": "system", "content": f"Model limit reached, now using {model} ({k})",
+                   "isMeta": False, "level": "warning"})
+            notices += 1
+            noticed = True
+        t.say(f"answer {k}")
+        t.lines[-1]["message"]["model"] = model
+        if previous and model != previous and not noticed:
+            expected_lines.append(f"*Model `{previous}` → `{model}` at 10:00*")
+        previous, noticed = model, False
+    story = render(t.state()).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    assert [ln for ln in story.splitlines() if ln.startswith("*Model ")] == expected_lines
+    assert sum("limit reached, now using" in ln for ln in story.splitlines()) == notices
+

@@ -210,6 +210,9 @@ class ModelSwitch(Struct, array_like=True, omit_defaults=True):
     to: Redacted
     was: Redacted = Redacted("")
     ts: str = ""
+    # Claude Code's own notice ("… limit reached, now using …") came before it,
+    # after the old model's last answer: the story tells it by that notice.
+    noticed: bool = False
 
 
 class Queued(Struct, array_like=True, omit_defaults=True):
@@ -287,6 +290,7 @@ class Fold(Struct, omit_defaults=True):
     client_cost: ClientCost | None = None  # Claude Code's own count, when it writes one
     model: Redacted = Redacted("")  # the main agent's model, as of its last answer
     model_switches: list[ModelSwitch] = field(default_factory=list)
+    model_notice: bool = False  # a "now using" notice since the main agent's last answer
     # fold.titles: what the session is called
     leaf_refs: list[Redacted] = field(default_factory=list)  # leafUuid of leading summaries
     own_summary: Redacted = Redacted("")  # the latest `summary` line about this session itself

@@ -277,6 +277,7 @@ def on_plain_system(ctx: Context, e: Entry, ts: str) -> None:
     content = decode_raw(e.content)
     if isinstance(content, str) and rx(_MODEL_SWITCH).search(content):
         ctx.add_action(Action(kind="model", text=ctx.line(content, 160), ts=ts))
+        ctx.facts.model_notice = True  # the change it announces is told by it
 
 
 def on_system(ctx: Context, e: Entry, ts: str) -> None:

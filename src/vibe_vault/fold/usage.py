@@ -195,8 +195,10 @@ def note_model(ctx: Context, e: Entry, ts: str) -> None:
         return
     model = _model(ctx, m.model)
     facts = ctx.facts
+    noticed, facts.model_notice = facts.model_notice, False
     if model == facts.model:
         return
     if facts.model and len(facts.model_switches) < MAX_SWITCHES:
-        facts.model_switches.append(ModelSwitch(to=model, was=facts.model, ts=ts))
+        facts.model_switches.append(ModelSwitch(to=model, was=facts.model, ts=ts,
+                                                noticed=noticed))
     facts.model = model

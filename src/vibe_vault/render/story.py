@@ -39,10 +39,13 @@ def story(page: Page) -> list[Md]:
             out.append(md(""))
         _turn(out, t, page, i == last)
         # The model changes that came before the next turn (by /model, a
-        # fallback, a hook): told where they happened.
+        # fallback, a hook): told where they happened, once (a change Claude
+        # Code's own notice announced is told by that notice, among the actions).
         upto = f.turns[i + 1].ts if i < last else ""
         while switches and (not upto or not switches[0].ts or switches[0].ts < upto):
             sw = switches.pop(0)
+            if sw.noticed:
+                continue
             when = hhmm(sw.ts)
             at = md(" at {}", text(when)) if when else md("")
             out.append(md("*Model {} → {}{}*", code(sw.was), code(sw.to), at))
