@@ -490,3 +490,38 @@ def test_a_model_switch_is_told_once_in_the_story(steps: list[tuple[str, bool, b
     assert [ln for ln in story.splitlines() if ln.startswith("*Model ")] == expected_lines
     assert sum("limit reached, now using" in ln for ln in story.splitlines()) == notices
 
+
+# -- a failure's headline, wherever in the output it is ----------------------------------------
+
+banner = st.lists(st.sampled_from([
+    "============================= test session starts ==============================",
+    "platform linux -- Python 3.12.7, pytest-8.4.0", "cachedir: .pytest_cache",
+    "rootdir: /work/app", "collecting ... collected 20 items", "Compiling app v0.1.0",
+    "test/test_a.py::test_one PASSED [ 5%]", "running 12 tests", "ok 1 - parses",
+    "   Checking dependencies"]), min_size=13, max_size=60)
+
+
+@settings(max_examples=40, deadline=None)
+@given(head=banner, failed=words, tail_words=phrase, error_at_top=st.booleans())
+def test_a_failures_headline_is_its_error_line_wherever_it_is(
+        head: list[str], failed: str, tail_words: str, error_at_top: bool) -> None:
+    """A failed command's output opening with a banner longer than the lines
+    looked at first and ending with what failed: the note's error starts with
+    the failing line (found by the test's own words), not the banner; one whose
+    error line is at the top keeps that line."""
+    t = Transcript()
+    t.prompt("run the tests")
+    error_line = f"FAILED test/test_{failed}.py::test_{failed} - {tail_words}"
+    body = [error_line, *head] if error_at_top else [*head, error_line, "1 failed in 2.0s"]
+    tid = "toolu_fail"
+    t.lines.append({**t._base("assistant"), "message": {
+        "id": "msg_run", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "tool_use", "id": tid, "name": "Bash",
+                     "input": {"command": "pytest -q"}}],
+        "usage": {"input_tokens": 1, "output_tokens": 1}}})
+    t.lines.append({**t._base("user"), "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": tid, "is_error": True,
+         "content": "\n".join(body)}]}})
+    t.say("One failed.")
+    (err,) = t.state().fold.errors
+    assert err.text.splitlines()[0] == error_line

@@ -40,20 +40,39 @@ def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_K
 def error_text(ctx: Context, text: str) -> Redacted:
     """An error's first non-empty lines, each collapsed, up to the limits; its
     first error line leads (a warning before it, or a bare `Exit code N`, says
-    less than the error two lines below)."""
-    text = tx.cut(text, ERROR_CHARS * 4)
-    if "tool_use_error>" in text:
-        text = rx(_WRAPPER).sub("", text)
-    lines: list[str] = []
-    for raw in text.splitlines():
-        line = " ".join(raw.split())
-        if line:
-            lines.append(line)
-        if len(lines) == HEAD_SCAN:
-            break
-    lines = lines[headline(lines):][:ERROR_LINES]
+    less than the error two lines below). When no line near the top reads as
+    an error, the first that does near the end leads: a test runner's or a
+    build's output opens with its banner and ends with what failed."""
+    head = _lines(tx.cut(text, ERROR_CHARS * 4))
+    at = headline(head)
+    if not _is_error(head[at:at + 1]):
+        end = text[-ERROR_CHARS * 4:]
+        tail = _lines(end, cut_first=len(end) < len(text))
+        found = next((i for i, line in enumerate(tail) if _is_error([line])), None)
+        if found is not None:
+            head, at = tail, found
+    lines = head[at:][:ERROR_LINES]
     # Cut after the gate: a token cut in two first would pass it in part.
     return ctx.text("\n".join(lines), ERROR_CHARS)
+
+
+def _lines(text: str, cut_first: bool | None = None) -> list[str]:
+    """The first HEAD_SCAN non-empty lines of a text, each collapsed; with
+    `cut_first` given, the last ones (past the first, when it was cut mid-line)."""
+    if "tool_use_error>" in text:
+        text = rx(_WRAPPER).sub("", text)
+    raw = text.splitlines()
+    if cut_first:
+        raw = raw[1:]
+    lines = [" ".join(r.split()) for r in raw]
+    lines = [line for line in lines if line]
+    return lines[:HEAD_SCAN] if cut_first is None else lines[-HEAD_SCAN:]
+
+
+def _is_error(lines: list[str]) -> bool:
+    """Whether the (one) line reads as an error and not as a warning."""
+    return bool(lines) and not rx(_WARNING_LINE).search(lines[0]) \
+        and bool(rx(_ERROR_LINE).search(lines[0]))
 
 
 def headline(lines: list[str]) -> int:
