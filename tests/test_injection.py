@@ -346,3 +346,40 @@ def test_only_the_escapers_make_markdown() -> None:
                     bad.append(f"{where}: md() with a template that is not ours")
     assert checked > 50  # the sections are written with md()
     assert bad == []
+
+
+# -- Mermaid labels -------------------------------------------------------------
+#
+# The oracle is Mermaid's own grammar, as facts: a pie slice and an xychart's
+# category are a double-quoted string (`"[^"]*"`) on one line; `%%{…}%%` is a
+# directive wherever it stands; `#name;` and `#123;` are entity codes Mermaid
+# decodes; labels are drawn as HTML; a fence at a line's start ends the block.
+
+MERMAID_HOSTILE = st.lists(st.one_of(
+    st.sampled_from(['"', '"]; click A call alert()', "%%{init: {'theme':'dark'}}%%", "%%",
+                     "#quot;", "#35;", "<b>x</b>", "</br>", "`md`", "```", "~~~", "\n", "\r",
+                     "\x00", "\u202e", "\u2066", "\u200b", "\u2028", "\t", "end", ": 5",
+                     "x-axis [a, b]", "pie title X", "[[Note]]", "|"]),
+    WORDS), min_size=1, max_size=5).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(MERMAID_HOSTILE)
+def test_a_mermaid_label_is_one_quoted_string_of_the_words(words: str) -> None:
+    from vibe_vault.markdown import md, mermaid_block, mermaid_label
+
+    label = mermaid_label(words, max_chars=10_000)
+    block = mermaid_block([md("pie"), md("{} : {}", label, 3)])
+    assert block[0] == "```mermaid" and block[-1] == "```" and len(block) == 4
+    slice_line = block[2]
+    m = re.fullmatch(r'"([^"\n\r]*)" : 3', slice_line)
+    assert m, slice_line
+    inner = m.group(1)
+    assert "%%" not in inner and not re.search(r"#\w+;", inner)
+    assert "<" not in inner and ">" not in inner and "`" not in inner
+    assert inner.isprintable() and not re.search("[\u202a-\u202e\u2066-\u2069]", inner)
+    # The words are there: every letter and digit typed, in order.
+    assert [c for c in inner if c.isalnum()] == [c for c in words if c.isalnum()
+                                                 and c.isprintable()]
+    # Cut at max_chars with an ellipsis.
+    assert len(mermaid_label("x" * 100, max_chars=20)) == 22

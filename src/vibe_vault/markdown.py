@@ -42,7 +42,8 @@ def _yaml_char(ch: str) -> str:
     if named is not None:
         return named
     o = ord(ch)
-    if o < 0x20 or 0x7F <= o <= 0x9F or o in (0x2028, 0x2029, 0xFEFF):
+    if o < 0x20 or 0x7F <= o <= 0x9F or o in (0x2028, 0x2029, 0xFEFF) \
+            or 0x202A <= o <= 0x202E or 0x2066 <= o <= 0x2069:
         return f"\\u{o:04x}"
     if 0xD800 <= o < 0xE000 or o in (0xFFFE, 0xFFFF):
         return "\\ufffd"
@@ -127,9 +128,24 @@ def _inline(s: str) -> str:
     return _INLINE.sub(_inline_escape, s)
 
 
+# Characters that reorder or hide the words around them (bidi embeddings,
+# overrides and isolates: "Trojan Source") or that a terminal or renderer
+# acts on (C0 and C1 controls): on a line of the note they are left out or
+# made a space; the state keeps them as written.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _visible(s: str) -> str:
+    if s.isprintable():
+        return s  # most text: nothing to do
+    return "".join("" if c in _BIDI else " " if ((c < " " and c != "\t") or "\x7f" <= c <= "\x9f"
+                                                 or c in "\u2028\u2029") else c for c in s)
+
+
 def text(s: str) -> Md:
     """Words from a transcript on one line of the note (a heading, a list item,
     a line of prose): shown as the words they are, never as markup."""
+    s = _visible(s)
     one = " ".join(s.split("\n")) if "\n" in s else s
     out = _unblocked(_inline(one.lstrip(" \t")))
     if out.endswith("]") and not out.endswith("\\]"):
@@ -171,8 +187,7 @@ def yaml_time(ts: str) -> Md:
 def code(s: str) -> Md:
     """Inline code that survives backticks inside (on one line: a line break
     would end the list item or heading it stands in)."""
-    if "\n" in s:
-        s = s.replace("\n", " ")
+    s = _visible(s)
     if not s:
         return Md("``")
     if "`" not in s:
@@ -313,3 +328,49 @@ def tag(name: str) -> str:
     """An Obsidian tag made of a name (a tag of digits alone is no tag)."""
     made = re.sub(r"[^\w/-]+", "-", name).strip("-") or "project"
     return made if not made.isdigit() else f"project-{made}"
+
+
+# -- Mermaid -----------------------------------------------------------------
+#
+# A Mermaid block (`xychart-beta`, `pie`) is code to Markdown, but Mermaid
+# reads it: a label is a double-quoted string on one line of the block. What
+# would end the string or the line, or that Mermaid reads inside a string, is
+# replaced by a look-alike: `"` (ends it), a line break or control character
+# (ends the statement; a fence at a new line's start would end the block),
+# `%%` (Mermaid applies a `%%{init: …}%%` directive found anywhere in the
+# text), `#word;` (an entity code Mermaid decodes), `<` and `>` (labels are
+# drawn as HTML), a backtick (a Markdown string in newer diagrams). Bidi and
+# zero-width characters are left out: a chart's label is read, not edited.
+_MERMAID_SWAP = {'"': "\u201d", "<": "\u2039", ">": "\u203a", "`": "'"}
+_MERMAID_DROP = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
+                          "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _mermaid_char(ch: str) -> str:
+    swapped = _MERMAID_SWAP.get(ch)
+    if swapped is not None:
+        return swapped
+    if ch in _MERMAID_DROP:
+        return ""
+    if not ch.isprintable():  # line breaks, tabs, NUL, C1, separators
+        return " "
+    return ch
+
+
+def mermaid_label(s: str, max_chars: int = 60) -> Md:
+    """Words as a Mermaid label: a double-quoted string on one line, showing
+    the words (at most `max_chars` of them, then `…`) with nothing Mermaid or
+    Markdown would read as syntax."""
+    words = " ".join("".join(map(_mermaid_char, s)).split())
+    while "%%" in words:
+        words = words.replace("%%", "% %")
+    words = re.sub(r"#(?=[A-Za-z0-9]+;)", "\uff03", words)
+    if len(words) > max_chars:
+        words = words[:max_chars - 1].rstrip() + "\u2026"
+    return Md('"' + words + '"')
+
+
+def mermaid_block(lines: Iterable[Md]) -> list[Md]:
+    """A fenced Mermaid block of lines made with `md` from our own words,
+    `mermaid_label`s and numbers (the first says the diagram: `md("pie")`)."""
+    return [Md("```mermaid"), *lines, Md("```")]
