@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS, Env, main_files, session_files, strip_status
 from test_corpus import UUID, expected_sid
+from vibe_vault import state as state_module
 from vibe_vault.config import Config
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
@@ -118,6 +119,14 @@ def test_session_grown_in_steps_equals_one_shot(tmp_path_factory: pytest.TempPat
     fractions = sorted(data.draw(st.lists(st.floats(0, 1), max_size=5)))
     cfg = _config(root / "inc")
     blobs = [(main.read_bytes(), target)] + [(a.read_bytes(), t) for a, t in agents]
+    # Small, so that most sessions' states are saved split.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(state_module, "SAID_SPILL_CHARS", data.draw(st.sampled_from([0, 200, 5000])))
+        _grow_and_compare(main, sid, target, cfg, root, blobs, fractions)
+
+
+def _grow_and_compare(main: Path, sid: str, target: Path, cfg: Config, root: Path,
+                      blobs: list[tuple[bytes, Path]], fractions: list[float]) -> None:
     for frac in [*fractions, 1.0]:
         for blob, dest in blobs:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -128,6 +137,10 @@ def test_session_grown_in_steps_equals_one_shot(tmp_path_factory: pytest.TempPat
     inc_state = Store(cfg.state_dir).load(sid)
     one_state = Store(one.state_dir).load(sid)
     assert inc_state is not None and one_state is not None
+    # Saved split (the early `said` in the side file, at different points for
+    # the two): whole again, they are the same fold.
+    Store(cfg.state_dir).load_said(inc_state)
+    Store(one.state_dir).load_said(one_state)
     assert inc_state.cursor.offset == one_state.cursor.offset
     assert render(inc_state) == render(one_state)
     assert encode_state(inc_state.fold) == encode_state(one_state.fold)  # type: ignore[arg-type]
@@ -239,6 +252,12 @@ def test_long_session_grown_in_chunks_equals_one_shot(tmp_path: Path,
     update_session(one, Update(session_id="long", transcript=str(grow), fresh=True))
     a, b = Store(cfg.state_dir).load("long"), Store(one.state_dir).load("long")
     assert a is not None and b is not None
+    # Its search text is over SAID_SPILL_CHARS: saved apart, in the side file,
+    # and a Stop's state holds one entry of it.
+    assert a.fold.said_from > 0 and len(a.fold.said) == 1
+    Store(cfg.state_dir).load_said(a)
+    Store(one.state_dir).load_said(b)
+    assert a.fold.said_from == 0 and len(a.fold.said) > 1
     assert a.fold.turns_dropped > 0 and len(a.fold.turns) == HEAD_TURNS + TAIL_TURNS
     assert a.fold.settled, f"more than {USAGE_WINDOW} messages should have settled"
     assert render(a) == render(b)
@@ -280,3 +299,47 @@ def test_secrets_in_todo_lists_count_once_whatever_the_chunking() -> None:
         a = decode_state(encode_state(SessionState(fold=a))).fold  # type: ignore[union-attr]
         ab = fold(a, (decode_line(x) for x in lines[cut:]))
         assert encode_state(SessionState(fold=ab)) == encode_state(SessionState(fold=whole))
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("damage", ["gone", "cut", "longer"])
+def test_state_whose_side_file_is_damaged_is_rebuilt(tmp_path: Path, damage: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long session's early search text is saved beside its state: that file
+    lost, cut short by a crash, or with bytes a killed run appended past what
+    the state counts, the next Stop still gives the note and the fold of one
+    read of the whole."""
+    import os
+
+    from vibe_vault.state import said_path
+
+    monkeypatch.setattr(state_module, "SAID_SPILL_CHARS", 100)
+    main = max(MAINS, key=lambda p: p.stat().st_size)
+    sid = expected_sid(main)
+    assert sid
+    blob = main.read_bytes()
+    target = tmp_path / "t.jsonl"
+    target.write_bytes(blob[: len(blob) // 2])
+    cfg = _config(tmp_path / "inc")
+    update_session(cfg, Update(session_id=sid, transcript=str(target)))
+    store = Store(cfg.state_dir)
+    side = said_path(store.state_path(sid))
+    saved = store.load(sid)
+    assert saved is not None and saved.fold.said_from > 0 and os.path.getsize(side)
+    if damage == "gone":
+        os.remove(side)
+    elif damage == "cut":
+        os.truncate(side, os.path.getsize(side) - 1)
+    else:
+        with open(side, "ab") as f:
+            f.write(b"\0\0\0\x09half a fr")
+    target.write_bytes(blob)
+    update_session(cfg, Update(session_id=sid, transcript=str(target)))
+    one = _config(tmp_path / "one")
+    update_session(one, Update(session_id=sid, transcript=str(target), fresh=True))
+    a, b = store.load(sid), Store(one.state_dir).load(sid)
+    assert a is not None and b is not None
+    store.load_said(a)
+    Store(one.state_dir).load_said(b)
+    assert render(a) == render(b)
+    assert encode_state(a.fold) == encode_state(b.fold)  # type: ignore[arg-type]

@@ -51,6 +51,9 @@ from vibe_vault.state import (
     SessionState,
     decode_state,
     encode_state,
+    load_said,
+    said_path,
+    spill_said,
     worth_a_note,
 )
 from vibe_vault.vault import USER_HEADING, USER_HINT
@@ -141,10 +144,29 @@ class Store:
         if state is not None and state.session_id != sid:
             set_aside(self.root, path)
             return None
+        if state is not None and state.fold.said_from:
+            # Its early `said` stays in the side file until something needs
+            # it (load_said); a side file shorter than the state counts (lost,
+            # cut by a crash) makes the state one to rebuild.
+            try:
+                st = os.lstat(said_path(path))
+            except OSError:
+                return None
+            if not stat.S_ISREG(st.st_mode) or st.st_size < state.fold.said_bytes:
+                return None
         return state
 
+    def load_said(self, state: SessionState) -> None:
+        """The state's `said` whole (for the search document, or to scrub it
+        of a secret learned late). A side file that does not hold it (damaged
+        since the load) leaves the later entries only: the next re-read of
+        the transcript brings the rest back."""
+        if not load_said(state, self.state_path(state.session_id)):
+            state.fold.said_from = state.fold.said_bytes = 0
+
     def save(self, state: SessionState) -> None:
-        write_atomic(self.state_path(state.session_id), encode_state(state), mode=0o600)
+        path = self.state_path(state.session_id)
+        write_atomic(path, encode_state(spill_said(state, path)), mode=0o600)
 
 
 def set_aside(state_dir: str, path: str) -> None:
@@ -481,7 +503,9 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
                                              state.fold.learned)
         if len(state.fold.learned) != learned_before:
             # A secret learned in this read: out of what the state holds beside
-            # the facts too (the Stop hook's answer, hook and meta.json names).
+            # the facts too (the Stop hook's answer, hook and meta.json names),
+            # and out of what the fold said before, in the side file.
+            store.load_said(state)
             scrub(state, SessionState, set(state.fold.learned))
         out = Outcome(session_id=sid, bytes_read=read, complete=complete)
         if request.links is not None:
@@ -512,6 +536,7 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             from vibe_vault.records import make_record
 
             out.record = make_record(state, [transcript, *agents], opts, fig)
+            store.load_said(state)
             out.document = document_of(state, fig)
             out.state_key = safe_id(sid)
             out.state_stamp = filestamp.of(os.stat(store.state_path(sid)))
@@ -531,8 +556,8 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     the state goes, so no caller can leave them behind."""
     from vibe_vault import archive
     removed = []
-    paths = [store.state_path(sid), store.journal_path(sid), store.legacy_lock_path(sid),
-             locations.staged_file(cfg.state_dir, sid)]
+    paths = [store.state_path(sid), said_path(store.state_path(sid)), store.journal_path(sid),
+             store.legacy_lock_path(sid), locations.staged_file(cfg.state_dir, sid)]
     kept = False  # the note, holding the user's words alone
     if note and keep_user_words:
         left = store.load(sid)

@@ -282,6 +282,13 @@ class Fold(Struct, omit_defaults=True):
     said: list[Said] = field(default_factory=list)
     said_chars: int = 0
     said_dropped: int = 0
+    # A long session's `said` is most of its state and only grows: what came
+    # before `said[0]` (entries 0..said_from-1) is kept in the state's side
+    # file (`<key>.said`, its first said_bytes bytes), appended to, not
+    # rewritten at every Stop. 0, 0 in every fold in memory but a state loaded
+    # without that file (see `load_said`).
+    said_from: int = 0
+    said_bytes: int = 0
     # fold.usage: tokens and models
     models: list[Redacted] = field(default_factory=list)
     usage: dict[str, Tokens] = field(default_factory=dict)  # recent messages, by id
@@ -431,6 +438,89 @@ def decode_state(data: bytes) -> SessionState | None:
     return state
 
 
+# The side file: frames of (4-byte big-endian length, msgpack list of Said).
+SAID_SPILL_CHARS = 64 << 10  # said text a state holds before it goes to the side file
+_said_encoder = msgspec.msgpack.Encoder()
+_said_decoder = msgspec.msgpack.Decoder(list[Said])
+
+
+def said_path(state_path: str) -> str:
+    """The side file of the state at `state_path`."""
+    return (state_path[:-6] if state_path.endswith(".state") else state_path) + ".said"
+
+
+def load_said(state: SessionState, state_path: str) -> bool:
+    """Make `state.fold.said` whole again (every entry of the session, as a
+    state that was never split holds them); False when the side file does not
+    hold what the state says it does (then the state cannot be trusted: it is
+    rebuilt from the transcript)."""
+    f = state.fold
+    if not f.said_from:
+        return True
+    try:
+        fd, st = open_regular(said_path(state_path), follow_symlinks=False)
+        try:
+            data = read_fd(fd, f.said_bytes) if st.st_size >= f.said_bytes else b""
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+    if len(data) != f.said_bytes:
+        return False
+    early: list[Said] = []
+    at = 0
+    try:
+        while at < len(data):
+            size = int.from_bytes(data[at : at + 4], "big")
+            if at + 4 + size > len(data):
+                return False
+            early.extend(_said_decoder.decode(data[at + 4 : at + 4 + size]))
+            at += 4 + size
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False
+    if len(early) != f.said_from:
+        return False
+    f.said = early + f.said
+    f.said_from = f.said_bytes = 0
+    return True
+
+
+def spill_said(state: SessionState, state_path: str) -> SessionState:
+    """The state as it is saved: when its `said` holds more than
+    SAID_SPILL_CHARS, all of it but the last entry (which the fold compares the
+    next one with) is appended to the side file and left out. `state` itself is
+    not changed: the whole `said` stays in memory (for the search document)."""
+    f = state.fold
+    if len(f.said) < 2 or sum(len(s.text) for s in f.said) <= SAID_SPILL_CHARS:
+        return state
+    moving = f.said[:-1]
+    frame = _said_encoder.encode(moving)
+    data = len(frame).to_bytes(4, "big") + frame
+    path = said_path(state_path)
+    if not f.said_bytes:
+        # Written anew (a new or re-read session, or one scrubbed of a secret
+        # learned late): whole, so a reader never meets half of it.
+        from vibe_vault.atomic import write_atomic
+
+        write_atomic(path, data, mode=0o600)
+    else:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            # What is past the bytes the state counts was written by a run
+            # that died before saving its state: written over.
+            os.ftruncate(fd, f.said_bytes)
+            view = memoryview(data)
+            at = f.said_bytes
+            while view:
+                n = os.pwrite(fd, view, at)
+                view, at = view[n:], at + n
+        finally:
+            os.close(fd)
+    kept = msgspec.structs.replace(f, said=f.said[-1:], said_from=f.said_from + len(moving),
+                                   said_bytes=f.said_bytes + len(data))
+    return msgspec.structs.replace(state, fold=kept)
+
+
 def read_saved(path: str, key: str) -> tuple[SessionState | None, os.stat_result | None]:
     """The state saved at `path` when it is the state of session `key` (its
     safe id), and the file's stat: (None, stat) for a file that is another
@@ -446,6 +536,6 @@ def read_saved(path: str, key: str) -> tuple[SessionState | None, os.stat_result
     except OSError:
         return None, None
     state = decode_state(data)
-    if state is None or safe_id(state.session_id) != key:
+    if state is None or safe_id(state.session_id) != key or not load_said(state, path):
         return None, st
     return state, st
