@@ -525,3 +525,40 @@ def test_a_failures_headline_is_its_error_line_wherever_it_is(
     t.say("One failed.")
     (err,) = t.state().fold.errors
     assert err.text.splitlines()[0] == error_line
+
+
+# -- other tools and pasted images, as a stranger reads them -----------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(tool=st.sampled_from(["PowerShell", "mcp__github__create_issue", "NewTool"]),
+       purposes=st.lists(phrase, min_size=1, max_size=3))
+def test_a_tool_call_is_told_by_what_it_was_for(tool: str, purposes: list[str]) -> None:
+    """A tool vibe-vault has no words of its own for, called with a
+    `description` (PowerShell's, as Bash's): the story says each purpose."""
+    t = Transcript()
+    t.prompt("check the script")
+    for k, purpose in enumerate(purposes):
+        t.call(tool, {"command": f"Get-Item x{k}", "description": purpose}, None, "ok")
+    t.say("Checked.")
+    story = render(t.state()).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    for purpose in purposes:
+        assert any(purpose in line for line in story.splitlines() if line.startswith("- Used ")), \
+            (purpose, story)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ask=phrase, marked=st.integers(0, 3), extra=st.integers(0, 3))
+def test_a_pasted_image_is_told_once(ask: str, marked: int, extra: int) -> None:
+    """Images Claude Code marks in the prompt (`[Image #N]`) are not marked
+    again; images it does not mark get `[image]` each."""
+    t = Transcript()
+    text = " ".join(f"[Image #{k + 1}]" for k in range(marked)) + f" {ask}"
+    blocks: list[Any] = [{"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                                     "data": "iVBORw0KGgo="}}] * (marked + extra)
+    t.lines.append({**t._base("user"), "message": {"role": "user", "content": [
+        *blocks, {"type": "text", "text": text.strip()}]}})
+    t.say("Seen.")
+    prompt = str(t.state().fold.turns[0].text)
+    assert prompt.count("[Image #") == marked
+    assert prompt.count("[image]") == extra

@@ -431,7 +431,9 @@ class Context:
             self.new_turn(t)
         if merge and t.actions:
             last = t.actions[-1]
-            if last.kind == a.kind and last.text == a.text and a.kind != "bash":
+            # (A tool's calls for different purposes stay lines of their own.)
+            if last.kind == a.kind and last.text == a.text and a.kind != "bash" \
+                    and (a.kind != "tool" or last.detail == a.detail):
                 if a.kind == EXPLORE:
                     last.reads += a.reads
                     last.searches += a.searches

@@ -113,6 +113,9 @@ def on_user(ctx: Context, e: Entry, ts: str) -> None:
         on_prompt(ctx, e, content, 0, ts)
 
 
+_IMAGE_MARK = r"\[Image #\d+\]"
+
+
 def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     facts = ctx.facts
     # A pasted log can be megabytes; a note keeps 500 characters of a prompt, and
@@ -153,7 +156,10 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         titles.note_command(ctx, command, shown)
         return
     words = tx.strip_wrappers(raw)
-    if images:
+    # Claude Code 1.0.9x+ writes `[Image #1]` where an image was pasted: those
+    # images are told there already; only the others get an `[image]`.
+    images -= len(rx(_IMAGE_MARK).findall(words)) if images and "[Image #" in words else 0
+    if images > 0:
         words = (words + " " + " ".join(["[image]"] * min(images, 5))).strip()
     if not words:
         return

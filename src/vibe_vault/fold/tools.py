@@ -125,4 +125,7 @@ def on_other(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Acti
         parts = label.split("__")
         # Parts of a name that passed the gate.
         label = Redacted(f"{parts[1]}: {parts[-1]}") if len(parts) >= 3 else label
-    return Action(kind="tool", text=ctx.line(label, 80), ts=ts), True
+    # What the call was for, when the tool says (PowerShell, as Bash does).
+    what = inp.description if isinstance(inp.description, str) else ""
+    return Action(kind="tool", text=ctx.line(label, 80), detail=ctx.line(what, 120),
+                  ts=ts), True

@@ -252,7 +252,8 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     # "Claude Opus 4 limit reached, now using Sonnet 4"
     "model": lambda a, state: text(tx.one_line(a.text, ACTION_LINE_CHARS)),
     "interrupt": lambda a, state: md("Interrupted by the user{}", _times(a)),
-    "tool": lambda a, state: md("Used {}{}", text(a.text), _times(a)),
+    "tool": lambda a, state: md("Used {}{}{}", text(a.text), md(": {}", text(a.detail))
+                                if a.detail else md(""), _times(a)),
 }
 
 
