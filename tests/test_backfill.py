@@ -483,15 +483,17 @@ def test_a_state_saved_without_its_row_gets_it_without_a_second_read(env: Env) -
     """Ctrl-C between a session's saved state and its registry row: the next
     backfill writes the row from the state (the transcript is not read again,
     the note not rewritten)."""
-    import sqlite3
 
     lay_out(env, SMALL[:3])
     backfill(env)
     notes = env.all_notes()
     sid = sorted(env.registry().sessions)[0]
-    with sqlite3.connect(env.state / "vault.db") as db:
-        for table in ("records", "stamps"):
-            db.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
+    from vibe_vault import registry, vaultdb
+
+    # As if its row had never been written: the row, its stamps and its share
+    # of the per-project sums (written in one transaction with the row) absent.
+    with registry.opened(env.config()) as db, vaultdb.transaction(db):
+        registry.delete(db, sid)
     assert sid not in env.registry().sessions
     s = backfill(env)
     assert sid in env.registry().sessions

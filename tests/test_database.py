@@ -23,11 +23,17 @@ pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
 
 
 def snapshot(env: Env) -> dict[str, str]:
-    """Every note, and what `vv stats` says."""
+    """Every note (the project and home notes with their charts), what `vv
+    stats` says (by month and by week, with its bars), and the database's
+    per-project sums."""
     out = dict(env.all_notes())
-    r = env.vv("stats", "--json")
-    assert r.returncode == 0, r.stderr
-    out["stats"] = r.stdout.decode()
+    for args in (("--json",), ("--by", "week"), ("--by", "month")):
+        r = env.vv("stats", *args)
+        assert r.returncode == 0, r.stderr
+        out["stats" + "".join(args)] = r.stdout.decode()
+    with sqlite3.connect(env.state / "vault.db") as conn:
+        for table in ("agg_days", "agg_models", "agg_files"):
+            out[table] = repr(conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3").fetchall())
     return out
 
 
@@ -64,7 +70,9 @@ def test_a_mix_of_events_leaves_what_a_rebuild_from_the_states_gives(env: Env) -
     assert env.vv("backfill").returncode == 0
     kept_up = snapshot(env)
     assert sum(n.count("next session") for n in kept_up.values()) >= 1
-    assert json.loads(kept_up["stats"])["total"]["sessions"] == len(env.notes())
+    assert json.loads(kept_up["stats--json"])["total"]["sessions"] == len(env.notes())
+    assert "```mermaid\nxychart-beta" in kept_up["index.md"]
+    assert "agg_days" in kept_up and kept_up["agg_days"] != "[]"
 
     drop_database(env)
     r = env.vv("index")  # the registry built again from the states, every index note owed

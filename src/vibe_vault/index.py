@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
+from datetime import date
 
 from msgspec import Struct
 
-from vibe_vault import registry, vaultdb
+from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.figures import options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
@@ -80,34 +81,105 @@ def _money(x: float) -> str:
     return f"${x:,.2f}"
 
 
-def render_project(project: str, recs: list[Record]) -> str:
-    recs = sorted(recs, key=order, reverse=True)
-    tokens = sum(total_tokens(r) for r in recs)
-    cost = sum(r.cost_usd for r in recs)
-    minutes = sum(r.active_minutes for r in recs)
-    out = ["---", "type: project", f"project: {yaml_str(project)}", f"sessions: {len(recs)}",
-           f"active_minutes: {minutes}", f"tokens: {tokens}", f"cost_usd: {cost:.4f}"]
-    if recs:
-        out.append(f"first_session: {_iso(recs[-1].started)}")
-        out.append(f"last_session: {_iso(recs[0].started)}")
+LATEST = 50  # sessions a project note lists; the Base holds them all
+
+
+def _active(minutes: int) -> str:
+    return f"{minutes // 60}h {minutes % 60:02d}m"
+
+
+def _base_block(project: str) -> list[str]:
+    """An embedded Obsidian Base of every session of the project (Obsidian
+    renders a `base` code block with no plugin): the full list, which the
+    note itself no longer holds."""
+    folder = project_note_path(project).rsplit("/", 1)[0] + "/sessions"
+    expr = 'file.inFolder("' + folder.replace("\\", "\\\\").replace('"', '\\"') + '")'
+    return ["```base", "filters:", "  and:", "    - '" + expr.replace("'", "''") + "'",
+            "    - 'type == \"session\"'", "views:", "  - type: table",
+            "    name: Sessions", "    order:", "      - started", "      - title",
+            "      - status", "      - active_minutes", "      - cost_usd", "```"]
+
+
+class ProjectView(Struct):
+    """What a project note shows: its sums, from the database's per-project
+    sums, and its latest sessions, from an indexed read."""
+
+    project: str
+    totals: aggregates.Sums
+    months: list[tuple[str, aggregates.Sums]]
+    weeks: list[tuple[date, int, float]]
+    models: dict[str, float]
+    first: str
+    last: str
+    latest: list[Record]
+
+
+def project_view(conn: sqlite3.Connection, project: str,
+                 newer: dict[str, Record] | None = None) -> ProjectView:
+    """`newer`: records changed here and not yet written back (their titles)."""
+    days = list(aggregates.by_day(conn, project))
+    totals = aggregates.Sums()
+    months: dict[str, aggregates.Sums] = {}
+    for _, on, sums in days:
+        totals.add(astuple(sums))
+        months.setdefault(on[:7] or "unknown", aggregates.Sums()).add(astuple(sums))
+    weeks = charts.weeks_ending({on: (s.sessions, aggregates.usd(s.cost)) for _, on, s in days})
+    models = {m: aggregates.usd(s.cost) for m, s in aggregates.by_model(conn, project).items()}
+    latest = list(registry.records_where(
+        conn, "project = ? AND has_note ORDER BY started DESC, session_id DESC LIMIT ?",
+        (project, LATEST)))
+    if newer:
+        latest = [newer.get(r.session_id, r) for r in latest]
+    first = conn.execute("SELECT min(started) FROM records WHERE project = ? AND has_note",
+                         (project,)).fetchone()[0] or ""
+    last = latest[0].started if latest else ""
+    return ProjectView(project, totals, sorted(months.items(), reverse=True), weeks, models,
+                       first, last, latest)
+
+
+def render_project(view: ProjectView) -> str:
+    project, t, recs = view.project, view.totals, view.latest
+    cost = aggregates.usd(t.cost)
+    out = ["---", "type: project", f"project: {yaml_str(project)}", f"sessions: {t.sessions}",
+           f"active_minutes: {t.minutes}", f"tokens: {t.tokens}", f"cost_usd: {cost:.4f}"]
+    if t.sessions:
+        out.append(f"first_session: {_iso(view.first)}")
+        out.append(f"last_session: {_iso(view.last)}")
     out += ["tags:", "  - project", "---", REWRITE_NOTICE, "", f"# {text(project)}", ""]
-    out.append(f"**{len(recs)} sessions** · **{minutes // 60}h {minutes % 60:02d}m active** · "
-               f"**{short_tokens(tokens)} tokens** · **{_money(cost)}**")
-    out += ["", "## Sessions", "", "| Date | Session | Duration | Tokens | Cost | Status |",
+    out.append(f"**{t.sessions} sessions** · **{_active(t.minutes)} active** · "
+               f"**{short_tokens(t.tokens)} tokens** · **{_money(cost)}**")
+    pictures = charts.pictures(view.weeks, view.models)
+    if pictures:
+        out += ["", "## Activity", "", *pictures]
+    if view.months:
+        out += ["", "## By month", "", "| Month | Sessions | Active | Tokens | Cost |",
+                "|---|--:|--:|--:|--:|"]
+        for month, m in view.months:
+            out.append(f"| {month} | {m.sessions} | {_active(m.minutes)} | "
+                       f"{short_tokens(m.tokens)} | {_money(aggregates.usd(m.cost))} |")
+    shown = "" if t.sessions <= len(recs) else f" (the latest {len(recs)}; every one below)"
+    out += ["", f"## Sessions{shown}", "", "| Date | Session | Duration | Tokens | Cost | Status |",
             "|---|---|--:|--:|--:|---|"]
     for r in recs:
-        t = total_tokens(r)
+        tokens = total_tokens(r)
         status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
         out.append(f"| {day(r.started)} | {cell(wikilink(r.note, label(r.title)))} | "
-                   f"{r.duration_minutes} min | {short_tokens(t)} | {_money(r.cost_usd)} | "
+                   f"{r.duration_minutes} min | {short_tokens(tokens)} | {_money(r.cost_usd)} | "
                    f"{cell(text(status))} |")
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
         out += ["", "## Open threads (latest sessions)", ""]
         for r, task in open_tasks[:30]:
             out.append(f"- [ ] {text(task)} ({wikilink(r.note, label(day(r.started)))})")
+    out += ["", "## All sessions", "",
+            f"Every session of the project, from {wikilink('Sessions.base')} (Obsidian Bases):",
+            "", *_base_block(project)]
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
+
+
+def astuple(s: aggregates.Sums) -> tuple[int, ...]:
+    return (s.sessions, s.minutes, s.input, s.output, s.cache_read, s.cache_creation, s.cost)
 
 
 class ProjectSums:
@@ -125,40 +197,54 @@ class ProjectSums:
 
 
 def project_sums(conn: sqlite3.Connection) -> list[ProjectSums]:
-    """Per-project sums, the project with the latest session first."""
-    rows = conn.execute(
-        "SELECT project, count(*), max(started || char(0) || session_id), "
-        "sum(active_minutes), sum(cost_usd) FROM records WHERE has_note GROUP BY project")
-    sums = [ProjectSums(*row) for row in rows]
+    """Per-project sums (the database's), the project with the latest session first."""
+    sums = []
+    for project, s in aggregates.per_project(conn).items():
+        row = conn.execute(
+            "SELECT started || char(0) || session_id FROM records WHERE project = ? AND "
+            "has_note ORDER BY started DESC, session_id DESC LIMIT 1", (project,)).fetchone()
+        sums.append(ProjectSums(project, s.sessions, row[0] if row else "", s.minutes,
+                                aggregates.usd(s.cost)))
     sums.sort(key=lambda p: (p.last, p.project), reverse=True)
     return sums
 
 
-def render_home(sums: list[ProjectSums], latest: list[Record]) -> str:
+def render_home(sums: list[ProjectSums], latest: list[Record],
+                pictures: list[str] | None = None) -> str:
     count = sum(p.sessions for p in sums)
     cost = sum(p.cost for p in sums)
     out = ["---", "type: index", f"sessions: {count}", f"projects: {len(sums)}",
            f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", "# Claude Code sessions", "",
-           f"**{count} sessions** in **{len(sums)} projects** · **{_money(cost)}**",
-           "", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
-           "|---|--:|---|--:|--:|"]
+           f"**{count} sessions** in **{len(sums)} projects** · **{_money(cost)}**"]
+    if pictures:
+        out += ["", "## Activity", "", *pictures]
+    out += ["", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
+            "|---|--:|---|--:|--:|"]
     for p in sums:
         out.append(f"| {cell(wikilink(project_note_path(p.project), label(p.project)))} | "
                    f"{p.sessions} | {day(p.last.split(chr(0))[0])} | "
-                   f"{p.minutes // 60}h {p.minutes % 60:02d}m | {_money(p.cost)} |")
+                   f"{_active(p.minutes)} | {_money(p.cost)} |")
     out += ["", "## Latest sessions", ""]
     for rec in latest:
         out.append(f"- {day(rec.started)} · **{text(rec.project)}** · "
                    f"{wikilink(rec.note, label(rec.title))} · "
                    f"{code(resume_command(rec.cwd, rec.session_id))}")
-    out += ["", USER_HEADING, USER_HINT]
+    out += ["", f"Every session: {wikilink('Sessions.base')} (Obsidian Bases).",
+            "", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
 
 def home_note(conn: sqlite3.Connection, latest: int = 20) -> str:
     recent = list(registry.records_where(
         conn, "has_note ORDER BY started DESC, session_id DESC LIMIT ?", (latest,)))
-    return render_home(project_sums(conn), recent)
+    days: dict[str, tuple[int, float]] = {}
+    for _, on, s in aggregates.by_day(conn):
+        n, c = days.get(on, (0, 0))
+        days[on] = (n + s.sessions, c + s.cost)
+    weeks = charts.weeks_ending({d: (n, aggregates.usd(c)) for d, (n, c) in days.items()})
+    models = {m: aggregates.usd(s.cost) for m, s in aggregates.by_model(conn).items()}
+    pictures = charts.pictures(weeks, models)
+    return render_home(project_sums(conn), recent, pictures)
 
 
 def render_daily(day: str, records: list[Record]) -> str:
@@ -259,7 +345,7 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
     links = compute_links(records, registry.tellers(conn, [project]))
     changed = apply_links(cfg, links, records, lock_timeout)
     written = len(changed) + _write_index_note(cfg, project_note_path(project),
-                                               render_project(project, list(records.values())))
+                                               render_project(project_view(conn, project, records)))
     days = sorted({day(r.started) for r in records.values() if r.started}) if daily else []
     return ProjectDone(changed=[records[sid] for sid in sorted(changed)], written=written,
                        days=days)

@@ -62,6 +62,7 @@ class NotReady(Exception):
 
 
 QUICK_FILL = 50  # states few enough to build the registry from inside a hook
+QUICK_SUMS = 2000  # records few enough to make the per-project sums from inside a hook
 
 
 def _quick_to_fill(state_dir: str) -> bool:
@@ -84,6 +85,16 @@ def connect(cfg: Config, timeout: float = 10.0, fill: bool = True) -> sqlite3.Co
             if not fill and not _quick_to_fill(cfg.state_dir):
                 raise NotReady
             _fill(cfg, conn)
+        from vibe_vault import aggregates
+
+        if (vaultdb.meta(conn, "aggregates") != "ready"
+                or vaultdb.meta(conn, "aggregates_zone") != aggregates.zone_key()):
+            # A database from before the per-project sums, or whose days are
+            # another zone's: made again from its records.
+            if not fill and count(conn) > QUICK_SUMS:
+                raise NotReady
+            with vaultdb.transaction(conn):
+                aggregates.rebuild(conn)
         _fold_staged(conn, cfg.state_dir)
     except BaseException:
         conn.close()
@@ -157,7 +168,15 @@ def put(conn: sqlite3.Connection, rec: Record) -> None:
 
 def put_row(conn: sqlite3.Connection, row: Row) -> None:
     """`put`, of a record made into its rows already."""
+    from vibe_vault import aggregates
+
     sid = row.session_id
+    # The sums change by the session's change: its old record's share out, the new one's in.
+    old = conn.execute("SELECT body FROM records WHERE session_id = ?", (sid,)).fetchone()
+    if old is not None:
+        aggregates.count(conn, old[0], -1)
+    if row.has_note:
+        aggregates.count(conn, row.body, 1)
     conn.execute(f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
                  (sid, row.project, row.started, row.ended, row.status, int(row.has_note),
                   row.note, row.active_minutes, row.cost_usd, row.body))
@@ -171,6 +190,11 @@ def put_row(conn: sqlite3.Connection, row: Row) -> None:
 
 
 def delete(conn: sqlite3.Connection, sid: str) -> None:
+    old = conn.execute("SELECT body FROM records WHERE session_id = ?", (sid,)).fetchone()
+    if old is not None:
+        from vibe_vault import aggregates
+
+        aggregates.count(conn, old[0], -1)
     for table in ("records", "stamps", "unknown"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
     conn.execute("DELETE FROM owners WHERE session_id = ?", (sid,))

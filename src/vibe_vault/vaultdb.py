@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
 SEARCH_VERSION = "3"
@@ -46,6 +46,24 @@ SEARCH_VERSION = "3"
 FRESH_NS = 100_000_000
 COARSE_FRESH_NS = 2_000_000_000
 TRANSACTION_SECONDS = 0.12
+
+# The per-project sums (aggregates.py): sessions, minutes, tokens and cost by
+# project and day, by model, and the files changed.
+AGGREGATES = """
+CREATE TABLE agg_days(project TEXT NOT NULL, day TEXT NOT NULL, sessions INTEGER NOT NULL,
+    minutes INTEGER NOT NULL, input INTEGER NOT NULL, output INTEGER NOT NULL,
+    cache_read INTEGER NOT NULL, cache_creation INTEGER NOT NULL, cost INTEGER NOT NULL,
+    PRIMARY KEY(project, day)) WITHOUT ROWID;
+-- `unpriced`: sessions where the model answered and had no price
+CREATE TABLE agg_models(project TEXT NOT NULL, day TEXT NOT NULL, model TEXT NOT NULL,
+    sessions INTEGER NOT NULL, tokens INTEGER NOT NULL, cost INTEGER NOT NULL,
+    unpriced INTEGER NOT NULL, PRIMARY KEY(project, day, model)) WITHOUT ROWID;
+CREATE TABLE agg_files(project TEXT NOT NULL, day TEXT NOT NULL, path TEXT NOT NULL,
+    sessions INTEGER NOT NULL, PRIMARY KEY(project, day, path)) WITHOUT ROWID;
+"""
+
+# Versions taken up to this one in place (their rows kept), by what they lack.
+_MIGRATIONS = {7: AGGREGATES}  # 7 -> 8: the per-project sums
 
 # The registry (registry.py): a record per session, and what finds them fast.
 _REGISTRY = """
@@ -69,6 +87,9 @@ CREATE TABLE unknown(session_id TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT
 CREATE INDEX unknown_by_session ON unknown(session_id);
 -- legacy subagent files (agent-*.jsonl beside the transcripts) and their session
 CREATE TABLE owners(path TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
+-- per-project sums by day, model and file, kept up by each record's change
+""" + AGGREGATES + """
+INSERT INTO meta(key, value) VALUES ('aggregates', 'ready');
 """
 
 # The search index: rebuilt from the states whenever a session leaves.
@@ -189,12 +210,35 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if version != SCHEMA_VERSION:
                     raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA_VERSION}") from exc
+        elif version in _MIGRATIONS:
+            _migrate(conn, version)
         elif version != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"schema {version}, not {SCHEMA_VERSION}")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Take a database of an earlier schema up to this one, keeping its rows:
+    the tables it lacks are made, and what fills them is owed (the registry
+    sees `aggregates` not ready and fills them from its records)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        now = conn.execute("PRAGMA user_version").fetchone()[0]
+        if now == version:  # (not done by another process meanwhile)
+            for statement in _MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('aggregates', 'owed')")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif now != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"schema {now}, not {SCHEMA_VERSION}")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def reader(state_dir: str, timeout: float = 10.0) -> sqlite3.Connection:

@@ -7,6 +7,7 @@ import csv
 import json
 import sys
 from collections.abc import Iterable
+from datetime import UTC
 from typing import Any
 
 from vibe_vault.config import Config
@@ -38,6 +39,7 @@ def _period(started: str, by: str) -> str:
 
 
 def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
+    """The report made from records one by one (the oracle the sums are checked against)."""
     from vibe_vault.records import total_tokens
 
     def bucket() -> dict[str, Any]:
@@ -66,8 +68,14 @@ def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
                 m["cost_usd"] += r.cost_by_model[model]
             elif sum(t):
                 m["priced"] = False
-        for f in r.files_changed:
+        for f in dict.fromkeys(r.files_changed):
             files[f] = files.get(f, 0) + 1
+    return _report(total, projects, periods, models, files, by, top)
+
+
+def _report(total: dict[str, Any], projects: dict[str, dict[str, Any]],
+            periods: dict[str, dict[str, Any]], models: dict[str, dict[str, Any]],
+            files: dict[str, int], by: str, top: int) -> dict[str, Any]:
     for b in [total, *projects.values(), *periods.values(), *models.values()]:
         if "active_hours" in b:
             b["active_hours"] = round(b["active_hours"], 2)
@@ -75,11 +83,42 @@ def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
     top_files = sorted(files.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
     return {
         "total": total,
-        "by_project": dict(sorted(projects.items(), key=lambda kv: -kv[1]["cost_usd"])),
-        "by_model": dict(sorted(models.items(), key=lambda kv: -kv[1]["tokens"])),
+        # ties by name: the same order whatever order the sessions came in
+        "by_project": dict(sorted(projects.items(), key=lambda kv: (-kv[1]["cost_usd"], kv[0]))),
+        "by_model": dict(sorted(models.items(), key=lambda kv: (-kv[1]["tokens"], kv[0]))),
         f"by_{by}": dict(sorted(periods.items())),
         "top_files": [{"path": p, "sessions": n} for p, n in top_files],
     }
+
+
+def from_sums(conn: Any, by: str, top: int, project: str | None = None,
+              since: str = "") -> dict[str, Any]:
+    """The report from the database's per-project sums by day: no record read,
+    so its cost follows the days and projects, not the sessions."""
+    from vibe_vault import aggregates
+
+    def bucket(s: Any) -> dict[str, Any]:
+        return {"sessions": s.sessions, "active_hours": s.minutes / 60, "tokens": s.tokens,
+                "cost_usd": aggregates.usd(s.cost)}
+
+    everything = aggregates.Sums()
+    per_project: dict[str, Any] = {}
+    per_period: dict[str, Any] = {}
+    for p, day, s in aggregates.by_day(conn, project, since):
+        row = (s.sessions, s.minutes, s.input, s.output, s.cache_read, s.cache_creation, s.cost)
+        for sums in (everything, per_project.setdefault(p, aggregates.Sums()),
+                     per_period.setdefault(period(day, by, UTC), aggregates.Sums())):
+            sums.add(row)
+    total = bucket(everything)
+    total.update(input_tokens=everything.input, output_tokens=everything.output,
+                 cache_read_tokens=everything.cache_read,
+                 cache_creation_tokens=everything.cache_creation)
+    models = {m: {"tokens": s.tokens, "cost_usd": aggregates.usd(s.cost),
+                  "priced": not s.unpriced}
+              for m, s in aggregates.by_model(conn, project, since).items()}
+    files = dict(aggregates.top_files(conn, top, project, since))
+    return _report(total, {p: bucket(s) for p, s in per_project.items()},
+                   {p: bucket(s) for p, s in per_period.items()}, models, files, by, top)
 
 
 def _table(title: str, rows: list[list[str]], header: list[str]) -> None:
@@ -91,6 +130,30 @@ def _table(title: str, rows: list[list[str]], header: list[str]) -> None:
     for row in rows:
         print("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
                                for i, (c, w) in enumerate(zip(row, widths, strict=False))))
+    print()
+
+
+BAR_WIDTH = 30
+
+
+def _bars(title: str, periods: dict[str, dict[str, Any]]) -> None:
+    """A bar of each period's sessions, in block characters (the same text for
+    the same figures; coloured only on a terminal, and never under NO_COLOR)."""
+    from vibe_vault.charts import bar
+
+    if not periods:
+        return
+    import os
+
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    most = max(b["sessions"] for b in periods.values())
+    width = max(len(p) for p in periods)
+    print(title)
+    for label, b in periods.items():
+        drawn = bar(b["sessions"], most, BAR_WIDTH)
+        if colour and drawn:
+            drawn = f"\x1b[36m{drawn}\x1b[0m"
+        print(f"  {label.ljust(width)}  {drawn} {b['sessions']}".rstrip())
     print()
 
 
@@ -121,11 +184,19 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if args.project:
         where += " AND project = ?"
         params.append(args.project)
+    # The sums are by day: a --since that is a day is read from them, one
+    # that is a time of day from the records it takes in.
+    since_day = args.since[:10] if args.since and len(args.since) == 10 else ""
     with registry.opened(cfg) as conn:
-        # One record at a time, and only the fields a report needs: memory and
-        # time stay in proportion to what is printed, not to the history.
-        recs = registry.summaries_where(conn, where + " ORDER BY started, session_id", params)
-        if args.csv:
+        if not args.csv and (since_day or not args.since):
+            stats = from_sums(conn, args.by, args.top, args.project or None, since_day)
+        elif not args.csv:
+            stats = compute(registry.summaries_where(
+                conn, where + " ORDER BY started, session_id", params), args.by, args.top)
+        else:
+            # One record at a time, and only the fields a CSV row needs.
+            recs = registry.summaries_where(conn, where + " ORDER BY started, session_id",
+                                            params)
             w = csv.writer(sys.stdout)
             cols = ["session_id", "project", "started", "ended", "status", "title",
                     "duration_minutes", "active_minutes", "input_tokens", "output_tokens",
@@ -135,7 +206,6 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
             for r in recs:
                 w.writerow([getattr(r, c) for c in cols])
             return 0
-        stats = compute(recs, args.by, args.top)
     if args.json:
         sys.stdout.write(json.dumps(stats, indent=2) + "\n")
         return 0
@@ -156,6 +226,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                               _human(b["tokens"]), f"${b['cost_usd']:,.2f}"]
                              for p, b in stats[key].items()],
            [args.by, "sessions", "hours", "tokens", "cost"])
+    _bars(f"Sessions by {args.by}", stats[key])
     if stats["top_files"]:
         _table("Most changed files", [[f["path"], str(f["sessions"])]
                                       for f in stats["top_files"]], ["file", "sessions"])
