@@ -162,12 +162,12 @@ def by_day(conn: sqlite3.Connection, project: str | None = None,
            since: str = "") -> Iterator[tuple[str, str, Sums]]:
     """(project, day, sums) in order; all projects when `project` is None."""
     where, params = _where(project, since)
-    for p, day, *row in conn.execute(
+    for p, on, *row in conn.execute(
             f"SELECT project, day, sessions, minutes, input, output, cache_read, cache_creation,"
             f" cost FROM agg_days{where} ORDER BY project, day", params):
         s = Sums()
         s.add(row)
-        yield p, day, s
+        yield p, on, s
 
 
 def by_model(conn: sqlite3.Connection, project: str | None = None,
