@@ -156,7 +156,8 @@ FORBIDDEN_TOKENS = {"html_block", "html_inline", "image", "link_open"}
 # Obsidian's and Dataview's syntax that CommonMark does not know, in source
 # that is neither code nor escaped.
 OBSIDIAN = re.compile(r"\[\[|%%|::|(?i:javascript|file):|(?:^|\s)[#^][^\s#^]")
-OWN_WIKILINK = re.compile(r"\[\[(?:Projects|Daily)/[^\[\]|]*(?:\|[^\[\]]*)?\]\]")
+OWN_WIKILINK = re.compile(
+    r"\[\[(?:(?:Projects|Daily)/[^\[\]|]*|Sessions\.base)(?:\|[^\[\]]*)?\]\]")
 
 
 def _unescaped_source(inline: str) -> str:
@@ -302,7 +303,13 @@ def test_no_transcript_text_becomes_markup_in_any_section(payloads: dict[str, st
         assert _words(words) in shown, (place, words, shown)
     assert len(USER_HEADING.findall(note)) == 1
     record = make_record(state, [], opts, fig)
-    project = render_project(state.project, [record])
+    from vibe_vault.aggregates import Sums
+    from vibe_vault.index import ProjectView
+
+    # (a cost by model, so the pie's label is made of the hostile model name too)
+    project = render_project(ProjectView(
+        state.project, Sums(sessions=1), [], [], {payloads["model"]: 1.0}, record.started,
+        record.started, [record]))
     home = render_home([ProjectSums(state.project, 1, record.started, 1, 0.0)], [record])
     for index_note in (project, home):
         shown = _check_markdown(index_note)

@@ -82,6 +82,7 @@ def _money(x: float) -> str:
 
 
 LATEST = 50  # sessions a project note lists; the Base holds them all
+BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
 
 def _active(minutes: int) -> str:
@@ -172,7 +173,7 @@ def render_project(view: ProjectView) -> str:
         for r, task in open_tasks[:30]:
             out.append(f"- [ ] {text(task)} ({wikilink(r.note, label(day(r.started)))})")
     out += ["", "## All sessions", "",
-            f"Every session of the project, from {wikilink('Sessions.base')} (Obsidian Bases):",
+            f"Every session of the project, from {BASE_LINK} (Obsidian Bases):",
             "", *_base_block(project)]
     out += ["", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
@@ -229,7 +230,7 @@ def render_home(sums: list[ProjectSums], latest: list[Record],
         out.append(f"- {day(rec.started)} · **{text(rec.project)}** · "
                    f"{wikilink(rec.note, label(rec.title))} · "
                    f"{code(resume_command(rec.cwd, rec.session_id))}")
-    out += ["", f"Every session: {wikilink('Sessions.base')} (Obsidian Bases).",
+    out += ["", f"Every session: {BASE_LINK} (Obsidian Bases).",
             "", USER_HEADING, USER_HINT]
     return "\n".join(out) + "\n"
 
