@@ -157,6 +157,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
     digest: str = ""  # a Write's content fingerprint (files.content_digest)
     background: bool = False  # a command started with run_in_background
+    prints_secrets: str = ""  # what a command's output holds to learn (fold.shell_secrets)
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):

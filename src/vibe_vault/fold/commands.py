@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold import git
+from vibe_vault.fold import git, shell_secrets
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
@@ -59,6 +59,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         del facts.commands[0]
         facts.commands_dropped += 1
     git.note_command(ctx, call, command)
+    # `cat .env`, `env`, `gh auth token`…: what it prints is learned from its result.
+    call.prints_secrets = shell_secrets.kind(command)
     if inp.run_in_background is True:
         call.background = True
     said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
@@ -76,6 +78,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         stdout = str(result.stdout or "")
         if result.interrupted:
             status = "interrupted"
+    if call.prints_secrets:
+        for printed in {stdout, outcome.text}:
+            shell_secrets.learn_output(ctx, call.prints_secrets, printed)
     if status == "ok" and call.background:
         # Its result came as it started: it ran on, for as long as no one can tell here.
         status = "background"

@@ -12,10 +12,11 @@ from vibe_vault.text import rx
 EXPLORE_READ = frozenset({"Read", "NotebookRead"})
 SECRETS_FILE = "secrets-file"
 # Files whose every value is a secret: .env (not .env.example), credentials,
-# .netrc, .pgpass, .npmrc, .pypirc, key files.
+# .netrc, .pgpass, .npmrc, .pypirc, key files, docker's and kubectl's configs.
 _SECRETS_FILE = (r"(?i)(?:^|[/\\])(?:\.env(?:\.(?!example|sample|template|dist)[\w.]+)?"
                  r"|credentials(?:\.\w+)?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials"
-                 r"|secrets?\.(?:json|ya?ml|toml|env)|[^/\\]*\.(?:pem|key))$")
+                 r"|secrets?\.(?:json|ya?ml|toml|env)|[^/\\]*\.(?:pem|key)"
+                 r"|\.docker[/\\]config\.json|\.kube[/\\]config)$")
 # `NAME=value`, `name: value`, `password value` (netrc): the value.
 _KEY_VALUE = (r"(?m)^\s*(?:export\s+)?([\w.\-]+)\s*(?:=|:|\s)\s*"
               r"([^\s#][^\n#]*?)\s*(?:#.*)?$")
