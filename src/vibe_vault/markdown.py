@@ -283,12 +283,14 @@ def indented(block: Md, prefix: str) -> list[Md]:
 
 
 def labelled_quote(label: str, text: str) -> Md:
-    """A quote whose first line starts with its label (on a line of its own
-    when the text opens with a code fence, which must start its line)."""
+    """A quote whose first line starts with its label (on a quoted line of its
+    own when the text opens with a code fence, which must start its line: the
+    label stays inside the quote, so an answer's first characters do not
+    change the note's blocks)."""
     quoted = quote(text)
     if quoted.startswith("> ") and not FENCE.match(quoted[2:]):
         return Md(f"> {label} {quoted[2:]}")
-    return Md(f"{label}\n{quoted}")
+    return Md(f"> {label}\n{quoted}")
 
 
 def fenced(text: str) -> list[Md]:
