@@ -48,6 +48,80 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[MISSING]["client"] = client
 
 
+# -- no test reads the shared corpus unmarked -----------------------------------------
+#
+# A test that reads ../shared/corpus without the `corpus` marker passes here and fails
+# on a fresh clone (where the corpus tier is left out, but it is not). An audit hook
+# sees every file the test process opens, lists or copies, and every command it starts;
+# one naming a corpus path while an unmarked test runs fails that test, here.
+
+_CORPUS_PREFIXES = tuple({str(CORPUS) + os.sep, os.path.realpath(CORPUS) + os.sep})
+_PATH_EVENTS = {"open": 1, "os.listdir": 1, "os.scandir": 1, "shutil.copyfile": 1,
+                "shutil.copytree": 1, "glob.glob": 1}  # event -> how many arguments are paths
+_RUNNING: list[pytest.Item] = []  # the test being set up or run (at most one)
+_UNMARKED_READS = pytest.StashKey[list[str]]()
+
+
+def _corpus_path(value: object) -> str:
+    """The path, when `value` names something in the shared corpus ('' otherwise)."""
+    if isinstance(value, (str, bytes, os.PathLike)):
+        try:
+            path = os.fsdecode(value)
+        except (TypeError, ValueError):
+            return ""
+        if "corpus" in path and any(
+                (whole + os.sep).startswith(_CORPUS_PREFIXES)
+                for whole in (os.path.abspath(path), os.path.realpath(path))):
+            return path
+    return ""
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if not _RUNNING:
+        return
+    count = _PATH_EVENTS.get(event)
+    if count is not None:
+        named = [_corpus_path(a) for a in args[:count]]
+    elif event == "subprocess.Popen":  # (executable, args, cwd, env)
+        argv = args[1] if isinstance(args[1], (list, tuple)) else [args[1]]
+        named = [_corpus_path(a) for a in [*argv, args[2]]]
+    else:
+        return
+    item = _RUNNING[0]
+    for path in named:
+        if path and item.get_closest_marker("corpus") is None:
+            item.stash.setdefault(_UNMARKED_READS, []).append(f"{event} {path}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    _RUNNING[:] = [item]
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    try:
+        result = yield
+    finally:
+        _RUNNING.clear()
+    reads = item.stash.get(_UNMARKED_READS, [])
+    if reads:
+        pytest.fail(f"{item.nodeid} reads the shared corpus but is not marked "
+                    f"@pytest.mark.corpus (it fails wherever the corpus is missing): "
+                    f"{reads[0]}" + (f" and {len(reads) - 1} more" if len(reads) > 1 else ""),
+                    pytrace=False)
+    return result
+
+
+def pytest_runtest_logfinish() -> None:
+    _RUNNING.clear()  # (a test skipped in its setup has no call)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    sys.addaudithook(_audit)  # process-wide and for good: it does nothing between tests
+
+
 def missing_corpus() -> str:
     """What the shared-corpus tests lack here ('' when nothing)."""
     if not CORPUS.is_dir() or not any(CORPUS.rglob("*.jsonl")):

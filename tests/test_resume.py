@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import FIXTURES, Env
 from vibe_vault.resume import resume_command, shell_quote
 
 # What a hostile or odd folder name is made of: command substitutions,
@@ -30,6 +30,10 @@ names = (st.lists(st.one_of(st.sampled_from(FRAGMENTS),
          .map("".join)
          .filter(lambda n: n not in (".", "..") and "/" not in n and len(n.encode()) < 200))
 ids = st.text(st.sampled_from("abcdef0123456789-'$`; "), min_size=1, max_size=40)
+
+# A session the project recorded from the real client (text only): it comes with a clone.
+RECORDED_TEXT_SESSION = (FIXTURES / "claude-2.1.332" / "projects" / "-home-dev-vv-fixture-project"
+                         / "85eaa3c2-42f6-4908-b0a1-f9cd10e03171.jsonl")
 
 STUB = f"""#!{sys.executable}
 import json, os, sys
@@ -106,7 +110,7 @@ def test_vv_resume_prints_the_folder_as_recorded(env: Env, tmp_path: Path) -> No
 
     folder = tmp_path / "a  b\tc\nd $(touch PWNED) 'e'"
     folder.mkdir()
-    target = place(env)
+    target = place(env, RECORDED_TEXT_SESSION)
     lines = [json.loads(x) for x in target.read_text().splitlines() if x.strip()]
     target.write_text("".join(json.dumps({**e, "cwd": str(folder)} if "cwd" in e else e) + "\n"
                               for e in lines))
