@@ -344,9 +344,23 @@ def test_only_the_escapers_make_markdown() -> None:
     checked = 0
     for path in sorted(src.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            if not isinstance(node, ast.Call):
                 continue
             where = f"{path.relative_to(src)}:{node.lineno}"
+            if path.name != "markdown.py" and (
+                    # markdown.Md(...), or cast(Md, ...) / cast("Md", ...)
+                    (isinstance(node.func, ast.Attribute) and node.func.attr == "Md")
+                    or (isinstance(node.func, (ast.Name, ast.Attribute))
+                        and getattr(node.func, "id", getattr(node.func, "attr", "")) == "cast"
+                        and node.args and (
+                            (isinstance(node.args[0], ast.Name) and node.args[0].id == "Md")
+                            or (isinstance(node.args[0], ast.Attribute)
+                                and node.args[0].attr == "Md")
+                            or (isinstance(node.args[0], ast.Constant)
+                                and node.args[0].value == "Md")))):
+                bad.append(f"{where}: Md made outside markdown.py")
+            if not isinstance(node.func, ast.Name):
+                continue
             if node.func.id == "Md" and path.name != "markdown.py":
                 bad.append(f"{where}: Md(...) outside markdown.py")
             if node.func.id == "md":
