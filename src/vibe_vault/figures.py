@@ -104,6 +104,16 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
     return dict(sorted(by_model.items()))
 
 
+def copied_by_model(state: SessionState) -> dict[str, Tokens]:
+    """Usage of the messages a fork copied from the session it was forked
+    from (not this session's), each message once, by model."""
+    f = state.fold
+    by_model: dict[str, Tokens] = {}
+    for t in [*f.copied_usage.values(), *f.copied_settled.values()]:
+        add_tokens(by_model, t)
+    return by_model
+
+
 def title_of(state: SessionState, tagged: bool = True) -> str:
     """The note's title: Claude Code's own name for the session (custom > AI
     title > its summary, in its file or, as the index found, in another's),
@@ -181,7 +191,7 @@ class Figures(Struct):
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
     f = state.fold
     priced = pricing.session_cost(tokens_by_model(state), pricing.table(opts.pricing),
-                                  f.client_cost)
+                                  f.client_cost, copied_by_model(state))
     by_model, costs, unpriced = priced.rows, priced.costs, priced.unpriced
     total = Tokens(model=Redacted("all"))
     for t in by_model.values():

@@ -125,8 +125,39 @@ def _has_tokens(t: Tokens | ModelCost) -> bool:
     return bool(t.input or t.output or t.cache_read or t.cache_creation)
 
 
+def _without_copies(counted: dict[Redacted, ModelCost], copied: dict[str, Tokens],
+                    prices: dict[str, Price]) -> None:
+    """Take out of the client's count what a fork copied from the session it
+    was forked from. A client that carries the earlier total on into the fork
+    (2.1.332 does; its count then holds the copied messages' tokens) counted
+    them there, and that session's note has them; a model whose count holds
+    fewer tokens than the copies was counted for this run alone (2.1.197's
+    way) and is left as it is. The copies are priced from the table, as the
+    client prices them."""
+    by_model: dict[Redacted, list[Tokens]] = {}
+    for t in copied.values():
+        by_model.setdefault(t.model, []).append(t)
+    for model, parts in by_model.items():
+        mc = counted.get(model)
+        if mc is None:
+            continue
+        inp, out = sum(t.input for t in parts), sum(t.output for t in parts)
+        read, made = sum(t.cache_read for t in parts), sum(t.cache_creation for t in parts)
+        if mc.input < inp or mc.output < out or mc.cache_read < read or \
+                mc.cache_creation < made:
+            continue
+        prices_of = [price_for(model, prices, t.context, t.fast) for t in parts]
+        if any(p is None for p in prices_of):
+            continue  # no price to take out: the count stays the client's
+        less = sum(cost(t, p) for t, p in zip(parts, prices_of, strict=True) if p is not None)
+        counted[model] = ModelCost(cost=max(mc.cost - less, 0.0), input=mc.input - inp,
+                                   output=mc.output - out, cache_read=mc.cache_read - read,
+                                   cache_creation=mc.cache_creation - made)
+
+
 def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
-                 client: ClientCost | None = None) -> SessionCost:
+                 client: ClientCost | None = None,
+                 copied: dict[str, Tokens] | None = None) -> SessionCost:
     """Rows of the tokens table and their cost.
 
     Where Claude Code counted a model's cost itself (`client`), that is its
@@ -136,12 +167,16 @@ def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
     the model's standard rates. A model only the client counted gets a row
     of its own, with its count. Elsewhere each row is priced from the table; rows
     apart for long prompts, fast mode or US-only inference stay apart only
-    where that changes the price."""
+    where that changes the price. `copied`: the messages a fork copied from
+    the session it was forked from (by `total_key`), which are not this
+    session's cost."""
     counted: dict[Redacted, ModelCost] = {}
     if client is not None:
         for part in (client.settled, client.models):
             for model, mc in part.items():
                 add_cost(counted, model, mc)
+        if copied:
+            _without_copies(counted, copied, prices)
     rows: dict[str, Tokens] = {}
     costs: dict[str, float] = {}
     unpriced: list[str] = []

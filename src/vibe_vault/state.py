@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 19
+STATE_VERSION = 20
 
 
 class Tokens(Struct, array_like=True):
@@ -255,6 +255,14 @@ class Fold(Struct, omit_defaults=True):
     first_ts: str = ""
     last_ts: str = ""
     last_epoch: float = 0.0
+    # A forked session's file opens with copies of the conversation it was
+    # forked from (same uuids and message ids, their first times): they are
+    # that session's, told and counted in its note, so this one skips them.
+    opened: float = 0.0  # the time of the file's first stamped line
+    own_begun: bool = False  # a line of this session's own was met: no copy follows
+    copied: int = 0  # lines copied from an earlier session, skipped
+    copied_usage: dict[str, Tokens] = field(default_factory=dict)  # their messages, by id
+    copied_settled: dict[str, Tokens] = field(default_factory=dict)  # older ones, by model
     gap_ms: int = 0  # active time from gaps under the idle threshold
     cwd: Redacted = Redacted("")
     branches: list[Redacted] = field(default_factory=list)

@@ -110,34 +110,62 @@ def client_tokens(report: dict[str, Any]) -> dict[str, int]:
             for ours, theirs in TOKENS}
 
 
-def expected(run: Run) -> dict[str, tuple[dict[str, int], float, dict[str, float]]]:
-    """By session id: the tokens of the replies its file holds, and the cost
-    (in all, by model) the client reported for them."""
+# The run each resumed or forked run continues.
+CONTINUES = {"resumed": "tool", "forked": "resumed"}
+
+
+def model_costs(report: dict[str, Any]) -> dict[str, float]:
+    return {model.removesuffix("[1m]"): float(u["costUSD"])
+            for model, u in report["modelUsage"].items()}
+
+
+def run_costs(run: Run) -> dict[str, tuple[float, dict[str, float]]]:
+    """By run: what the client counted for that run's own requests (in all, by
+    model). A client that carries a resumed or forked conversation's total on
+    reports more tokens than the run's replies hold; its own part is then its
+    report less the report of the run it continues (itself a running total)."""
     said = reports(run)
     got = replies_by_run(run)
-    every = {i: u for replies in got.values() for i, u in replies.items()}
+    out: dict[str, tuple[float, dict[str, float]]] = {}
+    for name in RUNS:
+        r = said[name]
+        cost, by_model = float(r["total_cost_usd"]), model_costs(r)
+        own = {k: sum(int(u[k]) for u in got[name].values()) for k, _ in TOKENS}
+        if client_tokens(r) != own:
+            assert name in CONTINUES, (name, client_tokens(r), own)
+            before = said[CONTINUES[name]]
+            assert client_tokens(r)["input_tokens"] == \
+                client_tokens(before)["input_tokens"] + own["input_tokens"], name
+            cost -= float(before["total_cost_usd"])
+            for model, c in model_costs(before).items():
+                by_model[model] = by_model.get(model, 0.0) - c
+            by_model = {m: c for m, c in by_model.items() if abs(c) > 1e-12}
+        out[name] = (cost, by_model)
+    return out
+
+
+def expected(run: Run) -> dict[str, tuple[dict[str, int], float, dict[str, float]]]:
+    """By session id: the tokens of the replies of the runs that were this
+    session's (a fork's file also holds copies of the replies of the session
+    it was forked from: they are that session's), and the cost (in all, by
+    model) the client counted for those runs."""
+    said = reports(run)
+    got = replies_by_run(run)
+    costs = run_costs(run)
     out = {}
     for transcript in run.transcripts():
-        ids = file_ids(transcript) & every.keys()
-        if not ids:
-            continue
-        tokens = {k: sum(int(every[i][k]) for i in ids) for k, _ in TOKENS}
         mine = [n for n in RUNS if said[n]["session_id"] == transcript.stem]
-        last = said[mine[-1]]
-        if client_tokens(last) == tokens:
-            # the client carried the conversation's total on: its last report is it
-            held = [last]
-        else:
-            # each run reported alone: the runs whose replies this file holds
-            held = [said[n] for n in RUNS if got[n] and got[n].keys() <= ids]
-            assert sum(client_tokens(r)["input_tokens"] for r in held) == \
-                tokens["input_tokens"], (transcript.stem, [n for n in RUNS])
+        if not mine:
+            continue
+        held = file_ids(transcript)
+        replies = {i: u for n in mine for i, u in got[n].items()}
+        assert replies.keys() <= held, transcript.stem
+        tokens = {k: sum(int(u[k]) for u in replies.values()) for k, _ in TOKENS}
         by_model: dict[str, float] = {}
-        for r in held:
-            for model, u in r["modelUsage"].items():
-                model = model.removesuffix("[1m]")
-                by_model[model] = by_model.get(model, 0.0) + float(u["costUSD"])
-        out[transcript.stem] = (tokens, sum(float(r["total_cost_usd"]) for r in held), by_model)
+        for n in mine:
+            for model, c in costs[n][1].items():
+                by_model[model] = by_model.get(model, 0.0) + c
+        out[transcript.stem] = (tokens, sum(costs[n][0] for n in mine), by_model)
     return out
 
 
@@ -170,6 +198,28 @@ def test_every_note_costs_what_the_client_counted(costed: Run) -> None:
         assert abs(ours - cost) <= CENT_HUNDREDTH, (sid, ours, cost)
         assert "unpriced" not in note
     print(f"{costed.version}: note vs client cost", compared)
+
+
+def test_sessions_add_up_to_what_the_client_counted(costed: Run) -> None:
+    """Totals over sessions (what `vv stats` and the project and home notes
+    add up) count each API request once: the notes' tokens add up to the
+    fake API's replies, their costs to what the client counted over all runs,
+    and `vv stats` says the same."""
+    notes = costed.notes()
+    replies = [r for r in costed.api_records() if "id" in r]
+    for ours, _ in TOKENS:
+        key = ours.replace("_input", "")
+        assert sum(frontmatter_int(n, key) for n in notes.values()) == \
+            sum(int(r["usage"][ours]) for r in replies), ours
+    client_total = sum(c for c, _ in run_costs(costed).values())
+    ours_total = sum(float(frontmatter(n, "cost_usd")) for n in notes.values())
+    print(f"{costed.version}: {len(replies)} API replies; sum of notes ${ours_total:.6f}, "
+          f"client ${client_total:.6f}")
+    assert abs(ours_total - client_total) <= CENT_HUNDREDTH * len(notes)
+    done = costed.vv("stats", "--json")
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout)
+    assert abs(stats["total"]["cost_usd"] - client_total) <= CENT_HUNDREDTH * len(notes), stats
 
 
 def test_cost_by_model_is_the_clients(costed: Run) -> None:

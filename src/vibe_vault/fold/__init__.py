@@ -37,6 +37,7 @@ __all__ = [
     "TAIL_TURNS", "add_tokens", "epoch", "fold", "fold_agent", "note_text", "tokens_of",
 ]
 
+COPY_MARGIN = 1.0  # seconds; see _copied
 OnEntry = Callable[[Context, Entry, str], None]
 
 
@@ -105,6 +106,8 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
         ctx.raw_version = version
         facts.version = ctx.name(version, 40)
     kind = e.type
+    if not ctx.agent and _copied(ctx, e):
+        return
     if kind not in KNOWN_TYPES:
         _unknown(facts.unknown, ctx.name(kind or "(none)", 60), facts.version)
         return
@@ -131,6 +134,36 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
         ctx.branch = ctx.name(branch)
         if ctx.branch not in facts.branches and len(facts.branches) < 20:
             facts.branches.append(ctx.branch)
+
+
+def _copied(ctx: Context, e: Entry) -> bool:
+    """True for a line a fork copied from the session it was forked from.
+
+    Claude Code (`--fork-session`, 2.1.197 to 2.1.332 at least) starts the new
+    file with its own stamped lines (`queue-operation`) and then copies the
+    earlier conversation, keeping each line's uuid, message id and time. So a
+    line with a uuid stamped over `COPY_MARGIN` seconds before the file's first
+    stamped line, before the session's own first prompt or answer, is a copy
+    (in a fresh file, the first prompt and a hook's progress are stamped a
+    moment before the queue line that opens it). A resume that appends to its
+    own file copies nothing. A fork made within that margin of the last line
+    it copies, or whose first stamped line is itself a copy, is taken as the
+    session's own (counted twice, as before, rather than lost).
+    """
+    facts = ctx.facts
+    if facts.own_begun or not ctx.entry_epoch:
+        return False
+    if not facts.opened:
+        facts.opened = ctx.entry_epoch
+    if not e.uuid:
+        return False
+    if ctx.entry_epoch >= facts.opened - COPY_MARGIN:
+        facts.own_begun = e.type in ("user", "assistant")
+        return False
+    facts.copied += 1
+    if e.type == "assistant":
+        note_entry_usage(ctx, facts.copied_usage, facts.copied_settled, [], e)
+    return True
 
 
 def finish(ctx: Context) -> None:

@@ -1,0 +1,229 @@
+"""A forked session's file opens with copies of the conversation it was forked
+from; each session counts only its own API messages, so totals over sessions
+(`vv stats`, project and home notes: sums of per-session figures) count each
+message once.
+
+Generated: chains of forks over real corpus sessions, laid out as Claude Code
+lays a `--fork-session` file out (seen on 2.1.197 and 2.1.332: its own stamped
+`queue-operation` first, then the earlier conversation copied with its uuids,
+message ids and times, then the fork's own lines). The oracle is the JSON: the
+usage of each distinct message id, counted once over all the files (the
+snapshot with the most output), against the sum of the sessions' tokens and
+table cost. A resume appends to its own file and copies nothing, so a chain of
+resumes is the corpus file itself.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import main_files
+from vibe_vault import pricing
+from vibe_vault.entries import decode_lines
+from vibe_vault.figures import tokens_by_model
+from vibe_vault.fold import fold
+from vibe_vault.fold.usage import tokens_of
+from vibe_vault.state import Fold, SessionState, Tokens
+
+pytestmark = pytest.mark.corpus
+
+DAY = timedelta(days=1)
+
+
+@cache
+def sources() -> list[list[dict[str, Any]]]:
+    """Corpus sessions with API messages, each a list of its JSON lines."""
+    out = []
+    for path in main_files():
+        lines = []
+        for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                o = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(o, dict):
+                lines.append(o)
+        if any(o.get("type") == "assistant" for o in lines):
+            out.append(lines)
+    return out
+
+
+def _stamp(o: dict[str, Any]) -> datetime | None:
+    ts = o.get("timestamp")
+    if not isinstance(ts, str):
+        return None
+    try:
+        t = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def own_lines(source: list[dict[str, Any]], n: int, sid: str,
+              base: datetime) -> list[dict[str, Any]]:
+    """Session `n`'s own lines: a corpus session's, its ids made its own (so
+    no two generated sessions share a message) and its times moved to start
+    at `base`."""
+    stamps = [t for t in map(_stamp, source) if t is not None]
+    start = min(stamps) if stamps else base
+    out = []
+    for o in source:
+        o = json.loads(json.dumps(o))
+        for key in ("uuid", "parentUuid", "requestId"):
+            if isinstance(o.get(key), str):
+                o[key] = f"{o[key]}-s{n}"
+        m = o.get("message")
+        if isinstance(m, dict) and isinstance(m.get("id"), str):
+            m["id"] = f"{m['id']}-s{n}"
+        data = o.get("data")
+        outer = data.get("message") if isinstance(data, dict) else None
+        inner = outer.get("message") if isinstance(outer, dict) else None
+        if isinstance(inner, dict) and isinstance(inner.get("id"), str):
+            inner["id"] = f"{inner['id']}-s{n}"
+        t = _stamp(o)
+        if t is not None:
+            o["timestamp"] = (base + (t - start)).isoformat().replace("+00:00", "Z")
+        if "sessionId" in o:
+            o["sessionId"] = sid
+        out.append(o)
+    return out
+
+
+def copied(parent: list[dict[str, Any]], sid: str) -> list[dict[str, Any]]:
+    """What a fork copies of its parent: the conversation's lines (those with
+    a uuid), uuids, ids and times kept, under the fork's session id."""
+    out = []
+    for o in parent:
+        if isinstance(o.get("uuid"), str):
+            o = dict(o)
+            o["sessionId"] = sid
+            out.append(o)
+    return out
+
+
+def usage_once(files: list[list[dict[str, Any]]]) -> dict[str, Tokens]:
+    """The oracle: each distinct message id's usage (the snapshot with the
+    most output), read from the JSON."""
+    best: dict[str, Any] = {}
+    for lines in files:
+        for o in lines:
+            m = o.get("message")
+            key = None
+            if o.get("type") == "progress":
+                # a subagent's message streamed into the main file
+                data = o.get("data")
+                outer = data.get("message") if isinstance(data, dict) else None
+                m = outer.get("message") if isinstance(outer, dict) else None
+                if isinstance(m, dict) and data.get("type") == "agent_progress" and \
+                        outer.get("type") == "assistant":  # type: ignore[union-attr]
+                    key = m.get("id") or o.get("uuid")
+                else:
+                    continue
+            elif o.get("type") == "assistant" and isinstance(m, dict):
+                key = m.get("id") or o.get("requestId") or o.get("uuid")
+            if not isinstance(m, dict):
+                continue
+            u = m.get("usage")
+            if not isinstance(u, dict) or not key or m.get("model") == "<synthetic>":
+                continue
+            if key not in best or (u.get("output_tokens") or 0) > \
+                    (best[key][1].get("output_tokens") or 0):
+                best[key] = (m.get("model") or "", u)
+    return {k: tokens_of(model, _Usage(u)) for k, (model, u) in best.items()}  # type: ignore[arg-type]
+
+
+class _Usage:
+    """A usage object as the fold's `tokens_of` reads one."""
+
+    def __init__(self, u: dict[str, Any]) -> None:
+        self.input_tokens = u.get("input_tokens")
+        self.output_tokens = u.get("output_tokens")
+        self.cache_read_input_tokens = u.get("cache_read_input_tokens")
+        self.cache_creation_input_tokens = u.get("cache_creation_input_tokens")
+        cc = u.get("cache_creation")
+        self.cache_creation = _Creation(cc) if isinstance(cc, dict) else None
+        self.speed = u.get("speed")
+        self.inference_geo = u.get("inference_geo")
+
+
+class _Creation:
+    def __init__(self, cc: dict[str, Any]) -> None:
+        self.ephemeral_5m_input_tokens = cc.get("ephemeral_5m_input_tokens")
+        self.ephemeral_1h_input_tokens = cc.get("ephemeral_1h_input_tokens")
+
+
+def session_tokens(lines: list[dict[str, Any]], cut: int) -> dict[str, Tokens]:
+    """The session's tokens by model, folded in two reads split at `cut`."""
+    raw = [json.dumps(o).encode() for o in lines]
+    facts = fold(Fold(), decode_lines(raw[:cut]))
+    facts = fold(facts, decode_lines(raw[cut:]))
+    return tokens_by_model(SessionState(session_id="s", fold=facts))
+
+
+def _sum(parts: list[Tokens]) -> tuple[int, int, int, int]:
+    return (sum(t.input for t in parts), sum(t.output for t in parts),
+            sum(t.cache_read for t in parts), sum(t.cache_creation for t in parts))
+
+
+def _cost(parts: list[Tokens]) -> float:
+    prices = pricing.table()
+    total = 0.0
+    for t in parts:
+        price = pricing.price_for(t.model, prices, t.context, t.fast)
+        total += pricing.cost(t, price) if price is not None else 0.0
+    return total
+
+
+@st.composite
+def chains(draw: st.DrawFn) -> list[list[dict[str, Any]]]:
+    """Session files: a corpus session, then forks, each of an earlier one
+    (cut at any line, as a fork from an earlier point of it), with lines of
+    its own from another corpus session."""
+    srcs = sources()
+    n = draw(st.integers(1, 4))
+    base = datetime(2026, 1, 1, tzinfo=UTC)
+    files = [own_lines(srcs[draw(st.integers(0, len(srcs) - 1))], 0, "s0", base)]
+    for i in range(1, n + 1):
+        parent = files[draw(st.integers(0, len(files) - 1))]
+        upto = draw(st.integers(0, len(parent)))
+        sid = f"s{i}"
+        # Each session starts well after every earlier one (a corpus session
+        # spans far less than 400 days).
+        start = base + i * 400 * DAY
+        opening = {"type": "queue-operation", "operation": "enqueue", "sessionId": sid,
+                   "timestamp": (start - timedelta(seconds=1)).isoformat()
+                   .replace("+00:00", "Z")}
+        own = own_lines(srcs[draw(st.integers(0, len(srcs) - 1))], i, sid, start)
+        files.append([opening, *copied(parent[:upto], sid), *own])
+    return files
+
+
+@pytest.mark.skipif(not main_files(), reason="needs the shared corpus")
+@settings(max_examples=40, print_blob=False, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=chains(), cut=st.floats(0, 1))
+def test_sessions_sum_to_each_message_once(files: list[list[dict[str, Any]]],
+                                           cut: float) -> None:
+    per_session = [session_tokens(lines, int(cut * len(lines))) for lines in files]
+    ours = [t for by_model in per_session for t in by_model.values()]
+    once = list(usage_once(files).values())
+    assert _sum(ours) == _sum(once)
+    assert abs(_cost(ours) - _cost(once)) < 1e-6
+
+
+@pytest.mark.parametrize("lines", range(len(sources()) if main_files() else 0))
+def test_no_corpus_session_is_taken_for_a_fork(lines: int) -> None:
+    """No message id of the corpus is in two of its files: nothing in any of
+    them is a copy, and every message counts in its own session."""
+    src = sources()[lines]
+    raw = [json.dumps(o).encode() for o in src]
+    facts = fold(Fold(), decode_lines(raw))
+    assert facts.copied == 0
+    ours = list(tokens_by_model(SessionState(session_id="s", fold=facts)).values())
+    assert _sum(ours) == _sum(list(usage_once([src]).values()))
