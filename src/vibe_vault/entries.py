@@ -155,6 +155,10 @@ class ToolInput(Struct):
     skill: Any = None
     edits: Any = None
     plan: Any = None
+    task_id: Any = None  # TaskStop/TaskOutput: a background task
+    shell_id: Any = None  # KillShell/KillBash/BashOutput (older), TaskStop (deprecated)
+    cron: Any = None  # CronCreate: its schedule
+    id: Any = None  # CronDelete: the job
     content: Raw = Raw()
     new_source: Raw = Raw()
     old_string: Raw = Raw()
@@ -193,6 +197,9 @@ class ToolResult(Struct):
     status: Any = None
     answers: Any = None
     task: Any = None
+    backgroundTaskId: Any = None  # a Bash command started in the background
+    id: Any = None  # a CronCreate's job
+    humanSchedule: Any = None  # a CronCreate's schedule, in words
     file: Raw = Raw()  # a Read's file, decoded only for a file of secrets
 
 

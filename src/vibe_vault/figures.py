@@ -403,11 +403,15 @@ def _activity(state: SessionState, work: Work) -> str:
 
 def todo_list(state: SessionState) -> list[Any]:
     """The session's todo list (or tasks), then the work it left running in the
-    background (the newest models have no todo list: that is what stays open)."""
+    background (the newest models have no todo list: that is what stays open):
+    subagents, then commands (status "command") and scheduled prompts
+    ("scheduled") the transcript never saw stop."""
     f = state.fold
     listed = list(f.todos) or [f.tasks[k] for k in sorted(f.tasks, key=_natural)]
+    left = [Todo(text=j.text, status="command" if j.kind == "shell" else "scheduled")
+            for j in todos_fold.still_running(f)]
     return listed + [Todo(text=s.description or s.type, status="background")
-                     for s in todos_fold.running_in_background(f)]
+                     for s in todos_fold.running_in_background(f)] + left
 
 
 def _natural(k: str) -> tuple[int, str]:

@@ -243,6 +243,19 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     ts: str = ""
 
 
+class LeftRunning(Struct, array_like=True, omit_defaults=True):
+    """Work a session set going that runs on by itself: a command started in
+    the background (Bash `run_in_background`) or a scheduled prompt
+    (CronCreate), until the transcript says it stopped."""
+
+    kind: str  # "shell" or "cron"
+    job: Redacted  # the client's id for it: a background task's, a cron job's
+    text: Redacted  # the command; the prompt and its schedule
+    status: str = ""  # "" while it runs (or stays scheduled); else how it ended
+    tool_id: str = ""  # the call that started it
+    ts: str = ""
+
+
 class Fold(Struct, omit_defaults=True):
     """What a transcript has told us so far, in slices: each is written by one
     module of `vibe_vault.fold` (named before it) and feeds one part of the note."""
@@ -348,6 +361,7 @@ class Fold(Struct, omit_defaults=True):
     todos_waiting: list[Todo] = field(default_factory=list)
     todos_waiting_secrets: int = 0
     todos_waiting_id: str = ""
+    left_running: list[LeftRunning] = field(default_factory=list)  # background shells, crons
     tasks: dict[str, Todo] = field(default_factory=dict)
     # fold.subagents
     subagents: list[Subagent] = field(default_factory=list)

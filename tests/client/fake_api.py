@@ -9,6 +9,11 @@ Scenarios, chosen by the words of the last user message:
 - "todo: a; b; c": a TodoWrite of the items, the first one in progress;
 - "edit: <absolute path>": a Read of the file, then an Edit of its line "two";
 - "delegate: <task>": a Task for a general-purpose subagent;
+- "propose: a; b": an ExitPlanMode proposing a plan of the items (plan mode);
+- "background: <command>": a Bash tool_use running <command> in the background;
+  "stop it" anywhere in the user's words: then a TaskStop of the id it got;
+- "schedule: <prompt>": a CronCreate of <prompt> every five minutes; "cancel it"
+  anywhere in the user's words: then a CronDelete of the job id it got;
 - "api error": an overloaded error (HTTP 529);
 - "go fast" anywhere in the user's words: every reply served in fast mode;
 - anything else: a short text.
@@ -135,6 +140,12 @@ def tools_called(body: dict[str, Any]) -> list[str]:
             for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use"]
 
 
+def result_text(block: dict[str, Any]) -> str:
+    out = block.get("content")
+    return out if isinstance(out, str) else " ".join(
+        b.get("text", "") for b in out or [] if isinstance(b, dict))
+
+
 def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | None:
     """The content blocks and stop reason of reply k; None for an API error."""
     users = [m for m in body.get("messages", []) if m.get("role") == "user"]
@@ -143,6 +154,19 @@ def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | No
     if isinstance(content, list):
         results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
         asked = " ".join(words(m) for m in users)
+        called = tools_called(body)
+        earlier = " ".join(result_text(b) for m in users if isinstance(m.get("content"), list)
+                           for b in m["content"] if isinstance(b, dict)
+                           and b.get("type") == "tool_result")
+        if results and "stop it" in asked and "Bash" in called and "TaskStop" not in called:
+            found = re.search(r"with ID: ([A-Za-z0-9_-]+)", earlier)
+            if found:
+                return tool_call(body, k, "TaskStop", [{"task_id": found.group(1)}])
+        if results and "cancel it" in asked and "CronCreate" in called and \
+                "CronDelete" not in called:
+            found = re.search(r"job ([A-Za-z0-9_-]+)", earlier)
+            if found:
+                return tool_call(body, k, "CronDelete", [{"id": found.group(1)}])
         if results and tools_called(body)[-1:] == ["ToolSearch"]:
             return scenario(body, k, asked)  # the tool it needed is loaded now
         if results and "edit: " in asked and tools_called(body)[-1:] == ["Read"]:
@@ -187,6 +211,20 @@ def scenario(body: dict[str, Any], k: int, asked: str) -> tuple[list[dict[str, A
         agent = "Agent" if "Agent" in offered(body) else "Task"
         return tool_call(body, k, agent, [{"description": "Look into it", "prompt": task,
                                            "subagent_type": "general-purpose"}])
+    if "schedule: " in said:
+        prompt = asked.split("schedule: ", 1)[1].strip().splitlines()[0]
+        prompt = prompt.split("Tool loaded")[0].strip()  # words the client adds
+        return tool_call(body, k, "CronCreate", [{"cron": "*/5 * * * *", "prompt": prompt,
+                                                  "recurring": True}])
+    if "propose: " in said:
+        items = [w.strip() for w in asked.split("propose: ", 1)[1].split(";") if w.strip()]
+        plan = "## The plan\n\n" + "\n".join(f"{i}. {item}" for i, item in enumerate(items, 1))
+        return tool_call(body, k, "ExitPlanMode", [{"plan": plan}])
+    if "background: " in said:
+        command = asked.split("background: ", 1)[1].strip().splitlines()[0]
+        command = command.split("Tool loaded")[0].strip()
+        return tool_call(body, k, "Bash", [{"command": command, "run_in_background": True,
+                                            "description": "Run it in the background"}])
     if "run: " in said:
         command = asked.split("run: ", 1)[1].strip().splitlines()[0]
         return tool_call(body, k, "Bash", [{"command": command,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold import git, shell_secrets
+from vibe_vault.fold import git, shell_secrets, todos
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
@@ -95,6 +95,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         row = facts.commands[i]
         row.status, row.code, row.ms = status, code, outcome.ms
     git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
+    if status == "background":
+        todos.started_in_background(ctx, call, action, outcome)
 
 
 _CD_PREFIX = r"^\s*cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*"

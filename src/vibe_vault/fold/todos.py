@@ -1,5 +1,6 @@
-"""Todo lists, tasks and plans. Feeds the note's Open threads section and the
-plans shown in the story."""
+"""Todo lists, tasks and plans, and work left running (background commands,
+scheduled prompts). Feeds the note's Open threads section and the plans shown
+in the story."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 from vibe_vault.entries import ToolInput
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.tools import on_other
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, Pending, Todo
+from vibe_vault.state import Action, LeftRunning, Pending, Todo
 
 MAX_TASKS = 200
 MAX_TODOS = 100
@@ -147,12 +149,111 @@ _NOTICE = re.compile(r"<tool-use-id>([^<]{1,200})</tool-use-id>.{0,2000}?"
 
 def on_notification(ctx: Context, text: str) -> None:
     """A `<task-notification>` the client sends the model when background work
-    stops: the subagent it names is no longer running."""
+    stops: the subagent or command it names is no longer running."""
     for found in _NOTICE.finditer(text[:20_000]):
         key = ctx.key(found.group(1).strip())
         for sub in ctx.facts.subagents:
             if sub.tool_id == key and sub.status == LAUNCHED:
                 sub.status = ctx.name(found.group(2), 40)
+        for job in ctx.facts.left_running:
+            if job.tool_id == key and not job.status:
+                job.status = ctx.name(found.group(2), 40) or "stopped"
+
+
+# -- commands left running, scheduled prompts ---------------------------------------------
+
+MAX_LEFT_RUNNING = 100
+_BACKGROUND_ID = re.compile(r"with ID: ([A-Za-z0-9_-]{1,64})")
+_NOT_RUNNING = re.compile(r"is not running \(status: ([a-z_]{1,40})\)")
+STOP_TOOLS = ("TaskStop", "KillShell", "KillBash")
+
+
+def _left(ctx: Context, job: LeftRunning) -> None:
+    if len(ctx.facts.left_running) < MAX_LEFT_RUNNING:
+        ctx.facts.left_running.append(job)
+
+
+def _job(ctx: Context, kind: str, job_id: Redacted) -> LeftRunning | None:
+    """The running (or scheduled) job of `kind` with the client's id `job_id`."""
+    for job in ctx.facts.left_running:
+        if job.kind == kind and job.job == job_id and not job.status:
+            return job
+    return None
+
+
+def started_in_background(ctx: Context, call: Pending, action: Action | None,
+                          outcome: Outcome) -> None:
+    """A Bash command whose result came as it started: it runs on until a
+    notification, a stop or the end of the session."""
+    result = outcome.result
+    raw = result.backgroundTaskId if result is not None else None
+    if not isinstance(raw, str):
+        found = _BACKGROUND_ID.search(outcome.text[:2000])
+        raw = found.group(1) if found else ""
+    text = action.text if action is not None else Redacted(call.key.removeprefix("cmd:"))
+    _left(ctx, LeftRunning(kind="shell", job=ctx.name(raw, 64), text=text,
+                           tool_id=call.tool_id, ts=outcome.ts))
+
+
+def on_stop(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+    """TaskStop (KillShell, KillBash on older clients): the task it stops."""
+    raw = inp.task_id if isinstance(inp.task_id, str) else inp.shell_id
+    call.key = ctx.name(raw if isinstance(raw, str) else "", 64)
+    return on_other(ctx, call, inp, ts)
+
+
+def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+    job = _job(ctx, "shell", call.key)
+    if job is None:
+        return
+    if outcome.status == "ok":
+        job.status = "stopped"
+        return
+    found = _NOT_RUNNING.search(outcome.text[:2000])
+    if found:  # it had ended already: the client says how
+        job.status = found.group(1)
+
+
+def on_cron_create(ctx: Context, call: Pending, inp: ToolInput,
+                   ts: str) -> tuple[Action | None, bool]:
+    none = Redacted("")
+    call.key = ctx.line(inp.prompt, TODO_CHARS) if isinstance(inp.prompt, str) else none
+    call.task_subject = ctx.line(inp.cron, 60) if isinstance(inp.cron, str) else none
+    return on_other(ctx, call, inp, ts)
+
+
+def on_cron_created(ctx: Context, call: Pending, action: Action | None,
+                    outcome: Outcome) -> None:
+    result = outcome.result
+    if outcome.status != "ok" or result is None or not isinstance(result.id, str):
+        return
+    # The schedule in the client's words ("Every 5 minutes"), else its cron
+    # expression as code (its stars are no emphasis).
+    human = result.humanSchedule
+    schedule = (ctx.line(human, 60) if isinstance(human, str) and human else
+                f"`{call.task_subject}`" if call.task_subject and "`" not in call.task_subject
+                else "")
+    text = Redacted(f"{call.key} ({schedule})" if schedule else call.key)
+    _left(ctx, LeftRunning(kind="cron", job=ctx.name(result.id, 64), text=text,
+                           tool_id=call.tool_id, ts=outcome.ts))
+
+
+def on_cron_delete(ctx: Context, call: Pending, inp: ToolInput,
+                   ts: str) -> tuple[Action | None, bool]:
+    call.key = ctx.name(inp.id if isinstance(inp.id, str) else "", 64)
+    return on_other(ctx, call, inp, ts)
+
+
+def on_cron_deleted(ctx: Context, call: Pending, action: Action | None,
+                    outcome: Outcome) -> None:
+    job = _job(ctx, "cron", call.key)
+    if job is not None and outcome.status == "ok":
+        job.status = "deleted"
+
+
+def still_running(fold: Any) -> list[LeftRunning]:
+    """Commands left running and prompts left scheduled when the transcript ends."""
+    return [j for j in fold.left_running if not j.status]
 
 
 def running_in_background(fold: Any) -> list[Any]:

@@ -188,6 +188,13 @@ def open_threads(page: Page) -> list[Md]:
     done = [t for t in todos if t.status == "completed"]
     out = [md("## Open threads")]
     for t in left:
+        if t.status == "command":
+            out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
+            continue
+        if t.status == "scheduled":
+            out.append(md("- [ ] Scheduled: {} *(still scheduled when the session ended)*",
+                          text(t.text)))
+            continue
         suffix = (md(" *(in progress)*") if t.status == "in_progress" else
                   md(" *(running in the background)*") if t.status == "background" else BLANK)
         out.append(md("- [ ] {}{}", text(t.text), suffix))
