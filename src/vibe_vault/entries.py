@@ -200,6 +200,7 @@ class ToolResult(Struct):
     backgroundTaskId: Any = None  # a Bash command started in the background
     id: Any = None  # a CronCreate's job
     humanSchedule: Any = None  # a CronCreate's schedule, in words
+    plan: Any = None  # an ExitPlanMode's plan, as the plan file held it
     file: Raw = Raw()  # a Read's file, decoded only for a file of secrets
 
 

@@ -362,6 +362,9 @@ class Fold(Struct, omit_defaults=True):
     todos_waiting_secrets: int = 0
     todos_waiting_id: str = ""
     left_running: list[LeftRunning] = field(default_factory=list)  # background shells, crons
+    # The plan as last written to Claude Code's plan file (~/.claude/plans/):
+    # ExitPlanMode takes no plan of its own on 2.1.197-2.1.332.
+    plan_draft: Redacted = Redacted("")
     tasks: dict[str, Todo] = field(default_factory=dict)
     # fold.subagents
     subagents: list[Subagent] = field(default_factory=list)

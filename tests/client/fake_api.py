@@ -9,7 +9,8 @@ Scenarios, chosen by the words of the last user message:
 - "todo: a; b; c": a TodoWrite of the items, the first one in progress;
 - "edit: <absolute path>": a Read of the file, then an Edit of its line "two";
 - "delegate: <task>": a Task for a general-purpose subagent;
-- "propose: a; b": an ExitPlanMode proposing a plan of the items (plan mode);
+- "propose: a; b": in plan mode, a Write of a plan of the items to the plan
+  file the client names, then an ExitPlanMode;
 - "background: <command>": a Bash tool_use running <command> in the background;
   "stop it" anywhere in the user's words: then a TaskStop of the id it got;
 - "schedule: <prompt>": a CronCreate of <prompt> every five minutes; "cancel it"
@@ -167,6 +168,8 @@ def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | No
             found = re.search(r"job ([A-Za-z0-9_-]+)", earlier)
             if found:
                 return tool_call(body, k, "CronDelete", [{"id": found.group(1)}])
+        if results and "propose: " in asked and called[-1:] == ["Write"]:
+            return scenario(body, k, asked)  # the plan is written: put it to the user
         if results and tools_called(body)[-1:] == ["ToolSearch"]:
             return scenario(body, k, asked)  # the tool it needed is loaded now
         if results and "edit: " in asked and tools_called(body)[-1:] == ["Read"]:
@@ -217,9 +220,15 @@ def scenario(body: dict[str, Any], k: int, asked: str) -> tuple[list[dict[str, A
         return tool_call(body, k, "CronCreate", [{"cron": "*/5 * * * *", "prompt": prompt,
                                                   "recurring": True}])
     if "propose: " in said:
-        items = [w.strip() for w in asked.split("propose: ", 1)[1].split(";") if w.strip()]
+        # As plan mode asks: the plan written to the plan file the client
+        # names, then ExitPlanMode (which takes no plan of its own).
+        items = [w.strip() for w in asked.split("propose: ", 1)[1].split("Tool loaded")[0]
+                 .split(";") if w.strip()]
         plan = "## The plan\n\n" + "\n".join(f"{i}. {item}" for i, item in enumerate(items, 1))
-        return tool_call(body, k, "ExitPlanMode", [{"plan": plan}])
+        found = re.search(r"(/\S+/\.claude/plans/[\w.-]+\.md)", " ".join(texts(body)))
+        if found and "Write" not in tools_called(body):
+            return tool_call(body, k, "Write", [{"file_path": found.group(1), "content": plan}])
+        return tool_call(body, k, "ExitPlanMode", [{}])
     if "background: " in said:
         command = asked.split("background: ", 1)[1].strip().splitlines()[0]
         command = command.split("Tool loaded")[0].strip()

@@ -5,7 +5,10 @@ with the fake API already listening.
     python pty_session.py CLAUDE PROJECT LINE [LINE ...]
 
 Each LINE is typed and sent with Enter; after a prompt the screen is read until
-the fake API's answer shows, after a /command for a few seconds. The screen's
+the fake API's answer shows, after a /command for a few seconds. A LINE
+`<enter>` or `<esc>` presses that key alone once the screen has been still a
+moment (to answer a dialog: Enter takes its first choice, Esc declines).
+CLAUDE may carry arguments (`claude --permission-mode plan`). The screen's
 bytes go to stdout.
 """
 
@@ -34,6 +37,7 @@ def pump(fd: int, seconds: float, screen: bytearray) -> bool:
     return True
 
 
+KEYS = {"<enter>": b"\r", "<esc>": b"\x1b"}
 ANSWER = b"fake"  # in every answer of the fake API ("hello from the fake API")
 
 
@@ -66,12 +70,19 @@ def main() -> int:
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(project)
-        os.execv(claude, [claude])
+        argv = claude.split()
+        os.execv(argv[0], argv)
     screen = bytearray()
     # The input box is drawn before it takes keys: give it a moment more.
     wait_for(fd, screen, b"shortcuts", 30)
     pump(fd, 3, screen)
     for line in lines:
+        if line in KEYS:
+            pump(fd, 3, screen)
+            os.write(fd, KEYS[line])
+            if not pump(fd, 5, screen):
+                break
+            continue
         answers = screen.count(ANSWER)
         typed(fd, screen, line)
         os.write(fd, b"\r")

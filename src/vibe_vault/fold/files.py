@@ -17,6 +17,11 @@ MAX_FILES = 1000
 PATH_CHARS = 300
 
 
+# Where Claude Code keeps a plan made in plan mode; the model writes it there.
+PLAN_FOLDER = "/.claude/plans/"
+PLAN_CHARS = 3000
+
+
 def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or inp.notebook_path or "")
     if is_secrets_file(path):
@@ -28,6 +33,10 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         for text in written:
             if isinstance(text, str) and text:
                 learn_file(ctx, text)
+    if call.name == "Write" and PLAN_FOLDER in path.replace("\\", "/"):
+        plan = decode_raw(inp.content)
+        if isinstance(plan, str):
+            ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_CHARS, stated=True)
     call.file = ctx.name(path, PATH_CHARS)
     call.key = Redacted("file:" + call.file)
     call.est_added, call.est_removed = _estimate(call.name, inp)

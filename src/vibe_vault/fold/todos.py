@@ -122,16 +122,26 @@ def on_task_update(ctx: Context, call: Pending, inp: ToolInput,
 
 def on_exit_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
                       ts: str) -> tuple[Action | None, bool]:
-    plan = inp.plan if isinstance(inp.plan, str) else ""
-    return Action(kind="plan", ts=ts, detail=ctx.text(plan.strip(), PLAN_CHARS, stated=True)), False
+    """The plan put to the user: the call's own (older clients), else what
+    the plan file held when it was asked (2.1.197-2.1.332 take no plan in the
+    call: the model writes it to the plan file first)."""
+    plan = inp.plan.strip() if isinstance(inp.plan, str) else ""
+    detail = ctx.text(plan, PLAN_CHARS, stated=True) if plan else ctx.facts.plan_draft
+    return Action(kind="plan", ts=ts, detail=detail), False
 
 
 def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
                      outcome: Outcome) -> None:
-    if action is not None:
-        status = outcome.status
-        action.status = ("approved" if status == "ok" else
-                         "rejected" if status == "denied" else status)
+    if action is None:
+        return
+    status = outcome.status
+    action.status = ("approved" if status == "ok" else
+                     "rejected" if status == "denied" else status)
+    # The plan as the client read it from its plan file when approved (the
+    # user may have edited it there before approving).
+    result = outcome.result
+    if result is not None and isinstance(result.plan, str) and result.plan.strip():
+        action.detail = ctx.text(result.plan.strip(), PLAN_CHARS, stated=True)
 
 
 def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
