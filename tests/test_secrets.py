@@ -357,7 +357,8 @@ PLAIN = {
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
-             "recent_tools", "todos_waiting_id", "tasks"},
+             "recent_tools", "todos_waiting_id", "tasks", "copied_usage", "copied_settled"},
+    "LeftRunning": {"kind", "status", "tool_id", "ts"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",
                      "user_pending", "started_hint"},  # (user_*: the user's own words)
