@@ -27,6 +27,90 @@ def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
     """
     # os.urandom, not `secrets`: that module costs the hook ~4 ms of imports.
     path = os.fspath(path)
+    tmp = _write_temp(path, data, mode, durable)
+    try:
+        if still_wanted is not None and not still_wanted():
+            os.unlink(tmp)
+            return False
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+# What a file's path showed when it was read: device, inode, size, mtime (ns).
+# A save by rename gives another inode; a save in place another size or mtime.
+Stamp = tuple[int, int, int, int]
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def path_stamp(path: StrPath) -> Stamp | None:
+    """The stamp of what is at `path` now (a symlink itself, not its target),
+    or None when nothing is."""
+    try:
+        return stamp_of(os.lstat(path))
+    except FileNotFoundError:
+        return None
+
+
+def replace_seen(path: StrPath, data: bytes, seen: Stamp | None, *, mode: int | None = None,
+                 durable: bool = False, exchange: bool = False) -> tuple[bool, str | None]:
+    """Write `data` in place of the file at `path`, only while the path still
+    holds what was read (`seen`; None: nothing was there): never over bytes
+    the caller has not seen. Returns (False, None) when the path changed
+    meanwhile (nothing is written: read it again), (True, None) when replaced.
+
+    The path is checked just before the rename; a save landing in the instant
+    between the two would still be lost, so with `exchange` (Linux) the new
+    file and the old swap names in one step and the old one is looked at
+    after: when it is not what was read, it is left under a temp name beside
+    the note, and that name is returned (True, name) for the caller to keep.
+    A file that was not there is put in place only if it still is not (a link,
+    which fails when something took the name meanwhile).
+    """
+    path = os.fspath(path)
+    # (ctypes is loaded first: its import between the check and the swap was a
+    # window of milliseconds for a save to fall into)
+    swap = _renameat2() if exchange else None
+    tmp = _write_temp(path, data, mode, durable)
+    swapped = False  # from then on, `tmp` holds what was at `path`: never removed unseen
+    try:
+        if path_stamp(path) != seen:
+            os.unlink(tmp)
+            return False, None
+        if seen is None:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                os.unlink(tmp)
+                return False, None
+            except OSError:  # no hard links here (some network or FAT drives)
+                os.replace(tmp, path)
+                return True, None
+            os.unlink(tmp)
+            return True, None
+        if swap is not None and _exchange(swap, tmp, path):
+            swapped = True
+            old = path_stamp(tmp)
+            if old == seen:
+                os.unlink(tmp)
+                return True, None
+            return True, tmp  # someone's save, displaced: the caller keeps it
+        os.replace(tmp, path)
+    except BaseException:
+        if not swapped:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    return True, None
+
+
+def _write_temp(path: str, data: bytes, mode: int | None, durable: bool) -> str:
     head, name = os.path.split(path)
     tmp = os.path.join(head, f"{TMP_PREFIX}{name}.{os.getpid()}.{os.urandom(4).hex()}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -41,15 +125,52 @@ def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
                 os.fsync(fd)
         finally:
             os.close(fd)
-        if still_wanted is not None and not still_wanted():
-            os.unlink(tmp)
-            return False
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    return True
+    return tmp
+
+
+# [the libc function] once looked up, [None] when there is none
+_RENAMEAT2: list[Callable[..., int] | None] = []
+
+
+def _renameat2() -> Callable[..., int] | None:
+    """Linux's renameat2, or None where there is none. ctypes costs ~3 ms to
+    import: only writes that swap files (atomic.replace_seen) load it."""
+    import sys
+
+    if not _RENAMEAT2:
+        try:
+            if not sys.platform.startswith("linux"):
+                raise ImportError
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            found = libc.renameat2
+            found.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                              ctypes.c_uint]
+            found.restype = ctypes.c_int
+            _RENAMEAT2.append(found)
+        except (OSError, AttributeError, ImportError):
+            _RENAMEAT2.append(None)
+    return _RENAMEAT2[0]
+
+
+def _exchange(renameat2: Callable[..., int], a: str, b: str) -> bool:
+    """Swap the files at `a` and `b` in one step (RENAME_EXCHANGE); False when
+    the file system cannot (the caller renames instead)."""
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    import ctypes
+    import errno
+
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM):
+        return False
+    raise OSError(err, os.strerror(err), b)
 
 
 def make_private_dir(path: StrPath) -> None:

@@ -59,7 +59,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 if state is None or not state.note:
                     continue
                 set_links(state, lk)
-                write_session_note(cfg.vault, state, render(state, options_for(cfg)))
+                write_session_note(cfg.vault, state, render(state, options_for(cfg)),
+                                   cfg.state_dir)
                 store.save(state)
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up

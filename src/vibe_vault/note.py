@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from msgspec import Struct
 
-from vibe_vault.atomic import StrPath, write_atomic
+from vibe_vault.atomic import StrPath, replace_seen
 from vibe_vault.paths import inside
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.state import SessionState
@@ -56,6 +56,57 @@ def owner_of(vault: StrPath, relpath: str) -> str | None:
     return None
 
 
+def moved_note(vault: StrPath, session_id: str) -> str | None:
+    """Where the user moved or renamed a session's note inside the vault (its
+    relative path), found by the `session_id` in its frontmatter; None when
+    no note has it. Called only when the note is not where its state says:
+    the vault is scanned once per process (a backfill may miss many notes),
+    folders starting with a dot (`.obsidian`, `.trash`: a note deleted into
+    Obsidian's trash stays deleted) and conflict copies left out."""
+    vault = os.fspath(vault)
+    found = _MOVED.get(vault)
+    if found is None:
+        found = _MOVED[vault] = _notes_by_session(vault)
+    rel = found.get(session_id)
+    if rel is None or owner_of(vault, rel) != session_id:
+        return None
+    return rel
+
+
+_MOVED: dict[str, dict[str, str]] = {}  # vault -> {session id: note path}, one scan each
+
+
+def _notes_by_session(vault: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    needle = b"\nsession_id: "
+    for folder, dirs, files in os.walk(vault):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if not name.endswith(".md") or "(conflict " in name or name.startswith("."):
+                continue
+            path = os.path.join(folder, name)
+            try:
+                head = read_regular(path, 512, follow_symlinks=False)
+            except OSError:
+                continue
+            at = head.find(needle)
+            if at < 0 or not head.startswith(b"---\n"):
+                continue
+            end = head.find(b"\n", at + len(needle))
+            value = head[at + len(needle): end if end >= 0 else len(head)].decode(
+                "utf-8", "replace").strip()
+            if value.startswith('"'):
+                import json
+
+                try:
+                    value = str(json.loads(value))
+                except ValueError:
+                    continue
+            rel = os.path.relpath(path, vault).replace(os.sep, "/")
+            out.setdefault(value, rel)
+    return out
+
+
 def free_relpath(vault: StrPath, project: str, session_id: str, first_ts: str) -> str:
     """The note path for a new session; longer ids where a different session's
     note already has the name (two sessions starting in the same minute whose
@@ -71,6 +122,12 @@ def free_relpath(vault: StrPath, project: str, session_id: str, first_ts: str) -
 _READ_RETRIES = (0.005, 0.01, 0.02, 0.04, 0.08)  # seconds between reads that look cut short
 _WRITE_ATTEMPTS = 5
 _QUIET_NS = 20_000_000  # a file unchanged this long is not being saved right now
+# A file that does not look like a finished save (empty, cut short, no heading)
+# is taken as the user left it only once unchanged this long.
+_DOUBT_NS = 2_000_000_000
+# A note changed this recently may have an editor on it: its write swaps the
+# files and checks what it displaced (atomic.replace_seen's `exchange`).
+_RECENT_NS = 10_000_000_000
 
 
 class Written(Struct):
@@ -81,13 +138,21 @@ class Written(Struct):
     pending: str = ""
 
 
-def user_part(existing: str) -> str | None:
+def user_part(existing: str, generated: str | None = None) -> str | None:
     """The user's heading line and everything below it, without vibe-vault's
-    hint line; None when the text has no user heading (a new note, or a read
-    that caught an editor between truncating the file and writing it)."""
+    hint line; None when the text has no user part (a new note, or a read
+    that caught an editor between truncating the file and writing it).
+
+    The heading is found however it is typed (text.is_user_heading). When the
+    user deleted it, the hint line below it still marks where their part
+    begins; when both went, and `generated` (the note as vibe-vault writes it
+    now) is given, everything after the last line the text shares with it is
+    theirs (lines that changed since, such as figures, may come along: kept
+    twice rather than lost).
+    """
     m = first_user_heading(existing)
     if m is None:
-        return None
+        return _headless_part(existing, generated)
     heading = m.group(0).rstrip("\r")
     rest = existing[m.end():]
     rest = rest[1:] if rest.startswith("\n") else rest
@@ -96,6 +161,29 @@ def user_part(existing: str) -> str | None:
     elif rest.rstrip("\n") == USER_HINT:
         rest = ""
     return heading + "\n" + rest
+
+
+def _headless_part(existing: str, generated: str | None) -> str | None:
+    """The user's part of a note whose heading was deleted (see user_part),
+    under the standard heading; None when nothing marks where it begins."""
+    at = existing.find(USER_HINT)
+    if at >= 0 and (at == 0 or existing[at - 1] == "\n"):
+        rest = existing[at + len(USER_HINT):]
+        return USER_HEADING + "\n" + (rest[1:] if rest.startswith("\n") else rest)
+    if not generated or not existing.strip():
+        return None
+    import difflib
+
+    mine = existing.splitlines(keepends=True)
+    ours = [line + "\n" for line in generated.split("\n")]
+    last = -1
+    for block in difflib.SequenceMatcher(None, mine, ours, autojunk=False).get_matching_blocks():
+        if block.size and any(line.strip() for line in mine[block.a:block.a + block.size]):
+            last = block.a + block.size
+    if last < 0:
+        return None  # nothing of ours in it: not a note this write knows how to read
+    rest = "".join(mine[last:]).lstrip("\n")
+    return USER_HEADING + "\n" + rest
 
 
 def has_user_words(vault: StrPath, relpath: str) -> bool:
@@ -166,7 +254,8 @@ def _escaped(body: str) -> Iterator[str]:
 
 class _Read(Struct):
     text: str
-    stamp: tuple[int, int]  # size, mtime, ctime when it was read
+    stamp: tuple[int, int]  # size, mtime of the descriptor when it was read
+    path: tuple[int, int, int, int]  # device, inode, size, mtime: what replace_seen checks
     settled: bool  # taken for the user's latest words, not a save caught midway
 
 
@@ -179,27 +268,44 @@ def _read_whole(fd: int) -> tuple[str, tuple[int, int]]:
             return text, before
 
 
+def _looks_whole(text: str, remembered: str) -> bool:
+    """Whether a read looks like a finished save: it has the user's heading,
+    ends with a newline, and holds at least as much as their part as last
+    written. An editor that saves in place truncates, then writes (maybe in
+    pieces, maybe after a pause): a read in between is empty or short."""
+    if not text.endswith("\n"):
+        return False
+    part = user_part(text)
+    if part is None:
+        return False
+    return len(part) >= len(remembered)
+
+
 def _read_note(fd: int, remembered: str) -> _Read:
     """The note's text, read again while it looks cut short or mid-save.
 
-    An editor that saves in place truncates the file, then writes it (maybe in
-    pieces): a read in between sees less than the user wrote. A read is taken
-    as the user's latest words when it has the heading, holds at least what was
-    written last time, and the file has not changed for a moment; or else once
-    two reads a moment apart agree (the user did shorten their notes).
+    A read is taken as the user's latest words when it looks whole (above)
+    and the file has not changed for a moment (_QUIET_NS); one that does not
+    look whole (empty, no heading, shorter than what was written last) only
+    once it has not changed for _DOUBT_NS: no editor pauses that long in the
+    middle of a save, and the user may well have shortened their notes or
+    deleted the heading. Otherwise the read is not settled (the caller
+    leaves the note for the next event).
     """
     text, stamp = _read_whole(fd)
-    for pause in _READ_RETRIES:
-        part = user_part(text)
-        quiet = time.time_ns() - stamp[1] >= _QUIET_NS
-        if quiet and part is not None and len(part) >= len(remembered):
-            return _Read(text, stamp, True)
-        time.sleep(pause)
-        again, again_stamp = _read_whole(fd)
-        if again_stamp == stamp and time.time_ns() - stamp[1] >= _QUIET_NS:
-            return _Read(text, stamp, True)
-        text, stamp = again, again_stamp
-    return _Read(text, stamp, False)
+    for pause in (0.0, *_READ_RETRIES):
+        if pause:
+            time.sleep(pause)
+            text, stamp = _read_whole(fd)
+        age = time.time_ns() - stamp[1]
+        if age >= _DOUBT_NS or (age >= _QUIET_NS and _looks_whole(text, remembered)):
+            return _Read(text, stamp, _path_of(fd), True)
+    return _Read(text, stamp, _path_of(fd), False)
+
+
+def _path_of(fd: int) -> tuple[int, int, int, int]:
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def _stamp(fd: int) -> tuple[int, int]:
@@ -207,6 +313,48 @@ def _stamp(fd: int) -> tuple[int, int]:
     rename that replaces the file changes the old one's, as its last link goes.)"""
     st = os.fstat(fd)
     return st.st_size, st.st_mtime_ns
+
+
+def conflict_name(path: str, when: float | None = None) -> str:
+    """`<note> (conflict <time>).md` beside the note, a name not yet taken."""
+    stem, ext = os.path.splitext(path)
+    stamp = time.strftime("%Y-%m-%d %H%M%S", time.localtime(when))
+    name = f"{stem} (conflict {stamp}){ext or '.md'}"
+    n = 2
+    while os.path.lexists(name):
+        name = f"{stem} (conflict {stamp} {n}){ext or '.md'}"
+        n += 1
+    return name
+
+
+CONFLICT_GLOB = "* (conflict *).md"
+
+
+def keep_conflict(path: str, source: str | None = None, text: str | None = None,
+                  log_dir: StrPath | None = None) -> str | None:
+    """Keep a version of the note the user saved that vibe-vault could not
+    merge with certainty: the file at `source` renamed (an editor still
+    writing into it writes there), or `text` written, as a conflict copy
+    beside the note; its path, named in the log (and by `vv doctor`)."""
+    name = conflict_name(path)
+    try:
+        if source is not None:
+            os.rename(source, name)
+        else:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            try:
+                os.write(fd, (text or "").encode("utf-8", "surrogateescape"))
+            finally:
+                os.close(fd)
+    except OSError:
+        return None
+    from vibe_vault.log import warn
+
+    warn(log_dir, f"your save of {os.path.basename(path)} landed while vibe-vault was "
+         f"writing it: kept as {os.path.basename(name)} (its words are in the note too)",
+         stderr=False)
+    return name
 
 
 def make_note_dir(vault: StrPath, relpath: str) -> str:
@@ -245,17 +393,20 @@ _CHECKED_FOLDERS: set[tuple[str, ...]] = set()
 
 
 def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "",
-               pending: str = "") -> Written:
+               pending: str = "", log_dir: StrPath | None = None) -> Written:
     """Write the note, keeping the user's part (heading and all below it).
 
     `remembered` is the user's part as last written, kept by the caller: when
     the file has none (deleted, or caught mid-save by an editor) it is what the
-    user wrote last. The file is never replaced when it changed since it was
-    read, and when an editor wrote into it while it was being replaced, the
-    write starts over from those words. While an editor is busy saving it,
-    the note is left alone: the next event writes it. `pending` is what an
-    earlier write returned as such: words that are nowhere but there, merged
-    into the note before anything else.
+    user wrote last. Never over bytes not seen: the note's path is checked just
+    before the rename (atomic.replace_seen), and when it changed the write
+    starts over from what it holds now. While an editor is busy saving it
+    (the read looks cut short), the note is left alone: the next event writes
+    it. Words an editor saved into a file this call replaced are merged into
+    the new one line by line; a save displaced in the instant of the rename,
+    or still racing after every attempt, is also kept whole as a conflict copy
+    beside the note (`keep_conflict`). `pending` is what an earlier write
+    returned as such: words that are nowhere but there, merged in first.
     """
     path = make_note_dir(vault, relpath)
     # The user's part read from a file already replaced (by this call or one before).
@@ -272,7 +423,7 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
                 raise OutsideVault(path) from exc
             read = None if fd is None else _read_note(fd, carried or remembered)
             existing = "" if read is None else read.text
-            found = None if read is None else user_part(read.text)
+            found = None if read is None else user_part(read.text, generated)
             if read is not None and not read.settled and not raced:
                 # An editor is saving right now: its words are not all there yet.
                 # The next event writes the note.
@@ -284,27 +435,36 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
             text = _with_user_part(generated, part)
             if text == existing:
                 return Written(changed=False, user_part=part)  # (carried words included)
-            stamp = None if read is None else read.stamp
-
-            def unchanged_since_read(fd: int | None = fd,
-                                     stamp: tuple[int, int] | None = stamp) -> bool:
-                return fd is None or _stamp(fd) == stamp
-
             # The user's own words exist nowhere else: make them survive a power cut.
             durable = bool(part.partition("\n")[2].strip())
+            recent = read is not None and time.time_ns() - read.stamp[1] < _RECENT_NS
             try:
-                replaced = write_atomic(path, text.encode("utf-8", "surrogateescape"),
-                                        durable=durable, still_wanted=unchanged_since_read)
+                replaced, displaced = replace_seen(
+                    path, text.encode("utf-8", "surrogateescape"),
+                    None if read is None else read.path, durable=durable,
+                    exchange=durable or recent)
             except FileNotFoundError:
                 # Its folder went since this process made it (the vault moved away).
                 _CHECKED_FOLDERS.clear()
                 path = make_note_dir(vault, relpath)
                 continue
             if not replaced:
-                continue  # saved by the user meanwhile: merge again
-            if fd is not None and _stamp(fd) != stamp:
+                continue  # saved by the user meanwhile: read it, merge again
+            if displaced is not None:
+                # A save landed between the check and the rename: keep it whole,
+                # and put its words in the note too.
+                kept = keep_conflict(path, source=displaced, log_dir=log_dir)
+                words = _part_of_file(kept or displaced, generated)
+                if kept is None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(displaced)  # (its words are in hand)
+                if words:
+                    carried = _merged(words, carried or part)
+                raced = True
+                continue
+            if fd is not None and read is not None and _stamp(fd) != read.stamp:
                 # An editor wrote into the file just replaced: its words are only there.
-                carried = user_part(_read_note(fd, part).text) or carried
+                carried = user_part(_read_note(fd, part).text, generated) or carried
                 raced = True
                 continue
             return Written(changed=True, user_part=part)
@@ -313,14 +473,32 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
                 os.close(fd)
     # Still racing an editor: the words it saved into a replaced file are only
     # in hand. The next write merges them in (remembered alone would lose them:
-    # a settled read of the note is preferred to it).
+    # a settled read of the note is preferred to it); meanwhile they are kept
+    # beside the note too, so they are never only in the state.
+    if carried and carried.partition("\n")[2].strip():
+        keep_conflict(path, text=_with_user_part(generated, carried), log_dir=log_dir)
     return Written(changed=False, user_part=remembered, pending=carried or "")
 
 
-def write_session_note(vault: StrPath, state: SessionState, generated: str) -> bool:
+def _part_of_file(path: str, generated: str) -> str | None:
+    """The user's part of the note file at `path`, or None: read once the
+    save that may still be landing in it is over (or after a moment)."""
+    try:
+        fd, _ = open_regular(path, follow_symlinks=False)
+    except OSError:
+        return None
+    try:
+        return user_part(_read_note(fd, "").text, generated)
+    finally:
+        os.close(fd)
+
+
+def write_session_note(vault: StrPath, state: SessionState, generated: str,
+                       log_dir: StrPath | None = None) -> bool:
     """`write_note` of a session's note, with the user's words its state keeps
     (their part as last written, and words still pending) handed in and the
     new ones kept in the state: no caller can drop them. Whether it changed."""
-    written = write_note(vault, state.note, generated, state.user_notes, state.user_pending)
+    written = write_note(vault, state.note, generated, state.user_notes, state.user_pending,
+                         log_dir=log_dir)
     state.user_notes, state.user_pending = written.user_part, written.pending
     return written.changed

@@ -26,7 +26,7 @@ from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent
 from vibe_vault.fold.context import gate_outside, scrub
 from vibe_vault.fold.todos import running_in_background
 from vibe_vault.lock import SessionLock, slot_path
-from vibe_vault.note import free_relpath, write_note, write_session_note
+from vibe_vault.note import free_relpath, moved_note, write_note, write_session_note
 from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
 from vibe_vault.reader import (
@@ -521,12 +521,18 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         opts = options_for(cfg)
         fig = None
         if worth_a_note(state.fold) or (state.provisional and state.started_hint):
+            if state.note and missing(os.path.join(cfg.vault, *state.note.split("/"))):
+                # Not where it was written: the user may have moved or renamed it.
+                moved = moved_note(cfg.vault, sid)
+                if moved is not None:
+                    state.note = moved
             if not state.note:
                 state.project = project_name(state.fold.cwd or state.cwd_hint)
                 state.note = free_relpath(cfg.vault, state.project, sid,
                                           state.fold.first_ts or state.started_hint)
             fig = figures(state, opts)
-            out.wrote = write_session_note(cfg.vault, state, render(state, opts, fig))
+            out.wrote = write_session_note(cfg.vault, state, render(state, opts, fig),
+                                           cfg.state_dir)
             out.note = state.note
             out.has_note = True
         store.save(state)

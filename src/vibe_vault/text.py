@@ -6,26 +6,73 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-# The user's heading in a note, as people type it (any case, any run of
-# spaces): what is below it is theirs. note.py keeps it; snippets leave it out.
+# The user's heading in a note, however people type it: a heading of any
+# level (`# My notes`, `### My Notes:`, `#my notes`) or a bold line
+# (`**My notes**`, `__My notes__`), in any case, with trailing punctuation or
+# emoji (`## My Notes ✍️`), indented up to three spaces, and read after Unicode
+# (NFKC) normalisation, so a non-breaking space, a tab, full-width letters or
+# a zero-width space between the words read as the plain words. What is
+# below it is theirs: note.py keeps it; snippets leave it out. A line of
+# vibe-vault's own text that would read so is escaped with a backslash.
+_HEADING_CANDIDATE = re.compile(r"[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]{0,200}")
+# (From the newline: `^` in MULTILINE mode is tried at every character, ~7x slower.)
+_LINE_START = re.compile(r"\n(?=[ \t\u00a0#*_])[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]*")
+_NOT_WORD = re.compile(r"[\W_]+")
+USER_HEADING_WORDS = "my notes"
+# The heading as vibe-vault writes it and its plainest variants (`## My Notes`,
+# `##  my notes`): what the tests look for in a note vibe-vault wrote.
 USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 
 
+def is_user_heading(line: str) -> bool:
+    """Whether a line (no newline) reads as the user's heading (see above)."""
+    m = _HEADING_CANDIDATE.fullmatch(line.rstrip("\r"))
+    if m is None:
+        return False
+    words = line if line.isascii() else _nfkc(line)
+    words = _NOT_WORD.sub(" ", words.casefold()).strip()
+    if words != USER_HEADING_WORDS:
+        return False
+    bare = line.strip(" \t\u00a0\r")
+    if bare.startswith("#"):
+        return True
+    # A bold line: the markers close it too (what follows them is no word).
+    mark = bare[:2]
+    return mark in bare[2:]
+
+
+def _nfkc(line: str) -> str:
+    import unicodedata  # (a C module: imported once, when a line is not ASCII)
+
+    return line if unicodedata.is_normalized("NFKC", line) else unicodedata.normalize(
+        "NFKC", line)
+
+
 def user_heading_lines(text: str) -> Iterator[re.Match[str]]:
-    """USER_HEADING_LINE's matches in `text`, in order: tried only at lines
-    that begin with "##". (The pattern's own search, case-insensitive, looks
-    at every character: ~8 µs a 3 kB note, twice in each note written, and
-    a project note of 300 sessions is 50 kB.)"""
-    if text.startswith("##"):
-        m = USER_HEADING_LINE.match(text)
-        if m is not None:
-            yield m
-    at = text.find("\n##")
-    while at >= 0:
-        m = USER_HEADING_LINE.match(text, at + 1)
-        if m is not None:
-            yield m
-        at = text.find("\n##", at + 1)
+    """The lines of `text` that read as the user's heading, in order, each as
+    the match of the whole line (without its newline). The pattern finds the
+    lines that begin with `#`, `**` or `__`; an ASCII one without "notes" is
+    passed over at once (a note has dozens of headings and bold lines, and a
+    backfill looks at each note twice)."""
+    if text[:1] in ("#", "*", "_", " ", "\t", "\u00a0"):
+        first = _HEADING_CANDIDATE.match(text)
+        if first is not None and first.end() == _line_end(text, 0) \
+                and is_user_heading(first.group(0)):
+            yield first
+    for m in _LINE_START.finditer(text):
+        line = m.group(0)[1:]
+        if "notes" not in (line.lower() if line.isascii() else _nfkc(line).casefold()):
+            continue
+        if is_user_heading(line):
+            at = m.start() + 1
+            found = _HEADING_CANDIDATE.match(text, at, m.end())
+            if found is not None:
+                yield found
+
+
+def _line_end(text: str, at: int) -> int:
+    nl = text.find("\n", at)
+    return len(text) if nl < 0 else nl
 
 
 def first_user_heading(text: str) -> re.Match[str] | None:

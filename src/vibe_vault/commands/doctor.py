@@ -362,6 +362,22 @@ def _drift(cfg: Config) -> Check:
                  "upgrade vibe-vault; these lines are counted and skipped")
 
 
+def _conflicts(cfg: Config) -> Check:
+    """Conflict copies: versions of a note you saved while vibe-vault wrote it,
+    kept whole beside it (their lines are merged into the note too)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(cfg.vault):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [os.path.relpath(os.path.join(folder, f), cfg.vault) for f in files
+                  if f.endswith(".md") and " (conflict " in f]
+    if not found:
+        return Check("conflict copies", "pass", "none")
+    found.sort()
+    shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+    return Check("conflict copies", "warn", f"{len(found)} in the vault: {shown}",
+                 "compare each with its note, keep what you want, delete the copy")
+
+
 def checks(cfg: Config, project_dir: Path) -> list[Check]:
     return [
         _versions(),
@@ -374,6 +390,7 @@ def checks(cfg: Config, project_dir: Path) -> list[Check]:
         *_hooks(cfg, project_dir),
         _log(cfg),
         _drift(cfg),
+        _conflicts(cfg),
     ]
 
 
