@@ -191,7 +191,7 @@ def test_disk_full_leaves_offset_where_it_was(tmp_path: Path,
     def full(*a: object, **k: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(vibe_vault.note, "write_atomic", full)
+    monkeypatch.setattr(vibe_vault.note, "replace_seen", full)
     with pytest.raises(OSError):
         update_session(cfg, Update(session_id=SID, transcript=str(src)))
     after = Store(cfg.state_dir).load(SID)

@@ -421,7 +421,9 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
                 fd = None
             except NotAFile as exc:
                 raise OutsideVault(path) from exc
-            read = None if fd is None else _read_note(fd, carried or remembered)
+            # (what the file should hold at least: the part last written, not
+            # words carried from a replaced file, which it cannot hold yet)
+            read = None if fd is None else _read_note(fd, remembered)
             existing = "" if read is None else read.text
             found = None if read is None else user_part(read.text, generated)
             if read is not None and not read.settled and not raced:
