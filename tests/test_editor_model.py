@@ -28,6 +28,8 @@ import pytest
 from conftest import Env
 from test_hook_contract import SESSION, SID, place
 
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
 MODES = ("in place", "temp and rename", "truncate, pause, write", "delete and write",
          "rename")
 

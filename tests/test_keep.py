@@ -250,6 +250,7 @@ def _aged(path: Path, seconds: float = 5.0) -> None:
     os.utime(path, (old, old))
 
 
+@pytest.mark.corpus
 @settings(max_examples=8, deadline=None)
 @given(typed_headings(), _USER_LINES.filter(bool))
 def test_a_heading_typed_any_way_survives_the_next_event(
@@ -271,6 +272,7 @@ def test_a_heading_typed_any_way_survives_the_next_event(
     assert heading.rstrip("\r") + "\n" in after  # as the user typed it
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("keep_hint", [True, False])
 def test_with_the_heading_deleted_the_users_lines_stay(env: Env, keep_hint: bool) -> None:
     target = place(env)
@@ -289,6 +291,7 @@ def test_with_the_heading_deleted_the_users_lines_stay(env: Env, keep_hint: bool
     assert "\n## My notes\n" in after  # the heading is back
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("where", ["Projects/elsewhere/renamed.md", "My talk with Claude.md",
                                    "Projects/{project}/sessions/renamed by me.md"])
 def test_a_renamed_or_moved_note_is_followed(env: Env, where: str) -> None:
@@ -313,6 +316,7 @@ def test_a_renamed_or_moved_note_is_followed(env: Env, where: str) -> None:
     assert moved.read_text(encoding="utf-8").endswith("written after the move\n")
 
 
+@pytest.mark.corpus
 def test_a_note_deleted_into_the_trash_is_not_followed_there(env: Env) -> None:
     target = place(env)
     assert env.hook(stop(SID, target)).returncode == 0
