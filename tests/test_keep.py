@@ -369,3 +369,20 @@ def test_a_save_landing_in_the_instant_of_the_rename_is_kept_as_a_conflict_copy(
     check = _conflicts(Config(vault=str(tmp_path / "vault"), state_dir=str(tmp_path / "state"),
                               projects_root=str(tmp_path), config_file=str(tmp_path / "c")))
     assert check.status == "warn" and copies[0].name in check.detail
+
+
+def test_settings_changed_since_read_are_not_written_over(tmp_path: Path) -> None:
+    """~/.claude/settings.json is the user's too: `vv hook install` writes it
+    only while it still holds what was read."""
+    from vibe_vault import install as inst
+
+    path = tmp_path / "settings.json"
+    path.write_text('{"theme": "dark"}\n')
+    old = path.read_text()
+    path.write_text('{"theme": "dark", "model": "mine"}\n')  # the user's edit meanwhile
+    with pytest.raises(inst.SettingsError, match="changed"):
+        inst.write(path, old, {"theme": "dark", "hooks": {}})
+    assert "mine" in path.read_text()
+    now = path.read_text()
+    inst.write(path, now, {"theme": "dark", "model": "mine", "hooks": {}})
+    assert '"hooks"' in path.read_text() and "mine" in path.read_text()

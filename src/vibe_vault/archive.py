@@ -132,6 +132,10 @@ def _session_dir(cfg: Config, sid: str, create: bool = False) -> Path:
     """The session's archive folder, never a symlink, never outside the archive
     (whose own folder is never a symlink either)."""
     root = archive_root(cfg)
+    if not cfg.get("archive_dir") and os.path.islink(root):
+        # <state>/archive made a link by someone else: raw transcripts would go
+        # wherever it leads (an archive_dir the user sets may be a link).
+        raise ArchiveProblem(0, "is a symlink: no archive is written through it", str(root))
     d = root / safe_id(sid)
     if create:
         make_private_dir(root.parent)
@@ -263,7 +267,8 @@ def _open_archive(path: Path, write: bool) -> int:
     """A descriptor of an archive file, never through a symlink."""
     flags = (os.O_RDWR | os.O_CREAT) if write else os.O_RDONLY
     try:
-        fd = os.open(path, flags | _NOFOLLOW | getattr(os, "O_BINARY", 0), 0o600)
+        fd = os.open(path, flags | _NOFOLLOW | getattr(os, "O_BINARY", 0)
+                     | getattr(os, "O_NONBLOCK", 0), 0o600)
     except OSError as exc:
         if exc.errno == 40 or isinstance(exc, IsADirectoryError):
             raise ArchiveProblem(0, "is not a file vibe-vault wrote (a symlink?)",
@@ -272,6 +277,7 @@ def _open_archive(path: Path, write: bool) -> int:
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise ArchiveProblem(0, "is not a regular file", str(path))
+    os.set_blocking(fd, True)
     return fd
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # typing costs the hook milliseconds to import
+if TYPE_CHECKING:
+    from typing import Any
+
 EXIT_CODES = """exit codes:
   0  success (and always, for `vv hook`)
   1  the command ran but something failed (details on stderr)
@@ -116,7 +120,7 @@ def _main(argv: list[str]) -> int:
     if cfg.blocking and ns.command in WRITES_NOTES:
         return 2
     try:
-        return int(ns.func(ns, cfg))
+        return _run(ns, cfg)
     except KeyboardInterrupt:
         print("vv: interrupted", file=sys.stderr)
         return 130
@@ -151,3 +155,42 @@ def _encodes(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _run(ns: Any, cfg: Any) -> int:
+    """The command; when the database turns out damaged (an SQLite error at
+    opening or at any query), it is checked, deleted and built again from the
+    states, with one line saying so, and the command runs once more. Any
+    other database error is one line, never a traceback."""
+    from vibe_vault import log
+
+    log.IN_COMMAND = True  # (a hook never comes here: it says nothing on stderr)
+    try:
+        return int(ns.func(ns, cfg))
+    except Exception as exc:
+        sqlite3 = sys.modules.get("sqlite3")  # (not imported by vv when nothing used it)
+        if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+            raise
+        first = exc
+    from vibe_vault import vaultdb
+    from vibe_vault.log import warn
+
+    kind = vaultdb.trouble(first)
+    if kind == "damaged":
+        vaultdb.rebuilt(cfg.state_dir, first)
+        try:
+            return int(ns.func(ns, cfg))
+        except Exception as exc:
+            if not isinstance(exc, sqlite3.Error):
+                raise
+            first, kind = exc, vaultdb.trouble(exc)
+    path = vaultdb.path_of(cfg.state_dir)
+    if kind == "busy":
+        warn(None, f"the database {path} is busy (another vv is writing it); try again")
+    elif kind == "readonly":
+        warn(None, f"cannot write the database {path}: it or its folder is read-only (make "
+             "it writable, or delete it: it is rebuilt from the saved states)")
+    else:
+        warn(None, f"database error ({first}) in {path}")
+    return 1
+

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from vibe_vault.config import claude_dir
+from vibe_vault.regular import read_text
 
 # Event -> handler options. Stop-like events get an explicit timeout (on
 # SessionEnd it lifts Claude Code's 1.5 s budget); tool events run async.
@@ -66,9 +67,13 @@ def _newest_transcript_version(root: str) -> tuple[int, ...] | None:
 
     try:
         newest = max(Path(root).glob("*/*.jsonl"), key=lambda p: p.stat().st_mtime)
-        with open(newest, "rb") as f:
-            f.seek(max(0, newest.stat().st_size - (1 << 20)))
-            tail = f.read()
+        from vibe_vault.regular import open_regular, read_fd
+
+        fd, st = open_regular(newest)
+        try:
+            tail = read_fd(fd, min(st.st_size, 1 << 20), max(0, st.st_size - (1 << 20)))
+        finally:
+            os.close(fd)
     except (OSError, ValueError):
         return None
     found = re.findall(rb'"version"\s*:\s*"(\d+)\.(\d+)\.(\d+)"', tail)
@@ -122,7 +127,7 @@ def skill_text() -> str:
 
 def is_our_skill(path: Path) -> bool:
     try:
-        return f"\nname: {SKILL_NAME}\n" in path.read_text(encoding="utf-8")[:200]
+        return f"\nname: {SKILL_NAME}\n" in read_text(path, 200)
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -130,7 +135,7 @@ def is_our_skill(path: Path) -> bool:
 def place_skill(path: Path) -> bool:
     """Write the skill (again, when it is ours and out of date); whether it changed."""
     text = skill_text()
-    if path.exists() and (not is_our_skill(path) or path.read_text(encoding="utf-8") == text):
+    if path.exists() and (not is_our_skill(path) or read_text(path) == text):
         return False
     from vibe_vault.atomic import write_atomic
 
@@ -174,7 +179,7 @@ def is_ours(handler: Any) -> bool:
 
 def load(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, 64 << 20)  # (a FIFO there is refused, never waited on)
     except FileNotFoundError:
         return {}
     except OSError as exc:
@@ -271,7 +276,7 @@ def dumps(data: dict[str, Any]) -> str:
 
 def write(path: Path, old_text: str | None, data: dict[str, Any]) -> Path | None:
     """Write the settings atomically, after a backup of the old file; the backup path."""
-    from vibe_vault.atomic import write_atomic
+    from vibe_vault.atomic import path_stamp, replace_seen, write_atomic
 
     backup = None
     try:
@@ -285,10 +290,26 @@ def write(path: Path, old_text: str | None, data: dict[str, Any]) -> Path | None
                 raise SettingsError(f"{path} is read-only; nothing was changed")
         except FileNotFoundError:
             pass
+        # Never over a version not seen: the settings are read again, and put
+        # in place only while the path still holds that very file.
+        seen = path_stamp(path)
+        now = None if seen is None else read_text(path, 64 << 20)
+        if now != old_text:
+            raise SettingsError(f"{path} changed while vv was reading it; nothing was "
+                                "changed: run the command again")
         if old_text is not None:
             backup = path.with_name(path.name + ".vv-backup")
             write_atomic(backup, old_text.encode("utf-8"), mode=0o600)
-        write_atomic(path, dumps(data).encode("utf-8"), mode=mode)
+        replaced, displaced = replace_seen(path, dumps(data).encode("utf-8"), seen, mode=mode,
+                                           exchange=True)
+        if not replaced:
+            raise SettingsError(f"{path} changed while vv was writing it; nothing was "
+                                "changed: run the command again")
+        if displaced is not None:
+            kept = path.with_name(path.name + ".vv-conflict")
+            os.replace(displaced, kept)
+            raise SettingsError(f"{path} was saved by something else while vv wrote it: "
+                                f"that version is kept as {kept}; compare and merge by hand")
     except OSError as exc:
         raise SettingsError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return backup

@@ -12,6 +12,9 @@ import time
 from vibe_vault import locations
 
 MAX_LOG = 1 << 20  # rotate past 1 MiB so the log never grows without bound
+# Set by the command line for a command (never for a hook): notices that a
+# command shows on stderr, a hook keeps to the log.
+IN_COMMAND = False
 
 
 def _clean(msg: str) -> str:
@@ -31,15 +34,16 @@ def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) 
         os.makedirs(state_dir, mode=0o700, exist_ok=True)
         path = locations.log_file(state_dir)
         try:
-            if os.stat(path).st_size > MAX_LOG:
+            if os.lstat(path).st_size > MAX_LOG:
                 os.replace(path, locations.old_log_file(state_dir))
         except FileNotFoundError:
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         line = f"{stamp} {level} pid={os.getpid()} {_clean(msg)}\n"
-        # Never through a symlink: the log stays inside the state directory.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND
-                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        # Never through a symlink, never into a FIFO (open_append refuses both).
+        from vibe_vault.regular import open_append
+
+        fd = open_append(path)
         try:
             os.write(fd, line.encode("utf-8", "replace"))
         finally:

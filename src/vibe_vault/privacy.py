@@ -32,8 +32,14 @@ def forgotten(state_dir: StrPath) -> set[str]:
 def bury(state_dir: StrPath, sid: str) -> None:
     """Leave the tombstone of a session."""
     make_private_dir(locations.forgotten_dir(state_dir))
-    fd = os.open(locations.tombstone(state_dir, sid),
-                 os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    path = locations.tombstone(state_dir, sid)
+    if os.path.lexists(path):
+        return  # (whatever it is, it stands for the tombstone: is_forgotten says so)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0), 0o600)
+    except FileExistsError:
+        return
     os.close(fd)
 
 

@@ -54,6 +54,34 @@ def open_regular(path: StrPath, *, follow_symlinks: bool = True) -> tuple[int, o
     return fd, st
 
 
+def open_append(path: StrPath, mode: int = 0o600) -> int:
+    """A descriptor to append to `path` (created when missing), when it is a
+    regular file: never through a symlink, and never waiting for a FIFO's
+    reader (the log, a journal). Raises NotAFile for anything else."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW | _NONBLOCK | _BINARY
+    try:
+        fd = os.open(path, flags, mode)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.EOPNOTSUPP):
+            raise NotAFile(exc.errno, "is not a regular file", os.fspath(path)) from exc
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotAFile(errno.EINVAL, "is not a regular file", os.fspath(path))
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_text(path: StrPath, limit: int = 64 << 20, *, follow_symlinks: bool = True) -> str:
+    """A regular file's text (UTF-8, undecodable bytes replaced), read as
+    `read_regular` reads: never a FIFO, a device or a /proc file."""
+    return read_regular(path, limit, follow_symlinks=follow_symlinks).decode("utf-8", "replace")
+
+
 def missing(path: StrPath) -> bool:
     """True when nothing is at `path` (a dangling symlink counts as nothing):
     one call and no exception, before opening a file that is usually not

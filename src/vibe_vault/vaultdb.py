@@ -186,6 +186,8 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
     elif os.path.islink(path):
         raise sqlite3.DatabaseError("the database is a symlink")
+    elif not os.path.isfile(path):  # a FIFO would hang SQLite's first read
+        raise sqlite3.DatabaseError("the database is not a regular file")
     conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     try:
         conn.execute("PRAGMA secure_delete = ON")  # a deleted row leaves no bytes behind
@@ -271,13 +273,92 @@ def _connect(state_dir: str, timeout: float) -> sqlite3.Connection:
     path = path_of(state_dir)
     try:
         return _open(path, timeout)
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise
-        _remove(path)
-    except sqlite3.DatabaseError:
-        _remove(path)
+    except sqlite3.DatabaseError as exc:
+        if trouble(exc) != "damaged":
+            raise  # busy, read-only, no permission: not the database's fault
+        rebuilt(state_dir, exc)
     return _open(path, timeout)
+
+
+def rebuilt(state_dir: str, exc: BaseException) -> None:
+    """The database found damaged by `exc`: checked, deleted (the next
+    connection builds it again from the states), and one line says so."""
+    from vibe_vault import log
+
+    verdict = heal(state_dir)
+    what = " ".join(str(exc).split())[:120]
+    # On stderr from a command; a hook only logs it.
+    log.warn(state_dir, f"the database was damaged ({what}; quick_check: {verdict}); "
+             "rebuilding it from the saved states", stderr=log.IN_COMMAND)
+
+
+def trouble(exc: BaseException) -> str:
+    """What an SQLite error says of the database: "busy" (another process
+    writes it), "readonly" (the file or its folder cannot be written),
+    "damaged" (corrupt pages or index, a table or column gone, not a
+    database: rebuilt from the states), or "other"."""
+    if not isinstance(exc, sqlite3.Error):
+        return "other"
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return "busy"
+    if "readonly" in text or "read-only" in text:
+        return "readonly"
+    if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError,
+                        sqlite3.InterfaceError, sqlite3.NotSupportedError)):
+        return "other"
+    if type(exc) is sqlite3.DatabaseError or any(word in text for word in _DAMAGE_WORDS):
+        return "damaged"
+    return "other"
+
+
+_DAMAGE_WORDS = ("malformed", "corrupt", "not a database", "no such table", "no such column",
+                 "schema", "fts5", "vtable", "disk image", "no such index", "has no column")
+
+
+def heal(state_dir: str) -> str:
+    """The database found damaged: what `PRAGMA quick_check` says of it (or
+    why it could not run), and the database deleted, so the next connection
+    builds it again from the states (as when it is missing)."""
+    from urllib.parse import quote
+
+    path = path_of(state_dir)
+    verdict = "unreadable"
+    if os.path.islink(path) or not os.path.isfile(path):
+        _remove(path)  # (a FIFO would hang SQLite's first read)
+        return "not a regular file"
+    try:
+        conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
+                               timeout=2.0)
+        try:
+            rows = conn.execute("PRAGMA quick_check(5)").fetchall()
+            verdict = "; ".join(str(r[0]) for r in rows) or "no answer"
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        verdict = str(exc)
+    _remove(path)
+    return verdict[:200]
+
+
+def health(state_dir: str) -> tuple[str, int, int, int]:
+    """(quick_check's verdict, bytes on disk with its journal, sessions,
+    dead text rows), read only; raises sqlite3.Error when it cannot be read."""
+    from urllib.parse import quote
+
+    path = path_of(state_dir)
+    if os.path.islink(path) or not os.path.isfile(path):
+        raise sqlite3.DatabaseError("the database is not a regular file")
+    size = sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
+    conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
+                           timeout=2.0)
+    try:
+        verdict = "; ".join(str(r[0]) for r in conn.execute("PRAGMA quick_check(5)"))
+        sessions = int(conn.execute("SELECT count(*) FROM records").fetchone()[0])
+        dead = int(meta(conn, "dead", "0"))
+    finally:
+        conn.close()
+    return verdict, size, sessions, dead
 
 
 @contextlib.contextmanager
@@ -548,8 +629,10 @@ def ready(state_dir: str, reindex: bool = False, caught_up: bool = True) -> sqli
         conn.close()
         if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
             raise
+        if trouble(exc) != "damaged":
+            raise
         # corrupt beyond what opening it showed: start again
-        _remove(path_of(state_dir))
+        rebuilt(state_dir, exc)
         conn = connect(state_dir)
         catch_up(conn, state_dir)
     return conn

@@ -99,6 +99,9 @@ def run_init(args: argparse.Namespace, cfg: Config) -> int:
         print(f"vv: {path} exists; use --force to overwrite it", file=sys.stderr)
         return 1
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(default_text(), encoding="utf-8")
+    from vibe_vault.atomic import write_atomic
+
+    # (renamed into place: a FIFO or a symlink at the path is replaced, not written into)
+    write_atomic(path, default_text().encode("utf-8"))
     print(f"wrote {path}")
     return 0

@@ -13,7 +13,7 @@ from msgspec import Struct
 from vibe_vault import locations
 from vibe_vault.config import Config
 from vibe_vault.helpformat import Formatter
-from vibe_vault.regular import open_regular, read_fd
+from vibe_vault.regular import open_regular, read_fd, read_text
 from vibe_vault.times import day_of_epoch
 
 
@@ -258,7 +258,7 @@ def _plugin_installed() -> bool:
     from vibe_vault.config import claude_dir
 
     try:
-        text = (Path(claude_dir()) / "plugins" / "installed_plugins.json").read_text()
+        text = read_text(Path(claude_dir()) / "plugins" / "installed_plugins.json", 16 << 20)
     except OSError:
         return False
     return "vibe-vault" in text
@@ -278,7 +278,7 @@ def _command_exists(command: str) -> bool:
 def _log(cfg: Config) -> Check:
     state = Path(cfg.state_dir)
     try:
-        stamp, event, sid = Path(locations.last_run(state)).read_text().split(maxsplit=2)
+        stamp, event, sid = read_text(locations.last_run(state), 4096).split(maxsplit=2)
         sid = sid.strip()
         which = "a session of an excluded project" if sid == "-" else f"session {sid[:12]}"
         last = f"last hook run {stamp} ({event}, {which})"
@@ -286,7 +286,7 @@ def _log(cfg: Config) -> Check:
         last = "no hook has run yet"
     path = Path(locations.log_file(state))
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[-500:]
+        lines = read_text(path, 4 << 20).splitlines()[-500:]
     except OSError:
         lines = []
     warns = [x for x in lines if " WARN " in x]
@@ -362,6 +362,35 @@ def _drift(cfg: Config) -> Check:
                  "upgrade vibe-vault; these lines are counted and skipped")
 
 
+def _database(cfg: Config) -> Check:
+    """The database's health (PRAGMA quick_check), size and dead text rows,
+    read only: doctor neither makes nor mends it."""
+    import sqlite3
+
+    from vibe_vault import vaultdb
+
+    path = vaultdb.path_of(cfg.state_dir)
+    if not os.path.exists(path):
+        return Check("database", "pass", f"{path} not made yet (the first backfill or search "
+                     "builds it)")
+    rebuild = "any vv command that reads it (vv stats) rebuilds it from the saved states"
+    try:
+        verdict, size, sessions, dead = vaultdb.health(cfg.state_dir)
+    except sqlite3.Error as exc:
+        if vaultdb.trouble(exc) == "busy":
+            return Check("database", "warn", f"{path} is busy (another vv is writing it)",
+                         "run vv doctor again in a moment")
+        return Check("database", "fail", f"{path} cannot be read ({exc})", rebuild)
+    mib = size / (1 << 20)
+    detail = f"{path}: {verdict}, {mib:.1f} MiB, {sessions} sessions, {dead} dead text rows"
+    if verdict != "ok":
+        return Check("database", "fail", detail, rebuild)
+    if not os.access(path, os.W_OK):
+        return Check("database", "fail", f"{detail}; read-only",
+                     f"make {path} writable, or delete it (it is rebuilt from the states)")
+    return Check("database", "pass", detail)
+
+
 def _conflicts(cfg: Config) -> Check:
     """Conflict copies: versions of a note you saved while vibe-vault wrote it,
     kept whole beside it (their lines are merged into the note too)."""
@@ -390,6 +419,7 @@ def checks(cfg: Config, project_dir: Path) -> list[Check]:
         *_hooks(cfg, project_dir),
         _log(cfg),
         _drift(cfg),
+        _database(cfg),
         _conflicts(cfg),
     ]
 

@@ -70,7 +70,9 @@ def _change(args: argparse.Namespace, install: bool) -> int:
                 print(f"recall skill {'written to' if install else 'removed from'} {skill}")
     try:
         data = inst.load(path)
-        old_text = path.read_text(encoding="utf-8") if path.exists() else None
+        from vibe_vault.regular import read_text
+
+        old_text = read_text(path) if path.exists() else None
         new = (inst.with_hooks(data, inst.vv_command(), inst.events_for(inst.client_version()))
                if install else inst.without_hooks(data))
         if new == data and old_text is not None:

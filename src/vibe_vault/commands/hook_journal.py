@@ -45,8 +45,9 @@ def record(data: bytes) -> None:
     if os.path.islink(journal):
         return  # never write outside the state directory; the next Stop sets it aside
     path = journal_file(root, sid)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
-                 0o600)
+    from vibe_vault.regular import open_append
+
+    fd = open_append(path)  # (a FIFO or a symlink there is refused, never waited on)
     try:
         os.write(fd, line)
     finally:

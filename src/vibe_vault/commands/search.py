@@ -94,6 +94,8 @@ def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
     try:
         return vaultdb.ready(cfg.state_dir, reindex=reindex, caught_up=not busy)
     except sqlite3.OperationalError as exc:
+        if vaultdb.trouble(exc) != "busy":
+            raise  # damaged (rebuilt, once) or read-only: one line from the command line
         print(f"vv: the search index is busy ({exc}); try again in a moment", file=sys.stderr)
     except OSError as exc:
         print(f"vv: cannot open the search index: {exc.strerror or exc}", file=sys.stderr)
@@ -150,10 +152,10 @@ def day_and_time(iso_ts: str) -> str:
 
 
 def read_note(cfg: Config, hit: Hit, limit: int = 1 << 20) -> str:
-    try:
-        with open(os.path.join(cfg.vault, *hit.note.split("/")), encoding="utf-8",
-                  errors="replace") as f:
-            return f.read(limit)
+    from vibe_vault.regular import read_text
+
+    try:  # (a FIFO or device in the vault is refused, never waited on)
+        return read_text(os.path.join(cfg.vault, *hit.note.split("/")), limit)[:limit]
     except OSError:
         return ""
 

@@ -35,9 +35,10 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if args.path:
         print(terminal_safe(path))
         return 0
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+    from vibe_vault.regular import read_text
+
+    try:  # (a FIFO or device in the vault is refused, never waited on)
+        text = read_text(path)
     except OSError as exc:
         print(f"vv: cannot read {path}: {exc.strerror or exc} (vv backfill writes it again)",
               file=sys.stderr)

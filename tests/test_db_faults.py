@@ -1,0 +1,149 @@
+"""A damaged database heals itself (issue 28): corrupt pages, damaged search
+(FTS) blocks, a dropped table, a truncated file, another file in its place,
+and a read-only one. Every command that reads it ends in a rebuild from the
+session states (one line says so) or a one-line error: never a traceback,
+and the vault's sessions are all there afterwards."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import Env
+from test_backfill import SMALL, lay_out
+
+
+pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
+
+def _commands(env: Env) -> list[tuple[str, ...]]:
+    short = sorted(env.notes())[0].rsplit("-", 1)[1].removesuffix(".md")
+    return [("stats", "--json"), ("search", "the"), ("backfill",), ("index",),
+            ("files", "README.md"), ("show", short), ("resume", short), ("doctor",)]
+
+
+def _built(env: Env) -> tuple[int, set[str]]:
+    lay_out(env, SMALL[:6])
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr
+    assert env.vv("search", "the").returncode == 0  # the search index, filled
+    return _sessions(env)
+
+
+def _sessions(env: Env) -> tuple[int, set[str]]:
+    r = env.vv("stats", "--json")
+    assert r.returncode == 0, r.stderr
+    stats = json.loads(r.stdout)
+    return stats["totals"]["sessions"] if "totals" in stats else len(stats), set(env.notes())
+
+
+def _db(env: Env) -> Path:
+    return env.state / "vault.db"
+
+
+def corrupt_pages(env: Env) -> None:
+    path = _db(env)
+    size = path.stat().st_size
+    pages = size // 4096
+    assert pages >= 4
+    rng = random.Random(pages)
+    with open(path, "r+b") as f:
+        for page in rng.sample(range(1, pages), max(1, pages // 3)):  # never the header page
+            f.seek(page * 4096 + 100)
+            f.write(rng.randbytes(1500))
+
+
+def damage_search_blocks(env: Env) -> None:
+    conn = sqlite3.connect(_db(env))
+    n = conn.execute("UPDATE search_data SET block = randomblob(length(block)) "
+                     "WHERE id > 1").rowcount
+    conn.commit()
+    conn.close()
+    assert n > 0
+
+
+def drop_table(env: Env) -> None:
+    conn = sqlite3.connect(_db(env))
+    conn.execute("DROP TABLE records")
+    conn.commit()
+    conn.close()
+
+
+def truncate(env: Env) -> None:
+    path = _db(env)
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size // 2)
+
+
+def not_a_database(env: Env) -> None:
+    _db(env).write_bytes(b"hello, I am not SQLite" * 300)
+
+
+DAMAGE: dict[str, Callable[[Env], None]] = {
+    "corrupt pages": corrupt_pages, "search blocks": damage_search_blocks,
+    "dropped table": drop_table, "truncated": truncate, "not a database": not_a_database}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_every_command_on_a_damaged_database_heals_or_says_one_line(
+        env: Env, damage: str) -> None:
+    before = _built(env)
+    outcomes = {}
+    for args in _commands(env):
+        DAMAGE[damage](env)
+        r = env.vv(*args)
+        err = r.stderr.decode(errors="replace")
+        assert "Traceback" not in err, (args, err)
+        assert r.returncode == 0 or (args[0] == "doctor" and r.returncode == 1), (args, err)
+        if args[0] != "doctor":
+            assert err.count("\n") <= 2, (args, err)
+        outcomes[args[0]] = ("rebuilding" in err, r.returncode)
+        assert _sessions(env) == before, (args, err)  # all back, from the states
+    print(damage, outcomes)
+    # The damage was met, and said so in one line, by the commands that read
+    # what it hit (a command that reads no damaged page has nothing to mend).
+    assert sum(healed for healed, _ in outcomes.values()) >= 1, outcomes
+
+
+def test_doctor_reports_the_databases_health(env: Env) -> None:
+    _built(env)
+    r = env.vv("doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
+    db = checks["database"]
+    assert db["status"] == "pass" and ": ok," in db["detail"] and "dead text rows" in db["detail"]
+    corrupt_pages(env)
+    r = env.vv("doctor", "--json")
+    db = {c["name"]: c for c in json.loads(r.stdout)["checks"]}["database"]
+    assert db["status"] == "fail" and "rebuilds it" in db["fix"], db
+    assert _db(env).exists()  # doctor reads only
+
+
+def test_a_read_only_database_is_one_line(env: Env, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Root writes any file whatever its mode: the database is opened read-only
+    instead, as SQLite does for a file it may not write."""
+    _built(env)
+    for k, v in env.env.items():
+        monkeypatch.setenv(k, v)
+    from vibe_vault import cli, vaultdb
+
+    real = sqlite3.connect
+
+    def read_only(path: str, *a: object, **kw: object) -> sqlite3.Connection:
+        if str(path).endswith("vault.db"):
+            return real(f"file:{path}?mode=ro", *a, uri=True, **kw)  # type: ignore[misc]
+        return real(path, *a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vaultdb.sqlite3, "connect", read_only)
+    os.utime(env.state / "sessions")  # something to catch up with
+    for state in (env.state / "sessions").iterdir():
+        os.utime(state)
+    code = cli.main(["search", "--reindex", "x"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "read-only" in err, err
+    assert _db(env).exists()  # not deleted: it is not damaged
