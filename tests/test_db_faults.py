@@ -18,7 +18,6 @@ import pytest
 from conftest import Env
 from test_backfill import SMALL, lay_out
 
-
 pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
 
 def _commands(env: Env) -> list[tuple[str, ...]]:

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from conftest import Env
 from test_hook_contract import SID, place
 
