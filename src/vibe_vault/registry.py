@@ -202,7 +202,12 @@ def delete(conn: sqlite3.Connection, sid: str) -> None:
 
 def get(conn: sqlite3.Connection, sid: str) -> Record | None:
     row = conn.execute("SELECT body FROM records WHERE session_id = ?", (sid,)).fetchone()
-    return _record_decoder.decode(row[0]) if row else None
+    if row is None:
+        return None
+    try:
+        return _record_decoder.decode(row[0])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise sqlite3.DatabaseError(f"a record cannot be read: {exc}") from exc
 
 
 def _fields_of(struct: type[Struct], name: str, keep: tuple[str, ...]) -> type[Struct]:
@@ -236,7 +241,12 @@ _summary_decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(Summary
 def _decoded(conn: sqlite3.Connection, where: str, params: Sequence[object],
              decoder: msgspec.msgpack.Decoder[R]) -> Iterator[R]:
     for (body,) in conn.execute(f"SELECT body FROM records WHERE {where}", params):
-        yield decoder.decode(body)
+        try:
+            yield decoder.decode(body)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            # A damaged page SQLite did not notice (its bytes are a record's):
+            # the database is damaged, and is rebuilt from the states.
+            raise sqlite3.DatabaseError(f"a record cannot be read: {exc}") from exc
 
 
 def records_where(conn: sqlite3.Connection, where: str = "1",
