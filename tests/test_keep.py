@@ -186,8 +186,8 @@ _USER_LINES = st.lists(st.text(alphabet="abc xyz-[]#*.", min_size=1, max_size=20
 @given(typed_headings(), _USER_LINES)
 def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: list[str]) -> None:
     from vibe_vault.note import _with_user_part, user_part
-    from vibe_vault.render import USER_HEADING, USER_HINT
     from vibe_vault.text import is_user_heading
+    from vibe_vault.vault import USER_HEADING, USER_HINT
 
     assert is_user_heading(heading), heading
     mine = "".join(line + "\n" for line in lines)
@@ -220,7 +220,7 @@ def test_with_the_heading_deleted_what_follows_the_generated_text_is_kept(
     the last line of vibe-vault's own text is the user's; lines that changed
     since may come along, never one of theirs left out."""
     from vibe_vault.note import _with_user_part, user_part
-    from vibe_vault.render import USER_HEADING, USER_HINT
+    from vibe_vault.vault import USER_HEADING, USER_HINT
 
     mine = "".join(line + "\n" for line in lines)
     existing = _BODY + (USER_HINT + "\n" if keep_hint else "") + mine
@@ -279,7 +279,7 @@ def test_with_the_heading_deleted_the_users_lines_stay(env: Env, keep_hint: bool
     assert env.hook(stop(SID, target)).returncode == 0
     note = _the_note(env)
     text = note.read_text(encoding="utf-8")
-    from vibe_vault.render import USER_HINT
+    from vibe_vault.vault import USER_HINT
 
     head = text[:text.index("\n## My notes\n") + 1]
     note.write_text(head + (USER_HINT + "\n" if keep_hint else "") + "mine one\nmine two\n",

@@ -558,8 +558,18 @@ def at_session_end(cfg: Config, sid: str, transcript: str, deadline: float) -> s
 
     if not cfg.get("archive"):
         return None
+    from vibe_vault.privacy import is_forgotten
+
+    if is_forgotten(cfg.state_dir, sid):
+        return None  # no copy is kept of a forgotten session: no marker either
     files = session_files(transcript)
     marker = mark_pending(cfg, sid, transcript)
+    if is_forgotten(cfg.state_dir, sid):
+        # A `vv forget` since the look above may have removed the markers
+        # before this one was written: this one goes too.
+        with contextlib.suppress(OSError):
+            os.unlink(marker)
+        return None
     left = deadline - time.monotonic() - HOOK_MARGIN_S
     others = len(pending_sessions(cfg)) > 1
     if left > 0 and pending_bytes(cfg, sid, files) <= left * HOOK_RATE:
@@ -568,8 +578,6 @@ def at_session_end(cfg: Config, sid: str, transcript: str, deadline: float) -> s
         try:
             archive_files(cfg, sid, files, lock_timeout=min(0.2, left), level=1)
         except LockTimeout:
-            from vibe_vault.privacy import is_forgotten
-
             if is_forgotten(cfg.state_dir, sid):  # `vv forget` holds it: nothing is owed
                 with contextlib.suppress(OSError):
                     os.unlink(marker)

@@ -563,7 +563,8 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     from vibe_vault import archive
     removed = []
     paths = [store.state_path(sid), said_path(store.state_path(sid)), store.journal_path(sid),
-             store.legacy_lock_path(sid), locations.staged_file(cfg.state_dir, sid)]
+             store.legacy_lock_path(sid), locations.staged_file(cfg.state_dir, sid),
+             locations.archive_pending_file(cfg.state_dir, sid)]
     kept = False  # the note, holding the user's words alone
     if note and keep_user_words:
         left = store.load(sid)
