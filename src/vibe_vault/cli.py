@@ -7,7 +7,8 @@ import sys
 
 TYPE_CHECKING = False  # typing costs the hook milliseconds to import
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, NoReturn
 
 EXIT_CODES = """exit codes:
   0  success (and always, for `vv hook`)
@@ -72,7 +73,18 @@ def _main(argv: list[str]) -> int:
     from vibe_vault import __version__
     from vibe_vault.helpformat import Formatter
 
-    parser = argparse.ArgumentParser(
+    class OneLineParser(argparse.ArgumentParser):
+        """Usage errors in one line, naming the help (argparse prints the
+        whole usage first; a script or a hook log wants the reason alone).
+        Subcommands' parsers are made of the same class."""
+
+        def error(self, message: str) -> NoReturn:
+            from vibe_vault.text import terminal_safe
+
+            reason = terminal_safe(" ".join(message.split()))
+            self.exit(2, f"{self.prog}: {reason} (see {self.prog} --help)\n")
+
+    parser = OneLineParser(
         prog="vv",
         description="Turn Claude Code sessions into Markdown notes in your vault.",
         epilog=EXIT_CODES,
@@ -109,6 +121,16 @@ def _main(argv: list[str]) -> int:
     if undecodable:
         print(f"vv: {undecodable} is not valid UTF-8 text", file=sys.stderr)
         return 2
+    # Words to look for may come with line breaks (`vv search "$(pbpaste)"`):
+    # spaces, as between words. Anything else with a control character is
+    # refused here, before a message could echo it to the terminal.
+    for name in ("query", "literal"):
+        if isinstance(getattr(ns, name, None), list):
+            setattr(ns, name, [" ".join(w.split()) for w in getattr(ns, name)])
+    unprintable = _argument_where(ns, _has_control)
+    if unprintable:
+        print(f"vv: {unprintable} holds a control character", file=sys.stderr)
+        return 2
     from vibe_vault import config
 
     cfg = config.load(ns.vault)
@@ -139,14 +161,26 @@ def _undecodable(ns: object) -> str | None:
     None. A path too: the database keeps paths as text, so a transcript
     folder whose name is not UTF-8 cannot be recorded (vv finds such files
     itself when it walks the projects folder; named, it says so)."""
+    return _argument_where(ns, lambda text: not _encodes(text))
+
+
+def _argument_where(ns: object, bad: Callable[[str], bool]) -> str | None:
+    """The name of the first argument whose text is `bad`, as usage names it."""
     for name, value in vars(ns).items():
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, os.PathLike):
                 item = os.fspath(item)
-            if isinstance(item, str) and not _encodes(item):
+            if isinstance(item, str) and bad(item):
+                if name == "literal":
+                    return "QUERY"
                 return name.upper() if name in ("query", "sessions", "session", "path", "paths") \
                     else "--" + name.replace("_", "-")
     return None
+
+
+def _has_control(text: str) -> bool:
+    """A C0 or C1 control character (a tab aside): no name, id or word holds one."""
+    return any((c < " " and c != "\t") or "\x7f" <= c <= "\x9f" for c in text)
 
 
 def _encodes(text: str) -> bool:

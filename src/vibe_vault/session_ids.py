@@ -3,9 +3,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 SHORT = 8  # the short id in note names
+
+# What a session id can be: Claude Code's are UUIDs; a transcript's file stem
+# otherwise. Never a path (`..`), a pattern (`%`, `*`), a control character or empty.
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,255}\Z")
+
+
+def plausible_id(given: str) -> bool:
+    """`given` can be a session id (or the start of one)."""
+    return bool(_SESSION_ID.match(given)) and ".." not in given
+
+
+def refusal(given: str) -> str:
+    """The one line that refuses what cannot be a session id."""
+    from vibe_vault.text import terminal_safe
+
+    return (f"vv: not a session id: {terminal_safe(given)!r} (letters, digits, '-', '_' "
+            "and '.', as in the note's name)")
 
 
 class SessionNotFound(LookupError):

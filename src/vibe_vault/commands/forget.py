@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 
 from vibe_vault.config import Config
@@ -35,32 +34,27 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
-# What a session id can be: Claude Code's are UUIDs; a transcript's file stem
-# otherwise. Never a path (`..`), a pattern (`%`, `*`) or empty.
-_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,255}\Z")
-
-
-def plausible_id(given: str) -> bool:
-    return bool(_SESSION_ID.match(given)) and ".." not in given
-
-
 FORGET_LOCK_SECONDS = 30.0  # a backfill holds a session for well under a second
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import archive, index, privacy, registry, vault
     from vibe_vault.session import Store, forget_files
-    from vibe_vault.session_ids import SHORT, AmbiguousSession, SessionNotFound, pick
+    from vibe_vault.session_ids import (
+        SHORT,
+        AmbiguousSession,
+        SessionNotFound,
+        pick,
+        plausible_id,
+        refusal,
+    )
 
     if not args.sessions and not args.project:
         print("vv: name the sessions to forget, or --project NAME", file=sys.stderr)
         return 2
     bad = [g for g in args.sessions if not plausible_id(g)]
     if bad:
-        from vibe_vault.text import terminal_safe
-
-        print(f"vv: not a session id: {terminal_safe(bad[0])!r} (letters, digits, '-', '_' "
-              "and '.', as in the note's name)", file=sys.stderr)
+        print(refusal(bad[0]), file=sys.stderr)
         return 2
     reg = registry.load(cfg)
     known = set(reg.sessions)

@@ -43,8 +43,18 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     if moved:
         print(f"vv: {moved}", file=sys.stderr)
     reg = registry.load(cfg)
-    from vibe_vault.session_ids import AmbiguousSession, SessionNotFound, pick
+    from vibe_vault.session_ids import (
+        AmbiguousSession,
+        SessionNotFound,
+        pick,
+        plausible_id,
+        refusal,
+    )
 
+    bad = [g for g in args.sessions if not plausible_id(g)]
+    if bad:
+        print(refusal(bad[0]), file=sys.stderr)
+        return 2
     wanted = []
     for given in args.sessions:
         try:
