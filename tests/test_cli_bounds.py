@@ -153,7 +153,7 @@ def test_long_queries_are_refused_in_time_linear_in_their_size(env: Env) -> None
     assert env.vv("search", "warm").returncode == 0
     floor = min(_timed(env, "search", "x")[0] for _ in range(3))
     words = [f"w{i}" for i in range(2000)]
-    for query in (words, ["y" * 120_000], [" ".join(["ab"] * 60_000)]):
+    for query in (words, ["y" * 120_000], [" ".join(["ab"] * 40_000)]):
         took, r = min((_timed(env, "search", *query) for _ in range(2)), key=lambda t: t[0])
         assert r.returncode == 2 and r.stderr.count(b"\n") == 1, r.stderr[:300]
         assert b"too long" in r.stderr
