@@ -68,7 +68,7 @@ def damage_search_blocks(env: Env) -> None:
 
 def drop_table(env: Env) -> None:
     conn = sqlite3.connect(_db(env))
-    conn.execute("DROP TABLE records")
+    conn.execute("DROP TABLE IF EXISTS records")  # (gone already when a read-only command left it unbuilt)
     conn.commit()
     conn.close()
 
