@@ -403,7 +403,8 @@ letters = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
 def opened_alike(draw: st.DrawFn) -> tuple[str, bool, list[list[str]]]:
     """A shared opening (a first line of 80+ characters, or a short first line
     the requests go on from below it) and two to four rests, each with its own
-    first word."""
+    first word. (The opening stays within the 400 characters of the first
+    request a record keeps to tell sessions apart.)"""
     long_line = draw(st.booleans())
     if long_line:
         opening = " ".join(draw(st.lists(letters, min_size=16, max_size=22)))

@@ -138,7 +138,7 @@ def fallback_title(state: SessionState) -> str:
             or f"Session {state.session_id[:8]}")
 
 
-REQUEST_WORDS_CHARS = 200
+REQUEST_WORDS_CHARS = 400  # past any opening the titles share (80 characters), with room
 
 
 def request_words(state: SessionState) -> str:
