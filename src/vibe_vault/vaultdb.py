@@ -180,6 +180,24 @@ def _remove(path: str) -> None:
             os.unlink(path + suffix)
 
 
+def _wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """WAL mode for a new database. Switching waits on no busy handler: with
+    another process making the same database at that moment it says "locked"
+    at once (one of six processes meeting a missing database failed so), so
+    it is tried again until the timeout."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
 def _open(path: str, timeout: float) -> sqlite3.Connection:
     if not os.path.lexists(path):
         # Made by us, for the user only, before SQLite opens it.
@@ -198,7 +216,7 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone():
             conn.execute("PRAGMA auto_vacuum = FULL")  # pages freed go back to the disk
-            conn.execute("PRAGMA journal_mode=WAL")
+            _wal(conn, timeout)
             try:
                 conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
             except sqlite3.OperationalError as exc:
