@@ -42,6 +42,12 @@ def open_regular(path: StrPath, *, follow_symlinks: bool = True) -> tuple[int, o
         if exc.errno in (errno.ENXIO, errno.EOPNOTSUPP):  # a socket, or a FIFO nobody writes
             raise NotAFile(exc.errno, "is not a regular file", os.fspath(path)) from exc
         raise
+    return fd, _regular(fd, path)
+
+
+def _regular(fd: int, path: StrPath) -> os.stat_result:
+    """The stat of an opened descriptor, when it is a regular file (then made
+    blocking again); else NotAFile, the descriptor closed."""
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -51,7 +57,7 @@ def open_regular(path: StrPath, *, follow_symlinks: bool = True) -> tuple[int, o
     except BaseException:
         os.close(fd)
         raise
-    return fd, st
+    return st
 
 
 def open_append(path: StrPath, mode: int = 0o600) -> int:
@@ -65,14 +71,7 @@ def open_append(path: StrPath, mode: int = 0o600) -> int:
         if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.EOPNOTSUPP):
             raise NotAFile(exc.errno, "is not a regular file", os.fspath(path)) from exc
         raise
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotAFile(errno.EINVAL, "is not a regular file", os.fspath(path))
-        if _NONBLOCK:
-            os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
+    _regular(fd, path)
     return fd
 
 
