@@ -107,7 +107,7 @@ IGNORED_FIELDS = frozenset({
     "promptCacheRequested", "requestRef", "requestedModel", "thinkingDisplay",
     "thinkingDurationMs", "toolInputStreamMs", "permissionDecision", "sandboxed",
     "failedHookErrorIndexes", "apiErrorType", "failedResponseHadNoToolCall",
-    "queueSkipAttachments", "commandRun", "requestSessionId", "serverClassifierRequest",
+    "queueSkipAttachments", "commandRun", "serverClassifierRequest",
     # api-request, api-request-shape, api-request-blob, tools-used lines
     "shape", "shapeHash", "hash", "params", "cacheControl", "echoWireToolInputs", "id",
     "keep", "querySource", "requestDigest", "tail", "thread", "base", "tools",
@@ -240,6 +240,7 @@ class Entry(Struct, omit_defaults=True):
     isApiErrorMessage: bool | None = None
     agentId: str | None = None
     requestId: str | None = None
+    requestSessionId: str | None = None  # 2.1.332: the session that made the request
     message: Message | None = None
     toolUseResult: ToolUseResult = None
     compactMetadata: CompactMetadata | None = None

@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 20
+STATE_VERSION = 21
 
 
 class Tokens(Struct, array_like=True):
@@ -273,6 +273,7 @@ class Fold(Struct, omit_defaults=True):
     # that session's, told and counted in its note, so this one skips them.
     opened: float = 0.0  # the time of the file's first stamped line
     own_begun: bool = False  # a line of this session's own was met: no copy follows
+    opening_prompt: int = 0  # checksum of the prompt the file opened with (its enqueue)
     copied: int = 0  # lines copied from an earlier session, skipped
     copied_usage: dict[str, Tokens] = field(default_factory=dict)  # their messages, by id
     copied_settled: dict[str, Tokens] = field(default_factory=dict)  # older ones, by model

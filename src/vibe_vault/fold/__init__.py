@@ -15,9 +15,17 @@ neither the saved state nor the note ever holds a secret.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterable
 
-from vibe_vault.entries import KNOWN_SYSTEM_SUBTYPES, KNOWN_TYPES, Block, Entry, Malformed
+from vibe_vault.entries import (
+    KNOWN_SYSTEM_SUBTYPES,
+    KNOWN_TYPES,
+    Block,
+    Entry,
+    Malformed,
+    decode_raw,
+)
 from vibe_vault.fold import git, story, subagents, titles, todos, usage
 from vibe_vault.fold.context import (
     ANSWER_CHARS,
@@ -146,24 +154,66 @@ def _copied(ctx: Context, e: Entry) -> bool:
     stamped line, before the session's own first prompt or answer, is a copy
     (in a fresh file, the first prompt and a hook's progress are stamped a
     moment before the queue line that opens it). A resume that appends to its
-    own file copies nothing. A fork made within that margin of the last line
-    it copies, or whose first stamped line is itself a copy, is taken as the
-    session's own (counted twice, as before, rather than lost).
+    own file copies nothing.
+
+    Within the margin (a fork started less than a second after the last line
+    it copies, as a script chaining `claude -p` runs does) the line itself
+    says: an answer whose `requestSessionId` (2.1.332) names another session
+    was that session's request; a prompt other than the one the file opened
+    with (its `enqueue`) was typed in another session, while that prompt is
+    the fork's own. Once a copy is known, every line stamped before the
+    opening is one too (a fork's copies come together, first). A line that
+    says nothing either way is taken as the session's own (counted twice, as
+    before, rather than lost).
     """
     facts = ctx.facts
     if facts.own_begun or not ctx.entry_epoch:
         return False
     if not facts.opened:
         facts.opened = ctx.entry_epoch
+        if e.type == "queue-operation" and e.operation == "enqueue":
+            facts.opening_prompt = _prompt_mark(decode_raw(e.content))
     if not e.uuid:
         return False
-    if ctx.entry_epoch >= facts.opened - COPY_MARGIN:
+    stamped = ctx.entry_epoch
+    if stamped >= facts.opened - COPY_MARGIN and not (
+            stamped < facts.opened and (facts.copied or _says_copied(facts, e))):
         facts.own_begun = e.type in ("user", "assistant")
         return False
     facts.copied += 1
     if e.type == "assistant":
         note_entry_usage(ctx, facts.copied_usage, facts.copied_settled, [], e)
     return True
+
+
+def _says_copied(facts: Fold, e: Entry) -> bool:
+    """Whether a line stamped just before the file's opening shows itself a copy."""
+    if e.type == "assistant":
+        asked_by = e.requestSessionId
+        return bool(asked_by and e.sessionId and asked_by != e.sessionId)
+    if e.type == "user" and facts.opening_prompt and e.message is not None:
+        mark = _prompt_mark(_prompt_words(e.message.content))
+        return bool(mark) and mark != facts.opening_prompt
+    return False
+
+
+def _prompt_words(content: object) -> str | None:
+    """A user line's typed words (None for a tool's result)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [b if isinstance(b, str) else (b.text or "") for b in content
+                 if isinstance(b, str) or b.type == "text"]
+        return "\n".join(texts) if texts else None
+    return None
+
+
+def _prompt_mark(words: object) -> int:
+    """A checksum of a prompt's words, to tell one prompt from another without
+    keeping the words (0: no prompt)."""
+    if not isinstance(words, str) or not words.strip():
+        return 0
+    return zlib.crc32(words.strip().encode("utf-8", "surrogatepass")) | 1 << 32
 
 
 def finish(ctx: Context) -> None:
