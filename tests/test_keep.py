@@ -186,8 +186,7 @@ _USER_LINES = st.lists(st.text(alphabet="abc xyz-[]#*.", min_size=1, max_size=20
 @given(typed_headings(), _USER_LINES)
 def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: list[str]) -> None:
     from vibe_vault.note import _with_user_part, user_part
-    from vibe_vault.text import is_user_heading
-    from vibe_vault.vault import USER_HEADING, USER_HINT
+    from vibe_vault.vault import USER_HEADING, USER_HINT, is_user_heading
 
     assert is_user_heading(heading), heading
     mine = "".join(line + "\n" for line in lines)
@@ -204,7 +203,7 @@ def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: lis
        st.sampled_from(["", "    ", "\\", "> ", "- "]))
 def test_a_line_that_only_looks_like_it_is_not_the_heading(
         heading: str, more: str, before: str) -> None:
-    from vibe_vault.text import is_user_heading
+    from vibe_vault.vault import is_user_heading
 
     stripped = heading.lstrip(" ")
     if before:  # indented four spaces (code), escaped, quoted, a list item

@@ -167,7 +167,7 @@ def test_the_quick_heading_scan_finds_what_a_line_by_line_reading_finds(
     `**` or `__`; what it finds is what reading every line finds, and the
     escaping of generated text leaves no line that reads as the heading."""
     from vibe_vault.note import _escaped
-    from vibe_vault.text import is_user_heading, user_heading_lines
+    from vibe_vault.vault import is_user_heading, user_heading_lines
 
     text = "".join(pieces)
     starts, at = [], 0

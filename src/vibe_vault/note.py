@@ -18,8 +18,13 @@ from vibe_vault.atomic import StrPath, replace_seen
 from vibe_vault.paths import inside
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.state import SessionState
-from vibe_vault.text import first_user_heading, user_heading_lines
-from vibe_vault.vault import USER_HEADING, USER_HINT, note_relpath
+from vibe_vault.vault import (
+    USER_HEADING,
+    USER_HINT,
+    first_user_heading,
+    note_relpath,
+    user_heading_lines,
+)
 
 
 class OutsideVault(OSError):
@@ -143,7 +148,7 @@ def user_part(existing: str, generated: str | None = None) -> str | None:
     hint line; None when the text has no user part (a new note, or a read
     that caught an editor between truncating the file and writing it).
 
-    The heading is found however it is typed (text.is_user_heading). When the
+    The heading is found however it is typed (vault.is_user_heading). When the
     user deleted it, the hint line below it still marks where their part
     begins; when both went, and `generated` (the note as vibe-vault writes it
     now) is given, everything after the last line the text shares with it is

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from vibe_vault.search_query import TOKEN, fold, matches, paired, piece
-from vibe_vault.text import first_user_heading
+from vibe_vault.vault import first_user_heading
 
 WIDTH = 160
 MARK = "**"

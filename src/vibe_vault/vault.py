@@ -2,12 +2,14 @@
 (a session's, its project's, a day's, the home note) and the markers every
 generated note carries around the user's own section.
 
-Pure: names only, no file is touched here (`note.py` writes). The rules that
-find the user's heading in a note as people type it live in `text.py`.
+Pure: names only, no file is touched here (`note.py` writes); and the rules
+that find the user's heading in a note however people type it.
 """
 
+from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from vibe_vault.paths import _digest, safe_name
 from vibe_vault.times import note_stamp
@@ -17,6 +19,78 @@ USER_HINT = "<!-- Everything below this heading is yours: vibe-vault never chang
 # Said at the top of every generated note, where a user would start typing.
 REWRITE_NOTICE = ("<!-- vibe-vault rewrites this note as the session goes on: anything typed "
                   "above \"## My notes\" is replaced. Write below that heading. -->")
+
+# The user's heading in a note, however people type it: a heading of any
+# level (`# My notes`, `### My Notes:`, `#my notes`) or a bold line
+# (`**My notes**`, `__My notes__`), in any case, with trailing punctuation or
+# emoji (`## My Notes ✍️`), indented up to three spaces, and read after Unicode
+# (NFKC) normalisation, so a non-breaking space, a tab, full-width letters or
+# a zero-width space between the words read as the plain words. What is
+# below it is theirs: note.py keeps it; snippets leave it out. A line of
+# vibe-vault's own text that would read so is escaped with a backslash.
+_HEADING_CANDIDATE = re.compile(r"[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]{0,200}")
+# (From the newline: `^` in MULTILINE mode is tried at every character, ~7x slower.)
+_LINE_START = re.compile(r"\n(?=[ \t\u00a0#*_])[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]*")
+_NOT_WORD = re.compile(r"[\W_]+")
+USER_HEADING_WORDS = "my notes"
+# The heading as vibe-vault writes it and its plainest variants (`## My Notes`,
+# `##  my notes`): what the tests look for in a note vibe-vault wrote.
+USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+
+
+def is_user_heading(line: str) -> bool:
+    """Whether a line (no newline) reads as the user's heading (see above)."""
+    m = _HEADING_CANDIDATE.fullmatch(line.rstrip("\r"))
+    if m is None:
+        return False
+    words = line if line.isascii() else _nfkc(line)
+    words = _NOT_WORD.sub(" ", words.casefold()).strip()
+    if words != USER_HEADING_WORDS:
+        return False
+    bare = line.strip(" \t\u00a0\r")
+    if bare.startswith("#"):
+        return True
+    # A bold line: the markers close it too (what follows them is no word).
+    mark = bare[:2]
+    return mark in bare[2:]
+
+
+def _nfkc(line: str) -> str:
+    import unicodedata  # (a C module: imported once, when a line is not ASCII)
+
+    return line if unicodedata.is_normalized("NFKC", line) else unicodedata.normalize(
+        "NFKC", line)
+
+
+def user_heading_lines(text: str) -> Iterator[re.Match[str]]:
+    """The lines of `text` that read as the user's heading, in order, each as
+    the match of the whole line (without its newline). The pattern finds the
+    lines that begin with `#`, `**` or `__`; an ASCII one without "notes" is
+    passed over at once (a note has dozens of headings and bold lines, and a
+    backfill looks at each note twice)."""
+    if text[:1] in ("#", "*", "_", " ", "\t", "\u00a0"):
+        first = _HEADING_CANDIDATE.match(text)
+        if first is not None and first.end() == _line_end(text, 0) \
+                and is_user_heading(first.group(0)):
+            yield first
+    for m in _LINE_START.finditer(text):
+        line = m.group(0)[1:]
+        if "notes" not in (line.lower() if line.isascii() else _nfkc(line).casefold()):
+            continue
+        if is_user_heading(line):
+            at = m.start() + 1
+            found = _HEADING_CANDIDATE.match(text, at, m.end())
+            if found is not None:
+                yield found
+
+
+def _line_end(text: str, at: int) -> int:
+    nl = text.find("\n", at)
+    return len(text) if nl < 0 else nl
+
+
+def first_user_heading(text: str) -> re.Match[str] | None:
+    return next(user_heading_lines(text), None)
 
 HOME_NOTE = "index.md"
 
