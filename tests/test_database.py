@@ -129,3 +129,28 @@ def test_no_lock_file_is_left_per_session(env: Env) -> None:
     # the slots used (a session's and its archive's: backfill archives), and `vv index`'s lock
     assert names and len(names) <= 2 * len(sids) + 1
     assert not [n for n in names if any(sid in n for sid in sids) or n in old_locks]
+
+
+@pytest.mark.parametrize(("dead", "live", "rebuilt"), [(1500, 2000, False), (2500, 2000, True),
+                                                       (900, 10, False)])
+def test_dead_rows_rebuild_the_index_when_they_outnumber_the_sessions(
+        tmp_path: Path, dead: int, live: int, rebuilt: bool) -> None:
+    """Dead text rows (left by an older version) rebuild the index when they
+    outnumber the sessions and are over a thousand; otherwise the sessions
+    are counted once for that number of dead rows, not at every search."""
+    from vibe_vault import vaultdb
+
+    conn = vaultdb.connect(str(tmp_path))
+    try:
+        with vaultdb.transaction(conn):
+            conn.executemany("INSERT INTO sessions(session_id, project, folder, started, ended,"
+                             " note, status) VALUES (?, 'p', 0, 0, 0, '', 'ended')",
+                             [(f"s{i}",) for i in range(live)])
+            vaultdb.set_meta(conn, "dead", str(dead))
+        counts: list[str] = []
+        conn.set_trace_callback(lambda sql: counts.append(sql) if "count(*)" in sql else None)
+        assert vaultdb.needs_rebuild(conn) is rebuilt
+        assert vaultdb.needs_rebuild(conn) is rebuilt
+        assert len(counts) == (2 if rebuilt else 1 if dead > 1000 else 0), counts
+    finally:
+        conn.close()

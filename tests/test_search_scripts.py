@@ -338,3 +338,49 @@ def test_the_sessions_summary_line_is_found(env: Env) -> None:
     hits = json.loads(r.stdout)
     assert [h["session_id"] for h in hits] == [sid], r.stderr
     assert hits[0]["matched"] == "title" and "**Zqvortex**" in hits[0]["snippet"]
+
+
+WORDS = ["alpha", "beta", "gamma", "straße", "café", "東京", "ｆｕｌｌ", "ﬁle", "Ωmega", "x1f"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.integers(0, 3),
+                          st.dictionaries(st.sampled_from(["answers", "prompts", "title"]),
+                                          st.lists(st.sampled_from(WORDS), max_size=6).map(
+                                              lambda ws: " ".join(ws)),
+                                          max_size=3),
+                          st.sampled_from([" ", "\x1f", "\x1e", "\n"])),
+                min_size=1, max_size=12))
+def test_a_session_indexed_again_leaves_no_word_of_before(
+        updates: list[tuple[int, dict[str, str], str]]) -> None:
+    """Sessions indexed again and again (every Stop and SessionEnd, a link
+    that changed): the index finds each word in exactly the sessions whose
+    latest text holds it, holds one row a session, and counts no dead rows.
+    The oracle is the texts as written, split at their separators."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as state:
+        conn = vaultdb.connect(state)
+        try:
+            latest: dict[int, dict[str, str]] = {}
+            for n, texts, sep in updates:
+                texts = {c: t.replace(" ", sep) for c, t in texts.items()}
+                with vaultdb.transaction(conn):
+                    d = doc(n, "")
+                    d.texts = texts
+                    vaultdb.put(conn, d)
+                latest[n] = texts
+            docs = dict(conn.execute("SELECT session_id, doc FROM sessions").fetchall())
+            assert len(docs) == len(latest)
+            assert conn.execute("SELECT count(*) FROM search_docsize").fetchone()[0] == len(latest)
+            assert vaultdb.meta(conn, "dead", "0") == "0"
+            for word in WORDS:
+                q = parse(word)
+                want = {docs[doc(n, "").session_id] for n, texts in latest.items()
+                        if any(word in t.replace("\x1f", " ").replace("\x1e", " ").split()
+                               for t in texts.values())}
+                got = {r[0] for r in conn.execute(
+                    "SELECT rowid FROM search WHERE search MATCH ?", (q.fts,))}
+                assert got == want, (word, got, want)
+        finally:
+            conn.close()
