@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", help="run the long trials in full")
 
 
+# Every trial rather than a sample (the `thorough` fixture, `examples`): set at configure.
+THOROUGH = [False]
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    THOROUGH[0] = (bool(config.getoption("--slow"))
+                   or os.environ.get("VV_REQUIRE_CORPUS") == "1")
     config.addinivalue_line(
         "markers", "corpus: reads the shared corpus of real transcripts (../shared/corpus)")
     config.stash[MISSING] = {}
@@ -217,6 +224,38 @@ class Env:
             check=False,
         )
 
+    def vv_here(self, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+        """`vv` run inside this process, with this Env's environment for the
+        call: as `vv` but without starting Python and importing vibe_vault
+        again (~0.15 s a call). For tests whose promise is what `vv` answers,
+        not how its process starts, exits or is killed (those use `vv`)."""
+        import io
+
+        from vibe_vault import cli
+
+        saved_env, saved_streams = dict(os.environ), (sys.stdin, sys.stdout, sys.stderr)
+        out, err = io.BytesIO(), io.BytesIO()
+        os.environ.clear()
+        os.environ.update(self.env)
+        time.tzset()
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+        sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+        try:
+            try:
+                code = cli.main(list(args))
+            except SystemExit as exit_:  # argparse's usage errors and --help
+                code = exit_.code if isinstance(exit_.code, int) else 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            written = out.getvalue(), err.getvalue()  # (the wrappers close them when freed)
+        finally:
+            sys.stdin, sys.stdout, sys.stderr = saved_streams
+            os.environ.clear()
+            os.environ.update(saved_env)
+            time.tzset()
+        return subprocess.CompletedProcess(["vv", *args], code, *written)
+
     def hook(self, event: dict[str, object] | bytes,
              timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
         data = event if isinstance(event, bytes) else json.dumps(event).encode()
@@ -261,7 +300,15 @@ def env(tmp_path: Path) -> Iterator[Env]:
 def thorough(request: pytest.FixtureRequest) -> bool:
     """Every trial rather than a sample: with --slow, and in CI (.ci/run sets
     VV_REQUIRE_CORPUS=1), where the run need not fit in a minute."""
-    return bool(request.config.getoption("--slow")) or os.environ.get("VV_REQUIRE_CORPUS") == "1"
+    return THOROUGH[0]
+
+
+def examples(quick: int, full: int) -> int:
+    """How many examples a slow generated test draws: `full` with --slow and in
+    CI (.ci/run sets VV_REQUIRE_CORPUS=1), `quick` in the default run, which is
+    to fit in a minute. For `@settings(max_examples=examples(...))`, read when
+    a test module is collected, after pytest_configure has set THOROUGH."""
+    return full if THOROUGH[0] else quick
 
 
 def json_objects(path: Path) -> list[dict[str, Any]]:

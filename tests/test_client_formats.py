@@ -160,7 +160,7 @@ def test_the_clients_own_count_is_the_cost(tmp_path_factory: Any, runs: list[Any
             running += micro
             s.cost_state(start, running / 1e6, counted)
     s.write(env)
-    done = env.vv("backfill")
+    done = env.vv_here("backfill")
     assert done.returncode == 0, done.stderr
     (note,) = env.notes().values()
     cost = float(frontmatter(note)["cost_usd"])  # type: ignore[arg-type]

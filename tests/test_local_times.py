@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, examples
 
 WORDS = ("amber", "birch", "cobalt", "dune", "ember")
 
@@ -101,7 +101,7 @@ def line_with(text: str, needle: str) -> str:
     return found[0]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(8, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
 @given(cases())
 @example((ZoneInfo("Pacific/Kiritimati"),
@@ -123,7 +123,7 @@ def test_times_people_read_are_local(tmp_path_factory: Any,
         path = env.claude / "projects" / "-work-app" / f"{sid}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(json.dumps(x) for x in session_lines(sid, start, word)) + "\n")
-    r = env.vv("backfill")
+    r = env.vv_here("backfill")
     assert r.returncode == 0, r.stderr
     notes = env.all_notes()
 
@@ -158,14 +158,14 @@ def test_times_people_read_are_local(tmp_path_factory: Any,
     # vv search and vv files: each result's time line.
     for sid, start, word in zip(sids, at, WORDS, strict=False):
         when = f"  {local_day(start, zone)} {hhmm(start, zone)} · app · {sid[:8]}"
-        out = env.vv("search", word).stdout.decode()
+        out = env.vv_here("search", word).stdout.decode()
         assert when in out.splitlines(), out
-        env_files = env.vv("files", f"/work/app/{word}.txt").stdout.decode()
+        env_files = env.vv_here("files", f"/work/app/{word}.txt").stdout.decode()
         assert when in env_files.splitlines(), env_files
 
     # vv stats: weeks and months where the user is.
     for by in ("week", "month"):
-        stats = json.loads(env.vv("stats", "--by", by, "--json").stdout)
+        stats = json.loads(env.vv_here("stats", "--by", by, "--json").stdout)
         want: dict[str, int] = {}
         for start in at:
             there = start.astimezone(zone)
@@ -179,8 +179,8 @@ def test_times_people_read_are_local(tmp_path_factory: Any,
         since = local_day(start, zone)
         midnight = datetime.fromisoformat(since).replace(tzinfo=zone)
         want_n = sum(1 for s in at if s >= midnight)
-        stats = json.loads(env.vv("stats", "--since", since, "--json").stdout)
+        stats = json.loads(env.vv_here("stats", "--since", since, "--json").stdout)
         assert stats["total"]["sessions"] == want_n
-        found = json.loads(env.vv("search", "--json", "--since", since, "file").stdout or "[]")
+        found = json.loads(env.vv_here("search", "--json", "--since", since, "file").stdout or "[]")
         assert sorted(h["session_id"] for h in found) == sorted(
             sid for sid, s in zip(sids, at, strict=False) if s >= midnight)

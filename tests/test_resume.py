@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, Env
+from conftest import FIXTURES, Env, examples
 from vibe_vault.resume import resume_command, shell_quote
 
 # What a hostile or odd folder name is made of: command substitutions,
@@ -69,7 +69,8 @@ def no_payload_ran(root: Path) -> None:
 
 
 @pytest.mark.parametrize("relative", [False, True], ids=["absolute", "windows-relative"])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(15, 40), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=names, sid=ids)
 def test_a_pasted_resume_line_runs_nothing_and_lands_in_the_folder(
         stub_bin: Path, relative: bool, name: str, sid: str) -> None:

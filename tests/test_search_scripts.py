@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, examples
 from vibe_vault import vaultdb
 from vibe_vault.document import Document
 from vibe_vault.search_query import MAX_BYTES, MAX_TERMS, BadQuery, parse
@@ -161,7 +161,8 @@ def test_a_word_in_any_script_is_found_as_typed(script: str,
     state = tmp_path_factory.mktemp(script)
     strategy = SCRIPTS[script]
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(20, 60), deadline=None,
+              suppress_health_check=list(HealthCheck))
     @given(strategy, st.lists(strategy, min_size=1, max_size=3), st.sampled_from([" ", "", ", "]))
     def check(pair: tuple[str, str], others: list[tuple[str, str]], glue: str) -> None:
         written, typed = pair
@@ -245,16 +246,16 @@ def test_every_script_is_found_through_vv(env: Env) -> None:
     assert env.vv("backfill").returncode == 0
     for script, (_, typed) in SENTENCES.items():
         for query in typed:
-            r = env.vv("search", "--json", query)
+            r = env.vv_here("search", "--json", query)
             assert r.returncode == 0, (query, r.stderr)
             hits = json.loads(r.stdout)
             assert hits and hits[0]["session_id"] == sids[script], (script, query, hits)
             assert "**" in hits[0]["snippet"], (query, hits[0])
-    r = env.vv("search", "nowhereatall")
+    r = env.vv_here("search", "nowhereatall")
     assert r.returncode == 0 and b"no session matches" in r.stdout
-    r = env.vv("search", "--json", "nowhereatall")
+    r = env.vv_here("search", "--json", "nowhereatall")
     assert r.returncode == 0 and json.loads(r.stdout) == []
-    r = env.vv("search", " ".join(["word"] * (MAX_TERMS + 1)))
+    r = env.vv_here("search", " ".join(["word"] * (MAX_TERMS + 1)))
     assert r.returncode == 2 and r.stderr.count(b"\n") == 1 and b"too long" in r.stderr
 
 
