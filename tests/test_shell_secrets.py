@@ -1,5 +1,6 @@
 """Secrets a shell command printed (a secrets file read with `cat`, the
-environment dumped, a secret store asked) are learned: the value is in no text
+environment dumped, a secret store asked) or wrote into a `.env` file (echo,
+printf, tee, sed -i) are learned: the value is in no text
 of the session, said before the command or after it, in any place.
 
 Generated: secrets files and stores x the commands that read them x where the
@@ -74,6 +75,12 @@ def _sources(v: str) -> dict[str, tuple[str, str]]:
                               json.dumps({"data": {"data": {"pass": v}, "metadata": {
                                   "version": 3}}}, indent=2)),
         "vault -field": ("vault kv get -field=pass secret/app", v),
+        # Commands that write a .env file: the value is in the command itself.
+        "echo >> .env": (f"echo 'APP_SETTING={v}' >> .env", ""),
+        "printf > .env": (f"printf 'QUUX={v}\\n' > .env.local", ""),
+        "tee .env": (f"echo \"W={v}\" | tee -a .env", f"W={v}\n"),
+        "sed -i .env": (f"sed -i 's/^QUUX=.*/QUUX={v}/' .env", ""),
+        "sed -i '' .env": (f"sed -i '' 's|^TOKEN=.*|TOKEN={v}|' config/.env.production", ""),
     }
 
 

@@ -111,11 +111,28 @@ MIN_SECRET = 6  # a shorter value of a name that means a secret: only a password
 
 # A `.env` file being written or dumped by a shell command.
 _ENV_FILE_CMD = (
-    r"(?:>>?\s*|cat\s+|tee\s+(?:-a\s+)?)\S*\.env(?:\.(?!example|sample|template|dist)[\w.]+)?\b"
+    r"(?:>>?\s*|cat\s+|tee\s+(?:-a\s+)?"
+    r"|\bsed\s+(?:-[a-zA-Z]*\s+)*-i\S*(?:\s+'')?\s+(?:'[^'\n]*'|\"[^\"\n]*\"|\S+)\s+)"
+    r"\S*\.env(?:\.(?!example|sample|template|dist)[\w.]+)?\b"
 )
 _ENV_LINE = r"(?m)^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=)(.+)$"
+# In the command that writes the file, a line it adds (`echo 'KEY=v' >> .env`,
+# `printf 'KEY=v\n' > .env`), and what a `sed -i s/…/KEY=v/ .env` puts in.
+_ENV_SED_VALUE = (r"(\bs([/|#,@:])(?:(?!\2)[^\n])*\2(?:[A-Za-z_][A-Za-z0-9_]*=)?)"
+                  r"((?:(?!\2)[^\n'\"])+)(?=\2)")
+_ENV_INLINE = r"(?<![\w$.\-])([A-Za-z_][A-Za-z0-9_]*=)((?!\[REDACTED)[^\s'\"\\;|&>]+)"
 
 
+
+
+class _Groups:
+    """A name and a value, read as a match's two groups are."""
+
+    def __init__(self, name: str, value: str) -> None:
+        self._groups = ("", name, value)
+
+    def group(self, i: int) -> str:
+        return self._groups[i]
 
 
 class Redactor:
@@ -225,13 +242,21 @@ class Redactor:
                 low = text.lower()
         if ".env" in low and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
-            def env_value(m: re.Match[str]) -> str:
+            def env_value(m: re.Match[str] | _Groups) -> str:
                 if found is not None:
                     found.append(m.group(2).strip().strip("'\""))
                 return m.group(1) + "[REDACTED:env-file]"
 
             text, m = rx(_ENV_LINE).subn(env_value, text)
             count += m
+            m = 0
+            if "sed" in low:
+                text, m = rx(_ENV_SED_VALUE).subn(
+                    lambda m: env_value(_Groups(m.group(1), m.group(3))), text)
+                count += m
+            if not m:  # (a sed script's own `KEY=.*` is no value)
+                text, m = rx(_ENV_INLINE).subn(env_value, text)
+                count += m
         return text, count
 
     def _replacer(self, marker: str, kind: str, found: list[str] | None = None) -> _Replacer:

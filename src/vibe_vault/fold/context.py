@@ -64,6 +64,11 @@ def _learned_span(token: str, learned: set[str]) -> tuple[int, int] | None:
     return None
 
 
+def _mixed(word: str) -> bool:
+    """Letters and digits both, as a random value has them."""
+    return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+
+
 def _digest(secret: str) -> str:
     import hashlib  # only in sessions that had a secret: it costs a hook ~2 ms
 
@@ -284,8 +289,11 @@ class Context:
         pieces = [p for p in pieces if len(p) >= piece]
         # The random part of a caught form (a webhook URL's token, a cookie's
         # value) may come back alone: its long parts that are not words.
+        # (A shorter part too when it mixes letters and digits, as a random
+        # value does: `.*|TOKEN=Qz8ab3kd9X|` caught whole in a sed script.)
         pieces += [p for s in secrets for p in rx(_PARTS).split(s)
-                   if len(p) >= 16 and p != s and not p.isalpha()]
+                   if p != s and not p.isalpha() and (len(p) >= 16 or (
+                       len(p) >= 8 and _mixed(p)))]
         for secret in [*secrets, *pieces]:
             secret = secret.strip()
             if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):
