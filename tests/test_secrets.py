@@ -549,12 +549,16 @@ def test_no_ungated_path_provisional_late_learned_written_env_and_cut_errors(env
          "agentId": "a1"}]))
     (sub / "agent-a1.meta.json").write_text(json.dumps(
         {"agentType": "general", "description": f"use {late} and {envval}"}))
-    answer = f"Used {late}, {envval} and {private} as asked."
+    # The answer gives a secret away itself, then says it bare.
+    own = "Hq7ProvisionalPw3"
+    answer = (f"Used {late}, {envval} and {private} as asked. Then `export "
+              f"HP_PASSWORD={own}`; later {own} again.")
     r = env.hook({"hook_event_name": "Stop", "session_id": sid, "transcript_path": str(path),
                   "cwd": "/tmp/gate", "last_assistant_message": answer})
     assert r.returncode == 0, r.stderr
     note = next(iter(env.notes().values()))
     assert "provisional" in note  # the answer is shown, gated
     assert env.vv("index").returncode == 0
-    problems = {s: _everywhere(env, s, sid) for s in (late, envval, private, token, token[:20])}
+    problems = {s: _everywhere(env, s, sid)
+                for s in (late, envval, private, token, token[:20], own)}
     assert not any(problems.values()), problems

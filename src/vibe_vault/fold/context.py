@@ -102,8 +102,13 @@ def gate_outside(raw: str, limit: int | None, redactor: Redactor, learned: list[
     hidden, secrets redacted, the secrets the session taught kept out. It
     teaches nothing: the state stays what the transcript alone makes it."""
     text, _ = tx.hide_private(raw)
-    out = note_text(text, limit, redactor, stated)[0]
-    return forget_learned(out, set(learned))[0] if learned else out
+    found: list[str] = []
+    out = note_text(text, limit, redactor, stated, found)[0]
+    # What it gives away itself (`export X_PASSWORD=v; … v`) is kept out of
+    # the rest of it too, as the transcript's own text would be.
+    known = set(learned) | {_digest(s.strip()) for s in found
+                            if len(s.strip()) >= MIN_LEARNED}
+    return forget_learned(out, known)[0] if known else out
 
 
 # -- secrets learned late: every text a state holds, found by its type ---------------
