@@ -21,7 +21,7 @@ from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
-from vibe_vault.figures import figures, options_for
+from vibe_vault.figures import Figures, figures, options_for
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent
 from vibe_vault.fold.context import gate_outside, scrub
 from vibe_vault.fold.todos import running_in_background
@@ -85,11 +85,42 @@ class Outcome(Struct):
 _ENSURED: set[str] = set()  # state directories whose folders this process checked
 
 
+class SessionFiles(Struct, frozen=True):
+    """Every file vibe-vault keeps of one session under `<state>/` (see
+    `locations`), worked out once: `Store.files`."""
+
+    session_id: str
+    state: str  # sessions/<id>.state
+    said: str  # the state's side file of early `said`
+    journal: str  # tool timings the Pre/PostToolUse hooks append
+    lock: str  # the lock slot the session shares with others
+    legacy_lock: str  # the session's own lock file, as versions before slots kept it
+    staged: str  # a record SessionEnd could not write to the database
+    archive_pending: str  # the marker of an archive run yet to finish
+    tombstone: str  # there when the session is forgotten, or of an excluded project
+
+    @property
+    def forgotten(self) -> bool:
+        return os.path.lexists(self.tombstone)
+
+
 class Store:
     """The state directory's layout."""
 
     def __init__(self, root: StrPath) -> None:
         self.root = os.fspath(root)
+
+    def files(self, sid: str) -> SessionFiles:
+        """Every file of session `sid` under the state directory."""
+        state = locations.state_file(self.root, sid)
+        return SessionFiles(
+            session_id=sid, state=state, said=said_path(state),
+            journal=locations.journal_file(self.root, sid),
+            lock=slot_path(self.root, sid),
+            legacy_lock=locations.session_lock_file(self.root, sid),
+            staged=locations.staged_file(self.root, sid),
+            archive_pending=locations.archive_pending_file(self.root, sid),
+            tombstone=locations.tombstone(self.root, sid))
 
     def state_path(self, sid: str) -> str:
         return locations.state_file(self.root, sid)
@@ -124,13 +155,14 @@ class Store:
                 make_private_dir(path)
         _ENSURED.add(self.root)
 
-    def load(self, sid: str) -> SessionState | None:
-        """The saved state, or None. A state path that holds something else (a
-        folder, a symlink, a FIFO, another session's state) is set aside, so
-        the session is rebuilt from its transcript once, not failed forever
-        (a symlink to nothing reads as no state: saving replaces the link
-        itself, never what it names)."""
-        path = self.state_path(sid)
+    def load(self, sid: str, path: str = "") -> SessionState | None:
+        """The saved state (at `path`, its `SessionFiles.state` when known), or
+        None. A state path that holds something else (a folder, a symlink, a
+        FIFO, another session's state) is set aside, so the session is rebuilt
+        from its transcript once, not failed forever (a symlink to nothing
+        reads as no state: saving replaces the link itself, never what it
+        names)."""
+        path = path or self.state_path(sid)
         if missing(path):
             return None
         try:
@@ -156,16 +188,17 @@ class Store:
                 return None
         return state
 
-    def load_said(self, state: SessionState) -> None:
+    def load_said(self, state: SessionState, path: str = "") -> None:
         """The state's `said` whole (for the search document, or to scrub it
-        of a secret learned late). A side file that does not hold it (damaged
-        since the load) leaves the later entries only: the next re-read of
-        the transcript brings the rest back."""
-        if not load_said(state, self.state_path(state.session_id)):
+        of a secret learned late); `path` is the state's file, when known. A
+        side file that does not hold it (damaged since the load) leaves the
+        later entries only: the next re-read of the transcript brings the
+        rest back."""
+        if not load_said(state, path or self.state_path(state.session_id)):
             state.fold.said_from = state.fold.said_bytes = 0
 
-    def save(self, state: SessionState) -> None:
-        path = self.state_path(state.session_id)
+    def save(self, state: SessionState, path: str = "") -> None:
+        path = path or self.state_path(state.session_id)
         write_atomic(path, encode_state(spill_said(state, path)), mode=0o600)
 
 
@@ -405,6 +438,37 @@ class Update(Struct, kw_only=True, frozen=True):
     cwd_hint: str | None = None  # the hook's cwd, for a note made before the transcript
 
 
+class Places:
+    """Where one session's files are, worked out once for an update and handed
+    to each step: its transcript and subagent files (Claude Code's), its own
+    files under `<state>/`, and its note in the vault (by the path the state
+    keeps, relative to the vault)."""
+
+    __slots__ = ("agents", "files", "transcript", "vault")
+
+    def __init__(self, transcript: str, files: SessionFiles, vault: str) -> None:
+        self.transcript = transcript
+        self.files = files
+        self.vault = vault
+        self.agents: list[str] = []  # found once the state says which are known
+
+    def note(self, relpath: str) -> str:
+        return os.path.join(self.vault, *relpath.split("/"))
+
+
+class _Work:
+    """One update's inputs, for its steps: what was asked, where the session's
+    files are, and how the config has it read."""
+
+    __slots__ = ("cfg", "keep_thinking", "opts", "places", "redactor", "request", "store")
+
+    def __init__(self, cfg: Config, request: Update, store: Store, places: Places) -> None:
+        self.cfg, self.request, self.store, self.places = cfg, request, store, places
+        self.keep_thinking = bool(cfg.get("show_thinking"))
+        self.redactor = redactor_for(cfg)
+        self.opts = options_for(cfg)
+
+
 def update_session(cfg: Config, request: Update, store: Store | None = None) -> Outcome:
     """Fold whatever is new for one session and rewrite its note.
 
@@ -412,141 +476,186 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
     OSError for a transcript that cannot be read, OSError when the vault or
     state cannot be written (then the state is not advanced).
     """
-    sid, deadline, provisional = request.session_id, request.deadline, request.provisional
-    end_reason, idle_before = request.end_reason, request.idle_before
-    lock_timeout = request.lock_timeout
     store = store or Store(cfg.state_dir)
     store.ensure()
-    timeout = cfg.get("lock_timeout") if lock_timeout is None else lock_timeout
-    if privacy.is_forgotten(cfg.state_dir, sid):
-        return Outcome(session_id=sid, forgotten=True)
-    with SessionLock(store.lock_path(sid), timeout):
+    places = Places(request.transcript, store.files(request.session_id), cfg.vault)
+    timeout = cfg.get("lock_timeout") if request.lock_timeout is None else request.lock_timeout
+    if places.files.forgotten:
+        return Outcome(session_id=request.session_id, forgotten=True)
+    with SessionLock(places.files.lock, timeout):
         # Again under the lock: `vv forget` leaves its tombstone, then takes the
         # lock to remove the files; a writer that found no tombstone before
         # waiting for the lock must not bring them back.
-        if privacy.is_forgotten(cfg.state_dir, sid):
-            return Outcome(session_id=sid, forgotten=True)
-        keep_thinking = bool(cfg.get("show_thinking"))
-        old = store.load(sid)
-        # Read again from byte 0 when asked to, or when thinking was switched on or off.
-        state = (old if old is not None and not request.fresh
-                 and old.fold.keeps_thinking == keep_thinking else None)
-        started_over = state is None
-        if state is None:
-            state = SessionState(session_id=sid)
-            if old is not None:  # keep the note where it is, so links survive
-                state.note, state.project = old.note, old.project
-                state.user_notes, state.user_pending = old.user_notes, old.user_pending
-                # Reading again from byte 0 (reprocess, --force) changes nothing
-                # of how the session ended.
-                state.status, state.end_reason = old.status, old.end_reason
-        transcript = request.transcript
-        redactor = redactor_for(cfg)
-        state.transcript = gate(transcript, 1000, redactor)
+        if places.files.forgotten:
+            return Outcome(session_id=request.session_id, forgotten=True)
+        work = _Work(cfg, request, store, places)
+        state, started_over = _state_to_fold_into(work)
         learned_before = len(state.fold.learned)
-        try:
-            read, complete = read_main(state, transcript, deadline, redactor, keep_thinking)
-        except FileNotFoundError:
-            if provisional is None:
-                raise
-            # `claude -p`: the first Stop can come before the transcript exists.
-            # Claude's answer, from the event, makes the note until it does.
-            read, complete = 0, True
-            if not state.started_hint:
-                from vibe_vault.times import now_utc_iso
-
-                state.started_hint = now_utc_iso()
-                state.cwd_hint = gate(request.cwd_hint or "", 1000, redactor)
-        main_read = read
-        agents = (
-            discover_agents(transcript, sid, state.agents) if request.agent_files is None
-            else request.agent_files
-        )
-        for path in agents:
-            if deadline is not None and time.monotonic() > deadline:
-                complete = False
-                break
-            key = _agent_key(transcript, path)
-            af = state.agents.get(key)
-            if af is None:
-                af = state.agents[key] = AgentFile()
-                agent_type, description = _agent_meta(path)
-                af.agent_type = gate(agent_type, 60, redactor, state.fold.learned)
-                af.description = gate(description, 120, redactor, state.fold.learned)
-            try:
-                read += read_agent(af, path, deadline, redactor)
-            except (OSError, NotAFile):
-                continue
-        fold_journal(state, store.journal_path(sid))
-        if end_reason is not None:
-            state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
-            state.provisional = Redacted("")
-        elif idle_before is not None and state.status == "active" and complete:
-            # A session whose last entry is old has ended, whatever the files'
-            # times say (a copied or restored transcript has a fresh mtime).
-            last = last_activity(state) or max(
-                (_mtime(p) for p in [transcript, *agents]), default=0.0)
-            # One waiting on work it left running in the background is not
-            # idle, for a week at most (the client may have died with it).
-            if running_in_background(state.fold):
-                idle_before -= WAITING_GRACE
-            if 0 < last < idle_before:
-                state.status, state.end_reason = "ended", Redacted("idle")
-        elif main_read and not started_over and state.status == "ended":
-            # Resumed: the user came back. A subagent's file written after the
-            # end (its last lines flushed late) is not that.
-            state.status, state.end_reason = "active", Redacted("")
-        if (provisional is not None and end_reason is None and provisional.strip()
-                and provisional.strip() != state.fold.last_answer):
-            # Not counted: the transcript will bring the same text, and count it then.
-            state.provisional = gate_outside(provisional.strip(), ANSWER_CHARS, redactor,
-                                             state.fold.learned)
+        main_read, read, complete = _read_new(work, state)
+        _settle_status(work, state, main_read=main_read, started_over=started_over,
+                       complete=complete)
         if len(state.fold.learned) != learned_before:
             # A secret learned in this read: out of what the state holds beside
             # the facts too (the Stop hook's answer, hook and meta.json names),
             # and out of what the fold said before, in the side file.
-            store.load_said(state)
+            store.load_said(state, places.files.state)
             scrub(state, SessionState, set(state.fold.learned))
-        out = Outcome(session_id=sid, bytes_read=read, complete=complete)
         if request.links is not None:
             from vibe_vault.links import set_links
 
             set_links(state, request.links)
-        patterns = cfg.get("exclude_projects")
-        if patterns and state.fold.cwd and privacy.excluded(
-                patterns, state.project or project_name(state.fold.cwd), state.fold.cwd):
-            forget_files(cfg, store, sid, state.note, keep_user_words=True)
-            privacy.bury(cfg.state_dir, sid)
-            return Outcome(session_id=sid, forgotten=True)
-        opts = options_for(cfg)
-        fig = None
-        if worth_a_note(state.fold) or (state.provisional and state.started_hint):
-            if state.note and missing(os.path.join(cfg.vault, *state.note.split("/"))):
-                # Not where it was written: the user may have moved or renamed it.
-                moved = moved_note(cfg.vault, sid)
-                if moved is not None:
-                    state.note = moved
-            if not state.note:
-                state.project = project_name(state.fold.cwd or state.cwd_hint)
-                state.note = free_relpath(cfg.vault, state.project, sid,
-                                          state.fold.first_ts or state.started_hint)
-            fig = figures(state, opts)
-            out.wrote = write_session_note(cfg.vault, state, render(state, opts, fig),
-                                           cfg.state_dir)
-            out.note = state.note
-            out.has_note = True
-        store.save(state)
+        if _of_an_excluded_project(work, state):
+            return Outcome(session_id=request.session_id, forgotten=True)
+        out = Outcome(session_id=request.session_id, bytes_read=read, complete=complete)
+        fig = _write_the_note(work, state, out)
+        store.save(state, places.files.state)
         if request.want_record:
-            from vibe_vault import filestamp
-            from vibe_vault.document import document_of
-            from vibe_vault.records import make_record
-
-            out.record = make_record(state, [transcript, *agents], opts, fig)
-            store.load_said(state)
-            out.document = document_of(state, fig)
-            out.state_key = safe_id(sid)
-            out.state_stamp = filestamp.of(os.stat(store.state_path(sid)))
+            _add_the_record(work, state, out, fig)
         return out
+
+
+def _state_to_fold_into(work: _Work) -> tuple[SessionState, bool]:
+    """The saved state, or a new one (and True: read from byte 0) when there is
+    none, when asked to start over, or when thinking was switched on or off."""
+    sid = work.request.session_id
+    old = work.store.load(sid, work.places.files.state)
+    if (old is not None and not work.request.fresh
+            and old.fold.keeps_thinking == work.keep_thinking):
+        return old, False
+    state = SessionState(session_id=sid)
+    if old is not None:  # keep the note where it is, so links survive
+        state.note, state.project = old.note, old.project
+        state.user_notes, state.user_pending = old.user_notes, old.user_pending
+        # Reading again from byte 0 (reprocess, --force) changes nothing
+        # of how the session ended.
+        state.status, state.end_reason = old.status, old.end_reason
+    return state, True
+
+
+def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
+    """Fold what is new in the transcript, the subagent files and the journal:
+    (bytes of the transcript, bytes in all, complete: no deadline cut it short)."""
+    request, places, redactor = work.request, work.places, work.redactor
+    deadline = request.deadline
+    state.transcript = gate(places.transcript, 1000, redactor)
+    try:
+        read, complete = read_main(state, places.transcript, deadline, redactor,
+                                   work.keep_thinking)
+    except FileNotFoundError:
+        if request.provisional is None:
+            raise
+        # `claude -p`: the first Stop can come before the transcript exists.
+        # Claude's answer, from the event, makes the note until it does.
+        read, complete = 0, True
+        if not state.started_hint:
+            from vibe_vault.times import now_utc_iso
+
+            state.started_hint = now_utc_iso()
+            state.cwd_hint = gate(request.cwd_hint or "", 1000, redactor)
+    main_read = read
+    places.agents = (
+        discover_agents(places.transcript, request.session_id, state.agents)
+        if request.agent_files is None else request.agent_files
+    )
+    for path in places.agents:
+        if deadline is not None and time.monotonic() > deadline:
+            complete = False
+            break
+        key = _agent_key(places.transcript, path)
+        af = state.agents.get(key)
+        if af is None:
+            af = state.agents[key] = AgentFile()
+            agent_type, description = _agent_meta(path)
+            af.agent_type = gate(agent_type, 60, redactor, state.fold.learned)
+            af.description = gate(description, 120, redactor, state.fold.learned)
+        try:
+            read += read_agent(af, path, deadline, redactor)
+        except (OSError, NotAFile):
+            continue
+    fold_journal(state, places.files.journal)
+    return main_read, read, complete
+
+
+def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_over: bool,
+                   complete: bool) -> None:
+    """Ended (SessionEnd, or idle too long), active again (resumed), and the
+    Stop hook's provisional answer."""
+    request, redactor = work.request, work.redactor
+    end_reason, idle_before = request.end_reason, request.idle_before
+    if end_reason is not None:
+        state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
+        state.provisional = Redacted("")
+    elif idle_before is not None and state.status == "active" and complete:
+        # A session whose last entry is old has ended, whatever the files'
+        # times say (a copied or restored transcript has a fresh mtime).
+        last = last_activity(state) or max(
+            (_mtime(p) for p in [work.places.transcript, *work.places.agents]), default=0.0)
+        # One waiting on work it left running in the background is not
+        # idle, for a week at most (the client may have died with it).
+        if running_in_background(state.fold):
+            idle_before -= WAITING_GRACE
+        if 0 < last < idle_before:
+            state.status, state.end_reason = "ended", Redacted("idle")
+    elif main_read and not started_over and state.status == "ended":
+        # Resumed: the user came back. A subagent's file written after the
+        # end (its last lines flushed late) is not that.
+        state.status, state.end_reason = "active", Redacted("")
+    provisional = request.provisional
+    if (provisional is not None and end_reason is None and provisional.strip()
+            and provisional.strip() != state.fold.last_answer):
+        # Not counted: the transcript will bring the same text, and count it then.
+        state.provisional = gate_outside(provisional.strip(), ANSWER_CHARS, redactor,
+                                         state.fold.learned)
+
+
+def _of_an_excluded_project(work: _Work, state: SessionState) -> bool:
+    """Whether the session's project is one `exclude_projects` names; if so,
+    its files are gone (the user's words in its note kept) and it is buried."""
+    patterns = work.cfg.get("exclude_projects")
+    if not (patterns and state.fold.cwd and privacy.excluded(
+            patterns, state.project or project_name(state.fold.cwd), state.fold.cwd)):
+        return False
+    _forget(work.cfg, work.store, work.places.files, state.note, keep_user_words=True)
+    privacy.bury(work.cfg.state_dir, work.request.session_id)
+    return True
+
+
+def _write_the_note(work: _Work, state: SessionState, out: Outcome) -> Figures | None:
+    """Render and write the note, when the session is worth one (found where
+    the user moved it, else named now); its figures (None without a note)."""
+    places, sid = work.places, work.request.session_id
+    if not (worth_a_note(state.fold) or (state.provisional and state.started_hint)):
+        return None
+    if state.note and missing(places.note(state.note)):
+        # Not where it was written: the user may have moved or renamed it.
+        moved = moved_note(places.vault, sid)
+        if moved is not None:
+            state.note = moved
+    if not state.note:
+        state.project = project_name(state.fold.cwd or state.cwd_hint)
+        state.note = free_relpath(places.vault, state.project, sid,
+                                  state.fold.first_ts or state.started_hint)
+    fig = figures(state, work.opts)
+    out.wrote = write_session_note(places.vault, state, render(state, work.opts, fig),
+                                   work.cfg.state_dir)
+    out.note = state.note
+    out.has_note = True
+    return fig
+
+
+def _add_the_record(work: _Work, state: SessionState, out: Outcome,
+                    fig: Figures | None) -> None:
+    """The registry record and the search document, for the database."""
+    from vibe_vault import filestamp
+    from vibe_vault.document import document_of
+    from vibe_vault.records import make_record
+
+    places = work.places
+    out.record = make_record(state, [places.transcript, *places.agents], work.opts, fig)
+    work.store.load_said(state, places.files.state)
+    out.document = document_of(state, fig)
+    out.state_key = safe_id(work.request.session_id)
+    out.state_stamp = filestamp.of(os.stat(places.files.state))
 
 
 def forget_files(cfg: Config, store: Store, sid: str, note: str,
@@ -560,14 +669,18 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     words keeps them, and only them, with the words of theirs the state held
     for the note's next write (SessionState.user_pending), read here before
     the state goes, so no caller can leave them behind."""
+    return _forget(cfg, store, store.files(sid), note, keep_user_words)
+
+
+def _forget(cfg: Config, store: Store, files: SessionFiles, note: str,
+            keep_user_words: bool = False) -> list[str]:
     from vibe_vault import archive
     removed = []
-    paths = [store.state_path(sid), said_path(store.state_path(sid)), store.journal_path(sid),
-             store.legacy_lock_path(sid), locations.staged_file(cfg.state_dir, sid),
-             locations.archive_pending_file(cfg.state_dir, sid)]
+    paths = [files.state, files.said, files.journal, files.legacy_lock, files.staged,
+             files.archive_pending]
     kept = False  # the note, holding the user's words alone
     if note and keep_user_words:
-        left = store.load(sid)
+        left = store.load(files.session_id, files.state)
         kept = _only_user_words_kept(cfg.vault, note,
                                      left.user_pending if left is not None else "")
     if note and not kept:
@@ -575,7 +688,8 @@ def forget_files(cfg: Config, store: Store, sid: str, note: str,
     for path in paths:
         if privacy.remove_quietly(path):
             removed.append(path)
-    folder = archive.remove(cfg, sid)  # under the archive's lock: no run writes it back
+    # under the archive's lock: no run writes it back
+    folder = archive.remove(cfg, files.session_id)
     if folder:
         removed.append(folder)
     return removed
