@@ -344,9 +344,17 @@ def stage(state_dir: StrPath, record: Record) -> None:
     """Leave one session's record beside the database, to be taken in by the
     next process that opens it: a file of its own, so a SessionEnd that finds
     the database busy still keeps its record without waiting."""
+    from vibe_vault.privacy import is_forgotten
+
     make_private_dir(locations.staged_dir(state_dir))
-    write_atomic(locations.staged_file(state_dir, record.session_id), encode_record(record),
-                 mode=0o600)
+    path = locations.staged_file(state_dir, record.session_id)
+    write_atomic(path, encode_record(record), mode=0o600)
+    # A `vv forget` of the session that wrote its tombstone before this file
+    # was there has already removed the session's files: this one goes too.
+    # (One that writes it after removes this file itself.)
+    if is_forgotten(state_dir, record.session_id):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def staged(state_dir: StrPath) -> list[tuple[str, tuple[int, int, int], Record]]:
