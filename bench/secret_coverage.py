@@ -132,9 +132,56 @@ def _category(cat: Any) -> set[str]:
     return table.get(cat, set(PRINTABLE))
 
 
-def samples(rule: dict[str, Any], n: int, seed: int) -> list[tuple[str, str]]:
+def entropy(text: str) -> float:
+    """Shannon entropy in bits per character, as gitleaks measures a secret."""
+    from collections import Counter
+    from math import log2
+
+    return -sum(n / len(text) * log2(n / len(text)) for n in Counter(text).values()) \
+        if text else 0.0
+
+
+def _allow_regex(regex: str) -> re.Pattern[str] | None:
+    regex = regex.replace(r"\z", r"\Z")
+    if "(?i)" in regex[1:]:  # a flag in the middle: Python wants it first
+        regex = "(?i)" + regex.replace("(?i)", "")
+    try:
+        return re.compile(regex)
+    except re.error:
+        return None
+
+
+def reported(rule: dict[str, Any], allowlists: list[dict[str, Any]], secret: str,
+             match: str) -> bool:
+    """Whether gitleaks itself reports a match: its secret has the rule's
+    least entropy and no allow-list of the rule's, or the global one, takes
+    it. A drawn text gitleaks would not report (an empty or `{{ template }}`
+    value of a Kubernetes Secret, a generic value of low entropy, a curl
+    `-u user:$PASS`) holds no format to catch."""
+    if entropy(secret) < rule.get("entropy", 0):
+        return False
+    for allow in [*rule.get("allowlists", []), *allowlists]:
+        target = match if allow["target"] in ("match", "line") else secret
+        checks = []
+        if allow["regexes"]:
+            checks.append(any(c is not None and c.search(target)
+                              for c in map(_allow_regex, allow["regexes"])))
+        if allow["stopwords"]:
+            checks.append(any(w in secret.lower() for w in allow["stopwords"]))
+        if allow["condition"] == "AND":
+            # Every check must hold, a path's too: a text has no path.
+            if checks and all(checks) and not allow["has_paths"]:
+                return False
+        elif any(checks):
+            return False
+    return True
+
+
+def samples(rule: dict[str, Any], n: int, seed: int,
+            allowlists: list[dict[str, Any]] | None = None) -> list[tuple[str, str]]:
     """Up to n (text, secret) pairs the rule's regex matches (checked with
-    Python's engine on the drawn text, as far as it can read the regex)."""
+    Python's engine on the drawn text, as far as it can read the regex) and
+    gitleaks would report (`reported`)."""
     pattern = go_to_python(rule["regex"])
     parsed = P.parse(pattern)
     try:
@@ -151,8 +198,11 @@ def samples(rule: dict[str, Any], n: int, seed: int) -> list[tuple[str, str]]:
         text = "".join(s.out)
         if check is not None and not check.search(text):
             continue
-        group = rule.get("secret_group") or (1 if 1 in s.spans else 0)
+        # The rule's secret group, else the first group drawn, else the match.
+        group = rule.get("secret_group") or min((g for g in s.spans if g), default=0)
         start, end = s.spans.get(group, (0, len(text)))
+        if not reported(rule, allowlists or [], text[start:end], text):
+            continue
         secret = text[start:end].strip(" \t\n'\"`")
         if len(secret) < 4:
             secret = text.strip()
@@ -210,7 +260,7 @@ def main() -> int:
     missed: list[tuple[str, str]] = []
     unsampled: list[str] = []
     for rule in data["rules"]:
-        pairs = samples(rule, args.samples, args.seed)
+        pairs = samples(rule, args.samples, args.seed, [data["allowlist"]])
         if not pairs:
             unsampled.append(rule["id"])
             continue

@@ -40,8 +40,15 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
 SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
 RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
-_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key"})
-_LONG_RUN = r"[a-z0-9_\-]{16,}"  # on the lower-cased text
+_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value"})
+# Rules whose value must hold a letter and a digit: a name there is no proof.
+_MIXED = frozenset({"generic-key", "password-value"})
+# gitleaks' least entropy (bits a character) for its generic key: below it a
+# value is a word, a version, a name.
+GENERIC_ENTROPY = 3.5
+_HEX = r"[0-9a-f\-]+\Z"  # a hash or a UUID (on the lower-cased value)
+# On the lower-cased text; `=` counts (base64's padding, and inside some keys).
+_LONG_RUN = r"[a-z0-9_\-=]{16,}"
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -97,7 +104,7 @@ _NOT_A_SECRET = (
     r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
     r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
     r"|options|req|request|ctx)\b[.\[(].*"
-    r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*"
+    r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
     # Placeholders: `your-token-here`, `YOUR_API_KEY`, `sk-...`, `<token>`, `password`.
     r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+(?:_[A-Z0-9]+)+)"
     r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
@@ -123,6 +130,45 @@ _ENV_SED_VALUE = (r"(\bs([/|#,@:])(?:(?!\2)[^\n])*\2(?:[A-Za-z_][A-Za-z0-9_]*=)?
 _ENV_INLINE = r"(?<![\w$.\-])([A-Za-z_][A-Za-z0-9_]*=)((?!\[REDACTED)[^\s'\"\\;|&>]+)"
 
 
+# A Kubernetes Secret (`kind: Secret`); its `data:` map's values are base64 of
+# secrets whatever their names. An empty value or a `{{ template }}` is none.
+_K8S_SECRET = r"\bkind:[ \t]*[\"']?secret\b"
+_K8S_DATA = r"\bdata:"
+# One `name: value` of the map (a block scalar's `|` or `>` allowed before it).
+_K8S_VALUE = (r"\s+[\w.\-]+:(?:[ \t]*(?:\||>[-+]?)\s+)?[ \t]*[\"']?"
+              r"(?P<v>[A-Za-z0-9+/]{10,}={0,3})[\"']?")
+
+
+def _k8s_values(text: str, found: list[str] | None) -> tuple[str, int]:
+    """Hide every value of every `data:` map within 200 characters of a
+    `kind: Secret` (before or after it, as gitleaks reads a manifest)."""
+    low = text.lower()
+    kinds = [m.start() for m in rx(_K8S_SECRET).finditer(low)]
+    spans: list[tuple[int, int]] = []
+    for data in rx(_K8S_DATA).finditer(text.lower()):
+        if not any(k - 300 <= data.start() <= k + 300 for k in kinds):
+            continue
+        at = data.end()
+        value = rx(_K8S_VALUE)
+        # The map's first value may follow a little other text; then each
+        # next one follows the last.
+        first = rx(r"[\s\S]{0,100}?" + _K8S_VALUE).match(text, at)
+        m = first
+        while m is not None:
+            spans.append(m.span("v"))
+            m = value.match(text, m.end())
+    if not spans:
+        return text, 0
+    out: list[str] = []
+    last = 0
+    for start, end in sorted(set(spans)):
+        if start < last:
+            continue
+        if found is not None:
+            found.append(text[start:end])
+        out += [text[last:start], "[REDACTED:kubernetes-secret]"]
+        last = end
+    return "".join(out) + text[last:], len(out) // 2
 
 
 class _Groups:
@@ -240,6 +286,10 @@ class Redactor:
             if n:
                 count += n
                 low = text.lower()
+        if "kind:" in low and "data:" in low and rx(_K8S_SECRET).search(low):
+            text, m = _k8s_values(text, found)
+            count += m
+            low = text.lower()
         if ".env" in low and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
             def env_value(m: re.Match[str] | _Groups) -> str:
@@ -316,6 +366,12 @@ class _Replacer:
         return self.skips(secret)
 
     def skips(self, secret: str) -> bool:
+        if self.kind in _MIXED and not (
+                any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)):
+            return True
+        if self.kind == "generic-key" and (
+                rx(_HEX).match(secret.lower()) or entropy(secret) < GENERIC_ENTROPY):
+            return True
         return (
             secret in self.allow
             or secret.startswith("[REDACTED")
@@ -333,6 +389,16 @@ class _Replacer:
             self.found.append(secret)
         base = m.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy in bits a character."""
+    from math import log2
+
+    counts: dict[str, int] = {}
+    for c in text:
+        counts[c] = counts.get(c, 0) + 1
+    return -sum(n / len(text) * log2(n / len(text)) for n in counts.values()) if text else 0.0
 
 
 def _value_span(m: re.Match[str]) -> tuple[int, int]:

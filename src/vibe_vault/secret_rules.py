@@ -173,17 +173,39 @@ VENDORS = (
     "telegr", "travis", "twitch", "twitter", "typeform", "yandex", "zendesk", "twilio",
     "pagerduty", "circleci", "vercel", "segment", "mixpanel", "amplitude", "xray",
 )
-_VENDOR_WORDS = "|".join(sorted({re.escape(v) for v in VENDORS}, key=lambda v: (-len(v), v)))
+
+# Between a name and its value, as the public rulesets write it: quotes, then
+# `=`, `:`, `:=`, `=>`, `>`, `||`, `?=` or `,`, then quotes, spaces or `=`.
+_SEP = r"[\s'\"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'\"\s=]{0,5}"
+# What ends a value there: a quote, a space, `;`, an escaped line break, the end.
+_END = r"(?=[\x60'\"\s;]|\\[nr]|$)"
+
+
+def _vendor_pattern(vendors: tuple[str, ...]) -> str:
+    words = "|".join(sorted({re.escape(v) for v in vendors}, key=lambda v: (-len(v), v)))
+    return (
+        # gitleaks writes `new-york-times,` with its comma: a comma may follow a name.
+        r"(?i)(?:" + words + r"),?[\w.\- \t]{0,20}?" + _SEP +
+        # A value with a digit and a letter (or a long number: an id that is a key).
+        r"(?P<v>(?=[^\s\x60'\";]*\d)(?=[^\s\x60'\";]*[a-z])[\w.=\-+/~%|:]{10,150}"
+        r"|\d{16,})" + _END)
+
+
+# It runs near a long run of letters and digits (`=` counts: base64 padding):
+# a name is common, a key is not.
 VENDOR_RULE = Rule(
-    "vendor-key", VENDORS,
-    r"(?i)(?:" + _VENDOR_WORDS + r")[\w.\- \t]{0,20}?[\s'\"]{0,3}"
-    r"(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'\"\s=]{0,5}"
-    # A value with a digit and a letter (or a long number: an id that is a key).
-    r"(?P<v>(?=[^\s\x60'\";]*\d)(?=[^\s\x60'\";]*[a-z])[\w.=\-+/~%|:]{10,150}"
-    r"|\d{16,})(?=[\x60'\"\s;]|\\[nr]|$)",
+    "vendor-key", VENDORS, _vendor_pattern(VENDORS),
     ("DATADOG_APP_ID=⟦«l40»⟧", '"twitterConsumerSecret": "⟦«a50»⟧"',
-     "sentry_dsn_key: ⟦«h32»⟧", "discord_client = ⟦«d18»⟧"),
+     "sentry_dsn_key: ⟦«h32»⟧", "discord_client = ⟦«d18»⟧",
+     'discord":\'" ⟦«l13»=«l8»-«l9»=«l2»⟧'),
     "linear: 0.5, sentry: enabled, discord: https://discord.gg/abc", RUN)
+# Vendors whose keys are shorter than that run (Dropbox's 15, LinkedIn's 14):
+# found by their name, which is rare.
+SHORT_KEY_VENDORS = ("dropbox", "linkedin", "linked_in", "linked-in")
+SHORT_VENDOR_RULE = Rule(
+    "vendor-key", SHORT_KEY_VENDORS, _vendor_pattern(SHORT_KEY_VENDORS),
+    ('L-dropbox"" ||⟦«l15»⟧', "linked-in>⟦«l14»⟧", "dropbox_token: ⟦«a15»⟧"),
+    "dropbox: enabled, linkedin: https://linkedin.com/in/me")
 
 
 RULES: tuple[Rule, ...] = (
@@ -468,7 +490,44 @@ RULES: tuple[Rule, ...] = (
          '[default]\ntoken = "⟦«a30»⟧"', "  DB_PASS: ⟦«b24»⟧",
          "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧"),
         "export X_TOKEN=your-token-here"),
+    # Sumo Logic's access id: `su` and 12 letters and digits (no digit needed).
+    Rule("vendor-key", ("sumo",),
+         r"(?i)sumo[\w.\- \t]{0,20}?" + _SEP + r"(?P<v>su[a-z0-9]{12})" + _END,
+         ('SUMO":⟦su«L12»⟧', "sumo_access_id = ⟦su«a12»⟧"), "sumo: summarise"),
+    # Freemius' secret key in a PHP array: `sk_` and 29 of anything but space.
+    Rule("freemius-key", ("secret_key",),
+         r"(?i)[\"']secret_key[\"']\s*=>\s*[\"'](?P<v>sk_\S{29})[\"']",
+         ("'secret_key' => '⟦sk_«a20»*<}&?@_Pe⟧'",), "'secret_key' => $secret_key"),
+    # A JWT base64-encoded once more (`ZXlK` is `eyJ` so encoded), wrapped or not.
+    Rule("jwt", ("zxlk",), B + r"ZXlK[A-Za-z0-9/\\_+\-\r\n]{40,}={0,2}",
+         ("token ⟦ZXlKaGJHY2lPaU«a20»\n«a30»⟧",), "ZXlK is eyJ in base64"),
+    # curl's user and password, each part quoted or not, after up to five
+    # spaces or tabs or a `=`; the user is left, the password hidden.
+    Rule("cli-password", ("curl",),
+         r"\bcurl\b[\s\S]{0,400}?[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})"
+         r"(?:\"[^\":]*:(?P<v>[^\"]+)\"|'[^':]*:(?P<v2>[^']+)'"
+         r"|(?:\"[^\"]+\"|'[^']+'|[\w$@.\-]+):"
+         r"(?:\"(?P<v3>[^\"]{3,})\"|'(?P<v4>[^']{3,})'|(?P<v5>[\w${}@.\-]+)))",
+         ("curl\t-u  \t \"me\":'⟦«a12»⟧' https://x", "curl --user='U^Z!:⟦«a12»⟧'",
+          'curl --user":⟦«a12»⟧"'), "curl -u me https://x"),
+    # A password quoted after its name and any of the separators above
+    # (Terraform's `administrator_login_password = "…"`), 8 to 20 characters.
+    Rule("password-value", ("password",),
+         r"(?i)password[\w.\-]{0,20}?" + _SEP + r"\"(?P<v>[a-z0-9=_\-]{8,20})\"" + _END,
+         ('administrator_login_password\'\',="=` "⟦«l9»⟧"', 'password ?="⟦-«l8»⟧"'),
+         'get("password", "default_value")'),
+    # gitleaks' generic key: a word that means a secret anywhere in a name, a
+    # separator above, and a value as random as a key (entropy, as gitleaks
+    # judges it; see `_Replacer`) with a letter and a digit.
+    Rule("generic-key", ("access", "auth", "api", "credential", "creds", "key", "passw",
+                         "secret", "token"),
+         r"(?i)(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)"
+         r"[\w.\-]{0,20}" + _SEP
+         + r"(?P<v>[\w.=\-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})" + _END,
+         ('5creds">⟦0we49hkbug3/=⟧ ', "token> ⟦«a14»/s⟧", "credsk' ||⟦«a12»==⟧"),
+         "api_version: 2023-06-01"),
     VENDOR_RULE,
+    SHORT_VENDOR_RULE,
 )
 
 # The gate has nothing to hide in these. Each rule's look-alike is one more.
@@ -521,4 +580,12 @@ LOOK_ALIKES: tuple[str, ...] = (
     "git push https://github.com/o/r.git",
     "ssh -i ~/.ssh/id_ed25519 deploy@host",
     "the tests pass: 42 passed in 3.1s",
+    # What the generic key and the Kubernetes Secret rule must leave.
+    "primary_key = models.AutoField(primary_key=True)",
+    "$token->getValue()",
+    'access, "read-only"',
+    "if token > max_tokens_2024:",
+    "keyboard_layout: us-intl-2024",
+    "kind: Secret\ndata:\n  password: \"\"\n  user: {{ .Values.user }}",
+    'curl -u "$USER:" https://x',
 )
