@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, frontmatter
@@ -154,8 +154,10 @@ PAYLOAD = st.lists(st.one_of(st.sampled_from(PAYLOADS), WORDS), min_size=1, max_
 
 FORBIDDEN_TOKENS = {"html_block", "html_inline", "image", "link_open"}
 # Obsidian's and Dataview's syntax that CommonMark does not know, in source
-# that is neither code nor escaped.
-OBSIDIAN = re.compile(r"\[\[|%%|::|(?i:javascript|file):|(?:^|\s)[#^][^\s#^]")
+# that is neither code nor escaped. A scheme counts at a word's start only:
+# GFM's and Obsidian's autolinks begin a URL there, so the `file:` inside
+# `https://r.examplefile:///x` is part of an https address, not a file link.
+OBSIDIAN = re.compile(r"\[\[|%%|::|\b(?i:javascript|file):|(?:^|\s)[#^][^\s#^]")
 OWN_WIKILINK = re.compile(
     r"\[\[(?:(?:Projects|Daily)/[^\[\]|]*|Sessions\.base)(?:\|[^\[\]]*)?\]\]")
 
@@ -209,13 +211,32 @@ def _check_markdown(note: str) -> str:
 
 
 # What a quote of Markdown shows as formatting, not words: a fence's marker
-# line, a list item's or quote's marker, a thematic break.
-_FORMATTING = re.compile(r"^\s*(?:(?:```|~~~).*|(?:[-*_]\s*){3,}|(?:>\s*)+|[-+*]\s+|\d{1,9}[.)]\s+)")
+# line, a list item's or quote's marker, a thematic break (three or more of one
+# of `-*_` and nothing else on the line: `--- -->` is words, CommonMark 4.1).
+_FORMATTING = re.compile(
+    r"^\s*(?:(?:```|~~~).*|([-*_])(?:[ \t]*\1){2,}[ \t]*$|(?:>\s*)+|[-+*]\s+|\d{1,9}[.)]\s+)")
 
 
 def _markdown_words(text: str) -> str:
-    """The words a prompt or answer, quoted as the Markdown it is, shows."""
-    return "\n".join(_FORMATTING.sub(" ", line) for line in text.split("\n"))
+    """The words a prompt or answer, quoted as the Markdown it is, shows. A
+    line of dashes right under a line of words would underline it into a
+    heading: `quote` keeps headings out of quotes, so those dashes are shown
+    as typed (they are no thematic break there, CommonMark 4.3). Nor can a
+    list item interrupt a line of words unless it is numbered 1 and holds
+    words (CommonMark 5.3): `2) two` there is words."""
+    out: list[str] = []
+    words_above = False
+    for line in text.split("\n"):
+        if words_above and (
+                re.fullmatch(r" {0,3}-+[ \t]*", line)
+                or re.match(r" {0,3}(?!1[.)])\d{1,9}[.)](?:[ \t]|$)", line)
+                or re.fullmatch(r" {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]*", line)):
+            out.append(line)
+            continue
+        shown = _FORMATTING.sub(" ", line)
+        out.append(shown)
+        words_above = bool(shown.strip()) and not line.lstrip().startswith(("```", "~~~"))
+    return "\n".join(out)
 
 
 def _words(s: str) -> str:
@@ -371,6 +392,35 @@ def test_only_the_escapers_make_markdown() -> None:
     assert bad == []
 
 
+def test_index_notes_are_written_with_the_escapers_only() -> None:
+    """The project, home and daily notes (and their charts) build every line
+    as `Md` with `md()` (mypy refuses a raw string there): no f-string, `%`
+    or `.format` makes one of their lines, so no transcript word can reach
+    them unescaped."""
+    import ast
+
+    src = Path(__file__).resolve().parents[1] / "src" / "vibe_vault"
+    renders = {"index.py": ("render_project", "render_home", "render_daily", "_base_block",
+                            "_iso", "_money", "_active", "_tokens"),
+               "charts.py": ("activity", "cost_pie", "pictures")}
+    seen = 0
+    for name, functions in renders.items():
+        for node in ast.walk(ast.parse((src / name).read_text())):
+            if isinstance(node, ast.FunctionDef) and node.name in functions:
+                seen += 1
+                for inner in ast.walk(node):
+                    assert not isinstance(inner, ast.JoinedStr), (name, node.name, inner.lineno)
+                    assert not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod)
+                                and isinstance(inner.left, ast.Constant)), (name, node.name)
+                    assert not (isinstance(inner, ast.Call)
+                                and isinstance(inner.func, ast.Attribute)
+                                and inner.func.attr == "format"), (name, node.name)
+                if node.returns is not None and node.name not in ("render_project",
+                                                                  "render_home", "render_daily"):
+                    assert "Md" in ast.unparse(node.returns), (name, node.name)
+    assert seen == sum(len(f) for f in renders.values())
+
+
 # -- Mermaid labels -------------------------------------------------------------
 #
 # The oracle is Mermaid's own grammar, as facts: a pie slice and an xychart's
@@ -406,3 +456,234 @@ def test_a_mermaid_label_is_one_quoted_string_of_the_words(words: str) -> None:
                                                  and c.isprintable()]
     # Cut at max_chars with an ellipsis.
     assert len(mermaid_label("x" * 100, max_chars=20)) == 22
+
+
+# -- the class of injection: hostile strings in every field --------------------
+#
+# Not a list of known payloads: a strategy that composes every construct
+# CommonMark, Obsidian, Dataview, YAML and Mermaid give meaning to, with line
+# breaks, NUL, bidi and zero-width characters, into a real session transcript
+# in every field that reaches a note. The oracle is independent of the
+# escapers: markdown-it's parse of the written note (CommonMark with tables)
+# must have exactly the block structure of the same session written with
+# plain words in those fields (outside the quotes of prompts and answers,
+# which keep the user's own Markdown), no html, link or image anywhere, no
+# Obsidian syntax outside code; `yaml.safe_load` of the frontmatter is a
+# mapping with the same keys, and its title is the title; and the words the
+# state keeps are shown as text.
+
+CONSTRUCTS = [
+    # CommonMark
+    "[link](https://evil.example)", "![img](https://evil.example/x.png)", "<https://a.example>",
+    "<a@b.example>", "<b>bold</b>", "<script>x()</script>", "<!-- c -->", "<?php x ?>",
+    "<![CDATA[x]]>", "&amp;", "&#x3C;", "# h1", "## My notes", "###### h6", "Setext\n===",
+    "x\n---", "- item", "* item", "+ item", "1. one", "2) two", "> quote", "    indented code",
+    "```", "```js", "~~~", "`code`", "``", "***", "___", "[ref]: https://r.example",
+    "[ref]", "[x][ref]", "\\", "\\`", "*em*", "**strong**", "_u_",
+    # tables
+    "|", "| a | b |", "|---|---|", "a|b",
+    # footnotes, Obsidian, Dataview
+    "[^1]", "[^1]: note", "[[Note]]", "[[Note|label]]", "![[embed.png]]", "![[Note#h]]",
+    "#tag", "#nested/tag", "%%comment%%", "%%", "==highlight==", "^block-id", "key:: value",
+    "[key:: value]", "$$x$$", "> [!note] callout",
+    # schemes
+    "javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "vbscript:x",
+    # YAML
+    ": x", "- a", "? q", "{a: b}", "[a, b]", "&anchor", "*alias", "!!python/object:os.system",
+    "---", "...", "'", '"', "key: value", "null", "yes", "0x1f", "@at",
+    # Mermaid
+    '"]; click A call alert()', "%%{init: {'theme':'dark'}}%%", "#quot;", "#35;", "</br>",
+    "end", "-->", "x-axis [a, b]", "pie title X",
+]
+CONTROLS = ["\n", "\n\n", "\r\n", "\r", "\t", "\x00", "\x1b[31m", "\x9b", "\x7f", "\u202e",
+            "\u2066", "\u200b", "\u200d", "\ufeff", "\u2028", "\u2029", "\u0085"]
+HOSTILE_TEXT = st.lists(
+    st.one_of(st.sampled_from(CONSTRUCTS), st.sampled_from(CONTROLS), WORDS,
+              st.sampled_from([" ", " ", "\n"])),
+    min_size=1, max_size=6).map("".join).filter(lambda s: any(c.isalnum() for c in s))
+
+# Every field of a transcript that reaches a note.
+FIELDS = ("prompt", "answer", "title", "summary", "command", "said", "path", "pattern",
+          "error", "subject", "agent", "task", "model", "branch", "todo", "query", "url",
+          "project")
+PLAIN = {place: f"plain{place}" for place in FIELDS}
+PLAIN["path"] = "plain.py"
+
+
+def _full_session(p: dict[str, str]) -> list[dict[str, Any]]:
+    entries = _session({**p, "done": p["todo"] + " done", "tool": "plain",
+                        "said": p["said"]})
+    # The Bash call's commit prints the subject; an Edit of a file, a Grep
+    # with a pattern, and a summary of this session close the transcript.
+    base = {k: entries[0][k] for k in ("sessionId", "cwd", "gitBranch", "version")}
+    entries[1]["message"]["content"].append(
+        {"type": "tool_use", "id": "t8", "name": "Edit",
+         "input": {"file_path": "/tmp/proj/" + p["path"], "old_string": "a", "new_string": "b"}})
+    entries[1]["message"]["content"].append(
+        {"type": "tool_use", "id": "t9", "name": "Grep", "input": {"pattern": p["pattern"]}})
+    entries[2]["message"]["content"] += [
+        {"type": "tool_result", "tool_use_id": "t8", "content": "ok", "is_error": False},
+        {"type": "tool_result", "tool_use_id": "t9", "content": "x", "is_error": False}]
+    entries.insert(-1, {"type": "summary", "summary": p["summary"], "leafUuid": "a4", **base})
+    return entries
+
+
+def _state(p: dict[str, str]) -> Any:
+    from vibe_vault.entries import decode_line
+    from vibe_vault.fold import fold
+    from vibe_vault.state import Fold, SessionState
+    from vibe_vault.vault import note_relpath
+
+    lines = [json.dumps(e).encode() for e in _full_session(p)]
+    state = SessionState(session_id=SID, project=p["project"],
+                         fold=fold(Fold(), (decode_line(line) for line in lines)))
+    state.note = note_relpath(state.project, SID, state.fold.first_ts)
+    return state
+
+
+def _notes(p: dict[str, str]) -> tuple[Any, Any, dict[str, str]]:
+    """A session's state, figures and every note it reaches: its own, its
+    project's, the home note and its day's note."""
+    from vibe_vault.aggregates import Sums
+    from vibe_vault.figures import RenderOptions, figures
+    from vibe_vault.index import (
+        ProjectSums,
+        ProjectView,
+        render_daily,
+        render_home,
+        render_project,
+    )
+    from vibe_vault.records import make_record
+    from vibe_vault.render import render
+
+    state = _state(p)
+    opts = RenderOptions()
+    fig = figures(state, opts)
+    record = make_record(state, [], opts, fig)
+    view = ProjectView(state.project, Sums(sessions=1), [], [], {p["model"]: 1.0},
+                       record.started, record.started, [record])
+    return state, fig, {
+        "session": render(state, opts, fig),
+        "project": render_project(view),
+        "home": render_home([ProjectSums(state.project, 1, record.started, 1, 0.0)], [record]),
+        "daily": render_daily(record.started[:10], [record]),
+    }
+
+
+def _blocks(note: str) -> list[str]:
+    """The note's block structure as markdown-it (CommonMark and tables) parses
+    it: every block token's type and nesting, a quote as one block (a quoted
+    prompt or answer keeps its own Markdown), and a table's cells."""
+    from markdown_it import MarkdownIt
+
+    body = note.split("\n---\n", 1)[1] if note.startswith("---\n") else note
+    out: list[str] = []
+    depth = 0
+    for token in MarkdownIt("commonmark").enable("table").parse(body):
+        if token.type == "blockquote_open":
+            depth += 1
+        # A fence is code (an error's output below its first line): inert, and
+        # there or not by the text's lines; what must not change is the rest.
+        if depth == 0 and token.type not in ("inline", "fence", "code_block"):
+            out.append(f"{token.level}:{token.type}:{token.tag}")
+        if token.type == "blockquote_close":
+            depth -= 1
+            if depth == 0:
+                out.append("quote")
+    return out
+
+
+def _emphasis(note: str) -> list[str]:
+    """The emphasis outside quotes, in order: markdown-it's em, strong and
+    strike (GFM's `~~`) and Obsidian's `==` highlight in unescaped source.
+    Outside the quoted prompts and answers all of it is vibe-vault's own (a
+    title, a task, a commit subject, a table cell is a label: `*args` and
+    `__init__.py` are shown as typed)."""
+    from markdown_it import MarkdownIt
+
+    body = note.split("\n---\n", 1)[1] if note.startswith("---\n") else note
+    # The target of a wikilink of ours is a vault path, which Obsidian reads as
+    # a whole before any emphasis (a project folder `a-~~~` strikes nothing);
+    # markdown-it knows no wikilinks, so the target is left out here. The
+    # label after `|` is parsed: it is escaped words.
+    body = re.sub(r"\[\[(?:Projects|Daily)/[^\[\]|]*", "[[target", body)
+    out: list[str] = []
+    depth = 0
+    for token in MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(body):
+        depth += token.type == "blockquote_open"
+        depth -= token.type == "blockquote_close"
+        if depth or token.type != "inline":
+            continue
+        out += [c.type for c in token.children or []
+                if c.type in ("em_open", "strong_open", "s_open")]
+        out += ["highlight"] * _unescaped_source(token.content).count("==")
+    return out
+
+
+def _bare(s: str) -> str:
+    """The words, as a reader compares them: emphasis marks and characters
+    that show nothing (controls, bidi, zero-width) left out."""
+    import unicodedata
+
+    return _words("".join(c if c.isprintable() else "" if unicodedata.category(c) == "Cf"
+                          else " " for c in re.sub(r"[*_]", "", s)))
+
+
+def _frontmatter(note: str) -> dict[str, Any]:
+    import yaml
+
+    assert note.startswith("---\n")
+    loaded = yaml.safe_load(note[4:note.index("\n---\n", 4)])
+    assert isinstance(loaded, dict), loaded
+    return loaded
+
+
+BIDI_AND_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
+          phases=[Phase.generate])
+@given(st.fixed_dictionaries({place: HOSTILE_TEXT for place in FIELDS}))
+def test_hostile_text_in_every_field_stays_text(hostile: dict[str, str]) -> None:
+    from vibe_vault.redact import DEFAULT
+
+    # A string the redaction gate changes is not shown as typed, by design.
+    assume(all(DEFAULT.redact(v)[0] == v for v in hostile.values()))
+    plain_state, _, plain = _notes(PLAIN)
+    state, fig, notes = _notes(hostile)
+    f, pf = state.fold, plain_state.fold
+    # The fold reads the same session: what it makes of a field's text (a
+    # prompt that is all whitespace is no prompt) is the fold's business.
+    assume(len(f.turns) == len(pf.turns) and len(f.commits) == len(pf.commits)
+           and len(f.subagents) == len(pf.subagents) and len(f.todos) == len(pf.todos)
+           and len(f.errors) == len(pf.errors) and bool(f.own_summary) == bool(pf.own_summary)
+           and [t.kind for t in f.turns] == [t.kind for t in pf.turns]
+           and len(f.model_switches) == len(pf.model_switches)
+           and all(c.subject.strip() for c in f.commits)
+           # A subject that starts on the line after git's `[branch sha]` is
+           # a commit with no sha known: vibe-vault says so in its own words.
+           and [bool(c.sha) for c in f.commits] == [bool(c.sha) for c in pf.commits])
+    for name, note in notes.items():
+        assert not BIDI_AND_CONTROLS.search(note), (name, BIDI_AND_CONTROLS.search(note))
+        assert _blocks(note) == _blocks(plain[name]), name
+        assert _emphasis(note) == _emphasis(plain[name]), name
+        shown = _check_markdown(note)
+        if name == "session":
+            fm = _frontmatter(note)
+            assert fm.keys() == _frontmatter(plain[name]).keys()
+            assert fm["title"] == fig.title and fm["project"] == state.project
+            kept = {"prompt": _markdown_words(f.turns[0].text),
+                    "answer": _markdown_words(f.turns[-1].answer),
+                    "title": fig.title, "todo": f.todos[0].text,
+                    "subject": f.commits[0].subject, "task": f.subagents[0].description}
+            for place, words in kept.items():
+                # Emphasis marks may emphasise (no element but em/strong).
+                assert _bare(words) in _bare(shown), (place, words, shown)
+        else:
+            assert _bare(state.project) in _bare(shown), name
+        if name in ("project",):
+            fm = _frontmatter(note)
+            assert fm.keys() == _frontmatter(plain[name]).keys()
+            assert fm["project"] == state.project
+
+

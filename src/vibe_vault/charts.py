@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from vibe_vault.markdown import mermaid_label
+from vibe_vault.markdown import Md, join, md, mermaid_label
 
 WEEKS = 52  # the last year
 
@@ -50,52 +50,51 @@ def _monday(d: date) -> date:
     return d - timedelta(days=d.weekday())
 
 
-def _top(value: float) -> str:
+def _top(value: float) -> int:
     """A round top for an axis a little above `value`."""
     if value <= 0:
-        return "1"
+        return 1
     step = 10 ** (len(str(int(value))) - 1)
-    top = (int(value / step) + 1) * step
-    return str(top)
+    return int((int(value / step) + 1) * step)
 
 
-def activity(weeks: list[tuple[date, int, float]]) -> list[str]:
+def activity(weeks: list[tuple[date, int, float]]) -> list[Md]:
     """Two Mermaid bar charts, sessions and cost per week ([] when no week)."""
     if not weeks:
         return []
-    labels = "[" + ", ".join(mermaid_label(w.strftime("%m-%d")) for w, _, _ in weeks) + "]"
+    labels = md("[{}]", join(", ", (mermaid_label(w.strftime("%m-%d")) for w, _, _ in weeks)))
     sessions = [n for _, n, _ in weeks]
     costs = [round(c, 2) for _, _, c in weeks]
     first = weeks[0][0].isoformat()
-    out = ["```mermaid", "xychart-beta",
-           f"    title {mermaid_label('Sessions per week from ' + first)}",
-           f"    x-axis {labels}",
-           f'    y-axis "Sessions" 0 --> {_top(max(sessions))}',
-           f"    bar [{', '.join(str(n) for n in sessions)}]", "```", ""]
-    out += ["```mermaid", "xychart-beta",
-            f"    title {mermaid_label('Cost per week (USD) from ' + first)}",
-            f"    x-axis {labels}",
-            f'    y-axis "USD" 0 --> {_top(max(costs))}',
-            f"    bar [{', '.join(f'{c:.2f}' for c in costs)}]", "```"]
+    out = [md("```mermaid"), md("xychart-beta"),
+           md("    title {}", mermaid_label("Sessions per week from " + first)),
+           md("    x-axis {}", labels),
+           md('    y-axis "Sessions" 0 --> {}', _top(max(sessions))),
+           md("    bar [{}]", join(", ", (md("{}", n) for n in sessions))), md("```"), md("")]
+    out += [md("```mermaid"), md("xychart-beta"),
+            md("    title {}", mermaid_label("Cost per week (USD) from " + first)),
+            md("    x-axis {}", labels),
+            md('    y-axis "USD" 0 --> {}', _top(max(costs))),
+            md("    bar [{}]", join(", ", (md("{:.2f}", c) for c in costs))), md("```")]
     return out
 
 
-def cost_pie(costs: dict[str, float]) -> list[str]:
+def cost_pie(costs: dict[str, float]) -> list[Md]:
     """A Mermaid pie of cost by model, largest first ([] when nothing cost anything)."""
     shares = sorted(((round(c, 2), m) for m, c in costs.items() if round(c, 2) > 0),
                     key=lambda cm: (-cm[0], cm[1]))
     if not shares:
         return []
-    return ["```mermaid", "pie title Cost by model (USD)",
-            *(f"    {mermaid_label(m)} : {c:.2f}" for c, m in shares), "```"]
+    return [md("```mermaid"), md("pie title Cost by model (USD)"),
+            *(md("    {} : {:.2f}", mermaid_label(m), c) for c, m in shares), md("```")]
 
 
-def pictures(weeks: list[tuple[date, int, float]], costs: dict[str, float]) -> list[str]:
+def pictures(weeks: list[tuple[date, int, float]], costs: dict[str, float]) -> list[Md]:
     """Every chart of a note, a blank line between them."""
-    out: list[str] = []
+    out: list[Md] = []
     for block in (activity(weeks), cost_pie(costs)):
         if block:
-            out += ([""] if out else []) + block
+            out += ([md("")] if out else []) + block
     return out
 
 

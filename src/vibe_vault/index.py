@@ -22,7 +22,19 @@ from vibe_vault.config import Config
 from vibe_vault.figures import options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
-from vibe_vault.markdown import cell, code, label, text, wikilink, yaml_str, yaml_time
+from vibe_vault.markdown import (
+    Md,
+    base_in_folder,
+    cell,
+    code,
+    label,
+    md,
+    strong,
+    text,
+    wikilink,
+    yaml_str,
+    yaml_time,
+)
 from vibe_vault.note import write_note, write_session_note
 from vibe_vault.records import Record, total_tokens
 from vibe_vault.render import render
@@ -72,34 +84,38 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     return changed
 
 
-def _iso(started: str) -> str:
+def _iso(started: str) -> Md:
     """A frontmatter's time: ISO 8601 in the user's zone, with its offset."""
     # Quoted when it is not a time (a transcript's stamp is its text).
-    return yaml_time(local_iso(started)) if started else "null"
+    return yaml_time(local_iso(started)) if started else md("null")
 
 
-def _money(x: float) -> str:
-    return f"${x:,.2f}"
+def _money(x: float) -> Md:
+    return md("${:,.2f}", x)
 
 
 LATEST = 50  # sessions a project note lists; the Base holds them all
 BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
 
-def _active(minutes: int) -> str:
-    return f"{minutes // 60}h {minutes % 60:02d}m"
+def _active(minutes: int) -> Md:
+    return md("{}h {:02d}m", minutes // 60, minutes % 60)
 
 
-def _base_block(project: str) -> list[str]:
+def _tokens(x: int) -> Md:
+    return text(short_tokens(x))
+
+
+def _base_block(project: str) -> list[Md]:
     """An embedded Obsidian Base of every session of the project (Obsidian
     renders a `base` code block with no plugin): the full list, which the
     note itself no longer holds."""
     folder = project_note_path(project).rsplit("/", 1)[0] + "/sessions"
-    expr = 'file.inFolder("' + folder.replace("\\", "\\\\").replace('"', '\\"') + '")'
-    return ["```base", "filters:", "  and:", "    - '" + expr.replace("'", "''") + "'",
-            "    - 'type == \"session\"'", "views:", "  - type: table",
-            "    name: Sessions", "    order:", "      - started", "      - title",
-            "      - status", "      - active_minutes", "      - cost_usd", "```"]
+    return [md("```base"), md("filters:"), md("  and:"), md("    - {}", base_in_folder(folder)),
+            md("    - 'type == \"session\"'"), md("views:"), md("  - type: table"),
+            md("    name: Sessions"), md("    order:"), md("      - started"),
+            md("      - title"), md("      - status"), md("      - active_minutes"),
+            md("      - cost_usd"), md("```")]
 
 
 class ProjectView(Struct):
@@ -140,43 +156,50 @@ def project_view(conn: sqlite3.Connection, project: str,
 
 
 def render_project(view: ProjectView) -> str:
+    # Every line is Md (mypy refuses a raw string): transcript words (the
+    # project, titles, statuses, open tasks, model names) reach it only
+    # through the escapers.
     project, t, recs = view.project, view.totals, view.latest
     cost = aggregates.usd(t.cost)
-    out = ["---", "type: project", f"project: {yaml_str(project)}", f"sessions: {t.sessions}",
-           f"active_minutes: {t.minutes}", f"tokens: {t.tokens}", f"cost_usd: {cost:.4f}"]
+    out = [md("---"), md("type: project"), md("project: {}", yaml_str(project)),
+           md("sessions: {}", t.sessions), md("active_minutes: {}", t.minutes),
+           md("tokens: {}", t.tokens), md("cost_usd: {:.4f}", cost)]
     if t.sessions:
-        out.append(f"first_session: {_iso(view.first)}")
-        out.append(f"last_session: {_iso(view.last)}")
-    out += ["tags:", "  - project", "---", REWRITE_NOTICE, "", f"# {text(project)}", ""]
-    out.append(f"**{t.sessions} sessions** · **{_active(t.minutes)} active** · "
-               f"**{short_tokens(t.tokens)} tokens** · **{_money(cost)}**")
+        out.append(md("first_session: {}", _iso(view.first)))
+        out.append(md("last_session: {}", _iso(view.last)))
+    out += [md("tags:"), md("  - project"), md("---"), md(REWRITE_NOTICE), md(""),
+            md("# {}", text(project)), md("")]
+    out.append(md("**{} sessions** · **{} active** · **{} tokens** · **{}**",
+                  t.sessions, _active(t.minutes), _tokens(t.tokens), _money(cost)))
     pictures = charts.pictures(view.weeks, view.models)
     if pictures:
-        out += ["", "## Activity", "", *pictures]
+        out += [md(""), md("## Activity"), md(""), *pictures]
     if view.months:
-        out += ["", "## By month", "", "| Month | Sessions | Active | Tokens | Cost |",
-                "|---|--:|--:|--:|--:|"]
+        out += [md(""), md("## By month"), md(""),
+                md("| Month | Sessions | Active | Tokens | Cost |"), md("|---|--:|--:|--:|--:|")]
         for month, m in view.months:
-            out.append(f"| {month} | {m.sessions} | {_active(m.minutes)} | "
-                       f"{short_tokens(m.tokens)} | {_money(aggregates.usd(m.cost))} |")
-    shown = "" if t.sessions <= len(recs) else f" (the latest {len(recs)}; every one below)"
-    out += ["", f"## Sessions{shown}", "", "| Date | Session | Duration | Tokens | Cost | Status |",
-            "|---|---|--:|--:|--:|---|"]
+            out.append(md("| {} | {} | {} | {} | {} |", cell(text(month)), m.sessions,
+                          _active(m.minutes), _tokens(m.tokens), _money(aggregates.usd(m.cost))))
+    shown = md("") if t.sessions <= len(recs) else md(
+        " (the latest {}; every one below)", len(recs))
+    out += [md(""), md("## Sessions{}", shown), md(""),
+            md("| Date | Session | Duration | Tokens | Cost | Status |"),
+            md("|---|---|--:|--:|--:|---|")]
     for r in recs:
-        tokens = total_tokens(r)
-        status = r.status if not r.end_reason else f"{r.status} ({r.end_reason})"
-        out.append(f"| {day(r.started)} | {cell(wikilink(r.note, label(r.title)))} | "
-                   f"{r.duration_minutes} min | {short_tokens(tokens)} | {_money(r.cost_usd)} | "
-                   f"{cell(text(status))} |")
+        status = text(r.status) if not r.end_reason else md(
+            "{} ({})", text(r.status), text(r.end_reason))
+        out.append(md("| {} | {} | {} min | {} | {} | {} |", cell(text(day(r.started))),
+                      cell(wikilink(r.note, label(r.title))), r.duration_minutes,
+                      _tokens(total_tokens(r)), _money(r.cost_usd), cell(status)))
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
-        out += ["", "## Open threads (latest sessions)", ""]
+        out += [md(""), md("## Open threads (latest sessions)"), md("")]
         for r, task in open_tasks[:30]:
-            out.append(f"- [ ] {text(task)} ({wikilink(r.note, label(day(r.started)))})")
-    out += ["", "## All sessions", "",
-            f"Every session of the project, from {BASE_LINK} (Obsidian Bases):",
-            "", *_base_block(project)]
-    out += ["", USER_HEADING, USER_HINT]
+            out.append(md("- [ ] {} ({})", text(task), wikilink(r.note, label(day(r.started)))))
+    out += [md(""), md("## All sessions"), md(""),
+            md("Every session of the project, from {} (Obsidian Bases):", BASE_LINK),
+            md(""), *_base_block(project)]
+    out += [md(""), md(USER_HEADING), md(USER_HINT)]
     return "\n".join(out) + "\n"
 
 
@@ -212,27 +235,30 @@ def project_sums(conn: sqlite3.Connection) -> list[ProjectSums]:
 
 
 def render_home(sums: list[ProjectSums], latest: list[Record],
-                pictures: list[str] | None = None) -> str:
+                pictures: list[Md] | None = None) -> str:
     count = sum(p.sessions for p in sums)
     cost = sum(p.cost for p in sums)
-    out = ["---", "type: index", f"sessions: {count}", f"projects: {len(sums)}",
-           f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", "# Claude Code sessions", "",
-           f"**{count} sessions** in **{len(sums)} projects** · **{_money(cost)}**"]
+    out = [md("---"), md("type: index"), md("sessions: {}", count),
+           md("projects: {}", len(sums)), md("cost_usd: {:.4f}", cost), md("---"),
+           md(REWRITE_NOTICE), md(""), md("# Claude Code sessions"), md(""),
+           md("**{} sessions** in **{} projects** · **{}**", count, len(sums), _money(cost))]
     if pictures:
-        out += ["", "## Activity", "", *pictures]
-    out += ["", "## Projects", "", "| Project | Sessions | Last session | Active | Cost |",
-            "|---|--:|---|--:|--:|"]
+        out += [md(""), md("## Activity"), md(""), *pictures]
+    out += [md(""), md("## Projects"), md(""),
+            md("| Project | Sessions | Last session | Active | Cost |"),
+            md("|---|--:|---|--:|--:|")]
     for p in sums:
-        out.append(f"| {cell(wikilink(project_note_path(p.project), label(p.project)))} | "
-                   f"{p.sessions} | {day(p.last.split(chr(0))[0])} | "
-                   f"{_active(p.minutes)} | {_money(p.cost)} |")
-    out += ["", "## Latest sessions", ""]
+        out.append(md("| {} | {} | {} | {} | {} |",
+                      cell(wikilink(project_note_path(p.project), label(p.project))),
+                      p.sessions, cell(text(day(p.last.split(chr(0))[0]))),
+                      _active(p.minutes), _money(p.cost)))
+    out += [md(""), md("## Latest sessions"), md("")]
     for rec in latest:
-        out.append(f"- {day(rec.started)} · **{text(rec.project)}** · "
-                   f"{wikilink(rec.note, label(rec.title))} · "
-                   f"{code(resume_command(rec.cwd, rec.session_id))}")
-    out += ["", f"Every session: {BASE_LINK} (Obsidian Bases).",
-            "", USER_HEADING, USER_HINT]
+        out.append(md("- {} · {} · {} · {}", text(day(rec.started)), strong(rec.project),
+                      wikilink(rec.note, label(rec.title)),
+                      code(resume_command(rec.cwd, rec.session_id))))
+    out += [md(""), md("Every session: {} (Obsidian Bases).", BASE_LINK),
+            md(""), md(USER_HEADING), md(USER_HINT)]
     return "\n".join(out) + "\n"
 
 
@@ -252,13 +278,14 @@ def home_note(conn: sqlite3.Connection, latest: int = 20) -> str:
 def render_daily(day: str, records: list[Record]) -> str:
     recs = sorted(records, key=order)
     cost = sum(r.cost_usd for r in recs)
-    out = ["---", "type: daily", f"date: {day}", f"sessions: {len(recs)}",
-           f"cost_usd: {cost:.4f}", "---", REWRITE_NOTICE, "", f"# {day}", ""]
+    out = [md("---"), md("type: daily"), md("date: {}", yaml_str(day)),
+           md("sessions: {}", len(recs)), md("cost_usd: {:.4f}", cost), md("---"),
+           md(REWRITE_NOTICE), md(""), md("# {}", text(day)), md("")]
     for r in recs:
-        out.append(f"- {hhmm(r.started)} · **{text(r.project)}** · "
-                   f"{wikilink(r.note, label(r.title))} "
-                   f"({r.duration_minutes} min, {_money(r.cost_usd)})")
-    out += ["", USER_HEADING, USER_HINT]
+        out.append(md("- {} · {} · {} ({} min, {})", text(hhmm(r.started)), strong(r.project),
+                      wikilink(r.note, label(r.title)), r.duration_minutes,
+                      _money(r.cost_usd)))
+    out += [md(""), md(USER_HEADING), md(USER_HINT)]
     return "\n".join(out) + "\n"
 
 

@@ -142,16 +142,69 @@ def _visible(s: str) -> str:
                                                  or c in "\u2028\u2029") else c for c in s)
 
 
+# Emphasis marks in a label: `*` anywhere, `_` where it can open or close
+# emphasis (not between two letters or digits: `snake_case` stays as typed),
+# and Obsidian's `~~` strike and `==` highlight. A title, a task, a commit
+# subject, a table cell is a label: `__init__.py` and `*args` are shown as
+# typed. Quoted prompts and answers keep their emphasis (`quote`).
+_EMPHASIS = re.compile(r"\*|(?<![^\W_])_|_(?![^\W_])|~~+|==+")
+
+
+def _literal_emphasis(m: re.Match[str]) -> str:
+    return "\\" + "\\".join(m.group(0))
+
+
 def text(s: str) -> Md:
     """Words from a transcript on one line of the note (a heading, a list item,
-    a line of prose): shown as the words they are, never as markup."""
+    a table cell, a label): shown as the words they are, never as markup."""
     s = _visible(s)
     one = " ".join(s.split("\n")) if "\n" in s else s
-    out = _unblocked(_inline(one.lstrip(" \t")))
+    # Spaces (any Unicode space) at either end show nothing, and would keep the `*` or `**` of
+    # ours around the words from opening or closing (`*name *` is no emphasis).
+    one = _inline(one.strip())
+    if any(c in one for c in "*_~="):
+        one = _EMPHASIS.sub(_literal_emphasis, one)
+    out = _unblocked(one)
     if out.endswith("]") and not out.endswith("\\]"):
         # What our own markup puts next (`(`, `:`) must not make it a link.
         out = out[:-1] + "\\]"
+
     return Md(out)
+
+
+def text_before_colon(s: str) -> Md:
+    """`text` for words a `:` of ours follows (`{}: {}`): a colon they end
+    with is escaped, so the two cannot make a Dataview field (`key:: value`)."""
+    out = text(s)
+    trailing = len(out) - len(out.rstrip(":"))
+    backslashes = len(out[:len(out) - trailing]) - len(out[:len(out) - trailing].rstrip("\\"))
+    if trailing == 1 and backslashes % 2 == 0:
+        return Md(out[:-1] + "\\:")
+    return out
+
+
+def strong(s: str) -> Md:
+    """Words in bold, escaped as `text` (which takes the spaces off either
+    end: `**name **` is no bold). No words: nothing (`****` is no bold)."""
+    words = text(s)
+    return md("**{}**", words) if words else md("")
+
+
+def emphasis(s: str) -> Md:
+    """A name in italics, escaped as `text`. A name the transcript left empty
+    (or that held only what a note leaves out) is said to be none: `**` alone
+    would show as two stars."""
+    words = text(s)
+    return md("*{}*", words) if words else md("*(no name)*")
+
+
+def base_in_folder(folder: str) -> Md:
+    """An Obsidian Base filter for the notes in a vault folder of ours, as a
+    YAML single-quoted scalar holding a double-quoted string: each quote is
+    escaped for both, and a line break cannot end the line (or a fence)."""
+    one = _visible(folder).replace("\n", " ").replace("\r", " ")
+    expr = 'file.inFolder("' + one.replace("\\", "\\\\").replace('"', '\\"') + '")'
+    return Md("'" + expr.replace("'", "''") + "'")
 
 
 def md(template: str, *parts: Md | int | float) -> Md:

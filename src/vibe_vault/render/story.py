@@ -8,7 +8,18 @@ from collections.abc import Callable
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
-from vibe_vault.markdown import Md, code, indented, labelled_quote, md, quote, text
+from vibe_vault.markdown import (
+    Md,
+    code,
+    emphasis,
+    indented,
+    labelled_quote,
+    md,
+    quote,
+    strong,
+    text,
+    text_before_colon,
+)
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, status_word
 from vibe_vault.state import Action, SessionState, Turn
@@ -201,7 +212,7 @@ def _bash(a: Action, state: SessionState) -> Md:
     room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
     command = code(tx.one_line(readable(a.text, state.fold.cwd), max(room, 50)))
     if said:  # Claude's own words for what the command was for
-        return md("{}: {} — {}", text(said), command, text(outcome))
+        return md("{}: {} — {}", text_before_colon(said), command, text(outcome))
     what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
     return md("{} {} — {}", text(what), command, text(outcome))
 
@@ -213,7 +224,7 @@ def _agent(a: Action, state: SessionState) -> Md:
     if not a.status:  # its result never came
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")
-    return md("Delegated to subagent *{}*{}{}", text(a.text), desc, st)
+    return md("Delegated to subagent {}{}{}", emphasis(a.text), desc, st)
 
 
 def _plan(a: Action, state: SessionState) -> Md:
@@ -223,7 +234,7 @@ def _plan(a: Action, state: SessionState) -> Md:
 
 def _question(a: Action, state: SessionState) -> Md:
     asked = tx.one_line(a.text, 110 if a.detail else ACTION_LINE_CHARS - 15)
-    ans = md(" → **{}**", text(tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
+    ans = md(" → {}", strong(tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
         if a.detail else md("")
     return md("Asked: “{}”{}", text(asked), ans)
 

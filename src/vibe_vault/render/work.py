@@ -5,7 +5,19 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 from msgspec import Struct, field
 
 from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
-from vibe_vault.markdown import Md, cell, code, fenced, indented, join, link, md, text
+from vibe_vault.markdown import (
+    Md,
+    cell,
+    code,
+    emphasis,
+    fenced,
+    indented,
+    join,
+    link,
+    md,
+    strong,
+    text,
+)
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, doer, status_word
 from vibe_vault.state import AgentFold, ErrorRec
@@ -132,7 +144,7 @@ def commits(page: Page) -> list[Md]:
         branch = md(" on {}", code(c.branch)) if c.branch else BLANK
         sha = code(c.sha) if c.sha else md("*(git printed no sha)*")
         subject = md(" {}", text(c.subject)) if c.subject else BLANK
-        by = md(" (by subagent *{}*)", text(label)) if label else BLANK
+        by = md(" (by subagent {})", emphasis(label)) if label else BLANK
         out.append(md("- {}{}{}{}", sha, subject, branch, by))
     if work.pushes:
         out.append(md("- Pushed {}", text(plural(work.pushes, "time"))))
@@ -172,10 +184,10 @@ def errors(page: Page) -> list[Md]:
 def _error_head(e: ErrorRec, first: str, label: str) -> Md:
     """An error's line: when, which tool, who, its first line, and its fate."""
     fate = md(" — later succeeded") if e.later_ok else BLANK
-    by = md(" (subagent *{}*)", text(label)) if label else BLANK
+    by = md(" (subagent {})", emphasis(label)) if label else BLANK
     when = hhmm(e.ts)
     at = md("{} ", text(when)) if when else BLANK
-    return md("- {}**{}**{}: {}{}", at, text(e.tool), by, code(first), fate)
+    return md("- {}{}{}: {}{}", at, strong(e.tool), by, code(first), fate)
 
 
 def open_threads(page: Page) -> list[Md]:
@@ -242,7 +254,7 @@ def subagents(page: Page) -> list[Md]:
             bits.append("still at work" if state.status == "active" else
                         "unfinished: no result")
         desc = md(": {}", text(s.description)) if s.description else BLANK
-        out.append(md("- *{}*{} ({})", text(s.type), desc, text(", ".join(bits))))
+        out.append(md("- {}{} ({})", emphasis(s.type), desc, text(", ".join(bits))))
     if f.subagents_dropped:
         out.append(md("- … and {} more", text(n(f.subagents_dropped))))
     out.append(BLANK)
