@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vibe_vault import aggregates, registry, vaultdb
+from vibe_vault import aggregates, neighbours, registry, vaultdb
 from vibe_vault.charts import BLOCKS, activity, bar, cost_pie, weeks_ending
 from vibe_vault.commands.stats import compute, from_sums
 from vibe_vault.markdown import mermaid_label
@@ -126,9 +126,9 @@ def test_a_database_from_before_the_sums_is_taken_up_with_its_rows(tmp_path: Pat
                 registry.put(conn, r)
         want = dump(conn)
         assert want["agg_days"]
-        # As schema 7 left it: no sums, its version 7.
+        # As schema 7 left it: no sums (nor the links' keys of 9), its version 7.
         with vaultdb.transaction(conn):
-            for table in aggregates.TABLES:
+            for table in (*aggregates.TABLES, *neighbours.TABLES):
                 conn.execute(f"DROP TABLE {table}")
             conn.execute("DELETE FROM meta WHERE key = 'aggregates'")
         conn.execute("PRAGMA user_version = 7")
@@ -137,6 +137,7 @@ def test_a_database_from_before_the_sums_is_taken_up_with_its_rows(tmp_path: Pat
         assert registry.count(conn) == len(recs)  # its rows kept, not built again
         assert dump(conn) == want
         assert vaultdb.meta(conn, "aggregates") == "ready"
+        assert vaultdb.meta(conn, "link_keys") == "ready"
 
 
 @given(st.text())

@@ -312,18 +312,67 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
             with vaultdb.transaction(conn):
                 for rec in done.changed:
                     registry.put(conn, rec)
-    written += _write_index_note(cfg, HOME_NOTE, home_note(conn))
+    return written + _home_and_days(cfg, conn, days if daily else set())
+
+
+def _home_and_days(cfg: Config, conn: sqlite3.Connection, days: set[str]) -> int:
+    """The home note, the Base, and the daily notes of `days`; notes written."""
+    written = int(_write_index_note(cfg, HOME_NOTE, home_note(conn)))
     if conn.execute("SELECT 1 FROM records WHERE has_note LIMIT 1").fetchone():
         from vibe_vault.bases import write_sessions_base
 
         written += write_sessions_base(cfg.vault)
-    if daily:
-        for day in sorted(days):
-            # The day where the user is: the registry's UTC stamps within it.
-            recs = list(registry.records_where(conn, "has_note AND started >= ? AND started < ?",
-                                               day_span(day)))
-            written += _write_index_note(cfg, daily_note_path(day), render_daily(day, recs))
+    for on in sorted(days):
+        # The day where the user is: the registry's UTC stamps within it.
+        recs = list(registry.records_where(conn, "has_note AND started >= ? AND started < ?",
+                                           day_span(on)))
+        written += _write_index_note(cfg, daily_note_path(on), render_daily(on, recs))
     return written
+
+
+def touched_before(conn: sqlite3.Connection, sid: str) -> dict[str, set[str]]:
+    """Before a session's record changes: the sessions, by project, whose links
+    its present record makes (they may change when it does)."""
+    from vibe_vault import neighbours
+
+    old = registry.get(conn, sid)
+    if old is None or not old.project:
+        return {}
+    return {old.project: neighbours.touched(neighbours.Near(conn, old.project), old)}
+
+
+def session_ended(cfg: Config, conn: sqlite3.Connection, sid: str,
+                  before: dict[str, set[str]], lock_timeout: float = 0.0) -> int:
+    """After a session's record changed (SessionEnd): the links of its
+    neighbours only (those it named before, `touched_before`, and names now),
+    its project's note, the home note and its days' notes; notes written.
+    Indexed reads throughout: the cost does not grow with the project."""
+    from vibe_vault import neighbours
+
+    projects = {p: set(sids) for p, sids in before.items()}
+    rec = registry.get(conn, sid)
+    if rec is not None and rec.project:
+        projects.setdefault(rec.project, set()).update(
+            neighbours.touched(neighbours.Near(conn, rec.project), rec))
+    written = 0
+    days: set[str] = set()
+    daily = bool(cfg.get("daily_notes"))
+    for project, sids in sorted(projects.items()):
+        near = neighbours.Near(conn, project)
+        links = neighbours.links_near(near, sids)
+        records = {s: r for s in links if (r := near.record(s)) is not None}
+        changed = apply_links(cfg, links, records, lock_timeout)
+        if changed:
+            with vaultdb.transaction(conn):
+                for s in sorted(changed):
+                    registry.put(conn, records[s])
+        newer = {s: records[s] for s in changed}
+        written += len(changed) + _write_index_note(
+            cfg, project_note_path(project), render_project(project_view(conn, project, newer)))
+        if daily:
+            days.update(day(records[s].started) for s in {*changed, sid} & set(records)
+                        if records[s].started)
+    return written + _home_and_days(cfg, conn, days)
 
 
 class ProjectDone(Struct):

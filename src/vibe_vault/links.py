@@ -88,20 +88,34 @@ def _tags(records: dict[str, Record], links: dict[str, Links]) -> None:
     for sid in links:
         r = records[sid]
         # Its title as it will be with the summary found here, before a tag.
-        title = (r.named_title or one_line(links[sid].summary, 80)
-                 or r.fallback_title) if (r.named_title or r.fallback_title) else r.title
+        title = tag_title(r.named_title, one_line(links[sid].summary, 80), r.fallback_title,
+                          r.title)
         if title:
             same.setdefault((r.project, title), []).append(r)
     for group in same.values():
-        if len(group) < 2:
-            continue
-        by_words = _word_tags(group)
-        dated = [r for r in group if not by_words.get(r.session_id)]
-        days = [day(r.started) for r in dated]
-        for r in group:
-            its_day = day(r.started)
-            links[r.session_id].tag = by_words.get(r.session_id) or (
-                its_day if days.count(its_day) == 1 else day_and_time(r.started))
+        if len(group) > 1:
+            for sid, tag in group_tags(group).items():
+                links[sid].tag = tag
+
+
+def tag_title(named: str, summary_line: str, fallback: str, title: str) -> str:
+    """The title sessions are grouped by to be told apart: Claude Code's name,
+    else the summary found in another file, else what stands in for a name
+    (a record made before those parts were kept: its title)."""
+    return (named or summary_line or fallback) if (named or fallback) else title
+
+
+def group_tags(group: list[Record]) -> dict[str, str]:
+    """The tag of each session of a group of two or more with the same title."""
+    by_words = _word_tags(group)
+    dated = [r for r in group if not by_words.get(r.session_id)]
+    days = [day(r.started) for r in dated]
+    out = {}
+    for r in group:
+        its_day = day(r.started)
+        out[r.session_id] = by_words.get(r.session_id) or (
+            its_day if days.count(its_day) == 1 else day_and_time(r.started))
+    return out
 
 
 def _word_tags(group: list[Record]) -> dict[str, str]:

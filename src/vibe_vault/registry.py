@@ -95,6 +95,14 @@ def connect(cfg: Config, timeout: float = 10.0, fill: bool = True) -> sqlite3.Co
                 raise NotReady
             with vaultdb.transaction(conn):
                 aggregates.rebuild(conn)
+        if vaultdb.meta(conn, "link_keys") != "ready":
+            # A database from before the keys of the links' neighbours.
+            if not fill and count(conn) > QUICK_SUMS:
+                raise NotReady
+            from vibe_vault import neighbours
+
+            with vaultdb.transaction(conn):
+                neighbours.rebuild(conn)
         _fold_staged(conn, cfg.state_dir)
     except BaseException:
         conn.close()
@@ -168,18 +176,24 @@ def put(conn: sqlite3.Connection, rec: Record) -> None:
 
 def put_row(conn: sqlite3.Connection, row: Row) -> None:
     """`put`, of a record made into its rows already."""
-    from vibe_vault import aggregates
+    from vibe_vault import aggregates, neighbours
 
     sid = row.session_id
-    # The sums change by the session's change: its old record's share out, the new one's in.
-    old = conn.execute("SELECT body FROM records WHERE session_id = ?", (sid,)).fetchone()
+    # The sums change by the session's change: its old record's share out, the
+    # new one's in; so do the keys that find it as a neighbour.
+    old = conn.execute("SELECT rowid, body FROM records WHERE session_id = ?",
+                       (sid,)).fetchone()
     if old is not None:
-        aggregates.count(conn, old[0], -1)
+        aggregates.count(conn, old[1], -1)
+        neighbours.count(conn, old[0], old[1], -1)
     if row.has_note:
         aggregates.count(conn, row.body, 1)
-    conn.execute(f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                 (sid, row.project, row.started, row.ended, row.status, int(row.has_note),
-                  row.note, row.active_minutes, row.cost_usd, row.body))
+    cur = conn.execute(
+        f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (sid, row.project, row.started, row.ended, row.status, int(row.has_note),
+         row.note, row.active_minutes, row.cost_usd, row.body))
+    if cur.lastrowid is not None:
+        neighbours.count(conn, cur.lastrowid, row.body, 1)
     for table in ("stamps", "unknown"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
     conn.executemany("INSERT OR REPLACE INTO stamps(path, session_id, size, mtime_ns, inode) "
@@ -190,11 +204,13 @@ def put_row(conn: sqlite3.Connection, row: Row) -> None:
 
 
 def delete(conn: sqlite3.Connection, sid: str) -> None:
-    old = conn.execute("SELECT body FROM records WHERE session_id = ?", (sid,)).fetchone()
+    old = conn.execute("SELECT rowid, body FROM records WHERE session_id = ?",
+                       (sid,)).fetchone()
     if old is not None:
-        from vibe_vault import aggregates
+        from vibe_vault import aggregates, neighbours
 
-        aggregates.count(conn, old[0], -1)
+        aggregates.count(conn, old[1], -1)
+        neighbours.count(conn, old[0], old[1], -1)
     for table in ("records", "stamps", "unknown"):
         conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
     conn.execute("DELETE FROM owners WHERE session_id = ?", (sid,))

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
 SEARCH_VERSION = "3"
@@ -62,8 +62,25 @@ CREATE TABLE agg_files(project TEXT NOT NULL, day TEXT NOT NULL, path TEXT NOT N
     sessions INTEGER NOT NULL, PRIMARY KEY(project, day, path)) WITHOUT ROWID;
 """
 
-# Versions taken up to this one in place (their rows kept), by what they lack.
-_MIGRATIONS = {7: AGGREGATES}  # 7 -> 8: the per-project sums
+# The keys that find a session's neighbours for its links (neighbours.py):
+# 64-bit hashes of (project, message uuid or title) -> the record's rowid.
+LINK_KEYS = """
+CREATE TABLE link_tails(h INTEGER NOT NULL, rec INTEGER NOT NULL, PRIMARY KEY(h, rec))
+    WITHOUT ROWID;
+CREATE TABLE link_refs(h INTEGER NOT NULL, rec INTEGER NOT NULL, PRIMARY KEY(h, rec))
+    WITHOUT ROWID;
+CREATE TABLE link_told(h INTEGER NOT NULL, rec INTEGER NOT NULL, PRIMARY KEY(h, rec))
+    WITHOUT ROWID;
+CREATE TABLE link_titles(h INTEGER NOT NULL, rec INTEGER NOT NULL, PRIMARY KEY(h, rec))
+    WITHOUT ROWID;
+"""
+
+# Versions taken up to this one in place (their rows kept): the tables each
+# lacks, and what fills them is owed (the registry fills them from its records).
+_MIGRATIONS = {
+    7: (AGGREGATES + LINK_KEYS, ("aggregates", "link_keys")),  # the per-project sums, ...
+    8: (LINK_KEYS, ("link_keys",)),  # 8 -> 9: the keys of the links' neighbours
+}
 
 # The registry (registry.py): a record per session, and what finds them fast.
 _REGISTRY = """
@@ -88,8 +105,8 @@ CREATE INDEX unknown_by_session ON unknown(session_id);
 -- legacy subagent files (agent-*.jsonl beside the transcripts) and their session
 CREATE TABLE owners(path TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
 -- per-project sums by day, model and file, kept up by each record's change
-""" + AGGREGATES + """
-INSERT INTO meta(key, value) VALUES ('aggregates', 'ready');
+""" + AGGREGATES + LINK_KEYS + """
+INSERT INTO meta(key, value) VALUES ('aggregates', 'ready'), ('link_keys', 'ready');
 """
 
 # The search index: rebuilt from the states whenever a session leaves.
@@ -248,10 +265,13 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
     try:
         now = conn.execute("PRAGMA user_version").fetchone()[0]
         if now == version:  # (not done by another process meanwhile)
-            for statement in _MIGRATIONS[version].split(";"):
+            tables, owed = _MIGRATIONS[version]
+            for statement in tables.split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('aggregates', 'owed')")
+            for name in owed:
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, 'owed')",
+                             (name,))
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif now != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"schema {now}, not {SCHEMA_VERSION}")

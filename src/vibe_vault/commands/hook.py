@@ -259,10 +259,11 @@ def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:
 
             if privacy.is_forgotten(cfg.state_dir, out.session_id):
                 return  # forgotten since its note was written: `vv forget` removes the rest
+            before = index.touched_before(conn, out.session_id)
             registry.put(conn, out.record)
             vaultdb.put_indexed(conn, out.state_key, out.state_stamp, out.session_id,
                                 out.document)
-        index.regenerate(cfg, {out.record.project}, lock_timeout=0.0, conn=conn)
+        index.session_ended(cfg, conn, out.session_id, before)
     except sqlite3.Error as exc:
         from vibe_vault.log import info
 
