@@ -3,6 +3,7 @@
     python bench/scale.py                      # 10,000 sessions in 300 projects
     python bench/scale.py --sessions 100000    # the 100,000-session home (3.7 GB)
     python bench/scale.py --projects 8         # the same sessions in 8 large projects
+    python bench/scale.py --flat 500           # SessionEnd in a project of 500, then 2,000
 
 The hook and query rows are also given as ratios to `python -c "import
 msgspec"` measured in the same run (issue 31's goals: SessionEnd in the
@@ -177,6 +178,32 @@ def session_end(maker: Maker, root: Path, env: dict[str, str]) -> tuple[float, i
     return session_ends(maker, slug, env, 32_000, "/home/user/work/project0")
 
 
+def flat(args: argparse.Namespace) -> int:
+    """SessionEnd in one project of N sessions, then of 4N, each as a ratio to
+    `import msgspec` measured just before it: flat when the ratios match."""
+    rows: list[tuple[str, str, str, str]] = []
+    for n in (args.flat, 4 * args.flat):
+        work = Path(tempfile.mkdtemp(prefix="vv-flat-", dir=args.work))
+        try:
+            make_home(Maker(args.seed), work, n, 1, args.size)
+            env = env_for(work)
+            subprocess.run(vv("backfill"), env=env, capture_output=True, check=True)
+            settle()
+            floor = median_time([PY, "-c", "import msgspec"], env)
+            end, rss = session_end(Maker(args.seed + 1), work, env)
+            rows.append((f"SessionEnd, a project of {n:,} sessions", f"{end * 1000:.0f} ms",
+                         f"{end / floor:.2f}× floor ({floor * 1000:.0f} ms), {rss} MB",
+                         "≤ 5×, flat"))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    rows.append(("machine load (1 min) at the end", f"{load:.1f}", "", ""))
+    w = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -191,11 +218,15 @@ def main() -> int:
     ap.add_argument("--home", type=Path, default=None,
                     help="a folder to keep the generated home in, and to reuse it from "
                     "(its vault and state are made afresh each run)")
+    ap.add_argument("--flat", type=int, default=0, metavar="N",
+                    help="only SessionEnd in one project of N sessions, then of 4N")
     args = ap.parse_args()
     import vibe_vault
 
     subprocess.run([PY, "-m", "compileall", "-q", str(Path(vibe_vault.__file__).parent)],
                    check=True)
+    if args.flat:
+        return flat(args)
     work = args.home or Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
     trash = work / "removed-after-the-run"
     trash.mkdir(parents=True, exist_ok=True)
