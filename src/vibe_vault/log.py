@@ -22,9 +22,11 @@ def _clean(msg: str) -> str:
     may come from a transcript or a hook's input; and no newline, control
     character or bidi override can forge another line or reorder this one."""
     from vibe_vault.redact import DEFAULT
-    from vibe_vault.text import terminal_safe
+    from vibe_vault.text import cut, terminal_safe
 
-    return DEFAULT.redact(" ".join(terminal_safe(msg).split())[:2000])[0][:500]
+    # Cut at whitespace before the gate (a token cut in two would pass it), and
+    # to its length after it.
+    return DEFAULT.redact(" ".join(terminal_safe(cut(msg, 2000)).split()))[0][:500]
 
 
 def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) -> None:

@@ -155,12 +155,22 @@ def one_line(text: str, limit: int) -> str:
     return ""
 
 
+LONGEST_WORD = 8192  # a run without whitespace longer than any secret's form
+
+
 def cut(text: str, n: int) -> str:
-    """At most about `n` characters, cut at whitespace so no token is split."""
+    """About `n` characters, cut at whitespace so no token is split: before
+    the redaction gate a token cut in two would pass it in part. A run with no
+    whitespace across `n` is kept whole (up to LONGEST_WORD past it)."""
     if len(text) <= n:
         return text
     at = max(text.rfind(" ", 0, n), text.rfind("\n", 0, n), text.rfind("\t", 0, n))
-    return text[: at if at > n // 2 else n]
+    if at > n // 2:
+        return text[:at]
+    after = rx(r"\s").search(text, n, n + LONGEST_WORD)
+    if after is not None:
+        return text[: after.start()]
+    return text[:at] if at > 0 else text[: n + LONGEST_WORD]
 
 
 def trim(text: str, limit: int) -> str:

@@ -48,20 +48,51 @@ _is_uuid = re.compile(
 EXPLORE = "explore"
 
 
-def _learned_span(token: str, learned: set[str]) -> tuple[int, int] | None:
-    """Where in a word a learned secret is: the whole word, or the part of it
-    between separators (`=`, `:`, `@`, `/`, `_`, `.`, `-`, `|`) that it was
-    glued on with; None when nowhere."""
+GLUED_PARTS = 24  # a secret glued into a word spans at most this many of its parts
+GLUED_CHARS = 4096  # and this many characters
+
+
+def _learned_spans(token: str, learned: set[str]) -> list[tuple[int, int]]:
+    """Where in a word the learned secrets are: the whole word, or the parts
+    of it between separators (`=`, `:`, `@`, `/`, `_`, `.`, `-`, `|`) each was
+    glued on with, leftmost and longest first; empty when nowhere.
+
+    A run of separators counts as one place to glue (a secret may begin after
+    its first separator or after its last, and end before either), and a
+    glued secret spans at most GLUED_PARTS parts and GLUED_CHARS characters:
+    every pair of separators would cost a digest each, cubic in a word of
+    thousands of dashes or slashes (a base64 blob, a rule line), which took a
+    hook minutes. The bounds pass every secret a rule catches."""
     if _digest(token) in learned:
-        return 0, len(token)
-    cuts = [0, *(m.end() for m in rx(_SEPARATOR).finditer(token)), len(token) + 1]
-    for i, start in enumerate(cuts[:-1]):
-        for end in reversed(cuts[i + 1:]):
-            stop = end - 1
-            if stop - start >= MIN_LEARNED and (start, stop) != (0, len(token)) \
-                    and _digest(token[start:stop]) in learned:
-                return start, stop
-    return None
+        return [(0, len(token))]
+    size = len(token)
+    runs = [(m.start(), m.end()) for m in rx(_SEPARATOR + "+").finditer(token)]
+    # Where a secret may start (after run i-1) and stop (before run i); index
+    # i = 0 is the word's start, i = len(runs) its end.
+    starts = [(0,)] + [(a + 1, b) if b - a > 1 else (b,) for a, b in runs]
+    stops = [(a, b - 1) if b - a > 1 else (a,) for a, b in runs] + [(size,)]
+    spans: list[tuple[int, int]] = []
+    done = 0  # found spans do not overlap
+    for i, firsts in enumerate(starts):
+        hit = None
+        for first in firsts:
+            if first < done or first >= size:
+                continue
+            for j in range(min(len(stops) - 1, i + GLUED_PARTS - 1), i - 1, -1):
+                for stop in sorted(stops[j], reverse=True):
+                    if MIN_LEARNED <= stop - first <= GLUED_CHARS \
+                            and (first, stop) != (0, size) \
+                            and _digest(token[first:stop]) in learned:
+                        hit = (first, stop)
+                        break
+                if hit:
+                    break
+            if hit:
+                break
+        if hit:
+            spans.append(hit)
+            done = hit[1]
+    return spans
 
 
 def _mixed(word: str) -> bool:
@@ -81,14 +112,11 @@ def forget_learned(text: Redacted, learned: set[str]) -> tuple[Redacted, int]:
     out: list[str] = []
     last = secrets = 0
     for m in rx(_TOKEN).finditer(text):
-        span = _learned_span(m.group(0), learned)
-        if span is None:
-            continue
-        start, end = m.start() + span[0], m.start() + span[1]
-        out.append(text[last:start])
-        out.append("[REDACTED:learned]")
-        last = end
-        secrets += 1
+        for first, stop in _learned_spans(m.group(0), learned):
+            out.append(text[last:m.start() + first])
+            out.append("[REDACTED:learned]")
+            last = m.start() + stop
+            secrets += 1
     if not out:
         return text, 0
     out.append(text[last:])
@@ -103,12 +131,11 @@ def gate_outside(raw: str, limit: int | None, redactor: Redactor, learned: list[
     teaches nothing: the state stays what the transcript alone makes it."""
     text, _ = tx.hide_private(raw)
     found: list[str] = []
-    out = note_text(text, limit, redactor, stated, found)[0]
+    out = note_text(text, limit, redactor, stated, found, learned=set(learned))[0]
     # What it gives away itself (`export X_PASSWORD=v; … v`) is kept out of
     # the rest of it too, as the transcript's own text would be.
-    known = set(learned) | {_digest(s.strip()) for s in found
-                            if len(s.strip()) >= MIN_LEARNED}
-    return forget_learned(out, known)[0] if known else out
+    taught = {_digest(s.strip()) for s in found if len(s.strip()) >= MIN_LEARNED}
+    return forget_learned(out, taught | set(learned))[0] if taught else out
 
 
 # -- secrets learned late: every text a state holds, found by its type ---------------
@@ -206,9 +233,11 @@ class Outcome(Struct):
 
 
 def note_text(text: str, limit: int | None, redactor: Redactor,
-              stated: bool = False, found: list[str] | None = None) -> tuple[Redacted, int]:
-    """A transcript text as a note may hold it: cleaned, redacted and cut to
-    `limit`; and how many secrets were replaced.
+              stated: bool = False, found: list[str] | None = None,
+              learned: set[str] | None = None) -> tuple[Redacted, int]:
+    """A transcript text as a note may hold it: cleaned, redacted (the
+    `learned` secrets too) and only then cut to `limit`; and how many secrets
+    were replaced.
 
     The text is first cut at a space near twice the limit, so the regex work is
     bounded and no token-like secret is split in two. `stated` says the limit
@@ -217,6 +246,9 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
     if limit is not None:
         text = tx.cut(text, limit * 2)
     text, n = redactor.redact(tx.clean(text), found)
+    if learned:
+        text, more = forget_learned(Redacted(text), learned)
+        n += more
     if limit is not None:
         cut = tx.trim(text, limit)
         if stated and cut != text.strip():
@@ -268,11 +300,13 @@ class Context:
         text, private = tx.hide_private(text)
         if private:
             self.learn(private, PRIVATE_WORD)  # should the user's private words come back
-        out = note_text(text, limit, self.redactor, stated, found)
+        out = note_text(text, limit, self.redactor, stated, found, set(self.facts.learned))
         if found:
             self.learn(found)
-        if self.facts.learned:
-            out = self.forget_learned(*out)
+            if self.facts.learned:
+                # What this text taught leaves it too (its pieces, glued on
+                # elsewhere in it); cut already, after the rules' redaction.
+                out = self.forget_learned(*out)
         if not memo:
             return out
         if len(self.memo) > MEMO_SIZE:
@@ -323,7 +357,8 @@ class Context:
 
     def cleaned_line(self, text: str, limit: int) -> tuple[Redacted, int]:
         """`cleaned` for a text shown as one line."""
-        return self.cleaned(tx.one_line(tx.cut(text, max(limit * 8, 4096)), limit * 2), limit)
+        # Collapsed to its first line but not cut: `cleaned` cuts after the gate.
+        return self.cleaned(tx.one_line(tx.cut(text, max(limit * 8, 4096)), 1 << 30), limit)
 
     def text(self, raw: str, limit: int | None = None, stated: bool = False) -> Redacted:
         """A text for the facts; its secrets are counted in the session's."""
@@ -361,7 +396,7 @@ class Context:
     def exact(self, raw: str, limit: int = 4096) -> Redacted:
         """A name kept as written (a folder: its spaces, tabs and newlines are
         part of it), through the gate; not counted as a secret of the note."""
-        return self.cleaned(raw[:limit], None)[0]
+        return self.cleaned(tx.cut(raw, limit), None)[0]
 
     def key(self, raw: str) -> str:
         """`tool_key` of an id, memoised: a message's id recurs on each of its lines."""

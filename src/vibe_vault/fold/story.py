@@ -190,7 +190,7 @@ def slash_output(ctx: Context, text: str) -> None:
     if last is None or last.kind != "slash" or last.detail:
         return
     m = rx(_STDOUT).search(text)
-    line = tx.one_line(rx(_ANSI).sub("", m.group(1)) if m else "", OUTPUT_CHARS * 2)
+    line = tx.one_line(rx(_ANSI).sub("", m.group(1)) if m else "", 1 << 30)  # cut after the gate
     if line and line != "(no content)":
         last.detail = ctx.line(line, OUTPUT_CHARS)
 
@@ -203,7 +203,7 @@ def command_output(ctx: Context, text: str) -> None:
         return
     m = rx(_STDOUT).search(text)
     out = rx(_ANSI).sub("", m.group(1)) if m else ""
-    line = tx.one_line(out, OUTPUT_CHARS * 2)
+    line = tx.one_line(tx.cut(out, 4096), 1 << 30)  # cut after the gate
     if line and line != "(no content)":
         t.detail = ctx.line(line, OUTPUT_CHARS)
 
