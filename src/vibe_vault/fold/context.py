@@ -52,13 +52,23 @@ GLUED_PARTS = 24  # a secret glued into a word spans at most this many of its pa
 GLUED_CHARS = 4096  # and this many characters
 
 
+RUN_ENDS = 4  # places tried at each end of a run of separators
+
+
+def _ends(first: int, stop: int) -> tuple[int, ...]:
+    """The positions first..stop-1 nearest either end, RUN_ENDS of each."""
+    if stop - first <= 2 * RUN_ENDS:
+        return tuple(range(first, stop))
+    return (*range(first, first + RUN_ENDS), *range(stop - RUN_ENDS, stop))
+
+
 def _learned_spans(token: str, learned: set[str]) -> list[tuple[int, int]]:
     """Where in a word the learned secrets are: the whole word, or the parts
     of it between separators (`=`, `:`, `@`, `/`, `_`, `.`, `-`, `|`) each was
     glued on with, leftmost and longest first; empty when nowhere.
 
     A run of separators counts as one place to glue (a secret may begin after
-    its first separator or after its last, and end before either), and a
+    any of its first or last RUN_ENDS separators, and end before one), and a
     glued secret spans at most GLUED_PARTS parts and GLUED_CHARS characters:
     every pair of separators would cost a digest each, cubic in a word of
     thousands of dashes or slashes (a base64 blob, a rule line), which took a
@@ -69,8 +79,8 @@ def _learned_spans(token: str, learned: set[str]) -> list[tuple[int, int]]:
     runs = [(m.start(), m.end()) for m in rx(_SEPARATOR + "+").finditer(token)]
     # Where a secret may start (after run i-1) and stop (before run i); index
     # i = 0 is the word's start, i = len(runs) its end.
-    starts = [(0,)] + [(a + 1, b) if b - a > 1 else (b,) for a, b in runs]
-    stops = [(a, b - 1) if b - a > 1 else (a,) for a, b in runs] + [(size,)]
+    starts = [(0,)] + [_ends(a + 1, b + 1) for a, b in runs]
+    stops = [_ends(a, b) for a, b in runs] + [(size,)]
     spans: list[tuple[int, int]] = []
     done = 0  # found spans do not overlap
     for i, firsts in enumerate(starts):
@@ -79,7 +89,7 @@ def _learned_spans(token: str, learned: set[str]) -> list[tuple[int, int]]:
             if first < done or first >= size:
                 continue
             for j in range(min(len(stops) - 1, i + GLUED_PARTS - 1), i - 1, -1):
-                for stop in sorted(stops[j], reverse=True):
+                for stop in reversed(stops[j]):
                     if MIN_LEARNED <= stop - first <= GLUED_CHARS \
                             and (first, stop) != (0, size) \
                             and _digest(token[first:stop]) in learned:
