@@ -9,7 +9,7 @@ all write Markdown through these, and nothing else here knows of a session.
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import NewType
+from typing import NewType, cast
 
 # -- escaping by destination ---------------------------------------------------
 #
@@ -23,6 +23,15 @@ from typing import NewType
 # tests/test_injection.py checks that nothing else calls `Md(` and that every
 # template is a constant.
 Md = NewType("Md", str)
+
+
+def kept_lines(lines: Sequence[str]) -> list[Md]:
+    """Lines of Markdown this module's escapers made for an earlier render of
+    the same note, as its session state kept them (`render.story`'s memo of
+    settled turns): vibe-vault's own output, read back from its own state
+    file, never a transcript's text."""
+    return cast(list[Md], list(lines))
+
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*\Z")
 _YAML_WORDS = frozenset(

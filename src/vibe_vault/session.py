@@ -43,6 +43,7 @@ from vibe_vault.records import Record, Row
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.render import render
+from vibe_vault.render.memo import Memo
 from vibe_vault.state import (
     MAX_STATE,
     AgentFile,
@@ -636,8 +637,10 @@ def _write_the_note(work: _Work, state: SessionState, out: Outcome) -> Figures |
         state.note = free_relpath(places.vault, state.project, sid,
                                   state.fold.first_ts or state.started_hint)
     fig = figures(state, work.opts)
-    out.wrote = write_session_note(places.vault, state, render(state, work.opts, fig),
-                                   work.cfg.state_dir)
+    memo = Memo(state.rendered)
+    note = render(state, work.opts, fig, memo)
+    state.rendered = memo.new
+    out.wrote = write_session_note(places.vault, state, note, work.cfg.state_dir)
     out.note = state.note
     out.has_note = True
     return fig

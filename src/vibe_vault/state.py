@@ -410,6 +410,14 @@ class AgentFile(Struct, omit_defaults=True):
     foreign: bool = False  # a legacy agent file of another session
 
 
+class Rendered(Struct, array_like=True):
+    """A settled turn of the note's story as last rendered (`render.memo`):
+    its lines, under the digest of everything they were made from."""
+
+    key: bytes = b""
+    lines: list[Redacted] = field(default_factory=list)
+
+
 class SessionState(Struct, omit_defaults=True):
     version: int = STATE_VERSION
     session_id: str = ""
@@ -444,6 +452,9 @@ class SessionState(Struct, omit_defaults=True):
     # Words an editor saved into a note file a write had just replaced, that
     # no write has put back yet: the next write merges them in.
     user_pending: str = ""
+    # The story's settled turns as the last write rendered them (render.memo):
+    # not facts, a memo; a Stop renders only the turns that changed.
+    rendered: list[Rendered] = field(default_factory=list)
 
 
 _encoder = msgspec.msgpack.Encoder()

@@ -8,6 +8,8 @@ from `markdown.py`.
 """
 
 
+from typing import TYPE_CHECKING
+
 from vibe_vault.figures import Figures, RenderOptions, figures
 from vibe_vault.render.head import frontmatter, heading, user_heading
 from vibe_vault.render.page import Page, Section
@@ -23,6 +25,9 @@ from vibe_vault.render.work import (
 )
 from vibe_vault.state import SessionState
 from vibe_vault.times import set_zone
+
+if TYPE_CHECKING:
+    from vibe_vault.render.memo import Memo
 
 # The note, top to bottom.
 SECTIONS: tuple[Section, ...] = (
@@ -41,10 +46,12 @@ SECTIONS: tuple[Section, ...] = (
 
 
 def render(state: SessionState, opts: RenderOptions | None = None,
-           fig: Figures | None = None) -> str:
+           fig: Figures | None = None, memo: "Memo | None" = None) -> str:
     """The generated part of the note, ending with the user-notes heading.
-    `fig`, when the caller has them, are this state's figures."""
+    `fig`, when the caller has them, are this state's figures; `memo`, the
+    story's settled turns as the state kept them (the same note, made faster:
+    see render.memo)."""
     opts = opts or RenderOptions()
     set_zone(opts.timezone)
-    page = Page(state=state, opts=opts, fig=fig or figures(state, opts))
+    page = Page(state=state, opts=opts, fig=fig or figures(state, opts), memo=memo)
     return "\n".join(line for section in SECTIONS for line in section(page)) + "\n"

@@ -2,12 +2,16 @@
 
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from vibe_vault.figures import Figures, RenderOptions
 from vibe_vault.markdown import Md, md, text
 from vibe_vault.state import SessionState
+
+if TYPE_CHECKING:
+    from vibe_vault.render.memo import Memo
 
 
 class Page(Struct):
@@ -16,6 +20,8 @@ class Page(Struct):
     state: SessionState
     opts: RenderOptions
     fig: Figures
+    # The story's settled turns as last rendered (None: every turn renders).
+    memo: "Memo | None" = None
 
 
 # A section of the note: its lines (none when it has nothing to say), each

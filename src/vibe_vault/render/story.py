@@ -48,7 +48,11 @@ def story(page: Page) -> list[Md]:
         if f.turns_dropped and i == HEAD_TURNS:
             out.append(md("*… {} turns in between are not shown.*", text(n(f.turns_dropped))))
             out.append(md(""))
-        _turn(out, t, page, i == last)
+        if i == last or page.memo is None:
+            _turn(out, t, page, i == last)
+        else:
+            out.extend(page.memo.lines(t, state, page.opts.show_thinking,
+                                       lambda turn: _settled(turn, page)))
         # The model changes that came before the next turn (by /model, a
         # fallback, a hook): told where they happened, once (a change Claude
         # Code's own notice announced is told by that notice, among the actions).
@@ -61,6 +65,13 @@ def story(page: Page) -> list[Md]:
             at = md(" at {}", text(when)) if when else md("")
             out.append(md("*Model {} → {}{}*", code(sw.was), code(sw.to), at))
             out.append(md(""))
+    return out
+
+
+def _settled(t: Turn, page: Page) -> list[Md]:
+    """The lines of a turn that is not the last."""
+    out: list[Md] = []
+    _turn(out, t, page, False)
     return out
 
 

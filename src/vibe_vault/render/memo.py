@@ -1,0 +1,93 @@
+"""A note's settled turns as they were last rendered, kept in the session state,
+so a Stop renders only what changed instead of a long session's whole story.
+
+A turn's lines are made from the turn and from a few facts beside it: its
+heading's time in the zone notes tell times in, the session's folder (paths are
+shown relative to it), the session's status (a subagent call with no result is
+"still at work" or "unfinished"), the commands' durations the tool hooks
+recorded, and whether thinking is shown. A kept rendering is filed under a
+digest of all of these and of the code that renders (the package's files'
+sizes and times), and used only under the same digest: whatever differs from
+the render it was made by renders again, so a note made with the memo is the
+note made without it, byte for byte. The last turn is never kept (its answer
+is shown whole, or the Stop hook's provisional one): it renders every time.
+"""
+
+
+import os
+from collections.abc import Callable
+from functools import cache
+from typing import cast
+
+import msgspec
+
+from vibe_vault.markdown import Md, kept_lines
+from vibe_vault.redact import Redacted
+from vibe_vault.state import Rendered, SessionState, Turn
+from vibe_vault.times import hhmm
+
+try:  # the C module itself: hashlib's import costs a hook ~3 ms more
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+@cache
+def code_stamp() -> bytes:
+    """What the code that makes a turn's lines is, as cheaply as it can be
+    told: the version, and the size and time of the source file of every
+    module the story's lines come from (a new version, an edit, another
+    checkout), so a rendering kept by other code is never used. (A module the
+    story comes to use must be added to RENDERERS.)"""
+    import sys
+
+    import vibe_vault
+
+    parts = [vibe_vault.__version__]
+    for name in RENDERERS:
+        path = getattr(sys.modules.get(name), "__file__", None) or name
+        try:
+            st = os.stat(path)
+        except OSError:
+            parts.append(name)
+            continue
+        parts.append(f"{name} {st.st_size} {st.st_mtime_ns}")
+    return blake2b("\n".join(parts).encode(), digest_size=16).digest()
+
+
+# The modules a settled turn's lines are made by (render.story and what it
+# calls): each is imported by the time a note renders.
+RENDERERS = ("vibe_vault.render.memo", "vibe_vault.render.story", "vibe_vault.render.page",
+             "vibe_vault.markdown", "vibe_vault.text", "vibe_vault.paths", "vibe_vault.figures",
+             "vibe_vault.times", "vibe_vault.state")
+
+
+class Memo:
+    """The renderings a state kept (`old`), and those this render keeps (`new`:
+    the state holds these after the write, and nothing else)."""
+
+    def __init__(self, kept: list[Rendered]) -> None:
+        self.old = {r.key: r.lines for r in kept}
+        self.new: list[Rendered] = []
+        self.hits = 0
+
+    def lines(self, t: Turn, state: SessionState, show_thinking: bool,
+              make: Callable[[Turn], list[Md]]) -> list[Md]:
+        """The settled turn `t`'s lines: kept ones under the same digest, else `make(t)`'s."""
+        durations = [state.durations.get(a.tool_id) for a in t.actions
+                     if a.kind == "bash" and a.tool_id]
+        key = blake2b(code_stamp(), digest_size=16)
+        key.update(_encoder.encode((t, hhmm(t.ts), state.fold.cwd, state.status,
+                                    show_thinking, durations)))
+        digest = key.digest()
+        old = self.old.get(digest)
+        if old is not None:
+            self.hits += 1
+            self.new.append(Rendered(key=digest, lines=old))
+            return kept_lines(old)
+        made = make(t)
+        # (Md and Redacted are both str: lines the escapers made of gated text)
+        self.new.append(Rendered(key=digest, lines=cast(list[Redacted], made)))
+        return made
