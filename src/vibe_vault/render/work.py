@@ -230,6 +230,10 @@ def subagents(page: Page) -> list[Md]:
         if af.fold.agent_id and not af.foreign
     }
     out = [md("## Subagents")]
+    # Tokens each agent's messages used, summed once per agent: many calls may
+    # name one agent (a resumed one, the streamed "?"), each with up to a
+    # window of messages, and this section is rendered at every Stop.
+    used_by: dict[int, int] = {}
     for s in f.subagents:
         af = by_agent.get(s.agent_id) or f.progress.get(s.agent_id)
         calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
@@ -243,7 +247,10 @@ def subagents(page: Page) -> list[Md]:
             if did.commits:
                 bits.append(plural(len(did.commits), "commit"))
             # What it spent, from its own messages: not its final context size.
-            used = sum(t.total for t in [*af.usage.values(), *af.settled.values()])
+            used = used_by.get(id(af), -1)
+            if used < 0:
+                used = used_by[id(af)] = sum(
+                    t.total for t in [*af.usage.values(), *af.settled.values()])
             if used:
                 bits.append(f"{short_tokens(used)} tokens used")
         if s.ms:
