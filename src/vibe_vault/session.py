@@ -491,16 +491,21 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             return Outcome(session_id=request.session_id, forgotten=True)
         work = _Work(cfg, request, store, places)
         state, started_over = _state_to_fold_into(work)
-        learned_before = len(state.fold.learned)
+        learned_before = _learned_anywhere(state)
         main_read, read, complete = _read_new(work, state)
         _settle_status(work, state, main_read=main_read, started_over=started_over,
                        complete=complete)
-        if len(state.fold.learned) != learned_before:
-            # A secret learned in this read: out of what the state holds beside
-            # the facts too (the Stop hook's answer, hook and meta.json names),
-            # and out of what the fold said before, in the side file.
+        learned = _learned_anywhere(state)
+        if learned != learned_before or _unshared(state, learned):
+            # A secret learned in this read, by the main agent or a subagent:
+            # every fold of the session knows it from now on (a sibling's
+            # next read keeps it out as it folds), and it is out of what the
+            # state holds already, beside the facts too (the Stop hook's
+            # answer, hook and meta.json names), and out of what the fold
+            # said before, in the side file.
+            _share_learned(state, learned)
             store.load_said(state, places.files.state)
-            scrub(state, SessionState, set(state.fold.learned))
+            scrub(state, SessionState, learned)
         if request.links is not None:
             from vibe_vault.links import set_links
 
@@ -513,6 +518,28 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         if request.want_record:
             _add_the_record(work, state, out, fig)
         return out
+
+
+def _folds(state: SessionState) -> list[Fold]:
+    """The session's folds: the main transcript's and each subagent file's."""
+    return [state.fold, *(af.fold.work for af in state.agents.values())]
+
+
+def _learned_anywhere(state: SessionState) -> set[str]:
+    """The digests of the secrets any fold of the session has learned."""
+    return {d for f in _folds(state) for d in f.learned}
+
+
+def _unshared(state: SessionState, learned: set[str]) -> bool:
+    return any(len(f.learned) != len(learned) for f in _folds(state))
+
+
+def _share_learned(state: SessionState, learned: set[str]) -> None:
+    """Every fold knows every secret the session learned, in one order (so
+    the state does not depend on which file taught it first)."""
+    union = sorted(learned)
+    for f in _folds(state):
+        f.learned = list(union)
 
 
 def _state_to_fold_into(work: _Work) -> tuple[SessionState, bool]:
