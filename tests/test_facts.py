@@ -381,7 +381,7 @@ def test_unfinished_subagents_and_background_commands_are_said_so(
                 and tid in results and desc:
             assert f"{desc.rstrip('.')}: " in note
             line = next(ln for ln in note.splitlines() if f"{desc.rstrip('.')}: " in ln)
-            assert "left running in the background" in line, line
+            assert "started in the background" in line, line
 
 
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))

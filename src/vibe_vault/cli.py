@@ -191,6 +191,26 @@ def _encodes(text: str) -> bool:
     return True
 
 
+def _as_database_error(exc: Exception, cfg: Any, sqlite3: Any) -> Any:
+    """The SQLite error `exc` is, or stands for; None for any other error. Text
+    that a damaged page garbled fails to decode in Python, not in SQLite: such
+    an error counts as damage when the database's own check finds it damaged."""
+    if isinstance(exc, sqlite3.Error):
+        return exc
+    if not isinstance(exc, UnicodeDecodeError):
+        return None
+    from vibe_vault import vaultdb
+
+    try:
+        verdict = vaultdb.health(cfg.state_dir)[0]
+    except sqlite3.Error as err:
+        verdict = str(err)
+    if verdict == "ok":
+        return None
+    return sqlite3.DatabaseError(f"database disk image is malformed (text that cannot be "
+                                 f"read: {exc.reason}; quick_check: {verdict[:120]})")
+
+
 def _run(ns: Any, cfg: Any) -> int:
     """The command; when the database turns out damaged (an SQLite error at
     opening or at any query), it is checked, deleted and built again from the
@@ -203,9 +223,11 @@ def _run(ns: Any, cfg: Any) -> int:
         return int(ns.func(ns, cfg))
     except Exception as exc:
         sqlite3 = sys.modules.get("sqlite3")  # (not imported by vv when nothing used it)
-        if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+        if sqlite3 is None:
             raise
-        first = exc
+        first = _as_database_error(exc, cfg, sqlite3)
+        if first is None:
+            raise
     from vibe_vault import vaultdb
     from vibe_vault.log import warn
 
@@ -215,9 +237,10 @@ def _run(ns: Any, cfg: Any) -> int:
         try:
             return int(ns.func(ns, cfg))
         except Exception as exc:
-            if not isinstance(exc, sqlite3.Error):
+            again = _as_database_error(exc, cfg, sqlite3)
+            if again is None:
                 raise
-            first, kind = exc, vaultdb.trouble(exc)
+            first, kind = again, vaultdb.trouble(again)
     path = vaultdb.path_of(cfg.state_dir)
     if kind == "busy":
         warn(None, f"the database {path} is busy (another vv is writing it); try again")

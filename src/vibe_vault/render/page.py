@@ -40,7 +40,7 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
     if status == "interrupted":
         return "interrupted"
     if status == "background":
-        return "left running in the background"
+        return "started in the background"  # (Open threads says whether it still runs)
     return status or "no result yet"
 
 
