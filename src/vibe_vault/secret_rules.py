@@ -208,6 +208,107 @@ SHORT_VENDOR_RULE = Rule(
     "dropbox: enabled, linkedin: https://linkedin.com/in/me")
 
 
+# Commands that take a secret as an argument, or read one piped in on stdin.
+# The value is the argument's (quoted or bare); caught, it is learned too.
+_NOT_VAR = r"(?!\$[\w{(])"
+
+
+class _Values:
+    """Fresh value groups (v, v2, ...) for one rule's pattern."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def _name(self) -> str:
+        self.n += 1
+        return "v" if self.n == 1 else f"v{self.n}"
+
+    def any(self, bare: str = r"[^\s'\"|;&<>()]+") -> str:
+        """A shell word: '…', "…" or bare; not a variable's value (`$TOKEN`, "${X}")."""
+        return (f"(?:'(?P<{self._name()}>[^'\\n]+)'"
+                f"|\"(?P<{self._name()}>{_NOT_VAR}[^\"\\n]+)\""
+                f"|(?P<{self._name()}>{_NOT_VAR}{bare}))")
+
+    def after(self, sep: str) -> str:
+        """The part after `sep` of a `user<sep>secret` word, quoted whole or in part."""
+        return (f"(?:'[^\\s'{sep}]+{sep}(?P<{self._name()}>[^'\\n]+)'"
+                f"|\"[^\\s\"{sep}]+{sep}(?P<{self._name()}>[^\"\\n]+)\""
+                f"|[^\\s'\"{sep}]+{sep}" + self.any() + ")")
+
+
+def _cli_rule() -> Rule:
+    v = _Values()
+    args = r"[^\n|;&]*?\s"  # the command's other arguments
+    pattern = (
+        r"(?:\bssh-keygen\b" + args + r"-[NP]\s*" + v.any()
+        + r"|\b(?:un)?zip\b" + args + r"-P\s*" + v.any()
+        + r"|\b7z[arz]?\b" + args + r"-p" + v.any(r"[^\s'\"|;&<>()-][^\s'\"|;&<>()]*")
+        + r"|\bsmbclient\b" + args + r"(?:-U|--user)[ =]?" + v.after("%")
+        + r"|(?<![^\s;&|(])(?:https?|xhs?)(?=\s)" + args + r"(?:-a|--auth)[ =]?" + v.after(":")
+        + r"|\bldap\w+\b" + args + r"-w\s*" + v.any()
+        + r"|\bsqlcmd\b" + args + r"-P\s*" + v.any()
+        + r"|\bsqlplus\b(?:\s+-\S+)*\s+['\"]?[A-Za-z0-9_$#]+/"
+        + r"(?:\"(?P<" + v._name() + r">[^\"\n]+)\"|(?P<" + v._name() + r">[^\s'\"@/]+))"
+        + r"|--(?:passphrase|secret-string|secret-binary)[ =]" + v.any()
+        + r"|\bopenssl\b" + args + r"-[kK]\s+" + v.any()
+        + r"|\brabbitmqctl\b" + args + r"(?:add_user|change_password)\s+\S+\s+" + v.any()
+        + r"|\bnet\s+user\s+(?!/)\S+\s+(?![/*])" + v.any()
+        + r"|\bconfig\s+set\s+\S*(?:_auth|_authToken|_password|npmAuthToken|npmAuthIdent)\s+"
+        + v.any()
+        + r"|\bput-parameter\b" + args + r"--value[ =]" + v.any()
+        # echo X | <a command that reads a secret on stdin>
+        + r"|\b(?:echo|printf)\s+(?:-[neE]+\s+)*(?:'%s(?:\\n)?'\s+)?" + v.any()
+        + r"\s*\|\s*(?=[^\n;&]*?(?:--password-stdin|--with-token|--stdin\b|\bchpasswd\b"
+        r"|\bsudo\s+(?:-\w+\s+)*-\w*S\b|\bsecrets?\s+(?:put|set|create|versions\s+add)\b"
+        r"|\benv\s+add\b|--data-file[ =]-(?!\S)))"
+        + ")")
+    return Rule(
+        "cli-password",
+        ("ssh-keygen", "zip", "7z", "smbclient", "http", "xh", "ldap", "sqlcmd", "sqlplus",
+         "--passphrase", "--secret-", "openssl", "rabbitmqctl", "net user", "config set",
+         "put-parameter", "-stdin", "--with-token", "sudo", "secret put", "secrets ",
+         "secret set", "env add", "data-file", "chpasswd"),
+        pattern,
+        ("ssh-keygen -t ed25519 -N '⟦«a18»⟧' -f k", "zip -P ⟦«a16»⟧ s.zip a",
+         "unzip -P ⟦«a16»⟧ a.zip", "7z a -p⟦«a16»⟧ a.7z d",
+         "smbclient //srv/share -U admin%⟦«a16»⟧", "ldapsearch -x -D cn=admin -w ⟦«a16»⟧ -b dc=ex",
+         "sqlcmd -S db -U sa -P ⟦«a16»⟧ -Q 'select 1'", "sqlplus scott/⟦«a16»⟧@orcl",
+         "gpg --batch --passphrase ⟦«a16»⟧ -d f.gpg",
+         "openssl enc -aes-256-cbc -k ⟦«a16»⟧ -in a -out b", "http -a bob:⟦«a16»⟧ https://x",
+         "rabbitmqctl add_user admin ⟦«a16»⟧", "net user admin ⟦«a16»⟧ /add",
+         "npm config set //registry.npmjs.org/:_authToken ⟦«a16»⟧",
+         "aws ssm put-parameter --name /a --type SecureString --value ⟦«a16»⟧",
+         "aws secretsmanager create-secret --name x --secret-string '⟦«a16»⟧'",
+         "echo ⟦«a16»⟧ | docker login -u bob --password-stdin",
+         "echo '⟦«a16»⟧' | sudo -S apt update", "echo ⟦«a16»⟧ | gh auth login --with-token",
+         "echo ⟦«a16»⟧ | wrangler secret put API_KEY",
+         "echo ⟦«a16»⟧ | vercel env add STRIPE_KEY production",
+         "echo -n '⟦«a16»⟧' | gcloud secrets create x --data-file=-",
+         "htpasswd -b -c .htpasswd admin ⟦«a16»⟧"),
+        "zip -r a.zip dir && ssh-keygen -t ed25519 -f k && gpg -d f.gpg")
+
+
+# A password set by SQL (`ALTER USER … WITH PASSWORD '…'`, `IDENTIFIED BY '…'`).
+SQL_PASSWORD = Rule(
+    "sql-password", ("identified", "password"),
+    r"(?i)\b(?:user|role|login)\b[^\n;]{0,200}?\b(?:password|identified\s+(?:with\s+\S+\s+)?by)"
+    r"\s+(?:'(?P<v>[^'\n]+)'|\"(?P<v2>[^\"\n]+)\")",
+    ("psql -c \"ALTER USER app WITH PASSWORD '⟦«a16»⟧'\"",
+     "mysql -e \"CREATE USER 'a'@'%' IDENTIFIED BY '⟦«a16»⟧'\""),
+    "psql -c 'select 1' -c 'ALTER USER app WITH LOGIN'")
+
+# A secret put in the environment by code: `os.environ['API_KEY'] = '…'`. A
+# quoted literal: not judged as `key = value` is (`a0[` is no subscript here).
+ENVIRON_SECRET = Rule(
+    "environ-secret", ("environ",),
+    r"(?i)environ\[\s*['\"][a-z0-9_]*" + SECRET_NAME + r"[a-z0-9_]*['\"]\s*\]\s*=\s*"
+    r"(?:'(?P<v>[^'\n]+)'|\"(?P<v2>[^\"\n]+)\")",
+    ("python -c \"import os; os.environ['API_KEY']='⟦«a16»⟧'\"",),
+    "os.environ['PATH'] = '/usr/bin'")
+
+SHELL_RULES = (_cli_rule(), SQL_PASSWORD, ENVIRON_SECRET)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("private-key", ("private key",),
          r"-{4,5} ?BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]*?"
@@ -445,7 +546,9 @@ RULES: tuple[Rule, ...] = (
          r"(?:'(?P<v16>[^'\n]+)'|\"(?P<v17>[^\"\n]+)\"|(?P<v18>[^\s'\"]+))"
          r"|\bconfigure\s+set\s+[\w.\-]*(?:secret|token|password|key)[\w.\-]*\s+"
          r"['\"]?(?P<v19>[^\s'\"]+)"
-         r"|\bhtpasswd\b(?:\s+-[a-zA-Z]+)*\s+-b\w*\s+\S+\s+\S+\s+['\"]?(?P<v20>[^\s'\"]+))",
+         # htpasswd -b [-c] FILE USER PASSWORD (-b anywhere among the flags).
+         r"|\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*b)(?:\s+-[a-zA-Z]+)*\s+(?!-)\S+\s+(?!-)\S+\s+"
+         r"(?:'(?P<v20>[^'\n]+)'|\"(?P<v21>[^\"\n]+)\"|(?P<v22>[^\s'\"]+)))",
          ("curl -u admin:⟦«a16»⟧ https://jenkins.internal/api",
           "mysql -u root -p⟦«a14»⟧ shop", "mysql -uroot -p'⟦«a14»⟧' shop",
           "psql --password ⟦«a14»⟧ -h db", "sshpass -p '⟦«a14»⟧' ssh deploy@host",
@@ -457,6 +560,7 @@ RULES: tuple[Rule, ...] = (
           "keytool -genkey -keystore k.jks -storepass ⟦«a12»⟧ -alias me",
           "aws configure set aws_secret_access_key ⟦«b40»⟧"),
          "date -u +%Y-%m-%dT%H:%M:%SZ"),
+    *SHELL_RULES,
     Rule("netrc", ("machine", "default"),
          B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
          r"\s+password\s+(?P<v>\S+)",
