@@ -256,6 +256,21 @@ class Env:
             time.tzset()
         return subprocess.CompletedProcess(["vv", *args], code, *written)
 
+    def traces(self, secret: str, sid: str) -> list[str]:
+        """Where `secret` is seen: each file under the vault and the state dir
+        (the database included) holding it as written or JSON-escaped, and each
+        of `vv search` (plain and --json) and `vv show` of the session printing
+        it. The privacy tests' one oracle: the value the test planted."""
+        needle, escaped = secret.encode(), json.dumps(secret)[1:-1].encode()
+        found = [str(p) for root in (self.vault, self.state) if root.exists()
+                 for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()
+                 and (needle in (data := p.read_bytes()) or escaped in data)]
+        for args in (["search", secret], ["search", "--json", secret], ["show", sid[:8]]):
+            r = self.vv(*args)
+            if needle in r.stdout + r.stderr:
+                found.append("vv " + " ".join(args))
+        return found
+
     def hook(self, event: dict[str, object] | bytes,
              timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
         data = event if isinstance(event, bytes) else json.dumps(event).encode()

@@ -503,15 +503,6 @@ def _result(tid: str, content: str, error: bool = False, **extra: Any) -> dict[s
     return {"type": "user", "message": {"role": "user", "content": [block]}, **extra}
 
 
-def _everywhere(env: Env, secret: str, sid: str) -> list[str]:
-    found = leaks(secret, files_under([env.vault, env.state]), [])
-    for args in (["search", secret], ["search", "--json", secret], ["show", sid[:8]]):
-        r = env.vv(*args)
-        if secret.encode() in r.stdout + r.stderr:
-            found.append(" ".join(args))
-    return found
-
-
 def test_no_ungated_path_provisional_late_learned_written_env_and_cut_errors(env: Env) -> None:
     """The Stop hook's answer (learned and private words), a value first seen
     in a command's description then exported, a .env written with the Write
@@ -559,6 +550,6 @@ def test_no_ungated_path_provisional_late_learned_written_env_and_cut_errors(env
     note = next(iter(env.notes().values()))
     assert "provisional" in note  # the answer is shown, gated
     assert env.vv("index").returncode == 0
-    problems = {s: _everywhere(env, s, sid)
+    problems = {s: env.traces(s, sid)
                 for s in (late, envval, private, token, token[:20], own)}
     assert not any(problems.values()), problems

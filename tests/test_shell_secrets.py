@@ -236,10 +236,5 @@ def test_end_to_end_the_value_is_in_no_file_search_or_show(
         assert r.returncode == 0, r.stderr
         assert env.notes()
         assert env.vv_here("index").returncode == 0
-        leaks = [str(p) for p in [*env.vault.rglob("*"), *env.state.rglob("*")]
-                 if p.is_file() and v.encode() in p.read_bytes()]
-        for args in (["search", v], ["search", "--json", v], ["show", sid[:8]]):
-            out = env.vv_here(*args)
-            if v.encode() in out.stdout + out.stderr:
-                leaks.append(" ".join(args))
+        leaks = env.traces(v, sid)
         assert not leaks, (source, places, leaks)

@@ -101,17 +101,6 @@ def _hook(env: Env) -> None:
     assert r.returncode == 0 and not r.stdout, r
 
 
-def _traces(env: Env, secret: str) -> list[str]:
-    needle = secret.encode()
-    found = [str(p) for root in (env.vault, env.state) for p in sorted(root.rglob("*"))
-             if p.is_file() and needle in p.read_bytes()]
-    for args in (["search", secret], ["search", "--json", secret], ["show", SID[:8]]):
-        r = env.vv(*args)
-        if needle in r.stdout + r.stderr:
-            found.append("vv " + " ".join(args))
-    return found
-
-
 # Each example runs ~12 vv processes: shrinking a failure would take minutes,
 # and the failing case is printed as drawn.
 _NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
@@ -143,6 +132,7 @@ def test_a_secret_learned_in_any_file_leaves_every_file(
     _hook(whole)
     for env in (split, whole):
         assert env.vv("index").returncode == 0
-        assert not _traces(env, secret), (teacher, how, order, _traces(env, secret))
+        found = env.traces(secret, SID)
+        assert not found, (teacher, how, order, found)
     assert [strip_status(n) for n in split.notes().values()] == \
         [strip_status(n) for n in whole.notes().values()]
