@@ -449,16 +449,18 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
         set_meta(conn, "dead", str(int(meta(conn, "dead", "0")) + 1))
 
 
-def _indexed_texts(conn: sqlite3.Connection, doc: int) -> dict[str, str] | None:
+def _indexed_texts(conn: sqlite3.Connection, doc: int,
+                   errors: str = "surrogatepass") -> dict[str, str] | None:
     """The texts a session's words were indexed from, by column; None when
-    they are not kept whole (a row of an older version, or unreadable)."""
+    they are not kept whole (a row of an older version, or unreadable).
+    `errors`: "replace" for a snippet, which may show a damaged text's rest."""
     import zlib
 
     row = conn.execute("SELECT body FROM texts WHERE doc = ?", (doc,)).fetchone()
     if row is None:
         return None
     try:
-        data = zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+        data = zlib.decompress(row[0]).decode("utf-8", errors)
     except (zlib.error, TypeError, UnicodeDecodeError):
         return None
     out: dict[str, str] = {}
@@ -516,20 +518,7 @@ def pack_texts(texts: dict[str, str]) -> bytes:
 
 def texts_of(conn: sqlite3.Connection, doc: int) -> dict[str, str]:
     """The texts a session was indexed with, by column ({} when none are kept)."""
-    import zlib
-
-    row = conn.execute("SELECT body FROM texts WHERE doc = ?", (doc,)).fetchone()
-    if row is None:
-        return {}
-    try:
-        data = zlib.decompress(row[0]).decode("utf-8", "replace")
-    except (zlib.error, TypeError):
-        return {}
-    out = {}
-    for record in data.split(_RECORD):
-        column, _, text = record.partition(_UNIT)
-        out[column] = text
-    return out
+    return _indexed_texts(conn, doc, errors="replace") or {}
 
 
 def forget(state_dir: str) -> None:
