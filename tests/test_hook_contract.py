@@ -126,17 +126,20 @@ def test_missing_transcript_path_falls_back_to_projects_dir(env: Env) -> None:
 
 @pytest.mark.corpus
 def test_tilde_in_transcript_path_is_expanded(env: Env) -> None:
+    """Claude Code's default folder (no CLAUDE_CONFIG_DIR), named from `~`."""
+    del env.env["CLAUDE_CONFIG_DIR"]
     home = Path(env.env["HOME"])
-    (home / "t").mkdir(parents=True)
-    shutil.copyfile(SESSION, home / "t" / "s.jsonl")
-    assert_harmless(env.hook(stop(path="~/t/s.jsonl")))
+    (home / ".claude" / "projects" / "-t").mkdir(parents=True)
+    shutil.copyfile(SESSION, home / ".claude" / "projects" / "-t" / "s.jsonl")
+    assert_harmless(env.hook(stop(path="~/.claude/projects/-t/s.jsonl")))
     assert len(env.notes()) == 1
 
 
 @pytest.mark.corpus
 def test_missing_and_directory_transcripts(env: Env) -> None:
     # Not there yet is normal for a Stop (`claude -p` writes the file later).
-    r = env.hook(stop(path=env.root / "nope.jsonl"))
+    projects = env.claude / "projects" / "-tmp-proj"
+    r = env.hook(stop(path=projects / "nope.jsonl"))
     assert_harmless(r)
     assert r.stderr == b""
     # Gone, for a session that had one, is worth a line at SessionEnd.
@@ -146,12 +149,12 @@ def test_missing_and_directory_transcripts(env: Env) -> None:
     r = env.hook(dict(stop(path=target), hook_event_name="SessionEnd", reason="other"))
     assert_harmless(r)
     assert b"not found" in r.stderr
-    d = env.root / "dir.jsonl"
+    d = projects / "dir.jsonl"
     d.mkdir()
     r = env.hook(stop(path=d))
     assert_harmless(r)
     assert b"directory" in r.stderr
-    loop = env.root / "loop.jsonl"
+    loop = projects / "loop.jsonl"
     loop.symlink_to(loop)
     assert_harmless(env.hook(stop(path=loop)))
     assert "vv.log" in os.listdir(env.state)

@@ -41,7 +41,8 @@ def timed_hook(env: Env, event: dict[str, object]) -> float:
 
 @pytest.mark.corpus
 def test_fifo_as_the_transcript(env: Env) -> None:
-    fifo = env.root / "t.jsonl"
+    fifo = env.claude / "projects" / "-tmp" / "t.jsonl"
+    fifo.parent.mkdir(parents=True)
     os.mkfifo(fifo)
     assert timed_hook(env, stop(path=fifo)) < 5
     assert "not a regular file" in (env.state / "vv.log").read_text()

@@ -143,14 +143,25 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
 
         hook_start.run(event, cfg)
         return
-    sid = _str(event, "session_id")
-    if not sid or len(sid) > 256 or "\x00" in sid:
-        warn(cfg.state_dir, f"hook {name}: missing or invalid session_id")
+    from vibe_vault import hook_input
+
+    # Checked before anything is named by them; a bad one is told by its type
+    # and length only (it may be a path, a control sequence or a secret).
+    raw_sid = event.get("session_id")
+    problem = hook_input.session_id_problem(raw_sid)
+    if problem is not None:
+        warn(cfg.state_dir, f"hook {name}: {problem}; nothing done")
         return
+    assert isinstance(raw_sid, str)
+    sid = raw_sid
     from vibe_vault import privacy
 
     if privacy.is_forgotten(cfg.state_dir, sid):
         return  # forgotten, or of an excluded project: nothing is kept
+    problem = hook_input.cwd_problem(event.get("cwd"))
+    if problem is not None:
+        warn(cfg.state_dir, f"hook {name}: {problem}; left out")
+        event = {k: v for k, v in event.items() if k != "cwd"}
     cwd = _str(event, "cwd") or ""
     if cfg.get("exclude_projects") and cwd:
         from vibe_vault.project import project_name
@@ -160,10 +171,13 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
             _let_go(cfg, sid)
             _last_run(cfg.state_dir, name, "-")
             return
-    transcript = locate_transcript(event, sid, cfg)
+    transcript, problem = locate_transcript(event, sid, cfg)
     if transcript is None:
-        warn(cfg.state_dir, f"hook {name}: transcript for session {sid[:40]!r} not found")
+        warn(cfg.state_dir, f"hook {name}: {problem or 'transcript'}; no transcript of "
+             f"session {sid[:40]} found under {cfg.projects_root}")
         return
+    if problem is not None:
+        info(cfg.state_dir, f"hook {name}: {problem}; read the one named by the session id")
     budget = cfg.get("session_end_deadline") if name == "SessionEnd" else cfg.get(
         "hook_deadline")
     deadline = started + float(budget)
@@ -284,27 +298,27 @@ def _last_run(state_dir: str, name: str, sid: str) -> None:
         write_atomic(locations.last_run(state_dir), line.encode(), mode=0o600)
 
 
-def locate_transcript(event: dict[str, Any], sid: str, cfg: Any) -> str | None:
-    raw = _str(event, "transcript_path")
-    if raw and "\x00" not in raw:
-        path = os.path.expanduser(raw)
-        if os.path.exists(path):
-            return path
-    from vibe_vault.paths import safe_id
+def locate_transcript(event: dict[str, Any], sid: str, cfg: Any
+                      ) -> tuple[str | None, str | None]:
+    """(the session's transcript, why the event's transcript_path was not
+    used): the path the event gives when it is a `.jsonl` file in Claude
+    Code's projects folder and there, else `<projects>/*/<sid>.jsonl`, else
+    the given path (its absence is the caller's to report), else None."""
+    from vibe_vault.hook_input import transcript_path
 
-    if safe_id(sid) != sid:
-        return None  # not a plain id: never glob with it
+    path, problem = transcript_path(event.get("transcript_path"), cfg.projects_root)
+    if path is not None and os.path.exists(path):
+        return path, None
+    # (sid is a plain id: hook_input.session_id_problem let it through)
     root = cfg.projects_root
     try:
         for slug in sorted(os.scandir(root), key=lambda e: e.name):
             candidate = os.path.join(slug.path, f"{sid}.jsonl")
             if os.path.isfile(candidate):
-                return candidate
+                return candidate, problem
     except OSError:
         pass
-    if raw:
-        return os.path.expanduser(raw)  # let the caller report it missing
-    return None
+    return path, problem  # None, or a path to report missing
 
 
 def _let_go(cfg: Any, sid: str) -> None:

@@ -12,6 +12,8 @@ import json
 import os
 import time
 
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
+
 
 def record(data: bytes) -> None:
     now = time.time()
@@ -26,7 +28,16 @@ def record(data: bytes) -> None:
     name = event.get("hook_event_name")
     if not (isinstance(sid, str) and isinstance(tid, str) and sid and tid):
         return
+    from vibe_vault.hook_input import session_id_problem
     from vibe_vault.locations import journal_dir, journal_file, state_dir, tool_key
+
+    problem = session_id_problem(sid)
+    if problem is not None:  # (it would name the journal file)
+        from vibe_vault.log import info
+
+        info(state_dir()[0], f"hook {name if name in TOOL_EVENTS else 'tool event'}: "
+             f"{problem}; nothing done")
+        return
 
     rec: dict[str, object] = {"e": "pre" if name == "PreToolUse" else "post", "id": tool_key(tid),
                               "t": round(now, 3)}

@@ -56,7 +56,11 @@ def run(event: dict[str, Any], cfg: Any) -> None:
     sid = event.get("session_id")
     if not isinstance(cwd, str) or not cwd:
         return
-    text = context_for(cfg, cwd, sid if isinstance(sid, str) else "")
+    from vibe_vault.hook_input import session_id_problem
+
+    # (the id only leaves this session out of the lookup: a bad one is no id)
+    text = context_for(cfg, cwd, sid if isinstance(sid, str) and session_id_problem(sid) is None
+                       else "")
     if not text:
         return
     import msgspec
