@@ -16,6 +16,10 @@ from vibe_vault.helpformat import Formatter
 from vibe_vault.regular import open_regular, read_fd, read_text
 from vibe_vault.times import day_of_epoch
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from vibe_vault.redact import Redactor
+
 
 class Check(Struct):
     name: str
@@ -333,6 +337,26 @@ def _unknown_fields(root: Path, files: int = 20, tail: int = 1 << 20) -> dict[st
     return counts
 
 
+def shown(text: str, redactor: Redactor) -> str:
+    """A name read from a transcript (an unknown field, a version), as a line
+    of the report may show it: one line, no control character or escape
+    sequence, through the redaction gate, then cut."""
+    import re
+
+    from vibe_vault import text as tx
+
+    # An escape sequence goes whole (a space in its place), so neither its
+    # letters nor a token glued to them survive as text.
+    text = re.sub(_ESCAPES, " ", tx.cut(text, 2000))
+    line = " ".join(tx.terminal_safe(text).split())
+    return tx.trim(redactor.redact(line)[0], 80)
+
+
+# CSI (ESC [ or the C1 byte), OSC (ESC ] … BEL or ST), and any other ESC pair.
+_ESCAPES = (r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*"
+            r"(?:\x07|\x1b\\|\x9c)?|\x1b[@-_]?")
+
+
 def _drift(cfg: Config) -> Check:
     import sqlite3
 
@@ -356,9 +380,12 @@ def _drift(cfg: Config) -> Check:
     if not counts:
         return Check("format drift", "pass", f"no unknown entry types in {known} "
                      "known sessions, no unknown fields in recent transcripts")
-    top = sorted(counts.items(), key=lambda kv: -kv[1])[:8]
+    from vibe_vault.session import redactor_for
+
+    redactor = redactor_for(cfg)
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
     return Check("format drift", "warn", "entry types and fields this version does not know: "
-                 + ", ".join(f"{k} ×{n}" for k, n in top),
+                 + ", ".join(f"{shown(k, redactor)} ×{n}" for k, n in top),
                  "upgrade vibe-vault; these lines are counted and skipped")
 
 
