@@ -42,6 +42,16 @@ def result_text(obj: dict[str, Any], block: dict[str, Any]) -> str:
     return "\n".join(str(x.get("text", "")) for x in c or [] if isinstance(x, dict))
 
 
+def _edited(before: str, inp: dict[str, Any]) -> str | None:
+    edits = inp.get("edits") if isinstance(inp.get("edits"), list) else [inp]
+    for e in edits:
+        old, new = e.get("old_string"), e.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in before:
+            return None
+        before = before.replace(old, new) if e.get("replace_all") else before.replace(old, new, 1)
+    return before
+
+
 class Facts:
     """What a session's files say, file by file, in the order written."""
 
@@ -51,11 +61,34 @@ class Facts:
         self.tool_ids: set[str] = set()
         self.bash_calls = 0
         self.models: set[str] = set()
+        # Per file: its first content, its last, both as the results tell
+        # (None once a change does not say); a file whose last equals its
+        # first, not created, is changed back: no file changed.
+        self.contents: dict[str, tuple[str | None, str | None, bool]] = {}
         agents = session_files(main) if with_agents else []
         agent_ids = {o["agentId"] for a in agents for o in objects(a)
                      if isinstance(o.get("agentId"), str)}
         for path in [main, *agents]:
             self._read(path, main_file=path == main, agent_ids=agent_ids)
+
+    @property
+    def changed_back(self) -> set[str]:
+        return {p for p, (first, last, created) in self.contents.items()
+                if first is not None and first == last and not created}
+
+    def _follow(self, path: str, call: dict[str, Any], inp: dict[str, Any], r: Any) -> None:
+        first, now, created = self.contents.get(path, ("", "", False))
+        if path not in self.contents:
+            first = now = None
+        r = r if isinstance(r, dict) else {}
+        original = "" if r.get("type") == "create" else r.get("originalFile")
+        if path not in self.contents:
+            first, now, created = original, original, r.get("type") == "create"
+        if not isinstance(original, str) or original != now:
+            self.contents[path] = (None, None, created)
+            return
+        after = inp.get("content") if call.get("name") == "Write" else _edited(original, inp)
+        self.contents[path] = (first, after if isinstance(after, str) else None, created)
 
     def _read(self, path: Path, main_file: bool, agent_ids: set[str]) -> None:
         calls: dict[str, dict[str, Any]] = {}
@@ -86,6 +119,7 @@ class Facts:
                         path_ = inp.get("file_path") or inp.get("notebook_path")
                         if path_:
                             self.files.add(str(path_))
+                            self._follow(str(path_), call, inp, o.get("toolUseResult"))
                     if call.get("name") == "Bash" and "git" in str(inp.get("command")):
                         found = COMMIT_LINE.findall(result_text(o, b))
                         new = [s for s in found if s not in shas]
@@ -120,7 +154,7 @@ def test_note_states_the_sessions_facts(notes: dict[str, str], main: Path) -> No
     note = notes[str(expected_sid(main))]
     fm = frontmatter(note)
     facts = Facts(main)
-    assert fm["files_changed"] == len(facts.files)
+    assert fm["files_changed"] == len(facts.files - facts.changed_back)
     assert fm.get("commits", 0) == facts.commits  # left out at zero
     assert fm["tool_calls"] == len(facts.tool_ids)
     assert fm["commands"] == facts.bash_calls
@@ -303,14 +337,65 @@ def _edit_lines(name: str, inp: dict[str, Any], result: Any) -> tuple[int, int, 
     return lines(inp.get("new_string")), lines(inp.get("old_string")), True
 
 
+def _git_lines(text: str) -> list[str]:
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _net(old: str, new: str) -> tuple[int, int]:
+    """Lines `new` adds to `old` and takes from it: those outside a longest
+    common subsequence of their lines (dynamic programming, after the common
+    start and end)."""
+    a, b = _git_lines(old), _git_lines(new)
+    while a and b and a[0] == b[0]:
+        a, b = a[1:], b[1:]
+    while a and b and a[-1] == b[-1]:
+        a, b = a[:-1], b[:-1]
+    row = [0] * (len(b) + 1)
+    for x in a:
+        diag, row = 0, row[:]
+        for j, y in enumerate(b, 1):
+            up = row[j]
+            row[j] = diag + 1 if x == y else max(row[j], row[j - 1])
+            diag = up
+    return len(b) - row[-1], len(a) - row[-1]
+
+
+class _Followed:
+    """One file's lines in one transcript file: the lines between the first
+    and the last of the contents the JSON tells in a row, plus each change
+    told without them."""
+
+    def __init__(self) -> None:
+        self.settled = (0, 0)
+        self.base: str | None = None
+        self.now: str | None = None
+
+    def settle(self) -> None:
+        if self.base is not None and self.now is not None:
+            a, r = _net(self.base, self.now)
+            self.settled = (self.settled[0] + a, self.settled[1] + r)
+        self.base = self.now = None
+
+    def total(self) -> tuple[int, int]:
+        a, r = _net(self.base, self.now) if self.base is not None and self.now is not None \
+            else (0, 0)
+        return self.settled[0] + a, self.settled[1] + r
+
+
 def file_lines(main: Path) -> dict[str, tuple[int, int]]:
-    """Every file's lines added and removed in a session, from the JSON: each
-    Write compared with the content the session last wrote there (the same
-    bytes add nothing), each edit by its patch."""
+    """Every file's net lines in a session, from the JSON: the content before
+    a change is its result's `originalFile` (none for a file created) or the
+    content after the change before it; the content after, a Write's or the
+    edit's strings put in place of the old. Between contents so known, the
+    lines between the first and the last; a change without them (an edit
+    without a result: what it left is judged, not told) counts its own lines
+    (its patch, or its strings); a Write over a content not known counts all
+    its lines."""
     totals: dict[str, tuple[int, int]] = {}
     for path in [main, *session_files(main)]:
         calls: dict[str, dict[str, Any]] = {}
-        written: dict[str, str] = {}
+        files: dict[str, _Followed] = {}
         for o in objects(path):
             for b in blocks(o):
                 if b.get("type") == "tool_use" and b.get("name") in EDIT_TOOLS:
@@ -321,16 +406,36 @@ def file_lines(main: Path) -> dict[str, tuple[int, int]]:
                     where = str(inp.get("file_path") or inp.get("notebook_path") or "")
                     if b.get("is_error") or not where:
                         continue
-                    added, removed, judged = _edit_lines(call["name"], inp,
-                                                         o.get("toolUseResult"))
+                    f = files.setdefault(where, _Followed())
+                    r = o.get("toolUseResult")
+                    r = r if isinstance(r, dict) else {}
+                    before = "" if r.get("type") == "create" else r.get("originalFile")
+                    if not isinstance(before, str):
+                        before = f.now
+                    after: str | None = None
                     if call["name"] == "Write":
-                        if judged and written.get(where) == inp.get("content"):
-                            added = removed = 0
-                        written[where] = str(inp.get("content"))
+                        after = inp.get("content") if isinstance(inp.get("content"), str) \
+                            else None
+                    elif call["name"] in ("Edit", "MultiEdit") and before is not None and r:
+                        # Only an edit with a result tells the content after it.
+                        after = _edited(before, inp)
+                    if before is not None and after is not None:
+                        if f.now is not None and f.now != before:
+                            f.settle()
+                        if f.now is None:
+                            f.base = before
+                        f.now = after
+                    elif after is not None:
+                        f.settle()
+                        f.base, f.now = "", after
                     else:
-                        written.pop(where, None)
-                    a, r = totals.get(where, (0, 0))
-                    totals[where] = (a + added, r + removed)
+                        f.settle()
+                        added, removed, _ = _edit_lines(call["name"], inp, r or None)
+                        f.settled = (f.settled[0] + added, f.settled[1] + removed)
+        for where, f in files.items():
+            a, r = totals.get(where, (0, 0))
+            fa, fr = f.total()
+            totals[where] = (a + fa, r + fr)
     return totals
 
 
@@ -339,11 +444,12 @@ def test_file_totals_equal_a_count_from_the_json(notes: dict[str, str], main: Pa
     note = notes[str(expected_sid(main))]
     totals = file_lines(main)
     m = re.search(r"(\d+) files? changed \(\+(\d+) −(\d+)\)", note)
-    if not totals:
+    changed = Facts(main).files - Facts(main).changed_back
+    if not totals or not changed:
         assert m is None
         return
     assert m is not None
-    if int(m.group(1)) == len(totals):  # not cut short: every file is counted
+    if int(m.group(1)) == len(changed):  # not cut short: every file is counted
         assert (int(m.group(2)), int(m.group(3))) == (
             sum(a for a, _ in totals.values()), sum(r for _, r in totals.values()))
 

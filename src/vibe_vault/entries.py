@@ -202,6 +202,11 @@ class ToolResult(Struct):
     humanSchedule: Any = None  # a CronCreate's schedule, in words
     plan: Any = None  # an ExitPlanMode's plan, as the plan file held it
     file: Raw = Raw()  # a Read's file, decoded only for a file of secrets
+    originalFile: Raw = Raw()  # an Edit's or Write's file before it, decoded only there
+    oldString: Raw = Raw()  # an Edit's, as applied
+    newString: Raw = Raw()
+    replaceAll: Any = None
+    edits: Raw = Raw()  # a MultiEdit's, as applied
 
 
 # Any JSON value: an object is read as a ToolResult; a string (older errors) or

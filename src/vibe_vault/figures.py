@@ -228,7 +228,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         unpriced=unpriced,
         wall_minutes=max(wall, 0),
         active_minutes=active_ms // 60000,
-        files_changed=len(work.files) + work.files_dropped,
+        files_changed=len(work.changed) + work.files_dropped,
         tool_calls=tool_calls,
         tests=tests,
         work=work,
@@ -242,10 +242,10 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     left out when the facts contradict them."""
     f = state.fold
     facts: list[str] = []
-    if work.files:
+    if work.changed or work.files_dropped:
         added = sum(fw.change.added for fw in work.files.values())
         removed = sum(fw.change.removed for fw in work.files.values())
-        k = len(work.files) + work.files_dropped
+        k = len(work.changed) + work.files_dropped
         facts.append(f"{plural(k, 'file')} changed (+{added} −{removed}){_where(work, f.cwd)}")
     if tests:
         facts.append("tests passed at the last run" if tests == "passed" else
@@ -263,7 +263,7 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         facts.append(plural(open_items, "open task"))
     if f.api_errors and not f.has_assistant:
         facts.append("no answer: " + plural(f.api_errors, "API error"))
-    if not work.files:
+    if not work.changed and not work.files_dropped:
         lead = plural(f.prompts, "prompt")
         if work.commands_run:
             lead += ", " + plural(work.commands_run, "shell command")
@@ -278,7 +278,7 @@ def _where(work: Work, cwd: str) -> str:
     """Where the changed files are: the session folder's top-level folders (or
     files) holding the most of them, up to three; a file outside it by its folder."""
     counts: dict[str, int] = {}
-    for path in work.files:
+    for path in work.changed:
         shown = readable(path, cwd).replace("\\", "/")
         parts = [p for p in shown.split("/") if p not in ("", ".")]
         if not parts:

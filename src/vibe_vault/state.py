@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 21
+STATE_VERSION = 22
 
 
 class Tokens(Struct, array_like=True):
@@ -155,17 +155,31 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
-    digest: str = ""  # a Write's content fingerprint (files.content_digest)
+    lines: bytes = b""  # a Write's content, as line fingerprints (linediff.line_hashes)
+    kept: bool = False  # `lines` holds them (a Write of a file not too long to keep)
     background: bool = False  # a command started with run_in_background
     prints_secrets: str = ""  # what a command's output holds to learn (fold.shell_secrets)
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
+    """A file the session wrote or edited. `added` and `removed` are its net
+    lines: from the content the session first saw to the content it left,
+    where it knew both (what `git diff` would show of the session's work), and
+    the sum of each change where it did not (a result without a patch)."""
+
     ops: list[str] = field(default_factory=list)
     added: int = 0
     removed: int = 0
     estimated: bool = False
-    digest: str = ""  # of the content this session last wrote whole, while it is still there
+    # The contents known, as line fingerprints (linediff), while the session
+    # has known each one since `base`: `base` the first of them, `now` the last.
+    known: bool = False
+    base: bytes = b""
+    now: bytes = b""
+    # Lines counted before `base`: changes whose contents were not known.
+    settled_added: int = 0
+    settled_removed: int = 0
+    steps: int = 0  # changes that succeeded (a net +0 −0 after some is a revert)
 
 
 class Command(Struct, array_like=True, omit_defaults=True):

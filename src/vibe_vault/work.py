@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
+from vibe_vault.fold.files import no_net_change
 from vibe_vault.state import Command, Commit, ErrorRec, FileChange, Fold, SessionState
 
 MAIN = ""  # the label of the main agent's own work
@@ -27,7 +28,8 @@ class FileWork(Struct):
 
 
 class Work(Struct):
-    files: dict[str, FileWork]
+    files: dict[str, FileWork]  # every file changed at some point, by path
+    changed: list[str]  # of them, those not changed back (fold.files.no_net_change)
     files_dropped: int
     commands: list[tuple[str, Command]]  # (label, command), in the order they ran
     commands_run: int
@@ -105,7 +107,8 @@ def work_of(state: SessionState) -> Work:
     for _, c in commands:
         if c.kind == "test" and c.status in ("ok", "failed"):
             tests = "passed" if c.status == "ok" else "failed"
-    return Work(files=files, files_dropped=files_dropped, commands=commands,
+    changed = [path for path, fw in files.items() if not no_net_change(fw.change)]
+    return Work(files=files, changed=changed, files_dropped=files_dropped, commands=commands,
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes, tests=tests,
                 by_label=by_label)

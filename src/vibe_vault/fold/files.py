@@ -3,17 +3,19 @@ and removed. Feeds the note's Files changed section."""
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
-from vibe_vault.entries import ToolInput, decode_raw
+from vibe_vault.entries import ToolInput, ToolResult, decode_raw
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.fold.tools import is_secrets_file, learn_file
+from vibe_vault.linediff import HASH, apply_patch, diff_counts, line_hashes, patch_counts
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, FileChange, Pending
 
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 MAX_FILES = 1000
+MAX_FILE_LINES = 20_000  # a longer file's contents are not followed: its changes are summed
+MAX_KEPT = 2 << 20  # bytes of line fingerprints a session's state keeps, all files together
 PATH_CHARS = 300
 
 
@@ -40,71 +42,147 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     call.file = ctx.name(path, PATH_CHARS)
     call.key = Redacted("file:" + call.file)
     call.est_added, call.est_removed = _estimate(call.name, inp)
-    if call.name == "Write":
-        call.digest = content_digest(inp.content)
+    if call.name == "Write" and call.est_added <= MAX_FILE_LINES:
+        content = decode_raw(inp.content)
+        if isinstance(content, str):
+            call.lines, call.kept = line_hashes(content), True
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
     return Action(kind="edit", text=call.file, detail=call.name, ts=ts,
                   tool_id=call.tool_id), True
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+    """A change that succeeded: its own lines (the story's "+9 −2"), and the
+    file's net lines since the content the session first saw (the table's)."""
     if outcome.status != "ok" or not call.file:
         return
     facts = ctx.facts
     result = outcome.result
-    added = removed = 0
-    estimated = False
-    op = "modified"
-    if result is not None:
-        if result.type == "create":
-            op = "created"
-        patch = result.structuredPatch
-        if result.type == "update" and isinstance(patch, list) and not patch:
-            pass  # the tool's own patch, empty: the file was written as it was
-        elif isinstance(patch, list) and patch:
-            for hunk in patch:
-                lines = hunk.get("lines") if isinstance(hunk, dict) else None
-                if not isinstance(lines, list):
-                    continue
-                try:  # counted in C over one joined string, not line by line
-                    joined = "\n" + "\n".join(lines)
-                except TypeError:
-                    continue  # not all strings: a shape we do not know
-                added += joined.count("\n+")
-                removed += joined.count("\n-")
-        elif op == "created" and result.content:
-            added = count_json_lines(result.content)
-        else:
-            estimated = True
-    else:
-        estimated = True
     change = facts.files.get(call.file)
-    if estimated and call.digest and change is not None and change.digest == call.digest:
-        # No patch, but the very content this session last wrote there: nothing changed.
-        estimated = False
-    if estimated:
-        added, removed = call.est_added, call.est_removed
-    if call.name == "Write" and op == "modified" and result is None:
-        op = "written"
     if change is None:
         if len(facts.files) >= MAX_FILES:
             facts.files_dropped += 1
             return
         change = facts.files[call.file] = FileChange()
-    if call.name == "Write":
-        change.digest = call.digest
-    elif call.digest != change.digest:
-        change.digest = ""  # an edit: what was written last is no longer what is there
+    op = "modified"
+    patch = result.structuredPatch if result is not None else None
+    if result is not None and result.type == "create":
+        op = "created"
+    # The content before: as the result gives it (Claude Code 2.x), none for
+    # a file created, or as the session last knew it.
+    original = _original(result)
+    before = line_hashes(original) if original is not None else None
+    if before is None and op == "created":
+        before = b""
+    if before is None and change.known:
+        before = change.now
+    after: bytes | None = None
+    if call.name == "Write" and call.kept:
+        after = call.lines
+    elif call.name in ("Edit", "MultiEdit") and before is not None:
+        edited = _edited(original, result) if original is not None else None
+        # Without the text, the tool's patch applied to the lines (its lines
+        # are as shown: where they are not the file's, nothing is followed).
+        after = line_hashes(edited) if edited is not None else apply_patch(before, patch)
+    step = patch_counts(patch) if isinstance(patch, list) and (
+        patch or (result is not None and result.type == "update")) else None
+    estimated = False
+    if step is None and before is not None and after is not None:
+        step = diff_counts(before, after)
+    if step is None and op == "created" and result is not None and result.content:
+        step = count_json_lines(result.content), 0
+    if step is None:
+        estimated = True
+        step = call.est_added, call.est_removed
+    if after is not None and len(after) > MAX_FILE_LINES * HASH:
+        after = None  # too long to keep: counted, not followed
+    _follow(facts.files, change, before, after, step)
+    if call.name == "Write" and op == "modified" and result is None:
+        op = "written"
     if op not in change.ops:
         change.ops.append(op)
-    change.added += added
-    change.removed += removed
+    change.steps += 1
     change.estimated = change.estimated or estimated
     if action is not None:
-        action.added += added
-        action.removed += removed
+        action.added += step[0]
+        action.removed += step[1]
         if op == "created":
             action.detail = Redacted("created")
+
+
+def _original(result: ToolResult | None) -> str | None:
+    """The file before the change, when the result has it (only for a while:
+    the state keeps its lines' fingerprints, never its text)."""
+    if result is None or not bytes(result.originalFile):
+        return None
+    text = decode_raw(result.originalFile)
+    if not isinstance(text, str) or text.count("\n") > MAX_FILE_LINES:
+        return None
+    return text
+
+
+def _edited(text: str, result: ToolResult | None) -> str | None:
+    """The file after an Edit's or MultiEdit's replacements, as the result
+    gives them, are made in `text`; None when one is not found there."""
+    if result is None:
+        return None
+    edits: Any = decode_raw(result.edits) if bytes(result.edits) else None
+    if not isinstance(edits, list):
+        edits = [{"old_string": decode_raw(result.oldString),
+                  "new_string": decode_raw(result.newString),
+                  "replace_all": result.replaceAll}]
+    for edit in edits:
+        if not isinstance(edit, dict):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in text:
+            return None
+        text = text.replace(old, new) if edit.get("replace_all") is True else \
+            text.replace(old, new, 1)
+    return text
+
+
+def _follow(files: dict[Redacted, FileChange], change: FileChange, before: bytes | None,
+            after: bytes | None, step: tuple[int, int]) -> None:
+    """Move the file's known contents on by one change, and its net lines."""
+    if before is not None and after is not None:
+        if change.known and change.now != before:
+            # Changed by something else since (the user, a command): the
+            # session's net lines restart from what the file was then.
+            _settle(change)
+        if not change.known:
+            change.known, change.base = True, before
+        change.now = after
+    elif after is not None:
+        # A Write over contents not known: its lines are counted as all new
+        # (estimated), as if the file had been empty; what it holds from here is known.
+        _settle(change)
+        change.known, change.base, change.now = True, b"", after
+    else:
+        _settle(change)
+        change.settled_added += step[0]
+        change.settled_removed += step[1]
+    if change.known and sum(len(c.base) + len(c.now) for c in files.values()) > MAX_KEPT:
+        _settle(change)  # the state keeps no more lines: counted from here on
+    plus, minus = diff_counts(change.base, change.now) if change.known else (0, 0)
+    change.added = change.settled_added + plus
+    change.removed = change.settled_removed + minus
+
+
+def _settle(change: FileChange) -> None:
+    """Stop following the file's contents: their net lines so far are counted."""
+    if change.known:
+        plus, minus = diff_counts(change.base, change.now)
+        change.settled_added += plus
+        change.settled_removed += minus
+    change.known, change.base, change.now = False, b"", b""
+
+
+def no_net_change(change: FileChange) -> bool:
+    """A file the session changed back to what it was (or rewrote as it was):
+    exact counts, +0 −0, and not a file it created."""
+    return (not change.estimated and not change.added and not change.removed
+            and "created" not in change.ops)
 
 
 def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:
@@ -122,13 +200,6 @@ def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:
                 added += count_lines(str(edit.get("new_string") or ""))
                 removed += count_lines(str(edit.get("old_string") or ""))
     return added, removed
-
-
-def content_digest(value: Any) -> str:
-    """A short fingerprint of a Write's content, taken from its raw JSON bytes:
-    a later Write of the same bytes changes nothing."""
-    raw = bytes(value)
-    return f"{zlib.crc32(raw):08x}{len(raw):x}" if raw else ""
 
 
 def count_json_lines(value: Any) -> int:

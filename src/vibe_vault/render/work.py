@@ -5,6 +5,7 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 from msgspec import Struct, field
 
 from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
+from vibe_vault.fold.files import no_net_change
 from vibe_vault.markdown import (
     Md,
     cell,
@@ -45,7 +46,8 @@ def files(page: Page) -> list[Md]:
         c = fw.change
         rel = shown_path(path, f.cwd)
         est = "≈" if c.estimated else ""
-        ops = text(", ".join(c.ops))
+        # Changed back to what it was: listed (it was worked on), not counted.
+        ops = text(", ".join(c.ops) + (" (no net change)" if no_net_change(c) else ""))
         by = md(" {} |", cell(join(", ", (doer(b) for b in fw.by)))) if helped else BLANK
         out.append(md("| {} | {} | " + est + "{} | " + est + "{} |{}",
                       cell(code(rel)), cell(ops), c.added, c.removed, by))
@@ -240,8 +242,9 @@ def subagents(page: Page) -> list[Md]:
         bits = [f"{calls} tool calls"]
         if af is not None:
             did = af.work
-            if did.files:
-                bits.append(f"{plural(len(did.files) + did.files_dropped, 'file')} changed")
+            changed = sum(1 for c in did.files.values() if not no_net_change(c))
+            if changed or did.files_dropped:
+                bits.append(f"{plural(changed + did.files_dropped, 'file')} changed")
             if did.commands_run:
                 bits.append(plural(did.commands_run, "shell command"))
             if did.commits:

@@ -1,0 +1,155 @@
+"""Lines of a file as the state keeps them, and the lines two contents differ by.
+
+A file's content is kept as one 8-byte fingerprint per line (never the text:
+the state holds no file's words), each line with its newline, so a last line
+without one differs from the same line with one, as `git diff` counts it
+("\\ No newline at end of file"). Counts are those of a shortest edit script
+(what `git diff --numstat` shows): added = lines of the new content outside a
+longest common subsequence, removed = lines of the old one outside it. Pure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from typing import Any
+
+HASH = 8  # bytes per line
+MAX_EDITS = 600  # beyond this many differing lines, difflib's near-shortest script
+
+
+def line_hashes(text: str) -> bytes:
+    """The fingerprints of `text`'s lines, split on "\\n" as git does."""
+    if not text:
+        return b""
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])  # the last line, without a newline
+    return b"".join(_hash(line) for line in lines)
+
+
+def _hash(line: str) -> bytes:
+    return hashlib.blake2b(line.encode("utf-8", "surrogatepass"), digest_size=HASH,
+                           person=b"vv-lines").digest()
+
+
+def count(lines: bytes) -> int:
+    return len(lines) // HASH
+
+
+def _split(lines: bytes) -> list[bytes]:
+    return [lines[i:i + HASH] for i in range(0, len(lines), HASH)]
+
+
+def diff_counts(old: bytes, new: bytes) -> tuple[int, int]:
+    """(added, removed): the lines `new` adds to `old` and those it takes away."""
+    if old == new:
+        return 0, 0
+    a, b = _split(old), _split(new)
+    start = 0  # common lines at the start and at the end do not take part
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
+    a, b = a[start:end_a], b[start:end_b]
+    if not a or not b:
+        return len(b), len(a)
+    edits = _shortest(a, b)
+    if edits is None:
+        sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        common = sum(block.size for block in sm.get_matching_blocks())
+    else:
+        common = (len(a) + len(b) - edits) // 2
+    return len(b) - common, len(a) - common
+
+
+def _shortest(a: list[bytes], b: list[bytes]) -> int | None:
+    """The length of a shortest edit script from `a` to `b` (Myers' greedy
+    O(ND) search), or None when it is over MAX_EDITS."""
+    n, m = len(a), len(b)
+    limit = min(n + m, MAX_EDITS)
+    offset = limit + 1
+    v = [0] * (2 * limit + 3)
+    for d in range(limit + 1):
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
+                x = v[offset + k + 1]
+            else:
+                x = v[offset + k - 1] + 1
+            y = x - k
+            while x < n and y < m and a[x] == b[y]:
+                x += 1
+                y += 1
+            v[offset + k] = x
+            if x >= n and y >= m:
+                return d
+    return None
+
+
+def patch_counts(hunks: Any) -> tuple[int, int] | None:
+    """(added, removed) of a tool's `structuredPatch`; None for a shape not known."""
+    if not isinstance(hunks, list):
+        return None
+    added = removed = 0
+    for hunk in hunks:
+        lines = hunk.get("lines") if isinstance(hunk, dict) else None
+        if not isinstance(lines, list):
+            continue
+        try:  # counted in C over one joined string, not line by line
+            joined = "\n" + "\n".join(lines)
+        except TypeError:
+            continue  # not all strings: a shape we do not know
+        added += joined.count("\n+")
+        removed += joined.count("\n-")
+    return added, removed
+
+
+def apply_patch(old: bytes, hunks: Any) -> bytes | None:
+    """The content after a tool's `structuredPatch` (hunks of " ", "-", "+" and
+    "\\ No newline" lines) is applied to `old`; None when the patch does not
+    fit `old` (its context or removed lines are not there: the file was not
+    what the session last saw) or has a shape not known."""
+    if not isinstance(hunks, list):
+        return None
+    a = _split(old)
+    out: list[bytes] = []
+    at = 0  # lines of `old` used so far
+    for hunk in hunks:
+        if not isinstance(hunk, dict):
+            return None
+        start, lines = hunk.get("oldStart"), hunk.get("lines")
+        if not isinstance(start, int) or isinstance(start, bool) or not isinstance(lines, list):
+            return None
+        # A hunk that removes nothing starts after line `oldStart` (unified
+        # diff's convention); any other at that line.
+        begin = start if hunk.get("oldLines") == 0 and start <= len(a) else max(start - 1, 0)
+        if begin < at or begin > len(a):
+            return None
+        out.extend(a[at:begin])
+        at = begin
+        kinds: list[tuple[str, str]] = []
+        for line in lines:
+            if not isinstance(line, str) or not line:
+                return None
+            if line[0] == "\\":  # the line before has no newline
+                if not kinds:
+                    return None
+                kinds[-1] = (kinds[-1][0], kinds[-1][1].removesuffix("\n"))
+            elif line[0] in " -+":
+                kinds.append((line[0], line[1:] + "\n"))
+            else:
+                return None
+        for kind, text in kinds:
+            if kind == "+":
+                out.append(_hash(text))
+                continue
+            if at >= len(a) or a[at] != _hash(text):
+                return None
+            if kind == " ":
+                out.append(a[at])
+            at += 1
+    out.extend(a[at:])
+    return b"".join(out)

@@ -1,0 +1,251 @@
+"""Lines changed, as a user compares them with `git diff` (issue 29, review 12).
+
+A file's figures in the Files changed table are its net lines: from the content
+the session first saw to the content it left. Each test generates contents and
+a sequence of Writes, Edits and MultiEdits (with the results Claude Code 2.x
+writes: `originalFile` and a `structuredPatch`; or none, as subagent files of
+2.1.114 have), and computes the expected figures itself, from the generated
+contents alone, by a longest common subsequence of their lines (split as git
+splits them: a last line without a newline is another line than the same line
+with one).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import json_objects as objects
+from conftest import main_files
+from test_headlines import Transcript
+from vibe_vault.entries import decode_line
+from vibe_vault.figures import RenderOptions, figures
+from vibe_vault.fold import fold
+from vibe_vault.render import render
+from vibe_vault.state import Fold
+
+PATH = "/work/app/notes.txt"
+
+
+def git_lines(text: str) -> list[str]:
+    """Lines as git diffs them: each with its newline, the last maybe without."""
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def lcs(a: list[str], b: list[str]) -> int:
+    """The length of a longest common subsequence (dynamic programming)."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev_diag, row = 0, row[:]
+        for j, y in enumerate(b, 1):
+            up = row[j]
+            row[j] = prev_diag + 1 if x == y else max(row[j], row[j - 1])
+            prev_diag = up
+    return row[-1]
+
+
+def net(old: str, new: str) -> tuple[int, int]:
+    a, b = git_lines(old), git_lines(new)
+    common = lcs(a, b)
+    return len(b) - common, len(a) - common
+
+
+def patch(old: str, new: str) -> list[dict[str, Any]]:
+    """A `structuredPatch` in Claude Code's shape (jsdiff's hunks, 3 lines of
+    context, "\\ No newline at end of file" after a line without one)."""
+    a, b = git_lines(old), git_lines(new)
+    hunks = []
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for group in sm.get_grouped_opcodes(3):
+        lines: list[str] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                chunks = [(" ", x) for x in a[i1:i2]]
+            else:
+                chunks = [("-", x) for x in a[i1:i2]] + [("+", x) for x in b[j1:j2]]
+            for sign, x in chunks:
+                lines.append(sign + x.removesuffix("\n"))
+                if not x.endswith("\n"):
+                    lines.append("\\ No newline at end of file")
+        i1, i2 = group[0][1], group[-1][2]
+        j1, j2 = group[0][3], group[-1][4]
+        hunks.append({"oldStart": i1 + 1 if i2 > i1 else i1, "oldLines": i2 - i1,
+                      "newStart": j1 + 1 if j2 > j1 else j1, "newLines": j2 - j1,
+                      "lines": lines})
+    return hunks
+
+
+def counted(hunks: list[dict[str, Any]]) -> tuple[int, int]:
+    lines = [x for h in hunks for x in h["lines"]]
+    return sum(x[0] == "+" for x in lines), sum(x[0] == "-" for x in lines)
+
+
+word = st.sampled_from(["alpha", "beta", "gamma", "delta", "", "  x = 1", "}"])
+contents = st.builds(lambda lines, nl: "\n".join(lines) + ("\n" if nl else ""),
+                     st.lists(word, min_size=0, max_size=12), st.booleans())
+
+
+def edit_of(old: str, new: str, data: st.DataObject) -> tuple[str, str]:
+    """An Edit's old_string and new_string that turn `old` into `new`: the
+    span between their common start and end, widened to whole lines or not."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    if data.draw(st.booleans(), label="whole lines"):
+        start = old.rfind("\n", 0, start) + 1
+    if not old[start:len(old) - end] or old.count(old[start:len(old) - end]) != 1:
+        return old, new  # an Edit's old_string is found once: the whole file is
+    return old[start:len(old) - end], new[start:len(new) - end]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), first=contents, created=st.booleans(),
+       steps=st.lists(st.tuples(st.sampled_from(["Write", "Edit", "MultiEdit", "revert"]),
+                                contents), min_size=1, max_size=6))
+def test_a_files_figures_are_its_net_lines_from_first_to_last_content(
+        data: st.DataObject, first: str, created: bool,
+        steps: list[tuple[str, str]]) -> None:
+    t = Transcript()
+    t.prompt("change the notes")
+    now = "" if created else first
+    if created:
+        t.call("Write", {"file_path": PATH, "content": first},
+               {"type": "create", "filePath": PATH, "content": first, "structuredPatch": []},
+               "File created")
+        now = first
+    told = []  # each change's own figures, for the story
+    for tool, new in steps:
+        if tool == "revert":
+            tool, new = "Edit", ("" if created else first)
+        hunks = patch(now, new)
+        if tool == "Write" or not now:  # an Edit needs something to replace
+            t.call("Write", {"file_path": PATH, "content": new},
+                   {"type": "update", "filePath": PATH, "content": new,
+                    "structuredPatch": hunks, "originalFile": now}, "File updated")
+        else:
+            old_s, new_s = edit_of(now, new, data)
+            inp: dict[str, Any] = {"file_path": PATH, "old_string": old_s, "new_string": new_s}
+            if tool == "MultiEdit":
+                inp = {"file_path": PATH, "edits": [{"old_string": old_s, "new_string": new_s}]}
+            t.call(tool, inp, {"filePath": PATH, "oldString": old_s, "newString": new_s,
+                               "originalFile": now, "structuredPatch": hunks}, "ok")
+        told.append(counted(hunks))
+        now = new
+    state = t.state()
+    change = state.fold.files[PATH]  # type: ignore[index]
+    start = "" if created else first
+    assert (change.added, change.removed) == net(start, now)
+    assert not change.estimated
+    edits = [a for turn in state.fold.turns for a in turn.actions if a.kind == "edit"]
+    assert sum(a.added for a in edits) == sum(p for p, _ in told) + (
+        len(git_lines(first)) if created else 0)
+    fig = figures(state, RenderOptions())
+    unchanged = now == start and not created
+    assert fig.files_changed == (0 if unchanged else 1)
+    note = render(state)
+    assert ("(no net change)" in note) == unchanged
+    assert ("no files changed" in fig.summary) == unchanged
+
+
+@settings(max_examples=60, deadline=None)
+@given(writes=st.lists(contents, min_size=1, max_size=5))
+def test_writes_without_results_count_the_last_content_not_every_one(
+        writes: list[str]) -> None:
+    """A subagent file of 2.1.114 carries no results: a Write over a file the
+    session itself wrote counts the lines between the two contents, the first
+    counts all its lines (estimated: what was there before is not known)."""
+    t = Transcript()
+    t.prompt("write the notes")
+    for content in writes:
+        t.call("Write", {"file_path": PATH, "content": content}, None, "ok")
+    change = t.state().fold.files[PATH]  # type: ignore[index]
+    assert (change.added, change.removed) == net("", writes[-1])
+    assert change.estimated
+
+
+def _content_chain(path_calls: list[tuple[dict[str, Any], dict[str, Any]]]
+                   ) -> tuple[str, str] | None:
+    """The file's first and last contents, from the JSON of its changes alone
+    (each result's `originalFile`, or none for a file created, then the
+    change's strings applied); None when a change does not say."""
+    first: str | None = None
+    now: str | None = None
+    for call, result in path_calls:
+        inp = call.get("input") or {}
+        original = result.get("originalFile")
+        if result.get("type") == "create":
+            original = ""
+        if not isinstance(original, str) or (now is not None and original != now):
+            return None  # not known, or changed by something else in between
+        if first is None:
+            first = original
+        if call["name"] == "Write":
+            now = inp.get("content")
+        elif call["name"] == "Edit":
+            old, new = inp.get("old_string"), inp.get("new_string")
+            if not isinstance(old, str) or not isinstance(new, str) or old not in original:
+                return None
+            now = (original.replace(old, new) if inp.get("replace_all")
+                   else original.replace(old, new, 1))
+        else:
+            return None
+        if not isinstance(now, str):
+            return None
+    return (first, now) if first is not None and now is not None else None
+
+
+@pytest.mark.corpus
+def test_every_corpus_file_counts_its_net_lines() -> None:
+    """For every file a corpus session changed whose every change's result says
+    what was there before: the note's figures are the lines between the
+    first content and the last, both taken from the JSON."""
+    checked = 0
+    for main in main_files():
+        calls: dict[str, dict[str, Any]] = {}
+        by_path: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+        for o in objects(main):
+            if o.get("isSidechain"):
+                continue
+            msg = o.get("message")
+            content = msg.get("content") if isinstance(msg, dict) else None
+            for b in content if isinstance(content, list) else []:
+                if not isinstance(b, dict):
+                    continue
+                if b.get("type") == "tool_use" and b.get("name") in ("Write", "Edit",
+                                                                      "MultiEdit"):
+                    calls[str(b.get("id"))] = b
+                elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                    r = o.get("toolUseResult")
+                    call = calls.pop(str(b["tool_use_id"]))
+                    if b.get("is_error") or not isinstance(r, dict):
+                        by_path.setdefault(str(call["input"].get("file_path")), []).append(
+                            (call, {}))
+                        continue
+                    by_path.setdefault(str(call["input"].get("file_path")), []).append((call, r))
+        expected = {}
+        for path, chain in by_path.items():
+            ends = _content_chain([c for c in chain if c[1]])
+            if ends is None or any(not r for _, r in chain):
+                continue
+            a, b = git_lines(ends[0]), git_lines(ends[1])
+            if len(a) * len(b) > 4_000_000:
+                continue
+            expected[path] = net(*ends)
+        if not expected:
+            continue
+        f = fold(Fold(), (decode_line(x) for x in main.read_bytes().split(b"\n") if x.strip()))
+        for path, want in expected.items():
+            change = f.files.get(path)  # type: ignore[call-overload]
+            if change is None:
+                continue  # a path the redaction gate changed
+            assert (change.added, change.removed) == want, (main, path)
+            checked += 1
+    assert checked >= 20
