@@ -2,8 +2,9 @@
 same reader, fold and renderer as the hook, in parallel, skipping what has not
 changed since last time from a `stat` alone.
 
-plan (one folder at a time, against the registry's rows) -> jobs, largest
-first, with the links each note will most likely carry -> the jobs in worker
+plan (one folder at a time, against the registry's rows; folders as their
+marks say passed over) -> jobs, largest first, with the links each note will
+most likely carry -> the jobs in worker
 processes (session.update_session) -> each finished session's rows into the
 database, in large transactions -> the forgotten removed, the index notes, the
 files of finished sessions pruned, the search index caught up. `vv backfill`
@@ -264,7 +265,7 @@ class Known(Struct):
 
 def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watcher: Watcher,
               t0: float, staged: set[str]) -> Done:
-    from vibe_vault import registry
+    from vibe_vault import folder_marks, registry
     from vibe_vault.atomic import sweep_temp_files
     from vibe_vault.discover import discover, groups
     from vibe_vault.log import warn
@@ -298,27 +299,58 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     from vibe_vault.privacy import forgotten
 
     buried = forgotten(cfg.state_dir)
+    since, project = request.since, request.project
+    plain = not (request.force or project or request.archive or since is not None)
+    # A plain run passes over a folder whose files, notes and tombstones are as
+    # its mark says (folder_marks): a warm run over a large history costs a
+    # stat per file, no row read. Other runs neither use nor make marks.
+    marks = folder_marks.load(conn) if plain else folder_marks.Marks()
+    tombstones = folder_marks.names_digest(buried)
+    if marks.tombstones != tombstones:
+        marks = folder_marks.Marks()
+    listed: dict[str, _Listed] = {}  # folders planned session by session this run
+    passed: list[str] = []  # folders passed over on their marks
     gone: set[str] = set()  # forgotten sessions the registry still knows
     found: set[str] = set()
     known: dict[str, Known] = {}  # of the sessions processed or forgotten: what was
     owners_found: dict[str, str] = {}
     # One folder at a time, each checked against its own rows (indexed reads):
-    # a warm run over a large history costs a stat per file, and memory in
-    # proportion to one folder.
-    since, project = request.since, request.project
-    plain = not (request.force or project or request.archive or since is not None)
+    # memory in proportion to one folder.
     for group in groups(roots):
-        stamps = registry.stamps_under(conn, str(group))
-        rows = registry.brief_under(conn, str(group))
-        if plain and _folder_unchanged(group, stamps, rows, buried, notes, idle_before):
+        key = str(group)
+        walked = folder_marks.stat_tree(key) if plain else None
+        mark = marks.folders.get(key)
+        if (mark is not None and walked is not None
+                and (mark.idle_at is None or mark.idle_at >= idle_before)
+                and folder_marks.notes_as_marked(cfg.vault, mark.notes)
+                and folder_marks.files_digest(walked) == mark.files
+                and registry.count_under(conn, key) == mark.stamps):
+            passed.append(key)
+            summary.sessions += mark.sessions
+            summary.unchanged += mark.sessions - mark.forgotten
+            summary.forgotten += mark.forgotten
+            for reason, k in mark.skipped.items():
+                summary.skipped_files[reason] = summary.skipped_files.get(reason, 0) + k
+            continue
+        stamps = registry.stamps_under(conn, key)
+        rows = registry.brief_under(conn, key)
+        if walked is not None:
+            listed[key] = seen = _Listed(folder_marks.files_digest(walked))
+        else:
+            seen = _Listed("")  # not to be marked
+        if plain and walked is not None and _folder_unchanged(
+                walked, stamps, rows, buried, notes, idle_before):
             # Every file as last read, nothing new, nothing to mark: no session looked at.
             sids = set(rows) - found
             found |= sids
             summary.sessions += len(sids)
             summary.unchanged += len(sids)
+            seen.sessions = len(sids)
             continue
-        stats: dict[str, os.stat_result] = {}
+        # discover takes each file's stat from here rather than asking again
+        stats: dict[str, os.stat_result] = dict(walked or ())
         sources, skipped = discover([group], owners, stats)
+        seen.skipped = skipped
         for reason, k in skipped.items():
             summary.skipped_files[reason] = summary.skipped_files.get(reason, 0) + k
         files_known: dict[str, int] = {}
@@ -329,15 +361,19 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             if sid in found:
                 summary.skipped_files["duplicate session id"] = summary.skipped_files.get(
                     "duplicate session id", 0) + 1
+                seen.skipped["duplicate session id"] = seen.skipped.get(
+                    "duplicate session id", 0) + 1
                 continue
             found.add(sid)
             summary.sessions += 1
+            seen.sessions += 1
             owners_found.update((a, sid) for a in src.agents
                                 if not locations.in_subagents_dir(a))
             row = rows.get(sid)
             rec = Known(*row) if row else None
             if buried and safe_id(sid) in buried:
                 summary.forgotten += 1
+                seen.forgotten += 1
                 if rec is not None:
                     gone.add(sid)
                     known[sid] = rec
@@ -385,17 +421,20 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     _collect_again()
     projects: set[str] = set(staged)
     folders: set[str] = set()
+    unsettled: set[str] = set()  # sessions that failed or were forgotten by a worker
     try:
         for sid, out, err in _run_jobs(cfg, jobs, request.workers):
             watcher.step(sizes.get(sid, 0))
             if out is None:
                 summary.failed += 1
                 summary.errors.append(err)
+                unsettled.add(sid)
                 warn(cfg.state_dir, f"backfill: {err}", stderr=not request.quiet)
                 continue
             summary.bytes += out.bytes_read
             if out.forgotten:
                 summary.forgotten += 1
+                unsettled.add(sid)
                 gone.add(sid)
                 continue
             if out.row is not None:
@@ -414,6 +453,13 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     finally:  # what finished is kept, even when Ctrl-C stops the rest
         writer.commit()
     watcher.close()
+    # A folder with a session that failed, or that a worker found excluded,
+    # is planned session by session again next time.
+    for job in jobs:
+        if job.session_id in unsettled:
+            for key in list(listed):
+                if job.transcript.startswith(key + os.sep):
+                    del listed[key]
     # What the jobs were (a tenth of a kB a session) is not needed past here:
     # freed before the index notes are made, it is not part of the peak.
     processed = bool(jobs)
@@ -439,15 +485,24 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                                                        conn=conn)
         for folder in sorted(folders):
             sweep_temp_files(os.path.join(cfg.vault, folder))
-    if request.prune:
+    vanished = [key for key in marks.folders if key not in listed and key not in passed]
+    if request.prune and (listed or vanished or not passed):
+        # The sessions of folders passed over are there as marked; pruning has
+        # nothing new to find when every folder was (files deleted change the
+        # digest of their folder, or its mark is left without a folder).
+        there = set(found)
+        for key in passed:
+            there.update(registry.sessions_under(conn, key))
         missing = [row[0] for row in conn.execute("SELECT session_id FROM records")
-                   if row[0] not in found]
+                   if row[0] not in there]
         summary.files_pruned = prune_finished(cfg, conn, missing)
         # Last, not first: ext4 looks past every recently deleted inode at each
         # create, and an upgrade may leave one lock file per session ever seen.
         from vibe_vault.lock import sweep_session_lock_files
 
         sweep_session_lock_files(cfg.state_dir)
+    if plain and (listed or vanished):
+        _mark(cfg, conn, marks, tombstones, listed, passed)
     summary.indexed = _catch_up_search(cfg)
     summary.unknown_entry_types = registry.unknown_counts(conn)
     summary.seconds = round(time.monotonic() - t0, 3)
@@ -485,27 +540,68 @@ def _catch_up_search(cfg: Config) -> int:
         conn.close()
 
 
-def _folder_unchanged(group: Path, stamps: dict[str, tuple[str, int, int, int]],
+class _Listed:
+    """A folder planned session by session: what its mark will say."""
+
+    __slots__ = ("files", "forgotten", "sessions", "skipped")
+
+    def __init__(self, files: str) -> None:
+        self.files = files
+        self.sessions = 0
+        self.forgotten = 0
+        self.skipped: dict[str, int] = {}
+
+
+def _mark(cfg: Config, conn: Any, marks: Any, tombstones: str, listed: dict[str, _Listed],
+          passed: list[str]) -> None:
+    """Save the marks of the folders passed over and of those planned this run
+    that are now settled (folder_marks): what is due of each and where its
+    notes are, read from the database as the run left it."""
+    from vibe_vault import folder_marks, registry
+
+    new = folder_marks.Marks(tombstones=tombstones)
+    for key in passed:
+        new.folders[key] = marks.folders[key]
+    for key, seen in sorted(listed.items()):
+        newest: dict[str, int] = {}
+        stamps_now = registry.stamps_under(conn, key)
+        for sid, _, mtime, _ in stamps_now.values():
+            newest[sid] = max(newest.get(sid, 0), mtime)
+        idle_at: float | None = None
+        expected: dict[str, set[str]] = {}
+        for sid, (_, status, ended, has_note, note) in registry.brief_under(conn, key).items():
+            if status == "active":
+                due = min(newest.get(sid, 0) / 1e9, _epoch(ended))
+                idle_at = due if idle_at is None else min(idle_at, due)
+            if has_note:
+                folder, _, name = note.rpartition("/")
+                expected.setdefault(folder, set()).add(name)
+        stamps = folder_marks.check_notes(cfg.vault, expected)
+        if stamps is None:
+            continue  # a note gone meanwhile: planned again next time
+        new.folders[key] = folder_marks.Mark(
+            seen.files, len(stamps_now), seen.sessions, seen.forgotten, dict(seen.skipped), idle_at,
+            [(folder, *stamps[folder]) for folder in sorted(stamps)])
+    folder_marks.save(conn, new)
+
+
+def _folder_unchanged(walked: list[tuple[str, os.stat_result]],
+                      stamps: dict[str, tuple[str, int, int, int]],
                       rows: dict[str, tuple[str, str, str, bool, str]], buried: set[str],
                       notes: _NoteFolders, idle_before: float) -> bool:
-    """Whether a folder needs no work: its .jsonl files are exactly the files
-    the registry has read, each as it was (size, time, inode), no session is
-    forgotten, due to be marked idle, or missing its note. One directory
-    listing and a stat per file; no path parsed, no file opened."""
-    from vibe_vault.discover import jsonl_entries
+    """Whether a folder needs no work: its .jsonl files (as stat_tree found
+    them) are exactly the files the registry has read, each as it was (size,
+    time, inode), no session is forgotten, due to be marked idle, or missing
+    its note. No path parsed, no file opened."""
     from vibe_vault.paths import safe_id
 
     if not stamps:
         return False
     seen = 0
     newest: dict[str, int] = {}  # session -> its files' latest mtime
-    for entry in jsonl_entries(str(group)):
-        was = stamps.get(entry.path)
+    for path, st in walked:
+        was = stamps.get(path)
         if was is None:
-            return False
-        try:
-            st = entry.stat()
-        except OSError:
             return False
         if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):
             return False

@@ -123,7 +123,8 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
 
     `owners` maps legacy agent files to their session, as found before, so
     they need not be opened again; `stats`, when given, receives each file's
-    `stat` by path (so a caller need not ask again).
+    `stat` by path (so a caller need not ask again); a stat already in it is
+    taken as the file's.
     """
     owners = owners or {}
     mains: dict[str, Source] = {}
@@ -137,7 +138,9 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
     for root in roots:
         for path, entry in _walk(root):
             try:
-                st = entry.stat() if entry is not None else os.stat(path)
+                # (a stat the caller already took for this path, as it would be here)
+                st = (stats.get(path) if stats else None) or (
+                    entry.stat() if entry is not None else os.stat(path))
             except OSError:
                 skip("unreadable")
                 continue

@@ -452,6 +452,19 @@ def stamps_under(conn: sqlite3.Connection,
         _under(folder))}
 
 
+def count_under(conn: sqlite3.Connection, folder: str) -> int:
+    """How many transcript files the registry knows in a folder (the index on
+    paths alone: no row read)."""
+    return int(conn.execute(f"SELECT count(*) FROM stamps WHERE {_UNDER}",
+                            _under(folder)).fetchone()[0])
+
+
+def sessions_under(conn: sqlite3.Connection, folder: str) -> set[str]:
+    """The sessions whose transcript files the registry knows in a folder."""
+    return {row[0] for row in conn.execute(
+        f"SELECT session_id FROM stamps WHERE {_UNDER}", _under(folder))}
+
+
 def brief_under(conn: sqlite3.Connection,
                 folder: str) -> dict[str, tuple[str, str, str, bool, str]]:
     """(project, status, ended, has_note, note) of the sessions whose files are

@@ -610,6 +610,12 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
     Stop hook's provisional answer."""
     request, redactor = work.request, work.redactor
     end_reason, idle_before = request.end_reason, request.idle_before
+    if end_reason is None and main_read and not started_over and state.status == "ended":
+        # Resumed: the user came back. A subagent's file written after the
+        # end (its last lines flushed late) is not that. (Before the idle
+        # check: lines come back whose last is old, the session ends again
+        # in this run, as a first read of the whole would have it.)
+        state.status, state.end_reason = "active", Redacted("")
     if end_reason is not None:
         state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
         state.provisional = Redacted("")
@@ -624,10 +630,6 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
             idle_before -= WAITING_GRACE
         if 0 < last < idle_before:
             state.status, state.end_reason = "ended", Redacted("idle")
-    elif main_read and not started_over and state.status == "ended":
-        # Resumed: the user came back. A subagent's file written after the
-        # end (its last lines flushed late) is not that.
-        state.status, state.end_reason = "active", Redacted("")
     provisional = request.provisional
     if (provisional is not None and end_reason is None and provisional.strip()
             and provisional.strip() != state.fold.last_answer):
