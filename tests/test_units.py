@@ -178,14 +178,6 @@ def test_sniffing_a_transcript_tells_whether_claude_answered(tmp_path: Path) -> 
     assert start(long_prompt, answer, limit=50_000)[2] is True  # not read to the end
 
 
-def test_backfill_takes_large_sessions_first_then_the_rest_by_id() -> None:
-    from vibe_vault.backfill import BIG, _job_order
-
-    sizes = {"b-small": 10, "a-small": BIG - 1, "c-big": BIG, "d-bigger": 5 * BIG, "0-mid": 500}
-    got = sorted(sizes, key=lambda sid: _job_order(sid, sizes[sid]))
-    assert got == ["d-bigger", "c-big", "0-mid", "a-small", "b-small"]
-
-
 @pytest.mark.parametrize("forged", ["## My notes", "## MY NOTES", "## my noteſ", "##\tMy  Notes"])
 def test_no_generated_line_passes_for_the_users_heading(forged: str) -> None:
     from vibe_vault.note import _with_user_part

@@ -3,7 +3,7 @@ same reader, fold and renderer as the hook, in parallel, skipping what has not
 changed since last time from a `stat` alone.
 
 plan (one folder at a time, against the registry's rows; folders as their
-marks say passed over) -> jobs, largest first, with the links each note will
+marks say passed over) -> jobs, newest first, with the links each note will
 most likely carry -> the jobs in worker
 processes (session.update_session) -> each finished session's rows into the
 database, in large transactions -> the forgotten removed, the index notes, the
@@ -276,6 +276,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[Job] = []
     sizes: dict[str, int] = {}
+    recency: dict[str, int] = {}  # session -> its files' latest mtime (ns)
     # Archiving is on unless the config says otherwise: Claude Code deletes
     # transcripts after cleanupPeriodDays, and the archive is what `vv restore`
     # puts back. By default only the sessions read are archived (a warm run
@@ -407,9 +408,17 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             if rec is not None:
                 known[sid] = rec
             sizes[sid] = sum(st.st_size for st in now if st)
+            recency[sid] = max((st.st_mtime_ns for st in now if st), default=0)
             jobs.append(Job(sid, src.main, src.agents or _NO_AGENTS, request.force,
                             idle_before, archiving))
-    jobs.sort(key=lambda j: _job_order(j.session_id, sizes[j.session_id]))
+    # Newest first: what a user waits for after a first backfill is their
+    # recent work, whose notes then come within seconds of the start, and a
+    # run stopped anywhere has written every session newer than those it has
+    # not. (Largest first, then by session id, left the writes to the
+    # database's indexes in their order, ~0.4 of them; a session's last
+    # activity is its files' latest time, as the plan knows it from their stat.)
+    jobs.sort(key=lambda j: (-recency[j.session_id], j.session_id))
+    recency.clear()
     _predict_links(conn, jobs, known, request.workers)
     if request.dry_run:
         return Done(summary, planned=jobs)
@@ -507,19 +516,6 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     summary.unknown_entry_types = registry.unknown_counts(conn)
     summary.seconds = round(time.monotonic() - t0, 3)
     return Done(summary)
-
-
-BIG = 1 << 20  # bytes of a session whose place in the order is by size
-
-
-def _job_order(sid: str, size: int) -> tuple[int, str]:
-    """Large sessions first, biggest first, so that none finishes last on its
-    own; then the rest by session id. Most of the database's indexes are keyed
-    by session id (or a path ending in it): rows coming in that order go in at
-    the end of those indexes, so a commit writes the pages it added rather
-    than a page of each index per session (100,000 sessions: the database's
-    writes fell from 5.5 to 3.3 GB, its write calls from 2.1 to 1.3 million)."""
-    return (-size, "") if size >= BIG else (0, sid)
 
 
 def _catch_up_search(cfg: Config) -> int:

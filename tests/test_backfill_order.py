@@ -1,0 +1,127 @@
+"""A first backfill writes the newest sessions first, shows its progress on a
+terminal only, and a run killed anywhere is completed by the next (issue 31).
+
+Homes are generated (test_warm_runs.Home), each session's file given its own
+time. Oracles: the times the test gave the files (a note written is never
+older than a session left unwritten, but for the jobs the other workers
+still had in hand), and the notes a backfill that was never stopped makes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import Env, examples
+from test_warm_runs import PROJECTS, WORDS, Home
+
+
+def _home(root: Path, n: int, seed: int) -> tuple[Home, dict[str, float]]:
+    """n sessions over the projects, each file dated on its own (seconds since 1970)."""
+    rng = random.Random(seed)
+    home = Home(root)
+    when: dict[str, float] = {}
+    base = time.time() - 400 * 86400
+    stamps = rng.sample(range(0, 300 * 86400, 60), n)  # distinct: an order, no ties
+    for _ in range(n):
+        home.new(rng.choice(PROJECTS), [rng.choice(WORDS) for _ in range(rng.randint(1, 4))])
+    for sid, at in zip(sorted(home.sessions), stamps, strict=True):
+        when[sid] = base + at
+        os.utime(home.path(sid), (when[sid], when[sid]))
+    return home, when
+
+
+def _written(env: Env) -> int:
+    return len(list(env.vault.glob("Projects/*/sessions/*.md")))
+
+
+@settings(max_examples=examples(4, 20), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(n=st.integers(12, 40), seed=st.integers(0, 2**16), workers=st.sampled_from([1, 2]),
+       stop_after=st.floats(0.0, 1.0))
+def test_a_killed_first_backfill_wrote_the_newest_and_the_next_run_completes_it(
+        tmp_path_factory: pytest.TempPathFactory, n: int, seed: int, workers: int,
+        stop_after: float) -> None:
+    root = tmp_path_factory.mktemp("order")
+    env = Env(root)
+    home, when = _home(root, n, seed)
+    proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", "backfill", "-j", str(workers)],
+                            env=env.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    # killed once some share of the notes exist (or the run ended first)
+    want = int(stop_after * n)
+    while proc.poll() is None and _written(env) < want:
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    order = sorted(home.sessions, key=lambda s: -when[s])
+    done = [sid for sid in order if _note_of(env, sid)]
+    if done:
+        oldest_written = min(when[s] for s in done)
+        newer_unwritten = [s for s in order if when[s] > oldest_written and s not in done]
+        # a worker's job in hand when another finished later ones: one per other worker
+        assert len(newer_unwritten) <= workers - 1, (len(done), newer_unwritten)
+    again = env.vv("backfill", "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["failed"] == 0
+    fresh = Env(root / "fresh")
+    fresh.env["CLAUDE_CONFIG_DIR"] = str(root / "claude")
+    assert fresh.vv("backfill").returncode == 0
+    assert env.all_notes() == fresh.all_notes()
+
+
+def _note_of(env: Env, sid: str) -> bool:
+    """Whether the session's note is in the vault (its name ends in the id's first 8)."""
+    return any(env.vault.glob(f"Projects/*/sessions/*-{sid[:8]}.md"))
+
+
+def _on_a_terminal(env: Env, *args: str) -> tuple[int, bytes, bytes]:
+    """`vv` with its stderr on a pseudo-terminal: (exit code, stdout, what the terminal got)."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", *args], env=env.env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower)
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(leader, 1 << 16)
+        except OSError:  # the other end closed (Linux says EIO)
+            break
+        if not data:
+            break
+        seen += data
+    out = proc.stdout.read() if proc.stdout else b""
+    code = proc.wait(60)
+    os.close(leader)
+    return code, out, seen
+
+
+def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    env = Env(tmp_path)
+    home, _ = _home(tmp_path, 30, 7)
+    code, out, terminal = _on_a_terminal(env, "backfill")
+    assert code == 0
+    assert b"30/30 sessions" in terminal and b"ETA" in terminal, terminal
+    assert out.startswith(b"30 sessions: 30 notes written")
+    # piped: nothing on stderr, the summary alone on stdout
+    fresh = Env(tmp_path / "piped")
+    fresh.env["CLAUDE_CONFIG_DIR"] = str(tmp_path / "claude")
+    r = fresh.vv("backfill")
+    assert r.returncode == 0 and r.stderr == b""
+    assert r.stdout.startswith(b"30 sessions: 30 notes written") and r.stdout.count(b"\n") == 1
+    assert len(home.sessions) == 30
