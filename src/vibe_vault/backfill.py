@@ -527,6 +527,7 @@ def _catch_up_search(cfg: Config) -> int:
 
     try:
         conn = vaultdb.ready(cfg.state_dir)
+        vaultdb.purge_soon(conn, cfg)
     except (sqlite3.Error, OSError) as exc:
         warn(cfg.state_dir, f"backfill: search index not updated ({exc}); vv search will")
         return 0

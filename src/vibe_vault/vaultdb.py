@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
+    from vibe_vault.config import Config
     from vibe_vault.document import Document
 
 SCHEMA_VERSION = 9
@@ -431,14 +432,14 @@ def reset_search(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM meta WHERE key IN ('states', 'dead', 'dead_counted')")
 
 
-def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
+def _drop_session(conn: sqlite3.Connection, sid: str) -> dict[str, str] | None:
     """Take a session's rows out. Its words leave the search index too, given
     back to FTS5's `delete` as they were indexed (from the texts kept for
     snippets): a contentless index cannot find them itself. A session indexed
     before its texts were kept leaves its words behind, a dead row, counted."""
     row = conn.execute("SELECT doc FROM sessions WHERE session_id = ?", (sid,)).fetchone()
     if row is None:
-        return
+        return None
     texts = _indexed_texts(conn, row[0])
     if texts is not None:
         conn.execute(_DELETE_TEXT, (row[0], *(index_text(texts.get(c, "")) for c in COLUMNS)))
@@ -447,6 +448,62 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> None:
     conn.execute("DELETE FROM texts WHERE doc = ?", row)
     if texts is None:
         set_meta(conn, "dead", str(int(meta(conn, "dead", "0")) + 1))
+    return texts
+
+
+# -- words that must leave the file, not just the index --------------------------------
+#
+# FTS5 deletes by writing a tombstone in a new segment: the old segment keeps
+# the word's bytes until a merge takes both in, which may be never (and the
+# WAL keeps copies of every page written). SQLite 3.42's 'secure-delete'
+# option would remove it at once; older ones (3.40 here) need an 'optimize',
+# which rewrites the whole index: 5 s for 10,000 sessions on a loaded
+# machine, so it runs when a text lost a secret (a redaction more than when
+# it was indexed: one learned late), in the background on large indexes.
+PURGE_INLINE_SESSIONS = 1000
+REDACTED = "[REDACTED"
+
+
+def _lost_a_secret(old: dict[str, str], new: dict[str, str]) -> bool:
+    return sum(t.count(REDACTED) for t in new.values()) > sum(
+        t.count(REDACTED) for t in old.values())
+
+
+def purge_owed(conn: sqlite3.Connection) -> bool:
+    return meta(conn, "purge") == "1"
+
+
+def purge(conn: sqlite3.Connection) -> None:
+    """Merge the search index into one segment, so no word deleted from it is
+    left in the file, and empty the WAL of the pages that held it."""
+    with transaction(conn):
+        if not purge_owed(conn):
+            return
+        conn.execute("INSERT INTO search(search) VALUES ('optimize')")
+        conn.execute("DELETE FROM meta WHERE key = 'purge'")
+    empty_wal(conn)
+
+
+def empty_wal(conn: sqlite3.Connection) -> None:
+    """Write the WAL into the database and cut it to nothing: its frames keep
+    the old pages (deleted text too) until they are written over. Another
+    reader in the middle of a read keeps it (busy): the next purge does it."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+
+def purge_soon(conn: sqlite3.Connection, cfg: Config) -> None:
+    """The purge a late-learned secret owes: now on a small index, else by a
+    `vv index` in the background."""
+    if not purge_owed(conn):
+        return
+    count = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    if count <= PURGE_INLINE_SESSIONS:
+        purge(conn)
+        return
+    from vibe_vault.detach import run_detached
+
+    run_detached(cfg, "index", "--quiet")
 
 
 def _indexed_texts(conn: sqlite3.Connection, doc: int,
@@ -479,7 +536,9 @@ _DELETE_TEXT = (f"INSERT INTO search(search, rowid, {', '.join(COLUMNS)}) VALUES
 def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None = None) -> None:
     """Index a session (in the caller's transaction), replacing what it had.
     `folders` remembers folder ids across the calls of one transaction."""
-    _drop_session(conn, doc.session_id)
+    old = _drop_session(conn, doc.session_id)
+    if old is not None and _lost_a_secret(old, doc.texts):
+        set_meta(conn, "purge", "1")
     folders = {} if folders is None else folders
     folder = folders.get(doc.cwd)
     if folder is None:
@@ -530,6 +589,7 @@ def forget(state_dir: str) -> None:
     conn = connect(state_dir)
     try:
         reset_search(conn)
+        empty_wal(conn)
     finally:
         conn.close()
 

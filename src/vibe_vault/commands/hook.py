@@ -277,7 +277,10 @@ def _refresh_indexes(cfg: Any, out: Any, deadline: float) -> None:
             registry.put(conn, out.record)
             vaultdb.put_indexed(conn, out.state_key, out.state_stamp, out.session_id,
                                 out.document)
+            purge = vaultdb.purge_owed(conn)
         index.session_ended(cfg, conn, out.session_id, before)
+        if purge:  # a secret learned late: out of the index's file, in the background
+            index_cmd.start_in_background(cfg)
     except sqlite3.Error as exc:
         from vibe_vault.log import info
 

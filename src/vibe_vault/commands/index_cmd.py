@@ -52,12 +52,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
 
 def update_indexes(cfg: Config) -> int:
     """Take staged records in and update what they touch."""
-    from vibe_vault import index, registry
+    from vibe_vault import index, registry, vaultdb
 
     with registry.opened(cfg) as conn:  # takes the staged records in
         projects = set(registry.owed_projects(conn))
         written = index.regenerate(cfg, projects, conn=conn)
         registry.paid(conn, projects)
+        # A secret learned late leaves the search index's file (however large).
+        vaultdb.purge(conn)
     return written
 
 

@@ -82,6 +82,7 @@ def since_date(text: str, now: float | None = None) -> str:
 
 def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
     """The database, caught up; None (with a message) when it cannot be had."""
+    import contextlib
     import sqlite3
 
     from vibe_vault import vaultdb
@@ -92,7 +93,12 @@ def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
         print("vv: a backfill is at work: sessions it has not reached yet are not found",
               file=sys.stderr)
     try:
-        return vaultdb.ready(cfg.state_dir, reindex=reindex, caught_up=not busy)
+        conn = vaultdb.ready(cfg.state_dir, reindex=reindex, caught_up=not busy)
+        # A secret learned late leaves the file too (busy: the next reader or
+        # `vv index` purges).
+        with contextlib.suppress(sqlite3.OperationalError):
+            vaultdb.purge_soon(conn, cfg)
+        return conn
     except sqlite3.OperationalError as exc:
         if vaultdb.trouble(exc) != "busy":
             raise  # damaged (rebuilt, once) or read-only: one line from the command line

@@ -1,0 +1,130 @@
+"""A word that leaves the search index leaves its file too (issue 27).
+
+FTS5 deletes by a tombstone: the old segment, and the WAL's copies of its
+pages, keep the bytes until a merge. A secret learned late (its session was
+indexed before `export DB_PASSWORD=<it>` taught it) and a session forgotten
+must leave no byte sequence of it in any file under the vault and state
+directories, vault.db, its -wal and -shm included. Generated: the secret, the
+place it was first said, which indexing saw it, and learned late or forgotten.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+import tempfile
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from conftest import Env, examples
+
+ALNUM = string.ascii_letters + string.digits
+SID = "5ec7e700-0000-4000-8000-0000000000f7"
+# Random-looking and long: not a word, a number or a placeholder.
+secrets = st.text(alphabet=ALNUM, min_size=20, max_size=32).filter(
+    lambda s: len(set(s)) >= 12 and any(c.isdigit() for c in s)
+    and any(c.isupper() for c in s) and any(c.islower() for c in s))
+
+
+class Transcript:
+    def __init__(self, path: Path) -> None:
+        self.path, self.n = path, 0
+
+    def add(self, kind: str, content: object, **extra: object) -> None:
+        self.n += 1
+        entry = {"type": kind, "uuid": f"e{self.n}", "parentUuid": f"e{self.n - 1}" if self.n > 1
+                 else None, "sessionId": SID, "cwd": "/srv/app", "version": "2.1.200",
+                 "timestamp": f"2026-05-01T10:{self.n:02d}:00.000Z", "isSidechain": False,
+                 "message": {"role": kind, "content": content}, **extra}
+        if kind == "assistant":
+            entry["message"] = {"id": f"msg_{self.n}", "role": "assistant",
+                                "model": "claude-sonnet-4-5", "content": content,
+                                "usage": {"input_tokens": 3, "output_tokens": 2}}
+        with self.path.open("a") as f:
+            f.write(json.dumps(entry) + "\n")
+
+    def says(self, place: str, value: str) -> None:
+        """The value, bare, where nothing tells it is a secret."""
+        if place == "prompt":
+            self.add("user", f"deploy with {value} on the staging box")
+            self.add("assistant", [{"type": "text", "text": "Will do."}])
+        else:
+            self.add("user", "what did the log say")
+            self.add("assistant", [{"type": "text", "text": f"It printed {value} twice."}])
+
+    def teaches(self, value: str) -> None:
+        self.add("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                                "input": {"command": f"export DB_PASSWORD={value}"}}])
+        self.add("user", [{"type": "tool_result", "tool_use_id": "t1", "content": ""}])
+        self.add("assistant", [{"type": "text", "text": "Exported."}])
+
+
+def raw_traces(env: Env, value: str) -> list[str]:
+    """Files under the vault and state directories holding the value's bytes."""
+    needle = value.encode()
+    return [str(p) for root in (env.vault, env.state) if root.exists()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()
+            and needle in p.read_bytes()]
+
+
+def index_alone(env: Env) -> None:
+    """`vv index`, run when no other one is (one SessionEnd started may be)."""
+    for _ in range(300):
+        r = env.vv("index")
+        assert r.returncode == 0, r.stderr
+        if b"another vv index is running" not in r.stderr:
+            return
+        time.sleep(0.1)
+    raise AssertionError("vv index stayed busy")
+
+
+@settings(max_examples=examples(5, 30), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(secrets, st.sampled_from(["prompt", "answer"]),
+       st.sampled_from(["search", "session end"]), st.sampled_from(["learned", "forgotten"]),
+       st.integers(0, 3))
+def test_a_secret_leaves_every_file(value: str, place: str, indexed_by: str, how: str,
+                                    others: int) -> None:
+    # (a `vv index` SessionEnd started may still be writing when the folder goes)
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        env = Env(Path(tmp))
+        # The archive is a raw copy of the transcripts by design (README, Safety).
+        (env.root / "config.toml").write_text("archive = false\n")
+        folder = env.claude / "projects" / "-srv-app"
+        folder.mkdir(parents=True)
+        # Other sessions in the index: the secret's segment is not the only one.
+        for i in range(others):
+            sid = f"5ec7e700-0000-4000-8000-00000000000{i}"
+            other = Transcript(folder / f"{sid}.jsonl")
+            other.add("user", f"unrelated work number {i} on the parser")
+            other.add("assistant", [{"type": "text", "text": "Done."}])
+            other.path.write_text(other.path.read_text().replace(SID, sid))
+            env.hook({"hook_event_name": "SessionEnd", "session_id": sid,
+                      "transcript_path": str(other.path), "reason": "exit"})
+        t = Transcript(folder / f"{SID}.jsonl")
+        t.says(place, value)
+        event = {"session_id": SID, "transcript_path": str(t.path), "cwd": "/srv/app"}
+        assert env.hook({**event, "hook_event_name": "Stop"}).returncode == 0
+        if indexed_by == "search":
+            found = env.vv("search", "--json", value)
+        else:
+            assert env.hook({**event, "hook_event_name": "SessionEnd",
+                             "reason": "exit"}).returncode == 0
+            found = env.vv("search", "--json", value)
+        assert SID in found.stdout.decode(), found  # indexed with the value in it
+        if how == "learned":
+            t.teaches(value)
+            assert env.hook({**event, "hook_event_name": "Stop"}).returncode == 0
+            assert env.hook({**event, "hook_event_name": "SessionEnd",
+                             "reason": "exit"}).returncode == 0
+            index_alone(env)  # (what SessionEnd starts in the background)
+            assert env.vv("search", "--json", "staging").returncode == 0
+        else:
+            r = env.vv("forget", SID)
+            assert r.returncode == 0, r.stderr
+        assert raw_traces(env, value) == []
+        assert env.traces(value, SID) == []
