@@ -445,7 +445,10 @@ def strip_status(note: str) -> str:
     for line in note.splitlines():
         if line.startswith(("status:", "end_reason:")):
             continue
-        out.append(line.replace(" · **Status** active", ""))
+        # A last request with no answer yet reads as still being worked on
+        # while the session runs, and as unanswered once it ended.
+        out.append(line.replace(" · **Status** active", "").replace(
+            "Claude is still at work on the last request", "The last request got no answer"))
     return "\n".join(out)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -182,7 +183,8 @@ def test_hook_stops_then_session_end_equal_backfill(tmp_path_factory: pytest.Tem
     assert hook_notes.keys() == one_notes.keys()
     for key, note in hook_notes.items():
         assert "status: ended" in note
-        assert "end_reason: prompt_input_exit" in note
+        # (", mid-turn" when the transcript ends after a tool call, as backfill says too)
+        assert re.search(r'\nend_reason: "?prompt_input_exit(, mid-turn")?\n', note), note
         assert strip_status(note) == strip_status(one_notes[key])
 
 

@@ -186,6 +186,8 @@ class Figures(Struct):
     tests: str  # "", passed, failed
     work: Work  # the main agent's and the subagents' work together
     models: list[str]  # every model that produced usage, subagents' included
+    end_reason: str  # why it ended, ", mid-turn" when the last request got no answer
+    ending: "Ending"  # Claude's last answer, or the request left without one
 
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
@@ -233,6 +235,8 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         tests=tests,
         work=work,
         models=ordered,
+        end_reason=end_reason(state),
+        ending=ending(state),
     )
 
 
@@ -307,24 +311,86 @@ _FILLER = re.compile(r"(?i)^(?:perfect|great|excellent|done|awesome|good|ok(?:ay
                      r"sure|got it|nice|alright|understood)\b[\w ,]{0,20}[.!]?$")
 
 
+class Ending(Struct):
+    """How the session's last request ended: Claude's final answer to it, or
+    none (the transcript ends after a tool call, or with the request itself)."""
+
+    answer: str = ""  # the last real answer: text that ended a turn
+    unanswered: bool = False  # the last request got no answer
+    request: str = ""  # that request, one line ("" when the transcript does not hold it)
+    at_work: bool = False  # unanswered, and the session is still running: not abandoned
+
+
+def ending(state: SessionState) -> Ending:
+    """The last turn Claude worked in (a slash command that only printed, or a
+    compaction with nothing after it, is no turn of work) decides: its kept
+    text, if that ended the turn, is the session's last answer; if Claude's
+    last word there was a tool call, or nothing came at all, the request that
+    turn belongs to got no answer (unless the user interrupted it, or the
+    Stop hook already told the answer the transcript has yet to bring)."""
+    f = state.fold
+    turns = f.turns
+    k = len(turns) - 1
+    while k >= 0 and turns[k].kind in ("command", "compact", "continued") and not (
+            turns[k].answer or turns[k].actions or turns[k].more_actions):
+        k -= 1
+    if k < 0:
+        return Ending()
+    last = turns[k]
+    if last.answer and not last.working:
+        return Ending(answer=str(last.answer))
+    if state.provisional:
+        return Ending(answer=str(state.provisional))
+    final = last.actions[-1] if last.actions else None
+    if final is not None and (final.kind == "interrupt" or final.status == "denied"):
+        return Ending()  # the user stopped it: the story says so
+    if final is not None and final.kind in ("question", "plan") and not final.status:
+        return Ending()  # Claude waits on the user, who has the question or the plan before them
+    if f.api_errors and not f.has_assistant:
+        return Ending()  # told as "no answer: N API errors"
+    asked = next((t for t in reversed(turns[:k + 1]) if t.kind in ("prompt", "command")), None)
+    request = tx.one_line(asked.text, 120) if asked is not None else ""
+    return Ending(unanswered=True, request=request, at_work=state.status == "active")
+
+
+def end_reason(state: SessionState) -> str:
+    """Why the session ended, as the note and its record say it: an ended
+    session whose last request got no answer does not read as a clean end."""
+    reason = str(state.end_reason)
+    if state.status != "active" and ending(state).unanswered:
+        return f"{reason}, mid-turn" if reason else "mid-turn"
+    return reason
+
+
 def _in_words(state: SessionState, work: Work) -> str:
     """What came of the session in words, labelled as whose they are: Claude
     Code's own latest recap when it is newer than the last prompt, else the
-    first real sentence of Claude's final answer; "" when there is none, or
-    when it claims what the facts say did not happen."""
+    sentence of Claude's last answer that tells the outcome (else its first
+    real sentence); "" when there is none, or when it claims what the facts
+    say did not happen. A last request with no answer is said as such."""
     f = state.fold
     last_ask = next((t.ts for t in reversed(f.turns) if t.kind == "prompt"
                      or (t.kind == "command" and is_request(t.text))), "")
+    end = ending(state)
+    said = ""
+    if end.unanswered:
+        said = ("Claude is still at work on the last request." if end.at_work else
+                "The last request got no answer.")
     if f.recap and not (f.recap_ts and last_ask and f.recap_ts < last_ask):
-        text, label = str(f.recap), "Claude Code's recap:"
-    else:
-        answers = [t.answer for t in f.turns if t.answer and t.kind != "compact"]
-        text, label = (_first_real_sentence(answers[-1]) if answers else ""), "Claude:"
-    if not text or _contradicted(text, state, work):
-        return ""
-    words = tx.one_line(text, SUMMARY_WORDS)
-    words = words if words.endswith(("…", ".", "!", "?")) else words + "."
-    return f"{label} {words}"
+        text = str(f.recap)
+        if _contradicted(text, state, work):
+            return said
+        words = tx.one_line(text, SUMMARY_WORDS)
+        words = words if words.endswith(("…", ".", "!", "?")) else words + "."
+        return f"{said} Claude Code's recap: {words}".strip()
+    if not end.answer:
+        return said
+    for sentence in headline_sentences(end.answer):
+        if not _contradicted(sentence, state, work):
+            words = tx.one_line(sentence, SUMMARY_WORDS)
+            words = words if words.endswith(("…", ".", "!", "?")) else words + "."
+            return f"Claude: {words}"
+    return ""
 
 
 # Claims of an action, in Claude's words, that the facts can contradict.
@@ -363,26 +429,101 @@ def _contradicted(text: str, state: SessionState, work: Work) -> bool:
     return False
 
 
-def _first_real_sentence(answer: str) -> str:
-    """The first sentence of prose in an answer: past headings, lists' markers,
-    tables, code and fillers like "Perfect!"."""
-    paragraphs: list[list[str]] = [[]]
+# A sentence that tells how the work came out, in Claude's words: the
+# headline prefers it to one that does not ("Committed `6706f449`." over "The
+# remaining unstaged changes are unrelated formatting fixes from earlier.").
+OUTCOME = re.compile(
+    r"(?i)\b(?:committed|pushed|merged|deployed|released|published|landed)\b"
+    r"|\b(?:created|opened|submitted|updated) (?:a |the |draft )?(?:PR|pull request)\b"
+    r"|\b(?:PR|pull request)\b[^.;]{0,60}\b(?:created|opened|merged|is up|ready)\b"
+    r"|\btests?\b[^.;]{0,40}\b(?:pass|passes|passed|passing|green|fail|fails|failed"
+    r"|failing)\b"
+    r"|\b(?:pass|passes|passed|passing)\b[^.;]{0,20}\btests?\b"
+    r"|\b(?:is|are|now|has been|have been)\s+(?:now\s+)?(?:complete|completed|done"
+    r"|finished|fixed|resolved|working|in place)\b"
+    r"|\bsuccessfully\b|\b(?:I've|I have|we've|we have)\s+(?:now\s+)?\w+ed\b"
+    r"|^(?:fixed|implemented|resolved|completed|finished|created|added|removed|deleted"
+    r"|renamed|migrated|refactored|updated)\b")
+
+
+def headline_sentences(answer: str) -> list[str]:
+    """The sentences of an answer a headline may quote, best first: those that
+    tell an outcome, then the others, each in the order written; past
+    headings, tables, code and fillers like "Perfect!". A list's items are
+    read as items: an item and the ones after it joined by "; ", never run
+    together into one sentence."""
+    units = _units(answer)
+    outcome = [u for u in units if OUTCOME.search(u)]
+    return outcome + [u for u in units if u not in outcome]
+
+
+def _units(answer: str) -> list[str]:
+    """The answer's sentences of prose and its list items (each with the rest
+    of its list), in order, fillers and two-word fragments left out (unless
+    they tell an outcome: "Committed `6706f449`.")."""
+    blocks: list[tuple[str, list[str]]] = []  # ("prose" | "list" | "gap", lines)
+    indent = 0  # of the current list's items: deeper ones are nested
     in_code = False
     for line in answer.splitlines():
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             in_code = not in_code
-        elif in_code or not stripped or stripped.startswith(("#", "|", ">")):
-            if paragraphs[-1]:
-                paragraphs.append([])
+        if in_code or not stripped or stripped.startswith(("```", "~~~", "#", "|", ">")):
+            if blocks and blocks[-1][0] != "gap":
+                blocks.append(("gap", []))
+            continue
+        item = _ITEM.match(stripped)
+        words = (stripped[item.end():] if item else stripped).replace("**", "").strip()
+        depth = len(line) - len(line.lstrip())
+        last = blocks[-1][0] if blocks else ""
+        if item:
+            # A list goes on past a blank line between its items (a loose list).
+            in_list = last == "list" or (last == "gap" and len(blocks) > 1
+                                         and blocks[-2][0] == "list")
+            if in_list and depth > indent:
+                continue  # a nested item: the item above it says what it is part of
+            if in_list:
+                if last == "gap":
+                    blocks.pop()
+                blocks[-1][1].append(words)
+            else:
+                blocks.append(("list", [words]))
+                indent = depth
+        elif last == "list" and depth > indent:
+            blocks[-1][1][-1] += " " + words  # the item's text goes on
+        elif last == "prose":
+            blocks[-1][1].append(words)
         else:
-            paragraphs[-1].append(stripped.lstrip("-*+ ").replace("**", ""))
-    for paragraph in paragraphs:
-        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph)):
-            sentence = sentence.strip()
-            if not _FILLER.match(sentence) and len(sentence.split()) >= 3:
-                return sentence.rstrip(":")
-    return ""
+            blocks.append(("prose", [words]))
+    units: list[str] = []
+    for kind, lines in blocks:
+        if kind == "prose":
+            sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+", " ".join(lines))]
+            for k, sentence in enumerate(sentences):
+                sentence = sentence.rstrip(":").strip()
+                if (len(sentence.split()) < 3 and k + 1 < len(sentences)
+                        and OUTCOME.search(sentence)):
+                    # "Pushed." says more with the sentence after it.
+                    sentence = f"{sentence} {sentences[k + 1].rstrip(':').strip()}"
+                if _worth_quoting(sentence):
+                    units.append(sentence)
+        elif kind == "list":
+            # Each item by its first sentence: the items read as a list.
+            items = [re.split(r"(?<=[.!?])\s+", x.strip())[0] for x in lines if x.strip()]
+            for k, first in enumerate(items):
+                # "Fixed it by:" says what it did in the items under it, not here.
+                if not first.endswith(":") and _worth_quoting(first):
+                    units.append("; ".join(x.rstrip(".;:").strip() for x in items[k:]))
+    return units
+
+
+def _worth_quoting(sentence: str) -> bool:
+    if not sentence or _FILLER.match(sentence):
+        return False
+    return len(sentence.split()) >= 3 or bool(OUTCOME.search(sentence))
+
+
+_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 
 
 def _activity(state: SessionState, work: Work) -> str:

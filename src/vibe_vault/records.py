@@ -155,7 +155,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         started=utc_iso(f.first_ts) if f.first_ts else "",
         ended=utc_iso(f.last_ts) if f.last_ts else "",
         status=state.status,
-        end_reason=state.end_reason,
+        end_reason=fig.end_reason,
         duration_minutes=fig.wall_minutes,
         active_minutes=fig.active_minutes,
         input_tokens=fig.total.input,

@@ -134,6 +134,9 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     thinking: Redacted = Redacted("")  # the turn's last thinking block, shown only when configured
     answer_redactions: int = 0  # secrets replaced in `answer`, part of the session's count
     thinking_redactions: int = 0
+    # Claude's last word in the turn was a tool call, not text: `answer` (if
+    # any) was written before later work, and the turn has no final answer yet.
+    working: bool = False
 
 
 class Pending(Struct, array_like=True, omit_defaults=True):

@@ -52,7 +52,10 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
     new = (False if ctx.agent else
            note_entry_usage(ctx, facts.usage, facts.settled, facts.models, e))
     sidechain = bool(e.isSidechain) and not ctx.agent
-    if m.model != "<synthetic>":
+    # Claude Code's own placeholder ("No response requested." after `/exit`):
+    # not Claude's words, so never a turn's answer.
+    synthetic = m.model == "<synthetic>"
+    if not synthetic:
         facts.has_assistant = True
     if new and not sidechain:
         facts.assistant_messages += 1
@@ -71,19 +74,26 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
             continue
         if b.type == "tool_use" and b.id:
             key = ctx.key(b.id)
-            if key in facts.pending or key in ctx.recent:
-                continue  # a streaming snapshot repeating a block we have
-            calls.on_tool_use(ctx, b, ts)
+            if key not in facts.pending and key not in ctx.recent:
+                calls.on_tool_use(ctx, b, ts)
+            # (else a streaming snapshot repeating a block we have: its order
+            # still says what came last)
+            t = ctx.turn()
+            if t is not None and not sidechain and not ctx.agent:
+                t.working = True  # any text before this call is not the turn's answer
         elif b.type == "thinking" and ctx.keep_thinking and b.thinking and not sidechain:
             raw = decode_raw(b.thinking)
             raw = raw.strip() if isinstance(raw, str) else ""
             if raw:
                 ctx.hold("thinking", raw, ts)
-        elif b.type == "text" and b.text and not sidechain:
+        elif b.type == "text" and b.text and not sidechain and not synthetic:
             raw = b.text.strip()
             if raw:
                 ctx.hold("answer", raw, ts)
                 ctx.say("answer", raw)
+                t = ctx.turn()
+                if t is not None and not ctx.agent:
+                    t.working = False
 
 
 # -- the user ------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("started", lambda p: _when(p.state.fold.first_ts)),
     ("ended", lambda p: _when(p.state.fold.last_ts)),
     ("status", lambda p: yaml_str(p.state.status)),
-    ("end_reason", lambda p: _or_null(p.state.end_reason)),
+    ("end_reason", lambda p: _or_null(p.fig.end_reason)),
     ("duration_minutes", lambda p: _count(p.fig.wall_minutes)),
     ("active_minutes", lambda p: _count(p.fig.active_minutes)),
     ("cwd", lambda p: _or_null(p.state.fold.cwd)),

@@ -196,11 +196,19 @@ def open_threads(page: Page) -> list[Md]:
     """What was left to do at the end (todos pending or in progress), and,
     collapsed, what was done."""
     todos = todo_list(page.state)
-    if not todos:
+    end = page.fig.ending
+    if not todos and not end.unanswered:
         return []
     left = [t for t in todos if t.status != "completed"]
     done = [t for t in todos if t.status == "completed"]
     out = [md("## Open threads")]
+    if end.unanswered:
+        # The transcript ends after a tool call (or with the request itself):
+        # whatever was asked last was never answered, or is being worked on.
+        said = ("Claude is still at work on the last request" if end.at_work else
+                "The last request got no answer")
+        out.append(md("- [ ] {}: {}", text(said), text(end.request)) if end.request else
+                   md("- [ ] {}", text(said)))
     for t in left:
         if t.status == "command":
             out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
@@ -212,7 +220,7 @@ def open_threads(page: Page) -> list[Md]:
         suffix = (md(" *(in progress)*") if t.status == "in_progress" else
                   md(" *(running in the background)*") if t.status == "background" else BLANK)
         out.append(md("- [ ] {}{}", text(t.text), suffix))
-    if not left:
+    if not left and not end.unanswered:
         out.append(md("Nothing left open."))
     out.append(BLANK)
     if done:

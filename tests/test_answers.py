@@ -1,0 +1,268 @@
+"""Issue 29, review 12: the words a summary quotes as Claude's.
+
+Generated sessions (answers before and after a compaction, lines Claude wrote
+before more tool calls, Claude Code's `<synthetic>` placeholder, outcome
+sentences at random places, bullet lists, sessions cut off after a tool call)
+are folded and rendered; what the summary and the note say is checked against
+an oracle read from the generated JSON itself: the last assistant text after
+the last request a person typed, provided nothing but text came after it.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS, Env, frontmatter, has_assistant, main_files
+from conftest import json_objects as objects
+from test_headlines import Transcript
+from vibe_vault.figures import RenderOptions, figures
+from vibe_vault.redact import Redacted
+from vibe_vault.render import render
+from vibe_vault.state import SessionState
+
+NOUNS = ["cache", "parser", "router", "config", "schema", "buffer", "index", "widget",
+         "loader", "queue"]
+noun = st.sampled_from(NOUNS)
+sha7 = st.text(alphabet="0123456789abcdef", min_size=7, max_size=7)
+
+
+def typed_prompt(o: dict[str, Any]) -> bool:
+    """A line that is a request a person typed: a user message of words, not
+    Claude Code's own (a compaction's summary, a command's output, meta)."""
+    if o.get("type") != "user" or o.get("isMeta") or o.get("isCompactSummary"):
+        return False
+    content = (o.get("message") or {}).get("content")
+    if isinstance(content, list):
+        if any(not isinstance(b, dict) or b.get("type") not in ("text", "image")
+               for b in content):
+            return False  # a tool's result
+        content = " ".join(str(b.get("text") or "") for b in content)
+    return (isinstance(content, str) and bool(content.strip())
+            and not content.lstrip().startswith(("<", "[Request interrupted")))
+
+
+def last_request_and_answer(lines: list[dict[str, Any]]) -> tuple[str, str | None]:
+    """From the JSON: the last typed request, and the text Claude ended its
+    work on it with (None when its last block after that request is a tool
+    call, or nothing came): `<synthetic>` messages are not Claude's."""
+    start = max((k for k, o in enumerate(lines) if typed_prompt(o)), default=-1)
+    request = str(lines[start]["message"]["content"]) if start >= 0 else ""
+    last: tuple[str, str] | None = None
+    for o in lines[start + 1:]:
+        msg = o.get("message") or {}
+        if o.get("type") != "assistant" or msg.get("model") == "<synthetic>":
+            continue
+        for b in msg.get("content") or []:
+            if b.get("type") == "text" and str(b.get("text") or "").strip():
+                last = ("text", str(b["text"]))
+            elif b.get("type") == "tool_use":
+                last = ("tool", "")
+    return request, (last[1] if last is not None and last[0] == "text" else None)
+
+
+def exit_turn(t: Transcript) -> None:
+    """`/exit`, its output, and Claude Code's placeholder answer."""
+    t.slash("exit", "")
+    t.prompt("<local-command-stdout>Goodbye!</local-command-stdout>")
+    t.say("No response requested.")
+    t.lines[-1]["message"]["model"] = "<synthetic>"
+
+
+def compaction(t: Transcript) -> None:
+    t.raw({"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted",
+           "compactMetadata": {"trigger": "auto", "preTokens": 155000}})
+    t.raw({"type": "user", "isCompactSummary": True, "message": {
+        "role": "user", "content": "This session is being continued from a previous "
+                                   "conversation. Summary: work on the config."}})
+
+
+OUTCOMES = ["commit", "tests", "complete", "push"]
+
+
+def outcome_sentence(kind: str, sha: str) -> str:
+    return {"commit": f"Committed `{sha}`.", "tests": "All tests pass and no lint issues.",
+            "complete": "The fix is complete.", "push": "Pushed the branch to origin."}[kind]
+
+
+def outcome_facts(t: Transcript, kind: str, sha: str) -> None:
+    """What makes the outcome true in the transcript (the summary repeats no
+    claim the facts contradict)."""
+    if kind == "commit":
+        t.bash("git commit -m 'fix the config'", f"[main {sha}] fix the config\n 1 file changed")
+    elif kind == "push":
+        t.bash("git push", "To github.com:a/b.git\n   1111111..2222222  main -> main\n")
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> tuple[Transcript, str, str | None]:
+    """A session of 1-3 requests; each one's work is tool calls, some with a
+    line Claude wrote before them, some followed by a compaction; the last one
+    may end after a tool call (or with nothing at all). Its final answer is
+    neutral sentences with, maybe, an outcome sentence somewhere among them.
+    Returns the transcript, the answer's first neutral sentence and its outcome
+    sentence (or None)."""
+    t = Transcript()
+    tags = count()
+    placeholder = draw(st.sampled_from(["none", "start", "end"]))
+    if placeholder == "start":
+        exit_turn(t)
+    turns = draw(st.integers(1, 3))
+    first_neutral, outcome = "", None
+    for k in range(turns):
+        t.prompt(f"please fix the {draw(noun)} {k}")
+        steps = draw(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=3))
+        for say_first, compact in steps:
+            if say_first:
+                t.say(f"Let me check the {draw(noun)} mid{next(tags)}.")
+            t.bash(f"cat {draw(noun)}.txt", "ok")
+            if compact:
+                compaction(t)
+        last = k == turns - 1
+        if last and draw(st.booleans()):
+            continue  # cut off: no answer to this request
+        neutral = [f"The {draw(noun)} n{next(tags)} keeps the {draw(noun)}."
+                   for _ in range(draw(st.integers(1, 4)))]
+        sentences = list(neutral)
+        outcome = None
+        if draw(st.booleans()):
+            kind, sha = draw(st.sampled_from(OUTCOMES)), draw(sha7)
+            outcome = outcome_sentence(kind, sha)
+            outcome_facts(t, kind, sha)
+            sentences.insert(draw(st.integers(0, len(sentences))), outcome)
+        split = draw(st.integers(0, len(sentences)))
+        body = " ".join(sentences[:split]) + "\n\n" + " ".join(sentences[split:])
+        t.say(body.strip())
+        first_neutral = neutral[0]
+    if placeholder == "end":
+        exit_turn(t)
+    return t, first_neutral, outcome
+
+
+def _state(t: Transcript, status: str) -> SessionState:
+    state = t.state()
+    state.status = status
+    state.end_reason = Redacted("idle" if status == "ended" else "")
+    return state
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=sessions(), status=st.sampled_from(["ended", "active"]))
+def test_the_summary_quotes_the_last_real_answer_and_its_outcome(
+        case: tuple[Transcript, str, str | None], status: str) -> None:
+    t, first_neutral, outcome = case
+    state = _state(t, status)
+    fig = figures(state, RenderOptions())
+    note = render(state)
+    request, answer = last_request_and_answer(t.lines)
+    assert "No response requested" not in fig.summary
+    assert "**Claude:** No response requested" not in note
+    if answer is None:
+        said = ("Claude is still at work on the last request." if status == "active" else
+                "The last request got no answer.")
+        assert said in fig.summary and "Claude:" not in fig.summary, fig.summary
+        threads = note.split("\n## Open threads\n", 1)[1].split("\n## ", 1)[0]
+        assert request in threads, threads
+        assert (frontmatter(note)["end_reason"] == "idle, mid-turn") == (status == "ended")
+        return
+    assert "no answer" not in fig.summary and "still at work" not in fig.summary
+    assert frontmatter(note)["end_reason"] in ("idle", None)
+    quoted = fig.summary.split(" Claude: ", 1)[1]
+    # Words of the final answer only: no line written before later work.
+    assert not re.search(r"\bmid\d+\b", quoted), quoted
+    expected = outcome if outcome is not None else first_neutral
+    assert quoted.startswith(expected), (quoted, answer)
+    assert quoted.rstrip(".") in " ".join(answer.split()), (quoted, answer)
+
+
+@settings(max_examples=80, deadline=None)
+@given(items=st.lists(st.tuples(noun, noun), min_size=2, max_size=5),
+       marker=st.sampled_from(["-", "*", "1."]),
+       lead=st.sampled_from(["", "완료했습니다.", "Done.", "Perfect!"]))
+def test_a_bullet_list_is_quoted_as_items(items: list[tuple[str, str]], marker: str,
+                                          lead: str) -> None:
+    """An answer that is (a filler and) a list: the summary reads its items as
+    items, joined by "; ", never run into one sentence."""
+    texts = [f"Moved the {a} beside item{k} {b}" for k, (a, b) in enumerate(items)]
+    lines = [f"{marker if marker != '1.' else f'{k + 1}.'} {x}" for k, x in enumerate(texts)]
+    t = Transcript()
+    t.prompt("tidy it up")
+    t.say((lead + "\n\n" if lead else "") + "\n".join(lines))
+    summary = figures(_state(t, "ended"), RenderOptions()).summary
+    assert summary.endswith("Claude: " + "; ".join(texts) + "."), summary
+
+
+# -- the corpus ---------------------------------------------------------------------------
+
+SESSIONS = [p for p in main_files() if has_assistant(p)]
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    env = Env(tmp_path_factory.mktemp("answers"))
+    r = env.vv("backfill", str(CORPUS))
+    assert r.returncode == 0, r.stderr.decode()
+    return {str(frontmatter(text)["session_id"]): text for text in env.notes().values()}
+
+
+def _plain(text: str) -> str:
+    """Words as a reader compares them: no Markdown emphasis, escapes or breaks."""
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("&lt;", "<").replace("&amp;", "&")
+    return " ".join(text.replace("**", "").split())
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main: Path) -> None:
+    """Every corpus session: the words quoted as Claude's are from the last
+    answer after the last typed request (by the JSON); a session whose last
+    request got no answer says so, and quotes nothing as Claude's."""
+    lines = [o for o in objects(main) if not o.get("isSidechain")]
+    sids = {str(o.get("sessionId")) for o in lines if o.get("sessionId")}
+    note = next((notes[s] for s in sids if s in notes), None)
+    if note is None:
+        pytest.skip("no note for this file (another session's part)")  # counted below
+    summary = str(frontmatter(note)["summary"])
+    assert "No response requested" not in note
+    _, answer = last_request_and_answer(lines)
+    interrupted = any(typed_or_interrupt(o) for o in lines[-3:])
+    asked = max((k for k, o in enumerate(lines) if typed_prompt(o)), default=-1)
+    # An API error after the request is said as such ("no answer: 1 API error").
+    api_error = any(o.get("isApiErrorMessage") or o.get("subtype") in ("api_error", "error")
+                    for o in lines[asked + 1:])
+    # A tool call the user refused ends the turn by their choice, not Claude's.
+    results = [b for o in lines[asked + 1:] for b in (o.get("message") or {}).get("content") or []
+               if isinstance(b, dict) and b.get("type") == "tool_result"]
+    refused = bool(results) and bool(results[-1].get("is_error")) and "doesn't want to" in str(
+        results[-1].get("content"))
+    if " Claude: " in summary:
+        assert answer is not None, summary
+        quoted = _plain(summary.split(" Claude: ", 1)[1]).rstrip(".…")
+        pieces = [p for p in quoted.split("; ") if p]
+        plain_answer = _plain(re.sub(r"(?m)^\s*(?:[-*+•]|\d+[.)])\s+", "", answer))
+        for piece in pieces:
+            assert piece.rstrip(".…") in plain_answer, (piece, answer[:400])
+    if answer is None and not (interrupted or api_error or refused) and "recap" not in summary:
+        assert "The last request got no answer." in summary, summary
+
+
+def typed_or_interrupt(o: dict[str, Any]) -> bool:
+    content = (o.get("message") or {}).get("content")
+    text = content if isinstance(content, str) else " ".join(
+        str(b.get("text") or "") for b in content or [] if isinstance(b, dict))
+    return o.get("type") == "user" and "[Request interrupted by user" in text
+
+
+@pytest.mark.corpus
+def test_the_corpus_has_answers_to_choose_from(notes: dict[str, str]) -> None:
+    """The corpus check means something: sessions quoting Claude, and one
+    whose last request got no answer."""
+    summaries = [str(frontmatter(n)["summary"]) for n in notes.values()]
+    assert sum(" Claude: " in s for s in summaries) >= 10
+    assert any("The last request got no answer." in s for s in summaries)
