@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS, Env, frontmatter, has_assistant, main_files
 from conftest import json_objects as objects
-from test_headlines import Transcript
+from test_headlines import Transcript, phrase
 from vibe_vault.figures import RenderOptions, figures
 from vibe_vault.redact import Redacted
 from vibe_vault.render import render
@@ -266,3 +266,104 @@ def test_the_corpus_has_answers_to_choose_from(notes: dict[str, str]) -> None:
     summaries = [str(frontmatter(n)["summary"]) for n in notes.values()]
     assert sum(" Claude: " in s for s in summaries) >= 10
     assert any("The last request got no answer." in s for s in summaries)
+
+
+# -- who refused a tool call; PowerShell is a shell -------------------------------------------
+
+path_word = st.from_regex(r"[a-z]{2,8}(?:/[a-z]{2,8}){0,2}\.(?:py|ps1|md)", fullmatch=True)
+
+
+@st.composite
+def refusals(draw: st.DrawFn) -> tuple[str, str, str]:
+    """A tool call's error text as Claude Code words a refusal (by the user, a
+    permission rule, don't-ask mode, a hook, a safety check, or unsaid), or a
+    command that ran and failed; and who, by the text itself: ("user" |
+    "rule" | "mode" | "hook" | "check" | "unsaid" | "failed")."""
+    tool = draw(st.sampled_from(["Bash", "PowerShell", "Edit", "Write"]))
+    target = draw(path_word)
+    form = draw(st.sampled_from([
+        ("user", "The user doesn't want to proceed with this tool use. The tool use was rejected "
+                 "(eg. if it was a file edit, the new_string was NOT written to the file). STOP "
+                 "what you are doing and wait for the user to tell you how to proceed."),
+        ("user", "The user doesn't want to take this action right now. STOP what you are doing "
+                 "and wait for the user to tell you how to proceed."),
+        ("user", "The user doesn't want to proceed with this tool use."),
+        ("unsaid", f"Permission to use {tool} with command cat {target} has been denied."),
+        ("unsaid", f"Permission to edit {target} has been denied."),
+        ("unsaid", f"Permission to read {target} has been denied."),
+        ("rule", f"Agent type '{target}' has been denied by permission rule 'Agent({target})' "
+                 "from project settings."),
+        ("mode", f"Permission to use {tool} has been denied because Claude Code is running in "
+                 "don't ask mode. Ask the user to allow it."),
+        ("check", "Permission for this command was denied by a built-in Claude Code safety "
+                  "check"),
+        ("hook", "Permission denied by PermissionRequest hook"),
+        ("failed", f"Exit code 126\nbash: ./{target}: Permission denied"),
+        ("failed", f"cat: {target}: Permission denied"),
+    ]))
+    who, message = form
+    if who not in ("user", "failed") and draw(st.booleans()):
+        message = "Error: " + message  # as toolUseResult words it
+    return tool, message, who
+
+
+WORDS_FOR = {"user": "denied by the user", "rule": "denied by a permission rule",
+             "mode": "denied (Claude Code ran in don't-ask mode)", "hook": "denied by a hook",
+             "check": "denied by a safety check", "unsaid": "denied"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(calls=st.lists(refusals(), min_size=1, max_size=4))
+def test_a_refusal_says_who_refused_it(calls: list[tuple[str, str, str]]) -> None:
+    """"denied by the user" only where the user said no; a rule's, a mode's,
+    a hook's refusal says so, one the transcript does not attribute reads
+    "denied"; a command that ran and failed is no refusal."""
+    t = Transcript()
+    t.prompt("look at the files")
+    for k, (tool, message, _) in enumerate(calls):
+        inp: dict[str, Any] = ({"command": f"cat f{k}.txt", "description": f"Show file {k}"}
+                               if tool in ("Bash", "PowerShell") else
+                               {"file_path": f"/work/app/f{k}.txt", "old_string": "a",
+                                "new_string": "b", "content": "b"})
+        t.call(tool, inp, None, message, error=True)
+    t.say("The files are guarded.")
+    story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    lines = [ln for ln in story.splitlines() if ln.startswith("- ")]
+    assert len(lines) == len(calls), lines
+    for line, (_, _, who) in zip(lines, calls, strict=True):
+        if who == "failed":
+            assert "denied" not in line, line
+        else:
+            assert line.endswith(WORDS_FOR[who]) or f"{WORDS_FOR[who]}," in line, (who, line)
+        assert ("denied by the user" in line) == (who == "user"), (who, line)
+
+
+@settings(max_examples=60, deadline=None)
+@given(runs=st.lists(st.tuples(st.sampled_from(["Bash", "PowerShell"]), phrase,
+                               st.booleans()), min_size=1, max_size=5))
+def test_powershell_is_a_shell_told_with_its_outcome(runs: list[tuple[str, str, bool]]) -> None:
+    """Every shell call (Bash or PowerShell) counts among the commands and its
+    story line says how it ended; a failed one's first error line is under
+    Errors."""
+    t = Transcript()
+    t.prompt("check the script")
+    for k, (tool, purpose, ok) in enumerate(runs):
+        out = f"line{k} {purpose}"
+        if ok:
+            t.call(tool, {"command": f"Get-Item x{k}", "description": f"Check {purpose}"},
+                   {"stdout": out, "stderr": "", "interrupted": False}, out)
+        else:
+            t.call(tool, {"command": f"Get-Item x{k}", "description": f"Check {purpose}"},
+                   None, f"Exit code 1\nerror{k}: {purpose}", error=True)
+    t.say("Checked the script.")
+    note = render(_state(t, "ended"))
+    shells = sum(1 for o in t.lines for b in (o.get("message") or {}).get("content") or []
+                 if isinstance(b, dict) and b.get("type") == "tool_use"
+                 and b.get("name") in ("Bash", "PowerShell"))
+    assert frontmatter(note)["commands"] == shells
+    story = note.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    for k, (_, purpose, ok) in enumerate(runs):
+        line = next(ln for ln in story.splitlines() if f"`Get-Item x{k}`" in ln)
+        assert re.search(r" — ok(?:, \d+\w*)?$" if ok else r" — failed \(exit 1\)", line), line
+        if not ok:
+            assert f"error{k}: {purpose}" in note.split("\n## Errors\n", 1)[1]

@@ -110,7 +110,7 @@ class Facts:
                 if b.get("type") == "tool_use" and b.get("id") and b["id"] not in self.tool_ids:
                     self.tool_ids.add(b["id"])
                     calls[b["id"]] = b
-                    self.bash_calls += b.get("name") == "Bash"
+                    self.bash_calls += b.get("name") in ("Bash", "PowerShell")
                 elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
                     call = calls.pop(b["tool_use_id"])
                     inp = call.get("input") if isinstance(call.get("input"), dict) else {}

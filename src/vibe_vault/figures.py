@@ -411,7 +411,7 @@ def _contradicted(text: str, state: SessionState, work: Work) -> bool:
     made no tool call or never finished."""
     f = state.fold
     if not work.files and _CLAIMS_FILES.search(text):
-        refused = any(a.kind == "edit" and a.status in ("failed", "denied")
+        refused = any(a.kind == "edit" and (a.status == "failed" or a.status.startswith("denied"))
                       for t in f.turns for a in t.actions)
         if refused or not work.commands_run:
             return True

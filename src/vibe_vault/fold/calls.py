@@ -20,8 +20,38 @@ from vibe_vault.state import Action, Pending
 MAX_RECENT_TOOLS = 64
 MAX_PENDING = 256
 NO_INPUT = ToolInput()
-DENIED = ("The user doesn't want to", "Permission to use",
-          "The user doesn't want to take this action")
+# How Claude Code words a tool call it did not run, by who refused it (read
+# from the clients' own messages, 1.0.43 to 2.1.332): the status says who, and
+# only the user's own refusal reads "denied by the user".
+_BY_THE_USER = "The user doesn't want to"
+_REFUSALS = (  # (what the message says, status)
+    ("by permission rule", "denied:rule"),  # "Agent type 'x' has been denied by permission rule"
+    ("don't ask mode", "denied:mode"),
+    ("PermissionRequest hook", "denied:hook"),
+    ("safety check", "denied:check"),
+)
+_REFUSED_OPENINGS = ("Permission to ", "Agent type '", "Permission for this command",
+                     "Permission denied by PermissionRequest hook")
+
+
+def refusal(text: str) -> str:
+    """The status of a call Claude Code did not run, from its error text
+    ("" when it ran and failed): "denied" when the user said no, "denied:rule"
+    (a permission rule), ":mode", ":hook", ":check", or "denied:" when the
+    transcript says only "Permission to use … has been denied." (a rule, or
+    auto mode's judgement: it does not say which)."""
+    text = text.lstrip()
+    if text.startswith("Error: "):
+        text = text[len("Error: "):]
+    if text.startswith(_BY_THE_USER):
+        return "denied"
+    if not text.startswith(_REFUSED_OPENINGS) or "denied" not in text[:400]:
+        return ""
+    head = text[:400]
+    return next((status for words, status in _REFUSALS if words in head), "denied:")
+
+
+SHELLS = ("Bash", "PowerShell")  # tools that run a command line: told and counted alike
 
 OnCall = Callable[[Context, Pending, ToolInput, str], tuple[Action | None, bool]]
 OnResult = Callable[[Context, Pending, Action | None, Outcome], None]
@@ -32,7 +62,7 @@ ON_CALL: dict[str, OnCall] = {
     **dict.fromkeys(tools.EXPLORE_LIST, tools.on_list),
     **dict.fromkeys(files.EDIT_TOOLS, files.on_call),
     **dict.fromkeys(subagents.AGENT_TOOLS, subagents.on_call),
-    "Bash": commands.on_call,
+    **dict.fromkeys(SHELLS, commands.on_call),
     "ExitPlanMode": todos.on_exit_plan_mode,
     "EnterPlanMode": todos.on_enter_plan_mode,
     "TodoWrite": todos.on_todo_write,
@@ -51,7 +81,7 @@ ON_CALL: dict[str, OnCall] = {
 ON_RESULT: dict[str, OnResult] = {
     **dict.fromkeys(files.EDIT_TOOLS, files.on_result),
     **dict.fromkeys(subagents.AGENT_TOOLS, subagents.on_result),
-    "Bash": commands.on_result,
+    **dict.fromkeys(SHELLS, commands.on_result),
     "ExitPlanMode": todos.on_plan_answered,
     "TodoWrite": todos.on_todo_result,
     "TaskCreate": todos.on_task_created,
@@ -103,14 +133,14 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
     # a command's output when the structured result has no stdout, or what a
     # subagent reported.
     text = ""
-    if (is_error or (call.name == "Bash" and not (result and result.stdout))
+    if (is_error or (call.name in SHELLS and not (result and result.stdout))
             or call.name in subagents.AGENT_TOOLS):  # a subagent's report, for search
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None
     if is_error:
         text = text or "error"
-        status = "denied" if text.startswith(DENIED) else "failed"
+        status = refusal(text) or "failed"
         if status == "failed":
             errors.error(ctx, call.name, text, ts, call.key)
     else:

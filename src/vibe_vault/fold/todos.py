@@ -136,7 +136,7 @@ def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
         return
     status = outcome.status
     action.status = ("approved" if status == "ok" else
-                     "rejected" if status == "denied" else status)
+                     "rejected" if status.startswith("denied") else status)
     # The plan as the client read it from its plan file when approved (the
     # user may have edited it there before approving).
     result = outcome.result

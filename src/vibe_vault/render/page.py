@@ -29,14 +29,20 @@ class Page(Struct):
 Section = Callable[[Page], list[Md]]
 
 
+# Who refused a tool call, as its status says (fold.calls.refusal).
+DENIED_BY = {"denied": "denied by the user", "denied:rule": "denied by a permission rule",
+             "denied:mode": "denied (Claude Code ran in don't-ask mode)",
+             "denied:hook": "denied by a hook", "denied:check": "denied by a safety check"}
+
+
 def status_word(status: str, code: int | None, kind: str = "") -> str:
     """How a tool call or command ended, in words."""
     if status == "ok":
         return "passed" if kind == "test" else "ok"
     if status == "failed":
         return f"failed (exit {code})" if code is not None else "failed"
-    if status == "denied":
-        return "denied by the user"
+    if status.startswith("denied"):
+        return DENIED_BY.get(status, "denied")
     if status == "interrupted":
         return "interrupted"
     if status == "background":

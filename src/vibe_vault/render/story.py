@@ -205,7 +205,7 @@ def _explore(a: Action, state: SessionState) -> Md:
 def _edit(a: Action, state: SessionState) -> Md:
     path = code(shown_path(a.text, state.fold.cwd))
     verb = "Created" if a.detail == "created" else "Edited"
-    if a.status in ("failed", "denied"):
+    if a.status == "failed" or a.status.startswith("denied"):
         return md("Tried to edit {} — {}", path, text(status_word(a.status, a.code)))
     if not a.status:
         return md("Editing {}", path)
@@ -230,7 +230,8 @@ def _bash(a: Action, state: SessionState) -> Md:
 
 def _agent(a: Action, state: SessionState) -> Md:
     desc = md(": {}", text(a.detail)) if a.detail else md("")
-    st = md(" — {}", text(a.status)) if a.status and a.status not in ("ok", "completed") \
+    st = md(" — {}", text(status_word(a.status, None) if a.status.startswith("denied")
+                            else a.status)) if a.status and a.status not in ("ok", "completed") \
         else md("")
     if not a.status:  # its result never came
         st = md(" — still at work") if state.status == "active" else \

@@ -267,7 +267,8 @@ def subagents(page: Page) -> list[Md]:
         if s.ms:
             bits.append(duration(s.ms))
         if s.status and s.status != "completed":
-            bits.append(s.status)
+            bits.append(status_word(s.status, None) if s.status.startswith("denied")
+                        else s.status)
         if not s.status:  # no result came: not a subagent that did nothing
             bits.append("still at work" if state.status == "active" else
                         "unfinished: no result")
