@@ -77,28 +77,36 @@ def names_digest(names: Iterable[str]) -> str:
                            digest_size=16).hexdigest()
 
 
-def files_digest(stats: Iterable[tuple[str, os.stat_result]]) -> str:
+def files_digest(stats: list[tuple[str, os.stat_result]]) -> str:
     """One string for the files as they are: it changes when any file's path,
     size, time, inode or type does, or a file comes or goes."""
     import hashlib
 
-    data = msgspec.msgpack.encode([
-        (path.encode("utf-8", "surrogateescape"), st.st_size, st.st_mtime_ns, st.st_ino,
-         st.st_mode) for path, st in stats])
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    paths = "\0".join([path for path, _ in stats]).encode("utf-8", "surrogateescape")
+    numbers = msgspec.msgpack.encode([(st.st_size, st.st_mtime_ns, st.st_ino, st.st_mode)
+                                      for _, st in stats])
+    return hashlib.blake2b(paths + b"\1" + numbers, digest_size=16).hexdigest()
 
 
 def stat_tree(folder: str) -> list[tuple[str, os.stat_result]] | None:
-    """Every .jsonl file under a folder with its stat, in the order discover
-    meets them; None when the folder is not one, or a file will not stat."""
-    from vibe_vault.discover import jsonl_entries
-
+    """Every .jsonl file under a folder with its stat (a symlinked folder not
+    followed); None when the folder is not one, or a folder in it will not
+    list or a file not stat. In the order the folders list them, not sorted
+    (half the time of a run that finds nothing to do went to sorting and
+    walking with jsonl_entries): a folder's order stays as long as it does
+    not change, and one that changes is planned anyway."""
     if not os.path.isdir(folder):
         return None
     out = []
+    folders = [folder]
     try:
-        for entry in jsonl_entries(folder):
-            out.append((entry.path, entry.stat()))
+        while folders:
+            with os.scandir(folders.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)
+                    elif entry.name.endswith(".jsonl"):
+                        out.append((entry.path, entry.stat()))
     except OSError:
         return None
     return out
