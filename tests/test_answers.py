@@ -367,3 +367,114 @@ def test_powershell_is_a_shell_told_with_its_outcome(runs: list[tuple[str, str, 
         assert re.search(r" — ok(?:, \d+\w*)?$" if ok else r" — failed \(exit 1\)", line), line
         if not ok:
             assert f"error{k}: {purpose}" in note.split("\n## Errors\n", 1)[1]
+
+
+# -- test runners, as a class ---------------------------------------------------------------
+
+RUNNERS = ["mise run test", "mise run test:unit", "make test", "just test", "task test",
+           "npm test", "npm run test", "pnpm test", "yarn test", "bun test", "cargo test",
+           "go test ./...", "pytest -q", "tox -e py312", "nox -s tests", "uv run pytest",
+           "rake test", "gradle test", "./gradlew test", "mvn test", "dotnet test",
+           "python -m pytest tests", "npx vitest run", "bundle exec rspec"]
+NOT_TESTS = ["mise run lint", "git status", "ls tests", "cat test.txt", "echo testing",
+             "make build", "grep -r test src"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(runs=st.lists(st.tuples(st.sampled_from(RUNNERS + NOT_TESTS), st.booleans(),
+                               st.sampled_from(["", "cd /work/app && ", "CI=1 "])),
+                     min_size=1, max_size=5))
+def test_every_test_runner_counts_and_the_summary_says_the_last_result(
+        runs: list[tuple[str, bool, str]]) -> None:
+    """A run of any runner in the table (through a task runner too) is a test
+    run; the summary says how the last one ended, and says nothing of tests
+    when none ran."""
+    t = Transcript()
+    t.prompt("run the checks")
+    for command, ok, prefix in runs:
+        if ok:
+            t.bash(prefix + command, "all good")
+        else:
+            t.call("Bash", {"command": prefix + command}, None, "Exit code 1\nboom", error=True)
+    t.say("The checks ran through.")
+    summary = figures(_state(t, "ended"), RenderOptions()).summary
+    tests = [ok for command, ok, _ in runs if command in RUNNERS]
+    if not tests:
+        assert "tests" not in summary, summary
+    elif tests[-1]:
+        assert "tests passed at the last run" in summary, summary
+    else:
+        assert "tests failing at the last run" in summary, summary
+
+
+@settings(max_examples=40, deadline=None)
+@given(files=st.lists(path_word, min_size=1, max_size=3, unique=True), commit=st.booleans(),
+       how=st.sampled_from(["heredoc", "tee", "redirect"]), sha=sha7)
+def test_no_files_changed_is_never_said_beside_a_commit(files: list[str], commit: bool, how: str,
+                                                         sha: str) -> None:
+    """Files written by a command (a heredoc, tee, a redirection), then
+    committed: the summary does not say "no files changed"; without the
+    commit, no edit tool changed a file and it may."""
+    t = Transcript()
+    t.prompt("add the ignore files and commit them")
+    for f in files:
+        t.bash({"heredoc": f"cat > {f} <<'EOF'\n*.log\nEOF", "tee": f"echo '*.log' | tee {f}",
+                "redirect": f"printf '*.log\\n' > {f}"}[how])
+    if commit:
+        t.bash("git add -A && git commit -m 'add ignores'",
+               f"[main {sha}] add ignores\n {len(files)} files changed, {len(files)} "
+               f"insertions(+)\n" + "".join(f" create mode 100644 {f}\n" for f in files))
+    t.say("The ignore files are in place.")
+    summary = figures(_state(t, "ended"), RenderOptions()).summary
+    assert ("no files changed" in summary) == (not commit), summary
+    if commit:
+        assert "1 commit" in summary, summary
+
+
+RUNNER_WORDS = re.compile(  # the test's own list of runners, for the corpus's commands
+    r"(?:^|[\s;&|(/])(?:pytest|tox|nox|go test|cargo test|(?:npm|pnpm|yarn|bun)(?: run)? test"
+    r"|mise (?:run )?test|make test|just test|task test|rake test|gradle test|mvn test"
+    r"|dotnet test|jest|vitest|rspec)\b")
+COMMITTED = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_corpus_summaries_tell_the_last_test_run_and_no_false_no_files(
+        notes: dict[str, str], main: Path) -> None:
+    """By the JSON of the main transcript: the last run of a test runner that
+    got a result decides what the summary says of tests; a session whose
+    commands printed a new commit never reads "no files changed"."""
+    lines = [o for o in objects(main) if not o.get("isSidechain")]
+    sids = {str(o.get("sessionId")) for o in lines if o.get("sessionId")}
+    note = next((notes[s] for s in sids if s in notes), None)
+    if note is None:
+        pytest.skip("no note for this file (another session's part)")
+    summary = str(frontmatter(note)["summary"])
+    runs: dict[str, str] = {}
+    results: list[bool] = []
+    committed = False
+    for o in lines:
+        for b in (o.get("message") or {}).get("content") or []:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool_use" and b.get("name") == "Bash":
+                runs[str(b.get("id"))] = str((b.get("input") or {}).get("command") or "")
+            elif b.get("type") == "tool_result" and str(b.get("tool_use_id")) in runs:
+                command = runs.pop(str(b.get("tool_use_id")))
+                content = b.get("content")
+                out = content if isinstance(content, str) else " ".join(
+                    str(x.get("text") or "") for x in content or [] if isinstance(x, dict))
+                r = o.get("toolUseResult")
+                out += str(r.get("stdout") or "") if isinstance(r, dict) else ""
+                committed |= bool(COMMITTED.search(out)) and "commit" in command
+                background = isinstance(r, dict) and bool(r.get("backgroundTaskId"))
+                if RUNNER_WORDS.search(command) and not background and not (
+                        isinstance(r, dict) and r.get("interrupted")):
+                    results.append(not b.get("is_error"))
+    if results and results[-1]:
+        assert "tests passed at the last run" in summary, summary
+    elif results:
+        assert "tests failing at the last run" in summary, summary
+    if committed:
+        assert "no files changed" not in summary, summary

@@ -271,7 +271,9 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         lead = plural(f.prompts, "prompt")
         if work.commands_run:
             lead += ", " + plural(work.commands_run, "shell command")
-        facts.insert(0, lead + ", no files changed")
+        # No edit tool changed a file; a commit says files changed all the
+        # same (written by a command: `cat > f <<EOF`, `tee`, a redirection).
+        facts.insert(0, lead if work.commits else lead + ", no files changed")
     text = ", ".join(facts)
     text = text[:1].upper() + text[1:] + "."
     words = _in_words(state, work)

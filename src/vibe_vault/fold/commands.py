@@ -16,12 +16,22 @@ MAX_COMMANDS = 100  # as many as the note shows
 COMMAND_CHARS = 240
 
 _EXIT_CODE = r"^Exit code (-?\d+)"
-_TEST_CMD = (  # a runner may be called by path: .venv/bin/pytest, vendor/bin/phpunit
-    r"(?:^|[\s;&|(/])(?:pytest|py\.test|python\d?(?:\.\d+)? -m (?:pytest|unittest)|tox|nox"
-    r"|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)"
-    r"|jest|vitest|mocha|rspec|phpunit|ctest|mvn test|gradle test|\./gradlew test|dotnet test"
-    r"|make test|just test|deno test|swift test|mix test)\b"
+# Test runners, one a row: what a command says to run its tests (a task
+# runner's `test` task counts, `mise run test:unit` too). A runner may be
+# called by path (.venv/bin/pytest, vendor/bin/phpunit) or through another
+# (`uv run pytest`, `poetry run pytest`, `bundle exec rspec`: the runner's own
+# row finds it).
+TEST_RUNNERS: tuple[str, ...] = (
+    r"pytest", r"py\.test", r"python\d?(?:\.\d+)? -m (?:pytest|unittest)", r"tox", r"nox",
+    r"hatch test",
+    r"go test", r"cargo (?:test|nextest)", r"swift test", r"deno test", r"bun test",
+    r"(?:npm|pnpm|yarn|bun)(?: run)? test", r"npx (?:jest|vitest)", r"jest", r"vitest",
+    r"mocha",
+    r"rspec", r"rake (?:test|spec)", r"phpunit", r"mix test", r"ctest",
+    r"mvn(?: -\S+)* test", r"gradle test", r"\./gradlew test", r"dotnet test",
+    r"make test", r"just test", r"task test", r"mise (?:run )?test",
 )
+_TEST_CMD = r"(?:^|[\s;&|(/])(?:" + "|".join(TEST_RUNNERS) + r")\b"
 _BUILD_CMD = (
     r"(?:^|[\s;&|(/])(?:cargo build|go build|npm run build|pnpm (?:run )?build|yarn build"
     r"|make(?:\s|$)|cmake --build|mvn (?:package|install)|gradle build|tsc\b|python -m build"
