@@ -129,3 +129,28 @@ def test_vv_resume_prints_the_folder_as_recorded(env: Env, tmp_path: Path) -> No
     cwd, argv = run_pasted("bash", line, start, bin_dir)
     assert cwd == str(folder) and argv == ["--resume", SID]
     no_payload_ran(tmp_path)
+
+
+@settings(max_examples=examples(10, 30), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=names, sid=ids, dashes=st.sampled_from(["-", "--", "-e", "-P"]))
+def test_a_folder_named_like_an_option_is_a_folder(stub_bin: Path, name: str, sid: str,
+                                                    dashes: str) -> None:
+    """A recorded folder that starts with '-' (`-experiments/worktrees`, as a
+    checkpoint records its cwd): the pasted line still lands in it."""
+    name = dashes + name
+    root = Path(tempfile.mkdtemp(prefix="vv-resume-"))
+    try:
+        start = root / "start"
+        start.mkdir()
+        folder = start / name
+        folder.mkdir()
+        line = resume_command(name, sid)
+        shells = ["bash"] + (["sh"] if name.isprintable() and shutil.which("sh") else [])
+        for shell in shells:
+            cwd, argv = run_pasted(shell, line, start, stub_bin)
+            assert cwd == str(folder)
+            assert argv == ["--resume", sid]
+        no_payload_ran(root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

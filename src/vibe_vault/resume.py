@@ -35,4 +35,5 @@ def resume_command(cwd: str, session_id: str) -> str:
     resume = f"claude --resume {shell_quote(session_id)}"
     if not cwd:
         return resume
-    return f"cd {shell_quote(cwd)} && {resume}"
+    # A folder named like an option (`-experiments/worktrees`) is not one: `--`.
+    return f"cd {'-- ' if cwd.startswith('-') else ''}{shell_quote(cwd)} && {resume}"
