@@ -89,3 +89,34 @@ def test_clean_shortcuts_change_nothing(text: str) -> None:
     expected = re.sub(tx._BASE64_RUN, "[base64 data]",
                       re.sub(tx._DATA_URI, "[base64 data]", text)).translate(tx._CONTROL)
     assert tx.clean(text) == expected
+
+
+def _near_pieces() -> st.SearchStrategy[str]:
+    """Pieces of text about the triggers of token shapes: each trigger (as
+    typed and upper-cased), filled samples of every shaped and run rule, long
+    random runs, and what separates them."""
+    from vibe_vault.redact import RUN_RULES, SHAPED_RULES
+    from vibe_vault.secret_rules import RULES, samples
+
+    triggers = sorted({t for i in SHAPED_RULES | RUN_RULES for t in RULES[i].triggers})
+    filled = [s.text for i in sorted(SHAPED_RULES | RUN_RULES) for s in samples(RULES[i])]
+    run = st.text(alphabet="abcdefXYZ0123456789_-=", min_size=1, max_size=60)
+    return st.one_of(st.sampled_from(triggers), st.sampled_from(triggers).map(str.upper),
+                     st.sampled_from(filled), run,
+                     st.sampled_from([" ", "\n", "/", ".", '"', "=", ":", "é", "x" * 70]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_near_pieces(), max_size=25).map("".join))
+def test_near_triggers_by_search_equal_the_trigger_regex(text: str) -> None:
+    """Which token rules run on a text (the triggers near its long runs),
+    found by searching for each trigger in turn, as the first few thousand
+    characters a process meets are, is what the trie-shaped regex finds:
+    the text redacted the same, the same secrets found."""
+    searched, compiled = Redactor(), Redactor()
+    searched._searched = -(10 ** 12)  # always one search per trigger
+    compiled._searched = 10 ** 12  # always the regex, as every text was before
+    found_searched: list[str] = []
+    found_compiled: list[str] = []
+    assert searched.redact(text, found_searched) == compiled.redact(text, found_compiled)
+    assert found_searched == found_compiled

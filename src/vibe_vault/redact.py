@@ -49,6 +49,9 @@ GENERIC_ENTROPY = 3.5
 _HEX = r"[0-9a-f\-]+\Z"  # a hash or a UUID (on the lower-cased value)
 # On the lower-cased text; `=` counts (base64's padding, and inside some keys).
 _LONG_RUN = r"[a-z0-9_\-=]{16,}"
+# Characters of run windows a Redactor searches for each trigger in turn
+# before it compiles the trigger regex instead (see Redactor._near_words).
+NEAR_SEARCH_CHARS = 8192
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -227,6 +230,8 @@ class Redactor:
         self._rules += [(kind, p) for kind, p in extra]
         self._allow = frozenset(allow)
         self._too_slow: set[int] = set()
+        # Characters of run windows searched one trigger at a time (_near_words).
+        self._searched = 0
 
     def redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were; the
@@ -250,16 +255,15 @@ class Redactor:
             # only those few characters are searched, by one trie-shaped regex.
             # Rules for a run with no prefix of its own (Discord) always run.
             hits.update(self._run_rules)
-            near, by_word = rx(_near_gate()), self._near
+            windows: list[tuple[int, int]] = []
             lo, hi = max(0, runs[0][0] - 64), runs[0][1] + 8
             for start, end in runs[1:]:  # windows that meet are searched as one
                 if start - 64 > hi:
-                    for t in near.findall(low, lo, hi):
-                        hits.update(by_word[t])
+                    windows.append((lo, hi))
                     lo = start - 64
                 hi = end + 8
-            for t in near.findall(low, lo, hi):
-                hits.update(by_word[t])
+            windows.append((lo, hi))
+            self._near_words(low, windows, hits)
         hits.update(self._always)
         for i in sorted(hits):  # in the table's order, as the patterns expect
             kind, pattern = self._rules[i]
@@ -308,6 +312,30 @@ class Redactor:
                 text, m = rx(_ENV_INLINE).subn(env_value, text)
                 count += m
         return text, count
+
+    def _near_words(self, low: str, windows: list[tuple[int, int]], hits: set[int]) -> None:
+        """Add to `hits` the rules of every trigger found inside one of the
+        `windows` of `low`. A trigger found inside a window stands for the
+        rules of each trigger it begins with (`_near`), so the rules are those
+        of every trigger the window holds, however it is looked for: one
+        search per trigger on the first few thousand characters a process
+        meets (a hook's few runs: a session file's name, a hash), then the
+        trie-shaped regex, whose compiling (~2 ms, more than all the searches
+        a Stop makes) is paid only once the texts are many."""
+        by_word = self._near
+        size = sum(hi - lo for lo, hi in windows)
+        if self._searched + size <= NEAR_SEARCH_CHARS:
+            self._searched += size
+            for lo, hi in windows:
+                window = low[lo:hi]
+                for t, rules in by_word.items():
+                    if t in window:
+                        hits.update(rules)
+            return
+        near = rx(_near_gate())
+        for lo, hi in windows:
+            for t in near.findall(low, lo, hi):
+                hits.update(by_word[t])
 
     def _replacer(self, marker: str, kind: str, found: list[str] | None = None) -> _Replacer:
         return _Replacer(marker, kind, self._allow, found)

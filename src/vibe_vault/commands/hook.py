@@ -87,12 +87,23 @@ def run(argv: list[str] | None = None) -> int:
     state_dir: str | None = None
     try:
         data = read_stdin()
-        if event_name_fast(data) in TOOL_EVENTS:
+        name = event_name_fast(data)
+        if name in TOOL_EVENTS:
             # Around every tool call: skip config, msgspec and locks entirely.
             from vibe_vault.commands import hook_journal
 
             hook_journal.record(data)
             return 0
+        if name != "SessionEnd":
+            # No cycle collections: a Stop's imports, state and note are a
+            # few MB of objects, nearly none of them in a cycle, held until
+            # the process ends (its read stops at the hook's deadline), and
+            # the collector walked them ~40 times (~7 ms of CPU, an eighth of
+            # what a Stop adds to starting Python). SessionEnd, which may
+            # rebuild a project's notes from thousands of records, keeps it.
+            import gc
+
+            gc.disable()
         from vibe_vault import config
 
         cfg = config.load()
