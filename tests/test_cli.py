@@ -179,3 +179,29 @@ def test_invalid_utf8_through_a_real_argv_is_one_line(env: Env) -> None:
                            env=env.env, capture_output=True, timeout=60, check=False)
         assert r.returncode == 2 and r.stderr.count(b"\n") == 1, (args, r.stderr)
         assert b"Traceback" not in r.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=12),
+                          st.from_regex(r"[a-z\"*]{1,10}", fullmatch=True)), max_size=5))
+def test_search_words_parse_as_argparse_parses_them(words: list[str]) -> None:
+    """`vv search WORD...` without argparse (its fast path) means what the
+    parser makes of it, every option's default included; anything else
+    (an option, a word starting with "-", no word) is left to the parser."""
+    from vibe_vault import cli
+    from vibe_vault.commands.search import words_only
+
+    argv = ["search", *words]
+    fast = words_only(argv)
+    if fast is None:
+        assert not words or any(not w or w.startswith("-") for w in words)
+        return
+    assert vars(fast) == vars(cli.parse(argv))
+
+
+def test_search_words_take_the_fast_path() -> None:
+    from vibe_vault.commands.search import words_only
+
+    assert words_only(["search", "login", '"rate limit"', "migrat*"]) is not None
+    assert words_only(["search", "fix", "-flaky"]) is None
+    assert words_only(["search", "--json", "x"]) is None

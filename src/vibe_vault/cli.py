@@ -44,6 +44,18 @@ def main(argv: list[str] | None = None) -> int:
         from vibe_vault.commands import hook
 
         return hook.run()
+    if args[:1] == ["search"]:
+        # `vv search WORD...`, the commonest search, without argparse, and
+        # without cycle collections (a few ms of objects, held to the end).
+        import gc
+
+        gc.disable()
+        from vibe_vault.commands.search import words_only
+
+        ns = words_only(args)
+        if ns is not None:
+            return _execute(ns)
+        gc.enable()
     return _main(args)
 
 
@@ -67,6 +79,13 @@ COMMANDS = {
 
 
 def _main(argv: list[str]) -> int:
+    ns = parse(argv)
+    return ns if isinstance(ns, int) else _execute(ns)
+
+
+def parse(argv: list[str]) -> Any:
+    """The command line as argparse reads it (a Namespace), or the exit code
+    when there is nothing to run (the help printed)."""
     import argparse
     import importlib
 
@@ -117,6 +136,11 @@ def _main(argv: list[str]) -> int:
     if not getattr(ns, "func", None):
         parser.print_help()
         return 2
+    return ns
+
+
+def _execute(ns: Any) -> int:
+    """The parsed command: its arguments checked, the config loaded, run."""
     undecodable = _undecodable(ns)
     if undecodable:
         print(f"vv: {undecodable} is not valid UTF-8 text", file=sys.stderr)
