@@ -120,3 +120,16 @@ def test_near_triggers_by_search_equal_the_trigger_regex(text: str) -> None:
     found_compiled: list[str] = []
     assert searched.redact(text, found_searched) == compiled.redact(text, found_compiled)
     assert found_searched == found_compiled
+
+
+@given(st.dictionaries(st.text(alphabet="ab-_", min_size=1, max_size=6),
+                       st.sets(st.integers(0, 20), max_size=4), max_size=30))
+def test_trigger_rules_with_prefixes_are_the_union_over_every_prefix(
+        rules_of: dict[str, set[int]]) -> None:
+    """Each trigger stands for its rules and those of every trigger it begins
+    with: the union over all its prefixes, however it is computed."""
+    from vibe_vault.redact import with_prefixes
+
+    expected = {w: frozenset().union(*(rules_of.get(w[:k], ()) for k in range(1, len(w) + 1)))
+                for w in rules_of}
+    assert with_prefixes(rules_of) == expected
