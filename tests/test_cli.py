@@ -205,3 +205,21 @@ def test_search_words_take_the_fast_path() -> None:
     assert words_only(["search", "login", '"rate limit"', "migrat*"]) is not None
     assert words_only(["search", "fix", "-flaky"]) is None
     assert words_only(["search", "--json", "x"]) is None
+
+
+def test_a_search_or_hook_in_process_leaves_the_collector_on(
+        home: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast paths turn cycle collection off while they run; a caller that
+    goes on afterwards (a test, a tool calling `main`) gets it back on."""
+    import gc
+    import io
+
+    from vibe_vault import cli
+
+    assert gc.isenabled()
+    _run(["search", "anything"], capsys)
+    assert gc.isenabled()
+    event = b'{"hook_event_name": "Stop", "session_id": "s", "cwd": "/tmp"}'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(event)))
+    assert cli.main(["hook"]) == 0
+    assert gc.isenabled()

@@ -46,16 +46,21 @@ def main(argv: list[str] | None = None) -> int:
         return hook.run()
     if args[:1] == ["search"]:
         # `vv search WORD...`, the commonest search, without argparse, and
-        # without cycle collections (a few ms of objects, held to the end).
+        # without cycle collections (a few ms of objects, held to the end;
+        # on again after, for a caller that goes on: tests call main).
         import gc
 
-        gc.disable()
         from vibe_vault.commands.search import words_only
 
         ns = words_only(args)
         if ns is not None:
-            return _execute(ns)
-        gc.enable()
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                return _execute(ns)
+            finally:
+                if collecting:
+                    gc.enable()
     return _main(args)
 
 

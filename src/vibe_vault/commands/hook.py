@@ -83,6 +83,17 @@ def _str(d: dict[str, Any], key: str) -> str | None:
 
 
 def run(argv: list[str] | None = None) -> int:
+    import gc
+
+    collecting = gc.isenabled()
+    try:
+        return _run()
+    finally:
+        if collecting:
+            gc.enable()  # (for a caller that goes on: tests call the hook in-process)
+
+
+def _run() -> int:
     started = time.monotonic()
     state_dir: str | None = None
     try:
