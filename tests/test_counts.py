@@ -13,6 +13,7 @@ with one).
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 import pytest
@@ -20,13 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import json_objects as objects
-from conftest import main_files
+from conftest import main_files, session_files
 from test_headlines import Transcript
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions, figures
-from vibe_vault.fold import fold
+from vibe_vault.fold import fold, fold_agent
 from vibe_vault.render import render
-from vibe_vault.state import Fold
+from vibe_vault.state import AgentFold, Fold
 
 PATH = "/work/app/notes.txt"
 
@@ -249,3 +250,173 @@ def test_every_corpus_file_counts_its_net_lines() -> None:
             assert (change.added, change.removed) == want, (main, path)
             checked += 1
     assert checked >= 20
+
+
+# -- commits: amended, merged (review 12, finding 5) ----------------------------------
+
+hexsha = st.text(alphabet="0123456789abcdef", min_size=7, max_size=7)
+branch_name = st.sampled_from(["main", "feature", "fix-1"])
+git_op = st.one_of(
+    st.tuples(st.just("commit"), st.booleans()),  # printed its line, or -q
+    st.tuples(st.just("amend"), st.booleans()),
+    st.tuples(st.just("merge"), st.booleans()),  # a merge commit, or a fast-forward
+    st.tuples(st.just("checkout"), branch_name),
+)
+
+
+def _on(t: Transcript, branch: str) -> None:
+    for line in t.lines[-2:]:
+        line["gitBranch"] = branch
+
+
+@settings(max_examples=80, deadline=None)
+@given(ops=st.lists(git_op, min_size=1, max_size=10), shas=st.lists(hexsha, min_size=12,
+                                                                    max_size=12, unique=True))
+def test_the_commits_listed_are_those_that_exist_at_the_end(
+        ops: list[tuple[str, Any]], shas: list[str]) -> None:
+    """Commits, amends (which replace the branch's last commit), merges (git
+    prints no sha for them) and fast-forwards (no commit), then `git log --all
+    --oneline --graph`: the commits listed are the session's that still exist,
+    each with the sha the log printed beside its subject."""
+    t = Transcript()
+    t.prompt("commit and merge")
+    branch = "main"
+    made: list[tuple[str, str, str]] = []  # (sha, subject, branch) of commits that exist
+    fresh = iter(shas)
+    for n, (kind, arg) in enumerate(ops):
+        subject = f"change number {n}"
+        if kind == "checkout":
+            branch = arg
+            t.bash(f"git checkout {arg}", f"Switched to branch '{arg}'\n")
+        elif kind in ("commit", "amend"):
+            sha = next(fresh)
+            flag = " --amend" if kind == "amend" else ""
+            if arg:
+                t.bash(f'git commit{flag} -m "{subject}"', f"[{branch} {sha}] {subject}\n"
+                       " 1 file changed, 1 insertion(+)\n")
+            else:
+                t.bash(f'git commit -q{flag} -m "{subject}"')
+            mine = [i for i, c in enumerate(made) if c[2] == branch]
+            if kind == "amend" and mine:
+                made[mine[-1]] = (sha, subject, branch)
+            else:
+                made.append((sha, subject, branch))
+        elif arg:
+            sha = next(fresh)
+            t.bash(f'git merge --no-ff other -m "{subject}"',
+                   "Merge made by the 'ort' strategy.\n a.txt | 1 +\n")
+            made.append((sha, subject, branch))
+        else:
+            t.bash("git merge other", "Updating 1111111..2222222\nFast-forward\n")
+        _on(t, branch)
+    graph = ["*   ", "| * ", "*---.   ", "| | * ", "* "]
+    log = "".join(f"{graph[i % len(graph)]}{sha} {subject}\n"
+                  for i, (sha, subject, _) in enumerate(reversed(made)))
+    t.bash("git log --all --oneline --graph", log + "* 0000000 before the session\n")
+    _on(t, branch)
+    listed = [(c.sha, c.subject) for c in t.state().fold.commits]
+    assert sorted(listed) == sorted((sha, subject) for sha, subject, _ in made)
+
+
+@settings(max_examples=60, deadline=None)
+@given(branches=st.lists(st.sampled_from(["main", "feature", "worktree-agent-a4ca7529"]),
+                         min_size=1, max_size=8))
+def test_the_branch_is_where_the_session_ended_not_a_subagents_worktree(
+        branches: list[str]) -> None:
+    t = Transcript()
+    for n, b in enumerate(branches):
+        t.prompt(f"step {n}")
+        t.lines[-1]["gitBranch"] = b
+        t.say("done")
+        t.lines[-1]["gitBranch"] = b
+    own = [b for b in branches if not b.startswith("worktree-agent-")] or branches[:1]
+    head = render(t.state()).split("\n---\n", 1)[0]
+    assert f"\nbranch: {own[-1]}\n" in head
+    listed = list(dict.fromkeys(own))
+    assert ("\nbranches: " in head) == (len(listed) > 1)
+    if len(listed) > 1:
+        assert "\nbranches: [" + ", ".join(f'"{b}"' for b in listed) + "]\n" in head
+
+
+@pytest.mark.corpus
+def test_every_corpus_amend_and_merge_is_told_as_it_ended() -> None:
+    """From each transcript file's JSON: a `commit --amend` whose output names
+    the new commit replaces the commit its branch last printed (the old sha is
+    not listed); a `git merge -m S` that made a commit is listed with the sha a
+    later output prints beside S."""
+    amends = merges = 0
+    for main in main_files():
+        for path in [main, *session_files(main)]:
+            calls: dict[str, str] = {}
+            outputs: list[tuple[str, str]] = []
+            for o in objects(path):
+                msg = o.get("message")
+                content = msg.get("content") if isinstance(msg, dict) else None
+                for b in content if isinstance(content, list) else []:
+                    if not isinstance(b, dict):
+                        continue
+                    if b.get("type") == "tool_use" and b.get("name") == "Bash":
+                        calls[str(b.get("id"))] = str((b.get("input") or {}).get("command"))
+                    elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls \
+                            and not b.get("is_error"):
+                        r = o.get("toolUseResult")
+                        out = str(r.get("stdout")) if isinstance(r, dict) and r.get("stdout") \
+                            else b.get("content") if isinstance(b.get("content"), str) else ""
+                        outputs.append((calls.pop(str(b["tool_use_id"])), str(out)))
+            gone: set[str] = set()
+            kept: set[str] = set()
+            last_on: dict[str, str] = {}
+            for at, (command, out) in enumerate(outputs):
+                lines = re.findall(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] ",
+                                   out)
+                if "--amend" in command and lines and lines[0][0] in last_on:
+                    gone.add(last_on[lines[0][0]])
+                    kept.add(lines[0][1])
+                    amends += 1
+                for branch, sha in lines:
+                    last_on[branch] = sha
+                m = re.search(r"""\bgit\s+(?:-C\s+\S+\s+)?merge\b.*\s-m\s+"([^"]+)\"""", command)
+                if m and "Merge made by " in out:
+                    later = [x.group(1) for _, o2 in outputs[at + 1:] for x in re.finditer(
+                        r"(?m)^[*|/\\_ .-]*([0-9a-f]{7,40}) " + re.escape(m.group(1)) + "$", o2)]
+                    if later:
+                        kept.add(later[0][:7])
+                        merges += 1
+            if not gone and not kept:
+                continue
+            entries = (decode_line(x) for x in path.read_bytes().split(b"\n") if x.strip())
+            f = fold(Fold(), entries) if path == main else fold_agent(AgentFold(), entries).work
+            listed = {c.sha for c in f.commits}
+            assert not gone & listed, (path, gone & listed)
+            assert kept <= listed, (path, kept - listed)
+    assert amends >= 1 and merges >= 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(subjects=st.lists(st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=6),
+                                  min_size=1, max_size=4).map(lambda w: "merge " + " ".join(w)),
+                         min_size=1, max_size=4, unique=True),
+       shas=st.lists(hexsha, min_size=4, max_size=4, unique=True),
+       merge=st.booleans())
+def test_a_subagents_quiet_commit_takes_the_sha_the_main_agents_later_log_prints(
+        subjects: list[str], shas: list[str], merge: bool) -> None:
+    from vibe_vault.state import AgentFile
+    from vibe_vault.work import work_of
+
+    sub = Transcript(hour=10)
+    sub.prompt("merge master in")
+    for subject in subjects:
+        if merge:
+            sub.bash(f'git -C .claude/worktrees/agent-x merge master --no-ff -m "{subject}"',
+                     "Merge made by the 'ort' strategy.\n")
+        else:
+            sub.bash(f'git -C .claude/worktrees/agent-x commit -q -m "{subject}"')
+    main = Transcript(hour=11)  # later: the main agent's log
+    main.prompt("check")
+    main.bash("git log --all --oneline --graph",
+              "".join(f"| * {sha} {s}\n" for sha, s in zip(shas[:len(subjects)], reversed(subjects), strict=True)))
+    state = main.state()
+    entries = [decode_line(x) for x in sub.encoded()]
+    state.agents["a"] = AgentFile(fold=fold_agent(AgentFold(), entries))
+    listed = sorted((c.sha, c.subject) for _, c in work_of(state).commits)
+    assert listed == sorted(zip(shas[:len(subjects)], reversed(subjects), strict=True))

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
 
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
 COMMIT_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
+MERGE_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+merge(?![\w-])")
 COMMIT_LINE = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
 DENIED = ("The user doesn't want to", "Permission to use")
 
@@ -93,6 +94,7 @@ class Facts:
     def _read(self, path: Path, main_file: bool, agent_ids: set[str]) -> None:
         calls: dict[str, dict[str, Any]] = {}
         shas: set[str] = set()
+        branches: set[str] = set()  # those a commit of this file was made on
         for o in objects(path):
             data = o.get("data")
             if (main_file and o.get("type") == "progress" and isinstance(data, dict)
@@ -121,13 +123,22 @@ class Facts:
                             self.files.add(str(path_))
                             self._follow(str(path_), call, inp, o.get("toolUseResult"))
                     if call.get("name") == "Bash" and "git" in str(inp.get("command")):
-                        found = COMMIT_LINE.findall(result_text(o, b))
+                        command = str(inp.get("command"))
+                        out = result_text(o, b)
+                        found = COMMIT_LINE.findall(out)
+                        on = re.findall(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? [0-9a-f]{7,40}\] ",
+                                        out)
                         new = [s for s in found if s not in shas]
                         shas.update(new)
                         self.commits += len(new)
-                        if not found and not failed and COMMIT_CMD.search(
-                                str(inp.get("command"))):
+                        if "--amend" in command and on and on[0] in branches:
+                            self.commits -= 1  # it replaced that branch's last commit
+                        branches.update(on)
+                        if not found and not failed and COMMIT_CMD.search(command):
                             self.commits += 1
+                        elif not found and not failed and "Merge made by " in out \
+                                and MERGE_CMD.search(command):
+                            self.commits += 1  # a merge commit: git prints no sha
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 22
+STATE_VERSION = 23
 
 
 class Tokens(Struct, array_like=True):
@@ -156,6 +156,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     git: str = ""  # "git", "git push": the output may tell of commits; or a file of secrets
     commits: bool = False  # a `git commit` command
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
+    amend: bool = False  # a `git commit --amend`: its commit replaces the branch's last
+    merge: bool = False  # a `git merge`: a merge commit when git says it made one
+    elsewhere: bool = False  # git run in another folder (`git -C dir`, `cd dir &&`): its branch
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
     lines: bytes = b""  # a Write's content, as line fingerprints (linediff.line_hashes)
@@ -297,6 +300,9 @@ class Fold(Struct, omit_defaults=True):
     gap_ms: int = 0  # active time from gaps under the idle threshold
     cwd: Redacted = Redacted("")
     branches: list[Redacted] = field(default_factory=list)
+    # The branch the session is on, as of its last entry that names one; in
+    # the main transcript not a subagent's worktree branch leaking into it.
+    branch: Redacted = Redacted("")
     version: Redacted = Redacted("")
     redactions: int = 0
     learned: list[str] = field(default_factory=list)  # digests of secrets met so far
@@ -364,6 +370,10 @@ class Fold(Struct, omit_defaults=True):
     commands_dropped: int = 0
     # fold.git
     commits: list[Commit] = field(default_factory=list)
+    # Commits a `git log` (or show, rev-parse) printed, sha and subject, the
+    # latest PRINTED_KEPT: they name a commit another agent of the session
+    # made without git's line (a subagent's merge the main agent's log shows).
+    printed: list[Commit] = field(default_factory=list)
     pushes: int = 0
     prs: list[PullRequest] = field(default_factory=list)
     # fold.errors

@@ -9,9 +9,11 @@ for the note. Pure: values in, values out.
 
 from __future__ import annotations
 
+import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.fold.files import no_net_change
+from vibe_vault.fold.git import same_subject
 from vibe_vault.state import Command, Commit, ErrorRec, FileChange, Fold, SessionState
 
 MAIN = ""  # the label of the main agent's own work
@@ -68,6 +70,24 @@ def subagent_label(kind: str, description: str) -> str:
     return kind or description
 
 
+def _named(commits: list[tuple[str, Commit]],
+           printed: list[Commit]) -> list[tuple[str, Commit]]:
+    """Commits one agent made without git's line, named by the sha another
+    agent's later `git log` printed beside their subject (copies: the
+    agents' facts stay each their own)."""
+    known = {c.sha for _, c in commits if c.sha}
+    out = []
+    for label, c in commits:
+        if not c.sha and c.subject:
+            for p in printed:
+                if p.sha not in known and p.ts >= c.ts and same_subject(p.subject, c.subject):
+                    c = msgspec.structs.replace(c, sha=p.sha)
+                    known.add(p.sha)
+                    break
+        out.append((label, c))
+    return out
+
+
 def work_of(state: SessionState) -> Work:
     files: dict[str, FileWork] = {}
     commands: list[tuple[str, Command]] = []
@@ -99,6 +119,7 @@ def work_of(state: SessionState) -> Work:
         errors.extend((d.label, e) for e in f.errors)
         errors_dropped += f.errors_dropped
         pushes += f.pushes
+    commits = _named(commits, [c for d in doers(state) for c in d.fold.printed])
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)
     commits.sort(key=lambda lc: lc[1].ts)

@@ -140,8 +140,22 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     if branch and branch != ctx.raw_branch:
         ctx.raw_branch = branch
         ctx.branch = ctx.name(branch)
+        # Claude Code stamps the main transcript with the branch of a
+        # subagent's worktree while one works (`isolation: worktree`:
+        # branch worktree-agent-<id>): not the session's, unless it names no other.
+        if not ctx.agent and _agent_worktree(branch):
+            if not facts.branch:
+                facts.branch, facts.branches = ctx.branch, [ctx.branch]
+            return
+        if not ctx.agent and _agent_worktree(facts.branch):
+            facts.branches = []  # one taken only while no other was named
+        facts.branch = ctx.branch
         if ctx.branch not in facts.branches and len(facts.branches) < 20:
             facts.branches.append(ctx.branch)
+
+
+def _agent_worktree(branch: str) -> bool:
+    return branch.startswith("worktree-agent-")
 
 
 def _copied(ctx: Context, e: Entry) -> bool:

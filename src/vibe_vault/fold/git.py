@@ -10,6 +10,7 @@ from vibe_vault.state import Commit, Pending, PullRequest
 from vibe_vault.text import rx
 
 MAX_COMMITS = 100
+PRINTED_KEPT = 100
 SUBJECT_CHARS = 120
 BRANCH_CHARS = 60
 
@@ -18,6 +19,13 @@ _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
+_AMEND = r"\scommit\b[^;&|\n]*\s--amend\b"
+_MERGE_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+merge(?![\w-])"
+# What git prints when a merge made a commit (not a fast-forward): "Merge made
+# by the 'ort' strategy." (recursive, octopus, ...).
+_MERGE_MADE = "Merge made by "
+# The branches a `git merge` names, for the subject git gives a merge without -m.
+_MERGED = r"\smerge((?:\s+(?!-)[^\s;&|]+)+)"
 _COMMIT_MESSAGE = r"""\s(?:-m|--message(?:=|\s))\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
 # The message in a heredoc: `-m "$(cat <<'EOF'` or `-F - <<'MSG'`; its first line follows.
 _HEREDOC = r"""<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))[^\n]*\n"""
@@ -25,7 +33,8 @@ _FROM_STDIN = r"""\s(?:-F\s*-|--file(?:=|\s+)-)(?:\s|$)"""
 # A line `git log --oneline` (or any later output) shows a commit on: sha, subject.
 _SHA_HINT = r"\b[0-9a-f]{7,40}\b"
 # What `git log --oneline`, `git log`/`git show` and `git rev-parse` print.
-_ONELINE = r"(?m)^\*?\s*([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$"
+# `--graph` puts the graph before the sha: `*   1b6c52f`, `| * 5ea305f`, `*---. | 1b6c52f`.
+_ONELINE = r"(?m)^(?:[|/\\_ ]*\*[-.|/\\_ *]*)?\s*([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$"
 _LONG_LOG = r"(?m)^commit ([0-9a-f]{40})\b.*\n(?:(?!\n).*\n)*?\n    (.+)$"
 _REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
 
@@ -36,11 +45,28 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         return
     pushed = "git push" in command and rx(_PUSH_CMD).search(command)  # `in` is 20x cheaper
     call.git = "git push" if pushed else "git"
+    call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(command))
     if "commit" in command and rx(_COMMIT_CMD).search(command):
         call.commits = True
+        call.amend = "--amend" in command and bool(rx(_AMEND).search(command))
         subject = commit_subject(command)
         if subject:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
+    elif "merge" in command and rx(_MERGE_CMD).search(command):
+        call.merge = True
+        subject = commit_subject(command) or _merge_subject(command)
+        if subject:
+            call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
+
+
+def _merge_subject(command: str) -> str:
+    """The subject git gives a merge commit of one branch made without -m
+    ("Merge branch 'x'"; git adds " into y" off the main branch); "" for others."""
+    m = rx(_MERGED).search(command)
+    names = m.group(1).split() if m else []
+    if len(names) != 1 or not rx(r"^[\w./-]+$").match(names[0]):
+        return ""
+    return f"Merge branch '{names[0]}'"
 
 
 def commit_subject(command: str) -> str:
@@ -76,49 +102,87 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
         found = True
         commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS),
-               ctx.line(m.group(1), BRANCH_CHARS), ts)
+               ctx.line(m.group(1), BRANCH_CHARS), ts, amend=call.amend)
+    # Where git printed no line, the branch is the session's, unless git ran
+    # in another folder (a worktree's branch is not known then).
+    here = Redacted("") if call.elsewhere else facts.branch or ctx.branch
     if status == "ok" and call.commits and not found:
-        commit(ctx, "", call.commit_subject, ctx.branch, ts)
+        commit(ctx, "", call.commit_subject, here, ts, amend=call.amend)
+    if status == "ok" and call.merge and not found and _MERGE_MADE in out:
+        # A merge commit: git prints no sha for it; a later `git log` may.
+        commit(ctx, "", call.commit_subject, here, ts)
     if status != "ok" or not out:
         return
     # Any later output that shows a commit made without git's line beside its
     # subject names it (`git log --oneline` after `git commit -q -F -`).
-    if facts.commits and any(not c.sha for c in facts.commits) and rx(_SHA_HINT).search(out):
-        name_commits(ctx, out)
+    if call.git and rx(_SHA_HINT).search(out):
+        pairs = printed_commits(ctx, out)
+        if any(not c.sha for c in facts.commits):
+            name_commits(ctx, out, pairs)
+        known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed}
+        facts.printed.extend(Commit(sha=sha, subject=subject, ts=ts)
+                             for sha, subject in pairs if sha not in known)
+        del facts.printed[:-PRINTED_KEPT]
     for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
         pull_request(ctx, ctx.name(m.group(0), 300), int(m.group(2)), ctx.name(m.group(1)))
     if call.git == "git push":
         facts.pushes += 1
 
 
-def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str) -> None:
+def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
+           amend: bool = False) -> None:
     facts = ctx.facts
     if sha and any(c.sha == sha for c in facts.commits):
         return
+    if amend:
+        # `--amend` replaces the branch's last commit: when the session made
+        # it, this one takes its place (its sha no longer names a commit).
+        old = next((c for c in reversed(facts.commits)
+                    if not branch or not c.branch or c.branch == branch), None)
+        if old is not None:
+            old.sha = Redacted(sha)  # hex digits matched in git's output
+            old.subject = subject or old.subject
+            old.branch = branch or old.branch
+            old.ts = ts
+            return
     # A sha is hex digits matched in git's output: nothing to hide.
     facts.commits.append(Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts))
     del facts.commits[:-MAX_COMMITS]
 
 
-def name_commits(ctx: Context, out: str) -> None:
+def printed_commits(ctx: Context, out: str) -> list[tuple[Redacted, Redacted]]:
+    """The (sha, subject) pairs `git log` (one line or long) or `git show`
+    printed, as a note holds them (7 hex digits, a subject through the gate)."""
+    pairs = [(m.group(1), m.group(2)) for m in rx(_LONG_LOG).finditer(out)]
+    pairs += [(m.group(1), m.group(2)) for m in rx(_ONELINE).finditer(out)]
+    # A sha is hex digits matched in git's output: nothing to hide.
+    return [(Redacted(sha[:7]), ctx.line(subject, SUBJECT_CHARS)) for sha, subject in pairs]
+
+
+def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]]) -> None:
     """Give commits made without git's line their sha, from what `git log`,
     `git show` or `git rev-parse` printed later: by subject, or, for a bare
     sha, the latest commit when it is the one without one."""
     facts = ctx.facts
     unnamed = [c for c in facts.commits if not c.sha]
     known = {c.sha for c in facts.commits if c.sha}
-    pairs = [(m.group(1), m.group(2)) for m in rx(_LONG_LOG).finditer(out)]
-    pairs += [(m.group(1), m.group(2)) for m in rx(_ONELINE).finditer(out)]
     for sha, subject in pairs:
-        subject = ctx.line(subject, SUBJECT_CHARS)
         for c in unnamed:
-            if not c.sha and c.subject and subject == c.subject and sha[:7] not in known:
-                c.sha = Redacted(sha[:7])  # hex digits
+            if not c.sha and c.subject and same_subject(subject, c.subject) \
+                    and sha not in known:
+                c.sha = sha
                 known.add(c.sha)
     last = facts.commits[-1]
     m = rx(_REV_PARSE).match(out)
     if m and not last.sha:
         last.sha = Redacted(m.group(1)[:7])  # hex digits
+
+
+def same_subject(printed: str, made: str) -> bool:
+    """Whether a subject a later output printed is the one a commit was made
+    with (a merge's default one gains " into <branch>" off the main branch)."""
+    return printed == made or (made.startswith("Merge branch '")
+                               and printed.startswith(made + " into "))
 
 
 def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted) -> None:

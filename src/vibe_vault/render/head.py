@@ -67,7 +67,8 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("duration_minutes", lambda p: _count(p.fig.wall_minutes)),
     ("active_minutes", lambda p: _count(p.fig.active_minutes)),
     ("cwd", lambda p: _or_null(p.state.fold.cwd)),
-    ("branch", lambda p: _or_null(p.state.fold.branches[-1] if p.state.fold.branches else "")),
+    # The branch the session ended on; `branches` every one it was on.
+    ("branch", lambda p: _or_null(p.state.fold.branch)),
     ("branches", lambda p: yaml_list(p.state.fold.branches)
      if len(p.state.fold.branches) > 1 else None),
     ("models", lambda p: yaml_list(p.fig.models)),
