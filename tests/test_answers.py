@@ -478,3 +478,23 @@ def test_corpus_summaries_tell_the_last_test_run_and_no_false_no_files(
         assert "tests failing at the last run" in summary, summary
     if committed:
         assert "no files changed" not in summary, summary
+
+
+@settings(max_examples=60, deadline=None)
+@given(lead=st.sampled_from(["You can now profile startup with:", "Run it with:",
+                             "Done. Start the server with:"]),
+       code=st.lists(st.tuples(noun, noun).map(" ".join), min_size=1, max_size=3),
+       after=st.sampled_from(["", "It prints the trace.", "This opens a browser with:"]))
+def test_a_gist_keeps_no_dangling_colon_before_code(lead: str, code: list[str],
+                                                    after: str) -> None:
+    """An earlier turn's gist whose sentence ends "with:" before a code block:
+    the gist carries the code's first line, never the colon alone."""
+    answer = f"{lead}\n\n```sh\n" + "\n".join(code) + "\n```" + (f"\n\n{after}" if after else "")
+    t = Transcript()
+    t.prompt("how do I profile it")
+    t.say(answer)
+    t.prompt("thanks")
+    t.say("You are welcome to ask more.")
+    story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    line = next(ln for ln in story.splitlines() if lead.split()[0] in ln and "Claude:" in ln)
+    assert f"{lead} `{code[0]}`" in line, line

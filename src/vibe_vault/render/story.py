@@ -161,12 +161,27 @@ def under_heading(paragraphs: list[str]) -> str:
 _ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 
 
+def _code_after_colon(paragraphs: list[str]) -> list[str]:
+    """A sentence that ends "…with:" before a code block keeps the code's first
+    line, inline: a gist drops code, and would leave the colon dangling."""
+    out: list[str] = []
+    for p in paragraphs:
+        if p.lstrip().startswith(("```", "~~~")) and out and out[-1].rstrip().endswith(":"):
+            lines = [ln.strip().replace("`", "") for ln in p.strip().splitlines()[1:]]
+            first = next((ln for ln in lines if ln and not ln.startswith(("```", "~~~"))), "")
+            if first:
+                out[-1] = f"{out[-1].rstrip()} `{first}`"
+                continue
+        out.append(p)
+    return out
+
+
 def gist(answer: str) -> str:
     """An answer's first paragraph of words (at most GIST_CHARS, no code), and
     an ellipsis when Claude said more."""
     whole = answer.strip()
-    words = [p for p in whole.split("\n\n") if p.strip() and not p.lstrip().startswith(
-        ("```", "|", "    "))]
+    words = [p for p in _code_after_colon(whole.split("\n\n")) if p.strip()
+             and not p.lstrip().startswith(("```", "|", "    "))]
     first = words[0] if words else ""
     if first.lstrip().startswith("#"):
         # `## ✅ Feature Complete`: a heading names the answer; the sentence
