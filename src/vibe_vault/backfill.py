@@ -24,6 +24,7 @@ from msgspec import Struct, field
 
 from vibe_vault import locations, vaultdb
 from vibe_vault.config import Config
+from vibe_vault.stored_paths import stored_folder, stored_path
 from vibe_vault.times import epoch
 
 if TYPE_CHECKING:
@@ -320,7 +321,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     for group in groups(roots):
         key = str(group)
         walked = folder_marks.stat_tree(key) if plain else None
-        mark = marks.folders.get(key)
+        mark = marks.folders.get(stored_folder(key))
         if (mark is not None and walked is not None
                 and (mark.idle_at is None or mark.idle_at >= idle_before)
                 and folder_marks.notes_as_marked(cfg.vault, mark.notes)
@@ -394,7 +395,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                     continue
             if (rec is not None and not request.force
                     and files_known.get(sid) == len(files)
-                    and all(st is not None and stamps.get(p) == (
+                    and all(st is not None and stamps.get(stored_path(p)) == (
                         sid, st.st_size, st.st_mtime_ns, st.st_ino)
                         for p, st in zip(files, now, strict=True))
                     and not (rec.status == "active"
@@ -558,7 +559,7 @@ def _mark(cfg: Config, conn: Any, marks: Any, tombstones: str, listed: dict[str,
 
     new = folder_marks.Marks(tombstones=tombstones)
     for key in passed:
-        new.folders[key] = marks.folders[key]
+        new.folders[stored_folder(key)] = marks.folders[stored_folder(key)]
     for key, seen in sorted(listed.items()):
         newest: dict[str, int] = {}
         stamps_now = registry.stamps_under(conn, key)
@@ -576,7 +577,7 @@ def _mark(cfg: Config, conn: Any, marks: Any, tombstones: str, listed: dict[str,
         stamps = folder_marks.check_notes(cfg.vault, expected)
         if stamps is None:
             continue  # a note gone meanwhile: planned again next time
-        new.folders[key] = folder_marks.Mark(
+        new.folders[stored_folder(key)] = folder_marks.Mark(
             seen.files, len(stamps_now), seen.sessions, seen.forgotten, dict(seen.skipped), idle_at,
             [(folder, *stamps[folder]) for folder in sorted(stamps)])
     folder_marks.save(conn, new)
@@ -597,7 +598,7 @@ def _folder_unchanged(walked: list[tuple[str, os.stat_result]],
     seen = 0
     newest: dict[str, int] = {}  # session -> its files' latest mtime
     for path, st in walked:
-        was = stamps.get(path)
+        was = stamps.get(stored_path(path))
         if was is None:
             return False
         if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):

@@ -94,8 +94,11 @@ def stamp(path: StrPath) -> FileStamp | None:
         st = os.stat(path)
     except OSError:
         return None
-    return FileStamp(path=os.fspath(path), size=st.st_size, mtime_ns=st.st_mtime_ns,
-                     inode=st.st_ino)
+    from vibe_vault.stored_paths import stored_path
+
+    # (kept through the redaction gate: a folder may be named with a token)
+    return FileStamp(path=stored_path(os.fspath(path)), size=st.st_size,
+                     mtime_ns=st.st_mtime_ns, inode=st.st_ino)
 
 
 # A record's bytes, as the registry's rows and a staged record hold them.

@@ -439,7 +439,9 @@ _UNDER = "path = ? OR (path > ? AND path < ?) OR (path > ? AND path < ?)"
 
 
 def _under(folder: str) -> tuple[str, ...]:
-    folder = folder.rstrip("/\\")
+    from vibe_vault.stored_paths import stored_folder
+
+    folder = stored_folder(folder.rstrip("/\\"))  # as the stamps keep it
     return (folder, folder + "/", folder + "0", folder + "\\", folder + "]")
 
 
