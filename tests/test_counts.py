@@ -142,6 +142,11 @@ def test_a_files_figures_are_its_net_lines_from_first_to_last_content(
         now = new
     state = t.state()
     change = state.fold.files[PATH]  # type: ignore[index]
+    # The fold law: read in two parts, the same facts (net lines are worked
+    # out at the end of each read).
+    lines = [decode_line(x) for x in t.encoded()]
+    cut = data.draw(st.integers(0, len(lines)), label="cut")
+    assert fold(fold(Fold(), lines[:cut]), lines[cut:]) == fold(Fold(), lines)
     start = "" if created else first
     assert (change.added, change.removed) == net(start, now)
     assert not change.estimated

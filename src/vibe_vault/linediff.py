@@ -11,27 +11,30 @@ longest common subsequence, removed = lines of the old one outside it. Pure.
 from __future__ import annotations
 
 import difflib
-import hashlib
+from array import array
 from typing import Any
+from zlib import adler32, crc32
 
 HASH = 8  # bytes per line
-MAX_EDITS = 600  # beyond this many differing lines, difflib's near-shortest script
+MAX_EDITS = 300  # beyond this many differing lines, difflib's near-shortest script
 
 
 def line_hashes(text: str) -> bytes:
-    """The fingerprints of `text`'s lines, split on "\\n" as git does."""
+    """The fingerprints of `text`'s lines, split on "\n" as git does."""
     if not text:
         return b""
-    parts = text.split("\n")
-    lines = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])  # the last line, without a newline
-    return b"".join(_hash(line) for line in lines)
+    parts = text.encode("utf-8", "surrogatepass").split(b"\n")
+    last = parts.pop()
+    lines = [p + b"\n" for p in parts]
+    if last:
+        lines.append(last)  # the last line, without a newline
+    # Two C checksums a line (64 bits): a file of 10,000 lines in a few ms.
+    return array("Q", [crc32(x) << 32 | adler32(x) for x in lines]).tobytes()
 
 
 def _hash(line: str) -> bytes:
-    return hashlib.blake2b(line.encode("utf-8", "surrogatepass"), digest_size=HASH,
-                           person=b"vv-lines").digest()
+    x = line.encode("utf-8", "surrogatepass")
+    return array("Q", [crc32(x) << 32 | adler32(x)]).tobytes()
 
 
 def count(lines: bytes) -> int:

@@ -23,7 +23,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 23
+STATE_VERSION = 24
 
 
 class Tokens(Struct, array_like=True):

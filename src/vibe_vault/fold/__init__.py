@@ -26,7 +26,7 @@ from vibe_vault.entries import (
     Malformed,
     decode_raw,
 )
-from vibe_vault.fold import git, story, subagents, titles, todos, usage
+from vibe_vault.fold import files, git, story, subagents, titles, todos, usage
 from vibe_vault.fold.context import (
     ANSWER_CHARS,
     HEAD_TURNS,
@@ -236,6 +236,7 @@ def finish(ctx: Context) -> None:
         finish(ctx.sidechain)
     ctx.flush()
     todos.finish(ctx)
+    files.finish(ctx)
 
 
 def fold(facts: Fold, entries: Iterable[Entry | Malformed],

@@ -285,6 +285,7 @@ class Context:
         self.keys: dict[str, str] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
         self.branch = Redacted("")  # the last git branch seen, as the facts hold it
+        self.files_touched: set[Redacted] = set()  # files changed in this read (fold.files)
         self.raw_branch = ""  # and as the transcript wrote it, to skip the work
         self.raw_version = ""
         self.held_turn = -1

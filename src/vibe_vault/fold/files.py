@@ -97,6 +97,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     if after is not None and len(after) > MAX_FILE_LINES * HASH:
         after = None  # too long to keep: counted, not followed
     _follow(facts.files, change, before, after, step)
+    ctx.files_touched.add(call.file)
     if call.name == "Write" and op == "modified" and result is None:
         op = "written"
     if op not in change.ops:
@@ -164,9 +165,21 @@ def _follow(files: dict[Redacted, FileChange], change: FileChange, before: bytes
         change.settled_removed += step[1]
     if change.known and sum(len(c.base) + len(c.now) for c in files.values()) > MAX_KEPT:
         _settle(change)  # the state keeps no more lines: counted from here on
-    plus, minus = diff_counts(change.base, change.now) if change.known else (0, 0)
-    change.added = change.settled_added + plus
-    change.removed = change.settled_removed + minus
+    if not change.known:
+        change.added, change.removed = change.settled_added, change.settled_removed
+
+
+def finish(ctx: Context) -> None:
+    """The net lines of each file this read changed, once (not at each change:
+    a file edited 50 times in a read is compared once, first with last)."""
+    for path in ctx.files_touched:
+        change = ctx.facts.files.get(path)
+        if change is None or not change.known:
+            continue
+        plus, minus = diff_counts(change.base, change.now)
+        change.added = change.settled_added + plus
+        change.removed = change.settled_removed + minus
+    ctx.files_touched.clear()
 
 
 def _settle(change: FileChange) -> None:
