@@ -102,8 +102,9 @@ def edit_of(old: str, new: str, data: st.DataObject) -> tuple[str, str]:
         end += 1
     if data.draw(st.booleans(), label="whole lines"):
         start = old.rfind("\n", 0, start) + 1
-    if not old[start:len(old) - end] or old.count(old[start:len(old) - end]) != 1:
-        return old, new  # an Edit's old_string is found once: the whole file is
+    span = old[start:len(old) - end]
+    if not span or old.find(span) != start or old.rfind(span) != start:
+        return old, new  # an Edit's old_string is found once, there: the whole file is
     return old[start:len(old) - end], new[start:len(new) - end]
 
 
