@@ -40,7 +40,8 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
 SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
 RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
-_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value"})
+_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
+                          "config-secret"})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -116,20 +117,31 @@ def _near_gate() -> str:
     return "(?=(" + _trie(t for i in SHAPED_RULES | RUN_RULES for t in RULES[i].triggers) + "))"
 
 
-# Values of `key = value` that are code or exact, obvious placeholders, not
-# secrets. Anything else is redacted, all-letter passwords and "test_" keys too.
+# Values that are exact, obvious placeholders, not secrets: `your-token-here`,
+# `YOUR_API_KEY`, `sk-...`, `<token>`, `${VAR}`, `changeme`, `password`.
+_PLACEHOLDER = (
+    r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$[A-Za-z_][A-Za-z0-9_]*|%\([a-z_]+\)s"
+    r"|%[A-Za-z_][A-Za-z0-9_]*%|\$env:[A-Za-z_][A-Za-z0-9_]*"
+    r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
+    r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+(?:_[A-Z0-9]+)+)"
+    r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
+    r"|redacted|xxx+|x+-x+(?:-x+)*)s?"
+)
+# Values of `key = value` that are code or placeholders, not secrets. Anything
+# else is redacted, all-letter passwords and "test_" keys too.
 _NOT_A_SECRET = (
     r"(?i)^(?:none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
-    r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$[A-Za-z_][A-Za-z0-9_]*|%\([a-z_]+\)s"
-    r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
     r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
     r"|options|req|request|ctx)\b[.\[(].*"
     r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
-    # Placeholders: `your-token-here`, `YOUR_API_KEY`, `sk-...`, `<token>`, `password`.
-    r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+(?:_[A-Z0-9]+)+)"
-    r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
-    r"|redacted|xxx+|x+-x+(?:-x+)*)s?)$"
+    r"|" + _PLACEHOLDER + r")$"
 )
+# A quoted literal given to a secret's name (`define('X', '…')`): code it is
+# not, a placeholder it may be.
+_NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
+# Rules whose values are quoted literals or a shell's words: judged by
+# _NOT_A_LITERAL rather than _NOT_A_SECRET.
+_LITERALS = frozenset({"config-secret"})
 # A value that is a number (a count, a limit: `max_tokens: 4096`).
 _NUMBER = r"[\d_.,]+[kKmMbB]?\Z"
 # A value that is code: a snake_case name (or a dotted path of them).
@@ -419,7 +431,8 @@ class _Replacer:
         return (
             secret in self.allow
             or secret.startswith("[REDACTED")
-            or (self.kind in _ASSIGNMENTS and bool(rx(_NOT_A_SECRET).match(secret)))
+            or (self.kind in _ASSIGNMENTS and bool(rx(
+                _NOT_A_LITERAL if self.kind in _LITERALS else _NOT_A_SECRET).match(secret)))
         )
 
     def __call__(self, m: re.Match[str]) -> str:

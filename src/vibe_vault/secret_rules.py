@@ -309,6 +309,78 @@ ENVIRON_SECRET = Rule(
 SHELL_RULES = (_cli_rule(), SQL_PASSWORD, ENVIRON_SECRET)
 
 
+# A name that means a secret, whole, on the lower-cased text (`db_password`,
+# `stripe.api-key`): for forms that give a name and then its value.
+_SECRET_VAR = r"[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*"
+
+
+def _config_rules() -> tuple[Rule, ...]:
+    """A secret given a name in a configuration language or a shell other than
+    sh: PHP's define, a Dockerfile's ENV/ARG, a Terraform variable's default,
+    PowerShell's SecureString and environment, Windows' setx, fish's set. The
+    values are judged as `name = value` is (placeholders, `$VARS` pass)."""
+    def rule(triggers: tuple[str, ...], pattern: str, samples: tuple[str, ...],
+             look_alike: str, flags: str = "(?i)") -> Rule:
+        return Rule("config-secret", triggers, flags + pattern, samples, look_alike)
+
+    def quoted(v: _Values) -> str:
+        return (f"(?:'(?P<{v._name()}>[^'\\n]+)'"
+                f"|\"(?P<{v._name()}>{_NOT_VAR}[^\"\\n]+)\")")
+
+    php, docker, tf, ps, ps_env, setx, fish = (_Values() for _ in range(7))
+    return (
+        rule(("define",),
+             r"\bdefine\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*" + quoted(php),
+             ("define('DB_PASSWORD', '⟦«a16»⟧');", 'define("AUTH_KEY", "⟦«a20»⟧");'),
+             "define('DB_PASSWORD', getenv('DB_PASSWORD'));"),
+        # `ENV NAME value` or `ARG NAME value`: a value quoted, or one word
+        # ending the line, or one as random as a key (a line run into prose).
+        rule(("env ", "arg ", "env\t", "arg\t"),
+             # At a line's start in any case, or anywhere as a Dockerfile writes it.
+             r"(?:(?:^|(?<=\n))[ \t]*(?i:env|arg)|\b(?:ENV|ARG))[ \t]+(?i:" + _SECRET_VAR
+             + r")[ \t]+(?:'(?P<" + docker._name() + r">[^'\n]+)'|\"(?P<" + docker._name()
+             + r">" + _NOT_VAR + r"[^\"\n]+)\""
+             + r"|(?P<" + docker._name() + r">" + _NOT_VAR + r"(?![/~]|\.{1,2}/)[^\s'\"\\]+)"
+             + r"(?=[ \t]*\\?\r?(?:\n|$))"
+             + r"|(?P<" + docker._name() + r">" + _NOT_VAR + r"(?![/~]|\.{1,2}/)"
+             r"(?=[^\s'\"]*\d)(?=[^\s'\"]*[A-Za-z])[^\s'\"\\]{8,})(?!\S))",
+             ("FROM postgres:16\nENV POSTGRES_PASSWORD ⟦«a16»⟧\n",
+              "ARG NPM_TOKEN ⟦«a24»⟧", "ENV DB_PASSWORD \"⟦«a12» «a6»⟧\""),
+             "ENV DB_PASSWORD_FILE /run/secrets/db\nENV API_KEY ${API_KEY}", ""),
+        rule(("variable",),
+             r"\bvariable\s+\"" + _SECRET_VAR + r"\"\s*\{[^{}]{0,400}?\bdefault\s*=\s*"
+             + r"\"(?P<" + tf._name() + r">" + _NOT_VAR + r"[^\"\n]+)\"",
+             ('variable "db_password" {\n  type    = string\n  default = "⟦«a16»⟧"\n}',),
+             'variable "db_password" { type = string\n sensitive = true }'),
+        rule(("securestring",),
+             r"(?:\bconvertto-securestring(?:\s+-(?:asplaintext|force))*\s+(?:-string\s+)?"
+             + quoted(ps) + r"|" + quoted(ps) + r"\s*\|\s*convertto-securestring\b)",
+             ("$pw = ConvertTo-SecureString '⟦«a16»⟧' -AsPlainText -Force",
+              "ConvertTo-SecureString -String \"⟦«a16»⟧\" -AsPlainText -Force",
+              "'⟦«a16»⟧' | ConvertTo-SecureString -AsPlainText -Force"),
+             "ConvertTo-SecureString $plain -AsPlainText -Force"),
+        rule(("setenvironmentvariable",),
+             r"\bsetenvironmentvariable\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*"
+             + quoted(ps_env),
+             ("[Environment]::SetEnvironmentVariable('API_KEY', '⟦«a24»⟧', 'User')",),
+             "[Environment]::SetEnvironmentVariable('API_KEY', $key, 'User')"),
+        # Windows' `setx NAME value [/m]`; fish's `set -x NAME value` (-g, -U, --export).
+        rule(("setx",),
+             r"\bsetx\s+" + _SECRET_VAR + r"\s+" + setx.any(),
+             ("setx API_KEY ⟦«a24»⟧", 'setx DB_PASSWORD "⟦«a16»⟧" /m'),
+             "setx PATH \"%PATH%;C:\\bin\""),
+        rule(("set -", "set --"),
+             r"\bset(?:\s+(?:-[a-z]+|--(?:export|global|universal|local)))+\s+" + _SECRET_VAR
+             + r"\s+" + fish.any(),
+             ("set -x API_KEY ⟦«a24»⟧", "set -gx GITHUB_TOKEN '⟦«a24»⟧'",
+              "set --export DB_PASSWORD \"⟦«a16»⟧\""),
+             "set -x PATH $PATH ~/bin; set -gx API_KEY $API_KEY"),
+    )
+
+
+CONFIG_RULES = _config_rules()
+
+
 RULES: tuple[Rule, ...] = (
     Rule("private-key", ("private key",),
          r"-{4,5} ?BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]*?"
@@ -561,6 +633,7 @@ RULES: tuple[Rule, ...] = (
           "aws configure set aws_secret_access_key ⟦«b40»⟧"),
          "date -u +%Y-%m-%dT%H:%M:%SZ"),
     *SHELL_RULES,
+    *CONFIG_RULES,
     Rule("netrc", ("machine", "default"),
          B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
          r"\s+password\s+(?P<v>\S+)",

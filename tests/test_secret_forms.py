@@ -1,0 +1,261 @@
+"""Secret forms a black-box attacker found passing the gate, by family: each
+form's value is in no text of the session, in any place it is said, and the
+ordinary texts that look like them redact nothing.
+
+Generated: for each family, its forms (`FAMILIES`) x values drawn from the
+form's own alphabet and length (a password's printable characters, a token's
+base32 or hex, as the form's quoting allows) x spellings (case, spacing,
+quoting) x surroundings (ordinary lines before and after) x places (the
+prompt, an answer, a Bash command, a tool's output, a file written, an error,
+the title). Oracle: the value's bytes, which the test chose, are nowhere in
+the note or the state (in process, many cases) and nowhere under the vault,
+the state dir, `vv search` or `vv show` (`Env.traces`, end to end through
+`vv hook`). Look-alikes (`LOOK_ALIKES`: prose about passwords, placeholders,
+variables, paths) are generated the same way and must redact nothing.
+"""
+
+from __future__ import annotations
+
+import string
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import test_shell_secrets as shell
+from conftest import Env, examples
+
+_ALNUM = string.ascii_letters + string.digits
+# What a value may hold, by how it is written: bare (no space, quote, `$`,
+# backslash or shell punctuation), in '…' (no `'`), in "…" (no `"`, `$`,
+# backslash or backquote).
+BARE = _ALNUM + "!%+-.:=@^_~#*?,/"
+SINGLE = BARE + "&|;()<>[]{}\" "
+DOUBLE = BARE + "&|;()<>[]{}' "
+
+Values = st.SearchStrategy[str]
+
+
+def password(alphabet: str, low: int = 10, high: int = 24) -> Values:
+    """A password: a letter or digit, then any of `alphabet`, with a digit and a letter."""
+    return st.builds(lambda a, b: a + b, st.sampled_from(_ALNUM),
+                     st.text(alphabet, min_size=low - 1, max_size=high - 1)).filter(
+        lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
+        and v.strip() == v and "  " not in v)
+
+
+def token(prefix: str, alphabet: str, size: int, suffix: str = "") -> Values:
+    """A token of a fixed shape: prefix, `size` characters of `alphabet`, suffix."""
+    return st.text(alphabet, min_size=size, max_size=size).filter(
+        lambda body: any(c.isdigit() for c in body) or not any(c.isdigit() for c in alphabet)
+    ).map(lambda body: prefix + body + suffix)
+
+
+class Form:
+    """Spellings of one form (`{v}` where the value goes) and its values."""
+
+    def __init__(self, spellings: tuple[str, ...], values: Values, one_line: bool = True,
+                 quote: Callable[[str], str] = lambda v: v) -> None:
+        self.spellings, self.values, self.one_line = spellings, values, one_line
+        self.quote = quote
+
+
+def _sq(v: str) -> str:
+    return f"'{v}'"
+
+
+def _dq(v: str) -> str:
+    return f'"{v}"'
+
+
+def quoted(spellings: tuple[str, ...], low: int = 10) -> list[Form]:
+    """The spellings with the value bare, in '…' and in "…"."""
+    return [Form(spellings, password(BARE.replace(",", ""), low)),
+            Form(spellings, password(SINGLE, low), quote=_sq),
+            Form(spellings, password(DOUBLE, low), quote=_dq)]
+
+
+FAMILIES: dict[str, list[Form]] = {
+    "config": [
+        *[Form(sp, password(alpha), quote=q) for alpha, q in ((SINGLE, _sq), (DOUBLE, _dq))
+          for sp in (("define('DB_PASSWORD', {v});", "define( \"AUTH_KEY\" , {v} );",
+                      "<?php\ndefine('SECURE_AUTH_SALT', {v});\n"),)],
+        *quoted(("ENV DB_PASSWORD {v}", "ENV POSTGRES_PASSWORD  {v}\n", "env api_token {v}",
+                 "FROM node:20\nARG NPM_TOKEN {v}\nRUN npm ci\n")),
+        *[Form(("variable \"db_password\" {{\n  type    = string\n  default = {v}\n}}",
+                "variable \"api_key\" {{ default = {v} }}",
+                "variable \"admin_secret\" {{\n  sensitive = true\n  default   = {v}\n}}"),
+               password(DOUBLE), one_line=False, quote=_dq)],
+        *[Form(("$pw = ConvertTo-SecureString {v} -AsPlainText -Force",
+                "convertto-securestring -String {v} -AsPlainText -Force",
+                "ConvertTo-SecureString -AsPlainText -Force {v}",
+                "{v} | ConvertTo-SecureString -AsPlainText -Force"),
+               password(alpha), quote=q) for alpha, q in ((SINGLE, _sq), (DOUBLE, _dq))],
+        *[Form(("[Environment]::SetEnvironmentVariable({n}, {v}, 'User')",),
+               password(alpha), quote=q) for alpha, q in ((SINGLE, _sq), (DOUBLE, _dq))],
+        *quoted(("setx API_KEY {v}", "SETX DB_PASSWORD {v} /m", "setx GITHUB_TOKEN {v}")),
+        *quoted(("set -x API_KEY {v}", "set -gx GITHUB_TOKEN {v}", "set -Ux DB_PASSWORD {v}",
+                 "set --export STRIPE_SECRET {v}")),
+    ],
+}
+
+# Ordinary texts of each family's kind: no secret, nothing to redact. `{n}`
+# stands for a name that means a secret.
+LOOK_ALIKES: dict[str, tuple[str, ...]] = {
+    "config": (
+        "define('DB_PASSWORD', getenv('DB_PASSWORD'));", "define('DB_PASSWORD', '');",
+        "define('AUTH_KEY', 'put your unique phrase here');",
+        "define('DB_PASSWORD', $_ENV['DB_PASSWORD']);",
+        "ENV DB_PASSWORD_FILE /run/secrets/db_password", "ENV API_KEY ${API_KEY}",
+        "ENV API_KEY=$API_KEY", "ARG NPM_TOKEN", "ENV NODE_ENV production",
+        "variable \"db_password\" {\n  type      = string\n  sensitive = true\n}",
+        "variable \"api_key\" { default = \"\" }", "variable \"region\" { default = \"eu-west-2\" }",
+        "ConvertTo-SecureString $plain -AsPlainText -Force",
+        "ConvertTo-SecureString -String $env:DB_PASSWORD -AsPlainText -Force",
+        "Read-Host -AsSecureString | ConvertFrom-SecureString",
+        "[Environment]::SetEnvironmentVariable('API_KEY', $key, 'User')",
+        "setx PATH \"%PATH%;C:\\tools\"", "setx API_KEY %API_KEY%",
+        "set -x PATH $PATH ~/bin", "set -gx API_KEY $API_KEY", "set -x EDITOR vim",
+        "set -gx GITHUB_TOKEN (gh auth token)", "set -x DB_PASSWORD changeme",
+        "setx DB_PASSWORD \"your-password-here\"", "ENV DB_PASSWORD <password>",
+    ),
+}
+
+PLACES = ("prompt", "answer", "command", "output", "file", "error", "title")
+
+
+@st.composite
+def planted(draw: st.DrawFn, family: str) -> tuple[str, str]:
+    """(a text holding the value, the value), spelled and surrounded at random."""
+    form = draw(st.sampled_from(FAMILIES[family]))
+    spelling = draw(st.sampled_from(form.spellings))
+    v = draw(form.values)
+    name = draw(st.sampled_from(["'API_KEY'", '"DB_PASSWORD"', "'GITHUB_TOKEN'"]))
+    text = spelling.replace("{n}", name).replace("{{", "{").replace("}}", "}")
+    text = text.replace("{v}", form.quote(v))
+    before = draw(st.sampled_from(["", "run this:\n", "# settings\n", "Here it is:\n\n"]))
+    after = draw(st.sampled_from(["", "\n", "\nthen restart the app", "\n# end\n"]))
+    return before + text + after, v
+
+
+def _entries(text: str, places: list[str]) -> list[dict[str, Any]]:
+    one_line = " ".join(text.split())
+    out: list[dict[str, Any]] = [{"type": "user", "message": {"role": "user",
+                                                              "content": "set up the box"}}]
+    for n, place in enumerate(places):
+        tid = f"t{n}"
+        if place == "prompt":
+            out.append({"type": "user", "message": {"role": "user", "content": text}})
+        elif place == "answer":
+            out.append(shell._assistant(n, {"type": "text", "text": text}))
+        elif place == "title":
+            out.append({"type": "ai-title", "aiTitle": one_line})
+        elif place == "command":
+            out += [shell._assistant(n, {"type": "tool_use", "id": tid, "name": "Bash",
+                                         "input": {"command": text, "description": "Run it"}}),
+                    shell._result(tid, "ok", stdout="ok")]
+        elif place == "output":
+            out += [shell._assistant(n, {"type": "tool_use", "id": tid, "name": "Bash",
+                                         "input": {"command": "cat settings"}}),
+                    shell._result(tid, text, stdout=text)]
+        elif place == "file":
+            out += [shell._assistant(n, {"type": "tool_use", "id": tid, "name": "Write",
+                                         "input": {"file_path": "/srv/app/settings",
+                                                   "content": text}}),
+                    shell._result(tid, "File created successfully")]
+        else:
+            out += [shell._assistant(n, {"type": "tool_use", "id": tid, "name": "Bash",
+                                         "input": {"command": "./deploy"}}),
+                    shell._result(tid, "Exit code 1\n" + text, error=True)]
+    out.append(shell._assistant(99, {"type": "text", "text": "All set."}))
+    return out
+
+
+places = st.lists(st.sampled_from(PLACES), min_size=1, max_size=4, unique=True)
+
+
+def _fold(text: str, where: list[str]) -> tuple[str, bytes]:
+    from vibe_vault.entries import decode_line
+    from vibe_vault.fold import fold
+    from vibe_vault.render import render
+    from vibe_vault.state import SessionState
+
+    state = SessionState(session_id="s")
+    fold(state.fold, [decode_line(x) for x in shell._lines("s" * 8, _entries(text, where))])
+    return render(state), msgspec.json.encode(state)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_gate_hides_each_value_and_hands_it_to_learning(family: str) -> None:
+    from vibe_vault.redact import DEFAULT
+
+    @settings(max_examples=examples(150, 600), deadline=None)
+    @given(planted(family))
+    def check(case: tuple[str, str]) -> None:
+        text, v = case
+        found: list[str] = []
+        out, n = DEFAULT.redact(text, found)
+        assert n >= 1 and v not in out, (text, out)
+        assert any(v in f for f in found), (text, found)
+
+    check()
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_value_is_in_no_text_of_the_session(family: str) -> None:
+    @settings(max_examples=examples(60, 300), deadline=None)
+    @given(planted(family), places)
+    def check(case: tuple[str, str], where: list[str]) -> None:
+        text, v = case
+        note, state = _fold(text, where)
+        assert v not in note, (text, where)
+        assert v.encode() not in state, (text, where)
+
+    check()
+
+
+@pytest.mark.parametrize("family", sorted(LOOK_ALIKES))
+def test_look_alikes_redact_nothing(family: str) -> None:
+    from vibe_vault.redact import DEFAULT
+
+    @settings(max_examples=examples(100, 400), deadline=None)
+    @given(st.sampled_from(LOOK_ALIKES[family]),
+           st.sampled_from(["", "run this:\n", "# settings\n", "so "]),
+           st.sampled_from(["", "\n", " and restart", "\n# end\n"]))
+    def check(look: str, before: str, after: str) -> None:
+        text = before + look + after
+        found: list[str] = []
+        assert DEFAULT.redact(text, found) == (text, 0), text
+        assert not found
+
+    check()
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_end_to_end_the_value_is_in_no_file_search_or_show(family: str) -> None:
+    @settings(max_examples=examples(2, 6), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(planted(family))
+    def check(case: tuple[str, str]) -> None:
+        text, v = case
+        with tempfile.TemporaryDirectory() as tmp:
+            env = Env(Path(tmp))
+            slug = env.claude / "projects" / "-srv-app"
+            slug.mkdir(parents=True)
+            sid = "5ec7e700-0000-4000-8000-000000000127"
+            path = slug / f"{sid}.jsonl"
+            path.write_bytes(b"\n".join(shell._lines(sid, _entries(text, list(PLACES))))
+                             + b"\n")
+            r = env.hook({"hook_event_name": "Stop", "session_id": sid,
+                          "transcript_path": str(path), "cwd": "/srv/app"})
+            assert r.returncode == 0, r.stderr
+            assert env.notes()
+            leaks = env.traces(v, sid)
+            assert not leaks, (text, leaks)
+
+    check()
