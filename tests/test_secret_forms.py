@@ -102,6 +102,33 @@ FAMILIES: dict[str, list[Form]] = {
         *quoted(("set -x API_KEY {v}", "set -gx GITHUB_TOKEN {v}", "set -Ux DB_PASSWORD {v}",
                  "set --export STRIPE_SECRET {v}")),
     ],
+    "protocol": [
+        Form(("USER deploy\r\nPASS {v}\r\n230 Logged in", "ftp> PASS {v}", "PASS {v}",
+              "+OK POP3 ready\nUSER me\n+OK\nPASS {v}\n+OK", "  PASS {v}  "),
+             password(BARE.replace("/", "").replace(".", ""))),
+        Form(("a001 LOGIN bob {v}\na001 OK", "A1 LOGIN \"me@example.com\" {v}"),
+             password(BARE.replace("/", ""))),
+        Form(("A1 LOGIN \"me\" {v}",), password(SINGLE.replace("\"", "")), quote=_dq),
+        Form(("127.0.0.1:6379> AUTH {v}\nOK", "AUTH {v}", "AUTH default {v}",
+              "redis> AUTH app-user {v}"), password(BARE)),
+        Form(("EHLO me\n250 AUTH PLAIN LOGIN\nAUTH PLAIN {v}\n235 ok",
+              "C: AUTH PLAIN\nS: 334\nC: {v}", "AUTH XOAUTH2 {v}",
+              "AUTH LOGIN\n334 VXNlcm5hbWU6\nZGVwbG95\n334 UGFzc3dvcmQ6\n{v}\n235 ok"),
+             token("AG", string.ascii_letters + string.digits + "+/", 22, "==")),
+        Form(('Authorization: Digest username="bob", realm="api", nonce="0a4f113b", '
+              'uri="/x", response={v}, qop=auth',
+              'proxy-authorization: digest username="u", response={v}',
+              '> Authorization: Digest username="me", response={v}, algorithm=MD5'),
+             token("", "0123456789abcdef", 32), quote=_dq),
+        Form(("Authorization: AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20260101/"
+              "us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature={v}",
+              "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+              "&X-Amz-Signature={v}&X-Amz-Date=20260101T000000Z"),
+             token("", "0123456789abcdef", 64)),
+        Form(("Proxy-Authorization: Basic {v}",), token("", string.ascii_letters + "+/", 30, "=")),
+        Form(("curl --proxy-user bob:{v} -x http://proxy:3128 https://x",
+              "curl -U bob:{v} https://x"), password(BARE.replace(",", ""))),
+    ],
 }
 
 # Ordinary texts of each family's kind: no secret, nothing to redact. `{n}`
@@ -124,6 +151,17 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         "set -gx GITHUB_TOKEN (gh auth token)", "set -x DB_PASSWORD changeme",
         "setx DB_PASSWORD \"your-password-here\"", "ENV DB_PASSWORD <password>",
     ),
+    "protocol": (
+        " PASS  src/components/App.test.tsx (2.1 s)", "PASS src/a.test.js",
+        "PASS\nok  \tgithub.com/me/pkg\t0.012s", "--- PASS: TestLogin (0.00s)",
+        "all tests PASS today", "PASS: test-suite.sh", "USER bob\nPASS <password>",
+        "250-AUTH PLAIN LOGIN CRAM-MD5", "## AUTH SETUP", "AUTH failures are logged here",
+        "AUTH LOGIN", "AUTH PLAIN", "LOGIN with your account", "see docker login --help",
+        "LOGIN FAILED", "Digest authentication sends a response hash, not the password",
+        'WWW-Authenticate: Digest realm="api", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c0"',
+        "SignedHeaders=host;x-amz-date, Signature=<signature>",
+        "Proxy-Authorization: Basic realm", "curl -U bob https://x", "curl --proxy-user $PROXY",
+    ),
 }
 
 PLACES = ("prompt", "answer", "command", "output", "file", "error", "title")
@@ -140,11 +178,21 @@ def planted(draw: st.DrawFn, family: str) -> tuple[str, str]:
     text = text.replace("{v}", form.quote(v))
     before = draw(st.sampled_from(["", "run this:\n", "# settings\n", "Here it is:\n\n"]))
     after = draw(st.sampled_from(["", "\n", "\nthen restart the app", "\n# end\n"]))
-    return before + text + after, v
+    planted = Planted(before + text + after)
+    planted.title = (" ".join(text.split()) if not form.one_line else
+                     next(line.strip() for line in text.splitlines() if v in line))
+    return planted, v
 
 
-def _entries(text: str, places: list[str]) -> list[dict[str, Any]]:
-    one_line = " ".join(text.split())
+class Planted(str):
+    """A text holding a value, and the text as a title (one line): the form's
+    own line, or the whole run into one line when the form spans lines."""
+
+    title: str
+
+
+def _entries(text: str, places: list[str], v: str) -> list[dict[str, Any]]:
+    one_line = text.title if isinstance(text, Planted) else " ".join(text.split())
     out: list[dict[str, Any]] = [{"type": "user", "message": {"role": "user",
                                                               "content": "set up the box"}}]
     for n, place in enumerate(places):
@@ -179,14 +227,14 @@ def _entries(text: str, places: list[str]) -> list[dict[str, Any]]:
 places = st.lists(st.sampled_from(PLACES), min_size=1, max_size=4, unique=True)
 
 
-def _fold(text: str, where: list[str]) -> tuple[str, bytes]:
+def _fold(text: str, where: list[str], v: str) -> tuple[str, bytes]:
     from vibe_vault.entries import decode_line
     from vibe_vault.fold import fold
     from vibe_vault.render import render
     from vibe_vault.state import SessionState
 
     state = SessionState(session_id="s")
-    fold(state.fold, [decode_line(x) for x in shell._lines("s" * 8, _entries(text, where))])
+    fold(state.fold, [decode_line(x) for x in shell._lines("s" * 8, _entries(text, where, v))])
     return render(state), msgspec.json.encode(state)
 
 
@@ -212,7 +260,7 @@ def test_the_value_is_in_no_text_of_the_session(family: str) -> None:
     @given(planted(family), places)
     def check(case: tuple[str, str], where: list[str]) -> None:
         text, v = case
-        note, state = _fold(text, where)
+        note, state = _fold(text, where, v)
         assert v not in note, (text, where)
         assert v.encode() not in state, (text, where)
 
@@ -249,7 +297,7 @@ def test_end_to_end_the_value_is_in_no_file_search_or_show(family: str) -> None:
             slug.mkdir(parents=True)
             sid = "5ec7e700-0000-4000-8000-000000000127"
             path = slug / f"{sid}.jsonl"
-            path.write_bytes(b"\n".join(shell._lines(sid, _entries(text, list(PLACES))))
+            path.write_bytes(b"\n".join(shell._lines(sid, _entries(text, list(PLACES), v)))
                              + b"\n")
             r = env.hook({"hook_event_name": "Stop", "session_id": sid,
                           "transcript_path": str(path), "cwd": "/srv/app"})

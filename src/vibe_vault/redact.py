@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NewType, TypeVar
 
-from vibe_vault.secret_rules import RULES, RUN, SHAPED, WORD, B
+from vibe_vault.secret_rules import LINE_OR_UPPER, RULES, RUN, SHAPED, WORD, B
 from vibe_vault.text import rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
@@ -41,7 +41,7 @@ SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
 RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
 _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
-                          "config-secret"})
+                          "config-secret", "protocol-password"})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -141,7 +141,12 @@ _NOT_A_SECRET = (
 _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
-_LITERALS = frozenset({"config-secret"})
+_LITERALS = frozenset({"config-secret", "protocol-password"})
+# What may come before a LINE rule's match on its line: indentation, a
+# prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
+# `-> `, and an IMAP command's tag (`a001 `, `. `).
+_LINE_PREFIX = (r"[ \t]*(?:[\w.:@~/\[\]\-]*[>$#%][ \t]*|[CS]:[ \t]*|-+>[ \t]*)?"
+                r"(?:[A-Za-z]{0,3}\d{1,4}[ \t]+|\.[ \t]+)?\Z")
 # A value that is a number (a count, a limit: `max_tokens: 4096`).
 _NUMBER = r"[\d_.,]+[kKmMbB]?\Z"
 # A value that is code: a snake_case name (or a dotted path of them).
@@ -247,6 +252,7 @@ class Redactor:
         # that test (which keeps the engine from skipping ahead to a literal
         # prefix: a hundred times slower), and it is made on each match.
         self._bounded = frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith(B))
+        self._line = {i: r.line for i, r in enumerate(RULES) if r.line}
         self._words = _word_tree(word_rules)
         self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
         self._run_words: dict[str, set[int]] = {}
@@ -298,7 +304,8 @@ class Redactor:
             marker = f"[REDACTED:{kind}]"
             folded = self._folded.get(i)
             if folded is not None and len(low) == len(text):
-                text, n = self._sub_folded(rx(folded), low, text, marker, kind, found)
+                text, n = self._sub_folded(rx(folded), low, text, marker, kind, found,
+                                           self._line.get(i, ""))
             elif i in self._always:
                 sub = self._replacer(marker, kind, found)
                 done = (None if i in self._too_slow else
@@ -313,6 +320,7 @@ class Redactor:
             else:
                 sub = self._replacer(marker, kind, found)
                 sub.bounded = i in self._bounded
+                sub.line = self._line.get(i, "")
                 text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
             if n:
@@ -369,10 +377,12 @@ class Redactor:
         return _Replacer(marker, kind, self._allow, found)
 
     def _sub_folded(self, rx: re.Pattern[str], low: str, text: str, marker: str,
-                    kind: str, found: list[str] | None = None) -> tuple[str, int]:
+                    kind: str, found: list[str] | None = None,
+                    line: str = "") -> tuple[str, int]:
         """Replace what `rx` finds in `low` at the same places in `text` (which
         has the same length), deciding on the original-case value."""
         keep = _Replacer(marker, kind, self._allow)
+        keep.line, keep.original = line, text
         out: list[str] = []
         last = n = 0
         for m in rx.finditer(low):
@@ -401,6 +411,8 @@ class _Replacer:
         self.found = found
         self.skipped = 0
         self.bounded = False  # a match right after a letter or digit is inside a word
+        self.line = ""  # where on its line a match may begin (secret_rules.LINE)
+        self.original: str | None = None  # the text, when matches are on its lower case
 
     def skips_match(self, m: re.Match[str], secret: str) -> bool:
         """`skips`, knowing the match: `password = user_password` (a bare
@@ -409,6 +421,8 @@ class _Replacer:
         if self.bounded and m.start() and m.string[m.start() - 1].isascii() \
                 and m.string[m.start() - 1].isalnum():
             return True
+        if self.line and not self._begins_line(m):
+            return True
         if self.kind == "secret-assignment":
             groups = m.groupdict()
             sep = groups.get("sep") or ""
@@ -416,10 +430,24 @@ class _Replacer:
                     and rx(_IDENTIFIER).match(secret):
                 return True
             name = m.string[m.start():m.start("sep")].lower()
+            text = self.original if self.original is not None else m.string
+            before = text[m.start() - 1:m.start()]
+            if sep.strip() == ":" and text[m.start():m.start("sep")] == "PASS" \
+                    and not (before.isalnum() or (before != "" and before in "_.-")):
+                return True  # a test runner's verdict (`--- PASS: TestX`, `PASS: a.sh`)
             password = "pass" in name or "pw" in name
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
         return self.skips(secret)
+
+    def _begins_line(self, m: re.Match[str]) -> bool:
+        """Whether the match begins its line (after indentation or a prompt),
+        or, for LINE_OR_UPPER, its first word is in capitals."""
+        text = self.original if self.original is not None else m.string
+        start = m.start()
+        if self.line == LINE_OR_UPPER and text[start:start + 3].isupper():
+            return True
+        return bool(rx(_LINE_PREFIX).match(text, text.rfind("\n", 0, start) + 1, start))
 
     def skips(self, secret: str) -> bool:
         if self.kind in _MIXED and not (

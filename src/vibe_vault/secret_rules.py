@@ -41,15 +41,25 @@ class Sample:
         self.text, self.secret = text, secret
 
 
+# Where a match may begin (`Rule.line`). LINE: at a line's start, after
+# indentation or a prompt (`host:6379> `, `C: `, `$ `); the pattern begins
+# with its literal word instead (a pattern that begins by testing for a line's
+# start is tried at every place: a hundred times slower). LINE_OR_UPPER: that,
+# or anywhere when the match's first word is written in capitals (`ENV`).
+LINE, LINE_OR_UPPER = "line", "line-or-upper"
+
+
 class Rule:
     """A plain class: a NamedTuple's class costs the hooks a millisecond to make."""
 
-    __slots__ = ("how", "id", "look_alike", "pattern", "samples", "triggers")
+    __slots__ = ("how", "id", "line", "look_alike", "pattern", "samples", "triggers")
 
     def __init__(self, id: str, triggers: tuple[str, ...], pattern: str,
-                 samples: tuple[str, ...] = (), look_alike: str = "", how: str = WORD) -> None:
+                 samples: tuple[str, ...] = (), look_alike: str = "", how: str = WORD,
+                 line: str = "") -> None:
         self.id, self.triggers, self.pattern = id, triggers, pattern
         self.samples, self.look_alike, self.how = samples, look_alike, how
+        self.line = line
 
 
 _CHARS = {
@@ -314,6 +324,15 @@ SHELL_RULES = (_cli_rule(), SQL_PASSWORD, ENVIRON_SECRET)
 _SECRET_VAR = r"[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*"
 
 
+def _docker_value() -> str:
+    v = _Values()
+    bare = _NOT_VAR + r"(?![/~]|\.{1,2}/)"
+    return (r"(?:'(?P<" + v._name() + r">[^'\n]+)'|\"(?P<" + v._name() + r">" + _NOT_VAR
+            + r"[^\"\n]+)\"|(?P<" + v._name() + r">" + bare + r"[^\s'\"\\]+)"
+            + r"(?=[ \t]*\\?\r?(?:\n|$))|(?P<" + v._name() + r">" + bare
+            + r"(?=[^\s'\"]*\d)(?=[^\s'\"]*[a-z])[^\s'\"\\]{8,})(?!\S))")
+
+
 def _config_rules() -> tuple[Rule, ...]:
     """A secret given a name in a configuration language or a shell other than
     sh: PHP's define, a Dockerfile's ENV/ARG, a Terraform variable's default,
@@ -327,26 +346,24 @@ def _config_rules() -> tuple[Rule, ...]:
         return (f"(?:'(?P<{v._name()}>[^'\\n]+)'"
                 f"|\"(?P<{v._name()}>{_NOT_VAR}[^\"\\n]+)\")")
 
-    php, docker, tf, ps, ps_env, setx, fish = (_Values() for _ in range(7))
+    php, tf, ps, ps_env, setx, fish = (_Values() for _ in range(6))
     return (
         rule(("define",),
              r"\bdefine\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*" + quoted(php),
              ("define('DB_PASSWORD', '⟦«a16»⟧');", 'define("AUTH_KEY", "⟦«a20»⟧");'),
              "define('DB_PASSWORD', getenv('DB_PASSWORD'));"),
-        # `ENV NAME value` or `ARG NAME value`: a value quoted, or one word
-        # ending the line, or one as random as a key (a line run into prose).
-        rule(("env ", "arg ", "env\t", "arg\t"),
-             # At a line's start in any case, or anywhere as a Dockerfile writes it.
-             r"(?:(?:^|(?<=\n))[ \t]*(?i:env|arg)|\b(?:ENV|ARG))[ \t]+(?i:" + _SECRET_VAR
-             + r")[ \t]+(?:'(?P<" + docker._name() + r">[^'\n]+)'|\"(?P<" + docker._name()
-             + r">" + _NOT_VAR + r"[^\"\n]+)\""
-             + r"|(?P<" + docker._name() + r">" + _NOT_VAR + r"(?![/~]|\.{1,2}/)[^\s'\"\\]+)"
-             + r"(?=[ \t]*\\?\r?(?:\n|$))"
-             + r"|(?P<" + docker._name() + r">" + _NOT_VAR + r"(?![/~]|\.{1,2}/)"
-             r"(?=[^\s'\"]*\d)(?=[^\s'\"]*[A-Za-z])[^\s'\"\\]{8,})(?!\S))",
-             ("FROM postgres:16\nENV POSTGRES_PASSWORD ⟦«a16»⟧\n",
-              "ARG NPM_TOKEN ⟦«a24»⟧", "ENV DB_PASSWORD \"⟦«a12» «a6»⟧\""),
-             "ENV DB_PASSWORD_FILE /run/secrets/db\nENV API_KEY ${API_KEY}", ""),
+        # `ENV NAME value` or `ARG NAME value` (a line of a Dockerfile, or ENV
+        # in capitals anywhere): a value quoted, or one word ending the line,
+        # or one as random as a key.
+        *(Rule("config-secret", (word + " ", word + "\t"),
+               "(?i)" + word + r"[ \t]+" + _SECRET_VAR + r"[ \t]+" + _docker_value(),
+               samples, look_alike, line=LINE_OR_UPPER)
+          for word, samples, look_alike in (
+              ("env", ("FROM postgres:16\nENV POSTGRES_PASSWORD ⟦«a16»⟧\n",
+                       "ENV DB_PASSWORD \"⟦«a12» «a6»⟧\"", "run this: ENV API_KEY ⟦«a24»⟧"),
+               "ENV DB_PASSWORD_FILE /run/secrets/db\nENV API_KEY ${API_KEY}\n"
+               "set the env password ahead"),
+              ("arg", ("ARG NPM_TOKEN ⟦«a24»⟧",), "ARG NPM_TOKEN\nthe arg token counts"))),
         rule(("variable",),
              r"\bvariable\s+\"" + _SECRET_VAR + r"\"\s*\{[^{}]{0,400}?\bdefault\s*=\s*"
              + r"\"(?P<" + tf._name() + r">" + _NOT_VAR + r"[^\"\n]+)\"",
@@ -379,6 +396,61 @@ def _config_rules() -> tuple[Rule, ...]:
 
 
 CONFIG_RULES = _config_rules()
+
+
+# A password said in a protocol's own words, as a session log or a telnet,
+# nc or openssl s_client transcript shows them: FTP and POP3 `PASS X`, IMAP
+# `a1 LOGIN user X`, Redis `AUTH [user] X`, SMTP `AUTH PLAIN <base64>` (and
+# AUTH LOGIN's answer to `334 UGFzc3dvcmQ6`, base64 "Password:"). Each word in
+# capitals, at a line's start (or after a prompt); its value ends the line.
+_B64 = r"[A-Za-z0-9+/]{8,}={0,2}"
+_LINE_END = r"(?=[ \t]*\r?(?:\n|$))"
+_SASL = r"(?:PLAIN|LOGIN|XOAUTH2?|OAUTHBEARER|CRAM-MD5|DIGEST-MD5|SCRAM-\S+|EXTERNAL|GSSAPI)"
+PROTOCOL_RULES = (
+    Rule("protocol-password", ("pass ", "pass\t"),
+         # (jest prints `PASS src/a.test.js`: a path is no password)
+         r"PASS[ \t]+(?P<v>(?![^\s]*\.[a-z]{1,5}" + _LINE_END + r")[^\s/\\]+)" + _LINE_END,
+         ("220 ftp ready\nUSER deploy\n331 Password required\nPASS ⟦«a16»⟧\n230 Logged in",
+          "+OK POP3 ready\nUSER me\n+OK\nPASS ⟦«a14»⟧\n+OK", "Connected.\nftp> PASS ⟦«a12»⟧\n230"),
+         " PASS  src/app.test.js (1.2 s)\nPASS\nok  \tpkg\t0.01s\ntests PASS today",
+         line=LINE),
+    Rule("protocol-password", ("login ", "login\t"),
+         r"LOGIN[ \t]+(?:\"[^\"\n]*\"|[^\s\"]+)[ \t]+(?:\"(?P<v>[^\"\n]+)\""
+         r"|(?P<v2>(?=[^\s\"]*\d)[^\s\"]+))"
+         + _LINE_END,
+         ("* OK IMAP4rev1 ready\na001 LOGIN bob ⟦«a16»⟧\na001 OK",
+          '* OK ready\nA1 LOGIN "me" "⟦«a16»⟧"\nA1 OK'),
+         "LOGIN with your account\nsee docker login --help\nLOGIN and restart", line=LINE),
+    Rule("protocol-password", ("auth ", "auth\t"),
+         r"AUTH[ \t]+(?:(?!" + _SASL + r"\b)(?:[^\s\"']+[ \t]+)?"
+         r"(?:\"(?P<v>[^\"\n]+)\"|(?P<v2>(?![A-Z]+" + _LINE_END + r")[^\s\"']+))" + _LINE_END
+         + r"|" + _SASL + r"[ \t]+(?P<v3>" + _B64 + r")"
+         + r"|PLAIN[ \t]*\r?\n(?:[ \t]*(?:S:[ \t]*)?334[^\n]*\n)?[ \t]*(?:C:[ \t]*)?(?P<v4>"
+         + _B64 + r"))",
+         ("$ redis-cli\n127.0.0.1:6379> AUTH ⟦«a20»⟧\nOK", "$ redis-cli\nAUTH default ⟦«a20»⟧\nOK",
+          "EHLO me\n250 AUTH PLAIN LOGIN\nAUTH PLAIN ⟦AGRlcGxveQB«b20»⟧\n235 ok",
+          "C: EHLO me\nC: AUTH PLAIN\nS: 334\nC: ⟦AGRlcGxveQB«b20»⟧\nS: 235 ok"),
+         "250-AUTH PLAIN LOGIN\n## AUTH SETUP\nAUTH failures are logged", line=LINE),
+    Rule("protocol-password", ("ugfzc3dvcmq6",),
+         r"334[ \t]+UGFzc3dvcmQ6[ \t]*\r?\n[ \t]*(?:C:[ \t]*)?(?P<v>" + _B64 + r")",
+         ("AUTH LOGIN\n334 VXNlcm5hbWU6\nZGVwbG95\n334 UGFzc3dvcmQ6\n⟦«b16»⟧\n235 ok",), ""),
+    # An HTTP request's proof of a password: Digest's response, an AWS SigV4
+    # signature (header or presigned URL), a proxy's credentials.
+    Rule("http-signature", ("digest",),
+         r"(?i)authorization[\"']?\s*[:=]\s*[\"']?digest\b[^\n]{0,400}?\bresponse\s*=\s*"
+         r"\"?(?P<v>[0-9a-f]{32,128})",
+         ('Authorization: Digest username="bob", realm="api", nonce="«h32»", uri="/x", '
+          'response="⟦«h32»⟧", qop=auth',
+          'Proxy-Authorization: Digest username="u", response="⟦«h64»⟧"'),
+         "Digest authentication sends a response hash"),
+    Rule("http-signature", ("signature=",),
+         r"(?i)signature=(?P<v>[0-9a-f]{64})(?![0-9a-z])",
+         ("Authorization: AWS4-HMAC-SHA256 Credential=AKIA«u16»/20260101/us-east-1/s3/"
+          "aws4_request, SignedHeaders=host;x-amz-date, Signature=⟦«h64»⟧",
+          "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&"
+          "X-Amz-Signature=⟦«h64»⟧"),
+         "SignedHeaders=host, Signature=<sig>"),
+)
 
 
 RULES: tuple[Rule, ...] = (
@@ -593,11 +665,12 @@ RULES: tuple[Rule, ...] = (
          "the Cookie header carries the session"),
     Rule("gitlab-session", ("_gitlab_session=",), r"_gitlab_session=(?P<v>[0-9a-z]{32})",
          ("curl -b '_gitlab_session=⟦«l32»⟧' https://gitlab.example.com",)),
-    Rule("cli-password", ("-u ", "--user", "sshpass", "mysql", "mariadb", "--pass", "--token",
-                          "--secret", "--api", "--auth", "--access", "login", "redis-cli",
+    Rule("cli-password", ("-u ", "--user", "--proxy-user", "sshpass", "mysql", "mariadb",
+                          "--pass", "--token", "--secret", "--api", "--auth", "--access", "login",
+                          "redis-cli",
                           "pass:", "storepass", "keypass", "secret set", "configure set",
                           "-pass", "htpasswd", "mongo"),
-         r"(?:(?:^|\s)(?:-u|--user)[ =]['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+)"
+         r"(?:(?:^|\s)(?:-[uU]|--user|--proxy-user)[ =]['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+)"
          r"|\bsshpass\s+-p\s*['\"]?(?P<v2>[^\s'\"]+)"
          # mysql -pX, -p'X', -p"X" (no space: a space means "ask me").
          r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]*?\s-p"
@@ -634,6 +707,7 @@ RULES: tuple[Rule, ...] = (
          "date -u +%Y-%m-%dT%H:%M:%SZ"),
     *SHELL_RULES,
     *CONFIG_RULES,
+    *PROTOCOL_RULES,
     Rule("netrc", ("machine", "default"),
          B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
          r"\s+password\s+(?P<v>\S+)",
@@ -681,11 +755,12 @@ RULES: tuple[Rule, ...] = (
     # curl's user and password, each part quoted or not, after up to five
     # spaces or tabs or a `=`; the user is left, the password hidden.
     Rule("cli-password", ("curl",),
-         r"\bcurl\b[\s\S]{0,400}?[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})"
+         r"\bcurl\b[\s\S]{0,400}?[ \t\n\r](?:-[uU]|--user|--proxy-user)(?:=|[ \t]{0,5})"
          r"(?:\"[^\":]*:(?P<v>[^\"]+)\"|'[^':]*:(?P<v2>[^']+)'"
          r"|(?:\"[^\"]+\"|'[^']+'|[\w$@.\-]+):"
          r"(?:\"(?P<v3>[^\"]{3,})\"|'(?P<v4>[^']{3,})'|(?P<v5>[\w${}@.\-]+)))",
          ("curl\t-u  \t \"me\":'⟦«a12»⟧' https://x", "curl --user='U^Z!:⟦«a12»⟧'",
+          "curl --proxy-user bob:⟦«a14»⟧ -x http://proxy:3128 https://x",
           'curl --user":⟦«a12»⟧"'), "curl -u me https://x"),
     # A password quoted after its name and any of the separators above
     # (Terraform's `administrator_login_password = "…"`), 8 to 20 characters.
@@ -757,6 +832,7 @@ LOOK_ALIKES: tuple[str, ...] = (
     "git push https://github.com/o/r.git",
     "ssh -i ~/.ssh/id_ed25519 deploy@host",
     "the tests pass: 42 passed in 3.1s",
+    "--- PASS: TestLogin (0.00s)\nPASS: tests/run.sh",
     # What the generic key and the Kubernetes Secret rule must leave.
     "primary_key = models.AutoField(primary_key=True)",
     "$token->getValue()",
