@@ -39,6 +39,15 @@ SINGLE = BARE + "&|;()<>[]{}\" "
 DOUBLE = BARE + "&|;()<>[]{}' "
 
 Values = st.SearchStrategy[str]
+# Some words of BIP39's English list (a seed phrase is 12 to 24 of its 2048).
+BIP39_SOME = ("abandon", "ability", "absurd", "access", "actor", "adapt", "agent", "alarm",
+              "album", "anchor", "apple", "arena", "armor", "asset", "autumn", "avocado",
+              "bacon", "banana", "barrel", "basket", "beach", "bicycle", "blanket", "bronze",
+              "cabin", "cactus", "canyon", "carbon", "castle", "cherry", "cliff", "coconut",
+              "dragon", "eagle", "elbow", "engine", "fossil", "galaxy", "giraffe", "harbor",
+              "island", "jungle", "kitten", "lemon", "magnet", "meadow", "noodle", "orbit",
+              "oyster", "pencil", "planet", "quantum", "rabbit", "saddle", "tomato", "umbrella",
+              "velvet", "walnut", "wisdom", "yellow", "zebra", "zoo")
 
 
 def password(alphabet: str, low: int = 10, high: int = 24) -> Values:
@@ -54,6 +63,14 @@ def token(prefix: str, alphabet: str, size: int, suffix: str = "") -> Values:
     return st.text(alphabet, min_size=size, max_size=size).filter(
         lambda body: any(c.isdigit() for c in body) or not any(c.isdigit() for c in alphabet)
     ).map(lambda body: prefix + body + suffix)
+
+
+def _crypt(size: int) -> Values:
+    return st.text("./" + _ALNUM, min_size=size, max_size=size)
+
+
+def _b64(size: int) -> Values:
+    return st.text(_ALNUM + "+/", min_size=size, max_size=size)
 
 
 class Form:
@@ -129,6 +146,52 @@ FAMILIES: dict[str, list[Form]] = {
         Form(("curl --proxy-user bob:{v} -x http://proxy:3128 https://x",
               "curl -U bob:{v} https://x"), password(BARE.replace(",", ""))),
     ],
+    "shapes": [
+        Form(("SLACK_COOKIE={v}", "curl -b 'd={v}' https://app.slack.com", "cookie d: {v}"),
+             token("xoxd-", _ALNUM + "%", 60)),
+        Form(('"refresh_token": "{v}"', "REFRESH={v}", "gcloud gave {v} as the refresh token"),
+             token("1//0" + "g", _ALNUM + "_-", 95)),
+        Form(("AZURE_DEVOPS_EXT_PAT={v}", "git clone https://me:{v}@dev.azure.com/org/p/_git/r",
+              "az devops login, PAT {v}", "ado pat: {v}", "VSTS token {v} expires soon"),
+             token("", "abcdefghijklmnopqrstuvwxyz234567", 52)),
+        Form(("my wallet's xprv: {v}", "m/44'/0'/0' {v}", "BIP32 root key {v}"),
+             token("xprv9s21ZrQH143K", "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
+                   95)),
+        Form(("eth private key: {v}", "PRIVATE_KEY=0x{v}", "the wallet key is {v} (keep it)",
+              "privkey = {v}", "Private Key: 0x{v}"), token("", "0123456789abcdef", 64)),
+        Form(('{{"kty":"RSA","n":"x1","e":"AQAB","d":"{v}","p":"{v}2"}}',
+              '{{"kty": "oct", "k": "{v}", "alg": "HS256"}}',
+              '{{\n  "kty": "EC",\n  "crv": "P-256",\n  "dq": "{v}"\n}}',
+              "{{'kty': 'RSA', 'qi': '{v}'}}"),
+             token("", _ALNUM + "_-", 43), one_line=False),
+        Form(("-----BEGIN OpenVPN Static key V1-----\n{v}\n0011223344556677\n"
+              "-----END OpenVPN Static key V1-----",
+              "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n{v}\n"
+              "-----END OpenVPN Static key V1-----\n</tls-auth>"),
+             token("", "0123456789abcdef", 32), one_line=False),
+        Form(("[Interface]\nPrivateKey = {v}\nAddress = 10.0.0.2/32",
+              "[Peer]\nPresharedKey={v}", "privatekey = {v}"),
+             token("", string.ascii_letters + string.digits + "+/", 43, "=")),
+        Form(('network={{\n  ssid="home"\n  psk={v}\n}}', "psk={v}"),
+             password(DOUBLE.replace(" ", ""), 8, 30), quote=_dq),
+        Form(("psk={v}", "nmcli con modify home wifi-sec.psk {v}"),
+             token("", "0123456789abcdef", 64)),
+        Form(("admin:{v}", "root:{v}:19000:0:99999:7:::", "hash = '{v}'", "stored {v} for bob"),
+             st.one_of(
+                 st.builds(lambda a, b: f"$apr1${a}${b}", _crypt(8), _crypt(22)),
+                 st.builds(lambda a, b: f"$6$rounds=5000${a}${b}", _crypt(16), _crypt(86)),
+                 st.builds(lambda a, b: f"$6${a}${b}", _crypt(16), _crypt(86)),
+                 st.builds(lambda a: f"$2b$12${a}", _crypt(53)),
+                 st.builds(lambda a, b: f"$argon2id$v=19$m=65536,t=3,p=4${a}${b}",
+                           _b64(22), _b64(43)),
+                 st.builds(lambda a, b: f"pbkdf2_sha256$600000${a}${b}=", _b64(22),
+                           _b64(43)))),
+        Form(("seed phrase: {v}", 'MNEMONIC="{v}"', "my recovery phrase is {v}.",
+              "Secret Recovery Phrase: {v}\n", "mnemonic = '{v}'"),
+             st.integers(0, 4).flatmap(lambda n: st.lists(
+                 st.sampled_from(BIP39_SOME), min_size=12 + 3 * n, max_size=12 + 3 * n)).map(
+                 " ".join)),
+    ],
 }
 
 # Ordinary texts of each family's kind: no secret, nothing to redact. `{n}`
@@ -161,6 +224,22 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         'WWW-Authenticate: Digest realm="api", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c0"',
         "SignedHeaders=host;x-amz-date, Signature=<signature>",
         "Proxy-Authorization: Basic realm", "curl -U bob https://x", "curl --proxy-user $PROXY",
+    ),
+    "shapes": (
+        "xoxd- is the prefix of Slack's d cookie", "see 1//0 in the docs",
+        "https://dev.azure.com/org/project/_apis/build/builds?api-version=7.1",
+        "onion address abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstuvwx.onion",
+        "xprv is the prefix of an extended private key; xpub of a public one",
+        "private key fingerprint SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU",
+        "the private key is in ~/.ssh/id_ed25519", "commit 4f2c1a9e8b7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b",
+        '{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7",'
+        '"e":"AQAB","alg":"RS256","kid":"2011-04-29"}',
+        "-----BEGIN PUBLIC KEY-----", "tls-auth ta.key 1", "PublicKey = the peer's public key",
+        "key_mgmt=WPA-PSK", "psk=${WIFI_PSK}", 'psk="<your-passphrase>"',
+        "echo $1$2 and awk '{print $1$3}'", "price: $5$ or $6$?",
+        "the seed phrase is the only way to restore the wallet if you lose the device",
+        "seed the database with some fake users then run the tests again before merging",
+        "mnemonic: a pattern of letters that helps you remember something",
     ),
 }
 

@@ -41,7 +41,7 @@ SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
 RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
 _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
-                          "config-secret", "protocol-password"})
+                          "config-secret", "protocol-password", "wifi-psk"})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -141,7 +141,7 @@ _NOT_A_SECRET = (
 _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
-_LITERALS = frozenset({"config-secret", "protocol-password"})
+_LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk"})
 # What may come before a LINE rule's match on its line: indentation, a
 # prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
 # `-> `, and an IMAP command's tag (`a001 `, `. `).

@@ -7,7 +7,8 @@ run, samples of the form and a look-alike that must pass.
 Samples are templates, so no credential is written here: `«a36»` stands for
 36 random letters and digits (`a` mixed case, `l` lower case and digits, `u`
 upper case and digits, `h` hex, `d` digits, `b` base64, `w` letters, digits,
-`_` and `-`, `L` letters), and `⟦…⟧` marks the secret the gate must hide (the
+`_` and `-`, `L` letters, `z` base32 lower case, `k` crypt's base64, `m`
+base58), and `⟦…⟧` marks the secret the gate must hide (the
 whole sample when there is none). `expand` fills a template from a seeded
 generator; tests and `bench/secret_coverage.py` do, the hooks never do.
 
@@ -71,6 +72,9 @@ _CHARS = {
     "b": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
     "w": "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789_-",
     "L": "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ",
+    "z": "abcdefghijklmnopqrstuvwxyz234567",  # base32, lower case
+    "k": "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",  # crypt's
+    "m": "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",  # base58
 }
 
 
@@ -398,6 +402,85 @@ def _config_rules() -> tuple[Rule, ...]:
 CONFIG_RULES = _config_rules()
 
 
+# Keys whose shape is their own and that no vendor prefix names: a crypto
+# wallet's (BIP32 extended private key, a 64-hex key said to be a private key,
+# a seed phrase said to be one), a JWK's private members, an OpenVPN static
+# key, WireGuard's keys, a Wi-Fi passphrase, a password's hash (crypt, bcrypt,
+# argon2, PBKDF2: an offline guess away from the password).
+_SEED_WORD = r"[a-z]{3,8}"
+SHAPE_RULES = (
+    Rule("slack-token", ("xoxd-",), B + r"xoxd-[A-Za-z0-9%+/=_\-]{20,}",
+         ("SLACK_COOKIE_D=⟦xoxd-«a40»%2B«a30»%3D⟧",), "", SHAPED),
+    Rule("google-oauth", ("1//0",),
+         r"(?<![A-Za-z0-9/])1//0[A-Za-z0-9][A-Za-z0-9_\-]{30,}",
+         ('"refresh_token": "⟦1//0g«w90»⟧"',), "see 1//0 in the docs", SHAPED),
+    # Azure DevOps' personal access token: 52 of base32's lower case (or, since
+    # 2024, 84 characters with AZDO at 76), said beside the service's name.
+    Rule("azure-devops-pat", ("azure", "devops", "ado", "vsts", "_pat", "pat=", "pat:", "pat "),
+         r"(?<![A-Za-z0-9])(?=[a-z]*[2-7])[a-z2-7]{52}(?![A-Za-z0-9])",
+         ("AZURE_DEVOPS_EXT_PAT=⟦«z52»⟧",
+          "git clone https://me:⟦«z52»⟧@dev.azure.com/org/p/_git/r"), "", RUN),
+    Rule("azure-devops-pat", ("azdo",), B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])",
+         ("ado token ⟦«a76»AZDO«a4»⟧",), "", SHAPED),
+    Rule("crypto-private-key", ("xprv", "tprv", "yprv", "zprv", "uprv", "vprv"),
+         B + r"[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])",
+         ("m/44'/0'/0' ⟦xprv9s21ZrQH143K«m95»⟧",), "", SHAPED),
+    Rule("crypto-private-key", ("private", "priv", "wallet", "secret"),
+         r"(?i)(?:priv(?:ate)?|wallet|secret)[ _\-]?key[^\n]{0,40}?(?<![0-9a-z])(?:0x)?"
+         r"(?P<v>[0-9a-f]{64})(?![0-9a-z])",
+         ("eth private key: ⟦«h64»⟧", "PRIVATE_KEY=0x⟦«h64»⟧",
+          "the wallet key is ⟦«h64»⟧ (do not share)"),
+         "private key fingerprint SHA256:«a43»"),
+    # A JWK's private members, in a text that has a JWK (`"kty"`).
+    Rule("jwk-private", ('"kty"', "'kty'"),
+         r"[\"'](?:d|p|q|dp|dq|qi|k)[\"']\s*:\s*[\"'](?P<v>[A-Za-z0-9_\-+/]{16,}={0,2})[\"']",
+         ('{"kty":"RSA","n":"«w40»","e":"AQAB","d":"⟦«w86»⟧"}',
+          '{"kty": "oct", "k": "⟦«w43»⟧", "alg": "HS256"}',
+          '{"kty":"EC","crv":"P-256","x":"«w43»","y":"«w43»","d":"⟦«w43»⟧"}'),
+         '{"kty":"RSA","n":"«w40»","e":"AQAB","use":"sig"}'),
+    Rule("openvpn-key", ("begin openvpn",),
+         r"-----BEGIN OpenVPN [^\n]{0,40}?[Kk]ey[^\n]{0,10}?-----[\s\S]*?"
+         r"(?:-----END OpenVPN [^\n]{0,40}?-----|\Z)",
+         ("⟦-----BEGIN OpenVPN Static key V1-----\n«h32»\n«h32»\n"
+          "-----END OpenVPN Static key V1-----⟧",),
+         "tls-auth ta.key 1"),
+    Rule("wireguard-key", ("privatekey", "presharedkey"),
+         r"(?i)\b(?:privatekey|presharedkey)\s*=\s*(?P<v>[A-Za-z0-9+/]{42,43}=)",
+         ("[Interface]\nPrivateKey = ⟦«b43»=⟧\nAddress = 10.0.0.2/32",
+          "[Peer]\nPresharedKey = ⟦«b43»=⟧"), "PublicKey = the peer's key"),
+    # wpa_supplicant's psk="…" (8 to 63 characters) or 64 hex; nmcli's wifi-sec.psk.
+    Rule("wifi-psk", ("psk",),
+         r"(?i)(?<![a-z0-9_])(?:psk\s*=\s*|wifi-sec\.psk\s+|wireless-security\.psk\s+)"
+         r"(?:\"(?P<v>[^\"\n]{8,63})\"|'(?P<v2>[^'\n]{8,63})'|(?P<v3>[0-9a-f]{64})(?![0-9a-z])"
+         r"|(?P<v4>(?<!=)[^\s\"'=][^\s\"']{7,62})(?!\S))",
+         ('network={\n  ssid="home"\n  psk="⟦«a16»⟧"\n}', "psk=⟦«h64»⟧",
+          "nmcli con modify home wifi-sec.psk ⟦«a14»⟧"), "key_mgmt=WPA-PSK"),
+    Rule("password-hash", ("$apr1$", "$1$", "$5$", "$6$", "$2a$", "$2b$", "$2y$", "$y$", "$7$",
+                           "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha"),
+         r"(?:\$(?:apr1|1|5|6|md5)\$(?:rounds=\d+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{22,86}"
+         r"|\$2[abxy]?\$\d\d\$[./0-9A-Za-z]{53}"
+         r"|\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,}"
+         r"|\$(?:y|7)\$[./0-9A-Za-z]+\$(?:[./0-9A-Za-z]+\$)?[./0-9A-Za-z]{43}"
+         r"|\$(?:pbkdf2|scrypt)[\w\-]*\$[^\s$]+\$[^\s$]+\$[A-Za-z0-9+/=.]{16,}"
+         r"|pbkdf2_sha\d+\$\d+\$[^\s$]+\$[A-Za-z0-9+/=]{20,})",
+         ("admin:⟦$apr1$«a8»$«k22»⟧", "root:⟦$6$rounds=5000$«a16»$«k86»⟧:19000:0:99999:7:::",
+          "hash = '⟦$2b$12$«k53»⟧'", "⟦$argon2id$v=19$m=65536,t=3,p=4$«b22»$«b43»⟧",
+          "⟦pbkdf2_sha256$600000$«a22»$«b43»=⟧"),
+         "echo $1$2 and awk '{print $1$3}'"),
+    # A BIP39 seed phrase said to be one: 12 to 24 short lower-case words.
+    Rule("seed-phrase", ("seed", "mnemonic", "recovery phrase", "secret phrase", "backup phrase",
+                         "recovery words"),
+         r"(?i)(?:seed[ _\-]?(?:phrase|words)|mnemonic(?:[ _\-]?phrase)?|recovery[ _\-]?(?:phrase"
+         r"|words|seed)|secret[ _\-]?(?:recovery[ _\-]?)?phrase|backup[ _\-]?phrase"
+         r"|wallet[ _\-]?(?:seed|words))[\"']?\s*(?:[:=]|\bis\b|\bwas\b)\s*[\"'`]?"
+         r"(?P<v>" + _SEED_WORD + r"(?:[ \t]+" + _SEED_WORD + r"){11,23})(?![ \t]*[a-z])",
+         ("seed phrase: ⟦abandon ability able about above absent absorb abstract absurd abuse "
+          "access accident⟧", 'MNEMONIC="⟦zoo zone wrong worth world wool wood wolf wisdom '
+          "wire winter wine⟧\""),
+         "the seed phrase is the only way to restore the wallet if you lose it"),
+)
+
+
 # A password said in a protocol's own words, as a session log or a telnet,
 # nc or openssl s_client transcript shows them: FTP and POP3 `PASS X`, IMAP
 # `a1 LOGIN user X`, Redis `AUTH [user] X`, SMTP `AUTH PLAIN <base64>` (and
@@ -708,6 +791,7 @@ RULES: tuple[Rule, ...] = (
     *SHELL_RULES,
     *CONFIG_RULES,
     *PROTOCOL_RULES,
+    *SHAPE_RULES,
     Rule("netrc", ("machine", "default"),
          B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
          r"\s+password\s+(?P<v>\S+)",
