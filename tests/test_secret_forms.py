@@ -58,6 +58,12 @@ def password(alphabet: str, low: int = 10, high: int = 24) -> Values:
         and v.strip() == v and "  " not in v)
 
 
+def said(alphabet: str) -> Values:
+    """A password said bare in a sentence: its last character is no stop,
+    comma or colon (a sentence's own, read as one)."""
+    return password(alphabet).filter(lambda v: v[-1].isalnum())
+
+
 def token(prefix: str, alphabet: str, size: int, suffix: str = "") -> Values:
     """A token of a fixed shape: prefix, `size` characters of `alphabet`, suffix."""
     return st.text(alphabet, min_size=size, max_size=size).filter(
@@ -192,6 +198,19 @@ FAMILIES: dict[str, list[Form]] = {
                  st.sampled_from(BIP39_SOME), min_size=12 + 3 * n, max_size=12 + 3 * n)).map(
                  " ".join)),
     ],
+    "prose": [
+        Form(("my password is {v}", "the password is: {v}", "The password for bob was {v}.",
+              "pw is {v}, thanks", "Your new password is {v} - change it soon",
+              "PASSWORD IS {v}"), said(BARE.replace("$", ""))),
+        Form(("the password is {v}", "my passphrase was {v}"), password(DOUBLE), quote=_dq),
+        Form(("the password is {v}", "password is {v}!"), password(SINGLE), quote=_sq),
+        Form(("Passwort: {v}", "Kennwort = {v}", "mot de passe : {v}", "contraseña: {v}",
+              "パスワード: {v}", "密码：{v}", "пароль: {v}", "Das Passwort ist {v}.",
+              "La contraseña es {v}", "パスワードは {v} です", "senha: {v}"),
+             said(BARE.replace("$", ""))),
+        Form(("password = {v}", "DB_PASSWORD = {v}", "passphrase: {v}", "db_pass = {v}"),
+             st.text(string.ascii_lowercase, min_size=20, max_size=30)),
+    ],
 }
 
 # Ordinary texts of each family's kind: no secret, nothing to redact. `{n}`
@@ -224,6 +243,21 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         'WWW-Authenticate: Digest realm="api", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c0"',
         "SignedHeaders=host;x-amz-date, Signature=<signature>",
         "Proxy-Authorization: Basic realm", "curl -U bob https://x", "curl --proxy-user $PROXY",
+    ),
+    "prose": (
+        "the password is stored in the vault", "the password is correct.",
+        "Password is required", "the password was changed yesterday",
+        "the password is 'changeme'", "the password is at least 12 characters",
+        "password: required", "password = user_password", "password = hashed",
+        "self.password = password", "password: str", "password: Optional[str] = None",
+        "Passwort: erforderlich", "Le mot de passe est obligatoire.", "пароль: обязательно",
+        "the pwd is /home/me", "the password is in ~/.pgpass", "the password is well-known",
+        "your password is your-password-here", "the password is <password>",
+        "the password is ${DB_PASSWORD}", "the password is set via PGPASSWORD",
+        "password = generatepassword", "my password is too short",
+        "The password is the same as before.", "password is not set", "the pw is fine",
+        "the password for the admin account is in 1Password", "pw: str",
+        "the password is hashed with bcrypt (cost 12)", "password = getpass()",
     ),
     "shapes": (
         "xoxd- is the prefix of Slack's d cookie", "see 1//0 in the docs",
@@ -350,15 +384,15 @@ def test_the_value_is_in_no_text_of_the_session(family: str) -> None:
 def test_look_alikes_redact_nothing(family: str) -> None:
     from vibe_vault.redact import DEFAULT
 
-    @settings(max_examples=examples(100, 400), deadline=None)
-    @given(st.sampled_from(LOOK_ALIKES[family]),
-           st.sampled_from(["", "run this:\n", "# settings\n", "so "]),
+    @settings(max_examples=examples(20, 100), deadline=None)
+    @given(st.sampled_from(["", "run this:\n", "# settings\n", "so "]),
            st.sampled_from(["", "\n", " and restart", "\n# end\n"]))
-    def check(look: str, before: str, after: str) -> None:
-        text = before + look + after
-        found: list[str] = []
-        assert DEFAULT.redact(text, found) == (text, 0), text
-        assert not found
+    def check(before: str, after: str) -> None:
+        for look in LOOK_ALIKES[family]:  # every one, in generated surroundings
+            text = before + look + after
+            found: list[str] = []
+            assert DEFAULT.redact(text, found) == (text, 0), text
+            assert not found
 
     check()
 

@@ -41,9 +41,9 @@ SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
 RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
 _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
-                          "config-secret", "protocol-password", "wifi-psk"})
+                          "config-secret", "protocol-password", "wifi-psk", "prose-password"})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
-_MIXED = frozenset({"generic-key", "password-value"})
+_MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
 # value is a word, a version, a name.
 GENERIC_ENTROPY = 3.5
@@ -133,7 +133,8 @@ _NOT_A_SECRET = (
     r"(?i)^(?:none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
     r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
     r"|options|req|request|ctx)\b[.\[(].*"
-    r"|[A-Za-z_][A-Za-z0-9_]*\(.*\)|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
+    # (a call's `)` may be cut off: a bare value ends before it)
+    r"|[A-Za-z_][A-Za-z0-9_]*\(.*|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
     r"|" + _PLACEHOLDER + r")$"
 )
 # A quoted literal given to a secret's name (`define('X', '…')`): code it is
@@ -141,7 +142,8 @@ _NOT_A_SECRET = (
 _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
-_LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk"})
+_LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
+                       "prose-password"})
 # What may come before a LINE rule's match on its line: indentation, a
 # prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
 # `-> `, and an IMAP command's tag (`a001 `, `. `).
@@ -427,7 +429,7 @@ class _Replacer:
             groups = m.groupdict()
             sep = groups.get("sep") or ""
             if groups.get("v3") is not None and sep != sep.strip() \
-                    and rx(_IDENTIFIER).match(secret):
+                    and rx(_IDENTIFIER).match(secret) and reads_as_word(secret):
                 return True
             name = m.string[m.start():m.start("sep")].lower()
             text = self.original if self.original is not None else m.string
@@ -438,7 +440,23 @@ class _Replacer:
             password = "pass" in name or "pw" in name
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
+        if self.kind == "prose-password" and self._not_said_as_password(m, secret):
+            return True
         return self.skips(secret)
+
+    def _not_said_as_password(self, m: re.Match[str], secret: str) -> bool:
+        """A prose value that is no password: after "is", one without a digit,
+        a symbol or a capital inside it ("the password is stored"), unless a
+        quoted phrase; after `:` or `=`, a word ("Passwort: erforderlich")."""
+        said = m.string[m.start():_value_span(m)[0]]
+        if any(c in said for c in ":=："):
+            return secret.isalpha() and reads_as_word(secret)
+        if " " in secret.strip() and said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
+            return False  # a passphrase, quoted
+        if secret.startswith(("/", "~", "./", "../")) or "://" in secret:
+            return True  # a path or a URL: where the password is
+        return not (any(c.isdigit() or c in _SYMBOLS for c in secret)
+                    or any(c.isupper() for c in secret[1:]))
 
     def _begins_line(self, m: re.Match[str]) -> bool:
         """Whether the match begins its line (after indentation or a prompt),
@@ -474,6 +492,31 @@ class _Replacer:
             self.found.append(secret)
         base = m.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
+
+
+# Characters a password holds and a sentence does not (stops, commas,
+# apostrophes and hyphens are a sentence's).
+_SYMBOLS = frozenset("!@#$%^&*_+=~|<>[]{}\\/")
+
+
+def reads_as_word(value: str) -> bool:
+    """A word or a name in code (`hashed`, `user_password`, `geheim`), not a
+    random run: a snake_case or dotted name; a short one; a word of another
+    script; or ASCII letters that read as a word does (under 20 of them, a
+    vowel in three of ten or more: a random run of 20 lower-case letters is a
+    password, `qwertyuiopasdfghjklzxc` after `password =` too)."""
+    if not value.isascii():
+        return value.isalpha()
+    if not rx(_IDENTIFIER).match(value[:1].lower() + value[1:]):
+        return False  # a capital inside, a symbol: no word, no name in code
+    core = value.strip("_")
+    if "_" in core or "." in core or len(value) <= 6:
+        return True
+    if any(c.isdigit() for c in value):
+        return len(value) < 8
+    if len(value) >= 20 or not value.isalpha():
+        return False
+    return sum(c in "aeiouy" for c in value.lower()) * 10 >= 3 * len(value)
 
 
 def entropy(text: str) -> float:

@@ -353,7 +353,7 @@ def _config_rules() -> tuple[Rule, ...]:
     php, tf, ps, ps_env, setx, fish = (_Values() for _ in range(6))
     return (
         rule(("define",),
-             r"\bdefine\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*" + quoted(php),
+             r"define\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*" + quoted(php),
              ("define('DB_PASSWORD', '⟦«a16»⟧');", 'define("AUTH_KEY", "⟦«a20»⟧");'),
              "define('DB_PASSWORD', getenv('DB_PASSWORD'));"),
         # `ENV NAME value` or `ARG NAME value` (a line of a Dockerfile, or ENV
@@ -402,6 +402,47 @@ def _config_rules() -> tuple[Rule, ...]:
 CONFIG_RULES = _config_rules()
 
 
+# A password said in prose, in English or another language: "my password is
+# X", "the password for bob was: X", `Passwort: X`, `mot de passe : X`,
+# `パスワード：X`, `пароль: X`. A value after "is" must look like a password
+# (a digit, a symbol or a capital inside it: "the password is stored" hides
+# nothing); one after `:` or `=` is judged as `password: value` is
+# (`redact._Replacer`: a word is no password, a random run is).
+_PASSWORD_WORDS = (
+    "passwort", "kennwort", "mot de passe", "contraseña", "contrasena", "senha",
+    "wachtwoord", "hasło", "haslo", "lösenord", "losenord", "adgangskode", "passord",
+    "salasana", "parola d'ordine", "heslo", "jelszó", "şifre", "sifre", "пароль", "парола",
+    "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "كلمة المرور", "סיסמה",
+)
+_PROSE_VALUE = (r"(?:'(?P<v>[^'\n]{4,200})'|\"(?P<v2>[^\"\n]{4,200})\"|`(?P<v3>[^`\n]{4,200})`"
+                r"|[«“](?P<v4>[^»”\n]{4,200})[»”]"
+                # bare, less a sentence's closing stop: "is hunter2." hides hunter2
+                r"|(?P<v5>[^\s'\"`«“]{4,200}?))(?=[.,;:!?)»”]*(?:\s|$))")
+_IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|是|为|は|が)"
+PROSE_RULES = (
+    *(Rule("prose-password", triggers,
+           "(?i)" + word + r"(?![a-z0-9])(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:=]{1,40}?)?"
+           r"[ \t]+(?:is|was|will be)[ \t]*:?[ \t]*" + _PROSE_VALUE, samples, look_alike)
+      for triggers, word, samples, look_alike in (
+          (("password", "passwd", "passphrase", "passcode"), r"pass(?:word|wd|phrase|code)",
+           ("my password is ⟦«a14»⟧", "the password is: ⟦«a16»⟧.",
+            "The password for the admin account was '⟦«a8» «a6»⟧'"),
+           "the password is stored in the vault; the password is correct. Password is required "
+           "and the password was changed. The password is 'changeme'."),
+          # (not `pwd`: the shell's working directory)
+          (("pw ",), B + r"pw", ("pw is ⟦«a12»⟧, thanks", "the wifi pw is ⟦«a10»⟧"),
+           "the pwd is /home/me; pw is fine; the pw is e.g. in ~/.netrc"))),
+    Rule("prose-password", tuple(w.lower() for w in _PASSWORD_WORDS),
+         r"(?i)(?:" + "|".join(re.escape(w) for w in _PASSWORD_WORDS) + r")"
+         r"(?:[\"']?[ \t]*[:=：][ \t]*|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
+         ("Passwort: ⟦«a14»⟧", "mot de passe : ⟦«a14»⟧", "contraseña: ⟦«a14»⟧",
+          "パスワード: ⟦«a14»⟧", "密码：⟦«a14»⟧", "пароль: ⟦«a14»⟧", "Das Passwort ist ⟦«a12»⟧.",
+          "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
+          "パスワードは⟦«a12»⟧です".replace("です", " です")),
+         "Passwort: erforderlich. Le mot de passe est obligatoire. пароль: обязательно"),
+)
+
+
 # Keys whose shape is their own and that no vendor prefix names: a crypto
 # wallet's (BIP32 extended private key, a 64-hex key said to be a private key,
 # a seed phrase said to be one), a JWK's private members, an OpenVPN static
@@ -416,8 +457,9 @@ SHAPE_RULES = (
          ('"refresh_token": "⟦1//0g«w90»⟧"',), "see 1//0 in the docs", SHAPED),
     # Azure DevOps' personal access token: 52 of base32's lower case (or, since
     # 2024, 84 characters with AZDO at 76), said beside the service's name.
-    Rule("azure-devops-pat", ("azure", "devops", "ado", "vsts", "_pat", "pat=", "pat:", "pat "),
-         r"(?<![A-Za-z0-9])(?=[a-z]*[2-7])[a-z2-7]{52}(?![A-Za-z0-9])",
+    # (Its digit is checked on the match: a lookahead first is tried at every place.)
+    Rule("azure-devops-pat", ("azure", "devops", "vsts", "_pat", "pat=", "pat:", "pat "),
+         B + r"[a-z2-7]{52}(?![A-Za-z0-9])",
          ("AZURE_DEVOPS_EXT_PAT=⟦«z52»⟧",
           "git clone https://me:⟦«z52»⟧@dev.azure.com/org/p/_git/r"), "", RUN),
     Rule("azure-devops-pat", ("azdo",), B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])",
@@ -425,12 +467,16 @@ SHAPE_RULES = (
     Rule("crypto-private-key", ("xprv", "tprv", "yprv", "zprv", "uprv", "vprv"),
          B + r"[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])",
          ("m/44'/0'/0' ⟦xprv9s21ZrQH143K«m95»⟧",), "", SHAPED),
-    Rule("crypto-private-key", ("private", "priv", "wallet", "secret"),
-         r"(?i)(?:priv(?:ate)?|wallet|secret)[ _\-]?key[^\n]{0,40}?(?<![0-9a-z])(?:0x)?"
-         r"(?P<v>[0-9a-f]{64})(?![0-9a-z])",
+    # 64 hex after "private key", "wallet_key", "secretKey"... (the pattern
+    # begins with "key", and looks back for the word before it).
+    Rule("crypto-private-key", ("key",),
+         r"(?i)key(?:" + "|".join(f"(?<={w}{sep}key)" for w in ("private", "priv", "wallet",
+                                                               "secret")
+                                  for sep in ("", " ", "_", "-"))
+         + r")[^\n]{0,40}?(?<![0-9a-z])(?:0x)?(?P<v>[0-9a-f]{64})(?![0-9a-z])",
          ("eth private key: ⟦«h64»⟧", "PRIVATE_KEY=0x⟦«h64»⟧",
           "the wallet key is ⟦«h64»⟧ (do not share)"),
-         "private key fingerprint SHA256:«a43»"),
+         "private key fingerprint SHA256:«a43»", SHAPED),
     # A JWK's private members, in a text that has a JWK (`"kty"`).
     Rule("jwk-private", ('"kty"', "'kty'"),
          r"[\"'](?:d|p|q|dp|dq|qi|k)[\"']\s*:\s*[\"'](?P<v>[A-Za-z0-9_\-+/]{16,}={0,2})[\"']",
@@ -792,6 +838,7 @@ RULES: tuple[Rule, ...] = (
     *CONFIG_RULES,
     *PROTOCOL_RULES,
     *SHAPE_RULES,
+    *PROSE_RULES,
     Rule("netrc", ("machine", "default"),
          B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
          r"\s+password\s+(?P<v>\S+)",
