@@ -16,6 +16,7 @@ variables, paths) are generated the same way and must redact nothing.
 
 from __future__ import annotations
 
+import re
 import string
 import tempfile
 from collections.abc import Callable
@@ -80,12 +81,48 @@ def _b64(size: int) -> Values:
 
 
 class Form:
-    """Spellings of one form (`{v}` where the value goes) and its values."""
+    """Spellings of one form (`{v}` where the value goes) and its values.
+    `title`: the text as a title would hold it (one line); by default the
+    form's own line, or the whole run into one line when it spans lines."""
 
     def __init__(self, spellings: tuple[str, ...], values: Values, one_line: bool = True,
-                 quote: Callable[[str], str] = lambda v: v) -> None:
+                 quote: Callable[[str], str] = lambda v: v,
+                 title: Callable[[str], str] | None = None) -> None:
         self.spellings, self.values, self.one_line = spellings, values, one_line
-        self.quote = quote
+        self.quote, self.title = quote, title
+
+
+class Disguised(str):
+    """A value as written with characters that disguise it; `pieces`: its
+    runs of letters and digits, each of which must be gone too (a marker that
+    stopped at the disguise would leave the rest)."""
+
+    pieces: list[str]
+
+
+def disguised(values: Values) -> Values:
+    def make(v: str) -> str:
+        out = Disguised(v)
+        out.pieces = [v, *re.findall(r"[A-Za-z0-9]{8,}", v)]
+        return out
+    return values.map(make)
+
+
+def pieces(v: str) -> list[str]:
+    return v.pieces if isinstance(v, Disguised) else [v]
+
+
+# Characters that show nothing: zero-width space, soft hyphen, word joiner,
+# zero-width non-joiner and joiner, BOM.
+INVISIBLE = "\u200b\u00ad\u2060\u200c\u200d\ufeff"
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def _cyrillic(text: str) -> str:
+    return text.replace("a", "\u0430", 1).replace("o", "\u043e", 1).replace("e", "\u0435", 1)
 
 
 def _sq(v: str) -> str:
@@ -134,10 +171,14 @@ FAMILIES: dict[str, list[Form]] = {
         Form(("A1 LOGIN \"me\" {v}",), password(SINGLE.replace("\"", "")), quote=_dq),
         Form(("127.0.0.1:6379> AUTH {v}\nOK", "AUTH {v}", "AUTH default {v}",
               "redis> AUTH app-user {v}"), password(BARE)),
-        Form(("EHLO me\n250 AUTH PLAIN LOGIN\nAUTH PLAIN {v}\n235 ok",
-              "C: AUTH PLAIN\nS: 334\nC: {v}", "AUTH XOAUTH2 {v}",
-              "AUTH LOGIN\n334 VXNlcm5hbWU6\nZGVwbG95\n334 UGFzc3dvcmQ6\n{v}\n235 ok"),
+        Form(("EHLO me\n250 AUTH PLAIN LOGIN\nAUTH PLAIN {v}\n235 ok", "AUTH XOAUTH2 {v}"),
              token("AG", string.ascii_letters + string.digits + "+/", 22, "==")),
+        # An exchange over lines: a title holds it as one line, `AUTH PLAIN <it>`.
+        Form(("C: AUTH PLAIN\nS: 334\nC: {v}",
+              "AUTH LOGIN\n334 VXNlcm5hbWU6\nZGVwbG95\n334 UGFzc3dvcmQ6\n{v}\n235 ok"),
+             token("AG", string.ascii_letters + string.digits + "+/", 22, "=="), one_line=False,
+             title=lambda text: "AUTH PLAIN " + text.split("\n")[-1 if "C: " in text else -2]
+             .removeprefix("C: ")),
         Form(('Authorization: Digest username="bob", realm="api", nonce="0a4f113b", '
               'uri="/x", response={v}, qop=auth',
               'proxy-authorization: digest username="u", response={v}',
@@ -201,15 +242,60 @@ FAMILIES: dict[str, list[Form]] = {
     "prose": [
         Form(("my password is {v}", "the password is: {v}", "The password for bob was {v}.",
               "pw is {v}, thanks", "Your new password is {v} - change it soon",
-              "PASSWORD IS {v}"), said(BARE.replace("$", ""))),
+              "PASSWORD IS {v}", 'git commit -m "the password is {v}"',
+              "echo 'pw is {v}!' > note.txt"), said(BARE.replace("$", ""))),
         Form(("the password is {v}", "my passphrase was {v}"), password(DOUBLE), quote=_dq),
         Form(("the password is {v}", "password is {v}!"), password(SINGLE), quote=_sq),
         Form(("Passwort: {v}", "Kennwort = {v}", "mot de passe : {v}", "contraseña: {v}",
               "パスワード: {v}", "密码：{v}", "пароль: {v}", "Das Passwort ist {v}.",
-              "La contraseña es {v}", "パスワードは {v} です", "senha: {v}"),
+              "La contraseña es {v}", "パスワードは {v} です", "senha: {v}",
+              'git commit -m "密码：{v}"', "echo 'le mot de passe est «{v}»'"),
              said(BARE.replace("$", ""))),
         Form(("password = {v}", "DB_PASSWORD = {v}", "passphrase: {v}", "db_pass = {v}"),
              st.text(string.ascii_lowercase, min_size=20, max_size=30)),
+    ],
+    "unicode": [
+        # A token's letters in full width (all or its prefix), or with a
+        # character that shows nothing inside it.
+        Form(("GH_TOKEN={v}", "use {v} to push", "{v}"), disguised(st.builds(
+            lambda body, whole: _fullwidth("ghp_" + body) if whole else _fullwidth("ghp_") + body,
+            st.text(_ALNUM, min_size=36, max_size=36), st.booleans()))),
+        Form(("GH_TOKEN={v}", "use {v} to push", "export OPENAI_API_KEY={v}"), disguised(st.builds(
+            lambda prefix, body, at, ch: prefix + body[:at] + ch + body[at:],
+            st.sampled_from(["ghp_", "sk-proj-", "glpat-", "xoxb-1234567890-"]),
+            st.text(_ALNUM, min_size=36, max_size=40), st.integers(1, 35),
+            st.sampled_from(INVISIBLE)))),
+        # A name that means a secret, with Cyrillic look-alike letters in it.
+        Form(tuple(_cyrillic(sp) for sp in ("password={v}", "DB_PASSWORD: {v}",
+                                            "secret_key = {v}", "api_token={v}")),
+             password(BARE.replace(",", ""))),
+        # %-escaped: the token's `_`, or the `=` after the name.
+        Form(("https://x/?t={v}", "token {v}"), disguised(st.builds(
+            lambda body: "ghp%5F" + body, st.text(_ALNUM, min_size=36, max_size=36)))),
+        Form(("https://x/login?password%3D{v}", "q=db_password%3d{v}&x=1"),
+             password(_ALNUM + "-_.~")),
+    ],
+    "private": [
+        Form(('<private reason="{r}">{v}</private>', "<private class='x'>{v}</private>",
+              "<PRIVATE reason=door>{v}</PRIVATE>", '<private\n  reason="x">{v}</private >',
+              "note this <private id=1>{v}</private> then go on"),
+             st.lists(st.text(_ALNUM + "-", min_size=8, max_size=14), min_size=1,
+                      max_size=4).map(" ".join).filter(
+                 lambda v: any(c.isalpha() for c in v) and any(c.isdigit() for c in v)),
+             one_line=False),
+    ],
+    "continued": [
+        Form(("mysql -u root --password \\\n  {v} shop",
+              "docker login -u me \\\n  -p {v} registry.example.com",
+              "sshpass -p \\\n    {v} ssh deploy@host",
+              "curl -u \\\n  bob:{v} https://x", "psql \\\n --password={v} -h db"),
+             said(BARE.replace(",", "").replace(":", "")), one_line=False,
+             title=lambda text: " ".join(text.replace("\\\n", " ").split())),
+        *[Form(("sshpass -p {v} ssh host", "curl -u {u} https://x",
+                "aws configure set aws_secret_access_key {v}", "net use Z: \\\\srv\\s {v} /user:me",
+                "net use \\\\srv\\s {v} /user:dom\\me"),
+               password(alpha).filter(lambda v: " " in v), quote=q)
+          for alpha, q in ((DOUBLE.replace("/", ""), _dq), (SINGLE.replace("/", ""), _sq))],
     ],
 }
 
@@ -259,6 +345,23 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         "the password for the admin account is in 1Password", "pw: str",
         "the password is hashed with bcrypt (cost 12)", "password = getpass()",
     ),
+    "unicode": (
+        "Пароль нужно хранить в хранилище, а не в коде.", "密码已更新，请重新登录。",
+        "Ο κωδικός πρόσβασης αποθηκεύεται με ασφάλεια.", "ＦＵＬＬ ＷＩＤＴＨ ｔｅｘｔ ｈｅｒｅ",
+        "https://example.com/search?q=caf%C3%A9&page=2&sort=asc", "100%25 done, 0%20left",
+        "printf '%s %d\\n' \"$user\" 42", "%2Fhome%2Fuser%2Fproject", "a%3Db%26c%3Dd",
+        "commit 4f2c1a9e\u200b8b7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b", "zero\u200bwidth in prose",
+        "soft\u00adhyphen\u00adated words", "the token%20count is 4096",
+        "key%3Dvalue&password%3D", "password%3D%24%7BPASSWORD%7D",
+    ),
+    "continued": (
+        "make \\\n  build", "docker run \\\n  -p 8080:80 nginx", "ssh -p 2222 \\\n  host",
+        "mysql -u root -p \\\n  shop", "curl -u \\\n  bob https://x",
+        "psql \\\n  --password \\\n  -h db", "./configure \\\n  --prefix=/usr",
+        "sshpass -p \"$SSHPASS\" ssh host", "curl -u \"$USER:$PASS\" https://x",
+        "net use Z: \\\\srv\\share /user:me", "net use Z: /delete",
+        "aws configure set region \"eu west\"",
+    ),
     "shapes": (
         "xoxd- is the prefix of Slack's d cookie", "see 1//0 in the docs",
         "https://dev.azure.com/org/project/_apis/build/builds?api-version=7.1",
@@ -288,11 +391,13 @@ def planted(draw: st.DrawFn, family: str) -> tuple[str, str]:
     v = draw(form.values)
     name = draw(st.sampled_from(["'API_KEY'", '"DB_PASSWORD"', "'GITHUB_TOKEN'"]))
     text = spelling.replace("{n}", name).replace("{{", "{").replace("}}", "}")
-    text = text.replace("{v}", form.quote(v))
+    text = text.replace("{r}", draw(st.sampled_from(["x", "door code", "my pin"])))
+    text = text.replace("{u}", form.quote("bob:" + v)).replace("{v}", form.quote(v))
     before = draw(st.sampled_from(["", "run this:\n", "# settings\n", "Here it is:\n\n"]))
     after = draw(st.sampled_from(["", "\n", "\nthen restart the app", "\n# end\n"]))
     planted = Planted(before + text + after)
-    planted.title = (" ".join(text.split()) if not form.one_line else
+    planted.title = (form.title(text) if form.title else " ".join(text.split())
+                     if not form.one_line else
                      next(line.strip() for line in text.splitlines() if v in line))
     return planted, v
 
@@ -351,7 +456,11 @@ def _fold(text: str, where: list[str], v: str) -> tuple[str, bytes]:
     return render(state), msgspec.json.encode(state)
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
+# `<private>` spans are hidden before the gate (text.hide_private), not by it.
+GATED = sorted(set(FAMILIES) - {"private"})
+
+
+@pytest.mark.parametrize("family", GATED)
 def test_the_gate_hides_each_value_and_hands_it_to_learning(family: str) -> None:
     from vibe_vault.redact import DEFAULT
 
@@ -361,10 +470,29 @@ def test_the_gate_hides_each_value_and_hands_it_to_learning(family: str) -> None
         text, v = case
         found: list[str] = []
         out, n = DEFAULT.redact(text, found)
-        assert n >= 1 and v not in out, (text, out)
+        assert n >= 1 and not any(p in out for p in pieces(v)), (text, out)
         assert any(v in f for f in found), (text, found)
 
     check()
+
+
+def test_other_tags_named_private_are_not_private() -> None:
+    from vibe_vault.text import hide_private
+
+    for text in ("<private_key>abc</private_key>", "<privateKey/>", "a private> b",
+                 "the <privacy> tag", "List<PrivateData> items"):
+        assert hide_private(text) == (text, []), text
+
+
+@settings(max_examples=examples(100, 400), deadline=None)
+@given(planted("private"))
+def test_a_private_tag_with_attributes_hides_its_span(case: tuple[str, str]) -> None:
+    from vibe_vault.text import PRIVATE_MARK, hide_private
+
+    text, v = case
+    out, spans = hide_private(text)
+    assert v not in out and PRIVATE_MARK in out, (text, out)
+    assert v in spans
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -374,8 +502,9 @@ def test_the_value_is_in_no_text_of_the_session(family: str) -> None:
     def check(case: tuple[str, str], where: list[str]) -> None:
         text, v = case
         note, state = _fold(text, where, v)
-        assert v not in note, (text, where)
-        assert v.encode() not in state, (text, where)
+        for piece in pieces(v):
+            assert piece not in note, (text, where, piece)
+            assert piece.encode() not in state, (text, where, piece)
 
     check()
 
@@ -416,7 +545,8 @@ def test_end_to_end_the_value_is_in_no_file_search_or_show(family: str) -> None:
                           "transcript_path": str(path), "cwd": "/srv/app"})
             assert r.returncode == 0, r.stderr
             assert env.notes()
-            leaks = env.traces(v, sid)
-            assert not leaks, (text, leaks)
+            for piece in pieces(v):
+                leaks = env.traces(piece, sid)
+                assert not leaks, (text, piece, leaks)
 
     check()

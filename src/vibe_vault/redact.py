@@ -271,7 +271,50 @@ class Redactor:
 
     def redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were; the
-        secrets themselves are added to `found` when it is given."""
+        secrets themselves are added to `found` when it is given.
+
+        Then, when the text hides a form from the rules (`_view`: full-width
+        letters, zero-width characters, Cyrillic or Greek look-alikes, %-escapes,
+        a line continued by a backslash), the rules run again on the text as
+        it reads, and what they find is redacted in the text as written: the
+        marker covers the original characters."""
+        out, count = self._redact(text, found)
+        if text.isascii() and "%" not in text and "\\\n" not in text and "\\\r" not in text:
+            return out, count
+        view = _view(text)
+        if view is None:
+            return out, count
+        seen: list[str] = []
+        read, more = self._redact(view.text, seen)
+        if not more:
+            return out, count
+        # What either found, as spans of the text as written: the first pass's
+        # markers where it put them, the second's where their text came from.
+        first = _gaps(text, out)
+        second = view.gaps(read)
+        if first is None or second is None:  # (they did not line up: hide it all)
+            return "[REDACTED:obfuscated (text withheld)]", count + 1
+        spans = sorted(first + second)
+        merged: list[list[Any]] = []
+        for a, b, markers in spans:
+            if merged and a < merged[-1][1]:
+                last = merged[-1]
+                last[1] = max(last[1], b)
+                if markers not in last[2]:
+                    last[2] += markers
+            else:
+                merged.append([a, b, markers])
+        parts: list[str] = []
+        at = 0
+        for a, b, markers in merged:
+            parts += [text[at:a], markers]
+            at = b
+        if found is not None:
+            found.extend(seen)
+            found.extend(text[a:b] for a, b, _ in second if text[a:b] not in seen)
+        return "".join(parts) + text[at:], count + max(0, len(merged) - len(first))
+
+    def _redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         if not text:
             return text, 0
         low = text.lower()
@@ -517,6 +560,118 @@ def reads_as_word(value: str) -> bool:
     if len(value) >= 20 or not value.isalpha():
         return False
     return sum(c in "aeiouy" for c in value.lower()) * 10 >= 3 * len(value)
+
+
+# Characters that hide a form from the rules, or begin a disguise: format
+# characters (zero-width space, joiners, soft hyphen, BOM, bidi marks),
+# full-width forms, Greek and Cyrillic (look-alike letters), an escaped byte,
+# a line continued by a backslash.
+_DISGUISE = (r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+             r"\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\uff01-\uff5e"
+             r"\u0370-\u03ff\u0400-\u04ff]+|%[0-9A-Fa-f]{2}|[ \t]*\\\r?\n[ \t]*")
+# Cyrillic and Greek letters that look like Latin ones, as a reader sees them.
+_LOOKS_LATIN = str.maketrans(
+    "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅαοερτυνικχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdqwABEKMHOPCTXIJSaoeptuvikxABEZHIKMNOPTYX")
+_MARKER = r"\[REDACTED:[^\]\n]*\]"
+
+
+class _View:
+    """A text as it reads (`text`), and where each of its pieces came from in
+    the text as written: (start in text, start as written, length in text,
+    length as written), in order; a piece of equal lengths maps one to one."""
+
+    def __init__(self, text: str, pieces: list[tuple[int, int, int, int]]) -> None:
+        self.text, self.pieces = text, pieces
+        self._starts = [p[0] for p in pieces]
+
+    def _at(self, i: int, end: bool) -> int:
+        from bisect import bisect_right
+
+        if not self.pieces:
+            return i
+        k = max(0, bisect_right(self._starts, i - 1 if end else i) - 1)
+        start, written, size, written_size = self.pieces[k]
+        if size == written_size:
+            return written + (i - start)
+        return written + written_size if end else written
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Where text[start:end] was written (covering every character it came from)."""
+        return self._at(start, False), self._at(end, True)
+
+    def gaps(self, read: str) -> list[tuple[int, int, str]] | None:
+        """What `read` (this view redacted) replaced by markers, as spans of
+        the text as written, with the markers; None when it cannot be lined up."""
+        gaps = _gaps(self.text, read)
+        if gaps is None:
+            return None
+        return [(*self.span(start, end), markers) for start, end, markers in gaps]
+
+
+def _gaps(text: str, read: str) -> list[tuple[int, int, str]] | None:
+    """The spans of `text` that `read` (`text` redacted) replaced by markers,
+    and the markers; None when the two cannot be lined up."""
+    parts = re.split("((?:" + _MARKER + ")+)", read)
+    if not text.startswith(parts[0]):
+        return None
+    gaps: list[tuple[int, int, str]] = []
+    at = len(parts[0])
+    for i in range(2, len(parts), 2):
+        literal, markers = parts[i], parts[i - 1]
+        if i == len(parts) - 1:  # the rest of the text
+            found = len(text) - len(literal) if text.endswith(literal) else -1
+        else:
+            found = text.find(literal, at)
+        if found < at:
+            return None
+        gaps.append((at, found, markers))
+        at = found + len(literal)
+    return gaps
+
+
+def _view(text: str) -> _View | None:
+    """The text as it reads, or None when it reads as written."""
+    import unicodedata
+
+    matches = list(rx(_DISGUISE).finditer(text))
+    if not matches:
+        return None
+    out: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    at = size = 0  # in the text as written; in the view
+    for m in matches:
+        if m.start() > at:
+            plain = text[at:m.start()]
+            pieces.append((size, at, len(plain), len(plain)))
+            out.append(plain)
+            size += len(plain)
+        raw = m.group(0)
+        if raw[0] == "%":
+            byte = int(raw[1:], 16)
+            pieces.append((size, m.start(), 1 if 0x20 <= byte < 0x7F else 3, 3))
+            read = chr(byte) if 0x20 <= byte < 0x7F else raw
+            out.append(read)
+            size += len(read)
+        elif "\n" in raw:  # a line continued: one space
+            pieces.append((size, m.start(), 1, len(raw)))
+            out.append(" ")
+            size += 1
+        else:
+            for j, ch in enumerate(raw):
+                if unicodedata.category(ch) == "Cf" or "\ufe00" <= ch <= "\ufe0f" \
+                        or ch in "\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5":
+                    continue  # it shows nothing: dropped
+                read = unicodedata.normalize("NFKC", ch).translate(_LOOKS_LATIN)
+                pieces.append((size, m.start() + j, len(read), 1))
+                out.append(read)
+                size += len(read)
+        at = m.end()
+    if at < len(text):
+        pieces.append((size, at, len(text) - at, len(text) - at))
+        out.append(text[at:])
+    read_text = "".join(out)
+    return None if read_text == text else _View(read_text, pieces)
 
 
 def entropy(text: str) -> float:

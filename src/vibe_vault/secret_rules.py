@@ -267,6 +267,8 @@ def _cli_rule() -> Rule:
         + r"|\bopenssl\b" + args + r"-[kK]\s+" + v.any()
         + r"|\brabbitmqctl\b" + args + r"(?:add_user|change_password)\s+\S+\s+" + v.any()
         + r"|\bnet\s+user\s+(?!/)\S+\s+(?![/*])" + v.any()
+        # net use [X:] \\srv\share PASSWORD [/user:me] (the password before the options)
+        + r"|\bnet\s+use(?:\s+(?:[A-Za-z]:|\*|\\\\\S+))*\s+(?![/*\\]|[A-Za-z]:(?!\S))" + v.any()
         + r"|\bconfig\s+set\s+\S*(?:_auth|_authToken|_password|npmAuthToken|npmAuthIdent)\s+"
         + v.any()
         + r"|\bput-parameter\b" + args + r"--value[ =]" + v.any()
@@ -279,7 +281,7 @@ def _cli_rule() -> Rule:
     return Rule(
         "cli-password",
         ("ssh-keygen", "zip", "7z", "smbclient", "http", "xh", "ldap", "sqlcmd", "sqlplus",
-         "--passphrase", "--secret-", "openssl", "rabbitmqctl", "net user", "config set",
+         "net use", "--passphrase", "--secret-", "openssl", "rabbitmqctl", "net user", "config set",
          "put-parameter", "-stdin", "--with-token", "sudo", "secret put", "secrets ",
          "secret set", "env add", "data-file", "chpasswd"),
         pattern,
@@ -290,6 +292,8 @@ def _cli_rule() -> Rule:
          "gpg --batch --passphrase ⟦«a16»⟧ -d f.gpg",
          "openssl enc -aes-256-cbc -k ⟦«a16»⟧ -in a -out b", "http -a bob:⟦«a16»⟧ https://x",
          "rabbitmqctl add_user admin ⟦«a16»⟧", "net user admin ⟦«a16»⟧ /add",
+         "net use Z: \\\\srv\\share ⟦«a16»⟧ /user:me",
+         "net use \\\\srv\\s \"⟦«a8» «a6»⟧\" /user:d\\me",
          "npm config set //registry.npmjs.org/:_authToken ⟦«a16»⟧",
          "aws ssm put-parameter --name /a --type SecureString --value ⟦«a16»⟧",
          "aws secretsmanager create-secret --name x --secret-string '⟦«a16»⟧'",
@@ -417,7 +421,7 @@ _PASSWORD_WORDS = (
 _PROSE_VALUE = (r"(?:'(?P<v>[^'\n]{4,200})'|\"(?P<v2>[^\"\n]{4,200})\"|`(?P<v3>[^`\n]{4,200})`"
                 r"|[«“](?P<v4>[^»”\n]{4,200})[»”]"
                 # bare, less a sentence's closing stop: "is hunter2." hides hunter2
-                r"|(?P<v5>[^\s'\"`«“]{4,200}?))(?=[.,;:!?)»”]*(?:\s|$))")
+                r"|(?P<v5>[^\s'\"`«“]{4,200}?)(?=[.,;:!?)\]}»”'\"`]*(?:\s|$)))")
 _IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|是|为|は|が)"
 PROSE_RULES = (
     *(Rule("prose-password", triggers,
@@ -799,8 +803,9 @@ RULES: tuple[Rule, ...] = (
                           "redis-cli",
                           "pass:", "storepass", "keypass", "secret set", "configure set",
                           "-pass", "htpasswd", "mongo"),
-         r"(?:(?:^|\s)(?:-[uU]|--user|--proxy-user)[ =]['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+)"
-         r"|\bsshpass\s+-p\s*['\"]?(?P<v2>[^\s'\"]+)"
+         r"(?:(?:^|\s)(?:-[uU]|--user|--proxy-user)[ =](?:'[A-Za-z0-9_.@\-]+:(?P<v23>[^'\n]+)'"
+         r"|\"[A-Za-z0-9_.@\-]+:(?P<v24>(?!\$[\w{(])[^\"\n]+)\"|['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+))"
+         r"|\bsshpass\s+-p\s*(?:'(?P<v25>[^'\n]+)'|\"(?P<v26>(?!\$[\w{(])[^\"\n]+)\"|(?P<v2>[^\s'\"]+))"
          # mysql -pX, -p'X', -p"X" (no space: a space means "ask me").
          r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]*?\s-p"
          r"(?:'(?P<v3>[^'\n]+)'|\"(?P<v4>[^\"\n]+)\"|(?P<v5>[^\s'\"-][^\s'\"]*))"
@@ -819,7 +824,7 @@ RULES: tuple[Rule, ...] = (
          r"|\bsecret\s+set\b[^\n|;&]*?\s(?:--body|-b)[ =]?"
          r"(?:'(?P<v16>[^'\n]+)'|\"(?P<v17>[^\"\n]+)\"|(?P<v18>[^\s'\"]+))"
          r"|\bconfigure\s+set\s+[\w.\-]*(?:secret|token|password|key)[\w.\-]*\s+"
-         r"['\"]?(?P<v19>[^\s'\"]+)"
+         r"(?:'(?P<v27>[^'\n]+)'|\"(?P<v28>(?!\$[\w{(])[^\"\n]+)\"|(?P<v19>[^\s'\"]+))"
          # htpasswd -b [-c] FILE USER PASSWORD (-b anywhere among the flags).
          r"|\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*b)(?:\s+-[a-zA-Z]+)*\s+(?!-)\S+\s+(?!-)\S+\s+"
          r"(?:'(?P<v20>[^'\n]+)'|\"(?P<v21>[^\"\n]+)\"|(?P<v22>[^\s'\"]+)))",
@@ -887,12 +892,13 @@ RULES: tuple[Rule, ...] = (
     # spaces or tabs or a `=`; the user is left, the password hidden.
     Rule("cli-password", ("curl",),
          r"\bcurl\b[\s\S]{0,400}?[ \t\n\r](?:-[uU]|--user|--proxy-user)(?:=|[ \t]{0,5})"
-         r"(?:\"[^\":]*:(?P<v>[^\"]+)\"|'[^':]*:(?P<v2>[^']+)'"
+         r"(?:\"[^\":]*:(?P<v>(?!\$[\w{(])[^\"]+)\"|'[^':]*:(?P<v2>[^']+)'"
          r"|(?:\"[^\"]+\"|'[^']+'|[\w$@.\-]+):"
-         r"(?:\"(?P<v3>[^\"]{3,})\"|'(?P<v4>[^']{3,})'|(?P<v5>[\w${}@.\-]+)))",
+         r"(?:\"(?P<v3>(?!\$[\w{(])[^\"]{3,})\"|'(?P<v4>[^']{3,})'"
+         r"|(?P<v5>(?!\$[\w{(])[\w${}@.\-]+)))",
          ("curl\t-u  \t \"me\":'⟦«a12»⟧' https://x", "curl --user='U^Z!:⟦«a12»⟧'",
           "curl --proxy-user bob:⟦«a14»⟧ -x http://proxy:3128 https://x",
-          'curl --user":⟦«a12»⟧"'), "curl -u me https://x"),
+          'curl --user":⟦«a12»⟧"'), "curl -u me https://x; curl -u \"$USER:$PASS\" https://x"),
     # A password quoted after its name and any of the separators above
     # (Terraform's `administrator_login_password = "…"`), 8 to 20 characters.
     Rule("password-value", ("password",),

@@ -93,7 +93,8 @@ def _may_hold_run(text: str) -> bool:
                for i in range(0, len(text) - 99, 100))
 
 
-_PRIVATE = r"(?is)<private>(.*?)(?:</private>|\Z)"
+# `<private>`, with attributes or not (`<private reason="x">`), in any case.
+_PRIVATE = r"(?is)<private(?:\s[^>]*)?>(.*?)(?:</private\s*>|\Z)"
 PRIVATE_MARK = "[private]"
 
 
@@ -101,7 +102,7 @@ def hide_private(text: str) -> tuple[str, list[str]]:
     """`<private>…</private>` spans replaced by `[private]`; and the spans, so
     their words can be kept out of everything else too. An unclosed tag hides
     the rest of the text."""
-    if "<private>" not in text.lower():
+    if "<private" not in text.lower():
         return text, []
     spans: list[str] = []
 
