@@ -67,9 +67,12 @@ def said(alphabet: str) -> Values:
 
 def token(prefix: str, alphabet: str, size: int, suffix: str = "") -> Values:
     """A token of a fixed shape: prefix, `size` characters of `alphabet`, suffix."""
-    return st.text(alphabet, min_size=size, max_size=size).filter(
-        lambda body: any(c.isdigit() for c in body) or not any(c.isdigit() for c in alphabet)
-    ).map(lambda body: prefix + body + suffix)
+    def random_enough(body: str) -> bool:  # a digit and a letter, where the alphabet has them
+        return all(any(test(c) for c in body) or not any(test(c) for c in alphabet)
+                   for test in (str.isdigit, str.isalpha))
+
+    return st.text(alphabet, min_size=size, max_size=size).filter(random_enough).map(
+        lambda body: prefix + body + suffix)
 
 
 def _crypt(size: int) -> Values:
@@ -221,6 +224,7 @@ FAMILIES: dict[str, list[Form]] = {
              token("", string.ascii_letters + string.digits + "+/", 43, "=")),
         Form(('network={{\n  ssid="home"\n  psk={v}\n}}', "psk={v}"),
              password(DOUBLE.replace(" ", ""), 8, 30), quote=_dq),
+        Form(("psk={v}", "wpa_psk={v}"), password(BARE.replace("$", ""), 8, 30)),
         Form(("psk={v}", "nmcli con modify home wifi-sec.psk {v}"),
              token("", "0123456789abcdef", 64)),
         Form(("admin:{v}", "root:{v}:19000:0:99999:7:::", "hash = '{v}'", "stored {v} for bob"),

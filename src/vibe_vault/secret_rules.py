@@ -500,11 +500,11 @@ SHAPE_RULES = (
           "[Peer]\nPresharedKey = ⟦«b43»=⟧"), "PublicKey = the peer's key"),
     # wpa_supplicant's psk="…" (8 to 63 characters) or 64 hex; nmcli's wifi-sec.psk.
     Rule("wifi-psk", ("psk",),
-         r"(?i)(?<![a-z0-9_])(?:psk\s*=\s*|wifi-sec\.psk\s+|wireless-security\.psk\s+)"
+         r"(?i)(?<![a-z0-9_])(?:(?:wpa_)?psk\s*=\s*|wifi-sec\.psk\s+|wireless-security\.psk\s+)"
          r"(?:\"(?P<v>[^\"\n]{8,63})\"|'(?P<v2>[^'\n]{8,63})'|(?P<v3>[0-9a-f]{64})(?![0-9a-z])"
-         r"|(?P<v4>(?<!=)[^\s\"'=][^\s\"']{7,62})(?!\S))",
+         r"|(?P<v4>[^\s\"'=$][^\s\"']{7,62})(?!\S))",
          ('network={\n  ssid="home"\n  psk="⟦«a16»⟧"\n}', "psk=⟦«h64»⟧",
-          "nmcli con modify home wifi-sec.psk ⟦«a14»⟧"), "key_mgmt=WPA-PSK"),
+          "nmcli con modify home wifi-sec.psk ⟦«a14»⟧", "psk=⟦«a12»⟧"), "key_mgmt=WPA-PSK"),
     Rule("password-hash", ("$apr1$", "$1$", "$5$", "$6$", "$2a$", "$2b$", "$2y$", "$y$", "$7$",
                            "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha"),
          r"(?:\$(?:apr1|1|5|6|md5)\$(?:rounds=\d+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{22,86}"
