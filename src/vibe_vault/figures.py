@@ -13,7 +13,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from vibe_vault import pricing
+from vibe_vault import pricing, running
 from vibe_vault import text as tx
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
@@ -554,7 +554,29 @@ def todo_list(state: SessionState) -> list[Any]:
     left = [Todo(text=j.text, status="command" if j.kind == "shell" else "scheduled")
             for j in todos_fold.still_running(f)]
     return listed + [Todo(text=s.description or s.type, status="background")
-                     for s in todos_fold.running_in_background(f)] + left
+                     for s in todos_fold.running_in_background(f)] + left + _listed_running(state)
+
+
+def _listed_running(state: SessionState) -> list[Todo]:
+    """What the client listed running at its last Stop that the transcript
+    does not tell: commands ("command"), monitors ("monitor"), other tasks
+    ("background"), scheduled prompts ("scheduled", with their schedule)."""
+    out = []
+    for r in running.told_by_hook_alone(state):
+        if r.kind == running.CRON:
+            when = f"once: {r.said}" if r.once and r.said else "once" if r.once else r.said
+            out.append(Todo(text=Redacted(f"{r.text} ({when})" if when else r.text),
+                            status="scheduled"))
+        elif r.kind == "shell" and r.text:
+            out.append(Todo(text=r.text, status="command"))
+        elif r.kind == "monitor":
+            out.append(Todo(text=r.said or r.text, status="monitor"))
+        else:
+            out.append(Todo(text=r.said or r.text or r.kind, status="background"))
+    if state.running_more:
+        out.append(Todo(text=Redacted(f"{state.running_more} more background tasks or "
+                                      "scheduled prompts"), status="background"))
+    return out
 
 
 def _natural(k: str) -> tuple[int, str]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec import Struct
 
-from vibe_vault import locations, privacy
+from vibe_vault import locations, privacy, running
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.document import Document
@@ -44,6 +44,7 @@ from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.render import render
 from vibe_vault.render.memo import Memo
+from vibe_vault.running import Listed
 from vibe_vault.state import (
     MAX_STATE,
     AgentFile,
@@ -430,6 +431,9 @@ class Update(Struct, kw_only=True, frozen=True):
     end_reason: str | None = None  # SessionEnd's reason: the session ended
     # Stop's last_assistant_message: shown until the transcript brings the answer
     provisional: str | None = None
+    # Stop's and SubagentStop's background_tasks and session_crons, shapes checked
+    listed: Listed | None = None
+    listed_whole: bool = False  # a Stop's: they replace what an earlier one listed
     agent_files: list[str] | None = None  # None: looked for beside the transcript
     fresh: bool = False  # read again from byte 0
     # epoch seconds: a session still active whose last entry is older has ended (idle)
@@ -495,6 +499,7 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         main_read, read, complete = _read_new(work, state)
         _settle_status(work, state, main_read=main_read, started_over=started_over,
                        complete=complete)
+        _settle_running(work, state)
         learned = _learned_anywhere(state)
         if learned != learned_before or _unshared(state, learned):
             # A secret learned in this read, by the main agent or a subagent:
@@ -557,6 +562,9 @@ def _state_to_fold_into(work: _Work) -> tuple[SessionState, bool]:
         # Reading again from byte 0 (reprocess, --force) changes nothing
         # of how the session ended.
         state.status, state.end_reason = old.status, old.end_reason
+        # What the client said runs is no transcript's to tell again.
+        state.running, state.running_more = old.running, old.running_more
+        state.running_malformed = old.running_malformed
     return state, True
 
 
@@ -626,7 +634,7 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
             (_mtime(p) for p in [work.places.transcript, *work.places.agents]), default=0.0)
         # One waiting on work it left running in the background is not
         # idle, for a week at most (the client may have died with it).
-        if running_in_background(state.fold):
+        if running_in_background(state.fold) or running.waiting(state):
             idle_before -= WAITING_GRACE
         if 0 < last < idle_before:
             state.status, state.end_reason = "ended", Redacted("idle")
@@ -636,6 +644,17 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
         # Not counted: the transcript will bring the same text, and count it then.
         state.provisional = gate_outside(provisional.strip(), ANSWER_CHARS, redactor,
                                          state.fold.learned)
+
+
+def _settle_running(work: _Work, state: SessionState) -> None:
+    """What the client listed running at this Stop (or SubagentStop), each
+    string through the session's full gate, as the Stop's answer is."""
+    found = work.request.listed
+    if found is None:
+        return
+    learned, redactor = state.fold.learned, work.redactor
+    entries = running.gated(found, lambda raw, limit: gate(raw, limit, redactor, learned))
+    running.take(state, found, entries, work.request.listed_whole)
 
 
 def _of_an_excluded_project(work: _Work, state: SessionState) -> bool:

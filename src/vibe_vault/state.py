@@ -276,6 +276,18 @@ class LeftRunning(Struct, array_like=True, omit_defaults=True):
     ts: str = ""
 
 
+class Running(Struct, array_like=True, omit_defaults=True):
+    """A background task or a scheduled prompt as Claude Code listed it at a
+    Stop (`background_tasks`, `session_crons`: client 2.1.145+), through the
+    gate: what the session waits on, whether or not its transcript tells it."""
+
+    kind: Redacted  # "cron"; else the task's type as the client names it (shell, monitor, ...)
+    job: Redacted  # the client's id for it
+    text: Redacted  # a task's command (else its description); a cron's prompt
+    said: Redacted = Redacted("")  # a task's description; a cron's schedule
+    once: bool = False  # a cron that fires once (not recurring)
+
+
 class Fold(Struct, omit_defaults=True):
     """What a transcript has told us so far, in slices: each is written by one
     module of `vibe_vault.fold` (named before it) and feeds one part of the note."""
@@ -457,6 +469,11 @@ class SessionState(Struct, omit_defaults=True):
     fold: Fold = field(default_factory=Fold)
     agents: dict[str, AgentFile] = field(default_factory=dict)
     provisional: Redacted = Redacted("")  # last_assistant_message not yet in the transcript
+    # What the client listed running at its last Stop (SubagentStops since
+    # add to it): the session is paused on it, not finished (vibe_vault.running).
+    running: list[Running] = field(default_factory=list)
+    running_more: int = 0  # listed beyond what is kept
+    running_malformed: int = 0  # entries of those lists not understood, counted
     journal_offset: int = 0
     durations: dict[str, int] = field(default_factory=dict)  # tool_use_id -> ms, from hooks
     previous: str = ""  # note paths of neighbouring sessions, set by the index

@@ -213,10 +213,15 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
         end_reason = _str(event, "reason") or "other"
     # On StopFailure the "message" is the API error: the transcript tells it.
     provisional = (_str(event, "last_assistant_message") or "") if name == "Stop" else None
+    # What runs on in the background (2.1.145+): the session is paused, not done.
+    from vibe_vault.running import listed
+
+    found = listed(event) if name in ("Stop", "SubagentStop") else None
     try:
         out = update_session(cfg, Update(
             session_id=sid, transcript=os.fspath(transcript), deadline=deadline,
             lock_timeout=lock_timeout, end_reason=end_reason, provisional=provisional,
+            listed=found, listed_whole=name == "Stop",
             want_record=name == "SessionEnd", cwd_hint=_str(event, "cwd")))
     except LockTimeout:
         info(cfg.state_dir, f"hook {name}: session {sid[:40]} busy; the next event catches up")

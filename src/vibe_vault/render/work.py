@@ -213,6 +213,9 @@ def open_threads(page: Page) -> list[Md]:
         if t.status == "command":
             out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
             continue
+        if t.status == "monitor":
+            out.append(md("- [ ] Monitor: {} *(left running in the background)*", text(t.text)))
+            continue
         if t.status == "scheduled":
             out.append(md("- [ ] Scheduled: {} *(still scheduled when the session ended)*",
                           text(t.text)))
