@@ -14,6 +14,7 @@ anywhere (the fold law), and once end to end through `vv backfill`.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -27,8 +28,11 @@ from vibe_vault.state import Fold, SessionState
 
 SID = "5eda311b-37f2-4f63-9cb2-42089c0ad219"
 OPS = st.lists(st.tuples(st.sampled_from(
-    ["start", "notify", "stop", "stop-late", "schedule", "cancel", "cancel-fails"]),
+    ["start", "notify", "stop", "stop-late", "schedule", "cancel", "cancel-fails",
+     "check-done", "check-running", "bash-output", "monitor", "monitor-ends", "stop-monitor",
+     "wakeup", "wakeup-stop", "wait"]),
     st.integers(0, 3)), max_size=14)
+BASE = 1795687200  # 2026-11-26T10:00:00Z: where the Script's clock starts
 
 
 class Script:
@@ -41,6 +45,19 @@ class Script:
         self.started: set[int] = set()
         self.scheduled: dict[int, str] = {}  # job number -> prompt
         self.created: set[int] = set()
+        self.monitors: dict[int, str] = {}  # monitor number -> description
+        self.watched: set[int] = set()
+        self.wakeup: tuple[str, int] | None = None  # the prompt waiting, and when (epoch s)
+        self.tool_ids: dict[int, str] = {}
+        self.monitor_ids: dict[int, str] = {}
+
+    def now(self) -> int:
+        """The time (epoch s) of the last line."""
+        return BASE + self.k
+
+    def waiting_wakeup(self) -> tuple[str, int] | None:
+        """The wakeup still to fire when the session's last line was written."""
+        return self.wakeup if self.wakeup and self.wakeup[1] > self.now() else None
 
     def _line(self, kind: str, content: Any, **extra: Any) -> None:
         self.k += 1
@@ -73,7 +90,7 @@ class Script:
                       {"stdout": "", "stderr": "", "interrupted": False,
                        "backgroundTaskId": task})
             self.running[i] = command
-            self.tool_ids = {**getattr(self, "tool_ids", {}), i: tid}
+            self.tool_ids[i] = tid
         elif what == "notify" and i in self.running:
             tid = self.tool_ids[i]
             self._line("user", f"<task-notification>\n<task-id>{task}</task-id>\n"
@@ -89,6 +106,55 @@ class Script:
             self.call("TaskStop", {"task_id": task},
                       f"<tool_use_error>Task {task} is not running (status: completed)"
                       "</tool_use_error>", f"Error: Task {task} is not running", error=True)
+        elif what in ("check-done", "check-running") and i in self.started:
+            status = "completed" if what == "check-done" else "running"
+            self.call("TaskOutput", {"task_id": task, "block": what == "check-done",
+                                     "timeout": 30000},
+                      f"<retrieval_status>success</retrieval_status>\n\n<task_id>{task}</task_id>"
+                      f"\n\n<status>{status}</status>",
+                      {"retrieval_status": "success", "task": {
+                          "task_id": task, "task_type": "local_bash", "status": status}})
+            if status == "completed":
+                self.running.pop(i, None)
+        elif what == "bash-output" and i in self.started:
+            self.call("BashOutput", {"bash_id": task}, "<status>killed</status>",
+                      {"shellId": task, "command": "x", "status": "killed", "exitCode": None})
+            self.running.pop(i, None)
+        elif what == "monitor" and i not in self.watched:
+            self.watched.add(i)
+            mtask = f"m{i}task"
+            self.monitor_ids[i] = f"toolu_{self.k:04d}"
+            self.call("Monitor", {"command": f"tail -f app{i}.log", "description": f"errors {i}",
+                                  "timeout_ms": 300000},
+                      f"Monitor started (task {mtask}, expires in 5m unless the source ends "
+                      "first). You will be notified on each event.",
+                      {"taskId": mtask, "timeoutMs": 300000, "persistent": False})
+            self.monitors[i] = f"errors {i}"
+        elif what == "monitor-ends" and i in self.monitors:
+            self._line("user", f"<task-notification>\n<task-id>m{i}task</task-id>\n"
+                       f"<tool-use-id>{self.monitor_ids[i]}</tool-use-id>\n"
+                       "<status>completed</status>\n<summary>Monitor stream ended</summary>\n"
+                       "</task-notification>")
+            del self.monitors[i]
+        elif what == "stop-monitor" and i in self.monitors:
+            self.call("TaskStop", {"task_id": f"m{i}task"},
+                      json.dumps({"message": f"Successfully stopped task: m{i}task"}),
+                      {"message": f"Successfully stopped task: m{i}task", "task_id": f"m{i}task"})
+            del self.monitors[i]
+        elif what == "wakeup":
+            delay = (60, 1200, 3600, 5)[i]
+            at = self.now() + 1 + delay  # (the result's line is a second after the call's)
+            self.call("ScheduleWakeup", {"delaySeconds": delay, "prompt": f"poll ci {i}",
+                                         "reason": "the CI run takes a while"},
+                      f"Next wakeup scheduled (in {delay}s).",
+                      {"scheduledFor": at * 1000, "clampedDelaySeconds": delay,
+                       "wasClamped": False})
+            self.wakeup = (f"poll ci {i}", at)
+        elif what == "wakeup-stop" and self.wakeup is not None:
+            self.call("ScheduleWakeup", {"stop": True}, "The loop is stopped.", {"stopped": True})
+            self.wakeup = None
+        elif what == "wait":  # time passes: the session's clock moves on
+            self.k += 60 * (i + 1)
         elif what == "schedule" and i not in self.created:
             self.created.add(i)
             prompt = f"check build {i}"
@@ -122,6 +188,10 @@ def test_open_threads_are_what_still_runs(ops: list[tuple[str, int]], cut: float
     facts = fold(fold(Fold(), decode_lines(raw[:at])), decode_lines(raw[at:]))
     left = todo_list(SessionState(session_id=SID, fold=facts))
     assert sorted(t.text for t in left if t.status == "command") == sorted(s.running.values())
+    assert sorted(t.text for t in left if t.status == "monitor") == sorted(s.monitors.values())
+    waiting = s.waiting_wakeup()
+    assert [t.text.split(" (at ")[0] for t in left if t.status == "wakeup"] == \
+        ([waiting[0]] if waiting else [])
     assert sorted(t.text for t in left if t.status == "scheduled") == \
         sorted(f"{p} (Every 5 minutes)" for p in s.scheduled.values())
 
@@ -143,8 +213,16 @@ def test_the_note_lists_them(tmp_path_factory: Any, ops: list[tuple[str, int]]) 
         assert f"- [ ] `{command}` *(left running in the background)*" in note
     for prompt in s.scheduled.values():
         assert f"- [ ] Scheduled: {prompt} (Every 5 minutes)" in note
+    for description in s.monitors.values():
+        assert f"- [ ] Monitor: {description} *(left running in the background)*" in note
+    waiting = s.waiting_wakeup()
+    if waiting:
+        at = time.strftime("%H:%M", time.gmtime(waiting[1]))  # (Env's zone is UTC)
+        assert f"- [ ] Wake-up: {waiting[0]} (at {at}) *(scheduled, not yet fired)*" in note
+    else:
+        assert "Wake-up: " not in note
     stopped = {f"sleep {100 + i}" for i in s.started} - set(s.running.values())
     for command in stopped:
         assert f"`{command}` *(left running" not in note
-    if not s.running and not s.scheduled:
+    if not s.running and not s.scheduled and not s.monitors:
         assert "left running in the background" not in note and "Scheduled: " not in note

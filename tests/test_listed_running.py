@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -59,10 +60,19 @@ class Hooked:
     def lines(self, script: Script) -> list[str]:
         """The open threads the note shows: the transcript's first, then the
         client's the transcript does not name."""
-        known_tasks = {f"b{i}task" for i in script.started}
+        known_tasks = {f"b{i}task" for i in script.started} | {f"m{i}task" for i in script.watched}
         known_jobs = {f"c{i}job" for i in script.created}
+        # The transcript's last wakeup (fired or not; a stop ends it) is the
+        # one a cron of its prompt lists.
+        wakeups = {script.wakeup[0]} if script.wakeup else set()
         out = [f"- [ ] `{c}` *(left running in the background)*"
                for _, c in sorted(script.running.items())]
+        out += [f"- [ ] Monitor: {d} *(left running in the background)*"
+                for d in script.monitors.values()]
+        waiting = script.waiting_wakeup()
+        if waiting:
+            at = time.strftime("%H:%M", time.gmtime(waiting[1]))  # (Env's zone is UTC)
+            out.append(f"- [ ] Wake-up: {waiting[0]} (at {at}) *(scheduled, not yet fired)*")
         out += [f"- [ ] Scheduled: {p} (Every 5 minutes) *(still scheduled when the session "
                 "ended)*" for _, p in sorted(script.scheduled.items())]
         for tid, (kind, description, command) in self.tasks.items():
@@ -75,7 +85,7 @@ class Hooked:
             else:
                 out.append(f"- [ ] {description} *(running in the background)*")
         for cid, (schedule, prompt, recurring) in self.crons.items():
-            if cid in known_jobs:
+            if cid in known_jobs or (not recurring and prompt in wakeups):
                 continue
             when = schedule if recurring else f"once: {schedule}"
             out.append(f"- [ ] Scheduled: {prompt} ({esc(when)}) *(still scheduled when the "
@@ -103,7 +113,8 @@ MALFORMED = st.sampled_from([None, 3, "x", [], {"type": "shell"}, {"id": 7}, {"i
 STOP = st.tuples(st.sampled_from(["Stop", "Stop", "SubagentStop"]),
                  st.lists(TASK, max_size=4), st.lists(CRON, max_size=3),
                  st.lists(MALFORMED, max_size=2))
-OP = st.sampled_from(["start", "notify", "stop", "schedule", "cancel"])
+OP = st.sampled_from(["start", "notify", "stop", "schedule", "cancel", "monitor",
+                      "monitor-ends", "wakeup"])
 STEPS = st.lists(st.one_of(st.tuples(st.just("grow"), st.lists(st.tuples(OP, st.integers(0, 3)),
                                                                 min_size=1, max_size=4)),
                            st.tuples(st.just("hook"), STOP)), min_size=1, max_size=7)
@@ -111,7 +122,7 @@ STEPS = st.lists(st.one_of(st.tuples(st.just("grow"), st.lists(st.tuples(OP, st.
 
 def _task(i: int, kind: str, secret: bool) -> tuple[str, dict[str, Any], tuple[str, str, str]]:
     """Task i: ids b0task..b3task are the transcript's commands' ids; b4, b5 its own."""
-    tid = f"b{i}task"
+    tid = f"m{i}task" if kind == "monitor" else f"b{i}task"
     description = f"watch log {i}"
     command = f"tail -f log{i}" if kind != "monitor" else f"watch-{i}"
     raw = {"id": tid, "type": kind, "status": "running", "description": description,
@@ -200,7 +211,9 @@ def test_the_note_shows_what_the_client_lists(tmp_path_factory: Any,
         want_crons: dict[str, tuple[str, str, bool]] = {}
         for i, schedule, recurring, secret in crons:
             cid = f"c{i}job"
-            prompt = f"check build {i}"
+            # A wakeup is listed as a cron that fires once, under an id of its own.
+            prompt = f"poll ci {i % 4}" if i >= 4 and not recurring else f"check build {i}"
+            cid = f"w{i}job" if prompt.startswith("poll") else cid
             planted |= secret
             if cid not in want_crons:
                 raw_crons.append({"id": cid, "schedule": schedule, "recurring": recurring,

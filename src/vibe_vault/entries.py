@@ -159,6 +159,9 @@ class ToolInput(Struct):
     shell_id: Any = None  # KillShell/KillBash/BashOutput (older), TaskStop (deprecated)
     cron: Any = None  # CronCreate: its schedule
     id: Any = None  # CronDelete: the job
+    bash_id: Any = None  # BashOutput (older clients): a background command
+    reason: Any = None  # ScheduleWakeup: why it waits this long
+    stop: Any = None  # ScheduleWakeup: true ends the loop
     content: Raw = Raw()
     new_source: Raw = Raw()
     old_string: Raw = Raw()
@@ -200,6 +203,8 @@ class ToolResult(Struct):
     backgroundTaskId: Any = None  # a Bash command started in the background
     id: Any = None  # a CronCreate's job
     humanSchedule: Any = None  # a CronCreate's schedule, in words
+    taskId: Any = None  # a Monitor's task
+    scheduledFor: Any = None  # a ScheduleWakeup's time (epoch ms)
     plan: Any = None  # an ExitPlanMode's plan, as the plan file held it
     file: Raw = Raw()  # a Read's file, decoded only for a file of secrets
     originalFile: Raw = Raw()  # an Edit's or Write's file before it, decoded only there

@@ -21,7 +21,7 @@ from vibe_vault.fold.titles import TITLE_CHARS, is_request
 from vibe_vault.paths import readable
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState, Todo, Tokens
-from vibe_vault.times import epoch
+from vibe_vault.times import epoch, hhmm
 from vibe_vault.work import Work, work_of
 
 
@@ -551,10 +551,21 @@ def todo_list(state: SessionState) -> list[Any]:
     ("scheduled") the transcript never saw stop."""
     f = state.fold
     listed = list(f.todos) or [f.tasks[k] for k in sorted(f.tasks, key=_natural)]
-    left = [Todo(text=j.text, status="command" if j.kind == "shell" else "scheduled")
-            for j in todos_fold.still_running(f)]
+    left = [_left_running(j) for j in todos_fold.still_running(f)]
     return listed + [Todo(text=s.description or s.type, status="background")
                      for s in todos_fold.running_in_background(f)] + left + _listed_running(state)
+
+
+def _left_running(job: Any) -> Todo:
+    """A job the transcript left running as an open thread: a command
+    ("command"), a monitor ("monitor"), a scheduled prompt ("scheduled"), a
+    wakeup ("wakeup", with its time in the user's zone)."""
+    if job.kind == "shell":
+        return Todo(text=job.text, status="command")
+    if job.kind == "wakeup":
+        at = hhmm(job.until)
+        return Todo(text=Redacted(f"{job.text} (at {at})" if at else job.text), status="wakeup")
+    return Todo(text=job.text, status="monitor" if job.kind == "monitor" else "scheduled")
 
 
 def _listed_running(state: SessionState) -> list[Todo]:

@@ -145,5 +145,9 @@ def told_by_hook_alone(state: SessionState) -> list[Running]:
     f = state.fold
     jobs = {(j.kind == CRON, j.job) for j in f.left_running}
     agents = {s.agent_id for s in f.subagents if s.agent_id} | {s.tool_id for s in f.subagents}
+    # A wakeup (ScheduleWakeup) is listed as a cron that fires once, by its
+    # prompt: the transcript has no id for it.
+    wakeups = {j.job for j in f.left_running if j.kind == "wakeup"}
     return [r for r in state.running
-            if _key(r) not in jobs and (r.kind == CRON or r.job not in agents)]
+            if _key(r) not in jobs and (r.kind == CRON or r.job not in agents)
+            and not (r.kind == CRON and r.once and r.text in wakeups)]

@@ -265,15 +265,18 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
 
 class LeftRunning(Struct, array_like=True, omit_defaults=True):
     """Work a session set going that runs on by itself: a command started in
-    the background (Bash `run_in_background`) or a scheduled prompt
-    (CronCreate), until the transcript says it stopped."""
+    the background (Bash `run_in_background`), a Monitor, a scheduled prompt
+    (CronCreate) or wakeup (ScheduleWakeup), until the transcript says it
+    stopped (or, a wakeup, fired)."""
 
-    kind: str  # "shell" or "cron"
-    job: Redacted  # the client's id for it: a background task's, a cron job's
-    text: Redacted  # the command; the prompt and its schedule
+    kind: str  # "shell", "monitor", "cron" or "wakeup"
+    # the client's id for it: a background task's, a cron job's; a wakeup's prompt
+    job: Redacted
+    text: Redacted  # the command; the monitor's description; the prompt (and its schedule)
     status: str = ""  # "" while it runs (or stays scheduled); else how it ended
     tool_id: str = ""  # the call that started it
     ts: str = ""
+    until: str = ""  # a wakeup's time (UTC ISO): it has fired once the session is past it
 
 
 class Running(Struct, array_like=True, omit_defaults=True):

@@ -13,6 +13,9 @@ Scenarios, chosen by the words of the last user message:
   file the client names, then an ExitPlanMode;
 - "background: <command>": a Bash tool_use running <command> in the background;
   "stop it" anywhere in the user's words: then a TaskStop of the id it got;
+  "check it": then a TaskOutput of it, waiting for it to end;
+- "monitor: <command>": a Monitor watching <command>;
+- "wakeup: <prompt>": a ScheduleWakeup of <prompt> in twenty minutes;
 - "schedule: <prompt>": a CronCreate of <prompt> every five minutes; "cancel it"
   anywhere in the user's words: then a CronDelete of the job id it got;
 - "api error": an overloaded error (HTTP 529);
@@ -163,6 +166,11 @@ def reply(body: dict[str, Any], k: int) -> tuple[list[dict[str, Any]], str] | No
             found = re.search(r"with ID: ([A-Za-z0-9_-]+)", earlier)
             if found:
                 return tool_call(body, k, "TaskStop", [{"task_id": found.group(1)}])
+        if results and "check it" in asked and "Bash" in called and "TaskOutput" not in called:
+            found = re.search(r"with ID: ([A-Za-z0-9_-]+)", earlier)
+            if found:
+                return tool_call(body, k, "TaskOutput", [{"task_id": found.group(1),
+                                                          "block": True, "timeout": 20000}])
         if results and "cancel it" in asked and "CronCreate" in called and \
                 "CronDelete" not in called:
             found = re.search(r"job ([A-Za-z0-9_-]+)", earlier)
@@ -229,6 +237,16 @@ def scenario(body: dict[str, Any], k: int, asked: str) -> tuple[list[dict[str, A
         if found and "Write" not in tools_called(body):
             return tool_call(body, k, "Write", [{"file_path": found.group(1), "content": plan}])
         return tool_call(body, k, "ExitPlanMode", [{}])
+    if "monitor: " in said:
+        command = asked.split("monitor: ", 1)[1].strip().splitlines()[0]
+        command = command.split("Tool loaded")[0].strip()
+        return tool_call(body, k, "Monitor", [{"command": command,
+                                               "description": "Watch it"}])
+    if "wakeup: " in said:
+        prompt = asked.split("wakeup: ", 1)[1].strip().splitlines()[0]
+        prompt = prompt.split("Tool loaded")[0].strip()
+        return tool_call(body, k, "ScheduleWakeup", [{"delaySeconds": 1200, "prompt": prompt,
+                                                      "reason": "check back later"}])
     if "background: " in said:
         command = asked.split("background: ", 1)[1].strip().splitlines()[0]
         command = command.split("Tool loaded")[0].strip()

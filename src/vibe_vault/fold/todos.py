@@ -183,10 +183,14 @@ def _left(ctx: Context, job: LeftRunning) -> None:
         ctx.facts.left_running.append(job)
 
 
-def _job(ctx: Context, kind: str, job_id: Redacted) -> LeftRunning | None:
+TASKS = ("shell", "monitor")  # what TaskStop stops, TaskOutput tells of: background tasks
+
+
+def _job(ctx: Context, kind: str | tuple[str, ...], job_id: Redacted) -> LeftRunning | None:
     """The running (or scheduled) job of `kind` with the client's id `job_id`."""
+    kinds = (kind,) if isinstance(kind, str) else kind
     for job in ctx.facts.left_running:
-        if job.kind == kind and job.job == job_id and not job.status:
+        if job.kind in kinds and job.job == job_id and not job.status:
             return job
     return None
 
@@ -213,7 +217,7 @@ def on_stop(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
 
 
 def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
-    job = _job(ctx, "shell", call.key)
+    job = _job(ctx, TASKS, call.key)
     if job is None:
         return
     if outcome.status == "ok":
@@ -222,6 +226,93 @@ def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: Outc
     found = _NOT_RUNNING.search(outcome.text[:2000])
     if found:  # it had ended already: the client says how
         job.status = found.group(1)
+
+
+def on_output_call(ctx: Context, call: Pending, inp: ToolInput,
+                   ts: str) -> tuple[Action | None, bool]:
+    """TaskOutput (BashOutput on older clients): the task it asks about."""
+    raw = next((v for v in (inp.task_id, inp.bash_id, inp.shell_id) if isinstance(v, str)), "")
+    call.key = ctx.name(raw, 64)
+    return on_other(ctx, call, inp, ts)
+
+
+def on_output(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+    """Its answer tells the task's status (TaskOutput in `task`, BashOutput at
+    the top): one no longer running has ended so."""
+    result = outcome.result
+    if outcome.status != "ok" or result is None:
+        return
+    task = result.task
+    status = task.get("status") if isinstance(task, dict) else result.status
+    if not isinstance(status, str) or status.lower() in ("running", "pending", ""):
+        return
+    job = _job(ctx, TASKS, call.key)
+    if job is not None:
+        job.status = ctx.name(status, 40)
+
+
+_MONITOR_ID = re.compile(r"Monitor started \(task ([A-Za-z0-9_-]{1,64})")
+
+
+def on_monitor(ctx: Context, call: Pending, inp: ToolInput,
+               ts: str) -> tuple[Action | None, bool]:
+    """A Monitor (2.1.3xx): a script whose output lines come as notifications
+    until it exits, expires or is stopped: a background task."""
+    what = next((v for v in (inp.description, inp.command) if isinstance(v, str) and v.strip()),
+                "")
+    call.key = ctx.line(what, TODO_CHARS)
+    return on_other(ctx, call, inp, ts)
+
+
+def on_monitor_started(ctx: Context, call: Pending, action: Action | None,
+                       outcome: Outcome) -> None:
+    if outcome.status != "ok":
+        return
+    result = outcome.result
+    raw = result.taskId if result is not None else None
+    if not isinstance(raw, str):
+        found = _MONITOR_ID.search(outcome.text[:2000])
+        raw = found.group(1) if found else ""
+    _left(ctx, LeftRunning(kind="monitor", job=ctx.name(raw, 64), text=call.key or
+                           Redacted("Monitor"), tool_id=call.tool_id, ts=outcome.ts))
+
+
+WAKEUP_KEY_CHARS = 240  # as vibe_vault.running keeps a listed cron's prompt: the two compare
+
+
+def on_wakeup(ctx: Context, call: Pending, inp: ToolInput,
+              ts: str) -> tuple[Action | None, bool]:
+    """ScheduleWakeup (/loop paced by the model): its prompt fires once at the
+    time the result names; `stop` ends the loop (key and subject left empty:
+    a wakeup without a prompt is refused by the client)."""
+    if inp.stop is not True:
+        prompt = inp.prompt if isinstance(inp.prompt, str) else ""
+        call.key = ctx.line(prompt, WAKEUP_KEY_CHARS)
+        # The autonomous loop's sentinel (`<<autonomous-loop-dynamic>>`) says
+        # nothing to a reader: the reason given for the wait does.
+        shown = inp.reason if prompt.startswith("<<") and isinstance(inp.reason, str) else prompt
+        call.task_subject = ctx.line(shown, TODO_CHARS) or Redacted("a wake-up")
+    return on_other(ctx, call, inp, ts)
+
+
+def on_wakeup_set(ctx: Context, call: Pending, action: Action | None,
+                  outcome: Outcome) -> None:
+    if outcome.status != "ok":
+        return
+    # One loop, one wakeup waiting: a new one (or a stop) replaces it, and
+    # only the last is kept (a loop of days sets hundreds).
+    facts = ctx.facts
+    facts.left_running = [j for j in facts.left_running if j.kind != "wakeup"]
+    result = outcome.result
+    when = result.scheduledFor if result is not None else None
+    if not call.task_subject or not isinstance(when, (int, float)) or isinstance(when, bool) \
+            or not 0 < when < 1e14:  # (epoch ms: before the year 5000)
+        return
+    from vibe_vault.times import utc_iso_of_epoch
+
+    _left(ctx, LeftRunning(kind="wakeup", job=call.key, text=call.task_subject,
+                           tool_id=call.tool_id, ts=outcome.ts,
+                           until=utc_iso_of_epoch(when / 1000)))
 
 
 def on_cron_create(ctx: Context, call: Pending, inp: ToolInput,
@@ -262,8 +353,12 @@ def on_cron_deleted(ctx: Context, call: Pending, action: Action | None,
 
 
 def still_running(fold: Any) -> list[LeftRunning]:
-    """Commands left running and prompts left scheduled when the transcript ends."""
-    return [j for j in fold.left_running if not j.status]
+    """Commands and monitors left running and prompts left scheduled when the
+    transcript ends: a wakeup the session's entries have gone past has fired."""
+    from vibe_vault.times import epoch
+
+    return [j for j in fold.left_running if not j.status
+            and not (j.until and fold.last_epoch >= (epoch(j.until) or float("inf")))]
 
 
 def running_in_background(fold: Any) -> list[Any]:

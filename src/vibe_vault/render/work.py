@@ -216,6 +216,9 @@ def open_threads(page: Page) -> list[Md]:
         if t.status == "monitor":
             out.append(md("- [ ] Monitor: {} *(left running in the background)*", text(t.text)))
             continue
+        if t.status == "wakeup":
+            out.append(md("- [ ] Wake-up: {} *(scheduled, not yet fired)*", text(t.text)))
+            continue
         if t.status == "scheduled":
             out.append(md("- [ ] Scheduled: {} *(still scheduled when the session ended)*",
                           text(t.text)))
