@@ -361,7 +361,7 @@ PLAIN = {
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
              "recent_tools", "todos_waiting_id", "tasks", "copied_usage", "copied_settled"},
-    "LeftRunning": {"kind", "status", "tool_id", "ts"},
+    "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",
                      "user_pending", "started_hint"},  # (user_*: the user's own words)
