@@ -102,7 +102,8 @@ def open_threads(note: str) -> list[str]:
     for ln in lines[lines.index("## Open threads") + 1:]:
         if not ln.startswith("- [ ] "):
             break
-        out.append(ln)
+        if not ln.startswith("- [ ] Claude is still at work"):  # (a turn unanswered: not ours)
+            out.append(ln)
     return out
 
 
