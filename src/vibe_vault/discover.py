@@ -291,7 +291,8 @@ def transcript_roots(paths: list[Path], default: str) -> list[Path] | None:
     stderr which of them do not exist."""
     import sys
 
-    roots = [p.expanduser() for p in paths] or [Path(default)]
+    # (`~name` of no such user stays as typed: Path.expanduser would raise)
+    roots = [Path(os.path.expanduser(p)) for p in paths] or [Path(default)]
     missing = [str(r) for r in roots if not r.exists()]
     if missing:
         print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,10 @@ def _paths_or_ids(given: list[Path], cfg: Config) -> tuple[list[Path] | None, li
     paths: list[Path] = []
     sids: list[Any] = []
     for arg in given:
-        if arg.expanduser().exists() or not re.fullmatch(r"[0-9A-Za-z_-]{8,128}", str(arg)):
+        # (os.path's expanduser: `~name` of no such user stays as typed, where
+        # Path.expanduser raises RuntimeError)
+        if (Path(os.path.expanduser(arg)).exists()
+                or not re.fullmatch(r"[0-9A-Za-z_-]{8,128}", str(arg))):
             paths.append(arg)
             continue
         main = next(Path(cfg.projects_root).glob(f"*/{arg}.jsonl"), None)
