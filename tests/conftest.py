@@ -34,6 +34,57 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", help="run the long trials in full")
 
 
+# -- on every core ------------------------------------------------------------------
+#
+# With pytest-xdist installed (the `test` extra brings it) and two cores or more, a run
+# that names no `-n` runs on one worker a core (`-n auto`): the suite is many small
+# independent tests, so it takes about half the time on two. It is set here, not in
+# addopts, so that the same command still works where xdist is not installed. `-n 0` or
+# `-p no:xdist` runs in this one process. The real-client tier stays on one worker, in
+# its order, as it runs alone: each client runs in a network namespace of its own (so
+# the fake API's port is not shared), but its hooks' median time is checked, and two
+# clients at once on two cores would measure the machine rather than the hooks.
+# Not yet where CI requires the corpus and client tiers (VV_REQUIRE_CORPUS or
+# VV_REQUIRE_CLIENT set): those still run in one process unless `-n auto` is given,
+# until a whole CI run in parallel has been seen to pass as often as one in series.
+_SPREAD = pytest.StashKey[bool]()
+
+
+def _is_client_test(nodeid: str) -> bool:
+    return nodeid.split("::", 1)[0].startswith("tests/client/")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    option = config.option
+    if (config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
+            and getattr(option, "numprocesses", 0) is None and option.dist == "no"
+            and not option.collectonly and not config.getoption("usepdb", False)
+            and "1" not in (os.environ.get("VV_REQUIRE_CORPUS"),
+                            os.environ.get("VV_REQUIRE_CLIENT"))
+            and len(os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity")
+                    else range(os.cpu_count() or 1)) >= 2):
+        option.numprocesses = "auto"
+    if getattr(option, "numprocesses", None) and option.dist == "no":
+        config.stash[_SPREAD] = True  # (-n given, no --dist: the client tier kept whole)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # (before xdist's own)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """(xdist's controller) Each test is a unit of its own, but the real-client tier is
+    one unit. (Not xdist's `xdist_group` marker: pytest 9 ignores the group name that
+    xdist 3.8 appends to a test's id, so the tests of a group were spread anyway.)"""
+    if not config.stash.get(_SPREAD, False):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return "tests/client/" if _is_client_test(nodeid) else nodeid
+
+    return Scheduling(config, log)
+
+
 # Every trial rather than a sample (the `thorough` fixture, `examples`): set at configure.
 THOROUGH = [False]
 
@@ -169,6 +220,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
     config.stash[LEFT_OUT] = left
+    if hasattr(config, "workeroutput"):  # an xdist worker: the controller says it
+        config.workeroutput["vv_left_out"] = left
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """(xdist's controller) Each worker collected the whole run: take its counts."""
+    left = getattr(node, "workeroutput", {}).get("vv_left_out")
+    if left is not None:
+        node.config.stash[LEFT_OUT] = left
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
