@@ -8,6 +8,8 @@ directory is worked out and laid out, for them and for the rest.
 `<state>` is `state_dir()` (or the Config's); below it:
 
     sessions/<id>.state        a session's saved state (session.Store)
+    sessions/<id>.said         what the state's session said before its last
+                               64 kB of it (state.said_path)
     journal/<id>.jsonl         tool timings the Pre/PostToolUse hooks append
     locks/<kind>-<slot>.lock   the lock slots sessions share (lock.slot_path)
     locks/<name>.lock          named locks: backfill, index, registry; and the
@@ -108,8 +110,30 @@ def sessions_dir(state: StrPath) -> str:
     return os.path.join(state, SESSIONS)
 
 
+# A saved state's file is named for its key, the session's safe id (`paths.safe_id`).
+STATE_SUFFIX = ".state"
+SAID_SUFFIX = ".said"
+
+
 def state_file(state: StrPath, sid: str) -> str:
-    return os.path.join(state, SESSIONS, f"{safe_id(sid)}.state")
+    return saved_state(state, safe_id(sid))
+
+
+def saved_state(state: StrPath, key: str) -> str:
+    """`sessions/<key>.state`, for a key as its file is named (a safe id)."""
+    return os.path.join(state, SESSIONS, key + STATE_SUFFIX)
+
+
+def state_key(name: str) -> str | None:
+    """The key of the saved state a file in `sessions/` named `name` is (None: it is
+    none, such as a side file or a writer's temporary file)."""
+    return name[:-len(STATE_SUFFIX)] if name.endswith(STATE_SUFFIX) else None
+
+
+def said_file(state_path: str) -> str:
+    """The side file of the saved state at `state_path`."""
+    return (state_path[:-len(STATE_SUFFIX)] if state_path.endswith(STATE_SUFFIX)
+            else state_path) + SAID_SUFFIX
 
 
 def journal_dir(state: StrPath) -> str:

@@ -146,7 +146,7 @@ def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
     """Records for every saved state (a database lost or unreadable)."""
     folder = locations.sessions_dir(cfg.state_dir)
     try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".state"))
+        names = sorted(n for n in os.listdir(folder) if locations.state_key(n) is not None)
     except OSError:
         return
     from vibe_vault.figures import options_for
@@ -155,7 +155,8 @@ def _from_states(cfg: Config, conn: sqlite3.Connection) -> None:
 
     opts = options_for(cfg)
     for name in names:
-        state, _ = read_saved(os.path.join(folder, name), name[:-6])
+        key = str(locations.state_key(name))
+        state, _ = read_saved(locations.saved_state(cfg.state_dir, key), key)
         if state is None:
             continue
         # subagent files are kept by their path beside the transcript

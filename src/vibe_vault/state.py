@@ -14,6 +14,7 @@ import os
 import msgspec
 from msgspec import Struct, field
 
+from vibe_vault.locations import said_file
 from vibe_vault.paths import safe_id
 from vibe_vault.reader import Cursor
 from vibe_vault.redact import Redacted
@@ -531,7 +532,7 @@ _said_decoder = msgspec.msgpack.Decoder(list[Said])
 
 def said_path(state_path: str) -> str:
     """The side file of the state at `state_path`."""
-    return (state_path[:-6] if state_path.endswith(".state") else state_path) + ".said"
+    return said_file(state_path)
 
 
 def load_said(state: SessionState, state_path: str) -> bool:
