@@ -137,8 +137,9 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
     if amend:
         # `--amend` replaces the branch's last commit: when the session made
         # it, this one takes its place (its sha no longer names a commit).
-        old = next((c for c in reversed(facts.commits)
-                    if not branch or not c.branch or c.branch == branch), None)
+        # Only a commit of the same branch (both unknown when git ran in
+        # another folder): a commit made elsewhere is not the one amended.
+        old = next((c for c in reversed(facts.commits) if c.branch == branch), None)
         if old is not None:
             old.sha = Redacted(sha)  # hex digits matched in git's output
             old.subject = subject or old.subject
