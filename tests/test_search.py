@@ -717,3 +717,54 @@ def test_a_subagents_instructions_and_report_find_the_session_that_gave_them(
     missed = [(sid, phrase) for _, sid, phrase in phrases
               if sid not in [h["session_id"] for h in search(env, f'"{phrase}"')]]
     assert not missed, missed
+
+
+VOCAB = ["zqamber", "zqbirch", "zqcedar", "zqdelta", "zqember", "zqfjord", "zqgrove",
+         "zqheron"]
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.data())
+def test_a_query_no_session_fully_holds_shows_those_holding_most_of_it(
+        tmp_path_factory: Any, data: st.DataObject) -> None:
+    """People type a sentence, and the session they mean may lack one of its
+    words: sessions holding every word come first, then those holding most of
+    them (at least half), each saying how many; a -word still leaves sessions
+    out. Which session holds which word is read from the transcripts written
+    here, not from vv."""
+    env = Env(tmp_path_factory.mktemp("closest"))
+    count = data.draw(st.integers(2, 7), label="sessions")
+    slug = env.claude / "projects" / "-home-u-conv"
+    slug.mkdir(parents=True)
+    holds: dict[str, set[str]] = {}
+    for n in range(count):
+        own = data.draw(st.sets(st.sampled_from(VOCAB), max_size=6), label=f"words {n}")
+        sid = f"c105e570-0000-4000-8000-{n:012d}"
+        prompt = "please look at " + " ".join(sorted(own)[: len(own) // 2])
+        answer = "done with " + " ".join(sorted(own)[len(own) // 2:])
+        (slug / f"{sid}.jsonl").write_text(conversation(sid, [[answer]], [prompt]))
+        holds[sid] = own
+    assert env.vv("backfill").returncode == 0
+    wanted = data.draw(st.lists(st.sampled_from(VOCAB), min_size=2, max_size=5, unique=True),
+                       label="query")
+    left_out = data.draw(st.sampled_from([None, *VOCAB]).filter(lambda w: w not in wanted),
+                         label="-word")
+    query = [*wanted, *([f"-{left_out}"] if left_out else [])]
+    hits = search(env, *query)
+    eligible = {sid: len(own & set(wanted)) for sid, own in holds.items()
+                if left_out not in own}
+    full = {sid for sid, held in eligible.items() if held == len(wanted)}
+    least = (len(wanted) + 1) // 2
+    near = {sid for sid, held in eligible.items() if least <= held < len(wanted)}
+    got = [(h["session_id"], h["words"]["held"], h["words"]["of"]) for h in hits]
+    assert {sid for sid, _, _ in got[:len(full)]} == full, (got, eligible)
+    assert {sid for sid, _, _ in got[len(full):]} == (near if full or len(wanted) > 1 else set())
+    for sid, held, of in got:
+        assert (held, of) == (eligible[sid], len(wanted))
+    assert [held for _, held, _ in got] == sorted((held for _, held, _ in got), reverse=True)
+    text = env.vv("search", *query).stdout.decode()
+    if near:
+        assert f"of the {len(wanted)} words" in text
+        assert ("no session has every word" in text) == (not full)
+    elif not full:
+        assert text.strip() == "no session matches"

@@ -80,14 +80,19 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("fts", "phrase", "terms")
+    __slots__ = ("fts", "parts", "phrase", "terms", "unwanted")
 
-    def __init__(self, fts: str, terms: list[tuple[str, bool]], phrase: str = "") -> None:
+    def __init__(self, fts: str, terms: list[tuple[str, bool]], phrase: str = "",
+                 parts: tuple[str, ...] = (), unwanted: tuple[str, ...] = ()) -> None:
         self.fts = fts  # the FTS5 MATCH expression
         self.terms = terms  # (folded token, is a prefix) of the wanted parts
         # The wanted words as one phrase, when there are several: sessions
         # where they stand together as typed are ranked first.
         self.phrase = phrase
+        # Each wanted part as an FTS5 phrase of its own (no two alike), and
+        # the parts left out: what the closest matches are counted by.
+        self.parts = parts
+        self.unwanted = unwanted
 
 
 class BadQuery(ValueError):
@@ -180,7 +185,8 @@ def parse(text: str) -> Query:
     for phrase in unwanted:
         expr = f"({expr}) NOT {phrase}"
     together = '"' + " ".join(plain) + '"' if len(wanted) > 1 and len(plain) > 1 else ""
-    return Query(fts=expr, terms=terms, phrase=together)
+    return Query(fts=expr, terms=terms, phrase=together, parts=tuple(dict.fromkeys(wanted)),
+                 unwanted=tuple(unwanted))
 
 
 def matches(token: str, terms: list[tuple[str, bool]]) -> bool:

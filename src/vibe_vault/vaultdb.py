@@ -30,7 +30,7 @@ from vibe_vault.times import day_start, utc_iso_of_epoch
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import Any
 
     from vibe_vault.config import Config
@@ -795,6 +795,68 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
     # floored at 1e-6): the score keeps four significant digits, not decimals.
     return [_hit(row, float(f"{-row[8]:.4g}"))
             for row in conn.execute(sql + narrow + order, [fts, *params, limit])]
+
+
+def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[str, ...] = (),
+            project: str = "", since: str = "", limit: int = 10) -> list[tuple[Hit, int]]:
+    """When fewer sessions than asked for hold every wanted part: the sessions
+    holding most of them (at least half), each with how many it holds, the
+    most first, then by bm25. People type a sentence ("agent name shows Agent
+    instead of Claude Code") whose every word no one session has; the one they
+    mean holds most, and surely its rarer words.
+
+    The candidates are those holding a rarer part (one in at most `_RARE`
+    sessions), ranked by bm25 of those parts: a part in most sessions (`the`,
+    `fix` at 100,000 sessions) tells sessions apart by nothing, and ranking
+    everything holding it cost 0.66 s there. Common parts are counted for the
+    few shown only. A query of common words only has no closest sessions."""
+    def sessions_holding(part: str, cap: int) -> int:
+        sql = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
+        return int(conn.execute(sql, (part, cap)).fetchone()[0])
+
+    rare = [part for part in parts if sessions_holding(part, _RARE + 1) <= _RARE]
+    if not rare:
+        return []
+    expr = " OR ".join(rare)
+    for phrase in unwanted:
+        expr = f"({expr}) NOT {phrase}"
+    weights = ", ".join(str(w) for w in COLUMNS.values())
+    narrow, params = _narrowed(project, since)
+    rows = conn.execute(
+        f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
+        f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?"
+        + narrow + " ORDER BY score LIMIT ?", [expr, *params, _POOL]).fetchall()
+    if not rows:
+        return []
+
+    def count_held(docs: list[int], of: list[str]) -> dict[int, int]:
+        held = dict.fromkeys(docs, 0)
+        marks = ", ".join("?" * len(docs))
+        for part in of:
+            for (doc,) in conn.execute(
+                    f"SELECT rowid FROM search WHERE search MATCH ? AND rowid IN ({marks})",
+                    [part, *docs]):
+                held[doc] += 1
+        return held
+
+    def order(held: dict[int, int]) -> Callable[[Any], tuple[Any, ...]]:
+        return lambda row: (-held[row[7]], row[8], -(row[3] or 0), row[0])
+
+    held = count_held([row[7] for row in rows], rare)
+    rows = sorted(rows, key=order(held))[:3 * limit]
+    common = [part for part in parts if part not in rare]
+    if common:
+        for doc, count in count_held([row[7] for row in rows], common).items():
+            held[doc] += count
+    least = max(1, (len(parts) + 1) // 2)
+    ranked = sorted((row for row in rows if held[row[7]] >= least), key=order(held))
+    return [(_hit(row, float(f"{-row[8]:.4g}")), held[row[7]]) for row in ranked[:limit]]
+
+
+# A part in more sessions than this is common (see `closest`); the closest
+# matches are looked for among this many sessions holding a rarer part.
+_RARE = 5000
+_POOL = 200
 
 
 def _narrowed(project: str, since: str) -> tuple[str, list[Any]]:

@@ -286,6 +286,18 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             return 0
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
                               limit=max(args.limit or 10, 1), phrase=query.phrase)
+        limit = max(args.limit or 10, 1)
+        # for each hit, how many wanted parts it holds (all, unless a closest match)
+        held = [len(query.parts)] * len(hits)
+        if len(hits) < limit and len(query.parts) > 1:
+            # Fewer sessions hold every word than were asked for: the sessions
+            # holding most of them follow, said as such (people type sentences).
+            found = {hit.doc for hit in hits}
+            near = [(hit, count) for hit, count in vaultdb.closest(
+                conn, query.parts, query.unwanted, project=args.project or "",
+                since=since, limit=limit) if hit.doc not in found][:limit - len(hits)]
+            hits += [hit for hit, _ in near]
+            held += [count for _, count in near]
         shown = []
         if hits:  # (the snippet's module and the vault's rules it reads by: ~1.5 ms)
             from vibe_vault.snippet import snippet_in
@@ -297,9 +309,10 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
     from vibe_vault.search_query import PARTS
 
     objects = []
-    for hit, (column, line) in zip(hits, shown, strict=True):
+    for i, (hit, (column, line)) in enumerate(zip(hits, shown, strict=True)):
         obj = hit_object(cfg, hit, read_note(cfg, hit, 8192), line)
         obj["matched"] = PARTS.get(column, "")
+        obj["words"] = {"held": held[i], "of": len(query.parts) if query else 0}
         objects.append(obj)
     if args.json:
         import json
@@ -311,10 +324,18 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
     else:
         tty = sys.stdout.isatty()
         for i, obj in enumerate(objects):
+            words = obj["words"]
+            partial = words["held"] < words["of"]
+            if partial and (i == 0 or objects[i - 1]["words"]["held"] == words["of"]):
+                print(("\n" if i else "") + ("no session has every word" if i == 0 else
+                                              "sessions with some of the words")
+                      + ": the closest, most words first")
             if i:
                 print()
-            print_hit(obj, [f"{obj['matched']}: {obj['snippet']}"] if obj["snippet"] else [],
-                      tty)
+            lines = [f"{obj['matched']}: {obj['snippet']}"] if obj["snippet"] else []
+            if partial:
+                lines.insert(0, f"holds {words['held']} of the {words['of']} words")
+            print_hit(obj, lines, tty)
     if args.open and objects:
         return open_note(cfg, objects[0]["note"])
     return 0  # finding nothing is an answer, not a failure
