@@ -201,6 +201,8 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         total.output += t.output
         total.cache_read += t.cache_read
         total.cache_creation += t.cache_creation
+        total.short += t.short
+        total.unrecorded += t.unrecorded
     cost = sum(costs.values())
     a, b = epoch(f.first_ts), epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0

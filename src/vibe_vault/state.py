@@ -24,7 +24,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 24
+STATE_VERSION = 25
 
 
 class Tokens(Struct, array_like=True):
@@ -43,6 +43,15 @@ class Tokens(Struct, array_like=True):
     context: int = 0
     fast: bool = False  # `usage.speed` "fast": priced at the model's fast-mode rates
     us_only: bool = False  # `usage.inference_geo` "us": data residency, priced 1.1x
+    # Characters the message wrote (text, thinking, tool inputs), and whether
+    # its usage was recorded before it ended: some clients (1.0.x, 2.0.5-2.1.59
+    # in the corpus) write every snapshot of a reply with the output counted so
+    # far, so a 6,650-character Write can carry `output_tokens: 3`. `short`
+    # counts such messages, `unrecorded` the output tokens their length implies
+    # beyond what was recorded (about 4 characters a token).
+    written: int = 0
+    short: int = 0
+    unrecorded: int = 0
 
     @property
     def total(self) -> int:
@@ -73,6 +82,9 @@ def add_tokens(into: dict[str, Tokens], key: str, t: Tokens) -> None:
     acc.cache_creation += t.cache_creation
     acc.cache_5m += t.cache_5m
     acc.cache_1h += t.cache_1h
+    acc.written += t.written
+    acc.short += t.short
+    acc.unrecorded += t.unrecorded
 
 
 def add_cost(into: dict[Redacted, ModelCost], model: Redacted, mc: ModelCost) -> None:

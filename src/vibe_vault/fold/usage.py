@@ -64,8 +64,47 @@ def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> 
     state.add_tokens(totals, total_key(t) if key is None else key, t)
 
 
+# A reply of at least this many characters whose recorded output is under one
+# token per `SHORT_RATIO` characters (a quarter of the usual ~4) was recorded
+# before it ended.
+SHORT_MIN_CHARS = 2000
+SHORT_RATIO = 16
+CHARS_PER_TOKEN = 4
+
+
+def written_chars(content: Any) -> int:
+    """About how many characters a message's content blocks wrote: text,
+    thinking and the strings of tool inputs (JSON-escaped where kept raw)."""
+    if isinstance(content, str):
+        return len(content)
+    count = 0
+    for block in content or ():
+        if isinstance(block, str):
+            count += len(block)
+            continue
+        count += len(block.text or "") + len(block.thinking)
+        i = block.input
+        if isinstance(i, str):
+            count += len(i)
+        elif i is not None and not isinstance(i, (list, int, float, bool)):
+            count += (len(i.content) + len(i.new_source) + len(i.old_string)
+                      + len(i.new_string))
+            for value in (i.command, i.prompt, i.plan, i.description):
+                if isinstance(value, str):
+                    count += len(value)
+    return count
+
+
+def _judge(t: Tokens) -> None:
+    """Mark a message's snapshot as recorded before the reply ended, or not."""
+    short = t.written >= SHORT_MIN_CHARS and t.output * SHORT_RATIO < t.written
+    t.short = int(short)
+    t.unrecorded = max(t.written // CHARS_PER_TOKEN - t.output, 0) if short else 0
+
+
 def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[Redacted],
-               model: Redacted, u: Any, key: str | None, window: int | None = None) -> bool:
+               model: Redacted, u: Any, key: str | None, window: int | None = None,
+               written: int = 0) -> bool:
     """Record an API message's usage; True when the message id is new.
 
     Streaming writes several snapshots of one message (one per content block);
@@ -83,12 +122,18 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
         return False
     old = usage.get(key)
     if old is None:
-        usage[key] = tokens_of(model, u)
+        t = usage[key] = tokens_of(model, u)
+        t.written = written
+        _judge(t)
         if len(usage) > (USAGE_WINDOW if window is None else window):
             add_tokens(settled, usage.pop(next(iter(usage))))
         return True
+    t = old
     if (u.output_tokens or 0) > old.output:
-        usage[key] = tokens_of(model, u)
+        t = usage[key] = tokens_of(model, u)
+    # (each snapshot holds the blocks written since the one before)
+    t.written = old.written + written
+    _judge(t)
     return False
 
 
@@ -102,7 +147,7 @@ def note_entry_usage(ctx: Context, usage: dict[str, Tokens], settled: dict[str, 
     raw = m.id or e.requestId or e.uuid
     # A checksum: the state keeps no transcript text.
     return note_usage(usage, settled, models, model, m.usage, ctx.key(raw) if raw else None,
-                      window)
+                      window, written_chars(m.content) if m.usage is not None else 0)
 
 
 def _model(ctx: Context, raw: str | None) -> Redacted:
@@ -130,7 +175,7 @@ def on_progress(ctx: Context, e: Entry) -> None:
     model = _model(ctx, m.model)
     raw = m.id or e.uuid
     note_usage(af.usage, af.settled, af.models, model, m.usage, ctx.key(raw) if raw else None,
-               AGENT_USAGE_WINDOW)
+               AGENT_USAGE_WINDOW)  # (its content is not decoded: no length to judge)
 
 
 class _ModelUsage(msgspec.Struct):

@@ -22,6 +22,7 @@ from vibe_vault.markdown import (
 )
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
+from vibe_vault.state import Tokens
 from vibe_vault.times import local_iso, started_line
 from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_note_path
 
@@ -109,6 +110,14 @@ def frontmatter(page: Page) -> list[Md]:
     return lines
 
 
+def unrecorded(total: Tokens) -> str:
+    """What a client that wrote replies' usage before they ended left out."""
+    replies = "1 long reply's" if total.short == 1 else f"{total.short:,} long replies'"
+    return (f"Claude Code recorded {replies} usage before they ended: their text is about "
+            f"{short_tokens(total.unrecorded)} output tokens more than the tokens and cost "
+            "here count")
+
+
 def heading(page: Page) -> list[Md]:
     """The notice, the title, the summary and one paragraph of facts: project,
     time, tokens, cost, the resume command and the links to its neighbours."""
@@ -128,6 +137,8 @@ def heading(page: Page) -> list[Md]:
         facts.append(md("**Model** {}", cell(text(fig.models[0]))))
     facts.append(md("**Tokens** {}", text(short_tokens(fig.total.total))))
     facts.append(md("**Cost** ${:.2f}" + (" + unpriced" if fig.unpriced else ""), fig.cost))
+    if fig.total.short:
+        facts.append(md("**Output under-recorded** {}", text(unrecorded(fig.total))))
     if state.status == "active":
         facts.append(md("**Status** active"))
     # One paragraph, its lines kept apart by hard breaks (a backslash at the end).
