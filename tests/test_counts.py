@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from conftest import json_objects as objects
 from conftest import main_files, session_files
+from file_lines import edited, git_lines, net_lines
 from test_headlines import Transcript
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions, figures
@@ -30,30 +31,6 @@ from vibe_vault.render import render
 from vibe_vault.state import AgentFold, Fold
 
 PATH = "/work/app/notes.txt"
-
-
-def git_lines(text: str) -> list[str]:
-    """Lines as git diffs them: each with its newline, the last maybe without."""
-    parts = text.split("\n")
-    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
-
-
-def lcs(a: list[str], b: list[str]) -> int:
-    """The length of a longest common subsequence (dynamic programming)."""
-    row = [0] * (len(b) + 1)
-    for x in a:
-        prev_diag, row = 0, row[:]
-        for j, y in enumerate(b, 1):
-            up = row[j]
-            row[j] = prev_diag + 1 if x == y else max(row[j], row[j - 1])
-            prev_diag = up
-    return row[-1]
-
-
-def net(old: str, new: str) -> tuple[int, int]:
-    a, b = git_lines(old), git_lines(new)
-    common = lcs(a, b)
-    return len(b) - common, len(a) - common
 
 
 def patch(old: str, new: str) -> list[dict[str, Any]]:
@@ -149,7 +126,7 @@ def test_a_files_figures_are_its_net_lines_from_first_to_last_content(
     cut = data.draw(st.integers(0, len(lines)), label="cut")
     assert fold(fold(Fold(), lines[:cut]), lines[cut:]) == fold(Fold(), lines)
     start = "" if created else first
-    assert (change.added, change.removed) == net(start, now)
+    assert (change.added, change.removed) == net_lines(start, now)
     assert not change.estimated
     edits = [a for turn in state.fold.turns for a in turn.actions if a.kind == "edit"]
     assert sum(a.added for a in edits) == sum(p for p, _ in told) + (
@@ -174,7 +151,7 @@ def test_writes_without_results_count_the_last_content_not_every_one(
     for content in writes:
         t.call("Write", {"file_path": PATH, "content": content}, None, "ok")
     change = t.state().fold.files[PATH]  # type: ignore[index]
-    assert (change.added, change.removed) == net("", writes[-1])
+    assert (change.added, change.removed) == net_lines("", writes[-1])
     assert change.estimated
 
 
@@ -197,11 +174,7 @@ def _content_chain(path_calls: list[tuple[dict[str, Any], dict[str, Any]]]
         if call["name"] == "Write":
             now = inp.get("content")
         elif call["name"] == "Edit":
-            old, new = inp.get("old_string"), inp.get("new_string")
-            if not isinstance(old, str) or not isinstance(new, str) or old not in original:
-                return None
-            now = (original.replace(old, new) if inp.get("replace_all")
-                   else original.replace(old, new, 1))
+            now = edited(original, inp)
         else:
             return None
         if not isinstance(now, str):
@@ -245,7 +218,7 @@ def test_every_corpus_file_counts_its_net_lines() -> None:
             a, b = git_lines(ends[0]), git_lines(ends[1])
             if len(a) * len(b) > 4_000_000:
                 continue
-            expected[path] = net(*ends)
+            expected[path] = net_lines(*ends)
         if not expected:
             continue
         f = fold(Fold(), (decode_line(x) for x in main.read_bytes().split(b"\n") if x.strip()))

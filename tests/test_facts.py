@@ -16,6 +16,7 @@ import pytest
 
 from conftest import CORPUS, Env, frontmatter, has_assistant, main_files, session_files
 from conftest import json_objects as objects
+from file_lines import edited, net_lines
 from test_corpus import expected_sid
 
 pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
@@ -41,16 +42,6 @@ def result_text(obj: dict[str, Any], block: dict[str, Any]) -> str:
     if isinstance(c, str):
         return c
     return "\n".join(str(x.get("text", "")) for x in c or [] if isinstance(x, dict))
-
-
-def _edited(before: str, inp: dict[str, Any]) -> str | None:
-    edits = inp.get("edits") if isinstance(inp.get("edits"), list) else [inp]
-    for e in edits:
-        old, new = e.get("old_string"), e.get("new_string")
-        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in before:
-            return None
-        before = before.replace(old, new) if e.get("replace_all") else before.replace(old, new, 1)
-    return before
 
 
 class Facts:
@@ -88,7 +79,7 @@ class Facts:
         if not isinstance(original, str) or original != now:
             self.contents[path] = (None, None, created)
             return
-        after = inp.get("content") if call.get("name") == "Write" else _edited(original, inp)
+        after = inp.get("content") if call.get("name") == "Write" else edited(original, inp)
         self.contents[path] = (first, after if isinstance(after, str) else None, created)
 
     def _read(self, path: Path, main_file: bool, agent_ids: set[str]) -> None:
@@ -348,30 +339,6 @@ def _edit_lines(name: str, inp: dict[str, Any], result: Any) -> tuple[int, int, 
     return lines(inp.get("new_string")), lines(inp.get("old_string")), True
 
 
-def _git_lines(text: str) -> list[str]:
-    parts = text.split("\n")
-    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
-
-
-def _net(old: str, new: str) -> tuple[int, int]:
-    """Lines `new` adds to `old` and takes from it: those outside a longest
-    common subsequence of their lines (dynamic programming, after the common
-    start and end)."""
-    a, b = _git_lines(old), _git_lines(new)
-    while a and b and a[0] == b[0]:
-        a, b = a[1:], b[1:]
-    while a and b and a[-1] == b[-1]:
-        a, b = a[:-1], b[:-1]
-    row = [0] * (len(b) + 1)
-    for x in a:
-        diag, row = 0, row[:]
-        for j, y in enumerate(b, 1):
-            up = row[j]
-            row[j] = diag + 1 if x == y else max(row[j], row[j - 1])
-            diag = up
-    return len(b) - row[-1], len(a) - row[-1]
-
-
 class _Followed:
     """One file's lines in one transcript file: the lines between the first
     and the last of the contents the JSON tells in a row, plus each change
@@ -384,12 +351,12 @@ class _Followed:
 
     def settle(self) -> None:
         if self.base is not None and self.now is not None:
-            a, r = _net(self.base, self.now)
+            a, r = net_lines(self.base, self.now)
             self.settled = (self.settled[0] + a, self.settled[1] + r)
         self.base = self.now = None
 
     def total(self) -> tuple[int, int]:
-        a, r = _net(self.base, self.now) if self.base is not None and self.now is not None \
+        a, r = net_lines(self.base, self.now) if self.base is not None and self.now is not None \
             else (0, 0)
         return self.settled[0] + a, self.settled[1] + r
 
@@ -429,7 +396,7 @@ def file_lines(main: Path) -> dict[str, tuple[int, int]]:
                             else None
                     elif call["name"] in ("Edit", "MultiEdit") and before is not None and r:
                         # Only an edit with a result tells the content after it.
-                        after = _edited(before, inp)
+                        after = edited(before, inp)
                     if before is not None and after is not None:
                         if f.now is not None and f.now != before:
                             f.settle()

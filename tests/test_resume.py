@@ -68,16 +68,11 @@ def no_payload_ran(root: Path) -> None:
         assert "PWNED" not in files and "PWNED" not in dirs
 
 
-@pytest.mark.parametrize("relative", [False, True], ids=["absolute", "windows-relative"])
-@settings(max_examples=examples(15, 40), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(name=names, sid=ids)
-def test_a_pasted_resume_line_runs_nothing_and_lands_in_the_folder(
-        stub_bin: Path, relative: bool, name: str, sid: str) -> None:
-    """In bash, and in sh for a folder with no control character (`$'…'` is
-    for those): the folder comes back byte for byte, the id as one argument."""
-    if relative:
-        name = "C:\\Users\\me\\" + name  # a Windows-style path, as one folder here
+def pasted_lands_in(name: str, sid: str, bin_dir: Path, relative: bool) -> None:
+    """A folder `name` made in a scratch folder: its resume line (the folder
+    as recorded, relative or whole) is one line, and pasted there, in bash and
+    in sh for a name with no control character (`$'…'` is for those), it lands
+    in the folder byte for byte, runs `claude --resume <sid>` and nothing else."""
     root = Path(tempfile.mkdtemp(prefix="vv-resume-"))
     try:
         start = root / "start"
@@ -88,12 +83,25 @@ def test_a_pasted_resume_line_runs_nothing_and_lands_in_the_folder(
         assert "\n" not in line and "\r" not in line
         shells = ["bash"] + (["sh"] if name.isprintable() and shutil.which("sh") else [])
         for shell in shells:
-            cwd, argv = run_pasted(shell, line, start, stub_bin)
+            cwd, argv = run_pasted(shell, line, start, bin_dir)
             assert cwd == str(folder)
             assert argv == ["--resume", sid]
         no_payload_ran(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute", "windows-relative"])
+@settings(max_examples=examples(15, 40), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=names, sid=ids)
+def test_a_pasted_resume_line_runs_nothing_and_lands_in_the_folder(
+        stub_bin: Path, relative: bool, name: str, sid: str) -> None:
+    """In bash, and in sh for a folder with no control character (`$'…'` is
+    for those): the folder comes back byte for byte, the id as one argument."""
+    if relative:
+        name = "C:\\Users\\me\\" + name  # a Windows-style path, as one folder here
+    pasted_lands_in(name, sid, stub_bin, relative)
 
 
 @given(st.text(min_size=1, max_size=60).filter(lambda t: "\0" not in t))
@@ -139,18 +147,4 @@ def test_a_folder_named_like_an_option_is_a_folder(stub_bin: Path, name: str, si
     """A recorded folder that starts with '-' (`-experiments/worktrees`, as a
     checkpoint records its cwd): the pasted line still lands in it."""
     name = dashes + name
-    root = Path(tempfile.mkdtemp(prefix="vv-resume-"))
-    try:
-        start = root / "start"
-        start.mkdir()
-        folder = start / name
-        folder.mkdir()
-        line = resume_command(name, sid)
-        shells = ["bash"] + (["sh"] if name.isprintable() and shutil.which("sh") else [])
-        for shell in shells:
-            cwd, argv = run_pasted(shell, line, start, stub_bin)
-            assert cwd == str(folder)
-            assert argv == ["--resume", sid]
-        no_payload_ran(root)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    pasted_lands_in(name, sid, stub_bin, relative=True)

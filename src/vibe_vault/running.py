@@ -52,40 +52,34 @@ def _s(d: dict[str, Any], key: str) -> str:
     return v[:RAW_CHARS] if isinstance(v, str) else ""
 
 
+def _with_ids(raw: object) -> tuple[list[dict[str, Any]], int, int]:
+    """A listed field's first MAX_LISTED entries that are objects with an id,
+    the entries beyond them, and those of another shape (the field itself,
+    when present and not a list)."""
+    if raw is None:
+        return [], 0, 0
+    if not isinstance(raw, list):
+        return [], 0, 1
+    kept = raw[:MAX_LISTED]
+    items = [item for item in kept
+             if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"]]
+    return items, max(0, len(raw) - MAX_LISTED), len(kept) - len(items)
+
+
 def listed(event: dict[str, Any]) -> Listed | None:
     """The event's lists; None when it carries neither (a client before 2.1.145,
     or both not lists: nothing is known, so nothing changes)."""
     raw_tasks, raw_crons = event.get("background_tasks"), event.get("session_crons")
-    malformed = more = 0
-    tasks: list[tuple[str, str, str, str]] = []
-    crons: list[tuple[str, str, str, bool]] = []
-    if isinstance(raw_tasks, list):
-        more += max(0, len(raw_tasks) - MAX_LISTED)
-        for item in raw_tasks[:MAX_LISTED]:
-            if not isinstance(item, dict) or not isinstance(item.get("id"), str) \
-                    or not item["id"]:
-                malformed += 1
-                continue
-            if _s(item, "status").lower() in ENDED:
-                continue
-            tasks.append((_s(item, "id"), _s(item, "type"), _s(item, "description"),
-                          _s(item, "command")))
-    elif raw_tasks is not None:
-        malformed += 1
-    if isinstance(raw_crons, list):
-        more += max(0, len(raw_crons) - MAX_LISTED)
-        for item in raw_crons[:MAX_LISTED]:
-            if not isinstance(item, dict) or not isinstance(item.get("id"), str) \
-                    or not item["id"]:
-                malformed += 1
-                continue
-            crons.append((_s(item, "id"), _s(item, "schedule"), _s(item, "prompt"),
-                          item.get("recurring") is not False))
-    elif raw_crons is not None:
-        malformed += 1
     if raw_tasks is None and raw_crons is None:
         return None
-    return Listed(tasks=tasks, crons=crons, more=more, malformed=malformed,
+    task_items, tasks_more, tasks_malformed = _with_ids(raw_tasks)
+    cron_items, crons_more, crons_malformed = _with_ids(raw_crons)
+    tasks = [(_s(item, "id"), _s(item, "type"), _s(item, "description"), _s(item, "command"))
+             for item in task_items if _s(item, "status").lower() not in ENDED]
+    crons = [(_s(item, "id"), _s(item, "schedule"), _s(item, "prompt"),
+              item.get("recurring") is not False) for item in cron_items]
+    return Listed(tasks=tasks, crons=crons, more=tasks_more + crons_more,
+                  malformed=tasks_malformed + crons_malformed,
                   tasks_known=isinstance(raw_tasks, list), crons_known=isinstance(raw_crons, list))
 
 

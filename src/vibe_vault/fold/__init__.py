@@ -206,20 +206,9 @@ def _says_copied(facts: Fold, e: Entry) -> bool:
         asked_by = e.requestSessionId
         return bool(asked_by and e.sessionId and asked_by != e.sessionId)
     if e.type == "user" and facts.opening_prompt and e.message is not None:
-        mark = _prompt_mark(_prompt_words(e.message.content))
+        mark = _prompt_mark(story.typed_words(e.message.content)[0])
         return bool(mark) and mark != facts.opening_prompt
     return False
-
-
-def _prompt_words(content: object) -> str | None:
-    """A user line's typed words (None for a tool's result)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [b if isinstance(b, str) else (b.text or "") for b in content
-                 if isinstance(b, str) or b.type == "text"]
-        return "\n".join(texts) if texts else None
-    return None
 
 
 def _prompt_mark(words: object) -> int:

@@ -106,21 +106,31 @@ def on_user(ctx: Context, e: Entry, ts: str) -> None:
         return
     content = m.content
     if isinstance(content, list):
-        texts: list[str] = []
-        images = 0
         for b in content:
-            if isinstance(b, str):
-                texts.append(b)
-            elif b.type == "tool_result":
+            if not isinstance(b, str) and b.type == "tool_result":
                 calls.on_tool_result(ctx, b, e, ts)
-            elif b.type == "text" and b.text:
-                texts.append(b.text)
-            elif b.type == "image":
-                images += 1
-        if texts or images:
-            on_prompt(ctx, e, "\n".join(texts), images, ts)
-    elif isinstance(content, str):
-        on_prompt(ctx, e, content, 0, ts)
+    words, images = typed_words(content)
+    if words is not None or images:
+        on_prompt(ctx, e, words or "", images, ts)
+
+
+def typed_words(content: object) -> tuple[str | None, int]:
+    """What a user line's person typed: its words (None when it has none: a
+    tool's result) and how many images came with them."""
+    if isinstance(content, str):
+        return content, 0
+    if not isinstance(content, list):
+        return None, 0
+    texts: list[str] = []
+    images = 0
+    for b in content:
+        if isinstance(b, str):
+            texts.append(b)
+        elif b.type == "text" and b.text:
+            texts.append(b.text)
+        elif b.type == "image":
+            images += 1
+    return ("\n".join(texts) if texts else None), images
 
 
 _IMAGE_MARK = r"\[Image #\d+\]"

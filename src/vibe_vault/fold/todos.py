@@ -178,9 +178,22 @@ _NOT_RUNNING = re.compile(r"is not running \(status: ([a-z_]{1,40})\)")
 STOP_TOOLS = ("TaskStop", "KillShell", "KillBash")
 
 
-def _left(ctx: Context, job: LeftRunning) -> None:
+def _left(ctx: Context, call: Pending, outcome: Outcome, kind: str, job: Redacted,
+          text: Redacted, until: str = "") -> None:
+    """Keep the job `call` set going, as its result `outcome` said."""
     if len(ctx.facts.left_running) < MAX_LEFT_RUNNING:
-        ctx.facts.left_running.append(job)
+        ctx.facts.left_running.append(LeftRunning(kind=kind, job=job, text=text,
+                                                  tool_id=call.tool_id, ts=outcome.ts,
+                                                  until=until))
+
+
+def _task_id(given: object, outcome: Outcome, said: re.Pattern[str]) -> str:
+    """The client's id for a task it started: its result's field, else read
+    from the result's text."""
+    if isinstance(given, str):
+        return given
+    found = said.search(outcome.text[:2000])
+    return found.group(1) if found else ""
 
 
 TASKS = ("shell", "monitor")  # what TaskStop stops, TaskOutput tells of: background tasks
@@ -200,13 +213,10 @@ def started_in_background(ctx: Context, call: Pending, action: Action | None,
     """A Bash command whose result came as it started: it runs on until a
     notification, a stop or the end of the session."""
     result = outcome.result
-    raw = result.backgroundTaskId if result is not None else None
-    if not isinstance(raw, str):
-        found = _BACKGROUND_ID.search(outcome.text[:2000])
-        raw = found.group(1) if found else ""
+    raw = _task_id(result.backgroundTaskId if result is not None else None, outcome,
+                   _BACKGROUND_ID)
     text = action.text if action is not None else Redacted(call.key.removeprefix("cmd:"))
-    _left(ctx, LeftRunning(kind="shell", job=ctx.name(raw, 64), text=text,
-                           tool_id=call.tool_id, ts=outcome.ts))
+    _left(ctx, call, outcome, "shell", ctx.name(raw, 64), text)
 
 
 def on_stop(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
@@ -269,12 +279,8 @@ def on_monitor_started(ctx: Context, call: Pending, action: Action | None,
     if outcome.status != "ok":
         return
     result = outcome.result
-    raw = result.taskId if result is not None else None
-    if not isinstance(raw, str):
-        found = _MONITOR_ID.search(outcome.text[:2000])
-        raw = found.group(1) if found else ""
-    _left(ctx, LeftRunning(kind="monitor", job=ctx.name(raw, 64), text=call.key or
-                           Redacted("Monitor"), tool_id=call.tool_id, ts=outcome.ts))
+    raw = _task_id(result.taskId if result is not None else None, outcome, _MONITOR_ID)
+    _left(ctx, call, outcome, "monitor", ctx.name(raw, 64), call.key or Redacted("Monitor"))
 
 
 WAKEUP_KEY_CHARS = 240  # as vibe_vault.running keeps a listed cron's prompt: the two compare
@@ -310,9 +316,8 @@ def on_wakeup_set(ctx: Context, call: Pending, action: Action | None,
         return
     from vibe_vault.times import utc_iso_of_epoch
 
-    _left(ctx, LeftRunning(kind="wakeup", job=call.key, text=call.task_subject,
-                           tool_id=call.tool_id, ts=outcome.ts,
-                           until=utc_iso_of_epoch(when / 1000)))
+    _left(ctx, call, outcome, "wakeup", call.key, call.task_subject,
+          until=utc_iso_of_epoch(when / 1000))
 
 
 def on_cron_create(ctx: Context, call: Pending, inp: ToolInput,
@@ -335,8 +340,7 @@ def on_cron_created(ctx: Context, call: Pending, action: Action | None,
                 f"`{call.task_subject}`" if call.task_subject and "`" not in call.task_subject
                 else "")
     text = Redacted(f"{call.key} ({schedule})" if schedule else call.key)
-    _left(ctx, LeftRunning(kind="cron", job=ctx.name(result.id, 64), text=text,
-                           tool_id=call.tool_id, ts=outcome.ts))
+    _left(ctx, call, outcome, "cron", ctx.name(result.id, 64), text)
 
 
 def on_cron_delete(ctx: Context, call: Pending, inp: ToolInput,
