@@ -317,17 +317,20 @@ class Env:
             time.tzset()
         return subprocess.CompletedProcess(["vv", *args], code, *written)
 
-    def traces(self, secret: str, sid: str) -> list[str]:
+    def traces(self, secret: str, sid: str, here: bool = False) -> list[str]:
         """Where `secret` is seen: each file under the vault and the state dir
         (the database included) holding it as written or JSON-escaped, and each
         of `vv search` (plain and --json) and `vv show` of the session printing
-        it. The privacy tests' one oracle: the value the test planted."""
+        it. The privacy tests' one oracle: the value the test planted. `here`
+        runs the three commands in this process (`vv_here`), for the many
+        generated cases whose end-to-end proof is one case run as processes."""
         needle, escaped = secret.encode(), json.dumps(secret)[1:-1].encode()
         found = [str(p) for root in (self.vault, self.state) if root.exists()
                  for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()
                  and (needle in (data := p.read_bytes()) or escaped in data)]
+        run = self.vv_here if here else self.vv
         for args in (["search", secret], ["search", "--json", secret], ["show", sid[:8]]):
-            r = self.vv(*args)
+            r = run(*args)
             if needle in r.stdout + r.stderr:
                 found.append("vv " + " ".join(args))
         return found
@@ -336,6 +339,34 @@ class Env:
              timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
         data = event if isinstance(event, bytes) else json.dumps(event).encode()
         return self.vv("hook", stdin=data, timeout=timeout)
+
+    def hook_here(self, event: dict[str, object] | bytes) -> subprocess.CompletedProcess[bytes]:
+        """`vv hook` run inside this process (as `vv_here`), the event as its stdin."""
+        from vibe_vault.commands import hook
+
+        data = event if isinstance(event, bytes) else json.dumps(event).encode()
+        read_stdin = hook.read_stdin
+        hook.read_stdin = lambda: data
+        try:
+            return self.vv_here("hook")
+        finally:
+            hook.read_stdin = read_stdin
+
+    def transcript(self, sid: str, lines: list[bytes], folder: str = "-srv-app") -> Path:
+        """Session `sid`'s transcript, these JSONL lines, where Claude Code
+        keeps it (a project's folder in the Claude dir)."""
+        path = self.claude / "projects" / folder / f"{sid}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"".join(line + b"\n" for line in lines))
+        return path
+
+    def stop(self, sid: str, transcript: Path, cwd: str = "/srv/app", here: bool = False) -> None:
+        """The Stop hook on that session, as Claude Code sends it (`vv hook` as
+        a process, or `here` in this one); it answers 0."""
+        event = {"hook_event_name": "Stop", "session_id": sid,
+                 "transcript_path": str(transcript), "cwd": cwd}
+        r = self.hook_here(event) if here else self.hook(event)
+        assert r.returncode == 0, r.stderr
 
     def config(self) -> Any:
         """The Config `vv` runs with here."""
@@ -365,6 +396,21 @@ class Env:
             for p in sorted(self.vault.rglob("*.md"))
             if ".vibe-vault" not in p.parts
         }
+
+
+# Generated end-to-end cases that ran `vv` as processes, by test (in this process).
+_RAN_AS_PROCESSES: set[str] = set()
+
+
+def in_process(test: str) -> bool:
+    """Whether a generated end-to-end case of `test` runs `vv` in this process
+    (`hook_here`, `traces(here=True)`): every case but the first, which runs
+    it as Claude Code and a user do, as processes. A process adds its start
+    and nothing else to what a case proves, and those start by the hundred."""
+    if test in _RAN_AS_PROCESSES:
+        return True
+    _RAN_AS_PROCESSES.add(test)
+    return False
 
 
 @pytest.fixture
@@ -406,6 +452,19 @@ def frontmatter(note: str) -> dict[str, object]:
     data = yaml.safe_load(note[4:end])
     assert isinstance(data, dict)
     return data
+
+
+def open_threads(note: str) -> list[str]:
+    """The items of a note's Open threads, in order, as written."""
+    lines = note.splitlines()
+    if "## Open threads" not in lines:
+        return []
+    out = []
+    for ln in lines[lines.index("## Open threads") + 1:]:
+        if not ln.startswith("- [ ] "):
+            break
+        out.append(ln)
+    return out
 
 
 def independent_tokens(main: Path, agents: list[Path]) -> dict[str, int]:

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import test_shell_secrets as shell
-from conftest import Env
+from conftest import Env, in_process
 
 # What a value may hold, by how it is written in the command. Bare: what the
 # shell passes through unquoted. In '…': anything but a quote. In "…": no `$`,
@@ -213,17 +213,12 @@ def test_ordinary_uses_of_these_commands_redact_nothing(command: str, before: st
 @given(planted())
 def test_end_to_end_the_value_is_in_no_file_search_or_show(case: tuple[str, str, str]) -> None:
     form, command, v = case
+    here = in_process("cli_secrets end to end")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        slug = env.claude / "projects" / "-srv-app"
-        slug.mkdir(parents=True)
         sid = "5ec7e700-0000-4000-8000-000000000127"
-        path = slug / f"{sid}.jsonl"
-        path.write_bytes(b"\n".join(shell._lines(sid, _entries(command, v, list(PLACES))))
-                         + b"\n")
-        r = env.hook({"hook_event_name": "Stop", "session_id": sid,
-                      "transcript_path": str(path), "cwd": "/srv/app"})
-        assert r.returncode == 0, r.stderr
+        env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(command, v, list(PLACES)))),
+                 here=here)
         assert env.notes()
-        leaks = env.traces(v, sid)  # (vv as a subprocess: vv_here leaves state behind)
+        leaks = env.traces(v, sid, here=here)
         assert not leaks, (form, command, leaks)

@@ -19,7 +19,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 
 ALNUM = string.ascii_letters + string.digits
 SID = "5ec7e700-0000-4000-8000-0000000000f7"
@@ -70,10 +70,10 @@ def raw_traces(env: Env, value: str) -> list[str]:
             and needle in p.read_bytes()]
 
 
-def index_alone(env: Env) -> None:
+def index_alone(env: Env, here: bool) -> None:
     """`vv index`, run when no other one is (one SessionEnd started may be)."""
     for _ in range(300):
-        r = env.vv("index")
+        r = env.vv_here("index") if here else env.vv("index")
         assert r.returncode == 0, r.stderr
         if b"another vv index is running" not in r.stderr:
             return
@@ -89,9 +89,11 @@ def index_alone(env: Env) -> None:
        st.integers(0, 3))
 def test_a_secret_leaves_every_file(value: str, place: str, indexed_by: str, how: str,
                                     others: int) -> None:
+    here = in_process("index_purge")
     # (a `vv index` SessionEnd started may still be writing when the folder goes)
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         env = Env(Path(tmp))
+        vv, hook = (env.vv_here, env.hook_here) if here else (env.vv, env.hook)
         # The archive is a raw copy of the transcripts by design (README, Safety).
         (env.root / "config.toml").write_text("archive = false\n")
         folder = env.claude / "projects" / "-srv-app"
@@ -103,28 +105,28 @@ def test_a_secret_leaves_every_file(value: str, place: str, indexed_by: str, how
             other.add("user", f"unrelated work number {i} on the parser")
             other.add("assistant", [{"type": "text", "text": "Done."}])
             other.path.write_text(other.path.read_text().replace(SID, sid))
-            env.hook({"hook_event_name": "SessionEnd", "session_id": sid,
+            hook({"hook_event_name": "SessionEnd", "session_id": sid,
                       "transcript_path": str(other.path), "reason": "exit"})
         t = Transcript(folder / f"{SID}.jsonl")
         t.says(place, value)
         event = {"session_id": SID, "transcript_path": str(t.path), "cwd": "/srv/app"}
-        assert env.hook({**event, "hook_event_name": "Stop"}).returncode == 0
+        assert hook({**event, "hook_event_name": "Stop"}).returncode == 0
         if indexed_by == "search":
-            found = env.vv("search", "--json", value)
+            found = vv("search", "--json", value)
         else:
-            assert env.hook({**event, "hook_event_name": "SessionEnd",
+            assert hook({**event, "hook_event_name": "SessionEnd",
                              "reason": "exit"}).returncode == 0
-            found = env.vv("search", "--json", value)
+            found = vv("search", "--json", value)
         assert SID in found.stdout.decode(), found  # indexed with the value in it
         if how == "learned":
             t.teaches(value)
-            assert env.hook({**event, "hook_event_name": "Stop"}).returncode == 0
-            assert env.hook({**event, "hook_event_name": "SessionEnd",
+            assert hook({**event, "hook_event_name": "Stop"}).returncode == 0
+            assert hook({**event, "hook_event_name": "SessionEnd",
                              "reason": "exit"}).returncode == 0
-            index_alone(env)  # (what SessionEnd starts in the background)
-            assert env.vv("search", "--json", "staging").returncode == 0
+            index_alone(env, here)  # (what SessionEnd starts in the background)
+            assert vv("search", "--json", "staging").returncode == 0
         else:
-            r = env.vv("forget", SID)
+            r = vv("forget", SID)
             assert r.returncode == 0, r.stderr
         assert raw_traces(env, value) == []
-        assert env.traces(value, SID) == []
+        assert env.traces(value, SID, here=here) == []

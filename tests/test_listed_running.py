@@ -24,7 +24,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, frontmatter
+from conftest import Env, examples, frontmatter, open_threads
 from test_left_running import SID, Script
 from vibe_vault import running
 
@@ -93,18 +93,10 @@ class Hooked:
         return out
 
 
-def open_threads(note: str) -> list[str]:
+def threads(note: str) -> list[str]:
     """The note's open threads, a redaction marker read as HIDDEN, in order."""
-    lines = [re.sub(r"\\?\[REDACTED:[^]\\]*\\?\]", HIDDEN, ln) for ln in note.splitlines()]
-    if "## Open threads" not in lines:
-        return []
-    out = []
-    for ln in lines[lines.index("## Open threads") + 1:]:
-        if not ln.startswith("- [ ] "):
-            break
-        if not ln.startswith("- [ ] Claude is still at work"):  # (a turn unanswered: not ours)
-            out.append(ln)
-    return out
+    return [re.sub(r"\\?\[REDACTED:[^]\\]*\\?\]", HIDDEN, ln) for ln in open_threads(note)
+            if not ln.startswith("- [ ] Claude is still at work")]  # (a turn unanswered: not ours)
 
 
 TASK = st.tuples(st.integers(0, 5), st.sampled_from(["shell", "monitor", "local_agent"]),
@@ -231,7 +223,7 @@ def test_the_note_shows_what_the_client_lists(tmp_path_factory: Any,
         hooked = True
         model.take(want_tasks, want_crons, name == "Stop")
         (note,) = env.notes().values()
-        assert sorted(open_threads(note)) == sorted(model.lines(script)), (steps, note)
+        assert sorted(threads(note)) == sorted(model.lines(script)), (steps, note)
     if not hooked:
         return
     # Backfill ends a session whose last entry is old as idle, unless the
@@ -259,10 +251,10 @@ def test_an_old_client_changes_nothing_and_an_empty_stop_clears(env: Env) -> Non
     _, task, _ = _task(5, "shell", False)
     assert env.hook({**base, "background_tasks": [task], "session_crons": []}).returncode == 0
     line = "- [ ] `tail -f log5` *(left running in the background)*"
-    assert open_threads(next(iter(env.notes().values()))) == [line]
+    assert threads(next(iter(env.notes().values()))) == [line]
     assert env.hook(base).returncode == 0  # a client before 2.1.145: no lists, nothing known
-    assert open_threads(next(iter(env.notes().values()))) == [line]
+    assert threads(next(iter(env.notes().values()))) == [line]
     assert env.hook({**base, "background_tasks": "garbage"}).returncode == 0
-    assert open_threads(next(iter(env.notes().values()))) == [line]
+    assert threads(next(iter(env.notes().values()))) == [line]
     assert env.hook({**base, "background_tasks": [], "session_crons": []}).returncode == 0
-    assert open_threads(next(iter(env.notes().values()))) == []
+    assert threads(next(iter(env.notes().values()))) == []

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import test_shell_secrets as shell
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 
 _ALNUM = string.ascii_letters + string.digits
 # What a value may hold, by how it is written: bare (no space, quote, `$`,
@@ -537,20 +537,15 @@ def test_end_to_end_the_value_is_in_no_file_search_or_show(family: str) -> None:
     @given(planted(family))
     def check(case: tuple[str, str]) -> None:
         text, v = case
+        here = in_process(f"secret_forms end to end {family}")
         with tempfile.TemporaryDirectory() as tmp:
             env = Env(Path(tmp))
-            slug = env.claude / "projects" / "-srv-app"
-            slug.mkdir(parents=True)
             sid = "5ec7e700-0000-4000-8000-000000000127"
-            path = slug / f"{sid}.jsonl"
-            path.write_bytes(b"\n".join(shell._lines(sid, _entries(text, list(PLACES), v)))
-                             + b"\n")
-            r = env.hook({"hook_event_name": "Stop", "session_id": sid,
-                          "transcript_path": str(path), "cwd": "/srv/app"})
-            assert r.returncode == 0, r.stderr
+            env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(text, list(PLACES), v))),
+                     here=here)
             assert env.notes()
             for piece in pieces(v):
-                leaks = env.traces(piece, sid)
+                leaks = env.traces(piece, sid, here=here)
                 assert not leaks, (text, piece, leaks)
 
     check()

@@ -23,7 +23,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, in_process
 
 
 def _b64(text: str) -> str:
@@ -219,22 +219,15 @@ def test_no_false_learning_from_ordinary_commands() -> None:
 def test_end_to_end_the_value_is_in_no_file_search_or_show(
         case: tuple[str, str, list[tuple[str, bool]]], two_reads: bool) -> None:
     v, source, places = case
+    here = in_process("shell_secrets end to end")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        slug = env.claude / "projects" / "-srv-app"
-        slug.mkdir(parents=True)
         sid = "5ec7e700-0000-4000-8000-000000000027"
-        path = slug / f"{sid}.jsonl"
         lines = _lines(sid, _entries(v, source, places))
-        event = {"hook_event_name": "Stop", "session_id": sid, "transcript_path": str(path),
-                 "cwd": "/srv/app"}
         if two_reads:  # the value said in one hook's read, the secret printed in the next
-            path.write_bytes(b"\n".join(lines[:2]) + b"\n")
-            assert env.hook(event).returncode == 0
-        path.write_bytes(b"\n".join(lines) + b"\n")
-        r = env.hook(event)
-        assert r.returncode == 0, r.stderr
+            env.stop(sid, env.transcript(sid, lines[:2]), here=here)
+        env.stop(sid, env.transcript(sid, lines), here=here)
         assert env.notes()
         assert env.vv_here("index").returncode == 0
-        leaks = env.traces(v, sid)
+        leaks = env.traces(v, sid, here=here)
         assert not leaks, (source, places, leaks)

@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 from test_hook_input import transcript
 from vibe_vault.stored_paths import stored_folder, stored_path
 
@@ -63,6 +63,8 @@ def test_a_token_in_the_project_folder_is_kept_nowhere(token: str, shape: str,
                                                        sid: str) -> None:
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         env = Env(Path(tmp))
+        here = in_process("stored_paths token")
+        vv, hook = (env.vv_here, env.hook_here) if here else (env.vv, env.hook)
         # The archive is a raw copy of the transcripts by design (README, Safety).
         (env.root / "config.toml").write_text("archive = false\n")
         folder = env.claude / "projects" / shape.format(token)
@@ -70,14 +72,14 @@ def test_a_token_in_the_project_folder_is_kept_nowhere(token: str, shape: str,
         path = folder / f"{sid}.jsonl"
         path.write_bytes(transcript(sid, "/srv/app", "Fix the parser"))
         for event in ("Stop", "SessionEnd"):
-            r = env.hook({"hook_event_name": event, "session_id": sid, "cwd": "/srv/app",
+            r = hook({"hook_event_name": event, "session_id": sid, "cwd": "/srv/app",
                           "transcript_path": str(path), "reason": "exit"})
             assert r.returncode == 0 and r.stdout == b"", r.stderr
         assert env.notes()
-        first = env.vv("backfill", "--json")
+        first = vv("backfill", "--json")
         assert first.returncode == 0, first.stderr
-        again = json.loads(env.vv("backfill", "--json").stdout)
+        again = json.loads(vv("backfill", "--json").stdout)
         # The files read are still known by their kept paths: nothing read again.
         assert again["unchanged"] == 1 and again.get("written", 0) == 0, again
-        assert env.traces(token, sid) == []
+        assert env.traces(token, sid, here=here) == []
         assert not [p for p in env.state.rglob("*") if token in os.fspath(p)]

@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, strip_status
+from conftest import Env, examples, in_process, strip_status
 
 SID = "0badc0de-0000-4000-8000-0000000000a7"
 CWD = "/tmp/subsecret"
@@ -95,14 +95,15 @@ def _write(env: Env, name: str, entries: list[dict[str, Any]]) -> None:
     path.write_text("".join(_line(name, i, e) + "\n" for i, e in enumerate(entries)))
 
 
-def _hook(env: Env) -> None:
-    r = env.hook({"hook_event_name": "Stop", "session_id": SID, "cwd": CWD,
-                  "transcript_path": str(_path(env, "main"))})
+def _hook(env: Env, here: bool) -> None:
+    event = {"hook_event_name": "Stop", "session_id": SID, "cwd": CWD,
+             "transcript_path": str(_path(env, "main"))}
+    r = env.hook_here(event) if here else env.hook(event)
     assert r.returncode == 0 and not r.stdout, r
 
 
-# Each example runs ~12 vv processes: shrinking a failure would take minutes,
-# and the failing case is printed as drawn.
+# Each example runs ~12 vv commands (as processes in the first): shrinking a
+# failure would take minutes, and the failing case is printed as drawn.
 _NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 
 secrets = st.text(string.ascii_letters + string.digits, min_size=10, max_size=30).filter(
@@ -118,21 +119,22 @@ def test_a_secret_learned_in_any_file_leaves_every_file(
         tmp_path_factory: Any, secret: str, teacher: str, how: str,
         order: list[str]) -> None:
     contents = _contents(teacher, how, secret)
+    here = in_process("subagent_secrets")
     # Split: the files appear one by one in the drawn order, a hook after each
     # (the main transcript's first line is there from the start).
     split = Env(tmp_path_factory.mktemp("split"))
     _write(split, "main", contents["main"][:1])
     for name in order:
         _write(split, name, contents[name])
-        _hook(split)
+        _hook(split, here)
     # Whole: everything at once, one hook.
     whole = Env(tmp_path_factory.mktemp("whole"))
     for name in FILES:
         _write(whole, name, contents[name])
-    _hook(whole)
+    _hook(whole, here)
     for env in (split, whole):
-        assert env.vv("index").returncode == 0
-        found = env.traces(secret, SID)
+        assert (env.vv_here("index") if here else env.vv("index")).returncode == 0
+        found = env.traces(secret, SID, here=here)
         assert not found, (teacher, how, order, found)
     assert [strip_status(n) for n in split.notes().values()] == \
         [strip_status(n) for n in whole.notes().values()]

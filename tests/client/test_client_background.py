@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 from world import Run
 
+from conftest import open_threads
+
 SESSIONS = {
     # 2.1.332 in print mode waits for its background commands before it exits
     # (the transcript then tells the command finished); 2.1.197 exits with it
@@ -162,18 +164,6 @@ def still_open(transcript: Path) -> Open:
     out.wakeup = [wakeup[0]] if wakeup and wakeup[1] > last_ms else []
     out.ids = {t for t, _ in commands.values()} | {t for t, _ in monitors.values()} | set(jobs)
     out.wakeups = {wakeup[0]} if wakeup else set()
-    return out
-
-
-def open_threads(note: str) -> list[str]:
-    lines = note.splitlines()
-    if "## Open threads" not in lines:
-        return []
-    out = []
-    for ln in lines[lines.index("## Open threads") + 1:]:
-        if not ln.startswith("- [ ] "):
-            break
-        out.append(ln)
     return out
 
 
