@@ -13,6 +13,7 @@ with one).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from typing import Any
 
@@ -399,3 +400,19 @@ def test_a_subagents_quiet_commit_takes_the_sha_the_main_agents_later_log_prints
     state.agents["a"] = AgentFile(fold=fold_agent(AgentFold(), entries))
     listed = sorted((c.sha, c.subject) for _, c in work_of(state).commits)
     assert listed == sorted(zip(shas[:len(subjects)], reversed(subjects), strict=True))
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=st.sampled_from(['a', '\n', '\\', '"', 'n', '\t', 'é', '\r', '\u2028']),
+               max_size=30))
+def test_lines_counted_from_raw_json_equal_lines_of_the_text(text: str) -> None:
+    """A created file's lines are counted from its raw JSON string: the same
+    count as the decoded text (escaped backslashes once mistook `\\\\` for empty)."""
+    import msgspec
+
+    from vibe_vault.fold.files import count_json_lines as _count_json_lines
+    from vibe_vault.fold.files import count_lines as _count_lines
+
+    raw = msgspec.json.decode(json.dumps({"v": text}).encode(),
+                              type=dict[str, msgspec.Raw])["v"]
+    assert _count_json_lines(raw) == _count_lines(text)

@@ -5,7 +5,7 @@ over generated instants and zones (DST edges, half-hour and +14/-12 offsets)."""
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vibe_vault import times
@@ -88,3 +88,21 @@ def test_what_is_not_a_time(text: str) -> None:
 def test_no_offset_is_utc() -> None:
     assert times.utc_iso("2026-11-26T10:00:00") == "2026-11-26T10:00:00+00:00"
     assert times.note_stamp("2026-11-26T10:00:00") == "2026-11-26-1000"
+
+
+@settings(max_examples=500)
+@given(st.datetimes(timezones=st.just(UTC)),
+       st.sampled_from(["Z", "+00:00", ".5Z", ".123Z", ".999999Z", ".1234567Z", "z", ""]),
+       st.sampled_from(["", "60", "nan", "1e1", " 1", "0x"]))
+def test_fast_epoch_agrees_with_datetime(dt: datetime, suffix: str, garble: str) -> None:
+    from vibe_vault.fold import epoch  # (the fold's name for times.epoch)
+
+    ts = dt.strftime("%Y-%m-%dT%H:%M:%S")
+    if garble:
+        ts = ts[:17] + garble
+    ts += suffix
+    try:
+        expected: float | None = datetime.fromisoformat(ts).timestamp()
+    except ValueError:
+        expected = None
+    assert epoch(ts) == expected, ts
