@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, Env, corpus_files, examples, frontmatter, json_objects
+from conftest import FIXTURES, Env, corpus_files, examples, frontmatter, in_process, json_objects
 from vibe_vault.hook_input import MAX_ID, session_id_problem, transcript_path
 
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -250,26 +250,28 @@ def _place(env: Env, sid: str, prompt: str) -> Path:
 def test_a_hook_given_a_bad_session_id_does_nothing(case: tuple[object, str], event: str,
                                                      real: str) -> None:
     value, marker = case
+    here = in_process("hook_input bad session id")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
         (env.root / "config.toml").write_text("inject_context = true\n")
         # The transcript is there (by its real id): the bad one still names nothing.
         path = _place(env, real, "Fix the parser")
-        r = env.hook({"hook_event_name": event, "session_id": value,
-                      "transcript_path": str(path), "cwd": "/srv/app", "tool_use_id": "t1",
-                      "reason": "exit"})
+        r = (env.hook_here if here else env.hook)({
+            "hook_event_name": event, "session_id": value, "transcript_path": str(path),
+            "cwd": "/srv/app", "tool_use_id": "t1", "reason": "exit"})
         harmless(r)
         assert not env.notes()
         assert not list((env.state / "sessions").glob("*")) if env.state.exists() else True
         assert not list((env.state / "journal").glob("*")) if env.state.exists() else True
         assert named_with(env, marker) == []
-        assert env.traces(marker, real) == []
+        assert env.traces(marker, real, here=here) == []
 
 
 @settings(max_examples=examples(8, 60), **SLOW)
 @given(st.data(), st.sampled_from(["Stop", "SessionEnd", "PreCompact", "SubagentStop"]))
 def test_a_hook_given_a_bad_transcript_path_reads_nothing_there(data: st.DataObject,
                                                                  event: str) -> None:
+    here = in_process("hook_input bad transcript path")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
         root = str(env.claude / "projects")
@@ -288,19 +290,21 @@ def test_a_hook_given_a_bad_transcript_path_reads_nothing_there(data: st.DataObj
             except OSError:
                 pass
         before = {p for p in env.root.rglob("*")}
-        r = env.hook({"hook_event_name": event, "session_id": sid, "transcript_path": value,
-                      "cwd": "/srv/app", "reason": "exit"})
+        r = (env.hook_here if here else env.hook)({
+            "hook_event_name": event, "session_id": sid, "transcript_path": value,
+            "cwd": "/srv/app", "reason": "exit"})
         harmless(r)
         assert not env.notes()
         made = {p for p in env.root.rglob("*")} - before
         assert [str(p) for p in made if marker in str(p)] == []
-        assert env.traces(marker, sid) == []
-        assert env.traces(said, sid) == []
+        assert env.traces(marker, sid, here=here) == []
+        assert env.traces(said, sid, here=here) == []
 
 
 @settings(max_examples=examples(6, 40), **SLOW)
 @given(st.data(), st.sampled_from(["absolute", "default", "tilde"]))
 def test_real_shapes_still_make_the_note(data: st.DataObject, config: str) -> None:
+    here = in_process(f"hook_input real shapes {config}")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
         home = env.env["HOME"]
@@ -313,8 +317,9 @@ def test_real_shapes_still_make_the_note(data: st.DataObject, config: str) -> No
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_bytes(transcript(sid, "/srv/app", "Fix the parser"))
         given_path = "~" + path[len(home):] if config == "tilde" else path
-        r = env.hook({"hook_event_name": "Stop", "session_id": sid,
-                      "transcript_path": given_path, "cwd": "/srv/app"})
+        r = (env.hook_here if here else env.hook)({"hook_event_name": "Stop", "session_id": sid,
+                                                   "transcript_path": given_path,
+                                                   "cwd": "/srv/app"})
         harmless(r)
         assert r.stderr == b""
         notes = env.notes()

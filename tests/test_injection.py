@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter
+from conftest import Env, examples, frontmatter
 from vibe_vault.vault import REWRITE_NOTICE, USER_HINT
 
 SID = "1a2b3c4d-0000-4000-8000-000000000001"
@@ -641,7 +641,7 @@ def _frontmatter(note: str) -> dict[str, Any]:
 BIDI_AND_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
+@settings(max_examples=examples(20, 60), deadline=None, suppress_health_check=list(HealthCheck),
           phases=[Phase.generate])
 @given(st.fixed_dictionaries({place: HOSTILE_TEXT for place in FIELDS}))
 def test_hostile_text_in_every_field_stays_text(hostile: dict[str, str]) -> None:

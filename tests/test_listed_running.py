@@ -24,7 +24,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, frontmatter, open_threads
+from conftest import Env, examples, frontmatter, in_process, open_threads
 from test_left_running import SID, Script
 from vibe_vault import running
 
@@ -169,6 +169,7 @@ def test_any_shape_is_read_or_counted(event: dict[str, Any]) -> None:
 def test_the_note_shows_what_the_client_lists(tmp_path_factory: Any,
                                               steps: list[tuple[str, Any]]) -> None:
     env = Env(tmp_path_factory.mktemp("listed"))
+    here = in_process("listed_running note")
     folder = env.claude / "projects" / "-work-app"
     folder.mkdir(parents=True)
     path = folder / f"{SID}.jsonl"
@@ -214,11 +215,12 @@ def test_the_note_shows_what_the_client_lists(tmp_path_factory: Any,
                 want_crons[cid] = (schedule, prompt + (" with " + HIDDEN if secret else ""),
                                    recurring)
         raw_tasks[:0] = junk  # malformed entries: counted, the rest still read
-        r = env.hook({"hook_event_name": name, "session_id": SID, "transcript_path": str(path),
-                      "cwd": CWD, "last_assistant_message": "Working on it.",
-                      "background_tasks": raw_tasks, "session_crons": raw_crons,
-                      **({"agent_id": "a1", "agent_type": "Explore"}
-                         if name == "SubagentStop" else {})})
+        event = {"hook_event_name": name, "session_id": SID, "transcript_path": str(path),
+                 "cwd": CWD, "last_assistant_message": "Working on it.",
+                 "background_tasks": raw_tasks, "session_crons": raw_crons,
+                 **({"agent_id": "a1", "agent_type": "Explore"}
+                    if name == "SubagentStop" else {})}
+        r = env.hook_here(event) if here else env.hook(event)
         assert r.returncode == 0 and r.stdout == b"", r.stderr
         hooked = True
         model.take(want_tasks, want_crons, name == "Stop")
@@ -228,12 +230,12 @@ def test_the_note_shows_what_the_client_lists(tmp_path_factory: Any,
         return
     # Backfill ends a session whose last entry is old as idle, unless the
     # client last said something of it runs on.
-    assert env.vv("backfill").returncode == 0
+    assert (env.vv_here("backfill") if here else env.vv("backfill")).returncode == 0
     (note,) = env.notes().values()
     waiting = bool(model.tasks or model.crons)
     assert frontmatter(note)["status"] == ("active" if waiting else "ended"), steps
     if planted:
-        assert env.traces(SECRET, SID) == []
+        assert env.traces(SECRET, SID, here=here) == []
 
 
 def test_an_old_client_changes_nothing_and_an_empty_stop_clears(env: Env) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from vibe_vault import neighbours, registry, vaultdb
 from vibe_vault.links import Links, compute_links, links_of
 from vibe_vault.records import Record
@@ -77,7 +78,7 @@ def settled(conn: sqlite3.Connection) -> None:
             apply(conn, oracle(conn, p))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(st.data())
 def test_links_of_each_session_from_its_neighbours_equal_the_oracle(data: Any) -> None:
     with tempfile.TemporaryDirectory() as state:
@@ -99,7 +100,7 @@ operations = st.lists(st.tuples(st.sampled_from(["put", "put", "put", "delete"])
                                 st.sampled_from(SIDS)), min_size=1, max_size=12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(st.data(), operations)
 def test_relinking_only_the_touched_sessions_keeps_every_link_equal_to_the_oracle(
         data: Any, ops: list[tuple[str, str]]) -> None:

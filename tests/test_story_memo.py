@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, strip_status
+from conftest import Env, in_process, strip_status
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions
 from vibe_vault.fold import HEAD_TURNS, TAIL_TURNS, fold
@@ -194,7 +194,9 @@ def test_stops_through_the_hook_write_the_note_a_backfill_does(tmp_path: Path,
                rng.random() < 0.2, rng.random() < 0.9)
         s.assistant([{"type": "text", "text": f"## Turn {k}\n\nDone with {k}.\n\nMore."}])
     lines = s.encoded()
+    here = in_process("story_memo stops")
     hook_env = Env(tmp_path / "hook")
+    hook = hook_env.hook_here if here else hook_env.hook
     path = hook_env.claude / "projects" / "-work-app" / f"{SID}.jsonl"
     path.parent.mkdir(parents=True)
     event = {"session_id": SID, "transcript_path": str(path), "cwd": CWD,
@@ -202,17 +204,17 @@ def test_stops_through_the_hook_write_the_note_a_backfill_does(tmp_path: Path,
     cuts = [*sorted(rng.sample(range(1, len(lines)), 5)), len(lines)]
     for cut in cuts:
         path.write_bytes(b"".join(x + b"\n" for x in lines[:cut]))
-        r = hook_env.hook(event)
+        r = hook(event)
         assert r.returncode == 0 and r.stdout == b"" and b"Traceback" not in r.stderr
     saved = decode_state((hook_env.state / "sessions" / f"{SID}.state").read_bytes())
     assert saved is not None and len(saved.rendered) == HEAD_TURNS + TAIL_TURNS - 1
-    r = hook_env.hook({**event, "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"})
+    r = hook({**event, "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"})
     assert r.returncode == 0 and r.stdout == b""
     one_env = Env(tmp_path / "one")
     one_path = one_env.claude / "projects" / "-work-app" / f"{SID}.jsonl"
     one_path.parent.mkdir(parents=True)
     one_path.write_bytes(path.read_bytes())
-    r = one_env.vv("backfill")
+    r = (one_env.vv_here if here else one_env.vv)("backfill")
     assert r.returncode == 0, r.stderr
     hook_notes, one_notes = hook_env.notes(), one_env.notes()
     assert hook_notes.keys() == one_notes.keys() and len(hook_notes) == 1

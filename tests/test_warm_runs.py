@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 
 PROJECTS = ("alpha", "beta", "gamma")
 WORDS = ("fix", "the", "parser", "add", "tests", "docs")  # few: titles repeat
@@ -141,7 +141,7 @@ change = st.one_of(
 history = st.lists(st.lists(change, max_size=3), min_size=1, max_size=4)
 
 
-def apply(env: Env, home: Home, step: tuple[Any, ...]) -> None:
+def apply(env: Env, home: Home, step: tuple[Any, ...], here: bool = False) -> None:
     kind = step[0]
     sids = sorted(home.sessions)
     if kind == "new":
@@ -163,12 +163,13 @@ def apply(env: Env, home: Home, step: tuple[Any, ...]) -> None:
         elif kind == "delete" and sid not in home.touched:
             home.delete(sid)
         elif kind == "forget":
-            assert env.vv("forget", sid).returncode == 0
+            assert (env.vv_here if here else env.vv)("forget", sid).returncode == 0
             home.touched.add(sid)
 
 
-def run(env: Env) -> dict[str, Any]:
-    r = env.vv("backfill", "--json")
+def run(env: Env, here: bool = False) -> dict[str, Any]:
+    """`vv backfill --json` (as a process, or `here` in this one), its summary."""
+    r = (env.vv_here if here else env.vv)("backfill", "--json")
     assert r.returncode == 0, r.stderr
     assert b"Traceback" not in r.stderr
     out: dict[str, Any] = json.loads(r.stdout)
@@ -183,23 +184,24 @@ def test_warm_runs_equal_a_first_backfill_of_the_final_home(
         tmp_path_factory: Any, first: list[tuple[str, list[str]]],
         rounds: list[list[tuple[Any, ...]]]) -> None:
     root = tmp_path_factory.mktemp("warm")
+    here = in_process("warm runs")
     env = Env(root)
     home = Home(root)
     for project, prompts in first:
         home.new(project, prompts)
-    run(env)
+    run(env, here)
     home.touched.clear()
     for changes in rounds:
         for step in changes:
-            apply(env, home, step)
-        summary = run(env)
+            apply(env, home, step, here)
+        summary = run(env, here)
         home.touched.clear()
         alive = {sid for sid in home.sessions
                  if not (env.state / "forgotten" / sid).exists()}
         assert summary["sessions"] == len(home.sessions)
         assert summary["failed"] == 0
         assert summary["sessions"] - summary["forgotten"] == len(alive)
-    again = run(env)  # nothing changed: passed over, counted as before
+    again = run(env, here)  # nothing changed: passed over, counted as before
     assert again["written"] == 0 and again["bytes"] == 0
     assert again["unchanged"] == len(home.sessions) - again["forgotten"]
 
@@ -208,7 +210,7 @@ def test_warm_runs_equal_a_first_backfill_of_the_final_home(
     fresh.env["CLAUDE_CONFIG_DIR"] = str(root / "claude")
     if (env.state / "forgotten").exists():
         shutil.copytree(env.state / "forgotten", fresh.state / "forgotten")
-    run(fresh)
+    run(fresh, here)
     assert env.all_notes() == fresh.all_notes()
 
 
