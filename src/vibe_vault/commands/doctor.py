@@ -148,7 +148,7 @@ def _retention(cfg: Config, project_dir: Path) -> Check:
     mains: dict[str, float] = {}
     paths: dict[str, Path] = {}
     for p in root.glob("*/*.jsonl"):
-        if p.name.startswith("agent-"):
+        if locations.is_agent_file(p.name):
             continue
         try:
             mains[p.stem], paths[p.stem] = p.stat().st_mtime, p
