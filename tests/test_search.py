@@ -348,21 +348,22 @@ def search_in_process(env: Env, monkeypatch: pytest.MonkeyPatch,
 def test_a_planted_secret_cannot_be_found(env: Env, thorough: bool,
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    """Every form's longest word searched for, by the search command in this
-    process; through `vv` itself too for a sample of them (all with --slow and
-    in CI)."""
-    from test_secrets import FORMS, write_home
+    """Every planted form's longest word searched for, by the search command in
+    this process; through `vv` itself too for a sample of them (every form, and
+    all through `vv`, with --slow and in CI: test_secrets.home_forms)."""
+    from test_secrets import home_forms, write_home
 
-    sessions = write_home(env)
+    forms = home_forms()
+    sessions = write_home(env, forms)
     assert env.vv("backfill").returncode == 0
     # a word of the texts around the secrets: found, alike by vv and in process
-    word = next(w for _, text, secret in FORMS for w in re.findall(r"[A-Za-z]{5,}", text)
+    word = next(w for _, text, secret in forms for w in re.findall(r"[A-Za-z]{5,}", text)
                 if w not in secret)
     known = search(env, word)
     assert known, word
     assert search_in_process(env, monkeypatch, capsys, word) == known
     found = []
-    for i, ((kind, _, secret), (_, planted, _)) in enumerate(zip(FORMS, sessions, strict=True)):
+    for i, ((kind, _, secret), (_, planted, _)) in enumerate(zip(forms, sessions, strict=True)):
         assert secret == planted
         tokens = re.findall(r"[^\W_]{6,}", secret)
         if not tokens:
@@ -374,14 +375,14 @@ def test_a_planted_secret_cannot_be_found(env: Env, thorough: bool,
             found.append((kind, longest))
     assert not found, found
     db = (env.state / "vault.db").read_bytes()
-    assert not [kind for kind, _, secret in FORMS if secret.encode() in db]
+    assert not [kind for kind, _, secret in forms if secret.encode() in db]
     import zlib
 
     with sqlite3.connect(env.state / "vault.db") as conn:  # the texts kept, compressed
         stored = b"\n".join(zlib.decompress(row[0]) for row in conn.execute(
             "SELECT body FROM texts"))
     assert len(stored) > 1000
-    assert not [kind for kind, _, secret in FORMS if secret.encode() in stored]
+    assert not [kind for kind, _, secret in forms if secret.encode() in stored]
 
 
 def test_query_syntax() -> None:

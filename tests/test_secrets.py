@@ -125,11 +125,18 @@ def planted_session(sid: str, text: str,
     return main, agent
 
 
-def write_home(env: Env) -> list[tuple[str, str, Path]]:
-    """Every form planted in every place, one session per form."""
+def home_forms() -> list[tuple[str, str, str]]:
+    """The forms a planted home holds: every one with --slow and in CI; every
+    third in the default run (a backfill of all ~300 sessions, each holding its
+    form in every place, costs some 10 s of CPU, and two tests make one)."""
+    return FORMS[::examples(3, 1)]
+
+
+def write_home(env: Env, forms: list[tuple[str, str, str]]) -> list[tuple[str, str, Path]]:
+    """Each form planted in every place, one session per form."""
     slug = env.claude / "projects" / "-home-u-proj"
     sessions = []
-    for i, (_, text, secret) in enumerate(FORMS):
+    for i, (_, text, secret) in enumerate(forms):
         sid = str(uuid.UUID(int=i + 1, version=4))
         main, agent = planted_session(sid, text, secret)
         path = slug / f"{sid}.jsonl"
@@ -158,7 +165,7 @@ def leaks(secret: str, files: dict[str, bytes], outputs: list[bytes]) -> list[st
 
 
 def test_no_planted_secret_reaches_any_output(env: Env) -> None:
-    sessions = write_home(env)
+    sessions = write_home(env, home_forms())
     outputs = []
     # The hooks, as Claude Code runs them, for the first sessions (each holds
     # other forms; the backfill below reads them all): 4 here, 10 in CI.
