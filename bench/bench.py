@@ -11,6 +11,8 @@ so the goals are ratios against `python -c "import msgspec"` in this venv.
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import json
 import os
 import platform
@@ -139,10 +141,31 @@ def stop_event(sid: str, path: Path) -> bytes:
 
 def vv(*args: str) -> list[str]:
     """`vv` as users and hooks run it: the script pip installed beside this
-    Python (`vv hook install` registers that one), else `python -m vibe_vault`,
-    which also pays for runpy's imports (~3 ms)."""
+    Python (`vv hook install` registers that one), else a script of the same
+    few lines pip writes for `[project.scripts]`, run by this Python (not
+    `python -m vibe_vault`, which also pays for runpy's imports, ~3 ms of a
+    Stop's ~45)."""
     script = Path(PY).parent / ("vv.exe" if os.name == "nt" else "vv")
-    return [str(script), *args] if script.exists() else [PY, "-m", "vibe_vault", *args]
+    return [str(script), *args] if script.exists() else [PY, str(_launcher()), *args]
+
+
+_LAUNCHER = """import re
+import sys
+from vibe_vault.cli import entry
+if __name__ == "__main__":
+    sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+    sys.exit(entry())
+"""
+
+
+@functools.cache
+def _launcher() -> Path:
+    """The console script pip would write, in a temporary folder of this run."""
+    folder = tempfile.mkdtemp(prefix="vv-launcher-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = Path(folder) / "vv"
+    path.write_text(_LAUNCHER)
+    return path
 
 
 def stop_after_turn(maker: Maker, work: Path, size: int, runs: int = 9) -> tuple[float, float]:

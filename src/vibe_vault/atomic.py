@@ -59,7 +59,8 @@ def path_stamp(path: StrPath) -> Stamp | None:
 
 
 def replace_seen(path: StrPath, data: bytes, seen: Stamp | None, *, mode: int | None = None,
-                 durable: bool = False, exchange: bool = False) -> tuple[bool, str | None]:
+                 durable: bool = False, exchange: bool = False,
+                 wrote: list[Stamp] | None = None) -> tuple[bool, str | None]:
     """Write `data` in place of the file at `path`, only while the path still
     holds what was read (`seen`; None: nothing was there): never over bytes
     the caller has not seen. Returns (False, None) when the path changed
@@ -72,12 +73,17 @@ def replace_seen(path: StrPath, data: bytes, seen: Stamp | None, *, mode: int | 
     the note, and that name is returned (True, name) for the caller to keep.
     A file that was not there is put in place only if it still is not (a link,
     which fails when something took the name meanwhile).
+
+    `wrote`, when given, gets the stamp of the file written, taken from it
+    before it was put in place (a rename keeps it): what the path shows for as
+    long as nobody else writes there, and what it did not show if a save
+    came right after the rename.
     """
     path = os.fspath(path)
     # (ctypes is loaded first: its import between the check and the swap was a
     # window of milliseconds for a save to fall into)
     swap = _renameat2() if exchange else None
-    tmp = _write_temp(path, data, mode, durable)
+    tmp = _write_temp(path, data, mode, durable, wrote)
     swapped = False  # from then on, `tmp` holds what was at `path`: never removed unseen
     try:
         if path_stamp(path) != seen:
@@ -110,7 +116,8 @@ def replace_seen(path: StrPath, data: bytes, seen: Stamp | None, *, mode: int | 
     return True, None
 
 
-def _write_temp(path: str, data: bytes, mode: int | None, durable: bool) -> str:
+def _write_temp(path: str, data: bytes, mode: int | None, durable: bool,
+                stamp: list[Stamp] | None = None) -> str:
     head, name = os.path.split(path)
     tmp = os.path.join(head, f"{TMP_PREFIX}{name}.{os.getpid()}.{os.urandom(4).hex()}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -123,6 +130,8 @@ def _write_temp(path: str, data: bytes, mode: int | None, durable: bool) -> str:
                 view = view[written:]
             if durable:
                 os.fsync(fd)
+            if stamp is not None:
+                stamp.append(stamp_of(os.fstat(fd)))
         finally:
             os.close(fd)
     except BaseException:

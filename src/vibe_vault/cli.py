@@ -41,9 +41,15 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     # The hook runs on every turn: skip argparse and config parsing up front.
     if args[:1] == ["hook"] and len(args) == 1:
+        # No cycle collections while the hook's modules load either (typing's,
+        # then msgspec's: collections a plain `import msgspec` pays for).
+        import gc
+
+        collecting = gc.isenabled()
+        gc.disable()
         from vibe_vault.commands import hook
 
-        return hook.run()
+        return hook.run(collecting=collecting)
     if args[:1] == ["search"]:
         # `vv search WORD...`, the commonest search, without argparse, and
         # without cycle collections (a few ms of objects, held to the end;

@@ -311,8 +311,8 @@ def _where(work: Work, cwd: str) -> str:
 
 SUMMARY_WORDS = 240
 # Sentences that say nothing of the work: "Perfect!", "Done.", "Great, all set!"
-_FILLER = re.compile(r"(?i)^(?:perfect|great|excellent|done|awesome|good|ok(?:ay)?|all set|"
-                     r"sure|got it|nice|alright|understood)\b[\w ,]{0,20}[.!]?$")
+_FILLER = tx.lazy(r"(?i)^(?:perfect|great|excellent|done|awesome|good|ok(?:ay)?|all set|"
+                  r"sure|got it|nice|alright|understood)\b[\w ,]{0,20}[.!]?$")
 
 
 class Ending(Struct):
@@ -398,12 +398,12 @@ def _in_words(state: SessionState, work: Work) -> str:
 
 
 # Claims of an action, in Claude's words, that the facts can contradict.
-_CLAIMS_FILES = re.compile(
+_CLAIMS_FILES = tx.lazy(
     r"(?i)\b(?:created|wrote|written|added|updated|edited|modified|fixed|implemented"
     r"|refactored|renamed|deleted|removed|saved)\b")
-_CLAIMS_COMMIT = re.compile(r"(?i)\bcommitted\b|\b(?:made|created) (?:a |the )?commit\b")
-_CLAIMS_PUSH = re.compile(r"(?i)\bpushed\b")
-_CLAIMS_AGENT = re.compile(
+_CLAIMS_COMMIT = tx.lazy(r"(?i)\bcommitted\b|\b(?:made|created) (?:a |the )?commit\b")
+_CLAIMS_PUSH = tx.lazy(r"(?i)\bpushed\b")
+_CLAIMS_AGENT = tx.lazy(
     r"(?i)\b(?:sub)?agents?\b[^.]*\b(?:successfully|installed|validated|verified|completed"
     r"|finished|found|confirmed|fixed|created)\b")
 
@@ -436,7 +436,7 @@ def _contradicted(text: str, state: SessionState, work: Work) -> bool:
 # A sentence that tells how the work came out, in Claude's words: the
 # headline prefers it to one that does not ("Committed `6706f449`." over "The
 # remaining unstaged changes are unrelated formatting fixes from earlier.").
-OUTCOME = re.compile(
+OUTCOME = tx.lazy(
     r"(?i)\b(?:committed|pushed|merged|deployed|released|published|landed)\b"
     r"|\b(?:created|opened|submitted|updated) (?:a |the |draft )?(?:PR|pull request)\b"
     r"|\b(?:PR|pull request)\b[^.;]{0,60}\b(?:created|opened|merged|is up|ready)\b"
@@ -527,7 +527,7 @@ def _worth_quoting(sentence: str) -> bool:
     return len(sentence.split()) >= 3 or bool(OUTCOME.search(sentence))
 
 
-_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_ITEM = tx.lazy(r"^(?:[-*+•]|\d+[.)])\s+")
 
 
 def _activity(state: SessionState, work: Work) -> str:

@@ -10,7 +10,6 @@ longest common subsequence, removed = lines of the old one outside it. Pure.
 
 from __future__ import annotations
 
-import difflib
 from array import array
 from typing import Any
 from zlib import adler32, crc32
@@ -62,6 +61,8 @@ def diff_counts(old: bytes, new: bytes) -> tuple[int, int]:
         return len(b), len(a)
     edits = _shortest(a, b)
     if edits is None:
+        import difflib  # (only past MAX_EDITS: most hooks never load it)
+
         sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
         common = sum(block.size for block in sm.get_matching_blocks())
     else:

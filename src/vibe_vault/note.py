@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from msgspec import Struct
 
-from vibe_vault.atomic import StrPath, replace_seen
+from vibe_vault.atomic import Stamp, StrPath, replace_seen
 from vibe_vault.paths import inside
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.state import SessionState
@@ -141,6 +141,9 @@ class Written(Struct):
     # Words an editor saved into a note file this write replaced, not yet in
     # the note: the caller keeps them and hands them to the next write.
     pending: str = ""
+    # The stamp of the file as this write left it (or found it, unchanged,
+    # as the last one left it); None when the note is not vibe-vault's write.
+    stamp: Stamp | None = None
 
 
 def user_part(existing: str, generated: str | None = None) -> str | None:
@@ -286,7 +289,7 @@ def _looks_whole(text: str, remembered: str) -> bool:
     return len(part) >= len(remembered)
 
 
-def _read_note(fd: int, remembered: str) -> _Read:
+def _read_note(fd: int, remembered: str, ours: Stamp | None = None) -> _Read:
     """The note's text, read again while it looks cut short or mid-save.
 
     A read is taken as the user's latest words when it looks whole (above)
@@ -296,12 +299,19 @@ def _read_note(fd: int, remembered: str) -> _Read:
     middle of a save, and the user may well have shortened their notes or
     deleted the heading. Otherwise the read is not settled (the caller
     leaves the note for the next event).
+
+    A file that is still as vibe-vault last wrote it (`ours`: its stamp then)
+    is settled at once: no editor has saved into it.
     """
     text, stamp = _read_whole(fd)
     for pause in (0.0, *_READ_RETRIES):
         if pause:
             time.sleep(pause)
             text, stamp = _read_whole(fd)
+        if ours is not None and (ours[2], ours[3]) == stamp:
+            path = _path_of(fd)
+            if path == ours:
+                return _Read(text, stamp, path, True)
         age = time.time_ns() - stamp[1]
         if age >= _DOUBT_NS or (age >= _QUIET_NS and _looks_whole(text, remembered)):
             return _Read(text, stamp, _path_of(fd), True)
@@ -398,7 +408,8 @@ _CHECKED_FOLDERS: set[tuple[str, ...]] = set()
 
 
 def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "",
-               pending: str = "", log_dir: StrPath | None = None) -> Written:
+               pending: str = "", log_dir: StrPath | None = None,
+               ours: Stamp | None = None) -> Written:
     """Write the note, keeping the user's part (heading and all below it).
 
     `remembered` is the user's part as last written, kept by the caller: when
@@ -412,6 +423,11 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
     or still racing after every attempt, is also kept whole as a conflict copy
     beside the note (`keep_conflict`). `pending` is what an earlier write
     returned as such: words that are nowhere but there, merged in first.
+    `ours` is the stamp the last write returned (`Written.stamp`): a file
+    that still shows it is vibe-vault's own write, which no editor touched,
+    so it is neither waited on nor taken for an editor's recent save. (A save
+    of the very same size within the file system's clock tick of that write
+    shows the stamp too; it is still read whole, its words kept.)
     """
     path = make_note_dir(vault, relpath)
     # The user's part read from a file already replaced (by this call or one before).
@@ -428,7 +444,8 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
                 raise OutsideVault(path) from exc
             # (what the file should hold at least: the part last written, not
             # words carried from a replaced file, which it cannot hold yet)
-            read = None if fd is None else _read_note(fd, remembered)
+            read = None if fd is None else _read_note(fd, remembered, ours)
+            as_we_left_it = read is not None and read.path == ours
             existing = "" if read is None else read.text
             found = None if read is None else user_part(read.text, generated)
             if read is not None and not read.settled and not raced:
@@ -440,16 +457,21 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
             else:
                 part = found or remembered or USER_HEADING + "\n"
             text = _with_user_part(generated, part)
-            if text == existing:
-                return Written(changed=False, user_part=part)  # (carried words included)
+            if text == existing:  # (carried words included)
+                return Written(changed=False, user_part=part,
+                               stamp=ours if as_we_left_it else None)
             # The user's own words exist nowhere else: make them survive a power cut.
             durable = bool(part.partition("\n")[2].strip())
-            recent = read is not None and time.time_ns() - read.stamp[1] < _RECENT_NS
+            # (a change vibe-vault made itself is no sign of an editor: the
+            # swap's ctypes costs a Stop ~2.5 ms, and the last Stop was seconds ago)
+            recent = (read is not None and not as_we_left_it
+                      and time.time_ns() - read.stamp[1] < _RECENT_NS)
+            wrote: list[Stamp] = []
             try:
                 replaced, displaced = replace_seen(
                     path, text.encode("utf-8", "surrogateescape"),
                     None if read is None else read.path, durable=durable,
-                    exchange=durable or recent)
+                    exchange=durable or recent, wrote=wrote)
             except FileNotFoundError:
                 # Its folder went since this process made it (the vault moved away).
                 _CHECKED_FOLDERS.clear()
@@ -474,7 +496,7 @@ def write_note(vault: StrPath, relpath: str, generated: str, remembered: str = "
                 carried = user_part(_read_note(fd, part).text, generated) or carried
                 raced = True
                 continue
-            return Written(changed=True, user_part=part)
+            return Written(changed=True, user_part=part, stamp=wrote[0] if wrote else None)
         finally:
             if fd is not None:
                 os.close(fd)
@@ -505,7 +527,10 @@ def write_session_note(vault: StrPath, state: SessionState, generated: str,
     """`write_note` of a session's note, with the user's words its state keeps
     (their part as last written, and words still pending) handed in and the
     new ones kept in the state: no caller can drop them. Whether it changed."""
+    ours = state.note_stamp
     written = write_note(vault, state.note, generated, state.user_notes, state.user_pending,
-                         log_dir=log_dir)
+                         log_dir=log_dir, ours=(ours[0], ours[1], ours[2], ours[3])
+                         if len(ours) == 4 else None)
     state.user_notes, state.user_pending = written.user_part, written.pending
+    state.note_stamp = written.stamp or ()
     return written.changed

@@ -7,9 +7,10 @@ import re
 
 from vibe_vault.paths import is_windows_path, safe_name, split_path
 from vibe_vault.regular import read_regular
+from vibe_vault.text import lazy
 
-_REMOTE = re.compile(r'^\s*\[remote\s+"([^"]+)"\]\s*$')
-_URL = re.compile(r"^\s*url\s*=\s*(\S+)\s*$")
+_REMOTE = lazy(r'^\s*\[remote\s+"([^"]+)"\]\s*$')
+_URL = lazy(r"^\s*url\s*=\s*(\S+)\s*$")
 
 
 def remote_repo_name(git_config: str) -> str | None:

@@ -512,6 +512,9 @@ class SessionState(Struct, omit_defaults=True):
     # Words an editor saved into a note file a write had just replaced, that
     # no write has put back yet: the next write merges them in.
     user_pending: str = ""
+    # The note file's stamp (device, inode, size, mtime) as vibe-vault's last
+    # write left it: a note that still shows it is no editor's save.
+    note_stamp: tuple[int, ...] = ()
     # The story's settled turns as the last write rendered them (render.memo):
     # not facts, a memo; a Stop renders only the turns that changed.
     rendered: list[Rendered] = field(default_factory=list)

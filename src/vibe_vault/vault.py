@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from vibe_vault.paths import _digest, safe_name
+from vibe_vault.text import lazy
 from vibe_vault.times import note_stamp
 
 USER_HEADING = "## My notes"
@@ -35,7 +36,7 @@ _NOT_WORD = re.compile(r"[\W_]+")
 USER_HEADING_WORDS = "my notes"
 # The heading as vibe-vault writes it and its plainest variants (`## My Notes`,
 # `##  my notes`): what the tests look for in a note vibe-vault wrote.
-USER_HEADING_LINE = re.compile(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+USER_HEADING_LINE = lazy(r"^##[ \t]+my[ \t]+notes[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 
 
 def is_user_heading(line: str) -> bool:
@@ -126,7 +127,7 @@ def note_relpath(project: str, session_id: str, first_ts: str, id_chars: int = 8
 
 
 # A stamp and a hex id need no cleaning; a backfill names 100,000 notes in a row.
-_PLAIN_NAME = re.compile(r"[0-9a-z][0-9a-z-]{0,58}[0-9a-z]\Z")
+_PLAIN_NAME = lazy(r"[0-9a-z][0-9a-z-]{0,58}[0-9a-z]\Z")
 _project_folders: dict[str, str] = {}  # a project's folder name: a few projects, many notes
 
 

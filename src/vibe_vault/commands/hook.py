@@ -82,18 +82,21 @@ def _str(d: dict[str, Any], key: str) -> str | None:
     return v if isinstance(v, str) else None
 
 
-def run(argv: list[str] | None = None) -> int:
+def run(argv: list[str] | None = None, collecting: bool | None = None) -> int:
+    """`collecting`: whether cycle collections were on before the caller
+    turned them off (cli does, before this module loads)."""
     import gc
 
-    collecting = gc.isenabled()
+    if collecting is None:
+        collecting = gc.isenabled()
     try:
-        return _run()
+        return _run(collecting)
     finally:
         if collecting:
             gc.enable()  # (for a caller that goes on: tests call the hook in-process)
 
 
-def _run() -> int:
+def _run(collecting: bool) -> int:
     started = time.monotonic()
     state_dir: str | None = None
     try:
@@ -115,6 +118,10 @@ def _run() -> int:
             import gc
 
             gc.disable()
+        elif collecting:
+            import gc
+
+            gc.enable()
         from vibe_vault import config
 
         cfg = config.load()

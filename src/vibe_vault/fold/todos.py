@@ -12,6 +12,7 @@ from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.fold.tools import on_other
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, LeftRunning, Pending, Todo
+from vibe_vault.text import lazy
 
 MAX_TASKS = 200
 MAX_TODOS = 100
@@ -153,8 +154,8 @@ def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
 
 # A subagent's status while it works in the background, as its launch result says.
 LAUNCHED = "async_launched"
-_NOTICE = re.compile(r"<tool-use-id>([^<]{1,200})</tool-use-id>.{0,2000}?"
-                     r"<status>([a-z_]{1,40})</status>", re.S)
+_NOTICE = lazy(r"<tool-use-id>([^<]{1,200})</tool-use-id>.{0,2000}?"
+                  r"<status>([a-z_]{1,40})</status>", re.S)
 
 
 def on_notification(ctx: Context, text: str) -> None:
@@ -173,8 +174,8 @@ def on_notification(ctx: Context, text: str) -> None:
 # -- commands left running, scheduled prompts ---------------------------------------------
 
 MAX_LEFT_RUNNING = 100
-_BACKGROUND_ID = re.compile(r"with ID: ([A-Za-z0-9_-]{1,64})")
-_NOT_RUNNING = re.compile(r"is not running \(status: ([a-z_]{1,40})\)")
+_BACKGROUND_ID = lazy(r"with ID: ([A-Za-z0-9_-]{1,64})")
+_NOT_RUNNING = lazy(r"is not running \(status: ([a-z_]{1,40})\)")
 STOP_TOOLS = ("TaskStop", "KillShell", "KillBash")
 
 
@@ -261,7 +262,7 @@ def on_output(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         job.status = ctx.name(status, 40)
 
 
-_MONITOR_ID = re.compile(r"Monitor started \(task ([A-Za-z0-9_-]{1,64})")
+_MONITOR_ID = lazy(r"Monitor started \(task ([A-Za-z0-9_-]{1,64})")
 
 
 def on_monitor(ctx: Context, call: Pending, inp: ToolInput,

@@ -158,7 +158,7 @@ def under_heading(paragraphs: list[str]) -> str:
     return ""
 
 
-_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_ITEM = tx.lazy(r"^(?:[-*+]|\d+[.)])\s+")
 
 
 def _code_after_colon(paragraphs: list[str]) -> list[str]:
