@@ -6,6 +6,17 @@
 Test homes are generated from ../shared/corpus lines with fresh ids (seeded,
 so every run builds the same bytes). Absolute times drift on shared machines,
 so the goals are ratios against `python -c "import msgspec"` in this venv.
+`vv` runs as the hooks run it: the installed script, else the same lines pip
+writes for one, run by this Python (`python -m vibe_vault` adds runpy, ~3 ms).
+
+On a machine shared with other work even the ratios move with the load (the
+floor and vv are not slowed alike): say the load with every figure. The Stop
+row's change between two versions is best told by instructions, which do not
+move: `valgrind --tool=callgrind` of one Stop after the same new turn from the
+same saved state, with PYTHONHASHSEED=0 (README, Performance: 340.2 M before
+e2c5c25, 321.0 M after, on 100 MB; `import msgspec` ~175 M). Stop after one
+new turn, goal <= 1.5x at 100 and 500 MB: 1.73-2.00x at load ~2.8 on
+2026-11-27, not met.
 """
 
 from __future__ import annotations

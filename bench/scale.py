@@ -7,7 +7,13 @@
 
 The hook and query rows are also given as ratios to `python -c "import
 msgspec"` measured in the same run (issue 31's goals: SessionEnd in the
-largest project <= 5x and <= 60 MB, a warm re-run <= 25x, `vv stats` <= 17x).
+largest project <= 5x and <= 60 MB, a warm re-run <= 25x, `vv stats` <= 17x;
+a cold run <= 12x the decode floor, <= 150 MB, the newest 1,000 notes in its
+first 5%), and `vv search` to `python -c "import sqlite3"` (issue 30: <= 2x at
+10,000 sessions, <= 3x at 100,000). Under load from other work the floors are
+slowed more than vv is, or less: a figure taken at a load average above the
+core count says little (at load 20 the decode floor of 10,000 sessions took
+7.9 s, not 0.42).
 
 Sessions are cut from ../shared/corpus transcripts (about 32 KB each, fresh
 ids, seeded), their files dated in the past. Each time is reported beside a
