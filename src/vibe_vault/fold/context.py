@@ -105,6 +105,143 @@ def _learned_spans(token: str, learned: set[str]) -> list[tuple[int, int]]:
     return spans
 
 
+# A learned value of several words (`export DB_PASSWORD='correct horse battery
+# staple'`, a passphrase in a .env, a `<private>` span) is kept as "<k>w<digest>"
+# of its words joined by one space, and found again as a run of k words
+# (`_phrase_spans`), whatever space is between them and whatever glue is
+# before its first word or after its last. Longer values (a whole file) are
+# learned by their pieces only.
+PHRASE_WORDS = 24
+PHRASE_GLUE = 6  # places tried in the first and last word for the phrase's ends
+
+
+# A phrase's first or last word may have been redacted already, alone (a rule
+# caught `pw=first`, or it was learned first): the text then holds a marker
+# there. The phrase is also kept with that word as MASK, so the rest of it
+# leaves that text too, and the text ends the same whichever was learned first.
+MASK = "\x00"  # (no text holds it: text.clean takes control characters out)
+_ENDS_IN_MARKER = r"\[REDACTED[^\]\s]*\]\Z"
+_BEGINS_WITH_MARKER = r"\[REDACTED[^\]\s]*\]"
+
+
+def learned_keys(secret: str) -> list[str]:
+    """What the state keeps of a learned secret: its digest; for a phrase,
+    "<k>w<n>:<digest>" of its k words joined by one space (n characters), and
+    the same with its first, then its last, word as MASK (n: the characters
+    of the rest, so a text's runs of words are digested only at that length:
+    a hook meets texts of thousands of words)."""
+    words = secret.split()
+    if len(words) < 2:
+        return [_digest(secret)]
+    k = len(words)
+    out = []
+    for tag, w in (("w", words), ("m", [MASK, *words[1:]]), ("m", [*words[:-1], MASK])):
+        joined = " ".join(w)
+        out.append(f"{k}{tag}{len(joined.replace(MASK, ''))}:{_digest(joined)}")
+    return out
+
+
+def _phrases(learned: set[str]) -> dict[int, tuple[set[int], set[int], int]]:
+    """The learned phrases by number of words: the lengths their keys tell,
+    whole and with a MASK ("w", "m": a plain digest is hex, it holds
+    neither), and the least of them."""
+    out: dict[int, tuple[set[int], set[int], int]] = {}
+    for d in learned:
+        tag = "w" if "w" in d else "m" if "m" in d else ""
+        if tag:
+            k, _, rest = d.partition(tag)
+            whole, masked, _ = out.setdefault(int(k), (set(), set(), 0))
+            (whole if tag == "w" else masked).add(int(rest.partition(":")[0]))
+    return {k: (w, m, min(w | m)) for k, (w, m, _) in out.items() if 2 <= k <= PHRASE_WORDS}
+
+
+def _phrase_starts(word: str) -> list[tuple[int, str]]:
+    """Where in a word a phrase may begin (its start, or after glue), and
+    the phrase's first word from there; a marker ending the word is MASK."""
+    if word.isalnum():
+        return [(0, word)]
+    m = rx(_ENDS_IN_MARKER).search(word) if word[-1] == "]" else None
+    if m:
+        return [(m.start(), MASK)]
+    glued = [j for j in range(1, len(word)) if not word[j - 1].isalnum()]
+    return [(j, word[j:]) for j in (0, *glued[-PHRASE_GLUE:])]
+
+
+def _phrase_stops(word: str) -> list[tuple[int, str]]:
+    """Where in a word a phrase may end (its end, or before glue), and the
+    phrase's last word up to there; a marker beginning the word is MASK."""
+    if word.isalnum():
+        return [(len(word), word)]
+    m = rx(_BEGINS_WITH_MARKER).match(word) if word[0] == "[" else None
+    if m:
+        return [(m.end(), MASK)]
+    glued = [j for j in range(1, len(word)) if not word[j].isalnum()]
+    return [(j, word[:j]) for j in (len(word), *glued[:PHRASE_GLUE])]
+
+
+def _phrase_spans(text: str, sizes: dict[int, tuple[set[int], set[int], int]],
+                  learned: set[str]) -> list[tuple[int, int]]:
+    """Where in `text` the learned phrases are: runs of k words whose words,
+    the first from a glued-on start and the last to a glued-on end, joined by
+    one space, have a learned key. Leftmost and longest first, not
+    overlapping.
+
+    Only runs that may have a key's length are looked at: those of a whole
+    phrase's length, and those whose first or last word is glued or a marker
+    (a hook meets texts of thousands of words: a digest each would cost it)."""
+    spans_of_words = [m.span() for m in rx(r"\S+").finditer(text)]
+    words = [text[a:b] for a, b in spans_of_words]
+    ends = [0]  # characters of the words before each, joined by one space
+    for word in words:
+        ends.append(ends[-1] + len(word) + 1)
+    plain = [word.isalnum() for word in words]
+    n = len(words)
+    # Where a run of k words may begin, by k.
+    runs = {k: {i for i in range(n - k + 1) if not plain[i] or not plain[i + k - 1]
+                or ends[i + k] - ends[i] - 1 in sizes[k][0]} for k in sizes}
+    order = sorted(sizes, reverse=True)
+    spans: list[tuple[int, int]] = []
+    taken = 0  # words before this one are in a phrase found
+    for i in sorted(set().union(*runs.values())):
+        if i < taken:
+            continue
+        for k in order:
+            if i not in runs[k]:
+                continue
+            hit = _phrase_at(words, spans_of_words, ends, i, k, sizes[k], learned)
+            if hit:
+                spans.append(hit)
+                taken = i + k
+                break
+    return spans
+
+
+def _phrase_at(words: list[str], spans: list[tuple[int, int]], ends: list[int], i: int,
+               k: int, sizes: tuple[set[int], set[int], int],
+               learned: set[str]) -> tuple[int, int] | None:
+    """Where the run of k words from word i is a learned phrase, if it is."""
+    whole_sizes, masked_sizes, _ = sizes
+    first_word, last_word = words[i], words[i + k - 1]
+    # The inner words and their spaces: whole in the phrase.
+    inner_size = ends[i + k] - ends[i] - 1 - len(first_word) - len(last_word)
+    inner = None
+    for s, first in _phrase_starts(first_word):
+        for e, last in _phrase_stops(last_word):
+            if first == MASK and last == MASK:
+                continue
+            masked = first == MASK or last == MASK
+            size = inner_size + (0 if first == MASK else len(first)) + (
+                0 if last == MASK else len(last))
+            if size not in (masked_sizes if masked else whole_sizes):
+                continue
+            if inner is None:
+                inner = "".join(" " + w for w in words[i + 1:i + k - 1])
+            key = f"{k}{'m' if masked else 'w'}{size}:"
+            if key + _digest(first + inner + " " + last) in learned:
+                return spans[i][0] + s, spans[i + k - 1][0] + e
+    return None
+
+
 def _mixed(word: str) -> bool:
     """Letters and digits both, as a random value has them."""
     return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
@@ -119,16 +256,31 @@ def _digest(secret: str) -> str:
 
 def forget_learned(text: Redacted, learned: set[str]) -> tuple[Redacted, int]:
     """`text` with every secret whose digest is in `learned` redacted; and how many."""
-    out: list[str] = []
-    last = secrets = 0
+    sizes = _phrases(learned)
+    phrases = _phrase_spans(text, sizes, learned) if sizes else []
+    spans = list(phrases)
     for m in rx(_TOKEN).finditer(text):
         for first, stop in _learned_spans(m.group(0), learned):
-            out.append(text[last:m.start() + first])
-            out.append("[REDACTED:learned]")
-            last = m.start() + stop
-            secrets += 1
-    if not out:
+            spans.append((m.start() + first, m.start() + stop))
+    if not spans:
         return text, 0
+    secrets = len(spans)
+    if phrases:  # a phrase holds words learned alone too: one marker over both
+        merged: list[tuple[int, int]] = []
+        for first, stop in sorted(spans):
+            if merged and first < merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(stop, merged[-1][1]))
+            else:
+                merged.append((first, stop))
+        spans = merged
+        # One that takes in a marker stands for the secret it counted already.
+        secrets = sum("[REDACTED" not in text[a:b] for a, b in spans)
+    out: list[str] = []
+    last = 0
+    for first, stop in spans:
+        out.append(text[last:first])
+        out.append("[REDACTED:learned]")
+        last = stop
     out.append(text[last:])
     return Redacted("".join(out)), secrets
 
@@ -144,7 +296,7 @@ def gate_outside(raw: str, limit: int | None, redactor: Redactor, learned: list[
     out = note_text(text, limit, redactor, stated, found, learned=set(learned))[0]
     # What it gives away itself (`export X_PASSWORD=v; … v`) is kept out of
     # the rest of it too, as the transcript's own text would be.
-    taught = {_digest(s.strip()) for s in found if len(s.strip()) >= MIN_LEARNED}
+    taught = {k for s in found if len(s.strip()) >= MIN_LEARNED for k in learned_keys(s.strip())}
     return forget_learned(out, taught | set(learned))[0] if taught else out
 
 
@@ -348,10 +500,10 @@ class Context:
             secret = secret.strip()
             if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):
                 continue
-            digest = _digest(secret)
-            if digest not in learned and len(learned) < MAX_LEARNED:
-                learned.append(digest)
-                new = True
+            for digest in learned_keys(secret):
+                if digest not in learned and len(learned) < MAX_LEARNED:
+                    learned.append(digest)
+                    new = True
         if new:
             self.memo.clear()  # what was cleaned before may hold it
             self.names.clear()
