@@ -279,6 +279,19 @@ FAMILIES: dict[str, list[Form]] = {
         Form(("https://x/login?password%3D{v}", "q=db_password%3d{v}&x=1"),
              password(_ALNUM + "-_.~")),
     ],
+    # Glued after letters or digits: a token whose prefix is its own, a URL's
+    # scheme; a URL with one slash (a folder that holds one: paths normalise `//`).
+    "glued": [
+        Form(("abc{v}", "key{v}", "TOKEN{v} used", "export X=key{v}", "9{v}", "use x{v}"),
+             st.one_of(token("ghp_", _ALNUM, 36), token("sk-ant-api03-", _ALNUM + "_-", 93, "AA"),
+                       token("glpat-", _ALNUM + "_-", 20), token("sk-proj-", _ALNUM + "_-", 48),
+                       token("xoxb-1234567890-", _ALNUM, 24), token("npm_", _ALNUM, 36),
+                       token("github_pat_", _ALNUM + "_", 82))),
+        Form(("cd /home/u/https:/{u}@git.example.com/repo", "/srv/x/postgres:/{u}@db:5432/app",
+              "xhttps://{u}@host/x", "1https://{u}@host", "see redis:/{u}@cache:6379/0",
+              "git clone abcssh://{u}@host/r.git"),
+             password(_ALNUM + "-_.~!")),
+    ],
     "private": [
         Form(('<private reason="{r}">{v}</private>', "<private class='x'>{v}</private>",
               "<PRIVATE reason=door>{v}</PRIVATE>", '<private\n  reason="x">{v}</private >',
@@ -365,6 +378,14 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         "sshpass -p \"$SSHPASS\" ssh host", "curl -u \"$USER:$PASS\" https://x",
         "net use Z: \\\\srv\\share /user:me", "net use Z: /delete",
         "aws configure set region \"eu west\"",
+    ),
+    "glued": (
+        "the_api-key-rotation-schedule-document", "monkey-patching-the-module-loader-again",
+        "latest_release_candidate_build_number_x", "see /srv/https:/example.com/users",
+        "C:/x/ssh:/git@host/repo", "compat.somethinglongerthan16chars",
+        "taskghp_ is not a token", "mytoolsk-ant- is cut", "/home/u/https:/example.com/a:b/c",
+        "cd ~/src/https:/github.com/o/r", "mailto:bob@example.com", "user@host:/srv/app",
+        "scp me@host:/x/y .", "git@github.com:o/r.git", "pkg:/npm/x@1.2.3",
     ),
     "shapes": (
         "xoxd- is the prefix of Slack's d cookie", "see 1//0 in the docs",

@@ -254,6 +254,10 @@ class Redactor:
         # that test (which keeps the engine from skipping ahead to a literal
         # prefix: a hundred times slower), and it is made on each match.
         self._bounded = frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith(B))
+        # A token whose prefix is its own (`ghp_`, `sk-ant-`) is one even glued
+        # after letters (`abcghp_…`, `keysk-ant-…`): those prefixes, by rule.
+        self._glued = {i: tuple(t for t in RULES[i].triggers if glue_proof(t))
+                       for i in self._bounded}
         self._line = {i: r.line for i, r in enumerate(RULES) if r.line}
         self._words = _word_tree(word_rules)
         self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
@@ -365,6 +369,7 @@ class Redactor:
             else:
                 sub = self._replacer(marker, kind, found)
                 sub.bounded = i in self._bounded
+                sub.glued = self._glued.get(i, ())
                 sub.line = self._line.get(i, "")
                 text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
@@ -456,6 +461,7 @@ class _Replacer:
         self.found = found
         self.skipped = 0
         self.bounded = False  # a match right after a letter or digit is inside a word
+        self.glued: tuple[str, ...] = ()  # unless it begins with one of these prefixes
         self.line = ""  # where on its line a match may begin (secret_rules.LINE)
         self.original: str | None = None  # the text, when matches are on its lower case
 
@@ -464,7 +470,8 @@ class _Replacer:
         identifier after a spaced `=`) is code; `DB_PASSWORD=hunter` is not;
         `max_tokens: 4096` is a number, `PGPASSWORD=12345` a password."""
         if self.bounded and m.start() and m.string[m.start() - 1].isascii() \
-                and m.string[m.start() - 1].isalnum():
+                and m.string[m.start() - 1].isalnum() and not (
+                    self.glued and m.group(0)[:24].lower().startswith(self.glued)):
             return True
         if self.line and not self._begins_line(m):
             return True
@@ -535,6 +542,19 @@ class _Replacer:
             self.found.append(secret)
         base = m.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
+
+
+# Token prefixes too common in words and names to stand for a token glued
+# after letters (`myapi-`, `hotkey-`, `latest_`, `compat.`).
+_GLUE_PRONE = frozenset({"api-", "key-", "pat.", "sat.", "live_", "test_", "v1.0-",
+                         "secret_", "pubkey-"})
+
+
+def glue_proof(trigger: str) -> bool:
+    """A prefix no word ends in: four characters or more with a separator
+    (`ghp_`, `glpat-`, `sk-ant-`, `hvs.`), not one of _GLUE_PRONE."""
+    return len(trigger) >= 4 and any(c in trigger for c in "_-.") \
+        and trigger not in _GLUE_PRONE
 
 
 # Characters a password holds and a sentence does not (stops, commas,

@@ -120,6 +120,12 @@ SECRET_NAME = (
     + ")"
 )
 
+# Schemes whose URL, written with one slash (a path normalised), may hold a password.
+_ONE_SLASH_SCHEMES = tuple(f"{s}:/" for s in (
+    "http", "https", "ftp", "ftps", "sftp", "postgres", "postgresql", "mysql", "mariadb",
+    "redis", "rediss", "mongodb", "mongodb+srv", "amqp", "amqps", "ssh", "git", "smtp",
+    "smtps", "imap", "imaps", "ldap", "ldaps", "svn", "sqlserver"))
+
 # Many more vendors' tokens: a prefix and a long run. One rule each, so that
 # each pattern begins with its prefix (the engine skips ahead to it).
 _VENDOR_TOKENS = tuple(Rule("vendor-token", triggers, B + pattern, tuple(ss), "", SHAPED)
@@ -631,14 +637,15 @@ RULES: tuple[Rule, ...] = (
          ("gitlab-runner register --registration-token ⟦GR1348941«w20»⟧",), "", SHAPED),
     Rule("anthropic-key", ("sk-ant-",), B + r"sk-ant-[A-Za-z0-9_\-]{20,}",
          ("export ANTHROPIC_API_KEY=⟦sk-ant-api03-«w93»AA⟧",), "", SHAPED),
-    Rule("openai-key", ("sk-",), B + r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}",
+    Rule("openai-key", ("sk-", "sk-proj-", "sk-svcacct-", "sk-admin-"),
+         B + r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}",
          ("client = OpenAI(api_key=\"⟦sk-proj-«w48»⟧\")",), "sk-learn is a package", SHAPED),
     Rule("google-api-key", ("aiza",), B + r"AIza[0-9A-Za-z_\-]{35}",
          ("https://maps.googleapis.com/maps/api?key=⟦AIza«w35»⟧",), "", SHAPED),
     Rule("google-oauth", ("gocspx-", "ya29."),
          B + r"(?:GOCSPX-[A-Za-z0-9_\-]{24,}|ya29\.[0-9A-Za-z_\-]{20,})",
          ("client_secret: ⟦GOCSPX-«w28»⟧", "Authorization header was ⟦ya29.«w60»⟧"), "", SHAPED),
-    Rule("slack-token", ("xox", "xapp-"),
+    Rule("slack-token", ("xox", "xapp-", *(f"xox{c}-" for c in "abposrec")),
          B + r"(?:xox[abposrec](?:-[0-9]{1,13})?-[A-Za-z0-9-]{6,}"
          r"|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)",
          ("SLACK_BOT_TOKEN=⟦xoxb-«d12»-«a24»⟧",
@@ -761,16 +768,27 @@ RULES: tuple[Rule, ...] = (
     Rule("url-password", ("://",),
          # A password in a URL: the user may be empty (`redis://:pw@host`); the
          # password may hold `@`, `/` or `'` (the last `@` before the host ends it).
-         B + r"[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?!\d{1,5}/)"
+         # The scheme may be glued on (`xhttps://`, `1https://`).
+         r"[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"'`]{0,100}:(?!\d{1,5}/)"
          r"(?P<v>[^\s\"`]{1,200}?)@(?=[^\s@/\"'`:]+(?:[:/?#\s\"'`]|$))",
          ("git clone https://deploy:⟦P«a14»9⟧@git.example.com/repo.git",
           "REDIS_URL=redis://:⟦«a18»⟧@cache.internal:6379/0",
           "postgres://app:⟦pa@«a12»⟧@db.internal:5432/app",
           "DATABASE_URL=postgres://app:⟦p/«a10»'x⟧@db.internal/app"),
          "see http://example.com:8080/users/me and ssh://git@host/repo"),
+    # The same with one slash, as a path that holds a URL keeps it (paths
+    # normalise `//`: a folder /home/u/https:/user:pw@host), for the usual schemes.
+    Rule("url-password", _ONE_SLASH_SCHEMES,
+         r"(?i)(?:https?|s?ftps?|postgres(?:ql)?|mysql|mariadb|rediss?|mongodb(?:\+srv)?"
+         r"|amqps?|ssh|git|smtps?|imaps?|ldaps?|svn|sqlserver):/(?!/)"
+         r"[^\s:/@\"'`]{0,100}:(?!\d{1,5}/)"
+         r"(?P<v>[^\s\"`]{1,200}?)@(?=[^\s@/\"'`:]+(?:[:/?#\s\"'`]|$))",
+         ("cd /home/u/https:/deploy:⟦P«a14»9⟧@git.example.com/repo",
+          "/srv/x/postgres:/app:⟦«a16»⟧@db.internal:5432/app"),
+         "see /srv/https:/example.com/users and C:/x/ssh:/git@host/repo"),
     # A token as the URL's user (`https://TOKEN@host`, `https://TOKEN:x-oauth-basic@`).
     Rule("url-token", ("://",),
-         B + r"https?://(?P<v>(?=[A-Za-z_\-]*\d)(?=[\d_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,})"
+         r"https?://(?P<v>(?=[A-Za-z_\-]*\d)(?=[\d_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,})"
          r"(?::[^\s@/\"'`]*)?@[^\s@/\"'`:]+",
          ("git clone https://⟦«a40»⟧@github.com/o/r.git",),
          "https://user@example.com/repo"),
