@@ -51,6 +51,68 @@ BIP39_SOME = ("abandon", "ability", "absurd", "access", "actor", "adapt", "agent
               "velvet", "walnut", "wisdom", "yellow", "zebra", "zoo")
 
 
+def _bip39() -> list[str]:
+    """BIP-39's English list, as the package keeps it (checked against the
+    list's published SHA-256 in test_seed_list_is_bip39s)."""
+    return (Path(__file__).resolve().parent.parent / "src" / "vibe_vault" / "data"
+            / "bip39-english.txt").read_text().split()
+
+
+BIP39 = _bip39()
+
+
+def mnemonic(entropy: bytes) -> str:
+    """BIP-39's encoding of `entropy` (16-32 bytes): its bits and the first
+    len/32 bits of its SHA-256, read as 11-bit numbers into the list."""
+    import hashlib
+
+    bits = len(entropy) * 8
+    check = bits // 32
+    value = int.from_bytes(entropy, "big") << check | hashlib.sha256(entropy).digest()[0] >> (
+        8 - check)
+    size = (bits + check) // 11
+    return " ".join(BIP39[value >> (11 * (size - 1 - i)) & 2047] for i in range(size))
+
+
+def seed_written(words: list[str], how: str) -> str:
+    """The words as written from the first word on (`numbered_from` puts the
+    first number before them)."""
+    if how == "lines":
+        return "\n".join(words)
+    if how == "numbered":
+        return "\n".join(f"{i + 1}. {w}" for i, w in enumerate(words))[3:]
+    if how == "grid":
+        return "\n".join("  ".join(f"{i + j + 1}) {w}" for j, w in enumerate(words[i:i + 4]))
+                         for i in range(0, len(words), 4))[3:]
+    return " ".join(words)
+
+
+def numbered_from(v: str) -> str:
+    return ("1. " if "\n2. " in v else "1) " if " 2) " in v else "") + v
+
+
+# A seed phrase as a wallet makes it (entropy of 128-256 bits), or any 12 to
+# 24 of the list's words, written on a line, one a line, numbered or in a grid.
+seeds = st.one_of(
+    st.sampled_from([16, 20, 24, 28, 32]).flatmap(lambda n: st.binary(min_size=n, max_size=n))
+    .map(mnemonic).map(str.split),
+    st.integers(12, 24).flatmap(lambda n: st.lists(st.sampled_from(BIP39), min_size=n,
+                                                   max_size=n))).flatmap(
+    lambda words: st.sampled_from(["line", "lines", "numbered", "grid"]).map(
+        lambda how: seed_written(words, how)))
+
+
+# Passwords people choose that are words (from published lists of the
+# commonest passwords), and other words of the kind.
+COMMON_PASSWORDS = (
+    "sunshine", "dragon", "monkey", "football", "baseball", "letmein", "shadow", "master",
+    "superman", "batman", "princess", "flower", "hunter", "ranger", "buster", "tigger",
+    "soccer", "hockey", "summer", "winter", "cookie", "banana", "pepper", "ginger", "orange",
+    "diamond", "thunder", "silver", "jordan", "charlie", "freedom", "starwars", "pokemon",
+    "computer", "geheim", "soleil", "gato", "hallo", "passwort", "bonjour", "mariposa",
+    "tesoro", "chocolate", "iloveyou", "qwerty", "trustno", "welkom", "sommar")
+
+
 def password(alphabet: str, low: int = 10, high: int = 24) -> Values:
     """A password: a letter or digit, then any of `alphabet`, with a digit and a letter."""
     return st.builds(lambda a, b: a + b, st.sampled_from(_ALNUM),
@@ -257,6 +319,18 @@ FAMILIES: dict[str, list[Form]] = {
              said(BARE.replace("$", ""))),
         Form(("password = {v}", "DB_PASSWORD = {v}", "passphrase: {v}", "db_pass = {v}"),
              st.text(string.ascii_lowercase, min_size=20, max_size=30)),
+        # A word said to be the password, at the end of its clause, in the
+        # languages of PROSE_WORDS: `the password is sunshine`, `Passwort: geheim`.
+        Form(("the password is {v}", "my password is {v}.", "The password was {v}",
+              "my password: {v}", "password: {v}\n", "Your new password is {v}, change it soon",
+              "Das Passwort ist {v}.", "Passwort: {v}", "Kennwort = {v}", "mot de passe : {v}",
+              "le mot de passe est {v}", "contraseña: {v}", "La contraseña es {v}.",
+              "la password è {v}", "het wachtwoord is {v}", "senha: {v}", "pw is {v}!",
+              "the passphrase is {v}"), st.sampled_from(COMMON_PASSWORDS).flatmap(
+                  lambda w: st.sampled_from([w, w.capitalize(), w.upper()]))),
+        Form(("the PIN is {v}", "my pin: {v}", "PIN: {v}\n", "mein PIN-Code ist {v}.",
+              "le code PIN est {v}", "PIN = {v}"),
+             st.text(string.digits, min_size=4, max_size=8).filter(lambda v: len(set(v)) >= 3)),
     ],
     "unicode": [
         # A token's letters in full width (all or its prefix), or with a
@@ -291,6 +365,13 @@ FAMILIES: dict[str, list[Form]] = {
               "xhttps://{u}@host/x", "1https://{u}@host", "see redis:/{u}@cache:6379/0",
               "git clone abcssh://{u}@host/r.git"),
              password(_ALNUM + "-_.~!")),
+    ],
+    # A seed phrase with no label: its words alone say what it is.
+    "seed": [
+        Form(("{v}", "here:\n{v}\n", "write these down: {v}.", "got it: {v}", "\"{v}\"",
+              "my words are {v}. keep them", "words:\n\n{v}\n\nthat is all"),
+             seeds, one_line=False, quote=numbered_from,
+             title=lambda text: " ".join(text.split())),
     ],
     "private": [
         Form(('<private reason="{r}">{v}</private>', "<private class='x'>{v}</private>",
@@ -361,6 +442,19 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         "The password is the same as before.", "password is not set", "the pw is fine",
         "the password for the admin account is in 1Password", "pw: str",
         "the password is hashed with bcrypt (cost 12)", "password = getpass()",
+        "the password is weird sometimes", "the password is now set", "Das Passwort ist geheim.",
+        "Das Passwort ist falsch", "le mot de passe est incorrect", "la contraseña es incorrecta",
+        "la contraseña es obligatoria", "Password: Enter your password below",
+        "password: must be 8 characters", "the PIN is required", "pin 13 is the LED",
+        "PIN: required", "la password è sbagliata", "het wachtwoord is onjuist",
+        "the password is expired.", "my password is forgotten", "the password is different",
+        "password: hashed", "the password is case-sensitive", "password: Optional",
+        "mot de passe : requis", "Kennwort: ungültig", "contraseña: vacía",
+        "Passwort: gespeichert", "the password is generated, then stored",
+        "password: user_password", "the password is visible", "password is invalid.",
+        "the password is incorrect, try again", "Your password is expiring",
+        "password: none", "PIN code: 4 digits", "the pin is 3.3V", "set the PIN to high",
+        "passwords: required", "Passwörter: erforderlich",
     ),
     "unicode": (
         "Пароль нужно хранить в хранилище, а не в коде.", "密码已更新，请重新登录。",
@@ -387,6 +481,18 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         "cd ~/src/https:/github.com/o/r", "mailto:bob@example.com", "user@host:/srv/app",
         "scp me@host:/x/y .", "git@github.com:o/r.git", "pkg:/npm/x@1.2.3",
     ),
+    "seed": (
+        "you can also use this tool to find the best way to build your own local model",
+        "abandon the plan, then move the whole project into a new folder and start over",
+        "the quick brown fox jumps over the lazy dog and then runs away into the forest",
+        '["apple", "banana", "cherry", "lemon", "mango", "orange", "grape", "melon", '
+        '"olive", "peanut", "potato", "tomato", "onion"]',
+        "fruits = apple, banana, cherry, lemon, mango, orange, grape, melon, olive, peanut,"
+        " potato, tomato",
+        "\n".join(BIP39),  # the list itself is no seed
+        " ".join(BIP39[:200]),
+        "please review the pull request and check that every test passes before merge",
+    ),
     "shapes": (
         "xoxd- is the prefix of Slack's d cookie", "see 1//0 in the docs",
         "https://dev.azure.com/org/project/_apis/build/builds?api-version=7.1",
@@ -406,6 +512,43 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
 }
 
 PLACES = ("prompt", "answer", "command", "output", "file", "error", "title")
+
+
+def test_a_random_lower_case_password_after_its_name_is_caught() -> None:
+    """`password = <12-19 random lower-case letters>` passed a quarter of
+    the time (read as a word by its vowels). Oracle: runs drawn uniformly
+    (a fixed seed, so the test says the same every run), each caught."""
+    import random
+
+    from vibe_vault.redact import DEFAULT
+
+    rng = random.Random(27)
+    missed = []
+    for _ in range(3000):
+        v = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(12, 19)))
+        for form in ("password = {v}", "DB_PASSWORD = {v}", "passphrase: {v}", "db_pass = {v}"):
+            text = form.format(v=v)
+            if v in DEFAULT.redact(text)[0]:
+                missed.append(text)
+    assert not missed, missed[:10]
+
+
+def test_seed_list_is_bip39s() -> None:
+    """The package's list is BIP-39's English list, byte for byte as published
+    (bitcoin/bips bip-0039/english.txt, whose SHA-256 this is)."""
+    import hashlib
+
+    data = (Path(__file__).resolve().parent.parent / "src" / "vibe_vault" / "data"
+            / "bip39-english.txt").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == (
+        "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda")
+    assert len(BIP39) == 2048
+
+
+def test_bip39_test_vector_is_a_seed() -> None:
+    """BIP-39's own test vector (entropy 00...00) and the encoder agree."""
+    assert mnemonic(bytes(16)) == "abandon " * 11 + "about"
+    assert mnemonic(b"\x7f" * 16).split()[-1] == "yellow"
 
 
 @st.composite

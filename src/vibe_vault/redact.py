@@ -13,7 +13,17 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NewType, TypeVar
 
-from vibe_vault.secret_rules import LINE_OR_UPPER, RULES, RUN, SHAPED, WORD, B
+from vibe_vault.secret_rules import (
+    DESCRIBING_ENDINGS,
+    LINE_OR_UPPER,
+    PROSE_WORDS,
+    RULES,
+    RUN,
+    SECRET_WORDS,
+    SHAPED,
+    WORD,
+    B,
+)
 from vibe_vault.text import rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
@@ -210,6 +220,23 @@ def _k8s_values(text: str, found: list[str] | None) -> tuple[str, int]:
     return "".join(out) + text[last:], len(out) // 2
 
 
+def _seed_phrases(text: str, low: str, found: list[str] | None) -> tuple[str, int]:
+    """Hide BIP-39 seed phrases written with no label (see seed_phrase)."""
+    from vibe_vault import seed_phrase
+
+    spans = seed_phrase.spans(low)
+    if not spans:
+        return text, 0
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        if found is not None:
+            found.append(text[start:end])
+        out += [text[last:start], "[REDACTED:seed-phrase]"]
+        last = end
+    return "".join(out) + text[last:], len(spans)
+
+
 class _Groups:
     """A name and a value, read as a match's two groups are."""
 
@@ -376,6 +403,11 @@ class Redactor:
             if n:
                 count += n
                 low = text.lower()
+        if len(low) == len(text) and low.count(" ") + low.count("\n") >= 11:
+            text, m = _seed_phrases(text, low, found)
+            if m:
+                count += m
+                low = text.lower()
         if "kind:" in low and "data:" in low and rx(_K8S_SECRET).search(low):
             text, m = _k8s_values(text, found)
             count += m
@@ -478,9 +510,14 @@ class _Replacer:
         if self.kind == "secret-assignment":
             groups = m.groupdict()
             sep = groups.get("sep") or ""
-            if groups.get("v3") is not None and sep != sep.strip() \
-                    and rx(_IDENTIFIER).match(secret) and reads_as_word(secret):
-                return True
+            if groups.get("v3") is not None and sep != sep.strip():
+                if "=" in sep:  # `password = user_password`: code
+                    if rx(_IDENTIFIER).match(secret) and reads_as_word(secret):
+                        return True
+                elif any(c in secret for c in "_.") and rx(_IDENTIFIER).match(secret):
+                    return True  # `password: user_password`
+                elif self._a_word_saying_what_it_is(m, secret, colon=True):
+                    return True  # `password: required`, not `my password: hunter2`
             name = m.string[m.start():m.start("sep")].lower()
             text = self.original if self.original is not None else m.string
             before = text[m.start() - 1:m.start()]
@@ -495,18 +532,37 @@ class _Replacer:
         return self.skips(secret)
 
     def _not_said_as_password(self, m: re.Match[str], secret: str) -> bool:
-        """A prose value that is no password: after "is", one without a digit,
-        a symbol or a capital inside it ("the password is stored"), unless a
-        quoted phrase; after `:` or `=`, a word ("Passwort: erforderlich")."""
+        """A prose value that is no password: a word that says what the
+        password is ("the password is stored", "Passwort: erforderlich"), or
+        a word the sentence goes on after ("the password is sunshine" ends
+        its clause: a password; "the password is weird sometimes" does not);
+        after "is", a path or a URL (where the password is), or a run of
+        words with no digit, symbol or capital (unless quoted)."""
         said = m.string[m.start():_value_span(m)[0]]
-        if any(c in said for c in ":=："):
-            return secret.isalpha() and reads_as_word(secret)
-        if " " in secret.strip() and said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
-            return False  # a passphrase, quoted
-        if secret.startswith(("/", "~", "./", "../")) or "://" in secret:
+        colon = any(c in said for c in ":=：")
+        if said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
+            return False  # quoted: a value (a placeholder is judged after)
+        if not colon and (secret.startswith(("/", "~", "./", "../")) or "://" in secret):
             return True  # a path or a URL: where the password is
-        return not (any(c.isdigit() or c in _SYMBOLS for c in secret)
-                    or any(c.isupper() for c in secret[1:]))
+        if any(c.isdigit() or c in _SYMBOLS for c in secret) \
+                or any(c.isupper() for c in secret[1:]):
+            return False
+        if not secret.isalpha():
+            return True  # `e.g.`, `well-known`: no password's shape
+        return self._a_word_saying_what_it_is(m, secret, colon)
+
+    def _a_word_saying_what_it_is(self, m: re.Match[str], secret: str, colon: bool) -> bool:
+        """Whether a value of letters after a password's name is a word of
+        the sentence rather than the password: one of another script; one
+        the sentence goes on after; one that describes (describes())."""
+        if not secret.isalpha():  # a value, unless words joined by hyphens (`well-known`)
+            return "-" in secret and all(p.isalpha() for p in secret.split("-"))
+        if not all(c.isascii() or c in _LATIN_MARKS for c in secret):
+            return True  # a word of another script (`пароль: обязательно`)
+        text = self.original if self.original is not None else m.string
+        if not rx(_CLAUSE_END).match(text, _value_span(m)[1]):
+            return True  # the sentence goes on: a word of it
+        return describes(secret, colon)
 
     def _begins_line(self, m: re.Match[str]) -> bool:
         """Whether the match begins its line (after indentation or a prompt),
@@ -557,6 +613,35 @@ def glue_proof(trigger: str) -> bool:
         and trigger not in _GLUE_PRONE
 
 
+# What ends the clause a value ends: a line's end or the text's, or a stop,
+# comma or bracket then a space (a closing quote first).
+_CLAUSE_END = r"[\"'`»”]?(?:[.,;:!?)\]]+(?:\s|\Z)|[ \t]*(?:\r|\n|\Z))"
+# Letters with accents of the Latin-script languages PROSE_WORDS holds.
+_LATIN_MARKS = frozenset("àâäáãåæçéèêëíìîïñóòôöõøœßúùûüÿÀÂÄÁÃÅÆÇÉÈÊËÍÌÎÏÑÓÒÔÖÕØŒÚÙÛÜ")
+
+
+def describes(word: str, colon: bool = False) -> bool:
+    """A word that says what a password is, not which one: one of
+    secret_rules.PROSE_WORDS, one shaped as a participle, adjective or adverb
+    (DESCRIBING_ENDINGS; German and Dutch ge…t, ge…en, ge…d); after "is" (not
+    after `:`), also a word calling it secret (`ist geheim`)."""
+    low = word.lower()
+    if low in PROSE_WORDS or (not colon and low in SECRET_WORDS):
+        return True
+    shaped = (len(low) > 4 and low.endswith(DESCRIBING_ENDINGS)) or (
+        len(low) > 5 and bool(rx(r"(?:ge|opge|ver)[a-zäöü]+(?:t|en|d)\Z").match(low)))
+    # (and its letters run as a language's do: `qidwcnokmdttewlymed` is random)
+    return shaped and _unseen_trigrams(low) * 4 <= len(low)
+
+
+def _unseen_trigrams(low: str) -> int:
+    """How many of a word's runs of three letters no word of BIP-39's English
+    list has (accented letters count as seen: the list has none)."""
+    known = english_trigrams()
+    return sum(low[i:i + 3] not in known and low[i:i + 3].isascii()
+               for i in range(len(low) - 2))
+
+
 # Characters a password holds and a sentence does not (stops, commas,
 # apostrophes and hyphens are a sentence's).
 _SYMBOLS = frozenset("!@#$%^&*_+=~|<>[]{}\\/")
@@ -566,8 +651,9 @@ def reads_as_word(value: str) -> bool:
     """A word or a name in code (`hashed`, `user_password`, `geheim`), not a
     random run: a snake_case or dotted name; a short one; a word of another
     script; or ASCII letters that read as a word does (under 20 of them, a
-    vowel in three of ten or more: a random run of 20 lower-case letters is a
-    password, `qwertyuiopasdfghjklzxc` after `password =` too)."""
+    vowel in three of ten or more, their runs of three letters those of
+    English words: a random run of 12 lower-case letters is a password,
+    `qwertyuiopasdfghjklzxc` after `password =` too)."""
     if not value.isascii():
         return value.isalpha()
     if not rx(_IDENTIFIER).match(value[:1].lower() + value[1:]):
@@ -579,7 +665,21 @@ def reads_as_word(value: str) -> bool:
         return len(value) < 8
     if len(value) >= 20 or not value.isalpha():
         return False
-    return sum(c in "aeiouy" for c in value.lower()) * 10 >= 3 * len(value)
+    low = value.lower()
+    if sum(c in "aeiouy" for c in low) * 10 < 3 * len(value):
+        return False
+    # Its letters run as English words' do: at most one (two from twelve
+    # letters: a name joins words) of its runs of three is in no word of
+    # BIP-39's list (2048 common words); a random run has most so.
+    return _unseen_trigrams(low) <= (2 if len(low) >= 12 else 1)
+
+
+@cache
+def english_trigrams() -> frozenset[str]:
+    """The runs of three letters of BIP-39's English words."""
+    from vibe_vault.seed_phrase import words
+
+    return frozenset(w[i:i + 3] for w in words() for i in range(len(w) - 2))
 
 
 # Characters that hide a form from the rules, or begin a disguise: format

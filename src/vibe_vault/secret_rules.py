@@ -429,10 +429,71 @@ _PROSE_VALUE = (r"(?:'(?P<v>[^'\n]{4,200})'|\"(?P<v2>[^\"\n]{4,200})\"|`(?P<v3>[
                 # bare, less a sentence's closing stop: "is hunter2." hides hunter2
                 r"|(?P<v5>[^\s'\"`«“]{4,200}?)(?=[.,;:!?)\]}»”'\"`]*(?:\s|$)))")
 _IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|是|为|は|が)"
+# Words that say what a password is, not which one (`the password is stored`,
+# `Passwort: erforderlich`, `mot de passe : obligatoire`, `la contraseña es
+# incorrecta`): a word of these after a password's name, or one shaped as
+# they are (redact.describes), is no password. English, German, French,
+# Spanish, Italian, Portuguese, Dutch, Swedish.
+_PROSE = """
+a an the this that these those my your his her its our their one some any no not never also
+still now just only already too very so quite really always usually then there here where
+what which who whom whose how when why whatever whichever something nothing anything
+everything someone anyone nobody none nil null true false yes in on at to for of from with
+without by via under over into onto inside outside about after before than like as but and
+or if else same different correct incorrect wrong right invalid valid empty blank set unset
+reset required optional mandatory needed necessary missing expired weak strong short long
+good bad fine okay safe unsafe secure insecure simple easy hard complex random unique new old
+default known unknown public plain clear hidden visible broken stolen given chosen written
+forgotten taken shown seen mine yours hers ours theirs enough ready available unavailable
+unchanged temporary permanent obvious important same identical different case sensitive
+incomplete complete wrong correct right fixed ok active inactive disabled enabled locked
+unlocked due stale current previous next last first second other another such important
+sent kept
+nicht kein keine noch schon jetzt auch nur sehr zu das der die den dem des ein eine einen
+einem einer mein meine dein deine sein seine ihr ihre unser unsere im in auf an bei mit ohne
+für von vom zum zur falsch richtig korrekt ungültig gültig leer erforderlich notwendig nötig
+optional sicher unsicher schwach stark kurz lang neu alt gleich abgelaufen bekannt
+unbekannt hier dort da immer nie identisch anders fest
+pas plus trop très aussi déjà encore toujours jamais le la les un une des mon ma mes ton ta
+tes son sa ses notre votre leur dans sur pour avec sans par chez incorrect incorrecte correct
+correcte invalide valide vide obligatoire requis requise facultatif facultative optionnel
+optionnelle nécessaire faible fort forte court courte long longue nouveau nouvelle ancien
+ancienne même différent différente identique ici
+no muy también ya todavía siempre nunca el los las una unos unas mi mis tu tus su sus nuestra
+nuestro en para con sin por incorrecta incorrecto correcta correcto inválida inválido válida
+válido vacía vacío obligatoria obligatorio opcional necesaria necesario segura seguro débil
+fuerte corta corto larga largo nueva nuevo vieja viejo igual distinta distinto aquí
+non molto anche già ancora sempre mai il lo gli uno mia mio tua tuo sua suo nostra nostro
+per senza errata errato sbagliata sbagliato corretta corretto valida valido vuota vuoto
+obbligatoria obbligatorio facoltativa opzionale necessaria sicura sicuro debole forte corta
+corto lunga lungo nuova nuovo vecchia vecchio uguale diversa qui
+não muito também já ainda sempre nunca um uma minha meu sua seu nossa nosso em com sem
+incorreta incorreto inválida válida vazia vazio obrigatória obrigatório necessária fraca
+forte curta longa nova velha diferente aqui
+niet geen nog al ook te de het een mijn jouw zijn haar ons onze op voor met zonder door fout
+onjuist juist ongeldig geldig leeg verplicht vereist nodig optioneel veilig onveilig zwak
+sterk kort lang nieuw oud hetzelfde anders hier
+inte ingen redan också för det den ett min din hans hennes vår på med utan fel rätt ogiltig
+giltig tom obligatorisk krävs valfri säker osäker svag stark kort lång ny gammal samma
+"""
+PROSE_WORDS = frozenset(_PROSE.split())
+# Words calling a password secret: after "is" they say what it is (`ist
+# geheim`); after `:` they may be it (`Passwort: geheim`).
+_SECRET = """secret secrete secrète geheim secreto secreta segreto segreta private privat privé
+privée privado privada privato privata hemlig"""
+SECRET_WORDS = frozenset(_SECRET.split())
+# Endings of words that describe (participles, adjectives, adverbs), by language.
+DESCRIBING_ENDINGS = (
+    "ed", "ing", "ly", "able", "ible", "ful", "less", "ous", "ive",  # English
+    "lich", "ig", "bar", "los", "iert",  # German (participles ge…t/ge…en: redact.describes)
+    "ment", "é", "ée", "és", "ées", "aire",  # French
+    "ado", "ada", "ido", "ida", "mente",  # Spanish, Portuguese
+    "ato", "ata", "ito", "ita", "uto", "uta",  # Italian
+)
 PROSE_RULES = (
     *(Rule("prose-password", triggers,
            "(?i)" + word + r"(?![a-z0-9])(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:=]{1,40}?)?"
-           r"[ \t]+(?:is|was|will be)[ \t]*:?[ \t]*" + _PROSE_VALUE, samples, look_alike)
+           r"[ \t]+(?:" + _IS[3:-1] + r")[ \t]*:?[ \t]*" + _PROSE_VALUE, samples, look_alike)
       for triggers, word, samples, look_alike in (
           (("password", "passwd", "passphrase", "passcode"), r"pass(?:word|wd|phrase|code)",
            ("my password is ⟦«a14»⟧", "the password is: ⟦«a16»⟧.",
@@ -450,6 +511,14 @@ PROSE_RULES = (
           "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
           "パスワードは⟦«a12»⟧です".replace("です", " です")),
          "Passwort: erforderlich. Le mot de passe est obligatoire. пароль: обязательно"),
+    # A PIN said with its digits: `the PIN is 4821`, `PIN: 4821`, `PIN-Code: 4821`.
+    Rule("prose-password", ("pin",),
+         r"(?i)(?<![a-z])(?:pin(?:[ \-]?(?:code|kode|number|no\.?))?|code pin|pincode)"
+         r"(?:[\"']?[ \t]*[:=：][ \t]*|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)"
+         r"(?P<v>\d{4,8})(?![\d,.]?\d)(?!\s*(?:ms|px|%|v\b))",
+         ("the PIN is ⟦«d6»⟧", "PIN: ⟦«d6»⟧", "mein PIN-Code ist ⟦«d6»⟧.",
+          "le code PIN est ⟦«d6»⟧"),
+         "pin 13 is the LED; pin: 3; pinned 4 issues; PIN is required"),
 )
 
 
