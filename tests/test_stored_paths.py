@@ -83,3 +83,42 @@ def test_a_token_in_the_project_folder_is_kept_nowhere(token: str, shape: str,
         assert again["unchanged"] == 1 and again.get("written", 0) == 0, again
         assert env.traces(token, sid, here=here) == []
         assert not [p for p in env.state.rglob("*") if token in os.fspath(p)]
+
+
+@settings(max_examples=examples(3, 20), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(TOKENS, st.sampled_from(["{}", "-home-u-{}", "-home-u-{}-app"]), st.uuids().map(str))
+def test_a_token_in_the_folder_is_in_no_owner_row_or_archive_manifest(
+        token: str, shape: str, sid: str) -> None:
+    """The registry's owners of legacy agent files (`<folder>/agent-*.jsonl`)
+    and the archive's manifest keep paths as the database does (stored_paths):
+    with the archive on (its copies are compressed) and a legacy agent file,
+    the token is in no file written, by name or content."""
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        env = Env(Path(tmp))
+        folder = env.claude / "projects" / shape.format(token)
+        folder.mkdir(parents=True)
+        path = folder / f"{sid}.jsonl"
+        path.write_bytes(transcript(sid, "/srv/app", "Fix the parser"))
+        agent = folder / "agent-a1b2c3d4.jsonl"
+        agent.write_text(json.dumps({
+            "type": "user", "uuid": "s1", "parentUuid": None, "sessionId": sid,
+            "cwd": "/srv/app", "isSidechain": True, "timestamp": "2026-05-01T10:00:01.000Z",
+            "message": {"role": "user", "content": "look at the parser"}}) + "\n")
+        first = env.vv("backfill", "--json")
+        assert first.returncode == 0, first.stderr
+        assert env.notes()
+        assert list(env.state.rglob("manifest.json")), "the archive was not written"
+        import sqlite3
+
+        conn = sqlite3.connect(env.state / "vault.db")
+        try:
+            owners = conn.execute("SELECT path, session_id FROM owners").fetchall()
+        finally:
+            conn.close()
+        assert [s for _, s in owners] == [sid]  # the legacy file is known as its session's
+        again = json.loads(env.vv("backfill", "--json").stdout)
+        assert again["unchanged"] == 1 and again.get("written", 0) == 0, again
+        assert env.traces(token, sid) == []
+        assert not [p for p in env.state.rglob("*") if token in os.fspath(p)]

@@ -38,6 +38,7 @@ from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.paths import inside, safe_id, safe_name
 from vibe_vault.reader import HEAD  # the same first bytes a cursor checks
 from vibe_vault.regular import NotAFile, open_regular, read_fd
+from vibe_vault.stored_paths import stored_path
 
 PIECE = 1 << 20  # bytes of a transcript compressed at a time
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -51,6 +52,8 @@ _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 
 
 class ArchivedFile(Struct):
+    # The file's path as the database keeps it (stored_paths: a component that
+    # holds a secret is a digest); verify compares with the file found now.
     source: str
     offset: int = 0  # bytes of the source archived
     inode: int = 0
@@ -418,7 +421,7 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
                 head = zlib.crc32(read_fd(src, HEAD))
                 e = m.files.get(name)
                 if e is None:
-                    e = m.files[name] = ArchivedFile(source=str(path))
+                    e = m.files[name] = ArchivedFile(source=stored_path(str(path)))
                 changed = True
                 if e.offset and (e.inode != st.st_ino or st.st_size < e.offset
                                  or e.head_crc != head):
@@ -437,7 +440,7 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
                         total += copied
                 finally:
                     os.close(fd)
-                e.inode, e.head_crc, e.source = st.st_ino, head, str(path)
+                e.inode, e.head_crc, e.source = st.st_ino, head, stored_path(str(path))
             finally:
                 os.close(src)
             _kill_point()
@@ -873,7 +876,7 @@ def adopt(cfg: Config, sid: str, placed: dict[str, Path]) -> None:
             finally:
                 os.close(fd)
             if e is not None and st.st_size == e.offset:
-                e.inode, e.head_crc, e.source = st.st_ino, head, str(path)
+                e.inode, e.head_crc, e.source = st.st_ino, head, stored_path(str(path))
         _save_manifest(d, m)
 
 

@@ -313,12 +313,21 @@ def latest_of_project(conn: sqlite3.Connection, project: str, other_than: str) -
 
 
 def owners(conn: sqlite3.Connection) -> dict[str, str]:
+    """Legacy agent files' sessions, by the file's path as the database keeps
+    it (stored_paths.stored_path: through the gate); look one up so."""
     return dict(conn.execute("SELECT path, session_id FROM owners").fetchall())
 
 
 def set_owners(conn: sqlite3.Connection, found: dict[str, str]) -> None:
-    conn.executemany("INSERT OR REPLACE INTO owners(path, session_id) VALUES (?, ?)",
-                     sorted(found.items()))
+    """Keep which session each legacy agent file is of, by the file's stored
+    path (a path may hold a secret); a row an older version kept under the
+    raw path goes."""
+    from vibe_vault.stored_paths import stored_path
+
+    rows = sorted((stored_path(path), sid) for path, sid in found.items())
+    conn.executemany("DELETE FROM owners WHERE path = ?",
+                     [(path,) for path in found if stored_path(path) != path])
+    conn.executemany("INSERT OR REPLACE INTO owners(path, session_id) VALUES (?, ?)", rows)
 
 
 def load(cfg: Config) -> Registry:
