@@ -769,3 +769,70 @@ def test_a_query_no_session_fully_holds_shows_those_holding_most_of_it(
         assert ("no session has every word" in text) == (not full)
     elif not full:
         assert text.strip() == "no session matches"
+
+
+# Filler that is never a query term, nor a prefix of one; terms from another alphabet.
+_FILLER = st.text(alphabet="bcdfg", min_size=1, max_size=12)
+_TERMS = st.lists(st.text(alphabet="wxyz", min_size=3, max_size=8), min_size=1, max_size=4,
+                  unique=True)
+
+
+@st.composite
+def _lines_and_terms(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    terms = draw(_TERMS)
+    lines = []
+    for _ in range(draw(st.integers(1, 5))):
+        words = draw(st.lists(st.one_of(_FILLER, st.sampled_from(terms)), min_size=1,
+                              max_size=80))
+        lines.append(" ".join(words))
+    return lines, terms
+
+
+def _most_in_a_cut(line: str, terms: list[str], width: int) -> int:
+    """Brute force: the most distinct terms whole inside any `width` characters of the line."""
+    where = [(m.start(), m.end(), m.group()) for m in re.finditer(r"[a-z]+", line)
+             if m.group() in terms]
+    best = 0
+    for start in range(0, max(1, len(line) - width + 1)):
+        inside = {w for a, b, w in where if a >= start and b <= start + width}
+        best = max(best, len(inside))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(_lines_and_terms(), st.integers(20, 160))
+def test_a_snippet_shows_the_cut_with_the_most_query_words(
+        drawn: tuple[list[str], list[str]], width: int) -> None:
+    """Of all the lines, the snippet is a cut showing as many distinct query
+    words as any cut of that width of any line can (a long line naming one word
+    early and the others far on does not win over a line holding them together);
+    and each word shown is marked."""
+    from vibe_vault.snippet import snippet
+
+    lines, terms = drawn
+    note = "\n".join(lines) + "\n"
+    got = snippet(note, parse(" ".join(terms)).terms, width)
+    most = max(_most_in_a_cut(line, terms, width) for line in lines)
+    if most == 0:
+        assert all(not any(t in line.split() for t in terms) for line in lines)
+        return
+    marked = set(re.findall(r"\*\*([a-z]+)\*\*", got))
+    assert marked <= set(terms), got
+    assert len(marked) == most, (got, most)
+    plain = got.replace("**", "").strip("…")
+    assert len(plain) <= width and any(plain in line for line in lines), got
+
+
+def test_a_snippet_of_a_long_answer_shows_the_line_holding_the_words_together() -> None:
+    # as seen: "suppress expected timeout warnings" showed an answer's long line
+    # whose first cut held only "timeout"
+    answer = ("The timeout is working, but there's still ~800ms delay and those warning logs "
+              "are noisy. The issue is that PostHog is taking too long to even start the "
+              "request. Let me also suppress those warnings so nothing expected shows.\n"
+              "   - `silentLogger` to suppress expected timeout warnings\n")
+    from vibe_vault.snippet import snippet_in
+
+    column, got = snippet_in({"answers": answer},
+                             parse("suppress expected timeout warnings").terms)
+    assert column == "answers"
+    assert got == "- `silentLogger` to **suppress** **expected** **timeout** **warnings**", got

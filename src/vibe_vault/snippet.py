@@ -1,8 +1,10 @@
 """A line of a note that shows why it matched a search, the matches marked.
 
 The index keeps no copy of the text (see vaultdb), so the snippet comes from
-the note itself: the line above the user's section that holds the most of the
-query's words (the first such line).
+the note itself: the line above the user's section that shows the most of the
+query's words within the width a snippet is cut to (the first such line), so
+a long answer naming one word early and the rest far on does not win over a
+line that holds them all together.
 """
 
 from __future__ import annotations
@@ -85,8 +87,8 @@ def snippet(note: str, terms: list[tuple[str, bool]], width: int = WIDTH) -> str
         if "\\" in line:
             line = _ESCAPED.sub(r"\1", line)
         lines.append(line)
-    best = _best(lines, terms, finder)
-    return _shown(best[1], best[2], width) if best else ""
+    best = _best(lines, terms, finder, width)
+    return _shown(best[1], best[2], best[3], width) if best else ""
 
 
 def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
@@ -98,7 +100,7 @@ def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
         return "", ""
     finder = _finder(terms)
     wanted = len({t for t, _ in terms})
-    best: tuple[int, str, list[tuple[int, int]]] | None = None
+    best: _Found | None = None
     where = ""
     for column, text in texts.items():
         if text.isascii():
@@ -108,12 +110,12 @@ def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
             lines = [text[a:_line_end(text, a)].strip() for a in starts]
         else:
             lines = [line.strip() for line in text.split("\n")]
-        found = _best(lines, terms, finder)
+        found = _best(lines, terms, finder, width)
         if found is not None and (best is None or found[0] > best[0]):
             best, where = found, column
             if best[0] >= wanted:
                 break
-    return (where, _shown(best[1], best[2], width)) if best else ("", "")
+    return (where, _shown(best[1], best[2], best[3], width)) if best else ("", "")
 
 
 def _line_end(text: str, at: int) -> int:
@@ -121,11 +123,16 @@ def _line_end(text: str, at: int) -> int:
     return end if end >= 0 else len(text)
 
 
-def _best(lines: list[str], terms: list[tuple[str, bool]],
-          finder: re.Pattern[str]) -> tuple[int, str, list[tuple[int, int]]] | None:
-    """The first line with the most distinct terms, and where they are in it."""
+# (distinct terms shown, the line, where the terms are in it, where the
+# window showing the most of them starts)
+_Found = tuple[int, str, list[tuple[int, int]], int]
+
+
+def _best(lines: list[str], terms: list[tuple[str, bool]], finder: re.Pattern[str],
+          width: int) -> _Found | None:
+    """The first line showing the most distinct terms in one cut of `width`."""
     wanted = len({t for t, _ in terms})
-    best: tuple[int, str, list[tuple[int, int]]] | None = None
+    best: _Found | None = None
     for line in lines:
         if not line:
             continue
@@ -133,20 +140,46 @@ def _best(lines: list[str], terms: list[tuple[str, bool]],
         spans = _spans(line, terms, finder)
         if not spans:
             continue
-        found = len({fold(line[a:b]) for a, b in spans})
+        found, first = _window(line, spans, width)
         if best is None or found > best[0]:
-            best = (found, line, spans)
+            best = (found, line, spans, first)
             if found >= wanted:
                 break
     return best
 
 
-def _shown(line: str, spans: list[tuple[int, int]], width: int) -> str:
-    """The line cut to `width` around its first match, the matches marked."""
-    start = max(0, spans[0][0] - width // 3)
+def _window(line: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
+    """The most distinct terms that fit in one cut of `width`, and the index
+    of the first match of the first such cut."""
+    words = [fold(line[a:b]) for a, b in spans]
+    best, first = 0, 0
+    counts: dict[str, int] = {}
+    j = 0
+    for i, (a, _) in enumerate(spans):
+        while j < len(spans) and spans[j][1] - a <= width:
+            counts[words[j]] = counts.get(words[j], 0) + 1
+            j += 1
+        if len(counts) > best:
+            best, first = len(counts), i
+        if j > i:  # the match at i leaves the window
+            counts[words[i]] -= 1
+            if not counts[words[i]]:
+                del counts[words[i]]
+        else:
+            j = i + 1  # a match wider than the cut: alone
+    return max(best, 1), first
+
+
+def _shown(line: str, spans: list[tuple[int, int]], first: int, width: int) -> str:
+    """The line cut to `width` around its best window of matches (starting a
+    little before its first match when they all fit), the matches marked."""
+    a0 = spans[first][0]
+    last_end = max((b for a, b in spans[first:] if b - a0 <= width), default=spans[first][1])
+    lead = max(0, min(width // 3, width - (last_end - a0)))
+    start = max(0, a0 - lead)
     end = min(len(line), start + width)
     if start and end - start < width:
-        start = max(0, end - width)
+        start = max(0, min(a0, end - width))
     out = []
     at = start
     for a, b in spans:
