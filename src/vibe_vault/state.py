@@ -27,6 +27,10 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 STATE_VERSION = 25
 
 
+# The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
+# a commit): no branch.
+DETACHED = "HEAD"
+
 class Tokens(Struct, array_like=True):
     """Usage of one API message (the largest snapshot seen)."""
 
@@ -330,6 +334,7 @@ class Fold(Struct, omit_defaults=True):
     branches: list[Redacted] = field(default_factory=list)
     # The branch the session is on, as of its last entry that names one; in
     # the main transcript not a subagent's worktree branch leaking into it.
+    # DETACHED (Claude Code's `HEAD`) while on no branch: never told as one.
     branch: Redacted = Redacted("")
     version: Redacted = Redacted("")
     redactions: int = 0

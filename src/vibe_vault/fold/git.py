@@ -6,7 +6,7 @@ from __future__ import annotations
 from vibe_vault.entries import Entry
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Commit, Pending, PullRequest
+from vibe_vault.state import DETACHED, Commit, Pending, PullRequest
 from vibe_vault.text import rx
 
 MAX_COMMITS = 100
@@ -14,7 +14,10 @@ PRINTED_KEPT = 100
 SUBJECT_CHARS = 120
 BRANCH_CHARS = 60
 
-_COMMIT_LINE = r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$"
+# `[main 1a2b3c4] subject`; `[detached HEAD 1a2b3c4] subject` on no branch.
+_COMMIT_LINE = (r"(?m)^\[(detached HEAD|[^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\]"
+                r" (.+)$")
+_NO_BRANCH = "detached HEAD"
 _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
@@ -101,11 +104,13 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     found = False
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
         found = True
-        commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS),
-               ctx.line(m.group(1), BRANCH_CHARS), ts, amend=call.amend)
+        on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
+        commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts, amend=call.amend)
     # Where git printed no line, the branch is the session's, unless git ran
     # in another folder (a worktree's branch is not known then).
     here = Redacted("") if call.elsewhere else facts.branch or ctx.branch
+    if here == DETACHED:
+        here = Redacted("")  # a detached HEAD: on no branch
     if status == "ok" and call.commits and not found:
         commit(ctx, "", call.commit_subject, here, ts, amend=call.amend)
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:

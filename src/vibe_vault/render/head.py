@@ -20,13 +20,18 @@ from vibe_vault.markdown import (
     yaml_str,
     yaml_time,
 )
+from vibe_vault.redact import Redacted
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
-from vibe_vault.state import Tokens
+from vibe_vault.state import DETACHED, Tokens
 from vibe_vault.times import local_iso, started_line
 from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_note_path
 
 BARE_NULL = md("null")
+
+
+def _branches(names: list[Redacted]) -> list[Redacted]:
+    return [b for b in names if b != DETACHED]
 
 
 def _or_null(value: str) -> Md:
@@ -69,9 +74,11 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("active_minutes", lambda p: _count(p.fig.active_minutes)),
     ("cwd", lambda p: _or_null(p.state.fold.cwd)),
     # The branch the session ended on; `branches` every one it was on.
-    ("branch", lambda p: _or_null(p.state.fold.branch)),
-    ("branches", lambda p: yaml_list(p.state.fold.branches)
-     if len(p.state.fold.branches) > 1 else None),
+    # A detached HEAD is no branch: a session ending on one names none.
+    ("branch", lambda p: _or_null("" if p.state.fold.branch == DETACHED
+                                  else p.state.fold.branch)),
+    ("branches", lambda p: yaml_list(_branches(p.state.fold.branches))
+     if len(_branches(p.state.fold.branches)) > 1 else None),
     ("models", lambda p: yaml_list(p.fig.models)),
     ("claude_code_version", lambda p: _or_null(p.state.fold.version)),
     ("input_tokens", lambda p: _count(p.fig.total.input)),
