@@ -9,11 +9,20 @@ PowerShell error records in the output, what `git log` printed at the end.
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import main_files
 from test_headlines import Transcript, phrase
+from vibe_vault.entries import decode_line
+from vibe_vault.fold import active, fold
 from vibe_vault.render import render
+from vibe_vault.state import Fold, SessionState
 
 hexsha = st.text(alphabet="0123456789abcdef", min_size=7, max_size=7)
 
@@ -71,3 +80,234 @@ def test_a_commit_on_a_detached_head_is_on_no_branch(subject: str, sha: str,
     assert "HEAD`" not in note and "\nbranch: null\n" in note
 
 
+
+
+# -- active time -----------------------------------------------------------------------
+
+IDLE_S = 300  # the README's rule: a pause of 5 minutes or more within a turn is not work
+T0 = 1_770_000_000_000  # ms
+
+
+class Timed:
+    """A main transcript written entry by entry at chosen times (ms)."""
+
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.at = T0
+        self.n = 0
+
+    def add(self, after_ms: int, obj: dict[str, Any]) -> None:
+        self.at += after_ms
+        self.n += 1
+        iso = datetime.fromtimestamp(self.at / 1000, UTC).isoformat(
+            timespec="milliseconds").replace("+00:00", "Z")
+        self.lines.append({"uuid": f"00000000-0000-4000-8000-{self.n:012d}",
+                           "sessionId": SID, "cwd": "/work/app", "version": "2.1.50",
+                           "timestamp": iso, **obj})
+
+    def user(self, after_ms: int, content: Any) -> None:
+        self.add(after_ms, {"type": "user", "message": {"role": "user", "content": content}})
+
+    def assistant(self, after_ms: int, block: dict[str, Any]) -> None:
+        self.add(after_ms, {"type": "assistant", "message": {
+            "id": f"msg_{self.n}", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [block], "usage": {"input_tokens": 1, "output_tokens": 1}}})
+
+
+SID = "0b1c2d3e-0000-4000-8000-00000000aaaa"
+# A pause: mostly seconds, some just under or over the idle threshold, some long.
+pause_ms = st.one_of(st.integers(0, 20_000), st.integers(IDLE_S * 1000 - 2000, IDLE_S * 1000 + 2000),
+                     st.integers(60_000, 900_000))
+opening = st.sampled_from(["prompt", "image", "slash", "bang", "notification"])
+step = st.tuples(st.sampled_from(["text", "tool", "refused", "ask", "progress", "queued",
+                                  "untimed"]),
+                 pause_ms, pause_ms)
+turn_plan = st.tuples(opening, pause_ms, st.lists(step, min_size=0, max_size=6),
+                      st.one_of(st.none(), st.integers(0, 3_600_000)))
+
+
+def write_turns(turns: list[tuple[str, int, list[tuple[str, int, int]], int | None]]
+                ) -> tuple[Timed, int]:
+    """The transcript, and its active time in ms worked out from the times written:
+    a turn's turn_duration where one is written, else the sum of the pauses
+    between its entries (from its opening on) under the threshold, but for the
+    pause before the user's answer (a refused tool, a question)."""
+    t = Timed()
+    expected = 0
+    tool = 0
+    spans: list[int] = []  # the pauses within the turn being written that are work
+
+    def work(ms: int) -> None:
+        if ms < IDLE_S * 1000:
+            spans.append(ms)
+
+    for n, (kind, before, steps, duration) in enumerate(turns):
+        spans.clear()
+        if kind == "prompt":
+            t.user(before, f"please do step {n}")
+        elif kind == "image":  # a pasted image alone is a prompt too
+            t.user(before, [{"type": "image", "source": {"type": "base64",
+                                                         "media_type": "image/png",
+                                                         "data": "iVBORw0KGgo="}}])
+        elif kind == "slash":
+            t.user(before, f"<command-name>/review</command-name>\n<command-message>review"
+                           f"</command-message>\n<command-args>part {n}</command-args>")
+        elif kind == "bang":
+            t.user(before, f"<bash-input>ls dir{n}</bash-input>")
+            t.user(40, "<bash-stdout>a\nb</bash-stdout><bash-stderr></bash-stderr>")
+            work(40)
+        else:
+            t.user(before, "<task-notification>\n<task-id>b1</task-id>\n<status>completed"
+                           "</status>\n</task-notification>")
+        for what, first, second in steps:
+            tool += 1
+            tid = f"toolu_{tool:04d}"
+            if what == "text":
+                t.assistant(first, {"type": "text", "text": f"Working on {n}."})
+                work(first)
+            elif what == "progress":
+                t.add(first, {"type": "progress", "data": {"type": "hook_progress"}})
+                work(first)
+            elif what == "untimed":  # a line with no time: no pause before it
+                t.lines.append({"type": "file-history-snapshot", "messageId": f"m{tool}",
+                                "snapshot": {"trackedFileBackups": {}}})
+            elif what == "queued":
+                t.add(first, {"type": "attachment", "attachment": {
+                    "type": "queued_command", "prompt": f"also check {tool}"}})
+                work(first)
+            else:
+                name = "AskUserQuestion" if what == "ask" else "Bash"
+                t.assistant(first, {"type": "tool_use", "id": tid, "name": name,
+                                    "input": {"command": "make"} if name == "Bash" else {}})
+                work(first)
+                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid,
+                                         "content": "done"}
+                if what == "refused":
+                    block.update(is_error=True, content=(
+                        "The user doesn't want to proceed with this tool use. The tool use "
+                        "was rejected (eg. if it was a file edit, the new_string was NOT "
+                        "written to the file). STOP what you are doing and wait for the user "
+                        "to tell you how to proceed."))
+                elif what == "ask":
+                    block["content"] = "User has answered your questions: \"Which?\"=\"A\"."
+                t.user(second, [block])
+                if what == "tool":
+                    work(second)
+                if what == "refused":
+                    t.user(30, [{"type": "text",
+                                 "text": "[Request interrupted by user for tool use]"}])
+                    work(30)
+        if duration is not None:
+            t.add(5, {"type": "system", "subtype": "turn_duration", "durationMs": duration,
+                      "isMeta": False})
+            expected += duration
+        else:
+            expected += sum(spans)
+    return t, expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(turns=st.lists(turn_plan, min_size=1, max_size=6), cut=st.integers(0, 60))
+def test_active_time_is_each_turns_own_time_with_or_without_turn_duration(
+        turns: list[tuple[str, int, list[tuple[str, int, int]], int | None]], cut: int) -> None:
+    """Turns with and without Claude Code's turn_duration (2.1.x writes it for
+    most turns, not for one cut off by the session's end; 1.0.x never): the
+    active minutes are the timed turns' durations plus, for the others, the
+    time from their opening to their last entry without pauses of 5 minutes or
+    more and without the user's own time to answer; time between turns never
+    counts. Read whole or in two pieces (a hook's reads), the same."""
+    t, expected = write_turns(turns)
+    lines = [json.dumps(x).encode() for x in t.lines]
+    whole = fold(Fold(), (decode_line(x) for x in lines))
+    assert active.active_ms(whole) == expected
+    at = min(cut, len(lines))
+    pieces = fold(fold(Fold(), (decode_line(x) for x in lines[:at])),
+                  (decode_line(x) for x in lines[at:]))
+    assert active.active_ms(pieces) == expected
+    head = frontmatter_of(render(SessionState(session_id=SID, project="app", fold=whole)))
+    assert f"\nactive_minutes: {expected // 60000}\n" in head, head
+
+
+@pytest.mark.corpus
+def test_every_corpus_sessions_active_time_is_its_turns_time() -> None:
+    """Every corpus transcript (1.0.x to 2.1.x; with, without and with some
+    turn_durations): the fold's active time equals the time worked out here
+    from the JSON by the README's rule."""
+    checked = 0
+    for path in main_files():
+        lines = [x for x in path.read_bytes().split(b"\n") if x.strip()]
+        facts = fold(Fold(), (decode_line(x) for x in lines))
+        want = active_time_of(lines)
+        assert abs(active.active_ms(facts) - want) <= 2, path
+        checked += 1
+    assert checked > 20
+
+
+_NOT_A_PROMPT = ("[Request interrupted", "<local-command-stdout>", "<local-command-stderr>",
+                 "Caveat:", "<bash-stdout>", "<bash-stderr>")
+
+
+def _stamp(obj: dict[str, Any]) -> float | None:
+    ts = obj.get("timestamp")
+    if not isinstance(ts, str):
+        return None
+    try:
+        return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def active_time_of(lines: list[bytes]) -> int:
+    """Active ms from a transcript's JSON: turns open at a prompt (typed words,
+    an image, a slash or `!` command, a task notification), end at a
+    turn_duration (which is their time) or at the next prompt (their time is
+    then the pauses under 5 minutes between their entries, but for the one
+    before a refused tool's result or an answered question)."""
+    total, spans, in_turn, last = 0, [], False, None
+    asks: dict[str, bool] = {}
+    for raw in lines:
+        try:
+            e = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(e, dict):
+            continue
+        stamp, gap = _stamp(e), 0.0
+        if stamp is not None:
+            if last is not None and stamp >= last:
+                gap = stamp - last
+            if last is None or stamp >= last:
+                last = stamp
+        starts = waited = False
+        msg = e.get("message") if isinstance(e.get("message"), dict) else {}
+        content = msg.get("content")
+        if (e.get("type") == "user" and not e.get("isSidechain") and not e.get("isMeta")
+                and not e.get("isCompactSummary")):
+            parts = [b for b in content if isinstance(b, dict)] if isinstance(content, list) \
+                else []
+            results = [b for b in parts if b.get("type") == "tool_result"]
+            for b in results:
+                text = b.get("content") if isinstance(b.get("content"), str) else \
+                    json.dumps(b.get("content"))
+                if (b.get("is_error") and "The user doesn't want to" in text[:200]) or \
+                        asks.get(str(b.get("tool_use_id"))):
+                    waited = True
+            words = content if isinstance(content, str) else "\n".join(
+                str(b.get("text", "")) for b in parts if b.get("type") == "text")
+            image = any(b.get("type") == "image" for b in parts)
+            starts = not results and (image or bool(words.strip())) and \
+                not words.lstrip().startswith(_NOT_A_PROMPT)
+        if e.get("type") == "assistant" and isinstance(content, list):
+            for b in content:
+                if isinstance(b, dict) and b.get("type") == "tool_use":
+                    asks[str(b.get("id"))] = b.get("name") in ("AskUserQuestion", "ExitPlanMode")
+        if e.get("type") == "system" and e.get("subtype") == "turn_duration" and \
+                isinstance(e.get("durationMs"), (int, float)):
+            total += int(e["durationMs"])
+            spans, in_turn = [], False
+        elif starts:
+            total += sum(spans)
+            spans, in_turn = [], True
+        elif in_turn and not waited and 0 < gap < IDLE_S:
+            spans.append(round(gap * 1000))
+    return total + sum(spans)

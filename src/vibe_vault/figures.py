@@ -15,6 +15,7 @@ from msgspec import Struct, field
 
 from vibe_vault import pricing, running
 from vibe_vault import text as tx
+from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.titles import TITLE_CHARS, is_request
@@ -206,7 +207,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     cost = sum(costs.values())
     a, b = epoch(f.first_ts), epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0
-    active_ms = f.turn_ms or f.gap_ms
+    active = fold_active.active_ms(f)
     tool_calls = sum(f.tool_calls.values()) + sum(
         af.fold.tool_calls for af in state.agents.values() if not af.foreign
     ) + (sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
@@ -231,7 +232,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         cost=round(cost, 4),
         unpriced=unpriced,
         wall_minutes=max(wall, 0),
-        active_minutes=active_ms // 60000,
+        active_minutes=active // 60000,
         files_changed=len(work.changed) + work.files_dropped,
         tool_calls=tool_calls,
         tests=tests,

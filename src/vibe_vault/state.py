@@ -329,7 +329,10 @@ class Fold(Struct, omit_defaults=True):
     copied: int = 0  # lines copied from an earlier session, skipped
     copied_usage: dict[str, Tokens] = field(default_factory=dict)  # their messages, by id
     copied_settled: dict[str, Tokens] = field(default_factory=dict)  # older ones, by model
-    gap_ms: int = 0  # active time from gaps under the idle threshold
+    # Active time of turns Claude Code wrote no turn_duration for (fold.active):
+    untimed_ms: int = 0  # of the turns that ended
+    open_ms: int = 0  # of the turn under way, until its turn_duration replaces it
+    in_turn: bool = False  # a turn is under way: a prompt came, no turn_duration since
     cwd: Redacted = Redacted("")
     branches: list[Redacted] = field(default_factory=list)
     # The branch the session is on, as of its last entry that names one; in
@@ -344,7 +347,7 @@ class Fold(Struct, omit_defaults=True):
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
     last_answer: Redacted = Redacted("")
     # fold.story: prompts, answers, compactions, links to other sessions
-    turn_ms: int = 0  # sum of turn_duration entries
+    turn_ms: int = 0  # sum of turn_duration entries (the turns Claude Code timed)
     first_parent: Redacted = Redacted("")  # the first message's parent: resumed from another file
     logical_parent: Redacted = Redacted("")  # where a compaction opening the file points
     tail_uuids: list[Redacted] = field(default_factory=list)  # last message ids, to link to

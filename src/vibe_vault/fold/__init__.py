@@ -26,7 +26,7 @@ from vibe_vault.entries import (
     Malformed,
     decode_raw,
 )
-from vibe_vault.fold import files, git, story, subagents, titles, todos, usage
+from vibe_vault.fold import active, files, git, story, subagents, titles, todos, usage
 from vibe_vault.fold.context import (
     ANSWER_CHARS,
     HEAD_TURNS,
@@ -106,6 +106,7 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
         return
     facts.entries += 1
     ts = e.timestamp or ""
+    ctx.entry_gap = 0.0  # (an entry without a time follows no pause)
     ctx.entry_epoch = ctx.clock(ts) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
@@ -113,9 +114,16 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     if version and version != ctx.raw_version:
         ctx.raw_version = version
         facts.version = ctx.name(version, 40)
+    if ctx.agent:
+        _apply(ctx, e, ts)
+    elif not _copied(ctx, e):
+        _apply(ctx, e, ts)
+        active.spent(ctx)  # what the entry was (a prompt?) is known by now
+
+
+def _apply(ctx: Context, e: Entry, ts: str) -> None:
+    facts = ctx.facts
     kind = e.type
-    if not ctx.agent and _copied(ctx, e):
-        return
     if kind not in KNOWN_TYPES:
         _unknown(facts.unknown, ctx.name(kind or "(none)", 60), facts.version)
         return

@@ -99,6 +99,8 @@ ON_RESULT: dict[str, OnResult] = {
     "AskUserQuestion": tools.on_answer,
     "Read": tools.on_read_result,
 }
+# Tools whose result waits for the user's answer.
+_ASKS_THE_USER = frozenset({"AskUserQuestion", "ExitPlanMode"})
 # Lines that stand for many calls keep no status of one of them.
 _UNTIMED = frozenset({EXPLORE, "tool", "fetch"})
 
@@ -146,9 +148,13 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None
+    if call.name in _ASKS_THE_USER:
+        ctx.user_waited = True  # the pause before its result was the user's to answer
     if is_error:
         text = text or "error"
         status = refusal(text) or "failed"
+        if status == "denied":
+            ctx.user_waited = True  # a permission prompt the user answered no
         if status == "failed":
             errors.error(ctx, call.name, text, ts, call.key)
     else:

@@ -31,7 +31,7 @@ ANSWER_CHARS = 700
 SAID_PIECE = 32_000  # characters of one prompt or answer text kept for search
 SAID_CHARS = 2_000_000  # and of a whole session's
 THINKING_CHARS = 500
-IDLE_GAP_S = 300.0
+IDLE_GAP_S = 300.0  # a pause this long within a turn is not work (see fold.active)
 MEMO_SIZE = 4096
 _SHARED_NAMES: dict[tuple[str, int, int], Redacted] = {}
 MIN_LEARNED = 6  # shorter values are too common to redact wherever they appear
@@ -436,6 +436,12 @@ class Context:
         self.names: dict[tuple[str, int], Redacted] = {}
         self.keys: dict[str, str] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
+        self.entry_gap = 0.0  # seconds since the latest entry before it (0: not later)
+        # What the current entry says of time spent (fold.active): it starts a
+        # turn (a prompt); the pause before it was the user's (a permission or
+        # a question answered).
+        self.begins_turn = False
+        self.user_waited = False
         self.branch = Redacted("")  # the last git branch seen, as the facts hold it
         self.files_touched: set[Redacted] = set()  # files changed in this read (fold.files)
         self.raw_branch = ""  # and as the transcript wrote it, to skip the work
@@ -579,7 +585,9 @@ class Context:
 
     # -- time ------------------------------------------------------------------------
     def clock(self, ts: str) -> float:
-        """Track first/last stamps and active time; the entry's epoch (0 if none)."""
+        """Track first/last stamps and the pause before this entry; the entry's
+        epoch (0 if none)."""
+        self.entry_gap = 0.0
         ep = epoch(ts)
         if ep is None:
             return 0.0
@@ -592,12 +600,14 @@ class Context:
         last = facts.last_epoch
         if ep >= last:
             if last:
-                gap = ep - last
-                if gap < IDLE_GAP_S:
-                    facts.gap_ms += int(gap * 1000)
+                self.entry_gap = ep - last
             facts.last_epoch = ep
             facts.last_ts = ts
         return ep
+
+    def begin_turn(self) -> None:
+        """The current entry starts a turn: the pause before it was the user's."""
+        self.begins_turn = True
 
     # -- turns and actions ---------------------------------------------------------------
     def turn(self) -> Turn | None:

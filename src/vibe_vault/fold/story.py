@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
-from vibe_vault.fold import calls, errors, titles
+from vibe_vault.fold import active, calls, errors, titles
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
@@ -163,12 +163,15 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     if stripped.startswith(_NOT_TYPED):
         if stripped.startswith("<local-command-stdout>"):
             command_output(ctx, stripped)
+        elif stripped.startswith(("<bash-input>", "<task-notification>")):
+            ctx.begin_turn()  # a `!` command typed, a background task's news: Claude works again
         return
     raw, private = tx.hide_private(raw)
     if private:
         ctx.learn(private, PRIVATE_WORD)
     command = tx.slash_command(raw)
     if command is not None:
+        ctx.begin_turn()
         shown = ctx.text(command, PROMPT_CHARS)
         ctx.new_turn(Turn(kind="command", ts=ts, text=shown))
         if titles.is_request(command):  # `/plan add a CSV export`: a request
@@ -192,6 +195,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         # dequeue already told it, and counted it; this is the same prompt.
         last.detail = Redacted("")
     else:
+        ctx.begin_turn()
         facts.redactions += secrets
         facts.prompts += 1
         ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
@@ -276,6 +280,8 @@ def _queued_text(ctx: Context, raw: str) -> tuple[Redacted, int]:
 
 def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
     facts = ctx.facts
+    if not facts.in_turn:
+        ctx.begin_turn()  # taken at once (`claude -p`); else read within the turn under way
     facts.queued_shown.append(queued.text)
     del facts.queued_shown[:-5]
     facts.redactions += queued.secrets
@@ -318,8 +324,8 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
         if e.logicalParentUuid and not facts.conversational and not facts.logical_parent:
             facts.logical_parent = ctx.uuid(e.logicalParentUuid)
     elif subtype == "turn_duration":
-        if isinstance(e.durationMs, (int, float)):
-            facts.turn_ms += int(e.durationMs)
+        if isinstance(e.durationMs, (int, float)) and not ctx.agent:
+            active.timed(ctx, int(e.durationMs))
     elif subtype in ("api_error", "error"):
         facts.api_errors += 1
         info = decode_raw(e.error)
