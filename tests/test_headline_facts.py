@@ -10,6 +10,7 @@ PowerShell error records in the output, what `git log` printed at the end.
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -311,3 +312,59 @@ def active_time_of(lines: list[bytes]) -> int:
         elif in_turn and not waited and 0 < gap < IDLE_S:
             spans.append(round(gap * 1000))
     return total + sum(spans)
+
+
+# -- an interrupted turn ---------------------------------------------------------------
+
+turn_step = st.sampled_from(["say", "run"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(turns=st.lists(st.tuples(st.lists(turn_step, max_size=4), st.booleans(),
+                                st.sampled_from(["", " for tool use"])),
+                      min_size=1, max_size=4),
+       topic=phrase)
+def test_an_interrupted_turn_says_so_and_what_was_last_done(
+        turns: list[tuple[list[str], bool, str]], topic: str) -> None:
+    """Each turn: Claude's words and commands in a generated order, then the
+    user's interrupt (or not). From the JSON: a turn interrupted after a
+    command says it was interrupted after that command and quotes none of
+    Claude's earlier words; one interrupted while Claude wrote quotes those
+    words as interrupted; a turn not interrupted quotes its last words."""
+    t = Transcript()
+    cases = []
+    for n, (steps, stopped, how) in enumerate(turns):
+        t.prompt(f"task number {n}")
+        written: list[str] = []
+        last = ""
+        for k, s in enumerate(steps):
+            if s == "say":
+                last = f"Claude words {n} {k} on {topic}."
+                written.append(last)
+                t.say(last)
+            else:
+                last = f"make target{n}x{k}"
+                t.bash(last, "built\n")
+        if stopped:
+            t.prompt(f"[Request interrupted by user{how}]")
+        cases.append((stopped, written, last))
+    note = render(t.state())
+    story = note.split("## Story\n", 1)[1].split("\n## ", 1)[0]
+    sections = story.split("### ")[1:]
+    assert len(sections) == len(turns)
+    for (stopped, written, last), section in zip(cases, sections, strict=True):
+        if not stopped:
+            assert "nterrupted" not in section
+            if last in written:
+                assert last in section
+            continue
+        assert re.search(r"nterrupted(\*\*)? by the user", section), section
+        earlier = [w for w in written if w != last]
+        assert not any(w in section for w in earlier), section
+        if last.startswith("make "):
+            assert "**Interrupted** by the user after:" in section and last in \
+                section.split("after:", 1)[1], section
+        elif last:
+            assert f"**Claude** (interrupted by the user): {last}" in section, section
+        else:
+            assert "before Claude did anything" in section, section

@@ -710,6 +710,12 @@ class Context:
         else:
             self.held_thinking = raw
 
+    def has_answer(self, t: Turn) -> bool:
+        """Whether Claude wrote words in turn `t` (kept, or held to be kept)."""
+        if t.answer:
+            return True
+        return self.held_answer is not None and self.turn_at(self.held_turn) is t
+
     def flush(self) -> None:
         if self.held_turn < 0:
             return

@@ -14,6 +14,7 @@ from vibe_vault.state import Action, Queued, Turn
 from vibe_vault.text import rx
 
 PROMPT_CHARS = 500
+INTERRUPTED_ANSWERING = "answering"  # an interrupt's status: Claude was writing
 RAW_PROMPT_CHARS = 64_000
 SUMMARY_CHARS = 4000
 TAIL_UUIDS = 50
@@ -158,7 +159,14 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     stripped = raw.lstrip()
     if stripped.startswith("[Request interrupted by user"):
         facts.interruptions += 1
-        ctx.add_action(Action(kind="interrupt", ts=ts), merge=True)
+        t = ctx.turn()
+        # Stopped while Claude wrote (its words are the latest thing in the
+        # turn), or after a tool call (its words, if any, came before that).
+        answering = t is not None and not t.working and ctx.has_answer(t)
+        ctx.add_action(Action(kind="interrupt", ts=ts,
+                              status=INTERRUPTED_ANSWERING if answering else ""), merge=True)
+        if t is not None:
+            t.working = True  # the turn's words, if any, are not where it ended
         return
     if stripped.startswith(_NOT_TYPED):
         if stripped.startswith("<local-command-stdout>"):

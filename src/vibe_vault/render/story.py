@@ -8,6 +8,7 @@ from collections.abc import Callable
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
+from vibe_vault.fold.story import INTERRUPTED_ANSWERING
 from vibe_vault.markdown import (
     Md,
     code,
@@ -117,8 +118,10 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool) -> None:
         if t.kind == "command" and t.detail:
             out.append(md("*It printed:* {}", text(tx.one_line(t.detail, 160))))
             out.append(md(""))
-    if t.actions or t.more_actions:
-        for a in t.actions:
+    stopped = _stopped(t, page, last)
+    listed = t.actions[:-1] if stopped else t.actions
+    if listed or t.more_actions:
+        for a in listed:
             line = describe(a, state)
             if line:
                 out.append(md("- {}", line))
@@ -136,12 +139,34 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool) -> None:
     provisional = False
     if last and state.provisional:
         answer, provisional = state.provisional, True
+    if stopped is not None:
+        out.append(stopped)
+        out.append(md(""))
+        return
     if answer:
         label = PROVISIONAL if provisional else "**Claude:**"
         # The last answer whole; before it, the gist: a note read in a minute
         # tells what each turn came to, not every word Claude said on the way.
         out.append(labelled_quote(label, answer if last else gist(answer)))
         out.append(md(""))
+
+
+def _stopped(t: Turn, page: Page, last: bool) -> Md | None:
+    """How a turn the user interrupted ended (it stands for the turn's last
+    action line and for its answer): while Claude wrote, with those words; else
+    with what was last done, not words Claude wrote before its last tool call."""
+    stop = t.actions[-1] if t.actions else None
+    if (stop is None or stop.kind != "interrupt" or not t.working or t.more_actions
+            or (last and page.state.provisional)):
+        return None
+    times = md(" ({} times)", text(n(stop.times))) if stop.times > 1 else md("")
+    if stop.status == INTERRUPTED_ANSWERING and t.answer:
+        return labelled_quote(f"**Claude** (interrupted by the user{times}):",
+                              t.answer if last else gist(t.answer))
+    done = describe(t.actions[-2], page.state) if len(t.actions) > 1 else md("")
+    if done:
+        return md("> **Interrupted** by the user{} after: {}", times, done)
+    return md("> **Interrupted** by the user{} before Claude did anything.", times)
 
 
 def under_heading(paragraphs: list[str]) -> str:
