@@ -30,6 +30,9 @@ STATE_VERSION = 25
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
 # a commit): no branch.
 DETACHED = "HEAD"
+# The status of an interrupt Action when Claude was writing (its words are
+# the latest thing in the turn), not after a tool call.
+INTERRUPTED_ANSWERING = "answering"
 
 class Tokens(Struct, array_like=True):
     """Usage of one API message (the largest snapshot seen)."""

@@ -10,11 +10,10 @@ from vibe_vault.fold import active, calls, errors, titles
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, Queued, Turn
+from vibe_vault.state import INTERRUPTED_ANSWERING, Action, Queued, Turn
 from vibe_vault.text import rx
 
 PROMPT_CHARS = 500
-INTERRUPTED_ANSWERING = "answering"  # an interrupt's status: Claude was writing
 RAW_PROMPT_CHARS = 64_000
 SUMMARY_CHARS = 4000
 TAIL_UUIDS = 50

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
-from vibe_vault.fold.story import INTERRUPTED_ANSWERING
 from vibe_vault.markdown import (
     Md,
     code,
@@ -23,7 +22,7 @@ from vibe_vault.markdown import (
 )
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, status_word
-from vibe_vault.state import Action, SessionState, Turn
+from vibe_vault.state import INTERRUPTED_ANSWERING, Action, SessionState, Turn
 from vibe_vault.times import hhmm
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
