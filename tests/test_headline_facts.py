@@ -368,3 +368,113 @@ def test_an_interrupted_turn_says_so_and_what_was_last_done(
             assert f"**Claude** (interrupted by the user): {last}" in section, section
         else:
             assert "before Claude did anything" in section, section
+
+
+# -- PowerShell ------------------------------------------------------------------------
+
+plain_line = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789 .:=", min_size=1,
+                              max_size=30), min_size=0, max_size=4)
+message = st.lists(st.sampled_from(
+    ["cannot", "find", "path", "the", "value", "is", "not", "valid", "access", "denied",
+     "because", "it", "does", "exist"]), min_size=2, max_size=8).map(" ".join)
+
+
+@st.composite
+def error_record(draw: st.DrawFn) -> tuple[str, str, bool]:
+    """A record as PowerShell prints one: (its text, its first line, whether it
+    is the command's error; a native program's stderr that Windows PowerShell
+    wrapped as a record is not)."""
+    words = draw(message)
+    shape = draw(st.sampled_from(["category", "cmdlet", "exception", "normal", "native",
+                                  "coloured"]))
+    if shape == "category":
+        category = draw(st.sampled_from(["InvalidOperation", "ObjectNotFound", "ParserError",
+                                         "PermissionDenied", "InvalidArgument", "NotSpecified"]))
+        first = f"{category}: {words}"
+        return first, first, True
+    if shape == "coloured":
+        first = f"\x1b[31;1mInvalidOperation: \x1b[31;1m{words}\x1b[0m"
+        return first, f"InvalidOperation: {words}", True
+    if shape == "cmdlet":
+        verb = draw(st.sampled_from(["Get", "Set", "Remove", "Invoke", "Write", "Test"]))
+        noun = draw(st.sampled_from(["Item", "Content", "ChildItem", "RestMethod", "Error"]))
+        first = f"{verb}-{noun}: {words}"
+        return f"{first}\nLine |\n   3 |  {verb}-{noun} x\n     |  ~~~~\n     | {words}", first, True
+    if shape == "exception":
+        kind = draw(st.sampled_from(["MethodInvocationException", "RuntimeException",
+                                     "Exception"]))
+        first = f"{kind}: {words}"
+        return first, first, True
+    if shape == "normal":
+        first = f"Get-Item : {words}"
+        return (f"{first}\nAt line:1 char:1\n+ Get-Item x\n+ ~~~~~~~~~~\n"
+                f"    + CategoryInfo          : ObjectNotFound: (x:String) [Get-Item], "
+                f"ItemNotFoundException\n    + FullyQualifiedErrorId : PathNotFound,"
+                f"Microsoft.PowerShell.Commands.GetItemCommand"), first, True
+    first = f"git : {words}"
+    return (f"{first}\nAt line:1 char:1\n+ git fetch 2>&1\n+ ~~~~~~~~~~~~~~\n"
+            f"    + CategoryInfo          : NotSpecified: ({words}:String) [], "
+            f"RemoteException\n    + FullyQualifiedErrorId : NativeCommandError"), first, False
+
+
+@settings(max_examples=100, deadline=None)
+@given(calls=st.lists(st.tuples(st.sampled_from(["PowerShell", "Bash"]), plain_line,
+                                st.one_of(st.none(), error_record()), plain_line),
+                      min_size=1, max_size=4))
+def test_powershell_output_with_an_error_record_is_no_success(
+        calls: list[tuple[str, list[str], tuple[str, str, bool] | None, list[str]]]) -> None:
+    """PowerShell calls (and Bash ones) whose output is plain lines with,
+    maybe, an error record among them: a PowerShell call that printed one of
+    its own is not "ok" and its record heads its error; the others are ok; both
+    tools' calls count as shell commands."""
+    t = Transcript()
+    t.prompt("check the script")
+    expected = []
+    for n, (tool, before, record, after) in enumerate(calls):
+        out = "\r\n".join([*before, *([record[0]] if record else []), *after, "parse OK"])
+        t.call(tool, {"command": f"Test-Script step{n}.ps1", "description": f"Check step {n}"},
+               {"stdout": out, "stderr": "", "interrupted": False}, out)
+        failed = tool == "PowerShell" and record is not None and record[2]
+        expected.append((f"step{n}", failed, record[1] if failed and record else ""))
+    t.say("Checked.")
+    state = t.state()
+    note = render(state)
+    assert f"\ncommands: {len(calls)}\n" in frontmatter_of(note)
+    story = note.split("## Story\n", 1)[1].split("\n## ", 1)[0]
+    for step, failed, _ in expected:
+        line = next(x for x in story.splitlines() if f"{step}.ps1" in x)
+        assert re.search(r"— failed(, \d+s)?$" if failed else r"— ok(, \d+s)?$", line), line
+    headed = [e.text.split("\n", 1)[0] for e in state.fold.errors]
+    assert headed == [first for _, failed, first in expected if failed]
+
+
+@pytest.mark.corpus
+def test_every_corpus_powershell_error_record_is_an_error() -> None:
+    """Every PowerShell call in the corpus (Claude Code on Windows): those
+    whose output, by the JSON, holds an error record (a line opening with an
+    error category and `: `, or `+ CategoryInfo`) are errors of the session,
+    the others not; each counts among the shell commands."""
+    record = re.compile(r"(?m)^(?:[A-Z][A-Za-z]+(?:-[A-Z][A-Za-z]+)?: \S|\s*\+ CategoryInfo)")
+    seen = 0
+    for path in main_files():
+        raw = path.read_bytes()
+        if b'"name":"PowerShell"' not in raw:
+            continue
+        lines = [x for x in raw.split(b"\n") if x.strip()]
+        calls: set[str] = set()
+        with_record = 0
+        for x in lines:
+            e = json.loads(x)
+            content = (e.get("message") or {}).get("content")
+            for b in content if isinstance(content, list) else []:
+                if b.get("type") == "tool_use" and b.get("name") == "PowerShell":
+                    calls.add(b["id"])
+                elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                    out = b.get("content") if isinstance(b.get("content"), str) else ""
+                    if not b.get("is_error") and record.search(out):
+                        with_record += 1
+        facts = fold(Fold(), (decode_line(x) for x in lines))
+        assert sum(1 for e in facts.errors if e.tool == "PowerShell") == with_record, path
+        assert facts.commands_run >= len(calls)
+        seen += len(calls)
+    assert seen >= 1

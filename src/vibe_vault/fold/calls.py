@@ -51,7 +51,8 @@ def refusal(text: str) -> str:
     return next((status for words, status in _REFUSALS if words in head), "denied:")
 
 
-SHELLS = ("Bash", "PowerShell")  # tools that run a command line: told and counted alike
+POWERSHELL = "PowerShell"
+SHELLS = ("Bash", POWERSHELL)  # tools that run a command line: told and counted alike
 
 OnCall = Callable[[Context, Pending, ToolInput, str], tuple[Action | None, bool]]
 OnResult = Callable[[Context, Pending, Action | None, Outcome], None]
@@ -150,13 +151,20 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None
     if call.name in _ASKS_THE_USER:
         ctx.user_waited = True  # the pause before its result was the user's to answer
+    headed = False
+    if not is_error and call.name == POWERSHELL:
+        printed = (result.stdout if result is not None and result.stdout else "") or \
+            _result_text(decode_raw(block.content))
+        record = commands.powershell_error(str(printed))
+        if record:
+            is_error, text, headed = True, record, True  # it printed an error record: not "ok"
     if is_error:
         text = text or "error"
         status = refusal(text) or "failed"
         if status == "denied":
             ctx.user_waited = True  # a permission prompt the user answered no
         if status == "failed":
-            errors.error(ctx, call.name, text, ts, call.key)
+            errors.error(ctx, call.name, text, ts, call.key, headed)
     else:
         status = "ok"
         facts.last_ok[call.name] = call.seq

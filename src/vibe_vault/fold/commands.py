@@ -43,6 +43,44 @@ _TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec", "phpunit")
 _BUILD_HINTS = ("build", "make", "tsc", "mvn")
 
 
+# PowerShell's error records, as it prints them: PowerShell 7's concise view
+# heads each with the error's category (the ErrorCategory names), the command
+# that failed (`Get-Item: …`) or the exception's type, then `: `; Windows
+# PowerShell's normal view adds `+ CategoryInfo :` and `+ FullyQualifiedErrorId :`
+# lines. PowerShell carries on after such an error (and the tool says no
+# error), so the call printed one although it "ran".
+_PS_CATEGORIES = (
+    "NotSpecified|OpenError|CloseError|DeviceError|DeadlockDetected|InvalidArgument"
+    "|InvalidData|InvalidOperation|InvalidResult|InvalidType|MetadataError|NotImplemented"
+    "|NotInstalled|ObjectNotFound|OperationStopped|OperationTimeout|SyntaxError|ParserError"
+    "|PermissionDenied|ResourceBusy|ResourceExists|ResourceUnavailable|ReadError|WriteError"
+    "|FromStdErr|SecurityError|ProtocolError|ConnectionError|AuthenticationError"
+    "|LimitsExceeded|QuotaExceeded|NotEnabled")
+_PS_ERROR_RECORD = (r"(?m)^(?:\x1b\[[0-9;]*m)*(?:(?:" + _PS_CATEGORIES +
+                    r"|[A-Z][a-z]+-[A-Z][A-Za-z]+|(?:[A-Z][A-Za-z.]*)?Exception): \S"
+                    r"|\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s*: ).*")
+_ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"  # PowerShell 7 colours its records
+# A native program's stderr line (git's progress, a warning) that Windows
+# PowerShell wrapped as a record: no error of the command's.
+_PS_NATIVE_STDERR = ("NativeCommandError", "RemoteException")
+
+
+def powershell_error(output: str) -> str:
+    """The output from its first error record on ("" when it holds none, a
+    native program's stderr wrapped as one aside)."""
+    if ": " not in output:
+        return ""
+    for m in rx(_PS_ERROR_RECORD).finditer(output):
+        if not any(w in m.group() for w in _PS_NATIVE_STDERR):
+            # the normal view's record opens two lines above its CategoryInfo
+            start = m.start()
+            if m.group().lstrip().startswith("+"):
+                above = output.rfind("\nAt line:", 0, start)
+                start = output.rfind("\n", 0, above) + 1 if above >= 0 else start
+            return rx(_ANSI).sub("", output[start:])
+    return ""
+
+
 def kind_of(command: str) -> str:
     """test, build or command."""
     low = command.lower()

@@ -25,10 +25,12 @@ _ERROR_LINE = (r"(?i)(?:\berror\b|\bERR!|\bfatal\b|\bfailed\b|\bfailure\b|except
 _WRAPPER = r"</?tool_use_error>"
 
 
-def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_KEY) -> None:
-    """Record an error; `key` (a command, a file) is what a later success must repeat."""
+def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_KEY,
+          headed: bool = False) -> None:
+    """Record an error; `key` (a command, a file) is what a later success must
+    repeat; `headed`: the text's first line is the error's (a PowerShell record)."""
     facts = ctx.facts
-    facts.errors.append(ErrorRec(tool=tool, text=error_text(ctx, text), ts=ts,
+    facts.errors.append(ErrorRec(tool=tool, text=error_text(ctx, text, headed), ts=ts,
                                  seq=facts.seq, key=key))
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]
@@ -37,15 +39,15 @@ def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_K
         facts.failed_keys[key] = facts.seq
 
 
-def error_text(ctx: Context, text: str) -> Redacted:
+def error_text(ctx: Context, text: str, headed: bool = False) -> Redacted:
     """An error's first non-empty lines, each collapsed, up to the limits; its
     first error line leads (a warning before it, or a bare `Exit code N`, says
     less than the error two lines below). When no line near the top reads as
     an error, the first that does near the end leads: a test runner's or a
     build's output opens with its banner and ends with what failed."""
     head = _lines(tx.cut(text, ERROR_CHARS * 4))
-    at = headline(head)
-    if not _is_error(head[at:at + 1]):
+    at = 0 if headed else headline(head)
+    if not headed and not _is_error(head[at:at + 1]):
         end = text[-ERROR_CHARS * 4:]
         tail = _lines(end, cut_first=len(end) < len(text))
         found = next((i for i, line in enumerate(tail) if _is_error([line])), None)
