@@ -478,3 +478,62 @@ def test_every_corpus_powershell_error_record_is_an_error() -> None:
         assert facts.commands_run >= len(calls)
         seen += len(calls)
     assert seen >= 1
+
+
+# -- commits whose branch went or whose PR was squash-merged ---------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(subject=phrase, sha=hexsha, squash=hexsha, number=st.integers(1, 999),
+       quiet=st.booleans(), delete=st.sampled_from(["no", "ok", "then-failed"]),
+       log=st.sampled_from(["none", "squash", "other-pr", "other-subject"]))
+def test_a_commit_says_what_later_output_showed_of_it(
+        subject: str, sha: str, squash: str, number: int, quiet: bool, delete: str,
+        log: str) -> None:
+    """A commit on a branch, pushed, its PR opened; later maybe the branch
+    deleted (`Deleted branch b (was sha).`, also in a line that failed after
+    it) and maybe a log printing `<other sha> <subject> (#N)`. The commit stays
+    listed (it was made) and says, only where that output proves it, that its
+    branch was deleted and that PR #N (the session's) was squash-merged as the
+    other sha."""
+    if squash == sha:
+        squash = "f" + sha[1:] if sha[0] != "f" else "e" + sha[1:]
+    t = Transcript()
+    t.prompt("commit, open a PR, clean up when merged")
+    t.bash("git checkout -b feature-x", "Switched to a new branch 'feature-x'\n")
+    on_feature = len(t.lines)  # Claude Code stamps each line with the branch checked out
+    if quiet:
+        t.bash(f'git commit -q -m "{subject}"')
+        t.bash("git log --oneline -1", f"{sha} {subject}\n")
+    else:
+        t.bash(f'git commit -m "{subject}"', f"[feature-x {sha}] {subject}\n 1 file changed\n")
+    t.bash("git push -u origin feature-x", "To github.com:o/r.git\n * [new branch] feature-x\n")
+    t.bash(f'gh pr create --title "{subject}"', f"https://github.com/o/r/pull/{number}\n")
+    t.bash("git checkout main", "Switched to branch 'main'\n")
+    for k, line in enumerate(t.lines):
+        line["gitBranch"] = "feature-x" if on_feature <= k < len(t.lines) else "main"
+    back = len(t.lines)
+    if delete == "ok":
+        t.bash("git branch -d feature-x", f"Deleted branch feature-x (was {sha}).\n")
+    elif delete == "then-failed":
+        out = (f"Exit code 1\nDeleted branch feature-x (was {sha}).\nerror: unable to delete "
+               "'feature-x': remote ref does not exist\n")
+        t.call("Bash", {"command": "git branch -d feature-x && git push origin --delete "
+                                   "feature-x"}, None, out, error=True)
+    printed = {"none": "", "squash": f"{squash} {subject} (#{number})\n",
+               "other-pr": f"{squash} {subject} (#{number + 1})\n",
+               "other-subject": f"{squash} {subject} again (#{number})\n"}[log]
+    if printed:
+        t.bash("git log --oneline -3", printed + "1234567 an older one\n")
+    t.say("Done.")
+    for line in t.lines[back:]:
+        line["gitBranch"] = "main"
+    note = render(t.state())
+    section = note.split("## Commits and PRs\n", 1)[1].split("\n## ", 1)[0]
+    line = next(x for x in section.splitlines() if f"`{sha}`" in x)
+    landed = log == "squash"
+    assert (f"squash-merged as `{squash}` (PR \\#{number})" in line) == landed, line
+    assert ("branch deleted" in line) == (delete != "no"), line
+    assert "squash-merged" in line or not landed
+    if not landed and delete == "no":
+        assert " — " not in line.split(subject, 1)[1], line

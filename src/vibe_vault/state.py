@@ -232,6 +232,12 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     subject: Redacted = Redacted("")
     branch: Redacted = Redacted("")
     ts: str = ""
+    # What a later output of the session showed of it: its branch deleted
+    # (`Deleted branch x (was …)`), its pull request squash-merged as another
+    # commit (`<sha> <subject> (#N)` in a log, N a PR of the session).
+    branch_deleted: bool = False
+    landed: Redacted = Redacted("")
+    landed_pr: int = 0
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):

@@ -18,6 +18,8 @@ BRANCH_CHARS = 60
 _COMMIT_LINE = (r"(?m)^\[(detached HEAD|[^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\]"
                 r" (.+)$")
 _NO_BRANCH = "detached HEAD"
+_DELETED_BRANCH = r"(?m)^Deleted branch (\S+) \(was [0-9a-f]{7,40}\)\."
+_SQUASHED = r"^(.+) \(#(\d+)\)$"
 _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
@@ -116,6 +118,13 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
         commit(ctx, "", call.commit_subject, here, ts)
+    if call.git and "Deleted branch " in out:
+        # (also from a line that failed later: `git branch -d x && git push --delete …`)
+        for m in rx(_DELETED_BRANCH).finditer(out):
+            gone = ctx.line(m.group(1), BRANCH_CHARS)
+            for c in facts.commits:
+                if c.branch == gone:
+                    c.branch_deleted = True
     if status != "ok" or not out:
         return
     # Any later output that shows a commit made without git's line beside its
@@ -124,6 +133,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         pairs = printed_commits(ctx, out)
         if any(not c.sha for c in facts.commits):
             name_commits(ctx, out, pairs)
+        if facts.prs:
+            squashed(ctx, pairs)
         known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed}
         facts.printed.extend(Commit(sha=sha, subject=subject, ts=ts)
                              for sha, subject in pairs if sha not in known)
@@ -182,6 +193,20 @@ def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]])
     m = rx(_REV_PARSE).match(out)
     if m and not last.sha:
         last.sha = Redacted(m.group(1)[:7])  # hex digits
+
+
+def squashed(ctx: Context, pairs: list[tuple[Redacted, Redacted]]) -> None:
+    """A commit whose pull request (one the session opened or named) was
+    squash-merged: a log shows `<subject> (#N)` under another sha, as GitHub
+    titles a squash merge."""
+    numbers = {p.number for p in ctx.facts.prs if p.number}
+    for sha, subject in pairs:
+        m = rx(_SQUASHED).match(subject) if subject.endswith(")") else None
+        if m is None or int(m.group(2)) not in numbers:
+            continue
+        for c in ctx.facts.commits:
+            if c.sha and c.sha != sha and not c.landed and same_subject(m.group(1), c.subject):
+                c.landed, c.landed_pr = sha, int(m.group(2))
 
 
 def same_subject(printed: str, made: str) -> bool:

@@ -147,7 +147,12 @@ def commits(page: Page) -> list[Md]:
         sha = code(c.sha) if c.sha else md("*(git printed no sha)*")
         subject = md(" {}", text(c.subject)) if c.subject else BLANK
         by = md(" (by subagent {})", emphasis(label)) if label else BLANK
-        out.append(md("- {}{}{}{}", sha, subject, branch, by))
+        fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
+                ] if c.landed else []
+        if c.branch_deleted:
+            fate.append(md("branch deleted"))
+        after = md(" — {}", join("; ", fate)) if fate else BLANK
+        out.append(md("- {}{}{}{}{}", sha, subject, branch, by, after))
     if work.pushes:
         out.append(md("- Pushed {}", text(plural(work.pushes, "time"))))
     for p in f.prs:
