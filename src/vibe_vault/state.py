@@ -185,6 +185,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     kept: bool = False  # `lines` holds them (a Write of a file not too long to keep)
     background: bool = False  # a command started with run_in_background
     prints_secrets: str = ""  # what a command's output holds to learn (fold.shell_secrets)
+    # A check (tests, build, linter) whose exit status is not its own (`| tail`,
+    # `|| true`): its kind, and its output says how it ended (fold.verdicts).
+    masked: str = ""
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):

@@ -176,6 +176,23 @@ def one_line(text: str, limit: int) -> str:
     return ""
 
 
+_LAST_STAGE = r"\s(?:\|\||\|)\s[^|;&]*$"
+
+
+def one_line_command(command: str, limit: int) -> str:
+    """A command's first line cut to `limit` characters; a cut falls before its
+    last stage (`… | tail -40`, `… || true`), which stays: it decides what
+    the exit status says."""
+    line = one_line(command, 1 << 30)
+    if len(line) <= limit:
+        return line
+    m = rx(_LAST_STAGE).search(line)
+    if m is None or len(line) - m.start() > limit // 2:
+        return trim(line, limit)
+    tail = line[m.start():]
+    return trim(line[:m.start()], limit - len(tail)).rstrip("…") + "…" + tail
+
+
 LONGEST_WORD = 8192  # a run without whitespace longer than any secret's form
 
 

@@ -126,8 +126,9 @@ def work_of(state: SessionState) -> Work:
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
     for _, c in commands:
-        if c.kind == "test" and c.status in ("ok", "failed"):
-            tests = "passed" if c.status == "ok" else "failed"
+        if c.kind == "test" and c.status in ("ok", "failed", "unknown"):
+            # (a run whose result is unknown says nothing of the last run)
+            tests = {"ok": "passed", "failed": "failed"}.get(c.status, "")
     changed = [path for path, fw in files.items() if not no_net_change(fw.change)]
     return Work(files=files, changed=changed, files_dropped=files_dropped, commands=commands,
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,

@@ -144,8 +144,9 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
     # a command's output when the structured result has no stdout, or what a
     # subagent reported.
     text = ""
+    # (a subagent's report, for search; a check piped on, for its verdict)
     if (is_error or (call.name in SHELLS and not (result and result.stdout))
-            or call.name in subagents.AGENT_TOOLS):  # a subagent's report, for search
+            or call.masked or call.name in subagents.AGENT_TOOLS):
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None
@@ -166,7 +167,11 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
         if status == "failed":
             errors.error(ctx, call.name, text, ts, call.key, headed)
     else:
-        status = "ok"
+        # A check piped on (`go test ./... | tail`): its output says how it ended.
+        status = commands.masked_status(call, text) if call.masked else "ok"
+        if status == "failed":
+            errors.error(ctx, call.name, text, ts, call.key)
+    if status == "ok":
         facts.last_ok[call.name] = call.seq
         if facts.failed_keys:
             errors.mended(ctx, call.key)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold import git, shell_secrets, todos
+from vibe_vault.fold import git, shell_secrets, todos, verdicts
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
@@ -107,6 +107,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         del facts.commands[0]
         facts.commands_dropped += 1
     git.note_command(ctx, call, command)
+    if verdicts.masked(command):
+        call.masked = kind
     # `cat .env`, `env`, `gh auth token`…: what it prints is learned from its result.
     call.prints_secrets = shell_secrets.kind(command)
     if inp.run_in_background is True:
@@ -114,6 +116,16 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
     return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts, tool_id=call.tool_id,
                   said=Redacted(said)), False
+
+
+def masked_status(call: Pending, output: str) -> str:
+    """How a check whose exit status was 0 but not its own ended, by what it
+    printed: "failed" on a tool's failure marker; a test run "ok" only on a
+    pass marker, else "unknown"; any other check "ok"."""
+    verdict = verdicts.judge(output)
+    if verdict == "failed":
+        return "failed"
+    return "unknown" if call.masked == "test" and verdict != "passed" else "ok"
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
@@ -156,14 +168,14 @@ _ENV_PREFIX = (r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"$`]*\"|'[^']*'|[^\s$`()&;|\"']*)\
 _ASSIGNMENTS = (r"^(?:(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*="
                 r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|\"'$`()])*\s*)+"
                 r"(?:;|&&|$)\s*")
-_TAIL = r"\s*(?:2>&1\s*)?(?:\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*)?(?:2>&1)?\s*$"
 
 
 def shorten(command: str, cwd: str) -> str:
     """A command as a person recognises it: its first meaningful line, without
     `cd <the session's folder> &&`, leading `NAME=value` assignments (whole
-    statements of them too: `SP=/tmp/x; foo` is `foo`), or a
-    trailing `2>&1 | head -20`; cut to COMMAND_CHARS."""
+    statements of them too: `SP=/tmp/x; foo` is `foo`); cut to COMMAND_CHARS.
+    A pipe stays (`go test ./... 2>&1 | tail -30`): it decides what the
+    command's exit status says."""
     lines = [rx(_ASSIGNMENTS).sub("", ln.strip(), count=1) if "=" in ln else ln.strip()
              for ln in command.splitlines()]
     meaningful = [ln for ln in lines if ln and not ln.startswith("#")
@@ -173,8 +185,7 @@ def shorten(command: str, cwd: str) -> str:
     if m and cwd and m.group(1).strip("\"'").rstrip("/") == cwd.rstrip("/"):
         first = first[m.end():]
     first = rx(_ENV_PREFIX).sub("", first) or first
-    first = rx(_TAIL).sub("", first) or first
-    shown = tx.one_line(first, COMMAND_CHARS)
+    shown = tx.one_line_command(first, COMMAND_CHARS)
     if len(meaningful) > 1 and not shown.endswith("…"):
         shown += " …"
     return shown

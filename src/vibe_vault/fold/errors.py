@@ -4,6 +4,7 @@ succeeded. Feeds the note's Errors section."""
 from __future__ import annotations
 
 from vibe_vault import text as tx
+from vibe_vault.fold import verdicts
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import ErrorRec
@@ -23,6 +24,7 @@ _ERROR_LINE = (r"(?i)(?:\berror\b|\bERR!|\bfatal\b|\bfailed\b|\bfailure\b|except
                r"|\bpanic|not found|no such file|cannot |can't |denied|\bFAIL\b)")
 # Claude Code wraps a tool's refusal in these: the words inside are the error.
 _WRAPPER = r"</?tool_use_error>"
+_SHELLS = ("Bash", "PowerShell")
 
 
 def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_KEY,
@@ -30,7 +32,11 @@ def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_K
     """Record an error; `key` (a command, a file) is what a later success must
     repeat; `headed`: the text's first line is the error's (a PowerShell record)."""
     facts = ctx.facts
-    facts.errors.append(ErrorRec(tool=tool, text=error_text(ctx, text, headed), ts=ts,
+    # A check's output (tests, a build, a linter) leads with the first line
+    # its tool marks as failing: not a banner, a warning, or an assert that passed.
+    failing = verdicts.first_failure(text) if tool in _SHELLS and not headed else ""
+    shown = error_text(ctx, failing, True) if failing else error_text(ctx, text, headed)
+    facts.errors.append(ErrorRec(tool=tool, text=shown, ts=ts,
                                  seq=facts.seq, key=key))
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]

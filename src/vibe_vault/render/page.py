@@ -45,6 +45,10 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
         return DENIED_BY.get(status, "denied")
     if status == "interrupted":
         return "interrupted"
+    if status == "unknown":
+        # a test run piped on (`| tail`): exit 0 was the pipe's, and its
+        # output shows neither a pass nor a failure
+        return "result unknown (exit status masked)"
     if status == "background":
         return "started in the background"  # (Open threads says whether it still runs)
     return status or "no result yet"

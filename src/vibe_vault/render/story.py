@@ -260,7 +260,7 @@ def _bash(a: Action, state: SessionState) -> Md:
     said = tx.one_line(a.said, 120).rstrip(".")
     # A story line stays readable: the command gives way to Claude's words.
     room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
-    command = code(tx.one_line(readable(a.text, state.fold.cwd), max(room, 50)))
+    command = code(tx.one_line_command(readable(a.text, state.fold.cwd), max(room, 50)))
     if said:  # Claude's own words for what the command was for
         return md("{}: {} — {}", text_before_colon(said), command, text(outcome))
     what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")

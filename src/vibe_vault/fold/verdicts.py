@@ -1,0 +1,211 @@
+"""How a check (tests, a build, a linter) ended, read from what it printed.
+
+A shell reports the exit status of a pipeline's last command (`go test ./...
+2>&1 | tail -30` exits with `tail`'s 0), of the command after `;`, or of the
+`|| true` that follows: then the status says nothing about the check, and only
+its output does. The markers below are what the tools themselves print when
+something failed (or passed), one row a form, each anchored to the start of a
+line so that the word "error" in passing text, `0 failed`, or a test named
+`TestFAIL` that passed is not taken for one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from vibe_vault.text import rx
+
+# (tool, what it prints on a line of its own when something failed)
+FAILURE_MARKERS: tuple[tuple[str, str], ...] = (
+    ("go test", r"--- FAIL: \S"),
+    ("go test", r"FAIL\s+\S+\s+(?:\d+(?:\.\d+)?s|\[(?:build|setup) failed\])\s*$"),
+    ("go test", r"FAIL\s*$"),
+    ("go", r"panic: \S"),
+    # a compiler's, vet's or a linter's `file.go:12:3: message`
+    ("go build", r"(?:\.{0,2}/)?[\w.\-/]+\.go:\d+(?::\d+)?: \S"),
+    ("pytest", r"=+ (?:.*\D)?[1-9]\d* (?:failed|errors?)\b.*=+\s*$"),
+    ("pytest", r"(?:FAILED|ERROR) \S+"),  # the short summary, unittest's FAILED (failures=1)
+    ("pytest", r"E {3,}\S"),  # the failing line's explanation
+    ("python", r"Traceback \(most recent call last\):\s*$"),
+    ("cargo", r"error(?:\[E\d{4}\])?: \S"),  # rustc, cargo, and git's own errors
+    ("cargo test", r"test result: FAILED\b"),
+    ("mise", r"(?:\[[^\]\n]+\] )?ERROR task failed\b"),
+    ("task", r"task: Failed to run task\b"),
+    ("make", r"g?make(?:\[\d+\])?: \*\*\* .*Error \d+"),
+    ("golangci-lint", r"[1-9]\d* issues?(?::|\.|\s*$)"),
+    ("ruff, tsc, mypy", r"Found [1-9]\d* errors?\b"),
+    ("mypy, gcc", r"[\w.\-/]+:\d+(?::\d+)?: (?:fatal )?error: \S"),
+    ("ruff, flake8", r"[\w.\-/]+\.py:\d+:\d+: [A-Z]{1,3}\d{1,4}\b"),
+    ("ruff", r"[A-Z]{1,4}\d{1,4}\b.*\n\s*--> \S+:\d+:\d+"),  # a rule's code, then where
+    ("tsc", r"[\w.\-/]+\(\d+,\d+\): error TS\d+:"),
+    ("tsc", r"[\w.\-/]+:\d+:\d+ - error TS\d+:"),
+    ("tsc", r"error TS\d+:"),
+    ("eslint", r"✖ [1-9]\d* problems?\b"),
+    ("npm", r"npm (?:ERR!|error) \S"),
+    ("jest", r"FAIL\s+\S+\.(?:[cm]?[jt]sx?)\b"),
+    ("jest", r"Tests:\s+[1-9]\d* failed\b"),
+    ("vitest", r"\s*(?:Test Files|Tests)\s+[1-9]\d* failed\b"),
+    ("rspec", r"\d+ examples?, [1-9]\d* failures?\b"),
+    ("phpunit", r"(?:FAILURES|ERRORS)!\s*$"),
+    ("gradle, maven", r"(?:BUILD FAILED\b|FAILURE: Build failed\b|\[ERROR\] BUILD FAILURE\b)"),
+    ("xcodebuild", r"\*\* (?:BUILD|TEST) FAILED \*\*"),
+    ("dotnet", r"(?:Failed!\s+-\s+Failed:\s+[1-9]|Build FAILED\.)"),
+    ("bun test", r"\s*[1-9]\d* fail\s*$"),
+    ("deno test", r"FAILED \|"),
+    ("mocha", r"\s*[1-9]\d* failing\s*$"),
+)
+# (tool, what it prints when its tests passed): a piped test run says "passed"
+# only with one of these in its output and no failure.
+PASS_MARKERS: tuple[tuple[str, str], ...] = (
+    ("pytest", r"=+ (?:.*\D)?\d+ passed\b.*=+\s*$"),
+    ("go test", r"ok\s+\S+\s+(?:\d+(?:\.\d+)?s|\(cached\))"),
+    ("go test", r"PASS\s*$"),
+    ("cargo test", r"test result: ok\."),
+    ("jest", r"Tests:\s+\d+ passed\b"),
+    ("vitest", r"\s*Tests\s+\d+ passed\b"),
+    ("rspec", r"\d+ examples?, 0 failures\b"),
+    ("unittest, phpunit", r"OK(?: \(.*\))?\s*$"),
+    ("bun test", r"\s*\d+ pass\s*$"),
+    ("deno test", r"ok \| \d+ passed"),
+    ("mocha", r"\s*\d+ passing\b"),
+    ("dotnet", r"Passed!\s+-\s+Failed:\s+0\b"),
+)
+_FAILED = "(?m)^(?:" + "|".join(f"(?:{p})" for _, p in FAILURE_MARKERS) + ")"
+_PASSED = "(?m)^(?:" + "|".join(f"(?:{p})" for _, p in PASS_MARKERS) + ")"
+_ANSI = r"\x1b\[[0-9;?]*[A-Za-z]|\[(?:\d{1,3}(?:;\d{1,3})*)?m"
+SCAN_CHARS = 200_000  # an output's head and tail this long are read
+
+Verdict = Literal["failed", "passed", ""]
+
+# Tools whose output the markers read: a test runner, a build, a linter or
+# type checker, or a task runner running one. Other commands (`cat log |
+# head`) print whatever a file holds, and are not judged by it.
+CHECK_TOOLS = (
+    # where a command starts: the line's start or after an operator, past
+    # `NAME=value` assignments, `time`/`timeout 60`/`env`, and a path
+    r"(?:^|[;&|(\n]|\$\()\s*(?:[A-Za-z_]\w*=\S*\s+)*"
+    r"(?:(?:time|timeout\s+\S+|nice|env|sudo|command|exec|xargs)\s+)*(?:[\w.~\-]*/)*"
+    r"(?:golangci-lint|ruff|flake8|pylint|mypy|pyright|basedpyright|eslint|biome|tsc|vue-tsc"
+    r"|cargo|rustc|go (?:vet|build|test|run)|staticcheck|mise|task|just|g?make|npm|pnpm|yarn"
+    r"|bun|npx|deno|gradle|gradlew|mvn|dotnet|swift (?:build|test)|xcodebuild|rubocop"
+    r"|shellcheck|black --check|prettier --check|cmake|ctest|phpunit|rspec|jest|vitest"
+    r"|mocha|pytest|py\.test|tox|nox|hatch|uv run|poetry run|python\d?(?:\.\d+)? -m|rake"
+    r"|mix|bundle exec)(?=[\s;&|)]|$)"
+)
+
+
+def judge(output: str) -> Verdict:
+    """"failed" when the output holds a tool's failure marker, else "passed"
+    when it holds a tool's pass marker, else "" (it does not say)."""
+    text = _scanned(output)
+    if rx(_FAILED).search(text):
+        return "failed"
+    if rx(_PASSED).search(text):
+        return "passed"
+    return ""
+
+
+def first_failure(output: str) -> str:
+    """The output from its first line a tool marks as a failure ("" when
+    none): the error a person reads first."""
+    text = _scanned(output)
+    m = rx(_FAILED).search(text)
+    return text[m.start():] if m else ""
+
+
+def _scanned(output: str) -> str:
+    if len(output) > 2 * SCAN_CHARS:
+        output = output[:SCAN_CHARS] + "\n" + output[-SCAN_CHARS:]
+    if "[" in output and ("m" in output):
+        output = rx(_ANSI).sub("", output)
+    return output
+
+
+def is_check(command: str) -> bool:
+    return bool(rx(CHECK_TOOLS).search(command))
+
+
+_OPERATOR = re.compile(r"\|\||\|&?|;|\n|&&|&")
+
+
+def masked(command: str) -> bool:
+    """Whether the exit status of `command` may not be its check's own: the
+    check's output goes on through a pipe (`| tail -40`, `| tee log`), or
+    another command runs after it whatever it did (`; echo $?`, `|| true`).
+    `&&` keeps a failure's status; `set -o pipefail` keeps a pipe's."""
+    if not any(op in command for op in ("|", ";", "\n")):
+        return False
+    pipefail = "pipefail" in command
+    ops = _operators(command)
+    at = _check_at(command)
+    if at < 0:
+        return False
+    for pos, op in ops:
+        if pos < at:
+            continue
+        if op in ("|", "|&") and not pipefail:
+            return True
+        if op in ("||", ";", "\n") and command[pos + len(op):].strip():
+            return True
+    return False
+
+
+def _check_at(command: str) -> int:
+    m = rx(CHECK_TOOLS).search(command)
+    return m.end() if m else -1
+
+
+def _operators(command: str) -> list[tuple[int, str]]:
+    """The shell operators of `command` outside quotes and heredoc bodies,
+    with their positions."""
+    out: list[tuple[int, str]] = []
+    i, n = 0, len(command)
+    quote = ""
+    heredocs: list[str] = []
+    while i < n:
+        c = command[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 2
+                continue
+            if c == quote:
+                quote = ""
+            i += 1
+            continue
+        if c in "'\"":
+            quote = c
+            i += 1
+            continue
+        if c == "\\":
+            i += 2
+            continue
+        if c == "#" and (i == 0 or command[i - 1] in " \t\n;|&("):
+            end = command.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if command.startswith("<<", i):
+            m = re.match(r"<<-?\s*(?:'(\w+)'|\"(\w+)\"|(\w+))", command[i:])
+            if m:
+                heredocs.append(next(g for g in m.groups() if g is not None))
+                i += m.end()
+                continue
+        if c == "\n" and heredocs:
+            out.append((i, "\n"))
+            # Skip each heredoc's body, to its closing word.
+            for word in heredocs:
+                close = re.compile(r"(?m)^\s*" + re.escape(word) + r"\s*$").search(command, i + 1)
+                i = n if close is None else close.end()
+            heredocs = []
+            continue
+        m = _OPERATOR.match(command, i)
+        if m:
+            op = m.group(0)
+            if op == "&" and (command.startswith(">", i + 1) or command[i - 1:i] in "<>"):
+                i += 1  # `2>&1`, `&>file`: a redirection
+                continue
+            out.append((i, op))
+            i += len(op)
+            continue
+        i += 1
+    return out
