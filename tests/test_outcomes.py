@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, corpus_files, frontmatter
+from conftest import Env, corpus_files, frontmatter, main_files
 from test_headlines import Transcript, words
 from vibe_vault.render import render
 
@@ -231,3 +231,191 @@ def test_review_sessions_piped_failures_read_as_failed(env: Env, checkpoint: str
     for description, calls in failing.items():
         told = [ln for ln in note.splitlines() if ln.startswith(f"- {description}: `")]
         assert sum(1 for ln in told if "` — failed" in ln) >= calls, (description, told)
+
+
+# -- PRs: only those the session made or merged ---------------------------------------------
+
+repo = st.sampled_from(["acme/widgets", "obra/helper", "me/tool"])
+pr_no = st.integers(1, 999)
+PR_STEPS = st.one_of(
+    st.tuples(st.just("create"), repo, pr_no),
+    st.tuples(st.just("merge"), repo, pr_no),
+    st.tuples(st.just("view"), repo, pr_no),
+    st.tuples(st.just("list"), repo, pr_no),
+    st.tuples(st.just("help"), st.just("owner/repo"), st.just(123)),
+    st.tuples(st.just("read"), repo, pr_no),
+    st.tuples(st.just("link"), repo, pr_no),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(steps=st.lists(PR_STEPS, max_size=6))
+def test_prs_are_those_the_session_made_or_merged(steps: list[tuple[str, str, int]]) -> None:
+    """`gh pr create` output, `gh pr merge` and Claude Code's pr-link rows are
+    PRs of the session; a PR URL in `gh pr view`/`gh pr list` output, help
+    text or a file read is not, and `owner/repo#123` never is."""
+    t = Transcript()
+    t.prompt("ship it")
+    made: dict[tuple[str, int], bool] = {}  # (repo, number) -> merged
+    for kind, rp, no in steps:
+        url = f"https://github.com/{rp}/pull/{no}"
+        if kind == "create":
+            bash_result(t, "gh pr create --fill", f"Creating pull request\n\n{url}\n")
+            made.setdefault((rp, no), False)
+        elif kind == "merge":
+            bash_result(t, f"gh pr merge {url} --squash",
+                        f"✓ Squashed and merged pull request {rp}#{no} (Fix)\n")
+            made[(rp, no)] = True
+        elif kind == "view":
+            bash_result(t, "gh pr view --json url", json.dumps({"url": url}))
+        elif kind == "list":
+            bash_result(t, "gh pr list", f"{no}\tFix things\tfeature\tOPEN\t{url}")
+        elif kind == "help":
+            bash_result(t, "extract --help | head -30",
+                        f"EXAMPLES:\n  extract {url}\n  extract {rp}#{no}\n")
+        elif kind == "read":
+            t.call("Read", {"file_path": "/work/app/README.md"},
+                   {"type": "text", "file": {"filePath": "/work/app/README.md",
+                                             "content": f"See {url}"}}, f"1\tSee {url}")
+        else:
+            t.raw({"type": "pr-link", "prNumber": no, "prUrl": url, "prRepository": rp})
+            made.setdefault((rp, no), False)
+    t.say("Done.")
+    state = t.state()
+    got = {(p.repo, p.number): p.merged for p in state.fold.prs}
+    assert got == made
+    note = render(state)
+    summary = str(frontmatter(note)["summary"])
+    if made:
+        assert (f"{len(made)} PR" + ("s" if len(made) > 1 else "")) in summary
+    else:
+        assert " PR" not in summary
+    assert "owner/repo" not in note.partition("## Commits and PRs")[2].partition("\n## ")[0]
+
+
+def test_a_pr_merged_by_number_in_its_folder() -> None:
+    t = Transcript()
+    t.prompt("merge it")
+    bash_result(t, "gh pr merge 12 --squash --delete-branch", "✓ Merged pull request #12 (Fix)")
+    (p,) = t.state().fold.prs
+    assert (p.number, p.merged, p.url) == (12, True, "")
+    assert "- PR \\#12 (merged)" in render(t.state())  # (# escaped: no tag)
+
+
+@pytest.mark.corpus
+def test_corpus_prs_are_the_ones_made_there() -> None:
+    """Corpus, every main transcript: the session's PRs are its pr-link rows'
+    URLs and the URLs its successful `gh pr create` calls printed (read from
+    the JSON here); coderabbit's README placeholder and looked-up PR #2 are not."""
+    import re
+
+    from test_trust import folded
+    checked = 0
+    for main in main_files():
+        want: set[str] = set()
+        for raw in main.read_bytes().splitlines():
+            try:
+                o: Any = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(o, dict) and o.get("type") == "pr-link" and o.get("prUrl"):
+                want.add(str(o["prUrl"]))
+        for command, _, text, err in _outputs(main):
+            if not err and re.search(r"\bgh\s+pr\s+create\b", command):
+                want.update(re.findall(r"https://github\.com/[\w.\-]+/[\w.\-]+/pull/\d+", text))
+        got = {p.url for p in folded(main).fold.prs}
+        assert got == want, main
+        checked += bool(want) or "coderabbit" in str(main)
+    assert checked >= 2
+
+
+# -- refusals that carry the user's words ------------------------------------------------------
+
+REFUSAL_FORMS = [  # (the message, as Claude Code 2.1.x and 2.0.x write it)
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). To tell you how to proceed, "
+    "the user said:\n{words}",
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). The user provided the "
+    "following reason for the rejection:  {words}",
+]
+WORDLESS = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+            "if it was a file edit, the new_string was NOT written to the file). STOP what you "
+            "are doing and wait for the user to tell you how to proceed.")
+
+
+@settings(max_examples=60, deadline=None)
+@given(said=st.lists(words, min_size=1, max_size=8).map(" ".join),
+       form=st.sampled_from(REFUSAL_FORMS), tool=st.sampled_from(["ExitPlanMode", "Edit", "Bash"]),
+       before=st.integers(0, 2))
+def test_words_given_with_a_refusal_are_a_prompt(said: str, form: str, tool: str,
+                                                 before: int) -> None:
+    t = Transcript()
+    t.prompt("plan the change")
+    for _ in range(before):
+        t.prompt("and then?")
+    inp: dict[str, Any] = ({"plan": "1. do it"} if tool == "ExitPlanMode" else
+                           {"command": "rm -rf build"} if tool == "Bash" else
+                           {"file_path": "/work/app/a.py", "old_string": "a", "new_string": "b"})
+    message = form.format(words=said)
+    t.call(tool, inp, f"Error: {message}", message, error=True)
+    t.say("Understood, doing that instead.")
+    state = t.state()
+    assert state.fold.prompts == 2 + before  # the typed prompts and these words
+    turn = state.fold.turns[-1]
+    assert (turn.kind, turn.text) == ("prompt", said)
+    assert turn.answer == "Understood, doing that instead."
+    note = render(state)
+    label = "rejecting the plan" if tool == "ExitPlanMode" else "refusing a tool call"
+    assert f"· Prompt (given when {label})\n> {said}\n" in note
+    assert f"prompts: {2 + before}" in note
+
+
+def test_a_refusal_without_words_is_no_prompt() -> None:
+    t = Transcript()
+    t.prompt("edit it")
+    t.call("Edit", {"file_path": "/work/app/a.py", "old_string": "a", "new_string": "b"},
+           f"Error: {WORDLESS}", WORDLESS, error=True)
+    assert t.state().fold.prompts == 1 and len(t.state().fold.turns) == 1
+
+
+def test_words_given_with_a_refusal_pass_the_gate_and_are_escaped() -> None:
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    said = f"use [this](javascript:alert(1)) <script>x</script> with token {secret}"
+    t = Transcript()
+    t.prompt("go")
+    message = REFUSAL_FORMS[0].format(words=said)
+    t.call("Bash", {"command": "make"}, f"Error: {message}", message, error=True)
+    note = render(t.state())
+    assert secret not in note and "REDACTED" in note
+    assert "](javascript:" not in note and "<script>" not in note
+
+
+@pytest.mark.corpus
+def test_corpus_refusal_words_are_prompts() -> None:
+    """Corpus, every main transcript: each refusal whose message carries the
+    user's words (found here by the two phrasings) is a prompt turn holding
+    those words' first line."""
+    from test_trust import folded
+    marks = ("the user said:\n", "reason for the rejection:")
+    found = 0
+    for main in main_files():
+        said: list[str] = []
+        for raw in main.read_bytes().splitlines():
+            try:
+                o: Any = json.loads(raw)
+            except ValueError:
+                continue
+            content = (o.get("message") or {}).get("content") if isinstance(o, dict) else None
+            if o.get("isSidechain") or not isinstance(content, list):
+                continue
+            for b in content:
+                text = b.get("content") if isinstance(b, dict) and b.get("is_error") else None
+                for mark in marks:
+                    if isinstance(text, str) and mark in text:
+                        said.append(text.split(mark, 1)[1].strip().splitlines()[0])
+        prompts = [tu.text for tu in folded(main).fold.turns if tu.kind == "prompt"]
+        for typed in said:
+            assert any(p.startswith(" ".join(typed.split())[:40]) for p in prompts), typed
+        found += len(said)
+    assert found >= 5

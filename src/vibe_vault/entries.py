@@ -212,6 +212,7 @@ class ToolResult(Struct):
     newString: Raw = Raw()
     replaceAll: Any = None
     edits: Raw = Raw()  # a MultiEdit's, as applied
+    gitOperation: Any = None  # 2.1.3xx: a commit, push or PR the command made, as the client saw
 
 
 # Any JSON value: an object is read as a ToolResult; a string (older errors) or
@@ -253,6 +254,7 @@ class Entry(Struct, omit_defaults=True):
     requestSessionId: str | None = None  # 2.1.332: the session that made the request
     message: Message | None = None
     toolUseResult: ToolUseResult = None
+    userFeedback: Any = None  # 2.1.3xx: what the user typed when refusing a tool call
     compactMetadata: CompactMetadata | None = None
     durationMs: int | float | None = None
     content: Raw = Raw()

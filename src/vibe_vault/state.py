@@ -188,6 +188,8 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # A check (tests, build, linter) whose exit status is not its own (`| tail`,
     # `|| true`): its kind, and its output says how it ended (fold.verdicts).
     masked: str = ""
+    pr: str = ""  # "create", "merge": a `gh pr` command whose output names a PR of the session
+    pr_url: Redacted = Redacted("")  # the PR a `gh pr merge` names by its URL
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -244,9 +246,10 @@ class Commit(Struct, array_like=True, omit_defaults=True):
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
-    url: Redacted
+    url: Redacted  # "" when only its number is known (`gh pr merge` printed no URL)
     number: int | None = None
     repo: Redacted = Redacted("")
+    merged: bool = False  # the session merged it (`gh pr merge`)
 
 
 class Todo(Struct, array_like=True, omit_defaults=True):

@@ -127,12 +127,30 @@ def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
         del facts.pending[next(iter(facts.pending))]
 
 
-def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
+# Where Claude Code puts the words a user typed when refusing a tool call or a
+# plan: "… To tell you how to proceed, the user said:\n<words>" (2.1.x), "… The
+# user provided the following reason for the rejection:  <words>" (2.0.x).
+_USER_SAID = ("To tell you how to proceed, the user said:",
+              "The user provided the following reason for the rejection:")
+
+
+def refusal_words(text: str) -> str:
+    """The user's own words in a refusal's message ("" when it holds none)."""
+    for mark in _USER_SAID:
+        at = text.find(mark)
+        if at >= 0:
+            return text[at + len(mark):].strip()
+    return ""
+
+
+def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, str] | None:
+    """Close the call this result answers. When the user refused it with words
+    of their own (what to do instead), those words and the call's tool name."""
     facts = ctx.facts
     tid = ctx.key(block.tool_use_id or "")
     call = facts.pending.pop(tid, None)
     if call is None:
-        return
+        return None
     facts.recent_tools.append(tid)
     ctx.recent.add(tid)
     if len(facts.recent_tools) > MAX_RECENT_TOOLS:
@@ -187,6 +205,13 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> None:
     if handler is not None:
         handler(ctx, call, action, Outcome(status=status, text=text, result=result, ms=ms,
                                            ts=ts))
+    if status == "denied":
+        said = refusal_words(text)
+        if not said and isinstance(e.userFeedback, str):  # 2.1.3xx: a field of its own
+            said = e.userFeedback.strip()
+        if said:
+            return said, call.name
+    return None
 
 
 def _result_text(content: Any) -> str:

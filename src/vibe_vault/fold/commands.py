@@ -155,6 +155,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         row = facts.commands[i]
         row.status, row.code, row.ms = status, code, outcome.ms
     git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
+    if result is not None and result.gitOperation is not None and status == "ok":
+        git.on_git_operation(ctx, result.gitOperation)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)
 

@@ -21,6 +21,14 @@ _NO_BRANCH = "detached HEAD"
 _DELETED_BRANCH = r"(?m)^Deleted branch (\S+) \(was [0-9a-f]{7,40}\)\."
 _SQUASHED = r"^(.+) \(#(\d+)\)$"
 _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
+# The commands that make or merge a PR: only their output names a PR of the
+# session. A PR URL in `gh pr view`/`gh pr list` output, help text or a file
+# read was looked up, not made here (`owner/repo#123` in a README never is one).
+_PR_CREATE = r"(?:^|[\s;&|(])gh\s+pr\s+create\b"
+_PR_MERGE = r"(?:^|[\s;&|(])gh\s+pr\s+merge\b"
+# What `gh pr merge` prints: "✓ Merged pull request #12 (…)", "✓ Squashed and
+# merged pull request owner/repo#12 (…)".
+_MERGED_PR = r"(?i)\bmerged pull request (?:([\w.\-]+/[\w.\-]+))?#(\d+)"
 _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
@@ -45,7 +53,16 @@ _REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
 
 
 def note_command(ctx: Context, call: Pending, command: str) -> None:
-    """What a command's output may tell: only git commands print commits or pushes."""
+    """What a command's output may tell: only git commands print commits or
+    pushes, and only `gh pr create`/`gh pr merge` a PR of the session."""
+    if "gh" in command and "pr" in command:
+        if rx(_PR_CREATE).search(command):
+            call.pr = "create"
+        elif rx(_PR_MERGE).search(command):
+            call.pr = "merge"
+            m = rx(_PR_URL).search(command)
+            if m:  # `gh pr merge https://github.com/o/r/pull/12`
+                call.pr_url = ctx.name(m.group(0), 300)
     if "git" not in command:
         return
     pushed = "git push" in command and rx(_PUSH_CMD).search(command)  # `in` is 20x cheaper
@@ -139,8 +156,17 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         facts.printed.extend(Commit(sha=sha, subject=subject, ts=ts)
                              for sha, subject in pairs if sha not in known)
         del facts.printed[:-PRINTED_KEPT]
-    for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
-        pull_request(ctx, ctx.name(m.group(0), 300), int(m.group(2)), ctx.name(m.group(1)))
+    if call.pr == "create":
+        for m in rx(_PR_URL).finditer(out) if "/pull/" in out else ():
+            pull_request(ctx, ctx.name(m.group(0), 300), int(m.group(2)), ctx.name(m.group(1)))
+    elif call.pr == "merge":
+        merged = rx(_MERGED_PR).search(out)
+        url = rx(_PR_URL).match(call.pr_url) if call.pr_url else None
+        if url is not None:
+            pull_request(ctx, call.pr_url, int(url.group(2)), ctx.name(url.group(1)), merged=True)
+        elif merged is not None:
+            pull_request(ctx, Redacted(""), int(merged.group(2)),
+                         ctx.name(merged.group(1) or ""), merged=True)
     if call.git == "git push":
         facts.pushes += 1
 
@@ -216,11 +242,33 @@ def same_subject(printed: str, made: str) -> bool:
                                and printed.startswith(made + " into "))
 
 
-def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted) -> None:
+def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted,
+                 merged: bool = False) -> None:
+    """A PR the session made (or merged): one entry a PR, known by its URL, or
+    by its number where git printed no URL (`gh pr merge` in the repo's folder)."""
     facts = ctx.facts
-    if any(p.url == url for p in facts.prs):
+    for p in facts.prs:
+        if (url and p.url == url) or (number is not None and p.number == number and (
+                not repo or not p.repo or repo == p.repo)):
+            p.merged = p.merged or merged
+            p.url, p.repo = p.url or url, p.repo or repo
+            return
+    facts.prs.append(PullRequest(url=url, number=number, repo=repo, merged=merged))
+
+
+def on_git_operation(ctx: Context, op: object) -> None:
+    """What Claude Code itself says a command did (`gitOperation`, 2.1.3xx):
+    a PR it created or merged."""
+    pr = op.get("pr") if isinstance(op, dict) else None
+    if not isinstance(pr, dict) or pr.get("action") not in ("created", "merged"):
         return
-    facts.prs.append(PullRequest(url=url, number=number, repo=repo))
+    number = pr.get("number")
+    url = pr.get("url")
+    m = rx(_PR_URL).match(url) if isinstance(url, str) else None
+    if not isinstance(number, int) or isinstance(number, bool):
+        return
+    pull_request(ctx, ctx.name(m.group(0), 300) if m else Redacted(""), number,
+                 ctx.name(m.group(1)) if m else Redacted(""), merged=pr.get("action") == "merged")
 
 
 def on_pr_link(ctx: Context, e: Entry) -> None:

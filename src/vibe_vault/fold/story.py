@@ -108,7 +108,9 @@ def on_user(ctx: Context, e: Entry, ts: str) -> None:
     if isinstance(content, list):
         for b in content:
             if not isinstance(b, str) and b.type == "tool_result":
-                calls.on_tool_result(ctx, b, e, ts)
+                refused = calls.on_tool_result(ctx, b, e, ts)
+                if refused is not None and not e.isSidechain and not ctx.agent:
+                    on_refusal_words(ctx, *refused, ts)
     words, images = typed_words(content)
     if words is not None or images:
         on_prompt(ctx, e, words or "", images, ts)
@@ -206,6 +208,30 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         facts.redactions += secrets
         facts.prompts += 1
         ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
+    titles.note_prompt(ctx, words, shown)
+
+
+REFUSED = "refused"  # a prompt's detail: typed when refusing a tool call
+REFUSED_PLAN = "refused:plan"  # or a plan
+
+
+def on_refusal_words(ctx: Context, words: str, tool: str, ts: str) -> None:
+    """What the user typed when refusing a tool call or a plan ("use pnpm",
+    "any chance we can consolidate this code?"): their next instruction, so a
+    prompt of the story, counted as one, Claude's answer following it."""
+    facts = ctx.facts
+    raw, private = tx.hide_private(tx.cut(words, RAW_PROMPT_CHARS))
+    if private:
+        ctx.learn(private, PRIVATE_WORD)
+    words = tx.strip_wrappers(raw)
+    if not words:
+        return
+    shown, secrets = ctx.cleaned(words, PROMPT_CHARS, stated=True)
+    ctx.say("prompt", words)
+    facts.redactions += secrets
+    facts.prompts += 1
+    kind = REFUSED_PLAN if tool == "ExitPlanMode" else REFUSED
+    ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown, detail=Redacted(kind)))
     titles.note_prompt(ctx, words, shown)
 
 

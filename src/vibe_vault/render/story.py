@@ -110,7 +110,10 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool) -> None:
         return
     else:
         label = ("Command" if t.kind == "command" else
-                 "Prompt (typed while Claude worked)" if t.detail == "queued" else "Prompt")
+                 "Prompt (typed while Claude worked)" if t.detail == "queued" else
+                 "Prompt (given when rejecting the plan)" if t.detail == "refused:plan" else
+                 "Prompt (given when refusing a tool call)" if t.detail == "refused" else
+                 "Prompt")
         out.append(md("{}{}", _when(t.ts), text(label)))
         out.append(quote(t.text))
         out.append(md(""))

@@ -156,8 +156,9 @@ def commits(page: Page) -> list[Md]:
     if work.pushes:
         out.append(md("- Pushed {}", text(plural(work.pushes, "time"))))
     for p in f.prs:
-        shown = text(f"{p.repo}#{p.number}" if p.repo and p.number else p.url)
-        out.append(md("- PR {}", link(p.url, shown)))
+        name = f"{p.repo}#{p.number}" if p.repo and p.number else p.url or f"#{p.number}"
+        merged = md(" (merged)") if p.merged else BLANK
+        out.append(md("- PR {}{}", link(p.url, text(name)) if p.url else text(name), merged))
     out.append(BLANK)
     return out
 
