@@ -363,7 +363,9 @@ PLAIN = {
     "Action": {"kind", "status", "ts", "tool_id"},
     "Command": {"kind", "status", "ts", "tool_id"},
     "Commit": {"ts"}, "ErrorRec": {"ts"}, "FileChange": {"ops", "digest"},
-    "Pending": {"tool_id", "git", "digest", "prints_secrets"}, "Subagent": {"tool_id", "status", "ts"},
+    "Pending": {"tool_id", "git", "digest", "prints_secrets",
+                "masked", "pr"},  # (a command's kind; "create"/"merge")
+    "Subagent": {"tool_id", "status", "ts"},
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
