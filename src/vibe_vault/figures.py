@@ -253,7 +253,10 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         added = sum(fw.change.added for fw in work.files.values())
         removed = sum(fw.change.removed for fw in work.files.values())
         k = len(work.changed) + work.files_dropped
-        facts.append(f"{plural(k, 'file')} changed (+{added} −{removed}){_where(work, f.cwd)}")
+        # Estimated where a file's first or last content is not known, as in the table.
+        est = "≈" if any(fw.change.estimated for fw in work.files.values()) else ""
+        facts.append(f"{plural(k, 'file')} changed (+{est}{added} −{est}{removed})"
+                     f"{_where(work, f.cwd)}")
     if tests:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")

@@ -157,3 +157,21 @@ def apply_patch(old: bytes, hunks: Any) -> bytes | None:
             at += 1
     out.extend(a[at:])
     return b"".join(out)
+
+
+def reversed_patch(hunks: Any) -> Any:
+    """A `structuredPatch` turned round: the hunks that take the new content
+    back to the old one (None for a shape not known), so a Write's content
+    and its patch give the file before it."""
+    if not isinstance(hunks, list):
+        return None
+    flip = {"+": "-", "-": "+"}
+    out = []
+    for hunk in hunks:
+        if not isinstance(hunk, dict) or not isinstance(hunk.get("lines"), list):
+            return None
+        lines = [flip[x[0]] + x[1:] if isinstance(x, str) and x[:1] in flip else x
+                 for x in hunk["lines"]]
+        out.append({"oldStart": hunk.get("newStart"), "oldLines": hunk.get("newLines"),
+                    "lines": lines})
+    return out

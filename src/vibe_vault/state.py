@@ -194,23 +194,32 @@ class Pending(Struct, array_like=True, omit_defaults=True):
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
     """A file the session wrote or edited. `added` and `removed` are its net
-    lines: from the content the session first saw to the content it left,
-    where it knew both (what `git diff` would show of the session's work), and
-    the sum of each change where it did not (a result without a patch)."""
+    lines: from the first content the session saw to the last (what `git diff`
+    would show, changes made between the session's own by a formatter hook or
+    the user's editor included), exact where both are known, else `estimated`
+    (each change's own lines summed where contents are not known)."""
 
     ops: list[str] = field(default_factory=list)
     added: int = 0
     removed: int = 0
     estimated: bool = False
-    # The contents known, as line fingerprints (linediff), while the session
-    # has known each one since `base`: `base` the first of them, `now` the last.
+    # The contents known, as line fingerprints (linediff): `base` the first
+    # (when `anchored`), `now` the last; `known` while `now` is the file's
+    # content after its last change.
     known: bool = False
     base: bytes = b""
     now: bytes = b""
-    # Lines counted before `base`: changes whose contents were not known.
+    # Lines counted outside what `base` to `now` tells: changes made before
+    # the first content known, or whose contents were no longer followed.
     settled_added: int = 0
     settled_removed: int = 0
     steps: int = 0  # changes that succeeded (a net +0 −0 after some is a revert)
+    anchored: bool = False  # `base` holds a content the session saw
+    guessed: bool = False  # the first content is not known: the figures are estimated
+    # Changes since `now` stopped being the file's content (a change whose
+    # content after is not known), until a content is known again.
+    loose_added: int = 0
+    loose_removed: int = 0
 
 
 class Command(Struct, array_like=True, omit_defaults=True):

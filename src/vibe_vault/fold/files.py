@@ -8,7 +8,14 @@ from typing import Any
 from vibe_vault.entries import ToolInput, ToolResult, decode_raw
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.fold.tools import is_secrets_file, learn_file
-from vibe_vault.linediff import HASH, apply_patch, diff_counts, line_hashes, patch_counts
+from vibe_vault.linediff import (
+    HASH,
+    apply_patch,
+    diff_counts,
+    line_hashes,
+    patch_counts,
+    reversed_patch,
+)
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, FileChange, Pending
 
@@ -53,7 +60,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
     """A change that succeeded: its own lines (the story's "+9 −2"), and the
-    file's net lines since the content the session first saw (the table's)."""
+    file's net lines from the first content the session saw to the last (the
+    table's)."""
     if outcome.status != "ok" or not call.file:
         return
     facts = ctx.facts
@@ -68,18 +76,23 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     patch = result.structuredPatch if result is not None else None
     if result is not None and result.type == "create":
         op = "created"
-    # The content before: as the result gives it (Claude Code 2.x), none for
-    # a file created, or as the session last knew it.
+    # The content before: as the result gives it (Claude Code 1.0.x and 2.x),
+    # none for a file created, or as the session last knew it.
     original = _original(result)
     before = line_hashes(original) if original is not None else None
     if before is None and op == "created":
         before = b""
-    if before is None and change.known:
-        before = change.now
     after: bytes | None = None
     if call.name == "Write" and call.kept:
         after = call.lines
-    elif call.name in ("Edit", "MultiEdit") and before is not None:
+        if before is None and isinstance(patch, list) and result is not None and \
+                result.type == "update":
+            # A Write's patch turned round on its content: the file before it
+            # (an empty patch: the same content).
+            before = apply_patch(after, reversed_patch(patch))
+    if before is None and change.known:
+        before = change.now
+    if after is None and call.name in ("Edit", "MultiEdit") and before is not None:
         edited = _edited(original, result) if original is not None else None
         # Without the text, the tool's patch applied to the lines (its lines
         # are as shown: where they are not the file's, nothing is followed).
@@ -96,14 +109,13 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         step = call.est_added, call.est_removed
     if after is not None and len(after) > MAX_FILE_LINES * HASH:
         after = None  # too long to keep: counted, not followed
-    _follow(facts.files, change, before, after, step)
+    _follow(facts.files, change, call.name, before, after, step, estimated)
     ctx.files_touched.add(call.file)
     if call.name == "Write" and op == "modified" and result is None:
         op = "written"
     if op not in change.ops:
         change.ops.append(op)
     change.steps += 1
-    change.estimated = change.estimated or estimated
     if action is not None:
         action.added += step[0]
         action.removed += step[1]
@@ -114,9 +126,12 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
 def _original(result: ToolResult | None) -> str | None:
     """The file before the change, when the result has it (only for a while:
     the state keeps its lines' fingerprints, never its text)."""
-    if result is None or not bytes(result.originalFile):
+    if result is None:
         return None
-    text = decode_raw(result.originalFile)
+    raw = result.originalFile if bytes(result.originalFile) else result.originalFileContents
+    if not bytes(raw):
+        return None
+    text = decode_raw(raw)
     if not isinstance(text, str) or text.count("\n") > MAX_FILE_LINES:
         return None
     return text
@@ -143,30 +158,50 @@ def _edited(text: str, result: ToolResult | None) -> str | None:
     return text
 
 
-def _follow(files: dict[Redacted, FileChange], change: FileChange, before: bytes | None,
-            after: bytes | None, step: tuple[int, int]) -> None:
-    """Move the file's known contents on by one change, and its net lines."""
-    if before is not None and after is not None:
-        if change.known and change.now != before:
-            # Changed by something else since (the user, a command): the
-            # session's net lines restart from what the file was then.
-            _settle(change)
-        if not change.known:
-            change.known, change.base = True, before
-        change.now = after
-    elif after is not None:
-        # A Write over contents not known: its lines are counted as all new
-        # (estimated), as if the file had been empty; what it holds from here is known.
-        _settle(change)
-        change.known, change.base, change.now = True, b"", after
-    else:
-        _settle(change)
-        change.settled_added += step[0]
-        change.settled_removed += step[1]
-    if change.known and sum(len(c.base) + len(c.now) for c in files.values()) > MAX_KEPT:
-        _settle(change)  # the state keeps no more lines: counted from here on
-    if not change.known:
+def _follow(files: dict[Redacted, FileChange], change: FileChange, tool: str,
+            before: bytes | None, after: bytes | None, step: tuple[int, int],
+            estimated: bool) -> None:
+    """Move the file's known contents on by one change.
+
+    The net lines are those between the first content known and the last:
+    a content known before a change that differs from the one the session
+    left (a formatter hook, the user's editor) is simply the file's content
+    from then on, so what was changed in between is counted once, as git
+    shows it. Where a change's content after is not known, its own lines
+    are counted (estimated) until a content is known again."""
+    if not change.anchored:
+        first = change.steps == 0 and not change.settled_added and not change.settled_removed
+        if before is not None:
+            change.anchored, change.base = True, before
+            change.guessed = change.guessed or not first
+        elif after is not None and tool == "Write" and first:
+            # A Write over contents not known: its lines are counted as all
+            # new (estimated), as if the file had been empty.
+            change.anchored, change.base, change.guessed = True, b"", True
+        elif after is not None:
+            change.settled_added += step[0]
+            change.settled_removed += step[1]
+            change.anchored, change.base, change.guessed = True, after, True
+        else:
+            # Nothing known: each change's own lines, exact only for a lone one.
+            change.settled_added += step[0]
+            change.settled_removed += step[1]
+            change.guessed = change.guessed or estimated or not first
+    if change.anchored:
+        if after is not None:
+            change.known, change.now = True, after
+            change.loose_added = change.loose_removed = 0
+        else:
+            if before is not None:
+                change.now, change.loose_added, change.loose_removed = before, 0, 0
+            change.known = False
+            change.loose_added += step[0]
+            change.loose_removed += step[1]
+        if sum(len(c.base) + len(c.now) for c in files.values()) > MAX_KEPT:
+            _settle(change)  # the state keeps no more lines: counted from here on
+    if not change.anchored:
         change.added, change.removed = change.settled_added, change.settled_removed
+        change.estimated = change.guessed
 
 
 def finish(ctx: Context) -> None:
@@ -174,21 +209,26 @@ def finish(ctx: Context) -> None:
     a file edited 50 times in a read is compared once, first with last)."""
     for path in ctx.files_touched:
         change = ctx.facts.files.get(path)
-        if change is None or not change.known:
+        if change is None or not change.anchored:
             continue
         plus, minus = diff_counts(change.base, change.now)
-        change.added = change.settled_added + plus
-        change.removed = change.settled_removed + minus
+        change.added = change.settled_added + plus + change.loose_added
+        change.removed = change.settled_removed + minus + change.loose_removed
+        change.estimated = change.guessed or not change.known
     ctx.files_touched.clear()
 
 
 def _settle(change: FileChange) -> None:
-    """Stop following the file's contents: their net lines so far are counted."""
-    if change.known:
+    """Stop following the file's contents: their net lines so far are counted,
+    and the figures are estimated from here on."""
+    if change.anchored:
         plus, minus = diff_counts(change.base, change.now)
-        change.settled_added += plus
-        change.settled_removed += minus
-    change.known, change.base, change.now = False, b"", b""
+        change.settled_added += plus + change.loose_added
+        change.settled_removed += minus + change.loose_removed
+    change.known = change.anchored = False
+    change.base = change.now = b""
+    change.loose_added = change.loose_removed = 0
+    change.guessed = True
 
 
 def no_net_change(change: FileChange) -> bool:
@@ -199,19 +239,26 @@ def no_net_change(change: FileChange) -> bool:
 
 
 def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:
-    """Lines added/removed judged from a tool's input, for results without a patch."""
+    """Lines added/removed judged from a tool's input, for results without a
+    patch: an Edit's, the lines between its old and new strings (the lines
+    they share are not changed: an insertion that repeats its anchor line
+    adds only the new ones)."""
     if name == "Write":
         return count_json_lines(inp.content), 0
     if name == "NotebookEdit":
         return count_json_lines(inp.new_source), 0
-    if name != "MultiEdit":
-        return count_json_lines(inp.new_string), count_json_lines(inp.old_string)
+    edits: list[Any] = [{"old_string": decode_raw(inp.old_string),
+                         "new_string": decode_raw(inp.new_string)}]
+    if name == "MultiEdit":
+        edits = inp.edits if isinstance(inp.edits, list) else []
     added = removed = 0
-    if isinstance(inp.edits, list):
-        for edit in inp.edits:
-            if isinstance(edit, dict):
-                added += count_lines(str(edit.get("new_string") or ""))
-                removed += count_lines(str(edit.get("old_string") or ""))
+    for edit in edits:
+        if isinstance(edit, dict):
+            old, new = edit.get("old_string"), edit.get("new_string")
+            plus, minus = diff_counts(line_hashes(old if isinstance(old, str) else ""),
+                                      line_hashes(new if isinstance(new, str) else ""))
+            added += plus
+            removed += minus
     return added, removed
 
 
