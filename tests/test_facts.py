@@ -112,7 +112,8 @@ class Facts:
                     failed = bool(b.get("is_error"))
                     if call.get("name") in EDIT_TOOLS and not failed:
                         path_ = inp.get("file_path") or inp.get("notebook_path")
-                        if path_:
+                        # Claude Code's own plan file (plan mode) is not the project's.
+                        if path_ and "/.claude/plans/" not in str(path_).replace("\\", "/"):
                             self.files.add(str(path_))
                             self._follow(str(path_), call, inp, o.get("toolUseResult"))
                     if call.get("name") == "Bash" and "git" in str(inp.get("command")):
@@ -362,7 +363,8 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                     call = calls.pop(b["tool_use_id"])
                     inp = call.get("input") or {}
                     where = str(inp.get("file_path") or inp.get("notebook_path") or "")
-                    if b.get("is_error") or not where:
+                    if b.get("is_error") or not where \
+                            or "/.claude/plans/" in where.replace("\\", "/"):
                         continue
                     r = o.get("toolUseResult")
                     r = r if isinstance(r, dict) else {}

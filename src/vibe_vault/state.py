@@ -190,6 +190,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     masked: str = ""
     pr: str = ""  # "create", "merge": a `gh pr` command whose output names a PR of the session
     pr_url: Redacted = Redacted("")  # the PR a `gh pr merge` names by its URL
+    plan: bool = False  # a change of Claude Code's plan file (plan mode): not the project's
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):

@@ -31,6 +31,10 @@ PLAN_FOLDER = "/.claude/plans/"
 PLAN_CHARS = 3000
 
 
+def is_plan_file(path: str) -> bool:
+    return PLAN_FOLDER in path.replace("\\", "/")
+
+
 def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or inp.notebook_path or "")
     if is_secrets_file(path):
@@ -42,10 +46,17 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         for text in written:
             if isinstance(text, str) and text:
                 learn_file(ctx, text)
-    if call.name == "Write" and PLAN_FOLDER in path.replace("\\", "/"):
-        plan = decode_raw(inp.content)
-        if isinstance(plan, str):
-            ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_CHARS, stated=True)
+    if is_plan_file(path):
+        # Claude Code's own plan file (plan mode), under ~/.claude/plans/: the
+        # plan, told as such where it is put to the user, not a change to the
+        # project (never among the files changed).
+        call.plan = True
+        if call.name == "Write":
+            plan = decode_raw(inp.content)
+            if isinstance(plan, str):
+                ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_CHARS, stated=True)
+        return Action(kind="plan-file", detail=Redacted(call.name), ts=ts,
+                      tool_id=call.tool_id), True
     call.file = ctx.name(path, PATH_CHARS)
     call.key = Redacted("file:" + call.file)
     call.est_added, call.est_removed = _estimate(call.name, inp)
@@ -62,6 +73,12 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     """A change that succeeded: its own lines (the story's "+9 −2"), and the
     file's net lines from the first content the session saw to the last (the
     table's)."""
+    if call.plan and outcome.status == "ok" and call.name in ("Edit", "MultiEdit"):
+        # The plan edited: as its result tells it, for when it is put to the user.
+        original = _original(outcome.result)
+        edited = _edited(original, outcome.result) if original is not None else None
+        if edited is not None:
+            ctx.facts.plan_draft = ctx.text(edited.strip(), PLAN_CHARS, stated=True)
     if outcome.status != "ok" or not call.file:
         return
     facts = ctx.facts

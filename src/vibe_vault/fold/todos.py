@@ -143,6 +143,23 @@ def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
     result = outcome.result
     if result is not None and isinstance(result.plan, str) and result.plan.strip():
         action.detail = ctx.text(result.plan.strip(), PLAN_CHARS, stated=True)
+    _once(ctx, action)
+
+
+def _once(ctx: Context, action: Action) -> None:
+    """A plan put to the user again unchanged (rejected, then approved as it
+    was) is shown once: the later line names the time of the earlier."""
+    if not action.detail:
+        return
+    for turn in reversed(ctx.facts.turns):
+        for earlier in reversed(turn.actions):
+            if earlier is action or earlier.kind != "plan":
+                continue
+            if earlier.detail == action.detail:
+                action.text, action.detail = Redacted(earlier.ts), Redacted("")
+            elif not earlier.detail and earlier.text:
+                continue  # itself a repeat: the one before it says the plan
+            return
 
 
 def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,

@@ -282,8 +282,23 @@ def _agent(a: Action, state: SessionState) -> Md:
 
 
 def _plan(a: Action, state: SessionState) -> Md:
-    return text({"approved": "Plan approved", "rejected": "Plan rejected"}.get(
+    said = text({"approved": "Plan approved", "rejected": "Plan rejected"}.get(
         a.status, "Proposed a plan"))
+    if a.text and not a.detail:  # the plan shown at an earlier time, unchanged
+        when = hhmm(a.text)
+        return md("{} (the plan of {}, unchanged)", said, text(when)) if when else \
+            md("{} (the plan above, unchanged)", said)
+    return said
+
+
+def _plan_file(a: Action, state: SessionState) -> Md:
+    """Claude Code's plan file written or edited (told as the plan, not a file
+    of the project)."""
+    verb = "Wrote the plan" if a.detail == "Write" else "Edited the plan"
+    if a.status == "failed" or a.status.startswith("denied"):
+        return md("{} — {}", text("Tried to write the plan" if a.detail == "Write" else
+                                  "Tried to edit the plan"), text(status_word(a.status, a.code)))
+    return md("{}{}", text(verb), _times(a))
 
 
 def _question(a: Action, state: SessionState) -> Md:
@@ -307,6 +322,7 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "bash": _bash,
     "agent": _agent,
     "plan": _plan,
+    "plan-file": _plan_file,
     "question": _question,
     "fetch": lambda a, state: md("Fetched {}{}", text(a.text), _times(a)),
     "search": lambda a, state: md("Searched the web for “{}”", text(a.text)),
