@@ -22,6 +22,19 @@ from test_corpus import expected_sid
 pytestmark = pytest.mark.corpus  # every test here reads the shared corpus
 
 EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}
+# A file a command makes from a here-document: `cat > f <<'EOF'`, `tee f <<EOF`
+# at the start of a command (its body is in the command's own text).
+HEREDOC_FILE = re.compile(r"(?:^|&&|;)\s*(?:cat\s*>|tee(?:\s+-a)?)\s*([^\s<>;&|]+)\s*<<-?\s*"
+                          r"['\"]?(\w+)['\"]?\n(.*?)\n\2$", re.M | re.S)
+
+
+def heredoc_files(command: str, cwd: str) -> dict[str, str]:
+    """The files a command's here-documents make, each with what it holds."""
+    sep = "\\" if re.match(r"^[A-Za-z]:\\", cwd) else "/"
+    return {(m.group(1) if m.group(1).startswith("/") else cwd.rstrip(sep) + sep + m.group(1)):
+            m.group(3) + "\n" for m in HEREDOC_FILE.finditer(command)}
+
+
 COMMIT_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
 MERGE_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+merge(?![\w-])")
 COMMIT_LINE = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
@@ -116,6 +129,9 @@ class Facts:
                         if path_ and "/.claude/plans/" not in str(path_).replace("\\", "/"):
                             self.files.add(str(path_))
                             self._follow(str(path_), call, inp, o.get("toolUseResult"))
+                    if call.get("name") == "Bash" and not failed:
+                        self.files.update(heredoc_files(str(inp.get("command")),
+                                                        str(o.get("cwd") or "")))
                     if call.get("name") == "Bash" and "git" in str(inp.get("command")):
                         command = str(inp.get("command"))
                         out = result_text(o, b)
@@ -357,11 +373,21 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
         own: dict[str, tuple[int, int, int, bool]] = {}  # lines, changes, any judged
         for o in objects(path):
             for b in blocks(o):
-                if b.get("type") == "tool_use" and b.get("name") in EDIT_TOOLS:
+                if b.get("type") == "tool_use" and b.get("name") in (*EDIT_TOOLS, "Bash"):
                     calls[str(b.get("id"))] = b
                 elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
                     call = calls.pop(b["tool_use_id"])
                     inp = call.get("input") or {}
+                    if call["name"] == "Bash":
+                        # A file made by a here-document: its lines, what was there
+                        # before not known.
+                        made = {} if b.get("is_error") else heredoc_files(
+                            str(inp.get("command")), str(o.get("cwd") or ""))
+                        for where, text in made.items():
+                            ends.setdefault(where, [None, None])[1] = text
+                            a, d, k, _ = own.get(where, (0, 0, 0, False))
+                            own[where] = (a + text.count("\n"), d, k + 1, True)
+                        continue
                     where = str(inp.get("file_path") or inp.get("notebook_path") or "")
                     if b.get("is_error") or not where \
                             or "/.claude/plans/" in where.replace("\\", "/"):

@@ -18,6 +18,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
+from vibe_vault.fold.files import unknown_lines
 from vibe_vault.fold.titles import TITLE_CHARS, is_request
 from vibe_vault.paths import readable
 from vibe_vault.redact import Redacted
@@ -255,8 +256,10 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         k = len(work.changed) + work.files_dropped
         # Estimated where a file's first or last content is not known, as in the table.
         est = "≈" if any(fw.change.estimated for fw in work.files.values()) else ""
-        facts.append(f"{plural(k, 'file')} changed (+{est}{added} −{est}{removed})"
-                     f"{_where(work, f.cwd)}")
+        # Lines not known of any (written by `echo … > f`): none told, not +0 −0.
+        lines = "" if all(unknown_lines(fw.change) for fw in work.files.values()) else \
+            f" (+{est}{added} −{est}{removed})"
+        facts.append(f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
     if tests:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")

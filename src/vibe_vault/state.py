@@ -159,6 +159,18 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     working: bool = False
 
 
+class ShellFile(Struct, array_like=True, omit_defaults=True):
+    """A file a shell command writes (fold.shell_files), as the state keeps it:
+    its path (through the gate) and its lines' fingerprints, never its text."""
+
+    path: Redacted
+    lines: bytes = b""  # a here-document's lines (linediff.line_hashes)
+    count: int = 0  # how many
+    told: bool = False  # the command holds the lines written (a here-document)
+    exact: bool = False  # they are the bytes written (no `$` expanded in them)
+    append: bool = False
+
+
 class Pending(Struct, array_like=True, omit_defaults=True):
     """A tool call waiting for its result."""
 
@@ -191,6 +203,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     pr: str = ""  # "create", "merge": a `gh pr` command whose output names a PR of the session
     pr_url: Redacted = Redacted("")  # the PR a `gh pr merge` names by its URL
     plan: bool = False  # a change of Claude Code's plan file (plan mode): not the project's
+    shell_files: list[ShellFile] = field(default_factory=list)  # files a command writes
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -221,6 +234,7 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     # content after is not known), until a content is known again.
     loose_added: int = 0
     loose_removed: int = 0
+    uncounted: bool = False  # written by a command whose lines are not told (`echo … > f`)
 
 
 class Command(Struct, array_like=True, omit_defaults=True):

@@ -109,6 +109,7 @@ def work_of(state: SessionState) -> Work:
             merged.added += change.added
             merged.removed += change.removed
             merged.estimated = merged.estimated or change.estimated
+            merged.uncounted = merged.uncounted or change.uncounted
             if d.label not in fw.by:
                 fw.by.append(d.label)
         files_dropped += f.files_dropped

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold import git, shell_secrets, todos, verdicts
+from vibe_vault.fold import files, git, shell_secrets, todos, verdicts
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
@@ -109,6 +109,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     git.note_command(ctx, call, command)
     if verdicts.masked(command):
         call.masked = kind
+    if call.name == "Bash":
+        call.shell_files = files.shell_writes(ctx, command)
     # `cat .env`, `env`, `gh auth token`…: what it prints is learned from its result.
     call.prints_secrets = shell_secrets.kind(command)
     if inp.run_in_background is True:
@@ -157,6 +159,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
     if result is not None and result.gitOperation is not None and status == "ok":
         git.on_git_operation(ctx, result.gitOperation)
+    if call.shell_files:
+        files.on_shell_result(ctx, call, status)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)
 

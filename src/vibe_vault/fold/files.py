@@ -3,9 +3,12 @@ and removed. Feeds the note's Files changed section."""
 
 from __future__ import annotations
 
+import ntpath
+import posixpath
 from typing import Any
 
 from vibe_vault.entries import ToolInput, ToolResult, decode_raw
+from vibe_vault.fold import shell_files
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.fold.tools import is_secrets_file, learn_file
 from vibe_vault.linediff import (
@@ -16,8 +19,10 @@ from vibe_vault.linediff import (
     patch_counts,
     reversed_patch,
 )
+from vibe_vault.paths import is_windows_path
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, FileChange, Pending
+from vibe_vault.state import Action, FileChange, Pending, ShellFile
+from vibe_vault.text import rx
 
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 MAX_FILES = 1000
@@ -246,6 +251,80 @@ def _settle(change: FileChange) -> None:
     change.base = change.now = b""
     change.loose_added = change.loose_removed = 0
     change.guessed = True
+
+
+# -- files a shell command wrote -------------------------------------------------------
+
+_CD = r"^\s*cd\s+(\"[^\"]+\"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)"
+
+
+def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
+    """The files a Bash command writes (`cat > f <<'EOF'`, `tee f`, `echo … >
+    f`): placed under the session's folder (or the one a leading `cd` names),
+    with a here-document's lines as fingerprints."""
+    found = shell_files.writes(command)
+    if not found:
+        return []
+    base = str(ctx.facts.cwd)
+    m = rx(_CD).match(command)
+    if m:
+        base = _placed(m.group(1).strip("'\""), base)
+    out = []
+    for w in found:
+        path = _placed(w.path, base)
+        if not path or is_plan_file(path):
+            continue
+        if w.body is not None and is_secrets_file(path):
+            learn_file(ctx, w.body)  # what goes into a .env is kept out wherever it comes back
+        sf = ShellFile(path=ctx.name(path, PATH_CHARS), append=w.append)
+        if w.body is not None:
+            sf.told, sf.exact, sf.count = True, w.exact, count_lines(w.body)
+            if w.exact and sf.count <= MAX_FILE_LINES:
+                sf.lines = line_hashes(w.body)
+        out.append(sf)
+    return out
+
+
+def _placed(path: str, base: str) -> str:
+    """`path` as written in a command, made absolute against `base`."""
+    if path.startswith("/") or is_windows_path(path) or not base:
+        return path
+    if is_windows_path(base):
+        return ntpath.normpath(ntpath.join(base, path.replace("/", "\\")))
+    return posixpath.normpath(posixpath.join(base, path))
+
+
+def on_shell_result(ctx: Context, call: Pending, status: str) -> None:
+    """A command that ran: the files it wrote are changed files. A
+    here-document's lines are counted (a file the session knew: the lines
+    between; else all of them, estimated, as a Write over a file not known);
+    an append or an `echo … > f` is counted as not known."""
+    if status != "ok":
+        return
+    facts = ctx.facts
+    for sf in call.shell_files:
+        change = facts.files.get(sf.path)
+        if change is None:
+            if len(facts.files) >= MAX_FILES:
+                facts.files_dropped += 1
+                continue
+            change = facts.files[sf.path] = FileChange()
+        after = sf.lines if sf.exact and not sf.append and (sf.lines or not sf.count) else None
+        if not sf.told:
+            change.uncounted = change.guessed = True
+        _follow(facts.files, change, "Write" if after is not None else "Bash", None, after,
+                (sf.count, 0), True)
+        ctx.files_touched.add(sf.path)
+        op = "appended by a command" if sf.append else "written by a command"
+        if op not in change.ops:
+            change.ops.append(op)
+        change.steps += 1
+
+
+def unknown_lines(change: FileChange) -> bool:
+    """A file whose lines are not known at all: only written by commands that
+    do not say them (`echo … > f`): shown as "?", not as +0 −0."""
+    return change.uncounted and not change.added and not change.removed
 
 
 def no_net_change(change: FileChange) -> bool:

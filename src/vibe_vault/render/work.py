@@ -5,7 +5,7 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 from msgspec import Struct, field
 
 from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
-from vibe_vault.fold.files import no_net_change
+from vibe_vault.fold.files import no_net_change, unknown_lines
 from vibe_vault.markdown import (
     Md,
     cell,
@@ -49,6 +49,9 @@ def files(page: Page) -> list[Md]:
         # Changed back to what it was: listed (it was worked on), not counted.
         ops = text(", ".join(c.ops) + (" (no net change)" if no_net_change(c) else ""))
         by = md(" {} |", cell(join(", ", (doer(b) for b in fw.by)))) if helped else BLANK
+        if unknown_lines(c):  # written by a command that does not say its lines
+            out.append(md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), by))
+            continue
         out.append(md("| {} | {} | " + est + "{} | " + est + "{} |{}",
                       cell(code(rel)), cell(ops), c.added, c.removed, by))
     more = len(items) - SECTION_ROWS + work.files_dropped
