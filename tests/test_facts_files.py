@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from conftest import frontmatter, main_files
 from conftest import json_objects as objects
-from test_counts import net
+from file_lines import net_lines
 from test_headlines import Transcript
 from vibe_vault.figures import RenderOptions, figures
 from vibe_vault.render import render
@@ -196,7 +196,7 @@ def test_files_a_shell_command_wrote_are_changed_files(
             continue
         first, last = done[0][1], done[-1][1]
         if first is not None and last is not None and done[0][0] != "tee -a":
-            assert (change.added, change.removed) == net("", last)
+            assert (change.added, change.removed) == net_lines("", last)
     note = render(state)
     fig = figures(state, RenderOptions())
     assert fig.files_changed == len(expected)
