@@ -3,7 +3,6 @@ and removed. Feeds the note's Files changed section."""
 
 from __future__ import annotations
 
-import ntpath
 import posixpath
 from typing import Any
 
@@ -290,6 +289,8 @@ def _placed(path: str, base: str) -> str:
     if path.startswith("/") or is_windows_path(path) or not base:
         return path
     if is_windows_path(base):
+        import ntpath  # only for a Windows folder: kept off the hook's start
+
         return ntpath.normpath(ntpath.join(base, path.replace("/", "\\")))
     return posixpath.normpath(posixpath.join(base, path))
 
