@@ -89,16 +89,36 @@ def total_tokens(rec: Record | Any) -> int:
                + rec.cache_creation_tokens)
 
 
-def stamp(path: StrPath) -> FileStamp | None:
+def stamp(path: StrPath, read: int | None = None) -> FileStamp | None:
+    """A file's stamp as the registry keeps it: what tells a later run the
+    file is as it was read. `read`: the bytes of it the state has folded; a
+    file read only in part (a SessionEnd its deadline cut short) is stamped
+    with that size, so no run takes it for read whole and passes it over."""
     try:
         st = os.stat(path)
     except OSError:
         return None
     from vibe_vault.stored_paths import stored_path
 
+    size = st.st_size if read is None or read >= st.st_size else read
     # (kept through the redaction gate: a folder may be named with a token)
-    return FileStamp(path=stored_path(os.fspath(path)), size=st.st_size,
+    return FileStamp(path=stored_path(os.fspath(path)), size=size,
                      mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+
+
+def _read_of(state: SessionState, files: Sequence[StrPath]) -> list[int | None]:
+    """For each file (the transcript, then subagent files), the bytes of it
+    the state has folded (None: a file the state does not know)."""
+    beside = os.path.dirname(os.fspath(files[0])) if files else ""
+    out: list[int | None] = []
+    for i, path in enumerate(files):
+        if i == 0:
+            out.append(state.cursor.offset)
+            continue
+        name = os.path.relpath(os.fspath(path), beside) if beside else os.fspath(path)
+        agent = state.agents.get(name) or state.agents.get(os.path.basename(name))
+        out.append(agent.cursor.offset if agent is not None else None)
+    return out
 
 
 # A record's bytes, as the registry's rows and a staged record hold them.
@@ -140,7 +160,8 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
     by_model = {model: [t.input, t.output, t.cache_read, t.cache_creation]
                 for model, t in fig.tokens.items()}
     cost_by_model = {model: round(c, 6) for model, c in fig.costs.items()}
-    stamps = [s for s in (stamp(p) for p in files) if s is not None]
+    stamps = [s for s in (stamp(p, read) for p, read in zip(files, _read_of(state, files),
+                                                             strict=True)) if s is not None]
     todos = list(f.todos) or list(f.tasks.values())
     project = state.project
     if not project and f.foreign_summaries and f.cwd:
