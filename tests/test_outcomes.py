@@ -419,3 +419,126 @@ def test_corpus_refusal_words_are_prompts() -> None:
             assert any(p.startswith(" ".join(typed.split())[:40]) for p in prompts), typed
         found += len(said)
     assert found >= 5
+
+
+# -- command durations: never a wait for the user's permission ----------------------------------
+
+
+def _timed_bash(command: str, output: str, gap_s: float, mode: str = "",
+                progress_s: list[float] | None = None) -> Any:
+    """A session whose one Bash call's result came `gap_s` after the call, in
+    permission mode `mode`, with bash_progress lines at those seconds after
+    the call (each saying how long the command had run by then: the client's
+    own count, here as if it started 1 s before the first)."""
+    import datetime as dt
+    t0 = dt.datetime(2026, 3, 1, 10, 0, 0, tzinfo=dt.UTC)
+
+    def at(s: float) -> str:
+        return (t0 + dt.timedelta(seconds=s)).isoformat().replace("+00:00", "Z")
+    lines: list[dict[str, Any]] = []
+    base = {"sessionId": "s", "cwd": "/work/app", "version": "2.1.50"}
+    prompt: dict[str, Any] = {**base, "type": "user", "uuid": "u0", "timestamp": at(-1),
+                              "message": {"role": "user", "content": "run it"}}
+    if mode:
+        prompt["permissionMode"] = mode
+    lines.append(prompt)
+    lines.append({**base, "type": "assistant", "uuid": "a1", "timestamp": at(0), "message": {
+        "id": "m1", "role": "assistant", "model": "claude-x",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
+                     "input": {"command": command}}]}})
+    started = (progress_s[0] - 1) if progress_s else None
+    for i, s in enumerate(progress_s or []):
+        lines.append({**base, "type": "progress", "uuid": f"p{i}", "timestamp": at(s),
+                      "parentToolUseID": "toolu_1", "toolUseID": f"bash-progress-{i}",
+                      "data": {"type": "bash_progress", "output": "", "fullOutput": "",
+                               "elapsedTimeSeconds": int(s - (started or 0)), "totalLines": 0}})
+    lines.append({**base, "type": "user", "uuid": "r1", "timestamp": at(gap_s),
+                  "message": {"role": "user", "content": [
+                      {"type": "tool_result", "tool_use_id": "toolu_1", "content": output}]},
+                  "toolUseResult": {"stdout": output, "stderr": "", "interrupted": False}})
+    from test_trust import folded
+    return folded([json.dumps(x).encode() for x in lines])
+
+
+@settings(max_examples=80, deadline=None)
+@given(run_s=st.floats(0.1, 600), wait_s=st.floats(0, 5000), mode=st.sampled_from(
+    ["", "default", "acceptEdits", "plan", "bypassPermissions"]),
+    reported=st.booleans(), progress=st.booleans())
+def test_a_command_time_is_never_a_permission_wait(run_s: float, wait_s: float, mode: str,
+                                                   reported: bool, progress: bool) -> None:
+    """The oracle: the run time put in. A shown time is within a few seconds of
+    it (elapsed seconds are whole), or any wait was too short to matter; a
+    long wait is never shown as a run."""
+    output = f"==== 3 passed in {run_s:.2f}s ====" if reported else "done"
+    ticks = [wait_s + 1 + k for k in range(int(run_s) - 1)] if progress and run_s >= 3 else None
+    state = _timed_bash("pytest -q", output, wait_s + run_s, mode, ticks)
+    (row,) = state.fold.commands
+    shown = row.ms / 1000 if row.ms is not None else None
+    if shown is None:
+        # Nothing shown: only when a wait may be in it.
+        assert mode != "bypassPermissions" and not ticks
+        return
+    if ticks:
+        assert abs(shown - run_s) <= 2.5, (shown, run_s)  # the client's own count
+    elif mode != "bypassPermissions":
+        # No evidence of auto-approval: any wait shown is short, or the tool's
+        # own printed time vouches for the figure.
+        assert wait_s < 10 or (reported and shown <= 2 * run_s + 10), (shown, run_s, wait_s)
+
+
+def test_review_pytest_shows_no_hour_of_waiting() -> None:
+    """deep-manifest's `pytest -x`: 1 failed in 2.95 s, its result 69 minutes
+    after the call."""
+    out = "==== 1 failed, 37 passed in 2.95s ===="
+    state = _timed_bash("(source .venv/bin/activate && pytest -x)", out, 4161.2)
+    assert state.fold.commands[0].ms is None
+    assert "1h 09m" not in render(state)
+
+
+@pytest.mark.corpus
+def test_corpus_progress_times_are_the_runs() -> None:
+    """Corpus, every main transcript with bash_progress lines: a command with
+    them shows the time from its start (first line's time minus its elapsed
+    seconds, computed here from the JSON) to its result, within a second."""
+    import datetime as dt
+
+    from test_trust import folded
+
+    def ep(ts: str) -> float:
+        return dt.datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
+    checked = 0
+    for main in main_files():
+        raw = main.read_bytes()
+        if b"bash_progress" not in raw:
+            continue
+        start: dict[str, float] = {}
+        ended: dict[str, float] = {}
+        for line in raw.splitlines():
+            try:
+                o: Any = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(o, dict) or o.get("isSidechain"):
+                continue
+            d = o.get("data")
+            if o.get("type") == "progress" and isinstance(d, dict) \
+                    and d.get("type") == "bash_progress" and o.get("parentToolUseID"):
+                s = ep(o["timestamp"]) - float(d.get("elapsedTimeSeconds") or 0)
+                start[o["parentToolUseID"]] = min(start.get(o["parentToolUseID"], s), s)
+            for b in (o.get("message") or {}).get("content") or []:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    ended[str(b.get("tool_use_id"))] = ep(o["timestamp"])
+        state = folded(main)
+        for c in state.fold.commands:
+            tid = next((t for t in start if state.fold.commands and c.tool_id and
+                        c.tool_id == _key(t)), None)
+            if tid is None or tid not in ended:
+                continue
+            assert c.ms is not None and abs(c.ms / 1000 - (ended[tid] - start[tid])) < 1.0
+            checked += 1
+    assert checked >= 10
+
+
+def _key(tool_use_id: str) -> str:
+    from vibe_vault.locations import tool_key
+    return tool_key(tool_use_id)

@@ -369,7 +369,8 @@ PLAIN = {
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
-             "recent_tools", "todos_waiting_id", "tasks", "copied_usage", "copied_settled"},
+             "recent_tools", "todos_waiting_id", "tasks", "copied_usage", "copied_settled",
+             "permission_mode"},  # (one of commands.PERMISSION_MODES, or "other")
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",

@@ -85,12 +85,12 @@ KNOWN_SYSTEM_SUBTYPES = frozenset(
 # reads, and the ones it deliberately leaves alone. `vv doctor` reports others.
 IGNORED_FIELDS = frozenset({
     "userType", "slug", "entrypoint", "isSnapshotUpdate", "snapshot", "messageId",
-    "attachment", "parentToolUseID", "toolUseID", "todos", "thinkingMetadata", "promptId",
+    "attachment", "toolUseID", "todos", "thinkingMetadata", "promptId",
     "promptSource", "origin", "sourceToolAssistantUUID", "sourceToolUseID", "toolDenialKind",
     "isVisibleInTranscriptOnly", "interruptedMessageId", "toolEndsTurn", "mcpMeta",
     "classifierMetaLines", "interruptedByShutdown", "sessionKind", "turnCompanion",
     "planContent", "effort", "isAbortedMidStream", "errorDetails", "supersedesUuids",
-    "attributionSkill", "attributionPlugin", "attributionAgent", "permissionMode", "mode",
+    "attributionSkill", "attributionPlugin", "attributionAgent", "mode",
     "lastPrompt", "agentName", "path", "frameUrl", "title", "key", "result", "relocatedCwd",
     "worktreeSession", "bridgeSessionId", "lastSequenceNum", "ownerAccountUuid",
     "ownerOrganizationUuid", "atis", "snapshotMessageId", "trackingPath", "backup",
@@ -267,7 +267,9 @@ class Entry(Struct, omit_defaults=True):
     prNumber: int | None = None
     prUrl: str | None = None
     prRepository: str | None = None
-    data: Raw = Raw()  # a progress line's payload: read only for subagent usage
+    data: Raw = Raw()  # a progress line's payload: read for subagent usage and command timing
+    parentToolUseID: str | None = None  # a progress line's tool call
+    permissionMode: str | None = None  # a prompt's (2.1.x) or a permission-mode line's
     operation: str | None = None  # queue-operation: enqueue, dequeue, remove, popAll
     attachment: Raw = Raw()  # read only for prompts queued while Claude worked
     # cost-state (2.1.2xx+): the client's own running cost of the session file

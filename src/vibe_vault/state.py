@@ -24,7 +24,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 28
+STATE_VERSION = 29
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -204,6 +204,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     pr_url: Redacted = Redacted("")  # the PR a `gh pr merge` names by its URL
     plan: bool = False  # a change of Claude Code's plan file (plan mode): not the project's
     shell_files: list[ShellFile] = field(default_factory=list)  # files a command writes
+    ran_at: float = 0.0  # epoch seconds the command started running, by the client's progress lines
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -372,6 +373,12 @@ class Fold(Struct, omit_defaults=True):
     untimed_ms: int = 0  # of the turns that ended
     open_ms: int = 0  # of the turn under way, until its turn_duration replaces it
     in_turn: bool = False  # a turn is under way: a prompt came, no turn_duration since
+    # How Claude Code asked for permission, as of the last line that said
+    # ("bypassPermissions": never, so a command's wait is its run), and whether
+    # it writes bash_progress lines (2.1.17-2.1.59: a command running past ~2 s
+    # gets them): both say whether a command's time includes a wait for the user.
+    permission_mode: str = ""
+    bash_progress: bool = False
     cwd: Redacted = Redacted("")
     branches: list[Redacted] = field(default_factory=list)
     # The branch the session is on, as of its last entry that names one; in

@@ -26,7 +26,7 @@ from vibe_vault.entries import (
     Malformed,
     decode_raw,
 )
-from vibe_vault.fold import active, files, git, story, subagents, titles, todos, usage
+from vibe_vault.fold import active, commands, files, git, story, subagents, titles, todos, usage
 from vibe_vault.fold.context import (
     ANSWER_CHARS,
     HEAD_TURNS,
@@ -56,6 +56,8 @@ def _no_time(handler: Callable[[Context, Entry], None]) -> OnEntry:
 # What each entry type brings. Types not here but known only bring a time, a
 # cwd and a branch (a quarter of all lines: nothing else is read of them).
 def _on_user(ctx: Context, e: Entry, ts: str) -> None:
+    if e.permissionMode:
+        commands.on_permission_mode(ctx, e)
     story.on_user(ctx, e, ts)
     content = e.message.content if e.message is not None else None
     if isinstance(content, str) and content.startswith("<task-notification>"):
@@ -76,7 +78,8 @@ ON_ENTRY: dict[str, OnEntry] = {
     "custom-title": _no_time(titles.on_custom_title),
     "task-summary": titles.on_task_summary,
     "pr-link": _no_time(git.on_pr_link),
-    "progress": _no_time(usage.on_progress),
+    "progress": lambda ctx, e, ts: _on_progress(ctx, e),  # defined below
+    "permission-mode": _no_time(commands.on_permission_mode),
 }
 # Only the main transcript has a story of queued prompts.
 ON_MAIN_ENTRY: dict[str, OnEntry] = {
@@ -85,6 +88,11 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
     # the client's cost of the whole session, subagents included
     "cost-state": _no_time(usage.on_cost_state),
 }
+
+
+def _on_progress(ctx: Context, e: Entry) -> None:
+    usage.on_progress(ctx, e)  # a subagent's streamed usage
+    commands.on_progress(ctx, e)  # a command's running time
 
 
 def _on_system(ctx: Context, e: Entry, ts: str) -> None:

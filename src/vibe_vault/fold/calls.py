@@ -177,6 +177,8 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
         record = commands.powershell_error(str(printed))
         if record:
             is_error, text, headed = True, record, True  # it printed an error record: not "ok"
+    if call.name in SHELLS:  # not a wait for the user's permission, as far as can be told
+        ms = commands.run_ms(ctx, call, ms, text or str(result.stdout or "") if result else text)
     if is_error:
         text = text or "error"
         status = refusal(text) or "failed"

@@ -4,8 +4,10 @@ their output goes on to `git` for commits, pushes and PRs."""
 
 from __future__ import annotations
 
+import msgspec
+
 from vibe_vault import text as tx
-from vibe_vault.entries import ToolInput
+from vibe_vault.entries import Entry, ToolInput
 from vibe_vault.fold import files, git, shell_secrets, todos, verdicts
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.redact import Redacted
@@ -118,6 +120,97 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
     return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts, tool_id=call.tool_id,
                   said=Redacted(said)), False
+
+
+# -- how long a command ran ----------------------------------------------------------------
+# A tool result's time minus its call's includes any wait for the user to
+# allow the command. It is shown as the command's run time only on evidence
+# that it is one: the client's own progress lines (their elapsed seconds say
+# when the command started), a mode that never asks, a time too short to
+# hold much of a wait, or a run time the tool printed that the gap agrees with.
+AUTO_APPROVED = frozenset({"bypassPermissions"})
+PERMISSION_MODES = frozenset({"default", "acceptEdits", "plan", "bypassPermissions", "auto",
+                              "dontAsk", "ask"})
+QUICK_MS = 10_000  # a gap this short is shown: any wait in it is a few seconds at most
+PROGRESS_AFTER_MS = 3_500  # a client writing progress lines writes one by then
+# A run time the tool itself printed: (pattern, the unit of its first group;
+# "m" is minutes and seconds).
+REPORTED_TIMES: tuple[tuple[str, str], ...] = (
+    (r"=+ .*\bin (\d+(?:\.\d+)?)s\b.*=+\s*$", "s"),  # pytest
+    (r"(?:ok|FAIL)\s+\S+\s+(\d+(?:\.\d+)?)s\s*$", "s"),  # go test, a package
+    (r"\s*Finished .*\bin (\d+(?:\.\d+)?)s\s*$", "s"),  # cargo
+    (r"test result: .*finished in (\d+(?:\.\d+)?)s", "s"),  # cargo test
+    (r".*\bFinished in (\d+(?:\.\d+)?) ?s(?:econds)?\b", "s"),  # mise, rspec
+    (r"Time:\s+(\d+(?:\.\d+)?) ?s\b", "s"),  # jest
+    (r"\s*Duration\s+(\d+(?:\.\d+)?)s\b", "s"),  # vitest
+    (r"Ran \d+ tests? in (\d+(?:\.\d+)?)s", "s"),  # unittest
+    (r"real\s+(\d+m\d+(?:\.\d+)?)s", "m"),  # `time`
+)
+
+
+class _Progress(msgspec.Struct):
+    type: str = ""
+    elapsedTimeSeconds: float | int | None = None
+
+
+_progress = msgspec.json.Decoder(_Progress)
+
+
+def on_progress(ctx: Context, e: Entry) -> None:
+    """A `bash_progress` line (2.1.17-2.1.59): the client's own count of how
+    long the command has run, so when it started, past any permission wait."""
+    if not e.parentToolUseID or b"bash_progress" not in bytes(e.data):
+        return
+    ctx.facts.bash_progress = True
+    call = ctx.facts.pending.get(ctx.key(e.parentToolUseID))
+    if call is None or not ctx.entry_epoch:
+        return
+    try:
+        p = _progress.decode(e.data)
+    except msgspec.DecodeError:
+        return
+    elapsed = p.elapsedTimeSeconds
+    if p.type == "bash_progress" and isinstance(elapsed, (int, float)) and elapsed >= 0:
+        started = ctx.entry_epoch - float(elapsed)
+        call.ran_at = min(call.ran_at, started) if call.ran_at else started
+
+
+def on_permission_mode(ctx: Context, e: Entry) -> None:
+    mode = e.permissionMode or ""
+    ctx.facts.permission_mode = mode if mode in PERMISSION_MODES else "other"
+
+
+def run_ms(ctx: Context, call: Pending, gap_ms: int | None, output: str) -> int | None:
+    """How long a shell command ran, or None when the time from its call to its
+    result may be mostly a wait for the user's permission."""
+    if call.ran_at and ctx.entry_epoch >= call.ran_at:
+        return int((ctx.entry_epoch - call.ran_at) * 1000)
+    if gap_ms is None or ctx.facts.permission_mode in AUTO_APPROVED:
+        return gap_ms
+    if ctx.facts.bash_progress and gap_ms > PROGRESS_AFTER_MS:
+        return None  # it ran under ~2 s (no progress line came): the rest was a wait
+    if gap_ms < QUICK_MS:
+        return gap_ms
+    told = reported_ms(output)
+    return gap_ms if told is not None and gap_ms <= 2 * told + QUICK_MS else None
+
+
+def reported_ms(output: str) -> int | None:
+    """The longest run time the tool printed (pytest's "in 2.95s", go's per
+    package, cargo's, jest's …), None when it printed none."""
+    if not output:
+        return None
+    text = output[-20_000:]
+    found: list[float] = []
+    for pattern, unit in REPORTED_TIMES:
+        for m in rx("(?m)^" + pattern).finditer(text):
+            value = m.group(1)
+            if unit == "m":
+                minutes, _, seconds = value.partition("m")
+                found.append(int(minutes) * 60 + float(seconds))
+            else:
+                found.append(float(value))
+    return int(max(found) * 1000) if found else None
 
 
 def masked_status(call: Pending, output: str) -> str:

@@ -71,6 +71,7 @@ class _Runs(Struct):
     last: str = ""
     ms: int = 0
     timed: bool = False
+    untimed: bool = False  # a run of it has no time: the sum would say less than all ran
     by: list[str] = field(default_factory=list)
     unseen: bool = False  # a run of it is not in the story (a subagent's, a turn not shown)
 
@@ -97,6 +98,8 @@ def commands(page: Page) -> list[Md]:
         if ms is not None:
             runs.ms += ms
             runs.timed = True
+        elif c.status and c.status != "background":
+            runs.untimed = True
         if label not in runs.by:
             runs.by.append(label)
         if label != MAIN or not c.tool_id or c.tool_id not in in_story:
@@ -133,7 +136,7 @@ def commands(page: Page) -> list[Md]:
 
 def _runs_line(r: _Runs) -> Md:
     what = f"{n(r.runs)} runs, last {r.last}" if r.runs > 1 else r.last
-    took = f", {duration(r.ms)}" if r.timed and r.ms >= 1000 else ""
+    took = f", {duration(r.ms)}" if r.timed and not r.untimed and r.ms >= 1000 else ""
     helpers = [b for b in r.by if b]
     by = md(" (by {})", join(", ", (doer(b) for b in r.by))) if helpers else BLANK
     return md("{} — {}{}", code(r.command), text(what + took), by)
