@@ -600,3 +600,13 @@ def claude(client_version: str) -> Path:
 def world(claude: Path, client_version: str, tmp_path: Path) -> _client_world.Run:
     """A fresh scratch world for one test, on this client version."""
     return _client_world.Run(tmp_path, claude, client_version)
+
+
+# Line fingerprints are keyed per vault (vibe_vault.line_key): two vaults whose
+# folds a test compares (grown in steps and read at once) are given one key.
+TEST_LINE_KEY = bytes(range(32))
+
+
+def share_line_key(state_dir: Path) -> None:
+    state_dir.mkdir(parents=True, exist_ok=True)
+    (state_dir / "line-key").write_bytes(TEST_LINE_KEY)

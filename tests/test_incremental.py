@@ -10,7 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, examples, main_files, session_files, strip_status
+from conftest import (
+    CORPUS,
+    Env,
+    examples,
+    main_files,
+    session_files,
+    share_line_key,
+    strip_status,
+)
 from test_corpus import UUID, expected_sid
 from vibe_vault import state as state_module
 from vibe_vault.config import Config
@@ -87,6 +95,7 @@ def _is_object(raw: bytes) -> bool:
 
 
 def _config(root: Path) -> Config:
+    share_line_key(root / "state")  # (the folds of two vaults are compared)
     return Config(vault=root / "vault", state_dir=root / "state",
                   projects_root=root / "claude" / "projects", config_file=root / "none.toml")
 

@@ -15,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, Env, frontmatter, independent_tokens, json_objects, strip_status
+from conftest import (
+    FIXTURES,
+    Env,
+    frontmatter,
+    independent_tokens,
+    json_objects,
+    share_line_key,
+    strip_status,
+)
 from vibe_vault.config import Config
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
@@ -229,6 +237,7 @@ def test_fold_of_parts_equals_fold_of_whole_at_every_line(folder: Path) -> None:
 
 
 def config(root: Path) -> Config:
+    share_line_key(root / "state")  # (the folds of two vaults are compared)
     return Config(vault=root / "vault", state_dir=root / "state",
                   projects_root=root / "claude" / "projects", config_file=root / "none.toml")
 

@@ -368,8 +368,9 @@ PLAIN = {
     "Subagent": {"tool_id", "status", "ts"},
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
-    "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "usage", "settled", "progress", "pending",
-             "recent_tools", "todos_waiting_id", "tasks", "copied_usage", "copied_settled",
+    "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "lines_key", "usage", "settled",
+             "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
+             "copied_settled",
              "permission_mode"},  # (one of commands.PERMISSION_MODES, or "other")
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",

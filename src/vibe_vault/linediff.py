@@ -1,21 +1,55 @@
 """Lines of a file as the state keeps them, and the lines two contents differ by.
 
 A file's content is kept as one 8-byte fingerprint per line (never the text:
-the state holds no file's words), each line with its newline, so a last line
-without one differs from the same line with one, as `git diff` counts it
+the state holds no file's words), keyed with the vault's own random key
+(`use_key`, from `line_key`): an unkeyed checksum of a short line (a
+password's) is found again by trying lines. Each line is taken with its
+newline, so a last line without one differs from the same line with one, as
+`git diff` counts it
 ("\\ No newline at end of file"). Counts are those of a shortest edit script
 (what `git diff --numstat` shows): added = lines of the new content outside a
-longest common subsequence, removed = lines of the old one outside it. Pure.
+longest common subsequence, removed = lines of the old one outside it. Pure,
+given the key.
 """
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
-from zlib import adler32, crc32
+
+try:  # the C module itself: hashlib's import costs a hook ~3 ms more
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b
 
 HASH = 8  # bytes per line
 MAX_EDITS = 300  # beyond this many differing lines, difflib's near-shortest script
+
+
+_NO_KEY = b"vibe-vault: no vault key"
+
+
+class _Key:
+    """The key lines are fingerprinted with: the vault's (use_key), or, in a
+    fold outside any vault (tests) or with no key to be had, a fixed one; and
+    its id ("" the fixed one's)."""
+
+    hasher = blake2b(key=_NO_KEY, digest_size=HASH)
+    id = ""
+
+
+def use_key(key: bytes) -> None:
+    """Fingerprint lines with `key` (the vault's, line_key.load) from now on;
+    b"": the fixed key."""
+    _Key.hasher = blake2b(key=(key or _NO_KEY)[:64], digest_size=HASH)
+    _Key.id = blake2b(key, digest_size=6, person=b"vv-lkey").hexdigest() if key else ""
+
+
+def key_id() -> str:
+    """Which key fingerprints are made with: a state keeps it, and
+    fingerprints made with another are not compared (fold.files.rekey)."""
+    return _Key.id
+
+
 
 
 def line_hashes(text: str) -> bytes:
@@ -27,13 +61,17 @@ def line_hashes(text: str) -> bytes:
     lines = [p + b"\n" for p in parts]
     if last:
         lines.append(last)  # the last line, without a newline
-    # Two C checksums a line (64 bits): a file of 10,000 lines in a few ms.
-    return array("Q", [crc32(x) << 32 | adler32(x) for x in lines]).tobytes()
+    return b"".join(map(_keyed, lines))
+
+
+def _keyed(line: bytes) -> bytes:
+    h = _Key.hasher.copy()
+    h.update(line)
+    return h.digest()
 
 
 def _hash(line: str) -> bytes:
-    x = line.encode("utf-8", "surrogatepass")
-    return array("Q", [crc32(x) << 32 | adler32(x)]).tobytes()
+    return _keyed(line.encode("utf-8", "surrogatepass"))
 
 
 def count(lines: bytes) -> int:

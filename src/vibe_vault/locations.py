@@ -197,6 +197,11 @@ def database(state: StrPath) -> str:
     return os.path.join(state, DATABASE)
 
 
+def line_key(state: StrPath) -> str:
+    """The vault's random key for line fingerprints (line_key.load)."""
+    return os.path.join(state, "line-key")
+
+
 def legacy_registry(state: StrPath) -> str:
     """The registry as versions before the database kept it."""
     return os.path.join(state, "registry.msgpack")

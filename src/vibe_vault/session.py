@@ -483,6 +483,9 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
     """
     store = store or Store(cfg.state_dir)
     store.ensure()
+    from vibe_vault import line_key, linediff
+
+    linediff.use_key(line_key.load(cfg.state_dir))
     places = Places(request.transcript, store.files(request.session_id), cfg.vault)
     timeout = cfg.get("lock_timeout") if request.lock_timeout is None else request.lock_timeout
     if places.files.forgotten:

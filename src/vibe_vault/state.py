@@ -388,6 +388,7 @@ class Fold(Struct, omit_defaults=True):
     version: Redacted = Redacted("")
     redactions: int = 0
     learned: list[str] = field(default_factory=list)  # digests of secrets met so far
+    lines_key: str = ""  # which key its line fingerprints are made with (linediff.key_id)
     turns: list[Turn] = field(default_factory=list)
     turns_dropped: int = 0
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)

@@ -248,6 +248,7 @@ def fold(facts: Fold, entries: Iterable[Entry | Malformed],
          redactor: Redactor = DEFAULT, keep_thinking: bool = False) -> Fold:
     """Apply entries in order to the main transcript's facts."""
     ctx = Context(facts, redactor, keep_thinking)
+    files.rekey(facts)
     for e in entries:
         apply(ctx, e)
     finish(ctx)
@@ -259,6 +260,7 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
     """Apply entries in order to one subagent file's state: its usage, and its
     work folded as the main transcript's is."""
     work = Context(state.work, redactor, agent=True)
+    files.rekey(state.work)
     for e in entries:
         if isinstance(e, Malformed):
             state.malformed += 1

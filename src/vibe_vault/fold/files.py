@@ -14,13 +14,14 @@ from vibe_vault.linediff import (
     HASH,
     apply_patch,
     diff_counts,
+    key_id,
     line_hashes,
     patch_counts,
     reversed_patch,
 )
 from vibe_vault.paths import is_windows_path
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, FileChange, Pending, ShellFile
+from vibe_vault.state import Action, FileChange, Fold, Pending, ShellFile
 from vibe_vault.text import rx
 
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
@@ -237,6 +238,20 @@ def finish(ctx: Context) -> None:
         change.removed = change.settled_removed + minus + change.loose_removed
         change.estimated = change.guessed or not change.known
     ctx.files_touched.clear()
+
+
+def rekey(facts: Fold) -> None:
+    """Fingerprints made with another key (an older version's, unkeyed) are
+    never compared with new ones: the files followed stop being followed
+    (their net lines so far are counted) and calls waiting forget their lines."""
+    current = key_id()
+    if facts.lines_key == current:
+        return
+    for change in facts.files.values():
+        _settle(change)
+    for call in facts.pending.values():
+        call.lines, call.kept = b"", False
+    facts.lines_key = current
 
 
 def _settle(change: FileChange) -> None:
