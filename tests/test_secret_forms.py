@@ -109,7 +109,7 @@ COMMON_PASSWORDS = (
     "superman", "batman", "princess", "flower", "hunter", "ranger", "buster", "tigger",
     "soccer", "hockey", "summer", "winter", "cookie", "banana", "pepper", "ginger", "orange",
     "diamond", "thunder", "silver", "jordan", "charlie", "freedom", "starwars", "pokemon",
-    "computer", "geheim", "soleil", "gato", "hallo", "passwort", "bonjour", "mariposa",
+    "computer", "soleil", "gato", "hallo", "passwort", "bonjour", "mariposa",
     "tesoro", "chocolate", "iloveyou", "qwerty", "trustno", "welkom", "sommar")
 
 
@@ -328,6 +328,10 @@ FAMILIES: dict[str, list[Form]] = {
               "la password è {v}", "het wachtwoord is {v}", "senha: {v}", "pw is {v}!",
               "the passphrase is {v}"), st.sampled_from(COMMON_PASSWORDS).flatmap(
                   lambda w: st.sampled_from([w, w.capitalize(), w.upper()]))),
+        # A word calling a password secret is one after `:` (`Passwort: geheim`);
+        # after "is" it says what the password is (`Das Passwort ist geheim`).
+        Form(("Passwort: {v}", "Kennwort = {v}", "mot de passe : {v}", "my password: {v}"),
+             st.sampled_from(["geheim", "Geheim"])),
         Form(("the PIN is {v}", "my pin: {v}", "PIN: {v}\n", "mein PIN-Code ist {v}.",
               "le code PIN est {v}", "PIN = {v}"),
              st.text(string.digits, min_size=4, max_size=8).filter(lambda v: len(set(v)) >= 3)),
