@@ -953,8 +953,11 @@ RULES: tuple[Rule, ...] = (
         # Anchored on the keyword (not on the start of the name) so the engine
         # does not backtrack from every position; a longer name still matches.
         r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]*[\"']?(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
-        # A quoted value may hold spaces (a passphrase); a bare one ends at one.
-        r"(?:\"(?P<v>[^\"\n]{4,200})\"|'(?P<v2>[^'\n]{4,200})'|(?P<v3>[^\s\"'`,;)}\]]{4,}))",
+        # A quoted value may hold spaces (a passphrase); a bare one ends at one,
+        # and never starts with a colon: `test_auth.py::test_auth` is a pytest
+        # test's id, `Token::new` a path, not a name given a value.
+        r"(?:\"(?P<v>[^\"\n]{4,200})\"|'(?P<v2>[^'\n]{4,200})'"
+        r"|(?P<v3>(?!:)[^\s\"'`,;)}\]]{4,}))",
         ("DB_PASSWORD=⟦SuperSecretPassword⟧", '"password": "⟦CorrectHorseBattery⟧"',
          'passphrase = "⟦correct horse battery staple⟧"', "API_KEY=⟦test_«a16»⟧",
          "client_secret: ⟦«a32»⟧", "SMTP_PASS=⟦«a12»⟧", "STRIPE_KEY=⟦«a24»⟧",
@@ -963,7 +966,7 @@ RULES: tuple[Rule, ...] = (
          '{{"auth": "⟦«b32»⟧"}}}}', "db_pass = '⟦«a10»⟧'",
          '[default]\ntoken = "⟦«a30»⟧"', "  DB_PASS: ⟦«b24»⟧",
          "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧"),
-        "export X_TOKEN=your-token-here"),
+        "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x"),
     # Sumo Logic's access id: `su` and 12 letters and digits (no digit needed).
     Rule("vendor-key", ("sumo",),
          r"(?i)sumo[\w.\- \t]{0,20}?" + _SEP + r"(?P<v>su[a-z0-9]{12})" + _END,
