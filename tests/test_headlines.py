@@ -575,3 +575,27 @@ def test_a_pasted_image_is_told_once(ask: str, marked: int, extra: int) -> None:
     prompt = str(t.state().fold.turns[0].text)
     assert prompt.count("[Image #") == marked
     assert prompt.count("[image]") == extra
+
+
+LABEL_WORDS = st.lists(st.sampled_from(["Batch", "Complete", "Implemented", "Summary", "Changes",
+                                        "What", "changed", "Fixed", "Done", "Next"]),
+                       min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=st.lists(st.tuples(LABEL_WORDS, st.booleans()), min_size=1, max_size=3),
+       rule=st.booleans(),
+       item=st.sampled_from(["Added the retry loop to the fetcher",
+                             "Removed the stale cache entries from the store"]))
+def test_a_label_or_a_rule_over_a_list_is_never_the_headline(
+        labels: list[tuple[str, bool]], rule: bool, item: str) -> None:
+    """`**Implemented:**` or `---` over a list names what follows: the
+    headline quotes what was done (the list), never the label or the rule."""
+    from vibe_vault.figures import headline_sentences
+
+    lines = ["---", ""] if rule else []
+    for words, bold in labels:
+        lines += [f"**{words}:**" if bold else f"{words}:", ""]
+    answer = "\n".join([*lines, f"1. {item}", "2. Kept the old path working"])
+    first = headline_sentences(answer)[0]
+    assert first.startswith(item), (answer, first)

@@ -468,6 +468,14 @@ def headline_sentences(answer: str) -> list[str]:
     return outcome + [u for u in units if u not in outcome]
 
 
+def _label(line: str) -> bool:
+    """A line that names what follows it, not a sentence: a few words ending
+    in a colon, bold or not (`**Implemented:**`, `Summary:`), never a list item."""
+    words = line.replace("**", "").strip()
+    return (words.endswith(":") and len(words.split()) <= 5
+            and _ITEM.match(line) is None)
+
+
 def _units(answer: str) -> list[str]:
     """The answer's sentences of prose and its list items (each with the rest
     of its list), in order, fillers and two-word fragments left out (unless
@@ -479,7 +487,10 @@ def _units(answer: str) -> list[str]:
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             in_code = not in_code
-        if in_code or not stripped or stripped.startswith(("```", "~~~", "#", "|", ">")):
+        if (in_code or not stripped or stripped.startswith(("```", "~~~", "#", "|", ">"))
+                or set(stripped) <= set("-*_= ") or _label(stripped)):
+            # (a rule `---`, or a label like `**Implemented:**` heading a list:
+            # neither is a sentence of what was done)
             if blocks and blocks[-1][0] != "gap":
                 blocks.append(("gap", []))
             continue
