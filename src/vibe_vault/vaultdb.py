@@ -380,17 +380,25 @@ def heal(state_dir: str) -> str:
     return verdict[:200]
 
 
-def health(state_dir: str) -> tuple[str, int, int, int]:
-    """(quick_check's verdict, bytes on disk with its journal, sessions,
-    dead text rows), read only; raises sqlite3.Error when it cannot be read."""
+def read_only(state_dir: str, timeout: float = 2.0) -> sqlite3.Connection:
+    """The database opened read only, as it is: never made, mended or rebuilt
+    (what `vv doctor` reads through). Raises sqlite3.Error when it cannot be
+    opened so, or is not a regular file."""
     from urllib.parse import quote
 
     path = path_of(state_dir)
     if os.path.islink(path) or not os.path.isfile(path):
         raise sqlite3.DatabaseError("the database is not a regular file")
+    return sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
+                           timeout=timeout)
+
+
+def health(state_dir: str) -> tuple[str, int, int, int]:
+    """(quick_check's verdict, bytes on disk with its journal, sessions,
+    dead text rows), read only; raises sqlite3.Error when it cannot be read."""
+    path = path_of(state_dir)
+    conn = read_only(state_dir)
     size = sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
-    conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
-                           timeout=2.0)
     try:
         verdict = "; ".join(str(r[0]) for r in conn.execute("PRAGMA quick_check(5)"))
         sessions = int(conn.execute("SELECT count(*) FROM records").fetchone()[0])

@@ -364,17 +364,22 @@ def _drift(cfg: Config) -> Check:
 
     counts = _unknown_fields(Path(cfg.projects_root))
     known = 0
-    # Read only: doctor makes no database, and builds no registry.
+    # Read only: doctor makes no database, builds no registry, and mends no
+    # damage (opening it to write rebuilt a damaged one, so the database
+    # check after this one found it healthy: test_db_faults).
     if os.path.exists(vaultdb.path_of(cfg.state_dir)):
         try:
-            conn = registry.connect(cfg, timeout=2.0, fill=False)
-        except (registry.NotReady, sqlite3.Error, OSError):
+            conn = vaultdb.read_only(cfg.state_dir)
+        except (sqlite3.Error, OSError):
             conn = None
         if conn is not None:
             try:
-                for kind, n in registry.unknown_counts(conn).items():
-                    counts[kind] = counts.get(kind, 0) + n
-                known = registry.count(conn)
+                if vaultdb.meta(conn, "registry") == "ready":
+                    for kind, n in registry.unknown_counts(conn).items():
+                        counts[kind] = counts.get(kind, 0) + n
+                    known = registry.count(conn)
+            except sqlite3.Error:
+                pass  # damaged or busy: the database check says which
             finally:
                 conn.close()
     if not counts:
