@@ -88,12 +88,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         return
     facts = ctx.facts
     result = outcome.result
-    change = facts.files.get(call.file)
+    change = _change_of(facts, call.file)
     if change is None:
-        if len(facts.files) >= MAX_FILES:
-            facts.files_dropped += 1
-            return
-        change = facts.files[call.file] = FileChange()
+        return
     op = "modified"
     patch = result.structuredPatch if result is not None else None
     if result is not None and result.type == "create":
@@ -143,6 +140,18 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         action.removed += step[1]
         if op == "created":
             action.detail = Redacted("created")
+
+
+def _change_of(facts: Fold, path: Redacted) -> FileChange | None:
+    """The file's change so far, made when new; None (and counted as dropped)
+    when the note already lists as many files as it keeps."""
+    change = facts.files.get(path)
+    if change is None:
+        if len(facts.files) >= MAX_FILES:
+            facts.files_dropped += 1
+            return None
+        change = facts.files[path] = FileChange()
+    return change
 
 
 def _original(result: ToolResult | None) -> str | None:
@@ -319,12 +328,9 @@ def on_shell_result(ctx: Context, call: Pending, status: str) -> None:
         return
     facts = ctx.facts
     for sf in call.shell_files:
-        change = facts.files.get(sf.path)
+        change = _change_of(facts, sf.path)
         if change is None:
-            if len(facts.files) >= MAX_FILES:
-                facts.files_dropped += 1
-                continue
-            change = facts.files[sf.path] = FileChange()
+            continue
         after = sf.lines if sf.exact and not sf.append and (sf.lines or not sf.count) else None
         if not sf.told:
             change.uncounted = change.guessed = True
