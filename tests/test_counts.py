@@ -401,11 +401,7 @@ def test_the_commits_listed_are_those_that_exist_at_the_end(
 def test_the_branch_is_where_the_session_ended_not_a_subagents_worktree(
         branches: list[str]) -> None:
     t = Transcript()
-    for n, b in enumerate(branches):
-        t.prompt(f"step {n}")
-        t.lines[-1]["gitBranch"] = b
-        t.say("done")
-        t.lines[-1]["gitBranch"] = b
+    t.on_branches(branches)
     own = [b for b in branches if not b.startswith("worktree-agent-")] or branches[:1]
     head = render(t.state()).split("\n---\n", 1)[0]
     assert f"\nbranch: {own[-1]}\n" in head

@@ -46,11 +46,7 @@ def test_the_branch_is_where_the_session_ended_and_a_detached_head_is_none(
     named); `HEAD` (a detached HEAD) is no branch: said as nothing, never
     listed among the branches."""
     t = Transcript()
-    for n, b in enumerate(branches):
-        t.prompt(f"step {n}")
-        t.lines[-1]["gitBranch"] = b
-        t.say("done")
-        t.lines[-1]["gitBranch"] = b
+    t.on_branches(branches)
     named = [line["gitBranch"] for line in t.lines if line.get("gitBranch")]
     own = [b for b in named if not b.startswith("worktree-agent-")]
     last = own[-1] if own else named[0]

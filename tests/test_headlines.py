@@ -62,6 +62,14 @@ class Transcript:
             "content": [{"type": "text", "text": text}],
             "usage": {"input_tokens": 1, "output_tokens": 1}}})
 
+    def on_branches(self, branches: list[str]) -> None:
+        """A prompt and an answer on each branch in turn (both lines carry it)."""
+        for n, branch in enumerate(branches):
+            self.prompt(f"step {n}")
+            self.lines[-1]["gitBranch"] = branch
+            self.say("done")
+            self.lines[-1]["gitBranch"] = branch
+
     def call(self, name: str, inp: dict[str, Any], result: Any, text: str = "",
              error: bool = False) -> None:
         tid = f"toolu_{len(self.lines):04d}"

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, corpus_files, frontmatter, main_files
+from conftest import Env, corpus_files, frontmatter, json_objects, main_files
 from test_headlines import Transcript, words
 from vibe_vault.render import render
 
@@ -185,12 +185,8 @@ def _outputs(path: Path) -> list[tuple[str, str, str, bool]]:
     transcript, from the JSON."""
     calls: dict[str, tuple[str, str]] = {}
     out = []
-    for raw in path.read_bytes().splitlines():
-        try:
-            o: Any = json.loads(raw)
-        except ValueError:
-            continue
-        content = (o.get("message") or {}).get("content") if isinstance(o, dict) else None
+    for o in json_objects(path):
+        content = (o.get("message") or {}).get("content")
         if not isinstance(content, list):
             continue
         for b in content:
@@ -401,12 +397,8 @@ def test_corpus_refusal_words_are_prompts() -> None:
     found = 0
     for main in main_files():
         said: list[str] = []
-        for raw in main.read_bytes().splitlines():
-            try:
-                o: Any = json.loads(raw)
-            except ValueError:
-                continue
-            content = (o.get("message") or {}).get("content") if isinstance(o, dict) else None
+        for o in json_objects(main):
+            content = (o.get("message") or {}).get("content")
             if o.get("isSidechain") or not isinstance(content, list):
                 continue
             for b in content:
