@@ -199,12 +199,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     by_model, costs, unpriced = priced.rows, priced.costs, priced.unpriced
     total = Tokens(model=Redacted("all"))
     for t in by_model.values():
-        total.input += t.input
-        total.output += t.output
-        total.cache_read += t.cache_read
-        total.cache_creation += t.cache_creation
-        total.short += t.short
-        total.unrecorded += t.unrecorded
+        add_tokens({"all": total}, t, "all")  # (the one sum of every count)
     cost = sum(costs.values())
     a, b = epoch(f.first_ts), epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0
