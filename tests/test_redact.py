@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from vibe_vault.redact import Redactor
+from vibe_vault.secret_rules import RULES
 
 SECRETS = {
     "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
@@ -136,3 +137,21 @@ def test_trigger_rules_with_prefixes_are_the_union_over_every_prefix(
     expected = {w: frozenset().union(*(rules_of.get(w[:k], ()) for k in range(1, len(w) + 1)))
                 for w in rules_of}
     assert with_prefixes(rules_of) == expected
+
+
+_SECRET_WORDS = next(r for r in RULES if r.id == "secret-assignment").triggers
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(word=st.sampled_from(_SECRET_WORDS), other=st.sampled_from(_SECRET_WORDS),
+       shape=st.sampled_from(["FAILED tests/test_{w}.py::test_{o} - assert 1 == 2",
+                              "tests/unit/{w}_store.py::Test{O}::test_rotates PASSED",
+                              "{W}::new_{o}_value()", "let k = {W}{O}::default();",
+                              "ERROR src/{w}.py::test_{o}[case-1]"]))
+def test_a_scope_or_a_test_id_is_no_name_given_a_value(word: str, other: str,
+                                                        shape: str) -> None:
+    """`name::member` (a pytest test's id, a Rust or C++ path) names a thing
+    by its parts; a secret's keyword in a part is no value assigned, whatever
+    the keyword (every trigger of the assignment rule) and wherever it stands."""
+    text = shape.format(w=word, o=other, W=word.capitalize(), O=other.capitalize())
+    assert Redactor().redact(text)[0] == text
