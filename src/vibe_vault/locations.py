@@ -224,3 +224,13 @@ def logs(state: StrPath) -> tuple[str, str, str]:
     """Every file that may name a session in a line: the log, its last
     rotation and `last-run` (scrubbed when a session is forgotten)."""
     return log_file(state), old_log_file(state), last_run(state)
+
+
+def agent_key(transcript: str | os.PathLike[str], agent: str | os.PathLike[str]) -> str:
+    """A subagent file's key in its session's state: its path relative to the
+    transcript's folder, with '/' (its name alone when it lies elsewhere)."""
+    parent = os.path.dirname(os.fspath(transcript))
+    path = os.fspath(agent)
+    if parent and path.startswith(parent + os.sep):
+        return path[len(parent) + 1 :].replace(os.sep, "/")
+    return os.path.basename(path)

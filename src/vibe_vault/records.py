@@ -109,14 +109,14 @@ def stamp(path: StrPath, read: int | None = None) -> FileStamp | None:
 def _read_of(state: SessionState, files: Sequence[StrPath]) -> list[int | None]:
     """For each file (the transcript, then subagent files), the bytes of it
     the state has folded (None: a file the state does not know)."""
-    beside = os.path.dirname(os.fspath(files[0])) if files else ""
+    from vibe_vault.locations import agent_key
+
     out: list[int | None] = []
     for i, path in enumerate(files):
         if i == 0:
             out.append(state.cursor.offset)
             continue
-        name = os.path.relpath(os.fspath(path), beside) if beside else os.fspath(path)
-        agent = state.agents.get(name) or state.agents.get(os.path.basename(name))
+        agent = state.agents.get(agent_key(files[0], path))
         out.append(agent.cursor.offset if agent is not None else None)
     return out
 

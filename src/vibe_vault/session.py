@@ -340,7 +340,7 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
                 name = entry.name
                 if not (locations.is_agent_file(name) and name.endswith(".jsonl")):
                     continue
-                key = _agent_key(transcript, entry.path)
+                key = locations.agent_key(transcript, entry.path)
                 af = known.get(key)
                 if af is not None:
                     if not af.foreign:
@@ -356,15 +356,6 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
     except OSError:
         pass
     return sorted(found)
-
-
-def _agent_key(transcript: StrPath, agent: StrPath) -> str:
-    """The agent file's path relative to the transcript's folder, with '/'."""
-    parent = os.path.dirname(os.fspath(transcript))
-    agent = os.fspath(agent)
-    if parent and agent.startswith(parent + os.sep):
-        return agent[len(parent) + 1 :].replace(os.sep, "/")
-    return os.path.basename(agent)
 
 
 def _agent_meta(path: StrPath) -> tuple[str, str]:
@@ -600,7 +591,7 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
         if deadline is not None and time.monotonic() > deadline:
             complete = False
             break
-        key = _agent_key(places.transcript, path)
+        key = locations.agent_key(places.transcript, path)
         af = state.agents.get(key)
         if af is None:
             af = state.agents[key] = AgentFile()
