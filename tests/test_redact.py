@@ -139,6 +139,30 @@ def test_trigger_rules_with_prefixes_are_the_union_over_every_prefix(
     assert with_prefixes(rules_of) == expected
 
 
+@given(st.dictionaries(st.text(alphabet="ab-_:\n", min_size=1, max_size=6),
+                       st.sets(st.integers(0, 20), max_size=4), max_size=30))
+def test_trigger_word_tree_puts_each_word_under_the_longest_it_holds(
+        rules_of: dict[str, set[int]]) -> None:
+    """The trigger words' tree: each word under the longest other word it
+    holds (the first of those as long, in the rules' order), as a test of
+    each word in each has it; words holding none are the roots, in order."""
+    from vibe_vault.redact import _word_tree
+
+    words = {**{g: set() for g in ("-", "_", ":")}, **rules_of}
+
+    def holds(word: str) -> list[str]:
+        return [u for u in words if u != word and u in word]
+
+    def shape(nodes: list[tuple[str, frozenset[int], list]]) -> list[object]:  # type: ignore[type-arg]
+        return [(w, ids, shape(kids)) for w, ids, kids in nodes]
+
+    def expected(parent: str | None) -> list[object]:
+        return [(w, frozenset(words[w]), expected(w)) for w in sorted(words)
+                if (max(holds(w), key=len) if holds(w) else None) == parent]
+
+    assert shape(_word_tree(rules_of)) == expected(None)
+
+
 _SECRET_WORDS = next(r for r in RULES if r.id == "secret-assignment").triggers
 
 

@@ -94,6 +94,34 @@ def _word_tree(words: dict[str, set[int]]) -> list[_Node]:
     with a "-", "_" or ":" go under that character: one search skips them."""
     words = {**{g: set() for g in ("-", "_", ":")}, **words}
     nodes: dict[str, _Node] = {w: (w, frozenset(ids), []) for w, ids in words.items()}
+    # Which words each word holds, found by searching all the words at once
+    # (one string, a word a line) for each word, in C: a pair of loops over
+    # the words, testing each in each, was a twelfth of a Stop's instructions.
+    # A word's parent is the longest word it holds, the first in `words`'
+    # order of those as long.
+    joined = "\n".join(words) + "\n"
+    if joined.count("\n") != len(words):  # (a word of lines: none of the rules')
+        return _word_tree_pairwise(words, nodes)
+    parent: dict[str, str] = {}
+    for inner in words:
+        at = joined.find(inner)
+        while at >= 0:
+            end = joined.find("\n", at)
+            word = joined[joined.rfind("\n", 0, at) + 1:end]
+            if len(word) > len(inner) > len(parent.get(word, "")):
+                parent[word] = inner
+            at = joined.find(inner, end)
+    roots: list[_Node] = []
+    for word in sorted(words):
+        if word in parent:
+            nodes[parent[word]][2].append(nodes[word])
+        else:
+            roots.append(nodes[word])
+    return roots
+
+
+def _word_tree_pairwise(words: dict[str, set[int]], nodes: dict[str, _Node]) -> list[_Node]:
+    """`_word_tree` testing each word in each."""
     roots: list[_Node] = []
     for word in sorted(words):
         inside = [u for u in words if u != word and u in word]
@@ -274,24 +302,21 @@ class Redactor:
                 else:
                     near.setdefault(t, set()).add(i)
         # The gate finds the longest trigger at a place ("sk-ant-", not "sk-"):
-        # each trigger stands for those it begins with too.
-        self._near = with_prefixes(near)
-        self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
+        # each trigger stands for those it begins with too (worked out when
+        # a text first has a run to search near: `_near_of`).
+        self._near_rules = near
+        self._near_of: dict[str, frozenset[int]] | None = None
         # Rules that begin "not after a letter or digit" are compiled without
         # that test (which keeps the engine from skipping ahead to a literal
         # prefix: a hundred times slower), and it is made on each match.
         self._bounded = frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith(B))
         # A token whose prefix is its own (`ghp_`, `sk-ant-`) is one even glued
-        # after letters (`abcghp_…`, `keysk-ant-…`): those prefixes, by rule.
-        self._glued = {i: tuple(t for t in RULES[i].triggers if glue_proof(t))
-                       for i in self._bounded}
+        # after letters (`abcghp_…`, `keysk-ant-…`): those prefixes, by rule
+        # (each worked out when its rule first runs: `_glued_of`).
+        self._glued: dict[int, tuple[str, ...]] = {}
         self._line = {i: r.line for i, r in enumerate(RULES) if r.line}
         self._words = _word_tree(word_rules)
         self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
-        self._run_words: dict[str, set[int]] = {}
-        for i in RUN_RULES:
-            for t in RULES[i].triggers:
-                self._run_words.setdefault(t, set()).add(i)
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, p) for kind, p in extra]
@@ -396,7 +421,7 @@ class Redactor:
             else:
                 sub = self._replacer(marker, kind, found)
                 sub.bounded = i in self._bounded
-                sub.glued = self._glued.get(i, ())
+                sub.glued = self._glued_of(i)
                 sub.line = self._line.get(i, "")
                 text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
@@ -434,13 +459,15 @@ class Redactor:
     def _near_words(self, low: str, windows: list[tuple[int, int]], hits: set[int]) -> None:
         """Add to `hits` the rules of every trigger found inside one of the
         `windows` of `low`. A trigger found inside a window stands for the
-        rules of each trigger it begins with (`_near`), so the rules are those
+        rules of each trigger it begins with (`_near_of`), so the rules are those
         of every trigger the window holds, however it is looked for: one
         search per trigger on the first few thousand characters a process
         meets (a hook's few runs: a session file's name, a hash), then the
         trie-shaped regex, whose compiling (~2 ms, more than all the searches
         a Stop makes) is paid only once the texts are many."""
-        by_word = self._near
+        by_word = self._near_of
+        if by_word is None:
+            by_word = self._near_of = with_prefixes(self._near_rules)
         size = sum(hi - lo for lo, hi in windows)
         if self._searched + size <= NEAR_SEARCH_CHARS:
             self._searched += size
@@ -454,6 +481,14 @@ class Redactor:
         for lo, hi in windows:
             for t in near.findall(low, lo, hi):
                 hits.update(by_word[t])
+
+    def _glued_of(self, i: int) -> tuple[str, ...]:
+        """The prefixes of rule `i` that make a token of it even glued after letters."""
+        glued = self._glued.get(i)
+        if glued is None:
+            glued = self._glued[i] = (tuple(t for t in RULES[i].triggers if glue_proof(t))
+                                      if i in self._bounded else ())
+        return glued
 
     def _replacer(self, marker: str, kind: str, found: list[str] | None = None) -> _Replacer:
         return _Replacer(marker, kind, self._allow, found)

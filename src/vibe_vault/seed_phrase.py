@@ -18,6 +18,7 @@ Joined by other glue (`"word", "word"`: a list in code) it is not taken.
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 
@@ -35,9 +36,11 @@ _FLAGS: list[re.Pattern[bytes]] = []
 @cache
 def words() -> dict[str, int]:
     """BIP-39's English list: each word with its number (0-2047)."""
-    from importlib.resources import files
-
-    listed = files("vibe_vault").joinpath("data/bip39-english.txt").read_text("utf-8")
+    # A plain path beside the module, as pricing's table: importlib.resources
+    # (pathlib, tempfile, zipfile...) was a ninth of a Stop's instructions.
+    with open(os.path.join(os.path.dirname(__file__), "data", "bip39-english.txt"),
+              encoding="utf-8") as f:
+        listed = f.read()
     return {w: i for i, w in enumerate(listed.split())}
 
 
