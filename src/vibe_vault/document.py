@@ -10,6 +10,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
+from vibe_vault.fold.files import lines_mark
 from vibe_vault.state import Commit, SessionState, worth_a_note
 from vibe_vault.times import epoch
 from vibe_vault.work import work_of
@@ -24,6 +25,7 @@ class FileRow(Struct, array_like=True):
     commit: str = ""  # its sha (may be empty when git did not print one)
     subject: str = ""
     committed: bool = False
+    mark: str = ""  # as the note's table tells its figures: "" exact, "≈" estimated, "?" unknown
 
 
 class Document(Struct):
@@ -95,13 +97,20 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                                                       for m in a.fold.models)])),
     }
     rows = [FileRow(path, fw.change.added, fw.change.removed,
-                    *_commit_after(last_change.get(path, ""), commits))
+                    *_commit_after(_changed_at(last_change, fw.paths), commits),
+                    mark=lines_mark(fw.change))
             for path, fw in sorted(work.files.items())]
     return Document(
         session_id=state.session_id, project=state.project,
         cwd=f.cwd or state.cwd_hint, started=int(epoch(f.first_ts) or 0),
         ended=int(epoch(f.last_ts) or 0), note=state.note, status=state.status,
         texts=texts, files=rows)
+
+
+def _changed_at(last_change: dict[str, str], paths: list[str]) -> str:
+    """When the main agent last edited the file, at any of the paths it was
+    changed at (its copies in worktrees)."""
+    return max((last_change.get(p, "") for p in paths), default="")
 
 
 def _commit_after(changed: str, commits: list[Commit]) -> tuple[str, str, bool]:

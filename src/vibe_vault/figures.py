@@ -21,6 +21,7 @@ from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
 from vibe_vault.fold.titles import TITLE_CHARS, is_request
 from vibe_vault.paths import readable
+from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import SessionState, Todo, Tokens
 from vibe_vault.times import epoch, hhmm
@@ -288,8 +289,9 @@ def _where(work: Work, cwd: str) -> str:
     """Where the changed files are: the session folder's top-level folders (or
     files) holding the most of them, up to three; a file outside it by its folder."""
     counts: dict[str, int] = {}
+    base = repo_folder(cwd)  # (the files are the repository's)
     for path in work.changed:
-        shown = readable(path, cwd).replace("\\", "/")
+        shown = readable(path, base).replace("\\", "/")
         parts = [p for p in shown.split("/") if p not in ("", ".")]
         if not parts:
             continue

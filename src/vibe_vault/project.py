@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 
 from vibe_vault.paths import is_windows_path, safe_name, split_path
 from vibe_vault.regular import read_regular
@@ -63,14 +64,77 @@ def _project_name(cwd: str) -> str:
     if not name:
         parts = split_path(cwd)
         # A git worktree (`repo/.worktrees/x`, `repo/.claude/worktrees/x`) belongs to its repo.
-        for marker in (".worktrees", "worktrees"):
-            if marker in parts[:-1]:
-                i = parts.index(marker)
-                repo = parts[: i - 1] if i > 0 and parts[i - 1] == ".claude" else parts[:i]
-                if repo:
-                    parts = repo
-                    break
+        inside = worktree_parts(parts)
+        if inside is not None:
+            parts = inside[0]
         name = parts[-1] if parts else "unknown"
         if re.fullmatch(r"[A-Za-z]:", name):
             name = "root"
     return safe_name(name, 60)
+
+
+# Folders a repository keeps its git worktrees in: Claude Code's own
+# (`isolation: worktree` subagents, `--worktree`) and the common `.worktrees`.
+# (Not any folder named `worktrees`: `~/worktrees/proj` is a repository of its
+# own, and a file under `docs/worktrees/` is no worktree's.)
+WORKTREE_FOLDERS = ((".claude", "worktrees"), (".worktrees",))
+
+
+def worktree_parts(parts: list[str]) -> tuple[list[str], str, list[str]] | None:
+    """A path (as `split_path` parts) inside a git worktree kept in such a
+    folder: the repository's parts, the worktree's name, and the parts under
+    the worktree (`[]` for the worktree itself); None when it is in none.
+
+    The one rule for worktrees: a session's project (`project_name`) and a
+    file a subagent changed in its worktree (`repo_file`) are both placed by it."""
+    for marker in WORKTREE_FOLDERS:
+        k = len(marker)
+        for i in range(1, len(parts) - k):  # a repo before it, a name after it
+            if tuple(parts[i:i + k]) == marker:
+                return parts[:i], parts[i + k], parts[i + k + 1:]
+    return None
+
+
+def repo_file(path: str, cwd: str) -> tuple[str, str]:
+    """`path` as the repository the session ran in holds it, and the name of
+    the worktree it was changed in ("" when none): a file in a worktree of
+    that repository (a subagent's `repo/.claude/worktrees/agent-x/src/a.py`,
+    or the session's own folder when it ran in one) is the repository's file
+    (`repo/src/a.py`). Any other path is returned as it is."""
+    parts = split_path(path)
+    inside = worktree_parts(parts)
+    if inside is None:
+        return path, ""
+    repo, name, under = inside
+    if not under or tuple(p.lower() for p in repo) != _repo_of(cwd):
+        return path, ""
+    return join_like(path, repo + under), name
+
+
+@lru_cache(maxsize=64)
+def _repo_of(cwd: str) -> tuple[str, ...]:
+    """The repository a session's folder is in (its worktree's, when it is
+    one), as lower-cased parts, to compare paths' repositories with."""
+    parts = split_path(cwd)
+    inside = worktree_parts(parts)
+    return tuple(p.lower() for p in (inside[0] if inside is not None else parts))
+
+
+def repo_folder(cwd: str) -> str:
+    """The session's folder as its repository holds it (`repo/sub` for
+    `repo/.worktrees/x/sub`): what the repository's files are shown relative to."""
+    parts = split_path(cwd)
+    inside = worktree_parts(parts)
+    return join_like(cwd, inside[0] + inside[2]) if inside is not None else cwd
+
+
+def join_like(path: str, parts: list[str]) -> str:
+    """`parts` joined as `path` is written: its separator, and its root (`/`,
+    a drive, `\\\\server`)."""
+    windows = is_windows_path(path) or ("\\" in path and "/" not in path)
+    sep = "\\" if windows else "/"
+    if path.startswith(("\\\\", "//")):
+        return sep * 2 + sep.join(parts)
+    if path.startswith(("/", "\\")) and not windows:
+        return "/" + sep.join(parts)
+    return sep.join(parts)

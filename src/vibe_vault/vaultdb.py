@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 9
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
-SEARCH_VERSION = "3"
+# 4: a change's figures carry the note's mark (`changes.mark`), and a file
+# changed in a worktree of the session's repository is kept under its path there.
+SEARCH_VERSION = "4"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -128,7 +130,8 @@ CREATE TABLE indexed(state TEXT PRIMARY KEY, stamp INTEGER NOT NULL, has_text IN
 CREATE TABLE changes(
     doc INTEGER NOT NULL,  -- the session's, as in `sessions`
     path TEXT NOT NULL, added INTEGER NOT NULL, removed INTEGER NOT NULL,
-    sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL);
+    sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL,
+    mark TEXT NOT NULL);  -- how the note tells added/removed: '' exact, '≈' estimated, '?' unknown
 CREATE INDEX changes_by_path ON changes(path);
 -- each session's text by column (title, prompts, …), compressed: what a hit's
 -- snippet is cut from (the index itself keeps no text)
@@ -175,10 +178,10 @@ class Hit:
 class Change:
     """A file a session changed."""
 
-    __slots__ = ("added", "committed", "path", "removed", "session", "sha", "subject")
+    __slots__ = ("added", "committed", "mark", "path", "removed", "session", "sha", "subject")
 
     def __init__(self, session: Hit, path: str, added: int, removed: int, sha: str,
-                 subject: str, committed: bool) -> None:
+                 subject: str, committed: bool, mark: str = "") -> None:
         self.session = session
         self.path = path
         self.added = added
@@ -186,6 +189,7 @@ class Change:
         self.sha = sha
         self.subject = subject
         self.committed = committed
+        self.mark = mark  # as the note tells the figures: "" exact, "≈" estimated, "?" unknown
 
 
 def path_of(state_dir: str) -> str:
@@ -563,10 +567,10 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
                  (cur.lastrowid, pack_texts(doc.texts)))
     if doc.files:
         conn.executemany(
-            "INSERT INTO changes(doc, path, added, removed, sha, subject, committed)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed))
-             for f in doc.files])
+            "INSERT INTO changes(doc, path, added, removed, sha, subject, committed, mark)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed),
+              f.mark) for f in doc.files])
 
 
 _UNIT, _RECORD = "\x1f", "\x1e"
@@ -887,7 +891,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     """Every change of one of `paths` (or, when none, of a path ending in
     `/suffix` in a session of `suffix_project`: another checkout of the same
     repository), newest first."""
-    sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed "
+    sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed, c.mark "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
 
     def newest_first(of_project: str) -> tuple[str, list[Any]]:
@@ -902,7 +906,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         tail, params = newest_first(project or suffix_project)
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
                             [_ends_with(posix), _ends_with(windows), *params]).fetchall()
-    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]))
+    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]), row[14])
             for row in rows]
 
 

@@ -14,6 +14,7 @@ from msgspec import Struct, field
 
 from vibe_vault.fold.files import no_net_change
 from vibe_vault.fold.git import same_subject
+from vibe_vault.project import repo_file
 from vibe_vault.state import Command, Commit, ErrorRec, FileChange, Fold, SessionState
 
 MAIN = ""  # the label of the main agent's own work
@@ -27,10 +28,16 @@ class Doer(Struct):
 class FileWork(Struct):
     change: FileChange
     by: list[str] = field(default_factory=list)  # labels, MAIN first when it took part
+    # The git worktrees of the session's repository it was changed in (their
+    # names), and the paths it was changed at (itself, or its copies in them).
+    worktrees: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
 
 
 class Work(Struct):
-    files: dict[str, FileWork]  # every file changed at some point, by path
+    # Every file changed at some point, by its path in the session's repository
+    # (a file changed in a worktree of it is the repository's file).
+    files: dict[str, FileWork]
     changed: list[str]  # of them, those not changed back (fold.files.no_net_change)
     files_dropped: int
     commands: list[tuple[str, Command]]  # (label, command), in the order they ran
@@ -95,20 +102,28 @@ def work_of(state: SessionState) -> Work:
     errors: list[tuple[str, ErrorRec]] = []
     files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
     by_label: dict[str, Fold] = {}
+    cwd = state.fold.cwd
     for d in doers(state):
         f = d.fold
         by_label.setdefault(d.label, f)
         for path, change in f.files.items():
-            fw = files.get(path)
+            key, worktree = repo_file(path, cwd)
+            fw = files.get(key)
             if fw is None:
-                fw = files[path] = FileWork(change=FileChange())
+                fw = files[key] = FileWork(change=FileChange())
+            if path not in fw.paths:
+                fw.paths.append(path)
+            if worktree and worktree not in fw.worktrees:
+                fw.worktrees.append(worktree)
             merged = fw.change
             for op in change.ops:
                 if op not in merged.ops:
                     merged.ops.append(op)
             merged.added += change.added
             merged.removed += change.removed
-            merged.estimated = merged.estimated or change.estimated
+            # Changes made to copies of it in more than one place (worktrees
+            # merged later): their sum, not what the merged file holds.
+            merged.estimated = merged.estimated or change.estimated or len(fw.paths) > 1
             merged.uncounted = merged.uncounted or change.uncounted
             if d.label not in fw.by:
                 fw.by.append(d.label)

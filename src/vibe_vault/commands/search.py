@@ -358,13 +358,28 @@ def file_candidates(given: str, cwd: str, root: str) -> tuple[list[str], str]:
     by its end."""
     path = os.path.expanduser(given)
     if os.path.isabs(path) or re.match(r"^[A-Za-z]:[\\/]", path):
-        return [os.path.normpath(path) if os.path.isabs(path) else path], ""
+        given_paths = [os.path.normpath(path) if os.path.isabs(path) else path]
+        return given_paths + _in_repo(given_paths), ""
     paths = [os.path.normpath(os.path.join(cwd, path))]
     if root:
         paths.append(os.path.normpath(os.path.join(root, path)))
     rel = os.path.normpath(path)
     paths.append(path)  # as the transcript may hold it, when Claude used a relative path
-    return list(dict.fromkeys(paths)), "" if rel.startswith("..") else rel
+    return list(dict.fromkeys(paths + _in_repo(paths))), "" if rel.startswith("..") else rel
+
+
+def _in_repo(paths: list[str]) -> list[str]:
+    """Paths in a git worktree as its repository holds them: the index keeps a
+    file changed in a worktree under the repository's path (project.repo_file)."""
+    from vibe_vault.paths import split_path
+    from vibe_vault.project import join_like, worktree_parts
+
+    out = []
+    for path in paths:
+        inside = worktree_parts(split_path(path))
+        if inside is not None and inside[2]:
+            out.append(join_like(path, inside[0] + inside[2]))
+    return out
 
 
 def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
@@ -408,7 +423,10 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     for i, obj in enumerate(objects):
         if i:
             print()
-        line = f"{obj['path']} +{obj['added']} −{obj['removed']}"
+        # Figures marked as the note marks them: estimated (≈), not known (?).
+        mark = {"estimated": "≈", "unknown": "?"}.get(obj["lines"], "")
+        added, removed = ("", "") if mark == "?" else (obj["added"], obj["removed"])
+        line = f"{obj['path']} +{mark}{added} −{mark}{removed}"
         if obj["commit"] or obj["commit_subject"]:
             line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
         print_hit(obj, [line], tty)
@@ -421,6 +439,7 @@ def change_object(cfg: Config, c: Change) -> dict[str, Any]:
     obj = hit_object(cfg, c.session, read_note(cfg, c.session, 8192))
     del obj["snippet"], obj["score"]
     obj.update(path=c.path, added=c.added, removed=c.removed,
+               lines={"≈": "estimated", "?": "unknown"}.get(c.mark, "exact"),
                commit=c.sha if c.committed else "", commit_subject=c.subject if c.committed else "")
     return obj
 

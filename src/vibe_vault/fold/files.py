@@ -349,6 +349,14 @@ def unknown_lines(change: FileChange) -> bool:
     return change.uncounted and not change.added and not change.removed
 
 
+def lines_mark(change: FileChange) -> str:
+    """How a file's figures are told wherever they are shown (the note's
+    table, `vv files`): "?" not known at all, "≈" estimated, "" exact."""
+    if unknown_lines(change):
+        return "?"
+    return "≈" if change.estimated else ""
+
+
 def no_net_change(change: FileChange) -> bool:
     """A file the session changed back to what it was (or rewrote as it was):
     exact counts, +0 −0, and not a file it created."""

@@ -5,7 +5,7 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 from msgspec import Struct, field
 
 from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
-from vibe_vault.fold.files import no_net_change, unknown_lines
+from vibe_vault.fold.files import lines_mark, no_net_change
 from vibe_vault.markdown import (
     Md,
     cell,
@@ -20,6 +20,7 @@ from vibe_vault.markdown import (
     text,
 )
 from vibe_vault.paths import readable, shown_path
+from vibe_vault.project import repo_folder
 from vibe_vault.render.page import Page, doer, status_word
 from vibe_vault.state import AgentFold, ErrorRec
 from vibe_vault.times import hhmm
@@ -41,24 +42,34 @@ def files(page: Page) -> list[Md]:
     out = [md("## Files changed"),
            md("| File | Change | + | − |" + (" By |" if helped else "")),
            md("|---|---|--:|--:|" + ("---|" if helped else ""))]
-    items = sorted(work.files.items(), key=lambda kv: shown_path(kv[0], f.cwd))
+    # Files are the repository's: shown from the session's folder in it.
+    base = repo_folder(f.cwd)
+    items = sorted(work.files.items(), key=lambda kv: shown_path(kv[0], base))
     for path, fw in items[:SECTION_ROWS]:
         c = fw.change
-        rel = shown_path(path, f.cwd)
-        est = "≈" if c.estimated else ""
+        rel = shown_path(path, base)
+        mark = lines_mark(c)
         # Changed back to what it was: listed (it was worked on), not counted.
-        ops = text(", ".join(c.ops) + (" (no net change)" if no_net_change(c) else ""))
+        ops = text(", ".join(c.ops) + (" (no net change)" if no_net_change(c) else "")
+                   + _in_worktrees(fw.worktrees))
         by = md(" {} |", cell(join(", ", (doer(b) for b in fw.by)))) if helped else BLANK
-        if unknown_lines(c):  # written by a command that does not say its lines
+        if mark == "?":  # written by a command that does not say its lines
             out.append(md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), by))
             continue
-        out.append(md("| {} | {} | " + est + "{} | " + est + "{} |{}",
+        out.append(md("| {} | {} | " + mark + "{} | " + mark + "{} |{}",
                       cell(code(rel)), cell(ops), c.added, c.removed, by))
     more = len(items) - SECTION_ROWS + work.files_dropped
     if more > 0:
         out.append(md("| … and {} more | | | |" + (" |" if helped else ""), text(n(more))))
     out.append(BLANK)
     return out
+
+
+def _in_worktrees(names: list[str]) -> str:
+    """Where a file of the repository was changed, when in its worktrees."""
+    if not names:
+        return ""
+    return f" (worktree{'s' if len(names) > 1 else ''} {', '.join(names)})"
 
 
 class _Runs(Struct):
