@@ -24,7 +24,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 29
+STATE_VERSION = 30
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -379,6 +379,9 @@ class Fold(Struct, omit_defaults=True):
     # gets them): both say whether a command's time includes a wait for the user.
     permission_mode: str = ""
     bash_progress: bool = False
+    # A prompt came from an IDE (`<ide_opened_file>`, `<ide_selection>`): the
+    # host answers permission prompts, and 2.0.0-2.0.36 write its answer bare.
+    ide: bool = False
     cwd: Redacted = Redacted("")
     branches: list[Redacted] = field(default_factory=list)
     # The branch the session is on, as of its last entry that names one; in

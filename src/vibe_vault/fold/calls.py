@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from msgspec import Raw
+
 from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import commands, errors, files, subagents, todos, tools
 from vibe_vault.fold.context import EXPLORE, Context, Outcome
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
+from vibe_vault.text import rx
 
 MAX_RECENT_TOOLS = 64
 MAX_PENDING = 256
@@ -143,6 +146,44 @@ def refusal_words(text: str) -> str:
     return ""
 
 
+# Claude Code 2.0.0-2.0.36 run from an IDE (the VS Code extension answers the
+# CLI's permission prompts, its `can_use_tool`) writes what the host answered
+# a refused call with as the result itself: the words the user typed, bare
+# ("please add transformer.js too first"), `toolUseResult` "Error: <words>".
+# 2.0.37 on, the extension wraps them ("The user provided the following reason
+# for the rejection:"); the terminal CLI never writes them bare. A command that
+# failed has the same shape on those clients (its stderr and stdout, with no
+# "Exit code" line before 2.0.37), so the words are told from a tool's output
+# by what output has and typed words have not: they are one line, open with a
+# letter, hold no "name: " label (`fatal: …`, `pull request create failed: …`,
+# `/a/b.py:3:`) nor an error's word, and are not one of git's own lines.
+_HOST_WORDS_FROM, _HOST_WORDS_UNTIL = (2, 0, 0), (2, 0, 37)
+_OUTPUT_LIKE = (r"(?i)^(?:[^\s:]+(?:\s+[^\s:]+){0,4}):(?:\s|$)|\b(?:error|fatal|failed|failure|"
+                r"denied|exception|traceback|not found|no such|cannot|can't|unable|invalid|"
+                r"warning|usage|exit code|aborted|timed? ?out)\b|^(?:on branch|nothing to|"
+                r"no changes|everything up|already up|your branch|head is now)")
+
+
+def _client(version: str | None) -> tuple[int, ...]:
+    parts = (version or "").split(".")[:3]
+    return tuple(int(p) for p in parts if p.isdigit()) if len(parts) == 3 else ()
+
+
+def host_refusal_words(ctx: Context, e: Entry, content: Raw, text: str) -> str:
+    """The words a user typed when refusing a call from an IDE on a client
+    that writes them bare as the call's error (see above); "" otherwise."""
+    if not ctx.facts.ide or bytes(content).lstrip()[:1] != b'"':  # a string, not blocks
+        return ""
+    if not _HOST_WORDS_FROM <= _client(e.version) < _HOST_WORDS_UNTIL:
+        return ""
+    words = text.strip()
+    if (e.toolUseResult != "Error: " + text or not words or "\n" in words
+            or not words[0].isalnum() or len(words.split()) < 3
+            or rx(_OUTPUT_LIKE).search(words)):
+        return ""
+    return words
+
+
 def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, str] | None:
     """Close the call this result answers. When the user refused it with words
     of their own (what to do instead), those words and the call's tool name."""
@@ -179,9 +220,13 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
             is_error, text, headed = True, record, True  # it printed an error record: not "ok"
     if call.name in SHELLS:  # not a wait for the user's permission, as far as can be told
         ms = commands.run_ms(ctx, call, ms, text or str(result.stdout or "") if result else text)
+    host_words = ""
     if is_error:
         text = text or "error"
-        status = refusal(text) or "failed"
+        status = refusal(text)
+        if not status:
+            host_words = host_refusal_words(ctx, e, block.content, text)
+            status = "denied" if host_words else "failed"
         if status == "denied":
             ctx.user_waited = True  # a permission prompt the user answered no
         if status == "failed":
@@ -208,7 +253,7 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
         handler(ctx, call, action, Outcome(status=status, text=text, result=result, ms=ms,
                                            ts=ts))
     if status == "denied":
-        said = refusal_words(text)
+        said = host_words or refusal_words(text)
         if not said and isinstance(e.userFeedback, str):  # 2.1.3xx: a field of its own
             said = e.userFeedback.strip()
         if said:

@@ -112,6 +112,8 @@ def on_user(ctx: Context, e: Entry, ts: str) -> None:
                 if refused is not None and not e.isSidechain and not ctx.agent:
                     on_refusal_words(ctx, *refused, ts)
     words, images = typed_words(content)
+    if words is not None and "<ide_" in words and not ctx.facts.ide:
+        ctx.facts.ide = bool(rx(_IDE_TAG).search(words))
     if words is not None or images:
         on_prompt(ctx, e, words or "", images, ts)
 
@@ -136,6 +138,7 @@ def typed_words(content: object) -> tuple[str | None, int]:
 
 
 _IMAGE_MARK = r"\[Image #\d+\]"
+_IDE_TAG = r"<ide_(?:opened_file|selection)>"
 
 
 def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
