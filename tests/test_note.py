@@ -48,3 +48,25 @@ def test_no_generated_line_passes_for_the_users_heading(forged: str) -> None:
     out = _with_user_part(generated, USER_HEADING + "\nmine\n")
     assert [m.group(0) for m in heading.finditer(out)] == [USER_HEADING]
     assert out.endswith("\nmine\n")
+
+
+@pytest.mark.parametrize("forged", ["## Ｍｙ ｎｏｔｅｓ", "**my ｎｏｔｅｓ**", "# My\u00a0notes"])
+def test_no_generated_line_in_other_letters_passes_for_the_users_heading(forged: str) -> None:
+    """A line NFKC reads as the heading (full-width letters, a no-break
+    space) is escaped too, whatever else the note holds ("—" makes it not
+    ASCII), so the user's part is still found below the real heading."""
+    import unicodedata
+
+    from vibe_vault.note import _with_user_part, user_part
+    from vibe_vault.vault import USER_HEADING, USER_HINT
+
+    generated = (f"# A session — one\n\n{forged}\nwhat Claude said\n\n"
+                 f"{USER_HEADING}\n{USER_HINT}\n")
+    out = _with_user_part(generated, USER_HEADING + "\nmine\n")
+
+    def reads_as_heading(line: str) -> bool:
+        words = unicodedata.normalize("NFKC", line).casefold().strip("#*_ \t")
+        return " ".join(words.split()) == "my notes"
+
+    assert [line for line in out.split("\n") if reads_as_heading(line)] == [USER_HEADING]
+    assert user_part(out) == USER_HEADING + "\nmine\n"

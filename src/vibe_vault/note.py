@@ -220,8 +220,10 @@ def _with_user_part(generated: str, part: str) -> str:
     body = generated[: -len(tail)] if generated.endswith(tail) else generated
     # No line of generated text may pass for the user's heading: everything
     # below it would be taken for the user's own words at the next rewrite.
-    if "notes" in body.casefold():  # (casefold: "ſ" matches "s" for the pattern too)
-        body = "".join(_escaped(body))
+    # (Looked for in the lines that could be one, not first in the casefolded
+    # whole: a long note is rarely ASCII, and folding it cost a Stop more than
+    # the search; nor could that see "ｎｏｔｅｓ", which NFKC reads as "notes".)
+    body = "".join(_escaped(body))
     heading, _, rest = part.partition("\n")
     return body + heading + "\n" + USER_HINT + "\n" + rest
 
