@@ -24,7 +24,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 30
+STATE_VERSION = 31
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -373,6 +373,8 @@ class Fold(Struct, omit_defaults=True):
     untimed_ms: int = 0  # of the turns that ended
     open_ms: int = 0  # of the turn under way, until its turn_duration replaces it
     in_turn: bool = False  # a turn is under way: a prompt came, no turn_duration since
+    turn_from: float = 0.0  # when the turn under way began in this file (its first time here)
+    wait_ms: int = 0  # the waits for the user in it so far (a turn_duration counts them)
     # How Claude Code asked for permission, as of the last line that said
     # ("bypassPermissions": never, so a command's wait is its run), and whether
     # it writes bash_progress lines (2.1.17-2.1.59: a command running past ~2 s

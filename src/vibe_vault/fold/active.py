@@ -5,14 +5,19 @@ background task's notification) to the last entry before the next one. Its
 time is Claude Code's own `turn_duration` where the client writes one (2.1.x,
 most turns); else the span of the turn's entries from its prompt on, without
 the pauses that are not work: a gap of IDLE_GAP_S or more between two
-consecutive entries, and the wait for the user's answer to a permission
-prompt they refused or to a question Claude asked (AskUserQuestion,
-ExitPlanMode). The time between turns (the user reading, typing, away) is
-never counted.
+consecutive entries. Either way the waits for the user the transcript shows
+are left out: the user's answer to a permission prompt (refused, or granted
+where the call's result shows the wait: an edit's, a command's on a client
+that writes progress lines) or to a question Claude asked (AskUserQuestion,
+ExitPlanMode). A `turn_duration` counts only the part of its turn the file
+holds: never more than the time from the turn's first entry in the file (its
+prompt, or the file's first line when the turn began before the file) to the
+`turn_duration` line. The time between turns (the user reading, typing, away)
+is never counted.
 
 Kept in the facts as it goes (fold law): the timed turns' sum, the untimed
-turns' sum, and the turn under way's time so far, which its `turn_duration`,
-when it comes, replaces.
+turns' sum, the turn under way's time so far (which its `turn_duration`, when
+it comes, replaces), where it began in the file and the waits in it so far.
 """
 
 from __future__ import annotations
@@ -26,18 +31,31 @@ def spent(ctx: Context) -> None:
     facts = ctx.facts
     if ctx.begins_turn:
         facts.untimed_ms += facts.open_ms
-        facts.open_ms = 0
+        facts.open_ms = facts.wait_ms = 0
         facts.in_turn = True
-    elif facts.in_turn and not ctx.user_waited and 0 < ctx.entry_gap < IDLE_GAP_S:
-        facts.open_ms += round(ctx.entry_gap * 1000)
+        facts.turn_from = ctx.entry_epoch
+    elif ctx.entry_gap > 0:
+        if ctx.user_waited:
+            facts.wait_ms += round(ctx.entry_gap * 1000)
+        elif facts.in_turn and ctx.entry_gap < IDLE_GAP_S:
+            facts.open_ms += round(ctx.entry_gap * 1000)
+    if not facts.turn_from:
+        facts.turn_from = ctx.entry_epoch  # the file's first time, or the first after a turn ended
     ctx.begins_turn = ctx.user_waited = False
 
 
 def timed(ctx: Context, ms: int) -> None:
-    """A `turn_duration`: the client's time for the turn under way (ends it)."""
+    """A `turn_duration`: the client's time for the turn under way (ends it),
+    at most the turn's span in this file less the waits for the user in it
+    (2.1.58's own time already leaves them out: then it is the lesser)."""
     facts = ctx.facts
+    now = ctx.entry_epoch
+    if now:  # (a line without a time can be checked against nothing)
+        span = round((now - (facts.turn_from or now)) * 1000)
+        ms = min(ms, max(0, span - facts.wait_ms))
     facts.turn_ms += ms
-    facts.open_ms = 0
+    facts.open_ms = facts.wait_ms = 0
+    facts.turn_from = 0.0
     facts.in_turn = False
 
 

@@ -55,7 +55,7 @@ def refusal(text: str) -> str:
 
 
 POWERSHELL = "PowerShell"
-SHELLS = ("Bash", POWERSHELL)  # tools that run a command line: told and counted alike
+SHELLS = commands.SHELLS
 
 OnCall = Callable[[Context, Pending, ToolInput, str], tuple[Action | None, bool]]
 OnResult = Callable[[Context, Pending, Action | None, Outcome], None]
@@ -218,6 +218,8 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
         record = commands.powershell_error(str(printed))
         if record:
             is_error, text, headed = True, record, True  # it printed an error record: not "ok"
+    if commands.waited_for_permission(ctx, call, ms):
+        ctx.user_waited = True  # not Claude's work (fold.active)
     if call.name in SHELLS:  # not a wait for the user's permission, as far as can be told
         ms = commands.run_ms(ctx, call, ms, text or str(result.stdout or "") if result else text)
     host_words = ""

@@ -133,6 +133,7 @@ PERMISSION_MODES = frozenset({"default", "acceptEdits", "plan", "bypassPermissio
                               "dontAsk", "ask"})
 QUICK_MS = 10_000  # a gap this short is shown: any wait in it is a few seconds at most
 PROGRESS_AFTER_MS = 3_500  # a client writing progress lines writes one by then
+SHELLS = ("Bash", "PowerShell")  # tools that run a command line: told and counted alike
 # A run time the tool itself printed: (pattern, the unit of its first group;
 # "m" is minutes and seconds).
 REPORTED_TIMES: tuple[tuple[str, str], ...] = (
@@ -193,6 +194,19 @@ def run_ms(ctx: Context, call: Pending, gap_ms: int | None, output: str) -> int 
         return gap_ms
     told = reported_ms(output)
     return gap_ms if told is not None and gap_ms <= 2 * told + QUICK_MS else None
+
+
+def waited_for_permission(ctx: Context, call: Pending, gap_ms: int | None) -> bool:
+    """The time from a call to its result was mostly the user's answer to a
+    permission prompt, on evidence: a file edit (it runs in milliseconds)
+    taking over QUICK_MS where edits are asked for, or a command that got no
+    progress line on a client writing them (it ran under PROGRESS_AFTER_MS)."""
+    mode = ctx.facts.permission_mode
+    if gap_ms is None or mode in AUTO_APPROVED or call.ran_at:
+        return False
+    if call.name in files.EDIT_TOOLS:  # asked for unless acceptEdits
+        return mode != "acceptEdits" and gap_ms > QUICK_MS
+    return call.name in SHELLS and ctx.facts.bash_progress and gap_ms > PROGRESS_AFTER_MS
 
 
 def reported_ms(output: str) -> int | None:
