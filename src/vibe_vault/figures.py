@@ -20,6 +20,7 @@ from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
 from vibe_vault.fold.titles import TITLE_CHARS, is_request
+from vibe_vault.fold.usage import sum_tokens
 from vibe_vault.paths import readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
@@ -96,25 +97,19 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
             old = recent.get(key)
             if old is None or t.output > old.output:
                 recent[key] = t
-    by_model: dict[str, Tokens] = {}
     parts = [*recent.values(), *state.fold.settled.values()]
     for af in agents:
         parts.extend(af.fold.settled.values())
     for pf in streamed:
         parts.extend(pf.settled.values())
-    for t in parts:
-        add_tokens(by_model, t)
-    return dict(sorted(by_model.items()))
+    return dict(sorted(sum_tokens(parts).items()))
 
 
 def copied_by_model(state: SessionState) -> dict[str, Tokens]:
     """Usage of the messages a fork copied from the session it was forked
     from (not this session's), each message once, by model."""
     f = state.fold
-    by_model: dict[str, Tokens] = {}
-    for t in [*f.copied_usage.values(), *f.copied_settled.values()]:
-        add_tokens(by_model, t)
-    return by_model
+    return sum_tokens([*f.copied_usage.values(), *f.copied_settled.values()])
 
 
 def title_of(state: SessionState, tagged: bool = True) -> str:

@@ -87,7 +87,7 @@ def transcript_path(value: object, projects_root: str) -> tuple[str | None, str 
     if not path.endswith(".jsonl"):
         return None, f"{what} is not a .jsonl file"
     # '..' is refused as written, before any normalising could hide it.
-    if ".." in re.split(r"[\\/]", path):
+    if ".." in path.replace("\\", "/").split("/"):
         return None, f"{what} holds '..'"
     rel = _below(path, projects_root)
     if rel is None:
@@ -95,7 +95,9 @@ def transcript_path(value: object, projects_root: str) -> tuple[str | None, str 
     parts = rel.split(os.sep)
     if len(parts) < 2 or len(parts) > MAX_DEPTH:
         return None, f"{what} is not a session's file in the projects folder"
-    if re.search(_CONTROL, rel):
+    # (Every character _CONTROL names is one Python does not print: a path
+    # that prints whole, as nearly all do, needs no pattern compiled.)
+    if not rel.isprintable() and re.search(_CONTROL, rel):
         return None, f"{what} holds a control character"
     return path, None
 

@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 # Obsidian link to it ([[ ]] | # ^), or that are controls or bidi overrides.
 _UNSAFE = (r'[\x00-\x1f\x7f-\x9f<>:"/\\|?*\[\]#^\u2028\u2029\u061c\u200e\u200f'
            r"\u202a-\u202e\u2066-\u2069]+")
+_UNSAFE_PRINTED = '<>:"/\\|?*[]#^'
 # Windows device names, as a name or a stem.
 _RESERVED = r"(?i)^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$"
 _RESERVED_STARTS = ("con", "prn", "aux", "nul", "com", "lpt")
@@ -34,10 +35,24 @@ def _reserved(name: str) -> bool:
     return name[:3].lower() in _RESERVED_STARTS and bool(_compiled(_RESERVED).match(name))
 
 
+def _cleaned(name: str) -> str:
+    """`name` with each run of unsafe characters a dash, no dashes, dots or
+    spaces at either end, and no two dashes in a row."""
+    # (A name that prints whole and has none of the other characters, as a
+    # project's name mostly is, needs no pattern compiled: every character
+    # _UNSAFE names that is not one of those Python does not print.)
+    if name.isprintable() and not any(c in name for c in _UNSAFE_PRINTED):
+        cleaned = name.strip(" .-")
+    else:
+        cleaned = _compiled(_UNSAFE).sub("-", name).strip(" .-")
+    while "--" in cleaned:
+        cleaned = cleaned.replace("--", "-")
+    return cleaned
+
+
 def safe_name(name: str, limit: int = 80, fallback: str = "unknown") -> str:
     """A single path component that is valid on every OS and cannot traverse."""
-    cleaned = _compiled(_UNSAFE).sub("-", name).strip(" .-")
-    cleaned = re.sub(r"-{2,}", "-", cleaned)
+    cleaned = _cleaned(name)
     if not cleaned:
         cleaned = fallback
     if _reserved(cleaned):
@@ -74,12 +89,14 @@ def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
 
 
 def is_windows_path(p: str) -> bool:
-    return bool(re.match(r"^[A-Za-z]:[\\/]", p)) or p.startswith("\\\\")
+    # (String tests, not re.match: a note asks it hundreds of times.)
+    return (p[1:2] == ":" and p[2:3] in ("\\", "/") and p[:1].isascii() and p[:1].isalpha()
+            ) or p.startswith("\\\\")
 
 
 def split_path(p: str) -> list[str]:
     """Components of a POSIX or Windows path."""
-    return [c for c in re.split(r"[\\/]+", p) if c]
+    return [c for c in p.replace("\\", "/").split("/") if c]
 
 
 @lru_cache(maxsize=4096)  # a note names the same paths many times

@@ -54,6 +54,8 @@ def total_key(t: Tokens) -> str:
     """What a snapshot adds up under: its model, and apart the requests priced
     otherwise (long prompts, fast mode, US-only inference)."""
     model = t.model or "unknown"
+    if not (t.fast or t.us_only or t.context):
+        return model  # (most snapshots: no lists made for nothing to put apart)
     apart = [*(["fast"] if t.fast else []), *(["US only"] if t.us_only else []),
              *([f"prompts over {t.context // 1000}k"] if t.context else [])]
     return f"{model} ({', '.join(apart)})" if apart else model
@@ -62,6 +64,37 @@ def total_key(t: Tokens) -> str:
 def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> None:
     """Add `t` to its running total (by `total_key`, unless `key` is given)."""
     state.add_tokens(totals, total_key(t) if key is None else key, t)
+
+
+_FIELDS = Tokens.__struct_fields__
+
+
+def sum_tokens(parts: list[Tokens]) -> dict[str, Tokens]:
+    """The running totals `add_tokens` makes of `parts` one by one, in the
+    same order: each total the first part's model and kind, its counts the
+    sums of all its parts' (summed a column at a time: a Stop adds up
+    hundreds of snapshots, and a call for each was a fortieth of it)."""
+    groups: dict[str, list[Tokens]] = {}
+    for t in parts:
+        key = total_key(t)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [t]
+        else:
+            group.append(t)
+    totals: dict[str, Tokens] = {}
+    for key, group in groups.items():
+        first = group[0]
+        c = dict(zip(_FIELDS, zip(*map(msgspec.structs.astuple, group), strict=True),
+                     strict=True))
+        totals[key] = Tokens(
+            model=first.model, input=sum(c["input"]), output=sum(c["output"]),
+            cache_read=sum(c["cache_read"]), cache_creation=sum(c["cache_creation"]),
+            cache_5m=sum(c["cache_5m"]), cache_1h=sum(c["cache_1h"]),
+            context=first.context, fast=first.fast, us_only=first.us_only,
+            written=sum(c["written"]), short=sum(c["short"]),
+            unrecorded=sum(c["unrecorded"]))
+    return totals
 
 
 # A reply of at least this many characters whose recorded output is under one
