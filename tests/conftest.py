@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import shutil
@@ -252,6 +254,115 @@ def main_files() -> list[Path]:
     ]
 
 
+# -- `vv` inside this process ---------------------------------------------------------
+#
+# What vibe_vault keeps at module level between calls (caches by folder, session or
+# redactor; settings a command sets), with the value a new process starts with. A
+# `vv` process starts without any of it; `run_here` restores each before a call, so
+# a call in this process sees what a new process would, whatever ran before it.
+# test_in_process.py fails on a module-level cache that is in neither this table
+# nor its own list of those that are pure (a function of their arguments alone).
+PROCESS_STATE: dict[str, object] = {
+    "vibe_vault.archive._kills": [0],  # (VV_TEST_ARCHIVE_KILL, read at import: see run_here)
+    "vibe_vault.backfill._cfg": None,  # a backfill's config, for its workers
+    "vibe_vault.fold.context._SHARED_NAMES": {},  # keyed by id(redactor): reused addresses
+    "vibe_vault.line_key.load": functools.cache,  # the key by state folder (one may be removed)
+    "vibe_vault.log.IN_COMMAND": False,  # set by a command: a hook then says nothing on stderr
+    "vibe_vault.note._CHECKED_FOLDERS": set(),
+    "vibe_vault.note._MOVED": {},  # session -> note path, one scan of the vault
+    "vibe_vault.project._NAMES": {},  # by cwd, from its git config
+    "vibe_vault.session._ENSURED": set(),  # state folders made
+    "vibe_vault.times._LOOKED_UP": [True],
+    "vibe_vault.times._ZONE": [None],
+    "vibe_vault.times._ZONE_NAME": [""],
+    "vibe_vault.vault._project_folders": {},
+}
+
+
+def fresh_process() -> None:
+    """Put vibe_vault's process-wide state back as a new process has it
+    (modules not imported yet have none to put back)."""
+    for name, initial in PROCESS_STATE.items():
+        module_name, attribute = name.rsplit(".", 1)
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        held = getattr(module, attribute)
+        if initial is functools.cache:
+            held.cache_clear()
+        elif isinstance(held, list):
+            held[:] = initial  # (in place: other modules may hold the same object)
+        elif isinstance(held, (dict, set)):
+            held.clear()
+            held.update(initial)
+        else:
+            setattr(module, attribute, initial)
+
+
+def run_here(argv: list[str], env: dict[str, str], stdin: bytes = b"",
+             cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    """`vv ARGV[1:]` run by `vibe_vault.cli.main` in this process, as `vv` runs as
+    a process: `env` as the whole environment, `cwd` as the working folder, stdin
+    a pipe holding `stdin`, stdout and stderr files (so that they have a file
+    descriptor, as a pipe does); their bytes and the exit code returned."""
+    import tempfile
+    import threading
+
+    from vibe_vault import cli
+
+    # A kill point ends the process it is in: here, the test run's.
+    assert "VV_TEST_ARCHIVE_KILL" not in env, "a kill point needs `vv` as a process"
+    import gc
+
+    saved_env, saved_cwd, collecting = dict(os.environ), os.getcwd(), gc.isenabled()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:
+        view = memoryview(stdin)
+        # (BrokenPipeError: the command left some unread, as a process may)
+        with contextlib.suppress(BrokenPipeError):
+            while view:
+                view = view[os.write(write_end, view):]
+        os.close(write_end)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        os.environ.clear()
+        os.environ.update(env)
+        time.tzset()
+        fresh_process()
+        if cwd is not None:
+            os.chdir(cwd)
+        # (closed below; as Python opens them: stderr never fails to encode)
+        sys.stdin = open(read_end, encoding="utf-8")  # noqa: SIM115
+        sys.stdout = open(out.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(err.fileno(), "w", encoding="utf-8",  # noqa: SIM115
+                          errors="backslashreplace", closefd=False)
+        try:
+            try:
+                code = cli.main(argv[1:])
+            except SystemExit as exit_:  # argparse's usage errors and --help
+                code = exit_.code if isinstance(exit_.code, int) else 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            for stream in (sys.stdin, sys.stdout, sys.stderr):
+                stream.close()
+            sys.stdin, sys.stdout, sys.stderr = saved_streams
+            feeder.join()
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_env)
+            time.tzset()
+            if collecting:
+                gc.enable()  # (the hook and search turn collections off)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(argv, code, out.read(), err.read())
+
+
 class Env:
     """An isolated home for `vv`: its own vault, state dir, config and Claude dir."""
 
@@ -274,48 +385,35 @@ class Env:
             TZ="UTC",  # notes tell times in the system's zone: the same one on every machine
         )
 
-    def vv(self, *args: str, stdin: bytes | None = None,
-           timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+    def vv(self, *args: str, stdin: bytes | None = None, timeout: float = 120,
+           cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+        """`vv ARGS` as a user or Claude Code runs it: a process of its own."""
         return subprocess.run(
             [sys.executable, "-m", "vibe_vault", *args],
             input=stdin if stdin is not None else b"",
             capture_output=True,
             env=self.env,
+            cwd=cwd,
             timeout=timeout,
             check=False,
         )
 
-    def vv_here(self, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-        """`vv` run inside this process, with this Env's environment for the
-        call: as `vv` but without starting Python and importing vibe_vault
-        again (~0.15 s a call). For tests whose promise is what `vv` answers,
-        not how its process starts, exits or is killed (those use `vv`)."""
-        import io
+    def vv_here(self, *args: str, stdin: bytes = b"",
+                cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+        """`vv` run inside this process: as `vv` (the same arguments, environment,
+        working folder and stdin, a pipe; stdout and stderr captured; the exit
+        code), without starting Python and importing vibe_vault again (~0.17 s
+        of CPU a call). What vibe_vault keeps in the process between calls is
+        cleared first (`fresh_process`), as a new process starts without it;
+        test_in_process runs commands both ways and compares all they leave.
+        For tests whose promise is what `vv` answers, not how its process
+        starts, exits or is killed (those use `vv`)."""
+        return run_here(["vv", *args], self.env, stdin, cwd)
 
-        from vibe_vault import cli
-
-        saved_env, saved_streams = dict(os.environ), (sys.stdin, sys.stdout, sys.stderr)
-        out, err = io.BytesIO(), io.BytesIO()
-        os.environ.clear()
-        os.environ.update(self.env)
-        time.tzset()
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-        sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-        sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-        try:
-            try:
-                code = cli.main(list(args))
-            except SystemExit as exit_:  # argparse's usage errors and --help
-                code = exit_.code if isinstance(exit_.code, int) else 1
-            sys.stdout.flush()
-            sys.stderr.flush()
-            written = out.getvalue(), err.getvalue()  # (the wrappers close them when freed)
-        finally:
-            sys.stdin, sys.stdout, sys.stderr = saved_streams
-            os.environ.clear()
-            os.environ.update(saved_env)
-            time.tzset()
-        return subprocess.CompletedProcess(["vv", *args], code, *written)
+    def hook_here(self, event: dict[str, object] | bytes) -> subprocess.CompletedProcess[bytes]:
+        """`vv hook` run inside this process (as `vv_here`), the event as its stdin."""
+        return self.vv_here("hook", stdin=event if isinstance(event, bytes)
+                            else json.dumps(event).encode())
 
     def traces(self, secret: str, sid: str, here: bool = False) -> list[str]:
         """Where `secret` is seen: each file under the vault and the state dir
@@ -339,18 +437,6 @@ class Env:
              timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
         data = event if isinstance(event, bytes) else json.dumps(event).encode()
         return self.vv("hook", stdin=data, timeout=timeout)
-
-    def hook_here(self, event: dict[str, object] | bytes) -> subprocess.CompletedProcess[bytes]:
-        """`vv hook` run inside this process (as `vv_here`), the event as its stdin."""
-        from vibe_vault.commands import hook
-
-        data = event if isinstance(event, bytes) else json.dumps(event).encode()
-        read_stdin = hook.read_stdin
-        hook.read_stdin = lambda: data
-        try:
-            return self.vv_here("hook")
-        finally:
-            hook.read_stdin = read_stdin
 
     def transcript(self, sid: str, lines: list[bytes], folder: str = "-srv-app") -> Path:
         """Session `sid`'s transcript, these JSONL lines, where Claude Code
