@@ -34,6 +34,7 @@ PURE = {
     "vibe_vault.pricing._table": "the price table in the package's data",
     "vibe_vault.project._repo_of": "a folder's repository parts",
     "vibe_vault.reader._spare": "spare read buffers (their content is overwritten)",
+    "vibe_vault.redact._disguising": "a character class's characters",
     "vibe_vault.redact._near_gate": "a pattern's compiled gate",
     "vibe_vault.redact.english_trigrams": "a table from the package's data",
     "vibe_vault.render.memo.code_stamp": "the source files' sizes and times",
@@ -153,8 +154,10 @@ def commands(env: Env) -> list[tuple[list[str], bytes, Path | None]]:
 
 # What differs between two worlds that did the same: where each lives, its files'
 # inodes and times (in a state's cursors and the note's stamp, an archive's
-# manifest, the database's stamps), the clock when a line was logged.
-STAMPS = {"inode", "note_stamp", "t"}
+# manifest, the database's stamps), the clock when a line was logged or a tool
+# hook ran (and so how far into the journal of those a state has read: its
+# lines hold the time with as many digits as it has).
+STAMPS = {"inode", "note_stamp", "t", "journal_offset"}
 CLOCK = re.compile(rb"^\S+ (\S+) pid=\d+ |^\S+ (?=SessionEnd )", re.MULTILINE)
 # The database's tables and settings that hold files' stamps, and the full-text
 # index's own pages (their layout depends on how its merges fell; what a search
@@ -273,4 +276,20 @@ def test_a_command_run_here_does_what_it_does_as_a_process(tmp_path: Path) -> No
     want_files, got_files = left_in(alone), left_in(here)
     assert got_files.keys() == want_files.keys()
     differ = [name for name, data in want_files.items() if got_files[name] != data]
-    assert not differ, "\n".join(differ)
+    assert not differ, "\n".join(f"{name}: {where(want_files[name], got_files[name])}"
+                                 for name in differ)
+
+
+def where(want: object, got: object, at: str = "") -> str:
+    """Where two values first differ, and how (for a failure's message)."""
+    if isinstance(want, str) and want.startswith("{") and isinstance(got, str):
+        want, got = json.loads(want), json.loads(got)
+    if isinstance(want, dict) and isinstance(got, dict):
+        for key in sorted({*want, *got}, key=str):
+            if want.get(key) != got.get(key):
+                return where(want.get(key), got.get(key), f"{at}.{key}")
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            if a != b:
+                return where(a, b, f"{at}[{i}]")
+    return f"{at or 'whole'}: {str(want)[:300]!r} as a process, {str(got)[:300]!r} here"
