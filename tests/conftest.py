@@ -384,10 +384,17 @@ class Env:
             PYTHONDONTWRITEBYTECODE="1",
             TZ="UTC",  # notes tell times in the system's zone: the same one on every machine
         )
+        # `vv` and `hook` run in this process (`vv_here`): set for the generated
+        # cases of a test but its first (`in_process`), never where a process
+        # is killed, timed or watched.
+        self.here = False
 
     def vv(self, *args: str, stdin: bytes | None = None, timeout: float = 120,
            cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-        """`vv ARGS` as a user or Claude Code runs it: a process of its own."""
+        """`vv ARGS` as a user or Claude Code runs it: a process of its own
+        (in this one, `vv_here`, when `here` is set)."""
+        if self.here:
+            return self.vv_here(*args, stdin=stdin or b"", cwd=cwd)
         return subprocess.run(
             [sys.executable, "-m", "vibe_vault", *args],
             input=stdin if stdin is not None else b"",

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, strip_status
+from conftest import Env, in_process, strip_status
 from test_search import FILLER, conversation
 
 SID = "c0751105-0000-4000-8000-000000000001"
@@ -29,6 +29,7 @@ def test_a_backfill_after_hooks_cut_short_writes_the_note_backfill_alone_would(
     blob = conversation(SID, [[f"{text} {n}"] for n in range(turns)],
                         [f"question {n} {text}" for n in range(turns)])
     hooked, alone = (Env(tmp_path_factory.mktemp(name)) for name in ("hooked", "alone"))
+    hooked.here = alone.here = in_process("cut_short")
     for env in (hooked, alone):
         folder = env.claude / "projects" / "-home-u-conv"
         folder.mkdir(parents=True)

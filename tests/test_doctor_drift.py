@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 
 ALNUM = string.ascii_letters + string.digits
 # Forms the gate knows (the other helper's table grows; these are settled).
@@ -49,6 +49,7 @@ def test_unknown_fields_are_gated_and_escaped(names: list[tuple[str, str]],
                                               in_version: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
+        env.here = in_process("doctor drift")
         folder = env.claude / "projects" / "-srv-app"
         folder.mkdir(parents=True)
         lines = []

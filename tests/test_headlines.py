@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter
+from conftest import Env, frontmatter, in_process
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import title_of
 from vibe_vault.fold import fold
@@ -335,6 +335,7 @@ def test_times_are_told_in_the_users_zone(tmp_path_factory: Any, zone_name: str,
     from zoneinfo import ZoneInfo
 
     env = Env(tmp_path_factory.mktemp("tz"))
+    env.here = in_process("headlines zone")
     if configured:
         (env.root / "config.toml").write_text(f'timezone = "{zone_name}"\n')
     else:
@@ -390,6 +391,7 @@ def test_the_same_title_in_one_project_is_told_apart(tmp_path_factory: Any, ask:
     """Two sessions opened by the same words: each title says its day (its
     minute, when the day is the same); a third, other title stays as it is."""
     env = Env(tmp_path_factory.mktemp("same"))
+    env.here = in_process("headlines same title")
     folder = env.claude / "projects" / "-work-app"
     first = Transcript("11111111-0000-4000-8000-000000000001", hour=10)
     second = Transcript("22222222-0000-4000-8000-000000000002", hour=11)
@@ -443,6 +445,7 @@ def test_sessions_opened_alike_are_told_apart_by_their_first_distinct_words(
     titles the project note, the home note and vv search show are all distinct."""
     opening, long_line, rests = case
     env = Env(tmp_path_factory.mktemp("alike"))
+    env.here = in_process("headlines opened alike")
     folder = env.claude / "projects" / "-work-app"
     sessions = []
     for k, rest in enumerate(rests):

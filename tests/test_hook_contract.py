@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, frontmatter
+from conftest import CORPUS, Env, frontmatter, in_process
 
 SESSION = CORPUS / "DRMacIver__claude-reliability/snapshot-tests/python-to-rust-port/transcript.jsonl"
 SID = "c7d3d95c-0000-4000-8000-000000000001"
@@ -61,6 +61,7 @@ def files_under(root: Path) -> set[Path]:
     ids=repr,
 )
 def test_bad_stdin_is_harmless(env: Env, stdin: bytes) -> None:
+    env.here = in_process("hook bad stdin")  # (the first as a process)
     r = env.hook(stdin)
     assert_harmless(r)
     assert not env.vault.exists() or not any(env.vault.rglob("*.md"))
@@ -92,6 +93,7 @@ def test_huge_stdin_is_harmless(env: Env) -> None:
 def test_fuzzed_stdin_is_harmless(tmp_path_factory: pytest.TempPathFactory,
                                   payload: bytes) -> None:
     env = Env(tmp_path_factory.mktemp("fuzz"))
+    env.here = in_process("hook fuzzed stdin")  # (the first as a process)
     r = env.hook(payload)
     assert_harmless(r)
     outside = files_under(env.root) - files_under(env.state) - files_under(env.vault)

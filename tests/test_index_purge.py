@@ -195,6 +195,9 @@ def test_a_purge_the_hook_leaves_to_the_background_is_done(value: str, next_run:
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         env = Env(Path(tmp))
+        # The hooks and commands of a case but the first in this process (the
+        # `vv index` a SessionEnd starts is a process of its own either way).
+        env.here = in_process("index purge background")
         # Deadlines a loaded machine meets: this test is of what the hook
         # leaves to the background, not of the hook's time.
         (env.root / "config.toml").write_text(
@@ -237,7 +240,7 @@ def test_a_purge_the_hook_leaves_to_the_background_is_done(value: str, next_run:
         if next_run == "search":
             assert env.vv("search", "--json", "staging").returncode == 0
         elif next_run == "index":
-            index_alone(env, False)
+            index_alone(env, env.here)
         else:
             other = "5ec7e700-0000-4000-8000-0000000000aa"
             o = Transcript(folder / f"{other}.jsonl")

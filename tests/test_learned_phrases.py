@@ -23,7 +23,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 from test_shell_secrets import _assistant, _lines, _result
 
 _WORD = st.text(string.ascii_lowercase + string.digits, min_size=3, max_size=9).filter(
@@ -166,6 +166,7 @@ def test_end_to_end_a_learned_phrase_is_in_no_file_search_or_show(
     entries, needles = case
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
+        env.here = in_process("learned phrases end to end")
         slug = env.claude / "projects" / "-srv-app"
         slug.mkdir(parents=True)
         sid = "5ec7e700-0000-4000-8000-000000000270"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, Env, frontmatter
+from conftest import ROOT, Env, frontmatter, in_process
 from test_backfill import SMALL, backfill, lay_out
 from test_hook_contract import assert_harmless
 
@@ -268,6 +268,7 @@ def test_config_show_init_and_unknown_keys(env: Env) -> None:
                                      ["doctor"], ["config"], ["hook"], ["hook", "install"],
                                      ["search"], ["files"], ["show"], ["resume"]])
 def test_help_has_examples(env: Env, command: list[str]) -> None:
+    env.here = in_process("operate help")  # (the first as a process)
     r = env.vv(*command, "--help")
     assert r.returncode == 0
     assert b"usage: vv" in r.stdout

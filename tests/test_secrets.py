@@ -168,16 +168,17 @@ def test_no_planted_secret_reaches_any_output(env: Env) -> None:
     sessions = write_home(env, home_forms())
     outputs = []
     # The hooks, as Claude Code runs them, for the first sessions (each holds
-    # other forms; the backfill below reads them all): 4 here, 10 in CI.
+    # other forms; the backfill below reads them all): 4 here, 10 in CI; the
+    # first of each as a process, the others in this one (test_in_process).
     hooked = sessions[:examples(4, 10)]
     for sid, _, path in hooked:
         event = {"hook_event_name": "Stop", "session_id": sid, "transcript_path": str(path),
                  "cwd": "/tmp", "last_assistant_message": FORMS[0][1]}
-        outputs.append(env.hook(event).stderr)
-    for sid, _, path in hooked:
+        outputs.append((env.hook_here if outputs else env.hook)(event).stderr)
+    for i, (sid, _, path) in enumerate(hooked):
         event = {"hook_event_name": "SessionEnd", "session_id": sid, "reason": FORMS[1][1],
                  "transcript_path": str(path), "cwd": "/tmp"}
-        outputs.append(env.hook(event).stderr)
+        outputs.append((env.hook_here if i else env.hook)(event).stderr)
     for args in (["backfill", "--json"], ["stats", "--json"], ["stats", "--csv"],
                  ["doctor", "--json"], ["index"]):
         r = env.vv_here(*args)
@@ -561,6 +562,7 @@ def test_no_ungated_path_provisional_late_learned_written_env_and_cut_errors(env
     note = next(iter(env.notes().values()))
     assert "provisional" in note  # the answer is shown, gated
     assert env.vv("index").returncode == 0
-    problems = {s: env.traces(s, sid)
-                for s in (late, envval, private, token, token[:20], own)}
+    # (`vv` as a process for the first; the rest in this process: test_in_process)
+    problems = {s: env.traces(s, sid, here=i > 0)
+                for i, s in enumerate((late, envval, private, token, token[:20], own))}
     assert not any(problems.values()), problems

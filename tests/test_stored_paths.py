@@ -97,6 +97,7 @@ def test_a_token_in_the_folder_is_in_no_owner_row_or_archive_manifest(
     the token is in no file written, by name or content."""
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         env = Env(Path(tmp))
+        env.here = in_process("stored_paths owner row")
         folder = env.claude / "projects" / shape.format(token)
         folder.mkdir(parents=True)
         path = folder / f"{sid}.jsonl"

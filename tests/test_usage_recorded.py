@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, in_process
 
 SID = "0a7ba7e5-0000-4000-8000-000000000001"
 
@@ -66,6 +66,7 @@ REPLY = st.tuples(st.sampled_from(["whole", "short"]), st.integers(40, 12_000),
 def test_the_note_says_how_much_output_replies_recorded_short_leave_out(
         tmp_path_factory: Any, replies: list[tuple[str, int, int]]) -> None:
     env = Env(tmp_path_factory.mktemp("usage"))
+    env.here = in_process("usage recorded")
     slug = env.claude / "projects" / "-home-u-usage"
     slug.mkdir(parents=True)
     (slug / f"{SID}.jsonl").write_text(transcript(replies))
