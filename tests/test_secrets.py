@@ -377,6 +377,7 @@ PLAIN = {
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",
                      "user_pending", "started_hint"},  # (user_*: the user's own words)
+    "_Kept": {"session_id", "note", "project", "status", "user_notes", "user_pending"},
 }
 
 

@@ -222,6 +222,7 @@ class _Peek(Struct):
     cwd: str | None = None
     isSidechain: bool | None = None
     isApiErrorMessage: bool | None = None
+    isMeta: bool | None = None
     message: _PeekMessage | None = None
 
 
@@ -263,7 +264,8 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
                     e = _peek(line)
                 except msgspec.DecodeError:
                     continue  # a blank or broken line tells nothing
-                if not first_ts and e.timestamp and epoch(e.timestamp) is not None:
+                if (not first_ts and e.timestamp and not e.isMeta  # as the fold has it
+                        and epoch(e.timestamp) is not None):
                     first_ts = e.timestamp
                 if e.type in KNOWN_TYPES and e.cwd and not cwd:
                     cwd = e.cwd

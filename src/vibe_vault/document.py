@@ -11,7 +11,7 @@ from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
 from vibe_vault.fold.files import lines_mark
-from vibe_vault.state import Commit, SessionState, worth_a_note
+from vibe_vault.state import USER_SHELL, Commit, SessionState, worth_a_note
 from vibe_vault.times import epoch
 from vibe_vault.work import work_of
 
@@ -64,7 +64,9 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     actions: list[str] = []
     last_change: dict[str, str] = {}  # path -> when it was last edited
     for turn in f.turns:
-        if turn.kind == "command" or turn.detail == "queued":
+        if turn.kind == USER_SHELL:
+            actions.append(turn.text)  # the user's own command (its words are in `said` too)
+        elif turn.kind == "command" or turn.detail == "queued":
             prompts.append(turn.text)  # (a queued prompt: as the note shows it)
         elif turn.kind != "prompt" and turn.detail:
             answers.append(turn.detail)  # a compaction's summary

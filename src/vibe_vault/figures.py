@@ -24,7 +24,7 @@ from vibe_vault.fold.usage import sum_tokens
 from vibe_vault.paths import readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
-from vibe_vault.state import SessionState, Todo, Tokens
+from vibe_vault.state import USER_SHELL, SessionState, Todo, Tokens
 from vibe_vault.times import epoch, hhmm
 from vibe_vault.work import Work, work_of
 
@@ -334,7 +334,7 @@ def ending(state: SessionState) -> Ending:
     f = state.fold
     turns = f.turns
     k = len(turns) - 1
-    while k >= 0 and turns[k].kind in ("command", "compact", "continued") and not (
+    while k >= 0 and turns[k].kind in ("command", "compact", "continued", USER_SHELL) and not (
             turns[k].answer or turns[k].actions or turns[k].more_actions):
         k -= 1
     if k < 0:

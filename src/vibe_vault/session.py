@@ -51,6 +51,7 @@ from vibe_vault.state import (
     AgentFold,
     Fold,
     SessionState,
+    decode_kept,
     decode_state,
     encode_state,
     load_said,
@@ -189,6 +190,16 @@ class Store:
             if not stat.S_ISREG(st.st_mode) or st.st_size < state.fold.said_bytes:
                 return None
         return state
+
+    def kept(self, sid: str, path: str = "") -> SessionState | None:
+        """What a saved state of another version keeps (`decode_kept`), or None."""
+        path = path or self.state_path(sid)
+        try:
+            data = read_regular(path, MAX_STATE, follow_symlinks=False)
+        except (OSError, NotAFile):
+            return None
+        state = decode_kept(data)
+        return state if state is not None and state.session_id == sid else None
 
     def load_said(self, state: SessionState, path: str = "") -> None:
         """The state's `said` whole (for the search document, or to scrub it
@@ -549,6 +560,8 @@ def _state_to_fold_into(work: _Work) -> tuple[SessionState, bool]:
     if (old is not None and not work.request.fresh
             and old.fold.keeps_thinking == work.keep_thinking):
         return old, False
+    if old is None:  # none, or one of another version: its note stays where it is
+        old = work.store.kept(sid, work.places.files.state)
     state = SessionState(session_id=sid)
     if old is not None:  # keep the note where it is, so links survive
         state.note, state.project = old.note, old.project

@@ -5,7 +5,8 @@ file folds into. They are kept apart (and merged only when rendering) so the
 result does not depend on how the hook's reads of different files interleave.
 `SessionState` adds the bookkeeping (cursors, note path, status) and is what
 is saved per session, as msgpack, versioned: a state of another version is
-discarded and rebuilt from the transcript.
+rebuilt from the transcript, keeping only where its note is and the user's
+words in it (`decode_kept`).
 """
 
 
@@ -24,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 31
+STATE_VERSION = 32
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -140,10 +141,13 @@ class Action(Struct, array_like=True, omit_defaults=True):
     said: Redacted = Redacted("")  # a command's description, in Claude's words
 
 
+USER_SHELL = "shell"  # a Turn's kind: a command the user ran themselves (`!`)
+
+
 class Turn(Struct, array_like=True, omit_defaults=True):
     """A user prompt and what followed, or a compaction marker."""
 
-    kind: str  # prompt, command, compact, continued
+    kind: str  # prompt, command, shell (the user ran a `!` command), compact, continued
     ts: str = ""
     text: Redacted = Redacted("")
     detail: Redacted = Redacted("")  # compaction summary, or the trigger
@@ -359,7 +363,8 @@ class Fold(Struct, omit_defaults=True):
     unknown: dict[Redacted, int] = field(default_factory=dict)
     first_ts: str = ""
     last_ts: str = ""
-    last_epoch: float = 0.0
+    last_epoch: float = 0.0  # the latest stamp of any entry (pauses are measured to it)
+    last_own_epoch: float = 0.0  # of the entries that are the session's own (last_ts)
     # A forked session's file opens with copies of the conversation it was
     # forked from (same uuids and message ids, their first times): they are
     # that session's, told and counted in its note, so this one skips them.
@@ -534,7 +539,10 @@ class Rendered(Struct, array_like=True):
 
 
 class SessionState(Struct, omit_defaults=True):
-    version: int = STATE_VERSION
+    # Set to STATE_VERSION as it is saved (encode_state). Not its default: a
+    # field equal to its default is not written (omit_defaults), and states
+    # saved so carried no version at all, so no bump ever told them apart.
+    version: int = 0
     session_id: str = ""
     transcript: Redacted = Redacted("")
     note: str = ""  # path of the note relative to the vault, fixed once written
@@ -585,18 +593,56 @@ _decoder = msgspec.msgpack.Decoder(SessionState)
 
 
 def encode_state(state: SessionState) -> bytes:
+    if isinstance(state, SessionState):  # (tests encode a Fold alone, to compare two)
+        state.version = STATE_VERSION
     return _encoder.encode(state)
+
+
+class _Version(Struct):
+    version: int = 0
+
+
+_version_decoder = msgspec.msgpack.Decoder(_Version)
 
 
 def decode_state(data: bytes) -> SessionState | None:
     """The saved state, or None when it is unreadable or of another version."""
     try:
-        state = _decoder.decode(data)
+        if _version_decoder.decode(data).version != STATE_VERSION:
+            return None  # (before its fields, which may not decode as they are now)
+        return _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    if state.version != STATE_VERSION:
+
+
+class _Kept(Struct):
+    """What a state of another version must not lose when the session is
+    rebuilt from its transcript: where its note is (a note renamed by a new
+    rule, or written twice, would break links and split the user's words) and
+    the user's part of it. Fields whose type has not changed across versions."""
+
+    session_id: str = ""
+    note: str = ""
+    project: str = ""
+    status: str = "active"
+    end_reason: Redacted = Redacted("")
+    user_notes: str = ""
+    user_pending: str = ""
+
+
+_kept_decoder = msgspec.msgpack.Decoder(_Kept)
+
+
+def decode_kept(data: bytes) -> SessionState | None:
+    """A state of another version, as a new state holding only what it must
+    keep (see _Kept); None when unreadable."""
+    try:
+        kept = _kept_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    return state
+    return SessionState(session_id=kept.session_id, note=kept.note, project=kept.project,
+                        status=kept.status, end_reason=kept.end_reason,
+                        user_notes=kept.user_notes, user_pending=kept.user_pending)
 
 
 # The side file: frames of (4-byte big-endian length, msgpack list of Said).

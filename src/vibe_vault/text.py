@@ -133,9 +133,33 @@ def hide_private(text: str) -> tuple[str, list[str]]:
     return rx(_PRIVATE).sub(hide, text), spans
 
 
+# Terminal escape sequences (ECMA-48), whole: CSI with its parameters
+# (`ESC[1;31m`, `ESC[?25l`, 8-bit `\x9b`), OSC to its terminator (a title, a
+# hyperlink), a charset choice (`ESC(B`) and the other two-byte escapes.
+# Removing only the ESC byte would leave `[31m` in the note.
+_ESCAPES = (r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+            r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+            r"|\x1b[ -/]+[0-~]|\x1b[0-~]?")
+# What is left of a colour sequence whose ESC byte was lost on the way (a
+# tool's output stripped of control bytes): `[31m`, `[1;32m`, `[0m`; its
+# digits and the `m` tell it from words in brackets (`[10m]`, a bracketed
+# time, stays), as `?25l`/`?25h` tell a cursor's hiding and showing.
+_ESCAPE_RESIDUE = r"\[(?:\d{1,3}(?:;\d{1,3})*m|\?25[hl])(?!\])"
+
+
+def strip_ansi(text: str) -> str:
+    """`text` without terminal escape sequences, nor their residues."""
+    if "\x1b" in text or "\x9b" in text or "\x9d" in text:
+        text = rx(_ESCAPES).sub("", text)
+    if "[" in text:
+        text = rx(_ESCAPE_RESIDUE).sub("", text)
+    return text
+
+
 def clean(text: str) -> str:
-    """Text safe to show: no base64 blobs, no control characters."""
-    text = strip_base64(text)
+    """Text safe to show: no base64 blobs, no terminal escapes, no control
+    characters."""
+    text = strip_ansi(strip_base64(text))
     if (not text.isprintable()
             and not text.replace("\n", "").replace("\t", "").isprintable()
             and rx(_ANY_CONTROL).search(text)):

@@ -368,7 +368,7 @@ def _let_go(cfg: Any, sid: str) -> None:
     try:
         # A hook holding it meanwhile finds the exclusion in the transcript itself.
         with SessionLock(store.lock_path(sid), min(0.5, float(cfg.get("lock_timeout")))):
-            state = store.load(sid)
+            state = store.load(sid) or store.kept(sid)  # (a state of another version too)
             if state is not None:
                 forget_files(cfg, store, sid, state.note, keep_user_words=True)
     except (LockTimeout, OSError):

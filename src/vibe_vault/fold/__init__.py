@@ -115,7 +115,7 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     facts.entries += 1
     ts = e.timestamp or ""
     ctx.entry_gap = 0.0  # (an entry without a time follows no pause)
-    ctx.entry_epoch = ctx.clock(ts) if ts else 0.0
+    ctx.entry_epoch = ctx.clock(ts, own=not e.isMeta) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
     version = e.version

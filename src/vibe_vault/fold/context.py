@@ -584,15 +584,18 @@ class Context:
         return self.cleaned_line(raw, NAME_CHARS)[0]
 
     # -- time ------------------------------------------------------------------------
-    def clock(self, ts: str) -> float:
+    def clock(self, ts: str, own: bool = True) -> float:
         """Track first/last stamps and the pause before this entry; the entry's
-        epoch (0 if none)."""
+        epoch (0 if none). Only the session's own entries (`own`: not Claude
+        Code's meta lines) set when it started and ended: 1.0.x opens a file
+        with the "Caveat: …" line of a local command typed hours before, in
+        the session it cleared."""
         self.entry_gap = 0.0
         ep = epoch(ts)
         if ep is None:
             return 0.0
         facts = self.facts
-        if not facts.first_ts:
+        if own and not facts.first_ts:
             # The first entry in file order, not the earliest stamp: a later line
             # may carry an earlier time, and the note's name must not depend on
             # how much of the file had been read when it was first written.
@@ -602,6 +605,8 @@ class Context:
             if last:
                 self.entry_gap = ep - last
             facts.last_epoch = ep
+        if own and ep >= facts.last_own_epoch:
+            facts.last_own_epoch = ep
             facts.last_ts = ts
         return ep
 

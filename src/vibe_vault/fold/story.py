@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
-from vibe_vault.fold import active, calls, errors, titles
+from vibe_vault.fold import active, calls, commands, errors, titles, verdicts
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
-from vibe_vault.state import INTERRUPTED_ANSWERING, Action, Queued, Turn
+from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, Queued, Turn
 from vibe_vault.text import rx
 
 PROMPT_CHARS = 500
@@ -180,8 +180,13 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     if stripped.startswith(_NOT_TYPED):
         if stripped.startswith("<local-command-stdout>"):
             command_output(ctx, stripped)
-        elif stripped.startswith(("<bash-input>", "<task-notification>")):
-            ctx.begin_turn()  # a `!` command typed, a background task's news: Claude works again
+        elif stripped.startswith("<bash-input>"):
+            ctx.begin_turn()  # a `!` command typed: the user's own turn
+            user_shell(ctx, stripped, ts)
+        elif stripped.startswith(("<bash-stdout>", "<bash-stderr>")):
+            user_shell_output(ctx, stripped)
+        elif stripped.startswith("<task-notification>"):
+            ctx.begin_turn()  # a background task's news: Claude works again
         return
     raw, private = tx.hide_private(raw)
     if private:
@@ -243,8 +248,62 @@ def on_refusal_words(ctx: Context, words: str, tool: str, ts: str) -> None:
     titles.note_prompt(ctx, words, shown)
 
 
+# -- the user's own shell commands (`!` in Claude Code's prompt) ---------------------------
+# Claude Code writes the command as a user line `<bash-input>…</bash-input>`
+# and what it printed as the next, `<bash-stdout>…</bash-stdout><bash-stderr>…`.
+# They are the user's, not Claude's: a turn of the story of their own, told
+# with how the command ended, and counted neither as prompts nor among
+# Claude's shell commands.
+
+_BASH_INPUT = r"<bash-input>([\s\S]*?)(?:</bash-input>|$)"
+_BASH_STDOUT = r"<bash-stdout>([\s\S]*?)(?:</bash-stdout>|$)"
+_BASH_STDERR = r"<bash-stderr>([\s\S]*?)(?:</bash-stderr>|$)"
+_TIMED_OUT = r"(?m)^\s*(Command timed out after [^\n]+)"
+OUTCOME_CHARS = 160
+
+
+def user_shell(ctx: Context, text: str, ts: str) -> None:
+    m = rx(_BASH_INPUT).match(text)
+    command = m.group(1).strip() if m else ""
+    if not command:
+        return
+    shown = commands.shorten(str(ctx.text(tx.cut(command, commands.COMMAND_CHARS * 4))),
+                             str(ctx.facts.cwd))
+    ctx.say("prompt", command)  # what the user typed, for search
+    ctx.new_turn(Turn(kind=USER_SHELL, ts=ts, text=Redacted(shown)))
+
+
+def user_shell_output(ctx: Context, text: str) -> None:
+    """What the user's `!` command printed: how it ended, beside it."""
+    t = ctx.turn()
+    if t is None or t.kind != USER_SHELL or t.detail:
+        return
+    out_m, err_m = rx(_BASH_STDOUT).search(text), rx(_BASH_STDERR).search(text)
+    stdout = tx.strip_ansi(tx.cut(out_m.group(1), 1 << 20)) if out_m else ""
+    stderr = tx.strip_ansi(tx.cut(err_m.group(1), 1 << 20)) if err_m else ""
+    t.detail = ctx.line(shell_outcome(stdout, stderr), OUTCOME_CHARS) or Redacted("no output")
+
+
+def shell_outcome(stdout: str, stderr: str) -> str:
+    """How a command the user ran ended, in words, from what it printed (Claude
+    Code records no exit status for it): timed out; failed or passed by a
+    tool's own markers (fold.verdicts), with the failure's first line; else
+    the first line it printed (no verdict claimed)."""
+    both = f"{stdout}\n{stderr}"
+    timed_out = rx(_TIMED_OUT).search(stderr)
+    if timed_out:
+        return f"timed out: {timed_out.group(1).strip()}"
+    verdict = verdicts.judge(both)
+    if verdict == "failed":
+        headline = tx.one_line(verdicts.first_failure(both), OUTCOME_CHARS)
+        return f"failed: {headline}" if headline else "failed"
+    if verdict == "passed":
+        return "passed"
+    first = tx.one_line(stdout, OUTCOME_CHARS) or tx.one_line(stderr, OUTCOME_CHARS)
+    return f"printed: {first}" if first else ""
+
+
 _STDOUT = r"<local-command-stdout>([\s\S]*?)(?:</local-command-stdout>|$)"
-_ANSI = r"\x1b\[[0-9;?]*[A-Za-z]"
 OUTPUT_CHARS = 160
 
 
@@ -255,7 +314,7 @@ def slash_output(ctx: Context, text: str) -> None:
     if last is None or last.kind != "slash" or last.detail:
         return
     m = rx(_STDOUT).search(text)
-    line = tx.one_line(rx(_ANSI).sub("", m.group(1)) if m else "", 1 << 30)  # cut after the gate
+    line = tx.one_line(tx.strip_ansi(m.group(1)) if m else "", 1 << 30)  # cut after the gate
     if line and line != "(no content)":
         last.detail = ctx.line(line, OUTPUT_CHARS)
 
@@ -267,7 +326,7 @@ def command_output(ctx: Context, text: str) -> None:
     if t is None or t.kind != "command" or t.detail or t.actions or t.answer:
         return
     m = rx(_STDOUT).search(text)
-    out = rx(_ANSI).sub("", m.group(1)) if m else ""
+    out = tx.strip_ansi(m.group(1)) if m else ""
     line = tx.one_line(tx.cut(out, 4096), 1 << 30)  # cut after the gate
     if line and line != "(no content)":
         t.detail = ctx.line(line, OUTPUT_CHARS)

@@ -2,15 +2,16 @@
 so a Stop renders only what changed instead of a long session's whole story.
 
 A turn's lines are made from the turn and from a few facts beside it: its
-heading's time in the zone notes tell times in, the session's folder (paths are
-shown relative to it), the session's status (a subagent call with no result is
-"still at work" or "unfinished"), the commands' durations the tool hooks
-recorded, and whether thinking is shown. A kept rendering is filed under a
-digest of all of these and of the code that renders (the package's files'
-sizes and times), and used only under the same digest: whatever differs from
-the render it was made by renders again, so a note made with the memo is the
-note made without it, byte for byte. The last turn is never kept (its answer
-is shown whole, or the Stop hook's provisional one): it renders every time.
+heading's time as shown (in the zone notes tell times in, with the date on a
+new day), the session's folder (paths are shown relative to it), the
+session's status (a subagent call with no result is "still at work" or
+"unfinished"), the commands' durations the tool hooks recorded, and whether
+thinking is shown. A kept rendering is filed under a digest of all of these
+and of the code that renders (the package's files' sizes and times), and used
+only under the same digest: whatever differs from the render it was made by
+renders again, so a note made with the memo is the note made without it, byte
+for byte. The last turn is never kept (its answer is shown whole, or the Stop
+hook's provisional one): it renders every time.
 """
 
 
@@ -24,7 +25,6 @@ import msgspec
 from vibe_vault.markdown import Md, kept_lines
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Rendered, SessionState, Turn
-from vibe_vault.times import hhmm
 
 try:  # the C module itself: hashlib's import costs a hook ~3 ms more
     from _blake2 import blake2b
@@ -73,13 +73,13 @@ class Memo:
         self.new: list[Rendered] = []
         self.hits = 0
 
-    def lines(self, t: Turn, state: SessionState, show_thinking: bool,
+    def lines(self, t: Turn, state: SessionState, show_thinking: bool, when: str,
               make: Callable[[Turn], list[Md]]) -> list[Md]:
         """The settled turn `t`'s lines: kept ones under the same digest, else `make(t)`'s."""
         durations = [state.durations.get(a.tool_id) for a in t.actions
                      if a.kind == "bash" and a.tool_id]
         key = blake2b(code_stamp(), digest_size=16)
-        key.update(_encoder.encode((t, hhmm(t.ts), state.fold.cwd, state.status,
+        key.update(_encoder.encode((t, when, state.fold.cwd, state.status,
                                     show_thinking, durations)))
         digest = key.digest()
         old = self.old.get(digest)

@@ -4,6 +4,7 @@ every action and what Claude answered."""
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
@@ -22,8 +23,8 @@ from vibe_vault.markdown import (
 )
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, status_word
-from vibe_vault.state import INTERRUPTED_ANSWERING, Action, SessionState, Turn
-from vibe_vault.times import hhmm
+from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, SessionState, Turn
+from vibe_vault.times import day, hhmm
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 GIST_CHARS = 400
@@ -44,15 +45,17 @@ def story(page: Page) -> list[Md]:
             out.append(md(""))
     last = len(f.turns) - 1
     switches = list(f.model_switches)
+    shown_day = day(f.first_ts) if f.first_ts else ""  # the header's date
     for i, t in enumerate(f.turns):
         if f.turns_dropped and i == HEAD_TURNS:
             out.append(md("*… {} turns in between are not shown.*", text(n(f.turns_dropped))))
             out.append(md(""))
+        when, shown_day = heading_time(t.ts, shown_day)
         if i == last or page.memo is None:
-            _turn(out, t, page, i == last)
+            _turn(out, t, page, i == last, when)
         else:
-            out.extend(page.memo.lines(t, state, page.opts.show_thinking,
-                                       lambda turn: _settled(turn, page)))
+            out.extend(page.memo.lines(t, state, page.opts.show_thinking, when,
+                                       partial(_settled, page=page, when=when)))
         # The model changes that came before the next turn (by /model, a
         # fallback, a hook): told where they happened, once (a change Claude
         # Code's own notice announced is told by that notice, among the actions).
@@ -68,33 +71,45 @@ def story(page: Page) -> list[Md]:
     return out
 
 
-def _settled(t: Turn, page: Page) -> list[Md]:
+def _settled(t: Turn, page: Page, when: str) -> list[Md]:
     """The lines of a turn that is not the last."""
     out: list[Md] = []
-    _turn(out, t, page, False)
+    _turn(out, t, page, False, when)
     return out
 
 
-def _when(ts: str) -> Md:
-    """A turn's heading's start: `### HH:MM · `, or `### ` when it has no time."""
+def heading_time(ts: str, shown_day: str) -> tuple[str, str]:
+    """A turn heading's time (`14:05`), with its date (`2026-11-27 00:10`)
+    on the first heading of a local day other than the one last shown; and
+    the day shown by then."""
     when = hhmm(ts)
+    if not when:
+        return "", shown_day
+    its_day = day(ts)
+    if its_day != shown_day:
+        return f"{its_day} {when}", its_day
+    return when, shown_day
+
+
+def _when(when: str) -> Md:
+    """A turn's heading's start: `### HH:MM · `, or `### ` when it has no time."""
     return md("### {} · ", text(when)) if when else md("### ")
 
 
-def _turn(out: list[Md], t: Turn, page: Page, last: bool) -> None:
+def _turn(out: list[Md], t: Turn, page: Page, last: bool, when: str) -> None:
     state = page.state
     if t.kind == "compact":
         trigger = t.text or "manual"
         before = md(", {} tokens before", text(short_tokens(t.tokens))) if t.tokens else md("")
-        when = md("### {} · ", text(hhmm(t.ts))) if hhmm(t.ts) else md("### · ")
-        out.append(md("{}Compacted ({}{})", when, text(trigger), before))
+        at = md("### {} · ", text(when)) if when else md("### · ")
+        out.append(md("{}Compacted ({}{})", at, text(trigger), before))
         out.append(md(""))
         if t.detail:
             out.append(md("> [!summary]- Summary Claude kept"))
             out.append(quote(t.detail))
             out.append(md(""))
     elif t.kind == "continued":
-        out.append(md("### {} · Continued", text(hhmm(t.ts))))
+        out.append(md("### {} · Continued", text(when)))
         out.append(md(""))
         if t.detail:
             out.append(md("> [!summary]- Summary of the earlier conversation"))
@@ -105,16 +120,26 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool) -> None:
         # a slash command that did nothing to tell (`/ide`, `/clear`): one line,
         # with what it printed (`/model`: "Set model to opus")
         said = md(" — {}", text(tx.one_line(t.detail, 120))) if t.detail else md("")
-        out.append(md("{}{}{}", _when(t.ts), code(tx.one_line(t.text, 80)), said))
+        out.append(md("{}{}{}", _when(when), code(tx.one_line(t.text, 80)), said))
         out.append(md(""))
         return
+    elif t.kind == USER_SHELL:
+        # a command the user ran themselves (`!` in the prompt), and how it ended
+        out.append(md("{}You ran {}", _when(when), code(tx.one_line_command(t.text, 120))))
+        out.append(md(""))
+        if t.detail.startswith("printed: "):
+            out.append(md("*It printed:* {}", text(t.detail.removeprefix("printed: "))))
+            out.append(md(""))
+        elif t.detail:
+            out.append(md("*Outcome:* {}", text(t.detail)))
+            out.append(md(""))
     else:
         label = ("Command" if t.kind == "command" else
                  "Prompt (typed while Claude worked)" if t.detail == "queued" else
                  "Prompt (given when rejecting the plan)" if t.detail == "refused:plan" else
                  "Prompt (given when refusing a tool call)" if t.detail == "refused" else
                  "Prompt")
-        out.append(md("{}{}", _when(t.ts), text(label)))
+        out.append(md("{}{}", _when(when), text(label)))
         out.append(quote(t.text))
         out.append(md(""))
         if t.kind == "command" and t.detail:
