@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from vibe_vault.state import token_total
 from vibe_vault.times import current_zone, day
 
 TABLES = ("agg_days", "agg_models", "agg_files")
@@ -85,8 +86,9 @@ def count(conn: sqlite3.Connection, body: bytes, sign: int) -> None:
             "DO UPDATE SET sessions = sessions + excluded.sessions, "
             "tokens = tokens + excluded.tokens, cost = cost + excluded.cost, "
             "unpriced = unpriced + excluded.unpriced",
-            [(*key, model, sign, sign * sum(t), sign * nano(c.cost_by_model.get(model, 0.0)),
-              sign * int(model not in c.cost_by_model and sum(t) > 0))
+            [(*key, model, sign, sign * token_total(*t),
+              sign * nano(c.cost_by_model.get(model, 0.0)),
+              sign * int(model not in c.cost_by_model and token_total(*t) > 0))
              for model, t in c.tokens_by_model.items()])
     if c.files_changed:
         conn.executemany(
@@ -124,7 +126,7 @@ class Sums(msgspec.Struct):
 
     @property
     def tokens(self) -> int:
-        return self.input + self.output + self.cache_read + self.cache_creation
+        return token_total(self.input, self.output, self.cache_read, self.cache_creation)
 
     def add(self, row: Iterable[int]) -> None:
         s, m, i, o, r, c, cost = row

@@ -22,7 +22,7 @@ from vibe_vault.figures import (
     named_title,
     request_words,
 )
-from vibe_vault.state import SessionState, worth_a_note
+from vibe_vault.state import SessionState, token_total, worth_a_note
 from vibe_vault.times import utc_iso
 
 
@@ -84,9 +84,9 @@ class Record(Struct, omit_defaults=True):
 
 def total_tokens(rec: Record | Any) -> int:
     """A record's tokens (or a registry Summary's: the same fields), as its note
-    shows them: the sum Tokens.total makes of the session's usage."""
-    return int(rec.input_tokens + rec.output_tokens + rec.cache_read_tokens
-               + rec.cache_creation_tokens)
+    shows them (state.token_total)."""
+    return int(token_total(rec.input_tokens, rec.output_tokens, rec.cache_read_tokens,
+                           rec.cache_creation_tokens))
 
 
 def stamp(path: StrPath, read: int | None = None) -> FileStamp | None:

@@ -63,9 +63,16 @@ class Tokens(Struct, array_like=True):
 
     @property
     def total(self) -> int:
-        """The tokens a note shows: input, output, cache reads and cache writes
-        (a Record's total_tokens is the same sum of the same figures)."""
-        return self.input + self.output + self.cache_read + self.cache_creation
+        """The tokens a note shows (`token_total`)."""
+        return token_total(self.input, self.output, self.cache_read, self.cache_creation)
+
+
+def token_total(input_: int, output: int, cache_read: int, cache_creation: int) -> int:
+    """The tokens a session, project or model is said to have used: input,
+    output, cache reads and cache writes, summed. The one definition: a note's,
+    a record's (records.total_tokens), the database's sums (aggregates) and
+    `vv stats` all count this."""
+    return input_ + output + cache_read + cache_creation
 
 
 class ModelCost(Struct, array_like=True):

@@ -41,6 +41,7 @@ def _period(started: str, by: str) -> str:
 def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
     """The report made from records one by one (the oracle the sums are checked against)."""
     from vibe_vault.records import total_tokens
+    from vibe_vault.state import token_total
 
     def bucket() -> dict[str, Any]:
         return {"sessions": 0, "active_hours": 0.0, "tokens": 0, "cost_usd": 0.0}
@@ -63,10 +64,10 @@ def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
             total[k] += getattr(r, k)
         for model, t in r.tokens_by_model.items():
             m = models.setdefault(model, {"tokens": 0, "cost_usd": 0.0, "priced": True})
-            m["tokens"] += sum(t)
+            m["tokens"] += token_total(*t)
             if model in r.cost_by_model:
                 m["cost_usd"] += r.cost_by_model[model]
-            elif sum(t):
+            elif token_total(*t):
                 m["priced"] = False
         for f in dict.fromkeys(r.files_changed):
             files[f] = files.get(f, 0) + 1
