@@ -11,6 +11,8 @@ from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
 from vibe_vault.fold.files import lines_mark
+from vibe_vault.paths import is_windows_path
+from vibe_vault.project import other_repository
 from vibe_vault.state import USER_SHELL, Commit, SessionState, worth_a_note
 from vibe_vault.times import epoch
 from vibe_vault.work import work_of
@@ -98,15 +100,27 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                                                       if not a.foreign
                                                       for m in a.fold.models)])),
     }
+    cwd = f.cwd or state.cwd_hint
     rows = [FileRow(path, fw.change.added, fw.change.removed,
-                    *_commit_after(_changed_at(last_change, fw.paths), commits),
+                    *_commit_after(_changed_at(last_change, fw.paths),
+                                   [c for c in commits if _holds(c, path, cwd)]),
                     mark=lines_mark(fw.change))
             for path, fw in sorted(work.files.items())]
     return Document(
         session_id=state.session_id, project=state.project,
-        cwd=f.cwd or state.cwd_hint, started=int(epoch(f.first_ts) or 0),
+        cwd=cwd, started=int(epoch(f.first_ts) or 0),
         ended=int(epoch(f.last_ts) or 0), note=state.note, status=state.status,
         texts=texts, files=rows)
+
+
+def _holds(c: Commit, path: str, cwd: str) -> bool:
+    """Whether the commit `c` may hold the file at `path`: both are in the
+    same repository (the session's own, or the other one the commit was made
+    in). A relative path is the session's own."""
+    folder = path[: max(path.rfind("/"), path.rfind("\\"))]
+    if not folder or not (path.startswith(("/", "\\")) or is_windows_path(path)):
+        return not c.folder
+    return not other_repository(folder, c.folder or cwd)
 
 
 def _changed_at(last_change: dict[str, str], paths: list[str]) -> str:

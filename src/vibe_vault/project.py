@@ -120,6 +120,42 @@ def _repo_of(cwd: str) -> tuple[str, ...]:
     return tuple(p.lower() for p in (inside[0] if inside is not None else parts))
 
 
+def other_repository(folder: str, cwd: str) -> bool:
+    """`folder` (where a git command ran) is in another repository than the
+    session's folder `cwd`: neither holds the other (a sibling repository, not
+    a subfolder, a parent or a worktree of the session's own)."""
+    if not folder or not cwd:
+        return False
+    a, b = _repo_of(folder), _repo_of(cwd)
+    n = min(len(a), len(b))
+    return a[:n] != b[:n]
+
+
+def folder_name(folder: str) -> str:
+    """A folder as a note names another repository: its last part."""
+    parts = split_path(folder)
+    return parts[-1] if parts else folder
+
+
+def folder_after(here: str, to: str) -> str:
+    """The folder `cd to` leads to from `here` ("" when that is not known
+    from the text alone: `~`, a variable, a command's output)."""
+    to = to.strip("'\"")
+    if not to or to.startswith(("~", "$", "`", "-")):
+        return ""
+    if to.startswith(("/", "\\")) or is_windows_path(to):
+        return to
+    if not here:
+        return ""
+    parts = split_path(here)
+    for part in split_path(to):
+        if part == "..":
+            parts = parts[:-1]
+        elif part != ".":
+            parts.append(part)
+    return join_like(here, parts)
+
+
 def repo_folder(cwd: str) -> str:
     """The session's folder as its repository holds it (`repo/sub` for
     `repo/.worktrees/x/sub`): what the repository's files are shown relative to."""

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 32
+STATE_VERSION = 33
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -201,6 +201,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     amend: bool = False  # a `git commit --amend`: its commit replaces the branch's last
     merge: bool = False  # a `git merge`: a merge commit when git says it made one
+    folder: Redacted = Redacted("")  # git run in another repository: its folder (Commit.folder)
     elsewhere: bool = False  # git run in another folder (`git -C dir`, `cd dir &&`): its branch
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
@@ -279,6 +280,9 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     branch_deleted: bool = False
     landed: Redacted = Redacted("")
     landed_pr: int = 0
+    # The folder it was made in when that is another repository than the
+    # session's (a sibling it `cd`s into, `git -C ../other`); "" for its own.
+    folder: Redacted = Redacted("")
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
@@ -475,6 +479,7 @@ class Fold(Struct, omit_defaults=True):
     # made without git's line (a subagent's merge the main agent's log shows).
     printed: list[Commit] = field(default_factory=list)
     pushes: int = 0
+    pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder
     prs: list[PullRequest] = field(default_factory=list)
     # fold.errors
     api_errors: int = 0

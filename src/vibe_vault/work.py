@@ -47,6 +47,7 @@ class Work(Struct):
     errors: list[tuple[str, ErrorRec]]
     errors_dropped: int
     pushes: int
+    pushed_elsewhere: dict[str, int]  # of them, to another repository's remote: by its folder
     tests: str  # "", passed, failed: the last test run's outcome
     by_label: dict[str, Fold]
 
@@ -102,6 +103,7 @@ def work_of(state: SessionState) -> Work:
     errors: list[tuple[str, ErrorRec]] = []
     files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
     by_label: dict[str, Fold] = {}
+    elsewhere: dict[str, int] = {}
     cwd = state.fold.cwd
     for d in doers(state):
         f = d.fold
@@ -135,6 +137,8 @@ def work_of(state: SessionState) -> Work:
         errors.extend((d.label, e) for e in f.errors)
         errors_dropped += f.errors_dropped
         pushes += f.pushes
+        for folder, times in f.pushed_elsewhere.items():
+            elsewhere[folder] = elsewhere.get(folder, 0) + times
     commits = _named(commits, [c for d in doers(state) for c in d.fold.printed])
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)
@@ -148,5 +152,6 @@ def work_of(state: SessionState) -> Work:
     changed = [path for path, fw in files.items() if not no_net_change(fw.change)]
     return Work(files=files, changed=changed, files_dropped=files_dropped, commands=commands,
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
-                errors=errors, errors_dropped=errors_dropped, pushes=pushes, tests=tests,
+                errors=errors, errors_dropped=errors_dropped, pushes=pushes,
+                pushed_elsewhere=elsewhere, tests=tests,
                 by_label=by_label)

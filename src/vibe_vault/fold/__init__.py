@@ -118,6 +118,7 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     ctx.entry_epoch = ctx.clock(ts, own=not e.isMeta) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
+    ctx.entry_cwd = e.cwd or ""
     version = e.version
     if version and version != ctx.raw_version:
         ctx.raw_version = version

@@ -441,6 +441,7 @@ class Context:
         # turn (a prompt); the pause before it was the user's (a permission or
         # a question answered).
         self.begins_turn = False
+        self.entry_cwd = ""  # the current line's cwd, as written (where its commands ran)
         self.user_waited = False
         self.branch = Redacted("")  # the last git branch seen, as the facts hold it
         self.files_touched: set[Redacted] = set()  # files changed in this read (fold.files)

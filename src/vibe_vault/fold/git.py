@@ -3,8 +3,11 @@ Claude Code's `pr-link` rows. Feeds the note's Commits and PRs section."""
 
 from __future__ import annotations
 
+import re
+
 from vibe_vault.entries import Entry
 from vibe_vault.fold.context import Context
+from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
 from vibe_vault.state import DETACHED, Commit, Pending, PullRequest
 from vibe_vault.text import rx
@@ -65,10 +68,14 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
                 call.pr_url = ctx.name(m.group(0), 300)
     if "git" not in command:
         return
-    pushed = "git push" in command and rx(_PUSH_CMD).search(command)  # `in` is 20x cheaper
+    pushed = rx(_PUSH_CMD).search(command) if "git push" in command else None  # `in`: 20x cheaper
     call.git = "git push" if pushed else "git"
     call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(command))
-    if "commit" in command and rx(_COMMIT_CMD).search(command):
+    made = rx(_COMMIT_CMD).search(command) if "commit" in command else None
+    git = made or pushed
+    if git is not None:
+        call.folder = _other_folder(ctx, command, git)
+    if made:
         call.commits = True
         call.amend = "--amend" in command and bool(rx(_AMEND).search(command))
         subject = commit_subject(command)
@@ -79,6 +86,29 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         subject = commit_subject(command) or _merge_subject(command)
         if subject:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
+
+
+_OWN = Redacted("")  # a commit of the session's own repository
+# `cd dir`, `pushd dir` (at a command's start), `git -C dir`: where git runs.
+_CD_TO = r"(?:^|[;&|(]\s*)(?:cd|pushd)\s+(\"[^\"]*\"|'[^']*'|[^\s;&|()]+)"
+_GIT_DIR = r"\bgit\s+(?:-c\s+\S+\s+)*-C\s+(\"[^\"]*\"|'[^']*'|[^\s;&|()]+)"
+
+
+def _other_folder(ctx: Context, command: str, git: re.Match[str]) -> Redacted:
+    """The folder the git command `git` matched ran in, when it is in another
+    repository than the session's (a sibling repository the session `cd`s
+    into, `git -C ../other`): where it ran as Claude Code recorded (the line's
+    cwd), then each `cd` before it and its `-C`; "" when it is the session's
+    own or cannot be told."""
+    here = ctx.entry_cwd
+    for m in rx(_CD_TO).finditer(command, 0, git.start() + 1):
+        here = folder_after(here, m.group(1))
+    given = rx(_GIT_DIR).match(command, git.start() + (command[git.start()] != "g"))
+    if given:
+        here = folder_after(here, given.group(1))
+    if not here or not other_repository(here, str(ctx.facts.cwd) or ctx.entry_cwd):
+        return Redacted("")
+    return ctx.exact(here, 1000)
 
 
 def _merge_subject(command: str) -> str:
@@ -124,14 +154,15 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
         found = True
         on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
-        commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts, amend=call.amend)
+        commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts, amend=call.amend,
+               folder=call.folder)
     # Where git printed no line, the branch is the session's, unless git ran
     # in another folder (a worktree's branch is not known then).
     here = Redacted("") if call.elsewhere else facts.branch or ctx.branch
     if here == DETACHED:
         here = Redacted("")  # a detached HEAD: on no branch
     if status == "ok" and call.commits and not found:
-        commit(ctx, "", call.commit_subject, here, ts, amend=call.amend)
+        commit(ctx, "", call.commit_subject, here, ts, amend=call.amend, folder=call.folder)
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
         commit(ctx, "", call.commit_subject, here, ts)
@@ -169,10 +200,12 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
                          ctx.name(merged.group(1) or ""), merged=True)
     if call.git == "git push":
         facts.pushes += 1
+        if call.folder:  # to another repository's remote
+            facts.pushed_elsewhere[call.folder] = facts.pushed_elsewhere.get(call.folder, 0) + 1
 
 
 def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
-           amend: bool = False) -> None:
+           amend: bool = False, folder: Redacted = _OWN) -> None:
     facts = ctx.facts
     if sha and any(c.sha == sha for c in facts.commits):
         return
@@ -181,7 +214,8 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
         # it, this one takes its place (its sha no longer names a commit).
         # Only a commit of the same branch (both unknown when git ran in
         # another folder): a commit made elsewhere is not the one amended.
-        old = next((c for c in reversed(facts.commits) if c.branch == branch), None)
+        old = next((c for c in reversed(facts.commits)
+                    if c.branch == branch and c.folder == folder), None)
         if old is not None:
             old.sha = Redacted(sha)  # hex digits matched in git's output
             old.subject = subject or old.subject
@@ -189,7 +223,8 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
             old.ts = ts
             return
     # A sha is hex digits matched in git's output: nothing to hide.
-    facts.commits.append(Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts))
+    facts.commits.append(Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts,
+                                folder=folder))
     del facts.commits[:-MAX_COMMITS]
 
 

@@ -20,7 +20,7 @@ from vibe_vault.markdown import (
     text,
 )
 from vibe_vault.paths import readable, shown_path
-from vibe_vault.project import repo_folder
+from vibe_vault.project import folder_name, repo_folder
 from vibe_vault.render.page import Page, doer, status_word
 from vibe_vault.state import AgentFold, ErrorRec
 from vibe_vault.times import hhmm
@@ -169,9 +169,14 @@ def commits(page: Page) -> list[Md]:
         if c.branch_deleted:
             fate.append(md("branch deleted"))
         after = md(" — {}", join("; ", fate)) if fate else BLANK
-        out.append(md("- {}{}{}{}{}", sha, subject, branch, by, after))
+        where = md(" in {}", code(folder_name(c.folder))) if c.folder else BLANK
+        out.append(md("- {}{}{}{}{}{}", sha, subject, branch, where, by, after))
     if work.pushes:
-        out.append(md("- Pushed {}", text(plural(work.pushes, "time"))))
+        elsewhere = [md("{} in {}", text("all" if times == work.pushes else n(times)),
+                        code(folder_name(folder)))
+                     for folder, times in sorted(work.pushed_elsewhere.items())]
+        out.append(md("- Pushed {}{}", text(plural(work.pushes, "time")),
+                      md(" ({})", join(", ", elsewhere)) if elsewhere else BLANK))
     for p in f.prs:
         name = f"{p.repo}#{p.number}" if p.repo and p.number else p.url or f"#{p.number}"
         merged = md(" (merged)") if p.merged else BLANK
