@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 33
+STATE_VERSION = 34
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -52,7 +52,7 @@ class Tokens(Struct, array_like=True):
     fast: bool = False  # `usage.speed` "fast": priced at the model's fast-mode rates
     us_only: bool = False  # `usage.inference_geo` "us": data residency, priced 1.1x
     # Characters the message wrote (text, thinking, tool inputs), and whether
-    # its usage was recorded before it ended: some clients (1.0.x, 2.0.5-2.1.59
+    # its usage was recorded before it ended: some clients (1.0.x, 2.0.5-2.1.114
     # in the corpus) write every snapshot of a reply with the output counted so
     # far, so a 6,650-character Write can carry `output_tokens: 3`. `short`
     # counts such messages, `unrecorded` the output tokens their length implies

@@ -74,10 +74,21 @@ def on_away_summary(ctx: Context, e: Entry, ts: str) -> None:
         ctx.facts.recap_ts = ts
 
 
+# What Claude Code writes before a plan it was asked to carry out in a fresh
+# context (a plan approved with "clear context"): not the user's words, and
+# the same for every such session. The plan's own first line (its heading)
+# says what the session is about.
+PLAN_PREAMBLE = "Implement the following plan:"
+
+
 def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
     """The first real prompt (not a filler like "continue") may title the session."""
     facts = ctx.facts
     if not facts.first_prompt_title and not tx.is_filler(words) and words != "[image]":
+        if shown.startswith(PLAN_PREAMBLE):
+            lines = shown[len(PLAN_PREAMBLE):].splitlines()
+            first = next((ln.strip().lstrip("#").strip() for ln in lines if ln.strip()), "")
+            shown = Redacted(first) if first else shown  # (a line of a gated text)
         title = Redacted(tx.one_line(shown, TITLE_CHARS))  # cut from a gated text
         if title and not title.startswith("/"):
             facts.first_prompt_title = title

@@ -99,8 +99,9 @@ def sum_tokens(parts: list[Tokens]) -> dict[str, Tokens]:
 
 # A reply of at least this many characters whose recorded output is under one
 # token per `SHORT_RATIO` characters (a quarter of the usual ~4) was recorded
-# before it ended.
-SHORT_MIN_CHARS = 2000
+# before it ended. (2000, as it was, left out most such replies: 2.0.5 records
+# 1 token for replies of 1,200 to 1,600 characters, 9e953218.)
+SHORT_MIN_CHARS = 200
 SHORT_RATIO = 16
 CHARS_PER_TOKEN = 4
 
@@ -122,10 +123,23 @@ def written_chars(content: Any) -> int:
         elif i is not None and not isinstance(i, (list, int, float, bool)):
             count += (len(i.content) + len(i.new_source) + len(i.old_string)
                       + len(i.new_string))
-            for value in (i.command, i.prompt, i.plan, i.description):
-                if isinstance(value, str):
-                    count += len(value)
+            for value in (i.command, i.prompt, i.plan, i.description, i.file_path, i.url,
+                          i.query, i.question, i.subject, i.todos, i.edits, i.questions):
+                if value is not None:
+                    count += _chars(value)
     return count
+
+
+def _chars(value: Any) -> int:
+    """The characters of a tool input's value: its strings, however nested
+    (a TodoWrite's list, a MultiEdit's edits)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return sum(_chars(v) for v in value)
+    if isinstance(value, dict):
+        return sum(len(str(k)) + _chars(v) for k, v in value.items())
+    return 0
 
 
 def _judge(t: Tokens) -> None:

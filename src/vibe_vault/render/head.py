@@ -119,7 +119,7 @@ def frontmatter(page: Page) -> list[Md]:
 
 def unrecorded(total: Tokens) -> str:
     """What a client that wrote replies' usage before they ended left out."""
-    replies = "1 long reply's" if total.short == 1 else f"{total.short:,} long replies'"
+    replies = "1 reply's" if total.short == 1 else f"{total.short:,} replies'"
     return (f"Claude Code recorded {replies} usage before they ended: their text is about "
             f"{short_tokens(total.unrecorded)} output tokens more than the tokens and cost "
             "here count")
