@@ -429,7 +429,16 @@ def session_ends(maker: Maker, slug: Path, env: dict[str, str], size: int, cwd: 
                  runs: int = 5) -> tuple[float, int]:
     """(median seconds, peak RSS MB) of SessionEnd for new sessions of `size`
     bytes in `slug`, then `vv index` for what the hooks left to it."""
-    times, peak = [], 0
+    secs, _, peak = session_end_usage(maker, slug, env, size, cwd, runs)
+    return secs, peak
+
+
+def session_end_usage(maker: Maker, slug: Path, env: dict[str, str], size: int, cwd: str,
+                      runs: int = 5) -> tuple[float, float, int]:
+    """(median seconds, median CPU seconds, peak RSS MB) of SessionEnd for new
+    sessions of `size` bytes in `slug`, then `vv index` for what the hooks
+    left to it."""
+    times, cpus, peak = [], [], 0
     for _ in range(runs):
         sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
         path = slug / f"{sid}.jsonl"
@@ -437,12 +446,13 @@ def session_ends(maker: Maker, slug: Path, env: dict[str, str], size: int, cwd: 
         event = json.dumps({"hook_event_name": "SessionEnd", "session_id": sid,
                             "transcript_path": str(path), "cwd": cwd,
                             "reason": "exit"}).encode()
-        rss, secs = peak_rss_mb(vv("hook"), env, event)
+        rss, secs, cpu = usage(vv("hook"), env, event)
         times.append(secs)
+        cpus.append(cpu)
         peak = max(peak, rss)
     # Let the background indexers the hooks started finish.
     subprocess.run(vv("index", "--quiet"), env=env, check=False)
-    return statistics.median(times), peak
+    return statistics.median(times), statistics.median(cpus), peak
 
 
 def main() -> int:
