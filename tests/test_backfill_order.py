@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -128,3 +129,41 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert r.returncode == 0 and r.stderr == b""
     assert r.stdout.startswith(b"30 sessions: 30 notes written") and r.stdout.count(b"\n") == 1
     assert len(home.sessions) == 30
+
+
+@settings(max_examples=examples(3, 15), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(n=st.integers(8, 30), seed=st.integers(0, 2**16), first=st.integers(1, 3),
+       workers=st.sampled_from([1, 2]))
+def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_one(
+        tmp_path_factory: pytest.TempPathFactory, n: int, seed: int, first: int,
+        workers: int) -> None:
+    """A large first backfill does its newest sessions before it foresees the
+    rest's links (backfill.FIRST_STAGE, made small here so a small home is
+    large): the first stage is the newest sessions by their files' times, and
+    the notes at the end are those of a run in one go (links the first stage
+    guessed wrong, its oldest session's previous one, set by the end)."""
+    from vibe_vault import backfill
+
+    root = tmp_path_factory.mktemp("stages")
+    env = Env(root)
+    home, when = _home(root, n, seed)
+    stages: list[list[str]] = []
+    run_jobs = backfill._run_jobs
+
+    def recorded(cfg: Any, jobs: list[Any], count: int) -> Any:
+        stages.append([job.session_id for job in jobs])
+        return run_jobs(cfg, jobs, count)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(backfill, "FIRST_STAGE", first)
+        patch.setattr(backfill, "_run_jobs", recorded)
+        staged = env.vv_here("backfill", "-j", str(workers), "--json")
+    assert staged.returncode == 0, staged.stderr
+    assert json.loads(staged.stdout)["failed"] == 0
+    newest = sorted(home.sessions, key=lambda s: -when[s])
+    assert stages == [newest[:first], newest[first:]]
+    fresh = Env(root / "fresh")
+    fresh.env["CLAUDE_CONFIG_DIR"] = str(root / "claude")
+    assert fresh.vv("backfill").returncode == 0
+    assert env.all_notes() == fresh.all_notes()

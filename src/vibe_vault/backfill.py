@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from msgspec import Struct, field
+from msgspec.structs import replace
 
 from vibe_vault import locations, vaultdb
 from vibe_vault.config import Config
+from vibe_vault.records import Record
 from vibe_vault.stored_paths import stored_folder, stored_path
 from vibe_vault.times import epoch
 
@@ -251,6 +253,23 @@ CACHE_KB = 16384
 CHECKPOINT_PAGES = 16384  # WAL pages (64 MB) before copying them into the database
 
 
+FIRST_STAGE = 2000  # the newest sessions, done before the rest's links are foreseen
+
+
+def _stages(jobs: list[Job]) -> list[list[Job]]:
+    """The jobs (newest first) in the stages they run in. A large run first
+    does its newest FIRST_STAGE sessions, their links foreseen from their own
+    first lines, then the rest: reading the first lines of every new
+    transcript before any note (a first backfill of 100,000 sessions: a few
+    seconds, more on a busy machine) would come between the user and their
+    latest notes. The first stage's oldest session of each project is the
+    one whose guess misses its previous session; the link pass at the end of
+    the run sets it, as it does for any guess that was wrong."""
+    if len(jobs) <= 2 * FIRST_STAGE:
+        return [jobs]
+    return [jobs[:FIRST_STAGE], jobs[FIRST_STAGE:]]
+
+
 _NO_AGENTS: list[str] = []  # shared by the jobs of sessions without subagents (most): never changed
 
 
@@ -318,6 +337,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     owners_found: dict[str, str] = {}
     # One folder at a time, each checked against its own rows (indexed reads):
     # memory in proportion to one folder.
+    stats: dict[str, os.stat_result] = {}
     for group in groups(roots):
         key = str(group)
         walked = folder_marks.stat_tree(key) if plain else None
@@ -350,7 +370,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             seen.sessions = len(sids)
             continue
         # discover takes each file's stat from here rather than asking again
-        stats: dict[str, os.stat_result] = dict(walked or ())
+        stats = dict(walked or ())
         sources, skipped = discover([group], owners, stats)
         seen.skipped = skipped
         for reason, k in skipped.items():
@@ -412,6 +432,10 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             recency[sid] = max((st.st_mtime_ns for st in now if st), default=0)
             jobs.append(Job(sid, src.main, src.agents or _NO_AGENTS, request.force,
                             idle_before, archiving))
+    # The last folder's files and their stats (12,500 in a large project, ~9 MB)
+    # are not needed past here: not kept through the run.
+    walked, sources = None, []
+    stats.clear()
     # Newest first: what a user waits for after a first backfill is their
     # recent work, whose notes then come within seconds of the start, and a
     # run stopped anywhere has written every session newer than those it has
@@ -420,46 +444,54 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     # activity is its files' latest time, as the plan knows it from their stat.)
     jobs.sort(key=lambda j: (-recency[j.session_id], j.session_id))
     recency.clear()
-    _predict_links(conn, jobs, known, request.workers)
     if request.dry_run:
+        _predict_links(conn, jobs, known, request.workers)
         return Done(summary, planned=jobs)
     sweep_temp_files(locations.sessions_dir(cfg.state_dir))  # left by a writer that was killed
     watcher.start(len(jobs), sum(sizes.values()))
     # Each session's rows go to the database as it finishes (what is kept in
     # memory is a project name and a note folder per session, not a record).
     writer = _RowWriter(conn)
-    _collect_again()
     projects: set[str] = set(staged)
     folders: set[str] = set()
     unsettled: set[str] = set()  # sessions that failed or were forgotten by a worker
     try:
-        for sid, out, err in _run_jobs(cfg, jobs, request.workers):
-            watcher.step(sizes.get(sid, 0))
-            if out is None:
-                summary.failed += 1
-                summary.errors.append(err)
-                unsettled.add(sid)
-                warn(cfg.state_dir, f"backfill: {err}", stderr=not request.quiet)
-                continue
-            summary.bytes += out.bytes_read
-            if out.forgotten:
-                summary.forgotten += 1
-                unsettled.add(sid)
-                gone.add(sid)
-                continue
-            if out.row is not None:
-                writer.put(out)
-                projects.add(out.row.project)
-                if sid in known:
-                    projects.add(known[sid].project)
-                if out.row.note:
-                    folders.add(os.path.dirname(out.row.note))
-            if not out.has_note:
-                summary.without_note += 1
-            elif out.wrote:
-                summary.written += 1
-            else:
-                summary.unchanged += 1
+        for n, stage in enumerate(_stages(jobs)):
+            if n:
+                # The later stage's links are foreseen with the earlier
+                # stage's sessions in the database (its rows committed), and
+                # without cycle collections, as the first stage's were.
+                writer.commit()
+                gc.disable()
+            _predict_links(conn, stage, known, request.workers)
+            _collect_again()
+            for sid, out, err in _run_jobs(cfg, stage, request.workers):
+                watcher.step(sizes.get(sid, 0))
+                if out is None:
+                    summary.failed += 1
+                    summary.errors.append(err)
+                    unsettled.add(sid)
+                    warn(cfg.state_dir, f"backfill: {err}", stderr=not request.quiet)
+                    continue
+                summary.bytes += out.bytes_read
+                if out.forgotten:
+                    summary.forgotten += 1
+                    unsettled.add(sid)
+                    gone.add(sid)
+                    continue
+                if out.row is not None:
+                    writer.put(out)
+                    projects.add(out.row.project)
+                    if sid in known:
+                        projects.add(known[sid].project)
+                    if out.row.note:
+                        folders.add(os.path.dirname(out.row.note))
+                if not out.has_note:
+                    summary.without_note += 1
+                elif out.wrote:
+                    summary.written += 1
+                else:
+                    summary.unchanged += 1
     finally:  # what finished is kept, even when Ctrl-C stops the rest
         writer.commit()
     watcher.close()
@@ -667,60 +699,77 @@ def _predict_links(conn: Any, jobs: list[Job], known: dict[str, Known], workers:
     from vibe_vault import registry
     from vibe_vault.links import compute_links
     from vibe_vault.project import project_name
-    from vibe_vault.records import Record
     from vibe_vault.times import utc_iso
     from vibe_vault.vault import note_relpath
 
     # First what each job is (a few strings), then one project at a time its
     # records: memory follows the largest project, not the number of jobs.
-    by_project: dict[str, list[tuple[str, str, str]]] = {}  # project -> (sid, note, started)
-    new: list[tuple[str, str]] = []  # (sid, transcript) of sessions with no note yet
+    # The first lines are taken as they come, each Start dropped once read
+    # (held all at once, with their strings, they were ~20 MB of a first
+    # backfill's peak at 100,000 sessions).
+    # project -> (job, its guessed note, its start); a known session's note
+    # and start are its record's, read with the project's records below
+    by_project: dict[str, list[tuple[Job, str, str]]] = {}
+    new: list[Job] = []  # sessions with no note yet
     for job in jobs:
         rec = known.get(job.session_id)
         if rec is not None and rec.note and rec.has_note:
-            by_project.setdefault(rec.project, [])  # known: its record is read below
+            by_project.setdefault(rec.project, []).append((job, "", ""))
         else:
-            new.append((job.session_id, job.transcript))
-    for (sid, _), start in zip(new, _sniff_all([main for _, main in new], workers),
-                               strict=True):
-        first_ts, cwd = start.first_ts, start.cwd
+            new.append(job)
+    for job, start in zip(new, _sniffs([job.transcript for job in new], workers), strict=True):
+        first_ts = start.first_ts
         if not first_ts or not start.answered:
             continue  # no note to link to (its neighbours link past it)
-        project = project_name(cwd)  # (remembered by cwd: most sessions share a few folders)
+        project = project_name(start.cwd)  # (remembered by cwd: most share a few folders)
         by_project.setdefault(project, []).append(
-            (sid, note_relpath(project, sid, first_ts), utc_iso(first_ts)))
-    links = {}
-    for project, guessed in sorted(by_project.items()):
+            (job, note_relpath(project, job.session_id, first_ts), utc_iso(first_ts)))
+    new.clear()
+    for project in sorted(by_project):
         records = registry.of_projects(conn, [project])
-        for sid, note, started in guessed:
-            if sid not in records:
-                records[sid] = Record(session_id=sid, project=project, has_note=True,
-                                      note=note, started=started)
-        links.update(compute_links(records, registry.tellers(conn, [project])))
-    for job in jobs:
-        job.links = links.get(job.session_id)
+        these = by_project.pop(project)
+        for job, note, started in these:
+            if note and job.session_id not in records:
+                # Guesses share the empty lists and dicts of one blank record
+                # (compute_links only reads them): ten containers a session,
+                # ~9 MB of a project of 12,500 new sessions.
+                records[job.session_id] = replace(_GUESS, session_id=job.session_id,
+                                                  project=project, note=note, started=started)
+        links = compute_links(records, registry.tellers(conn, [project]))
+        for job, _, _ in these:
+            job.links = links.get(job.session_id)
+        del records, links, these
+
+
+_GUESS = Record(session_id="", has_note=True)  # what a guess is, but its id, project, note, start
 
 
 SNIFF_CHUNK = 256  # transcripts a worker sniffs per job: each takes ~20 µs
 
 
 def _sniff_all(paths: list[str], workers: int) -> list[Start]:
-    """sniff_start of each transcript; spread over the cores when there are
-    many (the first backfill of a large history: a few seconds on one core,
-    with every other core waiting for the jobs)."""
+    """sniff_start of each transcript, in their order (see _sniffs)."""
+    return list(_sniffs(paths, workers))
+
+
+def _sniffs(paths: list[str], workers: int) -> Iterator[Start]:
+    """sniff_start of each transcript, in their order, as they come; spread
+    over the cores when there are many (the first backfill of a large
+    history: a few seconds on one core, with every other core waiting for
+    the jobs)."""
     from vibe_vault import workers as w
     from vibe_vault.discover import Start, sniff_start
 
     count = workers if workers > 0 else (os.cpu_count() or 1)
     if count <= 1 or len(paths) < 4 * SNIFF_CHUNK or not w.available():
-        return [sniff_start(p) for p in paths]
+        for p in paths:
+            yield sniff_start(p)
+        return
     chunks = [paths[i : i + SNIFF_CHUNK] for i in range(0, len(paths), SNIFF_CHUNK)]
-    out: list[Start] = []
     # A chunk whose worker failed gets no guesses: the link pass at the end sets them.
     for starts in w.in_order(_sniff_chunk, chunks, count, list[Start],
                              again=lambda chunk: [Start()] * len(chunk)):
-        out += starts
-    return out
+        yield from starts
 
 
 def _sniff_chunk(paths: list[str]) -> list[Start]:
