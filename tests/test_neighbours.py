@@ -194,3 +194,34 @@ def test_an_upgraded_database_gets_its_keys_from_its_records() -> None:
         lk = neighbours.links_near(neighbours.Near(conn, "alpha"), ["b"])["b"]
         assert lk.continues == "a.md" and lk.previous == "a.md"
         conn.close()
+
+
+@settings(max_examples=examples(40, 150), deadline=None)
+@given(st.data())
+def test_links_from_the_link_pass_records_equal_those_from_whole_records(data: Any) -> None:
+    """registry.link_records_of (the backfill's link pass reads a project so,
+    without tokens, files, tasks or tail uuids nobody names) gives the links
+    of whole records, each record's link fields and titles as whole."""
+    with tempfile.TemporaryDirectory() as state:
+        conn = vaultdb.connect(state)
+        with vaultdb.transaction(conn):
+            for sid in SIDS:
+                rec = data.draw(records(sid))
+                rec.tokens_by_model = {"m": [1, 2, 3, 4]}
+                rec.files_changed, rec.open_tasks = [f"{sid}.py"], ["a task"]
+                registry.put(conn, rec)
+        for p in PROJECTS:
+            tellers = registry.tellers(conn, [p])
+            slim = registry.link_records_of(conn, p, tellers)
+            whole = registry.of_projects(conn, [p])
+            assert compute_links(slim, tellers) == oracle(conn, p)
+            assert slim.keys() == whole.keys()
+            for sid, rec in slim.items():
+                full = whole[sid]
+                assert (rec.session_id, rec.note, rec.started, rec.title, rec.named_title,
+                        rec.fallback_title, rec.request_words, rec.summaries, links_of(rec)) == (
+                    full.session_id, full.note, full.started, full.title, full.named_title,
+                    full.fallback_title, full.request_words, full.summaries, links_of(full))
+                assert set(rec.tail_uuids) <= set(full.tail_uuids)
+                assert not rec.tokens_by_model and not rec.files_changed
+        conn.close()

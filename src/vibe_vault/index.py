@@ -416,17 +416,35 @@ def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
 
 def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_timeout: float,
                   daily: bool) -> ProjectDone:
-    """One project's links applied to its sessions, and its note written."""
-    records = registry.of_projects(conn, [project])
+    """One project's links applied to its sessions, and its note written.
+    The links are worked out from the records as registry.link_records_of
+    reads them; a session whose links changed is read whole again, given
+    what apply_links changed, and written back whole."""
+    tellers = registry.tellers(conn, [project])
+    records = registry.link_records_of(conn, project, tellers)
     if not records:
         return ProjectDone(changed=[], written=0, days=[])
-    links = compute_links(records, registry.tellers(conn, [project]))
+    links = compute_links(records, tellers)
     changed = apply_links(cfg, links, records, lock_timeout)
+    whole: dict[str, Record] = {}
+    for sid in sorted(changed):
+        rec = registry.get(conn, sid)
+        if rec is not None:
+            _links_into(rec, records[sid])
+            whole[sid] = rec
     written = len(changed) + _write_index_note(cfg, project_note_path(project),
-                                               render_project(project_view(conn, project, records)))
+                                               render_project(project_view(conn, project, whole)))
     days = sorted({day(r.started) for r in records.values() if r.started}) if daily else []
-    return ProjectDone(changed=[records[sid] for sid in sorted(changed)], written=written,
-                       days=days)
+    return ProjectDone(changed=list(whole.values()), written=written, days=days)
+
+
+def _links_into(rec: Record, changed: Record) -> None:
+    """What apply_links sets in a record (its links, and its title, which
+    may carry the tag), from one it changed into the record read whole."""
+    rec.previous, rec.next = changed.previous, changed.next
+    rec.continues, rec.continued_by = changed.continues, changed.continued_by
+    rec.told_elsewhere, rec.title_tag = changed.told_elsewhere, changed.title_tag
+    rec.title = changed.title
 
 
 def _write_index_note(cfg: Config, relpath: str, text: str) -> bool:
