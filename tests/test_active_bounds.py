@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, main_files
+from conftest import Env, frontmatter, in_process, main_files
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import active, fold
 from vibe_vault.state import Fold
@@ -106,6 +106,7 @@ def test_a_file_opening_mid_turn_counts_only_its_own_work(
     active minutes are the work's seconds alone (the sum put in, in whole
     minutes)."""
     env = Env(tmp_path_factory.mktemp("home"))
+    env.here = in_process("active bounds mid turn")  # (the first as a process)
     lines = [_line(0, 1, {"type": "system", "subtype": "turn_duration",
                           "durationMs": leftover_s * 1000, "isMeta": False}),
              _line(0, 2, {"type": "system", "subtype": "stop_hook_summary", "hookCount": 1,

@@ -371,6 +371,7 @@ def test_sessions_are_named_as_people_type_them(env: Env) -> None:
     assert env.vv("backfill").returncode == 0
     for typed in (t.sid, t.sid.upper(), t.sid[:8].upper(), f"  {t.sid[:10]} "):
         r = env.vv("show", "--path", typed)
+        env.here = True  # (`vv` as a process for the first; in this one: test_in_process)
         assert r.returncode == 0, (typed, r.stderr)
         assert r.stdout.decode().strip().endswith(f"{t.sid[:8]}.md")
     r = env.vv("resume", t.sid[:8].upper())
