@@ -207,6 +207,7 @@ class ToolResult(Struct):
     scheduledFor: Any = None  # a ScheduleWakeup's time (epoch ms)
     plan: Any = None  # an ExitPlanMode's plan, as the plan file held it
     file: Raw = Raw()  # a Read's file, decoded only for a file of secrets
+    filenames: Any = None  # the files a Glob or Grep found
     originalFile: Raw = Raw()  # an Edit's or Write's file before it, decoded only there
     originalFileContents: Raw = Raw()  # a MultiEdit's (Claude Code 1.0.x), the same
     oldString: Raw = Raw()  # an Edit's, as applied

@@ -245,11 +245,14 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         added = sum(fw.change.added for fw in work.files.values())
         removed = sum(fw.change.removed for fw in work.files.values())
         k = len(work.changed) + work.files_dropped
+        # Lines not known of a file (written by `echo … > f`, deleted unseen):
+        # said apart, not summed in as +0 −0, nor making the others' figures ≈.
+        unknown = sum(1 for fw in work.files.values() if unknown_lines(fw.change))
         # Estimated where a file's first or last content is not known, as in the table.
-        est = "≈" if any(fw.change.estimated for fw in work.files.values()) else ""
-        # Lines not known of any (written by `echo … > f`): none told, not +0 −0.
-        lines = "" if all(unknown_lines(fw.change) for fw in work.files.values()) else \
-            f" (+{est}{added} −{est}{removed})"
+        est = "≈" if any(fw.change.estimated and not unknown_lines(fw.change)
+                         for fw in work.files.values()) else ""
+        lines = "" if unknown == len(work.files) else f" (+{est}{added} −{est}{removed}" + (
+            f"; lines of {n(unknown)} not known)" if unknown else ")")
         facts.append(f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
     if tests:
         facts.append("tests passed at the last run" if tests == "passed" else

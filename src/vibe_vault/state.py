@@ -171,8 +171,9 @@ class Turn(Struct, array_like=True, omit_defaults=True):
 
 
 class ShellFile(Struct, array_like=True, omit_defaults=True):
-    """A file a shell command writes (fold.shell_files), as the state keeps it:
-    its path (through the gate) and its lines' fingerprints, never its text."""
+    """A file a shell command writes, deletes, renames or makes
+    (fold.shell_files), as the state keeps it: its path (through the gate) and
+    its lines' fingerprints, never its text."""
 
     path: Redacted
     lines: bytes = b""  # a here-document's lines (linediff.line_hashes)
@@ -180,6 +181,10 @@ class ShellFile(Struct, array_like=True, omit_defaults=True):
     told: bool = False  # the command holds the lines written (a here-document)
     exact: bool = False  # they are the bytes written (no `$` expanded in them)
     append: bool = False
+    kind: str = ""  # "" written; or fold.shell_files' DELETE, TREE, MOVE, MADE
+    to: Redacted = Redacted("")  # MOVE: where to
+    into: bool = False  # MOVE: `to` is a folder for sure
+    forced: bool = False  # `rm -f`: nothing need have been there
 
 
 class Pending(Struct, array_like=True, omit_defaults=True):
@@ -248,6 +253,8 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     loose_added: int = 0
     loose_removed: int = 0
     uncounted: bool = False  # written by a command whose lines are not told (`echo … > f`)
+    gone: bool = False  # deleted by a command, as of the last change
+    moved_from: Redacted = Redacted("")  # renamed (`mv`, `git mv`) from this path
 
 
 class Command(Struct, array_like=True, omit_defaults=True):
@@ -468,6 +475,9 @@ class Fold(Struct, omit_defaults=True):
     # fold.files
     files: dict[Redacted, FileChange] = field(default_factory=dict)
     files_dropped: int = 0
+    # Other files the session knows are there (read, or listed by Glob or
+    # Grep), the latest MAX_SEEN: what `rm -r dir` or `mv dir x` takes with it.
+    seen: list[Redacted] = field(default_factory=list)
     # fold.commands
     commands_run: int = 0
     commands: list[Command] = field(default_factory=list)

@@ -127,6 +127,8 @@ def work_of(state: SessionState) -> Work:
             # merged later): their sum, not what the merged file holds.
             merged.estimated = merged.estimated or change.estimated or len(fw.paths) > 1
             merged.uncounted = merged.uncounted or change.uncounted
+            merged.gone = change.gone  # (as the last agent to change it left it)
+            merged.moved_from = merged.moved_from or change.moved_from
             if d.label not in fw.by:
                 fw.by.append(d.label)
         files_dropped += f.files_dropped

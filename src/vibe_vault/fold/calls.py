@@ -101,8 +101,16 @@ ON_RESULT: dict[str, OnResult] = {
     "Monitor": todos.on_monitor_started,
     "ScheduleWakeup": todos.on_wakeup_set,
     "AskUserQuestion": tools.on_answer,
-    "Read": tools.on_read_result,
+    "Read": lambda ctx, call, action, outcome: _on_read_result(ctx, call, action, outcome),
+    **dict.fromkeys(("Glob", "Grep"),
+                    lambda ctx, call, action, outcome: files.on_listed(ctx, call, outcome)),
 }
+
+
+def _on_read_result(ctx: Context, call: Pending, action: Action | None,
+                    outcome: Outcome) -> None:
+    tools.on_read_result(ctx, call, action, outcome)
+    files.on_listed(ctx, call, outcome)
 # Tools whose result waits for the user's answer.
 _ASKS_THE_USER = frozenset({"AskUserQuestion", "ExitPlanMode"})
 # Lines that stand for many calls keep no status of one of them.

@@ -22,7 +22,6 @@ from vibe_vault.linediff import (
 from vibe_vault.paths import is_windows_path
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, FileChange, Fold, Pending, ShellFile
-from vibe_vault.text import rx
 
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 MAX_FILES = 1000
@@ -130,6 +129,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         after = None  # too long to keep: counted, not followed
     _follow(facts.files, change, call.name, before, after, step, estimated)
     ctx.files_touched.add(call.file)
+    change.gone = False
     if call.name == "Write" and op == "modified" and result is None:
         op = "written"
     if op not in change.ops:
@@ -276,30 +276,53 @@ def _settle(change: FileChange) -> None:
     change.guessed = True
 
 
-# -- files a shell command wrote -------------------------------------------------------
+# -- files a shell command wrote, deleted, renamed or made ------------------------------
 
-_CD = r"^\s*cd\s+(\"[^\"]+\"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)"
+MAX_SEEN = 1000
+
+
+def on_listed(ctx: Context, call: Pending, outcome: Outcome) -> None:
+    """Files the session now knows are there: one it read, those a Glob or
+    Grep found (what a later `rm -r dir` takes with it)."""
+    if outcome.status != "ok":
+        return
+    facts = ctx.facts
+    if call.name in ("Read", "NotebookRead"):
+        found: list[Redacted] = [call.file] if call.file else []
+    else:
+        names = outcome.result.filenames if outcome.result is not None else None
+        if not isinstance(names, list):
+            return
+        found = [ctx.name(_placed(n, str(facts.cwd)), PATH_CHARS)
+                 for n in names[:MAX_SEEN] if isinstance(n, str) and n]
+    if not found:
+        return
+    known = set(facts.seen)
+    facts.seen.extend(p for p in dict.fromkeys(found) if p not in known)
+    if len(facts.seen) > MAX_SEEN:
+        del facts.seen[:len(facts.seen) - MAX_SEEN]
 
 
 def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
     """The files a Bash command writes (`cat > f <<'EOF'`, `tee f`, `echo … >
-    f`): placed under the session's folder (or the one a leading `cd` names),
-    with a here-document's lines as fingerprints."""
+    f`), deletes, renames or makes: placed under the session's folder (or the
+    one a `cd` before them names), with a here-document's lines as fingerprints."""
     found = shell_files.writes(command)
     if not found:
         return []
-    base = str(ctx.facts.cwd)
-    m = rx(_CD).match(command)
-    if m:
-        base = _placed(m.group(1).strip("'\""), base)
+    cwd = str(ctx.facts.cwd)
     out = []
     for w in found:
+        base = _placed(w.at, cwd) if w.at else cwd
         path = _placed(w.path, base)
         if not path or is_plan_file(path):
             continue
         if w.body is not None and is_secrets_file(path):
             learn_file(ctx, w.body)  # what goes into a .env is kept out wherever it comes back
-        sf = ShellFile(path=ctx.name(path, PATH_CHARS), append=w.append)
+        sf = ShellFile(path=ctx.name(path, PATH_CHARS), append=w.append, kind=w.kind,
+                       into=w.into, forced=w.forced)
+        if w.to:
+            sf.to = ctx.name(_placed(w.to, base), PATH_CHARS)
         if w.body is not None:
             sf.told, sf.exact, sf.count = True, w.exact, count_lines(w.body)
             if w.exact and sf.count <= MAX_FILE_LINES:
@@ -320,14 +343,17 @@ def _placed(path: str, base: str) -> str:
 
 
 def on_shell_result(ctx: Context, call: Pending, status: str) -> None:
-    """A command that ran: the files it wrote are changed files. A
-    here-document's lines are counted (a file the session knew: the lines
-    between; else all of them, estimated, as a Write over a file not known);
-    an append or an `echo … > f` is counted as not known."""
+    """A command that ran: the files it wrote, deleted, renamed or made are
+    changed files. A here-document's lines are counted (a file the session
+    knew: the lines between; else all of them, estimated, as a Write over a
+    file not known); an append or an `echo … > f` is counted as not known."""
     if status != "ok":
         return
     facts = ctx.facts
     for sf in call.shell_files:
+        if sf.kind:
+            _shell_change(ctx, sf)
+            continue
         change = _change_of(facts, sf.path)
         if change is None:
             continue
@@ -337,10 +363,144 @@ def on_shell_result(ctx: Context, call: Pending, status: str) -> None:
         _follow(facts.files, change, "Write" if after is not None else "Bash", None, after,
                 (sf.count, 0), True)
         ctx.files_touched.add(sf.path)
-        op = "appended by a command" if sf.append else "written by a command"
-        if op not in change.ops:
-            change.ops.append(op)
+        change.gone = False
+        _add_op(change, "appended by a command" if sf.append else "written by a command")
         change.steps += 1
+
+
+def _add_op(change: FileChange, op: str) -> None:
+    if op not in change.ops:
+        change.ops.append(op)
+
+
+def _known(facts: Fold) -> dict[Redacted, bool]:
+    """Every file the session knows of: those it changed (True while they are
+    there) and those it saw."""
+    out = dict.fromkeys(facts.seen, True)
+    out.update((p, not c.gone) for p, c in facts.files.items())
+    return out
+
+
+def _under(path: str, folder: str) -> str | None:
+    """`path`'s part under `folder` ("" for the folder itself), or None."""
+    if path == folder:
+        return ""
+    for sep in ("/", "\\"):
+        head = folder.rstrip(sep) + sep
+        if path.startswith(head):
+            return path[len(head):]
+    return None
+
+
+def _matching(pattern: str, known: dict[Redacted, bool]) -> list[Redacted]:
+    """The known files a shell pattern names (`src/*.py`: in that folder only)."""
+    import fnmatch  # only for a pattern in a deleting command
+
+    folder, _, name = pattern.replace("\\", "/").rpartition("/")
+    return [p for p, there in known.items() if there
+            and p.replace("\\", "/").rpartition("/")[0] == folder
+            and fnmatch.fnmatchcase(p.replace("\\", "/").rpartition("/")[2], name)]
+
+
+def _shell_change(ctx: Context, sf: ShellFile) -> None:
+    """A file (or files) a command that ran deleted, renamed or made."""
+    facts = ctx.facts
+    known = _known(facts)
+    path = str(sf.path)
+    if sf.kind in (shell_files.DELETE, shell_files.TREE):
+        if any(c in path for c in shell_files.GLOB):
+            targets = _matching(path, known)
+        elif sf.kind == shell_files.TREE:
+            # The path itself (a file, or `rm -r` of one), and what the session knows under it.
+            # (a folder none of whose files the session knows: none told)
+            targets = [p for p, there in known.items() if there and _under(p, path) is not None]
+        else:
+            # `rm f` succeeded: f was there. `rm -f f`: only if the session knew it.
+            targets = [sf.path] if known.get(sf.path, not sf.forced) else []
+        for target in targets:
+            _deleted(ctx, target)
+    elif sf.kind == shell_files.MOVE:
+        to = str(sf.to)
+        moved = {p: rest for p, there in known.items() if there
+                 and (rest := _under(p, path)) is not None}
+        if not moved:
+            moved = {sf.path: ""}  # a file not known: renamed all the same
+        folder = sf.into or any(_under(p, to) for p, there in known.items() if there)
+        if folder:  # into the folder `to`: under its name there
+            to = _joined(to, _base_name(path))
+        for old, rest in moved.items():
+            _renamed(ctx, old, Redacted(_joined(to, rest) if rest else to))
+    elif sf.kind == shell_files.MADE:
+        change = _change_of(facts, sf.path)
+        if change is None:
+            return
+        if sf.path in known or change.steps:
+            _add_op(change, "written by a command")  # it was there: its lines not known
+            change.uncounted = change.guessed = True
+            _follow(facts.files, change, "Bash", None, None, (0, 0), True)
+        else:
+            # Made from nothing: its lines are those of the file's first content known.
+            _add_op(change, "created by a command")
+            change.uncounted = True
+            _follow(facts.files, change, "Bash", b"", None, (0, 0), True)
+        change.gone = False
+        change.steps += 1
+        ctx.files_touched.add(sf.path)
+
+
+def _base_name(path: str) -> str:
+    return path.replace("\\", "/").rstrip("/").rpartition("/")[2]
+
+
+def _joined(folder: str, rest: str) -> str:
+    sep = "\\" if "\\" in folder and "/" not in folder else "/"
+    return folder.rstrip(sep) + sep + rest.replace("/", sep) if rest else folder
+
+
+def _deleted(ctx: Context, path: Redacted) -> None:
+    """The file is gone: a content known before it, it loses all its lines
+    (the net lines are exact where the first content is known); else its
+    lines are not known ("?")."""
+    facts = ctx.facts
+    change = _change_of(facts, path)
+    if change is None:
+        return
+    if change.anchored:
+        _follow(facts.files, change, "Bash", None, b"", (0, 0), False)
+    else:
+        # Lines not known of a file deleted whose content never was: not counted
+        # as +0 −0, nor as the changes made to it before (they went with it).
+        change.settled_added = change.settled_removed = change.added = change.removed = 0
+        change.uncounted = change.guessed = change.estimated = True
+    change.gone = True
+    _add_op(change, "deleted by a command")
+    change.steps += 1
+    ctx.files_touched.add(path)
+
+
+def _renamed(ctx: Context, old: Redacted, new: Redacted) -> None:
+    """The file moved: its change so far goes with it, under its new path."""
+    facts = ctx.facts
+    if old == new:
+        return
+    change = facts.files.pop(old, None)
+    if change is None:
+        # Not changed before: the same lines under a new name (a rename
+        # changes no line: not a step whose lines are not known).
+        change = FileChange(moved_from=old)
+    elif not change.moved_from and "created" not in change.ops and \
+            "created by a command" not in change.ops:
+        change.moved_from = old
+    facts.files.pop(new, None)  # what was there is replaced
+    if len(facts.files) >= MAX_FILES:
+        facts.files_dropped += 1
+        return
+    facts.files[new] = change
+    _add_op(change, "renamed by a command")
+    ctx.files_touched.discard(old)
+    ctx.files_touched.add(new)
+    if old in facts.seen:
+        facts.seen[facts.seen.index(old)] = new
 
 
 def unknown_lines(change: FileChange) -> bool:
@@ -359,9 +519,11 @@ def lines_mark(change: FileChange) -> str:
 
 def no_net_change(change: FileChange) -> bool:
     """A file the session changed back to what it was (or rewrote as it was):
-    exact counts, +0 −0, and not a file it created."""
+    exact counts, +0 −0, not renamed, and not a file it created (unless it
+    deleted it again)."""
+    made = "created" in change.ops or "created by a command" in change.ops
     return (not change.estimated and not change.added and not change.removed
-            and "created" not in change.ops)
+            and not change.moved_from and (not made or change.gone))
 
 
 def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:

@@ -33,6 +33,8 @@ def on_read(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     path = str(inp.file_path or "")
     if rx(_SECRETS_FILE).search(path):
         call.git = SECRETS_FILE  # its result is read for values to keep out of the note
+    if path:
+        call.file = ctx.name(path, 300)  # a file known to be there (fold.files.on_listed)
     return Action(kind=EXPLORE, reads=1, ts=ts), True
 
 

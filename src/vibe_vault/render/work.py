@@ -50,7 +50,9 @@ def files(page: Page) -> list[Md]:
         rel = shown_path(path, base)
         mark = lines_mark(c)
         # Changed back to what it was: listed (it was worked on), not counted.
-        ops = text(", ".join(c.ops) + (" (no net change)" if no_net_change(c) else "")
+        told = [f"renamed from {shown_path(c.moved_from, base)} by a command"
+                if op == "renamed by a command" and c.moved_from else op for op in c.ops]
+        ops = text(", ".join(told) + (" (no net change)" if no_net_change(c) else "")
                    + _in_worktrees(fw.worktrees))
         by = md(" {} |", cell(join(", ", (doer(b) for b in fw.by)))) if helped else BLANK
         if mark == "?":  # written by a command that does not say its lines
