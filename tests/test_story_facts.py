@@ -414,3 +414,155 @@ def test_every_corpus_note_starts_and_ends_with_the_sessions_own_entries(
         assert when(fm["ended"]) == last.replace(microsecond=0), main.name
         checked += 1
     assert checked > 10 and meta_first >= 2, (checked, meta_first)
+
+
+# -- small facts: commits that mention tests, a question never put, Claude's links -----------
+
+runner_words = st.sampled_from(["pytest", "npm test", "go test ./...", "cargo test",
+                                "python -m pytest -q", "make test", "jest"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(before=phrase, runner=runner_words, after=phrase,
+       form=st.sampled_from(["double", "single", "heredoc", "cat-heredoc"]),
+       sha=st.text(alphabet="0123456789abcdef", min_size=7, max_size=7))
+def test_a_commit_whose_message_names_a_test_runner_is_a_commit(
+        before: str, runner: str, after: str, form: str, sha: str) -> None:
+    """`git commit -m "… pytest …"` (in every quoting and here-document form
+    Claude writes) is a commit, never a test run: the note lists the commit
+    and no test."""
+    subject = f"{before} {runner} {after}"
+    command = {
+        "double": f'git commit -m "{subject}"',
+        "single": f"git commit -m '{subject}'",
+        "heredoc": f"git commit -q -F - <<'MSG'\n{subject}\nMSG",
+        "cat-heredoc": f'git commit -m "$(cat <<\'EOF\'\n{subject}\n\nRan {runner}.\nEOF\n)"',
+    }[form]
+    t = Lines(version="2.1.50")
+    t.user("commit it")
+    tid = "toolu_0001"
+    t.add("assistant", message={
+        "id": "msg_a", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "tool_use", "id": tid, "name": "Bash", "input": {"command": command}}],
+        "usage": {"input_tokens": 1, "output_tokens": 1}})
+    out = f"[main {sha}] {subject}\n 1 file changed, 1 insertion(+)\n"
+    t.user([{"type": "tool_result", "tool_use_id": tid, "content": out}],
+           toolUseResult={"stdout": out, "stderr": "", "interrupted": False})
+    t.say("Committed.")
+    state = t.state()
+    assert [c.kind for c in state.fold.commands] == ["command"]
+    assert [c.subject for c in state.fold.commits] == [subject]
+    note = render(state)
+    assert "tests passed" not in note and "tests failed" not in note
+    assert "Ran tests" not in note
+
+
+def test_a_question_the_tool_never_put_is_not_asked() -> None:
+    """AskUserQuestion answered "No such tool available" (coderabbit cb2e607c):
+    the question was never put to the user."""
+    t = Lines(version="2.0.37")
+    t.user("install it")
+    tid = "toolu_0001"
+    t.add("assistant", message={
+        "id": "msg_a", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "tool_use", "id": tid, "name": "AskUserQuestion",
+                     "input": {"questions": [{"question": "Which installer do you prefer?",
+                                              "header": "Installer", "options": []}]}}],
+        "usage": {"input_tokens": 1, "output_tokens": 1}})
+    t.user([{"type": "tool_result", "tool_use_id": tid, "is_error": True,
+             "content": "<tool_use_error>Error: No such tool available: AskUserQuestion"
+                        "</tool_use_error>"}])
+    t.say("I'll pick uv.")
+    note = render(t.state())
+    assert "Asked:" not in note
+    assert "Tried to ask: “Which installer do you prefer?” — failed" in note
+
+
+path_part = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_-", min_size=1, max_size=10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=path_part, folder=st.one_of(st.just(""), path_part.map(lambda p: p + "/")),
+       ext=st.sampled_from([".md", ".toml", ".py", ""]), same=st.booleans())
+def test_claudes_links_read_as_words(name: str, folder: str, ext: str, same: bool) -> None:
+    """A Markdown link in Claude's words (`[README.md](README.md)`) is shown
+    as its words, the target beside them when it says more; never escaped
+    markup (`[README.md\\](README.md)`), never a live link."""
+    target = f"{folder}{name}{ext}"
+    label = target if same else f"{name} notes"
+    t = Lines(version="2.1.50")
+    t.user("update the docs")
+    t.say(f"I've updated the [{label}]({target}) file.\n\nDone.")
+    t.user("thanks")
+    t.say("You're welcome.")
+    story = story_of(render(t.state()))
+    assert "](" not in story, story
+    expected = label if same or target.endswith(label) else f"{label} ({target})"
+    unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", story)
+    assert f"updated the {expected} file" in unescaped, story
+
+
+# -- the user's words refusing a subagent's call ----------------------------------------------
+
+REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+           "(eg. if it was a file edit, the new_string was NOT written to the file). To tell "
+           "you how to proceed, the user said:\n")
+
+
+def _subagent_session(words: str, agent_id: str, inline: bool) -> tuple[Lines, list[dict[str, Any]]]:
+    """A main session whose Task's subagent had a call refused with `words`:
+    inline (its entries in the main file, 1.0.x) or in its own file."""
+    t = Lines(version="1.0.56" if inline else "2.1.50")
+    t.user("check the build")
+    t.add("assistant", message={
+        "id": "msg_task", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "tool_use", "id": "toolu_task", "name": "Task",
+                     "input": {"description": "Run the build", "prompt": "run it",
+                               "subagent_type": "general-purpose"}}],
+        "usage": {"input_tokens": 1, "output_tokens": 1}})
+    side = Lines(version=t.version)
+    side.at = t.at
+    extra = {"isSidechain": True} if inline else {"isSidechain": True, "agentId": agent_id}
+    side.user("run it", **extra)
+    side.add("assistant", message={
+        "id": "msg_sub", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "tool_use", "id": "toolu_sub", "name": "Bash",
+                     "input": {"command": "make build"}}],
+        "usage": {"input_tokens": 1, "output_tokens": 1}}, **extra)
+    side.user([{"type": "tool_result", "tool_use_id": "toolu_sub", "is_error": True,
+                "content": REFUSED + words}], **extra)
+    side.say("Understood.")
+    side.lines[-1].update(extra)
+    if inline:
+        t.lines.extend(side.lines)
+        t.at = side.at
+    t.user([{"type": "tool_result", "tool_use_id": "toolu_task",
+             "content": [{"type": "text", "text": "It was refused."}]}],
+           toolUseResult={"status": "completed", "agentId": agent_id, "totalToolUseCount": 1,
+                          "content": [{"type": "text", "text": "It was refused."}]})
+    t.say("The subagent was stopped.", 5)
+    return t, side.lines
+
+
+@settings(max_examples=30, deadline=None)
+@given(words=phrase)
+def test_words_refusing_an_inline_subagents_call_are_kept(words: str) -> None:
+    t, _ = _subagent_session(words, "a1b2c3d", inline=True)
+    note = render(t.state())
+    assert f"You said, refusing a subagent's call: “{words}”" in note
+
+
+def test_words_refusing_a_subagent_files_call_are_kept_end_to_end(env: Env) -> None:
+    """Through `vv backfill` (a process): the subagent's own file holds the
+    refusal; the note tells the words under that subagent."""
+    words = "use the make target in the tools folder instead"
+    t, side = _subagent_session(words, "a1b2c3d4e5", inline=False)
+    main = env.transcript(SID, t.encoded())
+    agent = main.parent / SID / "subagents" / "agent-a1b2c3d4e5.jsonl"
+    agent.parent.mkdir(parents=True)
+    agent.write_bytes(b"".join(json.dumps(x).encode() + b"\n" for x in side))
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr
+    (note,) = env.notes().values()
+    subagents = note.split("\n## Subagents\n", 1)[1].split("\n## ", 1)[0]
+    assert f"You said, refusing its call: “{words}”" in subagents, subagents

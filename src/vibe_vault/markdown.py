@@ -295,6 +295,20 @@ def _underlines(line: str) -> bool:
 _TRIGGERS = "<&[]`%:#^\\"
 
 
+# A Markdown link in quoted text: `[label](target)` (no brackets or
+# parentheses inside). Shown as its words, and the target beside them when it
+# says more: escaped, it read `[CLAUDE.md\](CLAUDE.md)`; live, a transcript
+# could make the note link anywhere.
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)")
+
+
+def _link_words(m: re.Match[str]) -> str:
+    label, target = m.group(1), m.group(2)
+    if target == label or target.rstrip("/").endswith(label.strip("`")):
+        return label
+    return f"{label} ({target})"
+
+
 def _inert(line: str) -> str:
     """A line of quoted text with nothing in it that turns into markup (see
     `_INLINE`), except inside its inline code spans, which stay code. (A
@@ -312,12 +326,17 @@ def _inert(line: str) -> str:
         if closer is None:
             i += 1
             continue
-        out.append(_inline(line[at:opener.start()]))
+        out.append(_prose(line[at:opener.start()]))
         out.append(line[opener.start():closer.end()])  # a code span: inert as it is
         at = closer.end()
         i = runs.index(closer) + 1
-    out.append(_inline(line[at:]))
+    out.append(_prose(line[at:]))
     return "".join(out)
+
+
+def _prose(s: str) -> str:
+    """Quoted words outside code spans, made inert (links as their words)."""
+    return _inline(_LINK.sub(_link_words, s) if "](" in s else s)
 
 
 def quote(s: str) -> Md:

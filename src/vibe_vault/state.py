@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 35
+STATE_VERSION = 36
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -512,6 +512,9 @@ class Fold(Struct, omit_defaults=True):
     # fold.subagents
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0
+    # A subagent's fold: the words the user typed when refusing its calls
+    # (told under the subagent in the note; the main session's own are prompts).
+    refusal_words: list[Redacted] = field(default_factory=list)
     # What inline subagents did (older layout: `isSidechain` entries in this file).
     sidechain: "Fold | None" = None
 

@@ -4,6 +4,8 @@ their output goes on to `git` for commits, pushes and PRs."""
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from vibe_vault import text as tx
@@ -83,8 +85,27 @@ def powershell_error(output: str) -> str:
     return ""
 
 
+# A message given on the command line (`git commit -m "…"`, `gh pr create
+# --body '…'`) or as a here-document (`-F - <<'MSG'`, `"$(cat <<'EOF' … EOF)"`):
+# words, not commands. A commit whose message says "pytest" runs no tests.
+_QUOTED_MESSAGE = (r"(?:^|\s)(?:-m|-F|--message|--body|--title|--notes)(?:\s+|=)"
+                   r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*')")
+_HEREDOC_BODY = r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n[\s\S]*?^\s*\1\s*$"
+
+
+def without_messages(command: str) -> str:
+    """`command` without the messages it passes (see _QUOTED_MESSAGE)."""
+    if "-" in command and ("\"" in command or "'" in command):
+        command = rx(_QUOTED_MESSAGE).sub(" -m ''", command)
+    if "<<" in command:
+        command = re.sub(_HEREDOC_BODY, "<<\\1", command, flags=re.M)
+    return command
+
+
 def kind_of(command: str) -> str:
-    """test, build or command."""
+    """test, build or command (what it runs: not the words of a message it
+    passes)."""
+    command = without_messages(command)
     low = command.lower()
     if _mentions(low, _TEST_HINTS) and rx(_TEST_CMD).search(command):
         return "test"

@@ -110,8 +110,12 @@ def on_user(ctx: Context, e: Entry, ts: str) -> None:
         for b in content:
             if not isinstance(b, str) and b.type == "tool_result":
                 refused = calls.on_tool_result(ctx, b, e, ts)
-                if refused is not None and not e.isSidechain and not ctx.agent:
+                if refused is None:
+                    continue
+                if not e.isSidechain and not ctx.agent:
                     on_refusal_words(ctx, *refused, ts)
+                else:
+                    subagent_refusal_words(ctx, refused[0])
     words, images = typed_words(content)
     if words is not None and "<ide_" in words and not ctx.facts.ide:
         ctx.facts.ide = bool(rx(_IDE_TAG).search(words))
@@ -301,6 +305,24 @@ def shell_outcome(stdout: str, stderr: str) -> str:
         return "passed"
     first = tx.one_line(stdout, OUTCOME_CHARS) or tx.one_line(stderr, OUTCOME_CHARS)
     return f"printed: {first}" if first else ""
+
+
+MAX_REFUSAL_WORDS = 20
+
+
+def subagent_refusal_words(ctx: Context, words: str) -> None:
+    """What the user typed when refusing a subagent's tool call: the
+    subagent's instruction from them, kept with its fold (the note tells it
+    under the subagent) and for search."""
+    raw, private = tx.hide_private(tx.cut(words, RAW_PROMPT_CHARS))
+    if private:
+        ctx.learn(private, PRIVATE_WORD)
+    words = tx.strip_wrappers(raw)
+    facts = ctx.facts
+    if not words or len(facts.refusal_words) >= MAX_REFUSAL_WORDS:
+        return
+    ctx.say("prompt", words)
+    facts.refusal_words.append(ctx.text(words, PROMPT_CHARS, stated=True))
 
 
 _STDOUT = r"<local-command-stdout>([\s\S]*?)(?:</local-command-stdout>|$)"

@@ -327,6 +327,8 @@ def _plan_file(a: Action, state: SessionState) -> Md:
 
 
 def _question(a: Action, state: SessionState) -> Md:
+    if a.status == "failed":  # never put to the user ("No such tool available")
+        return md("Tried to ask: “{}” — failed", text(tx.one_line(a.text, ACTION_LINE_CHARS - 30)))
     asked = tx.one_line(a.text, 110 if a.detail else ACTION_LINE_CHARS - 15)
     ans = md(" → {}", strong(tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
         if a.detail else md("")

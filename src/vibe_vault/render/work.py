@@ -4,6 +4,7 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 
 from msgspec import Struct, field
 
+from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
 from vibe_vault.fold.files import lines_mark, no_net_change
 from vibe_vault.markdown import (
@@ -280,6 +281,7 @@ def subagents(page: Page) -> list[Md]:
     # name one agent (a resumed one, the streamed "?"), each with up to a
     # window of messages, and this section is rendered at every Stop.
     used_by: dict[int, int] = {}
+    told: set[int] = set()  # agents whose user's words are told (a resumed one: once)
     for s in f.subagents:
         af = by_agent.get(s.agent_id) or f.progress.get(s.agent_id)
         calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
@@ -310,8 +312,15 @@ def subagents(page: Page) -> list[Md]:
                         "unfinished: no result")
         desc = md(": {}", text(s.description)) if s.description else BLANK
         out.append(md("- {}{} ({})", emphasis(s.type), desc, text(", ".join(bits))))
+        if af is not None and af.work.refusal_words and id(af) not in told:
+            told.add(id(af))
+            out.extend(md("  - You said, refusing its call: “{}”", text(tx.one_line(w, 300)))
+                       for w in af.work.refusal_words)
     if f.subagents_dropped:
         out.append(md("- … and {} more", text(n(f.subagents_dropped))))
+    if f.sidechain is not None:  # inline subagents (one file, not told apart)
+        out.extend(md("- You said, refusing a subagent's call: “{}”", text(tx.one_line(w, 300)))
+                   for w in f.sidechain.refusal_words)
     out.append(BLANK)
     return out
 
