@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -147,6 +148,36 @@ def test_subagents_changes_to_one_file_combine_under_its_repository_path(
     section = render(state).split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0]
     shown = re.findall(r"(?m)^\| `([^`]+)` \|", section)
     assert sorted(shown) == sorted(copies), section  # each once, as the repository holds it
+
+
+def test_a_files_changes_are_told_in_the_order_the_agents_began() -> None:
+    """Two subagents write one file of the repository in turn, the later one
+    under a key that sorts first: its row lists the agents, and what they did,
+    in the order they began (the times the test wrote)."""
+    repo = "/work/app"
+    path = f"{repo}/.claude/worktrees/agent-x/notes.md"
+    main = Transcript(cwd=repo)
+    main.prompt("two rounds")
+    main.say("Delegated.")
+    state = main.state()
+    on_disk: dict[str, str] = {}
+    for key, hour, words in (("b-first", 10, "one\n"), ("a-second", 11, "one\ntwo\n")):
+        t = Transcript(sid=main.sid, cwd=f"{repo}/.claude/worktrees/agent-x", hour=hour)
+        t.prompt("your round")
+        result: dict[str, Any] = {"type": "create", "filePath": path, "content": words,
+                                  "structuredPatch": []}
+        if path in on_disk:
+            result.update(type="update", originalFile=on_disk[path])
+        t.call("Write", {"file_path": path, "content": words}, result, "ok")
+        on_disk[path] = words
+        for line in t.lines:
+            line.update(isSidechain=True, agentId=key)
+        entries = [decode_line(x) for x in t.encoded()]
+        state.agents[key] = AgentFile(fold=fold_agent(AgentFold(), entries),
+                                      agent_type="general-purpose", description=key)
+    fw = work_of(state).files[f"{repo}/notes.md"]
+    assert fw.by == ["general-purpose: b-first", "general-purpose: a-second"]
+    assert fw.change.ops == ["created", "modified"]
 
 
 def _write_session(env: Env, repo: Path, sid: str) -> dict[str, tuple[str, str]]:

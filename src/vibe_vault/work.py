@@ -53,7 +53,8 @@ class Work(Struct):
 
 
 def doers(state: SessionState) -> list[Doer]:
-    """The main agent, then each subagent whose work was folded."""
+    """The main agent, then each subagent whose work was folded, in the order
+    they began (a file two of them changed lists its changes and agents so)."""
     out = [Doer(MAIN, state.fold)]
     subs = state.fold.subagents
     if state.fold.sidechain is not None:
@@ -61,7 +62,7 @@ def doers(state: SessionState) -> list[Doer]:
         out.append(Doer(subagent_label(subs[0].type, subs[0].description)
                         if len(subs) == 1 else "subagent", state.fold.sidechain))
     names = {s.agent_id: subagent_label(s.type, s.description) for s in subs if s.agent_id}
-    for _, af in sorted(state.agents.items()):
+    for _, af in sorted(state.agents.items(), key=lambda ka: (ka[1].fold.first_ts or "~", ka[0])):
         if af.foreign:
             continue
         label = (names.get(af.fold.agent_id) or subagent_label(af.agent_type, af.description)
