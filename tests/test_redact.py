@@ -139,6 +139,7 @@ def test_trigger_rules_with_prefixes_are_the_union_over_every_prefix(
     assert with_prefixes(rules_of) == expected
 
 
+@settings(deadline=None)
 @given(st.dictionaries(st.text(alphabet="ab-_:\n", min_size=1, max_size=6),
                        st.sets(st.integers(0, 20), max_size=4), max_size=30))
 def test_trigger_word_tree_puts_each_word_under_the_longest_it_holds(

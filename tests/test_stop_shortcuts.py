@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import sys
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vibe_vault import hook_input, paths, redact
@@ -26,6 +26,7 @@ tokens = st.builds(
     short=st.integers(0, 5), unrecorded=st.integers(0, 10**5))
 
 
+@settings(deadline=None)
 @given(st.lists(tokens, max_size=40))
 def test_tokens_summed_by_column_are_the_running_totals(parts: list[Tokens]) -> None:
     one_by_one: dict[str, Tokens] = {}
@@ -52,6 +53,7 @@ def test_every_control_a_path_is_refused_for_is_a_character_python_does_not_prin
         assert all(re.fullmatch(pattern, c) for c in printed)
 
 
+@settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("aZ:/\\.- ")) | st.characters(), max_size=12))
 @example("C:\\x")
 @example("\\\\server\\share")
@@ -62,6 +64,7 @@ def test_windows_paths_and_parts_are_told_as_the_patterns_tell_them(p: str) -> N
     assert paths.split_path(p) == [c for c in re.split(r"[\\/]+", p) if c]
 
 
+@settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('ab-. :<|#\x07\u202e')) | st.characters(),
                max_size=30))
 @example("a--b---c")
@@ -71,6 +74,7 @@ def test_a_name_is_cleaned_as_the_patterns_clean_it(name: str) -> None:
                                           re.sub(paths._UNSAFE, "-", name).strip(" .-"))
 
 
+@settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("a%1F\\\n\r\t ")) | st.characters(), max_size=30))
 @example("x\u200by")
 @example("a%2Fb")
