@@ -266,7 +266,11 @@ def _session(p: dict[str, str]) -> list[dict[str, Any]]:
             str, Any]:
         return {"type": "assistant", "uuid": f"a{i}", "timestamp": at(i), **base,
                 "message": {"id": f"m{i}", "model": model, "role": "assistant",
-                            "content": content, "usage": {"input_tokens": 1, "output_tokens": 1}}}
+                            # recorded whole (a token a character at most): a reply's
+                            # usage recorded before it ended is told, in either note
+                            "content": content, "usage": {
+                                "input_tokens": 1,
+                                "output_tokens": max(1, len(json.dumps(content)))}}}
 
     def results(i: int, *items: tuple[str, str, bool]) -> dict[str, Any]:
         return {"type": "user", "uuid": f"u{i}", "timestamp": at(i), **base,

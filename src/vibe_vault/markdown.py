@@ -276,6 +276,8 @@ def cell(s: Md) -> Md:
 
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_ANY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_ITEM_START = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: {1,4}|$)")
 
 
 _RUN = re.compile(r"`+")
@@ -346,15 +348,30 @@ def quote(s: str) -> Md:
     rest of the note."""
     out: list[str] = []
     open_fence = ""
+    item = 0  # the column a list item's words start at, while one goes on
+    fence_item = 0  # that of the item the open fence is in (0: none)
     for line in s.splitlines() or [""]:
-        m = FENCE.match(line)
+        indent = len(line) - len(line.lstrip(" "))
+        if open_fence and fence_item and line.strip() and indent < fence_item:
+            open_fence, fence_item = "", 0  # the item ended, and its code block with it
+        if line.strip() and not open_fence:
+            bullet = _ITEM_START.match(line)
+            if bullet:
+                item = len(bullet.group(0))
+            elif indent < item:
+                item = 0
+        # A fence opens its line, or a list item's words (`   - x` then
+        # `     ```go`): a code block in the item, as Markdown reads it.
+        m = FENCE.match(line) or (
+            _ANY_FENCE.match(line) if item and item <= indent <= item + 3 else None)
         if m:
             mark = m.group(1)
             if not open_fence:
                 open_fence = mark
+                fence_item = item if item and indent >= item else 0
             elif mark[0] == open_fence[0] and len(mark) >= len(open_fence) \
                     and not line.strip()[len(mark):]:
-                open_fence = ""
+                open_fence, fence_item = "", 0
         elif not open_fence:
             line = _inert(line)
             if line.startswith("#") or _underlines(line):

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 36
+STATE_VERSION = 37
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -168,6 +168,9 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     # Claude's last word in the turn was a tool call, not text: `answer` (if
     # any) was written before later work, and the turn has no final answer yet.
     working: bool = False
+    # A turn opened by words given when refusing a call or a plan: what Claude
+    # said to them before it acted again ("No — too small for an agent team").
+    reply: Redacted = Redacted("")
 
 
 class ShellFile(Struct, array_like=True, omit_defaults=True):
@@ -482,6 +485,10 @@ class Fold(Struct, omit_defaults=True):
     commands_run: int = 0
     commands: list[Command] = field(default_factory=list)
     commands_dropped: int = 0
+    # Test runs a hook ran (Claude Code 1.0.x writes a hook's command and
+    # output as a system line: "Stop [uv run pytest] completed successfully:
+    # … 138 passed"): the latest MAX_HOOK_TESTS, for the tests' last result.
+    hook_tests: list[Command] = field(default_factory=list)
     # fold.git
     commits: list[Commit] = field(default_factory=list)
     # Commits a `git log` (or show, rev-parse) printed, sha and subject, the

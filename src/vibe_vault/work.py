@@ -148,7 +148,8 @@ def work_of(state: SessionState) -> Work:
     commits.sort(key=lambda lc: lc[1].ts)
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
-    for _, c in commands:
+    runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests)], key=lambda lc: lc[1].ts)
+    for _, c in runs:
         if c.kind == "test" and c.status in ("ok", "failed", "unknown"):
             # (a run whose result is unknown says nothing of the last run)
             tests = {"ok": "passed", "failed": "failed"}.get(c.status, "")

@@ -34,6 +34,7 @@ TEST_RUNNERS: tuple[str, ...] = (
     r"rspec", r"rake (?:test|spec)", r"phpunit", r"mix test", r"ctest",
     r"mvn(?: -\S+)* test", r"gradle test", r"\./gradlew test", r"dotnet test",
     r"make test", r"just test", r"task test", r"mise (?:run )?test",
+    r"act\b[^;&|\n]*\s-j\s*\S*test",  # a CI workflow's test job, run locally (nektos/act)
 )
 _TEST_CMD = r"(?:^|[\s;&|(/])(?:" + "|".join(TEST_RUNNERS) + r")\b"
 _BUILD_CMD = (

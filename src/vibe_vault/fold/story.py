@@ -10,7 +10,7 @@ from vibe_vault.fold import active, calls, commands, errors, titles, verdicts
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
-from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, Queued, Turn
+from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, Command, Queued, Turn
 from vibe_vault.text import rx
 
 PROMPT_CHARS = 500
@@ -75,6 +75,8 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
             continue
         if b.type == "tool_use" and b.id:
             key = ctx.key(b.id)
+            if not sidechain and not ctx.agent:
+                keep_reply(ctx)
             if key not in facts.pending and key not in ctx.recent:
                 calls.on_tool_use(ctx, b, ts)
             # (else a streaming snapshot repeating a block we have: its order
@@ -95,6 +97,20 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
                 t = ctx.turn()
                 if t is not None and not ctx.agent:
                     t.working = False
+
+
+def keep_reply(ctx: Context) -> None:
+    """Before Claude's first tool call in a turn the user opened by refusing a
+    call with words of their own: the words Claude wrote to them are its reply
+    (an answer to "is it worth an agent team?"), kept apart from the turn's
+    last words, which come after the work."""
+    t = ctx.turn()
+    if (t is None or t.kind != "prompt" or t.detail not in (REFUSED, REFUSED_PLAN)
+            or t.actions or t.reply or t.working or not ctx.has_answer(t)):
+        return
+    ctx.flush()
+    t.reply, t.answer = t.answer, Redacted("")
+    t.answer_redactions = 0  # (the reply's stay counted in the session's)
 
 
 # -- the user ------------------------------------------------------------------------------
@@ -423,10 +439,43 @@ def _typed(content: str) -> bool:
 _MODEL_SWITCH = r"limit reached, now using \S"
 
 
+# How Claude Code 1.0.x tells a hook's run: its event in bold, its command in
+# brackets, how it ended, then what it printed.
+_HOOK_RAN = (r"^(?:\x1b\[[0-9;]*m)*(Stop|SubagentStop|PostToolUse|PreToolUse)(?::\S+)?"
+             r"(?:\x1b\[[0-9;]*m)* \[(.+?)\] (completed successfully|failed[^:]*)(?::|$)")
+MAX_HOOK_TESTS = 20
+
+
+def on_hook_ran(ctx: Context, content: str, ts: str) -> None:
+    """A hook's run that ran tests (`uv run pytest` as a Stop hook): told in the
+    story, and its outcome (by its output, as a piped run is judged) counts
+    for the tests' last result, as Claude's own runs do."""
+    m = rx(_HOOK_RAN).match(content)
+    if m is None or commands.kind_of(m.group(2)) != "test":
+        return
+    output = content[m.end():]
+    status = ("failed" if verdicts.judge(output) == "failed" else "ok") \
+        if m.group(3) == "completed successfully" else "failed"
+    shown = Redacted(commands.shorten(ctx.text(m.group(2), None), ctx.facts.cwd))
+    facts = ctx.facts
+    facts.hook_tests.append(Command(command=shown, kind="test", status=status, ts=ts))
+    del facts.hook_tests[:-MAX_HOOK_TESTS]
+    ctx.add_action(Action(kind="bash", text=shown, detail=Redacted("test"), ts=ts,
+                          status=status, said=Redacted(f"{m.group(1)} hook")))
+
+
 def on_plain_system(ctx: Context, e: Entry, ts: str) -> None:
     """A system line of no subtype: "Claude Opus 4 limit reached, now using
-    Sonnet 4" is told in the story where it happened; the rest is chatter."""
-    if ctx.agent or b"now using" not in bytes(e.content):
+    Sonnet 4" is told in the story where it happened, a hook's test run too;
+    the rest is chatter."""
+    if ctx.agent:
+        return
+    if b"] completed successfully" in bytes(e.content) or b"] failed" in bytes(e.content):
+        content = decode_raw(e.content)
+        if isinstance(content, str):
+            on_hook_ran(ctx, content, ts)
+        return
+    if b"now using" not in bytes(e.content):
         return
     content = decode_raw(e.content)
     if isinstance(content, str) and rx(_MODEL_SWITCH).search(content):

@@ -78,7 +78,7 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("branch", lambda p: _or_null("" if p.state.fold.branch == DETACHED
                                   else p.state.fold.branch)),
     ("branches", lambda p: yaml_list(_branches(p.state.fold.branches))
-     if len(_branches(p.state.fold.branches)) > 1 else None),
+     if _branches(p.state.fold.branches) not in ([], [p.state.fold.branch]) else None),
     ("models", lambda p: yaml_list(p.fig.models)),
     ("claude_code_version", lambda p: _or_null(p.state.fold.version)),
     ("input_tokens", lambda p: _count(p.fig.total.input)),

@@ -142,6 +142,9 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool, when: str) -> None:
         out.append(md("{}{}", _when(when), text(label)))
         out.append(quote(t.text))
         out.append(md(""))
+        if t.reply:
+            out.append(labelled_quote("**Claude:**", gist(t.reply)))
+            out.append(md(""))
         if t.kind == "command" and t.detail:
             out.append(md("*It printed:* {}", text(tx.one_line(t.detail, 160))))
             out.append(md(""))
@@ -276,7 +279,10 @@ def _edit(a: Action, state: SessionState) -> Md:
         return md("Tried to edit {} — {}", path, text(status_word(a.status, a.code)))
     if not a.status:
         return md("Editing {}", path)
-    return md("{} {} (+{} −{}){}", text(verb), path, a.added, a.removed, _times(a))
+    if a.times > 1:  # figures of several changes: said to be their sum, not each one's
+        return md("{} {} ({} changes, +{} −{} in all)", text(verb), path, a.times, a.added,
+                  a.removed)
+    return md("{} {} (+{} −{})", text(verb), path, a.added, a.removed)
 
 
 def _bash(a: Action, state: SessionState) -> Md:
