@@ -31,3 +31,34 @@ def test_inline_skips_the_pattern_only_where_it_finds_nothing(s: str) -> None:
     from vibe_vault.markdown import _INLINE, _inline, _inline_escape
 
     assert _inline(s) == _INLINE.sub(_inline_escape, s)
+
+
+_MARKUP_TOKENS = {"html_inline", "html_block", "link_open", "image"}
+_FENCE_LINE = st.builds(
+    lambda indent, mark, info: indent + mark + info,
+    st.sampled_from(["", " ", "   ", "- ", "1. ", "  - "]),
+    st.sampled_from(["```", "````", "~~~", "~~~~"]),
+    st.text(alphabet="`~ <>/ab*[]()!:", max_size=24))
+
+
+@settings(deadline=None)
+@given(lines=st.lists(st.one_of(_FENCE_LINE, st.text(alphabet="`~ <>/ab*[]()!:\\-1.", max_size=24)),
+                      min_size=1, max_size=5),
+       labelled=st.booleans())
+@example(lines=["``` <script>alert(1)</script> `code` and ``"], labelled=True)
+@example(lines=["``` <script>alert(1)</script>"], labelled=True)
+def test_a_quoted_line_opening_like_a_fence_makes_no_markup(lines: list[str],
+                                                           labelled: bool) -> None:
+    """Quoted transcript text, any of its lines opening like a code fence
+    (with an info string CommonMark may or may not accept), is text or code in
+    the note: never HTML, a link or an image, as a CommonMark reader parses it."""
+    from markdown_it import MarkdownIt
+
+    from vibe_vault.markdown import labelled_quote, quote
+
+    text = "\n".join(lines)
+    block = labelled_quote("**Claude:**", text) if labelled else quote(text)
+    for token in MarkdownIt("commonmark").parse(block):
+        assert token.type not in _MARKUP_TOKENS, (token.type, block)
+        for child in token.children or []:
+            assert child.type not in _MARKUP_TOKENS, (child.type, block)

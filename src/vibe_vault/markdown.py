@@ -280,6 +280,16 @@ _ANY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _ITEM_START = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: {1,4}|$)")
 
 
+def fence_opened(line: str) -> str:
+    """The fence `line` opens, or "". A backtick fence's info string cannot
+    hold a backtick (CommonMark): "``` <b> `x`" is a paragraph line whose
+    markup must be made inert, not a code block that would keep it as is."""
+    m = FENCE.match(line)
+    if m is None or (m.group(1)[0] == "`" and "`" in line[m.end():]):
+        return ""
+    return m.group(1)
+
+
 _RUN = re.compile(r"`+")
 # A line that would underline the line above it into a heading.
 
@@ -364,6 +374,8 @@ def quote(s: str) -> Md:
         # `     ```go`): a code block in the item, as Markdown reads it.
         m = FENCE.match(line) or (
             _ANY_FENCE.match(line) if item and item <= indent <= item + 3 else None)
+        if m and not open_fence and m.group(1)[0] == "`" and "`" in line[m.end():]:
+            m = None  # a backtick in a backtick fence's info string: no fence (see fence_opened)
         if m:
             mark = m.group(1)
             if not open_fence:
@@ -394,7 +406,7 @@ def labelled_quote(label: str, text: str) -> Md:
     label stays inside the quote, so an answer's first characters do not
     change the note's blocks)."""
     quoted = quote(text)
-    if quoted.startswith("> ") and not FENCE.match(quoted[2:]):
+    if quoted.startswith("> ") and not fence_opened(quoted[2:].split("\n", 1)[0]):
         return Md(f"> {label} {quoted[2:]}")
     return Md(f"> {label}\n{quoted}")
 
