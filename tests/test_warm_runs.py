@@ -18,7 +18,7 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, in_process
@@ -180,6 +180,12 @@ def run(env: Env, here: bool = False) -> dict[str, Any]:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(first=st.lists(st.tuples(st.sampled_from(PROJECTS), turns), min_size=1, max_size=5),
        rounds=history)
+# A session whose transcript Claude Code deleted, then its note deleted: the
+# warm run writes the note again from the state, as a first backfill would.
+@example(first=[("alpha", ["fix"])], rounds=[[("delete", 0), ("new", "beta", ["fix"]),
+                                              ("drop_note", 0)]])
+@example(first=[("alpha", ["fix"]), ("beta", ["add"])],
+         rounds=[[("delete", 0)], [("drop_note", 0)]])
 def test_warm_runs_equal_a_first_backfill_of_the_final_home(
         tmp_path_factory: Any, first: list[tuple[str, list[str]]],
         rounds: list[list[tuple[Any, ...]]]) -> None:

@@ -538,6 +538,8 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
         missing = [row[0] for row in conn.execute("SELECT session_id FROM records")
                    if row[0] not in there]
         summary.files_pruned = prune_finished(cfg, conn, missing)
+        if not request.dry_run:
+            summary.written += write_gone_notes(cfg, conn, missing)
         # Last, not first: ext4 looks past every recently deleted inode at each
         # create, and an upgrade may leave one lock file per session ever seen.
         from vibe_vault.lock import sweep_session_lock_files
@@ -664,6 +666,33 @@ class _NoteFolders:
                 names = set()
             self.listed[folder] = names
         return name in names
+
+
+def write_gone_notes(cfg: Config, conn: Any, missing: list[str]) -> int:
+    """Write again, from its saved state, the note of each session whose
+    transcript files are all gone and whose note is no longer in the vault:
+    the state holds all the note says, and a first backfill of the same home
+    (its transcripts still there) would write it. How many were written."""
+    from vibe_vault import registry
+    from vibe_vault.lock import LockTimeout
+    from vibe_vault.session import Store, Update, update_session
+
+    store = Store(cfg.state_dir)
+    written = 0
+    for sid in missing:
+        rec = registry.get(conn, sid)
+        if (rec is None or not rec.note or not rec.files
+                or os.path.exists(os.path.join(cfg.vault, *rec.note.split("/")))
+                or any(os.path.exists(f.path) for f in rec.files)
+                or not os.path.exists(store.state_path(sid))):
+            continue
+        try:
+            out = update_session(cfg, Update(session_id=sid, transcript=rec.files[0].path,
+                                             agent_files=[], gone=True), store)
+        except (LockTimeout, OSError):
+            continue  # written by the next run
+        written += bool(out.note)
+    return written
 
 
 def prune_finished(cfg: Config, conn: Any, missing: list[str]) -> int:

@@ -443,6 +443,9 @@ class Update(Struct, kw_only=True, frozen=True):
     want_record: bool = False  # return the registry record and search document too
     links: "Links | None" = None  # links to the session's neighbours, set into the state
     cwd_hint: str | None = None  # the hook's cwd, for a note made before the transcript
+    # The transcript is gone (Claude Code deleted it): nothing to read, the
+    # note made again from the saved state (a warm backfill, the note deleted)
+    gone: bool = False
 
 
 class Places:
@@ -585,6 +588,8 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
         read, complete = read_main(state, places.transcript, deadline, redactor,
                                    work.keep_thinking)
     except FileNotFoundError:
+        if request.gone:
+            return 0, 0, True
         if request.provisional is None:
             raise
         # `claude -p`: the first Stop can come before the transcript exists.
