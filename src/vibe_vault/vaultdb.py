@@ -235,8 +235,17 @@ def _open(path: str, timeout: float) -> sqlite3.Connection:
         # only lose the last commits): everything here is rebuilt from the
         # states when missing, and a backfill's commits waited ~50 ms each.
         conn.execute("PRAGMA synchronous = NORMAL")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone():
+        # Both read in one snapshot: read apart, another process's schema (its
+        # tables and user_version are one transaction) could commit between
+        # them, and version 0 beside its tables would read as a foreign
+        # schema, the database deleted from under every process using it.
+        conn.execute("BEGIN")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            empty = not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
+        finally:
+            conn.execute("COMMIT")
+        if version == 0 and empty:
             conn.execute("PRAGMA auto_vacuum = FULL")  # pages freed go back to the disk
             _wal(conn, timeout)
             try:
