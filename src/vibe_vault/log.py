@@ -26,7 +26,9 @@ def _clean(msg: str) -> str:
 
     # Cut at whitespace before the gate (a token cut in two would pass it), and
     # to its length after it.
-    return DEFAULT.redact(" ".join(terminal_safe(cut(msg, 2000)).split()))[0][:500]
+    # (Gated before and after the escape: what it drops could unbound a token.)
+    return DEFAULT.redact_escaped(cut(msg, 2000),
+                                  lambda text: " ".join(terminal_safe(text).split()))[0][:500]
 
 
 def log_to_file(state_dir: str | os.PathLike[str] | None, level: str, msg: str) -> None:

@@ -370,6 +370,23 @@ class Redactor:
             found.extend(text[a:b] for a, b, _ in second if text[a:b] not in seen)
         return "".join(parts) + text[at:], count + max(0, len(merged) - len(first))
 
+    def redact_escaped(self, text: str, escape: Callable[[str], str],
+                       found: list[str] | None = None) -> tuple[str, int]:
+        r"""`escape(text)` (made safe for where it lands) with secrets replaced.
+
+        An escape that drops characters (a bidi control, an escape sequence)
+        takes away what bounded a token: `q\u202enpm_…\u202eRZ` reads
+        `qnpm_…RZ`, one long run no rule matches; and it can join a token's
+        pieces (`npm_ab\x1b[0mcd…`). So when escaping changes the text, it
+        is gated as written (each token still bounded), then escaped and
+        gated again (a token joined only by the escape)."""
+        escaped = escape(text)
+        if escaped == text:
+            return self.redact(text, found)
+        text, first = self.redact(text, found)
+        out, second = self.redact(escape(text), found)
+        return out, first + second
+
     def _redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         if not text:
             return text, 0

@@ -347,9 +347,12 @@ def shown(text: str, redactor: Redactor) -> str:
 
     # An escape sequence goes whole (a space in its place), so neither its
     # letters nor a token glued to them survive as text.
-    text = re.sub(_ESCAPES, " ", tx.cut(text, 2000))
-    line = " ".join(tx.terminal_safe(text).split())
-    return tx.trim(redactor.redact(line)[0], 80)
+    # It is gated before and after that (`Redactor.redact_escaped`): a
+    # dropped bidi control leaves a token glued to the letters around it.
+    def escape(text: str) -> str:
+        return " ".join(tx.terminal_safe(re.sub(_ESCAPES, " ", text)).split())
+
+    return tx.trim(redactor.redact_escaped(tx.cut(text, 2000), escape)[0], 80)
 
 
 # CSI (ESC [ or the C1 byte), OSC (ESC ] … BEL or ST), and any other ESC pair.

@@ -407,7 +407,7 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
     """
     if limit is not None:
         text = tx.cut(text, limit * 2)
-    text, n = redactor.redact(tx.clean(text), found)
+    text, n = redactor.redact_escaped(text, tx.clean, found)
     if learned:
         text, more = forget_learned(Redacted(text), learned)
         n += more
