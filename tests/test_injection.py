@@ -164,21 +164,35 @@ OWN_WIKILINK = re.compile(
 
 def _unescaped_source(inline: str) -> str:
     """An inline's source with escaped characters and code spans blanked out,
-    and the wikilinks vibe-vault itself wrote taken out."""
-    masked = re.sub(r"\\[!-/:-@\[-`{-~]", "\0\0", inline)
-    runs = list(re.finditer(r"`+", masked))
-    out, at, i = [], 0, 0
-    while i < len(runs):
-        closer = next((j for j in range(i + 1, len(runs))
-                       if len(runs[j].group(0)) == len(runs[i].group(0))), None)
-        if closer is None:
+    and the wikilinks vibe-vault itself wrote taken out. Read left to right as
+    CommonMark does: a backslash escapes outside a code span only (inside one
+    it is literal, so `` `a\\` `` is a span that ends at its second backtick)."""
+    out: list[str] = []
+    i, n = 0, len(inline)
+    while i < n:
+        c = inline[i]
+        if c == "\\" and i + 1 < n and _ESCAPABLE.match(inline[i + 1]):
+            out.append("\0\0")
+            i += 2
+            continue
+        if c != "`":
+            out.append(c)
             i += 1
             continue
-        out.append(masked[at:runs[i].start()])
-        at = runs[closer].end()
-        i = closer + 1
-    out.append(masked[at:])
+        run = _BACKTICKS.match(inline, i)
+        assert run is not None
+        closer = next((m for m in _BACKTICKS.finditer(inline, run.end())
+                       if len(m.group(0)) == len(run.group(0))), None)
+        if closer is None:
+            out.append(run.group(0))  # no span: the backticks are text
+            i = run.end()
+        else:
+            i = closer.end()  # the span, blanked out
     return OWN_WIKILINK.sub("", "".join(out))
+
+
+_ESCAPABLE = re.compile(r"[!-/:-@\[-`{-~]")
+_BACKTICKS = re.compile(r"`+")
 
 
 def _check_markdown(note: str) -> str:
@@ -679,6 +693,8 @@ def test_hostile_text_in_every_field_stays_text(hostile: dict[str, str]) -> None
            and len(f.subagents) == len(pf.subagents) and len(f.todos) == len(pf.todos)
            and len(f.errors) == len(pf.errors) and bool(f.own_summary) == bool(pf.own_summary)
            and [t.kind for t in f.turns] == [t.kind for t in pf.turns]
+           # An answer of nothing but terminal escapes is no answer once they are stripped.
+           and [bool(t.answer) for t in f.turns] == [bool(t.answer) for t in pf.turns]
            and len(f.model_switches) == len(pf.model_switches)
            and all(c.subject.strip() for c in f.commits)
            # A subject that starts on the line after git's `[branch sha]` is
