@@ -281,13 +281,17 @@ _ITEM_START = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: {1,4}|$)")
 
 
 def fence_opened(line: str) -> str:
-    """The fence `line` opens, or "". A backtick fence's info string cannot
-    hold a backtick (CommonMark): "``` <b> `x`" is a paragraph line whose
-    markup must be made inert, not a code block that would keep it as is."""
+    """The fence `line` opens, or "" (see `_no_fence`)."""
     m = FENCE.match(line)
-    if m is None or (m.group(1)[0] == "`" and "`" in line[m.end():]):
-        return ""
-    return m.group(1)
+    return "" if m is None or _no_fence(m, line) else m.group(1)
+
+
+def _no_fence(m: re.Match[str], line: str) -> bool:
+    """Whether the fence `m` matched at the start of `line` opens none. A
+    backtick fence's info string cannot hold a backtick (CommonMark):
+    "``` <b> `x`" is a paragraph line whose markup must be made inert, not a
+    code block that would keep it as is."""
+    return m.group(1)[0] == "`" and "`" in line[m.end():]
 
 
 _RUN = re.compile(r"`+")
@@ -374,8 +378,8 @@ def quote(s: str) -> Md:
         # `     ```go`): a code block in the item, as Markdown reads it.
         m = FENCE.match(line) or (
             _ANY_FENCE.match(line) if item and item <= indent <= item + 3 else None)
-        if m and not open_fence and m.group(1)[0] == "`" and "`" in line[m.end():]:
-            m = None  # a backtick in a backtick fence's info string: no fence (see fence_opened)
+        if m and not open_fence and _no_fence(m, line):
+            m = None
         if m:
             mark = m.group(1)
             if not open_fence:
