@@ -539,6 +539,13 @@ def json_objects(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def blocks(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """The content blocks (dicts) of a transcript entry's message, if it has a list of them."""
+    msg = obj.get("message")
+    content = msg.get("content") if isinstance(msg, dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
 def frontmatter(note: str) -> dict[str, object]:
     assert note.startswith("---\n"), note[:80]
     end = note.index("\n---\n", 4)

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import blocks, main_files, session_files
 from conftest import json_objects as objects
-from conftest import main_files, session_files
 from file_lines import edited, git_lines, net_lines
 from test_headlines import Transcript
 from vibe_vault.entries import decode_line
@@ -289,11 +289,7 @@ def test_every_corpus_file_counts_its_net_lines() -> None:
         for o in objects(main):
             if o.get("isSidechain"):
                 continue
-            msg = o.get("message")
-            content = msg.get("content") if isinstance(msg, dict) else None
-            for b in content if isinstance(content, list) else []:
-                if not isinstance(b, dict):
-                    continue
+            for b in blocks(o):
                 if b.get("type") == "tool_result":
                     created.update(re.findall(r"(?m)^ create mode \d+ (.+)$", str(b.get("content"))))
                 if b.get("type") == "tool_use" and b.get("name") in ("Write", "Edit",
@@ -430,11 +426,7 @@ def test_every_corpus_amend_and_merge_is_told_as_it_ended() -> None:
             calls: dict[str, str] = {}
             outputs: list[tuple[str, str]] = []
             for o in objects(path):
-                msg = o.get("message")
-                content = msg.get("content") if isinstance(msg, dict) else None
-                for b in content if isinstance(content, list) else []:
-                    if not isinstance(b, dict):
-                        continue
+                for b in blocks(o):
                     if b.get("type") == "tool_use" and b.get("name") == "Bash":
                         calls[str(b.get("id"))] = str((b.get("input") or {}).get("command"))
                     elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls \

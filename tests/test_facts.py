@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import CORPUS, Env, frontmatter, has_assistant, main_files, session_files
+from conftest import CORPUS, Env, blocks, frontmatter, has_assistant, main_files, session_files
 from conftest import json_objects as objects
 from file_lines import edited, net_lines
 from test_corpus import expected_sid
@@ -39,12 +39,6 @@ COMMIT_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
 MERGE_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+merge(?![\w-])")
 COMMIT_LINE = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
 DENIED = ("The user doesn't want to", "Permission to use")
-
-
-def blocks(obj: dict[str, Any]) -> list[dict[str, Any]]:
-    msg = obj.get("message")
-    content = msg.get("content") if isinstance(msg, dict) else None
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
 def result_text(obj: dict[str, Any], block: dict[str, Any]) -> str:

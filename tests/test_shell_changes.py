@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, main_files
+from conftest import Env, blocks, frontmatter, main_files
 from conftest import json_objects as objects
 from file_lines import net_lines
 from test_headlines import Transcript
@@ -264,11 +264,7 @@ def _bash_runs(main: Path) -> list[tuple[str, str, bool]]:
     for o in objects(main):
         if o.get("isSidechain"):
             continue
-        msg = o.get("message")
-        content = msg.get("content") if isinstance(msg, dict) else None
-        for b in content if isinstance(content, list) else []:
-            if not isinstance(b, dict):
-                continue
+        for b in blocks(o):
             if b.get("type") == "tool_use" and b.get("name") == "Bash":
                 calls[str(b.get("id"))] = str((b.get("input") or {}).get("command"))
             elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, frontmatter
+from conftest import CORPUS, Env, blocks, frontmatter
 from conftest import json_objects as objects
 from file_lines import net_lines
 from test_headlines import Transcript
@@ -258,11 +258,7 @@ def _git_net_by_file(files: list[Path]) -> dict[str, int]:
         calls: dict[str, str] = {}
         last_added = ""
         for o in objects(path):
-            msg = o.get("message")
-            content = msg.get("content") if isinstance(msg, dict) else None
-            for b in content if isinstance(content, list) else []:
-                if not isinstance(b, dict):
-                    continue
+            for b in blocks(o):
                 if b.get("type") == "tool_use" and b.get("name") == "Bash":
                     calls[str(b.get("id"))] = str((b.get("input") or {}).get("command"))
                 elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
