@@ -182,8 +182,9 @@ def _launcher() -> Path:
     return path
 
 
-def stop_after_turn(maker: Maker, work: Path, size: int, runs: int = 9) -> tuple[float, float]:
-    """(first Stop on an existing file, median Stop after one new turn)."""
+def _one_session(maker: Maker, work: Path, size: int) -> tuple[Path, dict[str, str], str, Path]:
+    """A scratch Claude home under `work` holding one new `size`-byte session:
+    (its root, vv's environment for it, the session id, the transcript)."""
     root = Path(tempfile.mkdtemp(dir=work))
     env = env_for(root)
     slug = root / "claude" / "projects" / "-bench"
@@ -191,6 +192,12 @@ def stop_after_turn(maker: Maker, work: Path, size: int, runs: int = 9) -> tuple
     sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
     path = slug / f"{sid}.jsonl"
     maker.write_session(path, sid, size)
+    return root, env, sid, path
+
+
+def stop_after_turn(maker: Maker, work: Path, size: int, runs: int = 9) -> tuple[float, float]:
+    """(first Stop on an existing file, median Stop after one new turn)."""
+    root, env, sid, path = _one_session(maker, work, size)
     settle()
     first = timed(vv("hook"), stop_event(sid, path), env)
     times = []
@@ -240,13 +247,7 @@ def stop_instructions(maker: Maker, work: Path, size: int) -> int:
     """Instructions of a Stop after one new turn of a `size`-byte session
     that vv had read to its end (its first Stop, on a clock callgrind's pace
     cannot run out), as `vv hook` runs."""
-    root = Path(tempfile.mkdtemp(dir=work))
-    env = env_for(root)
-    slug = root / "claude" / "projects" / "-bench"
-    slug.mkdir(parents=True)
-    sid = str(uuid.UUID(int=maker.rng.getrandbits(128), version=4))
-    path = slug / f"{sid}.jsonl"
-    maker.write_session(path, sid, size)
+    root, env, sid, path = _one_session(maker, work, size)
     slow = [PY, str(_slow_launcher()), "hook"]
     subprocess.run(slow, input=stop_event(sid, path), env=env, capture_output=True, check=True)
     with open(path, "ab") as f:
