@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, json_objects, main_files
+from conftest import Env, blocks, json_objects, main_files
 from test_headlines import Transcript
 from vibe_vault.render import render
 
@@ -174,12 +174,9 @@ def test_corpus_commits_name_their_repository_when_it_is_not_the_sessions() -> N
         want: dict[str, bool] = {}
         for o in json_objects(main):
             root = root or str(o.get("cwd") or "")
-            content = (o.get("message") or {}).get("content")
-            if o.get("isSidechain") or not isinstance(content, list):
+            if o.get("isSidechain"):
                 continue
-            for b in content:
-                if not isinstance(b, dict):
-                    continue
+            for b in blocks(o):
                 if b.get("type") == "tool_use" and b.get("name") == "Bash":
                     calls[str(b.get("id"))] = (str(o.get("cwd") or ""),
                                                str((b.get("input") or {}).get("command") or ""))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import CORPUS, main_files
+from conftest import CORPUS, blocks, main_files
 from conftest import json_objects as objects
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import title_of
@@ -195,12 +195,9 @@ def test_commit_counts_match_the_corpus() -> None:
         calls: dict[str, str] = {}
         expected: list[str] = []
         for o in objects(path):
-            content = (o.get("message") or {}).get("content")
-            if o.get("isSidechain") or not isinstance(content, list):
+            if o.get("isSidechain"):
                 continue
-            for b in content:
-                if not isinstance(b, dict):
-                    continue
+            for b in blocks(o):
                 if b.get("type") == "tool_use" and b.get("name") == "Bash":
                     calls[b["id"]] = str((b.get("input") or {}).get("command") or "")
                 elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
