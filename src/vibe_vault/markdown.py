@@ -415,12 +415,13 @@ def labelled_quote(label: str, text: str) -> Md:
     return Md(f"> {label}\n{quoted}")
 
 
-def fenced(text: str) -> list[Md]:
+def fenced(text: str, info: str = "") -> list[Md]:
     """A fenced code block holding `text`: its fence longer than any run of
-    backticks inside, so no text can close it early."""
+    backticks inside, so no text can close it early; `info` names its
+    language (`diff`)."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    return [Md(fence), *(Md(line) for line in text.split("\n")), Md(fence)]
+    return [Md(fence + info), *(Md(line) for line in text.split("\n")), Md(fence)]
 
 
 def label(s: str) -> Md:

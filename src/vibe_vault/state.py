@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 37
+STATE_VERSION = 38
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -515,6 +515,11 @@ class Fold(Struct, omit_defaults=True):
     # The plan as last written to Claude Code's plan file (~/.claude/plans/):
     # ExitPlanMode takes no plan of its own on 2.1.197-2.1.332.
     plan_draft: Redacted = Redacted("")
+    # The last plan put to the user and answered (fold.todos.against_last_plan):
+    # its text, when it was put, and whether the story shows it whole there.
+    plan_last: Redacted = Redacted("")
+    plan_last_ts: str = ""
+    plan_last_whole: bool = False
     tasks: dict[str, Todo] = field(default_factory=dict)
     # fold.subagents
     subagents: list[Subagent] = field(default_factory=list)

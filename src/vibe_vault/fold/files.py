@@ -9,6 +9,7 @@ from typing import Any
 from vibe_vault.entries import ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import shell_files
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.todos import PLAN_FULL_CHARS
 from vibe_vault.fold.tools import is_secrets_file, learn_file
 from vibe_vault.linediff import (
     HASH,
@@ -32,7 +33,6 @@ PATH_CHARS = 300
 
 # Where Claude Code keeps a plan made in plan mode; the model writes it there.
 PLAN_FOLDER = "/.claude/plans/"
-PLAN_CHARS = 3000
 
 
 def is_plan_file(path: str) -> bool:
@@ -58,7 +58,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         if call.name == "Write":
             plan = decode_raw(inp.content)
             if isinstance(plan, str):
-                ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_CHARS, stated=True)
+                ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_FULL_CHARS, stated=True)
         return Action(kind="plan-file", detail=Redacted(call.name), ts=ts,
                       tool_id=call.tool_id), True
     call.file = ctx.name(path, PATH_CHARS)
@@ -82,7 +82,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         original = _original(outcome.result)
         edited = _edited(original, outcome.result) if original is not None else None
         if edited is not None:
-            ctx.facts.plan_draft = ctx.text(edited.strip(), PLAN_CHARS, stated=True)
+            ctx.facts.plan_draft = ctx.text(edited.strip(), PLAN_FULL_CHARS, stated=True)
     if outcome.status != "ok" or not call.file:
         return
     facts = ctx.facts

@@ -13,11 +13,13 @@ from vibe_vault.fold.tools import on_other
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, LeftRunning, Pending, Todo
 from vibe_vault.text import lazy
+from vibe_vault.textdiff import changed_lines
 
 MAX_TASKS = 200
 MAX_TODOS = 100
 TODO_CHARS = 160
-PLAN_CHARS = 3000
+PLAN_CHARS = 3000  # what changed in a plan, as shown
+PLAN_FULL_CHARS = 20_000  # a plan shown whole (the longest in the corpus: 6k)
 MAX_WAITING_CALLS = 8
 TODO_STATES = frozenset({"pending", "in_progress", "completed", "deleted"})
 
@@ -127,7 +129,7 @@ def on_exit_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
     the plan file held when it was asked (2.1.197-2.1.332 take no plan in the
     call: the model writes it to the plan file first)."""
     plan = inp.plan.strip() if isinstance(inp.plan, str) else ""
-    detail = ctx.text(plan, PLAN_CHARS, stated=True) if plan else ctx.facts.plan_draft
+    detail = ctx.text(plan, PLAN_FULL_CHARS, stated=True) if plan else ctx.facts.plan_draft
     return Action(kind="plan", ts=ts, detail=detail), False
 
 
@@ -142,24 +144,41 @@ def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
     # user may have edited it there before approving).
     result = outcome.result
     if result is not None and isinstance(result.plan, str) and result.plan.strip():
-        action.detail = ctx.text(result.plan.strip(), PLAN_CHARS, stated=True)
-    _once(ctx, action)
+        action.detail = ctx.text(result.plan.strip(), PLAN_FULL_CHARS, stated=True)
+    against_last_plan(ctx, action)
 
 
-def _once(ctx: Context, action: Action) -> None:
-    """A plan put to the user again unchanged (rejected, then approved as it
-    was) is shown once: the later line names the time of the earlier."""
-    if not action.detail:
+def against_last_plan(ctx: Context, action: Action) -> None:
+    """A plan put to the user after another is told against it: the same text
+    again is "unchanged" (it names when that text was put); a changed one
+    that was not approved keeps only the lines it changed (`action.detail`
+    the changed lines, `action.text` the time of the plan it changed,
+    added/removed their counts); an approved plan is kept whole, with the
+    same counts, so the plan that was carried out can always be read (a
+    whole plan shown earlier is not repeated for it)."""
+    plan = action.detail
+    if not plan:
         return
-    for turn in reversed(ctx.facts.turns):
-        for earlier in reversed(turn.actions):
-            if earlier is action or earlier.kind != "plan":
-                continue
-            if earlier.detail == action.detail:
-                action.text, action.detail = Redacted(earlier.ts), Redacted("")
-            elif not earlier.detail and earlier.text:
-                continue  # itself a repeat: the one before it says the plan
-            return
+    facts = ctx.facts
+    last, last_ts = facts.plan_last, facts.plan_last_ts
+    if last and plan == last:
+        action.text = Redacted(last_ts)
+        if action.status != "approved" or facts.plan_last_whole:
+            action.detail = Redacted("")
+        else:
+            facts.plan_last_whole = True  # (shown whole here, still the plan of last_ts)
+        return
+    facts.plan_last, facts.plan_last_ts = plan, action.ts
+    if not last:
+        facts.plan_last_whole = True
+        return
+    changed, added, removed = changed_lines(last, plan)
+    action.text, action.added, action.removed = Redacted(last_ts), added, removed
+    if action.status == "approved":
+        facts.plan_last_whole = True
+        return
+    facts.plan_last_whole = False
+    action.detail = ctx.text(changed, PLAN_CHARS, stated=True)
 
 
 def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,

@@ -13,6 +13,7 @@ from vibe_vault.markdown import (
     Md,
     code,
     emphasis,
+    fenced,
     indented,
     labelled_quote,
     md,
@@ -156,8 +157,7 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool, when: str) -> None:
             if line:
                 out.append(md("- {}", line))
             if a.kind == "plan" and a.detail:
-                out.append(md("  > [!abstract]- The plan"))
-                out.extend(indented(quote(a.detail), "  "))
+                out.extend(_plan_text(a))
         if t.more_actions:
             out.append(md("- … and {} more actions", text(n(t.more_actions))))
         out.append(md(""))
@@ -313,13 +313,36 @@ def _agent(a: Action, state: SessionState) -> Md:
 
 
 def _plan(a: Action, state: SessionState) -> Md:
+    """A plan put to the user, and how it stands to the one put before it
+    (fold.todos.against_last_plan)."""
     said = text({"approved": "Plan approved", "rejected": "Plan rejected"}.get(
         a.status, "Proposed a plan"))
-    if a.text and not a.detail:  # the plan shown at an earlier time, unchanged
-        when = hhmm(a.text)
-        return md("{} (the plan of {}, unchanged)", said, text(when)) if when else \
-            md("{} (the plan above, unchanged)", said)
-    return said
+    if not a.text:
+        return said
+    when = hhmm(a.text)
+    earlier = md("the plan of {}", text(when)) if when else md("the plan above")
+    if not a.added and not a.removed:
+        return md("{} ({}, unchanged)", said, earlier)
+    return md("{} ({} from {})", said, text(_lines_changed(a)), earlier)
+
+
+def _lines_changed(a: Action) -> str:
+    return f"+{a.added} −{a.removed} {'line' if a.added + a.removed == 1 else 'lines'}"
+
+
+def _plan_shown_whole(a: Action) -> bool:
+    """Whether a plan action's detail is the plan itself (else the lines it
+    changed from the plan before it)."""
+    return a.status == "approved" or not a.text
+
+
+def _plan_text(a: Action) -> list[Md]:
+    """Under a plan's line, folded: the plan, or what changed in it."""
+    if _plan_shown_whole(a):
+        return [md("  > [!abstract]- The plan"), *indented(quote(a.detail), "  ")]
+    head = md("  > [!abstract]- What changed ({})", text(_lines_changed(a)))
+    diff = "\n".join(fenced(a.detail, "diff"))
+    return [head, *indented(quote(diff), "  ")]
 
 
 def _plan_file(a: Action, state: SessionState) -> Md:
