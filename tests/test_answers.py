@@ -500,3 +500,43 @@ def test_a_gist_keeps_no_dangling_colon_before_code(lead: str, code: list[str],
     story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
     line = next(ln for ln in story.splitlines() if lead.split()[0] in ln and "Claude:" in ln)
     assert f"{lead} `{code[0]}`" in line, line
+
+
+LEAD_INS = ["Let me explain:", "Now let me provide a summary response to clarify the mechanism.",
+            "I can see what happened! Let me explain:", "Here's what I found:",
+            "Perfect. Let me summarize.", "Let me check the logs first."]
+
+
+@settings(max_examples=80, deadline=None)
+@given(lead=st.none() | st.sampled_from(LEAD_INS), heading=st.booleans(),
+       said=st.lists(noun, min_size=2, max_size=6).map(" ".join),
+       bold=st.booleans(), after=st.sampled_from(["", "- one point\n- another point",
+                                                  "```sh\nmake test\n```", "## Details\n\nMore."]))
+def test_a_gist_says_the_answer_not_only_its_lead_in(
+        lead: str | None, heading: bool, said: str, bold: bool, after: str) -> None:
+    """An earlier turn's gist of an answer that opens by announcing itself
+    ("Let me explain:", "Now let me provide a summary…") followed by the
+    answer, under a heading or not, and more: the gist holds the answer's
+    sentence (the generator's), not the announcement alone."""
+    sentence = f"The {said} was the cause."
+    answer_line = f"**{sentence}**" if bold else sentence
+    parts = ([lead] if lead else []) + (["## What Happened"] if heading else []) + [answer_line]
+    if after:
+        parts.append(after)
+    t = Transcript()
+    t.prompt("what happened")
+    t.say("\n\n".join(parts))
+    t.prompt("thanks")
+    t.say("You are welcome to ask more.")
+    story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    lines = story.split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("> **Claude:**"))
+    quoted = []
+    for ln in lines[at:]:
+        if not ln.startswith(">"):
+            break
+        quoted.append(ln.lstrip("> "))
+    line = " ".join(quoted)
+    assert said in line.replace("*", ""), line
+    if lead and lead.endswith(":"):
+        assert lead in line, line  # a lead-in ending with a colon opens what it announces

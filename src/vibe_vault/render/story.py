@@ -202,15 +202,18 @@ def _stopped(t: Turn, page: Page, last: bool) -> Md | None:
 def under_heading(paragraphs: list[str]) -> str:
     """The first sentence of words under an answer's leading heading(s), or ""."""
     lines = [ln.strip() for p in paragraphs for ln in p.splitlines()]
+    said = ""
     for ln in lines:
         if not ln or ln.startswith("#") or set(ln) <= set("-*_= "):
             continue  # a heading, or a rule under it
         if ln.startswith(("```", "|")):
-            return ""
+            break
         words = _ITEM.sub("", ln).replace("**", "")
         sentence = re.split(r"(?<=[.!?])\s+", words, maxsplit=1)[0].strip()
-        return tx.cut(sentence, GIST_CHARS).rstrip() if sentence else ""
-    return ""
+        said = f"{said} {sentence}".strip()
+        if not (sentence.endswith(":") and _LEAD_IN.match(sentence)):
+            break  # ("Here's the timeline:" says what comes: the line after it too)
+    return tx.cut(said, GIST_CHARS).rstrip() if said else ""
 
 
 _ITEM = tx.lazy(r"^(?:[-*+]|\d+[.)])\s+")
@@ -231,21 +234,61 @@ def _code_after_colon(paragraphs: list[str]) -> list[str]:
     return out
 
 
+# A sentence that only announces what Claude is about to do or say ("Let me
+# explain.", "Now let me provide a summary response…", "Here's what I found:"):
+# a gist made of it alone stops before the answer. ("I'll…", "Let's…" are
+# often the answer itself: a decision.)
+_LEAD_IN = tx.lazy(
+    r"(?i)^(?:(?:ok(?:ay)?|now|so|great|good|perfect|alright|first|finally)[,!.]?\s+)*"
+    r"(?:let me|here(?:['’]s| is| are)|below is)\b")
+
+
+_INTERJECTION = tx.lazy(
+    r"(?i)^(?:ok(?:ay)?|now|so|great|good|perfect|alright|excellent|got it|done)\W*$")
+
+
+def _sentences(paragraph: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?:])\s+", paragraph.strip()) if s]
+
+
+def _only_lead_in(paragraph: str) -> bool:
+    """Whether every sentence of a paragraph of words only announces what
+    follows (`Now let me provide a summary response to clarify it.`)."""
+    said = [s for s in _sentences(paragraph.replace("**", "")) if not _INTERJECTION.match(s)]
+    return bool(said) and all(_LEAD_IN.match(s) for s in said)
+
+
+def _is_heading(paragraph: str) -> bool:
+    return paragraph.lstrip().startswith("#")
+
+
 def gist(answer: str) -> str:
     """An answer's first paragraph of words (at most GIST_CHARS, no code), and
-    an ellipsis when Claude said more."""
+    an ellipsis when Claude said more. A paragraph that only announces the
+    answer ("Now let me provide a summary response.") gives way to the one
+    after it; one that ends with a colon keeps what follows it (the sentence
+    under a heading when that is a heading): the gist says the answer."""
     whole = answer.strip()
     words = [p for p in _code_after_colon(whole.split("\n\n")) if p.strip()
              and not p.lstrip().startswith(("```", "|", "    "))]
+    while len(words) > 1 and not _is_heading(words[0]) and _only_lead_in(words[0]) \
+            and not words[0].rstrip().endswith(":"):
+        words = words[1:]  # "Now let me sum up." then the answer
     first = words[0] if words else ""
-    if first.lstrip().startswith("#"):
+    if _is_heading(first):
         # `## ✅ Feature Complete`: a heading names the answer; the sentence
         # under it says what was done.
         under = under_heading(words)
         if under:
             return under if under == whole else under + " …"
     if first.endswith(":") and len(words) > 1:
-        first += "\n\n" + words[1]  # "Here is what I found:" says little alone
+        # "Here is what I found:" says little alone; "Let me explain:" before a
+        # heading, nothing: the sentence under the heading says it.
+        under = under_heading(words[1:]) if _is_heading(words[1]) else ""
+        if under:
+            first += " " + under
+        elif not _is_heading(words[1]):
+            first += "\n\n" + words[1]
     first = first.split("```", 1)[0].rstrip()  # never half a code block
     if len(first) > GIST_CHARS:
         first = tx.cut(first, GIST_CHARS).rstrip()
