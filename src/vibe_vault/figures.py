@@ -151,10 +151,10 @@ def request_words(state: SessionState) -> str:
             text = str(t.text)
         elif t.kind == "command":
             name, _, args = t.text.partition(" ")
-            text = f"{name.lstrip('/')}: {args.strip()}"
+            text = f"{name.lstrip('/')}: {args.strip()}" if args.strip() else name.lstrip("/")
         else:
             continue
-        if tx.one_line(text, TITLE_CHARS) == want:
+        if tx.title_line(text, TITLE_CHARS) == want:
             return tx.cut(" ".join(text.split()), REQUEST_WORDS_CHARS)
     return ""
 

@@ -200,6 +200,46 @@ def one_line(text: str, limit: int) -> str:
     return ""
 
 
+# A greeting before a request says nothing of it ("Hey Claude, can you …").
+_GREETING = r"(?i)^(?:hey|hi|hello|hiya)(?:\s+there)?(?:\s+claude)?\s*[,!.:]+\s+(?=\S)"
+# A sentence's end: `.`, `?` or `!` before a space (not `e.g.,`, not `v1.2`).
+_SENTENCE_END = r"[.?!]+(?=\s)"
+# Words a cut title must not end on: they announce words that were cut.
+_DANGLING = frozenset({
+    "a", "an", "the", "of", "to", "for", "with", "and", "or", "but", "in", "on", "at",
+    "by", "from", "into", "as", "that", "which", "who", "is", "are", "was", "were", "be",
+    "my", "your", "our", "this", "these", "those", "its", "it", "i", "we", "you", "so",
+    "if", "than", "then", "via", "about", "like", "e.g.", "i.e."})
+
+
+def title_line(text: str, limit: int) -> str:
+    """A title from a request's first line: whole when it fits; else its
+    first sentences that fit (a complete thought, unmarked); else cut at a
+    word, with no dangling word (`of`, `the`, a comma) before the `…`. A
+    greeting before the request is left out."""
+    line = one_line(text, 1 << 30)
+    greeting = rx(_GREETING).match(line)
+    if greeting and len(line) > greeting.end():
+        rest = line[greeting.end():]
+        line = rest[0].upper() + rest[1:]
+    if len(line) <= limit:
+        return line
+    ends = [m.end() for m in rx(_SENTENCE_END).finditer(line, 0, limit + 1)
+            if m.end() <= limit]
+    if ends and ends[-1] >= limit * 0.4:
+        return line[:ends[-1]].rstrip(".")
+    head = line[:limit - 1]
+    clause = max(head.rfind(", "), head.rfind("; "), head.rfind(" - "), head.rfind(" – "))
+    space = head.rfind(" ")
+    kept = (head[:clause] if clause >= limit * 0.75
+            else head[:space] if space >= limit * 0.4 else head)
+    words = kept.split(" ")
+    while len(words) > 3 and (words[-1].lower().strip(",;:-–—(") in _DANGLING
+                              or not words[-1].strip(",;:-–—(")):
+        words.pop()
+    return " ".join(words).rstrip(",;:-–—( ") + "…"
+
+
 _LAST_STAGE = r"\s(?:\|\||\|)\s[^|;&]*$"
 
 

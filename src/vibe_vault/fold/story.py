@@ -265,7 +265,8 @@ def on_refusal_words(ctx: Context, words: str, tool: str, ts: str) -> None:
     facts.prompts += 1
     kind = REFUSED_PLAN if tool == "ExitPlanMode" else REFUSED
     ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown, detail=Redacted(kind)))
-    titles.note_prompt(ctx, words, shown)
+    # Never the session's title: a remark on one plan or call ("agents.md is
+    # just a symlink"), not what the session was asked to do.
 
 
 # -- the user's own shell commands (`!` in Claude Code's prompt) ---------------------------

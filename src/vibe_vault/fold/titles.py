@@ -12,6 +12,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
+from vibe_vault.state import Fold
 
 MAX_FOREIGN_SUMMARIES = 20
 RECAP_CHARS = 400
@@ -89,9 +90,21 @@ def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
             lines = shown[len(PLAN_PREAMBLE):].splitlines()
             first = next((ln.strip().lstrip("#").strip() for ln in lines if ln.strip()), "")
             shown = Redacted(first) if first else shown  # (a line of a gated text)
-        title = Redacted(tx.one_line(shown, TITLE_CHARS))  # cut from a gated text
+        title = Redacted(tx.title_line(shown, TITLE_CHARS))  # cut from a gated text
         if title and not title.startswith("/"):
             facts.first_prompt_title = title
+    elif (facts.prompts == 1 and is_skill_title(facts.first_prompt_title, facts)
+          and not tx.is_filler(words)):
+        # The user's first words after a plugin's command that opened the
+        # session (`/superpowers:brainstorm`, then what to brainstorm): its topic.
+        facts.first_prompt_title = Redacted(tx.title_line(
+            f"{facts.first_prompt_title}: {tx.one_line(shown, 1 << 30)}", TITLE_CHARS))
+
+
+def is_skill_title(title: str, facts: Fold) -> bool:
+    """Whether the title is still only the plugin command that opened the session."""
+    command = facts.first_command_title
+    return bool(title) and ":" in command and title == command.lstrip("/")
 
 
 def is_request(command: str) -> bool:
@@ -110,8 +123,14 @@ def note_command(ctx: Context, command: str, shown: Redacted) -> None:
         return
     if is_request(command) and not facts.first_prompt_title:
         name, _, args = shown.partition(" ")
-        title = Redacted(tx.one_line(f"{name.lstrip('/')}: {args.strip()}", TITLE_CHARS))
+        title = Redacted(tx.title_line(f"{name.lstrip('/')}: {args.strip()}", TITLE_CHARS))
         if args.strip() and not tx.is_filler(args.strip()):
             facts.first_prompt_title = title  # cut from a gated text
+    elif (":" in command and " " not in command and not facts.first_prompt_title
+          and not facts.prompts and not facts.first_command_title):
+        # A plugin's command opening the session (`/claude-md-management:
+        # claude-md-improver`) is its request, arguments or not: its title
+        # rather than a remark typed later (issue 29).
+        facts.first_prompt_title = Redacted(tx.title_line(shown.lstrip("/"), TITLE_CHARS))
     if not facts.first_command_title:
         facts.first_command_title = Redacted(tx.one_line(shown, TITLE_CHARS))

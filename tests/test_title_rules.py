@@ -1,0 +1,187 @@
+"""Review 15, finding 2: a session's title is what it was asked to do.
+
+Generated sessions mix typed prompts, remarks typed when refusing a plan or a
+tool call, plugin commands and fillers; the expected title is worked out here
+from the generated lines (which of them is the first request), and the cut
+title is checked against that request's own words: a prefix of them, cut at a
+word, not ending on a word that announces the cut-off part. The corpus test
+reads every session's JSON for the remarks typed at refusals and the plugin
+command that opened it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import blocks, json_objects, main_files
+from test_headlines import Transcript, phrase, words
+from vibe_vault import text as tx
+from vibe_vault.entries import decode_line
+from vibe_vault.figures import title_of
+from vibe_vault.fold import fold
+from vibe_vault.state import Fold, SessionState
+
+SAID = "To tell you how to proceed, the user said:\n"
+OLD_SAID = "The user provided the following reason for the rejection:  "
+REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+           "(eg. if it was a file edit, the new_string was NOT written to the file). ")
+DANGLING = {"a", "an", "the", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by"}
+
+
+def refuse(t: Transcript, tool: str, remark: str, old: bool) -> None:
+    inp: dict[str, Any] = {"plan": "# Plan\n- step"} if tool == "ExitPlanMode" else {
+        "command": "rm -rf build"}
+    t.call(tool, inp, "Error: rejected", REFUSED + (OLD_SAID if old else SAID) + remark,
+           error=True)
+
+
+def plugin(t: Transcript, name: str) -> None:
+    t.prompt(f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>")
+
+
+def is_cut_of(title: str, request: str) -> bool:
+    """The title is the request's first line whole, its first sentences, or
+    its first words followed by `…` (the oracle of a good cut)."""
+    line = " ".join(request.splitlines()[0].split()) if request.strip() else ""
+    if title == line:
+        return True
+    body = title.removesuffix("…")
+    if not line.startswith(body):
+        return False
+    if title.endswith("…"):
+        kept = body.rstrip(",;:-– ").split(" ")
+        return (line[len(body):][:1] in (" ", ",", ";", "")
+                and kept[-1].lower() not in DANGLING)
+    # its first sentences, whole
+    return title[-1:] in ("?", "!", ".") or bool(re.match(r"[.?!]", line[len(body):]))
+
+
+step = st.one_of(
+    st.tuples(st.just("prompt"), phrase),
+    st.tuples(st.just("filler"), st.sampled_from(["ok", "go ahead", "continue", "yes"])),
+    st.tuples(st.just("refuse"), phrase),
+    st.tuples(st.just("refuse-plan"), phrase),
+    st.tuples(st.just("plugin"), st.tuples(words, words).map(":".join)),
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(steps=st.lists(step, min_size=1, max_size=6), old=st.booleans(),
+       long_prompt=st.lists(words, min_size=12, max_size=30).map(" ".join))
+def test_the_title_is_the_first_request_never_a_refusal_remark(
+        steps: list[tuple[str, str]], old: bool, long_prompt: str) -> None:
+    t = Transcript()
+    expected = ""
+    asked = False  # a request (a counted prompt) seen before
+    opened_by = ""
+    for n, (kind, value) in enumerate(steps):
+        value = long_prompt if kind == "prompt" and n == len(steps) - 1 else value
+        if kind in ("prompt", "filler"):
+            t.prompt(value)
+            if kind == "prompt" and not expected:
+                expected = value
+            elif kind == "prompt" and opened_by and expected == opened_by and not asked:
+                expected = f"{opened_by}: {value}"
+            asked = True
+        elif kind.startswith("refuse"):
+            refuse(t, "ExitPlanMode" if kind == "refuse-plan" else "Bash", value, old)
+            asked = True
+        elif kind == "plugin":
+            if n == 0:
+                expected = opened_by = value
+            plugin(t, value)
+        t.say("Noted.")
+    state = t.state()
+    title = title_of(state)
+    remarks = [v for k, v in steps if k.startswith("refuse")]
+    requests = {v for k, v in steps if k == "prompt"} | {long_prompt}
+    if expected:
+        assert is_cut_of(title, expected), (title, expected)
+        assert len(title) <= 80
+    for remark in remarks:
+        if tx.title_line(remark, 80) not in {tx.title_line(r, 80) for r in requests}:
+            assert title != tx.title_line(remark, 80), title
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(st.one_of(words, st.sampled_from(
+    ["the", "of", "a", "to", "and", "x.", "why?", "now,", "-", "e.g.,", "v1.2"])),
+    min_size=1, max_size=40).map(" ".join),
+       greeting=st.sampled_from(["", "Hey Claude, ", "hi! ", "Hello claude: "]))
+def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str) -> None:
+    title = tx.title_line(greeting + text, 80)
+    assert len(title) <= 80
+    request = text[0].upper() + text[1:] if greeting else text
+    assert is_cut_of(title, request), (title, request)
+
+
+def test_a_plugin_command_names_the_session_it_opened() -> None:
+    """`/claude-md-management:claude-md-improver`, then plans refused with
+    remarks, then an instruction: the plugin's command is the title."""
+    t = Transcript()
+    plugin(t, "claude-md-management:claude-md-improver")
+    t.say("Starting the audit.")
+    refuse(t, "ExitPlanMode", "agents.md is just a symlink", old=False)
+    t.say("Revised.")
+    t.prompt("go")
+    t.prompt("can we rename the check-status jobs?")
+    t.say("Renamed.")
+    assert title_of(t.state()) == "claude-md-management:claude-md-improver"
+
+
+def _remark(content: object) -> str:
+    text = content if isinstance(content, str) else " ".join(
+        b.get("text", "") for b in content if isinstance(b, dict)) if isinstance(
+        content, list) else ""
+    for said in (SAID, OLD_SAID):
+        if said in text:
+            return text.split(said, 1)[1].strip()
+    return ""
+
+
+@pytest.mark.corpus
+def test_no_corpus_session_is_titled_by_a_refusal_remark_and_plugins_title_theirs() -> None:
+    """From each corpus session's JSON: the remarks typed at a refusal, and a
+    plugin command as the first thing the user sent. No title is a remark's
+    first line; a session opened by a plugin command and given no title by
+    Claude Code is titled by that command."""
+    checked = opened = 0
+    for path in main_files():
+        objs = json_objects(path)
+        if not any(o.get("type") == "assistant" for o in objs):
+            continue
+        remarks: list[str] = []
+        first_user: str | None = None
+        named = any(o.get("type") in ("custom-title", "ai-title") for o in objs)
+        uuids = {o.get("uuid") for o in objs}
+        named = named or any(o.get("type") == "summary" and o.get("leafUuid") in uuids
+                             for o in objs)
+        for o in objs:
+            if o.get("type") != "user" or o.get("isMeta") or o.get("isSidechain"):
+                continue
+            content = (o.get("message") or {}).get("content")
+            if first_user is None and isinstance(content, str) and content.strip():
+                first_user = content
+            for b in blocks(o):
+                if b.get("type") == "tool_result" and b.get("is_error"):
+                    remark = _remark(b.get("content"))
+                    if remark:
+                        remarks.append(" ".join(remark.splitlines()[0].split()))
+        state = SessionState(session_id="x", project="p",
+                             fold=fold(Fold(), (decode_line(json.dumps(o).encode())
+                                                for o in objs)))
+        title = title_of(state)
+        for remark in remarks:
+            assert title != tx.title_line(remark, 80), (path, title)
+            checked += 1
+        m = re.search(r"<command-name>/([\w-]+:[\w:-]+)</command-name>", first_user or "")
+        if m and not named and "<command-args>" not in (first_user or ""):
+            assert title.startswith(m.group(1)), (path, title)
+            opened += 1
+    assert checked and opened  # the corpus holds both kinds
