@@ -64,6 +64,7 @@ class Facts:
         # (None once a change does not say); a file whose last equals its
         # first, not created, is changed back: no file changed.
         self.contents: dict[str, tuple[str | None, str | None, bool]] = {}
+        self.with_agents = with_agents
         agents = session_files(main) if with_agents else []
         agent_ids = {o["agentId"] for a in agents for o in objects(a)
                      if isinstance(o.get("agentId"), str)}
@@ -99,54 +100,63 @@ class Facts:
         calls: dict[str, dict[str, Any]] = {}
         shas: set[str] = set()
         branches: set[str] = set()  # those a commit of this file was made on
-        for o in objects(path):
-            data = o.get("data")
-            if (main_file and o.get("type") == "progress" and isinstance(data, dict)
-                    and data.get("type") == "agent_progress"
-                    and data.get("agentId") not in agent_ids):
-                outer = data.get("message") or {}
-                inner = outer.get("message") if isinstance(outer, dict) else None
-                if isinstance(inner, dict) and inner.get("usage") and inner.get("model"):
-                    self.models.add(inner["model"])
-            if o.get("type") == "assistant":
-                msg = o.get("message") or {}
-                if msg.get("usage") and msg.get("model") not in (None, "<synthetic>"):
-                    self.models.add(msg["model"])
-            for b in blocks(o):
-                if b.get("type") == "tool_use" and b.get("id") and b["id"] not in self.tool_ids:
-                    self.tool_ids.add(b["id"])
-                    calls[b["id"]] = b
-                    self.bash_calls += b.get("name") in ("Bash", "PowerShell")
-                elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
-                    call = calls.pop(b["tool_use_id"])
-                    inp = call.get("input") if isinstance(call.get("input"), dict) else {}
-                    failed = bool(b.get("is_error"))
-                    if call.get("name") in EDIT_TOOLS and not failed:
-                        path_ = inp.get("file_path") or inp.get("notebook_path")
-                        # Claude Code's own plan file (plan mode) is not the project's.
-                        if path_ and "/.claude/plans/" not in str(path_).replace("\\", "/"):
-                            self.files.add(str(path_))
-                            self._follow(str(path_), call, inp, o.get("toolUseResult"))
-                    if call.get("name") == "Bash" and not failed:
-                        self.files.update(heredoc_files(str(inp.get("command")),
-                                                        str(o.get("cwd") or "")))
-                    if call.get("name") == "Bash" and "git" in str(inp.get("command")):
-                        command = str(inp.get("command"))
-                        out = result_text(o, b)
-                        found = COMMIT_LINE.findall(out)
-                        on = re.findall(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? [0-9a-f]{7,40}\] ",
-                                        out)
-                        new = [s for s in found if s not in shas]
-                        shas.update(new)
-                        self.commits += len(new)
-                        if "--amend" in command and on and on[0] in branches:
-                            self.commits -= 1  # it replaced that branch's last commit
-                        branches.update(on)
-                        if not found and not failed and COMMIT_CMD.search(command):
-                            self.commits += 1
-                        elif not found and not failed and "Merge made by " in out \
-                                and MERGE_CMD.search(command):
-                            self.commits += 1  # a merge commit: git prints no sha
+        for outer in objects(path):
+            data = outer.get("data")
+            # A subagent known only by the entries streamed into the main file
+            # (agent_progress): its calls are in them (each block once).
+            streamed = (main_file and self.with_agents and outer.get("type") == "progress"
+                        and isinstance(data, dict) and data.get("type") == "agent_progress"
+                        and data.get("agentId") not in agent_ids
+                        and isinstance(data.get("message"), dict))
+            inner_entry = [{**data["message"], "cwd": outer.get("cwd")}] if streamed else []
+            for o in [*inner_entry, outer]:
+                data = o.get("data")
+                if (main_file and o.get("type") == "progress" and isinstance(data, dict)
+                        and data.get("type") == "agent_progress"
+                        and data.get("agentId") not in agent_ids):
+                    carried = data.get("message") or {}
+                    inner = carried.get("message") if isinstance(carried, dict) else None
+                    if isinstance(inner, dict) and inner.get("usage") and inner.get("model"):
+                        self.models.add(inner["model"])
+                if o.get("type") == "assistant":
+                    msg = o.get("message") or {}
+                    if msg.get("usage") and msg.get("model") not in (None, "<synthetic>"):
+                        self.models.add(msg["model"])
+                for b in blocks(o):
+                    if b.get("type") == "tool_use" and b.get("id") and b["id"] not in self.tool_ids:
+                        self.tool_ids.add(b["id"])
+                        calls[b["id"]] = b
+                        self.bash_calls += b.get("name") in ("Bash", "PowerShell")
+                    elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                        call = calls.pop(b["tool_use_id"])
+                        inp = call.get("input") if isinstance(call.get("input"), dict) else {}
+                        failed = bool(b.get("is_error"))
+                        if call.get("name") in EDIT_TOOLS and not failed:
+                            path_ = inp.get("file_path") or inp.get("notebook_path")
+                            # Claude Code's own plan file (plan mode) is not the project's.
+                            if path_ and "/.claude/plans/" not in str(path_).replace("\\", "/"):
+                                self.files.add(str(path_))
+                                self._follow(str(path_), call, inp, o.get("toolUseResult"))
+                        if call.get("name") == "Bash" and not failed:
+                            self.files.update(heredoc_files(str(inp.get("command")),
+                                                            str(o.get("cwd") or "")))
+                        if call.get("name") == "Bash" and "git" in str(inp.get("command")):
+                            command = str(inp.get("command"))
+                            out = result_text(o, b)
+                            found = COMMIT_LINE.findall(out)
+                            on = re.findall(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? [0-9a-f]{7,40}\] ",
+                                            out)
+                            new = [s for s in found if s not in shas]
+                            shas.update(new)
+                            self.commits += len(new)
+                            if "--amend" in command and on and on[0] in branches:
+                                self.commits -= 1  # it replaced that branch's last commit
+                            branches.update(on)
+                            if not found and not failed and COMMIT_CMD.search(command):
+                                self.commits += 1
+                            elif not found and not failed and "Merge made by " in out \
+                                    and MERGE_CMD.search(command):
+                                self.commits += 1  # a merge commit: git prints no sha
 
 
 @pytest.fixture(scope="module")

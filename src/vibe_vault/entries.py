@@ -344,6 +344,34 @@ def agent_progress(data: Raw) -> AgentProgress | None:
     return p
 
 
+class _StreamedEntry(Struct):
+    type: str | None = None
+    agentId: str | None = None
+    message: Raw = Raw()
+
+
+_streamed_decoder = msgspec.json.Decoder(_StreamedEntry)
+
+
+def streamed_entry(data: Raw) -> tuple[str, Entry] | None:
+    """The subagent's own transcript entry an `agent_progress` line carries
+    (its prompt, each block of its answers, its tool results), with its
+    agent's id ("" when not named): the only record of its work where Claude
+    Code (2.0/2.1) wrote no file for it."""
+    if not data or b"agent_progress" not in bytes(data):
+        return None
+    try:
+        p = _streamed_decoder.decode(data)
+        if p.type != "agent_progress" or not p.message:
+            return None
+        entry = _entry_decoder.decode(p.message)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if entry.type not in ("user", "assistant"):
+        return None
+    return p.agentId if isinstance(p.agentId, str) else "", entry
+
+
 def known_fields() -> frozenset[str]:
     return frozenset(Entry.__struct_fields__) | IGNORED_FIELDS
 

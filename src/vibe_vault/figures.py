@@ -26,7 +26,7 @@ from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import USER_SHELL, SessionState, Todo, Tokens
 from vibe_vault.times import epoch, hhmm
-from vibe_vault.work import Work, work_of
+from vibe_vault.work import Work, agents_of_tasks, streamed_only, work_of
 
 
 class RenderOptions(Struct):
@@ -200,9 +200,12 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     a, b = epoch(f.first_ts), epoch(f.last_ts)
     wall = int((b - a) // 60) if a is not None and b is not None else 0
     active = fold_active.active_ms(f)
+    # Every tool call of the session: the main agent's, and each subagent's
+    # once, from its file, its streamed entries, or the main file's sidechain.
     tool_calls = sum(f.tool_calls.values()) + sum(
         af.fold.tool_calls for af in state.agents.values() if not af.foreign
-    ) + (sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
+    ) + sum(pf.tool_calls for _, pf in streamed_only(state)) + (
+        sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
     work = work_of(state)
     tests = work.tests
     title = title_of(state)
@@ -426,10 +429,8 @@ def _contradicted(text: str, state: SessionState, work: Work) -> bool:
     if not work.pushes and _CLAIMS_PUSH.search(text):
         return True
     if _CLAIMS_AGENT.search(text):
-        calls = {af.fold.agent_id: af.fold.tool_calls for af in state.agents.values()
-                 if af.fold.agent_id}
-        idle = [s for s in f.subagents if not s.status
-                or not (s.tool_calls or calls.get(s.agent_id))]
+        idle = [s for s, af in zip(f.subagents, agents_of_tasks(state), strict=True)
+                if not s.status or not (s.tool_calls or (af is not None and af.tool_calls))]
         if idle:
             return True
     return False

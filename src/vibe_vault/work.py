@@ -15,7 +15,7 @@ from msgspec import Struct, field
 from vibe_vault.fold.files import no_net_change
 from vibe_vault.fold.git import same_subject
 from vibe_vault.project import repo_file
-from vibe_vault.state import Command, Commit, ErrorRec, FileChange, Fold, SessionState
+from vibe_vault.state import AgentFold, Command, Commit, ErrorRec, FileChange, Fold, SessionState
 
 MAIN = ""  # the label of the main agent's own work
 
@@ -61,14 +61,54 @@ def doers(state: SessionState) -> list[Doer]:
         # Inline subagents' work is one fold: named when one Task started them all.
         out.append(Doer(subagent_label(subs[0].type, subs[0].description)
                         if len(subs) == 1 else "subagent", state.fold.sidechain))
-    names = {s.agent_id: subagent_label(s.type, s.description) for s in subs if s.agent_id}
-    for _, af in sorted(state.agents.items(), key=lambda ka: (ka[1].fold.first_ts or "~", ka[0])):
-        if af.foreign:
-            continue
-        label = (names.get(af.fold.agent_id) or subagent_label(af.agent_type, af.description)
-                 or "subagent")
-        out.append(Doer(label, af.fold.work))
+    names = {str(s.agent_id): subagent_label(s.type, s.description) for s in subs if s.agent_id}
+    by_fold = {id(af): subagent_label(s.type, s.description)
+               for s, af in zip(subs, agents_of_tasks(state), strict=True) if af is not None}
+    folds = [(af.fold.first_ts, str(key), names.get(af.fold.agent_id)
+              or by_fold.get(id(af.fold))
+              or subagent_label(af.agent_type, af.description) or "subagent", af.fold.work)
+             for key, af in state.agents.items() if not af.foreign]
+    folds.extend((pf.first_ts, str(agent), names.get(agent) or "subagent", pf.work)
+                 for agent, pf in streamed_only(state))
+    for _, _, label, work in sorted(folds, key=lambda x: (x[0] or "~", x[1])):
+        out.append(Doer(label, work))
     return out
+
+
+def agents_of_tasks(state: SessionState) -> list[AgentFold | None]:
+    """For each Task call of the session (`fold.subagents`, in order), what its
+    agent did: its file's facts, else its streamed entries', else None. A Task
+    with no result (the session ended while it worked) names no agent: its
+    file is the one of this session no other Task names whose `meta.json`
+    gives the same type and description."""
+    subs = state.fold.subagents
+    files = {af.fold.agent_id: af.fold for af in state.agents.values()
+             if af.fold.agent_id and not af.foreign}
+    named = {s.agent_id for s in subs if s.agent_id}
+    spare = [af for af in state.agents.values()
+             if not af.foreign and af.fold.agent_id not in named and af.description]
+    out: list[AgentFold | None] = []
+    for s in subs:
+        found = files.get(s.agent_id) or state.fold.progress.get(s.agent_id) \
+            if s.agent_id else None
+        if found is None and not s.agent_id:
+            match = next((af for af in spare if af.description == s.description
+                          and af.agent_type in (s.type, "")), None)
+            if match is not None:
+                spare.remove(match)
+                found = match.fold
+        out.append(found)
+    return out
+
+
+def streamed_only(state: SessionState) -> list[tuple[str, AgentFold]]:
+    """The subagents known only by what the main file streamed of them
+    (`progress` lines, Claude Code 2.0/2.1), by agent id: where an agent's own
+    file is there, the file tells it (every message of it, once)."""
+    with_files = {af.fold.agent_id for af in state.agents.values()
+                  if not af.foreign and af.fold.agent_id}
+    return [(agent, pf) for agent, pf in sorted(state.fold.progress.items())
+            if agent not in with_files]
 
 
 def subagent_label(kind: str, description: str) -> str:

@@ -25,6 +25,7 @@ from vibe_vault.entries import (
     Entry,
     Malformed,
     decode_raw,
+    streamed_entry,
 )
 from vibe_vault.fold import active, commands, files, git, story, subagents, titles, todos, usage
 from vibe_vault.fold.context import (
@@ -35,7 +36,13 @@ from vibe_vault.fold.context import (
     note_text,
 )
 from vibe_vault.fold.tools import EXPLORE_LIST, EXPLORE_READ, EXPLORE_SEARCH
-from vibe_vault.fold.usage import AGENT_USAGE_WINDOW, add_tokens, note_entry_usage, tokens_of
+from vibe_vault.fold.usage import (
+    AGENT_USAGE_WINDOW,
+    MAX_STREAMED_AGENTS,
+    add_tokens,
+    note_entry_usage,
+    tokens_of,
+)
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.state import AgentFold, Fold
 from vibe_vault.times import epoch  # kept here for callers of fold.epoch
@@ -93,6 +100,47 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
 def _on_progress(ctx: Context, e: Entry) -> None:
     usage.on_progress(ctx, e)  # a subagent's streamed usage
     commands.on_progress(ctx, e)  # a command's running time
+    if not ctx.agent:
+        _streamed_work(ctx, e)
+
+
+def _streamed_work(ctx: Context, e: Entry) -> None:
+    """A subagent's entry streamed into the main file (`agent_progress`): its
+    tool calls, commands and edits folded as its own file's would be, so a
+    subagent Claude Code wrote no file for (2.0/2.1) is told by what it did.
+    Where its file is there too, the note takes the file (figures, work)."""
+    got = streamed_entry(e.data)
+    if got is None:
+        return
+    raw_agent, inner = got
+    agent = ctx.name(raw_agent or "?")
+    streamed = ctx.facts.progress
+    af = streamed.get(agent)
+    if af is None:
+        if len(streamed) >= MAX_STREAMED_AGENTS:
+            return
+        af = streamed[agent] = AgentFold(agent_id=agent)
+    work = ctx.streamed.get(agent)
+    if work is None:
+        work = ctx.streamed[agent] = Context(af.work, ctx.redactor, agent=True)
+        work.memo = ctx.memo
+        files.rekey(af.work)
+    apply(work, inner)
+    ts = inner.timestamp if isinstance(inner.timestamp, str) and epoch(inner.timestamp) else ""
+    if ts:
+        af.first_ts = af.first_ts or ts
+        af.last_ts = ts
+    if inner.type == "assistant" and inner.message is not None and isinstance(
+            inner.message.content, list):
+        af.tool_calls += sum(1 for b in inner.message.content
+                             if isinstance(b, Block) and b.type == "tool_use")
+    if raw_agent and e.parentToolUseID:
+        # The Task call it works for: named even when no result came (the
+        # session ended while it worked), so the note finds its work.
+        tool = ctx.key(e.parentToolUseID)
+        for sub in ctx.facts.subagents:
+            if sub.tool_id == tool and not sub.agent_id:
+                sub.agent_id = agent
 
 
 def _on_system(ctx: Context, e: Entry, ts: str) -> None:
@@ -240,6 +288,8 @@ def finish(ctx: Context) -> None:
     """Work out what was held for the end of this read."""
     if ctx.sidechain is not None:
         finish(ctx.sidechain)
+    for work in ctx.streamed.values():
+        finish(work)
     ctx.flush()
     todos.finish(ctx)
     files.finish(ctx)

@@ -456,6 +456,7 @@ class Context:
         self.todo_calls: dict[str, list[Any]] = {}
         self.todos: list[Any] | None = None
         self.sidechain: Context | None = None  # inline subagents' work, in the main file
+        self.streamed: dict[str, Context] = {}  # streamed subagents' work (progress), by agent
 
     # -- text --------------------------------------------------------------------
     def cleaned(self, text: str, limit: int | None, stated: bool = False,

@@ -23,9 +23,9 @@ from vibe_vault.markdown import (
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.project import folder_name, repo_folder
 from vibe_vault.render.page import Page, doer, status_word
-from vibe_vault.state import AgentFold, ErrorRec
+from vibe_vault.state import ErrorRec
 from vibe_vault.times import hhmm
-from vibe_vault.work import MAIN
+from vibe_vault.work import MAIN, agents_of_tasks
 
 SECTION_ROWS = 200
 COMMAND_ROWS = 100
@@ -272,18 +272,13 @@ def subagents(page: Page) -> list[Md]:
     f = state.fold
     if not f.subagents:
         return []
-    by_agent: dict[str, AgentFold] = {
-        af.fold.agent_id: af.fold for af in state.agents.values()
-        if af.fold.agent_id and not af.foreign
-    }
     out = [md("## Subagents")]
     # Tokens each agent's messages used, summed once per agent: many calls may
     # name one agent (a resumed one, the streamed "?"), each with up to a
     # window of messages, and this section is rendered at every Stop.
     used_by: dict[int, int] = {}
     told: set[int] = set()  # agents whose user's words are told (a resumed one: once)
-    for s in f.subagents:
-        af = by_agent.get(s.agent_id) or f.progress.get(s.agent_id)
+    for s, af in zip(f.subagents, agents_of_tasks(state), strict=True):
         calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
         bits = [f"{calls} tool calls"]
         if af is not None:
