@@ -328,6 +328,7 @@ class Ending(Struct):
     unanswered: bool = False  # the last request got no answer
     request: str = ""  # that request, one line ("" when the transcript does not hold it)
     at_work: bool = False  # unanswered, and the session is still running: not abandoned
+    question: str = ""  # the question the last answer ended on, with no reply after it
 
 
 def ending(state: SessionState) -> Ending:
@@ -347,7 +348,8 @@ def ending(state: SessionState) -> Ending:
         return Ending()
     last = turns[k]
     if last.answer and not last.working:
-        return Ending(answer=str(last.answer))
+        question = str(f.closing_question) if last.answer == f.last_answer else ""
+        return Ending(answer=str(last.answer), question=question)
     if state.provisional:
         return Ending(answer=str(state.provisional))
     final = last.actions[-1] if last.actions else None

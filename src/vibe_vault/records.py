@@ -23,6 +23,7 @@ from vibe_vault.figures import (
     request_words,
 )
 from vibe_vault.state import SessionState, token_total, worth_a_note
+from vibe_vault.text import one_line
 from vibe_vault.times import utc_iso
 
 
@@ -192,7 +193,9 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         files_changed=[str(path) for path in sorted(f.files)[:200]],
         tool_calls=fig.tool_calls,
         prompts=f.prompts,
-        open_tasks=[str(t.text) for t in todos if t.status != "completed"][:20],
+        open_tasks=([f"Claude asked: {one_line(fig.ending.question, 200)}"]
+                    if fig.ending.question else [])
+        + [str(t.text) for t in todos if t.status != "completed"][:20],
         files=stamps,
         first_parent=f.first_parent,
         logical_parent=f.logical_parent,

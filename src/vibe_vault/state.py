@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 40
+STATE_VERSION = 41
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -424,6 +424,8 @@ class Fold(Struct, omit_defaults=True):
     turns_dropped: int = 0
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
     last_answer: Redacted = Redacted("")
+    # The question the last answer ended on ("should I: 1. … 2. …?"), "" when none.
+    closing_question: Redacted = Redacted("")
     # fold.story: prompts, answers, compactions, links to other sessions
     turn_ms: int = 0  # sum of turn_duration entries (the turns Claude Code timed)
     first_parent: Redacted = Redacted("")  # the first message's parent: resumed from another file

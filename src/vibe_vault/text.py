@@ -240,6 +240,39 @@ def title_line(text: str, limit: int) -> str:
     return " ".join(words).rstrip(",;:-–—( ") + "…"
 
 
+# An answer's closing lines that ask the user to choose or say: options below
+# a line asking ("should I:", "Which do you prefer?"), or a last question.
+_OPTION = r"^(?:\d{1,2}[.)]|[-*•]|\(?[a-hA-H][.)])\s+\S"
+_ASKING = (r"(?i)\b(?:should|shall|can|may) (?:I|we)\b|\bwould you\b|\bdo you\b"
+           r"|\bwant me\b|\bprefer\b|\bwhich (?:one|option|approach|way|do|would|should)\b"
+           r"|\blet me know (?:which|if|whether)\b")
+_MARKUP = r"(?m)\*{1,2}|`|^#{1,6}\s+|^>\s*"
+
+
+def closing_question(text: str) -> str:
+    """The question an answer ends on, "" when it ends otherwise: a last line
+    ending in `?` (its last sentence), or options listed below a line that
+    asks ("should I:", "Which do you prefer?"), told with them. What asks for
+    nothing ("let me know if you see errors!", a summary's list) is none."""
+    lines = [" ".join(rx(_MARKUP).sub("", ln).split()) for ln in text.strip().splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines or text.rstrip().endswith("```"):
+        return ""
+    k = len(lines)
+    while k > 0 and rx(_OPTION).match(lines[k - 1]):
+        k -= 1
+    if k < len(lines) and k > 0:
+        intro = lines[k - 1]
+        if intro.endswith("?") or (intro.endswith(":") and rx(_ASKING).search(intro)):
+            return " ".join([intro, *lines[k:]])
+        return ""
+    last = lines[-1]
+    if not last.endswith("?"):
+        return ""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", last)
+    return sentences[-1]
+
+
 _LAST_STAGE = r"\s(?:\|\||\|)\s[^|;&]*$"
 
 

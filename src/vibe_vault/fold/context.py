@@ -28,6 +28,8 @@ HEAD_TURNS = 10  # the first turns say what the session was for: always kept
 TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
 MAX_ACTIONS = 60
 ANSWER_CHARS = 700
+QUESTION_TAIL = 3000  # of an answer, where a question it ends on is looked for
+QUESTION_CHARS = 400
 SAID_PIECE = 32_000  # characters of one prompt or answer text kept for search
 SAID_CHARS = 2_000_000  # and of a whole session's
 THINKING_CHARS = 500
@@ -362,7 +364,7 @@ def scrub(value: Any, hint: Any, learned: set[str], count: Fold | None = None) -
                 setattr(value, f"{name}_redactions", getattr(value, f"{name}_redactions") + n)
                 if inner is not None:
                     inner.redactions += n
-            elif isinstance(value, Fold) and name == "last_answer":
+            elif isinstance(value, Fold) and name in ("last_answer", "closing_question"):
                 # A copy of the last turn's answer, counted there (a read that
                 # ended before a later answer replaced it must count the same).
                 new = scrub(old, field_hint, learned, None)
@@ -733,6 +735,10 @@ class Context:
             facts.redactions += n - t.answer_redactions
             t.answer, t.answer_redactions = text, n
             facts.last_answer = text
+            # (its secrets are the answer's, counted there)
+            facts.closing_question = self.cleaned(
+                tx.closing_question(self.held_answer[-QUESTION_TAIL:]), QUESTION_CHARS,
+                stated=True)[0]
         if t is not None and self.held_thinking is not None:
             text, n = self.cleaned(self.held_thinking, THINKING_CHARS, stated=True)
             facts.redactions += n - t.thinking_redactions

@@ -228,7 +228,7 @@ def open_threads(page: Page) -> list[Md]:
     collapsed, what was done."""
     todos = todo_list(page.state)
     end = page.fig.ending
-    if not todos and not end.unanswered:
+    if not todos and not end.unanswered and not end.question:
         return []
     left = [t for t in todos if t.status != "completed"]
     done = [t for t in todos if t.status == "completed"]
@@ -240,6 +240,11 @@ def open_threads(page: Page) -> list[Md]:
                 "The last request got no answer")
         out.append(md("- [ ] {}: {}", text(said), text(end.request)) if end.request else
                    md("- [ ] {}", text(said)))
+    if end.question:
+        # The session ends on Claude asking the user (options, "should I …?"):
+        # nobody answered it here, so what it asks is still to decide.
+        out.append(md("- [ ] Claude asked, and the session ended with no reply: “{}”",
+                      text(tx.one_line(end.question, 400))))
     for t in left:
         if t.status == "command":
             out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
@@ -257,7 +262,7 @@ def open_threads(page: Page) -> list[Md]:
         suffix = (md(" *(in progress)*") if t.status == "in_progress" else
                   md(" *(running in the background)*") if t.status == "background" else BLANK)
         out.append(md("- [ ] {}{}", text(t.text), suffix))
-    if not left and not end.unanswered:
+    if not left and not end.unanswered and not end.question:
         out.append(md("Nothing left open."))
     out.append(BLANK)
     if done:
