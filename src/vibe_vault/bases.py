@@ -32,7 +32,7 @@ properties:
   duration_minutes:
     displayName: Minutes
   active_minutes:
-    displayName: Active
+    displayName: Claude worked (min)
   cost_usd:
     displayName: Cost ($)
   files_changed:

@@ -63,6 +63,16 @@ def short_tokens(x: int) -> str:
     return str(x)
 
 
+def claude_worked(minutes: int, ms: int = -1) -> str:
+    """Claude's working time in words: "<1 min" when it worked, but less than
+    a minute; "0 min" when it did not work at all (`ms` 0)."""
+    if minutes <= 0:
+        return "0 min" if ms == 0 else "<1 min"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60}h {minutes % 60:02d}m"
+
+
 def duration(ms: int) -> str:
     s = ms // 1000
     if s < 60:
@@ -178,7 +188,7 @@ class Figures(Struct):
     cost: float
     unpriced: list[str]
     wall_minutes: int
-    active_minutes: int
+    active_minutes: int  # Claude's working time (fold.active), whole minutes
     files_changed: int
     tool_calls: int
     tests: str  # "", passed, failed
@@ -186,6 +196,7 @@ class Figures(Struct):
     models: list[str]  # every model that produced usage, subagents' included
     end_reason: str  # why it ended, ", mid-turn" when the last request got no answer
     ending: "Ending"  # Claude's last answer, or the request left without one
+    active_ms: int = 0  # the same, to the millisecond
 
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
@@ -228,6 +239,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         unpriced=unpriced,
         wall_minutes=max(wall, 0),
         active_minutes=active // 60000,
+        active_ms=active,
         files_changed=len(work.changed) + work.files_dropped,
         tool_calls=tool_calls,
         tests=tests,

@@ -19,7 +19,7 @@ from msgspec import Struct
 
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
-from vibe_vault.figures import options_for, short_tokens, title_of
+from vibe_vault.figures import claude_worked, options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.markdown import (
@@ -99,7 +99,9 @@ BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
 
 def _active(minutes: int) -> Md:
-    return md("{}h {:02d}m", minutes // 60, minutes % 60)
+    """Claude's working time summed (whole minutes of each session's): as the
+    session notes say it ("<1 min", "18 min", "2h 05m")."""
+    return text(claude_worked(minutes))
 
 
 def _tokens(x: int) -> Md:
@@ -169,14 +171,15 @@ def render_project(view: ProjectView) -> str:
         out.append(md("last_session: {}", _iso(view.last)))
     out += [md("tags:"), md("  - project"), md("---"), md(REWRITE_NOTICE), md(""),
             md("# {}", text(project)), md("")]
-    out.append(md("**{} sessions** · **{} active** · **{} tokens** · **{}**",
+    out.append(md("**{} sessions** · **Claude worked {}** · **{} tokens** · **{}**",
                   t.sessions, _active(t.minutes), _tokens(t.tokens), _money(cost)))
     pictures = charts.pictures(view.weeks, view.models)
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
     if view.months:
         out += [md(""), md("## By month"), md(""),
-                md("| Month | Sessions | Active | Tokens | Cost |"), md("|---|--:|--:|--:|--:|")]
+                md("| Month | Sessions | Claude worked | Tokens | Cost |"),
+                md("|---|--:|--:|--:|--:|")]
         for month, m in view.months:
             out.append(md("| {} | {} | {} | {} | {} |", cell(text(month)), m.sessions,
                           _active(m.minutes), _tokens(m.tokens), _money(aggregates.usd(m.cost))))
@@ -245,7 +248,7 @@ def render_home(sums: list[ProjectSums], latest: list[Record],
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
     out += [md(""), md("## Projects"), md(""),
-            md("| Project | Sessions | Last session | Active | Cost |"),
+            md("| Project | Sessions | Last session | Claude worked | Cost |"),
             md("|---|--:|---|--:|--:|")]
     for p in sums:
         out.append(md("| {} | {} | {} | {} | {} |",

@@ -158,6 +158,15 @@ def _bars(title: str, periods: dict[str, dict[str, Any]]) -> None:
     print()
 
 
+def _hours(hours: float) -> str:
+    """Claude's working time (active hours) as people read it: minutes under
+    an hour ("<1 min" for a little), else hours to the tenth."""
+    minutes = round(hours * 60)
+    if minutes < 1:
+        return "<1 min"  # (sums of whole minutes: a session's part minute is left out)
+    return f"{minutes} min" if minutes < 60 else f"{hours:.1f} h"
+
+
 def _human(n: float) -> str:
     if n >= 1e9:
         return f"{n / 1e9:.1f}B"
@@ -214,19 +223,19 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print("No sessions yet: run `vv backfill` (or let the hooks run).")
         return 0
     t = stats["total"]
-    print(f"{t['sessions']} sessions · {t['active_hours']:.1f} active hours · "
+    print(f"{t['sessions']} sessions · Claude worked {_hours(t['active_hours'])} · "
           f"{_human(t['tokens'])} tokens · ${t['cost_usd']:,.2f}\n")
-    _table("By project", [[p, str(b["sessions"]), f"{b['active_hours']:.1f}", _human(b["tokens"]),
+    _table("By project", [[p, str(b["sessions"]), _hours(b["active_hours"]), _human(b["tokens"]),
                           f"${b['cost_usd']:,.2f}"] for p, b in stats["by_project"].items()],
-           ["project", "sessions", "hours", "tokens", "cost"])
+           ["project", "sessions", "Claude worked", "tokens", "cost"])
     _table("By model", [[m, _human(b["tokens"]),
                         f"${b['cost_usd']:,.2f}" + ("" if b["priced"] else " (unpriced)")]
                        for m, b in stats["by_model"].items()], ["model", "tokens", "cost"])
     key = f"by_{args.by}"
-    _table(f"By {args.by}", [[p, str(b["sessions"]), f"{b['active_hours']:.1f}",
+    _table(f"By {args.by}", [[p, str(b["sessions"]), _hours(b["active_hours"]),
                               _human(b["tokens"]), f"${b['cost_usd']:,.2f}"]
                              for p, b in stats[key].items()],
-           [args.by, "sessions", "hours", "tokens", "cost"])
+           [args.by, "sessions", "Claude worked", "tokens", "cost"])
     _bars(f"Sessions by {args.by}", stats[key])
     if stats["top_files"]:
         _table("Most changed files", [[f["path"], str(f["sessions"])]

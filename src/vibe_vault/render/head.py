@@ -4,7 +4,8 @@ the title with its summary and facts, and the heading of the user's section."""
 
 from collections.abc import Callable
 
-from vibe_vault.figures import short_tokens
+from vibe_vault.figures import claude_worked, short_tokens
+from vibe_vault.fold.titles import TOPICLESS_COMMANDS
 from vibe_vault.markdown import (
     Md,
     cell,
@@ -24,7 +25,7 @@ from vibe_vault.redact import Redacted
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
 from vibe_vault.state import DETACHED, Tokens
-from vibe_vault.times import local_iso, started_line
+from vibe_vault.times import hhmm, local_iso, started_line
 from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_note_path
 
 BARE_NULL = md("null")
@@ -137,7 +138,16 @@ def heading(page: Page) -> list[Md]:
     if started:
         facts.append(md("**Started** {}", text(started)))
     if fig.wall_minutes:
-        facts.append(md("**Duration** {} min ({} active)", fig.wall_minutes, fig.active_minutes))
+        # "Active" said as what it is: the time Claude worked on the prompts
+        # (the user's reading and typing between them is not in it), and when
+        # the prompts came, for the conversation's own span.
+        asks = [t.ts for t in f.turns if t.ts and (
+            t.kind == "prompt" or (t.kind == "command"
+                                   and t.text.split(" ", 1)[0] not in TOPICLESS_COMMANDS))]
+        span = (f"; prompts {hhmm(asks[0])}–{hhmm(asks[-1])}"
+                if len(asks) > 1 and hhmm(asks[0]) != hhmm(asks[-1]) else "")
+        facts.append(md("**Duration** {} min (Claude worked {}{})", fig.wall_minutes,
+                        text(claude_worked(fig.active_minutes, fig.active_ms)), text(span)))
     elif f.first_ts:
         facts.append(md("**Duration** under a minute"))
     if len(fig.models) == 1:
