@@ -37,7 +37,9 @@ def records(draw: Any, sid: str) -> Record:
     tokens = {m: draw(st.lists(st.integers(0, 10**7), min_size=4, max_size=4)) for m in models}
     priced = draw(st.lists(st.sampled_from(models), unique=True)) if models else []
     cost = {m: round(draw(st.floats(0, 50, allow_nan=False)), 6) for m in priced}
+    short = draw(st.integers(0, 3))  # replies whose output tokens were under-recorded
     return Record(
+        output_short=short, output_unrecorded=draw(st.integers(1, 10**5)) if short else 0,
         session_id=sid, project=draw(st.sampled_from(PROJECTS)),
         started=f"{day}T10:00:00+00:00" if day else "",
         has_note=draw(st.booleans()), note=f"Projects/x/sessions/{sid}.md",

@@ -22,7 +22,7 @@ import msgspec
 from vibe_vault.state import token_total
 from vibe_vault.times import current_zone, day
 
-TABLES = ("agg_days", "agg_models", "agg_files")
+TABLES = ("agg_days", "agg_models", "agg_files", "agg_short")
 NANO = 1_000_000_000
 
 
@@ -41,6 +41,8 @@ class Counted(msgspec.Struct):
     tokens_by_model: dict[str, list[int]] = msgspec.field(default_factory=dict)
     cost_by_model: dict[str, float] = msgspec.field(default_factory=dict)
     files_changed: list[str] = msgspec.field(default_factory=list)
+    output_short: int = 0
+    output_unrecorded: int = 0
 
 
 _decode = msgspec.msgpack.Decoder(Counted).decode
@@ -95,6 +97,12 @@ def count(conn: sqlite3.Connection, body: bytes, sign: int) -> None:
             "INSERT INTO agg_files VALUES (?,?,?,?) ON CONFLICT(project, day, path) "
             "DO UPDATE SET sessions = sessions + excluded.sessions",
             [(*key, path, sign) for path in dict.fromkeys(c.files_changed)])
+    if c.output_short:
+        conn.execute(
+            "INSERT INTO agg_short VALUES (?,?,?,?) ON CONFLICT(project, day) DO UPDATE "
+            "SET sessions = sessions + excluded.sessions, "
+            "unrecorded = unrecorded + excluded.unrecorded",
+            (*key, sign, sign * c.output_unrecorded))
     if sign < 0:  # a day, model or file no session counts any more leaves no row
         for table in TABLES:
             conn.execute(f"DELETE FROM {table} WHERE project = ? AND day = ? AND sessions = 0",
@@ -203,4 +211,32 @@ def per_project(conn: sqlite3.Connection) -> dict[str, Sums]:
             f"SELECT project, {_SUMS} FROM agg_days GROUP BY project"):
         s = out[project] = Sums()
         s.add(row)
+    return out
+
+
+class Short(msgspec.Struct):
+    """Sessions whose output tokens Claude Code under-recorded (it wrote a
+    reply's usage before the reply ended), and about how many output tokens
+    their totals leave out: sums that include them are lower bounds."""
+
+    sessions: int = 0
+    unrecorded: int = 0
+
+
+def short_by_day(conn: sqlite3.Connection, project: str | None = None,
+                 since: str = "") -> Iterator[tuple[str, str, Short]]:
+    """(project, day, under-recorded sessions) in order, days with some only."""
+    where, params = _where(project, since)
+    for p, on, n, u in conn.execute(
+            f"SELECT project, day, sessions, unrecorded FROM agg_short{where} "
+            "AND sessions > 0 ORDER BY project, day", params):
+        yield p, on, Short(int(n), int(u))
+
+
+def under_recorded_by_project(conn: sqlite3.Connection) -> dict[str, Short]:
+    out: dict[str, Short] = {}
+    for p, _, s in short_by_day(conn):
+        t = out.setdefault(p, Short())
+        t.sessions += s.sessions
+        t.unrecorded += s.unrecorded
     return out

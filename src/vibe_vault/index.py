@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import date
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
@@ -94,6 +94,20 @@ def _money(x: float) -> Md:
     return md("${:,.2f}", x)
 
 
+def _bound(short_sessions: int) -> Md:
+    """"≥" before a sum that includes a session whose output tokens Claude
+    Code under-recorded: a lower bound, not an exact figure."""
+    return md("≥") if short_sessions else md("")
+
+
+def _bound_note(short: aggregates.Short) -> Md:
+    return md("≥ Claude Code recorded the output tokens of some replies before they ended "
+              "({}): about {} output tokens more than these totals count, and their cost; "
+              "each session's note says how many.",
+              text(f"{short.sessions} session" + ("s" if short.sessions != 1 else "")),
+              _tokens(short.unrecorded))
+
+
 LATEST = 50  # sessions a project note lists; the Base holds them all
 BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
@@ -132,6 +146,10 @@ class ProjectView(Struct):
     first: str
     last: str
     latest: list[Record]
+    # Under-recorded sessions (Claude Code wrote replies' usage before they
+    # ended): over the project, and by month; sums with them are lower bounds.
+    short: aggregates.Short = field(default_factory=aggregates.Short)
+    short_months: dict[str, int] = field(default_factory=dict)
 
 
 def project_view(conn: sqlite3.Connection, project: str,
@@ -153,8 +171,14 @@ def project_view(conn: sqlite3.Connection, project: str,
     first = conn.execute("SELECT min(started) FROM records WHERE project = ? AND has_note",
                          (project,)).fetchone()[0] or ""
     last = latest[0].started if latest else ""
+    short = aggregates.Short()
+    short_months: dict[str, int] = {}
+    for _, on, n in aggregates.short_by_day(conn, project):
+        short.sessions += n.sessions
+        short.unrecorded += n.unrecorded
+        short_months[on[:7] or "unknown"] = short_months.get(on[:7] or "unknown", 0) + 1
     return ProjectView(project, totals, sorted(months.items(), reverse=True), weeks, models,
-                       first, last, latest)
+                       first, last, latest, short, short_months)
 
 
 def render_project(view: ProjectView) -> str:
@@ -171,8 +195,9 @@ def render_project(view: ProjectView) -> str:
         out.append(md("last_session: {}", _iso(view.last)))
     out += [md("tags:"), md("  - project"), md("---"), md(REWRITE_NOTICE), md(""),
             md("# {}", text(project)), md("")]
-    out.append(md("**{} sessions** · **Claude worked {}** · **{} tokens** · **{}**",
-                  t.sessions, _active(t.minutes), _tokens(t.tokens), _money(cost)))
+    low = _bound(view.short.sessions)
+    out.append(md("**{} sessions** · **Claude worked {}** · **{}{} tokens** · **{}{}**",
+                  t.sessions, _active(t.minutes), low, _tokens(t.tokens), low, _money(cost)))
     pictures = charts.pictures(view.weeks, view.models)
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
@@ -181,8 +206,10 @@ def render_project(view: ProjectView) -> str:
                 md("| Month | Sessions | Claude worked | Tokens | Cost |"),
                 md("|---|--:|--:|--:|--:|")]
         for month, m in view.months:
-            out.append(md("| {} | {} | {} | {} | {} |", cell(text(month)), m.sessions,
-                          _active(m.minutes), _tokens(m.tokens), _money(aggregates.usd(m.cost))))
+            low = _bound(view.short_months.get(month, 0))
+            out.append(md("| {} | {} | {} | {}{} | {}{} |", cell(text(month)), m.sessions,
+                          _active(m.minutes), low, _tokens(m.tokens), low,
+                          _money(aggregates.usd(m.cost))))
     shown = md("") if t.sessions <= len(recs) else md(
         " (the latest {}; every one below)", len(recs))
     out += [md(""), md("## Sessions{}", shown), md(""),
@@ -191,9 +218,12 @@ def render_project(view: ProjectView) -> str:
     for r in recs:
         status = text(r.status) if not r.end_reason else md(
             "{} ({})", text(r.status), text(r.end_reason))
-        out.append(md("| {} | {} | {} min | {} | {} | {} |", cell(text(day(r.started))),
+        low = _bound(r.output_short)
+        out.append(md("| {} | {} | {} min | {}{} | {}{} | {} |", cell(text(day(r.started))),
                       cell(wikilink(r.note, label(r.title))), r.duration_minutes,
-                      _tokens(total_tokens(r)), _money(r.cost_usd), cell(status)))
+                      low, _tokens(total_tokens(r)), low, _money(r.cost_usd), cell(status)))
+    if view.short.sessions:
+        out += [md(""), _bound_note(view.short)]
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
     if open_tasks:
         out += [md(""), md("## Open threads (latest sessions)"), md("")]
@@ -213,10 +243,11 @@ def astuple(s: aggregates.Sums) -> tuple[int, ...]:
 class ProjectSums:
     """What the home note shows of a project: sums over its sessions with a note."""
 
-    __slots__ = ("cost", "last", "minutes", "project", "sessions")
+    __slots__ = ("cost", "last", "minutes", "project", "sessions", "short")
 
     def __init__(self, project: str, sessions: int, last: str, minutes: int,
-                 cost: float) -> None:
+                 cost: float, short: aggregates.Short | None = None) -> None:
+        self.short = short or aggregates.Short()  # its under-recorded sessions
         self.project = project
         self.sessions = sessions
         self.last = last  # the latest start, then session id (order's key, joined)
@@ -227,12 +258,13 @@ class ProjectSums:
 def project_sums(conn: sqlite3.Connection) -> list[ProjectSums]:
     """Per-project sums (the database's), the project with the latest session first."""
     sums = []
+    short = aggregates.under_recorded_by_project(conn)
     for project, s in aggregates.per_project(conn).items():
         row = conn.execute(
             "SELECT started || char(0) || session_id FROM records WHERE project = ? AND "
             "has_note ORDER BY started DESC, session_id DESC LIMIT 1", (project,)).fetchone()
         sums.append(ProjectSums(project, s.sessions, row[0] if row else "", s.minutes,
-                                aggregates.usd(s.cost)))
+                                aggregates.usd(s.cost), short.get(project)))
     sums.sort(key=lambda p: (p.last, p.project), reverse=True)
     return sums
 
@@ -244,17 +276,22 @@ def render_home(sums: list[ProjectSums], latest: list[Record],
     out = [md("---"), md("type: index"), md("sessions: {}", count),
            md("projects: {}", len(sums)), md("cost_usd: {:.4f}", cost), md("---"),
            md(REWRITE_NOTICE), md(""), md("# Claude Code sessions"), md(""),
-           md("**{} sessions** in **{} projects** · **{}**", count, len(sums), _money(cost))]
+           md("**{} sessions** in **{} projects** · **{}{}**", count, len(sums),
+              _bound(sum(p.short.sessions for p in sums)), _money(cost))]
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
     out += [md(""), md("## Projects"), md(""),
             md("| Project | Sessions | Last session | Claude worked | Cost |"),
             md("|---|--:|---|--:|--:|")]
     for p in sums:
-        out.append(md("| {} | {} | {} | {} | {} |",
+        out.append(md("| {} | {} | {} | {} | {}{} |",
                       cell(wikilink(project_note_path(p.project), label(p.project))),
                       p.sessions, cell(text(day(p.last.split(chr(0))[0]))),
-                      _active(p.minutes), _money(p.cost)))
+                      _active(p.minutes), _bound(p.short.sessions), _money(p.cost)))
+    short = aggregates.Short(sum(p.short.sessions for p in sums),
+                             sum(p.short.unrecorded for p in sums))
+    if short.sessions:
+        out += [md(""), _bound_note(short)]
     out += [md(""), md("## Latest sessions"), md("")]
     for rec in latest:
         out.append(md("- {} · {} · {} · {}", text(day(rec.started)), strong(rec.project),

@@ -57,6 +57,10 @@ class Record(Struct, omit_defaults=True):
     files_changed: list[str] = field(default_factory=list)
     tool_calls: int = 0
     prompts: int = 0
+    # Replies whose usage the client recorded before they ended, and about how
+    # many output tokens more than counted their text is: totals are lower bounds.
+    output_short: int = 0
+    output_unrecorded: int = 0
     open_tasks: list[str] = field(default_factory=list)
     files: list[FileStamp] = field(default_factory=list)
     first_parent: str = ""
@@ -193,6 +197,8 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         files_changed=[str(path) for path in sorted(f.files)[:200]],
         tool_calls=fig.tool_calls,
         prompts=f.prompts,
+        output_short=fig.total.short,
+        output_unrecorded=fig.total.unrecorded,
         open_tasks=([f"Claude asked: {one_line(fig.ending.question, 200)}"]
                     if fig.ending.question else [])
         + [str(t.text) for t in todos if t.status != "completed"][:20],

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from vibe_vault.config import Config
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
 # 4: a change's figures carry the note's mark (`changes.mark`), and a file
@@ -50,6 +50,13 @@ FRESH_NS = 100_000_000
 COARSE_FRESH_NS = 2_000_000_000
 TRANSACTION_SECONDS = 0.12
 
+# Sessions whose client recorded replies' output tokens before they ended (their
+# totals are lower than what was produced), and about how many tokens more.
+UNDER_RECORDED = """
+CREATE TABLE IF NOT EXISTS agg_short(project TEXT NOT NULL, day TEXT NOT NULL,
+    sessions INTEGER NOT NULL, unrecorded INTEGER NOT NULL, PRIMARY KEY(project, day))
+    WITHOUT ROWID;
+"""
 # The per-project sums (aggregates.py): sessions, minutes, tokens and cost by
 # project and day, by model, and the files changed.
 AGGREGATES = """
@@ -63,7 +70,7 @@ CREATE TABLE agg_models(project TEXT NOT NULL, day TEXT NOT NULL, model TEXT NOT
     unpriced INTEGER NOT NULL, PRIMARY KEY(project, day, model)) WITHOUT ROWID;
 CREATE TABLE agg_files(project TEXT NOT NULL, day TEXT NOT NULL, path TEXT NOT NULL,
     sessions INTEGER NOT NULL, PRIMARY KEY(project, day, path)) WITHOUT ROWID;
-"""
+""" + UNDER_RECORDED
 
 # The keys that find a session's neighbours for its links (neighbours.py):
 # 64-bit hashes of (project, message uuid or title) -> the record's rowid.
@@ -82,7 +89,8 @@ CREATE TABLE link_titles(h INTEGER NOT NULL, rec INTEGER NOT NULL, PRIMARY KEY(h
 # lacks, and what fills them is owed (the registry fills them from its records).
 _MIGRATIONS = {
     7: (AGGREGATES + LINK_KEYS, ("aggregates", "link_keys")),  # the per-project sums, ...
-    8: (LINK_KEYS, ("link_keys",)),  # 8 -> 9: the keys of the links' neighbours
+    8: (LINK_KEYS + UNDER_RECORDED, ("link_keys", "aggregates")),  # the links' keys, ...
+    9: (UNDER_RECORDED, ("aggregates",)),  # 9 -> 10: the under-recorded sessions' sums
 }
 
 # The registry (registry.py): a record per session, and what finds them fast.

@@ -44,7 +44,8 @@ def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
     from vibe_vault.state import token_total
 
     def bucket() -> dict[str, Any]:
-        return {"sessions": 0, "active_hours": 0.0, "tokens": 0, "cost_usd": 0.0}
+        return {"sessions": 0, "active_hours": 0.0, "tokens": 0, "cost_usd": 0.0,
+                "under_recorded": 0, "unrecorded_output": 0}
 
     total = bucket()
     total["input_tokens"] = total["output_tokens"] = 0
@@ -58,6 +59,8 @@ def compute(records: Iterable[Any], by: str, top: int) -> dict[str, Any]:
                   periods.setdefault(_period(r.started, by), bucket())):
             b["sessions"] += 1
             b["active_hours"] += r.active_minutes / 60
+            b["under_recorded"] += int(r.output_short > 0)
+            b["unrecorded_output"] += r.output_unrecorded
             b["tokens"] += total_tokens(r)
             b["cost_usd"] += r.cost_usd
         for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"):
@@ -100,7 +103,8 @@ def from_sums(conn: Any, by: str, top: int, project: str | None = None,
 
     def bucket(s: Any) -> dict[str, Any]:
         return {"sessions": s.sessions, "active_hours": s.minutes / 60, "tokens": s.tokens,
-                "cost_usd": aggregates.usd(s.cost)}
+                "cost_usd": aggregates.usd(s.cost), "under_recorded": 0,
+                "unrecorded_output": 0}
 
     everything = aggregates.Sums()
     per_project: dict[str, Any] = {}
@@ -118,8 +122,14 @@ def from_sums(conn: Any, by: str, top: int, project: str | None = None,
                   "priced": not s.unpriced}
               for m, s in aggregates.by_model(conn, project, since).items()}
     files = dict(aggregates.top_files(conn, top, project, since))
-    return _report(total, {p: bucket(s) for p, s in per_project.items()},
-                   {p: bucket(s) for p, s in per_period.items()}, models, files, by, top)
+    projects = {p: bucket(s) for p, s in per_project.items()}
+    periods = {p: bucket(s) for p, s in per_period.items()}
+    # Sessions whose output tokens the client under-recorded: their sums are lower bounds.
+    for p, day, short in aggregates.short_by_day(conn, project, since):
+        for b in (total, projects[p], periods[period(day, by, UTC)]):
+            b["under_recorded"] += short.sessions
+            b["unrecorded_output"] += short.unrecorded
+    return _report(total, projects, periods, models, files, by, top)
 
 
 def _table(title: str, rows: list[list[str]], header: list[str]) -> None:
@@ -156,6 +166,12 @@ def _bars(title: str, periods: dict[str, dict[str, Any]]) -> None:
             drawn = f"\x1b[36m{drawn}\x1b[0m"
         print(f"  {label.ljust(width)}  {drawn} {b['sessions']}".rstrip())
     print()
+
+
+def _bound(b: dict[str, Any]) -> str:
+    """"≥" before a sum that includes a session whose output tokens Claude Code
+    under-recorded: the sum is a lower bound, not an exact figure."""
+    return "≥" if b.get("under_recorded") else ""
 
 
 def _hours(hours: float) -> str:
@@ -224,16 +240,22 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         return 0
     t = stats["total"]
     print(f"{t['sessions']} sessions · Claude worked {_hours(t['active_hours'])} · "
-          f"{_human(t['tokens'])} tokens · ${t['cost_usd']:,.2f}\n")
-    _table("By project", [[p, str(b["sessions"]), _hours(b["active_hours"]), _human(b["tokens"]),
-                          f"${b['cost_usd']:,.2f}"] for p, b in stats["by_project"].items()],
+          f"{_bound(t)}{_human(t['tokens'])} tokens · {_bound(t)}${t['cost_usd']:,.2f}\n")
+    _table("By project", [[p, str(b["sessions"]), _hours(b["active_hours"]),
+                           _bound(b) + _human(b["tokens"]), f"{_bound(b)}${b['cost_usd']:,.2f}"]
+                          for p, b in stats["by_project"].items()],
            ["project", "sessions", "Claude worked", "tokens", "cost"])
+    if t["under_recorded"]:
+        print(f"≥: Claude Code recorded the output tokens of some replies before they ended "
+              f"({t['under_recorded']} session{'s' if t['under_recorded'] != 1 else ''}): about "
+              f"{_human(t['unrecorded_output'])} output tokens more than counted here, "
+              "so those totals are lower bounds.\n")
     _table("By model", [[m, _human(b["tokens"]),
                         f"${b['cost_usd']:,.2f}" + ("" if b["priced"] else " (unpriced)")]
                        for m, b in stats["by_model"].items()], ["model", "tokens", "cost"])
     key = f"by_{args.by}"
     _table(f"By {args.by}", [[p, str(b["sessions"]), _hours(b["active_hours"]),
-                              _human(b["tokens"]), f"${b['cost_usd']:,.2f}"]
+                              _bound(b) + _human(b["tokens"]), f"{_bound(b)}${b['cost_usd']:,.2f}"]
                              for p, b in stats[key].items()],
            [args.by, "sessions", "Claude worked", "tokens", "cost"])
     _bars(f"Sessions by {args.by}", stats[key])
