@@ -499,3 +499,71 @@ def mermaid_block(lines: Iterable[Md]) -> list[Md]:
     """A fenced Mermaid block of lines made with `md` from our own words,
     `mermaid_label`s and numbers (the first says the diagram: `md("pie")`)."""
     return [Md("```mermaid"), *lines, Md("```")]
+
+
+# -- the note read on a terminal ---------------------------------------------------------
+
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ENTITIES = (("&lt;", "<"), ("&amp;", "&"))
+
+
+def _shown_line(line: str) -> str:
+    """One line of prose as a reader of the rendered note sees its characters:
+    backslash escapes and the entities the escapers write taken back, code
+    spans kept as written (a backslash in one is a backslash)."""
+    out: list[str] = []
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == "\\" and i + 1 < n and line[i + 1] in _PUNCTUATION:
+            out.append(line[i + 1])
+            i += 2
+        elif c == "`":
+            run = len(line) - len(line[i:].lstrip("`")) - i
+            close = line.find("`" * run, i + run)
+            while close >= 0 and line[close + run:close + run + 1] == "`":
+                close = line.find("`" * run, close + run + 1)
+            if close < 0:
+                out.append("`" * run)
+                i += run
+            else:
+                out.append(line[i:close + run])
+                i = close + run
+        elif c == "&":
+            entity = next((e for e in _ENTITIES if line.startswith(e[0], i)), None)
+            out.append(entity[1] if entity else c)
+            i += len(entity[0]) if entity else 1
+        else:
+            out.append(c)
+            i += 1
+    shown = "".join(out)
+    return shown[:-1] if line.endswith("\\") and not line.endswith("\\\\") else shown
+
+
+def for_terminal(note: str) -> str:
+    """A note as `vv show` prints it on a terminal: the words as they read,
+    without the escapes that keep them from being Markdown (`PR \\#89` shows
+    `PR #89`); its frontmatter and fenced blocks as written. The file keeps
+    its escapes."""
+    lines = note.split("\n")
+    out: list[str] = []
+    fence = ""
+    front = bool(lines) and lines[0] == "---"
+    for k, line in enumerate(lines):
+        if front:
+            out.append(line)
+            front = not (k > 0 and line == "---")
+            continue
+        bare = line.lstrip(" >")
+        if fence:
+            out.append(line)
+            if bare.startswith(fence) and not bare[len(fence):].strip(fence[0] + " "):
+                fence = ""
+            continue
+        opened = fence_opened(bare)
+        if opened:
+            fence = opened
+            out.append(line)
+            continue
+        out.append(_shown_line(line))
+    return "\n".join(out)

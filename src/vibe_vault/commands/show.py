@@ -43,6 +43,11 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print(f"vv: cannot read {path}: {exc.strerror or exc} (vv backfill writes it again)",
               file=sys.stderr)
         return 1
-    # The note is Markdown for a vault; on a terminal its text must not steer it.
+    # The note is Markdown for a vault; on a terminal its text must not steer
+    # it, and reads as its words, not their escapes (`PR \#89` is `PR #89`).
+    if sys.stdout.isatty():
+        from vibe_vault.markdown import for_terminal
+
+        text = for_terminal(text)
     sys.stdout.write("\n".join(terminal_safe(line) for line in text.split("\n")))
     return 0
