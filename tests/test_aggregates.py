@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from vibe_vault import aggregates, neighbours, registry, vaultdb
 from vibe_vault.charts import BLOCKS, activity, bar, cost_pie, weeks_ending
 from vibe_vault.commands.stats import compute, from_sums
@@ -74,7 +75,7 @@ def close_enough(got: Any, want: Any) -> bool:
     return bool(got == want)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 60), deadline=None)
 @given(operations)
 def test_sums_kept_up_by_each_change_equal_sums_from_scratch(
         ops: list[tuple[str, int, Any]]) -> None:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, frontmatter, has_assistant, main_files
+from conftest import CORPUS, Env, examples, frontmatter, has_assistant, main_files
 from conftest import json_objects as objects
 from test_headlines import Transcript, phrase
 from vibe_vault.figures import RenderOptions, figures
@@ -152,7 +152,7 @@ def _state(t: Transcript, status: str) -> SessionState:
     return state
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(case=sessions(), status=st.sampled_from(["ended", "active"]))
 def test_the_summary_quotes_the_last_real_answer_and_its_outcome(
         case: tuple[Transcript, str, str | None], status: str) -> None:

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, examples
 
 # Text as argv holds it: any bytes, decoded with surrogateescape (an invalid
 # UTF-8 byte becomes a lone surrogate, as os.fsdecode makes it).
@@ -110,7 +110,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
     return code, capsys.readouterr().err + said
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=examples(100, 400), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(argv=command_lines())
 def test_any_arguments_answer_or_say_one_line(home: Env, argv: list[str],
@@ -190,7 +190,7 @@ def test_invalid_utf8_through_a_real_argv_is_one_line(env: Env) -> None:
         assert b"Traceback" not in r.stderr
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(80, 300), deadline=None)
 @given(st.lists(st.one_of(st.text(max_size=12),
                           st.from_regex(r"[a-z\"*]{1,10}", fullmatch=True)), max_size=5))
 def test_search_words_parse_as_argparse_parses_them(words: list[str]) -> None:

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import blocks, main_files, session_files
+from conftest import blocks, examples, main_files, session_files
 from conftest import json_objects as objects
 from file_lines import edited, git_lines, net_lines
 from test_headlines import Transcript
@@ -86,7 +86,7 @@ def edit_of(old: str, new: str, data: st.DataObject) -> tuple[str, str]:
     return old[start:len(old) - end], new[start:len(new) - end]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(data=st.data(), first=contents, created=st.booleans(),
        steps=st.lists(st.tuples(st.sampled_from(["Write", "Edit", "MultiEdit", "revert"]),
                                 contents), min_size=1, max_size=6))
@@ -171,7 +171,7 @@ def _formatted(text: str, how: int) -> str:
 shape = st.sampled_from(["2.x", "1.0", "none"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(50, 200), deadline=None)
 @given(data=st.data(), first=contents, created=st.booleans(),
        steps=st.lists(st.tuples(st.sampled_from(["Write", "Edit", "MultiEdit"]), contents,
                                 shape, st.one_of(st.none(), st.integers(0, 2))),
@@ -349,7 +349,7 @@ def _on(t: Transcript, branch: str) -> None:
         line["gitBranch"] = branch
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(25, 80), deadline=None)
 @given(ops=st.lists(git_op, min_size=1, max_size=10), shas=st.lists(hexsha, min_size=12,
                                                                     max_size=12, unique=True))
 def test_the_commits_listed_are_those_that_exist_at_the_end(

@@ -12,6 +12,8 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
+
 # Every length a transcript text is cut to before or after the gate (the
 # limits the fold passes and the pre-cuts made from them).
 LIMITS = (60, 80, 100, 120, 160, 200, 240, 300, 400, 700, 2000)
@@ -43,7 +45,7 @@ cases = st.tuples(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(100, 400), deadline=None)
 @given(cases)
 def test_no_fragment_of_a_secret_survives_any_cut(case: tuple) -> None:  # type: ignore[type-arg]
     from vibe_vault.fold.context import Context

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import frontmatter, main_files
+from conftest import examples, frontmatter, main_files
 from conftest import json_objects as objects
 from file_lines import net_lines
 from test_headlines import Transcript
@@ -143,7 +143,7 @@ def _quoted(path: str) -> str:
     return f"'{path}'" if " " in path else path
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(30, 120), deadline=None)
 @given(writes=st.lists(st.tuples(form, rel_path, shell_body, delimiter, st.booleans()),
                        min_size=1, max_size=6),
        cd=st.booleans())

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import main_files
+from conftest import examples, main_files
 from test_headlines import Transcript, phrase
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import active, fold
@@ -233,7 +233,7 @@ def write_turns(turns: list[tuple[str, int, list[tuple[str, int, int]], int | No
     return t, expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(turns=st.lists(turn_plan, min_size=1, max_size=6), cut=st.integers(0, 60),
        leftover=st.one_of(st.none(), st.integers(0, 3_600_000)),
        local=st.one_of(st.none(), pause_ms))
@@ -492,7 +492,7 @@ def error_record(draw: st.DrawFn) -> tuple[str, str, bool]:
             f"RemoteException\n    + FullyQualifiedErrorId : NativeCommandError"), first, False
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(30, 100), deadline=None)
 @given(calls=st.lists(st.tuples(st.sampled_from(["PowerShell", "Bash"]), plain_line,
                                 st.one_of(st.none(), error_record()), plain_line),
                       min_size=1, max_size=4))

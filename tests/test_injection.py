@@ -320,7 +320,7 @@ def _session(p: dict[str, str]) -> list[dict[str, Any]]:
 
 PLACES = ("prompt", "answer", "title", "command", "said", "subject", "todo", "done", "agent",
           "task", "url", "query", "tool", "error", "model", "branch", "project")
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(10, 30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.fixed_dictionaries({place: PAYLOAD for place in PLACES}))
 def test_no_transcript_text_becomes_markup_in_any_section(payloads: dict[str, str]) -> None:
     from vibe_vault.entries import decode_line

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, examples
 from test_hook_contract import SID, place, stop
 
 
@@ -182,7 +182,7 @@ _USER_LINES = st.lists(st.text(alphabet="abc xyz-[]#*.", min_size=1, max_size=20
                        .filter(lambda t: t.strip() and t == t.strip()), max_size=6)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(80, 300), deadline=None)
 @given(typed_headings(), _USER_LINES)
 def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: list[str]) -> None:
     from vibe_vault.note import _with_user_part, user_part
@@ -198,7 +198,7 @@ def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: lis
     assert rewritten.endswith(mine) and user_part(rewritten) == part
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(50, 200), deadline=None)
 @given(typed_headings(), st.sampled_from([" and more", " 2", " list", "s"]),
        st.sampled_from(["", "    ", "\\", "> ", "- "]))
 def test_a_line_that_only_looks_like_it_is_not_the_heading(

@@ -135,7 +135,7 @@ def test_listed_is_bounded_and_tolerant() -> None:
     assert running.listed({"hook_event_name": "Stop"}) is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(50, 200), deadline=None)
 @given(st.dictionaries(st.sampled_from(["background_tasks", "session_crons", "other"]),
                        st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
                                     lambda c: st.lists(c, max_size=4)

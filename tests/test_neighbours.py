@@ -78,7 +78,7 @@ def settled(conn: sqlite3.Connection) -> None:
             apply(conn, oracle(conn, p))
 
 
-@settings(max_examples=examples(40, 150), deadline=None)
+@settings(max_examples=examples(15, 150), deadline=None)
 @given(st.data())
 def test_links_of_each_session_from_its_neighbours_equal_the_oracle(data: Any) -> None:
     with tempfile.TemporaryDirectory() as state:
@@ -100,7 +100,7 @@ operations = st.lists(st.tuples(st.sampled_from(["put", "put", "put", "delete"])
                                 st.sampled_from(SIDS)), min_size=1, max_size=12)
 
 
-@settings(max_examples=examples(40, 150), deadline=None)
+@settings(max_examples=examples(15, 150), deadline=None)
 @given(st.data(), operations)
 def test_relinking_only_the_touched_sessions_keeps_every_link_equal_to_the_oracle(
         data: Any, ops: list[tuple[str, str]]) -> None:
@@ -196,7 +196,7 @@ def test_an_upgraded_database_gets_its_keys_from_its_records() -> None:
         conn.close()
 
 
-@settings(max_examples=examples(40, 150), deadline=None)
+@settings(max_examples=examples(15, 150), deadline=None)
 @given(st.data())
 def test_links_from_the_link_pass_records_equal_those_from_whole_records(data: Any) -> None:
     """registry.link_records_of (the backfill's link pass reads a project so,

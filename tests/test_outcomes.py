@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, corpus_files, frontmatter, json_objects, main_files
+from conftest import Env, corpus_files, examples, frontmatter, json_objects, main_files
 from test_headlines import Transcript, words
 from vibe_vault.render import render
 
@@ -84,7 +84,7 @@ def bash_result(t: Transcript, command: str, output: str) -> None:
            {"stdout": output, "stderr": "", "interrupted": False}, output)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(runner=st.sampled_from(RUNNERS), mask=st.sampled_from(MASKS + KEEPS),
        n=st.integers(5, 80), noise=st.lists(LOOK_ALIKES, max_size=6),
        failures=st.lists(FAILURE_LINES, max_size=3), passed=st.booleans(),

@@ -70,7 +70,7 @@ _PIECES = st.sampled_from([
 
 # (No deadline: the first example compiles every rule a text triggers, twice,
 # which a loaded machine takes over 200 ms to do.)
-@settings(max_examples=examples(100, 500), deadline=None)
+@settings(max_examples=examples(40, 500), deadline=None)
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_folded_redaction_equals_case_insensitive_patterns(text: str) -> None:
     """Running the (?i) rules as plain patterns on the lower-cased text gives
@@ -110,7 +110,7 @@ def _near_pieces() -> st.SearchStrategy[str]:
                      st.sampled_from([" ", "\n", "/", ".", '"', "=", ":", "é", "x" * 70]))
 
 
-@settings(max_examples=examples(100, 400), deadline=None)
+@settings(max_examples=examples(40, 400), deadline=None)
 @given(st.lists(_near_pieces(), max_size=25).map("".join))
 def test_near_triggers_by_search_equal_the_trigger_regex(text: str) -> None:
     """Which token rules run on a text (the triggers near its long runs),

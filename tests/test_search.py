@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, frontmatter, in_process, session_files
+from conftest import CORPUS, Env, examples, frontmatter, in_process, session_files
 from conftest import json_objects as objects
 from test_corpus import expected_sid
 from test_facts import SESSIONS, Facts
@@ -805,7 +805,7 @@ def _most_in_a_cut(line: str, terms: list[str], width: int) -> int:
     return best
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(_lines_and_terms(), st.integers(20, 160))
 def test_a_snippet_shows_the_cut_with_the_most_query_words(
         drawn: tuple[list[str], list[str]], width: int) -> None:

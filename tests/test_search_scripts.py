@@ -161,7 +161,7 @@ def test_a_word_in_any_script_is_found_as_typed(script: str,
     state = tmp_path_factory.mktemp(script)
     strategy = SCRIPTS[script]
 
-    @settings(max_examples=examples(20, 60), deadline=None,
+    @settings(max_examples=examples(8, 60), deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(strategy, st.lists(strategy, min_size=1, max_size=3), st.sampled_from([" ", "", ", "]))
     def check(pair: tuple[str, str], others: list[tuple[str, str]], glue: str) -> None:
@@ -344,7 +344,7 @@ def test_the_sessions_summary_line_is_found(env: Env) -> None:
 WORDS = ["alpha", "beta", "gamma", "straße", "café", "東京", "ｆｕｌｌ", "ﬁle", "Ωmega", "x1f"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(12, 40), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.tuples(st.integers(0, 3),
                           st.dictionaries(st.sampled_from(["answers", "prompts", "title"]),
                                           st.lists(st.sampled_from(WORDS), max_size=6).map(

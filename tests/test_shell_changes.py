@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, blocks, frontmatter, main_files
+from conftest import Env, blocks, examples, frontmatter, main_files
 from conftest import json_objects as objects
 from file_lines import net_lines
 from test_headlines import Transcript
@@ -58,7 +58,7 @@ styles = st.sampled_from(["plain", "single", "double"])
 ways = st.sampled_from(["abs", "rel", "cd", "git -C", "chain"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(40, 150), deadline=None)
 @given(files=st.dictionaries(st.sampled_from(NAMES), st.tuples(knowing, body, body, acts, styles,
                                                                ways), min_size=1, max_size=4),
        data=st.data())

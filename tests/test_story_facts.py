@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, frontmatter, json_objects, main_files
+from conftest import CORPUS, Env, examples, frontmatter, json_objects, main_files
 from test_corpus import expected_sid
 from vibe_vault import times
 from vibe_vault.entries import decode_line
@@ -117,7 +117,7 @@ step = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 60), deadline=None)
 @given(steps=st.lists(step, min_size=1, max_size=8))
 def test_the_users_own_commands_are_told_with_how_they_ended(
         steps: list[tuple[str, str, str]]) -> None:

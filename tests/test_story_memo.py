@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, in_process, strip_status
+from conftest import Env, examples, in_process, strip_status
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions
 from vibe_vault.fold import HEAD_TURNS, TAIL_TURNS, fold
@@ -124,7 +124,7 @@ def sessions(draw: st.DrawFn) -> Session:
 ZONES = ["", "UTC", "Asia/Kolkata", "America/New_York"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(12, 40), deadline=None)
 @given(session=sessions(), data=st.data())
 def test_a_note_made_with_the_memo_is_the_note_made_without(session: Session,
                                                              data: st.DataObject) -> None:

@@ -160,7 +160,7 @@ def test_editor_saving_in_place_during_stops_loses_no_line(env: Env) -> None:
 _HEADINGISH = st.text(alphabet="#*_mMyYnNoOtTeEsSſ \t\r\nx\u00a0:✍", max_size=60)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(100, 400), deadline=None)
 @given(st.lists(st.one_of(_HEADINGISH, st.sampled_from(
     ["## My notes", "## my  NOTES\r", "\n##\tMy notes \n", "### My notes", "**My notes**"])),
     max_size=8))
@@ -185,7 +185,7 @@ def test_the_quick_heading_scan_finds_what_a_line_by_line_reading_finds(
 _LINES = st.lists(st.sampled_from(["a", "b", "c", "TODO", "", "- [ ] x"]), max_size=8)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(100, 400), deadline=None)
 @given(_LINES, _LINES, _LINES, _LINES)
 def test_a_save_caught_by_a_replace_and_the_saves_after_it_both_keep_their_lines(
         base: list[str], older: list[str], newer: list[str], tail: list[str]) -> None:
