@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 42
+STATE_VERSION = 43
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -325,6 +325,28 @@ class Queued(Struct, array_like=True, omit_defaults=True):
     secrets: int = 0  # replaced in `text`; counted when it is shown
 
 
+class Orphan(Struct, array_like=True, omit_defaults=True):
+    """Claude's words written before the line they answer (fold.order): where
+    they were folded, to move them into the turn their parent opens when it
+    comes, and what that place held before them."""
+
+    parent: Redacted  # the uuid the first of them names as its parent, not seen yet
+    run: list[Redacted] = field(default_factory=list)  # the latest uuids of their chain
+    turn_no: int = -1  # the turn they were folded into
+    made: bool = False  # that turn was opened by them (no turn was under way)
+    first_action: int = 0  # their actions there: first_action..last_action-1
+    last_action: int = 0
+    open: bool = True  # lines chained to them may still follow
+    wrote: bool = False  # they hold words of Claude's (the turn's answer is theirs)
+    thought: bool = False  # and thinking
+    working: bool = False  # the turn's `working` before them
+    answer: Redacted = Redacted("")  # and its answer, thinking, and their secrets
+    answer_redactions: int = 0
+    thinking: Redacted = Redacted("")
+    thinking_redactions: int = 0
+    age: int = 0  # lines not theirs folded since; waited for at most order.ORPHAN_AGE
+
+
 class Said(Struct, array_like=True):
     """A prompt or a piece of an answer in full (cleaned, redacted): what the
     search index holds of the conversation, beyond what the note shows."""
@@ -431,6 +453,10 @@ class Fold(Struct, omit_defaults=True):
     first_parent: Redacted = Redacted("")  # the first message's parent: resumed from another file
     logical_parent: Redacted = Redacted("")  # where a compaction opening the file points
     tail_uuids: list[Redacted] = field(default_factory=list)  # last message ids, to link to
+    # fold.order: the latest lines' uuids (any type), and Claude's words
+    # written before the line they answer, waiting for it
+    recent_uuids: list[Redacted] = field(default_factory=list)
+    orphan: Orphan | None = None
     conversational: int = 0
     has_assistant: bool = False
     assistant_messages: int = 0

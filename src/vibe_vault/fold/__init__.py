@@ -27,7 +27,18 @@ from vibe_vault.entries import (
     decode_raw,
     streamed_entry,
 )
-from vibe_vault.fold import active, commands, files, git, story, subagents, titles, todos, usage
+from vibe_vault.fold import (
+    active,
+    commands,
+    files,
+    git,
+    order,
+    story,
+    subagents,
+    titles,
+    todos,
+    usage,
+)
 from vibe_vault.fold.context import (
     ANSWER_CHARS,
     HEAD_TURNS,
@@ -174,8 +185,12 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     if ctx.agent:
         _apply(ctx, e, ts)
     elif not _copied(ctx, e):
+        order.before(ctx, e)
         _apply(ctx, e, ts)
+        order.after(ctx, e)  # (an answer folded before its prompt moves to it)
         active.spent(ctx)  # what the entry was (a prompt?) is known by now
+    else:
+        order.seen(ctx, e.uuid)
 
 
 def _apply(ctx: Context, e: Entry, ts: str) -> None:

@@ -459,6 +459,10 @@ class Context:
         self.todos: list[Any] | None = None
         self.sidechain: Context | None = None  # inline subagents' work, in the main file
         self.streamed: dict[str, Context] = {}  # streamed subagents' work (progress), by agent
+        # fold.order: facts.recent_uuids as a set, and whether the current
+        # line began a record of words written before their parent
+        self.uuids: set[Redacted] | None = None
+        self.orphan_began = False
 
     # -- text --------------------------------------------------------------------
     def cleaned(self, text: str, limit: int | None, stated: bool = False,
@@ -614,6 +618,11 @@ class Context:
             facts.last_ts = ts
         return ep
 
+    def recent_uuids(self) -> set[Redacted]:
+        if self.uuids is None:
+            self.uuids = set(self.facts.recent_uuids)
+        return self.uuids
+
     def begin_turn(self) -> None:
         """The current entry starts a turn: the pause before it was the user's."""
         self.begins_turn = True
@@ -663,7 +672,7 @@ class Context:
         if t is None:
             t = Turn(kind="continued", ts=a.ts)
             self.new_turn(t)
-        if merge and t.actions:
+        if merge and t.actions and self._may_merge(t):
             last = t.actions[-1]
             # (A tool's calls for different purposes stay lines of their own.)
             if last.kind == a.kind and last.text == a.text and a.kind != "bash" \
@@ -682,6 +691,13 @@ class Context:
             return -1
         t.actions.append(a)
         return len(t.actions) - 1
+
+    def _may_merge(self, t: Turn) -> bool:
+        """Not the first action of words written before their parent (fold.order)
+        with the turn's action before them: they may move to another turn."""
+        rec = self.facts.orphan
+        return rec is None or not rec.open or len(t.actions) != rec.first_action \
+            or self.turn_no() != rec.turn_no
 
     def say(self, kind: str, raw: str) -> None:
         """A prompt or an answer's text, whole, for search: passed through the
