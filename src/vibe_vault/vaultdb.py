@@ -927,6 +927,20 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
             for row in rows]
 
 
+def paths_ending(conn: sqlite3.Connection, suffix: str, project: str = "",
+                 limit: int = 20) -> list[tuple[str, str]]:
+    """(path, project) of the files changed in any session whose path ends in
+    `/suffix`, each once, the most recently changed first: what a name alone
+    (`ci.yml`, typed outside its repository) may mean."""
+    posix, windows = "/" + suffix.replace("\\", "/"), "\\" + suffix.replace("/", "\\")
+    narrow, params = ("AND s.project = ? ", [project]) if project else ("", [])
+    return [(path, proj) for path, proj in conn.execute(
+        "SELECT c.path, s.project FROM changes c JOIN sessions s ON s.doc = c.doc "
+        "WHERE (c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^') " + narrow +
+        "GROUP BY c.path, s.project ORDER BY max(s.started) DESC, c.path LIMIT ?",
+        [_ends_with(posix), _ends_with(windows), *params, limit])]
+
+
 def _ends_with(text: str) -> str:
     """A LIKE pattern for paths ending in `text` (`^` escapes)."""
     return "%" + text.replace("^", "^^").replace("%", "^%").replace("_", "^_")

@@ -403,9 +403,26 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
 
     suffix_project = project_name(root or here)
     limit = max(args.limit or 100, 1)
+    elsewhere: list[tuple[str, str]] = []
     try:
         changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "",
                                      since=since, limit=limit, suffix_project=suffix_project)
+        if not changes and suffix:
+            # Not a file of this repository's sessions: the files of that name
+            # anywhere. Asked outside any repository, one is the answer; else
+            # they are a hint (in another repository, its end alone is not
+            # that repository's file).
+            elsewhere = vaultdb.paths_ending(conn, suffix, args.project or "")
+            if not root and len({path for path, _ in elsewhere}) == 1:
+                changes = vaultdb.changes_of(conn, [elsewhere[0][0]],
+                                             project=args.project or "", since=since,
+                                             limit=limit)
+                if changes and not args.json:
+                    from vibe_vault.text import terminal_safe
+
+                    print(terminal_safe(f"vv: {given} is not a file here; the one file of "
+                                        f"that name a session changed: {elsewhere[0][0]}"),
+                          file=sys.stderr)
     finally:
         conn.close()
     objects = [change_object(cfg, c) for c in changes]
@@ -418,6 +435,10 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
         from vibe_vault.text import terminal_safe
 
         print(terminal_safe(f"no session changed {given}"))
+        if len(elsewhere) > 1 or (root and elsewhere):
+            print("Files of that name sessions changed (give the whole path):")
+            for path, project in elsewhere:
+                print(terminal_safe(f"  {path}  ({project})"))
         return 0  # finding nothing is an answer, not a failure
     tty = sys.stdout.isatty()
     for i, obj in enumerate(objects):

@@ -1,0 +1,63 @@
+"""Review 15, finding 13: `vv files NAME` asked outside the repository the
+file is in: the one file of that name a session changed is answered; several
+are listed, so the user can give the whole path; none is "no session changed".
+
+Sessions in generated projects each write files (some sharing a name across
+projects); the oracle is the transcripts' own `file_path`s: which of them end
+in `/NAME`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import Env, in_process
+from test_headlines import Transcript
+
+NAMES = ["ci.yml", "renderer.py", "math_utils.py", "README.md"]
+
+
+@settings(max_examples=8, deadline=None)
+@given(plan=st.lists(st.tuples(st.sampled_from(["alpha", "beta", "gamma"]),
+                               st.lists(st.sampled_from(NAMES), min_size=1, max_size=3,
+                                        unique=True)), min_size=1, max_size=4),
+       asked=st.sampled_from(NAMES))
+def test_a_name_asked_outside_the_repository_finds_its_files(
+        tmp_path_factory: Any, plan: list[tuple[str, list[str]]], asked: str) -> None:
+    root = tmp_path_factory.mktemp("byname")
+    env = Env(root)
+    env.here = in_process("files by name")
+    written: set[str] = set()
+    for n, (project, names) in enumerate(plan):
+        t = Transcript(f"{n:08x}-0000-4000-8000-00000000000c", cwd=f"/work/{project}")
+        t.prompt("write the files")
+        for name in names:
+            path = f"/work/{project}/sub{n}/{name}"
+            t.call("Write", {"file_path": path, "content": "x\n"},
+                   {"type": "create", "filePath": path, "content": "x\n",
+                    "structuredPatch": []}, "File created")
+            written.add(path)
+        t.say("Written.")
+        t.write(env.claude / "projects" / f"-work-{project}" / f"{t.sid}.jsonl")
+    assert env.vv("backfill").returncode == 0
+    outside = root / "elsewhere"
+    outside.mkdir()
+    r = env.vv("files", asked, cwd=outside)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    matching = {p for p in written if p.endswith("/" + asked)}
+    if len(matching) == 1:
+        (path,) = matching
+        assert path in out and "no session changed" not in out, out
+        js = json.loads(env.vv("files", asked, "--json", cwd=outside).stdout)
+        assert {o["path"] for o in js} == matching
+    elif matching:
+        assert "no session changed" in out
+        listed = {ln.strip().split("  (")[0] for ln in out.splitlines()[2:]}
+        assert listed == matching, out
+    else:
+        assert out.strip() == f"no session changed {asked}", out
