@@ -25,7 +25,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import Env, examples, in_process
 from test_shell_secrets import _assistant, _lines, _result
 
 SID = "5ec7e700-0000-4000-8000-00000000006b"
@@ -57,6 +57,7 @@ short_lines = st.text(string.ascii_letters + string.digits + "!@#%", min_size=4,
 def test_the_states_fingerprints_are_keyed_with_the_vaults_key(lines: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
+        env.here = in_process("line_key states")  # (the first case's hooks as processes)
         slug = env.claude / "projects" / "-srv-app"
         slug.mkdir(parents=True)
         transcript = slug / f"{SID}.jsonl"

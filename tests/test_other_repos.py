@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, blocks, json_objects, main_files
+from conftest import Env, blocks, in_process, json_objects, main_files
 from test_headlines import Transcript
 from vibe_vault.render import render
 
@@ -100,6 +100,7 @@ def test_vv_files_links_a_file_only_to_its_own_repositorys_commit(
     repository, in a generated order: each file names its own repository's
     commit, never the other's."""
     env = Env(tmp_path_factory.mktemp("home"))
+    env.here = in_process("other_repos files")  # (`vv` as processes in the first case)
     t = Transcript(sid="0b1c2d3e-0000-4000-8000-0000000000cc", cwd=APP)
     t.prompt("move it")
     own = {"app": (f"{APP}/next.config.js", shas[0]), "lib": (f"{LIB}/index.html", shas[1])}

@@ -264,7 +264,8 @@ def test_an_index_of_the_old_schema_is_built_again_from_the_states(env: Env,
                                                                    first: str) -> None:
     """An index made before the folding changed (another tokenizer, no
     version) is dropped and built again by whatever opens the database first
-    (a search, a backfill, a SessionEnd hook); the registry stays."""
+    (a search, a backfill, a SessionEnd hook); the registry stays. (That
+    first one is `vv` as a process, the rest `vv` in this process.)"""
     import sqlite3
 
     slug = env.claude / "projects" / "-home-u-words"
@@ -272,7 +273,7 @@ def test_an_index_of_the_old_schema_is_built_again_from_the_states(env: Env,
     sid = str(uuid.UUID(int=7 << 100, version=4))
     (slug / f"{sid}.jsonl").write_text(transcript(sid, SENTENCES["german"][0], "Gut."),
                                        encoding="utf-8")
-    assert env.vv("backfill").returncode == 0
+    assert env.vv_here("backfill").returncode == 0
     db = env.state / "vault.db"
     with sqlite3.connect(db) as conn:
         records = conn.execute("SELECT session_id, body FROM records").fetchall()
@@ -288,7 +289,7 @@ def test_an_index_of_the_old_schema_is_built_again_from_the_states(env: Env,
         r = env.hook({"hook_event_name": "SessionEnd", "session_id": sid, "reason": "other",
                       "transcript_path": str(slug / f"{sid}.jsonl"), "cwd": "/tmp"})
         assert r.returncode == 0 and not r.stdout
-    r = env.vv("search", "--json", "strasse")
+    r = (env.vv if first == "search" else env.vv_here)("search", "--json", "strasse")
     assert [h["session_id"] for h in json.loads(r.stdout)] == [sid], r.stderr
     with sqlite3.connect(db) as conn:
         now = conn.execute("SELECT session_id, body FROM records").fetchall()

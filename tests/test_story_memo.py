@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, in_process, strip_status
+from conftest import Env, examples, strip_status
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions
 from vibe_vault.fold import HEAD_TURNS, TAIL_TURNS, fold
@@ -194,7 +194,7 @@ def test_stops_through_the_hook_write_the_note_a_backfill_does(tmp_path: Path,
                rng.random() < 0.2, rng.random() < 0.9)
         s.assistant([{"type": "text", "text": f"## Turn {k}\n\nDone with {k}.\n\nMore."}])
     lines = s.encoded()
-    here = in_process("story_memo stops")
+    here = seed > 0  # (seed 0 runs `vv` as processes, whichever worker takes it)
     hook_env = Env(tmp_path / "hook")
     hook = hook_env.hook_here if here else hook_env.hook
     path = hook_env.claude / "projects" / "-work-app" / f"{SID}.jsonl"

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -208,9 +206,10 @@ def _write_session(env: Env, repo: Path, sid: str) -> dict[str, tuple[str, str]]
 
 
 def test_vv_files_finds_a_worktree_file_by_its_repository_path(tmp_path: Path) -> None:
-    """End to end: `vv backfill`, then `vv files` (as a process) by the path
-    absolute, relative to the repository, and as the worktree holds it:
-    each finds the session, with the figures marked as the note's table."""
+    """End to end: `vv backfill`, then `vv files` by the path absolute,
+    relative to the repository, and as the worktree holds it: each finds the
+    session, with the figures marked as the note's table. (`vv` as a process
+    for the first file, in this process for the others: test_in_process.)"""
     env = Env(tmp_path)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
@@ -224,12 +223,11 @@ def test_vv_files_finds_a_worktree_file_by_its_repository_path(tmp_path: Path) -
     for rel, (added, removed) in shown.items():
         row = next(ln for ln in section.splitlines() if f"`{rel}`" in ln)
         assert f"| {added} | {removed} |" in row, row
-    for rel, (added, removed) in shown.items():
+    for n, (rel, (added, removed)) in enumerate(shown.items()):
+        env.here = n > 0
         for typed, cwd in ((str(repo / rel), tmp_path), (rel, repo),
                            (str(repo / ".claude" / "worktrees" / "agent-a1" / rel), tmp_path)):
-            out = subprocess.run([sys.executable, "-m", "vibe_vault", "files", typed],
-                                 capture_output=True, env=env.env, cwd=cwd, timeout=120,
-                                 check=False)
+            out = env.vv("files", typed, cwd=cwd)
             assert out.returncode == 0, out.stderr
             text = out.stdout.decode()
             assert f"{repo / rel} +{added} −{removed}" in text, (typed, text)
