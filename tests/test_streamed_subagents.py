@@ -200,3 +200,27 @@ def test_every_corpus_subagent_with_streamed_calls_is_counted_by_them(tmp_path: 
         assert frontmatter(note)["tool_calls"] == expected, (path, expected)
         assert "(0 tool calls" not in note, path
     assert checked >= 2  # the corpus has sessions of this kind
+
+
+@settings(max_examples=30, deadline=None)
+@given(steps=st.lists(TOOLS, min_size=1, max_size=6), main_bash=st.integers(0, 3),
+       ask=phrase)
+def test_a_read_only_overview_through_a_subagent_is_research(
+        steps: list[str], main_bash: int, ask: str) -> None:
+    """Tags say what was done, by any agent: a subagent that read or searched
+    (the JSON's Read/Grep calls), no file written by anyone, is research,
+    whatever shell commands ran beside it; only commands and nothing read is
+    operations."""
+    from test_headlines import SID
+    from vibe_vault.entries import decode_line
+    from vibe_vault.fold import fold
+    from vibe_vault.render import render
+    from vibe_vault.state import Fold, SessionState
+
+    t, _ = session(steps, "progress", True, main_bash, ask)
+    state = SessionState(session_id=SID, project="app",
+                         fold=fold(Fold(), (decode_line(x) for x in t.encoded())))
+    tags = str(frontmatter(render(state))["tags"])
+    read = any(s in ("Read", "Grep") for s in steps)
+    assert ("research" in tags) == read, tags
+    assert ("operations" in tags) == (not read), tags

@@ -26,7 +26,7 @@ from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import USER_SHELL, SessionState, Todo, Tokens
 from vibe_vault.times import epoch, hhmm
-from vibe_vault.work import Work, agents_of_tasks, streamed_only, work_of
+from vibe_vault.work import Work, agents_of_tasks, doers, streamed_only, work_of
 
 
 class RenderOptions(Struct):
@@ -559,8 +559,13 @@ _ITEM = tx.lazy(r"^(?:[-*+•]|\d+[.)])\s+")
 
 
 def _activity(state: SessionState, work: Work) -> str:
-    f = state.fold
-    calls: dict[str, int] = {str(name): n for name, n in f.tool_calls.items()}
+    # The calls of every agent of the session: a subagent's reads are the
+    # session's research (a read-only overview through an Explore subagent,
+    # its `ls` and `find` included, is research, not operations).
+    calls: dict[str, int] = {}
+    for d in doers(state):
+        for name, k in d.fold.tool_calls.items():
+            calls[str(name)] = calls.get(str(name), 0) + k
     if work.files:
         failing = any(c.kind == "test" and c.status == "failed" for _, c in work.commands)
         return "debugging" if failing and len(work.errors) > 2 else "implementation"
