@@ -370,8 +370,8 @@ PLAIN = {
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
-    "Fold": {"first_ts", "last_ts", "recap_ts", "learned", "lines_key", "usage", "settled",
-             "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
+    "Fold": {"first_ts", "last_ts", "recap_ts", "plan_last_ts", "learned", "lines_key", "usage",
+             "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
              "copied_settled",
              "permission_mode"},  # (one of commands.PERMISSION_MODES, or "other")
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
