@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 43
+STATE_VERSION = 44
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -323,6 +323,9 @@ class Queued(Struct, array_like=True, omit_defaults=True):
 
     text: Redacted
     secrets: int = 0  # replaced in `text`; counted when it is shown
+    # A slash command (`/skills`): run when taken from the queue, told where it
+    # runs (its own entry), not a prompt to Claude.
+    command: bool = False
 
 
 class Orphan(Struct, array_like=True, omit_defaults=True):

@@ -384,9 +384,14 @@ def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
         if isinstance(content, str) and _typed(content) and len(facts.queued) < MAX_QUEUED:
             text, secrets = _queued_text(ctx, content)
             if text:
-                facts.queued.append(Queued(text=text, secrets=secrets))
+                facts.queued.append(Queued(text=text, secrets=secrets,
+                                           command=bool(rx(_TYPED_COMMAND).match(content))))
     elif operation in ("dequeue", "remove") and facts.queued:
-        _show_queued(ctx, facts.queued.pop(0), ts)  # Claude takes it now
+        taken = facts.queued.pop(0)
+        if not taken.command:
+            _show_queued(ctx, taken, ts)  # Claude takes it now
+        # (a slash command is run now, after the turn: its own entry tells it,
+        # a turn of its own, so the turn's answer stays with its prompt)
     elif operation == "popAll":
         facts.queued.clear()  # back to the input box; sent later as a prompt, if at all
 
@@ -426,6 +431,11 @@ def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
     facts.redactions += queued.secrets
     facts.prompts += 1
     ctx.new_turn(Turn(kind="prompt", ts=ts, text=queued.text, detail=Redacted("queued")))
+
+
+# A slash command as typed into the queue (`/skills`, `/model opus`); not a
+# path (`/src/app.py fails`): a command's name holds no slash.
+_TYPED_COMMAND = r"\s*/[A-Za-z][\w:.-]*(?:\s|$)"
 
 
 def _typed(content: str) -> bool:
@@ -513,6 +523,28 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
         if isinstance(content, str):
             command = tx.slash_command(content)
             if command:
-                ctx.add_action(Action(kind="slash", text=ctx.line(command, 120), ts=ts))
+                local_command(ctx, command, ts)
             elif content.lstrip().startswith("<local-command-stdout>"):
-                slash_output(ctx, content)
+                t = ctx.turn()
+                if t is not None and t.kind == "command" and not t.actions:
+                    command_output(ctx, content)
+                else:
+                    slash_output(ctx, content)
+
+
+def local_command(ctx: Context, command: str, ts: str) -> None:
+    """A slash command Claude Code ran itself (a `system`/`local_command`
+    line: `/skills`, `/context`). Run while Claude works, it is a line of the
+    turn under way; else (typed when Claude was done, or taken from the queue
+    once the turn ended) it is a turn of its own at the time it ran, counted
+    as a prompt as a typed command is (with words after it)."""
+    t = ctx.turn()
+    if ctx.facts.in_turn and t is not None and t.working:
+        ctx.add_action(Action(kind="slash", text=ctx.line(command, 120), ts=ts))
+        return
+    ctx.begin_turn()
+    shown = ctx.text(command, PROMPT_CHARS)
+    ctx.new_turn(Turn(kind="command", ts=ts, text=shown))
+    if titles.is_request(command):
+        ctx.facts.prompts += 1
+    titles.note_command(ctx, command, shown)
