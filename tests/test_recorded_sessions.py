@@ -142,9 +142,14 @@ def test_each_command_is_told_with_its_outcome(recording: Recording, scenario: s
     fm = frontmatter(note)
     assert fm["commands"] == len(runs)
     assert fm.get("errors", 0) == sum(failed for _, failed in runs)
+    story = note.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0] \
+        if "\n## Errors\n" in note else ""
     for command, failed in runs:
-        [line] = [ln for ln in note.splitlines() if ln.startswith("- ") and f"`{command}`" in ln]
+        [line] = [ln for ln in story.splitlines() if ln.startswith("- ") and f"`{command}`" in ln]
         assert ("failed" in line) == failed, line
+        # Errors names each command that failed, by the command
+        assert (f"`{command}` failed" in errors) == failed, errors
 
 
 def file_edits(main: Path) -> dict[str, tuple[int, int]]:

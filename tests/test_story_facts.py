@@ -392,6 +392,17 @@ def test_every_users_command_of_the_corpus_is_in_its_story(
     assert seen >= 2, "the corpus has the user's own commands (326189cf, 12a546d1)"
 
 
+def _closes_a_turn_before(o: dict[str, Any], objs: list[dict[str, Any]]) -> bool:
+    """A line closing a turn (its Stop hooks' summary, its duration) before any
+    message of the file: a turn the file does not hold (review 15, finding 11)."""
+    if o.get("type") != "system" or o.get("subtype") not in ("stop_hook_summary",
+                                                             "turn_duration"):
+        return False
+    before = objs[:objs.index(o)]
+    return not any(p.get("type") in ("user", "assistant") and not p.get("isSidechain")
+                   for p in before)
+
+
 @pytest.mark.corpus
 def test_every_corpus_note_starts_and_ends_with_the_sessions_own_entries(
         corpus_notes: dict[str, str]) -> None:
@@ -402,7 +413,7 @@ def test_every_corpus_note_starts_and_ends_with_the_sessions_own_entries(
         if note is None:
             continue
         objs = [o for o in json_objects(main) if _stamp(o) is not None]
-        own = [o for o in objs if not o.get("isMeta")]
+        own = [o for o in objs if not o.get("isMeta") and not _closes_a_turn_before(o, objs)]
         if not own:
             continue
         meta_first += bool(objs[0].get("isMeta"))

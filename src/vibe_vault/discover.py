@@ -223,6 +223,7 @@ class _Peek(Struct):
     isSidechain: bool | None = None
     isApiErrorMessage: bool | None = None
     isMeta: bool | None = None
+    subtype: str | None = None
     message: _PeekMessage | None = None
 
 
@@ -235,11 +236,11 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
     soon as all three are known (an answer comes within a few lines of the
     start). One read of PEEK_BYTES covers nearly every file; more (in blocks
     growing to `limit`) only when those lines did not tell."""
-    from vibe_vault.entries import KNOWN_TYPES, private_type
+    from vibe_vault.entries import KNOWN_TYPES, closes_a_turn_before, private_type
     from vibe_vault.times import epoch
 
     first_ts = cwd = ""
-    answered = False
+    answered = talked = False
     try:
         fd, _ = open_regular(path)
     except OSError:
@@ -265,8 +266,10 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
                 except msgspec.DecodeError:
                     continue  # a blank or broken line tells nothing
                 if (not first_ts and e.timestamp and not e.isMeta  # as the fold has it
+                        and not closes_a_turn_before(e.type, e.subtype, talked)
                         and epoch(e.timestamp) is not None):
                     first_ts = e.timestamp
+                talked = talked or (e.type in ("user", "assistant") and not e.isSidechain)
                 if e.type in KNOWN_TYPES and e.cwd and not cwd:
                     cwd = e.cwd
                 if (e.type == "assistant" and not e.isSidechain and e.message is not None
@@ -281,7 +284,7 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
             # Lines already read are read again with the next block: simpler than
             # carrying what they told, and rare (a first line over PEEK_BYTES).
             first_ts = cwd = ""
-            answered = False
+            answered = talked = False
             want = min(want * 4, limit)
     except OSError:
         return Start()

@@ -61,6 +61,19 @@ PRIVATE_TYPES = frozenset({"api-request-shape", "api-request-blob"})
 _PRIVATE_HEADS = tuple(b'{"type":"' + t.encode() + b'"' for t in sorted(PRIVATE_TYPES))
 _PRIVATE_LEN = max(len(h) for h in _PRIVATE_HEADS)
 
+# The system lines Claude Code writes once a turn's last answer is in (its
+# Stop hooks' summary, its duration). At the head of a file, before any prompt
+# or answer (a checkpoint cut after them), they close a turn the file does not
+# hold, and say nothing of when its session started.
+TURN_CLOSERS = frozenset({"stop_hook_summary", "turn_duration"})
+
+
+def closes_a_turn_before(kind: str | None, subtype: str | None, talked: bool) -> bool:
+    """Whether a line is a leftover closing a turn before the file's first
+    message (`talked`: a prompt or an answer came before it)."""
+    return not talked and kind == "system" and subtype in TURN_CLOSERS
+
+
 KNOWN_SYSTEM_SUBTYPES = frozenset(
     {
         "compact_boundary",

@@ -624,6 +624,9 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
     return main_read, read, complete
 
 
+EXIT_REASON = "prompt_input_exit"  # SessionEnd's reason for `/exit`
+
+
 def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_over: bool,
                    complete: bool) -> None:
     """Ended (SessionEnd, or idle too long), active again (resumed), and the
@@ -638,6 +641,11 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
         state.status, state.end_reason = "active", Redacted("")
     if end_reason is not None:
         state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
+        state.provisional = Redacted("")
+    elif state.status == "active" and complete and state.fold.exited:
+        # The transcript ends with the user's `/exit`: ended then, as Claude
+        # Code's own SessionEnd would have said (had a hook been there).
+        state.status, state.end_reason = "ended", Redacted(EXIT_REASON)
         state.provisional = Redacted("")
     elif idle_before is not None and state.status == "active" and complete:
         # A session whose last entry is old has ended, whatever the files'

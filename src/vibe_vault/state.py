@@ -466,6 +466,8 @@ class Fold(Struct, omit_defaults=True):
     prompts: int = 0
     interruptions: int = 0
     compactions: int = 0
+    # The last turn is the user's `/exit` (or `/quit`): the session ended there.
+    exited: bool = False
     queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
     queued_shown: list[Redacted] = field(default_factory=list)  # the last ones shown, not to repeat
     # Every prompt and answer text in full, for search (the turns keep a cut

@@ -24,6 +24,7 @@ from vibe_vault.entries import (
     Block,
     Entry,
     Malformed,
+    closes_a_turn_before,
     decode_raw,
     streamed_entry,
 )
@@ -174,7 +175,9 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     facts.entries += 1
     ts = e.timestamp or ""
     ctx.entry_gap = 0.0  # (an entry without a time follows no pause)
-    ctx.entry_epoch = ctx.clock(ts, own=not e.isMeta) if ts else 0.0
+    own = not e.isMeta and not closes_a_turn_before(e.type, e.subtype,
+                                                    bool(facts.conversational))
+    ctx.entry_epoch = ctx.clock(ts, own=own) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
     ctx.entry_cwd = e.cwd or ""

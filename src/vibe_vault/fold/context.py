@@ -421,6 +421,9 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
     return Redacted(text), n
 
 
+EXIT_COMMANDS = ("/exit", "/quit")
+
+
 class Context:
     """The state of one fold call over `facts`."""
 
@@ -637,6 +640,7 @@ class Context:
             return
         self.flush()
         facts = self.facts
+        facts.exited = t.kind == "command" and t.text.partition(" ")[0] in EXIT_COMMANDS
         facts.turns.append(t)
         if len(facts.turns) > HEAD_TURNS + TAIL_TURNS:
             del facts.turns[HEAD_TURNS]  # the oldest of the tail

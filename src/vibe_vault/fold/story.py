@@ -185,6 +185,8 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         # sometimes stamped after it: the pause before it was the user's.
         ctx.begin_turn()
     if e.isMeta:
+        if stripped.startswith(_STOP_FEEDBACK):
+            stop_hook_feedback(ctx, stripped, ts)
         return
     if stripped.startswith("[Request interrupted by user"):
         facts.interruptions += 1
@@ -242,6 +244,29 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         facts.prompts += 1
         ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
     titles.note_prompt(ctx, words, shown)
+
+
+# Claude Code's word to Claude that a Stop hook blocked its stop (an `isMeta`
+# user line, 2.1.x): "Stop hook feedback:\n[<hook command>]: <what it printed>".
+_STOP_FEEDBACK = "Stop hook feedback:"
+_HOOK_COMMAND = r"\[([^\]\n]{1,400})\]:[ \t]*"
+STOP_HOOK = "stop-hook"  # an Action's kind
+
+
+def stop_hook_feedback(ctx: Context, text: str, ts: str) -> None:
+    """A Stop hook kept Claude from finishing (it went on because of it): told
+    in the turn where it happened, by the hook's script and its first line of
+    words (not one of its headings)."""
+    body = tx.cut(text[len(_STOP_FEEDBACK):], 8192).strip()
+    m = rx(_HOOK_COMMAND).match(body)
+    hook = ""
+    if m:
+        hook, body = m.group(1).strip(), body[m.end():]
+    said = next((ln.strip() for ln in body.splitlines()
+                 if ln.strip() and not ln.lstrip().startswith("#")), "")
+    script = hook.replace("\\", "/").rsplit("/", 1)[-1].split()[0] if hook.strip() else ""
+    ctx.add_action(Action(kind=STOP_HOOK, text=ctx.line(said, 160), detail=ctx.line(script, 80),
+                          ts=ts))
 
 
 REFUSED = "refused"  # a prompt's detail: typed when refusing a tool call

@@ -432,6 +432,10 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     # "Claude Opus 4 limit reached, now using Sonnet 4"
     "model": lambda a, state: text(tx.one_line(a.text, ACTION_LINE_CHARS)),
     "interrupt": lambda a, state: md("Interrupted by the user{}", _times(a)),
+    # a Stop hook blocked Claude's stop: what came next in the turn is why
+    "stop-hook": lambda a, state: md("A Stop hook{} kept Claude going{}", md(
+        " ({})", code(a.detail)) if a.detail else md(""), md(": “{}”", text(a.text))
+        if a.text else md("")),
     "tool": lambda a, state: md("Used {}{}{}", text(a.text), md(": {}", text(a.detail))
                                 if a.detail else md(""), _times(a)),
 }

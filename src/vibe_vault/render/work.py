@@ -140,7 +140,7 @@ def commands(page: Page) -> list[Md]:
             seen = BLANK if len(unseen) == len(others) else \
                 md(", {} more in the story above", text(n(len(others) - len(unseen))))
             out.append(md("> [!note]- {} {}{}", text(n(total)), text(word), seen))
-            out.extend(md("> - {}", _runs_line(r)) for r in unseen[-COMMAND_ROWS:])
+            out.extend(_by_whom(unseen[-COMMAND_ROWS:]))
             if len(unseen) > COMMAND_ROWS:
                 out.append(md("> - … and {} more before these",
                               text(n(len(unseen) - COMMAND_ROWS))))
@@ -148,11 +148,29 @@ def commands(page: Page) -> list[Md]:
     return out
 
 
-def _runs_line(r: _Runs) -> Md:
+def _by_whom(rows: list[_Runs]) -> list[Md]:
+    """The collapsed list's lines: a run of two or more commands by the same
+    subagent(s) under one line naming them, not each line saying it again."""
+    out: list[Md] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j].by == rows[i].by:
+            j += 1
+        if j - i > 1 and any(rows[i].by):
+            out.append(md("> - By {}:", join(", ", (doer(b) for b in rows[i].by))))
+            out.extend(md(">   - {}", _runs_line(r, said_by=False)) for r in rows[i:j])
+        else:
+            out.extend(md("> - {}", _runs_line(r)) for r in rows[i:j])
+        i = j
+    return out
+
+
+def _runs_line(r: _Runs, said_by: bool = True) -> Md:
     what = f"{n(r.runs)} runs, last {r.last}" if r.runs > 1 else r.last
     took = f", {duration(r.ms)}" if r.timed and not r.untimed and r.ms >= 1000 else ""
     helpers = [b for b in r.by if b]
-    by = md(" (by {})", join(", ", (doer(b) for b in r.by))) if helpers else BLANK
+    by = md(" (by {})", join(", ", (doer(b) for b in r.by))) if helpers and said_by else BLANK
     return md("{} — {}{}", code(r.command), text(what + took), by)
 
 
@@ -188,6 +206,10 @@ def commits(page: Page) -> list[Md]:
     return out
 
 
+COMMAND_KEY = "cmd:"  # an error's key when a shell command failed (fold.commands)
+ERROR_COMMAND_CHARS = 120
+
+
 def errors(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
     if not work.errors:
@@ -203,23 +225,48 @@ def errors(page: Page) -> list[Md]:
         out.append(md("> [!failure]- {}", text(plural(len(earlier), "earlier error"))))
         for label, e in earlier:
             first = readable(e.text, state.fold.cwd).partition("\n")[0]
-            out.append(md("> {}", _error_head(e, first, label)))
+            out.append(md("> {}", _error_head(e, first, label, state.fold.cwd)))
         out.append(BLANK)
     for label, e in recent:
-        first, _, rest = readable(e.text, state.fold.cwd).partition("\n")
-        out.append(_error_head(e, first, label))
+        said = readable(e.text, state.fold.cwd)
+        first, _, rest = said.partition("\n")
+        command = _failed_command(e, state.fold.cwd)
+        out.append(_error_head(e, first, label, state.fold.cwd, whole=True))
+        if command and said:
+            rest = said  # under the command, all it printed
         if rest:
             out.extend(line for block in fenced(rest) for line in indented(block, "  "))
     out.append(BLANK)
     return out
 
 
-def _error_head(e: ErrorRec, first: str, label: str) -> Md:
-    """An error's line: when, which tool, who, its first line, and its fate."""
+def _failed_command(e: ErrorRec, cwd: str) -> str:
+    """The shell command that failed, as the story shows it ("" for another
+    tool's error): its output's first line is not the error's name."""
+    if not e.key.startswith(COMMAND_KEY):
+        return ""
+    command = readable(e.key[len(COMMAND_KEY):], cwd)
+    heredoc = _HEREDOC.search(command)  # (the key's lines are joined: its text would follow)
+    if heredoc is not None:
+        command = command[:heredoc.end()] + " …"
+    return tx.one_line_command(command, ERROR_COMMAND_CHARS)
+
+
+_HEREDOC = tx.lazy(r"<<-?\s*(['\"]?)[A-Za-z_]\w*\1")
+
+
+def _error_head(e: ErrorRec, first: str, label: str, cwd: str, whole: bool = False) -> Md:
+    """An error's line: when, which tool, who, what failed (the command, else
+    the error's first line; a command's output follows it, in full when
+    `whole`, else its first line beside it), and its fate."""
     fate = md(" — later succeeded") if e.later_ok else BLANK
     by = md(" (subagent {})", emphasis(label)) if label else BLANK
     when = hhmm(e.ts)
     at = md("{} ", text(when)) if when else BLANK
+    command = _failed_command(e, cwd)
+    if command:
+        said = md(" → {}", code(first)) if first and not whole else BLANK
+        return md("- {}{}{}: {} failed{}{}", at, strong(e.tool), by, code(command), said, fate)
     return md("- {}{}{}: {}{}", at, strong(e.tool), by, code(first), fate)
 
 
