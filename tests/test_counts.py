@@ -29,7 +29,8 @@ from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions, figures
 from vibe_vault.fold import fold, fold_agent
 from vibe_vault.render import render
-from vibe_vault.state import AgentFold, Fold
+from vibe_vault.state import AgentFold, Fold, SessionState
+from vibe_vault.work import work_of
 
 PATH = "/work/app/notes.txt"
 
@@ -394,7 +395,7 @@ def test_the_commits_listed_are_those_that_exist_at_the_end(
                   for i, (sha, subject, _) in enumerate(reversed(made)))
     t.bash("git log --all --oneline --graph", log + "* 0000000 before the session\n")
     _on(t, branch)
-    listed = [(c.sha, c.subject) for c in t.state().fold.commits]
+    listed = [(c.sha, c.subject) for _, c in work_of(t.state()).commits]  # as the note lists
     assert sorted(listed) == sorted((sha, subject) for sha, subject, _ in made)
 
 
@@ -458,7 +459,7 @@ def test_every_corpus_amend_and_merge_is_told_as_it_ended() -> None:
                 continue
             entries = (decode_line(x) for x in path.read_bytes().split(b"\n") if x.strip())
             f = fold(Fold(), entries) if path == main else fold_agent(AgentFold(), entries).work
-            listed = {c.sha for c in f.commits}
+            listed = {c.sha for _, c in work_of(SessionState(fold=f)).commits}  # as the note lists
             assert not gone & listed, (path, gone & listed)
             assert kept <= listed, (path, kept - listed)
     assert amends >= 1 and merges >= 2

@@ -363,7 +363,8 @@ def test_private_spans_never_reach_any_output(env: Env) -> None:
 PLAIN = {
     "Action": {"kind", "status", "ts", "tool_id"},
     "Command": {"kind", "status", "ts", "tool_id"},
-    "Commit": {"ts"}, "ErrorRec": {"ts"}, "FileChange": {"ops", "digest"},
+    "Commit": {"ts", "how"}, "Rewrite": {"ts"},  # (how: AMENDED, REBASED)
+    "ErrorRec": {"ts"}, "FileChange": {"ops", "digest"},
     "Pending": {"tool_id", "git", "digest", "prints_secrets",
                 "masked", "pr"},  # (a command's kind; "create"/"merge")
     "Subagent": {"tool_id", "status", "ts"},

@@ -20,6 +20,7 @@ from vibe_vault.figures import title_of
 from vibe_vault.fold import fold
 from vibe_vault.render.story import describe
 from vibe_vault.state import SessionState
+from vibe_vault.work import work_of
 
 
 def folded(lines: list[bytes] | Path) -> SessionState:
@@ -173,12 +174,13 @@ def test_every_successful_git_commit_is_a_commit() -> None:
                    error="Exit code 1\n[main 7777777] Reworded\n 1 file changed"),
         *bash_call(7, "./scripts/release.sh"),
     ]
-    commits = folded(lines).fold.commits
-    assert [(c.sha, c.subject) for c in commits] == [
-        # the amend on main rewrote main's last commit (commit 1); the one made
-        # in another folder (git -C, no branch printed) is not the one amended
-        ("7777777", "Reworded"), ("0123456", "Add tests")]
-    assert commits[0].branch == "main"
+    commits = [c for _, c in work_of(folded(lines)).commits]  # as the note lists them
+    assert [(c.sha, c.subject, c.was) for c in commits] == [
+        # the amend on main rewrote main's last commit (commit 1, named by the
+        # log); the one made in another folder (git -C, no branch printed) is
+        # not the one amended
+        ("0123456", "Add tests", ""), ("7777777", "Reworded", "1a2b3c4")]
+    assert commits[1].branch == "main"
 
 
 @pytest.mark.corpus

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 44
+STATE_VERSION = 45
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -206,6 +206,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     command_no: int = -1  # the command's number in the session, for its table row
     git: str = ""  # "git", "git push": the output may tell of commits; or a file of secrets
     commits: bool = False  # a `git commit` command
+    rebase: bool = False  # a `git rebase` or `git pull --rebase`: it may rewrite commits
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     amend: bool = False  # a `git commit --amend`: its commit replaces the branch's last
     merge: bool = False  # a `git merge`: a merge commit when git says it made one
@@ -293,6 +294,27 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     # The folder it was made in when that is another repository than the
     # session's (a sibling it `cd`s into, `git -C ../other`); "" for its own.
     folder: Redacted = Redacted("")
+    # Rewritten in the session (`git commit --amend`, `git rebase`): the sha
+    # it had first, and how (AMENDED, REBASED). `stale`: a rebase replaced it
+    # and no later output printed its new sha (`sha` is still the old one).
+    was: Redacted = Redacted("")
+    how: str = ""
+    stale: bool = False
+
+
+AMENDED = "amended"
+REBASED = "rebased"
+
+
+class Rewrite(Struct, array_like=True, omit_defaults=True):
+    """A `git rebase` (or `git pull --rebase`) that said it rewrote a branch:
+    the session's commits made on it before are replaced by new ones."""
+
+    ts: str
+    branch: Redacted
+    # The commits it printed itself (`git rebase --continue`: `[detached HEAD
+    # <sha>] <subject>`): new shas of rewritten commits.
+    made: list[Commit] = field(default_factory=list)
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
@@ -528,6 +550,7 @@ class Fold(Struct, omit_defaults=True):
     # latest PRINTED_KEPT: they name a commit another agent of the session
     # made without git's line (a subagent's merge the main agent's log shows).
     printed: list[Commit] = field(default_factory=list)
+    rewrites: list[Rewrite] = field(default_factory=list)  # the latest MAX_REWRITES
     pushes: int = 0
     pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder
     prs: list[PullRequest] = field(default_factory=list)

@@ -15,7 +15,18 @@ from msgspec import Struct, field
 from vibe_vault.fold.files import no_net_change
 from vibe_vault.fold.git import same_subject
 from vibe_vault.project import repo_file
-from vibe_vault.state import AgentFold, Command, Commit, ErrorRec, FileChange, Fold, SessionState
+from vibe_vault.state import (
+    AMENDED,
+    REBASED,
+    AgentFold,
+    Command,
+    Commit,
+    ErrorRec,
+    FileChange,
+    Fold,
+    Rewrite,
+    SessionState,
+)
 
 MAIN = ""  # the label of the main agent's own work
 
@@ -50,6 +61,9 @@ class Work(Struct):
     pushed_elsewhere: dict[str, int]  # of them, to another repository's remote: by its folder
     tests: str  # "", passed, failed: the last test run's outcome
     by_label: dict[str, Fold]
+    # How many of `commits` each agent made, by id() of its Fold (a subagent's
+    # line in the note counts its own commits that exist at the end).
+    commits_by: dict[int, int] = field(default_factory=dict)
 
 
 def doers(state: SessionState) -> list[Doer]:
@@ -141,6 +155,7 @@ def work_of(state: SessionState) -> Work:
     files: dict[str, FileWork] = {}
     commands: list[tuple[str, Command]] = []
     commits: list[tuple[str, Commit]] = []
+    made_by: list[int] = []  # beside each of `commits`: id() of the Fold it is of
     errors: list[tuple[str, ErrorRec]] = []
     files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
     by_label: dict[str, Fold] = {}
@@ -177,15 +192,23 @@ def work_of(state: SessionState) -> Work:
         commands_run += f.commands_run
         commands_dropped += f.commands_dropped
         commits.extend((d.label, c) for c in f.commits)
+        made_by.extend(id(f) for _ in f.commits)
         errors.extend((d.label, e) for e in f.errors)
         errors_dropped += f.errors_dropped
         pushes += f.pushes
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
-    commits = _named(commits, [c for d in doers(state) for c in d.fold.printed])
+    printed = [c for d in doers(state) for c in d.fold.printed]
+    commits = _named(commits, printed)
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)
-    commits.sort(key=lambda lc: lc[1].ts)
+    order = sorted(range(len(commits)), key=lambda k: commits[k][1].ts)
+    commits, made_by = [commits[k] for k in order], [made_by[k] for k in order]
+    kept = _rewritten(commits, [r for d in doers(state) for r in d.fold.rewrites], printed)
+    commits = [(commits[k][0], c) for k, c in kept]
+    commits_by: dict[int, int] = {}
+    for k, _ in kept:
+        commits_by[made_by[k]] = commits_by.get(made_by[k], 0) + 1
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
     runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests)], key=lambda lc: lc[1].ts)
@@ -198,4 +221,40 @@ def work_of(state: SessionState) -> Work:
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
                 pushed_elsewhere=elsewhere, tests=tests,
-                by_label=by_label)
+                by_label=by_label, commits_by=commits_by)
+
+
+def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
+               printed: list[Commit]) -> list[tuple[int, Commit]]:
+    """The commits that exist at the end of the session, in time order: a
+    `git commit --amend` replaces the latest commit before it on the same
+    branch, whichever agent made it (an amend of a commit made before the
+    session stays AMENDED with nothing it was); a `git rebase` of a branch
+    gives the commits made on it before new shas, named by the commits it
+    printed itself or the next output that printed their subject (else they
+    are `stale`: rebased, the new sha unknown). Copies: the agents' facts
+    stay each their own. Each is given with its place in `commits`."""
+    out: list[tuple[int, Commit]] = []
+    for at, (_, c) in enumerate(commits):
+        if c.how == AMENDED and not c.was:
+            k = next((k for k in range(len(out) - 1, -1, -1)
+                      if out[k][1].branch == c.branch and out[k][1].folder == c.folder), -1)
+            if k >= 0:
+                c = msgspec.structs.replace(c, was=out[k][1].was or out[k][1].sha)
+                del out[k]
+        out.append((at, c))
+    later = sorted(printed, key=lambda p: p.ts)
+    rewrites = sorted(rewrites, key=lambda r: r.ts)
+    for i, rewrite in enumerate(rewrites):
+        # What is printed after it, until the branch is rewritten again.
+        until = next((r.ts for r in rewrites[i + 1:] if r.branch == rewrite.branch), "~")
+        for k, (at, c) in enumerate(out):
+            if c.branch != rewrite.branch or not c.ts or c.ts > rewrite.ts:
+                continue
+            new = next((m.sha for m in rewrite.made if same_subject(m.subject, c.subject)), "") \
+                or next((p.sha for p in later if rewrite.ts <= p.ts < until
+                         and p.sha not in (c.sha, c.was) and c.subject
+                         and same_subject(p.subject, c.subject)), "")
+            out[k] = (at, msgspec.structs.replace(
+                c, was=c.was or c.sha, how=REBASED, sha=new or c.sha, stale=not new))
+    return out

@@ -9,11 +9,12 @@ from vibe_vault.entries import Entry
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
-from vibe_vault.state import DETACHED, Commit, Pending, PullRequest
+from vibe_vault.state import AMENDED, DETACHED, Commit, Pending, PullRequest, Rewrite
 from vibe_vault.text import rx
 
 MAX_COMMITS = 100
 PRINTED_KEPT = 100
+MAX_REWRITES = 20
 SUBJECT_CHARS = 120
 BRANCH_CHARS = 60
 
@@ -36,6 +37,11 @@ _PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
 _AMEND = r"\scommit\b[^;&|\n]*\s--amend\b"
+# `git rebase …` (`--continue` too), `git pull --rebase` / `-r`: they rewrite commits.
+_REBASE_CMD = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+"
+               r"(?:rebase\b|pull\b[^;&|\n]*\s(?:--rebase\b(?!=false)|-r\b))")
+# What git prints when a rebase is done: "Successfully rebased and updated refs/heads/x."
+_REBASED = r"(?m)Successfully rebased and updated refs/heads/(\S+?)\.?\s*$"
 _MERGE_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+merge(?![\w-])"
 # What git prints when a merge made a commit (not a fast-forward): "Merge made
 # by the 'ort' strategy." (recursive, octopus, ...).
@@ -75,6 +81,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     git = made or pushed
     if git is not None:
         call.folder = _other_folder(ctx, command, git)
+    if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(command):
+        call.rebase = True
     if made:
         call.commits = True
         call.amend = "--amend" in command and bool(rx(_AMEND).search(command))
@@ -151,7 +159,14 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     that printed none (`-q`, `-F -`, a script) is a commit all the same."""
     facts = ctx.facts
     found = False
+    replayed: list[Commit] = []
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
+        if call.rebase and m.group(1) == _NO_BRANCH:
+            # A commit a rebase replays (`rebase --continue` after a conflict):
+            # the new sha of one it rewrites, not a commit of its own.
+            replayed.append(Commit(sha=Redacted(m.group(2)[:7]),
+                                   subject=ctx.line(m.group(3), SUBJECT_CHARS), ts=ts))
+            continue
         found = True
         on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
         commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts, amend=call.amend,
@@ -166,6 +181,11 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
         commit(ctx, "", call.commit_subject, here, ts)
+    if call.rebase and "Successfully rebased" in out:
+        for m in rx(_REBASED).finditer(out):
+            facts.rewrites.append(Rewrite(ts=ts, branch=ctx.line(m.group(1), BRANCH_CHARS),
+                                          made=replayed))
+        del facts.rewrites[:-MAX_REWRITES]
     if call.git and "Deleted branch " in out:
         # (also from a line that failed later: `git branch -d x && git push --delete …`)
         for m in rx(_DELETED_BRANCH).finditer(out):
@@ -206,25 +226,16 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
 
 def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
            amend: bool = False, folder: Redacted = _OWN) -> None:
+    """A commit made. An amend (`--amend`) replaces the branch's last commit,
+    which any agent of the session may have made: it is told as AMENDED and
+    replaces that one where the agents' work is put together (vibe_vault.work),
+    when their order is known."""
     facts = ctx.facts
     if sha and any(c.sha == sha for c in facts.commits):
         return
-    if amend:
-        # `--amend` replaces the branch's last commit: when the session made
-        # it, this one takes its place (its sha no longer names a commit).
-        # Only a commit of the same branch (both unknown when git ran in
-        # another folder): a commit made elsewhere is not the one amended.
-        old = next((c for c in reversed(facts.commits)
-                    if c.branch == branch and c.folder == folder), None)
-        if old is not None:
-            old.sha = Redacted(sha)  # hex digits matched in git's output
-            old.subject = subject or old.subject
-            old.branch = branch or old.branch
-            old.ts = ts
-            return
     # A sha is hex digits matched in git's output: nothing to hide.
     facts.commits.append(Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts,
-                                folder=folder))
+                                folder=folder, how=AMENDED if amend else ""))
     del facts.commits[:-MAX_COMMITS]
 
 

@@ -183,6 +183,12 @@ def commits(page: Page) -> list[Md]:
     for label, c in work.commits:
         branch = md(" on {}", code(c.branch)) if c.branch else BLANK
         sha = code(c.sha) if c.sha else md("*(git printed no sha)*")
+        if c.stale:  # rebased: its old sha names no commit now
+            sha = md("{} ({}; its new sha was not printed)", code(c.sha), text(c.how))
+        elif c.was and c.was != c.sha:
+            sha = md("{} → {} ({})", code(c.was), sha, text(c.how))
+        elif c.how:  # amended a commit made before the session
+            sha = md("{} ({})", sha, text(c.how))
         subject = md(" {}", text(c.subject)) if c.subject else BLANK
         by = md(" (by subagent {})", emphasis(label)) if label else BLANK
         fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
@@ -340,8 +346,9 @@ def subagents(page: Page) -> list[Md]:
                 bits.append(f"{plural(changed + did.files_dropped, 'file')} changed")
             if did.commands_run:
                 bits.append(plural(did.commands_run, "shell command"))
-            if did.commits:
-                bits.append(plural(len(did.commits), "commit"))
+            made = page.fig.work.commits_by.get(id(did), 0)  # those that exist at the end
+            if made:
+                bits.append(plural(made, "commit"))
             # What it spent, from its own messages: not its final context size.
             used = used_by.get(id(af), -1)
             if used < 0:
