@@ -241,6 +241,11 @@ def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main
                if isinstance(b, dict) and b.get("type") == "tool_result"]
     refused = bool(results) and bool(results[-1].get("is_error")) and "doesn't want to" in str(
         results[-1].get("content"))
+    summary, _, question = summary.partition(" It ended with Claude asking: “")
+    if question:  # the question the answer ended on, its words the answer's own
+        assert answer is not None, summary
+        said = set(re.findall(r"\w+", _plain(answer)))
+        assert set(re.findall(r"\w+", question.rstrip("…”"))[:-1]) <= said, question
     if " Claude: " in summary:
         assert answer is not None, summary
         quoted = _plain(summary.split(" Claude: ", 1)[1]).rstrip(".…")

@@ -106,3 +106,32 @@ def test_the_corpus_sessions_that_end_asking_say_so(tmp_path: object) -> None:
                         if getattr(o, "sessionId", None)), "")
             found.add(sid[:8])
     assert found == ENDS_ASKING
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=endings, words=st.lists(phrase, min_size=3, max_size=3),
+       prs=st.lists(st.tuples(st.sampled_from(["acme/app", "o/tool"]), st.integers(1, 999)),
+                    max_size=3, unique=True))
+def test_the_summary_says_how_the_session_ended_and_the_prs_it_made(
+        kind: str, words: list[str], prs: list[tuple[str, int]]) -> None:
+    """The summary names the PRs the transcript's `pr-link` entries give (two
+    at most; more are counted) and, when the last answer asks the user with no
+    reply after it, says the session ended on that question."""
+    from vibe_vault.figures import RenderOptions, figures
+
+    t = Transcript()
+    t.prompt("open the pull requests")
+    for repo, number in prs:
+        t.raw({"type": "pr-link", "prNumber": number, "prRepository": repo,
+               "prUrl": f"https://github.com/{repo}/pull/{number}"})
+    closing, quoted = ending_text(kind, words)
+    t.say(f"All three are open.\n\n{closing}")
+    state = SessionState(session_id=t.sid, project="app",
+                         fold=fold(Fold(), (decode_line(x) for x in t.encoded())))
+    summary = figures(state, RenderOptions()).summary
+    if 0 < len(prs) <= 2:
+        for repo, number in prs:
+            assert f"PR {repo}#{number}" in summary, summary
+    elif prs:
+        assert f"{len(prs)} PRs" in summary, summary
+    assert ("ended with Claude asking" in summary) == bool(quoted), summary

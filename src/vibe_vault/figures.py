@@ -275,7 +275,11 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     if work.commits:
         facts.append(plural(len(work.commits), "commit"))
     if f.prs:
-        facts.append(plural(len(f.prs), "PR"))
+        # Named (up to two): what the session's work became, not only a count.
+        named = [f"PR {p.repo}#{p.number}" if p.repo and p.number else
+                 f"PR #{p.number}" if p.number else "" for p in f.prs]
+        facts.append(", ".join(named) if len(f.prs) <= 2 and all(named)
+                     else plural(len(f.prs), "PR"))
     if f.subagents:
         unfinished = sum(1 for s in f.subagents if not s.status)
         facts.append(plural(len(f.subagents) + f.subagents_dropped, "subagent")
@@ -295,6 +299,11 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     text = ", ".join(facts)
     text = text[:1].upper() + text[1:] + "."
     words = _in_words(state, work)
+    question = ending(state).question
+    if question:
+        # How it ended: on a question to the user nobody answered in the session.
+        asked = tx.one_line(question, 160)
+        words = f"{words} It ended with Claude asking: “{asked}”".strip()
     return f"{text} {words}" if words else text
 
 
