@@ -15,6 +15,7 @@ import pty
 import random
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -134,36 +135,68 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
 @settings(max_examples=examples(3, 15), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(n=st.integers(8, 30), seed=st.integers(0, 2**16), first=st.integers(1, 3),
-       workers=st.sampled_from([1, 2]))
+       workers=st.sampled_from([1, 2]), chunked=st.booleans())
 def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_one(
         tmp_path_factory: pytest.TempPathFactory, n: int, seed: int, first: int,
-        workers: int) -> None:
+        workers: int, chunked: bool) -> None:
     """A large first backfill does its newest sessions before it foresees the
     rest's links (backfill.FIRST_STAGE, made small here so a small home is
     large): the first stage is the newest sessions by their files' times, and
     the notes at the end are those of a run in one go (links the first stage
-    guessed wrong, its oldest session's previous one, set by the end)."""
-    from vibe_vault import backfill
+    guessed wrong, its oldest session's previous one, set by the end). The
+    later stage's notes are written once, at the end, with their links: the
+    writes are counted by the note file they name, in every process.
+    `chunked`: the notes owed are written a few sessions to a worker (on a
+    machine of several cores), as a large project's are."""
+    from vibe_vault import backfill, index, note
 
     root = tmp_path_factory.mktemp("stages")
     env = Env(root)
     home, when = _home(root, n, seed)
     stages: list[list[str]] = []
     run_jobs = backfill._run_jobs
+    writes = root / "writes.log"
+    write_session_note = note.write_session_note
 
     def recorded(cfg: Any, jobs: list[Any], count: int) -> Any:
         stages.append([job.session_id for job in jobs])
         return run_jobs(cfg, jobs, count)
 
+    def counted(vault: str, state: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        fd = os.open(writes, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:  # (one write a line: lines from forked workers do not mix)
+            os.write(fd, state.session_id.encode() + b"\n")
+        finally:
+            os.close(fd)
+        return write_session_note(vault, state, text, *args, **kwargs)
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(backfill, "FIRST_STAGE", first)
         patch.setattr(backfill, "_run_jobs", recorded)
+        patch.setattr(index, "OWED_PARALLEL_FROM", 1 if chunked else 10**9)
+        patch.setattr(index, "OWED_CHUNK", 3)
+        for module in ("vibe_vault.session", "vibe_vault.index"):
+            patch.setattr(f"{module}.write_session_note", counted)
         staged = env.vv_here("backfill", "-j", str(workers), "--json")
     assert staged.returncode == 0, staged.stderr
-    assert json.loads(staged.stdout)["failed"] == 0
+    summary = json.loads(staged.stdout)
+    assert summary["failed"] == 0
     newest = sorted(home.sessions, key=lambda s: -when[s])
     assert stages == [newest[:first], newest[first:]]
     fresh = Env(root / "fresh")
     fresh.env["CLAUDE_CONFIG_DIR"] = str(root / "claude")
     assert fresh.vv("backfill").returncode == 0
     assert env.all_notes() == fresh.all_notes()
+    # every note counted as written once, the later stage's written once
+    short = {p.stem.rsplit("-", 1)[-1] for p in env.vault.glob("Projects/*/sessions/*.md")}
+    noted = {sid for sid in home.sessions if sid[:8] in short}
+    assert summary["written"] == len(short) == len(noted) > 0
+    count: dict[str, int] = {}
+    for sid in writes.read_text().split():
+        count[sid] = count.get(sid, 0) + 1
+    assert set(count) == noted
+    assert all(count[sid] == 1 for sid in newest[first:] if sid in noted), count
+    # and the search index holds every session, each once
+    with sqlite3.connect(env.state / "vault.db") as conn:
+        indexed = [row[0] for row in conn.execute("SELECT session_id FROM sessions")]
+    assert sorted(indexed) == sorted(noted)

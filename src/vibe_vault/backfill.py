@@ -79,6 +79,7 @@ class Job(Struct, gc=False):
     idle_before: float  # epoch seconds: active with nothing newer -> ended (idle)
     archive: bool  # archive its files once read
     links: Links | None = None  # the links its note will most likely carry
+    defer_note: bool = False  # its note written at the end, with the links known (owed)
 
 
 class Done(Struct):
@@ -95,6 +96,7 @@ class Watcher(Protocol):
     def start(self, sessions: int, nbytes: int) -> None: ...  # the jobs begin
     def step(self, nbytes: int) -> None: ...  # one job finished
     def close(self) -> None: ...  # every job finished
+    def phase(self, text: str) -> None: ...  # what the run does after the jobs
 
 
 class Silent:
@@ -110,6 +112,9 @@ class Silent:
         pass
 
     def close(self) -> None:
+        pass
+
+    def phase(self, text: str) -> None:
         pass
 
 
@@ -141,7 +146,8 @@ def _work(job: Job) -> tuple[str, Outcome | None, str]:
     try:
         out = update_session(_cfg, Update(
             session_id=sid, transcript=main, agent_files=agents, fresh=job.force,
-            lock_timeout=30.0, idle_before=job.idle_before, want_record=True, links=job.links))
+            lock_timeout=30.0, idle_before=job.idle_before, want_record=True, links=job.links,
+            defer_note=job.defer_note))
         if job.archive:
             from vibe_vault.archive import archive_files, session_files
 
@@ -264,7 +270,10 @@ def _stages(jobs: list[Job]) -> list[list[Job]]:
     seconds, more on a busy machine) would come between the user and their
     latest notes. The first stage's oldest session of each project is the
     one whose guess misses its previous session; the link pass at the end of
-    the run sets it, as it does for any guess that was wrong."""
+    the run sets it, as it does for any guess that was wrong. The later
+    stage's notes are left to that pass (Job.defer_note): a guess cannot
+    know the tags that tell apart sessions of the same title, which only
+    their folds tell, and a note written with a wrong guess is written twice."""
     if len(jobs) <= 2 * FIRST_STAGE:
         return [jobs]
     return [jobs[:FIRST_STAGE], jobs[FIRST_STAGE:]]
@@ -455,6 +464,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     projects: set[str] = set(staged)
     folders: set[str] = set()
     unsettled: set[str] = set()  # sessions that failed or were forgotten by a worker
+    owed: set[str] = set()  # sessions whose notes the link pass writes (Job.defer_note)
     try:
         for n, stage in enumerate(_stages(jobs)):
             if n:
@@ -463,6 +473,8 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                 # without cycle collections, as the first stage's were.
                 writer.commit()
                 gc.disable()
+                for job in stage:
+                    job.defer_note = True
             _predict_links(conn, stage, known, request.workers)
             _collect_again()
             for sid, out, err in _run_jobs(cfg, stage, request.workers):
@@ -488,6 +500,8 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                         folders.add(os.path.dirname(out.row.note))
                 if not out.has_note:
                     summary.without_note += 1
+                elif n:  # (the later stage's: Job.defer_note)
+                    owed.add(sid)  # counted once written
                 elif out.wrote:
                     summary.written += 1
                 else:
@@ -523,8 +537,15 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             registry.set_owners(conn, owners_found)
         from vibe_vault import index
 
+        if owed:
+            watcher.phase(f"writing the notes of {len(owed):,} sessions, with their links")
+        count = len(owed)
         summary.index_notes_written = index.regenerate(cfg, None if first else projects,
-                                                       conn=conn)
+                                                       conn=conn, owed=owed)
+        summary.written += count - len(owed)
+        for sid in sorted(owed):  # (its lock held past the pass: the next run writes it)
+            summary.failed += 1
+            summary.errors.append(f"session {sid}: its note is left to the next run")
         for folder in sorted(folders):
             sweep_temp_files(os.path.join(cfg.vault, folder))
     vanished = [key for key in marks.folders if key not in listed and key not in passed]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from datetime import date
 
 from msgspec import Struct, field
@@ -51,19 +52,25 @@ from vibe_vault.vault import (
 
 
 def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record],
-                lock_timeout: float = 2.0) -> set[str]:
+                lock_timeout: float = 2.0, owed: AbstractSet[str] = frozenset(),
+                written: set[str] | None = None) -> set[str]:
     """Write changed links into session states and notes; the sessions changed.
 
     Only sessions whose record says their note carries other links are
-    touched, so a pass over an unchanged vault opens no state at all.
+    touched, so a pass over an unchanged vault opens no state at all; and the
+    sessions in `owed`, whose notes a backfill left to this pass (their links
+    not known when they were read: session.Update.defer_note), whose notes
+    are written whatever their links (each one written is added to `written`).
     """
+    from vibe_vault.render.memo import Memo
     from vibe_vault.session import Store
 
     store = Store(cfg.state_dir)
     changed: set[str] = set()
     for sid, lk in sorted(links.items()):
         rec = records.get(sid)
-        if rec is None or links_of(rec) == lk:
+        owes = sid in owed
+        if rec is None or (not owes and links_of(rec) == lk):
             continue
         try:
             with SessionLock(store.lock_path(sid), lock_timeout):
@@ -71,11 +78,21 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 if state is None or not state.note:
                     continue
                 set_links(state, lk)
-                write_session_note(cfg.vault, state, render(state, options_for(cfg)),
-                                   cfg.state_dir)
+                if owes:
+                    # its first write: the story's turns kept as a write keeps them
+                    memo = Memo(state.rendered)
+                    note = render(state, options_for(cfg), None, memo)
+                    state.rendered = memo.new
+                else:
+                    note = render(state, options_for(cfg))
+                write_session_note(cfg.vault, state, note, cfg.state_dir)
                 store.save(state)
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up
+        if owes and written is not None:
+            written.add(sid)
+        if links_of(rec) == lk:
+            continue
         rec.previous, rec.next = lk.previous, lk.next
         rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
         rec.told_elsewhere, rec.title_tag = lk.summary, lk.tag
@@ -330,13 +347,15 @@ def render_daily(day: str, records: list[Record]) -> str:
 
 
 def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: float = 2.0,
-               conn: sqlite3.Connection | None = None) -> int:
+               conn: sqlite3.Connection | None = None, owed: set[str] | None = None) -> int:
     """Links, the notes of the given projects (default: all), the home note (and
     daily notes if enabled); notes written. A session whose lock stays held
-    past `lock_timeout` keeps its old links until the next run."""
+    past `lock_timeout` keeps its old links until the next run. `owed`: the
+    sessions whose notes a backfill left to this pass (apply_links), each
+    taken out of the set once written, and not counted in what is returned."""
     if conn is None:
         with registry.opened(cfg) as own:
-            return regenerate(cfg, projects, lock_timeout, own)
+            return regenerate(cfg, projects, lock_timeout, own, owed)
     if projects is None:
         projects = {row[0] for row in conn.execute(
             "SELECT DISTINCT project FROM records WHERE has_note")}
@@ -345,8 +364,11 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
     daily = bool(cfg.get("daily_notes"))
     # One project at a time: links never cross projects, so memory follows
     # the largest project, not the history.
-    for done in _projects_done(cfg, conn, sorted(projects), lock_timeout, daily):
+    for done in _projects_done(cfg, conn, sorted(projects), lock_timeout, daily,
+                               owed or set()):
         written += done.written
+        if owed is not None:
+            owed.difference_update(done.owed_written)
         days.update(done.days)
         if done.changed:
             with vaultdb.transaction(conn):
@@ -420,22 +442,38 @@ class ProjectDone(Struct):
     whose links changed (for the registry), notes written, days it ran on."""
 
     changed: list[Record]
-    written: int
+    written: int  # (of the notes owed, none)
     days: list[str]
+    owed_written: list[str] = field(default_factory=list)  # the owed notes written
 
 
 PARALLEL_FROM = 16  # projects, from which they are done on every core
+# Notes owed by a backfill (apply_links) in a project, from which they are
+# written on every core, a chunk of sessions each: each is a whole note to
+# render and write (a project of 12,500 sessions, ~90 s on one core).
+OWED_PARALLEL_FROM = 1000
+OWED_CHUNK = 128
+
+
+class Applied(Struct):
+    """What apply_links did with a chunk of a project's sessions in a worker:
+    the link records it changed, and the owed notes it wrote."""
+
+    changed: list[Record]
+    written: list[str]
 
 
 def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
-                   lock_timeout: float, daily: bool) -> Iterator[ProjectDone]:
+                   lock_timeout: float, daily: bool,
+                   owed: AbstractSet[str] = frozenset()) -> Iterator[ProjectDone]:
     """_project_done of each project. Many (a first backfill, a reprocess)
     are done by forked workers, one per core, each reading the database on a
     connection of its own (the links, project notes and session notes of
     100,000 sessions: ~1 s on one core); the registry rows that change are
     written here, by the one writer."""
     cores = os.cpu_count() or 1
-    if len(projects) >= PARALLEL_FROM and cores > 1:
+    # (many owed notes: the projects one by one, each one's notes on every core)
+    if len(projects) >= PARALLEL_FROM and cores > 1 and len(owed) < OWED_PARALLEL_FROM:
         from vibe_vault import workers  # (only for many: SessionEnd's pass is one project)
 
         if workers.available():
@@ -444,18 +482,19 @@ def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
             def work(project: str) -> ProjectDone:
                 if not reader:
                     reader.append(vaultdb.reader(cfg.state_dir))
-                return _project_done(cfg, reader[0], project, lock_timeout, daily)
+                return _project_done(cfg, reader[0], project, lock_timeout, daily, owed)
 
             yield from workers.in_order(
                 work, projects, cores, ProjectDone,
-                again=lambda project: _project_done(cfg, conn, project, lock_timeout, daily))
+                again=lambda project: _project_done(cfg, conn, project, lock_timeout, daily,
+                                                    owed))
             return
     for project in projects:
-        yield _project_done(cfg, conn, project, lock_timeout, daily)
+        yield _project_done(cfg, conn, project, lock_timeout, daily, owed)
 
 
 def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_timeout: float,
-                  daily: bool) -> ProjectDone:
+                  daily: bool, owed: AbstractSet[str] = frozenset()) -> ProjectDone:
     """One project's links applied to its sessions, and its note written.
     The links are worked out from the records as registry.link_records_of
     reads them; a session whose links changed is read whole again, given
@@ -465,17 +504,51 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
     if not records:
         return ProjectDone(changed=[], written=0, days=[])
     links = compute_links(records, tellers)
-    changed = apply_links(cfg, links, records, lock_timeout)
+    wrote_owed: set[str] = set()
+    changed = _apply(cfg, links, records, lock_timeout, owed, wrote_owed)
     whole: dict[str, Record] = {}
     for sid in sorted(changed):
         rec = registry.get(conn, sid)
         if rec is not None:
             _links_into(rec, records[sid])
             whole[sid] = rec
-    written = len(changed) + _write_index_note(cfg, project_note_path(project),
-                                               render_project(project_view(conn, project, whole)))
+    written = len(changed - wrote_owed) + _write_index_note(
+        cfg, project_note_path(project), render_project(project_view(conn, project, whole)))
     days = sorted({day(r.started) for r in records.values() if r.started}) if daily else []
-    return ProjectDone(changed=list(whole.values()), written=written, days=days)
+    return ProjectDone(changed=list(whole.values()), written=written, days=days,
+                       owed_written=sorted(wrote_owed))
+
+
+def _apply(cfg: Config, links: dict[str, Links], records: dict[str, Record],
+           lock_timeout: float, owed: AbstractSet[str], written: set[str]) -> set[str]:
+    """apply_links, the owed notes of a project written on every core when
+    they are many: chunks of its sessions, each worker given their links and
+    link records, the records it changed sent back into `records`."""
+    mine = sorted(sid for sid in links if sid in owed)
+    cores = os.cpu_count() or 1
+    if len(mine) < OWED_PARALLEL_FROM or cores < 2:
+        return apply_links(cfg, links, records, lock_timeout, owed, written)
+    from vibe_vault import workers
+
+    if not workers.available():
+        return apply_links(cfg, links, records, lock_timeout, owed, written)
+    rest = {sid: lk for sid, lk in links.items() if sid not in owed}
+    changed = apply_links(cfg, rest, records, lock_timeout)  # (the few already written)
+    chunks = [mine[i : i + OWED_CHUNK] for i in range(0, len(mine), OWED_CHUNK)]
+
+    def work(chunk: list[str]) -> Applied:
+        done: set[str] = set()
+        these = {sid: records[sid] for sid in chunk}
+        moved = apply_links(cfg, {sid: links[sid] for sid in chunk}, these, lock_timeout,
+                            owed, done)
+        return Applied(changed=[these[sid] for sid in sorted(moved)], written=sorted(done))
+
+    for applied in workers.in_order(work, chunks, cores, Applied):
+        written.update(applied.written)
+        for rec in applied.changed:
+            records[rec.session_id] = rec
+            changed.add(rec.session_id)
+    return changed
 
 
 def _links_into(rec: Record, changed: Record) -> None:

@@ -446,6 +446,11 @@ class Update(Struct, kw_only=True, frozen=True):
     # The transcript is gone (Claude Code deleted it): nothing to read, the
     # note made again from the saved state (a warm backfill, the note deleted)
     gone: bool = False
+    # Fold, save and make the record, but leave the note (named, not written)
+    # and the search row to the end of the run, when every session's links
+    # are known: a first backfill writes each note once (index.regenerate's
+    # `owed`), not once with guessed links and again with the right ones.
+    defer_note: bool = False
 
 
 class Places:
@@ -705,12 +710,14 @@ def _write_the_note(work: _Work, state: SessionState, out: Outcome) -> Figures |
         state.note = free_relpath(places.vault, state.project, sid,
                                   state.fold.first_ts or state.started_hint)
     fig = figures(state, work.opts)
+    out.note = state.note
+    out.has_note = True
+    if work.request.defer_note:
+        return fig  # (written by the link pass: out.wrote stays False)
     memo = Memo(state.rendered)
     note = render(state, work.opts, fig, memo)
     state.rendered = memo.new
     out.wrote = write_session_note(places.vault, state, note, work.cfg.state_dir)
-    out.note = state.note
-    out.has_note = True
     return fig
 
 
@@ -723,6 +730,8 @@ def _add_the_record(work: _Work, state: SessionState, out: Outcome,
 
     places = work.places
     out.record = make_record(state, [places.transcript, *places.agents], work.opts, fig)
+    if work.request.defer_note and out.has_note:
+        return  # indexed once its note is written (the search catch-up after the link pass)
     work.store.load_said(state, places.files.state)
     out.document = document_of(state, fig)
     out.state_key = safe_id(work.request.session_id)

@@ -96,6 +96,10 @@ class Progress:
         if self.enabled and self.total_s:
             sys.stderr.write("\n")
 
+    def phase(self, text: str) -> None:
+        if self.enabled:  # (the bar is full: what the run does next, not a silent wait)
+            sys.stderr.write(f"{text}…\n")
+
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault.backfill import Request, backfill
