@@ -35,6 +35,34 @@ def heredoc_files(command: str, cwd: str) -> dict[str, str]:
             m.group(3) + "\n" for m in HEREDOC_FILE.finditer(command)}
 
 
+# A plain copy at the start of a command: `cp [-opts] a b` (into b when b ends in /).
+COPY_CMD = re.compile(r"(?:^|&&|;)\s*cp((?:\s+-[a-zA-Z]+)*)\s+([^\s;&|'\"]+)\s+([^\s;&|'\"]+)"
+                      r"\s*(?=$|&&|;)", re.M)
+
+
+def copied_files(command: str, cwd: str) -> set[str]:
+    """The files plain `cp a b` commands write (not `cp -r`: a folder)."""
+    out = set()
+    for m in COPY_CMD.finditer(command):
+        if "r" in m.group(1).lower() or "a" in m.group(1):
+            continue
+        source, target = m.group(2), m.group(3)
+        if target.endswith("/"):
+            target += source.rpartition("/")[2]
+        out.add(target if target.startswith("/") else cwd.rstrip("/") + "/" + target)
+    return out
+
+
+# What a formatter's check says it would rewrite, and the run of it that does:
+# (check line, formatter command, how many its run says it rewrote, or None).
+FORMAT_CHECKS = (
+    (re.compile(r"Would reformat: (\S+)"), re.compile(r"\bruff format\b(?!.*--check)"),
+     re.compile(r"(\d+) files? reformatted")),
+    (re.compile(r"(?m)^Diff in (/\S+\.rs):\d+:"), re.compile(r"\bcargo fmt\b(?!.*--check)"),
+     None),
+)
+
+
 COMMIT_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+commit\b")
 MERGE_CMD = re.compile(r"(^|[\s;&|(])git(\s+-[Cc]\s+\S+)*\s+merge(?![\w-])")
 COMMIT_LINE = re.compile(r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
@@ -56,6 +84,7 @@ class Facts:
 
     def __init__(self, main: Path, with_agents: bool = True) -> None:
         self.files: set[str] = set()
+        self.copied: set[str] = set()  # files a `cp` wrote (made, or written over)
         self.commits = 0
         self.tool_ids: set[str] = set()
         self.bash_calls = 0
@@ -78,7 +107,8 @@ class Facts:
     @property
     def changed_back(self) -> set[str]:
         return {p for p, (first, last, created) in self.contents.items()
-                if first is not None and first == last and not created}
+                if first is not None and first == last and not created
+                and p not in self.copied}
 
     def _follow(self, path: str, call: dict[str, Any], inp: dict[str, Any], r: Any) -> None:
         """The file's first content (the first change's result says it) and
@@ -99,6 +129,7 @@ class Facts:
     def _read(self, path: Path, main_file: bool, agent_ids: set[str]) -> None:
         calls: dict[str, dict[str, Any]] = {}
         shas: set[str] = set()
+        would: dict[int, set[str]] = {}  # by FORMAT_CHECKS entry: the last check's files
         branches: set[str] = set()  # those a commit of this file was made on
         for outer in objects(path):
             data = outer.get("data")
@@ -140,6 +171,24 @@ class Facts:
                         if call.get("name") == "Bash" and not failed:
                             self.files.update(heredoc_files(str(inp.get("command")),
                                                             str(o.get("cwd") or "")))
+                            copies = copied_files(str(inp.get("command")),
+                                                  str(o.get("cwd") or ""))
+                            self.files.update(copies)
+                            self.copied.update(copies)
+                        if call.get("name") == "Bash":
+                            printed = result_text(o, b)
+                            cwd = str(o.get("cwd") or "")
+                            for i, (check, run, count) in enumerate(FORMAT_CHECKS):
+                                named = {p if p.startswith("/") else cwd + "/" + p
+                                         for p in check.findall(printed)}
+                                if named:
+                                    would[i] = named
+                                elif run.search(str(inp.get("command"))) and not failed and \
+                                        would.get(i):
+                                    said = count.search(printed) if count else None
+                                    if count is None or (said and int(said.group(1)) == len(
+                                            would[i])):
+                                        self.files.update(would.pop(i))
                         if call.get("name") == "Bash" and "git" in str(inp.get("command")):
                             command = str(inp.get("command"))
                             out = result_text(o, b)

@@ -205,6 +205,7 @@ class ToolResult(Struct):
     structuredPatch: Any = None
     content: Raw = Raw()  # a Write's whole file: counted from the raw bytes
     stdout: Any = None
+    stderr: Any = None  # a command's errors (`rm: f: No such file or directory`)
     interrupted: Any = None
     agentId: Any = None
     totalTokens: Any = None

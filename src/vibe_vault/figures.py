@@ -24,7 +24,7 @@ from vibe_vault.fold.usage import sum_tokens
 from vibe_vault.paths import readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
-from vibe_vault.state import USER_SHELL, SessionState, Todo, Tokens
+from vibe_vault.state import USER_SHELL, SessionState, Todo, Tokens, Unnamed
 from vibe_vault.times import epoch, hhmm
 from vibe_vault.work import Work, agents_of_tasks, doers, streamed_only, work_of
 
@@ -250,6 +250,30 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     )
 
 
+def unnamed_words(u: Unnamed, base: str) -> tuple[str, str, str]:
+    """Files a command changed without naming them, in words around the
+    command's label: ("6 files reformatted by", "ruff format", ", not named");
+    ("files copied into src/ by", "cp -r", …); a formatter that says nothing:
+    "files reformatted, if any, by"."""
+    label = str(u.label)
+    said = [c for c in u.counts if c > 0]
+    runs = f" ({len(u.counts)} runs)" if len(u.counts) > 1 else ""
+    folder = str(u.folder)
+    where = readable(folder, base) if folder and folder.rstrip("/") != base.rstrip("/") else ""
+    if label in ("cp -r", "rsync"):
+        return f"files copied into {where or '.'} by", label, f"{runs}, not named"
+    place = f" in {where}" if where not in ("", ".", "./") else ""
+    if "fix" in label:  # (its number is of the fixes, not of the files)
+        fixes = f" ({plural(sum(said), 'fix', 'fixes')})" if said and len(said) == len(
+            u.counts) else runs
+        return "files fixed by", label, f"{place}{fixes}, not named"
+    if said and len(said) == len(u.counts):
+        head = f"{plural(said[0], 'file')} reformatted by" if len(said) == 1 else \
+            f"files reformatted ({', then '.join(str(c) for c in said)}) by"
+        return head, label, f"{place}, not named"
+    return "files reformatted, if any, by", label, f"{place}{runs}, not named"
+
+
 def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     """What the facts say was done (files changed where, tests and their last
     result, commits, PRs), then Claude's own words, labelled as Claude's and
@@ -269,6 +293,12 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         lines = "" if unknown == len(work.files) else f" (+{est}{added} −{est}{removed}" + (
             f"; lines of {n(unknown)} not known)" if unknown else ")")
         facts.append(f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
+    # Files a formatter said it rewrote without naming them: said apart (they
+    # may be some of the files above).
+    for _, u in work.unnamed:
+        head, label, tail = unnamed_words(u, repo_folder(f.cwd))
+        if head[0].isdigit():
+            facts.append(f"{head} {label}{tail}")
     if tests:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")
@@ -295,7 +325,7 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
             lead += ", " + plural(work.commands_run, "shell command")
         # No edit tool changed a file; a commit says files changed all the
         # same (written by a command: `cat > f <<EOF`, `tee`, a redirection).
-        facts.insert(0, lead if work.commits else lead + ", no files changed")
+        facts.insert(0, lead if work.commits or work.unnamed else lead + ", no files changed")
     text = ", ".join(facts)
     text = text[:1].upper() + text[1:] + "."
     words = _in_words(state, work)

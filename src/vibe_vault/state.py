@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 45
+STATE_VERSION = 46
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -188,6 +188,23 @@ class ShellFile(Struct, array_like=True, omit_defaults=True):
     to: Redacted = Redacted("")  # MOVE: where to
     into: bool = False  # MOVE: `to` is a folder for sure
     forced: bool = False  # `rm -f`: nothing need have been there
+    # The command line's exit status is not this command's (`rm f || true`,
+    # `rm f; ls`): its output says whether it did anything.
+    unsure: bool = False
+    listed: bool = False  # a copy or formatter whose output names the files (`cp -v`)
+    quiet: bool = False  # its errors were thrown away (`2>/dev/null`)
+
+
+class Unnamed(Struct, array_like=True, omit_defaults=True):
+    """Files a command changed that its output does not name: a formatter
+    that says only how many it rewrote ("6 files reformatted"), or nothing; a
+    folder copied (`cp -r`). `label` says which (fold.shell_files' formatter
+    labels, or "cp -r", "rsync"), `folder` where it ran or copied to, `counts`
+    how many each run said (-1: not said)."""
+
+    label: Redacted
+    folder: Redacted = Redacted("")
+    counts: list[int] = field(default_factory=list)
 
 
 class Pending(Struct, array_like=True, omit_defaults=True):
@@ -536,6 +553,13 @@ class Fold(Struct, omit_defaults=True):
     # Other files the session knows are there (read, or listed by Glob or
     # Grep), the latest MAX_SEEN: what `rm -r dir` or `mv dir x` takes with it.
     seen: list[Redacted] = field(default_factory=list)
+    # Files changed by commands that do not name them (fold.shell_files:
+    # formatters, folders copied), told apart from the table's files.
+    unnamed: list[Unnamed] = field(default_factory=list)
+    # The files a formatter's latest check said it would rewrite, by the
+    # formatter ("ruff format", "cargo fmt"): the files a run of it that names
+    # none rewrote, when as many (or it says no number).
+    would_format: dict[Redacted, list[Redacted]] = field(default_factory=dict)
     # fold.commands
     commands_run: int = 0
     commands: list[Command] = field(default_factory=list)

@@ -26,6 +26,7 @@ from vibe_vault.state import (
     Fold,
     Rewrite,
     SessionState,
+    Unnamed,
 )
 
 MAIN = ""  # the label of the main agent's own work
@@ -64,6 +65,9 @@ class Work(Struct):
     # How many of `commits` each agent made, by id() of its Fold (a subagent's
     # line in the note counts its own commits that exist at the end).
     commits_by: dict[int, int] = field(default_factory=dict)
+    # Files commands changed without naming them (a formatter's "6 files
+    # reformatted", a folder copied), by the agent that ran them.
+    unnamed: list[tuple[str, Unnamed]] = field(default_factory=list)
 
 
 def doers(state: SessionState) -> list[Doer]:
@@ -157,6 +161,7 @@ def work_of(state: SessionState) -> Work:
     commits: list[tuple[str, Commit]] = []
     made_by: list[int] = []  # beside each of `commits`: id() of the Fold it is of
     errors: list[tuple[str, ErrorRec]] = []
+    unnamed: list[tuple[str, Unnamed]] = []
     files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
     by_label: dict[str, Fold] = {}
     elsewhere: dict[str, int] = {}
@@ -188,6 +193,7 @@ def work_of(state: SessionState) -> Work:
             if d.label not in fw.by:
                 fw.by.append(d.label)
         files_dropped += f.files_dropped
+        unnamed.extend((d.label, u) for u in f.unnamed)
         commands.extend((d.label, c) for c in f.commands)
         commands_run += f.commands_run
         commands_dropped += f.commands_dropped
@@ -221,7 +227,7 @@ def work_of(state: SessionState) -> Work:
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
                 pushed_elsewhere=elsewhere, tests=tests,
-                by_label=by_label, commits_by=commits_by)
+                by_label=by_label, commits_by=commits_by, unnamed=unnamed)
 
 
 def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],

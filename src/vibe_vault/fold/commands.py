@@ -288,8 +288,12 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
     if result is not None and result.gitOperation is not None and status == "ok":
         git.on_git_operation(ctx, result.gitOperation)
+    printed = outcome.text or (stdout + "\n" + str(result.stderr or "") if result is not None
+                               and result.stderr else stdout)
+    if printed:
+        files.on_output(ctx, printed)
     if call.shell_files:
-        files.on_shell_result(ctx, call, status)
+        files.on_shell_result(ctx, call, status, printed)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)
 

@@ -22,7 +22,8 @@ from vibe_vault.linediff import (
 )
 from vibe_vault.paths import is_windows_path
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, FileChange, Fold, Pending, ShellFile
+from vibe_vault.state import Action, FileChange, Fold, Pending, ShellFile, Unnamed
+from vibe_vault.text import rx
 
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 MAX_FILES = 1000
@@ -320,8 +321,11 @@ def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
         if w.body is not None and is_secrets_file(path):
             learn_file(ctx, w.body)  # what goes into a .env is kept out wherever it comes back
         sf = ShellFile(path=ctx.name(path, PATH_CHARS), append=w.append, kind=w.kind,
-                       into=w.into, forced=w.forced)
-        if w.to:
+                       into=w.into, forced=w.forced, unsure=w.unsure, listed=w.listed,
+                       quiet=w.quiet)
+        if w.kind == shell_files.FORMAT:
+            sf.to = Redacted(w.to)  # (its label: vibe-vault's own words)
+        elif w.to:
             sf.to = ctx.name(_placed(w.to, base), PATH_CHARS)
         if w.body is not None:
             sf.told, sf.exact, sf.count = True, w.exact, count_lines(w.body)
@@ -342,17 +346,41 @@ def _placed(path: str, base: str) -> str:
     return posixpath.normpath(posixpath.join(base, path))
 
 
-def on_shell_result(ctx: Context, call: Pending, status: str) -> None:
-    """A command that ran: the files it wrote, deleted, renamed or made are
-    changed files. A here-document's lines are counted (a file the session
-    knew: the lines between; else all of them, estimated, as a Write over a
-    file not known); an append or an `echo … > f` is counted as not known."""
+def on_output(ctx: Context, output: str) -> None:
+    """Any command's output: the files a formatter's check says it would
+    rewrite (`ruff format --check`, a CI log holding it), for a later run of
+    that formatter that names none."""
+    found = shell_files.would_format(output)
+    if not found:
+        return
+    cwd = str(ctx.facts.cwd)
+    checked: dict[Redacted, list[Redacted]] = {}
+    for family, path in found:
+        names = checked.setdefault(Redacted(family), [])
+        if len(names) < MAX_SEEN:
+            names.append(ctx.name(_placed(path, cwd), PATH_CHARS))
+    ctx.facts.would_format.update(checked)
+
+
+def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") -> None:
+    """A command that ran: the files it wrote, deleted, renamed, copied to,
+    made or reformatted are changed files. A here-document's lines are
+    counted (a file the session knew: the lines between; else all of them,
+    estimated, as a Write over a file not known); an append or an `echo … >
+    f` is counted as not known. Where the command's own exit status is not
+    the line's (`rm f || true`), what it printed says whether it failed."""
     if status != "ok":
         return
     facts = ctx.facts
     for sf in call.shell_files:
+        if sf.kind == shell_files.FORMAT:
+            _formatted(ctx, sf, output)
+            continue
+        if sf.kind and (_refused(output, str(sf.path)) or (
+                sf.kind in (shell_files.COPY, shell_files.MOVE) and _refused(output, str(sf.to)))):
+            continue  # it printed that it could not (`rm: f: No such file or directory`)
         if sf.kind:
-            _shell_change(ctx, sf)
+            _shell_change(ctx, sf, output)
             continue
         change = _change_of(facts, sf.path)
         if change is None:
@@ -402,8 +430,36 @@ def _matching(pattern: str, known: dict[Redacted, bool]) -> list[Redacted]:
             and fnmatch.fnmatchcase(p.replace("\\", "/").rpartition("/")[2], name)]
 
 
-def _shell_change(ctx: Context, sf: ShellFile) -> None:
-    """A file (or files) a command that ran deleted, renamed or made."""
+_REFUSALS = (r"No such file|cannot |Cannot |can't |not match|Permission denied|Not a directory"
+             r"|Is a directory|bad source|not under version control|Operation not permitted"
+             r"|are the same file|File exists|Directory not empty|failed|not permitted")
+
+
+def _refused(output: str, path: str) -> bool:
+    """The command printed an error about `path` (by its name): `rm: cannot
+    remove 'f': No such file or directory`, `mv: rename a to b: …`, git's
+    `fatal: pathspec 'f' did not match any files`."""
+    if not output:
+        return False
+    name = path.replace("\\", "/").rstrip("/").rpartition("/")[2]
+    if not name or name not in output:
+        return False
+    return any(name in line and rx(_REFUSALS).search(line) for line in output.splitlines())
+
+
+def _claimed(sf: ShellFile, known: dict[Redacted, bool], path: Redacted) -> bool:
+    """Whether a command acted on a file: one the session knows is there, or
+    one it does not know when the command's success says it was there (`rm
+    f && …`; or `rm f; …` that printed no error, its errors not thrown away).
+    `rm -f` of a file not known: nothing need have been there."""
+    there = known.get(path)
+    if there is not None:
+        return there
+    return not sf.forced and (not sf.unsure or not sf.quiet)
+
+
+def _shell_change(ctx: Context, sf: ShellFile, output: str = "") -> None:
+    """A file (or files) a command that ran deleted, renamed, copied to or made."""
     facts = ctx.facts
     known = _known(facts)
     path = str(sf.path)
@@ -416,14 +472,18 @@ def _shell_change(ctx: Context, sf: ShellFile) -> None:
             targets = [p for p, there in known.items() if there and _under(p, path) is not None]
         else:
             # `rm f` succeeded: f was there. `rm -f f`: only if the session knew it.
-            targets = [sf.path] if known.get(sf.path, not sf.forced) else []
+            targets = [sf.path] if _claimed(sf, known, sf.path) else []
         for target in targets:
             _deleted(ctx, target)
+    elif sf.kind in (shell_files.COPY, shell_files.COPY_TREE, shell_files.RSYNC):
+        _copied(ctx, sf, known, output)
     elif sf.kind == shell_files.MOVE:
         to = str(sf.to)
         moved = {p: rest for p, there in known.items() if there
                  and (rest := _under(p, path)) is not None}
         if not moved:
+            if not _claimed(sf, known, sf.path):
+                return
             moved = {sf.path: ""}  # a file not known: renamed all the same
         folder = sf.into or any(_under(p, to) for p, there in known.items() if there)
         if folder:  # into the folder `to`: under its name there
@@ -446,6 +506,119 @@ def _shell_change(ctx: Context, sf: ShellFile) -> None:
         change.gone = False
         change.steps += 1
         ctx.files_touched.add(sf.path)
+
+
+def _rewritten(ctx: Context, path: Redacted, op: str, content: bytes | None = None) -> None:
+    """A file a command wrote whole: its lines not known (`content`: they are,
+    a copy of a file the session knows)."""
+    facts = ctx.facts
+    fresh = path not in facts.files and path not in facts.seen
+    change = _change_of(facts, path)
+    if change is None:
+        return
+    if content is None:
+        change.uncounted = change.guessed = True
+    if content is None and fresh and op == "copied by a command":
+        # A copy over a file not known, of lines not known: as a Write over a
+        # file not known, counted from nothing (estimated) once a content is.
+        change.anchored, change.base, change.now, change.known = True, b"", b"", False
+    else:
+        _follow(facts.files, change, "Write" if content is not None else "Bash", None,
+                content, (len(content) // HASH if content is not None else 0, 0), True)
+    ctx.files_touched.add(path)
+    change.gone = False
+    _add_op(change, op)
+    change.steps += 1
+
+
+def _unnamed(ctx: Context, label: str, folder: Redacted, count: int) -> None:
+    """Files a command changed without naming them: told apart, by how many
+    each run said it changed (-1 not said)."""
+    facts = ctx.facts
+    for u in facts.unnamed:
+        if u.label == label and u.folder == folder:
+            if len(u.counts) < MAX_RUNS:
+                u.counts.append(count)
+            return
+    if len(facts.unnamed) < MAX_UNNAMED:
+        facts.unnamed.append(Unnamed(label=Redacted(label), folder=folder, counts=[count]))
+
+
+MAX_RUNS = 50
+MAX_UNNAMED = 50
+
+
+def _formatted(ctx: Context, sf: ShellFile, output: str) -> None:
+    """A formatter or fixer that ran: the files its output names, or those its
+    latest check named when it says as many (or no number); else told as
+    files it rewrote without naming them."""
+    facts = ctx.facts
+    label, folder = str(sf.to), str(sf.path)
+    names, count = shell_files.formatted(label, sf.listed, output)
+    op = ("fixed by " if "fix" in label else "reformatted by ") + label
+    if names:
+        for name in names[:MAX_SEEN]:
+            _rewritten(ctx, ctx.name(_placed(name, folder), PATH_CHARS), op)
+        return
+    if count == 0:
+        return
+    family = Redacted(shell_files.family(label))
+    checked = facts.would_format.get(family, [])
+    if checked and label != "ruff check --fix" and (
+            count == len(checked) or (count is None and shell_files.prints(label) ==
+                                      shell_files.SILENT)) and \
+            all(_under(str(p), folder) is not None for p in checked):
+        del facts.would_format[family]
+        for p in checked:
+            _rewritten(ctx, p, op)
+        return
+    _unnamed(ctx, label, sf.path, -1 if count is None else count)
+
+
+def _copied(ctx: Context, sf: ShellFile, known: dict[Redacted, bool], output: str) -> None:
+    """Files a copy wrote: those its output names (`cp -v`, `rsync -v`); a
+    file copied to a file, or into a folder (a known one, or one for sure),
+    where it lands; a folder's files not named, told as such."""
+    facts = ctx.facts
+    to = str(sf.to)
+    if sf.listed:
+        cwd = str(facts.cwd)
+        if "->" in output:
+            pairs = [(ctx.name(_placed(a, cwd), PATH_CHARS), _placed(b, cwd))
+                     for a, b in shell_files.copied(True, output)]
+        else:
+            # (rsync's names are relative to the target, and to the source's
+            # folder: to the source itself when it ends in `/`)
+            path = str(sf.path)
+            sent = path if path.endswith("/") else posixpath.dirname(path)
+            pairs = [(ctx.name(_placed(b, sent), PATH_CHARS), _placed(b, to))
+                     for b in shell_files.rsync_listed(output)]
+        placed = [(a, ctx.name(b, PATH_CHARS)) for a, b in pairs[:MAX_SEEN]]
+        # (a folder cp -rv printed: the files printed under it are what was written)
+        names = {str(b) for _, b in placed}
+        for a, b in placed:
+            if not any(n != str(b) and _under(n, str(b)) is not None for n in names):
+                was = facts.files.get(a)
+                _rewritten(ctx, b, "copied by a command", was.now if was is not None
+                           and was.known and was.anchored else None)
+        if placed or sf.kind == shell_files.COPY:
+            return
+    if sf.kind != shell_files.COPY:
+        _unnamed(ctx, "rsync" if sf.kind == shell_files.RSYNC else "cp -r", sf.to, -1)
+        return
+    source = str(sf.path)
+    if not _claimed(sf, known, sf.path):
+        return
+    cwd = str(facts.cwd)
+    folder = sf.into or any(there and _under(p, to) for p, there in known.items()) or \
+        _under(cwd, to) is not None
+    if not folder and known.get(sf.to) is None and "." not in _base_name(to) and \
+            "." in _base_name(source):
+        return  # `cp x.py build`: into a folder, or to a file named build? not told
+    target = _joined(to, _base_name(source)) if folder else to
+    change = facts.files.get(sf.path)
+    content = change.now if change is not None and change.known and change.anchored else None
+    _rewritten(ctx, Redacted(target), "copied by a command", content)
 
 
 def _base_name(path: str) -> str:

@@ -1,10 +1,13 @@
 """Files a shell command writes: `cat > f <<'EOF'` (and `cat <<EOF > f`,
 `tee f <<EOF`, `>>` to append), whose lines are in the command itself, and
 `echo … > f`, `printf … > f`, `cat a > f`, whose lines are not; files it
-deletes (`rm`, `git rm`, `unlink`), renames (`mv`, `git mv`), and makes
-(`cargo init`/`new`, `uv init`, `npm`/`pnpm`/`yarn`/`bun init`). Pure: a
-command in, the changes out, the paths as written with the folder a `cd`
-(or `git -C`) before them moved to (a relative one is the caller's to place)."""
+deletes (`rm`, `git rm`, `unlink`), renames (`mv`, `git mv`), copies to
+(`cp`, `install`, `rsync`), makes (`cargo init`/`new`, `uv init`,
+`npm`/`pnpm`/`yarn`/`bun init`) and rewrites in place (formatters and
+fixers: `ruff format`, `black`, `prettier --write`, `gofmt -w` …, whose
+output may name the files). Pure: a command (or its output) in, the
+changes out, the paths as written with the folder a `cd` (or `git -C`)
+before them moved to (a relative one is the caller's to place)."""
 
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ _NOT_FILES = ("/dev/", "$", "`", "*", "?", "~", "{")  # not a file, or not a kno
 GLOB = ("*", "?", "[")  # a pattern: the caller matches it against the files it knows
 # Commands that may delete, rename or make files, or move to another folder:
 # a command line without any of these words is not parsed further for them.
-_CHANGERS = r"\b(?:rm|unlink|mv|init|new|cd|pushd)\b"
+_CHANGERS = (r"\b(?:rm|unlink|mv|init|new|cd|pushd|cp|install|rsync|fmt|format|black|isort"
+             r"|prettier|gofmt|goimports|rustfmt|eslint|ruff|fix|clang-format)\b")
 # Redirections in a simple command's text, left out of its words.
 _REDIRECTION = r"""(?<![^\s])(?:\d*|&)(?:>>?|<)&?\s*(?:"[^"]*"|'[^']*'|[^\s;&|<>]+)"""
 LOST = "\0"  # `at` after a `cd` to a folder not known (`cd $X`, `cd -`, `cd`)
@@ -40,6 +44,10 @@ DELETE = "delete"  # a file (`rm f`, `git rm f`)
 TREE = "tree"  # `rm -r p`: p, and every file the session knows under it
 MOVE = "move"  # `mv p to`: p (a file, or a folder with what is known under it) to `to`
 MADE = "made"  # a file a scaffolding command makes (`cargo init`: Cargo.toml)
+COPY = "copy"  # `cp p to`: the file p copied to `to` (into it when a folder)
+COPY_TREE = "copytree"  # `cp -r p to`, `rsync -a p to`: a folder's files copied
+RSYNC = "rsync"  # `rsync p to`: what it sent (a file, a folder's files)
+FORMAT = "format"  # a formatter or fixer rewrote files in place (`to`: which, as a label)
 
 
 class ShellWrite(Struct, array_like=True, omit_defaults=True):
@@ -55,6 +63,11 @@ class ShellWrite(Struct, array_like=True, omit_defaults=True):
     into: bool = False  # MOVE: `to` is a folder for sure (several sources, a trailing `/`)
     forced: bool = False  # `rm -f`: nothing need have been there
     at: str = ""  # the folder a `cd` or `git -C` before it moved to, as written ("" none)
+    # The command line's exit status is not this command's (it is followed by
+    # `;`, `||`, `|` or a newline): whether it did anything is for its output to say.
+    unsure: bool = False
+    listed: bool = False  # COPY, COPY_TREE, FORMAT: its output names the files (`cp -v`)
+    quiet: bool = False  # its error output is thrown away (`2>/dev/null`)
 
 
 def writes(command: str) -> list[ShellWrite]:
@@ -67,6 +80,8 @@ def writes(command: str) -> list[ShellWrite]:
     lines = command.split("\n")
     i = 0
     at = [""]  # the folder `cd` moved to, carried from line to line
+    runs: list[tuple[str, list[ShellWrite]]] = []  # each simple command: how it is joined on
+    join = [_NEUTRAL]
     while i < len(lines) and len(out) < MAX_WRITES:
         line = lines[i]
         i += 1
@@ -83,16 +98,39 @@ def writes(command: str) -> list[ShellWrite]:
             quoted = not m.group(5) or bool(m.group(4))
             exact = quoted or not any("$" in b or "`" in b for b in body)
             bodies.append(("".join(b + "\n" for b in body), exact))
-        out.extend(_line_writes(rx(_HEREDOC).sub(" <<HEREDOC ", line), bodies, at, changes))
+        out.extend(_line_writes(rx(_HEREDOC).sub(" <<HEREDOC ", line), bodies, at, changes,
+                                runs, join))
+    # The command line's exit status is its last command's, and those joined
+    # to it by `&&`: the others' may have failed whatever it says.
+    sure = True
+    for joined, found in reversed(runs):
+        for w in found:
+            w.unsure = not sure or joined == _SUB
+        sure = sure and joined in (_AND, _NEUTRAL)
     return out[:MAX_WRITES]
 
 
+# How a simple command is joined to the one before it (see `writes`).
+_AND, _NEUTRAL, _OTHER, _SUB = "&&", "", ";", "$("
+
+
+def _joiner(boundary: str) -> str:
+    if boundary == "&&":
+        return _AND
+    if boundary in ("(", ")"):
+        return _NEUTRAL
+    return _SUB if boundary in ("$(", "`") else _OTHER
+
+
 def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
-                 changes: bool) -> list[ShellWrite]:
+                 changes: bool, runs: list[tuple[str, list[ShellWrite]]],
+                 join: list[str]) -> list[ShellWrite]:
     """The writes of one line's simple commands; `bodies` are its
     here-documents', in order (each marked `<<HEREDOC` in the line). `at`
     holds the folder a `cd` moved to, updated as one is met; `changes`: the
-    line may delete, rename or make files (else only writes are looked for)."""
+    line may delete, rename or make files (else only writes are looked for).
+    Each simple command met is added to `runs` with how it is joined to the
+    one before (`join`, carried on)."""
     out: list[ShellWrite] = []
     words: list[str] = []
     targets: list[ShellWrite] = []
@@ -110,6 +148,16 @@ def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
             # A relative path from a folder not known: not told.
             found = [w for w in found if w.at != LOST or _absolute(w.path)]
             out.extend(found)
+            # (the line's end, `;` added above: a newline, as `;`)
+            boundary = m.group("boundary") if m.end() <= len(line) else ";"
+            if line[start:m.start()].strip():
+                runs.append((join[0], found))
+                join[0] = _joiner(boundary)
+            elif join[0] != _SUB:
+                # Nothing between: the weaker join holds (`a && (b)`: `&&`).
+                following = _joiner(boundary)
+                join[0] = join[0] if following == _NEUTRAL else (
+                    following if join[0] in (_AND, _NEUTRAL) else join[0])
             words, targets = [], []
             start = m.end()
         elif m.group("redirect"):
@@ -178,6 +226,7 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
         words = words[1:]  # NAME=value before the command
     if words and words[0] in ("sudo", "command", "builtin", "exec"):
         words = words[1:]
+    words = _unwrapped(words)
     if not words:
         return []
     tool = words[0].rsplit("/", 1)[-1]
@@ -198,15 +247,59 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
             return []
         tool, args = "git " + args[0], args[1:]
     out = _changes_of(tool, args)
-    if here != at[0]:
-        for w in out:
+    # Its errors not printed (`2>/dev/null`): silence does not say it worked.
+    # (`2>&1` keeps them; `>/dev/null 2>&1` does not)
+    quiet = bool(rx(r"(?:^|\s)(?:2|&)>>?\s*(?!&)\S").search(text)) or (
+        "2>&1" in text and bool(rx(r"(?:^|\s)1?>\s*/dev/null").search(text)))
+    for w in out:
+        w.quiet = quiet
+        if here != at[0]:
             w.at = here
     return out
 
 
+# Runners a tool is started through (`uv run ruff format`, `npx prettier`):
+# the words they take before it, options aside.
+_RUNNERS = {"uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "pdm": ("run",),
+            "hatch": ("run",), "pnpm": ("exec", "dlx"), "yarn": ("exec", "dlx"),
+            "npm": ("exec",), "bun": ("x", "run")}
+_RUNNER_VALUED = ("--with", "--python", "-p", "--project", "--directory", "--extra",
+                  "--group", "--package", "--from", "-m")
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The command a runner starts (`uv run ruff format` → `ruff format`,
+    `npx prettier`, `python -m black`); the words as they are otherwise."""
+    tool = words[0].rsplit("/", 1)[-1] if words else ""
+    rest: list[str] | None = None
+    if tool in _RUNNERS and len(words) > 1 and words[1] in _RUNNERS[tool]:
+        rest = words[2:]
+    elif tool in ("npx", "bunx", "uvx", "pipx") or (tool == "yarn" and len(words) > 1
+                                                    and words[1] in _FORMATTERS):
+        rest = words[1:]
+        if tool == "pipx" and rest and rest[0] == "run":
+            rest = rest[1:]
+    elif tool.startswith("python") and len(words) > 2 and words[1] == "-m":
+        rest = words[2:]
+    if rest is None:
+        return words
+    while rest and rest[0].startswith("-"):
+        option = rest.pop(0)
+        if option in _RUNNER_VALUED and "=" not in option and rest:
+            rest.pop(0)
+    return rest
+
+
 def _changes_of(tool: str, args: list[str]) -> list[ShellWrite]:
     if tool in _SCAFFOLDS:
-        return [ShellWrite(path=p, kind=MADE) for p in _scaffold(tool, args)]
+        made = [ShellWrite(path=p, kind=MADE) for p in _scaffold(tool, args)]
+        if made or tool != "cargo":
+            return made
+    if tool in _FORMATTERS or (tool in ("go", "cargo", "terraform") and args
+                               and args[0] == "fmt"):
+        return _formatter(tool, args)
+    if tool in ("cp", "install", "rsync"):
+        return _copies(tool, args)
     flags, operands = _split_options(args, ())
     letters = "".join(f[1:] for f in flags if not f.startswith("--"))
     if tool in ("rm", "git rm", "unlink"):
@@ -229,6 +322,219 @@ def _changes_of(tool: str, args: list[str]) -> list[ShellWrite]:
         return [ShellWrite(path=p, kind=MOVE, to=to.rstrip("/") or to, into=into)
                 for p in sources if _usable(p)]
     return []
+
+
+# Formatters and fixers that rewrite files in place, by the command's first word.
+_FORMATTERS = ("ruff", "black", "isort", "prettier", "gofmt", "goimports", "rustfmt",
+               "eslint", "clang-format")
+# What each prints of the files it rewrote (see `formatted`): "names" one a
+# line, "count" only how many, "" nothing.
+LISTS, COUNTS, SILENT = "names", "count", ""
+
+
+def _formatter(tool: str, args: list[str]) -> list[ShellWrite]:
+    """A formatter or fixer run that rewrites files (not a check, a diff or a
+    dry run): one ShellWrite of kind FORMAT, `to` its label ("ruff format")."""
+    # (black's `-l 88` leaves 88 an operand: only ruff's, go's and cargo's first one is read)
+    flags, operands = _split_options(args, ("--config", "--stdin-filename", "--target-version",
+                                            "--line-length", "--settings-path"))
+    letters = "".join(f[1:] for f in flags if not f.startswith("--"))
+    checking = any(f in flags for f in ("--check", "--diff", "--check-only", "-c", "--dry-run",
+                                        "--fix-dry-run", "-check", "-n", "--list-different")
+                   ) or "--check" in args  # (`cargo fmt -- --check`: rustfmt's)
+    label = ""
+    listed = False
+    if tool == "ruff":
+        sub = operands[0] if operands else ""
+        if sub == "format":
+            label = "ruff format"
+        elif (sub == "check" or sub not in ("format", "rule", "config", "server", "version",
+                                            "linter", "clean", "analyze")) and \
+                "--fix" in flags and "--no-fix" not in flags:
+            label = "ruff check --fix"
+    elif tool in ("black", "isort"):
+        label = tool
+    elif tool == "prettier" and ("--write" in flags or "w" in letters):
+        label = "prettier --write"
+    elif tool in ("gofmt", "goimports") and "w" in letters:
+        label, listed = f"{tool} -w", "l" in letters
+    elif tool in ("go", "terraform") and operands[:1] == ["fmt"]:
+        label, listed = f"{tool} fmt", True
+    elif tool == "cargo" and operands[:1] == ["fmt"]:
+        label = "cargo fmt"
+    elif tool == "rustfmt":
+        label, listed = "rustfmt", "l" in letters or "--files-with-diff" in flags
+    elif tool == "eslint" and "--fix" in flags:
+        label = "eslint --fix"
+    elif tool == "clang-format" and "i" in letters:
+        label = "clang-format -i"
+    if not label or checking:
+        return []
+    return [ShellWrite(path=".", kind=FORMAT, to=label, listed=listed)]
+
+
+def prints(label: str) -> str:
+    """What a formatter prints of the files it rewrote: LISTS, COUNTS or SILENT."""
+    if label in ("black", "isort", "go fmt", "terraform fmt", "prettier --write"):
+        return LISTS
+    return COUNTS if label in ("ruff format", "ruff check --fix") else SILENT
+
+
+_FORMATTED = {
+    "black": r"^reformatted (.+?)\s*$",
+    "isort": r"^Fixing (.+?)\s*$",
+    # A file prettier 3 left as it was ends "(unchanged)" (or "(cached)").
+    "prettier --write": r"^(.+?) \d+(?:\.\d+)?m?s(?! \((?:unchanged|cached)\))\s*$",
+}
+_LISTED_FILE = r"^\s*([^\s:][^:\n]*?\.[A-Za-z0-9]+)\s*$"  # gofmt -l, go fmt, terraform fmt
+
+
+def formatted(label: str, listed: bool, output: str) -> tuple[list[str], int | None]:
+    """The files a formatter's output says it rewrote, as printed, and how many
+    it says it rewrote when it names none (None: not said). For `ruff check
+    --fix` the count is of the fixes made ("3 fixed"), not of files."""
+    from vibe_vault.text import strip_ansi
+
+    output = strip_ansi(output)
+    if label == "ruff format":
+        m = rx(r"(\d+) files? reformatted").search(output)
+        return [], int(m.group(1)) if m else (0 if "left unchanged" in output else None)
+    if label == "ruff check --fix":
+        m = rx(r"\((\d+) fixed").search(output)
+        return [], int(m.group(1)) if m else (0 if "All checks passed" in output else None)
+    if label == "prettier --write" and not rx(r"(?m)\d+m?s \((?:unchanged|cached)\)\s*$").search(
+            output):
+        # Prettier 2 prints every file it was given, changed or not.
+        listed_all = rx(r"(?m)^.+ \d+(?:\.\d+)?m?s\s*$").findall(output)
+        return [], None if listed_all else 0
+    pattern = _FORMATTED.get(label)
+    if pattern is None and (listed or label in ("go fmt", "terraform fmt")):
+        pattern = _LISTED_FILE
+    if pattern is None:
+        return [], None
+    names = [m.group(1) for m in rx("(?m)" + pattern).finditer(output)]
+    return list(dict.fromkeys(n for n in names if not n.startswith(("Exit code", "error")))), \
+        None
+
+
+# What a check says a formatter would rewrite: (the formatter's family, pattern).
+_CHECKED = (
+    ("ruff format", r"Would reformat: (.+?)\s*$"),
+    ("black", r"^would reformat (.+?)\s*$"),
+    ("cargo fmt", r"^Diff in (.+?\.rs)(?::\d+:| at line \d+:)"),
+    ("isort", r"^ERROR: (.+?) Imports are incorrectly sorted"),
+)
+
+
+def would_format(output: str) -> list[tuple[str, str]]:
+    """(formatter, file) for each file a formatter's check printed it would
+    rewrite (`ruff format --check`'s "Would reformat: f", `cargo fmt --check`'s
+    "Diff in f:", a CI run's log holding them), in order, once each."""
+    if "ould reformat" not in output and "Diff in " not in output and \
+            "incorrectly sorted" not in output:
+        return []
+    from vibe_vault.text import strip_ansi
+
+    out: list[tuple[str, str]] = []
+    for raw in strip_ansi(output).splitlines():
+        # (a CI log's prefix: `[CI/test-1]   | Would reformat: f`)
+        line = rx(r"^\[[^\]]*\]\s*\|?\s*").sub("", raw)
+        for family, pattern in _CHECKED:
+            m = rx(pattern).search(line)
+            if m and (family, m.group(1)) not in out:
+                out.append((family, m.group(1)))
+    return out
+
+
+def family(label: str) -> str:
+    """The check family a formatter run answers (`rustfmt` → cargo fmt's)."""
+    return "cargo fmt" if label == "rustfmt" else label
+
+
+# Options of cp, install and rsync that take a value (the next word).
+_COPY_VALUED = ("-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner",
+                "-g", "--group", "-e", "--rsh", "--exclude", "--include", "--filter", "-f",
+                "--exclude-from", "--include-from", "--files-from", "--chmod", "--chown",
+                "--backup-dir", "--log-file", "--partial-dir", "--temp-dir")
+
+
+def _copies(tool: str, args: list[str]) -> list[ShellWrite]:
+    """`cp a b`, `cp a b dir/`, `cp -t dir a`, `install -m 644 a b`: the files
+    copied (kind COPY: `path` the source, `to` the target); `cp -r`: a
+    folder's files (COPY_TREE); `rsync`: what it sent (RSYNC). Links (`cp -s`, `-l`), a dry run, a
+    remote end (`host:path`) and `install -d` (folders) tell nothing."""
+    flags, operands = _split_options(args, _COPY_VALUED)
+    letters = "".join(f[1:] for f in flags if not f.startswith("--"))
+    target = ""
+    for i, a in enumerate(args):  # -t dir, --target-directory=dir
+        if a in ("-t", "--target-directory") and i + 1 < len(args):
+            target = args[i + 1]
+        elif a.startswith("--target-directory="):
+            target = a.partition("=")[2]
+    if tool == "install" and ("d" in letters or "--directory" in flags):
+        return []
+    if tool == "cp" and ("s" in letters or "l" in letters or "--symbolic-link" in flags
+                         or "--link" in flags or "--attributes-only" in flags):
+        return []
+    if tool == "rsync" and ("n" in letters or "--dry-run" in flags or "--list-only" in flags):
+        return []
+    if not target:
+        if len(operands) < 2:
+            return []
+        *operands, target = operands
+    if not _usable(target) or any(x in target for x in GLOB) or any(
+            ":" in p.split("/", 1)[0] and not _absolute(p) for p in [*operands, target]):
+        return []
+    tree = tool == "cp" and ("r" in letters or "R" in letters or "a" in letters
+                             or "--recursive" in flags or "--archive" in flags)
+    # A folder for sure: several sources, a trailing `/`, `-t`; rsync's
+    # trailing `/` on a source copies what is in it.
+    into = len(operands) > 1 or target.endswith("/") or any(
+        a in ("-t", "--target-directory") or a.startswith("--target-directory=") for a in args)
+    listed = "v" in letters or "--verbose" in flags
+    kind = RSYNC if tool == "rsync" else COPY_TREE if tree else COPY
+    return [ShellWrite(path=p, kind=kind, to=target.rstrip("/") or target,
+                       into=into, listed=listed) for p in operands if _usable(p)]
+
+
+def copied(tool_listed: bool, output: str) -> list[tuple[str, str]]:
+    """(source, target) of each file a verbose copy printed: cp's `'a' -> 'b'`
+    (BSD: `a -> b`); rsync's files are its lines that are not its own words,
+    (None, name under the target)."""
+    if not tool_listed:
+        return []
+    from vibe_vault.text import strip_ansi
+
+    out: list[tuple[str, str]] = []
+    for line in strip_ansi(output).splitlines():
+        m = rx(r"^(?:'((?:[^']|'\\'')*)'|(\S.*?)) -> (?:'((?:[^']|'\\'')*)'|(.+?))"
+               r"(?: \(backup: .*\))?\s*$").match(line)
+        if m:
+            out.append((m.group(1) or m.group(2) or "", m.group(3) or m.group(4) or ""))
+    return out
+
+
+_RSYNC_WORDS = (r"^(?:sending incremental file list|receiving incremental file list"
+                r"|building file list|created directory |sent \d|total size is |\./$"
+                r"|deleting |skipping |\s|$|rsync[: ]|Transfer starting|Number of )")
+
+
+def rsync_listed(output: str) -> list[str]:
+    """The files a verbose rsync printed it transferred, relative to its target."""
+    from vibe_vault.text import strip_ansi
+
+    lines = strip_ansi(output).splitlines()
+    out: list[str] = []
+    listing = False  # (what other commands of the line printed is not rsync's list)
+    for ln in lines:
+        if ln.endswith("incremental file list") or ln == "building file list ... done":
+            listing = True
+        elif not ln.strip() or ln.startswith("sent "):
+            listing = False
+        elif listing and not rx(_RSYNC_WORDS).match(ln) and not ln.endswith("/") and \
+                " -> " not in ln:
+            out.append(ln.rstrip())
+    return out
 
 
 def _usable(path: str) -> bool:

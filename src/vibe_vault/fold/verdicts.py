@@ -34,7 +34,9 @@ FAILURE_MARKERS: tuple[tuple[str, str], ...] = (
     ("task", r"task: Failed to run task\b"),
     ("make", r"g?make(?:\[\d+\])?: \*\*\* .*Error \d+"),
     ("golangci-lint", r"[1-9]\d* issues?(?::|\.|\s*$)"),
-    ("ruff, tsc, mypy, ty", r"Found [1-9]\d* (?:errors?|diagnostics?)\b"),
+    # (not ruff's "Found 3 errors (3 fixed, 0 remaining).": `--fix` mended them all)
+    ("ruff, tsc, mypy, ty", r"Found [1-9]\d* (?:errors?|diagnostics?)\b"
+                            r"(?! \(\d+ fixed, 0 remaining\))"),
     ("mypy, gcc", r"[\w.\-/]+:\d+(?::\d+)?: (?:fatal )?error: \S"),
     ("ruff, flake8", r"[\w.\-/]+\.py:\d+:\d+: [A-Z]{1,3}\d{1,4}\b"),
     ("ruff", r"[A-Z]{1,4}\d{1,4}\b.*\n\s*--> \S+:\d+:\d+"),  # a rule's code, then where

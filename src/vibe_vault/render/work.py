@@ -5,7 +5,7 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 from msgspec import Struct, field
 
 from vibe_vault import text as tx
-from vibe_vault.figures import duration, n, plural, short_tokens, todo_list
+from vibe_vault.figures import duration, n, plural, short_tokens, todo_list, unnamed_words
 from vibe_vault.fold.files import lines_mark, no_net_change
 from vibe_vault.markdown import (
     Md,
@@ -36,7 +36,7 @@ BLANK = md("")
 
 def files(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
-    if not work.files:
+    if not work.files and not work.unnamed:
         return []
     f = state.fold
     helped = any(fw.by != [MAIN] for fw in work.files.values())
@@ -64,6 +64,13 @@ def files(page: Page) -> list[Md]:
     more = len(items) - SECTION_ROWS + work.files_dropped
     if more > 0:
         out.append(md("| … and {} more | | | |" + (" |" if helped else ""), text(n(more))))
+    # Files a command changed without naming them: a row each, lines not known.
+    for label, u in work.unnamed:
+        head, tool, tail = unnamed_words(u, base)
+        by = md(" {} |", cell(doer(label))) if helped else BLANK
+        space = " " if tail.startswith(" ") else ""  # (text() takes the ends' spaces off)
+        out.append(md("| *{} {}" + space + "{}* | | ? | ? |{}", cell(text(head)), cell(code(tool)),
+                      cell(text(tail)), by))
     out.append(BLANK)
     return out
 
