@@ -42,6 +42,7 @@ FORMS = [
     ("cd {app} && git commit -m \"{s}\"", APP, LIB),
     ("git -C . commit -m \"{s}\"", APP, APP),
     ("cd .. && cd app && git commit -m \"{s}\"", APP, APP),
+    ("git add next.config.js && git commit -m \"{s}\"", APP, APP),
 ]
 
 
@@ -110,7 +111,9 @@ def test_vv_files_links_a_file_only_to_its_own_repositorys_commit(
                {"type": "create", "filePath": path, "content": "a\nb\n"}, "File created")
     for repo in order:
         _, sha = own[repo]
-        form = 0 if repo == "lib" else 6
+        # What says the commit holds the file (vibe_vault.fold.staged): `git
+        # add -A` and git's count of 1 file; `git add next.config.js`.
+        form = 0 if repo == "lib" else len(FORMS) - 1
         commit_line(t, form, sha, f"{subj} {repo}", False)
     _write(t, env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
     assert env.vv("backfill").returncode == 0

@@ -19,7 +19,7 @@ from vibe_vault.work import work_of
 
 
 class FileRow(Struct, array_like=True):
-    """A file the session changed, and the commit that followed the change."""
+    """A file the session changed, and the commit the session shows holds the change."""
 
     path: str
     added: int
@@ -101,11 +101,15 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                                                       for m in a.fold.models)])),
     }
     cwd = f.cwd or state.cwd_hint
-    rows = [FileRow(path, fw.change.added, fw.change.removed,
-                    *_commit_after(_changed_at(last_change, fw.paths),
-                                   [c for c in commits if _holds(c, path, cwd)]),
-                    mark=lines_mark(fw.change))
-            for path, fw in sorted(work.files.items())]
+    times = {path: _changed_at(last_change, fw.paths) for path, fw in work.files.items()}
+    rows = []
+    for path, fw in sorted(work.files.items()):
+        own = [c for c in commits if _holds(c, path, cwd)]
+        together = [p for p in times if own and all(_holds(c, p, cwd) for c in own)]
+        rows.append(FileRow(path, fw.change.added, fw.change.removed,
+                            *_commit_after([path, *fw.paths], times[path], own,
+                                           {p: times[p] for p in together}),
+                            mark=lines_mark(fw.change)))
     return Document(
         session_id=state.session_id, project=state.project,
         cwd=cwd, started=int(epoch(f.first_ts) or 0),
@@ -129,14 +133,28 @@ def _changed_at(last_change: dict[str, str], paths: list[str]) -> str:
     return max((last_change.get(p, "") for p in paths), default="")
 
 
-def _commit_after(changed: str, commits: list[Commit]) -> tuple[str, str, bool]:
-    """The first commit made after a file's last change in the session: the one
-    that most likely holds it. With no times to go by, a session's only commit."""
-    if changed:
-        for c in commits:
-            if c.ts and c.ts >= changed:
-                return c.sha, c.subject, True
-        return "", "", False
-    if len(commits) == 1:
-        return commits[0].sha, commits[0].subject, True
+def _commit_after(paths: list[str], changed: str, commits: list[Commit],
+                  times: dict[str, str]) -> tuple[str, str, bool]:
+    """The first commit after a file's last change in the session (any, when
+    no time tells it) that holds it by the session's evidence (fold.staged):
+    its output or what was staged before it names the file; or it took every
+    change (`git add -A`, `commit -a`) and git's count of files equals the
+    files the session changed there since the commit before it, none changed
+    after it (`times`: the last change of each, where known). None else: a commit made after a
+    change need not hold it (the user may have committed it meanwhile)."""
+    before = ""
+    for c in commits:
+        if changed and c.ts and c.ts < changed:
+            before = c.ts
+            continue
+        holds = any(p in c.files for p in paths)
+        if not holds and c.everything and c.count and changed and c.ts:
+            # (only last changes are known: a file changed again after the
+            # commit may have been in it too, so none may have been)
+            since = [p for p, t in times.items() if t and before < t <= c.ts]
+            holds = (before < changed and len(since) == c.count and all(times.values())
+                     and all(t <= c.ts for t in times.values()))
+        if holds:
+            return ("" if c.stale else c.sha), c.subject, True
+        before = c.ts or before
     return "", "", False

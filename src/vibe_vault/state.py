@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 46
+STATE_VERSION = 47
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -224,6 +224,14 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     git: str = ""  # "git", "git push": the output may tell of commits; or a file of secrets
     commits: bool = False  # a `git commit` command
     rebase: bool = False  # a `git rebase` or `git pull --rebase`: it may rewrite commits
+    # fold.staged: the folder git stages or commits in, the paths it stages,
+    # whether it stages every change (`add -A`, `commit -a`), whether it is
+    # a `git status` (its list is what is staged) or a `git reset` (none is)
+    stage_in: Redacted = Redacted("")
+    staged: list[Redacted] = field(default_factory=list)
+    stage_all: bool = False
+    status: bool = False
+    unstage: bool = False
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     amend: bool = False  # a `git commit --amend`: its commit replaces the branch's last
     merge: bool = False  # a `git merge`: a merge commit when git says it made one
@@ -317,6 +325,20 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     was: Redacted = Redacted("")
     how: str = ""
     stale: bool = False
+    # The files it holds, by the session's evidence (fold.staged): named by
+    # its output, or staged before it; `everything` after `git add -A` or
+    # `commit -a`, with `count`, the files git said it changed (0: unknown).
+    files: list[Redacted] = field(default_factory=list)
+    count: int = 0
+    everything: bool = False
+
+
+class Staged(Struct, array_like=True, omit_defaults=True):
+    """What is staged in one folder, as far as the session shows (fold.staged)."""
+
+    paths: list[Redacted] = field(default_factory=list)
+    exact: bool = False  # a `git status` listed them (else `git add` named them)
+    everything: bool = False  # `git add -A` / `.`: every change there
 
 
 AMENDED = "amended"
@@ -575,6 +597,7 @@ class Fold(Struct, omit_defaults=True):
     # made without git's line (a subagent's merge the main agent's log shows).
     printed: list[Commit] = field(default_factory=list)
     rewrites: list[Rewrite] = field(default_factory=list)  # the latest MAX_REWRITES
+    staged: dict[Redacted, Staged] = field(default_factory=dict)  # by the folder git ran in
     pushes: int = 0
     pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder
     prs: list[PullRequest] = field(default_factory=list)

@@ -15,7 +15,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "files",
         help="every session that changed a file, newest first",
         description="Every session that changed PATH (by Claude or one of its subagents), "
-        "newest first, with the lines added and removed and the commit that followed. "
+        "newest first, with the lines added and removed and the commit that holds the change. "
         "PATH may be absolute, or relative to here or to the top of this repository.",
         epilog="examples:\n  vv files src/auth.py\n  vv files ~/notes/todo.md --json",
         formatter_class=Formatter,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from vibe_vault.entries import Entry
+from vibe_vault.fold import staged
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
@@ -83,6 +84,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         call.folder = _other_folder(ctx, command, git)
     if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(command):
         call.rebase = True
+    if made or any(w in command for w in (" add", " rm", " mv", " status", " reset")):
+        staged.note_command(ctx, call, command)
     if made:
         call.commits = True
         call.amend = "--amend" in command and bool(rx(_AMEND).search(command))
@@ -160,6 +163,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     facts = ctx.facts
     found = False
     replayed: list[Commit] = []
+    staged.on_added(ctx, call, status)
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
         if call.rebase and m.group(1) == _NO_BRANCH:
             # A commit a rebase replays (`rebase --continue` after a conflict):
@@ -169,15 +173,21 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
             continue
         found = True
         on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
-        commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts, amend=call.amend,
-               folder=call.folder)
+        made = commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts,
+                      amend=call.amend, folder=call.folder)
+        if made is not None:
+            staged.held(ctx, call, made, out[m.end():])
     # Where git printed no line, the branch is the session's, unless git ran
     # in another folder (a worktree's branch is not known then).
     here = Redacted("") if call.elsewhere else facts.branch or ctx.branch
     if here == DETACHED:
         here = Redacted("")  # a detached HEAD: on no branch
     if status == "ok" and call.commits and not found:
-        commit(ctx, "", call.commit_subject, here, ts, amend=call.amend, folder=call.folder)
+        made = commit(ctx, "", call.commit_subject, here, ts, amend=call.amend,
+                      folder=call.folder)
+        if made is not None:
+            staged.held(ctx, call, made, out)
+    staged.on_status(ctx, call, status, out)
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
         commit(ctx, "", call.commit_subject, here, ts)
@@ -225,18 +235,20 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
 
 
 def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
-           amend: bool = False, folder: Redacted = _OWN) -> None:
+           amend: bool = False, folder: Redacted = _OWN) -> Commit | None:
     """A commit made. An amend (`--amend`) replaces the branch's last commit,
     which any agent of the session may have made: it is told as AMENDED and
     replaces that one where the agents' work is put together (vibe_vault.work),
     when their order is known."""
     facts = ctx.facts
     if sha and any(c.sha == sha for c in facts.commits):
-        return
+        return None
     # A sha is hex digits matched in git's output: nothing to hide.
-    facts.commits.append(Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts,
-                                folder=folder, how=AMENDED if amend else ""))
+    made = Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts, folder=folder,
+                  how=AMENDED if amend else "")
+    facts.commits.append(made)
     del facts.commits[:-MAX_COMMITS]
+    return made
 
 
 def printed_commits(ctx: Context, out: str) -> list[tuple[Redacted, Redacted]]:

@@ -1,0 +1,136 @@
+"""Which files a commit holds, by what the session shows of it: the lines its
+own output names (`create mode 100644 a.txt`, `delete mode`, `rename`, a stat
+line ` a.txt | 3 ++-`), and what was staged before it, folder by folder: the
+paths `git add`/`git rm`/`git mv` named, replaced by the exact list a `git
+status` prints under "Changes to be committed:". A commit after `git add -A`
+or `git commit -a` holds "everything changed" (`Commit.everything`, with the
+count git printed): `vibe_vault.document` links a file to it only when that
+count equals the files the session changed there since the last commit.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from vibe_vault.fold.context import Context
+from vibe_vault.project import folder_after
+from vibe_vault.redact import Redacted
+from vibe_vault.state import Commit, Pending, Staged
+from vibe_vault.text import rx
+
+MAX_STAGED = 200  # paths kept staged in one folder
+MAX_FILES = 100  # paths kept of one commit
+PATH_CHARS = 1000
+
+# A segment of a command line: `git [-C dir] [--opt] <sub> args`.
+_SEGMENTS = r"&&|\|\||[;|\n]"
+_CD = r"^\s*(?:cd|pushd)\s+(\"[^\"]*\"|'[^']*'|[^\s;&|()]+)\s*$"
+_ADD_ALL = ("-A", "--all", ".", "-u", "--update", ":/", "*", "--", "-p", "--patch",
+            "-i", "--interactive")
+# What `git commit` prints of the files it holds.
+_NAMED = (r"(?m)^ (?:create|delete) mode \d+ (.+)$|^ mode change \d+ => \d+ (.+)$"
+          r"|^ (?:rename|copy) (.+) \(\d+%\)$|^ (\S.*?)\s+\|\s+(?:\d+|Bin)\b")
+_RENAMED = r"^(.*)\{(.*) => (.*)\}(.*)$"
+_COUNT = r"(?m)^ (\d+) files? changed"
+_TO_COMMIT = r"(?m)^Changes to be committed:\n(?:\s*\(.*\)\n)*((?:\t.*\n?)+)"
+_STAGED_LINE = r"^\t(?:[a-z ]+:\s+)?(.+?)\s*$"
+
+
+def note_command(ctx: Context, call: Pending, command: str) -> None:
+    """What a git command stages, as the command line says: the paths it
+    names, each resolved against the folder git runs in."""
+    here = ctx.entry_cwd
+    for segment in rx(_SEGMENTS).split(command):
+        cd = rx(_CD).match(segment)
+        if cd:
+            here = folder_after(here, cd.group(1))
+            continue
+        if "git" not in segment:
+            continue
+        try:
+            words = shlex.split(segment)
+        except ValueError:  # a quote the next line closes (`-m "$(cat <<'EOF'`)
+            words = segment.split()
+        if not words or words[0] != "git":
+            continue
+        at, where = 1, here
+        while at < len(words) and words[at].startswith("-"):
+            if words[at] == "-C" and at + 1 < len(words):
+                where = folder_after(where, words[at + 1])
+                at += 1
+            at += 1
+        if at >= len(words) or not where:
+            continue
+        sub, args = words[at], words[at + 1:]
+        folder = ctx.exact(where, PATH_CHARS)
+        if sub in ("add", "rm", "mv"):
+            call.stage_in = folder
+            if sub == "add" and any(a in _ADD_ALL or "*" in a for a in args):
+                call.stage_all = True
+            for a in args:
+                if not a.startswith("-") and "*" not in a and a not in _ADD_ALL:
+                    call.staged.append(ctx.exact(folder_after(where, a), PATH_CHARS))
+        elif sub == "commit":
+            call.stage_in = folder
+            if any(a == "-a" or a == "--all" or (a.startswith("-") and not a.startswith("--")
+                                                 and "a" in a[1:] and "m" in a[1:])
+                   for a in args):
+                call.stage_all = True
+        elif sub == "status" and not [a for a in args if not a.startswith("-")]:
+            call.stage_in, call.status = folder, True
+        elif sub == "reset" and not [a for a in args if not a.startswith("-")]:
+            call.stage_in, call.unstage = folder, True
+
+
+def on_added(ctx: Context, call: Pending, status: str) -> None:
+    """What the command staged, once it ran (before a commit of the same line)."""
+    folder = call.stage_in
+    if not folder or status != "ok" or not (call.unstage or call.staged or call.stage_all):
+        return
+    staged = ctx.facts.staged.setdefault(folder, Staged())
+    if call.unstage:
+        staged.paths, staged.exact, staged.everything = [], True, False
+    if call.staged:
+        # (adding a path with no change stages nothing: not exact any more)
+        staged.paths.extend(p for p in call.staged if p not in staged.paths)
+        del staged.paths[MAX_STAGED:]
+        staged.exact = False
+    if call.stage_all and not call.commits:
+        staged.everything = True
+
+
+def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
+    """What a `git status` (after any commit of the same line) says is staged."""
+    folder = call.stage_in
+    if call.status and folder and status == "ok":
+        staged = ctx.facts.staged.setdefault(folder, Staged())
+        m = rx(_TO_COMMIT).search(out)
+        listed = [rx(_STAGED_LINE).match(ln) for ln in m.group(1).splitlines()] if m else []
+        here = str(folder)
+        staged.paths = [ctx.exact(folder_after(here, x.group(1).split(" -> ")[-1]),
+                                  PATH_CHARS) for x in listed if x][:MAX_STAGED]
+        staged.exact, staged.everything = True, False
+
+
+def held(ctx: Context, call: Pending, c: Commit, out: str) -> None:
+    """What the commit `c` holds, by its output and what was staged before it
+    in its folder (cleared: the commit took it)."""
+    folder = call.stage_in
+    here = str(folder)
+    named: list[Redacted] = []
+    for m in rx(_NAMED).finditer(out) if here else ():
+        path = next(g for g in m.groups() if g is not None).strip()
+        r = rx(_RENAMED).match(path)
+        if r:  # `dir/{a => b}` : the new name
+            path = r.group(1) + r.group(3) + r.group(4)
+        elif " => " in path:
+            path = path.split(" => ")[-1]
+        named.append(ctx.exact(folder_after(here, path), PATH_CHARS))
+    count = rx(_COUNT).search(out)
+    c.count = int(count.group(1)) if count else 0
+    staged = ctx.facts.staged.pop(folder, None) if folder else None
+    files = list(dict.fromkeys(named))
+    if staged is not None and (staged.exact or (c.count and len(staged.paths) == c.count)):
+        files += [p for p in staged.paths if p not in files]
+    c.everything = call.stage_all or (staged is not None and staged.everything)
+    c.files = files[:MAX_FILES]
