@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 47
+STATE_VERSION = 48
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -224,6 +224,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     git: str = ""  # "git", "git push": the output may tell of commits; or a file of secrets
     commits: bool = False  # a `git commit` command
     rebase: bool = False  # a `git rebase` or `git pull --rebase`: it may rewrite commits
+    asks_help: bool = False  # `--help`, `-h`, `help`: its usage text is what was asked for
     # fold.staged: the folder git stages or commits in, the paths it stages,
     # whether it stages every change (`add -A`, `commit -a`), whether it is
     # a `git status` (its list is what is staged) or a `git reset` (none is)

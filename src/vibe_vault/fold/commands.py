@@ -20,6 +20,13 @@ MAX_COMMANDS = 100  # as many as the note shows
 COMMAND_CHARS = 240
 
 _EXIT_CODE = r"^Exit code (-?\d+)"
+# A command's own usage text, printed instead of doing anything (arguments it
+# did not take): its first line says so (`usage: git [-v | --version] …`,
+# `Usage: grep [OPTION]…`, Go's `Usage of ./tool:`).
+_USAGE = r"\A\s*(?:usage|Usage|USAGE)(?::| of \S+:)"
+# Asked for it: `--help`, `-h`, `-?`, `help` as a word of its own.
+_ASKS_HELP = r"(?:^|\s)(?:--help|-h|-\?|-help|--usage|help)(?=\s|$|[;&|)])"
+USAGE = "usage"  # a command's status: it printed its usage text, not asked for
 # Test runners, one a row: what a command says to run its tests (a task
 # runner's `test` task counts, `mise run test:unit` too). A runner may be
 # called by path (.venv/bin/pytest, vendor/bin/phpunit) or through another
@@ -133,6 +140,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     git.note_command(ctx, call, command)
     if verdicts.masked(command):
         call.masked = kind
+    call.asks_help = bool(rx(_ASKS_HELP).search(command))
     if call.name == "Bash":
         call.shell_files = files.shell_writes(ctx, command)
     # `cat .env`, `env`, `gh auth token`…: what it prints is learned from its result.
@@ -275,6 +283,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     if status == "ok" and call.background:
         # Its result came as it started: it ran on, for as long as no one can tell here.
         status = "background"
+    if status == "ok" and not call.asks_help and call.name == "Bash" \
+            and rx(_USAGE).match(tx.strip_ansi(stdout or outcome.text)[:200]):
+        status = USAGE  # exit 0 (or none recorded), but it did nothing it was asked
     if status == "failed":
         m = rx(_EXIT_CODE).match(outcome.text)
         code = int(m.group(1)) if m else None

@@ -51,6 +51,8 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
         return "result unknown (exit status masked)"
     if status == "background":
         return "started in the background"  # (Open threads says whether it still runs)
+    if status == "usage":  # (fold.commands.USAGE)
+        return "printed its usage (the arguments were not taken)"
     return status or "no result yet"
 
 
