@@ -29,6 +29,9 @@ PURE = {
     "vibe_vault.fold.context._fields": "a type's fields",
     "vibe_vault.fold.context._holds": "whether a type holds text",
     "vibe_vault.paths._compiled": "a pattern's compiled form",
+    "vibe_vault.patterns._kept": "programs of the package's patterns, by pattern",
+    "vibe_vault.patterns._new": "those of them made here, for `save` (which cli.entry calls)",
+    "vibe_vault.patterns._read": "whether the kept programs were read",
     "vibe_vault.paths._under": "a folder's pattern",
     "vibe_vault.paths.relative_to": "a path's relative form",
     "vibe_vault.pricing._table": "the price table in the package's data",
@@ -45,6 +48,7 @@ PURE = {
     "vibe_vault.seed_phrase.words": "the word list in the package's data",
     "vibe_vault.stored_paths.stored_folder": "a folder's stored form",
     "vibe_vault.text.rx": "a pattern's compiled form",
+    "vibe_vault.text.users_rx": "a user's pattern's compiled form",
 }
 
 

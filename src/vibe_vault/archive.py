@@ -21,7 +21,6 @@ otherwise.
 
 import contextlib
 import os
-import re
 import stat
 import zlib
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from typing import BinaryIO
 import msgspec
 from msgspec import Struct, field
 
-from vibe_vault import locations
+from vibe_vault import locations, patterns
 from vibe_vault.atomic import make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.lock import SessionLock, slot_path
@@ -47,8 +46,8 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # transcripts (with their .meta.json and journals), and spilled tool output.
 SIDE_FOLDERS = ("subagents", "tool-results")
 MAX_DEPTH = 5  # components of an archive name: subagents/workflows/wf_x/agent-y.jsonl is 4
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
-                   r"[0-9a-fA-F]{12}\Z")
+_UUID = patterns.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+                         r"[0-9a-fA-F]{12}\Z")
 
 
 class ArchivedFile(Struct):

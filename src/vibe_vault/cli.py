@@ -29,6 +29,9 @@ def entry() -> None:
     streams are flushed. An exception still leaves the usual way.
     """
     code = main()
+    patterns = sys.modules.get("vibe_vault.patterns")
+    if patterns is not None:  # (what this run compiled, kept for the next: see patterns)
+        patterns.save()
     try:
         sys.stdout.flush()
         sys.stderr.flush()

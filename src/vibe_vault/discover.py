@@ -12,7 +12,6 @@ no main transcript is left out (no phantom sessions).
 
 
 import os
-import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +19,13 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct, field
 
+from vibe_vault import patterns
 from vibe_vault.locations import in_subagents_dir, is_agent_file
 from vibe_vault.regular import open_regular, read_regular
 from vibe_vault.stored_paths import stored_path
 
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID = patterns.compile(
+    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 SNIFF_BYTES = 1 << 20
 
 

@@ -8,7 +8,6 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 """
 
 
-import re
 from typing import Any
 
 from msgspec import Struct, field
@@ -173,7 +172,7 @@ def _first_sentence(text: str, limit: int) -> str:
     """The first sentence of a recap, as a title."""
     if not text:
         return ""
-    end = re.search(r"[.;!?](?:\s|$)", text)
+    end = tx.rx(r"[.;!?](?:\s|$)").search(text)
     first = text[: end.start()] if end else text
     return tx.one_line(first, limit)
 
@@ -569,7 +568,7 @@ def _units(answer: str) -> list[str]:
     units: list[str] = []
     for kind, lines in blocks:
         if kind == "prose":
-            sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+", " ".join(lines))]
+            sentences = [x.strip() for x in tx.rx(r"(?<=[.!?])\s+").split(" ".join(lines))]
             for k, sentence in enumerate(sentences):
                 sentence = sentence.rstrip(":").strip()
                 if (len(sentence.split()) < 3 and k + 1 < len(sentences)
@@ -580,7 +579,7 @@ def _units(answer: str) -> list[str]:
                     units.append(sentence)
         elif kind == "list":
             # Each item by its first sentence: the items read as a list.
-            items = [re.split(r"(?<=[.!?])\s+", x.strip())[0] for x in lines if x.strip()]
+            items = [tx.rx(r"(?<=[.!?])\s+").split(x.strip())[0] for x in lines if x.strip()]
             for k, first in enumerate(items):
                 # "Fixed it by:" says what it did in the items under it, not here.
                 if not first.endswith(":") and _worth_quoting(first):

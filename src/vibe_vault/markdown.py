@@ -11,6 +11,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NewType, cast
 
+from vibe_vault import patterns
+from vibe_vault.text import rx
+
 # -- escaping by destination ---------------------------------------------------
 #
 # Md is Markdown that one of this module's escapers made. Text from a
@@ -33,11 +36,11 @@ def kept_lines(lines: Sequence[str]) -> list[Md]:
     return cast(list[Md], list(lines))
 
 
-_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*\Z")
+_PLAIN = patterns.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*\Z")
 _YAML_WORDS = frozenset(
     {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", ".nan", ".inf"}
 )
-_NUMBERISH = re.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)\Z")
+_NUMBERISH = patterns.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)\Z")
 
 
 _YAML_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
@@ -91,7 +94,7 @@ def yaml_str(s: str) -> Md:
 # Obsidian tag or block id at a word's start (`#tag`, `^id`), a script or file
 # link's scheme, a backslash escaping what follows (at the end, what our own
 # markup puts after the words).
-_INLINE = re.compile(
+_INLINE = patterns.compile(
     r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|\[\[|!\[|\[\^|\](?=[(\[:])|`|%%+|::+|(?<!\S)[#^]"
     r"|\\(?=[!-/:-@\[-`{-~]|\Z)"
     r"|(?i:\b(?:javascript|vbscript|file|data)(?=:))")
@@ -136,7 +139,7 @@ def _inline_escape(m: re.Match[str]) -> str:
 # A character every match of _INLINE holds: most labels have none, and one
 # search for them costs a tenth of _INLINE's (tried at every character, as it
 # begins with a lookbehind or a word boundary).
-_INLINE_CHARS = re.compile(r"[<&\[\]`%:#^\\]")
+_INLINE_CHARS = patterns.compile(r"[<&\[\]`%:#^\\]")
 
 
 def _inline(s: str) -> str:
@@ -164,7 +167,7 @@ def _visible(s: str) -> str:
 # and Obsidian's `~~` strike and `==` highlight. A title, a task, a commit
 # subject, a table cell is a label: `__init__.py` and `*args` are shown as
 # typed. Quoted prompts and answers keep their emphasis (`quote`).
-_EMPHASIS = re.compile(r"\*|(?<![^\W_])_|_(?![^\W_])|~~+|==+")
+_EMPHASIS = patterns.compile(r"\*|(?<![^\W_])_|_(?![^\W_])|~~+|==+")
 
 
 def _literal_emphasis(m: re.Match[str]) -> str:
@@ -262,7 +265,7 @@ def code(s: str) -> Md:
         return Md("``")
     if "`" not in s:
         return Md(f"`{s}`")
-    runs = [len(m) for m in re.findall(r"`+", s)]
+    runs = [len(m) for m in _RUN.findall(s)]
     fence = "`" * (max(runs) + 1 if runs else 1)
     pad = " " if s.startswith("`") or s.endswith("`") or fence != "`" else ""
     return Md(f"{fence}{pad}{s}{pad}{fence}")
@@ -275,9 +278,9 @@ def cell(s: Md) -> Md:
     return Md(s.replace("|", "\\|").replace("\n", " "))
 
 
-FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_ANY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_ITEM_START = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: {1,4}|$)")
+FENCE = patterns.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_ANY_FENCE = patterns.compile(r"^\s*(`{3,}|~{3,})")
+_ITEM_START = patterns.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: {1,4}|$)")
 
 
 def fence_opened(line: str) -> str:
@@ -294,7 +297,7 @@ def _no_fence(m: re.Match[str], line: str) -> bool:
     return m.group(1)[0] == "`" and "`" in line[m.end():]
 
 
-_RUN = re.compile(r"`+")
+_RUN = patterns.compile(r"`+")
 # A line that would underline the line above it into a heading.
 
 
@@ -315,7 +318,7 @@ _TRIGGERS = "<&[]`%:#^\\"
 # parentheses inside). Shown as its words, and the target beside them when it
 # says more: escaped, it read `[CLAUDE.md\](CLAUDE.md)`; live, a transcript
 # could make the note link anywhere.
-_LINK = re.compile(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)")
+_LINK = patterns.compile(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)")
 
 
 def _link_words(m: re.Match[str]) -> str:
@@ -419,7 +422,7 @@ def fenced(text: str, info: str = "") -> list[Md]:
     """A fenced code block holding `text`: its fence longer than any run of
     backticks inside, so no text can close it early; `info` names its
     language (`diff`)."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    longest = max((len(run) for run in _RUN.findall(text)), default=0)
     fence = "`" * max(3, longest + 1)
     return [Md(fence + info), *(Md(line) for line in text.split("\n")), Md(fence)]
 
@@ -446,12 +449,12 @@ _LINKABLE = r"https://[A-Za-z0-9.-]+(?:/[A-Za-z0-9._~/#%?=&+-]*)?\Z"
 def link(url: str, shown: Md) -> Md:
     """A Markdown link to `url` when it is a plain https address, else the
     words alone."""
-    return Md(f"[{shown}]({url})") if re.match(_LINKABLE, url) else shown
+    return Md(f"[{shown}]({url})") if rx(_LINKABLE).match(url) else shown
 
 
 def tag(name: str) -> str:
     """An Obsidian tag made of a name (a tag of digits alone is no tag)."""
-    made = re.sub(r"[^\w/-]+", "-", name).strip("-") or "project"
+    made = rx(r"[^\w/-]+").sub("-", name).strip("-") or "project"
     return made if not made.isdigit() else f"project-{made}"
 
 
@@ -489,7 +492,7 @@ def mermaid_label(s: str, max_chars: int = 60) -> Md:
     words = " ".join("".join(map(_mermaid_char, s)).split())
     while "%%" in words:
         words = words.replace("%%", "% %")
-    words = re.sub(r"#(?=[A-Za-z0-9]+;)", "\uff03", words)
+    words = rx(r"#(?=[A-Za-z0-9]+;)").sub("\uff03", words)
     if len(words) > max_chars:
         words = words[:max_chars - 1].rstrip() + "\u2026"
     return Md('"' + words + '"')

@@ -12,6 +12,8 @@ import os
 import re
 from functools import cache, lru_cache
 
+from vibe_vault import patterns
+
 # Characters no file name may hold on some OS, that would end or split an
 # Obsidian link to it ([[ ]] | # ^), or that are controls or bidi overrides.
 _UNSAFE = (r'[\x00-\x1f\x7f-\x9f<>:"/\\|?*\[\]#^\u2028\u2029\u061c\u200e\u200f'
@@ -20,7 +22,7 @@ _UNSAFE_PRINTED = '<>:"/\\|?*[]#^'
 # Windows device names, as a name or a stem.
 _RESERVED = r"(?i)^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$"
 _RESERVED_STARTS = ("con", "prn", "aux", "nul", "com", "lpt")
-_UUIDISH = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+_UUIDISH = patterns.compile(r"^[A-Za-z0-9_-]{1,128}$")
 
 
 @cache
@@ -28,7 +30,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     """Compiled on first use: these cost 0.1-0.3 ms each to compile, and most
     runs never use them (a Stop names no new file and seldom meets a
     scratchpad path)."""
-    return re.compile(pattern)
+    return patterns.compile(pattern)
 
 
 def _reserved(name: str) -> bool:

@@ -24,7 +24,7 @@ from vibe_vault.secret_rules import (
     WORD,
     B,
 )
-from vibe_vault.text import rx
+from vibe_vault.text import rx, users_rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
 # `name`, `note_text`), or a constant of vibe-vault's own. The session state's
@@ -427,7 +427,7 @@ class Redactor:
             elif i in self._always:
                 sub = self._replacer(marker, kind, found)
                 done = (None if i in self._too_slow else
-                        within_budget(USER_PATTERN_BUDGET, rx(pattern).subn, sub, text))
+                        within_budget(USER_PATTERN_BUDGET, users_rx(pattern).subn, sub, text))
                 if done is None:
                     # What it would have hidden cannot be known: nothing it
                     # would have read is shown, for the rest of this run.

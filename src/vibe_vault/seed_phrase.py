@@ -22,6 +22,7 @@ import os
 import re
 from functools import cache
 
+from vibe_vault import patterns
 from vibe_vault.text import rx
 
 SEED_SIZES = (24, 21, 18, 15, 12)
@@ -72,7 +73,7 @@ def spans(low: str) -> list[tuple[int, int]]:
         return []
     listed = words()
     if not _FLAGS:
-        _FLAGS.append(re.compile(rb"(?:\x01\x00?){9}\x01"))
+        _FLAGS.append(patterns.compile(rb"(?:\x01\x00?){9}\x01"))
     if not _FLAGS[0].search(bytes(map(listed.__contains__, tokens))):
         return []
     out: list[tuple[int, int]] = []

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from vibe_vault import patterns
 
 SHORT = 8  # the short id in note names
 
 # What a session id can be: Claude Code's are UUIDs; a transcript's file stem
 # otherwise. Never a path (`..`), a pattern (`%`, `*`), a control character or empty.
-_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,255}\Z")
+_SESSION_ID = patterns.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,255}\Z")
 
 
 def plausible_id(given: str) -> bool:

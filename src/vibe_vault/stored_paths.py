@@ -16,13 +16,14 @@ Code gives files (UUIDs, `agent-<hex>`, `subagents`) skip the gate.
 from __future__ import annotations
 
 import os
-import re
 from functools import lru_cache
 
-_PLAIN_NAME = re.compile(
+from vibe_vault import patterns
+
+_PLAIN_NAME = patterns.compile(
     r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|agent-[0-9a-fA-F]{1,40}|subagents|workflows|journal)(?:\.jsonl|\.meta\.json)?\Z")
-_SEPARATORS = re.compile(r"([\\/])")
+_SEPARATORS = patterns.compile(r"([\\/])")
 
 
 def _passes(text: str) -> bool:

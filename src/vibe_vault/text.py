@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from vibe_vault import patterns
+
 # Patterns are compiled on first use (`rx`): a hook that meets no wrapper tag
 # or base64 never pays for compiling them.
 # Tags Claude Code wraps around context it injects into a user message.
@@ -38,7 +40,16 @@ def terminal_safe(text: str) -> str:
 
 @cache
 def rx(pattern: str) -> re.Pattern[str]:
-    """A compiled pattern, compiled the first time it is asked for."""
+    """One of the package's own patterns, compiled the first time it is asked
+    for (from the program `patterns` kept of it, when there is one)."""
+    return patterns.compile(pattern)
+
+
+@cache
+def users_rx(pattern: str) -> re.Pattern[str]:
+    """A pattern of the user's (`redact_patterns`), compiled the first time it
+    is asked for; not through `patterns`, which would keep it in a file (it
+    may be a literal secret)."""
     return re.compile(pattern)
 
 
@@ -54,7 +65,7 @@ class _Lazy:
         self._args = (pattern, flags)
 
     def __getattr__(self, name: str) -> object:
-        compiled = re.compile(*self._args)
+        compiled = patterns.compile(*self._args)
         # From then on the compiled pattern's own methods, with no lookup between.
         for method in ("search", "match", "fullmatch", "sub", "subn", "finditer", "findall",
                        "split", "pattern", "flags", "groups", "groupindex"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from vibe_vault import patterns
 from vibe_vault.paths import _digest, safe_name
 from vibe_vault.text import lazy
 from vibe_vault.times import note_stamp
@@ -29,10 +30,10 @@ REWRITE_NOTICE = ("<!-- vibe-vault rewrites this note as the session goes on: an
 # a zero-width space between the words read as the plain words. What is
 # below it is theirs: note.py keeps it; snippets leave it out. A line of
 # vibe-vault's own text that would read so is escaped with a backslash.
-_HEADING_CANDIDATE = re.compile(r"[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]{0,200}")
+_HEADING_CANDIDATE = patterns.compile(r"[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]{0,200}")
 # (From the newline: `^` in MULTILINE mode is tried at every character, ~7x slower.)
-_LINE_START = re.compile(r"\n(?=[ \t\u00a0#*_])[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]*")
-_NOT_WORD = re.compile(r"[\W_]+")
+_LINE_START = patterns.compile(r"\n(?=[ \t\u00a0#*_])[ \t\u00a0]{0,3}(?:#|\*\*|__)[^\n]*")
+_NOT_WORD = patterns.compile(r"[\W_]+")
 USER_HEADING_WORDS = "my notes"
 # The heading as vibe-vault writes it and its plainest variants (`## My Notes`,
 # `##  my notes`): what the tests look for in a note vibe-vault wrote.

@@ -4,8 +4,6 @@ their output goes on to `git` for commits, pushes and PRs."""
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 
 from vibe_vault import text as tx
@@ -98,7 +96,7 @@ def powershell_error(output: str) -> str:
 # words, not commands. A commit whose message says "pytest" runs no tests.
 _QUOTED_MESSAGE = (r"(?:^|\s)(?:-m|-F|--message|--body|--title|--notes)(?:\s+|=)"
                    r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*')")
-_HEREDOC_BODY = r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n[\s\S]*?^\s*\1\s*$"
+_HEREDOC_BODY = r"(?m)<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n[\s\S]*?^\s*\1\s*$"
 
 
 def without_messages(command: str) -> str:
@@ -106,7 +104,7 @@ def without_messages(command: str) -> str:
     if "-" in command and ("\"" in command or "'" in command):
         command = rx(_QUOTED_MESSAGE).sub(" -m ''", command)
     if "<<" in command:
-        command = re.sub(_HEREDOC_BODY, "<<\\1", command, flags=re.M)
+        command = rx(_HEREDOC_BODY).sub("<<\\1", command)
     return command
 
 

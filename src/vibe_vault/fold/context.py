@@ -8,12 +8,12 @@ the saved state nor the note ever holds a secret.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
 from msgspec import Struct
 
+from vibe_vault import patterns
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
 from vibe_vault.locations import tool_key
@@ -43,7 +43,7 @@ _TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
 _SEPARATOR = r"[=:@/_.\-|]"  # what glues a secret into a longer word
 _PARTS = r"[\s/:@?&=;,|\"'`]+"  # what a caught form's parts are joined by
 NAME_CHARS = 200
-_is_uuid = re.compile(
+_is_uuid = patterns.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z").match
 
 # Lines standing for several calls add up their kinds; the others count calls.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from vibe_vault import patterns
 from vibe_vault.text import rx
 
 # (tool, what it prints on a line of its own when something failed)
@@ -128,7 +129,7 @@ def is_check(command: str) -> bool:
     return bool(rx(CHECK_TOOLS).search(command))
 
 
-_OPERATOR = re.compile(r"\|\||\|&?|;|\n|&&|&")
+_OPERATOR = patterns.compile(r"\|\||\|&?|;|\n|&&|&")
 
 
 def masked(command: str) -> bool:
@@ -187,7 +188,7 @@ def _operators(command: str) -> list[tuple[int, str]]:
             i = n if end < 0 else end
             continue
         if command.startswith("<<", i):
-            m = re.match(r"<<-?\s*(?:'(\w+)'|\"(\w+)\"|(\w+))", command[i:])
+            m = rx(r"<<-?\s*(?:'(\w+)'|\"(\w+)\"|(\w+))").match(command[i:])
             if m:
                 heredocs.append(next(g for g in m.groups() if g is not None))
                 i += m.end()

@@ -2,7 +2,6 @@
 every action and what Claude answered."""
 
 
-import re
 from collections.abc import Callable
 from functools import partial
 
@@ -209,7 +208,7 @@ def under_heading(paragraphs: list[str]) -> str:
         if ln.startswith(("```", "|")):
             break
         words = _ITEM.sub("", ln).replace("**", "")
-        sentence = re.split(r"(?<=[.!?])\s+", words, maxsplit=1)[0].strip()
+        sentence = tx.rx(r"(?<=[.!?])\s+").split(words, maxsplit=1)[0].strip()
         said = f"{said} {sentence}".strip()
         if not (sentence.endswith(":") and _LEAD_IN.match(sentence)):
             break  # ("Here's the timeline:" says what comes: the line after it too)
@@ -248,7 +247,7 @@ _INTERJECTION = tx.lazy(
 
 
 def _sentences(paragraph: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?:])\s+", paragraph.strip()) if s]
+    return [s for s in tx.rx(r"(?<=[.!?:])\s+").split(paragraph.strip()) if s]
 
 
 def _only_lead_in(paragraph: str) -> bool:
