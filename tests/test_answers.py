@@ -317,7 +317,7 @@ WORDS_FOR = {"user": "denied by the user", "rule": "denied by a permission rule"
              "check": "denied by a safety check", "unsaid": "denied"}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(12, 40), deadline=None)
 @given(calls=st.lists(refusals(), min_size=1, max_size=4))
 def test_a_refusal_says_who_refused_it(calls: list[tuple[str, str, str]]) -> None:
     """"denied by the user" only where the user said no; a rule's, a mode's,
