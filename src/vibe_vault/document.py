@@ -7,12 +7,13 @@ the redaction gate, so the index can never find a secret the notes do not show.
 
 from __future__ import annotations
 
+import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
 from vibe_vault.fold.files import lines_mark
 from vibe_vault.paths import is_windows_path
-from vibe_vault.project import other_repository
+from vibe_vault.project import other_repository, repo_file
 from vibe_vault.state import USER_SHELL, Commit, SessionState, worth_a_note
 from vibe_vault.times import epoch
 from vibe_vault.work import work_of
@@ -28,6 +29,10 @@ class FileRow(Struct, array_like=True):
     subject: str = ""
     committed: bool = False
     mark: str = ""  # as the note's table tells its figures: "" exact, "≈" estimated, "?" unknown
+    # A file renamed (`mv a b`, `git mv a b`): the new path's row says where
+    # from, and a row under the old path says where to (so both find it).
+    renamed_from: str = ""
+    renamed_to: str = ""
 
 
 class Document(Struct):
@@ -102,14 +107,19 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     }
     cwd = f.cwd or state.cwd_hint
     times = {path: _changed_at(last_change, fw.paths) for path, fw in work.files.items()}
-    rows = []
+    rows: list[FileRow] = []
     for path, fw in sorted(work.files.items()):
         own = [c for c in commits if _holds(c, path, cwd)]
         together = [p for p in times if own and all(_holds(c, p, cwd) for c in own)]
-        rows.append(FileRow(path, fw.change.added, fw.change.removed,
-                            *_commit_after([path, *fw.paths], times[path], own,
-                                           {p: times[p] for p in together}),
-                            mark=lines_mark(fw.change)))
+        row = FileRow(path, fw.change.added, fw.change.removed,
+                      *_commit_after([path, *fw.paths], times[path], own,
+                                     {p: times[p] for p in together}),
+                      mark=lines_mark(fw.change))
+        rows.append(row)
+        old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
+        if old and old != path and old not in work.files:
+            row.renamed_from = old
+            rows.append(msgspec.structs.replace(row, path=old, renamed_from="", renamed_to=path))
     return Document(
         session_id=state.session_id, project=state.project,
         cwd=cwd, started=int(epoch(f.first_ts) or 0),

@@ -194,7 +194,9 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         cost_usd=fig.cost,
         tokens_by_model=by_model,
         cost_by_model=cost_by_model,
-        files_changed=[str(path) for path in sorted(f.files)[:200]],
+        # As the note counts them: the subagents' too, a worktree's file under
+        # its path in the repository, not one changed back to what it was.
+        files_changed=sorted(fig.work.changed)[:200],
         tool_calls=fig.tool_calls,
         prompts=f.prompts,
         output_short=fig.total.short,

@@ -41,7 +41,8 @@ SCHEMA_VERSION = 10
 # dropped and built again from the states (the registry is kept).
 # 4: a change's figures carry the note's mark (`changes.mark`), and a file
 # changed in a worktree of the session's repository is kept under its path there.
-SEARCH_VERSION = "4"
+# 5: a renamed file is found by its old path too (`changes.renamed_from`, `renamed_to`).
+SEARCH_VERSION = "5"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -139,7 +140,9 @@ CREATE TABLE changes(
     doc INTEGER NOT NULL,  -- the session's, as in `sessions`
     path TEXT NOT NULL, added INTEGER NOT NULL, removed INTEGER NOT NULL,
     sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL,
-    mark TEXT NOT NULL);  -- how the note tells added/removed: '' exact, '≈' estimated, '?' unknown
+    mark TEXT NOT NULL,  -- how the note tells added/removed: '' exact, '≈' estimated, '?' unknown
+    -- a file renamed: the new path's row says where from, the old path's where to
+    renamed_from TEXT NOT NULL DEFAULT '', renamed_to TEXT NOT NULL DEFAULT '');
 CREATE INDEX changes_by_path ON changes(path);
 -- each session's text by column (title, prompts, …), compressed: what a hit's
 -- snippet is cut from (the index itself keeps no text)
@@ -186,10 +189,12 @@ class Hit:
 class Change:
     """A file a session changed."""
 
-    __slots__ = ("added", "committed", "mark", "path", "removed", "session", "sha", "subject")
+    __slots__ = ("added", "committed", "mark", "path", "removed", "renamed_from", "renamed_to",
+                 "session", "sha", "subject")
 
     def __init__(self, session: Hit, path: str, added: int, removed: int, sha: str,
-                 subject: str, committed: bool, mark: str = "") -> None:
+                 subject: str, committed: bool, mark: str = "", renamed_from: str = "",
+                 renamed_to: str = "") -> None:
         self.session = session
         self.path = path
         self.added = added
@@ -198,6 +203,8 @@ class Change:
         self.subject = subject
         self.committed = committed
         self.mark = mark  # as the note tells the figures: "" exact, "≈" estimated, "?" unknown
+        self.renamed_from = renamed_from  # renamed from that path (this is the new one)
+        self.renamed_to = renamed_to  # renamed to that path (this is the old one)
 
 
 def path_of(state_dir: str) -> str:
@@ -584,10 +591,10 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
                  (cur.lastrowid, pack_texts(doc.texts)))
     if doc.files:
         conn.executemany(
-            "INSERT INTO changes(doc, path, added, removed, sha, subject, committed, mark)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO changes(doc, path, added, removed, sha, subject, committed, mark,"
+            " renamed_from, renamed_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed),
-              f.mark) for f in doc.files])
+              f.mark, f.renamed_from, f.renamed_to) for f in doc.files])
 
 
 _UNIT, _RECORD = "\x1f", "\x1e"
@@ -908,7 +915,8 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     """Every change of one of `paths` (or, when none, of a path ending in
     `/suffix` in a session of `suffix_project`: another checkout of the same
     repository), newest first."""
-    sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed, c.mark "
+    sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed, c.mark, "
+           "c.renamed_from, c.renamed_to "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
 
     def newest_first(of_project: str) -> tuple[str, list[Any]]:
@@ -923,8 +931,8 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         tail, params = newest_first(project or suffix_project)
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
                             [_ends_with(posix), _ends_with(windows), *params]).fetchall()
-    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]), row[14])
-            for row in rows]
+    return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]), row[14],
+                   row[15], row[16]) for row in rows]
 
 
 def paths_ending(conn: sqlite3.Connection, suffix: str, project: str = "",

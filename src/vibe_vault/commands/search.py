@@ -447,7 +447,9 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
         # Figures marked as the note marks them: estimated (≈), not known (?).
         mark = {"estimated": "≈", "unknown": "?"}.get(obj["lines"], "")
         added, removed = ("", "") if mark == "?" else (obj["added"], obj["removed"])
-        line = f"{obj['path']} +{mark}{added} −{mark}{removed}"
+        renamed = f" (renamed to {obj['renamed_to']})" if obj["renamed_to"] else \
+            f" (renamed from {obj['renamed_from']})" if obj["renamed_from"] else ""
+        line = f"{obj['path']}{renamed} +{mark}{added} −{mark}{removed}"
         if obj["commit"] or obj["commit_subject"]:
             line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
         print_hit(obj, [line], tty)
@@ -461,7 +463,8 @@ def change_object(cfg: Config, c: Change) -> dict[str, Any]:
     del obj["snippet"], obj["score"]
     obj.update(path=c.path, added=c.added, removed=c.removed,
                lines={"≈": "estimated", "?": "unknown"}.get(c.mark, "exact"),
-               commit=c.sha if c.committed else "", commit_subject=c.subject if c.committed else "")
+               commit=c.sha if c.committed else "", commit_subject=c.subject if c.committed else "",
+               renamed_from=c.renamed_from, renamed_to=c.renamed_to)
     return obj
 
 
