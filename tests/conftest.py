@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -537,6 +538,27 @@ def json_objects(path: Path) -> list[dict[str, Any]]:
         if isinstance(obj, dict):
             out.append(obj)
     return out
+
+
+def last_prompt_kind(path: Path) -> str:
+    """What the user last typed in a transcript, read from its JSON: a slash
+    command's name (`exit`, `quit`, `clear` ...), "prompt" for typed words, or ""
+    when nothing was typed. Meta lines, subagents' lines and a local command's
+    own output are not typing."""
+    last = ""
+    for o in json_objects(path):
+        if o.get("isSidechain") or o.get("isMeta") or o.get("type") != "user":
+            continue
+        msg = o.get("message")
+        content = msg.get("content") if isinstance(msg, dict) else o.get("content")
+        if isinstance(content, str):
+            if "<local-command-stdout>" in content:
+                continue
+            m = re.search(r"<command-name>/?(\w+)</command-name>", content)
+            last = m.group(1) if m else "prompt"
+        elif any(b.get("type") == "text" for b in content or [] if isinstance(b, dict)):
+            last = "prompt"
+    return last
 
 
 def blocks(obj: dict[str, Any]) -> list[dict[str, Any]]:

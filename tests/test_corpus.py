@@ -14,6 +14,7 @@ from conftest import (
     frontmatter,
     has_assistant,
     independent_tokens,
+    last_prompt_kind,
     main_files,
     session_files,
 )
@@ -80,11 +81,16 @@ def test_note_frontmatter_and_tokens(backfilled: tuple[Env, dict[str, str]], mai
                 "prompts"):
         assert key in fm, key
     assert fm["type"] == "session"
-    # No SessionEnd ever came: active, or ended as idle once the file is old enough.
-    # ", mid-turn": its last request got no answer (test_answers checks when, from the JSON)
+    # No SessionEnd ever came: ended by the user's /exit when that is the last thing
+    # typed (as Claude Code's SessionEnd says it), else active, or ended as idle once
+    # the file is old enough. ", mid-turn": its last request got no answer
+    # (test_answers checks when, from the JSON)
     mid_turn = "The last request got no answer." in str(fm["summary"])
-    assert (fm["status"], fm["end_reason"]) in (
-        ("active", None), ("ended", "idle, mid-turn" if mid_turn else "idle"))
+    if last_prompt_kind(main) in ("exit", "quit"):
+        assert (fm["status"], str(fm["end_reason"])) == ("ended", "prompt_input_exit")
+    else:
+        assert (fm["status"], fm["end_reason"]) in (
+            ("active", None), ("ended", "idle, mid-turn" if mid_turn else "idle"))
     want = independent_tokens(main, session_files(main) if UUID.match(main.stem) else [])
     got = {k: fm[k] for k in want}
     assert got == want

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, main_files
+from conftest import Env, frontmatter, last_prompt_kind, main_files
 from conftest import json_objects as objects
 from test_headlines import Transcript
 from test_trust import folded
@@ -150,20 +150,7 @@ def test_every_corpus_session_ending_with_exit_ends_so(tmp_path: Path) -> None:
     (any client's form of it): the note says it ended so."""
     ends = []
     for main in main_files():
-        last = ""
-        for o in objects(main):
-            msg = o.get("message")
-            content = msg.get("content") if isinstance(msg, dict) else o.get("content")
-            if o.get("isSidechain") or o.get("isMeta"):
-                continue
-            if o.get("type") == "user" and isinstance(content, str):
-                if "<local-command-stdout>" in content:
-                    continue
-                m = re.search(r"<command-name>/?(\w+)</command-name>", content)
-                last = m.group(1) if m else "prompt"
-            elif o.get("type") == "user" and any(
-                    b.get("type") == "text" for b in content or [] if isinstance(b, dict)):
-                last = "prompt"
+        last = last_prompt_kind(main)
         if last in ("exit", "quit"):
             ends.append(main)
     assert ends, "the corpus has a session ended by /exit"

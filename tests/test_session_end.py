@@ -157,8 +157,12 @@ def test_a_subagent_file_growing_after_session_end_is_no_resume(env: Env) -> Non
     assert status() == "ended"
     assert env.vv("backfill").returncode == 0
     assert status() == "ended"
-    last = main.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    # The user comes back: a new prompt after the file's last line (ef958aa1
+    # ends with /exit, so a copy of that line would still read as ended by it).
+    last = msgspec.json.decode(main.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1])
+    prompt = {**last, "parentUuid": last["uuid"], "uuid": str(uuid.uuid4()),
+              "message": {"role": "user", "content": "one more thing, please"}}
     with main.open("ab") as f:
-        f.write(last.replace(b'"uuid":"', b'"uuid":"f') + b"\n")
+        f.write(msgspec.json.encode(prompt) + b"\n")
     assert_harmless(env.hook(stop(sid=src.name, path=main)))
     assert status() == "active"
