@@ -19,6 +19,23 @@ def test_yaml_str_round_trips(s: str) -> None:
     assert loaded == {"k": expected}
 
 
+# Every plain scalar a YAML reader turns into something else (PyYAML's own
+# implicit resolvers: bool, int, float, null, timestamp, merge, value): strings
+# drawn from each rule's pattern, with characters a title could hold beside it.
+_RESOLVED = [rx.pattern for rules in yaml.resolver.Resolver.yaml_implicit_resolvers.values()
+             for _tag, rx in rules]
+
+
+@given(st.sampled_from(sorted(set(_RESOLVED))).flatmap(
+    lambda rx: st.from_regex(rx, fullmatch=True)),
+    st.sampled_from(["", "\u2066", "\u200b", "\ufeff", " "]))
+@example("0x1f___", "")  # YAML 1.1 reads 31: it once went out plain
+@example("2024-01-02", "")
+def test_yaml_str_never_leaves_a_number_or_date_plain(s: str, beside: str) -> None:
+    for text in (s, s + beside, beside + s):
+        assert yaml.safe_load(f"k: {yaml_str(text)}\n") == {"k": text}
+
+
 @settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab :<&[]!^#%`\\(-*_~=/")) | st.characters(),
                max_size=40))

@@ -40,7 +40,13 @@ _PLAIN = patterns.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+/@-]*\Z")
 _YAML_WORDS = frozenset(
     {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", ".nan", ".inf"}
 )
-_NUMBERISH = patterns.compile(r"^[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+)\Z")
+# What a YAML 1.1 reader (PyYAML, and so Python tools reading the vault) takes
+# for a number or a date rather than a string, among plain scalars: digits with
+# `_` anywhere after the first (`0x1f___` is 31), hex, octal, binary, and a
+# date (`2024-01-02`). Quoting more than needed is harmless; less is not.
+_NUMBERISH = patterns.compile(
+    r"^[-+]?(\d[\d_]*(\.[\d_]*)?([eE][-+]?\d+)?|0[xX][0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+)\Z"
+    r"|^\d{4}-\d\d?-\d\d?\Z")
 
 
 _YAML_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
