@@ -86,11 +86,7 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
         if kind == "write":
             path = f"{ROOT}/{arg}"
             content = contents.get(arg, "") + f"line {n}\n"
-            result: dict[str, Any] = {"type": "create", "filePath": path, "content": content,
-                                      "structuredPatch": []}
-            if arg in contents:
-                result.update(type="update", originalFile=contents[arg])
-            t.call("Write", {"file_path": path, "content": content}, result, "ok")
+            t.write_file(path, content, contents.get(arg))
             contents[arg] = content
             repo.dirty.add(arg)
             last_write[arg] = len(t.lines)

@@ -37,9 +37,7 @@ def test_a_name_asked_outside_the_repository_finds_its_files(
         t.prompt("write the files")
         for name in names:
             path = f"/work/{project}/sub{n}/{name}"
-            t.call("Write", {"file_path": path, "content": "x\n"},
-                   {"type": "create", "filePath": path, "content": "x\n",
-                    "structuredPatch": []}, "File created")
+            t.write_file(path, "x\n", text="File created")
             written.add(path)
         t.say("Written.")
         t.write(env.claude / "projects" / f"-work-{project}" / f"{t.sid}.jsonl")

@@ -85,6 +85,16 @@ class Transcript:
             line["toolUseResult"] = result
         self.lines.append(line)
 
+    def write_file(self, path: str, content: str, before: str | None = None,
+                   text: str = "ok") -> None:
+        """A Write of `content` to `path` with the result Claude Code records:
+        a create, or an update of `before` (the file's content until then)."""
+        result: dict[str, Any] = {"type": "create", "filePath": path, "content": content,
+                                  "structuredPatch": []}
+        if before is not None:
+            result.update(type="update", originalFile=before)
+        self.call("Write", {"file_path": path, "content": content}, result, text)
+
     def bash(self, command: str, stdout: str = "", description: str = "",
              background: bool = False) -> None:
         inp: dict[str, Any] = {"command": command}

@@ -110,9 +110,7 @@ def test_a_file_a_command_copies_is_a_changed_file(
     for i, (src, dst, form, style, known, join) in enumerate(copies):
         if known and src not in want:
             body = f"line {i}\n" * (i + 1)
-            t.call("Write", {"file_path": f"{CWD}/{src}", "content": body},
-                   {"type": "create", "filePath": f"{CWD}/{src}", "content": body,
-                    "structuredPatch": []}, "ok")
+            t.write_file(f"{CWD}/{src}", body)
             contents[src] = body
         folder = "out dir"
         into = form in ("cp into", "cp -t", "rsync -v")

@@ -12,7 +12,6 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -162,11 +161,7 @@ def test_a_files_changes_are_told_in_the_order_the_agents_began() -> None:
     for key, hour, words in (("b-first", 10, "one\n"), ("a-second", 11, "one\ntwo\n")):
         t = Transcript(sid=main.sid, cwd=f"{repo}/.claude/worktrees/agent-x", hour=hour)
         t.prompt("your round")
-        result: dict[str, Any] = {"type": "create", "filePath": path, "content": words,
-                                  "structuredPatch": []}
-        if path in on_disk:
-            result.update(type="update", originalFile=on_disk[path])
-        t.call("Write", {"file_path": path, "content": words}, result, "ok")
+        t.write_file(path, words, on_disk.get(path))
         on_disk[path] = words
         for line in t.lines:
             line.update(isSidechain=True, agentId=key)
