@@ -364,7 +364,7 @@ PLAIN = {
     "Action": {"kind", "status", "ts", "tool_id"},
     "Command": {"kind", "status", "ts", "tool_id"},
     "Commit": {"ts", "how"}, "Rewrite": {"ts"},  # (how: AMENDED, REBASED)
-    "ErrorRec": {"ts"}, "FileChange": {"ops", "digest"},
+    "ErrorRec": {"ts"}, "FileChange": {"ops", "digest", "times"},  # (times that parsed)
     "Pending": {"tool_id", "git", "digest", "prints_secrets",
                 "masked", "pr"},  # (a command's kind; "create"/"merge")
     "Subagent": {"tool_id", "status", "ts"},

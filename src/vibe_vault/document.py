@@ -14,7 +14,7 @@ from vibe_vault.figures import Figures, title_of
 from vibe_vault.fold.files import lines_mark
 from vibe_vault.paths import is_windows_path
 from vibe_vault.project import other_repository, repo_file
-from vibe_vault.state import USER_SHELL, Commit, SessionState, worth_a_note
+from vibe_vault.state import USER_SHELL, Commit, FileChange, SessionState, worth_a_note
 from vibe_vault.times import epoch
 from vibe_vault.work import work_of
 
@@ -69,7 +69,6 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     if f.sidechain is not None:
         answers.extend(s.text for s in f.sidechain.said)
     actions: list[str] = []
-    last_change: dict[str, str] = {}  # path -> when it was last edited
     for turn in f.turns:
         if turn.kind == USER_SHELL:
             actions.append(turn.text)  # the user's own command (its words are in `said` too)
@@ -78,8 +77,6 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         elif turn.kind != "prompt" and turn.detail:
             answers.append(turn.detail)  # a compaction's summary
         for action in turn.actions:
-            if action.kind == "edit" and action.text and action.ts:
-                last_change[action.text] = max(last_change.get(action.text, ""), action.ts)
             parts = [action.said, action.text]
             if action.kind not in ("bash", "edit"):  # there `detail` is a label of ours
                 parts.append(action.detail)
@@ -106,14 +103,18 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                                                       for m in a.fold.models)])),
     }
     cwd = f.cwd or state.cwd_hint
-    times = {path: _changed_at(last_change, fw.paths) for path, fw in work.files.items()}
     rows: list[FileRow] = []
     for path, fw in sorted(work.files.items()):
         own = [c for c in commits if _holds(c, path, cwd)]
-        together = [p for p in times if own and all(_holds(c, p, cwd) for c in own)]
+        together = {p: w.change for p, w in work.files.items()
+                    if own and all(_holds(c, p, cwd) for c in own)}
+        # A command that changed files it did not name there: git's count of
+        # a commit's files says nothing of which ones.
+        blind = any(all(_holds(c, _inside(str(u.folder)), cwd) for c in own)
+                    for _, u in work.unnamed)
         row = FileRow(path, fw.change.added, fw.change.removed,
-                      *_commit_after([path, *fw.paths], times[path], own,
-                                     {p: times[p] for p in together}),
+                      *_commit_after(path, [path, *fw.paths], fw.change, own,
+                                     {} if blind else together),
                       mark=lines_mark(fw.change))
         rows.append(row)
         old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
@@ -137,33 +138,49 @@ def _holds(c: Commit, path: str, cwd: str) -> bool:
     return not other_repository(folder, c.folder or cwd)
 
 
-def _changed_at(last_change: dict[str, str], paths: list[str]) -> str:
-    """When the main agent last edited the file, at any of the paths it was
-    changed at (its copies in worktrees)."""
-    return max((last_change.get(p, "") for p in paths), default="")
+def _inside(folder: str) -> str:
+    """A path in `folder`, to ask `_holds` which repository the folder is in."""
+    return (folder.rstrip("/\\") or ".") + "/_"
 
 
-def _commit_after(paths: list[str], changed: str, commits: list[Commit],
-                  times: dict[str, str]) -> tuple[str, str, bool]:
+_MADE = ("created", "created by a command", "copied by a command")
+
+
+def _changed_between(files: dict[str, FileChange], after: str, until: str,
+                     tracked: bool) -> set[str] | None:
+    """The files changed after `after` until `until` (entry times), when the
+    times of every change there are known; None else. `tracked`: only those
+    git tracks, so not one the session made then (its first change then)."""
+    out: set[str] = set()
+    for path, change in files.items():
+        if not change.times or (change.times_cut and change.times[0] > after):
+            return None  # changed at a time not known, or earlier changes let go
+        if any(after < t <= until for t in change.times) and not (
+                tracked and change.times[0] > after and any(op in change.ops for op in _MADE)):
+            out.add(path)
+    return out
+
+
+def _commit_after(path: str, paths: list[str], change: FileChange, commits: list[Commit],
+                  together: dict[str, FileChange]) -> tuple[str, str, bool]:
     """The first commit after a file's last change in the session (any, when
     no time tells it) that holds it by the session's evidence (fold.staged):
     its output or what was staged before it names the file; or it took every
     change (`git add -A`, `commit -a`) and git's count of files equals the
-    files the session changed there since the commit before it, none changed
-    after it (`times`: the last change of each, where known). None else: a commit made after a
-    change need not hold it (the user may have committed it meanwhile)."""
+    files of its repository (`together`) the session changed since the commit
+    before it there, this one among them ({} when that cannot be told). None
+    else: a commit made after a change need not hold it (the user may have
+    committed it meanwhile)."""
+    last = change.times[-1] if change.times else ""
     before = ""
     for c in commits:
-        if changed and c.ts and c.ts < changed:
+        if last and c.ts and c.ts < last:
             before = c.ts
             continue
         holds = any(p in c.files for p in paths)
-        if not holds and c.everything and c.count and changed and c.ts:
-            # (only last changes are known: a file changed again after the
-            # commit may have been in it too, so none may have been)
-            since = [p for p, t in times.items() if t and before < t <= c.ts]
-            holds = (before < changed and len(since) == c.count and all(times.values())
-                     and all(t <= c.ts for t in times.values()))
+        if not holds and c.everything and c.count and last and c.ts and together:
+            since = _changed_between(together, before, c.ts, c.tracked)
+            holds = since is not None and path in since and len(since) == c.count
         if holds:
             return ("" if c.stale else c.sha), c.subject, True
         before = c.ts or before

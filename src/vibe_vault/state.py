@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 48
+STATE_VERSION = 49
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -231,6 +231,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     stage_in: Redacted = Redacted("")
     staged: list[Redacted] = field(default_factory=list)
     stage_all: bool = False
+    tracked: bool = False  # of it, only files git tracks (`commit -a`, `add -u`)
     status: bool = False
     unstage: bool = False
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
@@ -285,6 +286,11 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     uncounted: bool = False  # written by a command whose lines are not told (`echo … > f`)
     gone: bool = False  # deleted by a command, as of the last change
     moved_from: Redacted = Redacted("")  # renamed (`mv`, `git mv`) from this path
+    # When it was changed (entry times, each once, in order; the latest
+    # MAX_CHANGE_TIMES kept, `times_cut` when earlier ones were let go): which
+    # files changed between two commits, for git's count of a commit's files.
+    times: list[str] = field(default_factory=list)
+    times_cut: bool = False
 
 
 class Command(Struct, array_like=True, omit_defaults=True):
@@ -332,6 +338,9 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     files: list[Redacted] = field(default_factory=list)
     count: int = 0
     everything: bool = False
+    # Its "everything" is every change to files git tracks (`commit -a`, `add
+    # -u`): a file made since the last `git add -A` is not in it.
+    tracked: bool = False
 
 
 class Staged(Struct, array_like=True, omit_defaults=True):
@@ -340,6 +349,7 @@ class Staged(Struct, array_like=True, omit_defaults=True):
     paths: list[Redacted] = field(default_factory=list)
     exact: bool = False  # a `git status` listed them (else `git add` named them)
     everything: bool = False  # `git add -A` / `.`: every change there
+    tracked: bool = False  # only to files git tracks (`git add -u`)
 
 
 AMENDED = "amended"

@@ -190,6 +190,9 @@ def work_of(state: SessionState) -> Work:
             merged.uncounted = merged.uncounted or change.uncounted
             merged.gone = change.gone  # (as the last agent to change it left it)
             merged.moved_from = merged.moved_from or change.moved_from
+            if change.times:  # when any agent changed it, at any of its paths
+                merged.times = sorted({*merged.times, *change.times})
+            merged.times_cut = merged.times_cut or change.times_cut
             if d.label not in fw.by:
                 fw.by.append(d.label)
         files_dropped += f.files_dropped

@@ -180,6 +180,7 @@ def apply(ctx: Context, e: Entry | Malformed) -> None:
     ctx.entry_epoch = ctx.clock(ts, own=own) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
+    ctx.entry_ts = ts
     ctx.entry_cwd = e.cwd or ""
     version = e.version
     if version and version != ctx.raw_version:

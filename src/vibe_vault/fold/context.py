@@ -441,6 +441,7 @@ class Context:
         self.names: dict[tuple[str, int], Redacted] = {}
         self.keys: dict[str, str] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
+        self.entry_ts = ""  # and as written
         self.entry_gap = 0.0  # seconds since the latest entry before it (0: not later)
         # What the current entry says of time spent (fold.active): it starts a
         # turn (a prompt); the pause before it was the user's (a permission or

@@ -129,7 +129,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     if after is not None and len(after) > MAX_FILE_LINES * HASH:
         after = None  # too long to keep: counted, not followed
     _follow(facts.files, change, call.name, before, after, step, estimated)
-    ctx.files_touched.add(call.file)
+    _touched(ctx, call.file)
     change.gone = False
     if call.name == "Write" and op == "modified" and result is None:
         op = "written"
@@ -141,6 +141,23 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         action.removed += step[1]
         if op == "created":
             action.detail = Redacted("created")
+
+
+MAX_CHANGE_TIMES = 64
+
+
+def _touched(ctx: Context, path: Redacted) -> None:
+    """The file at `path` changed now: its net lines are worked out at the
+    read's end (finish), and the time is kept (FileChange.times)."""
+    ctx.files_touched.add(path)
+    change = ctx.facts.files.get(path)
+    ts = ctx.entry_ts
+    if change is None or not ts or (change.times and change.times[-1] == ts):
+        return
+    change.times.append(ts)
+    if len(change.times) > MAX_CHANGE_TIMES:
+        del change.times[0]
+        change.times_cut = True
 
 
 def _change_of(facts: Fold, path: Redacted) -> FileChange | None:
@@ -390,7 +407,7 @@ def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") 
             change.uncounted = change.guessed = True
         _follow(facts.files, change, "Write" if after is not None else "Bash", None, after,
                 (sf.count, 0), True)
-        ctx.files_touched.add(sf.path)
+        _touched(ctx, sf.path)
         change.gone = False
         _add_op(change, "appended by a command" if sf.append else "written by a command")
         change.steps += 1
@@ -505,7 +522,7 @@ def _shell_change(ctx: Context, sf: ShellFile, output: str = "") -> None:
             _follow(facts.files, change, "Bash", b"", None, (0, 0), True)
         change.gone = False
         change.steps += 1
-        ctx.files_touched.add(sf.path)
+        _touched(ctx, sf.path)
 
 
 def _rewritten(ctx: Context, path: Redacted, op: str, content: bytes | None = None) -> None:
@@ -525,7 +542,7 @@ def _rewritten(ctx: Context, path: Redacted, op: str, content: bytes | None = No
     else:
         _follow(facts.files, change, "Write" if content is not None else "Bash", None,
                 content, (len(content) // HASH if content is not None else 0, 0), True)
-    ctx.files_touched.add(path)
+    _touched(ctx, path)
     change.gone = False
     _add_op(change, op)
     change.steps += 1
@@ -648,7 +665,7 @@ def _deleted(ctx: Context, path: Redacted) -> None:
     change.gone = True
     _add_op(change, "deleted by a command")
     change.steps += 1
-    ctx.files_touched.add(path)
+    _touched(ctx, path)
 
 
 def _renamed(ctx: Context, old: Redacted, new: Redacted) -> None:
@@ -671,7 +688,7 @@ def _renamed(ctx: Context, old: Redacted, new: Redacted) -> None:
     facts.files[new] = change
     _add_op(change, "renamed by a command")
     ctx.files_touched.discard(old)
-    ctx.files_touched.add(new)
+    _touched(ctx, new)
     if old in facts.seen:
         facts.seen[facts.seen.index(old)] = new
 

@@ -67,6 +67,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             call.stage_in = folder
             if sub == "add" and any(a in _ADD_ALL or "*" in a for a in args):
                 call.stage_all = True
+                call.tracked = any(a in ("-u", "--update") for a in args) and not any(
+                    a in ("-A", "--all", ".", ":/", "*") for a in args)
             for a in args:
                 if not a.startswith("-") and "*" not in a and a not in _ADD_ALL:
                     call.staged.append(ctx.exact(folder_after(where, a), PATH_CHARS))
@@ -75,7 +77,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             if any(a == "-a" or a == "--all" or (a.startswith("-") and not a.startswith("--")
                                                  and "a" in a[1:] and "m" in a[1:])
                    for a in args):
-                call.stage_all = True
+                call.stage_all = call.tracked = True
         elif sub == "status" and not [a for a in args if not a.startswith("-")]:
             call.stage_in, call.status = folder, True
         elif sub == "reset" and not [a for a in args if not a.startswith("-")]:
@@ -89,13 +91,14 @@ def on_added(ctx: Context, call: Pending, status: str) -> None:
         return
     staged = ctx.facts.staged.setdefault(folder, Staged())
     if call.unstage:
-        staged.paths, staged.exact, staged.everything = [], True, False
+        staged.paths, staged.exact, staged.everything, staged.tracked = [], True, False, False
     if call.staged:
         # (adding a path with no change stages nothing: not exact any more)
         staged.paths.extend(p for p in call.staged if p not in staged.paths)
         del staged.paths[MAX_STAGED:]
         staged.exact = False
     if call.stage_all and not call.commits:
+        staged.tracked = call.tracked  # (after `add -A`, `add -u` leaves later files out)
         staged.everything = True
 
 
@@ -109,7 +112,7 @@ def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
         here = str(folder)
         staged.paths = [ctx.exact(folder_after(here, x.group(1).split(" -> ")[-1]),
                                   PATH_CHARS) for x in listed if x][:MAX_STAGED]
-        staged.exact, staged.everything = True, False
+        staged.exact, staged.everything, staged.tracked = True, False, False
 
 
 def held(ctx: Context, call: Pending, c: Commit, out: str) -> None:
@@ -133,4 +136,8 @@ def held(ctx: Context, call: Pending, c: Commit, out: str) -> None:
     if staged is not None and (staged.exact or (c.count and len(staged.paths) == c.count)):
         files += [p for p in staged.paths if p not in files]
     c.everything = call.stage_all or (staged is not None and staged.everything)
+    # (a `git add -A` before a `commit -a` staged the files made by then: those
+    # made after it are left out; which is which is not kept, so any made is)
+    c.tracked = (call.stage_all and call.tracked) or (
+        staged is not None and staged.everything and staged.tracked)
     c.files = files[:MAX_FILES]
