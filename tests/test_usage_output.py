@@ -11,6 +11,8 @@ other reads as before ("ok").
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,3 +64,58 @@ def test_a_usage_text_is_said_as_such(runs: list[tuple[str, str, str, bool]]) ->
             assert a.status == "ok", (a, out)
     if any(a.status == "usage" for a in actions):
         assert "printed its usage" in story
+
+
+endings = st.sampled_from(["ok", "error", "echo", "pipe"])
+codes = st.sampled_from([0, 1, 2, 64, 129])
+
+
+@settings(max_examples=examples(80, 300), deadline=None)
+@given(runs=st.lists(st.tuples(tools, helps, st.one_of(st.sampled_from(USAGES),
+                                                        st.sampled_from(OTHER)),
+                               endings, codes), min_size=1, max_size=5))
+def test_a_usage_text_is_an_error(runs: list[tuple[str, str, str, str, int]]) -> None:
+    """However the command line ended (Claude Code's error with its exit code,
+    a status the line printed itself with `echo $?`, a pipe whose status is
+    another command's, or none), a command that printed its usage text
+    unasked is listed under Errors as failed, with its exit code where the
+    JSON shows a nonzero one; the story says "printed its usage" where none is."""
+    t = Transcript()
+    t.prompt("try the tools")
+    expected: list[tuple[str, bool, int | None]] = []  # (command, an error, exit code)
+    for n, (tool, asked, out, ending, code) in enumerate(runs):
+        command = f"{tool}{asked} # {n}"  # (each its own, so no later run mends it)
+        code = code or 1 if ending == "error" else code
+        if ending == "error":
+            t.call("Bash", {"command": command}, f"Error: Exit code {code}\n{out}",
+                   f"Exit code {code}\n{out}", error=True)
+        elif ending == "echo":
+            command += '; echo "exit: $?"'
+            t.bash(command, f"{out}exit: {code}\n")
+        else:
+            if ending == "pipe":
+                command += " 2>&1 | head -5"
+            t.bash(command, out)
+        first = next((ln for ln in out.replace("\x1b[1m", "").replace("\x1b[0m", "")
+                      .splitlines() if ln.strip()), "")
+        usage = (first.lower().startswith("usage:") or first.startswith("Usage of ")) \
+            and not asked
+        shown = code if ending == "error" or (ending == "echo" and usage and code) else None
+        expected.append((command, ending == "error" or usage, shown))
+    t.say("Done.")
+    note = render(t.state())
+    story = note.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0] if "\n## Errors\n" in note \
+        else ""
+    failed = re.findall(r"(?m)^- \d\d:\d\d \*\*Bash\*\*: `(.+?)` failed", errors)
+    numbers = [int(re.search(r" # (\d+)", f).group(1)) for f in failed]  # type: ignore[union-attr]
+    assert numbers == [n for n, (_, error, _) in enumerate(expected) if error], (failed, expected)
+    ran = re.findall(r"(?m)^- Ran `.+?` — (.+)$", story)
+    assert len(ran) == len(expected), story
+    for said, (_, error, code) in zip(ran, expected, strict=True):
+        if code is not None:
+            assert said.startswith(f"failed (exit {code})"), (said, code)
+        elif error:
+            assert said.startswith("printed its usage"), said
+        else:
+            assert said.startswith("ok"), said

@@ -244,7 +244,13 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
     else:
         # A check piped on (`go test ./... | tail`): its output says how it ended.
         status = commands.masked_status(call, text) if call.masked else "ok"
-        if status == "failed":
+        printed = str(result.stdout or "") if result is not None else ""
+        usage = commands.printed_usage(call, printed or text) if status == "ok" else ""
+        if usage:
+            # (its usage text, not what it was asked for: an error, whatever the status)
+            status = usage
+            errors.error(ctx, call.name, printed or text, ts, call.key)
+        elif status == "failed":
             errors.error(ctx, call.name, text, ts, call.key)
     if status == "ok":
         facts.last_ok[call.name] = call.seq

@@ -25,6 +25,10 @@ _USAGE = r"\A\s*(?:usage|Usage|USAGE)(?::| of \S+:)"
 # Asked for it: `--help`, `-h`, `-?`, `help` as a word of its own.
 _ASKS_HELP = r"(?:^|\s)(?:--help|-h|-\?|-help|--usage|help)(?=\s|$|[;&|)])"
 USAGE = "usage"  # a command's status: it printed its usage text, not asked for
+# The status a line printed of the command before (`…; echo "exit: $?"`), as
+# its last line: `exit: 2`, `Exit code: 129`, `rc=1`.
+_ECHOED_STATUS = (r"(?im)^\s*(?:(?:exit(?: code| status)?|rc|status|code)\s*[:=]?\s*)?"
+                  r"(\d{1,3})\s*\Z")
 # Test runners, one a row: what a command says to run its tests (a task
 # runner's `test` task counts, `mise run test:unit` too). A runner may be
 # called by path (.venv/bin/pytest, vendor/bin/phpunit) or through another
@@ -255,6 +259,26 @@ def reported_ms(output: str) -> int | None:
     return int(max(found) * 1000) if found else None
 
 
+def printed_usage(call: Pending, output: str) -> str:
+    """How a shell command that Claude Code says ran ended, when what it
+    printed is its own usage text, not asked for: it did nothing it was asked
+    (its exit 0, none recorded, or the line's status another command's), an
+    error all the same: "failed" when the line printed its nonzero status
+    (`…; echo "exit: $?"`), else USAGE. "" for any other output."""
+    if call.asks_help or call.name != "Bash" or not output or \
+            not rx(_USAGE).match(tx.strip_ansi(output)[:200]):
+        return ""
+    return "failed" if usage_code(call, output) else USAGE
+
+
+def usage_code(call: Pending, output: str) -> int | None:
+    """The nonzero status a line printed of a command that printed its usage."""
+    if "$?" not in str(call.key) or not rx(_USAGE).match(tx.strip_ansi(output)[:200]):
+        return None
+    shown = rx(_ECHOED_STATUS).search(output[-200:])
+    return int(shown.group(1)) or None if shown else None
+
+
 def masked_status(call: Pending, output: str) -> str:
     """How a check whose exit status was 0 but not its own ended, by what it
     printed: "failed" on a tool's failure marker; a test run "ok" only on a
@@ -281,12 +305,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     if status == "ok" and call.background:
         # Its result came as it started: it ran on, for as long as no one can tell here.
         status = "background"
-    if status == "ok" and not call.asks_help and call.name == "Bash" \
-            and rx(_USAGE).match(tx.strip_ansi(stdout or outcome.text)[:200]):
-        status = USAGE  # exit 0 (or none recorded), but it did nothing it was asked
     if status == "failed":
         m = rx(_EXIT_CODE).match(outcome.text)
-        code = int(m.group(1)) if m else None
+        code = int(m.group(1)) if m else usage_code(call, stdout or outcome.text)
     if action is not None:
         action.code = code
         action.status = status
