@@ -507,6 +507,20 @@ def _shell_change(ctx: Context, sf: ShellFile, output: str = "") -> None:
             to = _joined(to, _base_name(path))
         for old, rest in moved.items():
             _renamed(ctx, old, Redacted(_joined(to, rest) if rest else to))
+    elif sf.kind == shell_files.SUBMODULE:
+        # A repository of its own, added at the path: git keeps it as one
+        # entry (the commit it is at), no lines of the session's repository.
+        change = _change_of(facts, sf.path)
+        if change is None:
+            return
+        if change.gone and "added as a submodule" in change.ops:
+            change.ops.remove("added as a submodule")  # (added again: said last)
+        _add_op(change, "added as a submodule")
+        change.uncounted = change.guessed = True
+        _follow(facts.files, change, "Bash", None, None, (0, 0), True)
+        change.gone = False
+        change.steps += 1
+        _touched(ctx, sf.path)
     elif sf.kind == shell_files.MADE:
         change = _change_of(facts, sf.path)
         if change is None:

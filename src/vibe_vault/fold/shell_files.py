@@ -33,8 +33,8 @@ _NOT_FILES = ("/dev/", "$", "`", "*", "?", "~", "{")  # not a file, or not a kno
 GLOB = ("*", "?", "[")  # a pattern: the caller matches it against the files it knows
 # Commands that may delete, rename or make files, or move to another folder:
 # a command line without any of these words is not parsed further for them.
-_CHANGERS = (r"\b(?:rm|unlink|mv|init|new|cd|pushd|cp|install|rsync|fmt|format|black|isort"
-             r"|prettier|gofmt|goimports|rustfmt|eslint|ruff|fix|clang-format)\b")
+_CHANGERS = (r"\b(?:rm|unlink|mv|init|new|cd|pushd|cp|install|rsync|submodule|fmt|format"
+             r"|black|isort|prettier|gofmt|goimports|rustfmt|eslint|ruff|fix|clang-format)\b")
 # Redirections in a simple command's text, left out of its words.
 _REDIRECTION = r"""(?<![^\s])(?:\d*|&)(?:>>?|<)&?\s*(?:"[^"]*"|'[^']*'|[^\s;&|<>]+)"""
 LOST = "\0"  # `at` after a `cd` to a folder not known (`cd $X`, `cd -`, `cd`)
@@ -48,6 +48,7 @@ COPY = "copy"  # `cp p to`: the file p copied to `to` (into it when a folder)
 COPY_TREE = "copytree"  # `cp -r p to`, `rsync -a p to`: a folder's files copied
 RSYNC = "rsync"  # `rsync p to`: what it sent (a file, a folder's files)
 FORMAT = "format"  # a formatter or fixer rewrote files in place (`to`: which, as a label)
+SUBMODULE = "submodule"  # `git submodule add … p`: p, a repository of its own, added there
 
 
 class ShellWrite(Struct, array_like=True, omit_defaults=True):
@@ -236,6 +237,7 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
         at[0] = _moved(at[0], operands[0] if operands else "")
         return []
     here = at[0]
+    out: list[ShellWrite] = []
     if tool == "git":
         while args and args[0].startswith("-"):  # git's own options: -C dir moves it
             option = args.pop(0)
@@ -243,9 +245,17 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
                 value = args.pop(0)
                 if option == "-C":
                     here = _moved(here, value)
-        if not args or args[0] not in ("rm", "mv"):
+        if args[:2] == ["submodule", "add"]:
+            out = _submodule(args[2:])
+        elif not args or args[0] not in ("rm", "mv"):
             return []
-        tool, args = "git " + args[0], args[1:]
+        else:
+            tool, args = "git " + args[0], args[1:]
+    if tool == "git":
+        for w in out:
+            if here != at[0]:
+                w.at = here
+        return out
     out = _changes_of(tool, args)
     # Its errors not printed (`2>/dev/null`): silence does not say it worked.
     # (`2>&1` keeps them; `>/dev/null 2>&1` does not)
@@ -256,6 +266,24 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
         if here != at[0]:
             w.at = here
     return out
+
+
+def _submodule(args: list[str]) -> list[ShellWrite]:
+    """`git submodule add [-b b] [--name n] <repository> [<path>]`: the path
+    (by default the repository's name) added as a submodule, and the
+    `.gitmodules` git writes its entry in (where git runs: the top of the
+    repository, as Claude Code runs it)."""
+    _, operands = _split_options(args, ("-b", "--branch", "--name", "--reference", "--depth"))
+    if not operands or len(operands) > 2:
+        return []
+    if len(operands) == 2:
+        path = operands[1].rstrip("/")
+    else:
+        path = operands[0].rstrip("/").rpartition("/")[2].rpartition(":")[2]
+        path = path[:-4] if path.endswith(".git") else path
+    if not path or not _usable(path) or any(x in path for x in GLOB):
+        return []
+    return [ShellWrite(path=path, kind=SUBMODULE), ShellWrite(path=".gitmodules")]
 
 
 # Runners a tool is started through (`uv run ruff format`, `npx prettier`):
