@@ -629,6 +629,51 @@ def todo_list(state: SessionState) -> list[Any]:
                      for s in todos_fold.running_in_background(f)] + left + _listed_running(state)
 
 
+# How an open thread of each kind is said after (or before) its words: the
+# note's Open threads section and the records (project notes, the next
+# session's start) say the same.
+OPEN_AFTER = {
+    "command": "left running in the background",
+    "monitor": "left running in the background",
+    "wakeup": "scheduled, not yet fired",
+    "scheduled": "still scheduled when the session ended",
+    "in_progress": "in progress",
+    "background": "running in the background",
+}
+OPEN_BEFORE = {"monitor": "Monitor: ", "wakeup": "Wake-up: ", "scheduled": "Scheduled: "}
+
+
+def unanswered_words(end: Ending) -> str:
+    """The open thread of a last request with no answer, "" when there is none."""
+    if not end.unanswered:
+        return ""
+    said = ("Claude is still at work on the last request" if end.at_work else
+            "The last request got no answer")
+    return f"{said}: {end.request}" if end.request else said
+
+
+def question_words(end: Ending, chars: int = 400) -> str:
+    """The open thread of a last answer's question nobody replied to, or ""."""
+    if not end.question:
+        return ""
+    asked = tx.one_line(end.question, chars)
+    return f"Claude asked, and the session ended with no reply: “{asked}”"
+
+
+def open_thread_words(state: SessionState, end: Ending, chars: int = 200) -> list[str]:
+    """What the session left open, one plain line each, as its note's Open
+    threads section lists it: the unanswered request, the question, then the
+    todos not completed and the work left running."""
+    out = [w for w in (unanswered_words(end), question_words(end, chars)) if w]
+    for t in todo_list(state):
+        if t.status == "completed":
+            continue
+        after = OPEN_AFTER.get(str(t.status), "")
+        words = OPEN_BEFORE.get(str(t.status), "") + tx.one_line(str(t.text), chars)
+        out.append(f"{words} ({after})" if after else words)
+    return out
+
+
 def _left_running(job: Any) -> Todo:
     """A job the transcript left running as an open thread: a command
     ("command"), a monitor ("monitor"), a scheduled prompt ("scheduled"), a

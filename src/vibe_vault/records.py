@@ -20,10 +20,10 @@ from vibe_vault.figures import (
     fallback_title,
     figures,
     named_title,
+    open_thread_words,
     request_words,
 )
 from vibe_vault.state import SessionState, token_total, worth_a_note
-from vibe_vault.text import one_line
 from vibe_vault.times import utc_iso
 
 
@@ -167,7 +167,6 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
     cost_by_model = {model: round(c, 6) for model, c in fig.costs.items()}
     stamps = [s for s in (stamp(p, read) for p, read in zip(files, _read_of(state, files),
                                                              strict=True)) if s is not None]
-    todos = list(f.todos) or list(f.tasks.values())
     project = state.project
     if not project and f.foreign_summaries and f.cwd:
         # No note, but summaries of the project's sessions: found by its project.
@@ -201,9 +200,7 @@ def make_record(state: SessionState, files: Sequence[StrPath], opts: RenderOptio
         prompts=f.prompts,
         output_short=fig.total.short,
         output_unrecorded=fig.total.unrecorded,
-        open_tasks=([f"Claude asked: {one_line(fig.ending.question, 200)}"]
-                    if fig.ending.question else [])
-        + [str(t.text) for t in todos if t.status != "completed"][:20],
+        open_tasks=open_thread_words(state, fig.ending)[:22],
         files=stamps,
         first_parent=f.first_parent,
         logical_parent=f.logical_parent,

@@ -5,7 +5,16 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 from msgspec import Struct, field
 
 from vibe_vault import text as tx
-from vibe_vault.figures import duration, n, plural, short_tokens, todo_list, unnamed_words
+from vibe_vault.figures import (
+    duration,
+    n,
+    plural,
+    question_words,
+    short_tokens,
+    todo_list,
+    unanswered_words,
+    unnamed_words,
+)
 from vibe_vault.fold.files import lines_mark, no_net_change
 from vibe_vault.markdown import (
     Md,
@@ -293,18 +302,11 @@ def open_threads(page: Page) -> list[Md]:
     left = [t for t in todos if t.status != "completed"]
     done = [t for t in todos if t.status == "completed"]
     out = [md("## Open threads")]
-    if end.unanswered:
-        # The transcript ends after a tool call (or with the request itself):
-        # whatever was asked last was never answered, or is being worked on.
-        said = ("Claude is still at work on the last request" if end.at_work else
-                "The last request got no answer")
-        out.append(md("- [ ] {}: {}", text(said), text(end.request)) if end.request else
-                   md("- [ ] {}", text(said)))
-    if end.question:
-        # The session ends on Claude asking the user (options, "should I …?"):
-        # nobody answered it here, so what it asks is still to decide.
-        out.append(md("- [ ] Claude asked, and the session ended with no reply: “{}”",
-                      text(tx.one_line(end.question, 400))))
+    # The transcript ends after a tool call (or with the request itself):
+    # whatever was asked last was never answered, or is being worked on. Or
+    # it ends on Claude asking the user (options, "should I …?"): nobody
+    # answered it here, so what it asks is still to decide.
+    out.extend(md("- [ ] {}", text(w)) for w in (unanswered_words(end), question_words(end)) if w)
     for t in left:
         if t.status == "command":
             out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
