@@ -303,3 +303,61 @@ def test_backfill_archives_by_default_and_archive_false_turns_it_off(env: Env) -
     home.cleanup()
     assert env.vv("restore", home.sid).returncode == 0
     assert home.files() == saved
+
+
+@pytest.mark.parametrize("syncfs", [True, False])
+def test_a_backfill_syncs_its_copies_before_it_records_them(
+        env: Env, monkeypatch: pytest.MonkeyPatch, syncfs: bool) -> None:
+    """A backfill's copies are not synced one by one (an fsync of each member
+    and manifest, three a session, was most of a first backfill's time): the
+    archive's file system is synced (syncfs) before each commit of the rows
+    that record sessions as read, so no row names a session whose copy a
+    power cut could still take. Where there is no syncfs, each file is synced
+    as it is written, as before."""
+    import sqlite3
+
+    from vibe_vault import backfill as backfill_module
+
+    lay_out(env, [WITH_AGENTS, *PLAIN])
+    cfg = config_for(env)
+    root = archive.archive_root(cfg)
+    if not syncfs:
+        monkeypatch.setattr(archive, "_SYNCFS", [None])
+    monkeypatch.setattr(backfill_module, "COMMIT_ROWS", 1)  # a commit after each session
+    synced: list[set[str]] = []  # the sessions with a copy, at each sync
+    committed: list[set[str]] = []  # the sessions the database held then (committed rows)
+    real_sync = archive.sync_all
+
+    def sync_all(c: Config) -> None:
+        real_sync(c)
+        synced.append({p.name for p in root.iterdir()} if root.is_dir() else set())
+        with sqlite3.connect(env.state / "vault.db") as db:
+            committed.append({r[0] for r in db.execute("SELECT session_id FROM records")})
+
+    monkeypatch.setattr(archive, "sync_all", sync_all)
+    archive_fsyncs: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        where = os.readlink(f"/proc/self/fd/{fd}") if os.path.exists("/proc/self/fd") else ""
+        if where.startswith(str(root)):
+            archive_fsyncs.append(where)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    r = env.vv_here("backfill", "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    sessions = {src.session_id for src in discover([env.claude / "projects"])[0]}
+    if syncfs and archive.can_sync_all():
+        assert archive_fsyncs == []
+        assert len(synced) >= len(sessions)  # (a commit a session)
+        for k in range(1, len(synced)):  # what was committed by then had been synced before
+            assert committed[k] <= synced[k - 1]
+        assert synced[-1] == sessions
+    else:
+        assert synced == []
+        # every archive file and manifest synced as it was written
+        assert len(set(archive_fsyncs)) >= len(sessions) * 2
+    archived_matches_transcripts(cfg)
+    for sid in archive.archived_sessions(cfg):
+        assert archive.verify(cfg, sid).problems == []

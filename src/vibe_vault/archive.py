@@ -8,7 +8,9 @@ and how long the `.gz` holding them is; a file that was rewritten starts a new
 archive generation.
 
 Crash safety: members are appended and synced before the manifest is replaced,
-so the manifest never claims bytes the archive lacks. Whatever lies past the
+so the manifest never claims bytes the archive lacks (a backfill syncs its
+sessions' copies together, `sync_all`, before the database records them as
+read). Whatever lies past the
 recorded length (a member cut by a kill, or one whose manifest update never
 happened) is cut at the next run. `repair` rebuilds a manifest from the members
 that decompress whole; `restore` keeps everything before a damaged member.
@@ -22,8 +24,9 @@ otherwise.
 import contextlib
 import os
 import stat
+import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -258,8 +261,8 @@ def _load_manifest(d: Path, sid: str) -> Manifest:
     return m
 
 
-def _save_manifest(d: Path, m: Manifest) -> None:
-    write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600, durable=True)
+def _save_manifest(d: Path, m: Manifest, sync: bool = True) -> None:
+    write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600, durable=sync)
 
 
 # -- members --------------------------------------------------------------------------------
@@ -331,9 +334,10 @@ def scan(fd: int, upto: int | None = None) -> Member:
 
 
 def _append_member(fd: int, at: int, src: int, offset: int, length: int,
-                   level: int = 6) -> int:
+                   level: int = 6, sync: bool = True) -> int:
     """Compress `length` bytes of `src` from `offset` as one gzip member written
-    at `at`, synced; the new end of the archive file."""
+    at `at`, synced (unless the caller syncs later); the new end of the
+    archive file."""
     comp = zlib.compressobj(level, zlib.DEFLATED, 31)
     pos = at
     done = 0
@@ -346,7 +350,8 @@ def _append_member(fd: int, at: int, src: int, offset: int, length: int,
         _kill_point()
     pos += _write_at(fd, comp.flush(), pos)
     _kill_point()
-    os.fsync(fd)
+    if sync:
+        os.fsync(fd)
     return pos
 
 
@@ -390,9 +395,12 @@ def needs_archive(cfg: Config, sid: str, files: list[Path]) -> bool:
 
 
 def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float = 30.0,
-                  level: int = 6) -> int:
+                  level: int = 6, sync: bool = True) -> int:
     """Append what is new in each file to its archive; bytes archived. Level 1
-    compresses ~2.7x faster than 6 into ~15% more bytes: what a hook uses."""
+    compresses ~2.7x faster than 6 into ~15% more bytes: what a hook uses.
+    `sync` False: nothing is synced here; the caller calls `sync_all` before
+    anything records the session as archived (a backfill: once for
+    thousands of sessions, not an fsync of each member and manifest)."""
     from vibe_vault.privacy import is_forgotten
 
     if is_forgotten(cfg.state_dir, sid):
@@ -430,11 +438,11 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
                 _subfolders(d, name)
                 fd = _open_archive(target, write=True)
                 try:
-                    _settle_tail(fd, e)
+                    _settle_tail(fd, e, sync)
                     if st.st_size > e.offset:
                         copied = st.st_size - e.offset
                         e.gz_size = _append_member(fd, e.gz_size, src, e.offset, copied,
-                                                   level)
+                                                   level, sync)
                         e.offset += copied
                         total += copied
                 finally:
@@ -444,8 +452,51 @@ def archive_files(cfg: Config, sid: str, files: list[Path], lock_timeout: float 
                 os.close(src)
             _kill_point()
         if changed or not (d / "manifest.json").exists():
-            _save_manifest(d, m)
+            _save_manifest(d, m, sync)
     return total
+
+
+def can_sync_all() -> bool:
+    """Whether `sync_all` is one call here (Linux's syncfs); elsewhere each
+    archive file is synced as it is written."""
+    return _syncfs() is not None
+
+
+def sync_all(cfg: Config) -> None:
+    """Everything written on the archive's file system on disk (syncfs: one
+    journal commit, where an fsync of each member and manifest of a first
+    backfill cost ~6 ms of waiting and 0.3 ms of CPU apiece here)."""
+    call = _syncfs()
+    if call is None:
+        return
+    try:
+        fd = os.open(archive_root(cfg), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # no archive yet: nothing written to it
+    try:
+        if call(fd) != 0:
+            os.sync()
+    finally:
+        os.close(fd)
+
+
+_SYNCFS: list[Callable[[int], int] | None] = []  # looked up once: ctypes costs ~3 ms
+
+
+def _syncfs() -> Callable[[int], int] | None:
+    """Linux's syncfs, or None where there is none."""
+    if not _SYNCFS:
+        try:
+            if not sys.platform.startswith("linux"):
+                raise ImportError
+            import ctypes
+
+            found = ctypes.CDLL(None, use_errno=True).syncfs
+            found.argtypes, found.restype = [ctypes.c_int], ctypes.c_int
+            _SYNCFS.append(found)
+        except (OSError, AttributeError, ImportError):
+            _SYNCFS.append(None)
+    return _SYNCFS[0]
 
 
 def remove(cfg: Config, sid: str) -> str | None:
@@ -612,17 +663,20 @@ def _unchanged(d: Path, path: Path, e: ArchivedFile) -> bool:
             and gz.st_size == e.gz_size)
 
 
-def _settle_tail(fd: int, e: ArchivedFile) -> None:
+def _settle_tail(fd: int, e: ArchivedFile, sync: bool = True) -> None:
     """Make the archive file end where the manifest says: cut what a killed run
     left past it; when the file is shorter or the length was never recorded,
-    take what its whole members hold."""
+    take what its whole members hold, synced before a manifest names them.
+    (A new file is empty: nothing to cut or sync, where every first backfill
+    paid an fsync per file.)"""
     size = os.fstat(fd).st_size
-    if e.gz_size < 0 or size < e.gz_size:
+    scanned = e.gz_size < 0 or size < e.gz_size
+    if scanned:
         found = scan(fd)
         e.gz_size, e.offset = found.gz_size, found.raw_size
-        size = -1
     if size != e.gz_size:
         os.ftruncate(fd, e.gz_size)
+    if sync and size and (scanned or size != e.gz_size):
         os.fsync(fd)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -78,6 +78,9 @@ class Job(Struct, gc=False):
     force: bool  # read again from byte 0
     idle_before: float  # epoch seconds: active with nothing newer -> ended (idle)
     archive: bool  # archive its files once read
+    # ... its copies left to the run to sync (archive.sync_all, before the
+    # rows that record the session are committed), not synced one by one
+    archive_synced_by_run: bool
     links: Links | None = None  # the links its note will most likely carry
     defer_note: bool = False  # its note written at the end, with the links known (owed)
 
@@ -151,7 +154,8 @@ def _work(job: Job) -> tuple[str, Outcome | None, str]:
         if job.archive:
             from vibe_vault.archive import archive_files, session_files
 
-            archive_files(_cfg, sid, session_files(main, agents), level=1)
+            archive_files(_cfg, sid, session_files(main, agents), level=1,
+                          sync=not job.archive_synced_by_run)
     except LockTimeout:
         return sid, None, f"session {sid} stayed locked"
     except (NotAFile, OSError) as exc:
@@ -215,8 +219,9 @@ class _RowWriter:
     times the database's size (6.8 GB) in 19 s; in batches of 5,000, 2.1 GB
     in 11 s."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, before_commit: Callable[[], None] | None = None) -> None:
         self.conn = conn
+        self.before_commit = before_commit  # (the archive copies of the rows' sessions synced)
         self.pending = 0
         self.since = 0.0
         self.ids: dict[str, int] = {}  # the search index's folder ids, across commits
@@ -245,6 +250,8 @@ class _RowWriter:
 
     def commit(self) -> None:
         if self.pending:
+            if self.before_commit is not None:
+                self.before_commit()
             self.conn.execute("COMMIT")
             self.pending = 0
 
@@ -311,13 +318,21 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     # puts back. By default only the sessions read are archived (a warm run
     # stays a stat per file); --archive checks every session's copy.
     archiving = bool(request.archive or cfg.get("archive"))
+    synced_by_run = False
     if archiving:
+        from vibe_vault import archive
         from vibe_vault.archive import (
             finish_pending,
             move_out_of_vault,
             needs_archive,
             session_files,
         )
+
+        # The copies are synced by the run, once before each commit of the
+        # rows that record their sessions as read (_RowWriter), not by an
+        # fsync of each member and manifest (three a session: most of a
+        # first backfill's time went waiting on them).
+        synced_by_run = archive.can_sync_all()
 
         moved = move_out_of_vault(cfg)
         if moved:
@@ -440,7 +455,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             sizes[sid] = sum(st.st_size for st in now if st)
             recency[sid] = max((st.st_mtime_ns for st in now if st), default=0)
             jobs.append(Job(sid, src.main, src.agents or _NO_AGENTS, request.force,
-                            idle_before, archiving))
+                            idle_before, archiving, synced_by_run))
     # The last folder's files and their stats (12,500 in a large project, ~9 MB)
     # are not needed past here: not kept through the run.
     walked, sources = None, []
@@ -460,7 +475,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     watcher.start(len(jobs), sum(sizes.values()))
     # Each session's rows go to the database as it finishes (what is kept in
     # memory is a project name and a note folder per session, not a record).
-    writer = _RowWriter(conn)
+    writer = _RowWriter(conn, (lambda: archive.sync_all(cfg)) if synced_by_run else None)
     projects: set[str] = set(staged)
     folders: set[str] = set()
     unsettled: set[str] = set()  # sessions that failed or were forgotten by a worker
