@@ -177,6 +177,19 @@ def unstamped(value: object) -> object:
     return value
 
 
+def _rows_of(table: str) -> str:
+    """A table's rows, in order; a neighbour key with the session of the
+    record it points at, not the record's rowid: a record's rowid is where a
+    backfill's parallel workers happened to finish it first (a record put
+    again keeps it), storage, not what the key holds."""
+    from vibe_vault import neighbours
+
+    if table in neighbours.TABLES:
+        return (f'SELECT h, (SELECT session_id FROM records WHERE records.rowid = rec) '
+                f'FROM "{table}" ORDER BY 1, 2')
+    return f'SELECT * FROM "{table}" ORDER BY 1'
+
+
 def row_held(row: tuple[object, ...]) -> tuple[object, ...]:
     """A database row; a record's body (msgpack) as what it holds, the stamp of
     each of its files (path, size, time, inode) without the inode."""
@@ -223,7 +236,7 @@ def left_in(env: Env) -> dict[str, object]:
                     "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
                     if t not in DB_STAMPS]
                 held = {t: [repr(row_held(row)).replace(str(env.root), "<root>")
-                            for row in conn.execute(f'SELECT * FROM "{t}" ORDER BY 1')
+                            for row in conn.execute(_rows_of(t))
                             if not (t == "meta" and row[0] in META_STAMPS)] for t in tables}
                 conn.close()
             out[name] = held

@@ -109,6 +109,15 @@ def count(conn: sqlite3.Connection, body: bytes, sign: int) -> None:
                          key)
 
 
+def change(conn: sqlite3.Connection, old: bytes, new: bytes) -> None:
+    """A record's share of the sums moved from its old body to its new one:
+    nothing written when what they count is the same (a change of links)."""
+    if old == new or _decode(old) == _decode(new):
+        return
+    count(conn, old, -1)
+    count(conn, new, 1)
+
+
 def rebuild(conn: sqlite3.Connection) -> None:
     """The sums made again from every record (in the caller's transaction):
     after an upgrade from a database without them."""

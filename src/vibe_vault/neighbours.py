@@ -84,6 +84,22 @@ def count(conn: sqlite3.Connection, rowid: int, body: bytes, sign: int) -> None:
             conn.executemany(f"DELETE FROM {table} WHERE h = ? AND rec = ?", rows)
 
 
+def change(conn: sqlite3.Connection, rowid: int, old: bytes, new: bytes) -> None:
+    """A record's keys moved from its old body to its new one (its rowid the
+    same): only the keys that differ are taken out or put in."""
+    if old == new:
+        return
+    before, after = _keys(_decode(old)), _keys(_decode(new))
+    for table in TABLES:
+        was, now = before.get(table, set()), after.get(table, set())
+        if was - now:
+            conn.executemany(f"DELETE FROM {table} WHERE h = ? AND rec = ?",
+                             [(k, rowid) for k in sorted(was - now)])
+        if now - was:
+            conn.executemany(f"INSERT OR IGNORE INTO {table}(h, rec) VALUES (?, ?)",
+                             [(k, rowid) for k in sorted(now - was)])
+
+
 def rebuild(conn: sqlite3.Connection) -> None:
     """The keys made again from every record (in the caller's transaction)."""
     for table in TABLES:

@@ -176,32 +176,50 @@ def put(conn: sqlite3.Connection, rec: Record) -> None:
 
 
 def put_row(conn: sqlite3.Connection, row: Row) -> None:
-    """`put`, of a record made into its rows already."""
+    """`put`, of a record made into its rows already. Only what changed is
+    written: a record whose columns and body are as stored is left alone, a
+    changed one is updated in place (its rowid kept, so are the keys that find
+    it as a neighbour, but those that changed), its share of the sums moved
+    only when what they count changed, its files' stamps and unknown entry
+    types rewritten only when they differ. (A backfill's link pass changes
+    most records' links and nothing else: replacing each row whole was four
+    index entries, a dozen key rows and the sums taken out and put back.)"""
     from vibe_vault import aggregates, neighbours
 
     sid = row.session_id
-    # The sums change by the session's change: its old record's share out, the
-    # new one's in; so do the keys that find it as a neighbour.
-    old = conn.execute("SELECT rowid, body FROM records WHERE session_id = ?",
-                       (sid,)).fetchone()
-    if old is not None:
-        aggregates.count(conn, old[1], -1)
-        neighbours.count(conn, old[0], old[1], -1)
-    if row.has_note:
-        aggregates.count(conn, row.body, 1)
-    cur = conn.execute(
-        f"INSERT OR REPLACE INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        (sid, row.project, row.started, row.ended, row.status, int(row.has_note),
-         row.note, row.active_minutes, row.cost_usd, row.body))
-    if cur.lastrowid is not None:
-        neighbours.count(conn, cur.lastrowid, row.body, 1)
-    for table in ("stamps", "unknown"):
-        conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (sid,))
-    conn.executemany("INSERT OR REPLACE INTO stamps(path, session_id, size, mtime_ns, inode) "
-                     "VALUES (?, ?, ?, ?, ?)",
-                     [(f.path, sid, f.size, f.mtime_ns, f.inode) for f in row.files])
-    conn.executemany("INSERT INTO unknown(session_id, kind, n) VALUES (?, ?, ?)",
-                     [(sid, k, n) for k, n in row.unknown.items()])
+    columns = (row.project, row.started, row.ended, row.status, int(row.has_note), row.note,
+               row.active_minutes, row.cost_usd)
+    old = conn.execute(
+        "SELECT rowid, body, project, started, ended, status, has_note, note, active_minutes, "
+        "cost_usd FROM records WHERE session_id = ?", (sid,)).fetchone()
+    if old is None:
+        if row.has_note:
+            aggregates.count(conn, row.body, 1)
+        cur = conn.execute(f"INSERT INTO records({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                           (sid, *columns, row.body))
+        if cur.lastrowid is not None:
+            neighbours.count(conn, cur.lastrowid, row.body, 1)
+    elif old[1] != row.body or tuple(old[2:]) != columns:
+        # The sums change by the session's change: its old record's share
+        # out, the new one's in; so do the keys that find it as a neighbour.
+        aggregates.change(conn, old[1], row.body)
+        conn.execute("UPDATE records SET project = ?, started = ?, ended = ?, status = ?, "
+                     "has_note = ?, note = ?, active_minutes = ?, cost_usd = ?, body = ? "
+                     "WHERE rowid = ?", (*columns, row.body, old[0]))
+        neighbours.change(conn, old[0], old[1], row.body)
+    stamps = [(f.path, sid, f.size, f.mtime_ns, f.inode) for f in row.files]
+    if old is None or sorted(conn.execute(
+            "SELECT path, session_id, size, mtime_ns, inode FROM stamps WHERE session_id = ?",
+            (sid,))) != sorted(stamps):
+        conn.execute("DELETE FROM stamps WHERE session_id = ?", (sid,))
+        conn.executemany("INSERT OR REPLACE INTO stamps(path, session_id, size, mtime_ns, inode) "
+                         "VALUES (?, ?, ?, ?, ?)", stamps)
+    unknown = [(sid, k, n) for k, n in row.unknown.items()]
+    if old is None or sorted(conn.execute(
+            "SELECT session_id, kind, n FROM unknown WHERE session_id = ?",
+            (sid,))) != sorted(unknown):
+        conn.execute("DELETE FROM unknown WHERE session_id = ?", (sid,))
+        conn.executemany("INSERT INTO unknown(session_id, kind, n) VALUES (?, ?, ?)", unknown)
 
 
 def delete(conn: sqlite3.Connection, sid: str) -> None:
