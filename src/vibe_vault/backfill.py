@@ -556,7 +556,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             watcher.phase(f"writing the notes of {len(owed):,} sessions, with their links")
         count = len(owed)
         summary.index_notes_written = index.regenerate(cfg, None if first else projects,
-                                                       conn=conn, owed=owed)
+                                                       conn=conn, owed=owed, index_rows=True)
         summary.written += count - len(owed)
         for sid in sorted(owed):  # (its lock held past the pass: the next run writes it)
             summary.failed += 1

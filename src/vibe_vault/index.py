@@ -15,11 +15,13 @@ import sqlite3
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from datetime import date
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
+from vibe_vault.document import Document
 from vibe_vault.figures import claude_worked, options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
@@ -50,10 +52,21 @@ from vibe_vault.vault import (
     project_note_path,
 )
 
+if TYPE_CHECKING:
+    from vibe_vault.session import Store
+    from vibe_vault.state import SessionState
+
+
+# A session's search rows as a pass that saved its state makes them: the
+# state's key, the stamp of the file saved, the session id and its document
+# (vaultdb.put_indexed's arguments).
+IndexRow = tuple[str, int, str, Document | None]
+
 
 def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record],
                 lock_timeout: float = 2.0, owed: AbstractSet[str] = frozenset(),
-                written: set[str] | None = None) -> set[str]:
+                written: set[str] | None = None,
+                indexed: list[IndexRow] | None = None) -> set[str]:
     """Write changed links into session states and notes; the sessions changed.
 
     Only sessions whose record says their note carries other links are
@@ -61,6 +74,9 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     sessions in `owed`, whose notes a backfill left to this pass (their links
     not known when they were read: session.Update.defer_note), whose notes
     are written whatever their links (each one written is added to `written`).
+    `indexed`, when given, gets the search rows of each session whose state
+    was saved, made from the state in hand (a backfill puts them, and its
+    search catch-up then reads none of those states again).
     """
     from vibe_vault.render.memo import Memo
     from vibe_vault.session import Store
@@ -87,6 +103,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                     note = render(state, options_for(cfg))
                 write_session_note(cfg.vault, state, note, cfg.state_dir)
                 store.save(state)
+                if indexed is not None:
+                    indexed.append(_index_row(store, state))
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up
         if owes and written is not None:
@@ -99,6 +117,19 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
         rec.title = title_of(state)
         changed.add(sid)
     return changed
+
+
+def _index_row(store: Store, state: SessionState) -> IndexRow:
+    """The search rows of a session whose state was just saved (under its
+    lock), as the search catch-up would make them from the file."""
+    from vibe_vault import filestamp
+    from vibe_vault.document import document_of
+    from vibe_vault.paths import safe_id
+
+    path = store.state_path(state.session_id)
+    store.load_said(state, path)  # (the whole of what was said, for the document)
+    return (safe_id(state.session_id), filestamp.of(os.stat(path)), state.session_id,
+            document_of(state))
 
 
 def _iso(started: str) -> Md:
@@ -347,15 +378,19 @@ def render_daily(day: str, records: list[Record]) -> str:
 
 
 def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: float = 2.0,
-               conn: sqlite3.Connection | None = None, owed: set[str] | None = None) -> int:
+               conn: sqlite3.Connection | None = None, owed: set[str] | None = None,
+               index_rows: bool = False) -> int:
     """Links, the notes of the given projects (default: all), the home note (and
     daily notes if enabled); notes written. A session whose lock stays held
     past `lock_timeout` keeps its old links until the next run. `owed`: the
     sessions whose notes a backfill left to this pass (apply_links), each
-    taken out of the set once written, and not counted in what is returned."""
+    taken out of the set once written, and not counted in what is returned.
+    `index_rows`: the search rows of every session whose state this pass
+    saves are put too, made from the state in hand (a backfill's, whose
+    search catch-up would otherwise read each of those states again)."""
     if conn is None:
         with registry.opened(cfg) as own:
-            return regenerate(cfg, projects, lock_timeout, own, owed)
+            return regenerate(cfg, projects, lock_timeout, own, owed, index_rows)
     if projects is None:
         projects = {row[0] for row in conn.execute(
             "SELECT DISTINCT project FROM records WHERE has_note")}
@@ -364,16 +399,19 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
     daily = bool(cfg.get("daily_notes"))
     # One project at a time: links never cross projects, so memory follows
     # the largest project, not the history.
+    folders: dict[str, int] = {}  # the search index's folder ids, across transactions
     for done in _projects_done(cfg, conn, sorted(projects), lock_timeout, daily,
-                               owed or set()):
+                               owed or set(), index_rows):
         written += done.written
         if owed is not None:
             owed.difference_update(done.owed_written)
         days.update(done.days)
-        if done.changed:
+        if done.changed or done.indexed:
             with vaultdb.transaction(conn):
                 for rec in done.changed:
                     registry.put(conn, rec)
+                for key, stamp, sid, doc in done.indexed:
+                    vaultdb.put_indexed(conn, key, stamp, sid, doc, folders)
     return written + _home_and_days(cfg, conn, days if daily else set())
 
 
@@ -445,6 +483,7 @@ class ProjectDone(Struct):
     written: int  # (of the notes owed, none)
     days: list[str]
     owed_written: list[str] = field(default_factory=list)  # the owed notes written
+    indexed: list[IndexRow] = field(default_factory=list)  # (asked for: regenerate's index_rows)
 
 
 PARALLEL_FROM = 16  # projects, from which they are done on every core
@@ -461,11 +500,13 @@ class Applied(Struct):
 
     changed: list[Record]
     written: list[str]
+    indexed: list[IndexRow] = field(default_factory=list)
 
 
 def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
                    lock_timeout: float, daily: bool,
-                   owed: AbstractSet[str] = frozenset()) -> Iterator[ProjectDone]:
+                   owed: AbstractSet[str] = frozenset(),
+                   index_rows: bool = False) -> Iterator[ProjectDone]:
     """_project_done of each project. Many (a first backfill, a reprocess)
     are done by forked workers, one per core, each reading the database on a
     connection of its own (the links, project notes and session notes of
@@ -482,19 +523,21 @@ def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
             def work(project: str) -> ProjectDone:
                 if not reader:
                     reader.append(vaultdb.reader(cfg.state_dir))
-                return _project_done(cfg, reader[0], project, lock_timeout, daily, owed)
+                return _project_done(cfg, reader[0], project, lock_timeout, daily, owed,
+                                     index_rows)
 
             yield from workers.in_order(
                 work, projects, cores, ProjectDone,
                 again=lambda project: _project_done(cfg, conn, project, lock_timeout, daily,
-                                                    owed))
+                                                    owed, index_rows))
             return
     for project in projects:
-        yield _project_done(cfg, conn, project, lock_timeout, daily, owed)
+        yield _project_done(cfg, conn, project, lock_timeout, daily, owed, index_rows)
 
 
 def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_timeout: float,
-                  daily: bool, owed: AbstractSet[str] = frozenset()) -> ProjectDone:
+                  daily: bool, owed: AbstractSet[str] = frozenset(),
+                  index_rows: bool = False) -> ProjectDone:
     """One project's links applied to its sessions, and its note written.
     The links are worked out from the records as registry.link_records_of
     reads them; a session whose links changed is read whole again, given
@@ -505,7 +548,8 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
         return ProjectDone(changed=[], written=0, days=[])
     links = compute_links(records, tellers)
     wrote_owed: set[str] = set()
-    changed = _apply(cfg, links, records, lock_timeout, owed, wrote_owed)
+    indexed: list[IndexRow] | None = [] if index_rows else None
+    changed = _apply(cfg, links, records, lock_timeout, owed, wrote_owed, indexed)
     whole: dict[str, Record] = {}
     for sid in sorted(changed):
         rec = registry.get(conn, sid)
@@ -516,35 +560,41 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
         cfg, project_note_path(project), render_project(project_view(conn, project, whole)))
     days = sorted({day(r.started) for r in records.values() if r.started}) if daily else []
     return ProjectDone(changed=list(whole.values()), written=written, days=days,
-                       owed_written=sorted(wrote_owed))
+                       owed_written=sorted(wrote_owed), indexed=indexed or [])
 
 
 def _apply(cfg: Config, links: dict[str, Links], records: dict[str, Record],
-           lock_timeout: float, owed: AbstractSet[str], written: set[str]) -> set[str]:
+           lock_timeout: float, owed: AbstractSet[str], written: set[str],
+           indexed: list[IndexRow] | None = None) -> set[str]:
     """apply_links, the owed notes of a project written on every core when
     they are many: chunks of its sessions, each worker given their links and
     link records, the records it changed sent back into `records`."""
     mine = sorted(sid for sid in links if sid in owed)
     cores = os.cpu_count() or 1
     if len(mine) < OWED_PARALLEL_FROM or cores < 2:
-        return apply_links(cfg, links, records, lock_timeout, owed, written)
+        return apply_links(cfg, links, records, lock_timeout, owed, written, indexed)
     from vibe_vault import workers
 
     if not workers.available():
-        return apply_links(cfg, links, records, lock_timeout, owed, written)
+        return apply_links(cfg, links, records, lock_timeout, owed, written, indexed)
     rest = {sid: lk for sid, lk in links.items() if sid not in owed}
-    changed = apply_links(cfg, rest, records, lock_timeout)  # (the few already written)
+    # (the few already written)
+    changed = apply_links(cfg, rest, records, lock_timeout, indexed=indexed)
     chunks = [mine[i : i + OWED_CHUNK] for i in range(0, len(mine), OWED_CHUNK)]
 
     def work(chunk: list[str]) -> Applied:
         done: set[str] = set()
         these = {sid: records[sid] for sid in chunk}
+        rows: list[IndexRow] | None = [] if indexed is not None else None
         moved = apply_links(cfg, {sid: links[sid] for sid in chunk}, these, lock_timeout,
-                            owed, done)
-        return Applied(changed=[these[sid] for sid in sorted(moved)], written=sorted(done))
+                            owed, done, rows)
+        return Applied(changed=[these[sid] for sid in sorted(moved)], written=sorted(done),
+                       indexed=rows or [])
 
     for applied in workers.in_order(work, chunks, cores, Applied):
         written.update(applied.written)
+        if indexed is not None:
+            indexed.extend(applied.indexed)
         for rec in applied.changed:
             records[rec.session_id] = rec
             changed.add(rec.session_id)
