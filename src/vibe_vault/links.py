@@ -6,6 +6,7 @@ Pure: records in, links out.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from msgspec import Struct, field
 
@@ -108,13 +109,12 @@ def tag_title(named: str, summary_line: str, fallback: str, title: str) -> str:
 def group_tags(group: list[Record]) -> dict[str, str]:
     """The tag of each session of a group of two or more with the same title."""
     by_words = _word_tags(group)
-    dated = [r for r in group if not by_words.get(r.session_id)]
-    days = [day(r.started) for r in dated]
+    days = Counter(day(r.started) for r in group if not by_words.get(r.session_id))
     out = {}
     for r in group:
         its_day = day(r.started)
         out[r.session_id] = by_words.get(r.session_id) or (
-            its_day if days.count(its_day) == 1 else day_and_time(r.started))
+            its_day if days[its_day] == 1 else day_and_time(r.started))
     return out
 
 
@@ -124,18 +124,27 @@ def _word_tags(group: list[Record]) -> dict[str, str]:
     request is all shared, nor for two whose words would read the same."""
     words = {r.session_id: r.request_words.split() for r in group}
     folded = {sid: [w.casefold() for w in ws] for sid, ws in words.items()}
+    # The longest opening a request shares with any other is what it shares
+    # with one beside it in sorted order (two further apart share no more
+    # than each shares with those between them): a sort, where comparing
+    # every pair was quadratic in the group (a title 230 sessions of a large
+    # project share: 53,000 comparisons, at every link pass and SessionEnd).
+    ranked = sorted(folded, key=folded.__getitem__)
+    shared: dict[str, int] = dict.fromkeys(ranked, 0)
+    for a, b in itertools.pairwise(ranked):
+        common = _shared(folded[a], folded[b])
+        shared[a] = max(shared[a], common)
+        shared[b] = max(shared[b], common)
     tags: dict[str, str] = {}
     for sid, ws in words.items():
-        if not ws:
+        if not ws or shared[sid] >= len(ws):
             continue
-        shared = max(_shared(folded[sid], folded[other]) for other in folded if other != sid)
-        if shared >= len(ws):
-            continue
-        rest = ws[shared:shared + TAG_WORDS]
-        text = " ".join(rest) + (" …" if shared + TAG_WORDS < len(ws) else "")
-        tags[sid] = trim(("… " if shared else "") + text, TAG_CHARS)
-    told = [t.casefold() for t in tags.values()]
-    return {sid: t for sid, t in tags.items() if told.count(t.casefold()) == 1}
+        k = shared[sid]
+        rest = ws[k:k + TAG_WORDS]
+        text = " ".join(rest) + (" …" if k + TAG_WORDS < len(ws) else "")
+        tags[sid] = trim(("… " if k else "") + text, TAG_CHARS)
+    told = Counter(t.casefold() for t in tags.values())
+    return {sid: t for sid, t in tags.items() if told[t.casefold()] == 1}
 
 
 def _shared(a: list[str], b: list[str]) -> int:
