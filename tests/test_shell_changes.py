@@ -285,8 +285,9 @@ def git_says_the_session_changed(main: Path) -> dict[str, str]:
     "deleted" or "created"): each file `git rm` reported removing (`rm 'P'`),
     each `delete mode` file of a commit that a plain `rm` of the session named
     (itself, or a folder over it with the file listed by a Glob of the
-    session), and each `create mode` file a scaffolding command of the
-    session makes."""
+    session), each `create mode` file a scaffolding command of the
+    session makes, and `.gitmodules` where a `git status` after a `git
+    submodule add` lists it as staged."""
     wanted: dict[str, str] = {}
     objs = objects(main)
     cwd = next((str(o["cwd"]) for o in objs if o.get("cwd")), "")
@@ -295,10 +296,19 @@ def git_says_the_session_changed(main: Path) -> dict[str, str]:
                   for f in (o["toolUseResult"].get("filenames") or []) if isinstance(f, str)}
         removed: set[str] = set()  # absolute paths a plain `rm` named, or files under them
         scaffolded: set[str] = set()
+        submodules: set[str] = set()  # folders a `git submodule add` ran in
         for command, output, failed in _bash_runs(main):
             if failed:
                 continue
             here = _leading_cd(command, cwd)
+            if re.search(r"\bgit submodule add\b", command):
+                submodules.add(here)
+            elif here in submodules and output and re.search(r"\bgit status\b", command):
+                # git's status after it: `.gitmodules` staged
+                m = re.search(r"Changes to be committed:\n(.*?)(?:\n\n|\Z)", output, re.S)
+                if m and re.search(r"(?m)^\t(?:new file|modified):\s+\.gitmodules$", m.group(1)):
+                    wanted[posixpath.join(here, ".gitmodules")] = "written"
+                submodules.discard(here)
             if re.search(r"\bgit rm\b", command):
                 for rel in re.findall(r"(?m)^rm '([^']+)'$", output):
                     wanted[posixpath.join(here, rel)] = "deleted"

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 49
+STATE_VERSION = 50
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -193,6 +193,10 @@ class ShellFile(Struct, array_like=True, omit_defaults=True):
     unsure: bool = False
     listed: bool = False  # a copy or formatter whose output names the files (`cp -v`)
     quiet: bool = False  # its errors were thrown away (`2>/dev/null`)
+    # It may not have run at all; what would show it ran (fold.shell_files.ShellWrite).
+    skippable: bool = False
+    guarded: bool = False
+    proofs: list[Redacted] = field(default_factory=list)
 
 
 class Unnamed(Struct, array_like=True, omit_defaults=True):

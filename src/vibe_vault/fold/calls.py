@@ -267,7 +267,7 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
     handler = ON_RESULT.get(call.name)
     if handler is not None:
         handler(ctx, call, action, Outcome(status=status, text=text, result=result, ms=ms,
-                                           ts=ts))
+                                           ts=ts, exit_ok=not is_error))
     if status == "denied":
         said = host_words or refusal_words(text)
         if not said and isinstance(e.userFeedback, str):  # 2.1.3xx: a field of its own

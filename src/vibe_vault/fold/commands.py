@@ -323,7 +323,10 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
     if printed:
         files.on_output(ctx, printed)
     if call.shell_files:
-        files.on_shell_result(ctx, call, status, printed)
+        # (what the line's status says ran: a check piped on that failed,
+        # or a usage text, does not undo the line's other commands)
+        line = "ok" if outcome.exit_ok and status in ("failed", "unknown", USAGE) else status
+        files.on_shell_result(ctx, call, line, printed)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)
 

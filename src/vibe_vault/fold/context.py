@@ -393,6 +393,9 @@ class Outcome(Struct):
     result: ToolResult | None
     ms: int | None
     ts: str
+    # The tool said it succeeded (a command: its line's exit status was 0),
+    # whatever its output says of it (a check piped on that failed, a usage text).
+    exit_ok: bool = False
 
 
 

@@ -77,6 +77,13 @@ def _lines(text: str, cut_first: bool | None = None) -> list[str]:
     return lines[:HEAD_SCAN] if cut_first is None else lines[-HEAD_SCAN:]
 
 
+def shows_failure(output: str) -> bool:
+    """Whether any line of a command's output reads as an error (not a
+    warning), or a check's failure marker is in it."""
+    return any(_is_error([line.strip()]) for line in output[-ERROR_CHARS * 8:].splitlines()
+               if line.strip()) or verdicts.judge(output) == "failed"
+
+
 def _is_error(lines: list[str]) -> bool:
     """Whether the (one) line reads as an error and not as a warning."""
     return bool(lines) and not rx(_WARNING_LINE).search(lines[0]) \

@@ -7,7 +7,7 @@ import posixpath
 from typing import Any
 
 from vibe_vault.entries import ToolInput, ToolResult, decode_raw
-from vibe_vault.fold import shell_files
+from vibe_vault.fold import errors, shell_files
 from vibe_vault.fold.context import Context, Outcome
 from vibe_vault.fold.todos import PLAN_FULL_CHARS
 from vibe_vault.fold.tools import is_secrets_file, learn_file
@@ -339,7 +339,8 @@ def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
             learn_file(ctx, w.body)  # what goes into a .env is kept out wherever it comes back
         sf = ShellFile(path=ctx.name(path, PATH_CHARS), append=w.append, kind=w.kind,
                        into=w.into, forced=w.forced, unsure=w.unsure, listed=w.listed,
-                       quiet=w.quiet)
+                       quiet=w.quiet, skippable=w.skippable, guarded=w.guarded,
+                       proofs=[ctx.name(p, PATH_CHARS) for p in w.proofs])
         if w.kind == shell_files.FORMAT:
             sf.to = Redacted(w.to)  # (its label: vibe-vault's own words)
         elif w.to:
@@ -385,11 +386,18 @@ def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") 
     counted (a file the session knew: the lines between; else all of them,
     estimated, as a Write over a file not known); an append or an `echo … >
     f` is counted as not known. Where the command's own exit status is not
-    the line's (`rm f || true`), what it printed says whether it failed."""
-    if status != "ok":
+    the line's (`rm f || true`), what it printed says whether it failed.
+    A line that failed changed what its output shows ran (_ran)."""
+    if status not in ("ok", "failed"):
         return
     facts = ctx.facts
     for sf in call.shell_files:
+        # Its line's status does not say it ran: it failed (and this one may
+        # be the one that did), or this one may have been skipped without a
+        # word (after `||` or a quiet test, or where something printed an error).
+        if ((status == "failed" and not sf.unsure) or (sf.unsure and sf.skippable and (
+                sf.guarded or errors.shows_failure(output)))) and not _ran(sf, output):
+            continue
         if sf.kind == shell_files.FORMAT:
             _formatted(ctx, sf, output)
             continue
@@ -411,6 +419,45 @@ def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") 
         change.gone = False
         _add_op(change, "appended by a command" if sf.append else "written by a command")
         change.steps += 1
+
+
+def _ran(sf: ShellFile, output: str) -> bool:
+    """Whether a command whose line's status does not say it ran (the line
+    failed, or it may have been skipped) changed its files, by what the line
+    printed: a copy that names what it copied (`cp -v`) did; another did when
+    a command joined to it by `&&` after it shows it ran (the line an `echo`
+    prints, an error that command's name starts, a refusal naming a file it
+    writes): all before it succeeded. Else it is not told (it may be the one
+    that failed, or come after it, or not have run)."""
+    if sf.listed and sf.kind in (shell_files.COPY, shell_files.COPY_TREE, shell_files.RSYNC):
+        return True
+    if not output:
+        return False
+    lines: list[str] | None = None
+    for proof in sf.proofs:
+        kind, _, what = str(proof).partition(":")
+        if not what:
+            continue
+        if lines is None:
+            lines = [ln.strip() for ln in output.splitlines()]
+        if kind + ":" == shell_files.ECHOED and what in lines:
+            return True
+        if kind + ":" == shell_files.TOOL and any(_said_by(ln, what) for ln in lines):
+            return True
+        if kind + ":" == shell_files.WRITES:
+            tool, _, path = what.partition(":")
+            if any(ln.startswith(tool + ": ") and _refused(ln, path) for ln in lines):
+                return True
+    return False
+
+
+def _said_by(line: str, tool: str) -> bool:
+    """Whether an output line is one a command `tool` printed of itself (or
+    the shell of it): `cp: cannot stat …`, `npm ERR! …`, git's `fatal: …`,
+    `bash: foo: command not found`."""
+    return line.startswith((tool + ": ", tool + " ERR!", tool + " error ")) or (
+        tool == "git" and line.startswith("fatal: ")) or line.endswith(
+        (f" {tool}: command not found", f"command not found: {tool}"))
 
 
 def _add_op(change: FileChange, op: str) -> None:
@@ -461,7 +508,24 @@ def _refused(output: str, path: str) -> bool:
     name = path.replace("\\", "/").rstrip("/").rpartition("/")[2]
     if not name or name not in output:
         return False
-    return any(name in line and rx(_REFUSALS).search(line) for line in output.splitlines())
+    return any(_names(line, name) and rx(_REFUSALS).search(line)
+               for line in output.splitlines())
+
+
+def _names(line: str, name: str) -> bool:
+    """Whether `line` holds the file name `name` whole: "cannot access
+    'gone.txt'" does not name `e.txt`. (No pattern made of the name: the
+    package's patterns are kept compiled in a file, and a name is the user's.)"""
+    at = line.find(name)
+    while at >= 0:
+        before = line[at - 1] if at else " "
+        after = line[at + len(name):at + len(name) + 2]
+        if not (before.isalnum() or before in "_.-") and not (
+                after[:1].isalnum() or after[:1] in "_-" or (
+                    after[:1] == "." and after[1:2].isalnum())):
+            return True
+        at = line.find(name, at + 1)
+    return False
 
 
 def _claimed(sf: ShellFile, known: dict[Redacted, bool], path: Redacted) -> bool:

@@ -11,7 +11,7 @@ before them moved to (a relative one is the caller's to place)."""
 
 from __future__ import annotations
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from vibe_vault.text import rx
 
@@ -69,6 +69,13 @@ class ShellWrite(Struct, array_like=True, omit_defaults=True):
     unsure: bool = False
     listed: bool = False  # COPY, COPY_TREE, FORMAT: its output names the files (`cp -v`)
     quiet: bool = False  # its error output is thrown away (`2>/dev/null`)
+    # It may not have run at all (joined by `&&` or `||` to the one before);
+    # `guarded`: and silently so (an `||`, or a test before it in its list).
+    skippable: bool = False
+    guarded: bool = False
+    # What would show it ran: what the commands joined to it by `&&` after it
+    # would show of themselves (_signs).
+    proofs: list[str] = field(default_factory=list)
 
 
 def writes(command: str) -> list[ShellWrite]:
@@ -81,7 +88,9 @@ def writes(command: str) -> list[ShellWrite]:
     lines = command.split("\n")
     i = 0
     at = [""]  # the folder `cd` moved to, carried from line to line
-    runs: list[tuple[str, list[ShellWrite]]] = []  # each simple command: how it is joined on
+    # Each simple command: how it is joined on, its writes, what would show
+    # it ran (_signs), and whether it is a test that fails silently (_quiet_test).
+    runs: list[tuple[str, list[ShellWrite], list[str], bool]] = []
     join = [_NEUTRAL]
     while i < len(lines) and len(out) < MAX_WRITES:
         line = lines[i]
@@ -104,27 +113,100 @@ def writes(command: str) -> list[ShellWrite]:
     # The command line's exit status is its last command's, and those joined
     # to it by `&&`: the others' may have failed whatever it says.
     sure = True
-    for joined, found in reversed(runs):
+    end = len(runs)  # the end of the `&&` chain the run is in
+    for k in range(len(runs) - 1, -1, -1):
+        joined, found, _, _ = runs[k]
+        # Its list (from the last `;` or newline): a test before it that fails
+        # without a word (`[ -f x ] &&`), or an `||`, may have skipped it silently.
+        start = k
+        while start > 0 and runs[start][0] in (_AND, _OR):
+            start -= 1
+        guarded = any(runs[j][3] or runs[j][0] == _OR for j in range(start, k + 1))
         for w in found:
-            w.unsure = not sure or joined == _SUB
+            # (after `||` it ran only if what came before failed)
+            w.unsure = not sure or joined in (_SUB, _OR)
+            # After `&&` or `||` it may not have run at all.
+            w.skippable = joined in (_AND, _OR)
+            w.guarded = guarded
+            # When the line failed (or the run may not have run), one after
+            # it in its `&&` chain showing it ran says it ran and succeeded:
+            # the list up to it did (`p && a && b`: b ran, so `p && a` ended
+            # well). Not after `||`: `p || a && b` ran b when p succeeded.
+            # (Nor what another may show as well: `ls x && cp a b && ls y`'s
+            # "ls: …" is either's, as it is in `cp a b && ls y || ls z`.)
+            others = {sign for run in [*runs[:k + 1], *runs[end:]] for sign in run[2]}
+            w.proofs = [] if joined == _OR else list(dict.fromkeys(
+                sign for run in runs[k + 1:end] for sign in run[2]
+                if sign not in others))[:MAX_PROOFS]
         sure = sure and joined in (_AND, _NEUTRAL)
+        if joined not in (_AND, _NEUTRAL):
+            end = k
     return out[:MAX_WRITES]
 
 
+MAX_PROOFS = 8
+
+
+def _signs(words: list[str], found: list[ShellWrite]) -> list[str]:
+    """What would show a simple command ran, as `ShellWrite.proofs` keeps it:
+    the line an `echo` prints (ECHOED), the name its errors start with
+    (TOOL: `npm ERR! …`), its name and a file it writes (WRITES: a refusal
+    of it naming the file, `cp: cannot stat 'x'`: it ran, and failed)."""
+    while words and rx(r"^[A-Za-z_][A-Za-z0-9_]*=").match(words[0]):
+        words = words[1:]
+    if not words:
+        return []
+    tool = words[0].rsplit("/", 1)[-1]
+    out = [TOOL + tool] if rx(r"^[A-Za-z][\w.+-]*$").match(tool) else []
+    if tool == "echo":
+        args = words[1:]
+        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            args = args[1:]
+        said = " ".join(_unquote(a) for a in args if a != "<<HEREDOC").strip()
+        if said and not any(c in said for c in "$`\\"):
+            out.append(ECHOED + said)
+    if out and out[0].startswith(TOOL):  # (`cp: cannot stat 'x'`: from this one)
+        out.extend(f"{WRITES}{tool}:{p}" for w in found if w.kind != FORMAT
+                   for p in (w.path, w.to) if p)
+    return out
+
+
+ECHOED, TOOL, WRITES = "echo:", "tool:", "path:"  # ShellWrite.proofs' kinds
+
+# Commands whose "no" is a status, not a word: `[ -f x ]`, `grep -q`, `false`.
+_QUIET_TESTS = ("[", "[[", "test", "false", "which", "command", "type", "pgrep", "cmp",
+                "true")
+
+
+def _quiet_test(words: list[str]) -> bool:
+    """Whether a simple command may fail without printing anything."""
+    while words and rx(r"^[A-Za-z_][A-Za-z0-9_]*=").match(words[0]):
+        words = words[1:]
+    if not words:
+        return False
+    tool, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if tool in _QUIET_TESTS or tool.startswith("!"):
+        return True
+    flags = [a for a in args if a.startswith("-")]
+    quiet = any(f in ("-q", "--quiet", "-s", "--silent", "--exit-code") or (
+        not f.startswith("--") and ("q" in f[1:])) for f in flags)
+    return quiet and tool in ("grep", "egrep", "fgrep", "rg", "diff", "git", "cmp", "test")
+
+
 # How a simple command is joined to the one before it (see `writes`).
-_AND, _NEUTRAL, _OTHER, _SUB = "&&", "", ";", "$("
+_AND, _OR, _NEUTRAL, _OTHER, _SUB = "&&", "||", "", ";", "$("
 
 
 def _joiner(boundary: str) -> str:
-    if boundary == "&&":
-        return _AND
+    if boundary in ("&&", "||"):
+        return boundary
     if boundary in ("(", ")"):
         return _NEUTRAL
     return _SUB if boundary in ("$(", "`") else _OTHER
 
 
 def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
-                 changes: bool, runs: list[tuple[str, list[ShellWrite]]],
+                 changes: bool, runs: list[tuple[str, list[ShellWrite], list[str], bool]],
                  join: list[str]) -> list[ShellWrite]:
     """The writes of one line's simple commands; `bodies` are its
     here-documents', in order (each marked `<<HEREDOC` in the line). `at`
@@ -152,7 +234,7 @@ def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
             # (the line's end, `;` added above: a newline, as `;`)
             boundary = m.group("boundary") if m.end() <= len(line) else ";"
             if line[start:m.start()].strip():
-                runs.append((join[0], found))
+                runs.append((join[0], found, _signs(words, found), _quiet_test(words)))
                 join[0] = _joiner(boundary)
             elif join[0] != _SUB:
                 # Nothing between: the weaker join holds (`a && (b)`: `&&`).
