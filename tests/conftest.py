@@ -595,20 +595,33 @@ def independent_tokens(main: Path, agents: list[Path]) -> dict[str, int]:
     Written independently of the package: key = message.id, else requestId,
     else uuid; the snapshot with the largest output_tokens wins. Subagent
     messages streamed into `progress` lines (data.type agent_progress) count
-    too, for the agents whose own file is not among `agents`.
+    too, for the agents whose own file is not among `agents`. A Task's result
+    (`toolUseResult.usage`, with its `agentId`) is the usage of that agent's
+    last message: the agent's message with the same input, cache read and
+    cache write counts is that message (its output the larger of the two),
+    and without one it is a message of its own.
     """
     best: dict[str, dict[str, int]] = {}
+    by_agent: dict[str, list[str]] = {}  # the keys of each agent's messages
+    results: list[tuple[str, dict[str, object]]] = []
 
-    def note(msg: dict[str, object], key: object) -> None:
+    def counts(usage: dict[str, object]) -> dict[str, int]:
+        def n(v: object) -> int:
+            return v if isinstance(v, int) else 0
+        return {
+            "input_tokens": n(usage.get("input_tokens")),
+            "output_tokens": n(usage.get("output_tokens")),
+            "cache_read_tokens": n(usage.get("cache_read_input_tokens")),
+            "cache_creation_tokens": n(usage.get("cache_creation_input_tokens")),
+        }
+
+    def note(msg: dict[str, object], key: object, agent: str | None = None) -> None:
         usage = msg.get("usage")
         if not isinstance(usage, dict) or not key or msg.get("model") == "<synthetic>":
             return
-        rec = {
-            "input_tokens": usage.get("input_tokens") or 0,
-            "output_tokens": usage.get("output_tokens") or 0,
-            "cache_read_tokens": usage.get("cache_read_input_tokens") or 0,
-            "cache_creation_tokens": usage.get("cache_creation_input_tokens") or 0,
-        }
+        if agent is not None:
+            by_agent.setdefault(agent, []).append(str(key))
+        rec = counts(usage)
         old = best.get(str(key))
         if old is None or rec["output_tokens"] > old["output_tokens"]:
             best[str(key)] = rec
@@ -623,8 +636,13 @@ def independent_tokens(main: Path, agents: list[Path]) -> dict[str, int]:
                 continue
             if not isinstance(d, dict):
                 continue
-            if path != main and isinstance(d.get("agentId"), str):
-                with_files.add(d["agentId"])
+            agent = d.get("agentId") if path != main else None
+            if isinstance(agent, str):
+                with_files.add(agent)
+            result = d.get("toolUseResult")
+            if d.get("type") == "user" and isinstance(result, dict) \
+                    and isinstance(result.get("usage"), dict):
+                results.append((str(result.get("agentId") or ""), result["usage"]))
             data = d.get("data")
             if (path == main and d.get("type") == "progress" and isinstance(data, dict)
                     and data.get("type") == "agent_progress"):
@@ -639,10 +657,21 @@ def independent_tokens(main: Path, agents: list[Path]) -> dict[str, int]:
                 continue
             msg = d.get("message")
             if isinstance(msg, dict):
-                note(msg, msg.get("id") or d.get("requestId") or d.get("uuid"))
+                note(msg, msg.get("id") or d.get("requestId") or d.get("uuid"),
+                     agent if isinstance(agent, str) else None)
     for agent, msg, key in streamed:
         if agent not in with_files:
-            note(msg, key)
+            note(msg, key, agent)
+    for n, (agent, usage) in enumerate(results):
+        rec = counts(usage)
+        prompt = [k for k in rec if k != "output_tokens"]
+        keys = by_agent.get(agent, []) if agent else list(best)
+        same = [k for k in keys if all(best[k][p] == rec[p] for p in prompt)]
+        if same:
+            kept = best[same[-1]]
+            kept["output_tokens"] = max(kept["output_tokens"], rec["output_tokens"])
+        else:
+            best[f"task result {n}"] = rec
     totals = dict.fromkeys(
         ("input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"), 0)
     for rec in best.values():

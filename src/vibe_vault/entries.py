@@ -212,6 +212,7 @@ class ToolResult(Struct):
     totalDurationMs: Any = None
     totalToolUseCount: Any = None
     status: Any = None
+    usage: Raw = Raw()  # a Task's: its subagent's last API message (fold.subagents)
     answers: Any = None
     task: Any = None
     backgroundTaskId: Any = None  # a Bash command started in the background
@@ -304,6 +305,23 @@ class QueuedCommand(Struct):
 
 
 _attachment_decoder = msgspec.json.Decoder(QueuedCommand)
+_usage_decoder = msgspec.json.Decoder(Usage)
+
+
+def result_usage(raw: Raw) -> Usage | None:
+    """The usage a Task's result carries (its subagent's last API message),
+    or None when it holds none or not in usage's shape."""
+    if not raw:
+        return None
+    try:
+        u = _usage_decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    counts = (u.input_tokens, u.output_tokens, u.cache_read_input_tokens,
+              u.cache_creation_input_tokens)
+    if all(c is None for c in counts) or any(c is not None and c < 0 for c in counts):
+        return None
+    return u
 
 
 def queued_prompt(attachment: Raw) -> str | None:

@@ -10,6 +10,7 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 
 from typing import Any
 
+import msgspec
 from msgspec import Struct, field
 
 from vibe_vault import pricing, running
@@ -19,11 +20,11 @@ from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
 from vibe_vault.fold.titles import TITLE_CHARS, is_request
-from vibe_vault.fold.usage import sum_tokens
+from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
-from vibe_vault.state import USER_SHELL, SessionState, Todo, Tokens, Unnamed
+from vibe_vault.state import USER_SHELL, SessionState, Subagent, Todo, Tokens, Unnamed
 from vibe_vault.times import epoch, hhmm
 from vibe_vault.work import Work, agents_of_tasks, doers, streamed_only, work_of
 
@@ -91,27 +92,74 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
     agents = sorted((a for a in state.agents.values() if not a.foreign),
                     key=lambda a: a.fold.agent_id)
     recent = dict(state.fold.usage)
+    # Each subagent's messages (by the agent's id): its file's, else its
+    # streamed ones; and its models, the last being its final answer's.
+    mine: dict[str, list[str]] = {}
+    models: dict[str, list[Redacted]] = {}
     for af in agents:
         for key, t in af.fold.usage.items():
             old = recent.get(key)
             if old is None or t.output > old.output:
                 recent[key] = t
+        if af.fold.agent_id:
+            mine.setdefault(af.fold.agent_id, []).extend(af.fold.usage)
+            models.setdefault(af.fold.agent_id, []).extend(af.fold.models)
     # Usage streamed into progress lines counts for the agents whose own file
     # is not here: where it is, the file has every message of the agent.
     with_files = {af.fold.agent_id for af in agents if af.fold.agent_id}
-    streamed = [pf for agent, pf in sorted(state.fold.progress.items())
+    streamed = [(agent, pf) for agent, pf in sorted(state.fold.progress.items())
                 if agent not in with_files]
-    for pf in streamed:
+    for agent, pf in streamed:
         for key, t in pf.usage.items():
             old = recent.get(key)
             if old is None or t.output > old.output:
                 recent[key] = t
+        mine.setdefault(agent, []).extend(pf.usage)
+        models.setdefault(agent, []).extend(pf.models)
+    for sub in _task_results(state):
+        _count_result(recent, sub, mine.get(sub.agent_id) if sub.agent_id else list(recent),
+                      models.get(sub.agent_id, []))
     parts = [*recent.values(), *state.fold.settled.values()]
     for af in agents:
         parts.extend(af.fold.settled.values())
-    for pf in streamed:
+    for _, pf in streamed:
         parts.extend(pf.settled.values())
     return dict(sorted(sum_tokens(parts).items()))
+
+
+def _task_results(state: SessionState) -> list[Subagent]:
+    """Every subagent whose Task result carries usage: the main agent's, an
+    inline sidechain's and each subagent file's (a subagent's own Task)."""
+    f = state.fold
+    subs = [*f.subagents, *(f.sidechain.subagents if f.sidechain is not None else ())]
+    for af in state.agents.values():
+        if not af.foreign:
+            subs.extend(af.fold.work.subagents)
+    return [s for s in subs if s.usage is not None]
+
+
+def _count_result(recent: dict[str, Tokens], sub: Subagent, keys: list[str] | None,
+                  models: list[Redacted]) -> None:
+    """Count a Task result's usage once. It is the usage of the subagent's
+    last API message: where the agent's file or streamed lines hold that
+    message (the same prompt: input, cache reads and writes), it is that
+    message, whose output the result may count higher (the file was written
+    before the answer ended: the larger count is kept, as for any message);
+    else it is a message nothing else recorded (the final answer of a
+    subagent streamed into progress lines, which stop before it), counted
+    under the agent's model (unknown when nothing of the agent says it)."""
+    u = sub.usage
+    if u is None:
+        return
+    prompt = (u.input, u.cache_read, u.cache_creation)
+    for key in reversed(keys or ()):
+        t = recent.get(key)
+        if t is not None and (t.input, t.cache_read, t.cache_creation) == prompt:
+            if u.output > t.output:
+                recent[key] = with_output(t, u.output)
+            return
+    model = models[-1] if models else Redacted("")
+    recent[f"result:{sub.tool_id}"] = msgspec.structs.replace(u, model=model)
 
 
 def copied_by_model(state: SessionState) -> dict[str, Tokens]:

@@ -444,6 +444,11 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     ms: int = 0
     tool_calls: int = 0
     ts: str = ""
+    # The usage its result carries (`toolUseResult.usage`): that of the
+    # subagent's last API message, the final answer, which a subagent with no
+    # file of its own records nowhere else (its streamed progress lines stop
+    # before it). Its model is not said (figures.tokens_by_model finds it).
+    usage: Tokens | None = None
 
 
 class LeftRunning(Struct, array_like=True, omit_defaults=True):

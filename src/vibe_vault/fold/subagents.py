@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from vibe_vault.entries import ToolInput
+from vibe_vault.entries import ToolInput, result_usage
 from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.usage import tokens_of
+from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Fold, Pending, Subagent
 
 AGENT_TOOLS = frozenset({"Task", "Agent"})
@@ -51,6 +53,9 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         sub.tool_calls = _int(result.totalToolUseCount)
         if isinstance(result.status, str) and result.status:
             sub.status = ctx.name(result.status, 40)
+        u = result_usage(result.usage)
+        if u is not None:
+            sub.usage = tokens_of(Redacted(""), u)  # (its model: figures.tokens_by_model)
 
 
 def sidechain(ctx: Context) -> Context:

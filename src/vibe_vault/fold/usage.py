@@ -149,6 +149,13 @@ def _judge(t: Tokens) -> None:
     t.unrecorded = max(t.written // CHARS_PER_TOKEN - t.output, 0) if short else 0
 
 
+def with_output(t: Tokens, output: int) -> Tokens:
+    """`t` with a later, larger output count for the same message, judged again."""
+    t = msgspec.structs.replace(t, output=output)
+    _judge(t)
+    return t
+
+
 def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[Redacted],
                model: Redacted, u: Any, key: str | None, window: int | None = None,
                written: int = 0) -> bool:
