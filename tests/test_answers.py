@@ -545,3 +545,45 @@ def test_a_gist_says_the_answer_not_only_its_lead_in(
     assert said in line.replace("*", ""), line
     if lead and lead.endswith(":"):
         assert lead in line, line  # a lead-in ending with a colon opens what it announces
+
+
+WALK_INS = ["Good question! Let me trace through what would have happened:",
+            "Let me walk through it:", "Here's what happened:"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(lead=st.sampled_from(WALK_INS),
+       steps=st.lists(st.tuples(noun, noun), min_size=1, max_size=3),
+       said=st.lists(noun, min_size=2, max_size=5).map(" ".join), bold=st.booleans(),
+       ask_after=st.booleans())
+def test_a_gist_that_would_end_on_a_colon_ends_on_the_conclusion(
+        lead: str, steps: list[tuple[str, str]], said: str, bold: bool,
+        ask_after: bool) -> None:
+    """An earlier turn's answer that announces a walk-through, whose every
+    step again ends on a colon before its list or code, then concludes: the
+    gist is the announcement and the conclusion (the generator's sentence),
+    never a gist that stops on a colon."""
+    parts = [lead]
+    for a, b in steps:
+        parts += [f"**Before {a}**, the states would have been:", f"1. {a}\n2. {b}",
+                  f"**The history of {b}**:", f"```\n{a} -- {b}\n```"]
+    conclusion = f"So the {said} would have prevented this."
+    parts.append(f"**{conclusion}**" if bold else conclusion)
+    if ask_after:
+        parts.append("Want me to write this up?")  # a question closes no answer
+    t = Transcript()
+    t.prompt("would it have helped")
+    t.say("\n\n".join(parts))
+    t.prompt("thanks")
+    t.say("You are welcome to ask more.")
+    story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    lines = story.split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("> **Claude:**"))
+    quoted = []
+    for ln in lines[at:]:
+        if not ln.startswith(">"):
+            break
+        quoted.append(ln.lstrip("> "))
+    line = " ".join(quoted)
+    assert lead in line and conclusion in line.replace("*", ""), line
+    assert not line.rstrip(" …*").endswith(":"), line

@@ -261,6 +261,23 @@ def _is_heading(paragraph: str) -> bool:
     return paragraph.lstrip().startswith("#")
 
 
+_CUT = tx.lazy(r"\[cut at [\d,]+ characters\]")  # (fold.context: the rest was not kept)
+
+
+def _announces(paragraphs: str) -> bool:
+    """Whether a gist ends on a colon: what it announces is not in it."""
+    return paragraphs.rstrip(" *_").endswith(":")
+
+
+def _concludes(paragraph: str) -> bool:
+    """A paragraph of words that can close an answer: not a list, table, code
+    or heading, neither a question nor another announcement, nor cut short."""
+    p = paragraph.strip()
+    return bool(p) and not _is_heading(p) and not _ITEM.match(p) and not _CUT.search(p) \
+        and "```" not in p and "~~~" not in p and not p.startswith(("|", "    ")) \
+        and not _announces(p) and not p.rstrip(" *_").endswith("?")
+
+
 def gist(answer: str) -> str:
     """An answer's first paragraph of words (at most GIST_CHARS, no code), and
     an ellipsis when Claude said more. A paragraph that only announces the
@@ -289,6 +306,14 @@ def gist(answer: str) -> str:
         elif not _is_heading(words[1]):
             first += "\n\n" + words[1]
     first = first.split("```", 1)[0].rstrip()  # never half a code block
+    if _announces(first):
+        # Still only announcing ("Let me trace through it:", then "The
+        # states would have been:" and a walk-through): the answer's
+        # conclusion, its last paragraph of words, says how it came out.
+        told = len(first.split("\n\n"))
+        last = next((p for p in reversed(words[told:]) if _concludes(p)), "")
+        if last:
+            first = f"{words[0]}\n\n… {last.strip()}"
     if len(first) > GIST_CHARS:
         first = tx.cut(first, GIST_CHARS).rstrip()
     if not first:
