@@ -115,6 +115,7 @@ def commands(page: Page) -> list[Md]:
     in_story = {a.tool_id for t in state.fold.turns for a in t.actions
                 if a.kind == "bash" and a.tool_id}
     distinct: dict[str, _Runs] = {}
+    told: dict[str, int] = {}  # runs the story shows, by command
     for label, c in work.commands:
         shown = readable(c.command, state.fold.cwd)
         runs = distinct.get(shown)
@@ -134,6 +135,8 @@ def commands(page: Page) -> list[Md]:
             runs.by.append(label)
         if label != MAIN or not c.tool_id or c.tool_id not in in_story:
             runs.unseen = True
+        else:
+            told[shown] = told.get(shown, 0) + 1
     checks = [r for r in distinct.values() if r.kind in ("test", "build")]
     others = [r for r in distinct.values() if r.kind not in ("test", "build")]
     out = [md("## Shell commands")]
@@ -153,8 +156,10 @@ def commands(page: Page) -> list[Md]:
         if not unseen:
             out.append(md("*{} {}, each in the story above.*", text(n(total)), text(word)))
         else:
-            seen = BLANK if len(unseen) == len(others) else \
-                md(", {} more in the story above", text(n(len(others) - len(unseen))))
+            # (runs, as the total counts them: a command run twice in the story is two)
+            shown_runs = sum(told.get(r.command, 0) for r in others)
+            seen = md(", {} of them in the story above", text(n(shown_runs))) \
+                if shown_runs else BLANK
             out.append(md("> [!note]- {} {}{}", text(n(total)), text(word), seen))
             out.extend(_by_whom(unseen[-COMMAND_ROWS:]))
             if len(unseen) > COMMAND_ROWS:
