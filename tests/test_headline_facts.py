@@ -561,13 +561,17 @@ def test_every_corpus_powershell_error_record_is_an_error() -> None:
 @settings(max_examples=60, deadline=None)
 @given(subject=phrase, sha=hexsha, squash=hexsha, number=st.integers(1, 999),
        quiet=st.booleans(), delete=st.sampled_from(["no", "ok", "then-failed"]),
-       log=st.sampled_from(["none", "squash", "other-pr", "other-subject"]))
+       log=st.sampled_from(["none", "squash", "other-pr", "other-subject"]),
+       shown_by=st.sampled_from(["git log --oneline -3", "git checkout origin/main --detach",
+                                 "git reset --hard origin/main"]))
 def test_a_commit_says_what_later_output_showed_of_it(
         subject: str, sha: str, squash: str, number: int, quiet: bool, delete: str,
-        log: str) -> None:
+        log: str, shown_by: str) -> None:
     """A commit on a branch, pushed, its PR opened; later maybe the branch
     deleted (`Deleted branch b (was sha).`, also in a line that failed after
-    it) and maybe a log printing `<other sha> <subject> (#N)`. The commit stays
+    it) and maybe a log printing `<other sha> <subject> (#N)` (or a checkout
+    or reset moving HEAD there: `HEAD is now at <other sha> <subject> (#N)`,
+    review 16 finding 11). The commit stays
     listed (it was made) and says, only where that output proves it, that its
     branch was deleted and that PR #N (the session's) was squash-merged as the
     other sha."""
@@ -598,8 +602,10 @@ def test_a_commit_says_what_later_output_showed_of_it(
     printed = {"none": "", "squash": f"{squash} {subject} (#{number})\n",
                "other-pr": f"{squash} {subject} (#{number + 1})\n",
                "other-subject": f"{squash} {subject} again (#{number})\n"}[log]
-    if printed:
-        t.bash("git log --oneline -3", printed + "1234567 an older one\n")
+    if printed and shown_by.startswith("git log"):
+        t.bash(shown_by, printed + "1234567 an older one\n")
+    elif printed:  # a move of HEAD prints the commit it moved to
+        t.bash(shown_by, "HEAD is now at " + printed)
     t.say("Done.")
     for line in t.lines[back:]:
         line["gitBranch"] = "main"

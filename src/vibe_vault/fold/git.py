@@ -60,6 +60,9 @@ _SHA_HINT = r"\b[0-9a-f]{7,40}\b"
 _ONELINE = r"(?m)^(?:[|/\\_ ]*\*[-.|/\\_ *]*)?\s*([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$"
 _LONG_LOG = r"(?m)^commit ([0-9a-f]{40})\b.*\n(?:(?!\n).*\n)*?\n    (.+)$"
 _REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
+# What `git checkout`, `git switch --detach` and `git reset --hard` print of
+# the commit they moved to: "HEAD is now at cbd8986 <subject>".
+_HEAD_AT = r"(?m)^HEAD is now at ([0-9a-f]{7,40}) (.+)$"
 
 
 def note_command(ctx: Context, call: Pending, command: str) -> None:
@@ -252,10 +255,13 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
 
 
 def printed_commits(ctx: Context, out: str) -> list[tuple[Redacted, Redacted]]:
-    """The (sha, subject) pairs `git log` (one line or long) or `git show`
-    printed, as a note holds them (7 hex digits, a subject through the gate)."""
+    """The (sha, subject) pairs `git log` (one line or long), `git show` or
+    a move of HEAD ("HEAD is now at …") printed, as a note holds them (7 hex
+    digits, a subject through the gate)."""
     pairs = [(m.group(1), m.group(2)) for m in rx(_LONG_LOG).finditer(out)]
     pairs += [(m.group(1), m.group(2)) for m in rx(_ONELINE).finditer(out)]
+    if "HEAD is now at " in out:
+        pairs += [(m.group(1), m.group(2)) for m in rx(_HEAD_AT).finditer(out)]
     # A sha is hex digits matched in git's output: nothing to hide.
     return [(Redacted(sha[:7]), ctx.line(subject, SUBJECT_CHARS)) for sha, subject in pairs]
 
