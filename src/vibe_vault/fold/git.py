@@ -80,7 +80,12 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         return
     pushed = rx(_PUSH_CMD).search(command) if "git push" in command else None  # `in`: 20x cheaper
     call.git = "git push" if pushed else "git"
-    call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(command))
+    if "cd" in command or "-C" in command:
+        from vibe_vault.fold.commands import without_messages  # (it imports this module)
+
+        # (a commit message's words are no `cd`: `-m "aa pushd aa"`)
+        call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(
+            without_messages(command)))
     made = rx(_COMMIT_CMD).search(command) if "commit" in command else None
     git = made or pushed
     if git is not None:
