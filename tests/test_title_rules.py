@@ -31,7 +31,12 @@ SAID = "To tell you how to proceed, the user said:\n"
 OLD_SAID = "The user provided the following reason for the rejection:  "
 REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
            "(eg. if it was a file edit, the new_string was NOT written to the file). ")
-DANGLING = {"a", "an", "the", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by"}
+# Words that announce more (review 16, finding 17: "…release.yml through…"):
+# articles, the commonest English prepositions and conjunctions, auxiliaries.
+DANGLING = {"a", "an", "the", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by",
+            "through", "across", "between", "after", "before", "because", "without",
+            "during", "until", "against", "toward", "would", "should", "could", "can",
+            "have", "has", "is", "are", "my", "your", "their", "when", "while", "how"}
 
 
 def refuse(t: Transcript, tool: str, remark: str, old: bool) -> None:
@@ -111,7 +116,8 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
 
 @settings(max_examples=200, deadline=None)
 @given(text=st.lists(st.one_of(words, st.sampled_from(
-    ["the", "of", "a", "to", "and", "x.", "why?", "now,", "-", "e.g.,", "v1.2"])),
+    ["the", "of", "a", "to", "and", "x.", "why?", "now,", "-", "e.g.,", "v1.2",
+     *sorted(DANGLING)])),
     min_size=1, max_size=40).map(" ".join),
        greeting=st.sampled_from(["", "Hey Claude, ", "hi! ", "Hello claude: "]))
 def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str) -> None:

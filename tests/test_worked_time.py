@@ -28,12 +28,12 @@ def stamp(at: datetime) -> str:
     return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def session(turns: list[tuple[int, int]]) -> list[dict[str, Any]]:
+def session(turns: list[tuple[int, int]], start: datetime = START) -> list[dict[str, Any]]:
     """Per turn: minutes after the previous turn ended that its prompt came,
     and how long Claude worked on it (ms): an answer at the end of that time
     and the turn_duration line that records it."""
     lines: list[dict[str, Any]] = []
-    at = START
+    at = start
     base = {"sessionId": SID, "cwd": "/work/app", "version": "2.1.50"}
     for n, (pause_min, work_ms) in enumerate(turns):
         at += timedelta(minutes=pause_min)
@@ -55,14 +55,31 @@ def worded(minutes: int) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
 
 
+def span_said(first: str, last: str) -> str:
+    """The prompts' span as a reader needs it, from two UTC stamps (the
+    tests' zone): on another day, which one."""
+    a, b = first[:10], last[:10]
+    if a == b:
+        return f"{first[11:16]}–{last[11:16]}"
+    days = (datetime.fromisoformat(b) - datetime.fromisoformat(a)).days
+    return (f"{first[11:16]}–{last[11:16]} the next day" if days == 1
+            else f"{first[11:16]}–{b} {last[11:16]}")
+
+
 @settings(max_examples=12, deadline=None)
 @given(turns=st.lists(st.tuples(st.integers(0, 40), st.integers(1_000, 1_500_000)),
-                      min_size=1, max_size=5))
+                      min_size=1, max_size=5),
+       late=st.sampled_from([0, 14 * 60 + 50, 14 * 60 + 59]), away=st.sampled_from([0, 700, 2900]))
 def test_claude_worked_is_said_alike_everywhere(tmp_path_factory: Any,
-                                                turns: list[tuple[int, int]]) -> None:
+                                                turns: list[tuple[int, int]], late: int,
+                                                away: int) -> None:
+    """(A session may start late in the evening, and the user may come back
+    hours or days later: review 16, finding 20.)"""
     env = Env(tmp_path_factory.mktemp("worked"))
     env.here = in_process("worked time")
-    lines = session(turns)
+    if len(turns) > 1:
+        turns[-1] = (turns[-1][0] + away, turns[-1][1])
+    lines = session(turns, START + timedelta(minutes=late))
     env.transcript(SID, [json.dumps(x).encode() for x in lines], folder="-work-app")
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
@@ -74,8 +91,8 @@ def test_claude_worked_is_said_alike_everywhere(tmp_path_factory: Any,
     assert frontmatter(note)["active_minutes"] == minutes
     header = next(x for x in note.splitlines() if x.startswith("**Project**"))
     if int((last - first).total_seconds() // 60):
-        span = f"; prompts {prompts[0][11:16]}–{prompts[-1][11:16]}" \
-            if prompts[0][11:16] != prompts[-1][11:16] else ""
+        span = f"; prompts {span_said(prompts[0], prompts[-1])}" \
+            if prompts[0][:16] != prompts[-1][:16] else ""
         assert f"(Claude worked {worded(minutes)}{span})" in header, header
     assert " active" not in header
     home = (env.vault / "index.md").read_text()

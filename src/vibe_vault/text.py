@@ -215,12 +215,25 @@ def one_line(text: str, limit: int) -> str:
 _GREETING = r"(?i)^(?:hey|hi|hello|hiya)(?:\s+there)?(?:\s+claude)?\s*[,!.:]+\s+(?=\S)"
 # A sentence's end: `.`, `?` or `!` before a space (not `e.g.,`, not `v1.2`).
 _SENTENCE_END = r"[.?!]+(?=\s)"
-# Words a cut title must not end on: they announce words that were cut.
+# Words a cut title must not end on: they announce words that were cut (the
+# function words of English: articles, prepositions, conjunctions, auxiliaries,
+# subject pronouns and determiners; "…with the release.yml through…" ends on
+# one). An object ("examine them…") or a particle ("set up…") ends a phrase.
 _DANGLING = frozenset({
-    "a", "an", "the", "of", "to", "for", "with", "and", "or", "but", "in", "on", "at",
-    "by", "from", "into", "as", "that", "which", "who", "is", "are", "was", "were", "be",
-    "my", "your", "our", "this", "these", "those", "its", "it", "i", "we", "you", "so",
-    "if", "than", "then", "via", "about", "like", "e.g.", "i.e."})
+    "a", "an", "the", "of", "to", "for", "with", "and", "or", "but", "nor", "yet", "in",
+    "on", "at", "by", "from", "into", "onto", "upon", "as", "that", "which", "who", "whom",
+    "whose", "what", "where", "when", "while", "whether", "how", "why", "is", "are", "was",
+    "were", "be", "been", "being", "am", "do", "does", "did", "have", "has", "had", "can",
+    "could", "will", "would", "shall", "should", "may", "might", "must", "not", "no",
+    "my", "your", "our", "their", "his", "her", "this", "these", "those", "its", "it",
+    "i", "we", "you", "they", "he", "she", "so", "if", "than", "then",
+    "via", "about", "like", "through", "throughout", "across", "over", "under", "between",
+    "among", "after", "before", "during", "until", "till", "since", "because", "although",
+    "though", "unless", "without", "within", "toward", "towards", "against", "along",
+    "around", "behind", "beyond", "below", "above", "beside", "besides", "despite", "per",
+    "some", "any", "each", "every", "all", "both", "either",
+    "neither", "such", "e.g.", "i.e.", "i'm", "i've", "i'd", "i'll", "it's", "let's",
+    "there's", "that's", "we're", "you're", "they're", "don't", "doesn't", "didn't"})
 
 
 def title_line(text: str, limit: int) -> str:

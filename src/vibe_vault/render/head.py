@@ -3,6 +3,7 @@ the title with its summary and facts, and the heading of the user's section."""
 
 
 from collections.abc import Callable
+from datetime import date
 
 from vibe_vault.figures import claude_worked, short_tokens
 from vibe_vault.fold.titles import TOPICLESS_COMMANDS
@@ -25,7 +26,7 @@ from vibe_vault.redact import Redacted
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
 from vibe_vault.state import DETACHED, Tokens
-from vibe_vault.times import hhmm, local_iso, started_line
+from vibe_vault.times import day, hhmm, local_iso, started_line
 from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_note_path
 
 BARE_NULL = md("null")
@@ -126,6 +127,18 @@ def unrecorded(total: Tokens) -> str:
             "here count")
 
 
+def prompt_span(first: str, last: str) -> str:
+    """`18:47–19:27`; a span that ends on another local day says which
+    (`23:51–12:32 the next day`, `23:51–2025-10-06 12:32`), or it reads backwards."""
+    a, b = day(first), day(last)
+    if a == b:
+        return f"{hhmm(first)}–{hhmm(last)}"
+    days = (date.fromisoformat(b) - date.fromisoformat(a)).days
+    if days == 1:
+        return f"{hhmm(first)}–{hhmm(last)} the next day"
+    return f"{hhmm(first)}–{b} {hhmm(last)}"
+
+
 def heading(page: Page) -> list[Md]:
     """The notice, the title, the summary and one paragraph of facts: project,
     time, tokens, cost, the resume command and the links to its neighbours."""
@@ -144,8 +157,8 @@ def heading(page: Page) -> list[Md]:
         asks = [t.ts for t in f.turns if t.ts and (
             t.kind == "prompt" or (t.kind == "command"
                                    and t.text.split(" ", 1)[0] not in TOPICLESS_COMMANDS))]
-        span = (f"; prompts {hhmm(asks[0])}–{hhmm(asks[-1])}"
-                if len(asks) > 1 and hhmm(asks[0]) != hhmm(asks[-1]) else "")
+        span = f"; prompts {prompt_span(asks[0], asks[-1])}" if len(asks) > 1 and (
+            hhmm(asks[0]), day(asks[0])) != (hhmm(asks[-1]), day(asks[-1])) else ""
         facts.append(md("**Duration** {} min (Claude worked {}{})", fig.wall_minutes,
                         text(claude_worked(fig.active_minutes, fig.active_ms)), text(span)))
     elif f.first_ts:
