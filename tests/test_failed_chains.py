@@ -20,14 +20,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import Env, examples
 from test_headlines import Transcript
 from vibe_vault.render import render
 
 CWD = "/work/app"
+first_case = [True]
 THERE = ["a.txt", "b.txt"]  # files the work tree holds from the start
 ops = st.sampled_from(["&&", "&&", "||", ";"])
 commands = st.one_of(
@@ -86,7 +88,7 @@ class Shell:
                                                ("&&", ("ls", "a.txt", None)),
                                                ("||", ("ls", "gone.txt", None))])
 def test_a_failed_line_tells_the_copies_its_output_shows_ran(
-        first: tuple[str, str | None, str | None],
+        tmp_path_factory: pytest.TempPathFactory, first: tuple[str, str | None, str | None],
         rest: list[tuple[str, tuple[str, str | None, str | None]]]) -> None:
     shell = Shell()
     line = [("", first), *rest]
@@ -112,7 +114,14 @@ def test_a_failed_line_tells_the_copies_its_output_shows_ran(
     else:
         t.bash(command, output)
     t.say("Done.")
-    note = render(t.state())
+    if first_case:  # once through vv itself, as the user sees it; then rendered alike
+        first_case.clear()
+        env = Env(tmp_path_factory.mktemp("chains"))
+        t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
+        assert env.vv("backfill").returncode == 0
+        note = next(p for p in env.vault.rglob("*.md") if t.sid[:8] in p.name).read_text()
+    else:
+        note = render(t.state())
     table = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0] \
         if "\n## Files changed\n" in note else ""
     told = {row.split("`")[1] for row in table.splitlines()

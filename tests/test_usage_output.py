@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import Env, examples
 from test_headlines import Transcript
 from vibe_vault.render import render
 
@@ -67,6 +68,7 @@ def test_a_usage_text_is_said_as_such(runs: list[tuple[str, str, str, bool]]) ->
 
 
 endings = st.sampled_from(["ok", "error", "echo", "pipe"])
+first_case = [True]
 codes = st.sampled_from([0, 1, 2, 64, 129])
 
 
@@ -74,7 +76,8 @@ codes = st.sampled_from([0, 1, 2, 64, 129])
 @given(runs=st.lists(st.tuples(tools, helps, st.one_of(st.sampled_from(USAGES),
                                                         st.sampled_from(OTHER)),
                                endings, codes), min_size=1, max_size=5))
-def test_a_usage_text_is_an_error(runs: list[tuple[str, str, str, str, int]]) -> None:
+def test_a_usage_text_is_an_error(tmp_path_factory: pytest.TempPathFactory,
+                                  runs: list[tuple[str, str, str, str, int]]) -> None:
     """However the command line ended (Claude Code's error with its exit code,
     a status the line printed itself with `echo $?`, a pipe whose status is
     another command's, or none), a command that printed its usage text
@@ -103,7 +106,14 @@ def test_a_usage_text_is_an_error(runs: list[tuple[str, str, str, str, int]]) ->
         shown = code if ending == "error" or (ending == "echo" and usage and code) else None
         expected.append((command, ending == "error" or usage, shown))
     t.say("Done.")
-    note = render(t.state())
+    if first_case:  # once through vv itself, as the user sees it; then rendered alike
+        first_case.clear()
+        env = Env(tmp_path_factory.mktemp("usage"))
+        t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
+        assert env.vv("backfill").returncode == 0
+        note = next(p for p in env.vault.rglob("*.md") if t.sid[:8] in p.name).read_text()
+    else:
+        note = render(t.state())
     story = note.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
     errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0] if "\n## Errors\n" in note \
         else ""
