@@ -618,3 +618,52 @@ def test_a_commit_says_what_later_output_showed_of_it(
     assert "squash-merged" in line or not landed
     if not landed and delete == "no":
         assert " — " not in line.split(subject, 1)[1], line
+
+
+@settings(max_examples=examples(40, 150), deadline=None)
+@given(commits=st.lists(st.tuples(phrase, hexsha), min_size=1, max_size=3,
+                        unique_by=lambda c: c[1]),
+       squash=hexsha, merged=st.sampled_from(["ok", "conflict", "other-branch"]),
+       quiet=st.booleans(), deleted=st.booleans())
+def test_a_squash_merge_says_where_the_branch_commits_went(
+        commits: list[tuple[str, str]], squash: str, merged: str, quiet: bool,
+        deleted: bool) -> None:
+    """Commits on a branch, then `git merge --squash` of it (git staging the
+    squash, or stopping on a conflict, or squashing another branch) and a
+    commit: each of the branch's commits says "squash-merged as <sha>" where
+    git printed the commit that took the squash (not after a conflict, nor
+    when the squash was of another branch, nor when the commit printed no
+    sha), as the JSON's outputs show."""
+    shas = {sha for _, sha in commits}
+    if squash in shas:
+        squash = next(f"{k:07x}" for k in range(16**6, 16**7) if f"{k:07x}" not in shas)
+    t = Transcript()
+    t.prompt("work on a branch, then squash it into main")
+    t.bash("git checkout -b feature-y", "Switched to a new branch 'feature-y'\n")
+    for subject, sha in commits:
+        t.bash(f'git commit -am "{subject}"', f"[feature-y {sha}] {subject}\n 1 file changed\n")
+    t.bash("git checkout main", "Switched to branch 'main'\n")
+    branch = "feature-z" if merged == "other-branch" else "feature-y"
+    if merged == "conflict":
+        t.call("Bash", {"command": f"git merge --squash {branch}"}, None,
+               "Exit code 1\nAuto-merging a.py\nCONFLICT (content): Merge conflict in a.py\n"
+               "Squash commit -- not updating HEAD\nAutomatic merge failed; fix conflicts and "
+               "then commit the result.\n", error=True)
+    else:
+        t.bash(f"git merge --squash {branch}", "Updating 1234567..89abcde\nFast-forward\n"
+               "Squash commit -- not updating HEAD\n a.py | 2 +-\n 1 file changed\n")
+    if quiet:
+        t.bash('git commit -q -m "the feature, squashed"')
+    else:
+        t.bash('git commit -m "the feature, squashed"',
+               f"[main {squash}] the feature, squashed\n 1 file changed\n")
+    if deleted:
+        t.bash("git branch -D feature-y", f"Deleted branch feature-y (was {commits[-1][1]}).\n")
+    t.say("Done.")
+    note = render(t.state())
+    section = note.split("## Commits and PRs\n", 1)[1].split("\n## ", 1)[0]
+    landed = merged == "ok" and not quiet
+    for _, sha in commits:
+        line = next(x for x in section.splitlines() if f"`{sha}`" in x)
+        assert (f"squash-merged as `{squash}`" in line) == landed, (line, merged, quiet)
+        assert ("branch deleted" in line) == deleted, line

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 52
+STATE_VERSION = 53
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -241,6 +241,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     amend: bool = False  # a `git commit --amend`: its commit replaces the branch's last
     merge: bool = False  # a `git merge`: a merge commit when git says it made one
+    squash: Redacted = Redacted("")  # a `git merge --squash <branch>`: the branch
     folder: Redacted = Redacted("")  # git run in another repository: its folder (Commit.folder)
     elsewhere: bool = False  # git run in another folder (`git -C dir`, `cd dir &&`): its branch
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
@@ -617,6 +618,9 @@ class Fold(Struct, omit_defaults=True):
     # made without git's line (a subagent's merge the main agent's log shows).
     printed: list[Commit] = field(default_factory=list)
     rewrites: list[Rewrite] = field(default_factory=list)  # the latest MAX_REWRITES
+    # The branch a `git merge --squash` staged, until the commit that takes it
+    # is made (fold.git): that commit holds the branch's commits' work.
+    squashing: Redacted = Redacted("")
     staged: dict[Redacted, Staged] = field(default_factory=dict)  # by the folder git ran in
     pushes: int = 0
     pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder

@@ -49,6 +49,10 @@ _MERGE_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+merge
 _MERGE_MADE = "Merge made by "
 # The branches a `git merge` names, for the subject git gives a merge without -m.
 _MERGED = r"\smerge((?:\s+(?!-)[^\s;&|]+)+)"
+# `git merge --squash <branch>` (one branch; options around it): the branch.
+_SQUASH_MERGE = r"\smerge(?:\s+-\S+)*\s+--squash(?:\s+-\S+)*\s+([\w./-]+)\s*(?:$|[;&|\n])"
+# What git prints when it staged a squash: "Squash commit -- not updating HEAD".
+_SQUASHED_MERGE = "Squash commit -- not updating HEAD"
 _COMMIT_MESSAGE = r"""\s(?:-m|--message(?:=|\s))\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
 # The message in a heredoc: `-m "$(cat <<'EOF'` or `-F - <<'MSG'`; its first line follows.
 _HEREDOC = r"""<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))[^\n]*\n"""
@@ -102,6 +106,9 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
     elif "merge" in command and rx(_MERGE_CMD).search(command):
         call.merge = True
+        squash = rx(_SQUASH_MERGE).search(command) if "--squash" in command else None
+        if squash:
+            call.squash = ctx.line(squash.group(1), BRANCH_CHARS)
         subject = commit_subject(command) or _merge_subject(command)
         if subject:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
@@ -196,6 +203,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         if made is not None:
             staged.held(ctx, call, made, out)
     staged.on_status(ctx, call, status, out)
+    if status == "ok" and call.squash and _SQUASHED_MERGE in out:
+        facts.squashing = call.squash  # the next commit takes the branch's work
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
         commit(ctx, "", call.commit_subject, here, ts)
@@ -254,6 +263,13 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
     # A sha is hex digits matched in git's output: nothing to hide.
     made = Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts, folder=folder,
                   how=AMENDED if amend else "")
+    if facts.squashing and not amend:
+        # The commit after `git merge --squash b`: b's commits of the session
+        # are in it (under its sha, when git printed one).
+        for c in facts.commits:
+            if c.branch == facts.squashing and not c.landed and sha and c.folder == folder:
+                c.landed = Redacted(sha[:7])
+        facts.squashing = Redacted("")
     facts.commits.append(made)
     del facts.commits[:-MAX_COMMITS]
     return made

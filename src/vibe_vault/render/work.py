@@ -213,6 +213,7 @@ def commits(page: Page) -> list[Md]:
         subject = md(" {}", text(c.subject)) if c.subject else BLANK
         by = md(" (by subagent {})", emphasis(label)) if label else BLANK
         fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
+                if c.landed_pr else md("squash-merged as {}", code(c.landed))
                 ] if c.landed else []
         if c.branch_deleted:
             fate.append(md("branch deleted"))
