@@ -95,6 +95,8 @@ THOROUGH = [False]
 def pytest_configure(config: pytest.Config) -> None:
     THOROUGH[0] = (bool(config.getoption("--slow"))
                    or os.environ.get("VV_REQUIRE_CORPUS") == "1")
+    if not hasattr(config, "workerinput"):  # (xdist's workers inherit the folder)
+        _compile_once(config)
     config.addinivalue_line(
         "markers", "corpus: reads the shared corpus of real transcripts (../shared/corpus)")
     config.stash[MISSING] = {}
@@ -107,6 +109,45 @@ def pytest_configure(config: pytest.Config) -> None:
         if os.environ.get("VV_REQUIRE_CLIENT") == "1":
             raise pytest.UsageError(f"VV_REQUIRE_CLIENT=1 but {client}")
         config.stash[MISSING]["client"] = client
+
+
+# -- `vv` processes start from bytecode ----------------------------------------------
+#
+# Every `vv` a test starts as a process imports vibe_vault. Where Python writes no
+# bytecode (PYTHONDONTWRITEBYTECODE: Env sets it, so that a test's `vv` writes nothing
+# into the source tree, and some shells set it for everything), each such process
+# compiled every module it imports from source again: ~0.13 s of CPU of a Stop's 0.2,
+# some hundreds of times a run. The package, and what it imports, is compiled once per
+# run instead (tests/bytecode.py, in the background as the run starts) into a folder
+# of the run's own, which Env's processes read their bytecode from
+# (PYTHONPYCACHEPREFIX), as an installed `vv` has its bytecode from pip: where a
+# process finds its bytecode is all that changes. A module edited meanwhile no longer
+# matches its bytecode's stamp and is compiled from source, as before; so is one not
+# compiled yet. The test processes themselves keep their own bytecode (a prefix is
+# where a process looks for all of it). A prefix the user set is left as it is.
+BYTECODE = "VV_TEST_BYTECODE"  # (the folder, for Env; VV_ keeps it from `vv` itself)
+_COMPILING = pytest.StashKey[tuple[str, "subprocess.Popen[bytes]"]]()
+
+
+def _compile_once(config: pytest.Config) -> None:
+    import tempfile
+
+    if os.environ.get(BYTECODE) or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    folder = tempfile.mkdtemp(prefix="vv-test-bytecode-")
+    os.environ[BYTECODE] = folder  # (before xdist starts its workers, which inherit it)
+    config.stash[_COMPILING] = folder, subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "bytecode.py"), folder],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _COMPILING in config.stash:
+        folder, compiling = config.stash[_COMPILING]
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            compiling.wait(timeout=60)
+        os.environ.pop(BYTECODE, None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # -- no test reads the shared corpus unmarked -----------------------------------------
@@ -385,6 +426,8 @@ class Env:
             PYTHONDONTWRITEBYTECODE="1",
             TZ="UTC",  # notes tell times in the system's zone: the same one on every machine
         )
+        if os.environ.get(BYTECODE):  # (the run's bytecode of vibe_vault: see BYTECODE)
+            self.env["PYTHONPYCACHEPREFIX"] = os.environ[BYTECODE]
         # `vv` and `hook` run in this process (`vv_here`): set for the generated
         # cases of a test but its first (`in_process`), never where a process
         # is killed, timed or watched.
