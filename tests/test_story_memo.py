@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, strip_status
@@ -124,7 +124,11 @@ def sessions(draw: st.DrawFn) -> Session:
 ZONES = ["", "UTC", "Asia/Kolkata", "America/New_York"]
 
 
-@settings(max_examples=examples(12, 40), deadline=None)
+# (data_too_large: a long session, over HEAD_TURNS + TAIL_TURNS turns, often draws
+# more than hypothesis's buffer holds; such a draw is set aside and another made,
+# and the health check that counts them failed a run now and then, by its seed.)
+@settings(max_examples=examples(12, 40), deadline=None,
+          suppress_health_check=[HealthCheck.data_too_large])
 @given(session=sessions(), data=st.data())
 def test_a_note_made_with_the_memo_is_the_note_made_without(session: Session,
                                                              data: st.DataObject) -> None:
