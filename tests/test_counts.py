@@ -98,9 +98,7 @@ def test_a_files_figures_are_its_net_lines_from_first_to_last_content(
     t.prompt("change the notes")
     now = "" if created else first
     if created:
-        t.call("Write", {"file_path": PATH, "content": first},
-               {"type": "create", "filePath": PATH, "content": first, "structuredPatch": []},
-               "File created")
+        t.write_file(PATH, first, text="File created")
         now = first
     told = []  # each change's own figures, for the story
     for tool, new in steps:
@@ -108,9 +106,7 @@ def test_a_files_figures_are_its_net_lines_from_first_to_last_content(
             tool, new = "Edit", ("" if created else first)
         hunks = patch(now, new)
         if tool == "Write" or not now:  # an Edit needs something to replace
-            t.call("Write", {"file_path": PATH, "content": new},
-                   {"type": "update", "filePath": PATH, "content": new,
-                    "structuredPatch": hunks, "originalFile": now}, "File updated")
+            t.write_file(PATH, new, before=now, text="File updated", patch=hunks)
         else:
             old_s, new_s = edit_of(now, new, data)
             inp: dict[str, Any] = {"file_path": PATH, "old_string": old_s, "new_string": new_s}
@@ -193,9 +189,7 @@ def test_a_file_changed_between_the_sessions_changes_counts_first_to_last(
     t.prompt("change the notes")
     now = first
     if created:
-        t.call("Write", {"file_path": PATH, "content": first},
-               {"type": "create", "filePath": PATH, "content": first, "structuredPatch": []},
-               "File created")
+        t.write_file(PATH, first, text="File created")
     start = "" if created else first
     shown_first = created
     shown_last = created

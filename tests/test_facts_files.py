@@ -56,9 +56,7 @@ def test_the_plan_file_is_the_plan_not_a_file_of_the_project(
     t = Transcript(cwd=CWD)
     t.prompt("plan a CSV export")
     path = _plan_path(home, name)
-    t.call("Write", {"file_path": path, "content": plan},
-           {"type": "create", "filePath": path, "content": plan, "structuredPatch": []},
-           "File created")
+    t.write_file(path, plan, text="File created")
     t.call("ExitPlanMode", {}, None, "The user doesn't want to proceed with this tool use.",
            error=True)
     final = plan
@@ -73,9 +71,7 @@ def test_the_plan_file_is_the_plan_not_a_file_of_the_project(
     changed: dict[str, str] = {}
     for rel, content in project:
         where = f"{CWD}/{rel}"
-        t.call("Write", {"file_path": where, "content": content},
-               {"type": "create" if where not in changed else "update", "filePath": where,
-                "content": content, "structuredPatch": []}, "ok")
+        t.write_file(where, content, before=changed.get(where))
         changed[where] = content
     t.say("Done.")
     state = t.state()

@@ -86,11 +86,12 @@ class Transcript:
         self.lines.append(line)
 
     def write_file(self, path: str, content: str, before: str | None = None,
-                   text: str = "ok") -> None:
+                   text: str = "ok", patch: list[dict[str, Any]] | None = None) -> None:
         """A Write of `content` to `path` with the result Claude Code records:
-        a create, or an update of `before` (the file's content until then)."""
+        a create, or an update of `before` (the file's content until then)
+        with its hunks (`patch`; none given: an empty patch)."""
         result: dict[str, Any] = {"type": "create", "filePath": path, "content": content,
-                                  "structuredPatch": []}
+                                  "structuredPatch": patch or []}
         if before is not None:
             result.update(type="update", originalFile=before)
         self.call("Write", {"file_path": path, "content": content}, result, text)
@@ -170,12 +171,12 @@ def test_writing_a_file_as_it_was_adds_nothing(lines: list[str], with_result: bo
     content = _content(lines)
     t = Transcript()
     t.prompt("write the notes")
-    t.call("Write", {"file_path": path, "content": content},
-           {"type": "create", "filePath": path, "content": content, "structuredPatch": []}
-           if with_result else None, "File created")
-    t.call("Write", {"file_path": path, "content": content},
-           {"type": "update", "filePath": path, "content": content, "structuredPatch": []}
-           if with_result else None, "File updated")
+    if with_result:
+        t.write_file(path, content, text="File created")
+        t.write_file(path, content, before=content, text="File updated")
+    else:
+        t.call("Write", {"file_path": path, "content": content}, None, "File created")
+        t.call("Write", {"file_path": path, "content": content}, None, "File updated")
     change = t.state().fold.files[path]  # type: ignore[index]
     assert (change.added, change.removed) == (len(lines), 0)
 
@@ -191,11 +192,8 @@ def test_a_rewrite_counts_its_patch(before: list[str], after: list[str]) -> None
             if not x.startswith(("---", "+++", "@@"))]
     t = Transcript()
     t.prompt("write the notes")
-    t.call("Write", {"file_path": path, "content": old},
-           {"type": "create", "filePath": path, "content": old, "structuredPatch": []}, "ok")
-    t.call("Write", {"file_path": path, "content": new},
-           {"type": "update", "filePath": path, "content": new,
-            "structuredPatch": [{"lines": diff}] if diff else []}, "ok")
+    t.write_file(path, old)
+    t.write_file(path, new, before=old, patch=[{"lines": diff}] if diff else [])
     state = t.state()
     plus = sum(1 for x in diff if x.startswith("+"))
     minus = sum(1 for x in diff if x.startswith("-"))

@@ -78,9 +78,7 @@ def test_deleted_and_renamed_files_are_changed_files(
     for rel, (know, before, after, _act, _style, _way) in files.items():
         path = f"{CWD}/{rel}"
         if know == "made":
-            t.call("Write", {"file_path": path, "content": after},
-                   {"type": "create", "filePath": path, "content": after,
-                    "structuredPatch": []}, "ok")
+            t.write_file(path, after)
             model[path] = {"first": "", "now": after}
         elif know == "edited":
             t.call("Edit", {"file_path": path, "old_string": before, "new_string": after},
@@ -208,9 +206,7 @@ def test_files_a_scaffolding_command_makes_are_created(tool: str, cd: bool, edit
     base = f"{CWD}/pkg" if cd else CWD
     written = f"{base}/{expected[0]}" if expected and edit else ""
     if written:
-        t.call("Write", {"file_path": written, "content": later},
-               {"type": "update", "filePath": written, "content": later,
-                "originalFile": "[package]\nname = \"x\"\n", "structuredPatch": []}, "ok")
+        t.write_file(written, later, before="[package]\nname = \"x\"\n")
     t.say("Done.")
     files = t.state().fold.files
     assert set(files) == {f"{base}/{e}" for e in expected}
