@@ -261,6 +261,13 @@ def _links_read(text: str) -> str:
     words, and where it points when that is more than its words."""
     def read(m: re.Match[str]) -> str:
         label, target = m.group(1), m.group(2)
+        if "://" in target and target.split("://")[0] not in ("http", "https"):
+            # an editor's or file address: the path in it (review 16, finding 10)
+            rest = target.split("://", 1)[1]
+            target = rest[len("file://"):] if rest.startswith("file://") else \
+                rest[len("file"):] if rest.startswith("file/") else rest
+        if "://" not in target:
+            target = re.sub(r"(:\d+)+(-\d+(:\d+)?)?$", "", target) or target
         return label if target.rstrip("/").endswith(label.strip("`")) else f"{label} ({target})"
 
     return _MD_LINK.sub(read, text)

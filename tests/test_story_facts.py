@@ -513,6 +513,44 @@ def test_claudes_links_read_as_words(name: str, folder: str, ext: str, same: boo
     assert f"updated the {expected} file" in unescaped, story
 
 
+@settings(max_examples=60, deadline=None)
+@given(name=path_part, ext=st.sampled_from([".md", ".json", ".py"]),
+       kind=st.sampled_from(["editor", "position", "port", "web"]),
+       line=st.integers(1, 400), col=st.integers(0, 80), last=st.booleans())
+def test_an_editors_address_in_claudes_links_is_left_out(
+        name: str, ext: str, kind: str, line: int, col: int, last: bool) -> None:
+    """Review 16, finding 10: a link whose target is an editor's own address
+    (`cci:1://file:///…:0:0-0:0`, `vscode://file/…`) or the label's file at a
+    line and column (`vercel.json:20:8-23:9`) reads as its label alone; a web
+    address keeps its port and is shown beside its words. Also the summary in
+    the frontmatter (Claude's last words, shown raw by Dataview and Bases) reads
+    as the note's body does (finding 12)."""
+    label = f"{name}{ext}"
+    target = {"editor": f"cci:1://file:///Users/dev/site/{label}:0:0-0:0",
+              "position": f"{label}:{line}:{col}-{line + 3}:{col + 1}",
+              "port": f"http://localhost:{line + 8000}/{name}",
+              "web": f"https://example.com/{name}"}[kind]
+    t = Lines(version="2.1.50")
+    t.user("update the link")
+    t.say(f"Now I need to update the link in [{label}]({target}) to point to the new page.")
+    if not last:
+        t.user("thanks")
+        t.say("You're welcome.")
+    note = render(t.state())
+    story = story_of(note)
+    unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", story)
+    expected = f"{label} ({target})" if kind in ("port", "web") else label
+    assert f"the link in {expected} to point" in unescaped, story
+    assert "cci:" not in note and ":0:0-0:0" not in note
+    far = "[the page](file:///srv/www/page.html:3:1)"  # a path that says more: kept, bare
+    t.user("and the other one")
+    t.say(f"Also fixed {far}.")
+    assert "Also fixed the page (/srv/www/page.html)." in re.sub(
+        r"\\([!-/:-@\[-`{-~])", r"\1", render(t.state()))
+    summary = next(ln for ln in note.splitlines() if ln.startswith("summary:"))
+    assert "](" not in summary, summary
+
+
 # -- the user's words refusing a subagent's call ----------------------------------------------
 
 REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "

@@ -327,11 +327,28 @@ _TRIGGERS = "<&[]`%:#^\\"
 _LINK = patterns.compile(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)")
 
 
+# An editor's own address for a place (`cci:1://file:///…:0:0-0:0`,
+# `vscode://file/…`, `file:///…`): the path in it is what a reader can use.
+# A line and column after a path (`vercel.json:20:8-23:9`) say nothing more.
+_EDITOR_URI = patterns.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?:\d+:)?//(?:file://|file(?=/))?")
+_POSITION = patterns.compile(r"(?::\d+){1,2}(?:-\d+(?::\d+)?)?$")
+
+
 def _link_words(m: re.Match[str]) -> str:
     label, target = m.group(1), m.group(2)
+    if not target.startswith(("http://", "https://")):
+        target = _EDITOR_URI.sub("", target) or target
+        if "://" not in target:  # (a port is no position: `http://localhost:8080`)
+            target = _POSITION.sub("", target) or target
     if target == label or target.rstrip("/").endswith(label.strip("`")):
         return label
     return f"{label} ({target})"
+
+
+def link_words(s: str) -> str:
+    """Markdown links in a text as their words (`_link_words`): for where a
+    text is shown raw, as a frontmatter field is by Dataview and Bases."""
+    return _LINK.sub(_link_words, s) if "](" in s else s
 
 
 def _inert(line: str) -> str:

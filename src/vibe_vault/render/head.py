@@ -13,6 +13,7 @@ from vibe_vault.markdown import (
     code,
     join,
     label,
+    link_words,
     md,
     quote,
     tag,
@@ -66,7 +67,7 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("session_id", lambda p: yaml_str(p.state.session_id)),
     ("title", lambda p: yaml_str(p.fig.title)),
     ("aliases", lambda p: yaml_list([p.fig.title])),
-    ("summary", lambda p: yaml_str(p.fig.summary)),
+    ("summary", lambda p: yaml_str(link_words(p.fig.summary))),  # (as the body shows it)
     ("project", lambda p: yaml_str(p.state.project)),
     ("started", lambda p: _when(p.state.fold.first_ts)),
     ("ended", lambda p: _when(p.state.fold.last_ts)),
