@@ -32,7 +32,7 @@ SID = "5e551011-0000-4000-8000-000000000001"
 AGENT = "a1b2c3d"
 
 op = st.sampled_from(["commit", "commit", "amend", "amend-message", "rebase",
-                      "rebase-conflict", "cherry-pick", "log"])
+                      "rebase-conflict", "cherry-pick", "log", "fixup", "rebase-autosquash"])
 
 
 class Lines:
@@ -122,7 +122,7 @@ def play(ops: list[tuple[str, bool]]) -> tuple[Lines, Lines, Repo]:
             flag = "--no-edit" if kind == "amend" else f'-m "{subject}"'
             t.bash(f"git commit --amend {flag}",
                    f"[feature {sha}] {subject}\n Date: Sun Mar 1 10:00:00 2026 +0000\n" + _stat())
-        elif kind.startswith("rebase") and ours:
+        elif kind.startswith("rebase") and kind != "rebase-autosquash" and ours:
             # origin/main moved on: every commit of the branch is replayed (one
             # from before the session too, not the session's)
             repo.branch = [(repo.new(), s, mine) for _, s, mine in repo.branch]
@@ -136,6 +136,30 @@ def play(ops: list[tuple[str, bool]]) -> tuple[Lines, Lines, Repo]:
                        f"error: could not apply 9999999... {first[1]}\n", failed=True)
                 t.bash("git add a.txt && GIT_EDITOR=true git rebase --continue",
                        f"[detached HEAD {first[0]}] {first[1]}\n{_stat()}{done}")
+        elif kind == "fixup" and [i for i in ours if not repo.branch[i][1].startswith(
+                "fixup! ") and ("fixup! " + repo.branch[i][1]) not in {
+                s for _, s, _ in repo.branch}]:
+            # (one fixup a commit: commits of one subject are told apart by
+            # nothing a log prints, fixups or not)
+            target = next(repo.branch[i] for i in ours if not repo.branch[i][1].startswith(
+                "fixup! ") and ("fixup! " + repo.branch[i][1]) not in {
+                s for _, s, _ in repo.branch})
+            sha, subject = repo.new(), "fixup! " + target[1]
+            repo.branch.append((sha, subject, True))
+            t.bash(f"git add -A && git commit --fixup={target[0]}",
+                   f"[feature {sha}] {subject}\n" + _stat())
+        elif kind == "rebase-autosquash" and ours:
+            # git's own rule: each `fixup! S` goes into the first commit whose
+            # subject is S (gone, as a commit of its own); the rest are replayed
+            kept: list[tuple[str, str, bool]] = []
+            for _, subject, mine in repo.branch:
+                wanted = subject.removeprefix("fixup! ")
+                if subject.startswith("fixup! ") and any(s == wanted for _, s, _ in kept):
+                    continue
+                kept.append((repo.new(), subject, mine))
+            repo.branch = kept
+            t.bash("GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash origin/main",
+                   "Successfully rebased and updated refs/heads/feature.\n")
         elif kind == "cherry-pick":
             sha, subject = repo.new(), repo.subject("upstream fix")
             repo.branch.append((sha, subject, True))
@@ -213,3 +237,16 @@ def test_a_rebase_then_a_log_names_the_new_commits() -> None:
     listed = [c for _, c in work_of(state_of(main, sub)).commits]
     assert [(c.sha, c.how, c.stale) for c in listed] == [
         (sha, "rebased", False) for sha, _, ours in repo.branch if ours]
+
+
+def test_an_autosquash_folds_a_fixup_into_its_commit() -> None:
+    """`git commit --fixup`, then `git rebase -i --autosquash`: the fixup is
+    no commit of its own at the end; the one it went into says so."""
+    main, sub, repo = play([("commit", False), ("commit", True), ("fixup", False),
+                            ("rebase-autosquash", False), ("log", False)])
+    state = state_of(main, sub)
+    listed = [c for _, c in work_of(state).commits]
+    exists = [(sha, subject) for sha, subject, ours in repo.branch if ours]
+    assert [(c.sha, c.subject) for c in listed] == exists
+    assert [c.folded for c in listed] == [1, 0]  # (the first commit's fixup)
+    assert "1 commit folded into it by `--autosquash`" in render(state)

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 53
+STATE_VERSION = 54
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -228,6 +228,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     git: str = ""  # "git", "git push": the output may tell of commits; or a file of secrets
     commits: bool = False  # a `git commit` command
     rebase: bool = False  # a `git rebase` or `git pull --rebase`: it may rewrite commits
+    autosquash: bool = False  # with `--autosquash`
     asks_help: bool = False  # `--help`, `-h`, `help`: its usage text is what was asked for
     # fold.staged: the folder git stages or commits in, the paths it stages,
     # whether it stages every change (`add -A`, `commit -a`), whether it is
@@ -343,6 +344,7 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     files: list[Redacted] = field(default_factory=list)
     count: int = 0
     everything: bool = False
+    folded: int = 0  # `fixup!`/`squash!` commits `rebase --autosquash` put in it (work.py)
     # Its "everything" is every change to files git tracks (`commit -a`, `add
     # -u`): a file made since the last `git add -A` is not in it.
     tracked: bool = False
@@ -370,6 +372,8 @@ class Rewrite(Struct, array_like=True, omit_defaults=True):
     # The commits it printed itself (`git rebase --continue`: `[detached HEAD
     # <sha>] <subject>`): new shas of rewritten commits.
     made: list[Commit] = field(default_factory=list)
+    # `--autosquash`: a `fixup! S` or `squash! S` commit went into the commit S.
+    autosquash: bool = False
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):

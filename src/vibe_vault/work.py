@@ -233,6 +233,35 @@ def work_of(state: SessionState) -> Work:
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed)
 
 
+_FOLDED = ("fixup! ", "squash! ")
+
+
+def _autosquashed(out: list[tuple[int, Commit]],
+                  rewrite: Rewrite) -> list[tuple[int, Commit]]:
+    """The commits after a `git rebase --autosquash` of their branch: each
+    `fixup! S` or `squash! S` made on it before goes into the first commit
+    there whose subject is S (it exists no more; that one counts it,
+    `folded`), as git does."""
+    gone: set[int] = set()
+    for k, (_, c) in enumerate(out):
+        if c.branch != rewrite.branch or not c.ts or c.ts > rewrite.ts:
+            continue
+        prefix = next((p for p in _FOLDED if c.subject.startswith(p)), "")
+        if not prefix:
+            continue
+        wanted = c.subject[len(prefix):]
+        while wanted.startswith(_FOLDED):  # `fixup! fixup! S`: into S's
+            wanted = wanted[wanted.index("! ") + 2:]
+        into = next((j for j in range(k) if j not in gone
+                     and out[j][1].branch == c.branch and out[j][1].folder == c.folder
+                     and out[j][1].subject == wanted), -1)
+        if into >= 0:
+            gone.add(k)
+            at, t = out[into]
+            out[into] = (at, msgspec.structs.replace(t, folded=t.folded + 1 + c.folded))
+    return [x for k, x in enumerate(out) if k not in gone]
+
+
 def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
                printed: list[Commit]) -> list[tuple[int, Commit]]:
     """The commits that exist at the end of the session, in time order: a
@@ -244,7 +273,12 @@ def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
     are `stale`: rebased, the new sha unknown). Copies: the agents' facts
     stay each their own. Each is given with its place in `commits`."""
     out: list[tuple[int, Commit]] = []
+    # (a fold by `--autosquash` comes in its place in time: an amend after it
+    # replaces the commit a fixup went into, not the fixup)
+    folds = sorted((r for r in rewrites if r.autosquash), key=lambda r: r.ts)
     for at, (_, c) in enumerate(commits):
+        while folds and c.ts and folds[0].ts < c.ts:
+            out = _autosquashed(out, folds.pop(0))
         if c.how == AMENDED and not c.was:
             k = next((k for k in range(len(out) - 1, -1, -1)
                       if out[k][1].branch == c.branch and out[k][1].folder == c.folder), -1)
@@ -252,6 +286,8 @@ def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
                 c = msgspec.structs.replace(c, was=out[k][1].was or out[k][1].sha)
                 del out[k]
         out.append((at, c))
+    for rewrite in folds:
+        out = _autosquashed(out, rewrite)
     later = sorted(printed, key=lambda p: p.ts)
     rewrites = sorted(rewrites, key=lambda r: r.ts)
     for i, rewrite in enumerate(rewrites):

@@ -96,6 +96,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         call.folder = _other_folder(ctx, command, git)
     if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(command):
         call.rebase = True
+        call.autosquash = "--autosquash" in command and "--no-autosquash" not in command
     if made or any(w in command for w in (" add", " rm", " mv", " status", " reset")):
         staged.note_command(ctx, call, command)
     if made:
@@ -211,7 +212,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     if call.rebase and "Successfully rebased" in out:
         for m in rx(_REBASED).finditer(out):
             facts.rewrites.append(Rewrite(ts=ts, branch=ctx.line(m.group(1), BRANCH_CHARS),
-                                          made=replayed))
+                                          made=replayed, autosquash=call.autosquash))
         del facts.rewrites[:-MAX_REWRITES]
     if call.git and "Deleted branch " in out:
         # (also from a line that failed later: `git branch -d x && git push --delete …`)

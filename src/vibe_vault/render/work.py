@@ -215,6 +215,9 @@ def commits(page: Page) -> list[Md]:
         fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
                 if c.landed_pr else md("squash-merged as {}", code(c.landed))
                 ] if c.landed else []
+        if c.folded:
+            fate.append(md("{} folded into it by {}", text(plural(c.folded, "commit")),
+                           code("--autosquash")))
         if c.branch_deleted:
             fate.append(md("branch deleted"))
         after = md(" — {}", join("; ", fate)) if fate else BLANK
