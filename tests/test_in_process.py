@@ -163,9 +163,10 @@ def commands(env: Env) -> list[tuple[list[str], bytes, Path | None]]:
 STAMPS = {"inode", "note_stamp", "t", "journal_offset"}
 CLOCK = re.compile(rb"^\S+ (\S+) pid=\d+ |^\S+ (?=SessionEnd )", re.MULTILINE)
 # The database's tables and settings that hold files' stamps, and the full-text
-# index's own pages (their layout depends on how its merges fell; what a search
-# finds is compared as `vv search` prints it).
-DB_STAMPS = {"stamps", "indexed", "search_data", "search_idx", "search_docsize"}
+# index itself and its own pages (their layout depends on how its merges fell,
+# and the index keeps no rows to list; what a search finds is compared as `vv
+# search` prints it).
+DB_STAMPS = {"stamps", "indexed", "search", "search_data", "search_idx"}
 META_STAMPS = {"states", "backfill_marks"}
 
 

@@ -14,6 +14,10 @@ import re
 from vibe_vault.search_query import TOKEN, fold, matches, paired, piece
 from vibe_vault.vault import first_user_heading
 
+TYPE_CHECKING = False  # (typing costs a search milliseconds to import)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
 WIDTH = 160
 MARK = "**"
 # Markdown escapes the note needed, not wanted in a line shown alone.
@@ -103,11 +107,11 @@ def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
     best: _Found | None = None
     where = ""
     for column, text in texts.items():
+        lines: Iterable[str]
         if text.isascii():
-            # only the lines where a term is (an answer may be pages long)
-            starts = dict.fromkeys(text.rfind("\n", 0, m.start()) + 1
-                                   for m in finder.finditer(text))
-            lines = [text[a:_line_end(text, a)].strip() for a in starts]
+            # only the lines where a term is (an answer may be pages long),
+            # found as they are needed: the first holding every term ends it
+            lines = _lines_holding(text, finder)
         else:
             lines = [line.strip() for line in text.split("\n")]
         found = _best(lines, terms, finder, width)
@@ -116,6 +120,17 @@ def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
             if best[0] >= wanted:
                 break
     return (where, _shown(best[1], best[2], best[3], width)) if best else ("", "")
+
+
+def _lines_holding(text: str, finder: re.Pattern[str]) -> Iterator[str]:
+    """Each line of `text` where `finder` matches, once, in order."""
+    end = -1
+    for m in finder.finditer(text):
+        if m.start() < end:
+            continue  # (in the line just given)
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = _line_end(text, start)
+        yield text[start:end].strip()
 
 
 def _line_end(text: str, at: int) -> int:
@@ -128,7 +143,7 @@ def _line_end(text: str, at: int) -> int:
 _Found = tuple[int, str, list[tuple[int, int]], int]
 
 
-def _best(lines: list[str], terms: list[tuple[str, bool]], finder: re.Pattern[str],
+def _best(lines: Iterable[str], terms: list[tuple[str, bool]], finder: re.Pattern[str],
           width: int) -> _Found | None:
     """The first line showing the most distinct terms in one cut of `width`."""
     wanted = len({t for t, _ in terms})

@@ -42,7 +42,10 @@ SCHEMA_VERSION = 10
 # 4: a change's figures carry the note's mark (`changes.mark`), and a file
 # changed in a worktree of the session's repository is kept under its path there.
 # 5: a renamed file is found by its old path too (`changes.renamed_from`, `renamed_to`).
-SEARCH_VERSION = "5"
+# 6: no per-row sizes (`columnsize=0`) and a ballast column: ranking a hit no
+# longer looks its size up (see BALLAST); a session's `doc` tells when it
+# started (see doc_number), so hits are ranked without reading `sessions`.
+SEARCH_VERSION = "6"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -124,7 +127,7 @@ INSERT INTO meta(key, value) VALUES ('aggregates', 'ready'), ('link_keys', 'read
 # The search index: rebuilt from the states whenever a session leaves.
 _SEARCH = f"""
 CREATE TABLE sessions(
-    doc INTEGER PRIMARY KEY AUTOINCREMENT,  -- rowid of its text in `search`
+    doc INTEGER PRIMARY KEY,  -- rowid of its text in `search`: doc_number()
     session_id TEXT NOT NULL UNIQUE,
     project TEXT NOT NULL,  -- (its title is read from the note: the index stays small)
     folder INTEGER NOT NULL,  -- where it ran: `folders`
@@ -148,16 +151,20 @@ CREATE INDEX changes_by_path ON changes(path);
 -- snippet is cut from (the index itself keeps no text)
 CREATE TABLE texts(doc INTEGER PRIMARY KEY, body BLOB NOT NULL);
 CREATE INDEX changes_by_doc ON changes(doc);
+-- the docs of text rows whose words could not be given back (dead rows): no
+-- session is given one of them again
+CREATE TABLE dead_docs(doc INTEGER PRIMARY KEY);
 -- Text comes in folded and split into tokens (search_query.index_text), as a
 -- query is: the tokenizer only splits it at the spaces and punctuation left.
-CREATE VIRTUAL TABLE search USING fts5({", ".join(COLUMNS)}, content='',
-    tokenize='unicode61 remove_diacritics 0');
+-- No sizes kept per row (columnsize=0): see BALLAST.
+CREATE VIRTUAL TABLE search USING fts5({", ".join(COLUMNS)}, ballast, content='',
+    columnsize=0, tokenize='unicode61 remove_diacritics 0');
 -- Segments merged 8 at a time, not 4: a rebuild of 100,000 sessions took 6.1 s,
 -- not 7.0, and queries measured the same.
 INSERT INTO search(search, rank) VALUES ('automerge', 8);
 INSERT OR REPLACE INTO meta(key, value) VALUES ('search_version', '{SEARCH_VERSION}');
 """
-_SEARCH_TABLES = ("sessions", "folders", "indexed", "changes", "texts", "search")
+_SEARCH_TABLES = ("sessions", "folders", "indexed", "changes", "texts", "dead_docs", "search")
 
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -484,7 +491,32 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> dict[str, str] | None:
     conn.execute("DELETE FROM texts WHERE doc = ?", row)
     if texts is None:
         set_meta(conn, "dead", str(int(meta(conn, "dead", "0")) + 1))
+        conn.execute("INSERT OR IGNORE INTO dead_docs(doc) VALUES (?)", row)
     return texts
+
+
+# A doc number is the second the session started, shifted left by DOC_BITS,
+# and DOC_BITS bits from its id: ordered by doc, sessions are ordered by when
+# they started (and by those bits within a second), so a search ranks its
+# hits, newest first among equals, from the index alone. Joining every hit's
+# `sessions` row for its start was a quarter of a query's time at 100,000
+# sessions (each a lookup), and most hits are not shown.
+DOC_BITS = 20
+
+
+def doc_number(conn: sqlite3.Connection, session_id: str, started: int) -> int:
+    """The doc for a session: its start's, and bits of its id; another of the
+    same second when those are taken (by a session or a dead row)."""
+    import zlib
+
+    base = max(0, started) << DOC_BITS
+    low = zlib.crc32(session_id.encode("utf-8", "surrogatepass")) & ((1 << DOC_BITS) - 1)
+    for step in range(1 << DOC_BITS):
+        doc = base | ((low + step) & ((1 << DOC_BITS) - 1))
+        if conn.execute("SELECT 1 FROM sessions WHERE doc = ? UNION ALL "
+                        "SELECT 1 FROM dead_docs WHERE doc = ?", (doc, doc)).fetchone() is None:
+            return doc
+    raise sqlite3.OperationalError("no doc number left for that second")
 
 
 # -- words that must leave the file, not just the index --------------------------------
@@ -563,10 +595,24 @@ def _indexed_texts(conn: sqlite3.Connection, doc: int,
     return out
 
 
-_INSERT_TEXT = (f"INSERT INTO search(rowid, {', '.join(COLUMNS)}) VALUES "
-                f"(?{', ?' * len(COLUMNS)})")
-_DELETE_TEXT = (f"INSERT INTO search(search, rowid, {', '.join(COLUMNS)}) VALUES "
-                f"('delete', ?{', ?' * len(COLUMNS)})")
+# Ranking a hit (bm25) took most of a query's time looking up the row's size
+# (its length in tokens, a statement run per row: 32 M instructions of a
+# 100,000-session query's 220 M), so the index keeps none (`columnsize=0`).
+# FTS5 then gives bm25 a length of -1 a column, and bm25's length term, 0.25
+# + 0.75 * length / average length, stays near 0.25 (a session of the
+# average length, not length-normalised) only when the average is far above
+# the columns' count: each row carries BALLAST_TOKENS of a token no query can
+# hold (a private-use character: a query's words are letters and digits) in a
+# column of its own, weighing nothing. The columns' weights are scaled by
+# 0.25 to match: a match weighs against bm25's k1 = 1.2 as it did in a
+# session of average length.
+BALLAST_TOKENS = 48
+BALLAST = " ".join(["\ue000"] * BALLAST_TOKENS)
+WEIGHTS = ", ".join([*(str(w * 0.25) for w in COLUMNS.values()), "0"])
+_INSERT_TEXT = (f"INSERT INTO search(rowid, {', '.join(COLUMNS)}, ballast) VALUES "
+                f"(?{', ?' * len(COLUMNS)}, '{BALLAST}')")
+_DELETE_TEXT = (f"INSERT INTO search(search, rowid, {', '.join(COLUMNS)}, ballast) VALUES "
+                f"('delete', ?{', ?' * len(COLUMNS)}, '{BALLAST}')")
 
 
 def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None = None) -> None:
@@ -581,19 +627,19 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
         conn.execute("INSERT OR IGNORE INTO folders(path) VALUES (?)", (doc.cwd,))
         folder = folders[doc.cwd] = conn.execute(
             "SELECT id FROM folders WHERE path = ?", (doc.cwd,)).fetchone()[0]
-    cur = conn.execute(
-        "INSERT INTO sessions(session_id, project, folder, started, ended, note, status)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (doc.session_id, doc.project, folder, doc.started, doc.ended, doc.note, doc.status))
-    conn.execute(_INSERT_TEXT, (cur.lastrowid,
-                                *(index_text(doc.texts.get(c, "")) for c in COLUMNS)))
-    conn.execute("INSERT INTO texts(doc, body) VALUES (?, ?)",
-                 (cur.lastrowid, pack_texts(doc.texts)))
+    number = doc_number(conn, doc.session_id, doc.started)
+    conn.execute(
+        "INSERT INTO sessions(doc, session_id, project, folder, started, ended, note, status)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (number, doc.session_id, doc.project, folder, doc.started, doc.ended, doc.note,
+         doc.status))
+    conn.execute(_INSERT_TEXT, (number, *(index_text(doc.texts.get(c, "")) for c in COLUMNS)))
+    conn.execute("INSERT INTO texts(doc, body) VALUES (?, ?)", (number, pack_texts(doc.texts)))
     if doc.files:
         conn.executemany(
             "INSERT INTO changes(doc, path, added, removed, sha, subject, committed, mark,"
             " renamed_from, renamed_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(cur.lastrowid, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed),
+            [(number, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed),
               f.mark, f.renamed_from, f.renamed_to) for f in doc.files])
 
 
@@ -817,20 +863,51 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
            limit: int = 10, phrase: str = "") -> list[Hit]:
     """Sessions matching an FTS5 expression, best first (bm25, with the
     columns' weights), the newest first among equals. With a `phrase` (the
-    query's words as typed, together), the sessions holding it come first."""
-    weights = ", ".join(str(w) for w in COLUMNS.values())
-    sql = (f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
-           f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?")
-    narrow, params = _narrowed(project, since)
-    order = " ORDER BY score, s.started DESC, s.session_id LIMIT ?"  # (deterministic)
-    if phrase:
-        order = (" ORDER BY s.doc IN (SELECT rowid FROM search WHERE search MATCH ?) DESC,"
-                 + order[len(" ORDER BY"):])
-        params.append(phrase)
+    query's words as typed, together), the sessions holding it come first.
+
+    Ranked from the index alone (a doc tells when its session started:
+    doc_number), then only the sessions shown are read; a project's are
+    picked by their rows, and so are all when the best hold a dead row."""
+    ranked = _ranked(conn, fts, project, since, limit, phrase, bool(project))
+    hits = _hits_of(conn, [doc for doc, _ in ranked])
+    if len(hits) < len(ranked):  # a dead row (no session) among them
+        ranked = _ranked(conn, fts, project, since, limit, phrase, True)
+        hits = _hits_of(conn, [doc for doc, _ in ranked])
     # A word in most sessions weighs next to nothing in bm25 (its idf is
     # floored at 1e-6): the score keeps four significant digits, not decimals.
-    return [_hit(row, float(f"{-row[8]:.4g}"))
-            for row in conn.execute(sql + narrow + order, [fts, *params, limit])]
+    return [_hit(hits[doc], float(f"{-score:.4g}")) for doc, score in ranked if doc in hits]
+
+
+def _ranked(conn: sqlite3.Connection, fts: str, project: str, since: str, limit: int,
+            phrase: str, join: bool) -> list[tuple[int, float]]:
+    """(doc, bm25) of the best `limit` hits; `join`: only docs with a session."""
+    sql = f"SELECT search.rowid, bm25(search, {WEIGHTS}) AS score FROM search"
+    where = " WHERE search MATCH ?"
+    params: list[Any] = [fts]
+    if join:
+        sql += " JOIN sessions s ON s.doc = search.rowid"
+    if project:
+        where += " AND s.project = ? COLLATE NOCASE"
+        params.append(project)
+    if since:  # (a doc is its start's second, shifted)
+        where += " AND search.rowid >= ?"
+        params.append(since_seconds(since) << DOC_BITS)
+    order = " ORDER BY score, search.rowid DESC LIMIT ?"  # (deterministic)
+    if phrase:
+        order = (" ORDER BY search.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
+                 " DESC," + order[len(" ORDER BY"):])
+        params.append(phrase)
+    return [(int(doc), float(score)) for doc, score in
+            conn.execute(sql + where + order, [*params, limit])]
+
+
+def _hits_of(conn: sqlite3.Connection, docs: list[int]) -> dict[int, Any]:
+    """The `sessions` rows (_HIT) of some docs, by doc."""
+    if not docs:
+        return {}
+    return {row[7]: row for row in conn.execute(
+        f"SELECT {_HIT} FROM sessions s{_FOLDER} WHERE s.doc IN ({', '.join('?' * len(docs))})",
+        docs)}
 
 
 def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[str, ...] = (),
@@ -856,10 +933,9 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
     expr = " OR ".join(rare)
     for phrase in unwanted:
         expr = f"({expr}) NOT {phrase}"
-    weights = ", ".join(str(w) for w in COLUMNS.values())
     narrow, params = _narrowed(project, since)
     rows = conn.execute(
-        f"SELECT {_HIT}, bm25(search, {weights}) AS score FROM search "
+        f"SELECT {_HIT}, bm25(search, {WEIGHTS}) AS score FROM search "
         f"JOIN sessions s ON s.doc = search.rowid{_FOLDER} WHERE search MATCH ?"
         + narrow + " ORDER BY score LIMIT ?", [expr, *params, _POOL]).fetchall()
     if not rows:
