@@ -156,10 +156,10 @@ def search_rows(db: Path) -> dict[str, object]:
 @settings(max_examples=examples(3, 15), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(n=st.integers(8, 30), seed=st.integers(0, 2**16), first=st.integers(1, 3),
-       workers=st.sampled_from([1, 2]), chunked=st.booleans())
+       workers=st.sampled_from([1, 2]), how=st.sampled_from(["serial", "chunks", "projects"]))
 def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_one(
         tmp_path_factory: pytest.TempPathFactory, n: int, seed: int, first: int,
-        workers: int, chunked: bool) -> None:
+        workers: int, how: str) -> None:
     """A large first backfill does its newest sessions before it foresees the
     rest's links (backfill.FIRST_STAGE, made small here so a small home is
     large): the first stage is the newest sessions by their files' times, and
@@ -167,8 +167,9 @@ def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_
     guessed wrong, its oldest session's previous one, set by the end). The
     later stage's notes are written once, at the end, with their links: the
     writes are counted by the note file they name, in every process.
-    `chunked`: the notes owed are written a few sessions to a worker (on a
-    machine of several cores), as a large project's are."""
+    `how` the notes owed are written: in this process, a few sessions to a
+    worker (on a machine of several cores), as a large project's are, or a
+    project to a worker, as those of many smaller projects are."""
     from vibe_vault import backfill, index, note, vaultdb
 
     root = tmp_path_factory.mktemp("stages")
@@ -202,7 +203,9 @@ def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_
         patch.setattr(backfill, "FIRST_STAGE", first)
         patch.setattr(backfill, "_run_jobs", recorded)
         patch.setattr(vaultdb, "_read_one", read_by_catch_up)
-        patch.setattr(index, "OWED_PARALLEL_FROM", 1 if chunked else 10**9)
+        patch.setattr(index, "OWED_PARALLEL_FROM", 1 if how == "chunks" else 10**9)
+        patch.setattr(index, "PARALLEL_FROM", 1 if how == "projects" else 10**9)
+        patch.setattr(os, "cpu_count", lambda: 2)  # (the workers even on one core)
         patch.setattr(index, "OWED_CHUNK", 3)
         for module in ("vibe_vault.session", "vibe_vault.index"):
             patch.setattr(f"{module}.write_session_note", counted)

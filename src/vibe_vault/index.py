@@ -10,9 +10,10 @@ the end of a backfill, never on every Stop.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from datetime import date
 from typing import TYPE_CHECKING
@@ -61,12 +62,13 @@ if TYPE_CHECKING:
 # state's key, the stamp of the file saved, the session id and its document
 # (vaultdb.put_indexed's arguments).
 IndexRow = tuple[str, int, str, Document | None]
+IndexTo = Callable[[IndexRow], None]  # where the rows go as they are made
 
 
 def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record],
                 lock_timeout: float = 2.0, owed: AbstractSet[str] = frozenset(),
                 written: set[str] | None = None,
-                indexed: list[IndexRow] | None = None) -> set[str]:
+                indexed: IndexTo | None = None) -> set[str]:
     """Write changed links into session states and notes; the sessions changed.
 
     Only sessions whose record says their note carries other links are
@@ -74,8 +76,8 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     sessions in `owed`, whose notes a backfill left to this pass (their links
     not known when they were read: session.Update.defer_note), whose notes
     are written whatever their links (each one written is added to `written`).
-    `indexed`, when given, gets the search rows of each session whose state
-    was saved, made from the state in hand (a backfill puts them, and its
+    `indexed`, when given, is handed the search rows of each session whose
+    state was saved, made from the state in hand (a backfill puts them, and its
     search catch-up then reads none of those states again).
     """
     from vibe_vault.render.memo import Memo
@@ -104,7 +106,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 write_session_note(cfg.vault, state, note, cfg.state_dir)
                 store.save(state)
                 if indexed is not None:
-                    indexed.append(_index_row(store, state))
+                    indexed(_index_row(store, state))
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up
         if owes and written is not None:
@@ -400,18 +402,38 @@ def regenerate(cfg: Config, projects: set[str] | None = None, lock_timeout: floa
     # One project at a time: links never cross projects, so memory follows
     # the largest project, not the history.
     folders: dict[str, int] = {}  # the search index's folder ids, across transactions
+    pending: list[IndexRow] = []  # search rows made, a few at a time: each holds a session's text
+
+    def put_pending() -> None:
+        if pending:
+            with vaultdb.transaction(conn):
+                for key, stamp, sid, doc in pending:
+                    vaultdb.put_indexed(conn, key, stamp, sid, doc, folders)
+            pending.clear()
+
+    def index_to(row: IndexRow) -> None:
+        pending.append(row)
+        if len(pending) >= INDEX_BATCH:
+            put_pending()
+
+    owed_in: dict[str, int] = {}  # how many of the owed notes each project has
+    if owed:
+        for sid, project in conn.execute("SELECT session_id, project FROM records"):
+            if sid in owed:
+                owed_in[project] = owed_in.get(project, 0) + 1
     for done in _projects_done(cfg, conn, sorted(projects), lock_timeout, daily,
-                               owed or set(), index_rows):
+                               owed or set(), index_to if index_rows else None, owed_in):
         written += done.written
         if owed is not None:
             owed.difference_update(done.owed_written)
         days.update(done.days)
-        if done.changed or done.indexed:
+        for row in done.indexed:
+            index_to(row)
+        put_pending()
+        if done.changed:
             with vaultdb.transaction(conn):
                 for rec in done.changed:
                     registry.put(conn, rec)
-                for key, stamp, sid, doc in done.indexed:
-                    vaultdb.put_indexed(conn, key, stamp, sid, doc, folders)
     return written + _home_and_days(cfg, conn, days if daily else set())
 
 
@@ -483,15 +505,20 @@ class ProjectDone(Struct):
     written: int  # (of the notes owed, none)
     days: list[str]
     owed_written: list[str] = field(default_factory=list)  # the owed notes written
-    indexed: list[IndexRow] = field(default_factory=list)  # (asked for: regenerate's index_rows)
+    # The search rows a worker made of the states it saved (asked for: the
+    # project's sessions at most, a project a worker being a small one)
+    indexed: list[IndexRow] = field(default_factory=list)
 
 
 PARALLEL_FROM = 16  # projects, from which they are done on every core
+INDEX_BATCH = 256  # search rows (each a session's texts) held before they are put
+OWED_CHUNK = 128
 # Notes owed by a backfill (apply_links) in a project, from which they are
 # written on every core, a chunk of sessions each: each is a whole note to
-# render and write (a project of 12,500 sessions, ~90 s on one core).
-OWED_PARALLEL_FROM = 1000
-OWED_CHUNK = 128
+# render and write (a project of 12,500 sessions, ~90 s on one core). Smaller
+# projects are done on every core a project each, when they are many or owe
+# this many notes between them.
+OWED_PARALLEL_FROM = 2 * OWED_CHUNK
 
 
 class Applied(Struct):
@@ -506,15 +533,37 @@ class Applied(Struct):
 def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
                    lock_timeout: float, daily: bool,
                    owed: AbstractSet[str] = frozenset(),
-                   index_rows: bool = False) -> Iterator[ProjectDone]:
-    """_project_done of each project. Many (a first backfill, a reprocess)
-    are done by forked workers, one per core, each reading the database on a
-    connection of its own (the links, project notes and session notes of
+                   index_to: IndexTo | None = None,
+                   owed_in: dict[str, int] | None = None) -> Iterator[ProjectDone]:
+    """_project_done of each project. A project that owes many of a
+    backfill's notes (`owed_in`: how many each owes) is done alone, its notes
+    written on every core (_apply). The others, when they are many (a first
+    backfill, a reprocess) or owe many notes between them, are done by forked
+    workers, a project each, one worker per core, each reading the database
+    on a connection of its own (the links, project notes and session notes of
     100,000 sessions: ~1 s on one core); the registry rows that change are
-    written here, by the one writer."""
+    written here, by the one writer. (Before, a first backfill owing 1,000
+    notes or more wrote every note of a project under 1,000 in this process:
+    at 5,000 sessions in 8 projects, 3,000 notes on one core, half the run.)"""
     cores = os.cpu_count() or 1
-    # (many owed notes: the projects one by one, each one's notes on every core)
-    if len(projects) >= PARALLEL_FROM and cores > 1 and len(owed) < OWED_PARALLEL_FROM:
+    counts = owed_in or {}
+    large = [p for p in projects if counts.get(p, 0) >= OWED_PARALLEL_FROM]
+    rest = [p for p in projects if counts.get(p, 0) < OWED_PARALLEL_FROM]
+    yield from _small_projects_done(cfg, conn, rest, lock_timeout, daily, owed, index_to,
+                                    parallel=cores > 1 and (
+                                        len(rest) >= PARALLEL_FROM or sum(
+                                            counts.get(p, 0) for p in rest)
+                                        >= OWED_PARALLEL_FROM))
+    for project in large:
+        yield _project_done(cfg, conn, project, lock_timeout, daily, owed, index_to)
+
+
+def _small_projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
+                         lock_timeout: float, daily: bool, owed: AbstractSet[str],
+                         index_to: IndexTo | None, parallel: bool) -> Iterator[ProjectDone]:
+    """_project_done of each project, a project a worker when `parallel`."""
+    cores = os.cpu_count() or 1
+    if parallel:
         from vibe_vault import workers  # (only for many: SessionEnd's pass is one project)
 
         if workers.available():
@@ -523,21 +572,28 @@ def _projects_done(cfg: Config, conn: sqlite3.Connection, projects: list[str],
             def work(project: str) -> ProjectDone:
                 if not reader:
                     reader.append(vaultdb.reader(cfg.state_dir))
-                return _project_done(cfg, reader[0], project, lock_timeout, daily, owed,
-                                     index_rows)
+                # (its notes in this worker: no workers of its own; its search
+                # rows sent back with what it did)
+                rows: list[IndexRow] = []
+                done = _project_done(cfg, reader[0], project, lock_timeout, daily, owed,
+                                     rows.append if index_to is not None else None,
+                                     chunked=False)
+                done.indexed = rows
+                return done
 
-            yield from workers.in_order(
-                work, projects, cores, ProjectDone,
-                again=lambda project: _project_done(cfg, conn, project, lock_timeout, daily,
-                                                    owed, index_rows))
+            with _frozen():
+                yield from workers.in_order(
+                    work, projects, cores, ProjectDone,
+                    again=lambda project: _project_done(cfg, conn, project, lock_timeout,
+                                                        daily, owed, index_to))
             return
     for project in projects:
-        yield _project_done(cfg, conn, project, lock_timeout, daily, owed, index_rows)
+        yield _project_done(cfg, conn, project, lock_timeout, daily, owed, index_to)
 
 
 def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_timeout: float,
                   daily: bool, owed: AbstractSet[str] = frozenset(),
-                  index_rows: bool = False) -> ProjectDone:
+                  index_to: IndexTo | None = None, chunked: bool = True) -> ProjectDone:
     """One project's links applied to its sessions, and its note written.
     The links are worked out from the records as registry.link_records_of
     reads them; a session whose links changed is read whole again, given
@@ -548,8 +604,7 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
         return ProjectDone(changed=[], written=0, days=[])
     links = compute_links(records, tellers)
     wrote_owed: set[str] = set()
-    indexed: list[IndexRow] | None = [] if index_rows else None
-    changed = _apply(cfg, links, records, lock_timeout, owed, wrote_owed, indexed)
+    changed = _apply(cfg, links, records, lock_timeout, owed, wrote_owed, index_to, chunked)
     whole: dict[str, Record] = {}
     for sid in sorted(changed):
         rec = registry.get(conn, sid)
@@ -560,45 +615,65 @@ def _project_done(cfg: Config, conn: sqlite3.Connection, project: str, lock_time
         cfg, project_note_path(project), render_project(project_view(conn, project, whole)))
     days = sorted({day(r.started) for r in records.values() if r.started}) if daily else []
     return ProjectDone(changed=list(whole.values()), written=written, days=days,
-                       owed_written=sorted(wrote_owed), indexed=indexed or [])
+                       owed_written=sorted(wrote_owed))
 
 
 def _apply(cfg: Config, links: dict[str, Links], records: dict[str, Record],
            lock_timeout: float, owed: AbstractSet[str], written: set[str],
-           indexed: list[IndexRow] | None = None) -> set[str]:
-    """apply_links, the owed notes of a project written on every core when
-    they are many: chunks of its sessions, each worker given their links and
-    link records, the records it changed sent back into `records`."""
-    mine = sorted(sid for sid in links if sid in owed)
+           indexed: IndexTo | None = None, chunked: bool = True) -> set[str]:
+    """apply_links, the notes of a project written on every core when they
+    are many (`chunked`): chunks of its sessions, each worker given their
+    links and link records, the records it changed sent back into `records`.
+    The notes written are those owed and those whose links changed (a large
+    backfill's first stage, whose links were foreseen: up to 2,000 notes,
+    which this process wrote alone while the workers wrote the rest)."""
+    mine = sorted(sid for sid, lk in links.items() if sid in owed or (
+        (rec := records.get(sid)) is not None and links_of(rec) != lk))
     cores = os.cpu_count() or 1
-    if len(mine) < OWED_PARALLEL_FROM or cores < 2:
+    if not chunked or len(mine) < OWED_PARALLEL_FROM or cores < 2:
         return apply_links(cfg, links, records, lock_timeout, owed, written, indexed)
     from vibe_vault import workers
 
     if not workers.available():
         return apply_links(cfg, links, records, lock_timeout, owed, written, indexed)
-    rest = {sid: lk for sid, lk in links.items() if sid not in owed}
-    # (the few already written)
-    changed = apply_links(cfg, rest, records, lock_timeout, indexed=indexed)
+    changed: set[str] = set()
     chunks = [mine[i : i + OWED_CHUNK] for i in range(0, len(mine), OWED_CHUNK)]
 
     def work(chunk: list[str]) -> Applied:
         done: set[str] = set()
         these = {sid: records[sid] for sid in chunk}
-        rows: list[IndexRow] | None = [] if indexed is not None else None
+        rows: list[IndexRow] = []
         moved = apply_links(cfg, {sid: links[sid] for sid in chunk}, these, lock_timeout,
-                            owed, done, rows)
+                            owed, done, rows.append if indexed is not None else None)
         return Applied(changed=[these[sid] for sid in sorted(moved)], written=sorted(done),
-                       indexed=rows or [])
+                       indexed=rows)
 
-    for applied in workers.in_order(work, chunks, cores, Applied):
-        written.update(applied.written)
-        if indexed is not None:
-            indexed.extend(applied.indexed)
-        for rec in applied.changed:
-            records[rec.session_id] = rec
-            changed.add(rec.session_id)
+    with _frozen():
+        for applied in workers.in_order(work, chunks, cores, Applied):
+            written.update(applied.written)
+            if indexed is not None:
+                for row in applied.indexed:  # (put as they come: a chunk's texts at a time)
+                    indexed(row)
+            for rec in applied.changed:
+                records[rec.session_id] = rec
+                changed.add(rec.session_id)
     return changed
+
+
+@contextlib.contextmanager
+def _frozen() -> Iterator[None]:
+    """What this process holds kept out of the cycle collector while forked
+    workers run: a worker's collections would otherwise touch every object,
+    copying each page it shares with this process."""
+    import gc
+
+    already = gc.get_freeze_count() > 0  # (a backfill's, unfrozen by it at the end)
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if not already:
+            gc.unfreeze()
 
 
 def _links_into(rec: Record, changed: Record) -> None:
