@@ -251,7 +251,7 @@ def sessions(draw: st.DrawFn) -> list[Line]:
     return t.lines
 
 
-@settings(max_examples=examples(60, 300), deadline=None)
+@settings(max_examples=examples(25, 300), deadline=None)
 @given(lines=sessions(), seed=st.integers(0, 2**32 - 1), share=st.sampled_from([0.5, 1.0]))
 def test_answers_written_before_their_prompt_stay_in_its_turn(
         lines: list[Line], seed: int, share: float) -> None:

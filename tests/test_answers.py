@@ -343,7 +343,7 @@ def test_a_refusal_says_who_refused_it(calls: list[tuple[str, str, str]]) -> Non
         assert ("denied by the user" in line) == (who == "user"), (who, line)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 60), deadline=None)
 @given(runs=st.lists(st.tuples(st.sampled_from(["Bash", "PowerShell"]), phrase,
                                st.booleans()), min_size=1, max_size=5))
 def test_powershell_is_a_shell_told_with_its_outcome(runs: list[tuple[str, str, bool]]) -> None:

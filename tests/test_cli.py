@@ -110,7 +110,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
     return code, capsys.readouterr().err + said
 
 
-@settings(max_examples=examples(100, 400), deadline=None,
+@settings(max_examples=examples(40, 400), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(argv=command_lines())
 def test_any_arguments_answer_or_say_one_line(home: Env, argv: list[str],

@@ -141,7 +141,7 @@ cases = st.tuples(planted(), st.lists(st.sampled_from(PLACES), min_size=1, max_s
                                       unique=True).filter(lambda p: p != ["again"]))
 
 
-@settings(max_examples=examples(100, 400), deadline=None)
+@settings(max_examples=examples(40, 400), deadline=None)
 @given(cases)
 def test_a_secret_given_to_a_command_is_in_no_text(
         case: tuple[tuple[str, str, str], list[str]]) -> None:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import main_files
+from conftest import examples, main_files
 from test_headlines import Transcript, phrase
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
@@ -51,7 +51,7 @@ def ending_text(kind: str, words: list[str]) -> tuple[str, list[str]]:
     return f"Changes made:\n1. {sentence(a)}\n2. {sentence(b)}\n", []
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50, 150), deadline=None)
 @given(body=st.lists(phrase, max_size=3), kind=endings,
        words=st.lists(phrase, min_size=3, max_size=3),
        after=st.sampled_from(["nothing", "exit", "prompt-answered", "prompt-unanswered"]),

@@ -244,7 +244,7 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
     return out
 
 
-@settings(max_examples=examples(120, 500), deadline=None)
+@settings(max_examples=examples(50, 500), deadline=None)
 @given(steps=st.lists(step, min_size=1, max_size=14))
 # (a `commit -a` leaves out the file made since: git's count is of the other)
 @example(steps=[("write", "src/a.py"), ("commit", "git add -A && "), ("write", "src/a.py"),

@@ -168,7 +168,7 @@ def _formatted(text: str, how: int) -> str:
 shape = st.sampled_from(["2.x", "1.0", "none"])
 
 
-@settings(max_examples=examples(50, 200), deadline=None)
+@settings(max_examples=examples(20, 200), deadline=None)
 @given(data=st.data(), first=contents, created=st.booleans(),
        steps=st.lists(st.tuples(st.sampled_from(["Write", "Edit", "MultiEdit"]), contents,
                                 shape, st.one_of(st.none(), st.integers(0, 2))),
@@ -496,7 +496,7 @@ def test_a_subagents_quiet_commit_takes_the_sha_the_main_agents_later_log_prints
     assert listed == sorted(zip(shas[:len(subjects)], reversed(subjects), strict=True))
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(150, 400))
 @given(st.text(alphabet=st.sampled_from(['a', '\n', '\\', '"', 'n', '\t', 'é', '\r', '\u2028']),
                max_size=30))
 def test_lines_counted_from_raw_json_equal_lines_of_the_text(text: str) -> None:

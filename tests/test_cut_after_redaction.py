@@ -45,7 +45,7 @@ cases = st.tuples(
 )
 
 
-@settings(max_examples=examples(100, 400), deadline=None)
+@settings(max_examples=examples(40, 400), deadline=None)
 @given(cases)
 def test_no_fragment_of_a_secret_survives_any_cut(case: tuple) -> None:  # type: ignore[type-arg]
     from vibe_vault.fold.context import Context

@@ -42,7 +42,7 @@ def _plan_path(home: str, name: str) -> str:
     return sep.join([home, ".claude", "plans", f"{name}.md"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 60), deadline=None)
 @given(home=plan_home, name=st.sampled_from(["sunny-percolating-umbrella", "quiet-fox"]),
        plan=body, revised=st.one_of(st.none(), body), edit_plan=st.booleans(),
        project=st.lists(st.tuples(st.sampled_from(["a.py", "docs/b.md"]), body),

@@ -77,7 +77,7 @@ class Shell:
         return Run("pytest -q", f"{a}\n", 1 if a and "failed" in a else 0)
 
 
-@settings(max_examples=examples(150, 600), deadline=None)
+@settings(max_examples=examples(60, 600), deadline=None)
 @given(first=commands, rest=st.lists(st.tuples(ops, commands), max_size=5))
 @example(first=("cp", "a.txt", "c.txt"), rest=[("&&", ("echo", "done", None)),
                                                ("&&", ("false", None, None))])

@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, in_process
+from conftest import Env, examples, frontmatter, in_process
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import title_of
 from vibe_vault.fold import fold
@@ -212,7 +212,7 @@ name = st.from_regex(r"[A-Z][A-Z0-9_]{0,6}", fullmatch=True)
 value = st.from_regex(r"[a-z0-9/~._-]{1,12}", fullmatch=True)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 60), deadline=None)
 @given(assignments=st.lists(st.tuples(name, value), min_size=1, max_size=3),
        program=words, arg=words, glue=st.sampled_from(["; ", " && ", "\n", " "]))
 def test_a_command_is_told_by_what_runs_after_its_assignments(

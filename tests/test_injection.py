@@ -683,7 +683,7 @@ def _frontmatter(note: str) -> dict[str, Any]:
 BIDI_AND_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-@settings(max_examples=examples(20, 60), deadline=None, suppress_health_check=list(HealthCheck),
+@settings(max_examples=examples(10, 60), deadline=None, suppress_health_check=list(HealthCheck),
           phases=[Phase.generate])
 @given(st.fixed_dictionaries({place: HOSTILE_TEXT for place in FIELDS}))
 def test_hostile_text_in_every_field_stays_text(hostile: dict[str, str]) -> None:

@@ -182,7 +182,7 @@ _USER_LINES = st.lists(st.text(alphabet="abc xyz-[]#*.", min_size=1, max_size=20
                        .filter(lambda t: t.strip() and t == t.strip()), max_size=6)
 
 
-@settings(max_examples=examples(80, 300), deadline=None)
+@settings(max_examples=examples(30, 300), deadline=None)
 @given(typed_headings(), _USER_LINES)
 def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: list[str]) -> None:
     from vibe_vault.note import _with_user_part, user_part
@@ -198,7 +198,7 @@ def test_a_heading_typed_any_way_keeps_what_is_below_it(heading: str, lines: lis
     assert rewritten.endswith(mine) and user_part(rewritten) == part
 
 
-@settings(max_examples=examples(50, 200), deadline=None)
+@settings(max_examples=examples(20, 200), deadline=None)
 @given(typed_headings(), st.sampled_from([" and more", " 2", " list", "s"]),
        st.sampled_from(["", "    ", "\\", "> ", "- "]))
 def test_a_line_that_only_looks_like_it_is_not_the_heading(
@@ -211,7 +211,7 @@ def test_a_line_that_only_looks_like_it_is_not_the_heading(
     assert not is_user_heading(heading.rstrip("*_ \t:!.—)✍️📝") + more)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(60, 200), deadline=None)
 @given(_USER_LINES.filter(bool), st.booleans(), st.booleans())
 def test_with_the_heading_deleted_what_follows_the_generated_text_is_kept(
         lines: list[str], keep_hint: bool, figures_changed: bool) -> None:

@@ -121,7 +121,7 @@ def _fold(entries: list[dict[str, Any]]) -> tuple[str, bytes, Any]:
     return render(state), msgspec.json.encode(state), state
 
 
-@settings(max_examples=examples(60, 800), deadline=None)
+@settings(max_examples=examples(25, 800), deadline=None)
 @given(sessions(), st.integers(0, 1000))
 def test_a_learned_phrase_is_in_no_text_before_or_after(
         case: tuple[list[dict[str, Any]], list[str]], cut: int) -> None:

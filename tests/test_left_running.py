@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, in_process
 from vibe_vault.entries import decode_lines
 from vibe_vault.figures import todo_list
 from vibe_vault.fold import fold
@@ -201,6 +201,7 @@ def test_open_threads_are_what_still_runs(ops: list[tuple[str, int]], cut: float
 @given(ops=OPS.filter(lambda ops: len(ops) > 4))
 def test_the_note_lists_them(tmp_path_factory: Any, ops: list[tuple[str, int]]) -> None:
     env = Env(tmp_path_factory.mktemp("left"))
+    env.here = in_process("left_running note")  # (the first as a process)
     s = session(ops)
     folder = env.claude / "projects" / "-work-app"
     folder.mkdir(parents=True)

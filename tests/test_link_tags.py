@@ -51,7 +51,7 @@ def oracle(group: list[Record]) -> dict[str, str]:
         for r in group}
 
 
-@settings(max_examples=examples(200, 1000), deadline=None)
+@settings(max_examples=examples(50, 1000), deadline=None)
 @given(st.data())
 def test_tags_are_what_the_words_and_days_of_the_group_make_them(data: Any) -> None:
     size = data.draw(st.integers(2, 40), label="sessions")

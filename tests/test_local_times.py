@@ -101,7 +101,7 @@ def line_with(text: str, needle: str) -> str:
     return found[0]
 
 
-@settings(max_examples=examples(8, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(4, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
 @given(cases())
 @example((ZoneInfo("Pacific/Kiritimati"),

@@ -246,7 +246,7 @@ PR_STEPS = st.one_of(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(30, 80), deadline=None)
 @given(steps=st.lists(PR_STEPS, max_size=6))
 def test_prs_are_those_the_session_made_or_merged(steps: list[tuple[str, str, int]]) -> None:
     """`gh pr create` output, `gh pr merge` and Claude Code's pr-link rows are
@@ -456,7 +456,7 @@ def _timed_bash(command: str, output: str, gap_s: float, mode: str = "",
     return folded([json.dumps(x).encode() for x in lines])
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(30, 80), deadline=None)
 @given(run_s=st.floats(0.1, 600), wait_s=st.floats(0, 5000), mode=st.sampled_from(
     ["", "default", "acceptEdits", "plan", "bypassPermissions"]),
     reported=st.booleans(), progress=st.booleans())

@@ -49,7 +49,7 @@ def test_a_note_path_is_made_of_safe_names(project: str, sid: str, ts: str, n: i
     assert safe_name(name[:-3], 60) == name[:-3]
 
 
-@settings(max_examples=examples(500, 3000), deadline=None)
+@settings(max_examples=examples(200, 3000), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("conprauxlmt0123¹²³.ſKıCONPRAUXLMTİ x-")),
                max_size=8))
 @example("CON")

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, examples
 from vibe_vault import patterns
 
 SRC = Path(patterns.__file__).resolve().parent.parent
@@ -79,7 +79,7 @@ def same(made: re.Pattern[str], oracle: re.Pattern[str], sample: list[str]) -> N
         assert made.sub("-", text) == oracle.sub("-", text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50, 150), deadline=None)
 @given(st.data())
 def test_a_kept_program_makes_the_pattern_re_compiles(data: st.DataObject) -> None:
     """Compiled once (and kept), then in a new process from the file, with `re`'s

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples, main_files
 from conftest import json_objects as objects
-from conftest import main_files
 from test_headlines import Transcript
 from vibe_vault.render import render
 
@@ -128,7 +128,7 @@ def check_plans(plans: list[tuple[str, str]], told: list[tuple[str, str]],
         assert not Counter(removed) - old and not Counter(added) - new
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(30, 80), deadline=None)
 @given(first=plan_lines, steps=st.lists(st.lists(edit, max_size=3), min_size=1, max_size=5),
        approved=st.booleans(), in_result=st.booleans())
 def test_each_plan_is_told_against_the_one_before(

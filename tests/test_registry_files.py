@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter
+from conftest import Env, frontmatter, in_process
 from test_headlines import Transcript
 from test_worktree_files import _write_session
 
@@ -83,9 +83,11 @@ def test_a_renamed_file_is_found_by_its_old_and_new_path(
         tmp_path_factory: pytest.TempPathFactory, old: str, new: str, how: str,
         edited: bool) -> None:
     """A session edits a file (or only renames it) and renames it with `mv a
-    b` or `git mv a b`: `vv files a` and `vv files b` (as processes) both find
-    the session, saying it was renamed, and --json says which way."""
+    b` or `git mv a b`: `vv files a` and `vv files b` both find the session,
+    saying it was renamed, and --json says which way (as processes in the
+    first case, in this process after it: test_in_process)."""
     env = Env(tmp_path_factory.mktemp("renamed"))
+    env.here = in_process("registry_files renamed")
     sid = "5e551014-0000-4000-8000-000000000005"
     t = Transcript(sid=sid, cwd="/srv/app")
     t.prompt("tidy the docs")

@@ -86,7 +86,7 @@ def dump(conn: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
-@settings(max_examples=examples(40, 300), deadline=None)
+@settings(max_examples=examples(15, 300), deadline=None)
 @given(st.data())
 def test_any_history_of_puts_leaves_what_the_final_records_alone_give(data: Any) -> None:
     with tempfile.TemporaryDirectory() as kept, tempfile.TemporaryDirectory() as fresh:

@@ -188,7 +188,7 @@ def printed(main: Lines, sub: Lines) -> str:
                      and b.get("type") == "tool_result") if main.lines else ""
 
 
-@settings(max_examples=examples(150, 600), deadline=None)
+@settings(max_examples=examples(60, 600), deadline=None)
 @given(ops=st.lists(st.tuples(op, st.booleans()), min_size=1, max_size=12))
 def test_the_commits_listed_are_those_that_exist_at_the_end(
         ops: list[tuple[str, bool]]) -> None:

@@ -15,6 +15,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from vibe_vault.commands.doctor import shown
 from vibe_vault.fold.context import note_text
 from vibe_vault.log import _clean
@@ -42,7 +43,7 @@ def test_the_table_gives_tokens_of_many_rules() -> None:
     assert len({rule for rule, _ in TOKENS}) >= 30
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100, 300), deadline=None)
 @given(st.sampled_from(TOKENS), ALNUM, st.sampled_from(SHOWS_NOTHING),
        st.sampled_from(SHOWS_NOTHING), ALNUM)
 def test_a_token_between_characters_that_show_nothing_is_redacted_everywhere(

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, last_prompt_kind, main_files
+from conftest import Env, frontmatter, in_process, last_prompt_kind, main_files
 from conftest import json_objects as objects
 from test_headlines import Transcript
 from test_trust import folded
@@ -70,6 +70,7 @@ def test_a_file_opening_with_an_earlier_turns_end_starts_at_its_own_first_line(
     own = next(o["timestamp"] for o in t.lines
                if not (o["type"] == "system" and o.get("subtype") in closers))
     env = Env(tmp_path_factory.mktemp("start"))
+    env.here = in_process("session_edges start")  # (the first as a process)
     env.transcript(SID, t.encoded())
     assert env.vv("backfill").returncode == 0
     note = _one_note(env)
@@ -135,6 +136,7 @@ def test_a_session_ended_by_exit_says_so(tmp_path_factory: Any, command: str, th
         t.prompt("one more thing")
         t.say("Sure.")
     env = Env(tmp_path_factory.mktemp("exit"))
+    env.here = in_process("session_edges exit")  # (the first as a process)
     env.transcript(SID, t.encoded())
     assert env.vv("backfill").returncode == 0
     fm = frontmatter(_one_note(env))

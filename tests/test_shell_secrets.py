@@ -168,7 +168,7 @@ cases = st.tuples(
 )
 
 
-@settings(max_examples=examples(80, 300), deadline=None)
+@settings(max_examples=examples(30, 300), deadline=None)
 @given(cases, st.integers(0, 1000))
 def test_a_value_printed_by_a_secrets_reading_command_is_in_no_text(
         case: tuple[str, str, list[tuple[str, bool]]], cut: int) -> None:

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, blocks, frontmatter, main_files
+from conftest import Env, blocks, examples, frontmatter, main_files
 from conftest import json_objects as objects
 from test_headlines import Transcript
 from vibe_vault.entries import decode_line
@@ -91,7 +91,7 @@ copy_forms = st.sampled_from(["cp", "cp -v", "install -m 644", "cp into", "cp -t
 joins = st.sampled_from(["alone", "&& after", "&& before", "newline before"])
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(40, 120), deadline=None)
 @given(copies=st.lists(st.tuples(names, names, copy_forms, quoting, st.booleans(), joins),
                        min_size=1, max_size=4, unique_by=lambda c: (c[0], c[1])).filter(
            lambda cs: all(c[0] != c[1] for c in cs)),
@@ -218,7 +218,7 @@ def _printed(command: str, changed: list[str], left: list[str]) -> str:
     return ""
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50, 150), deadline=None)
 @given(command=st.sampled_from(sorted(FORMATTERS)),
        files=st.lists(st.tuples(names, st.booleans()), min_size=1, max_size=5,
                       unique_by=lambda f: f[0]),
@@ -340,7 +340,7 @@ def _rm_error(form: str, path: str, dialect: str, i: int) -> str:
             else f"{tool}: {path}: No such file or directory")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(60, 200), deadline=None)
 @given(cases=st.lists(st.tuples(names, rm_forms, rm_joins, st.booleans(), st.booleans(),
                                 dialects, quoting),
                       min_size=1, max_size=4, unique_by=lambda c: c[0]),

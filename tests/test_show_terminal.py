@@ -20,7 +20,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env
+from conftest import Env, examples
 from test_headlines import Transcript
 from vibe_vault.markdown import code, fenced, for_terminal, md, quote, text
 
@@ -29,7 +29,7 @@ WORDS = st.text(alphabet=st.sampled_from(list("ab #*_`\\[]<>&%:!-+.1)(|~=^")), m
                 max_size=40).map(lambda s: " ".join(s.split())).filter(bool)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(150, 400), deadline=None)
 @given(words=WORDS, command=WORDS)
 def test_a_terminal_reads_the_words_the_escapes_kept(words: str, command: str) -> None:
     line = md("- {}: {}", text(words), code(command))

@@ -164,7 +164,7 @@ def test_a_secret_in_the_users_command_never_reaches_the_note() -> None:
 gaps = st.lists(st.floats(min_value=0.5, max_value=30 * 3600), min_size=2, max_size=10)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(30, 80), deadline=None)
 @given(before=st.integers(0, 3), after=st.integers(0, 2), gaps=gaps,
        meta_gap=st.floats(min_value=1, max_value=40 * 3600))
 def test_meta_lines_set_neither_start_nor_end(before: int, after: int, gaps: list[float],

@@ -22,7 +22,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, blocks, frontmatter, in_process, json_objects, main_files, session_files
+from conftest import (
+    Env,
+    blocks,
+    examples,
+    frontmatter,
+    in_process,
+    json_objects,
+    main_files,
+    session_files,
+)
 from test_headlines import Transcript, phrase
 
 AGENT = "a5cbd18"
@@ -109,7 +118,7 @@ def oracle(main: list[dict[str, Any]], own: list[dict[str, Any]]) -> tuple[int, 
     return calls + len(sub), bash + sum(b.get("name") == "Bash" for b in sub)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(10, 25), deadline=None)
 @given(steps=st.lists(TOOLS, min_size=1, max_size=8),
        layout=st.sampled_from(["file", "progress", "both"]), finished=st.booleans(),
        main_bash=st.integers(0, 3), ask=phrase)

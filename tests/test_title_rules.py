@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import blocks, json_objects, main_files
+from conftest import blocks, examples, json_objects, main_files
 from test_headlines import Transcript, phrase, words
 from vibe_vault import text as tx
 from vibe_vault.entries import decode_line
@@ -76,7 +76,7 @@ step = st.one_of(
 )
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(40, 120), deadline=None)
 @given(steps=st.lists(step, min_size=1, max_size=6), old=st.booleans(),
        long_prompt=st.lists(words, min_size=12, max_size=30).map(" ".join))
 def test_the_title_is_the_first_request_never_a_refusal_remark(
