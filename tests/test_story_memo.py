@@ -92,7 +92,8 @@ def sessions(draw: st.DrawFn) -> Session:
     for _ in range(turns):
         s.prompt(draw(phrase))
         for _ in range(draw(st.integers(0, 3))):
-            kind = draw(st.sampled_from(["bash", "edit", "agent", "model", "thinking"]))
+            kind = draw(st.sampled_from(["bash", "edit", "agent", "model", "thinking",
+                                         "commit", "move"]))
             # A subagent with no result yet is told by the session's status.
             answered = draw(st.booleans()) or (kind != "agent" and draw(st.booleans()))
             error = draw(st.booleans()) and not draw(st.booleans())
@@ -103,6 +104,16 @@ def sessions(draw: st.DrawFn) -> Session:
                     inp["description"] = draw(phrase)
                 s.call("Bash", inp, {"stdout": draw(phrase), "stderr": "",
                                      "interrupted": False}, "out", error, answered)
+            elif kind == "commit":
+                subject = draw(phrase)
+                sha = f"{draw(st.integers(0, 16**7 - 1)):07x}"
+                s.call("Bash", {"command": f'git commit -am "{subject}"'},
+                       {"stdout": f"[main {sha}] {subject}\n 1 file changed", "stderr": "",
+                        "interrupted": False}, f"[main {sha}] {subject}", error, answered)
+            elif kind == "move":
+                old, new = draw(words), draw(words)
+                s.call("Bash", {"command": f"git mv src/{old}.py src/{new}.py"},
+                       {"stdout": "", "stderr": "", "interrupted": False}, "", error, answered)
             elif kind == "edit":
                 path = f"{CWD}/src/{draw(words)}.py"
                 s.call("Write", {"file_path": path, "content": draw(phrase) + "\n"},
@@ -151,14 +162,18 @@ def test_a_note_made_with_the_memo_is_the_note_made_without(session: Session,
         loaded = decode_state(encode_state(state))
         assert loaded is not None
         state = loaded
-        memo = Memo(state.rendered)
+        memo = Memo(state.rendered, state.rendered_parts)
         with_memo = render(state, opts, memo=memo)
         assert with_memo == render(state, opts)
         state.rendered = memo.new
-        # Rendered again as it is: every settled turn comes from the memo.
-        again = Memo(state.rendered)
+        state.rendered_parts = memo.new_parts
+        # Rendered again as it is: every settled turn comes from the memo, and
+        # every part of the other sections.
+        again = Memo(state.rendered, state.rendered_parts)
         assert render(state, opts, memo=again) == with_memo
         assert again.hits == max(0, len(state.fold.turns) - 1)
+        assert again.part_hits >= len(state.rendered_parts)
+        assert again.new_parts == state.rendered_parts
     # The fold law: read in steps, the same facts as one read of the whole.
     whole = fold(Fold(keeps_thinking=thinking), (decode_line(x) for x in lines),
                  keep_thinking=thinking)
@@ -170,15 +185,39 @@ def test_a_memo_kept_by_other_code_is_not_used(monkeypatch: pytest.MonkeyPatch) 
     s = Session()
     for k in range(5):
         s.prompt(f"step {k}")
+        s.call("Write", {"file_path": f"{CWD}/src/f{k}.py", "content": "x\n"},
+               {"type": "create", "filePath": f"{CWD}/src/f{k}.py"}, "written", False, True)
         s.assistant([{"type": "text", "text": f"did step {k}"}])
     state = SessionState(session_id=SID, fold=fold(Fold(), (decode_line(x) for x in s.encoded())))
     memo = Memo([])
     note = render(state, memo=memo)
     assert len(memo.new) == 4
+    assert len(memo.new_parts) == 5  # a row of "Files changed" each
+    kept = Memo(memo.new, memo.new_parts)
+    assert render(state, memo=kept) == note and kept.part_hits == 5
     monkeypatch.setattr(memo_module, "code_stamp", lambda: b"another renderer")
-    other = Memo(memo.new)
+    other = Memo(memo.new, memo.new_parts)
     assert render(state, memo=other) == note
-    assert other.hits == 0
+    assert other.hits == 0 and other.part_hits == 0
+
+
+def test_a_kept_part_is_used_only_for_equal_arguments() -> None:
+    """A part is filed under what it is made of: a part made of other
+    arguments, or by another function of the same arguments, is not used."""
+    from vibe_vault.markdown import md
+
+    def one(x: str) -> list[Any]:
+        return [md("one {}", x)]
+
+    def two(x: str) -> list[Any]:
+        return [md("two {}", x)]
+
+    memo = Memo([])
+    assert memo.part(one, "a") == ["one a"] and memo.part(one, "b") == ["one b"]
+    kept = Memo([], memo.new_parts)
+    assert kept.part(two, "a") == ["two a"] and kept.part(one, "c") == ["one c"]
+    assert kept.part_hits == 0
+    assert kept.part(one, "a") == ["one a"] and kept.part_hits == 1
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -227,14 +266,16 @@ def test_stops_through_the_hook_write_the_note_a_backfill_does(tmp_path: Path,
         assert strip_status(note) == strip_status(one_notes[key])
 
 
-def test_the_code_stamp_covers_every_module_the_story_is_made_by() -> None:
-    """A module render.story takes anything from is one whose edit must make
-    the kept renderings stale: RENDERERS names each (vibe_vault.fold gives
-    only HEAD_TURNS, which places the dropped-turns line, not a turn's lines)."""
+@pytest.mark.parametrize("renderer", ["vibe_vault.render.story", "vibe_vault.render.work"])
+def test_the_code_stamp_covers_every_module_the_story_is_made_by(renderer: str) -> None:
+    """A module render.story (or render.work, whose parts are kept too) takes
+    anything from is one whose edit must make the kept renderings stale:
+    RENDERERS names each (vibe_vault.fold gives only HEAD_TURNS, which places
+    the dropped-turns line, not a turn's lines)."""
     import ast
     import importlib
 
-    story = importlib.import_module("vibe_vault.render.story")
+    story = importlib.import_module(renderer)
     used = set()
     for node in ast.walk(ast.parse(Path(str(story.__file__)).read_text())):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("vibe_vault"):

@@ -98,9 +98,9 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 set_links(state, lk)
                 if owes:
                     # its first write: the story's turns kept as a write keeps them
-                    memo = Memo(state.rendered)
+                    memo = Memo(state.rendered, state.rendered_parts)
                     note = render(state, options_for(cfg), None, memo)
-                    state.rendered = memo.new
+                    state.rendered, state.rendered_parts = memo.new, memo.new_parts
                 else:
                     note = render(state, options_for(cfg))
                 write_session_note(cfg.vault, state, note, cfg.state_dir)

@@ -714,9 +714,9 @@ def _write_the_note(work: _Work, state: SessionState, out: Outcome) -> Figures |
     out.has_note = True
     if work.request.defer_note:
         return fig  # (written by the link pass: out.wrote stays False)
-    memo = Memo(state.rendered)
+    memo = Memo(state.rendered, state.rendered_parts)
     note = render(state, work.opts, fig, memo)
-    state.rendered = memo.new
+    state.rendered, state.rendered_parts = memo.new, memo.new_parts
     out.wrote = write_session_note(places.vault, state, note, work.cfg.state_dir)
     return fig
 

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 54
+STATE_VERSION = 55
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -754,6 +754,8 @@ class SessionState(Struct, omit_defaults=True):
     # The story's settled turns as the last write rendered them (render.memo):
     # not facts, a memo; a Stop renders only the turns that changed.
     rendered: list[Rendered] = field(default_factory=list)
+    # The other sections' parts as the last write rendered them (Memo.part).
+    rendered_parts: list[Rendered] = field(default_factory=list)
 
 
 _encoder = msgspec.msgpack.Encoder()

@@ -12,13 +12,19 @@ only under the same digest: whatever differs from the render it was made by
 renders again, so a note made with the memo is the note made without it, byte
 for byte. The last turn is never kept (its answer is shown whole, or the Stop
 hook's provisional one): it renders every time.
+
+The other sections keep their parts the same way (`Memo.part`: a file's row,
+a command's, an error, a subagent's line), each filed under a digest of the
+function that makes it and of all it is made from, its arguments: a part
+whose arguments changed (a file edited again, a command run once more)
+renders again, the rest come from the state.
 """
 
 
 import os
 from collections.abc import Callable
 from functools import cache
-from typing import cast
+from typing import Any, cast
 
 import msgspec
 
@@ -59,19 +65,58 @@ def code_stamp() -> bytes:
 
 # The modules a settled turn's lines are made by (render.story and what it
 # calls): each is imported by the time a note renders.
+# And those of the other sections' parts (render.work and what it calls).
 RENDERERS = ("vibe_vault.render.memo", "vibe_vault.render.story", "vibe_vault.render.page",
              "vibe_vault.markdown", "vibe_vault.text", "vibe_vault.paths", "vibe_vault.figures",
-             "vibe_vault.times", "vibe_vault.state")
+             "vibe_vault.times", "vibe_vault.state", "vibe_vault.render.work",
+             "vibe_vault.fold.files", "vibe_vault.project", "vibe_vault.work")
 
 
 class Memo:
     """The renderings a state kept (`old`), and those this render keeps (`new`:
-    the state holds these after the write, and nothing else)."""
+    the state holds these after the write, and nothing else); the same of the
+    other sections' parts (`parts`, `new_parts`: see `part`)."""
 
-    def __init__(self, kept: list[Rendered]) -> None:
+    def __init__(self, kept: list[Rendered], parts: list[Rendered] | None = None) -> None:
         self.old = {r.key: r.lines for r in kept}
         self.new: list[Rendered] = []
         self.hits = 0
+        self.parts = {r.key: r.lines for r in parts or ()}
+        self._made: dict[bytes, list[Redacted]] = {}
+        self._named: dict[Callable[..., list[Md]], Any] = {}  # each maker's digest so far
+        self.part_hits = 0
+
+    @property
+    def new_parts(self) -> list[Rendered]:
+        """The parts this render used, each once, in the order first used."""
+        return [Rendered(key=k, lines=v) for k, v in self._made.items()]
+
+    def part(self, make: Callable[..., list[Md]], *args: object) -> list[Md]:
+        """`make(*args)`: the lines of a part of a section (a row of a table,
+        an entry of a list), kept ones when `make`, of the same code, made
+        them of equal arguments. `make` reads nothing but its arguments (and
+        the module constants and escapers the code stamp covers), so its
+        lines are a function of what the digest is taken of: kept or made,
+        the same bytes. Arguments are what msgpack encodes (str, int, bool,
+        None, lists, tuples, Structs); a time is passed as shown, not as a
+        stamp (the zone would be one more input)."""
+        named = self._named.get(make)
+        if named is None:
+            named = self._named[make] = blake2b(code_stamp(), digest_size=16)
+            named.update(f"{make.__module__}.{make.__qualname__}\0".encode())
+        key = named.copy()
+        key.update(_encoder.encode(args))
+        digest = key.digest()
+        old = self.parts.get(digest)
+        if old is None:
+            old = self._made.get(digest)
+        if old is not None:
+            self.part_hits += 1
+            self._made[digest] = old
+            return kept_lines(old)
+        made = make(*args)
+        self._made[digest] = cast(list[Redacted], made)
+        return made
 
     def lines(self, t: Turn, state: SessionState, show_thinking: bool, when: str,
               make: Callable[[Turn], list[Md]]) -> list[Md]:

@@ -29,6 +29,14 @@ class Page(Struct):
 Section = Callable[[Page], list[Md]]
 
 
+def part(page: Page, make: Callable[..., list[Md]], *args: object) -> list[Md]:
+    """`make(*args)`, from the memo when the page has one (`Memo.part`): `make`
+    reads nothing but its arguments."""
+    if page.memo is None:
+        return make(*args)
+    return page.memo.part(make, *args)
+
+
 # Who refused a tool call, as its status says (fold.calls.refusal).
 DENIED_BY = {"denied": "denied by the user", "denied:rule": "denied by a permission rule",
              "denied:mode": "denied (Claude Code ran in don't-ask mode)",

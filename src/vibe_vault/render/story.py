@@ -22,9 +22,9 @@ from vibe_vault.markdown import (
     text_before_colon,
 )
 from vibe_vault.paths import readable, shown_path
-from vibe_vault.render.page import Page, status_word
+from vibe_vault.render.page import Page, part, status_word
 from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, SessionState, Turn
-from vibe_vault.times import day, hhmm
+from vibe_vault.times import day, hhmm, hhmm_and_day
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 GIST_CHARS = 400
@@ -64,11 +64,14 @@ def story(page: Page) -> list[Md]:
             sw = switches.pop(0)
             if sw.noticed:
                 continue
-            when = hhmm(sw.ts)
-            at = md(" at {}", text(when)) if when else md("")
-            out.append(md("*Model {} → {}{}*", code(sw.was), code(sw.to), at))
-            out.append(md(""))
+            out.extend(part(page, _switch_lines, sw.was, sw.to, hhmm(sw.ts)))
     return out
+
+
+def _switch_lines(was: str, to: str, when: str) -> list[Md]:
+    """A model change (`when`: its time as shown)."""
+    at = md(" at {}", text(when)) if when else md("")
+    return [md("*Model {} → {}{}*", code(was), code(to), at), md("")]
 
 
 def _settled(t: Turn, page: Page, when: str) -> list[Md]:
@@ -82,10 +85,9 @@ def heading_time(ts: str, shown_day: str) -> tuple[str, str]:
     """A turn heading's time (`14:05`), with its date (`2026-11-27 00:10`)
     on the first heading of a local day other than the one last shown; and
     the day shown by then."""
-    when = hhmm(ts)
+    when, its_day = hhmm_and_day(ts)
     if not when:
         return "", shown_day
-    its_day = day(ts)
     if its_day != shown_day:
         return f"{its_day} {when}", its_day
     return when, shown_day

@@ -2,6 +2,9 @@
 and PRs, the commands' digest, errors, open threads, subagents, tokens and cost."""
 
 
+from operator import itemgetter
+
+import msgspec
 from msgspec import Struct, field
 
 from vibe_vault import text as tx
@@ -31,8 +34,8 @@ from vibe_vault.markdown import (
 )
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.project import folder_name, repo_folder
-from vibe_vault.render.page import Page, doer, status_word
-from vibe_vault.state import ErrorRec
+from vibe_vault.render.page import Page, doer, part, status_word
+from vibe_vault.state import Commit, ErrorRec, FileChange
 from vibe_vault.times import hhmm
 from vibe_vault.work import MAIN, agents_of_tasks
 
@@ -54,22 +57,13 @@ def files(page: Page) -> list[Md]:
            md("|---|---|--:|--:|" + ("---|" if helped else ""))]
     # Files are the repository's: shown from the session's folder in it.
     base = repo_folder(f.cwd)
-    items = sorted(work.files.items(), key=lambda kv: shown_path(kv[0], base))
-    for path, fw in items[:SECTION_ROWS]:
-        c = fw.change
-        rel = shown_path(path, base)
-        mark = lines_mark(c)
-        # Changed back to what it was: listed (it was worked on), not counted.
-        told = [f"renamed from {shown_path(c.moved_from, base)} by a command"
-                if op == "renamed by a command" and c.moved_from else op for op in c.ops]
-        ops = text(", ".join(told) + (" (no net change)" if no_net_change(c) else "")
-                   + _in_worktrees(fw.worktrees))
-        by = md(" {} |", cell(join(", ", (doer(b) for b in fw.by)))) if helped else BLANK
-        if mark == "?":  # written by a command that does not say its lines
-            out.append(md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), by))
-            continue
-        out.append(md("| {} | {} | " + mark + "{} | " + mark + "{} |{}",
-                      cell(code(rel)), cell(ops), c.added, c.removed, by))
+    items = sorted(((shown_path(path, base), fw) for path, fw in work.files.items()),
+                   key=itemgetter(0))
+    for rel, fw in items[:SECTION_ROWS]:
+        # (its line fingerprints are no part of the row)
+        c = msgspec.structs.replace(fw.change, base=b"", now=b"")
+        out.extend(part(page, _file_row, rel, base, c, fw.worktrees,
+                        fw.by if helped else None))
     more = len(items) - SECTION_ROWS + work.files_dropped
     if more > 0:
         out.append(md("| … and {} more | | | |" + (" |" if helped else ""), text(n(more))))
@@ -82,6 +76,22 @@ def files(page: Page) -> list[Md]:
                       cell(text(tail)), by))
     out.append(BLANK)
     return out
+
+
+def _file_row(rel: str, base: str, c: FileChange, worktrees: list[str],
+              by: list[str] | None) -> list[Md]:
+    """A file's row (`by`: who changed it, when the table says)."""
+    mark = lines_mark(c)
+    # Changed back to what it was: listed (it was worked on), not counted.
+    told = [f"renamed from {shown_path(c.moved_from, base)} by a command"
+            if op == "renamed by a command" and c.moved_from else op for op in c.ops]
+    ops = text(", ".join(told) + (" (no net change)" if no_net_change(c) else "")
+               + _in_worktrees(worktrees))
+    helpers = md(" {} |", cell(join(", ", (doer(b) for b in by)))) if by is not None else BLANK
+    if mark == "?":  # written by a command that does not say its lines
+        return [md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), helpers)]
+    return [md("| {} | {} | " + mark + "{} | " + mark + "{} |{}",
+               cell(code(rel)), cell(ops), c.added, c.removed, helpers)]
 
 
 def _in_worktrees(names: list[str]) -> str:
@@ -144,7 +154,7 @@ def commands(page: Page) -> list[Md]:
     if hidden:
         out.append(md("- … {} not kept", text(plural(hidden, "earlier command"))))
     for r in checks:
-        out.append(md("- {}", _runs_line(r)))
+        out.extend(part(page, _runs_row, "- {}", r, True))
     if checks and others:
         out.append(BLANK)
     if others:
@@ -161,7 +171,7 @@ def commands(page: Page) -> list[Md]:
             seen = md(", {} of them in the story above", text(n(shown_runs))) \
                 if shown_runs else BLANK
             out.append(md("> [!note]- {} {}{}", text(n(total)), text(word), seen))
-            out.extend(_by_whom(unseen[-COMMAND_ROWS:]))
+            out.extend(_by_whom(page, unseen[-COMMAND_ROWS:]))
             if len(unseen) > COMMAND_ROWS:
                 out.append(md("> - … and {} more before these",
                               text(n(len(unseen) - COMMAND_ROWS))))
@@ -169,7 +179,7 @@ def commands(page: Page) -> list[Md]:
     return out
 
 
-def _by_whom(rows: list[_Runs]) -> list[Md]:
+def _by_whom(page: Page, rows: list[_Runs]) -> list[Md]:
     """The collapsed list's lines: a run of two or more commands by the same
     subagent(s) under one line naming them, not each line saying it again."""
     out: list[Md] = []
@@ -180,11 +190,18 @@ def _by_whom(rows: list[_Runs]) -> list[Md]:
             j += 1
         if j - i > 1 and any(rows[i].by):
             out.append(md("> - By {}:", join(", ", (doer(b) for b in rows[i].by))))
-            out.extend(md(">   - {}", _runs_line(r, said_by=False)) for r in rows[i:j])
+            for r in rows[i:j]:
+                out.extend(part(page, _runs_row, ">   - {}", r, False))
         else:
-            out.extend(md("> - {}", _runs_line(r)) for r in rows[i:j])
+            for r in rows[i:j]:
+                out.extend(part(page, _runs_row, "> - {}", r, True))
         i = j
     return out
+
+
+def _runs_row(form: str, r: _Runs, said_by: bool) -> list[Md]:
+    """A command's line of the digest, as `form` places it."""
+    return [md(form, _runs_line(r, said_by))]
 
 
 def _runs_line(r: _Runs, said_by: bool = True) -> Md:
@@ -202,27 +219,7 @@ def commits(page: Page) -> list[Md]:
         return []
     out = [md("## Commits and PRs")]
     for label, c in work.commits:
-        branch = md(" on {}", code(c.branch)) if c.branch else BLANK
-        sha = code(c.sha) if c.sha else md("*(git printed no sha)*")
-        if c.stale:  # rebased: its old sha names no commit now
-            sha = md("{} ({}; its new sha was not printed)", code(c.sha), text(c.how))
-        elif c.was and c.was != c.sha:
-            sha = md("{} → {} ({})", code(c.was), sha, text(c.how))
-        elif c.how:  # amended a commit made before the session
-            sha = md("{} ({})", sha, text(c.how))
-        subject = md(" {}", text(c.subject)) if c.subject else BLANK
-        by = md(" (by subagent {})", emphasis(label)) if label else BLANK
-        fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
-                if c.landed_pr else md("squash-merged as {}", code(c.landed))
-                ] if c.landed else []
-        if c.folded:
-            fate.append(md("{} folded into it by {}", text(plural(c.folded, "commit")),
-                           code("--autosquash")))
-        if c.branch_deleted:
-            fate.append(md("branch deleted"))
-        after = md(" — {}", join("; ", fate)) if fate else BLANK
-        where = md(" in {}", code(folder_name(c.folder))) if c.folder else BLANK
-        out.append(md("- {}{}{}{}{}{}", sha, subject, branch, where, by, after))
+        out.extend(part(page, _commit_line, label, c))
     if work.pushes:
         elsewhere = [md("{} in {}", text("all" if times == work.pushes else n(times)),
                         code(folder_name(folder)))
@@ -235,6 +232,31 @@ def commits(page: Page) -> list[Md]:
         out.append(md("- PR {}{}", link(p.url, text(name)) if p.url else text(name), merged))
     out.append(BLANK)
     return out
+
+
+def _commit_line(label: str, c: Commit) -> list[Md]:
+    """A commit's line (`label`: the subagent that made it, "" for the main agent)."""
+    branch = md(" on {}", code(c.branch)) if c.branch else BLANK
+    sha = code(c.sha) if c.sha else md("*(git printed no sha)*")
+    if c.stale:  # rebased: its old sha names no commit now
+        sha = md("{} ({}; its new sha was not printed)", code(c.sha), text(c.how))
+    elif c.was and c.was != c.sha:
+        sha = md("{} → {} ({})", code(c.was), sha, text(c.how))
+    elif c.how:  # amended a commit made before the session
+        sha = md("{} ({})", sha, text(c.how))
+    subject = md(" {}", text(c.subject)) if c.subject else BLANK
+    by = md(" (by subagent {})", emphasis(label)) if label else BLANK
+    fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
+            if c.landed_pr else md("squash-merged as {}", code(c.landed))
+            ] if c.landed else []
+    if c.folded:
+        fate.append(md("{} folded into it by {}", text(plural(c.folded, "commit")),
+                       code("--autosquash")))
+    if c.branch_deleted:
+        fate.append(md("branch deleted"))
+    after = md(" — {}", join("; ", fate)) if fate else BLANK
+    where = md(" in {}", code(folder_name(c.folder))) if c.folder else BLANK
+    return [md("- {}{}{}{}{}{}", sha, subject, branch, where, by, after)]
 
 
 COMMAND_KEY = "cmd:"  # an error's key when a shell command failed (fold.commands)
@@ -252,22 +274,34 @@ def errors(page: Page) -> list[Md]:
     # The last few in full; the earlier ones a line each, collapsed: most were
     # fixed along the way, and the story says where.
     earlier, recent = shown[:-ERRORS_IN_FULL], shown[-ERRORS_IN_FULL:]
+    cwd = state.fold.cwd
     if earlier:
         out.append(md("> [!failure]- {}", text(plural(len(earlier), "earlier error"))))
         for label, e in earlier:
-            first = readable(e.text, state.fold.cwd).partition("\n")[0]
-            out.append(md("> {}", _error_head(e, first, label, state.fold.cwd)))
+            out.extend(part(page, _earlier_error, e, hhmm(e.ts), label, cwd))
         out.append(BLANK)
     for label, e in recent:
-        said = readable(e.text, state.fold.cwd)
-        first, _, rest = said.partition("\n")
-        command = _failed_command(e, state.fold.cwd)
-        out.append(_error_head(e, first, label, state.fold.cwd, whole=True))
-        if command and said:
-            rest = said  # under the command, all it printed
-        if rest:
-            out.extend(line for block in fenced(rest) for line in indented(block, "  "))
+        out.extend(part(page, _recent_error, e, hhmm(e.ts), label, cwd))
     out.append(BLANK)
+    return out
+
+
+def _earlier_error(e: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
+    """An earlier error's line, collapsed (`when`: its time as shown)."""
+    first = readable(e.text, cwd).partition("\n")[0]
+    return [md("> {}", _error_head(e, first, label, cwd, when))]
+
+
+def _recent_error(e: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
+    """One of the last errors, with what it printed (`when`: its time as shown)."""
+    said = readable(e.text, cwd)
+    first, _, rest = said.partition("\n")
+    command = _failed_command(e, cwd)
+    out = [_error_head(e, first, label, cwd, when, whole=True)]
+    if command and said:
+        rest = said  # under the command, all it printed
+    if rest:
+        out.extend(line for block in fenced(rest) for line in indented(block, "  "))
     return out
 
 
@@ -286,13 +320,13 @@ def _failed_command(e: ErrorRec, cwd: str) -> str:
 _HEREDOC = tx.lazy(r"<<-?\s*(['\"]?)[A-Za-z_]\w*\1")
 
 
-def _error_head(e: ErrorRec, first: str, label: str, cwd: str, whole: bool = False) -> Md:
-    """An error's line: when, which tool, who, what failed (the command, else
-    the error's first line; a command's output follows it, in full when
-    `whole`, else its first line beside it), and its fate."""
+def _error_head(e: ErrorRec, first: str, label: str, cwd: str, when: str,
+                whole: bool = False) -> Md:
+    """An error's line: when (as shown), which tool, who, what failed (the
+    command, else the error's first line; a command's output follows it, in
+    full when `whole`, else its first line beside it), and its fate."""
     fate = md(" — later succeeded") if e.later_ok else BLANK
     by = md(" (subagent {})", emphasis(label)) if label else BLANK
-    when = hhmm(e.ts)
     at = md("{} ", text(when)) if when else BLANK
     command = _failed_command(e, cwd)
     if command:
@@ -382,8 +416,7 @@ def subagents(page: Page) -> list[Md]:
         if not s.status:  # no result came: not a subagent that did nothing
             bits.append("still at work" if state.status == "active" else
                         "unfinished: no result")
-        desc = md(": {}", text(s.description)) if s.description else BLANK
-        out.append(md("- {}{} ({})", emphasis(s.type), desc, text(", ".join(bits))))
+        out.extend(part(page, _subagent_line, s.type, s.description, ", ".join(bits)))
         if af is not None and af.work.refusal_words and id(af) not in told:
             told.add(id(af))
             out.extend(md("  - You said, refusing its call: “{}”", text(tx.one_line(w, 300)))
@@ -395,6 +428,12 @@ def subagents(page: Page) -> list[Md]:
                    for w in f.sidechain.refusal_words)
     out.append(BLANK)
     return out
+
+
+def _subagent_line(kind: str, description: str, bits: str) -> list[Md]:
+    """A subagent call's line: its type, what it was asked, what it did."""
+    desc = md(": {}", text(description)) if description else BLANK
+    return [md("- {}{} ({})", emphasis(kind), desc, text(bits))]
 
 
 def tokens(page: Page) -> list[Md]:
