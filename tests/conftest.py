@@ -314,6 +314,7 @@ PROCESS_STATE: dict[str, object] = {
     "vibe_vault.note._MOVED": {},  # session -> note path, one scan of the vault
     "vibe_vault.project._NAMES": {},  # by cwd, from its git config
     "vibe_vault.session._ENSURED": set(),  # state folders made
+    "vibe_vault.session._LAST": [None],  # the last update's state, held until the next
     "vibe_vault.times._LOOKED_UP": [True],
     "vibe_vault.times._ZONE": [None],
     "vibe_vault.times._ZONE_NAME": [""],

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -189,3 +190,66 @@ def test_a_users_pattern_is_never_kept(tmp_path: Path) -> None:
     assert kept.exists()  # (the package's own patterns were kept)
     data = kept.read_bytes()
     assert LITERAL.encode() not in data and LITERAL.encode("utf-16-le") not in data
+
+
+@settings(max_examples=60, deadline=None)
+@given(inputs=st.dictionaries(st.text(alphabet="abc-_:", min_size=1, max_size=5),
+                              st.sets(st.integers(0, 40), max_size=4), max_size=12),
+       changed=st.sampled_from(["nothing", "inputs", "code"]))
+def test_a_kept_table_is_what_its_code_makes_of_its_inputs(inputs: dict[str, set[int]],
+                                                          changed: str) -> None:
+    """`kept`: made once and kept; in a new process read from the file when
+    the inputs and the code are the same (make is not run), made anew when
+    either differs. The oracle: the function itself, run on the inputs."""
+    import tempfile
+
+    from vibe_vault.redact import _word_tree, _word_tree_pairwise
+
+    def other_tree(words: dict[str, set[int]]) -> list[Any]:
+        return sorted(words)
+
+    code = (_word_tree.__code__, _word_tree_pairwise.__code__)
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
+        mp.setattr(patterns, "PATH", os.path.join(folder, "patterns.bin"))
+        mp.setattr(sys, "dont_write_bytecode", False)
+        fresh()
+        try:
+            made = patterns.kept("tree", inputs, code, lambda: _word_tree(inputs))
+            assert made == _word_tree(inputs)
+            patterns.save()
+            fresh()
+            now = {**inputs, "zz": {1}} if changed == "inputs" else dict(inputs)
+            make = other_tree if changed == "code" else _word_tree
+            runs: list[int] = []
+
+            def counted() -> list[Any]:
+                runs.append(1)
+                return make(now)
+
+            again = patterns.kept("tree", now, (make.__code__,) if changed == "code" else code,
+                                  counted)
+            assert again == make(now)
+            assert runs == ([] if changed == "nothing" else [1])
+        finally:
+            fresh()
+
+
+def test_the_redactors_kept_word_tree_is_the_one_it_makes(kept_in: Path) -> None:
+    """A Redactor made in a process that reads its word tree from the file
+    holds the tree `_word_tree` makes of the rules, and redacts alike."""
+    from vibe_vault import redact
+
+    made = redact.Redactor()
+    patterns.save()
+    fresh()
+    read = redact.Redactor()
+    assert ("kept", "redact-word-tree") in patterns._kept and not patterns._new
+    assert read._words == made._words
+    words: dict[str, set[int]] = {}
+    for i, rule in enumerate(redact.RULES):
+        for t in rule.triggers:
+            if rule.how == redact.WORD:
+                words.setdefault(t, set()).add(i)
+    assert read._words == redact._word_tree(words)
+    text = "export DB_PASSWORD=hunter2hunter2 and ghp_" + "a1B2" * 9
+    assert read.redact(text) == made.redact(text) and "hunter2" not in read.redact(text)[0]

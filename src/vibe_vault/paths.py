@@ -109,6 +109,12 @@ def relative_to(path: str, base: str) -> str:
     if path.startswith(base) and path[len(base) : len(base) + 1] == "/" and base.startswith("/"):
         return path[len(base) + 1 :]  # the common case, without splitting
     win = is_windows_path(path) or is_windows_path(base)
+    # A path under `base` holds its last folder's name (most paths not under
+    # it are told by that, without splitting either).
+    tail = base.rstrip("/\\")
+    last = tail[max(tail.rfind("/"), tail.rfind("\\")) + 1:]
+    if last and (last.lower() not in path.lower() if win else last not in path):
+        return path
     pc, bc = split_path(path), split_path(base)
     if win:
         same = [a.lower() for a in pc[: len(bc)]] == [b.lower() for b in bc]

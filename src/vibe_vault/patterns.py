@@ -28,7 +28,10 @@ import zlib
 
 TYPE_CHECKING = False  # typing costs the hook milliseconds to import
 if TYPE_CHECKING:
-    from typing import Any, AnyStr
+    from collections.abc import Callable
+    from typing import Any, AnyStr, TypeVar
+
+    _T = TypeVar("_T")
 
 try:  # (`re`'s insides: see _program)
     import _sre  # type: ignore[import-not-found]
@@ -46,8 +49,9 @@ _STAMP = (sys.version, getattr(_sre, "MAGIC", 0))
 # made (`_new`, which `save` adds to the file). Each entry is unpacked only
 # when its pattern is asked for: the file holds every pattern any run met
 # (~200 kB), a Stop needs some thirty.
-_kept: dict[int, bytes] = {}
-_new: dict[int, bytes] = {}
+# (Also, under a ("kept", name) key, tables `kept` keeps: see there.)
+_kept: dict[object, bytes] = {}
+_new: dict[object, bytes] = {}
 _read = [False]
 
 
@@ -80,6 +84,36 @@ def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:  # (re's nam
     return compiled
 
 
+def kept(name: str, inputs: object, code: tuple[Any, ...], make: Callable[[], _T]) -> _T:
+    """`make()`, kept in the same file as the programs: a table the package
+    builds from its own constants (never from what a transcript, a config or
+    a user holds), made by the functions whose code objects are `code` from
+    `inputs` alone. What the file keeps under `name` is used only when it was
+    made from equal inputs by the same code (compared as marshal writes it);
+    else `make()` runs and `save` keeps what it made. `inputs` and the value
+    are what marshal writes (str, int, tuples, lists, sets, dicts); the value
+    is shared, never to be changed."""
+    import marshal
+
+    if not _read[0]:
+        _read[0] = True
+        _kept.update(_load())
+    key = ("kept", name)
+    made_by = marshal.dumps(code)
+    entry = _kept.get(key)
+    if entry is not None:
+        try:
+            kept_inputs, kept_by, value = marshal.loads(entry)
+            if kept_by == made_by and kept_inputs == inputs:
+                return value  # type: ignore[no-any-return]
+        except Exception:  # an entry not made here: made anew
+            pass
+    value = make()
+    with contextlib.suppress(ValueError):  # (not of a type marshal writes: made again)
+        _kept[key] = _new[key] = marshal.dumps((inputs, made_by, value))  # type: ignore[arg-type]
+    return value
+
+
 def _program(pattern: str | bytes, flags: int, compiled: re.Pattern[Any]
              ) -> tuple[Any, ...] | None:
     """What `_sre.compile` makes `compiled` from, as `re` itself works it out
@@ -104,7 +138,7 @@ def _program(pattern: str | bytes, flags: int, compiled: re.Pattern[Any]
     return program
 
 
-def _load() -> dict[int, bytes]:
+def _load() -> dict[object, bytes]:
     """The kept entries ({} when there are none, or none of this Python's)."""
     import marshal
 
@@ -124,7 +158,7 @@ def save() -> None:
         return
     import marshal
 
-    programs = {**_load(), **_new}  # (with those another process kept meanwhile)
+    programs: dict[object, bytes] = {**_load(), **_new}  # (with those kept meanwhile)
     _new.clear()
     temporary = f"{PATH}.{os.getpid()}"
     try:

@@ -101,6 +101,8 @@ def repo_file(path: str, cwd: str) -> tuple[str, str]:
     that repository (a subagent's `repo/.claude/worktrees/agent-x/src/a.py`,
     or the session's own folder when it ran in one) is the repository's file
     (`repo/src/a.py`). Any other path is returned as it is."""
+    if "worktrees" not in path:  # (in every folder of WORKTREE_FOLDERS)
+        return path, ""
     parts = split_path(path)
     inside = worktree_parts(parts)
     if inside is None:

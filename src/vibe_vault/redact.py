@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NewType, TypeVar
 
+from vibe_vault import patterns
 from vibe_vault.secret_rules import (
     DESCRIBING_ENDINGS,
     LINE_OR_UPPER,
@@ -315,7 +316,10 @@ class Redactor:
         # (each worked out when its rule first runs: `_glued_of`).
         self._glued: dict[int, tuple[str, ...]] = {}
         self._line = {i: r.line for i, r in enumerate(RULES) if r.line}
-        self._words = _word_tree(word_rules)
+        # (the same tree every process: kept beside the compiled patterns)
+        self._words = patterns.kept(
+            "redact-word-tree", word_rules, (_word_tree.__code__, _word_tree_pairwise.__code__),
+            lambda: _word_tree(word_rules))
         self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))

@@ -166,7 +166,8 @@ def work_of(state: SessionState) -> Work:
     by_label: dict[str, Fold] = {}
     elsewhere: dict[str, int] = {}
     cwd = state.fold.cwd
-    for d in doers(state):
+    everyone = doers(state)
+    for d in everyone:
         f = d.fold
         by_label.setdefault(d.label, f)
         for path, change in f.files.items():
@@ -207,13 +208,13 @@ def work_of(state: SessionState) -> Work:
         pushes += f.pushes
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
-    printed = [c for d in doers(state) for c in d.fold.printed]
+    printed = [c for d in everyone for c in d.fold.printed]
     commits = _named(commits, printed)
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)
     order = sorted(range(len(commits)), key=lambda k: commits[k][1].ts)
     commits, made_by = [commits[k] for k in order], [made_by[k] for k in order]
-    kept = _rewritten(commits, [r for d in doers(state) for r in d.fold.rewrites], printed)
+    kept = _rewritten(commits, [r for d in everyone for r in d.fold.rewrites], printed)
     commits = [(commits[k][0], c) for k, c in kept]
     commits_by: dict[int, int] = {}
     for k, _ in kept:
