@@ -172,7 +172,7 @@ def test_a_note_made_with_the_memo_is_the_note_made_without(session: Session,
         again = Memo(state.rendered, state.rendered_parts)
         assert render(state, opts, memo=again) == with_memo
         assert again.hits == max(0, len(state.fold.turns) - 1)
-        assert again.part_hits >= len(state.rendered_parts)
+        assert again.parts_made == 0 and (again.part_hits > 0) == bool(state.rendered_parts)
         assert again.new_parts == state.rendered_parts
     # The fold law: read in steps, the same facts as one read of the whole.
     whole = fold(Fold(keeps_thinking=thinking), (decode_line(x) for x in lines),
@@ -287,3 +287,32 @@ def test_the_code_stamp_covers_every_module_the_story_is_made_by(renderer: str) 
             used.update(a.name for a in node.names if a.name.startswith("vibe_vault"))
     assert "vibe_vault.markdown" in used and "vibe_vault.text" in used
     assert used - {"vibe_vault.fold"} <= set(memo_module.RENDERERS)
+
+
+def test_a_section_kept_whole_keeps_its_rows() -> None:
+    """The commands' digest is kept whole while nothing it is made of changes,
+    its rows with it; a new run makes the digest again from the kept rows
+    and the one new row (a failed run: its error is a part too)."""
+    s = Session()
+    for k in range(3):
+        s.prompt(f"check {k}")
+        s.call("Bash", {"command": f"pytest -k case{k}"},
+               {"stdout": "1 passed", "stderr": "", "interrupted": False}, "ok", False, True)
+        s.assistant([{"type": "text", "text": f"ran {k}"}])
+    lines = s.encoded()
+    state = SessionState(session_id=SID, fold=fold(Fold(), (decode_line(x) for x in lines)))
+    first = Memo([])
+    note = render(state, memo=first)
+    assert first.parts_made == 4  # the digest, and a row for each test run
+    again = Memo(first.new, first.new_parts)
+    assert render(state, memo=again) == note
+    assert (again.parts_made, again.part_hits) == (0, 1)
+    assert again.new_parts == first.new_parts  # the rows kept with the digest
+    s.prompt("check 3")
+    s.call("Bash", {"command": "pytest -k case3"},
+           {"stdout": "1 failed", "stderr": "", "interrupted": False}, "failed", True, True)
+    grown = SessionState(session_id=SID, fold=fold(Fold(), (decode_line(x) for x in s.encoded())))
+    later = Memo(again.new, again.new_parts)
+    assert render(grown, memo=later) == render(grown)
+    # made: the digest, the new run's row, and its entry under Errors
+    assert (later.parts_made, later.part_hits) == (3, 3)

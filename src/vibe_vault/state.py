@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 55
+STATE_VERSION = 56
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -704,6 +704,8 @@ class Rendered(Struct, array_like=True):
 
     key: bytes = b""
     lines: list[Redacted] = field(default_factory=list)
+    # Of a part made of parts (render.page.parts): the keys of those parts.
+    inner: list[bytes] = field(default_factory=list)
 
 
 class SessionState(Struct, omit_defaults=True):

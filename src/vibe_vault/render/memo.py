@@ -82,16 +82,35 @@ class Memo:
         self.new: list[Rendered] = []
         self.hits = 0
         self.parts = {r.key: r.lines for r in parts or ()}
+        # The parts each part made of parts was made of: kept with it, so
+        # its rows stay while it comes whole from the memo.
+        self._inner = {r.key: r.inner for r in parts or () if r.inner}
         self._made: dict[bytes, list[Redacted]] = {}
         self._named: dict[Callable[..., list[Md]], Any] = {}  # each maker's digest so far
+        self._making: list[list[bytes]] = []  # the parts used by each part being made
         self.part_hits = 0
+        self.parts_made = 0
 
     @property
     def new_parts(self) -> list[Rendered]:
         """The parts this render used, each once, in the order first used."""
-        return [Rendered(key=k, lines=v) for k, v in self._made.items()]
+        return [Rendered(key=k, lines=v, inner=self._inner.get(k, []))
+                for k, v in self._made.items()]
 
-    def part(self, make: Callable[..., list[Md]], *args: object) -> list[Md]:
+    def _use(self, digest: bytes, lines: list[Redacted]) -> None:
+        """Keep a part this render used (with the parts it was made of)."""
+        if self._making:
+            self._making[-1].append(digest)
+        for inner in self._inner.get(digest, ()):
+            kept = self._made.get(inner)
+            if kept is None:
+                kept = self.parts.get(inner)
+                if kept is not None:
+                    self._use(inner, kept)
+        self._made[digest] = lines
+
+    def part(self, make: Callable[..., list[Md]], *args: object,
+             rows: Callable[..., list[Md]] | None = None) -> list[Md]:
         """`make(*args)`: the lines of a part of a section (a row of a table,
         an entry of a list), kept ones when `make`, of the same code, made
         them of equal arguments. `make` reads nothing but its arguments (and
@@ -99,7 +118,10 @@ class Memo:
         lines are a function of what the digest is taken of: kept or made,
         the same bytes. Arguments are what msgpack encodes (str, int, bool,
         None, lists, tuples, Structs); a time is passed as shown, not as a
-        stamp (the zone would be one more input)."""
+        stamp (the zone would be one more input). `rows`, when given, is
+        passed to `make` first, unkept: a part made of parts
+        (`render.page.parts`) is handed the function that makes each (whose
+        lines are those a call of the function itself makes)."""
         named = self._named.get(make)
         if named is None:
             named = self._named[make] = blake2b(code_stamp(), digest_size=16)
@@ -107,15 +129,24 @@ class Memo:
         key = named.copy()
         key.update(_encoder.encode(args))
         digest = key.digest()
-        old = self.parts.get(digest)
+        old = self._made.get(digest)
         if old is None:
-            old = self._made.get(digest)
+            old = self.parts.get(digest)
         if old is not None:
             self.part_hits += 1
-            self._made[digest] = old
+            self._use(digest, old)
             return kept_lines(old)
-        made = make(*args)
-        self._made[digest] = cast(list[Redacted], made)
+        self.parts_made += 1
+        if rows is None:
+            made = make(*args)
+        else:
+            self._making.append([])
+            try:
+                made = make(rows, *args)
+            finally:
+                inner = self._making.pop()
+            self._inner[digest] = list(dict.fromkeys(inner))
+        self._use(digest, cast(list[Redacted], made))
         return made
 
     def lines(self, t: Turn, state: SessionState, show_thinking: bool, when: str,

@@ -37,6 +37,19 @@ def part(page: Page, make: Callable[..., list[Md]], *args: object) -> list[Md]:
     return page.memo.part(make, *args)
 
 
+def parts(page: Page, make: Callable[..., list[Md]], *args: object) -> list[Md]:
+    """`make(row, *args)` as `part` keeps it, where `row(f, *a)` is `part(page,
+    f, *a)`, which gives the lines `f(*a)` gives: a part made of parts (a whole
+    section kept while nothing it is made of changed, its rows kept apart for
+    when something did)."""
+    def row(f: Callable[..., list[Md]], *a: object) -> list[Md]:
+        return part(page, f, *a)
+
+    if page.memo is None:
+        return make(row, *args)
+    return page.memo.part(make, *args, rows=row)
+
+
 # Who refused a tool call, as its status says (fold.calls.refusal).
 DENIED_BY = {"denied": "denied by the user", "denied:rule": "denied by a permission rule",
              "denied:mode": "denied (Claude Code ran in don't-ask mode)",

@@ -2,6 +2,7 @@
 and PRs, the commands' digest, errors, open threads, subagents, tokens and cost."""
 
 
+from collections.abc import Callable
 from operator import itemgetter
 
 import msgspec
@@ -34,8 +35,8 @@ from vibe_vault.markdown import (
 )
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.project import folder_name, repo_folder
-from vibe_vault.render.page import Page, doer, part, status_word
-from vibe_vault.state import Commit, ErrorRec, FileChange
+from vibe_vault.render.page import Page, doer, part, parts, status_word
+from vibe_vault.state import Command, Commit, ErrorRec, FileChange
 from vibe_vault.times import hhmm
 from vibe_vault.work import MAIN, agents_of_tasks
 
@@ -124,18 +125,30 @@ def commands(page: Page) -> list[Md]:
         return []
     in_story = {a.tool_id for t in state.fold.turns for a in t.actions
                 if a.kind == "bash" and a.tool_id}
+    # All the digest is made of, beside the commands: what the tool hooks
+    # timed, and which runs the story shows.
+    timed = [state.durations.get(c.tool_id) if c.tool_id else None for _, c in work.commands]
+    told = [label == MAIN and bool(c.tool_id) and c.tool_id in in_story
+            for label, c in work.commands]
+    return parts(page, _digest, work.commands, timed, told, state.fold.cwd,
+                 work.commands_dropped)
+
+
+def _digest(row: Callable[..., list[Md]], commands: list[tuple[str, Command]],
+            timed: list[int | None], told: list[bool], cwd: str, hidden: int) -> list[Md]:
+    """The digest of `commands` (label, command), each with the time the hooks
+    took of it and whether the story shows it; `hidden` earlier ones not kept."""
     distinct: dict[str, _Runs] = {}
-    told: dict[str, int] = {}  # runs the story shows, by command
-    for label, c in work.commands:
-        shown = readable(c.command, state.fold.cwd)
+    in_the_story: dict[str, int] = {}  # runs the story shows, by command
+    for (label, c), hooked, storied in zip(commands, timed, told, strict=True):
+        shown = readable(c.command, cwd)
         runs = distinct.get(shown)
         if runs is None:
             runs = distinct[shown] = _Runs(command=shown, kind=c.kind)
         runs.runs += 1
         runs.kind = c.kind if c.kind != "command" else runs.kind
         runs.last = status_word(c.status, c.code, c.kind) if c.status else "no result yet"
-        ms = state.durations.get(c.tool_id) if c.tool_id else None
-        ms = c.ms if ms is None else ms
+        ms = c.ms if hooked is None else hooked
         if ms is not None:
             runs.ms += ms
             runs.timed = True
@@ -143,18 +156,17 @@ def commands(page: Page) -> list[Md]:
             runs.untimed = True
         if label not in runs.by:
             runs.by.append(label)
-        if label != MAIN or not c.tool_id or c.tool_id not in in_story:
+        if not storied:
             runs.unseen = True
         else:
-            told[shown] = told.get(shown, 0) + 1
+            in_the_story[shown] = in_the_story.get(shown, 0) + 1
     checks = [r for r in distinct.values() if r.kind in ("test", "build")]
     others = [r for r in distinct.values() if r.kind not in ("test", "build")]
     out = [md("## Shell commands")]
-    hidden = work.commands_dropped
     if hidden:
         out.append(md("- … {} not kept", text(plural(hidden, "earlier command"))))
     for r in checks:
-        out.extend(part(page, _runs_row, "- {}", r, True))
+        out.extend(row(_runs_row, "- {}", r, True))
     if checks and others:
         out.append(BLANK)
     if others:
@@ -167,11 +179,11 @@ def commands(page: Page) -> list[Md]:
             out.append(md("*{} {}, each in the story above.*", text(n(total)), text(word)))
         else:
             # (runs, as the total counts them: a command run twice in the story is two)
-            shown_runs = sum(told.get(r.command, 0) for r in others)
+            shown_runs = sum(in_the_story.get(r.command, 0) for r in others)
             seen = md(", {} of them in the story above", text(n(shown_runs))) \
                 if shown_runs else BLANK
             out.append(md("> [!note]- {} {}{}", text(n(total)), text(word), seen))
-            out.extend(_by_whom(page, unseen[-COMMAND_ROWS:]))
+            out.extend(_by_whom(row, unseen[-COMMAND_ROWS:]))
             if len(unseen) > COMMAND_ROWS:
                 out.append(md("> - … and {} more before these",
                               text(n(len(unseen) - COMMAND_ROWS))))
@@ -179,7 +191,7 @@ def commands(page: Page) -> list[Md]:
     return out
 
 
-def _by_whom(page: Page, rows: list[_Runs]) -> list[Md]:
+def _by_whom(row: Callable[..., list[Md]], rows: list[_Runs]) -> list[Md]:
     """The collapsed list's lines: a run of two or more commands by the same
     subagent(s) under one line naming them, not each line saying it again."""
     out: list[Md] = []
@@ -191,10 +203,10 @@ def _by_whom(page: Page, rows: list[_Runs]) -> list[Md]:
         if j - i > 1 and any(rows[i].by):
             out.append(md("> - By {}:", join(", ", (doer(b) for b in rows[i].by))))
             for r in rows[i:j]:
-                out.extend(part(page, _runs_row, ">   - {}", r, False))
+                out.extend(row(_runs_row, ">   - {}", r, False))
         else:
             for r in rows[i:j]:
-                out.extend(part(page, _runs_row, "> - {}", r, True))
+                out.extend(row(_runs_row, "> - {}", r, True))
         i = j
     return out
 
