@@ -155,3 +155,73 @@ def test_every_corpus_local_command_after_a_turn_is_its_own_turn() -> None:
             assert before.answer, (main, name)  # (its answer was not moved)
             seen += 1
     assert seen, "the corpus has a local command run after its turn"
+
+
+ITEMS = ["and the lint too", "also update the changelog", "/skills", "/context"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=st.lists(st.one_of(st.tuples(st.just("enqueue"), st.sampled_from(ITEMS)),
+                              st.tuples(st.just("take"), st.just("")),
+                              st.tuples(st.just("popAll"), st.just("")),
+                              st.tuples(st.just("send"), st.sampled_from(ITEMS)),
+                              st.tuples(st.just("work"), st.just(""))), max_size=10),
+       cut=st.floats(0, 1), ended=st.booleans())
+def test_what_was_typed_while_claude_worked_and_never_reached_it_is_open(
+        ops: list[tuple[str, str]], cut: float, ended: bool) -> None:
+    """Issue 29: a prompt or slash command typed while Claude worked that
+    never reached Claude: still queued when the transcript ends, or taken
+    back to the input box (`popAll`) and not sent since. Generated: queue
+    operations as Claude Code writes them (format-updates.md: enqueue,
+    dequeue / remove, popAll), prompts and commands sent, Claude's work
+    between them, the file read in two hook runs split anywhere. The oracle
+    replays the queue from the JSON: what is in it at the end, and what
+    popAll took back that no later prompt or queue sent; each is an open
+    thread ("never sent", a command "never run"), and nothing else is."""
+    t = Transcript()
+    t.prompt("check the tests again")
+    for kind, item in ops:
+        if kind == "enqueue":
+            t.raw({"type": "queue-operation", "operation": "enqueue", "content": item})
+        elif kind == "take":
+            t.raw({"type": "queue-operation", "operation": "dequeue"})
+        elif kind == "popAll":
+            t.raw({"type": "queue-operation", "operation": "popAll"})
+        elif kind == "send":
+            if item.startswith("/"):
+                t.slash(item[1:], "")
+            else:
+                t.prompt(item)
+        else:
+            t.bash("make test", "ok all passed")
+    t.say("All tests pass.")
+    # The oracle: the queue replayed from the JSON.
+    queue: list[str] = []
+    back: list[str] = []
+    for line in t.lines:
+        if line["type"] == "queue-operation":
+            op = line["operation"]
+            if op == "enqueue":
+                back = [b for b in back if b != line["content"]]
+                queue.append(line["content"])
+            elif op == "dequeue" and queue:
+                queue.pop(0)
+            elif op == "popAll":
+                back += queue
+                queue = []
+        elif line["type"] == "user" and isinstance(line["message"]["content"], str):
+            said = line["message"]["content"]
+            name = re.search(r"<command-name>(/\S+)</command-name>", said)
+            back = [b for b in back if b != (name.group(1) if name else said)]
+    unsent = back[-5:] + queue
+    raw = t.encoded()
+    at = int(cut * len(raw))
+    state = SessionState(session_id=t.sid, project="app", fold=fold(
+        fold(Fold(), decode_lines(raw[:at])), decode_lines(raw[at:])),
+        status="ended" if ended else "active")
+    note = render(state)
+    when = "never" if ended else "not yet"  # (while it is active, it may still be sent)
+    shown = re.findall(rf"^- \[ \] (.*) \(typed while Claude worked; {when} (sent|run)\)$",
+                       note, re.M)
+    assert sorted(shown) == sorted(
+        (u, "run" if u.startswith("/") else "sent") for u in unsent), note

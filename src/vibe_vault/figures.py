@@ -713,6 +713,7 @@ def open_thread_words(state: SessionState, end: Ending, chars: int = 200) -> lis
     threads section lists it: the unanswered request, the question, then the
     todos not completed and the work left running."""
     out = [w for w in (unanswered_words(end), question_words(end, chars)) if w]
+    out += unsent_words(state, chars)
     for t in todo_list(state):
         if t.status == "completed":
             continue
@@ -720,6 +721,17 @@ def open_thread_words(state: SessionState, end: Ending, chars: int = 200) -> lis
         words = OPEN_BEFORE.get(str(t.status), "") + tx.one_line(str(t.text), chars)
         out.append(f"{words} ({after})" if after else words)
     return out
+
+
+def unsent_words(state: SessionState, chars: int = 200) -> list[str]:
+    """What the user typed while Claude worked that never reached it: still
+    queued when the transcript ends, or taken back to the input box and not
+    sent since (a slash command: never run; "not yet" while the session is
+    active)."""
+    f = state.fold
+    when = "not yet" if state.status == "active" else "never"  # (it may still be sent)
+    return [f"{tx.one_line(str(q.text), chars)} (typed while Claude worked; {when} "
+            + ("run)" if q.command else "sent)") for q in [*f.taken_back, *f.queued]]
 
 
 def _left_running(job: Any) -> Todo:

@@ -556,6 +556,8 @@ class Fold(Struct, omit_defaults=True):
     exited: bool = False
     queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
     queued_shown: list[Redacted] = field(default_factory=list)  # the last ones shown, not to repeat
+    # Queued ones taken back to the input box (`popAll`) and not sent since.
+    taken_back: list["Queued"] = field(default_factory=list)
     # Every prompt and answer text in full, for search (the turns keep a cut
     # and drop the middle ones); bounded by SAID_CHARS, what is over counted.
     said: list[Said] = field(default_factory=list)

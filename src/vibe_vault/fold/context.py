@@ -645,10 +645,19 @@ class Context:
         self.flush()
         facts = self.facts
         facts.exited = t.kind == "command" and t.text.partition(" ")[0] in EXIT_COMMANDS
+        if t.kind in ("prompt", "command"):
+            self.sent_again(t.text)
         facts.turns.append(t)
         if len(facts.turns) > HEAD_TURNS + TAIL_TURNS:
             del facts.turns[HEAD_TURNS]  # the oldest of the tail
             facts.turns_dropped += 1
+
+    def sent_again(self, text: str) -> None:
+        """A prompt or command sent (or queued again) with the words of one
+        taken back from the queue: that one was not left unsent."""
+        facts = self.facts
+        if facts.taken_back:
+            facts.taken_back = [q for q in facts.taken_back if q.text != text]
 
     def turn_no(self) -> int:
         return self.facts.turns_dropped + len(self.facts.turns) - 1

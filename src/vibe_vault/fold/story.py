@@ -409,6 +409,7 @@ def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
         if isinstance(content, str) and _typed(content) and len(facts.queued) < MAX_QUEUED:
             text, secrets = _queued_text(ctx, content)
             if text:
+                ctx.sent_again(text)  # (queued again: not left unsent)
                 facts.queued.append(Queued(text=text, secrets=secrets,
                                            command=bool(rx(_TYPED_COMMAND).match(content))))
     elif operation in ("dequeue", "remove") and facts.queued:
@@ -418,7 +419,13 @@ def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
         # (a slash command is run now, after the turn: its own entry tells it,
         # a turn of its own, so the turn's answer stays with its prompt)
     elif operation == "popAll":
-        facts.queued.clear()  # back to the input box; sent later as a prompt, if at all
+        # Back to the input box: sent later as a prompt, if at all; until
+        # then an open thread (figures.unsent_words).
+        facts.taken_back = (facts.taken_back + facts.queued)[-MAX_TAKEN_BACK:]
+        facts.queued.clear()
+
+
+MAX_TAKEN_BACK = 5
 
 
 def on_attachment(ctx: Context, e: Entry, ts: str) -> None:

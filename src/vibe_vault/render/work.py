@@ -18,6 +18,7 @@ from vibe_vault.figures import (
     todo_list,
     unanswered_words,
     unnamed_words,
+    unsent_words,
 )
 from vibe_vault.fold.files import lines_mark, no_net_change
 from vibe_vault.markdown import (
@@ -352,7 +353,8 @@ def open_threads(page: Page) -> list[Md]:
     collapsed, what was done."""
     todos = todo_list(page.state)
     end = page.fig.ending
-    if not todos and not end.unanswered and not end.question:
+    unsent = unsent_words(page.state, 1 << 30)
+    if not todos and not end.unanswered and not end.question and not unsent:
         return []
     left = [t for t in todos if t.status != "completed"]
     done = [t for t in todos if t.status == "completed"]
@@ -362,6 +364,7 @@ def open_threads(page: Page) -> list[Md]:
     # it ends on Claude asking the user (options, "should I …?"): nobody
     # answered it here, so what it asks is still to decide.
     out.extend(md("- [ ] {}", text(w)) for w in (unanswered_words(end), question_words(end)) if w)
+    out.extend(md("- [ ] {}", text(w)) for w in unsent)
     for t in left:
         if t.status == "command":
             out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
@@ -379,7 +382,7 @@ def open_threads(page: Page) -> list[Md]:
         suffix = (md(" *(in progress)*") if t.status == "in_progress" else
                   md(" *(running in the background)*") if t.status == "background" else BLANK)
         out.append(md("- [ ] {}{}", text(t.text), suffix))
-    if not left and not end.unanswered and not end.question:
+    if not left and not end.unanswered and not end.question and not unsent:
         out.append(md("Nothing left open."))
     out.append(BLANK)
     if done:
