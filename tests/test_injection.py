@@ -156,8 +156,10 @@ FORBIDDEN_TOKENS = {"html_block", "html_inline", "image", "link_open"}
 # Obsidian's and Dataview's syntax that CommonMark does not know, in source
 # that is neither code nor escaped. A scheme counts at a word's start only:
 # GFM's and Obsidian's autolinks begin a URL there, so the `file:` inside
-# `https://r.examplefile:///x` is part of an https address, not a file link.
-OBSIDIAN = re.compile(r"\[\[|%%|::|\b(?i:javascript|file):|(?:^|\s)[#^][^\s#^]")
+# `https://r.examplefile:///x` is part of an https address, not a file link;
+# and only with an address after it: "file: `cmd`" (a description ending in
+# "file" before the line's colon) links nothing.
+OBSIDIAN = re.compile(r"\[\[|%%|::|\b(?i:javascript|file):(?=\S)|(?:^|\s)[#^][^\s#^]")
 OWN_WIKILINK = re.compile(
     r"\[\[(?:(?:Projects|Daily)/[^\[\]|]*|Sessions\.base)(?:\|[^\[\]]*)?\]\]")
 
