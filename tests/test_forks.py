@@ -112,10 +112,19 @@ def usage_once(files: list[list[dict[str, Any]]]) -> dict[str, Tokens]:
     """The oracle: each distinct message id's usage (the snapshot with the
     most output), read from the JSON."""
     best: dict[str, Any] = {}
-    for lines in files:
+    # The keys of each streamed agent's messages, by file and agent; a Task
+    # result's usage, once by its line (a fork's copy keeps the line's uuid).
+    by_agent: dict[tuple[int, str], list[str]] = {}
+    results: dict[str, tuple[tuple[int, str], dict[str, Any]]] = {}
+    for n_file, lines in enumerate(files):
         for o in lines:
             m = o.get("message")
             key = None
+            result = o.get("toolUseResult")
+            if o.get("type") == "user" and isinstance(result, dict) \
+                    and isinstance(result.get("usage"), dict):
+                agent = (n_file, str(result.get("agentId") or ""))
+                results.setdefault(str(o.get("uuid")), (agent, result["usage"]))
             if o.get("type") == "progress":
                 # a subagent's message streamed into the main file
                 data = o.get("data")
@@ -124,6 +133,8 @@ def usage_once(files: list[list[dict[str, Any]]]) -> dict[str, Tokens]:
                 if isinstance(m, dict) and data.get("type") == "agent_progress" and \
                         outer.get("type") == "assistant":  # type: ignore[union-attr]
                     key = m.get("id") or o.get("uuid")
+                    by_agent.setdefault(
+                        (n_file, str(data.get("agentId"))), []).append(str(key))  # type: ignore[union-attr]
                 else:
                     continue
             elif o.get("type") == "assistant" and isinstance(m, dict):
@@ -136,6 +147,21 @@ def usage_once(files: list[list[dict[str, Any]]]) -> dict[str, Tokens]:
             if key not in best or (u.get("output_tokens") or 0) > \
                     (best[key][1].get("output_tokens") or 0):
                 best[key] = (m.get("model") or "", u)
+    # A Task's result carries its subagent's last message's usage: that is
+    # the agent's streamed message with the same prompt counts (its output
+    # the larger), else a message of its own, under the agent's model.
+    prompt = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    for n, (agent, u) in enumerate(results.values()):
+        keys = [k for k in by_agent.get(agent, []) if k in best]
+        same = [k for k in keys if all((best[k][1].get(p) or 0) == (u.get(p) or 0)
+                                       for p in prompt)]
+        if same:
+            model, had = best[same[-1]]
+            if (u.get("output_tokens") or 0) > (had.get("output_tokens") or 0):
+                best[same[-1]] = (model, {**had, "output_tokens": u.get("output_tokens")})
+        else:
+            model = best[keys[-1]][0] if keys else ""
+            best[f"task result {n}"] = (model, u)
     return {k: tokens_of(model, _Usage(u)) for k, (model, u) in best.items()}  # type: ignore[arg-type]
 
 
