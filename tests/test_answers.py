@@ -217,6 +217,15 @@ def _plain(text: str) -> str:
     return " ".join(text.replace("**", "").split())
 
 
+def _links_as_words(text: str) -> str:
+    """Markdown links as the README says a summary reads them: the words, and
+    where they point beside them when that is more than the words."""
+    def read(m: re.Match[str]) -> str:
+        label, target = m.group(1), m.group(2)
+        return label if target.rstrip("/").endswith(label.strip("`")) else f"{label} ({target})"
+    return re.sub(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)", read, text)
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main: Path) -> None:
@@ -250,7 +259,8 @@ def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main
         assert answer is not None, summary
         quoted = _plain(summary.split(" Claude: ", 1)[1]).rstrip(".…")
         pieces = [p for p in quoted.split("; ") if p]
-        plain_answer = _plain(re.sub(r"(?m)^\s*(?:[-*+•]|\d+[.)])\s+", "", answer))
+        plain_answer = _plain(_links_as_words(
+            re.sub(r"(?m)^\s*(?:[-*+•]|\d+[.)])\s+", "", answer)))
         for piece in pieces:
             assert piece.rstrip(".…") in plain_answer, (piece, answer[:400])
     if answer is None and not (interrupted or api_error or refused) and "recap" not in summary:
