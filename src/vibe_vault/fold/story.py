@@ -238,6 +238,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         # Sent through the queue and taken at once (`claude -p`, the SDK): the
         # dequeue already told it, and counted it; this is the same prompt.
         last.detail = Redacted("")
+        ctx.sent_again(shown)  # (sent: not left unsent, if it was taken back)
     else:
         ctx.begin_turn()
         facts.redactions += secrets
