@@ -515,7 +515,10 @@ def mermaid_label(s: str, max_chars: int = 60) -> Md:
     words = " ".join("".join(map(_mermaid_char, s)).split())
     while "%%" in words:
         words = words.replace("%%", "% %")
-    words = rx(r"#(?=[A-Za-z0-9]+;)").sub("\uff03", words)
+    # Mermaid reads `#name;` as an entity (`/#\w+;/`, JavaScript's ASCII \w,
+    # underscore included): a # before any run of word characters and `;`
+    # (Unicode's, a superset) is shown as a full-width ＃.
+    words = rx(r"#(?=\w+;)").sub("\uff03", words)
     if len(words) > max_chars:
         words = words[:max_chars - 1].rstrip() + "\u2026"
     return Md('"' + words + '"')
