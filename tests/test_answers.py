@@ -543,6 +543,14 @@ def test_a_gist_says_the_answer_not_only_its_lead_in(
     t.say("\n\n".join(parts))
     t.prompt("thanks")
     t.say("You are welcome to ask more.")
+    line = _first_quoted_answer(t)
+    assert said in line.replace("*", ""), line
+    if lead and lead.endswith(":"):
+        assert lead in line, line  # a lead-in ending with a colon opens what it announces
+
+
+def _first_quoted_answer(t: Transcript) -> str:
+    """The story's first quoted answer (its `> **Claude:**` lines), as one line."""
     story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
     lines = story.split("\n")
     at = next(i for i, ln in enumerate(lines) if ln.startswith("> **Claude:**"))
@@ -551,10 +559,7 @@ def test_a_gist_says_the_answer_not_only_its_lead_in(
         if not ln.startswith(">"):
             break
         quoted.append(ln.lstrip("> "))
-    line = " ".join(quoted)
-    assert said in line.replace("*", ""), line
-    if lead and lead.endswith(":"):
-        assert lead in line, line  # a lead-in ending with a colon opens what it announces
+    return " ".join(quoted)
 
 
 WALK_INS = ["Good question! Let me trace through what would have happened:",
@@ -586,14 +591,6 @@ def test_a_gist_that_would_end_on_a_colon_ends_on_the_conclusion(
     t.say("\n\n".join(parts))
     t.prompt("thanks")
     t.say("You are welcome to ask more.")
-    story = render(_state(t, "ended")).split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
-    lines = story.split("\n")
-    at = next(i for i, ln in enumerate(lines) if ln.startswith("> **Claude:**"))
-    quoted = []
-    for ln in lines[at:]:
-        if not ln.startswith(">"):
-            break
-        quoted.append(ln.lstrip("> "))
-    line = " ".join(quoted)
+    line = _first_quoted_answer(t)
     assert lead in line and conclusion in line.replace("*", ""), line
     assert not line.rstrip(" …*").endswith(":"), line
