@@ -24,12 +24,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import examples
 from test_headlines import Transcript
-from vibe_vault.render import render
 
 CWD = "/work/app"
-first_case = [True]
 THERE = ["a.txt", "b.txt"]  # files the work tree holds from the start
 ops = st.sampled_from(["&&", "&&", "||", ";"])
 commands = st.one_of(
@@ -114,14 +112,7 @@ def test_a_failed_line_tells_the_copies_its_output_shows_ran(
     else:
         t.bash(command, output)
     t.say("Done.")
-    if first_case:  # once through vv itself, as the user sees it; then rendered alike
-        first_case.clear()
-        env = Env(tmp_path_factory.mktemp("chains"))
-        t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
-        assert env.vv("backfill").returncode == 0
-        note = next(p for p in env.vault.rglob("*.md") if t.sid[:8] in p.name).read_text()
-    else:
-        note = render(t.state())
+    note = t.note(tmp_path_factory, "failed chains")  # the first case through vv itself
     table = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0] \
         if "\n## Files changed\n" in note else ""
     told = {row.split("`")[1] for row in table.splitlines()

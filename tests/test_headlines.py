@@ -115,6 +115,19 @@ class Transcript:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"\n".join(self.encoded()) + b"\n")
 
+    def note(self, tmp_path_factory: Any, test: str) -> str:
+        """The session's note: for `test`'s first case written by `vv backfill`
+        in a home of its own, as the user sees it; for the others rendered in
+        this process alike (conftest.in_process)."""
+        if in_process(test):
+            return render(self.state())
+        env = Env(Path(str(tmp_path_factory.mktemp("note"))))
+        self.write(env.claude / "projects" / self.cwd.replace("/", "-") / f"{self.sid}.jsonl")
+        r = env.vv("backfill")
+        assert r.returncode == 0, r.stderr
+        return next(p for p in env.vault.rglob("*.md")
+                    if self.sid[:8] in p.name).read_text(encoding="utf-8")
+
     def state(self) -> SessionState:
         f = fold(Fold(), (decode_line(x) for x in self.encoded()))
         return SessionState(session_id=self.sid, project="app", fold=f)

@@ -13,14 +13,11 @@ in the note `vv backfill` writes for the first case, by rendering after."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import examples
 from test_headlines import Transcript
-from vibe_vault.render import render
 
 CWD = "/work/site"
 names = st.sampled_from(["tokenizer", "lib-a", "vendor.x"])
@@ -30,7 +27,6 @@ options = st.lists(st.sampled_from(["-b main", "--name x", "--depth 1", "-f"]), 
                    unique=True)
 paths = st.sampled_from(["", "public/tok", "vendor/lib/"])
 places = st.sampled_from(["here", "cd", "-C"])
-first_case: list[bool] = [True]
 
 
 @settings(max_examples=examples(40, 200), deadline=None)
@@ -53,14 +49,7 @@ def test_a_submodule_added_changes_its_path_and_gitmodules(
         t.call("Bash", {"command": command.strip()}, None,
                f"Exit code 128\nfatal: repository '{repository}' does not exist", error=True)
     t.say("Done.")
-    if first_case[0]:  # once through vv itself, as the user sees it
-        first_case[0] = False
-        env = Env(Path(str(tmp_path_factory.mktemp("sub"))))  # type: ignore[attr-defined]
-        t.write(env.claude / "projects" / "-work-site" / f"{t.sid}.jsonl")
-        assert env.vv("backfill").returncode == 0
-        note = next(p for p in env.vault.rglob("*.md") if t.sid[:8] in p.name).read_text()
-    else:
-        note = render(t.state())
+    note = t.note(tmp_path_factory, "submodules")  # the first case through vv itself
     table = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0] \
         if "\n## Files changed\n" in note else ""
     rows = {line.split("`")[1]: line for line in table.splitlines() if line.startswith("| `")}

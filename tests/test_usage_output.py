@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples
+from conftest import examples
 from test_headlines import Transcript
 from vibe_vault.render import render
 
@@ -68,7 +68,6 @@ def test_a_usage_text_is_said_as_such(runs: list[tuple[str, str, str, bool]]) ->
 
 
 endings = st.sampled_from(["ok", "error", "echo", "pipe"])
-first_case = [True]
 codes = st.sampled_from([0, 1, 2, 64, 129])
 
 
@@ -106,14 +105,7 @@ def test_a_usage_text_is_an_error(tmp_path_factory: pytest.TempPathFactory,
         shown = code if ending == "error" or (ending == "echo" and usage and code) else None
         expected.append((command, ending == "error" or usage, shown))
     t.say("Done.")
-    if first_case:  # once through vv itself, as the user sees it; then rendered alike
-        first_case.clear()
-        env = Env(tmp_path_factory.mktemp("usage"))
-        t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
-        assert env.vv("backfill").returncode == 0
-        note = next(p for p in env.vault.rglob("*.md") if t.sid[:8] in p.name).read_text()
-    else:
-        note = render(t.state())
+    note = t.note(tmp_path_factory, "usage output")  # the first case through vv itself
     story = note.split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
     errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0] if "\n## Errors\n" in note \
         else ""
