@@ -131,7 +131,7 @@ def test_a_files_figures_are_its_net_lines_from_first_to_last_content(
         len(git_lines(first)) if created else 0)
     fig = figures(state, RenderOptions())
     unchanged = now == start and not created
-    assert fig.files_changed == (0 if unchanged else 1)
+    assert fig.changed_file_count == (0 if unchanged else 1)
     note = render(state)
     assert ("(no net change)" in note) == unchanged
     assert ("no files changed" in fig.summary) == unchanged

@@ -77,7 +77,7 @@ def test_the_plan_file_is_the_plan_not_a_file_of_the_project(
     state = t.state()
     note = render(state)
     fig = figures(state, RenderOptions())
-    assert fig.files_changed == len(changed)
+    assert fig.changed_file_count == len(changed)
     section = files_section(note)
     assert name not in section and "plans" not in section
     assert ".claude" not in str(frontmatter(note)["summary"])
@@ -195,7 +195,7 @@ def test_files_a_shell_command_wrote_are_changed_files(
             assert (change.added, change.removed) == net_lines("", last)
     note = render(state)
     fig = figures(state, RenderOptions())
-    assert fig.files_changed == len(expected)
+    assert fig.changed_file_count == len(expected)
     section = files_section(note)
     for where, done in expected.items():
         rel = where.removeprefix(CWD + "/")

@@ -329,18 +329,18 @@ def test_the_tokens_of_a_text_are_its_words_and_pairs(text: str) -> None:
     of Chinese, Japanese and Korean characters as overlapping pairs."""
     import re
 
-    from vibe_vault.search_query import fold, tokens
+    from vibe_vault.search_query import index_form, tokens
 
     cjk = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff" \
           "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff"
     expected: list[str] = []
-    for m in re.finditer(f"([{cjk}]+)|((?:(?![{cjk}])[^\\W_])+)", fold(text)):
+    for m in re.finditer(f"([{cjk}]+)|((?:(?![{cjk}])[^\\W_])+)", index_form(text)):
         run = m.group(1)
         if run:
             expected.extend([run[i:i + 2] for i in range(len(run) - 1)] or [run])
         else:
             expected.append(m.group(2))
-    assert tokens(fold(text)) == expected
+    assert tokens(index_form(text)) == expected
 
 
 def test_the_sessions_summary_line_is_found(env: Env) -> None:

@@ -177,7 +177,7 @@ def test_deleted_and_renamed_files_are_changed_files(
     counted = [p for p, w in model.items()  # made and deleted, or edited to as it was: not
                if not (w.get("gone") and w["first"] == "") and not (
                    not w.get("gone") and "from" not in w and w["first"] == w["now"])]
-    assert fig.files_changed == len(counted), (fig.files_changed, model)
+    assert fig.changed_file_count == len(counted), (fig.changed_file_count, model)
 
 
 @settings(max_examples=60, deadline=None)

@@ -155,7 +155,7 @@ def test_a_file_a_command_copies_is_a_changed_file(
             assert lines_mark(change) == "?", (target, change)
         else:
             assert change.added == content.count("\n") and lines_mark(change) == "≈", change
-    assert figures(state, RenderOptions()).files_changed == len(want) + sum(
+    assert figures(state, RenderOptions()).changed_file_count == len(want) + sum(
         1 for c in copies if c[4] and c[0] not in want)
 
 

@@ -154,24 +154,24 @@ def _session_dir(cfg: Config, sid: str, create: bool = False) -> Path:
     return d
 
 
-def _real_folder(d: Path) -> bool:
-    """False when `d` does not exist; raises when it is anything but a folder
+def _real_folder(folder: Path) -> bool:
+    """False when `folder` does not exist; raises when it is anything but a folder
     (a symlink above all: nothing is written through one)."""
     try:
-        st = os.lstat(d)
+        st = os.lstat(folder)
     except FileNotFoundError:
         return False
     if not stat.S_ISDIR(st.st_mode):
-        raise ArchiveProblem(0, "is not a folder vibe-vault made (a symlink?)", str(d))
+        raise ArchiveProblem(0, "is not a folder vibe-vault made (a symlink?)", str(folder))
     if st.st_mode & 0o077:
         with contextlib.suppress(OSError):
-            os.chmod(d, 0o700)  # private, whoever made it
+            os.chmod(folder, 0o700)  # private, whoever made it
     return True
 
 
-def _subfolders(d: Path, name: str) -> None:
+def _subfolders(folder: Path, name: str) -> None:
     """Make the folders an archive name passes through, each checked."""
-    at = d
+    at = folder
     for part in name.split("/")[:-1]:
         at = at / part
         with contextlib.suppress(FileExistsError):
@@ -245,9 +245,9 @@ def _generation_name(name: str, generation: int) -> str:
     return f"{name}.gz" if generation == 0 else f"{name}.{generation}.gz"
 
 
-def _load_manifest(d: Path, sid: str) -> Manifest:
+def _load_manifest(folder: Path, sid: str) -> Manifest:
     try:
-        fd, st = open_regular(d / "manifest.json", follow_symlinks=False)
+        fd, st = open_regular(folder / "manifest.json", follow_symlinks=False)
         try:
             data = read_fd(fd, st.st_size)
         finally:
@@ -261,8 +261,8 @@ def _load_manifest(d: Path, sid: str) -> Manifest:
     return m
 
 
-def _save_manifest(d: Path, m: Manifest, sync: bool = True) -> None:
-    write_atomic(d / "manifest.json", msgspec.json.encode(m), mode=0o600, durable=sync)
+def _save_manifest(folder: Path, manifest: Manifest, sync: bool = True) -> None:
+    write_atomic(folder / "manifest.json", msgspec.json.encode(manifest), mode=0o600, durable=sync)
 
 
 # -- members --------------------------------------------------------------------------------
@@ -652,31 +652,31 @@ def start_in_background(cfg: Config) -> None:
     run_detached(cfg, "archive", "--pending")
 
 
-def _unchanged(d: Path, path: Path, e: ArchivedFile) -> bool:
+def _unchanged(folder: Path, path: Path, archived: ArchivedFile) -> bool:
     """The file is as archived and its archive ends where the manifest says."""
     try:
         st = os.stat(path)
-        gz = os.lstat(d / _generation_name(name_for(path), e.generation))
+        gz = os.lstat(folder / _generation_name(name_for(path), archived.generation))
     except OSError:
         return False
-    return (st.st_size == e.offset and st.st_ino == e.inode and stat.S_ISREG(gz.st_mode)
-            and gz.st_size == e.gz_size)
+    return (st.st_size == archived.offset and st.st_ino == archived.inode
+            and stat.S_ISREG(gz.st_mode) and gz.st_size == archived.gz_size)
 
 
-def _settle_tail(fd: int, e: ArchivedFile, sync: bool = True) -> None:
+def _settle_tail(fd: int, archived: ArchivedFile, sync: bool = True) -> None:
     """Make the archive file end where the manifest says: cut what a killed run
     left past it; when the file is shorter or the length was never recorded,
     take what its whole members hold, synced before a manifest names them.
     (A new file is empty: nothing to cut or sync, where every first backfill
     paid an fsync per file.)"""
     size = os.fstat(fd).st_size
-    scanned = e.gz_size < 0 or size < e.gz_size
+    scanned = archived.gz_size < 0 or size < archived.gz_size
     if scanned:
         found = scan(fd)
-        e.gz_size, e.offset = found.gz_size, found.raw_size
-    if size != e.gz_size:
-        os.ftruncate(fd, e.gz_size)
-    if sync and size and (scanned or size != e.gz_size):
+        archived.gz_size, archived.offset = found.gz_size, found.raw_size
+    if size != archived.gz_size:
+        os.ftruncate(fd, archived.gz_size)
+    if sync and size and (scanned or size != archived.gz_size):
         os.fsync(fd)
 
 
@@ -719,17 +719,17 @@ def verify(cfg: Config, sid: str, sources: dict[str, Path] | None = None) -> Che
     return out
 
 
-def _check_one(fd: int, e: ArchivedFile, source: Path) -> str | None:
+def _check_one(fd: int, archived: ArchivedFile, source: Path) -> str | None:
     size = os.fstat(fd).st_size
-    if e.gz_size >= 0 and size < e.gz_size:
-        return f"shorter than recorded ({size} of {e.gz_size} bytes)"
-    upto = e.gz_size if e.gz_size >= 0 else size
+    if archived.gz_size >= 0 and size < archived.gz_size:
+        return f"shorter than recorded ({size} of {archived.gz_size} bytes)"
+    upto = archived.gz_size if archived.gz_size >= 0 else size
     try:
         src, st = open_regular(source)
     except OSError:
         src = None
     try:
-        same = src is not None and st.st_ino == e.inode and st.st_size >= e.offset
+        same = src is not None and st.st_ino == archived.inode and st.st_size >= archived.offset
         raw = whole_raw = whole_end = 0
         for end, data in _members(fd, upto):
             if same and src is not None and read_fd(src, len(data), raw) != data:
@@ -740,8 +740,8 @@ def _check_one(fd: int, e: ArchivedFile, source: Path) -> str | None:
         if whole_end < upto:
             return (f"damaged after {whole_raw} bytes (byte {whole_end} of the archive); "
                     "vv archive --repair keeps what is whole")
-        if raw != e.offset:
-            return f"holds {raw} bytes, the manifest says {e.offset}"
+        if raw != archived.offset:
+            return f"holds {raw} bytes, the manifest says {archived.offset}"
         if size > upto:
             return (f"ends with {size - upto} bytes a cut-short run left (the next vv archive, "
                     "or vv archive --repair, removes them)")
@@ -783,15 +783,15 @@ def repair(cfg: Config, sid: str) -> list[str]:
     return done
 
 
-def _recorded(fd: int, e: ArchivedFile) -> Member | None:
+def _recorded(fd: int, archived: ArchivedFile) -> Member | None:
     """The members up to the manifest's recorded length, when they are whole
     and hold what it says: past them is only what a cut-short run left."""
-    if e.gz_size < 0 or os.fstat(fd).st_size < e.gz_size:
+    if archived.gz_size < 0 or os.fstat(fd).st_size < archived.gz_size:
         return None
-    found = scan(fd, e.gz_size)
-    if found.damaged or found.raw_size != e.offset:
+    found = scan(fd, archived.gz_size)
+    if found.damaged or found.raw_size != archived.offset:
         return None
-    found.damaged = os.fstat(fd).st_size > e.gz_size
+    found.damaged = os.fstat(fd).st_size > archived.gz_size
     return found
 
 
@@ -811,9 +811,9 @@ def archived_sessions(cfg: Config) -> list[str]:
     return sids
 
 
-def _peek_session_id(d: Path) -> str:
+def _peek_session_id(folder: Path) -> str:
     try:
-        fd, st = open_regular(d / "manifest.json", follow_symlinks=False)
+        fd, st = open_regular(folder / "manifest.json", follow_symlinks=False)
         try:
             data = msgspec.json.decode(read_fd(fd, st.st_size))
         finally:
@@ -821,7 +821,7 @@ def _peek_session_id(d: Path) -> str:
     except (OSError, msgspec.DecodeError):
         return ""
     sid = data.get("session_id") if isinstance(data, dict) else None
-    return sid if isinstance(sid, str) and safe_id(sid) == d.name else ""
+    return sid if isinstance(sid, str) and safe_id(sid) == folder.name else ""
 
 
 # -- restoring --------------------------------------------------------------------------------
@@ -860,13 +860,13 @@ def restore(cfg: Config, sid: str, into: Path) -> tuple[Path, list[Path]] | None
     return main, agents
 
 
-def write_whole(fd: int, e: ArchivedFile, out: BinaryIO) -> int:
+def write_whole(fd: int, archived: ArchivedFile, out: BinaryIO) -> int:
     """Write to `out` the bytes an archive file holds for its manifest entry:
     its whole members up to the recorded length (what a killed run left past
     it is not the transcript's), nothing of a damaged member or after it;
     how many bytes."""
     size = os.fstat(fd).st_size
-    upto = e.gz_size if 0 <= e.gz_size <= size else size
+    upto = archived.gz_size if 0 <= archived.gz_size <= size else size
     start = out.tell()
     whole = start
     for end, data in _members(fd, upto):
@@ -878,19 +878,19 @@ def write_whole(fd: int, e: ArchivedFile, out: BinaryIO) -> int:
     return whole - start
 
 
-def archived_head(cfg: Config, sid: str, name: str, e: ArchivedFile,
+def archived_head(cfg: Config, sid: str, name: str, archived: ArchivedFile,
                   limit: int = 1 << 20) -> bytes:
     """The first `limit` bytes an archived file holds (fewer when it is shorter
     or its first member is damaged)."""
     try:
-        fd = open_archived(cfg, sid, name, e)
+        fd = open_archived(cfg, sid, name, archived)
     except OSError:
         return b""
     try:
         dec = zlib.decompressobj(wbits=31)
         out: list[bytes] = []
         held = at = 0
-        size = min(os.fstat(fd).st_size, e.gz_size if e.gz_size >= 0 else 1 << 62)
+        size = min(os.fstat(fd).st_size, archived.gz_size if archived.gz_size >= 0 else 1 << 62)
         while held < limit and at < size and not dec.eof:
             chunk = os.pread(fd, min(1 << 16, size - at), at)
             if not chunk:
@@ -937,8 +937,8 @@ def manifest(cfg: Config, sid: str) -> Manifest:
     return _load_manifest(_session_dir(cfg, sid), sid)
 
 
-def open_archived(cfg: Config, sid: str, name: str, e: ArchivedFile) -> int:
-    return _open_archive(_session_dir(cfg, sid) / _generation_name(name, e.generation),
+def open_archived(cfg: Config, sid: str, name: str, archived: ArchivedFile) -> int:
+    return _open_archive(_session_dir(cfg, sid) / _generation_name(name, archived.generation),
                          write=False)
 
 

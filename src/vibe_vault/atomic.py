@@ -45,8 +45,8 @@ def write_atomic(path: StrPath, data: bytes, mode: int | None = None,
 Stamp = tuple[int, int, int, int]
 
 
-def stamp_of(st: os.stat_result) -> Stamp:
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+def stamp_of(stat_result: os.stat_result) -> Stamp:
+    return stat_result.st_dev, stat_result.st_ino, stat_result.st_size, stat_result.st_mtime_ns
 
 
 def path_stamp(path: StrPath) -> Stamp | None:

@@ -32,7 +32,7 @@ from vibe_vault.times import epoch
 if TYPE_CHECKING:
     from vibe_vault.discover import Start
     from vibe_vault.links import Links
-    from vibe_vault.session import Outcome
+    from vibe_vault.session import Updated
 
 
 class Request(Struct, kw_only=True, frozen=True):
@@ -48,7 +48,7 @@ class Request(Struct, kw_only=True, frozen=True):
     quiet: bool = False  # warnings to the log only, not stderr
 
 
-class Summary(Struct):
+class RunCounts(Struct):
     sessions: int = 0
     written: int = 0
     unchanged: int = 0
@@ -88,7 +88,7 @@ class Job(Struct, gc=False):
 class Done(Struct):
     """What a backfill did; with `Request.dry_run`, what it would do (`planned`)."""
 
-    summary: Summary
+    summary: RunCounts
     planned: list[Job] = field(default_factory=list)
 
 
@@ -138,8 +138,8 @@ def _init(cfg: Config) -> None:
     _cfg = cfg
 
 
-def _work(job: Job) -> tuple[str, Outcome | None, str]:
-    """Process one session; (session id, Outcome or None, error text)."""
+def _work(job: Job) -> tuple[str, Updated | None, str]:
+    """Process one session; (session id, Updated or None, error text)."""
     sid, main, agents = job.session_id, job.transcript, job.agent_files
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
@@ -308,7 +308,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
 
     owners = registry.owners(conn)  # legacy subagent files: few
     notes = _NoteFolders(cfg.vault)
-    summary = Summary(sessions=0, skipped_files={})
+    summary = RunCounts(sessions=0, skipped_files={})
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[Job] = []
     sizes: dict[str, int] = {}
@@ -843,8 +843,8 @@ def _sniff_chunk(paths: list[str]) -> list[Start]:
     return [sniff_start(p) for p in paths]
 
 
-def _run_jobs(cfg: Config, jobs: list[Job], n: int) -> Iterator[tuple[str, Outcome | None, str]]:
-    """(session id, Outcome or None, error) for each job, as they finish."""
+def _run_jobs(cfg: Config, jobs: list[Job], n: int) -> Iterator[tuple[str, Updated | None, str]]:
+    """(session id, Updated or None, error) for each job, as they finish."""
     from vibe_vault import workers as w
 
     count = n if n > 0 else (os.cpu_count() or 1)
@@ -860,7 +860,7 @@ def _run_jobs(cfg: Config, jobs: list[Job], n: int) -> Iterator[tuple[str, Outco
                 min(count, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
             yield from pool.imap_unordered(_work, jobs, chunksize=1)
         return
-    from vibe_vault.session import Outcome
+    from vibe_vault.session import Updated
 
-    for i, result, error in w.run_forked(_work, jobs, count, tuple[str, Outcome | None, str]):
+    for i, result, error in w.run_forked(_work, jobs, count, tuple[str, Updated | None, str]):
         yield result if result is not None else (jobs[i].session_id, None, error)

@@ -46,8 +46,8 @@ def _is_day(text: str) -> bool:
     return True
 
 
-def _monday(d: date) -> date:
-    return d - timedelta(days=d.weekday())
+def _monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())
 
 
 def _top(value: float) -> int:

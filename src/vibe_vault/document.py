@@ -128,14 +128,14 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         texts=texts, files=rows)
 
 
-def _holds(c: Commit, path: str, cwd: str) -> bool:
-    """Whether the commit `c` may hold the file at `path`: both are in the
+def _holds(commit: Commit, path: str, cwd: str) -> bool:
+    """Whether the commit `commit` may hold the file at `path`: both are in the
     same repository (the session's own, or the other one the commit was made
     in). A relative path is the session's own."""
     folder = path[: max(path.rfind("/"), path.rfind("\\"))]
     if not folder or not (path.startswith(("/", "\\")) or is_windows_path(path)):
-        return not c.folder
-    return not other_repository(folder, c.folder or cwd)
+        return not commit.folder
+    return not other_repository(folder, commit.folder or cwd)
 
 
 def _inside(folder: str) -> str:

@@ -46,8 +46,8 @@ def options_for(cfg: Any) -> RenderOptions:
 # -- formats ------------------------------------------------------------------
 
 
-def n(x: int) -> str:
-    return f"{x:,}"
+def n(count: int) -> str:
+    return f"{count:,}"
 
 
 def plural(k: int, word: str, many: str | None = None) -> str:
@@ -55,12 +55,12 @@ def plural(k: int, word: str, many: str | None = None) -> str:
     return f"{k} {word if k == 1 else (many or word + 's')}"
 
 
-def short_tokens(x: int) -> str:
-    if x >= 1_000_000:
-        return f"{x / 1_000_000:.1f}M"
-    if x >= 1000:
-        return f"{x / 1000:.0f}k"
-    return str(x)
+def short_tokens(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    if count >= 1000:
+        return f"{count / 1000:.0f}k"
+    return str(count)
 
 
 def claude_worked(minutes: int, ms: int = -1) -> str:
@@ -236,7 +236,7 @@ class Figures(Struct):
     unpriced: list[str]
     wall_minutes: int
     active_minutes: int  # Claude's working time (fold.active), whole minutes
-    files_changed: int
+    changed_file_count: int  # the frontmatter's files_changed (a Record's is the list)
     tool_calls: int
     tests: str  # "", passed, failed
     work: Work  # the main agent's and the subagents' work together
@@ -287,7 +287,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         wall_minutes=max(wall, 0),
         active_minutes=active // 60000,
         active_ms=active,
-        files_changed=len(work.changed) + work.files_dropped,
+        changed_file_count=len(work.changed) + work.files_dropped,
         tool_calls=tool_calls,
         tests=tests,
         work=work,

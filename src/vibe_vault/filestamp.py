@@ -9,5 +9,6 @@ from __future__ import annotations
 import os
 
 
-def of(st: os.stat_result) -> int:
-    return hash((st.st_size, st.st_mtime_ns, st.st_ino))  # ints hash the same in every run
+def of(stat_result: os.stat_result) -> int:
+    # (ints hash the same in every run)
+    return hash((stat_result.st_size, stat_result.st_mtime_ns, stat_result.st_ino))

@@ -140,8 +140,8 @@ def _iso(started: str) -> Md:
     return yaml_time(local_iso(started)) if started else md("null")
 
 
-def _money(x: float) -> Md:
-    return md("${:,.2f}", x)
+def _money(dollars: float) -> Md:
+    return md("${:,.2f}", dollars)
 
 
 def _bound(short_sessions: int) -> Md:
@@ -168,8 +168,8 @@ def _active(minutes: int) -> Md:
     return text(claude_worked(minutes))
 
 
-def _tokens(x: int) -> Md:
-    return text(short_tokens(x))
+def _tokens(count: int) -> Md:
+    return text(short_tokens(count))
 
 
 def _base_block(project: str) -> list[Md]:
@@ -286,8 +286,9 @@ def render_project(view: ProjectView) -> str:
     return "\n".join(out) + "\n"
 
 
-def astuple(s: aggregates.Sums) -> tuple[int, ...]:
-    return (s.sessions, s.minutes, s.input, s.output, s.cache_read, s.cache_creation, s.cost)
+def astuple(sums: aggregates.Sums) -> tuple[int, ...]:
+    return (sums.sessions, sums.minutes, sums.input, sums.output, sums.cache_read,
+            sums.cache_creation, sums.cost)
 
 
 class ProjectSums:

@@ -108,10 +108,10 @@ def diff_counts(old: bytes, new: bytes) -> tuple[int, int]:
     return len(b) - common, len(a) - common
 
 
-def _shortest(a: list[bytes], b: list[bytes]) -> int | None:
-    """The length of a shortest edit script from `a` to `b` (Myers' greedy
+def _shortest(old: list[bytes], new: list[bytes]) -> int | None:
+    """The length of a shortest edit script from `old` to `new` (Myers' greedy
     O(ND) search), or None when it is over MAX_EDITS."""
-    n, m = len(a), len(b)
+    n, m = len(old), len(new)
     limit = min(n + m, MAX_EDITS)
     offset = limit + 1
     v = [0] * (2 * limit + 3)
@@ -122,7 +122,7 @@ def _shortest(a: list[bytes], b: list[bytes]) -> int | None:
             else:
                 x = v[offset + k - 1] + 1
             y = x - k
-            while x < n and y < m and a[x] == b[y]:
+            while x < n and y < m and old[x] == new[y]:
                 x += 1
                 y += 1
             v[offset + k] = x

@@ -26,8 +26,8 @@ class Links(Struct):
     tag: str = ""  # what tells the note's title from the same title of other sessions
 
 
-def order(r: Record) -> tuple[str, str]:
-    return (r.started, r.session_id)
+def order(record: Record) -> tuple[str, str]:
+    return (record.started, record.session_id)
 
 
 def compute_links(records: dict[str, Record],
@@ -147,10 +147,10 @@ def _word_tags(group: list[Record]) -> dict[str, str]:
     return {sid: t for sid, t in tags.items() if told[t.casefold()] == 1}
 
 
-def _shared(a: list[str], b: list[str]) -> int:
-    """How many words `a` and `b` open with alike."""
+def _shared(first: list[str], second: list[str]) -> int:
+    """How many words `first` and `second` open with alike."""
     k = 0
-    for x, y in zip(a, b, strict=False):
+    for x, y in zip(first, second, strict=False):
         if x != y:
             break
         k += 1
@@ -186,6 +186,7 @@ def set_links(state: SessionState, lk: Links) -> None:
     state.title_tag = Redacted(lk.tag)  # a date, or words of its gated first request
 
 
-def links_of(r: Record | SessionState) -> Links:
-    return Links(previous=r.previous, next=r.next, continues=r.continues,
-                 continued_by=list(r.continued_by), summary=r.told_elsewhere, tag=r.title_tag)
+def links_of(record: Record | SessionState) -> Links:
+    return Links(previous=record.previous, next=record.next, continues=record.continues,
+                 continued_by=list(record.continued_by), summary=record.told_elsewhere,
+                 tag=record.title_tag)

@@ -68,14 +68,14 @@ def _yaml_char(ch: str) -> str:
     return ch
 
 
-def _yaml_quoted(s: str) -> str:
+def _yaml_quoted(text: str) -> str:
     # A character loop, not a regex: the character class a regex would need
     # (surrogates and all) costs half a millisecond to compile in every hook.
     # Every character YAML needs escaped or replaced is unprintable, a quote
     # or a backslash: most strings have none.
-    if s.isprintable() and '"' not in s and "\\" not in s:
-        return '"' + s + '"'
-    return '"' + "".join(map(_yaml_char, s)) + '"'
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return '"' + text + '"'
+    return '"' + "".join(map(_yaml_char, text)) + '"'
 
 
 def yaml_list(items: Sequence[str]) -> Md:
@@ -84,11 +84,11 @@ def yaml_list(items: Sequence[str]) -> Md:
     return Md("[" + ", ".join(_yaml_quoted(s) for s in items) + "]")
 
 
-def yaml_str(s: str) -> Md:
-    """A YAML scalar for `s`: plain when unambiguous, else double-quoted."""
-    if _PLAIN.match(s) and s.lower() not in _YAML_WORDS and not _NUMBERISH.match(s):
-        return Md(s)
-    return Md(_yaml_quoted(s))
+def yaml_str(text: str) -> Md:
+    """A YAML scalar for `text`: plain when unambiguous, else double-quoted."""
+    if _PLAIN.match(text) and text.lower() not in _YAML_WORDS and not _NUMBERISH.match(text):
+        return Md(text)
+    return Md(_yaml_quoted(text))
 
 
 
@@ -127,8 +127,8 @@ def _unblocked(line: str) -> str:
     return line
 
 
-def _inline_escape(m: re.Match[str]) -> str:
-    found = m.group(0)
+def _inline_escape(match: re.Match[str]) -> str:
+    found = match.group(0)
     if found == "<":
         return "&lt;"
     if found == "&":
@@ -148,10 +148,10 @@ def _inline_escape(m: re.Match[str]) -> str:
 _INLINE_CHARS = patterns.compile(r"[<&\[\]`%:#^\\]")
 
 
-def _inline(s: str) -> str:
-    if _INLINE_CHARS.search(s) is None:
-        return s
-    return _INLINE.sub(_inline_escape, s)
+def _inline(text: str) -> str:
+    if _INLINE_CHARS.search(text) is None:
+        return text
+    return _INLINE.sub(_inline_escape, text)
 
 
 # Characters that reorder or hide the words around them (bidi embeddings,
@@ -161,11 +161,11 @@ def _inline(s: str) -> str:
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def _visible(s: str) -> str:
-    if s.isprintable():
-        return s  # most text: nothing to do
+def _visible(text: str) -> str:
+    if text.isprintable():
+        return text  # most text: nothing to do
     return "".join("" if c in _BIDI else " " if ((c < " " and c != "\t") or "\x7f" <= c <= "\x9f"
-                                                 or c in "\u2028\u2029") else c for c in s)
+                                                 or c in "\u2028\u2029") else c for c in text)
 
 
 # Emphasis marks in a label: `*` anywhere, `_` where it can open or close
@@ -176,15 +176,15 @@ def _visible(s: str) -> str:
 _EMPHASIS = patterns.compile(r"\*|(?<![^\W_])_|_(?![^\W_])|~~+|==+")
 
 
-def _literal_emphasis(m: re.Match[str]) -> str:
-    return "\\" + "\\".join(m.group(0))
+def _literal_emphasis(match: re.Match[str]) -> str:
+    return "\\" + "\\".join(match.group(0))
 
 
-def text(s: str) -> Md:
+def text(words: str) -> Md:
     """Words from a transcript on one line of the note (a heading, a list item,
     a table cell, a label): shown as the words they are, never as markup."""
-    s = _visible(s)
-    one = " ".join(s.split("\n")) if "\n" in s else s
+    words = _visible(words)
+    one = " ".join(words.split("\n")) if "\n" in words else words
     # Spaces (any Unicode space) at either end show nothing, and would keep the `*` or `**` of
     # ours around the words from opening or closing (`*name *` is no emphasis).
     one = _inline(one.strip())
@@ -198,10 +198,10 @@ def text(s: str) -> Md:
     return Md(out)
 
 
-def text_before_colon(s: str) -> Md:
+def text_before_colon(words: str) -> Md:
     """`text` for words a `:` of ours follows (`{}: {}`): a colon they end
     with is escaped, so the two cannot make a Dataview field (`key:: value`)."""
-    out = text(s)
+    out = text(words)
     trailing = len(out) - len(out.rstrip(":"))
     backslashes = len(out[:len(out) - trailing]) - len(out[:len(out) - trailing].rstrip("\\"))
     if trailing == 1 and backslashes % 2 == 0:
@@ -209,18 +209,18 @@ def text_before_colon(s: str) -> Md:
     return out
 
 
-def strong(s: str) -> Md:
+def strong(plain: str) -> Md:
     """Words in bold, escaped as `text` (which takes the spaces off either
     end: `**name **` is no bold). No words: nothing (`****` is no bold)."""
-    words = text(s)
+    words = text(plain)
     return md("**{}**", words) if words else md("")
 
 
-def emphasis(s: str) -> Md:
+def emphasis(name: str) -> Md:
     """A name in italics, escaped as `text`. A name the transcript left empty
     (or that held only what a note leaves out) is said to be none: `**` alone
     would show as two stars."""
-    words = text(s)
+    words = text(name)
     return md("*{}*", words) if words else md("*(no name)*")
 
 
@@ -257,31 +257,31 @@ def _is_iso_time(ts: str) -> bool:
     return False
 
 
-def yaml_time(ts: str) -> Md:
+def yaml_time(timestamp: str) -> Md:
     """A YAML timestamp, bare when it is one (ISO 8601 to the second, with its
     offset), else a quoted string."""
-    return Md(ts) if _is_iso_time(ts) else yaml_str(ts)
+    return Md(timestamp) if _is_iso_time(timestamp) else yaml_str(timestamp)
 
 
-def code(s: str) -> Md:
+def code(text: str) -> Md:
     """Inline code that survives backticks inside (on one line: a line break
     would end the list item or heading it stands in)."""
-    s = _visible(s)
-    if not s:
+    text = _visible(text)
+    if not text:
         return Md("``")
-    if "`" not in s:
-        return Md(f"`{s}`")
-    runs = [len(m) for m in _RUN.findall(s)]
+    if "`" not in text:
+        return Md(f"`{text}`")
+    runs = [len(m) for m in _RUN.findall(text)]
     fence = "`" * (max(runs) + 1 if runs else 1)
-    pad = " " if s.startswith("`") or s.endswith("`") or fence != "`" else ""
-    return Md(f"{fence}{pad}{s}{pad}{fence}")
+    pad = " " if text.startswith("`") or text.endswith("`") or fence != "`" else ""
+    return Md(f"{fence}{pad}{text}{pad}{fence}")
 
 
-def cell(s: Md) -> Md:
+def cell(text: Md) -> Md:
     """Escaped Markdown as a table cell: a `|` cannot end the cell, a newline
     the row. (A table escapes `|` even inside code spans and wikilinks, and
     nothing else: doubling backslashes would show them doubled in code.)"""
-    return Md(s.replace("|", "\\|").replace("\n", " "))
+    return Md(text.replace("|", "\\|").replace("\n", " "))
 
 
 FENCE = patterns.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -295,12 +295,12 @@ def fence_opened(line: str) -> str:
     return "" if m is None or _no_fence(m, line) else m.group(1)
 
 
-def _no_fence(m: re.Match[str], line: str) -> bool:
-    """Whether the fence `m` matched at the start of `line` opens none. A
+def _no_fence(match: re.Match[str], line: str) -> bool:
+    """Whether the fence `match` matched at the start of `line` opens none. A
     backtick fence's info string cannot hold a backtick (CommonMark):
     "``` <b> `x`" is a paragraph line whose markup must be made inert, not a
     code block that would keep it as is."""
-    return m.group(1)[0] == "`" and "`" in line[m.end():]
+    return match.group(1)[0] == "`" and "`" in line[match.end():]
 
 
 _RUN = patterns.compile(r"`+")
@@ -334,8 +334,8 @@ _EDITOR_URI = patterns.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?:\d+:)?//(?:file://|
 _POSITION = patterns.compile(r"(?::\d+){1,2}(?:-\d+(?::\d+)?)?$")
 
 
-def _link_words(m: re.Match[str]) -> str:
-    label, target = m.group(1), m.group(2)
+def _link_words(match: re.Match[str]) -> str:
+    label, target = match.group(1), match.group(2)
     if not target.startswith(("http://", "https://")):
         target = _EDITOR_URI.sub("", target) or target
         if "://" not in target:  # (a port is no position: `http://localhost:8080`)
@@ -345,10 +345,10 @@ def _link_words(m: re.Match[str]) -> str:
     return f"{label} ({target})"
 
 
-def link_words(s: str) -> str:
+def link_words(text: str) -> str:
     """Markdown links in a text as their words (`_link_words`): for where a
     text is shown raw, as a frontmatter field is by Dataview and Bases."""
-    return _LINK.sub(_link_words, s) if "](" in s else s
+    return _LINK.sub(_link_words, text) if "](" in text else text
 
 
 def _inert(line: str) -> str:
@@ -376,12 +376,12 @@ def _inert(line: str) -> str:
     return "".join(out)
 
 
-def _prose(s: str) -> str:
+def _prose(text: str) -> str:
     """Quoted words outside code spans, made inert (links as their words)."""
-    return _inline(_LINK.sub(_link_words, s) if "](" in s else s)
+    return _inline(_LINK.sub(_link_words, text) if "](" in text else text)
 
 
-def quote(s: str) -> Md:
+def quote(text: str) -> Md:
     """A blockquote of text from the transcript. Its lines cannot form headings
     of their own (Obsidian's outline lists headings inside quotes), and a code
     fence left open where the text was cut is closed, so it cannot swallow the
@@ -390,7 +390,7 @@ def quote(s: str) -> Md:
     open_fence = ""
     item = 0  # the column a list item's words start at, while one goes on
     fence_item = 0  # that of the item the open fence is in (0: none)
-    for line in s.splitlines() or [""]:
+    for line in text.splitlines() or [""]:
         indent = len(line) - len(line.lstrip(" "))
         if open_fence and fence_item and line.strip() and indent < fence_item:
             open_fence, fence_item = "", 0  # the item ended, and its code block with it
@@ -450,10 +450,10 @@ def fenced(text: str, info: str = "") -> list[Md]:
     return [Md(fence + info), *(Md(line) for line in text.split("\n")), Md(fence)]
 
 
-def label(s: str) -> Md:
+def label(words: str) -> Md:
     """Words as a wikilink's label: they cannot close the link or split it,
     nor turn into markup."""
-    return text(s.replace("|", "-").replace("]", ")").replace("[", "("))
+    return text(words.replace("|", "-").replace("]", ")").replace("[", "("))
 
 
 def wikilink(note: str, shown: Md | None = None) -> Md:
@@ -508,11 +508,11 @@ def _mermaid_char(ch: str) -> str:
     return ch
 
 
-def mermaid_label(s: str, max_chars: int = 60) -> Md:
+def mermaid_label(text: str, max_chars: int = 60) -> Md:
     """Words as a Mermaid label: a double-quoted string on one line, showing
     the words (at most `max_chars` of them, then `…`) with nothing Mermaid or
     Markdown would read as syntax."""
-    words = " ".join("".join(map(_mermaid_char, s)).split())
+    words = " ".join("".join(map(_mermaid_char, text)).split())
     while "%%" in words:
         words = words.replace("%%", "% %")
     # Mermaid reads `#name;` as an entity (`/#\w+;/`, JavaScript's ASCII \w,

@@ -55,19 +55,20 @@ def key(project: str, value: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def title_key(r: Record | Linked, summary: str) -> str:
+def title_key(record: Record | Linked, summary: str) -> str:
     """The title a session is grouped by to be told apart (links._tags'),
     with `summary` as its summary from another file."""
-    return tag_title(r.named_title, one_line(summary, 80), r.fallback_title, r.title)
+    return tag_title(record.named_title, one_line(summary, 80), record.fallback_title, record.title)
 
 
-def _keys(c: Linked) -> dict[str, set[int]]:
-    p = c.project
-    out: dict[str, set[int]] = {"link_told": {key(p, leaf) for leaf in c.summaries}}
-    if c.has_note:
-        out["link_tails"] = {key(p, u) for u in c.tail_uuids}
-        out["link_refs"] = {key(p, ref) for ref in (c.logical_parent, c.first_parent) if ref}
-        title = title_key(c, c.told_elsewhere)
+def _keys(linked: Linked) -> dict[str, set[int]]:
+    p = linked.project
+    out: dict[str, set[int]] = {"link_told": {key(p, leaf) for leaf in linked.summaries}}
+    if linked.has_note:
+        out["link_tails"] = {key(p, u) for u in linked.tail_uuids}
+        out["link_refs"] = {key(p, ref) for ref in (linked.logical_parent, linked.first_parent)
+                            if ref}
+        title = title_key(linked, linked.told_elsewhere)
         out["link_titles"] = {key(p, title)} if title else set()
     return out
 
@@ -147,15 +148,15 @@ class Near:
         found = self._records([row[0]])
         return found[0] if found else None
 
-    def beside(self, r: Record) -> tuple[Record | None, Record | None]:
-        """The sessions with a note just before and just after `r` in start order."""
+    def beside(self, record: Record) -> tuple[Record | None, Record | None]:
+        """The sessions with a note just before and just after `record` in start order."""
         out: list[Record | None] = []
         for cmp, way in (("<", "DESC"), (">", "ASC")):
             row = self.conn.execute(
                 "SELECT rowid FROM records INDEXED BY records_by_project WHERE project = ? "
                 f"AND has_note AND (started, session_id) {cmp} (?, ?) "
                 f"ORDER BY started {way}, session_id {way} LIMIT 1",
-                (self.project, r.started, r.session_id)).fetchone()
+                (self.project, record.started, record.session_id)).fetchone()
             found = self._records([row[0]]) if row else []
             out.append(found[0] if found else None)
         return out[0], out[1]
@@ -169,32 +170,32 @@ class Near:
         sid = self._owner[uuid]
         return None if sid is None else self.record(sid)
 
-    def continues(self, r: Record) -> Record | None:
-        for ref in (r.logical_parent, r.first_parent):
+    def continues(self, record: Record) -> Record | None:
+        for ref in (record.logical_parent, record.first_parent):
             other = self.owner(ref) if ref else None
-            if other is not None and other.session_id != r.session_id:
+            if other is not None and other.session_id != record.session_id:
                 return other
         return None
 
-    def continuing(self, r: Record) -> list[Record]:
-        """Sessions that name one of `r`'s last messages as their parent."""
+    def continuing(self, record: Record) -> list[Record]:
+        """Sessions that name one of `record`'s last messages as their parent."""
         out: dict[str, Record] = {}
-        for u in r.tail_uuids:
+        for u in record.tail_uuids:
             for other in self.by_key("link_refs", u):
                 if other.has_note and u in (other.logical_parent, other.first_parent):
                     out[other.session_id] = other
         return [out[sid] for sid in sorted(out)]
 
-    def summary(self, r: Record) -> str:
-        """`r`'s summary from another session's file (the latest that sums it up)."""
+    def summary(self, record: Record) -> str:
+        """`record`'s summary from another session's file (the latest that sums it up)."""
         best: tuple[tuple[str, str], str, str] | None = None
-        for u in r.tail_uuids:
+        for u in record.tail_uuids:
             tellers = [t for t in self.by_key("link_told", u)
-                       if u in t.summaries and t.session_id != r.session_id]
+                       if u in t.summaries and t.session_id != record.session_id]
             if not tellers:
                 continue
             owner = self.owner(u)
-            if owner is None or owner.session_id != r.session_id:
+            if owner is None or owner.session_id != record.session_id:
                 continue
             for t in tellers:
                 cand = (_order(t), u, t.summaries[u])
@@ -207,20 +208,20 @@ class Near:
                 if r.has_note and title_key(r, r.told_elsewhere) == title]
 
 
-def _order(r: Record) -> tuple[str, str]:
-    return (r.started, r.session_id)
+def _order(record: Record) -> tuple[str, str]:
+    return (record.started, record.session_id)
 
 
-def touched(near: Near, r: Record) -> set[str]:
-    """The sessions whose links may change when `r` (as the database holds it
+def touched(near: Near, record: Record) -> set[str]:
+    """The sessions whose links may change when `record` (as the database holds it
     now) comes, goes or changes: run before and after the change."""
-    out = {r.session_id} if r.has_note else set()
+    out = {record.session_id} if record.has_note else set()
     # (one without a note: its place's sessions, which are each other's now)
-    out |= {x.session_id for x in near.beside(r) if x is not None}
-    refs = [u for u in (r.logical_parent, r.first_parent) if u]
+    out |= {x.session_id for x in near.beside(record) if x is not None}
+    refs = [u for u in (record.logical_parent, record.first_parent) if u]
     for u in refs:
         out |= {x.session_id for x in near.by_key("link_tails", u) if u in x.tail_uuids}
-    for u in r.tail_uuids:
+    for u in record.tail_uuids:
         named = near.by_key("link_refs", u) + near.by_key("link_told", u)
         if not named:
             continue
@@ -233,9 +234,9 @@ def touched(near: Near, r: Record) -> set[str]:
                 if ref:
                     out |= {y.session_id for y in near.by_key("link_tails", ref)
                             if ref in y.tail_uuids}
-    for leaf in r.summaries:
+    for leaf in record.summaries:
         out |= {x.session_id for x in near.by_key("link_tails", leaf) if leaf in x.tail_uuids}
-    for title in {title_key(r, r.told_elsewhere)} - {""}:
+    for title in {title_key(record, record.told_elsewhere)} - {""}:
         out |= {x.session_id for x in near.same_title(title)}
     return out
 
@@ -270,16 +271,16 @@ def links_near(near: Near, sids: Iterable[str]) -> dict[str, Links]:
     return links
 
 
-def _own_links(near: Near, r: Record) -> Links:
-    """Every link of `r` but its tag."""
+def _own_links(near: Near, record: Record) -> Links:
+    """Every link of `record` but its tag."""
     lk = Links()
-    before, after = near.beside(r)
+    before, after = near.beside(record)
     lk.previous = before.note if before else ""
     lk.next = after.note if after else ""
-    parent = near.continues(r)
+    parent = near.continues(record)
     lk.continues = parent.note if parent else ""
-    lk.continued_by = sorted(x.note for x in near.continuing(r)
+    lk.continued_by = sorted(x.note for x in near.continuing(record)
                              if (p := near.continues(x)) is not None
-                             and p.session_id == r.session_id)
-    lk.summary = near.summary(r)
+                             and p.session_id == record.session_id)
+    lk.summary = near.summary(record)
     return lk

@@ -90,15 +90,15 @@ def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
-def is_windows_path(p: str) -> bool:
+def is_windows_path(path: str) -> bool:
     # (String tests, not re.match: a note asks it hundreds of times.)
-    return (p[1:2] == ":" and p[2:3] in ("\\", "/") and p[:1].isascii() and p[:1].isalpha()
-            ) or p.startswith("\\\\")
+    return (path[1:2] == ":" and path[2:3] in ("\\", "/") and path[:1].isascii()
+            and path[:1].isalpha()) or path.startswith("\\\\")
 
 
-def split_path(p: str) -> list[str]:
+def split_path(path: str) -> list[str]:
     """Components of a POSIX or Windows path."""
-    return [c for c in p.replace("\\", "/").split("/") if c]
+    return [c for c in path.replace("\\", "/").split("/") if c]
 
 
 @lru_cache(maxsize=4096)  # a note names the same paths many times

@@ -98,20 +98,20 @@ def price_for(model: str, prices: dict[str, Price], context: int = 0,
     return price
 
 
-def _rates(p: Price) -> tuple[float, ...]:
-    return (p.input, p.output, p.cache_write_5m, p.cache_write_1h, p.cache_read)
+def _rates(price: Price) -> tuple[float, ...]:
+    return (price.input, price.output, price.cache_write_5m, price.cache_write_1h, price.cache_read)
 
 
-def cost(t: Tokens, price: Price) -> float:
-    cache_1h = min(t.cache_1h, t.cache_creation)
-    cache_5m = max(t.cache_creation - cache_1h, 0)
+def cost(tokens: Tokens, price: Price) -> float:
+    cache_1h = min(tokens.cache_1h, tokens.cache_creation)
+    cache_5m = max(tokens.cache_creation - cache_1h, 0)
     return (
-        t.input * price.input
-        + t.output * price.output
+        tokens.input * price.input
+        + tokens.output * price.output
         + cache_5m * price.cache_write_5m
         + cache_1h * price.cache_write_1h
-        + t.cache_read * price.cache_read
-    ) / 1_000_000 * (US_ONLY if t.us_only else 1.0)
+        + tokens.cache_read * price.cache_read
+    ) / 1_000_000 * (US_ONLY if tokens.us_only else 1.0)
 
 
 class SessionCost(Struct):
@@ -121,8 +121,8 @@ class SessionCost(Struct):
     by_client: bool  # Claude Code's own count gave the cost
 
 
-def _has_tokens(t: Tokens | ModelCost) -> bool:
-    return bool(t.input or t.output or t.cache_read or t.cache_creation)
+def _has_tokens(tokens: Tokens | ModelCost) -> bool:
+    return bool(tokens.input or tokens.output or tokens.cache_read or tokens.cache_creation)
 
 
 def _without_copies(counted: dict[Redacted, ModelCost], copied: dict[str, Tokens],

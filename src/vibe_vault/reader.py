@@ -85,42 +85,42 @@ def reader_of(fd: int) -> Readable:
     return os.fdopen(fd, "rb", closefd=False)  # pragma: no cover - Windows
 
 
-def unchanged(cursor: Cursor, st: os.stat_result) -> bool:
+def unchanged(cursor: Cursor, stat_result: os.stat_result) -> bool:
     """True when a stat says there can be nothing new since the cursor."""
     return (
-        cursor.inode == st.st_ino
-        and cursor.size == st.st_size
-        and cursor.mtime_ns == st.st_mtime_ns
-        and cursor.offset <= st.st_size
+        cursor.inode == stat_result.st_ino
+        and cursor.size == stat_result.st_size
+        and cursor.mtime_ns == stat_result.st_mtime_ns
+        and cursor.offset <= stat_result.st_size
     )
 
 
-def must_restart(cursor: Cursor, f: Readable, st: os.stat_result) -> bool:
+def must_restart(cursor: Cursor, file: Readable, stat_result: os.stat_result) -> bool:
     """True when the file is not the one the cursor was reading any more."""
     if cursor.offset == 0:
         return False
-    if cursor.inode and cursor.inode != st.st_ino:
+    if cursor.inode and cursor.inode != stat_result.st_ino:
         return True
-    if st.st_size < cursor.offset:
+    if stat_result.st_size < cursor.offset:
         return True
     if cursor.head_len:
-        f.seek(0)
-        if zlib.crc32(f.read(cursor.head_len)) != cursor.head_crc:
+        file.seek(0)
+        if zlib.crc32(file.read(cursor.head_len)) != cursor.head_crc:
             return True
     if cursor.tail_len:
         # A rewrite in place that kept the size and the first bytes changes
         # what lies before the cursor.
-        f.seek(cursor.offset - cursor.tail_len)
-        if zlib.crc32(f.read(cursor.tail_len)) != cursor.tail_crc:
+        file.seek(cursor.offset - cursor.tail_len)
+        if zlib.crc32(file.read(cursor.tail_len)) != cursor.tail_crc:
             return True
     return False
 
 
-def tail_of(f: Readable, offset: int) -> tuple[int, int]:
+def tail_of(file: Readable, offset: int) -> tuple[int, int]:
     """(length, crc32) of the bytes just before `offset`, up to HEAD of them."""
     length = min(HEAD, offset)
-    f.seek(offset - length)
-    return length, zlib.crc32(f.read(length))
+    file.seek(offset - length)
+    return length, zlib.crc32(file.read(length))
 
 
 class LineReader:
@@ -136,9 +136,9 @@ class LineReader:
     object saves about 7% of the reading and decoding time.
     """
 
-    def __init__(self, f: Readable, start: int, deadline: float | None = None,
+    def __init__(self, file: Readable, start: int, deadline: float | None = None,
                  limit: int | None = None, in_long_line: bool = False) -> None:
-        self.f = f
+        self.f = file
         self.end = start
         # True when `end` lies inside a line over MAX_LINE, skipped so far: the
         # rest of it is skipped too, and not read again from its start.
@@ -229,8 +229,8 @@ def _complete_object(data: bytes | bytearray) -> bool:
     return True
 
 
-def head_of(f: Readable, upto: int) -> tuple[int, int]:
+def head_of(file: Readable, upto: int) -> tuple[int, int]:
     """(length, crc32) of the file's first bytes, up to HEAD of them."""
-    f.seek(0)
-    data = f.read(min(HEAD, upto))
+    file.seek(0)
+    data = file.read(min(HEAD, upto))
     return len(data), zlib.crc32(data)

@@ -460,10 +460,10 @@ class Redactor:
             low = text.lower()
         if ".env" in low and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
-            def env_value(m: re.Match[str] | _Groups) -> str:
+            def env_value(match: re.Match[str] | _Groups) -> str:
                 if found is not None:
-                    found.append(m.group(2).strip().strip("'\""))
-                return m.group(1) + "[REDACTED:env-file]"
+                    found.append(match.group(2).strip().strip("'\""))
+                return match.group(1) + "[REDACTED:env-file]"
 
             text, m = rx(_ENV_LINE).subn(env_value, text)
             count += m
@@ -553,18 +553,18 @@ class _Replacer:
         self.line = ""  # where on its line a match may begin (secret_rules.LINE)
         self.original: str | None = None  # the text, when matches are on its lower case
 
-    def skips_match(self, m: re.Match[str], secret: str) -> bool:
+    def skips_match(self, match: re.Match[str], secret: str) -> bool:
         """`skips`, knowing the match: `password = user_password` (a bare
         identifier after a spaced `=`) is code; `DB_PASSWORD=hunter` is not;
         `max_tokens: 4096` is a number, `PGPASSWORD=12345` a password."""
-        if self.bounded and m.start() and m.string[m.start() - 1].isascii() \
-                and m.string[m.start() - 1].isalnum() and not (
-                    self.glued and m.group(0)[:24].lower().startswith(self.glued)):
+        if self.bounded and match.start() and match.string[match.start() - 1].isascii() \
+                and match.string[match.start() - 1].isalnum() and not (
+                    self.glued and match.group(0)[:24].lower().startswith(self.glued)):
             return True
-        if self.line and not self._begins_line(m):
+        if self.line and not self._begins_line(match):
             return True
         if self.kind == "secret-assignment":
-            groups = m.groupdict()
+            groups = match.groupdict()
             sep = groups.get("sep") or ""
             if groups.get("v3") is not None and sep != sep.strip():
                 if "=" in sep:  # `password = user_password`: code
@@ -572,29 +572,29 @@ class _Replacer:
                         return True
                 elif any(c in secret for c in "_.") and rx(_IDENTIFIER).match(secret):
                     return True  # `password: user_password`
-                elif self._a_word_saying_what_it_is(m, secret, colon=True):
+                elif self._a_word_saying_what_it_is(match, secret, colon=True):
                     return True  # `password: required`, not `my password: hunter2`
-            name = m.string[m.start():m.start("sep")].lower()
-            text = self.original if self.original is not None else m.string
-            before = text[m.start() - 1:m.start()]
-            if sep.strip() == ":" and text[m.start():m.start("sep")] == "PASS" \
+            name = match.string[match.start():match.start("sep")].lower()
+            text = self.original if self.original is not None else match.string
+            before = text[match.start() - 1:match.start()]
+            if sep.strip() == ":" and text[match.start():match.start("sep")] == "PASS" \
                     and not (before.isalnum() or (before != "" and before in "_.-")):
                 return True  # a test runner's verdict (`--- PASS: TestX`, `PASS: a.sh`)
             password = "pass" in name or "pw" in name
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
-        if self.kind == "prose-password" and self._not_said_as_password(m, secret):
+        if self.kind == "prose-password" and self._not_said_as_password(match, secret):
             return True
         return self.skips(secret)
 
-    def _not_said_as_password(self, m: re.Match[str], secret: str) -> bool:
+    def _not_said_as_password(self, match: re.Match[str], secret: str) -> bool:
         """A prose value that is no password: a word that says what the
         password is ("the password is stored", "Passwort: erforderlich"), or
         a word the sentence goes on after ("the password is sunshine" ends
         its clause: a password; "the password is weird sometimes" does not);
         after "is", a path or a URL (where the password is), or a run of
         words with no digit, symbol or capital (unless quoted)."""
-        said = m.string[m.start():_value_span(m)[0]]
+        said = match.string[match.start():_value_span(match)[0]]
         colon = any(c in said for c in ":=：")
         if said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
             return False  # quoted: a value (a placeholder is judged after)
@@ -605,9 +605,9 @@ class _Replacer:
             return False
         if not secret.isalpha():
             return True  # `e.g.`, `well-known`: no password's shape
-        return self._a_word_saying_what_it_is(m, secret, colon)
+        return self._a_word_saying_what_it_is(match, secret, colon)
 
-    def _a_word_saying_what_it_is(self, m: re.Match[str], secret: str, colon: bool) -> bool:
+    def _a_word_saying_what_it_is(self, match: re.Match[str], secret: str, colon: bool) -> bool:
         """Whether a value of letters after a password's name is a word of
         the sentence rather than the password: one of another script; one
         the sentence goes on after; one that describes (describes())."""
@@ -615,16 +615,16 @@ class _Replacer:
             return "-" in secret and all(p.isalpha() for p in secret.split("-"))
         if not all(c.isascii() or c in _LATIN_MARKS for c in secret):
             return True  # a word of another script (`пароль: обязательно`)
-        text = self.original if self.original is not None else m.string
-        if not rx(_CLAUSE_END).match(text, _value_span(m)[1]):
+        text = self.original if self.original is not None else match.string
+        if not rx(_CLAUSE_END).match(text, _value_span(match)[1]):
             return True  # the sentence goes on: a word of it
         return describes(secret, colon)
 
-    def _begins_line(self, m: re.Match[str]) -> bool:
+    def _begins_line(self, match: re.Match[str]) -> bool:
         """Whether the match begins its line (after indentation or a prompt),
         or, for LINE_OR_UPPER, its first word is in capitals."""
-        text = self.original if self.original is not None else m.string
-        start = m.start()
+        text = self.original if self.original is not None else match.string
+        start = match.start()
         if self.line == LINE_OR_UPPER and text[start:start + 3].isupper():
             return True
         return bool(rx(_LINE_PREFIX).match(text, text.rfind("\n", 0, start) + 1, start))
@@ -643,16 +643,16 @@ class _Replacer:
                 _NOT_A_LITERAL if self.kind in _LITERALS else _NOT_A_SECRET).match(secret)))
         )
 
-    def __call__(self, m: re.Match[str]) -> str:
-        whole = m.group(0)
-        start, end = _value_span(m)
-        secret = m.string[start:end]
-        if self.skips_match(m, secret):
+    def __call__(self, match: re.Match[str]) -> str:
+        whole = match.group(0)
+        start, end = _value_span(match)
+        secret = match.string[start:end]
+        if self.skips_match(match, secret):
             self.skipped += 1
             return whole
         if self.found is not None:
             self.found.append(secret)
-        base = m.start(0)
+        base = match.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
 
 
@@ -874,13 +874,13 @@ def entropy(text: str) -> float:
     return -sum(n / len(text) * log2(n / len(text)) for n in counts.values()) if text else 0.0
 
 
-def _value_span(m: re.Match[str]) -> tuple[int, int]:
+def _value_span(match: re.Match[str]) -> tuple[int, int]:
     """Where the secret is in a match: the group named v (or v2, v3...) that
     took part, else the whole match."""
-    for name, value in m.groupdict().items():
+    for name, value in match.groupdict().items():
         if value is not None and name.startswith("v"):
-            return m.span(name)
-    return m.span()
+            return match.span(name)
+    return match.span()
 
 
 _T = TypeVar("_T")

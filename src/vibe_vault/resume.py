@@ -22,12 +22,12 @@ def shell_quote(text: str) -> str:
     return "$'" + "".join(_ESCAPES.get(c) or _escaped(c) for c in text) + "'"
 
 
-def _escaped(c: str) -> str:
+def _escaped(char: str) -> str:
     """A character as `$'…'` writes it: itself when printable, else its UTF-8
     bytes (what the folder's name is made of, whatever the shell's locale)."""
-    if c.isprintable():
-        return c
-    return "".join(f"\\x{b:02x}" for b in c.encode("utf-8", "surrogateescape"))
+    if char.isprintable():
+        return char
+    return "".join(f"\\x{b:02x}" for b in char.encode("utf-8", "surrogateescape"))
 
 
 def resume_command(cwd: str, session_id: str) -> str:

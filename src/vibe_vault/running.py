@@ -47,8 +47,8 @@ class Listed(Struct, frozen=True, omit_defaults=True):
     crons_known: bool = False  # session_crons was one
 
 
-def _s(d: dict[str, Any], key: str) -> str:
-    v = d.get(key)
+def _s(item: dict[str, Any], key: str) -> str:
+    v = item.get(key)
     return v[:RAW_CHARS] if isinstance(v, str) else ""
 
 
@@ -102,8 +102,8 @@ def gated(found: Listed, gate: Gate) -> list[Running]:
     return out
 
 
-def _key(r: Running) -> tuple[bool, str]:
-    return r.kind == CRON, r.job
+def _key(running: Running) -> tuple[bool, str]:
+    return running.kind == CRON, running.job
 
 
 def take(state: SessionState, found: Listed, entries: list[Running], whole: bool) -> None:

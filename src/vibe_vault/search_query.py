@@ -6,7 +6,7 @@ negated must match. A word is split the way the index splits text (letters and
 digits; `auth.py` is the phrase "auth py"), and every token is quoted, so no
 input is read as FTS5 syntax of its own.
 
-Folding (`fold`): NFKC (full-width letters, ligatures), case folding (ß is
+Folding (`index_form`): NFKC (full-width letters, ligatures), case folding (ß is
 ss), then the Latin, Greek and Cyrillic diacritics dropped (é is e); kana keep
 their voicing marks (ガ is not カ). The index is given folded tokens (`index_text`)
 and the query is folded the same way (`tokens`), so the two never disagree.
@@ -99,7 +99,7 @@ class BadQuery(ValueError):
     pass
 
 
-def fold(text: str) -> str:
+def index_form(text: str) -> str:
     """The text as the index compares it: NFKC, case-folded, without the
     diacritics of Latin, Greek and Cyrillic letters."""
     if text.isascii():
@@ -140,7 +140,7 @@ def index_text(text: str) -> str:
     """A text as the index is given it: folded, its tokens split by spaces
     (plain ASCII text as it is, lower case: the index's own tokenizer splits it
     the same way)."""
-    folded = fold(text)
+    folded = index_form(text)
     if folded.isascii():
         return folded
     return " ".join(tokens(folded))
@@ -160,7 +160,7 @@ def parse(text: str) -> Query:
         else:
             negated, body, quoted = m.group(3) == "-", m.group(4), False
             prefix = body.endswith("*")
-        folded = fold(body)
+        folded = index_form(body)
         parts = tokens(folded)
         if not parts:
             continue
@@ -192,7 +192,7 @@ def parse(text: str) -> Query:
 def matches(token: str, terms: list[tuple[str, bool]]) -> bool:
     """A token of a text (as written) is one of the terms: the same word, a
     word starting with a prefix, or a run of a paired script holding it."""
-    folded = fold(token)
+    folded = index_form(token)
     for t, prefix in terms:
         if not t.isascii() and cjk().match(t) is not None:
             if t in folded:

@@ -82,8 +82,8 @@ def expand(template: str, rng: random.Random) -> Sample:
     """A sample's text and its secret, the placeholders filled from `rng`.
     Every filled run holds a digit and a letter (when its alphabet has both),
     as real tokens nearly always do."""
-    def fill(m: re.Match[str]) -> str:
-        chars, n = _CHARS[m.group(1)], int(m.group(2))
+    def fill(match: re.Match[str]) -> str:
+        chars, n = _CHARS[match.group(1)], int(match.group(2))
         while True:
             out = "".join(rng.choice(chars) for _ in range(n))
             if n < 8 or not (set(chars) & set("0123456789")) or (

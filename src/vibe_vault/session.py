@@ -68,7 +68,7 @@ MAX_DURATIONS = 400
 WAITING_GRACE = 7 * 24 * 3600  # seconds a session waiting on background work stays active
 
 
-class Outcome(Struct):
+class Updated(Struct):
     session_id: str
     record: Record | None = None
     row: Row | None = None  # the record as its rows, when a backfill worker sends it
@@ -485,7 +485,7 @@ class _Work:
         self.opts = options_for(cfg)
 
 
-def update_session(cfg: Config, request: Update, store: Store | None = None) -> Outcome:
+def update_session(cfg: Config, request: Update, store: Store | None = None) -> Updated:
     """Fold whatever is new for one session and rewrite its note.
 
     Raises LockTimeout when another process holds the session, NotAFile or
@@ -500,13 +500,13 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
     places = Places(request.transcript, store.files(request.session_id), cfg.vault)
     timeout = cfg.get("lock_timeout") if request.lock_timeout is None else request.lock_timeout
     if places.files.forgotten:
-        return Outcome(session_id=request.session_id, forgotten=True)
+        return Updated(session_id=request.session_id, forgotten=True)
     with SessionLock(places.files.lock, timeout):
         # Again under the lock: `vv forget` leaves its tombstone, then takes the
         # lock to remove the files; a writer that found no tombstone before
         # waiting for the lock must not bring them back.
         if places.files.forgotten:
-            return Outcome(session_id=request.session_id, forgotten=True)
+            return Updated(session_id=request.session_id, forgotten=True)
         work = _Work(cfg, request, store, places)
         state, started_over = _state_to_fold_into(work)
         learned_before = _learned_anywhere(state)
@@ -530,8 +530,8 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
 
             set_links(state, request.links)
         if _of_an_excluded_project(work, state):
-            return Outcome(session_id=request.session_id, forgotten=True)
-        out = Outcome(session_id=request.session_id, bytes_read=read, complete=complete)
+            return Updated(session_id=request.session_id, forgotten=True)
+        out = Updated(session_id=request.session_id, bytes_read=read, complete=complete)
         fig = _write_the_note(work, state, out)
         store.save(state, places.files.state)
         if request.want_record:
@@ -699,7 +699,7 @@ def _of_an_excluded_project(work: _Work, state: SessionState) -> bool:
     return True
 
 
-def _write_the_note(work: _Work, state: SessionState, out: Outcome) -> Figures | None:
+def _write_the_note(work: _Work, state: SessionState, out: Updated) -> Figures | None:
     """Render and write the note, when the session is worth one (found where
     the user moved it, else named now); its figures (None without a note)."""
     places, sid = work.places, work.request.session_id
@@ -726,7 +726,7 @@ def _write_the_note(work: _Work, state: SessionState, out: Outcome) -> Figures |
     return fig
 
 
-def _add_the_record(work: _Work, state: SessionState, out: Outcome,
+def _add_the_record(work: _Work, state: SessionState, out: Updated,
                     fig: Figures | None) -> None:
     """The registry record and the search document, for the database."""
     from vibe_vault import filestamp

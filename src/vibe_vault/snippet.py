@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from vibe_vault.search_query import TOKEN, fold, matches, paired, piece
+from vibe_vault.search_query import TOKEN, index_form, matches, paired, piece
 from vibe_vault.vault import first_user_heading
 
 TYPE_CHECKING = False  # (typing costs a search milliseconds to import)
@@ -50,7 +50,7 @@ def _spans(line: str, terms: list[tuple[str, bool]],
     spans: list[tuple[int, int]] = []
     for m in TOKEN.finditer(line):
         token = m.group()
-        folded = fold(token)
+        folded = index_form(token)
         if len(folded) != len(token):  # (ß, ligatures): the token as a whole
             if matches(token, terms):
                 spans.append(m.span())
@@ -166,7 +166,7 @@ def _best(lines: Iterable[str], terms: list[tuple[str, bool]], finder: re.Patter
 def _window(line: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
     """The most distinct terms that fit in one cut of `width`, and the index
     of the first match of the first such cut."""
-    words = [fold(line[a:b]) for a, b in spans]
+    words = [index_form(line[a:b]) for a, b in spans]
     best, first = 0, 0
     counts: dict[str, int] = {}
     j = 0

@@ -85,21 +85,21 @@ class ModelCost(Struct, array_like=True):
     cache_creation: int = 0
 
 
-def add_tokens(into: dict[str, Tokens], key: str, t: Tokens) -> None:
-    """Add `t` to the running total kept under `key` (one made when missing)."""
+def add_tokens(into: dict[str, Tokens], key: str, tokens: Tokens) -> None:
+    """Add `tokens` to the running total kept under `key` (one made when missing)."""
     acc = into.get(key)
     if acc is None:
-        acc = into[key] = Tokens(model=t.model, context=t.context, fast=t.fast,
-                                 us_only=t.us_only)
-    acc.input += t.input
-    acc.output += t.output
-    acc.cache_read += t.cache_read
-    acc.cache_creation += t.cache_creation
-    acc.cache_5m += t.cache_5m
-    acc.cache_1h += t.cache_1h
-    acc.written += t.written
-    acc.short += t.short
-    acc.unrecorded += t.unrecorded
+        acc = into[key] = Tokens(model=tokens.model, context=tokens.context, fast=tokens.fast,
+                                 us_only=tokens.us_only)
+    acc.input += tokens.input
+    acc.output += tokens.output
+    acc.cache_read += tokens.cache_read
+    acc.cache_creation += tokens.cache_creation
+    acc.cache_5m += tokens.cache_5m
+    acc.cache_1h += tokens.cache_1h
+    acc.written += tokens.written
+    acc.short += tokens.short
+    acc.unrecorded += tokens.unrecorded
 
 
 def add_cost(into: dict[Redacted, ModelCost], model: Redacted, mc: ModelCost) -> None:

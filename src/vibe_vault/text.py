@@ -137,8 +137,8 @@ def hide_private(text: str) -> tuple[str, list[str]]:
         return text, []
     spans: list[str] = []
 
-    def hide(m: re.Match[str]) -> str:
-        spans.append(m.group(1))
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(1))
         return PRIVATE_MARK
 
     return rx(_PRIVATE).sub(hide, text), spans

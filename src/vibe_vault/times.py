@@ -82,21 +82,21 @@ def set_zone(name: str) -> None:
 # -- reading --------------------------------------------------------------------
 
 
-def parse(ts: str) -> datetime | None:
+def parse(timestamp: str) -> datetime | None:
     """An ISO 8601 stamp as an aware datetime (no offset: UTC); None if it is
     not one. (datetime.fromisoformat is C: faster than any parsing by hand.)"""
     try:
-        dt = datetime.fromisoformat(ts)
+        dt = datetime.fromisoformat(timestamp)
     except ValueError:
         return None
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt
 
 
-def epoch(ts: str) -> float | None:
+def epoch(timestamp: str) -> float | None:
     """Seconds since 1970 of an ISO 8601 stamp; None if it is not one. (Called
     for every transcript line: one call, no parse() in between.)"""
     try:
-        dt = datetime.fromisoformat(ts)
+        dt = datetime.fromisoformat(timestamp)
     except ValueError:
         return None
     return (dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt).timestamp()
@@ -147,11 +147,11 @@ def day_of_epoch(seconds: float, zone: Zone = CURRENT) -> str:
 # -- writing --------------------------------------------------------------------
 
 
-def utc_iso(ts: str) -> str:
+def utc_iso(timestamp: str) -> str:
     """A stamp as ISO 8601 in UTC with its offset, to the second (the registry's
     and the index's form); a text that is not a time, unchanged."""
-    dt = parse(ts)
-    return dt.astimezone(UTC).replace(microsecond=0).isoformat() if dt is not None else ts
+    dt = parse(timestamp)
+    return dt.astimezone(UTC).replace(microsecond=0).isoformat() if dt is not None else timestamp
 
 
 def utc_iso_of_epoch(seconds: float) -> str:
@@ -164,16 +164,16 @@ def now_utc_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def local(ts: str, zone: Zone = CURRENT) -> datetime | None:
+def local(timestamp: str, zone: Zone = CURRENT) -> datetime | None:
     """A stamp in `zone` (default: the zone set); None when it is not a time."""
-    dt = parse(ts)
+    dt = parse(timestamp)
     return dt.astimezone(_z(zone)) if dt is not None else None
 
 
-def local_iso(ts: str, zone: Zone = CURRENT) -> str:
+def local_iso(timestamp: str, zone: Zone = CURRENT) -> str:
     """ISO 8601 to the second with `zone`'s offset (a frontmatter's time)."""
-    dt = local(ts, zone)
-    return dt.replace(microsecond=0).isoformat() if dt is not None else ts
+    dt = local(timestamp, zone)
+    return dt.replace(microsecond=0).isoformat() if dt is not None else timestamp
 
 
 # What strftime's `%H:%M` and `%Y-%m-%d` write, by formatting the fields: a
@@ -192,55 +192,55 @@ def _ymd(dt: datetime) -> str:
     return "%d-%02d-%02d" % (dt.year, dt.month, dt.day)  # noqa: UP031
 
 
-def hhmm(ts: str, zone: Zone = CURRENT) -> str:
+def hhmm(timestamp: str, zone: Zone = CURRENT) -> str:
     """`14:05`: a turn's time; "" when it is not a time."""
-    dt = local(ts, zone)
+    dt = local(timestamp, zone)
     return _hm(dt) if dt is not None else ""
 
 
-def day(ts: str, zone: Zone = CURRENT) -> str:
+def day(timestamp: str, zone: Zone = CURRENT) -> str:
     """`2026-11-26`: the day a stamp falls on in `zone`; "" when there is no
     stamp, its first ten characters when it is not a time."""
-    if not ts:
+    if not timestamp:
         return ""
-    dt = local(ts, zone)
-    return _ymd(dt) if dt is not None else ts[:10]
+    dt = local(timestamp, zone)
+    return _ymd(dt) if dt is not None else timestamp[:10]
 
 
-def hhmm_and_day(ts: str, zone: Zone = CURRENT) -> tuple[str, str]:
+def hhmm_and_day(timestamp: str, zone: Zone = CURRENT) -> tuple[str, str]:
     """(`hhmm(ts)`, `day(ts)`), the stamp read once; ("", "") when it is not a time."""
-    dt = local(ts, zone)
+    dt = local(timestamp, zone)
     return (_hm(dt), _ymd(dt)) if dt is not None else ("", "")
 
 
-def day_and_time(ts: str, zone: Zone = CURRENT) -> str:
+def day_and_time(timestamp: str, zone: Zone = CURRENT) -> str:
     """`2026-11-26 14:05`; "" when there is no stamp, its first sixteen
     characters (T as a space) when it is not a time."""
-    if not ts:
+    if not timestamp:
         return ""
-    dt = local(ts, zone)
-    return dt.strftime("%Y-%m-%d %H:%M") if dt is not None else ts[:16].replace("T", " ")
+    dt = local(timestamp, zone)
+    return dt.strftime("%Y-%m-%d %H:%M") if dt is not None else timestamp[:16].replace("T", " ")
 
 
-def started_line(ts: str, zone: Zone = CURRENT) -> str:
+def started_line(timestamp: str, zone: Zone = CURRENT) -> str:
     """`2026-11-26 14:05 CET`: a note's start, with the zone's abbreviation."""
-    dt = local(ts, zone)
+    dt = local(timestamp, zone)
     if dt is None:
         return ""
     return f"{dt:%Y-%m-%d %H:%M} {dt.tzname() or ''}".rstrip()
 
 
-def note_stamp(ts: str) -> str:
+def note_stamp(timestamp: str) -> str:
     """`2026-11-26-1405`: a session note's name starts with its UTC start (the
     name never changes with the zone); "" when it is not a time."""
-    dt = parse(ts)
+    dt = parse(timestamp)
     return dt.astimezone(UTC).strftime("%Y-%m-%d-%H%M") if dt is not None else ""
 
 
-def period(ts: str, by: str, zone: Zone = CURRENT) -> str:
+def period(timestamp: str, by: str, zone: Zone = CURRENT) -> str:
     """The week (`2026-W48`, ISO) or month (`2026-11`) a stamp falls in, in
     `zone`; "unknown" when it is not a time."""
-    dt = local(ts, zone)
+    dt = local(timestamp, zone)
     if dt is None:
         return "unknown"
     if by == "week":

@@ -46,11 +46,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
-def _parse_day(s: str) -> float:
+def _parse_day(text: str) -> float:
     try:
-        return typed_epoch(s)  # a bare date: the start of that day where the user is
+        return typed_epoch(text)  # a bare date: the start of that day where the user is
     except ValueError:
-        raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {s!r}") from None
+        raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {text!r}") from None
 
 
 class Progress:

@@ -77,8 +77,8 @@ def event_name_fast(data: bytes) -> str | None:
     return data[i + 1 : end].decode("ascii", "replace")
 
 
-def _str(d: dict[str, Any], key: str) -> str | None:
-    v = d.get(key)
+def _str(event: dict[str, Any], key: str) -> str | None:
+    v = event.get(key)
     return v if isinstance(v, str) else None
 
 

@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
-class Outcome(Struct):
+class Restored(Struct):
     session_id: str
     folder: str = ""
     cwd: str = ""
@@ -111,11 +111,11 @@ def main_name(names: list[str], sid: str) -> str | None:
     return next((n for n in mains if n == f"{sid}.jsonl"), mains[0] if mains else None)
 
 
-def restore_session(cfg: Config, sid: str, dry_run: bool = False) -> Outcome:
+def restore_session(cfg: Config, sid: str, dry_run: bool = False) -> Restored:
     from vibe_vault import archive
     from vibe_vault.paths import inside
 
-    out = Outcome(session_id=sid)
+    out = Restored(session_id=sid)
     try:
         m = archive.manifest(cfg, sid)
     except OSError as exc:
@@ -157,7 +157,7 @@ def restore_session(cfg: Config, sid: str, dry_run: bool = False) -> Outcome:
     return out
 
 
-def _put(cfg: Config, sid: str, name: str, e: ArchivedFile, dest: Path) -> str:
+def _put(cfg: Config, sid: str, name: str, archived: ArchivedFile, dest: Path) -> str:
     """Write one archived file to `dest` through a temp file beside it;
     'written', 'in place', or why the file there was kept."""
     from vibe_vault import archive
@@ -167,9 +167,9 @@ def _put(cfg: Config, sid: str, name: str, e: ArchivedFile, dest: Path) -> str:
                  0o600)
     try:
         with os.fdopen(fd, "w+b") as f:
-            src = archive.open_archived(cfg, sid, name, e)
+            src = archive.open_archived(cfg, sid, name, archived)
             try:
-                size = archive.write_whole(src, e, f)
+                size = archive.write_whole(src, archived, f)
             finally:
                 os.close(src)
             f.flush()
@@ -183,9 +183,9 @@ def _put(cfg: Config, sid: str, name: str, e: ArchivedFile, dest: Path) -> str:
             os.unlink(tmp)
 
 
-def _against(dest: Path, f: BinaryIO, size: int) -> str:
+def _against(dest: Path, file: BinaryIO, size: int) -> str:
     """What to do about the file at `dest`: 'written' when there is none or it
-    is an older (shorter) copy of the restored bytes (`f`), else leave it."""
+    is an older (shorter) copy of the restored bytes (`file`), else leave it."""
     import stat
 
     try:
@@ -197,23 +197,23 @@ def _against(dest: Path, f: BinaryIO, size: int) -> str:
     if st.st_size > size:
         return "newer: kept"
     with open(dest, "rb") as there:
-        f.seek(0)
+        file.seek(0)
         left = st.st_size
         while left:
             a = there.read(min(1 << 20, left))
-            if not a or f.read(len(a)) != a:
+            if not a or file.read(len(a)) != a:
                 return "differs: kept"
             left -= len(a)
     return "in place" if st.st_size == size else "written"
 
 
-def _parse_day(s: str) -> float:
+def _parse_day(text: str) -> float:
     from vibe_vault.times import typed_epoch
 
     try:
-        return typed_epoch(s)  # a bare date: the start of that day where the user is
+        return typed_epoch(text)  # a bare date: the start of that day where the user is
     except ValueError:
-        raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {s!r}") from None
+        raise SystemExit(f"vv: --since takes a date like 2026-11-01, not {text!r}") from None
 
 
 def chosen(cfg: Config, args: argparse.Namespace) -> tuple[list[str], list[str]]:

@@ -78,15 +78,15 @@ def words_only(argv: list[str]) -> SimpleNamespace | None:
                               for k, v in WORDS_ONLY_DEFAULTS.items()})
 
 
-def add_filters(p: argparse.ArgumentParser) -> None:
+def add_filters(parser: argparse.ArgumentParser) -> None:
     from vibe_vault.helpformat import count_between
 
-    p.add_argument("--project", metavar="NAME", help="only this project's sessions")
-    p.add_argument("--since", metavar="DATE",
+    parser.add_argument("--project", metavar="NAME", help="only this project's sessions")
+    parser.add_argument("--since", metavar="DATE",
                    help="only sessions started on or after DATE (2026-11-01, or 3d, 2w, 6m, 1y)")
-    p.add_argument("--limit", type=count_between(1, 100_000), metavar="N",
+    parser.add_argument("--limit", type=count_between(1, 100_000), metavar="N",
                    help="at most N results (default 10 sessions, or 100 changes of a file)")
-    p.add_argument("--json", action="store_true",
+    parser.add_argument("--json", action="store_true",
                    help="print a JSON array of objects instead of text")
 
 
@@ -458,13 +458,14 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     return 0
 
 
-def change_object(cfg: Config, c: Change) -> dict[str, Any]:
-    obj = hit_object(cfg, c.session, read_note(cfg, c.session, 8192))
+def change_object(cfg: Config, change: Change) -> dict[str, Any]:
+    obj = hit_object(cfg, change.session, read_note(cfg, change.session, 8192))
     del obj["snippet"], obj["score"]
-    obj.update(path=c.path, added=c.added, removed=c.removed,
-               lines={"≈": "estimated", "?": "unknown"}.get(c.mark, "exact"),
-               commit=c.sha if c.committed else "", commit_subject=c.subject if c.committed else "",
-               renamed_from=c.renamed_from, renamed_to=c.renamed_to)
+    obj.update(path=change.path, added=change.added, removed=change.removed,
+               lines={"≈": "estimated", "?": "unknown"}.get(change.mark, "exact"),
+               commit=change.sha if change.committed else "",
+               commit_subject=change.subject if change.committed else "",
+               renamed_from=change.renamed_from, renamed_to=change.renamed_to)
     return obj
 
 

@@ -101,9 +101,9 @@ def from_sums(conn: Any, by: str, top: int, project: str | None = None,
     so its cost follows the days and projects, not the sessions."""
     from vibe_vault import aggregates
 
-    def bucket(s: Any) -> dict[str, Any]:
-        return {"sessions": s.sessions, "active_hours": s.minutes / 60, "tokens": s.tokens,
-                "cost_usd": aggregates.usd(s.cost), "under_recorded": 0,
+    def bucket(sums: Any) -> dict[str, Any]:
+        return {"sessions": sums.sessions, "active_hours": sums.minutes / 60, "tokens": sums.tokens,
+                "cost_usd": aggregates.usd(sums.cost), "under_recorded": 0,
                 "unrecorded_output": 0}
 
     everything = aggregates.Sums()
@@ -168,10 +168,10 @@ def _bars(title: str, periods: dict[str, dict[str, Any]]) -> None:
     print()
 
 
-def _bound(b: dict[str, Any]) -> str:
+def _bound(bucket: dict[str, Any]) -> str:
     """"≥" before a sum that includes a session whose output tokens Claude Code
     under-recorded: the sum is a lower bound, not an exact figure."""
-    return "≥" if b.get("under_recorded") else ""
+    return "≥" if bucket.get("under_recorded") else ""
 
 
 def _hours(hours: float) -> str:

@@ -74,18 +74,18 @@ def _no_time(handler: Callable[[Context, Entry], None]) -> OnEntry:
 
 # What each entry type brings. Types not here but known only bring a time, a
 # cwd and a branch (a quarter of all lines: nothing else is read of them).
-def _on_user(ctx: Context, e: Entry, ts: str) -> None:
-    if e.permissionMode:
-        commands.on_permission_mode(ctx, e)
-    story.on_user(ctx, e, ts)
-    content = e.message.content if e.message is not None else None
+def _on_user(ctx: Context, entry: Entry, timestamp: str) -> None:
+    if entry.permissionMode:
+        commands.on_permission_mode(ctx, entry)
+    story.on_user(ctx, entry, timestamp)
+    content = entry.message.content if entry.message is not None else None
     if isinstance(content, str) and content.startswith("<task-notification>"):
         todos.on_notification(ctx, content)  # background work that stopped
 
 
-def _on_assistant(ctx: Context, e: Entry, ts: str) -> None:
-    story.on_assistant(ctx, e, ts)
-    usage.note_model(ctx, e, ts)
+def _on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
+    story.on_assistant(ctx, entry, timestamp)
+    usage.note_model(ctx, entry, timestamp)
 
 
 ON_ENTRY: dict[str, OnEntry] = {
@@ -109,19 +109,19 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
 }
 
 
-def _on_progress(ctx: Context, e: Entry) -> None:
-    usage.on_progress(ctx, e)  # a subagent's streamed usage
-    commands.on_progress(ctx, e)  # a command's running time
+def _on_progress(ctx: Context, entry: Entry) -> None:
+    usage.on_progress(ctx, entry)  # a subagent's streamed usage
+    commands.on_progress(ctx, entry)  # a command's running time
     if not ctx.agent:
-        _streamed_work(ctx, e)
+        _streamed_work(ctx, entry)
 
 
-def _streamed_work(ctx: Context, e: Entry) -> None:
+def _streamed_work(ctx: Context, entry: Entry) -> None:
     """A subagent's entry streamed into the main file (`agent_progress`): its
     tool calls, commands and edits folded as its own file's would be, so a
     subagent Claude Code wrote no file for (2.0/2.1) is told by what it did.
     Where its file is there too, the note takes the file (figures, work)."""
-    got = streamed_entry(e.data)
+    got = streamed_entry(entry.data)
     if got is None:
         return
     raw_agent, inner = got
@@ -146,81 +146,81 @@ def _streamed_work(ctx: Context, e: Entry) -> None:
             inner.message.content, list):
         af.tool_calls += sum(1 for b in inner.message.content
                              if isinstance(b, Block) and b.type == "tool_use")
-    if raw_agent and e.parentToolUseID:
+    if raw_agent and entry.parentToolUseID:
         # The Task call it works for: named even when no result came (the
         # session ended while it worked), so the note finds its work.
-        tool = ctx.key(e.parentToolUseID)
+        tool = ctx.key(entry.parentToolUseID)
         for sub in ctx.facts.subagents:
             if sub.tool_id == tool and not sub.agent_id:
                 sub.agent_id = agent
 
 
-def _on_system(ctx: Context, e: Entry, ts: str) -> None:
-    subtype = e.subtype
+def _on_system(ctx: Context, entry: Entry, timestamp: str) -> None:
+    subtype = entry.subtype
     if subtype is None:
         # Pre-subtype system lines: hook progress chatter, and the model switch.
-        story.on_plain_system(ctx, e, ts)
+        story.on_plain_system(ctx, entry, timestamp)
         return
     if subtype not in KNOWN_SYSTEM_SUBTYPES:
         _unknown(ctx.facts.unknown, ctx.name(f"system:{subtype}", 60), ctx.facts.version)
         return
-    story.on_system(ctx, e, ts)
+    story.on_system(ctx, entry, timestamp)
 
 
-def apply(ctx: Context, e: Entry | Malformed) -> None:
+def apply(ctx: Context, entry: Entry | Malformed) -> None:
     facts = ctx.facts
-    if isinstance(e, Malformed):
+    if isinstance(entry, Malformed):
         facts.malformed += 1
         return
     facts.entries += 1
-    ts = e.timestamp or ""
+    ts = entry.timestamp or ""
     ctx.entry_gap = 0.0  # (an entry without a time follows no pause)
-    own = not e.isMeta and not closes_a_turn_before(e.type, e.subtype,
+    own = not entry.isMeta and not closes_a_turn_before(entry.type, entry.subtype,
                                                     bool(facts.conversational))
     ctx.entry_epoch = ctx.clock(ts, own=own) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
     ctx.entry_ts = ts
-    ctx.entry_cwd = e.cwd or ""
-    version = e.version
+    ctx.entry_cwd = entry.cwd or ""
+    version = entry.version
     if version and version != ctx.raw_version:
         ctx.raw_version = version
         facts.version = ctx.name(version, 40)
     if ctx.agent:
-        _apply(ctx, e, ts)
-    elif not _copied(ctx, e):
-        order.before(ctx, e)
-        _apply(ctx, e, ts)
-        order.after(ctx, e)  # (an answer folded before its prompt moves to it)
+        _apply(ctx, entry, ts)
+    elif not _copied(ctx, entry):
+        order.before(ctx, entry)
+        _apply(ctx, entry, ts)
+        order.after(ctx, entry)  # (an answer folded before its prompt moves to it)
         active.spent(ctx)  # what the entry was (a prompt?) is known by now
     else:
-        order.seen(ctx, e.uuid)
+        order.seen(ctx, entry.uuid)
 
 
-def _apply(ctx: Context, e: Entry, ts: str) -> None:
+def _apply(ctx: Context, entry: Entry, timestamp: str) -> None:
     facts = ctx.facts
-    kind = e.type
+    kind = entry.type
     if kind not in KNOWN_TYPES:
         _unknown(facts.unknown, ctx.name(kind or "(none)", 60), facts.version)
         return
-    if facts.foreign_summaries and e.uuid and ctx.uuid(e.uuid) in facts.foreign_summaries:
-        titles.claim_summary(ctx, ctx.uuid(e.uuid))
-    if e.isSidechain and not ctx.agent and kind in ("assistant", "user"):
+    if facts.foreign_summaries and entry.uuid and ctx.uuid(entry.uuid) in facts.foreign_summaries:
+        titles.claim_summary(ctx, ctx.uuid(entry.uuid))
+    if entry.isSidechain and not ctx.agent and kind in ("assistant", "user"):
         # An inline subagent: its usage is the session's, its work is told apart.
         if kind == "assistant":
-            note_entry_usage(ctx, facts.usage, facts.settled, facts.models, e)
-        apply(subagents.sidechain(ctx), e)
+            note_entry_usage(ctx, facts.usage, facts.settled, facts.models, entry)
+        apply(subagents.sidechain(ctx), entry)
         return
     handler = ON_ENTRY.get(kind)
     if handler is None and not ctx.agent:
         handler = ON_MAIN_ENTRY.get(kind)
     if handler is not None:
-        handler(ctx, e, ts)
+        handler(ctx, entry, timestamp)
     # Where the session ran, after the entry's own words: a secret they hold is
     # known by then.
-    if not facts.cwd and e.cwd:
-        facts.cwd = ctx.exact(e.cwd)  # as recorded: a resume line must land there
-    branch = e.gitBranch
+    if not facts.cwd and entry.cwd:
+        facts.cwd = ctx.exact(entry.cwd)  # as recorded: a resume line must land there
+    branch = entry.gitBranch
     if branch and branch != ctx.raw_branch:
         ctx.raw_branch = branch
         ctx.branch = ctx.name(branch)
@@ -242,7 +242,7 @@ def _agent_worktree(branch: str) -> bool:
     return branch.startswith("worktree-agent-")
 
 
-def _copied(ctx: Context, e: Entry) -> bool:
+def _copied(ctx: Context, entry: Entry) -> bool:
     """True for a line a fork copied from the session it was forked from.
 
     Claude Code (`--fork-session`, 2.1.197 to 2.1.332 at least) starts the new
@@ -269,28 +269,28 @@ def _copied(ctx: Context, e: Entry) -> bool:
         return False
     if not facts.opened:
         facts.opened = ctx.entry_epoch
-        if e.type == "queue-operation" and e.operation == "enqueue":
-            facts.opening_prompt = _prompt_mark(decode_raw(e.content))
-    if not e.uuid:
+        if entry.type == "queue-operation" and entry.operation == "enqueue":
+            facts.opening_prompt = _prompt_mark(decode_raw(entry.content))
+    if not entry.uuid:
         return False
     stamped = ctx.entry_epoch
     if stamped >= facts.opened - COPY_MARGIN and not (
-            stamped < facts.opened and (facts.copied or _says_copied(facts, e))):
-        facts.own_begun = e.type in ("user", "assistant")
+            stamped < facts.opened and (facts.copied or _says_copied(facts, entry))):
+        facts.own_begun = entry.type in ("user", "assistant")
         return False
     facts.copied += 1
-    if e.type == "assistant":
-        note_entry_usage(ctx, facts.copied_usage, facts.copied_settled, [], e)
+    if entry.type == "assistant":
+        note_entry_usage(ctx, facts.copied_usage, facts.copied_settled, [], entry)
     return True
 
 
-def _says_copied(facts: Fold, e: Entry) -> bool:
+def _says_copied(facts: Fold, entry: Entry) -> bool:
     """Whether a line stamped just before the file's opening shows itself a copy."""
-    if e.type == "assistant":
-        asked_by = e.requestSessionId
-        return bool(asked_by and e.sessionId and asked_by != e.sessionId)
-    if e.type == "user" and facts.opening_prompt and e.message is not None:
-        mark = _prompt_mark(story.typed_words(e.message.content)[0])
+    if entry.type == "assistant":
+        asked_by = entry.requestSessionId
+        return bool(asked_by and entry.sessionId and asked_by != entry.sessionId)
+    if entry.type == "user" and facts.opening_prompt and entry.message is not None:
+        mark = _prompt_mark(story.typed_words(entry.message.content)[0])
         return bool(mark) and mark != facts.opening_prompt
     return False
 

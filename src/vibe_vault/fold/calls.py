@@ -15,7 +15,7 @@ from msgspec import Raw
 
 from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import commands, errors, files, subagents, todos, tools
-from vibe_vault.fold.context import EXPLORE, Context, Outcome
+from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
 from vibe_vault.text import rx
@@ -58,7 +58,7 @@ POWERSHELL = "PowerShell"
 SHELLS = commands.SHELLS
 
 OnCall = Callable[[Context, Pending, ToolInput, str], tuple[Action | None, bool]]
-OnResult = Callable[[Context, Pending, Action | None, Outcome], None]
+OnResult = Callable[[Context, Pending, Action | None, CallEnd], None]
 
 ON_CALL: dict[str, OnCall] = {
     **dict.fromkeys(tools.EXPLORE_READ, tools.on_read),
@@ -108,7 +108,7 @@ ON_RESULT: dict[str, OnResult] = {
 
 
 def _on_read_result(ctx: Context, call: Pending, action: Action | None,
-                    outcome: Outcome) -> None:
+                    outcome: CallEnd) -> None:
     tools.on_read_result(ctx, call, action, outcome)
     files.on_listed(ctx, call, outcome)
 # Tools whose result waits for the user's answer.
@@ -117,7 +117,7 @@ _ASKS_THE_USER = frozenset({"AskUserQuestion", "ExitPlanMode"})
 _UNTIMED = frozenset({EXPLORE, "tool", "fetch"})
 
 
-def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
+def on_tool_use(ctx: Context, block: Block, timestamp: str) -> None:
     facts = ctx.facts
     raw = block.name or "?"
     handler = ON_CALL.get(raw)
@@ -128,7 +128,7 @@ def on_tool_use(ctx: Context, block: Block, ts: str) -> None:
     inp = block.input if isinstance(block.input, ToolInput) else NO_INPUT
     call = Pending(name=name, seq=facts.seq, called_at=ctx.entry_epoch,
                    tool_id=ctx.key(block.id or ""))
-    action, merge = (handler or tools.on_other)(ctx, call, inp, ts)
+    action, merge = (handler or tools.on_other)(ctx, call, inp, timestamp)
     if action is not None:
         call.turn_no = ctx.turn_no()
         call.action_no = ctx.add_action(action, merge)
@@ -177,22 +177,23 @@ def _client(version: str | None) -> tuple[int, ...]:
     return tuple(int(p) for p in parts if p.isdigit()) if len(parts) == 3 else ()
 
 
-def host_refusal_words(ctx: Context, e: Entry, content: Raw, text: str) -> str:
+def host_refusal_words(ctx: Context, entry: Entry, content: Raw, text: str) -> str:
     """The words a user typed when refusing a call from an IDE on a client
     that writes them bare as the call's error (see above); "" otherwise."""
     if not ctx.facts.ide or bytes(content).lstrip()[:1] != b'"':  # a string, not blocks
         return ""
-    if not _HOST_WORDS_FROM <= _client(e.version) < _HOST_WORDS_UNTIL:
+    if not _HOST_WORDS_FROM <= _client(entry.version) < _HOST_WORDS_UNTIL:
         return ""
     words = text.strip()
-    if (e.toolUseResult != "Error: " + text or not words or "\n" in words
+    if (entry.toolUseResult != "Error: " + text or not words or "\n" in words
             or not words[0].isalnum() or len(words.split()) < 3
             or rx(_OUTPUT_LIKE).search(words)):
         return ""
     return words
 
 
-def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, str] | None:
+def on_tool_result(ctx: Context, block: Block, entry: Entry,
+                   timestamp: str) -> tuple[str, str] | None:
     """Close the call this result answers. When the user refused it with words
     of their own (what to do instead), those words and the call's tool name."""
     facts = ctx.facts
@@ -205,7 +206,7 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
     if len(facts.recent_tools) > MAX_RECENT_TOOLS:
         ctx.recent.discard(facts.recent_tools.pop(0))
     # Decoded with the line, and only its few fields: a Read's result is a whole file.
-    result = e.toolUseResult if isinstance(e.toolUseResult, ToolResult) else None
+    result = entry.toolUseResult if isinstance(entry.toolUseResult, ToolResult) else None
     is_error = bool(block.is_error)
     # The result's text is decoded only when it is read: an error's message,
     # a command's output when the structured result has no stdout, or what a
@@ -235,12 +236,12 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
         text = text or "error"
         status = refusal(text)
         if not status:
-            host_words = host_refusal_words(ctx, e, block.content, text)
+            host_words = host_refusal_words(ctx, entry, block.content, text)
             status = "denied" if host_words else "failed"
         if status == "denied":
             ctx.user_waited = True  # a permission prompt the user answered no
         if status == "failed":
-            errors.error(ctx, call.name, text, ts, call.key, headed)
+            errors.error(ctx, call.name, text, timestamp, call.key, headed)
     else:
         # A check piped on (`go test ./... | tail`): its output says how it ended.
         status = commands.masked_status(call, text) if call.masked else "ok"
@@ -249,9 +250,9 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
         if usage:
             # (its usage text, not what it was asked for: an error, whatever the status)
             status = usage
-            errors.error(ctx, call.name, printed or text, ts, call.key)
+            errors.error(ctx, call.name, printed or text, timestamp, call.key)
         elif status == "failed":
-            errors.error(ctx, call.name, text, ts, call.key)
+            errors.error(ctx, call.name, text, timestamp, call.key)
     if status == "ok":
         facts.last_ok[call.name] = call.seq
         if facts.failed_keys:
@@ -266,12 +267,12 @@ def on_tool_result(ctx: Context, block: Block, e: Entry, ts: str) -> tuple[str, 
         action.ms = ms
     handler = ON_RESULT.get(call.name)
     if handler is not None:
-        handler(ctx, call, action, Outcome(status=status, text=text, result=result, ms=ms,
-                                           ts=ts, exit_ok=not is_error))
+        handler(ctx, call, action, CallEnd(status=status, text=text, result=result, ms=ms,
+                                           ts=timestamp, exit_ok=not is_error))
     if status == "denied":
         said = host_words or refusal_words(text)
-        if not said and isinstance(e.userFeedback, str):  # 2.1.3xx: a field of its own
-            said = e.userFeedback.strip()
+        if not said and isinstance(entry.userFeedback, str):  # 2.1.3xx: a field of its own
+            said = entry.userFeedback.strip()
         if said:
             return said, call.name
     return None

@@ -9,7 +9,7 @@ import msgspec
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, ToolInput
 from vibe_vault.fold import files, git, shell_secrets, todos, verdicts
-from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
 from vibe_vault.text import rx
@@ -124,7 +124,8 @@ def kind_of(command: str) -> str:
     return "command"
 
 
-def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_call(ctx: Context, call: Pending, inp: ToolInput,
+            timestamp: str) -> tuple[Action | None, bool]:
     facts = ctx.facts
     command = str(inp.command or "")
     # Only the first line is shown: a heredoc's body need not be scanned.
@@ -135,7 +136,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     call.key = Redacted("cmd:" + " ".join(text.split()))
     call.command_no = facts.commands_dropped + len(facts.commands)
     facts.commands_run += 1
-    facts.commands.append(Command(command=shown, kind=kind, ts=ts, tool_id=call.tool_id))
+    facts.commands.append(Command(command=shown, kind=kind, ts=timestamp, tool_id=call.tool_id))
     if len(facts.commands) > MAX_COMMANDS:
         del facts.commands[0]
         facts.commands_dropped += 1
@@ -150,8 +151,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
     if inp.run_in_background is True:
         call.background = True
     said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
-    return Action(kind="bash", text=shown, detail=Redacted(kind), ts=ts, tool_id=call.tool_id,
-                  said=Redacted(said)), False
+    return Action(kind="bash", text=shown, detail=Redacted(kind), ts=timestamp,
+                  tool_id=call.tool_id, said=Redacted(said)), False
 
 
 # -- how long a command ran ----------------------------------------------------------------
@@ -189,17 +190,17 @@ class _Progress(msgspec.Struct):
 _progress = msgspec.json.Decoder(_Progress)
 
 
-def on_progress(ctx: Context, e: Entry) -> None:
+def on_progress(ctx: Context, entry: Entry) -> None:
     """A `bash_progress` line (2.1.17-2.1.59): the client's own count of how
     long the command has run, so when it started, past any permission wait."""
-    if not e.parentToolUseID or b"bash_progress" not in bytes(e.data):
+    if not entry.parentToolUseID or b"bash_progress" not in bytes(entry.data):
         return
     ctx.facts.bash_progress = True
-    call = ctx.facts.pending.get(ctx.key(e.parentToolUseID))
+    call = ctx.facts.pending.get(ctx.key(entry.parentToolUseID))
     if call is None or not ctx.entry_epoch:
         return
     try:
-        p = _progress.decode(e.data)
+        p = _progress.decode(entry.data)
     except msgspec.DecodeError:
         return
     elapsed = p.elapsedTimeSeconds
@@ -208,8 +209,8 @@ def on_progress(ctx: Context, e: Entry) -> None:
         call.ran_at = min(call.ran_at, started) if call.ran_at else started
 
 
-def on_permission_mode(ctx: Context, e: Entry) -> None:
-    mode = e.permissionMode or ""
+def on_permission_mode(ctx: Context, entry: Entry) -> None:
+    mode = entry.permissionMode or ""
     ctx.facts.permission_mode = mode if mode in PERMISSION_MODES else "other"
 
 
@@ -289,7 +290,7 @@ def masked_status(call: Pending, output: str) -> str:
     return "unknown" if call.masked == "test" and verdict != "passed" else "ok"
 
 
-def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
     facts = ctx.facts
     status = outcome.status
     code: int | None = 0 if status == "ok" else None

@@ -385,7 +385,7 @@ def scrub(value: Any, hint: Any, learned: set[str], count: Fold | None = None) -
     return value
 
 
-class Outcome(Struct):
+class CallEnd(Struct):
     """How a tool call ended, as the generic pairing worked it out."""
 
     status: str  # ok, failed, denied (Bash may add interrupted)
@@ -599,14 +599,14 @@ class Context:
         return self.cleaned_line(raw, NAME_CHARS)[0]
 
     # -- time ------------------------------------------------------------------------
-    def clock(self, ts: str, own: bool = True) -> float:
+    def clock(self, timestamp: str, own: bool = True) -> float:
         """Track first/last stamps and the pause before this entry; the entry's
         epoch (0 if none). Only the session's own entries (`own`: not Claude
         Code's meta lines) set when it started and ended: 1.0.x opens a file
         with the "Caveat: …" line of a local command typed hours before, in
         the session it cleared."""
         self.entry_gap = 0.0
-        ep = epoch(ts)
+        ep = epoch(timestamp)
         if ep is None:
             return 0.0
         facts = self.facts
@@ -614,7 +614,7 @@ class Context:
             # The first entry in file order, not the earliest stamp: a later line
             # may carry an earlier time, and the note's name must not depend on
             # how much of the file had been read when it was first written.
-            facts.first_ts = ts
+            facts.first_ts = timestamp
         last = facts.last_epoch
         if ep >= last:
             if last:
@@ -622,7 +622,7 @@ class Context:
             facts.last_epoch = ep
         if own and ep >= facts.last_own_epoch:
             facts.last_own_epoch = ep
-            facts.last_ts = ts
+            facts.last_ts = timestamp
         return ep
 
     def recent_uuids(self) -> set[Redacted]:
@@ -639,15 +639,15 @@ class Context:
         turns = self.facts.turns
         return turns[-1] if turns else None
 
-    def new_turn(self, t: Turn) -> None:
+    def new_turn(self, turn: Turn) -> None:
         if self.agent:
             return
         self.flush()
         facts = self.facts
-        facts.exited = t.kind == "command" and t.text.partition(" ")[0] in EXIT_COMMANDS
-        if t.kind in ("prompt", "command"):
-            self.sent_again(t.text)
-        facts.turns.append(t)
+        facts.exited = turn.kind == "command" and turn.text.partition(" ")[0] in EXIT_COMMANDS
+        if turn.kind in ("prompt", "command"):
+            self.sent_again(turn.text)
+        facts.turns.append(turn)
         if len(facts.turns) > HEAD_TURNS + TAIL_TURNS:
             del facts.turns[HEAD_TURNS]  # the oldest of the tail
             facts.turns_dropped += 1
@@ -680,40 +680,40 @@ class Context:
             return None
         return t.actions[call.action_no]
 
-    def add_action(self, a: Action, merge: bool = False) -> int:
+    def add_action(self, action: Action, merge: bool = False) -> int:
         """Append an action to the current turn; its index, or -1. With `merge`,
         a line like the last one (same kind and text) stands for both."""
         if self.agent:
             return -1
         t = self.turn()
         if t is None:
-            t = Turn(kind="continued", ts=a.ts)
+            t = Turn(kind="continued", ts=action.ts)
             self.new_turn(t)
         if merge and t.actions and self._may_merge(t):
             last = t.actions[-1]
             # (A tool's calls for different purposes stay lines of their own.)
-            if last.kind == a.kind and last.text == a.text and a.kind != "bash" \
-                    and (a.kind != "tool" or last.detail == a.detail):
-                if a.kind == EXPLORE:
-                    last.reads += a.reads
-                    last.searches += a.searches
-                    last.listings += a.listings
+            if last.kind == action.kind and last.text == action.text and action.kind != "bash" \
+                    and (action.kind != "tool" or last.detail == action.detail):
+                if action.kind == EXPLORE:
+                    last.reads += action.reads
+                    last.searches += action.searches
+                    last.listings += action.listings
                 else:
-                    last.added += a.added
-                    last.removed += a.removed
-                    last.times += a.times
+                    last.added += action.added
+                    last.removed += action.removed
+                    last.times += action.times
                 return len(t.actions) - 1
         if len(t.actions) >= MAX_ACTIONS:
             t.more_actions += 1
             return -1
-        t.actions.append(a)
+        t.actions.append(action)
         return len(t.actions) - 1
 
-    def _may_merge(self, t: Turn) -> bool:
+    def _may_merge(self, turn: Turn) -> bool:
         """Not the first action of words written before their parent (fold.order)
         with the turn's action before them: they may move to another turn."""
         rec = self.facts.orphan
-        return rec is None or not rec.open or len(t.actions) != rec.first_action \
+        return rec is None or not rec.open or len(turn.actions) != rec.first_action \
             or self.turn_no() != rec.turn_no
 
     def say(self, kind: str, raw: str) -> None:
@@ -738,11 +738,11 @@ class Context:
     # text is held raw and cleaned and redacted once: when the turn closes or
     # the fold ends. Each turn remembers how many secrets its kept texts had,
     # so the session's count is the same however the transcript was chunked.
-    def hold(self, kind: str, raw: str, ts: str) -> None:
+    def hold(self, kind: str, raw: str, timestamp: str) -> None:
         if self.agent:
             return
         if self.turn() is None:
-            self.new_turn(Turn(kind="continued", ts=ts))
+            self.new_turn(Turn(kind="continued", ts=timestamp))
         no = self.turn_no()
         if self.held_turn != no:
             self.flush()
@@ -752,11 +752,11 @@ class Context:
         else:
             self.held_thinking = raw
 
-    def has_answer(self, t: Turn) -> bool:
-        """Whether Claude wrote words in turn `t` (kept, or held to be kept)."""
-        if t.answer:
+    def has_answer(self, turn: Turn) -> bool:
+        """Whether Claude wrote words in turn `turn` (kept, or held to be kept)."""
+        if turn.answer:
             return True
-        return self.held_answer is not None and self.turn_at(self.held_turn) is t
+        return self.held_answer is not None and self.turn_at(self.held_turn) is turn
 
     def flush(self) -> None:
         if self.held_turn < 0:

@@ -27,7 +27,7 @@ _WRAPPER = r"</?tool_use_error>"
 _SHELLS = ("Bash", "PowerShell")
 
 
-def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_KEY,
+def error(ctx: Context, tool: Redacted, text: str, timestamp: str, key: Redacted = NO_KEY,
           headed: bool = False) -> None:
     """Record an error; `key` (a command, a file) is what a later success must
     repeat; `headed`: the text's first line is the error's (a PowerShell record)."""
@@ -36,7 +36,7 @@ def error(ctx: Context, tool: Redacted, text: str, ts: str, key: Redacted = NO_K
     # its tool marks as failing: not a banner, a warning, or an assert that passed.
     failing = verdicts.first_failure(text) if tool in _SHELLS and not headed else ""
     shown = error_text(ctx, failing, True) if failing else error_text(ctx, text, headed)
-    facts.errors.append(ErrorRec(tool=tool, text=shown, ts=ts,
+    facts.errors.append(ErrorRec(tool=tool, text=shown, ts=timestamp,
                                  seq=facts.seq, key=key))
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]

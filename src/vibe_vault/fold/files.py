@@ -8,7 +8,7 @@ from typing import Any
 
 from vibe_vault.entries import ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import errors, shell_files
-from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.todos import PLAN_FULL_CHARS
 from vibe_vault.fold.tools import is_secrets_file, learn_file
 from vibe_vault.linediff import (
@@ -40,7 +40,8 @@ def is_plan_file(path: str) -> bool:
     return PLAN_FOLDER in path.replace("\\", "/")
 
 
-def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_call(ctx: Context, call: Pending, inp: ToolInput,
+            timestamp: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or inp.notebook_path or "")
     if is_secrets_file(path):
         # A .env, credentials or key file written or edited: what goes into it
@@ -60,7 +61,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
             plan = decode_raw(inp.content)
             if isinstance(plan, str):
                 ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_FULL_CHARS, stated=True)
-        return Action(kind="plan-file", detail=Redacted(call.name), ts=ts,
+        return Action(kind="plan-file", detail=Redacted(call.name), ts=timestamp,
                       tool_id=call.tool_id), True
     call.file = ctx.name(path, PATH_CHARS)
     call.key = Redacted("file:" + call.file)
@@ -70,11 +71,11 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         if isinstance(content, str):
             call.lines, call.kept = line_hashes(content), True
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
-    return Action(kind="edit", text=call.file, detail=call.name, ts=ts,
+    return Action(kind="edit", text=call.file, detail=call.name, ts=timestamp,
                   tool_id=call.tool_id), True
 
 
-def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
     """A change that succeeded: its own lines (the story's "+9 −2"), and the
     file's net lines from the first content the session saw to the last (the
     table's)."""
@@ -299,7 +300,7 @@ def _settle(change: FileChange) -> None:
 MAX_SEEN = 1000
 
 
-def on_listed(ctx: Context, call: Pending, outcome: Outcome) -> None:
+def on_listed(ctx: Context, call: Pending, outcome: CallEnd) -> None:
     """Files the session now knows are there: one it read, those a Glob or
     Grep found (what a later `rm -r dir` takes with it)."""
     if outcome.status != "ok":
@@ -421,7 +422,7 @@ def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") 
         change.steps += 1
 
 
-def _ran(sf: ShellFile, output: str) -> bool:
+def _ran(shell_file: ShellFile, output: str) -> bool:
     """Whether a command whose line's status does not say it ran (the line
     failed, or it may have been skipped) changed its files, by what the line
     printed: a copy that names what it copied (`cp -v`) did; another did when
@@ -429,12 +430,13 @@ def _ran(sf: ShellFile, output: str) -> bool:
     prints, an error that command's name starts, a refusal naming a file it
     writes): all before it succeeded. Else it is not told (it may be the one
     that failed, or come after it, or not have run)."""
-    if sf.listed and sf.kind in (shell_files.COPY, shell_files.COPY_TREE, shell_files.RSYNC):
+    if shell_file.listed and shell_file.kind in (shell_files.COPY, shell_files.COPY_TREE,
+                                                 shell_files.RSYNC):
         return True
     if not output:
         return False
     lines: list[str] | None = None
-    for proof in sf.proofs:
+    for proof in shell_file.proofs:
         kind, _, what = str(proof).partition(":")
         if not what:
             continue
@@ -528,7 +530,7 @@ def _names(line: str, name: str) -> bool:
     return False
 
 
-def _claimed(sf: ShellFile, known: dict[Redacted, bool], path: Redacted) -> bool:
+def _claimed(shell_file: ShellFile, known: dict[Redacted, bool], path: Redacted) -> bool:
     """Whether a command acted on a file: one the session knows is there, or
     one it does not know when the command's success says it was there (`rm
     f && …`; or `rm f; …` that printed no error, its errors not thrown away).
@@ -536,45 +538,45 @@ def _claimed(sf: ShellFile, known: dict[Redacted, bool], path: Redacted) -> bool
     there = known.get(path)
     if there is not None:
         return there
-    return not sf.forced and (not sf.unsure or not sf.quiet)
+    return not shell_file.forced and (not shell_file.unsure or not shell_file.quiet)
 
 
-def _shell_change(ctx: Context, sf: ShellFile, output: str = "") -> None:
+def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None:
     """A file (or files) a command that ran deleted, renamed, copied to or made."""
     facts = ctx.facts
     known = _known(facts)
-    path = str(sf.path)
-    if sf.kind in (shell_files.DELETE, shell_files.TREE):
+    path = str(shell_file.path)
+    if shell_file.kind in (shell_files.DELETE, shell_files.TREE):
         if any(c in path for c in shell_files.GLOB):
             targets = _matching(path, known)
-        elif sf.kind == shell_files.TREE:
+        elif shell_file.kind == shell_files.TREE:
             # The path itself (a file, or `rm -r` of one), and what the session knows under it.
             # (a folder none of whose files the session knows: none told)
             targets = [p for p, there in known.items() if there and _under(p, path) is not None]
         else:
             # `rm f` succeeded: f was there. `rm -f f`: only if the session knew it.
-            targets = [sf.path] if _claimed(sf, known, sf.path) else []
+            targets = [shell_file.path] if _claimed(shell_file, known, shell_file.path) else []
         for target in targets:
             _deleted(ctx, target)
-    elif sf.kind in (shell_files.COPY, shell_files.COPY_TREE, shell_files.RSYNC):
-        _copied(ctx, sf, known, output)
-    elif sf.kind == shell_files.MOVE:
-        to = str(sf.to)
+    elif shell_file.kind in (shell_files.COPY, shell_files.COPY_TREE, shell_files.RSYNC):
+        _copied(ctx, shell_file, known, output)
+    elif shell_file.kind == shell_files.MOVE:
+        to = str(shell_file.to)
         moved = {p: rest for p, there in known.items() if there
                  and (rest := _under(p, path)) is not None}
         if not moved:
-            if not _claimed(sf, known, sf.path):
+            if not _claimed(shell_file, known, shell_file.path):
                 return
-            moved = {sf.path: ""}  # a file not known: renamed all the same
-        folder = sf.into or any(_under(p, to) for p, there in known.items() if there)
+            moved = {shell_file.path: ""}  # a file not known: renamed all the same
+        folder = shell_file.into or any(_under(p, to) for p, there in known.items() if there)
         if folder:  # into the folder `to`: under its name there
             to = _joined(to, _base_name(path))
         for old, rest in moved.items():
             _renamed(ctx, old, Redacted(_joined(to, rest) if rest else to))
-    elif sf.kind == shell_files.SUBMODULE:
+    elif shell_file.kind == shell_files.SUBMODULE:
         # A repository of its own, added at the path: git keeps it as one
         # entry (the commit it is at), no lines of the session's repository.
-        change = _change_of(facts, sf.path)
+        change = _change_of(facts, shell_file.path)
         if change is None:
             return
         if change.gone and "added as a submodule" in change.ops:
@@ -584,12 +586,12 @@ def _shell_change(ctx: Context, sf: ShellFile, output: str = "") -> None:
         _follow(facts.files, change, "Bash", None, None, (0, 0), True)
         change.gone = False
         change.steps += 1
-        _touched(ctx, sf.path)
-    elif sf.kind == shell_files.MADE:
-        change = _change_of(facts, sf.path)
+        _touched(ctx, shell_file.path)
+    elif shell_file.kind == shell_files.MADE:
+        change = _change_of(facts, shell_file.path)
         if change is None:
             return
-        if sf.path in known or change.steps:
+        if shell_file.path in known or change.steps:
             _add_op(change, "written by a command")  # it was there: its lines not known
             change.uncounted = change.guessed = True
             _follow(facts.files, change, "Bash", None, None, (0, 0), True)
@@ -600,7 +602,7 @@ def _shell_change(ctx: Context, sf: ShellFile, output: str = "") -> None:
             _follow(facts.files, change, "Bash", b"", None, (0, 0), True)
         change.gone = False
         change.steps += 1
-        _touched(ctx, sf.path)
+        _touched(ctx, shell_file.path)
 
 
 def _rewritten(ctx: Context, path: Redacted, op: str, content: bytes | None = None) -> None:
@@ -643,13 +645,13 @@ MAX_RUNS = 50
 MAX_UNNAMED = 50
 
 
-def _formatted(ctx: Context, sf: ShellFile, output: str) -> None:
+def _formatted(ctx: Context, shell_file: ShellFile, output: str) -> None:
     """A formatter or fixer that ran: the files its output names, or those its
     latest check named when it says as many (or no number); else told as
     files it rewrote without naming them."""
     facts = ctx.facts
-    label, folder = str(sf.to), str(sf.path)
-    names, count = shell_files.formatted(label, sf.listed, output)
+    label, folder = str(shell_file.to), str(shell_file.path)
+    names, count = shell_files.formatted(label, shell_file.listed, output)
     op = ("fixed by " if "fix" in label else "reformatted by ") + label
     if names:
         for name in names[:MAX_SEEN]:
@@ -667,16 +669,16 @@ def _formatted(ctx: Context, sf: ShellFile, output: str) -> None:
         for p in checked:
             _rewritten(ctx, p, op)
         return
-    _unnamed(ctx, label, sf.path, -1 if count is None else count)
+    _unnamed(ctx, label, shell_file.path, -1 if count is None else count)
 
 
-def _copied(ctx: Context, sf: ShellFile, known: dict[Redacted, bool], output: str) -> None:
+def _copied(ctx: Context, shell_file: ShellFile, known: dict[Redacted, bool], output: str) -> None:
     """Files a copy wrote: those its output names (`cp -v`, `rsync -v`); a
     file copied to a file, or into a folder (a known one, or one for sure),
     where it lands; a folder's files not named, told as such."""
     facts = ctx.facts
-    to = str(sf.to)
-    if sf.listed:
+    to = str(shell_file.to)
+    if shell_file.listed:
         cwd = str(facts.cwd)
         if "->" in output:
             pairs = [(ctx.name(_placed(a, cwd), PATH_CHARS), _placed(b, cwd))
@@ -684,7 +686,7 @@ def _copied(ctx: Context, sf: ShellFile, known: dict[Redacted, bool], output: st
         else:
             # (rsync's names are relative to the target, and to the source's
             # folder: to the source itself when it ends in `/`)
-            path = str(sf.path)
+            path = str(shell_file.path)
             sent = path if path.endswith("/") else posixpath.dirname(path)
             pairs = [(ctx.name(_placed(b, sent), PATH_CHARS), _placed(b, to))
                      for b in shell_files.rsync_listed(output)]
@@ -696,22 +698,23 @@ def _copied(ctx: Context, sf: ShellFile, known: dict[Redacted, bool], output: st
                 was = facts.files.get(a)
                 _rewritten(ctx, b, "copied by a command", was.now if was is not None
                            and was.known and was.anchored else None)
-        if placed or sf.kind == shell_files.COPY:
+        if placed or shell_file.kind == shell_files.COPY:
             return
-    if sf.kind != shell_files.COPY:
-        _unnamed(ctx, "rsync" if sf.kind == shell_files.RSYNC else "cp -r", sf.to, -1)
+    if shell_file.kind != shell_files.COPY:
+        _unnamed(ctx, "rsync" if shell_file.kind == shell_files.RSYNC else "cp -r",
+                 shell_file.to, -1)
         return
-    source = str(sf.path)
-    if not _claimed(sf, known, sf.path):
+    source = str(shell_file.path)
+    if not _claimed(shell_file, known, shell_file.path):
         return
     cwd = str(facts.cwd)
-    folder = sf.into or any(there and _under(p, to) for p, there in known.items()) or \
+    folder = shell_file.into or any(there and _under(p, to) for p, there in known.items()) or \
         _under(cwd, to) is not None
-    if not folder and known.get(sf.to) is None and "." not in _base_name(to) and \
+    if not folder and known.get(shell_file.to) is None and "." not in _base_name(to) and \
             "." in _base_name(source):
         return  # `cp x.py build`: into a folder, or to a file named build? not told
     target = _joined(to, _base_name(source)) if folder else to
-    change = facts.files.get(sf.path)
+    change = facts.files.get(shell_file.path)
     content = change.now if change is not None and change.known and change.anchored else None
     _rewritten(ctx, Redacted(target), "copied by a command", content)
 

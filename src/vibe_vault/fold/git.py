@@ -172,7 +172,7 @@ def _first_line(text: str) -> str:
     return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
 
 
-def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> None:
+def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str) -> None:
     """A command's output: git's own `[branch sha] subject` line is a commit even
     when a later command of the same line failed; a successful `git commit`
     that printed none (`-q`, `-F -`, a script) is a commit all the same."""
@@ -185,11 +185,11 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
             # A commit a rebase replays (`rebase --continue` after a conflict):
             # the new sha of one it rewrites, not a commit of its own.
             replayed.append(Commit(sha=Redacted(m.group(2)[:7]),
-                                   subject=ctx.line(m.group(3), SUBJECT_CHARS), ts=ts))
+                                   subject=ctx.line(m.group(3), SUBJECT_CHARS), ts=timestamp))
             continue
         found = True
         on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
-        made = commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, ts,
+        made = commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, timestamp,
                       amend=call.amend, folder=call.folder)
         if made is not None:
             staged.held(ctx, call, made, out[m.end():])
@@ -199,7 +199,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
     if here == DETACHED:
         here = Redacted("")  # a detached HEAD: on no branch
     if status == "ok" and call.commits and not found:
-        made = commit(ctx, "", call.commit_subject, here, ts, amend=call.amend,
+        made = commit(ctx, "", call.commit_subject, here, timestamp, amend=call.amend,
                       folder=call.folder)
         if made is not None:
             staged.held(ctx, call, made, out)
@@ -208,10 +208,10 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         facts.squashing = call.squash  # the next commit takes the branch's work
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
-        commit(ctx, "", call.commit_subject, here, ts)
+        commit(ctx, "", call.commit_subject, here, timestamp)
     if call.rebase and "Successfully rebased" in out:
         for m in rx(_REBASED).finditer(out):
-            facts.rewrites.append(Rewrite(ts=ts, branch=ctx.line(m.group(1), BRANCH_CHARS),
+            facts.rewrites.append(Rewrite(ts=timestamp, branch=ctx.line(m.group(1), BRANCH_CHARS),
                                           made=replayed, autosquash=call.autosquash))
         del facts.rewrites[:-MAX_REWRITES]
     if call.git and "Deleted branch " in out:
@@ -232,7 +232,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
         if facts.prs:
             squashed(ctx, pairs)
         known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed}
-        facts.printed.extend(Commit(sha=sha, subject=subject, ts=ts)
+        facts.printed.extend(Commit(sha=sha, subject=subject, ts=timestamp)
                              for sha, subject in pairs if sha not in known)
         del facts.printed[:-PRINTED_KEPT]
     if call.pr == "create":
@@ -252,7 +252,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, ts: str) -> No
             facts.pushed_elsewhere[call.folder] = facts.pushed_elsewhere.get(call.folder, 0) + 1
 
 
-def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
+def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, timestamp: str,
            amend: bool = False, folder: Redacted = _OWN) -> Commit | None:
     """A commit made. An amend (`--amend`) replaces the branch's last commit,
     which any agent of the session may have made: it is told as AMENDED and
@@ -262,7 +262,7 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, ts: str,
     if sha and any(c.sha == sha for c in facts.commits):
         return None
     # A sha is hex digits matched in git's output: nothing to hide.
-    made = Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=ts, folder=folder,
+    made = Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=timestamp, folder=folder,
                   how=AMENDED if amend else "")
     if facts.squashing and not amend:
         # The commit after `git merge --squash b`: b's commits of the session
@@ -357,6 +357,7 @@ def on_git_operation(ctx: Context, op: object) -> None:
                  ctx.name(m.group(1)) if m else Redacted(""), merged=pr.get("action") == "merged")
 
 
-def on_pr_link(ctx: Context, e: Entry) -> None:
-    if e.prUrl:
-        pull_request(ctx, ctx.name(e.prUrl, 300), e.prNumber, ctx.name(e.prRepository or ""))
+def on_pr_link(ctx: Context, entry: Entry) -> None:
+    if entry.prUrl:
+        pull_request(ctx, ctx.name(entry.prUrl, 300), entry.prNumber,
+                     ctx.name(entry.prRepository or ""))

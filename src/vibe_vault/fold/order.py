@@ -29,12 +29,12 @@ MAX_RUN = 16  # the latest uuids of the lines chained to those words, to follow 
 ASKED = ("prompt", "command")  # the turns an answer can belong to
 
 
-def before(ctx: Context, e: Entry) -> None:
+def before(ctx: Context, entry: Entry) -> None:
     """Before a main-transcript line is folded: an answer whose parent is not
     known yet starts a record of where it is folded."""
     facts = ctx.facts
-    parent = e.parentUuid
-    if e.type != "assistant" or e.isSidechain or not parent or not e.uuid:
+    parent = entry.parentUuid
+    if entry.type != "assistant" or entry.isSidechain or not parent or not entry.uuid:
         return
     uuids = ctx.recent_uuids()
     key = ctx.uuid(parent)
@@ -55,12 +55,12 @@ def before(ctx: Context, e: Entry) -> None:
     ctx.orphan_began = True
 
 
-def after(ctx: Context, e: Entry) -> None:
+def after(ctx: Context, entry: Entry) -> None:
     """After a main-transcript line is folded: follow the waiting words' chain,
     or, the line being their parent, move them where they belong."""
     facts = ctx.facts
     rec = facts.orphan
-    uuid = ctx.uuid(e.uuid) if e.uuid else None
+    uuid = ctx.uuid(entry.uuid) if entry.uuid else None
     if rec is not None:
         if ctx.orphan_began:
             ctx.orphan_began = False
@@ -69,7 +69,7 @@ def after(ctx: Context, e: Entry) -> None:
             facts.orphan = None
             _adopt(ctx, rec)
         else:
-            _follow(ctx, rec, e, uuid)
+            _follow(ctx, rec, entry, uuid)
     if uuid is not None:
         seen(ctx, uuid)
 
@@ -99,14 +99,14 @@ def _began(ctx: Context, rec: Orphan, uuid: Redacted | None) -> None:
     _note(ctx, rec)
 
 
-def _follow(ctx: Context, rec: Orphan, e: Entry, uuid: Redacted | None) -> None:
+def _follow(ctx: Context, rec: Orphan, entry: Entry, uuid: Redacted | None) -> None:
     """A line after the waiting words, not their parent: one chained to them
     (in the same turn) is theirs; any other line ends them, and counts
     towards how long their parent is waited for."""
     facts = ctx.facts
     same_turn = ctx.turn_no() == rec.turn_no
-    if rec.open and same_turn and uuid is not None and not e.isSidechain and e.parentUuid \
-            and ctx.uuid(e.parentUuid) in rec.run:
+    if rec.open and same_turn and uuid is not None and not entry.isSidechain and entry.parentUuid \
+            and ctx.uuid(entry.parentUuid) in rec.run:
         rec.run.append(uuid)
         del rec.run[:-MAX_RUN]  # (a chain's next line names one of its latest)
         _note(ctx, rec)
@@ -170,9 +170,9 @@ def _adopt(ctx: Context, rec: Orphan) -> None:
         _drop_turn(ctx, rec.turn_no)
 
 
-def _empty(t: Turn) -> bool:
-    return t.kind == "continued" and not (t.actions or t.more_actions or t.answer
-                                          or t.thinking or t.detail or t.reply)
+def _empty(turn: Turn) -> bool:
+    return turn.kind == "continued" and not (turn.actions or turn.more_actions or turn.answer
+                                          or turn.thinking or turn.detail or turn.reply)
 
 
 def _drop_turn(ctx: Context, no: int) -> None:

@@ -115,8 +115,8 @@ def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
         staged.exact, staged.everything, staged.tracked = True, False, False
 
 
-def held(ctx: Context, call: Pending, c: Commit, out: str) -> None:
-    """What the commit `c` holds, by its output and what was staged before it
+def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
+    """What the commit `commit` holds, by its output and what was staged before it
     in its folder (cleared: the commit took it)."""
     folder = call.stage_in
     here = str(folder)
@@ -130,14 +130,15 @@ def held(ctx: Context, call: Pending, c: Commit, out: str) -> None:
             path = path.split(" => ")[-1]
         named.append(ctx.exact(folder_after(here, path), PATH_CHARS))
     count = rx(_COUNT).search(out)
-    c.count = int(count.group(1)) if count else 0
+    commit.count = int(count.group(1)) if count else 0
     staged = ctx.facts.staged.pop(folder, None) if folder else None
     files = list(dict.fromkeys(named))
-    if staged is not None and (staged.exact or (c.count and len(staged.paths) == c.count)):
+    if staged is not None and (staged.exact
+                               or (commit.count and len(staged.paths) == commit.count)):
         files += [p for p in staged.paths if p not in files]
-    c.everything = call.stage_all or (staged is not None and staged.everything)
+    commit.everything = call.stage_all or (staged is not None and staged.everything)
     # (a `git add -A` before a `commit -a` staged the files made by then: those
     # made after it are left out; which is which is not kept, so any made is)
-    c.tracked = (call.stage_all and call.tracked) or (
+    commit.tracked = (call.stage_all and call.tracked) or (
         staged is not None and staged.everything and staged.tracked)
-    c.files = files[:MAX_FILES]
+    commit.files = files[:MAX_FILES]

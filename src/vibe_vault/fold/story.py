@@ -25,14 +25,14 @@ _NOT_TYPED = ("<local-command-stdout>", "<local-command-stderr>",
               "<bash-stderr>", "<task-notification>")
 
 
-def note_message(ctx: Context, e: Entry) -> None:
+def note_message(ctx: Context, entry: Entry) -> None:
     """A main-chain message's uuid: the last ones let a later session link here."""
-    uuid = e.uuid
-    if not uuid or e.isSidechain:
+    uuid = entry.uuid
+    if not uuid or entry.isSidechain:
         return
     facts = ctx.facts
     if not facts.conversational:
-        facts.first_parent = ctx.uuid(e.parentUuid) if e.parentUuid else Redacted("")
+        facts.first_parent = ctx.uuid(entry.parentUuid) if entry.parentUuid else Redacted("")
     facts.conversational += 1
     tail = facts.tail_uuids
     tail.append(ctx.uuid(uuid))
@@ -43,16 +43,16 @@ def note_message(ctx: Context, e: Entry) -> None:
 # -- Claude ----------------------------------------------------------------------------
 
 
-def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
-    note_message(ctx, e)
+def on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
+    note_message(ctx, entry)
     facts = ctx.facts
-    m = e.message
+    m = entry.message
     if m is None:
         return
     # A subagent's usage is counted where its file is folded.
     new = (False if ctx.agent else
-           note_entry_usage(ctx, facts.usage, facts.settled, facts.models, e))
-    sidechain = bool(e.isSidechain) and not ctx.agent
+           note_entry_usage(ctx, facts.usage, facts.settled, facts.models, entry))
+    sidechain = bool(entry.isSidechain) and not ctx.agent
     # Claude Code's own placeholder ("No response requested." after `/exit`):
     # not Claude's words, so never a turn's answer.
     synthetic = m.model == "<synthetic>"
@@ -60,12 +60,12 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
         facts.has_assistant = True
     if new and not sidechain:
         facts.assistant_messages += 1
-    if e.isApiErrorMessage:
+    if entry.isApiErrorMessage:
         facts.api_errors += 1
         text = ""
         if isinstance(m.content, list):
             text = next((b.text for b in m.content if isinstance(b, Block) and b.text), "")
-        errors.error(ctx, errors.API, text or "API error", ts)
+        errors.error(ctx, errors.API, text or "API error", timestamp)
         return
     content = m.content
     if not isinstance(content, list):
@@ -78,7 +78,7 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
             if not sidechain and not ctx.agent:
                 keep_reply(ctx)
             if key not in facts.pending and key not in ctx.recent:
-                calls.on_tool_use(ctx, b, ts)
+                calls.on_tool_use(ctx, b, timestamp)
             # (else a streaming snapshot repeating a block we have: its order
             # still says what came last)
             t = ctx.turn()
@@ -88,11 +88,11 @@ def on_assistant(ctx: Context, e: Entry, ts: str) -> None:
             raw = decode_raw(b.thinking)
             raw = raw.strip() if isinstance(raw, str) else ""
             if raw:
-                ctx.hold("thinking", raw, ts)
+                ctx.hold("thinking", raw, timestamp)
         elif b.type == "text" and b.text and not sidechain and not synthetic:
             raw = b.text.strip()
             if raw:
-                ctx.hold("answer", raw, ts)
+                ctx.hold("answer", raw, timestamp)
                 ctx.say("answer", raw)
                 t = ctx.turn()
                 if t is not None and not ctx.agent:
@@ -116,27 +116,27 @@ def keep_reply(ctx: Context) -> None:
 # -- the user ------------------------------------------------------------------------------
 
 
-def on_user(ctx: Context, e: Entry, ts: str) -> None:
-    note_message(ctx, e)
-    m = e.message
+def on_user(ctx: Context, entry: Entry, timestamp: str) -> None:
+    note_message(ctx, entry)
+    m = entry.message
     if m is None:
         return
     content = m.content
     if isinstance(content, list):
         for b in content:
             if not isinstance(b, str) and b.type == "tool_result":
-                refused = calls.on_tool_result(ctx, b, e, ts)
+                refused = calls.on_tool_result(ctx, b, entry, timestamp)
                 if refused is None:
                     continue
-                if not e.isSidechain and not ctx.agent:
-                    on_refusal_words(ctx, *refused, ts)
+                if not entry.isSidechain and not ctx.agent:
+                    on_refusal_words(ctx, *refused, timestamp)
                 else:
                     subagent_refusal_words(ctx, refused[0])
     words, images = typed_words(content)
     if words is not None and "<ide_" in words and not ctx.facts.ide:
         ctx.facts.ide = bool(rx(_IDE_TAG).search(words))
     if words is not None or images:
-        on_prompt(ctx, e, words or "", images, ts)
+        on_prompt(ctx, entry, words or "", images, timestamp)
 
 
 def typed_words(content: object) -> tuple[str | None, int]:
@@ -162,31 +162,31 @@ _IMAGE_MARK = r"\[Image #\d+\]"
 _IDE_TAG = r"<ide_(?:opened_file|selection)>"
 
 
-def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
+def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str) -> None:
     facts = ctx.facts
     # A pasted log can be megabytes; a note keeps 500 characters of a prompt, and
     # the wrapper tags to strip come first. Bounding the text bounds the regexes.
     raw = tx.cut(raw, RAW_PROMPT_CHARS)
-    if e.isSidechain:
-        if ctx.agent and not e.isMeta and raw.strip() and not raw.lstrip().startswith("<"):
+    if entry.isSidechain:
+        if ctx.agent and not entry.isMeta and raw.strip() and not raw.lstrip().startswith("<"):
             ctx.say("prompt", raw)  # a subagent's prompt, in its own file
         return
-    if e.isCompactSummary:
+    if entry.isCompactSummary:
         summary = ctx.text(raw.strip(), SUMMARY_CHARS, stated=True)
         t = ctx.turn()
         if t is not None and t.kind == "compact" and not t.detail:
             t.detail = summary
         else:
-            ctx.new_turn(Turn(kind="continued", ts=ts, detail=summary))
+            ctx.new_turn(Turn(kind="continued", ts=timestamp, detail=summary))
         return
     stripped = raw.lstrip()
     if stripped.startswith(_LOCAL_COMMANDS):
         # Written just before the user's own local command (`/model`, `!ls`),
         # sometimes stamped after it: the pause before it was the user's.
         ctx.begin_turn()
-    if e.isMeta:
+    if entry.isMeta:
         if stripped.startswith(_STOP_FEEDBACK):
-            stop_hook_feedback(ctx, stripped, ts)
+            stop_hook_feedback(ctx, stripped, timestamp)
         return
     if stripped.startswith("[Request interrupted by user"):
         facts.interruptions += 1
@@ -194,7 +194,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         # Stopped while Claude wrote (its words are the latest thing in the
         # turn), or after a tool call (its words, if any, came before that).
         answering = t is not None and not t.working and ctx.has_answer(t)
-        ctx.add_action(Action(kind="interrupt", ts=ts,
+        ctx.add_action(Action(kind="interrupt", ts=timestamp,
                               status=INTERRUPTED_ANSWERING if answering else ""), merge=True)
         if t is not None:
             t.working = True  # the turn's words, if any, are not where it ended
@@ -204,7 +204,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
             command_output(ctx, stripped)
         elif stripped.startswith("<bash-input>"):
             ctx.begin_turn()  # a `!` command typed: the user's own turn
-            user_shell(ctx, stripped, ts)
+            user_shell(ctx, stripped, timestamp)
         elif stripped.startswith(("<bash-stdout>", "<bash-stderr>")):
             user_shell_output(ctx, stripped)
         elif stripped.startswith("<task-notification>"):
@@ -217,7 +217,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
     if command is not None:
         ctx.begin_turn()
         shown = ctx.text(command, PROMPT_CHARS)
-        ctx.new_turn(Turn(kind="command", ts=ts, text=shown))
+        ctx.new_turn(Turn(kind="command", ts=timestamp, text=shown))
         if titles.is_request(command):  # `/plan add a CSV export`: a request
             facts.prompts += 1
         titles.note_command(ctx, command, shown)
@@ -243,7 +243,7 @@ def on_prompt(ctx: Context, e: Entry, raw: str, images: int, ts: str) -> None:
         ctx.begin_turn()
         facts.redactions += secrets
         facts.prompts += 1
-        ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown))
+        ctx.new_turn(Turn(kind="prompt", ts=timestamp, text=shown))
     titles.note_prompt(ctx, words, shown)
 
 
@@ -254,7 +254,7 @@ _HOOK_COMMAND = r"\[([^\]\n]{1,400})\]:[ \t]*"
 STOP_HOOK = "stop-hook"  # an Action's kind
 
 
-def stop_hook_feedback(ctx: Context, text: str, ts: str) -> None:
+def stop_hook_feedback(ctx: Context, text: str, timestamp: str) -> None:
     """A Stop hook kept Claude from finishing (it went on because of it): told
     in the turn where it happened, by the hook's script and its first line of
     words (not one of its headings)."""
@@ -267,14 +267,14 @@ def stop_hook_feedback(ctx: Context, text: str, ts: str) -> None:
                  if ln.strip() and not ln.lstrip().startswith("#")), "")
     script = hook.replace("\\", "/").rsplit("/", 1)[-1].split()[0] if hook.strip() else ""
     ctx.add_action(Action(kind=STOP_HOOK, text=ctx.line(said, 160), detail=ctx.line(script, 80),
-                          ts=ts))
+                          ts=timestamp))
 
 
 REFUSED = "refused"  # a prompt's detail: typed when refusing a tool call
 REFUSED_PLAN = "refused:plan"  # or a plan
 
 
-def on_refusal_words(ctx: Context, words: str, tool: str, ts: str) -> None:
+def on_refusal_words(ctx: Context, words: str, tool: str, timestamp: str) -> None:
     """What the user typed when refusing a tool call or a plan ("use pnpm",
     "any chance we can consolidate this code?"): their next instruction, so a
     prompt of the story, counted as one, Claude's answer following it."""
@@ -290,7 +290,7 @@ def on_refusal_words(ctx: Context, words: str, tool: str, ts: str) -> None:
     facts.redactions += secrets
     facts.prompts += 1
     kind = REFUSED_PLAN if tool == "ExitPlanMode" else REFUSED
-    ctx.new_turn(Turn(kind="prompt", ts=ts, text=shown, detail=Redacted(kind)))
+    ctx.new_turn(Turn(kind="prompt", ts=timestamp, text=shown, detail=Redacted(kind)))
     # Never the session's title: a remark on one plan or call ("agents.md is
     # just a symlink"), not what the session was asked to do.
 
@@ -309,7 +309,7 @@ _TIMED_OUT = r"(?m)^\s*(Command timed out after [^\n]+)"
 OUTCOME_CHARS = 160
 
 
-def user_shell(ctx: Context, text: str, ts: str) -> None:
+def user_shell(ctx: Context, text: str, timestamp: str) -> None:
     m = rx(_BASH_INPUT).match(text)
     command = m.group(1).strip() if m else ""
     if not command:
@@ -317,7 +317,7 @@ def user_shell(ctx: Context, text: str, ts: str) -> None:
     shown = commands.shorten(str(ctx.text(tx.cut(command, commands.COMMAND_CHARS * 4))),
                              str(ctx.facts.cwd))
     ctx.say("prompt", command)  # what the user typed, for search
-    ctx.new_turn(Turn(kind=USER_SHELL, ts=ts, text=Redacted(shown)))
+    ctx.new_turn(Turn(kind=USER_SHELL, ts=timestamp, text=Redacted(shown)))
 
 
 def user_shell_output(ctx: Context, text: str) -> None:
@@ -402,11 +402,11 @@ def command_output(ctx: Context, text: str) -> None:
 # transcript text.
 
 
-def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
+def on_queue_operation(ctx: Context, entry: Entry, timestamp: str) -> None:
     facts = ctx.facts
-    operation = e.operation
+    operation = entry.operation
     if operation == "enqueue":
-        content = decode_raw(e.content)
+        content = decode_raw(entry.content)
         if isinstance(content, str) and _typed(content) and len(facts.queued) < MAX_QUEUED:
             text, secrets = _queued_text(ctx, content)
             if text:
@@ -416,7 +416,7 @@ def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
     elif operation in ("dequeue", "remove") and facts.queued:
         taken = facts.queued.pop(0)
         if not taken.command:
-            _show_queued(ctx, taken, ts)  # Claude takes it now
+            _show_queued(ctx, taken, timestamp)  # Claude takes it now
         # (a slash command is run now, after the turn: its own entry tells it,
         # a turn of its own, so the turn's answer stays with its prompt)
     elif operation == "popAll":
@@ -429,10 +429,10 @@ def on_queue_operation(ctx: Context, e: Entry, ts: str) -> None:
 MAX_TAKEN_BACK = 5
 
 
-def on_attachment(ctx: Context, e: Entry, ts: str) -> None:
+def on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
     """A `queued_command` attachment marks where Claude reads a queued prompt.
     Claude Code records some both ways: shown once."""
-    raw = queued_prompt(e.attachment) if e.attachment else None
+    raw = queued_prompt(entry.attachment) if entry.attachment else None
     if raw is None:
         return
     facts = ctx.facts
@@ -441,10 +441,10 @@ def on_attachment(ctx: Context, e: Entry, ts: str) -> None:
         return
     for i, waiting in enumerate(facts.queued):
         if waiting.text == text:
-            _show_queued(ctx, facts.queued.pop(i), ts)
+            _show_queued(ctx, facts.queued.pop(i), timestamp)
             return
     if text not in facts.queued_shown:
-        _show_queued(ctx, Queued(text=text, secrets=secrets), ts)
+        _show_queued(ctx, Queued(text=text, secrets=secrets), timestamp)
 
 
 def _queued_text(ctx: Context, raw: str) -> tuple[Redacted, int]:
@@ -455,7 +455,7 @@ def _queued_text(ctx: Context, raw: str) -> tuple[Redacted, int]:
     return ctx.cleaned(words, PROMPT_CHARS, stated=True) if words else (Redacted(""), 0)
 
 
-def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
+def _show_queued(ctx: Context, queued: Queued, timestamp: str) -> None:
     facts = ctx.facts
     if not facts.in_turn:
         ctx.begin_turn()  # taken at once (`claude -p`); else read within the turn under way
@@ -463,7 +463,7 @@ def _show_queued(ctx: Context, queued: Queued, ts: str) -> None:
     del facts.queued_shown[:-5]
     facts.redactions += queued.secrets
     facts.prompts += 1
-    ctx.new_turn(Turn(kind="prompt", ts=ts, text=queued.text, detail=Redacted("queued")))
+    ctx.new_turn(Turn(kind="prompt", ts=timestamp, text=queued.text, detail=Redacted("queued")))
 
 
 # A slash command as typed into the queue (`/skills`, `/model opus`); not a
@@ -490,7 +490,7 @@ _HOOK_RAN = (r"^(?:\x1b\[[0-9;]*m)*(Stop|SubagentStop|PostToolUse|PreToolUse)(?:
 MAX_HOOK_TESTS = 20
 
 
-def on_hook_ran(ctx: Context, content: str, ts: str) -> None:
+def on_hook_ran(ctx: Context, content: str, timestamp: str) -> None:
     """A hook's run that ran tests (`uv run pytest` as a Stop hook): told in the
     story, and its outcome (by its output, as a piped run is judged) counts
     for the tests' last result, as Claude's own runs do."""
@@ -502,61 +502,61 @@ def on_hook_ran(ctx: Context, content: str, ts: str) -> None:
         if m.group(3) == "completed successfully" else "failed"
     shown = Redacted(commands.shorten(ctx.text(m.group(2), None), ctx.facts.cwd))
     facts = ctx.facts
-    facts.hook_tests.append(Command(command=shown, kind="test", status=status, ts=ts))
+    facts.hook_tests.append(Command(command=shown, kind="test", status=status, ts=timestamp))
     del facts.hook_tests[:-MAX_HOOK_TESTS]
-    ctx.add_action(Action(kind="bash", text=shown, detail=Redacted("test"), ts=ts,
+    ctx.add_action(Action(kind="bash", text=shown, detail=Redacted("test"), ts=timestamp,
                           status=status, said=Redacted(f"{m.group(1)} hook")))
 
 
-def on_plain_system(ctx: Context, e: Entry, ts: str) -> None:
+def on_plain_system(ctx: Context, entry: Entry, timestamp: str) -> None:
     """A system line of no subtype: "Claude Opus 4 limit reached, now using
     Sonnet 4" is told in the story where it happened, a hook's test run too;
     the rest is chatter."""
     if ctx.agent:
         return
-    if b"] completed successfully" in bytes(e.content) or b"] failed" in bytes(e.content):
-        content = decode_raw(e.content)
+    if b"] completed successfully" in bytes(entry.content) or b"] failed" in bytes(entry.content):
+        content = decode_raw(entry.content)
         if isinstance(content, str):
-            on_hook_ran(ctx, content, ts)
+            on_hook_ran(ctx, content, timestamp)
         return
-    if b"now using" not in bytes(e.content):
+    if b"now using" not in bytes(entry.content):
         return
-    content = decode_raw(e.content)
+    content = decode_raw(entry.content)
     if isinstance(content, str) and rx(_MODEL_SWITCH).search(content):
-        ctx.add_action(Action(kind="model", text=ctx.line(content, 160), ts=ts))
+        ctx.add_action(Action(kind="model", text=ctx.line(content, 160), ts=timestamp))
         ctx.facts.model_notice = True  # the change it announces is told by it
 
 
-def on_system(ctx: Context, e: Entry, ts: str) -> None:
+def on_system(ctx: Context, entry: Entry, timestamp: str) -> None:
     facts = ctx.facts
-    subtype = e.subtype
+    subtype = entry.subtype
     if subtype == "compact_boundary":
         facts.compactions += 1
-        md = e.compactMetadata
+        md = entry.compactMetadata
         trigger = (md.trigger or "") if md else ""
         before = int(md.preTokens or 0) if md else 0
-        ctx.new_turn(Turn(kind="compact", ts=ts, text=ctx.line(trigger, 20), tokens=before))
-        if e.logicalParentUuid and not facts.conversational and not facts.logical_parent:
-            facts.logical_parent = ctx.uuid(e.logicalParentUuid)
+        ctx.new_turn(Turn(kind="compact", ts=timestamp, text=ctx.line(trigger, 20), tokens=before))
+        if entry.logicalParentUuid and not facts.conversational and not facts.logical_parent:
+            facts.logical_parent = ctx.uuid(entry.logicalParentUuid)
     elif subtype == "turn_duration":
-        if isinstance(e.durationMs, (int, float)) and not ctx.agent:
-            active.timed(ctx, int(e.durationMs))
+        if isinstance(entry.durationMs, (int, float)) and not ctx.agent:
+            active.timed(ctx, int(entry.durationMs))
     elif subtype in ("api_error", "error"):
         facts.api_errors += 1
-        info = decode_raw(e.error)
+        info = decode_raw(entry.error)
         message = ""
         if isinstance(info, dict):
             status = info.get("status")
             message = str(info.get("message") or (f"HTTP {status}" if status else ""))
-        errors.error(ctx, errors.API, message or "API error (retried)", ts)
+        errors.error(ctx, errors.API, message or "API error (retried)", timestamp)
     elif subtype == "away_summary":
-        titles.on_away_summary(ctx, e, ts)
+        titles.on_away_summary(ctx, entry, timestamp)
     elif subtype == "local_command":
-        content = decode_raw(e.content)
+        content = decode_raw(entry.content)
         if isinstance(content, str):
             command = tx.slash_command(content)
             if command:
-                local_command(ctx, command, ts)
+                local_command(ctx, command, timestamp)
             elif content.lstrip().startswith("<local-command-stdout>"):
                 t = ctx.turn()
                 if t is not None and t.kind == "command" and not t.actions:
@@ -565,7 +565,7 @@ def on_system(ctx: Context, e: Entry, ts: str) -> None:
                     slash_output(ctx, content)
 
 
-def local_command(ctx: Context, command: str, ts: str) -> None:
+def local_command(ctx: Context, command: str, timestamp: str) -> None:
     """A slash command Claude Code ran itself (a `system`/`local_command`
     line: `/skills`, `/context`). Run while Claude works, it is a line of the
     turn under way; else (typed when Claude was done, or taken from the queue
@@ -573,11 +573,11 @@ def local_command(ctx: Context, command: str, ts: str) -> None:
     as a prompt as a typed command is (with words after it)."""
     t = ctx.turn()
     if ctx.facts.in_turn and t is not None and t.working:
-        ctx.add_action(Action(kind="slash", text=ctx.line(command, 120), ts=ts))
+        ctx.add_action(Action(kind="slash", text=ctx.line(command, 120), ts=timestamp))
         return
     ctx.begin_turn()
     shown = ctx.text(command, PROMPT_CHARS)
-    ctx.new_turn(Turn(kind="command", ts=ts, text=shown))
+    ctx.new_turn(Turn(kind="command", ts=timestamp, text=shown))
     if titles.is_request(command):
         ctx.facts.prompts += 1
     titles.note_command(ctx, command, shown)

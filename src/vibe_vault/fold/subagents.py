@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from vibe_vault.entries import ToolInput, result_usage
-from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.usage import tokens_of
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Fold, Pending, Subagent
@@ -17,13 +17,14 @@ AGENT_TOOLS = frozenset({"Task", "Agent"})
 MAX_SUBAGENTS = 200
 
 
-def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_call(ctx: Context, call: Pending, inp: ToolInput,
+            timestamp: str) -> tuple[Action | None, bool]:
     facts = ctx.facts
     sub = Subagent(
         tool_id=call.tool_id,
         type=ctx.line(str(inp.subagent_type or "general-purpose"), 60),
         description=ctx.line(str(inp.description or ""), 120),
-        ts=ts,
+        ts=timestamp,
     )
     # Its instructions are found by search from the session that gave them,
     # whether or not the subagent's own file is still there (or ever was).
@@ -34,10 +35,10 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Actio
         call.sub_no = len(facts.subagents) - 1
     else:
         facts.subagents_dropped += 1
-    return Action(kind="agent", text=sub.type, detail=sub.description, ts=ts), False
+    return Action(kind="agent", text=sub.type, detail=sub.description, ts=timestamp), False
 
 
-def on_result(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
     facts = ctx.facts
     if not 0 <= call.sub_no < len(facts.subagents):
         return

@@ -28,16 +28,16 @@ TOPICLESS_COMMANDS = frozenset(
 RECAP_HINT = "(disable recaps in /config)"
 
 
-def on_summary(ctx: Context, e: Entry) -> None:
+def on_summary(ctx: Context, entry: Entry) -> None:
     """Resumed 1.0 sessions start with summaries of *other* sessions: one is
     this session's only when the entry it ends at is in this file."""
     facts = ctx.facts
-    leaf = ctx.uuid(e.leafUuid) if e.leafUuid else Redacted("")
+    leaf = ctx.uuid(entry.leafUuid) if entry.leafUuid else Redacted("")
     if leaf and not facts.conversational and len(facts.leaf_refs) < 10:
         facts.leaf_refs.append(leaf)
-    if not e.summary:
+    if not entry.summary:
         return
-    text = ctx.line(e.summary, 200)
+    text = ctx.line(entry.summary, 200)
     if leaf and leaf in facts.tail_uuids:
         facts.own_summary = text
     elif leaf and len(facts.foreign_summaries) < MAX_FOREIGN_SUMMARIES:
@@ -50,29 +50,29 @@ def claim_summary(ctx: Context, uuid: Redacted) -> None:
     facts.own_summary = facts.foreign_summaries.pop(uuid)
 
 
-def on_ai_title(ctx: Context, e: Entry) -> None:
-    if e.aiTitle:
-        ctx.facts.ai_title = ctx.line(e.aiTitle, TITLE_CHARS)
+def on_ai_title(ctx: Context, entry: Entry) -> None:
+    if entry.aiTitle:
+        ctx.facts.ai_title = ctx.line(entry.aiTitle, TITLE_CHARS)
 
 
-def on_custom_title(ctx: Context, e: Entry) -> None:
-    if e.customTitle:
-        ctx.facts.custom_title = ctx.line(e.customTitle, TITLE_CHARS)
+def on_custom_title(ctx: Context, entry: Entry) -> None:
+    if entry.customTitle:
+        ctx.facts.custom_title = ctx.line(entry.customTitle, TITLE_CHARS)
 
 
-def on_task_summary(ctx: Context, e: Entry, ts: str) -> None:
-    if e.summary:
-        ctx.facts.recap = ctx.line(e.summary, RECAP_CHARS)
-        ctx.facts.recap_ts = ts
+def on_task_summary(ctx: Context, entry: Entry, timestamp: str) -> None:
+    if entry.summary:
+        ctx.facts.recap = ctx.line(entry.summary, RECAP_CHARS)
+        ctx.facts.recap_ts = timestamp
 
 
-def on_away_summary(ctx: Context, e: Entry, ts: str) -> None:
-    content = decode_raw(e.content)
+def on_away_summary(ctx: Context, entry: Entry, timestamp: str) -> None:
+    content = decode_raw(entry.content)
     if isinstance(content, str) and content.strip():
         text = content.strip()
         text = text.removesuffix(RECAP_HINT).rstrip()
         ctx.facts.recap = ctx.line(text, RECAP_CHARS)
-        ctx.facts.recap_ts = ts
+        ctx.facts.recap_ts = timestamp
 
 
 # What Claude Code writes before a plan it was asked to carry out in a fresh

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold.context import Context, Outcome
+from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.tools import on_other
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, LeftRunning, Pending, Todo
@@ -28,7 +28,7 @@ TODO_STATES = frozenset({"pending", "in_progress", "completed", "deleted"})
 
 
 def on_todo_write(ctx: Context, call: Pending, inp: ToolInput,
-                  ts: str) -> tuple[Action | None, bool]:
+                  timestamp: str) -> tuple[Action | None, bool]:
     if isinstance(inp.todos, list):
         ctx.todo_calls[call.tool_id] = inp.todos
         if len(ctx.todo_calls) > MAX_WAITING_CALLS:
@@ -37,7 +37,7 @@ def on_todo_write(ctx: Context, call: Pending, inp: ToolInput,
 
 
 def on_todo_result(ctx: Context, call: Pending, action: Action | None,
-                   outcome: Outcome) -> None:
+                   outcome: CallEnd) -> None:
     """A TodoWrite's list takes effect only when the call succeeded (a denied
     one changed nothing)."""
     facts = ctx.facts
@@ -97,13 +97,13 @@ def set_todos(ctx: Context, todos: list[Todo], secrets: int) -> None:
 
 
 def on_task_create(ctx: Context, call: Pending, inp: ToolInput,
-                   ts: str) -> tuple[Action | None, bool]:
+                   timestamp: str) -> tuple[Action | None, bool]:
     call.task_subject = ctx.line(str(inp.subject or inp.description or ""), TODO_CHARS)
     return None, False
 
 
 def on_task_created(ctx: Context, call: Pending, action: Action | None,
-                    outcome: Outcome) -> None:
+                    outcome: CallEnd) -> None:
     facts = ctx.facts
     result = outcome.result
     task = result.task if result is not None else None
@@ -113,7 +113,7 @@ def on_task_created(ctx: Context, call: Pending, action: Action | None,
 
 
 def on_task_update(ctx: Context, call: Pending, inp: ToolInput,
-                   ts: str) -> tuple[Action | None, bool]:
+                   timestamp: str) -> tuple[Action | None, bool]:
     task = ctx.facts.tasks.get(ctx.name(str(inp.taskId or ""), 40))
     if task is not None and isinstance(inp.status, str):
         task.status = todo_status(inp.status)
@@ -124,17 +124,17 @@ def on_task_update(ctx: Context, call: Pending, inp: ToolInput,
 
 
 def on_exit_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
-                      ts: str) -> tuple[Action | None, bool]:
+                      timestamp: str) -> tuple[Action | None, bool]:
     """The plan put to the user: the call's own (older clients), else what
     the plan file held when it was asked (2.1.197-2.1.332 take no plan in the
     call: the model writes it to the plan file first)."""
     plan = inp.plan.strip() if isinstance(inp.plan, str) else ""
     detail = ctx.text(plan, PLAN_FULL_CHARS, stated=True) if plan else ctx.facts.plan_draft
-    return Action(kind="plan", ts=ts, detail=detail), False
+    return Action(kind="plan", ts=timestamp, detail=detail), False
 
 
 def on_plan_answered(ctx: Context, call: Pending, action: Action | None,
-                     outcome: Outcome) -> None:
+                     outcome: CallEnd) -> None:
     if action is None:
         return
     status = outcome.status
@@ -182,8 +182,8 @@ def against_last_plan(ctx: Context, action: Action) -> None:
 
 
 def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
-                       ts: str) -> tuple[Action | None, bool]:
-    return Action(kind="tool", text=Redacted("Entered plan mode"), ts=ts), False
+                       timestamp: str) -> tuple[Action | None, bool]:
+    return Action(kind="tool", text=Redacted("Entered plan mode"), ts=timestamp), False
 
 
 # -- background work (2.1.2xx+: agents run in the background by default) -----------------
@@ -215,7 +215,7 @@ _NOT_RUNNING = lazy(r"is not running \(status: ([a-z_]{1,40})\)")
 STOP_TOOLS = ("TaskStop", "KillShell", "KillBash")
 
 
-def _left(ctx: Context, call: Pending, outcome: Outcome, kind: str, job: Redacted,
+def _left(ctx: Context, call: Pending, outcome: CallEnd, kind: str, job: Redacted,
           text: Redacted, until: str = "") -> None:
     """Keep the job `call` set going, as its result `outcome` said."""
     if len(ctx.facts.left_running) < MAX_LEFT_RUNNING:
@@ -224,7 +224,7 @@ def _left(ctx: Context, call: Pending, outcome: Outcome, kind: str, job: Redacte
                                                   until=until))
 
 
-def _task_id(given: object, outcome: Outcome, said: re.Pattern[str]) -> str:
+def _task_id(given: object, outcome: CallEnd, said: re.Pattern[str]) -> str:
     """The client's id for a task it started: its result's field, else read
     from the result's text."""
     if isinstance(given, str):
@@ -246,7 +246,7 @@ def _job(ctx: Context, kind: str | tuple[str, ...], job_id: Redacted) -> LeftRun
 
 
 def started_in_background(ctx: Context, call: Pending, action: Action | None,
-                          outcome: Outcome) -> None:
+                          outcome: CallEnd) -> None:
     """A Bash command whose result came as it started: it runs on until a
     notification, a stop or the end of the session."""
     result = outcome.result
@@ -256,14 +256,15 @@ def started_in_background(ctx: Context, call: Pending, action: Action | None,
     _left(ctx, call, outcome, "shell", ctx.name(raw, 64), text)
 
 
-def on_stop(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_stop(ctx: Context, call: Pending, inp: ToolInput,
+            timestamp: str) -> tuple[Action | None, bool]:
     """TaskStop (KillShell, KillBash on older clients): the task it stops."""
     raw = inp.task_id if isinstance(inp.task_id, str) else inp.shell_id
     call.key = ctx.name(raw if isinstance(raw, str) else "", 64)
-    return on_other(ctx, call, inp, ts)
+    return on_other(ctx, call, inp, timestamp)
 
 
-def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
     job = _job(ctx, TASKS, call.key)
     if job is None:
         return
@@ -276,14 +277,14 @@ def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: Outc
 
 
 def on_output_call(ctx: Context, call: Pending, inp: ToolInput,
-                   ts: str) -> tuple[Action | None, bool]:
+                   timestamp: str) -> tuple[Action | None, bool]:
     """TaskOutput (BashOutput on older clients): the task it asks about."""
     raw = next((v for v in (inp.task_id, inp.bash_id, inp.shell_id) if isinstance(v, str)), "")
     call.key = ctx.name(raw, 64)
-    return on_other(ctx, call, inp, ts)
+    return on_other(ctx, call, inp, timestamp)
 
 
-def on_output(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+def on_output(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
     """Its answer tells the task's status (TaskOutput in `task`, BashOutput at
     the top): one no longer running has ended so."""
     result = outcome.result
@@ -302,17 +303,17 @@ _MONITOR_ID = lazy(r"Monitor started \(task ([A-Za-z0-9_-]{1,64})")
 
 
 def on_monitor(ctx: Context, call: Pending, inp: ToolInput,
-               ts: str) -> tuple[Action | None, bool]:
+               timestamp: str) -> tuple[Action | None, bool]:
     """A Monitor (2.1.3xx): a script whose output lines come as notifications
     until it exits, expires or is stopped: a background task."""
     what = next((v for v in (inp.description, inp.command) if isinstance(v, str) and v.strip()),
                 "")
     call.key = ctx.line(what, TODO_CHARS)
-    return on_other(ctx, call, inp, ts)
+    return on_other(ctx, call, inp, timestamp)
 
 
 def on_monitor_started(ctx: Context, call: Pending, action: Action | None,
-                       outcome: Outcome) -> None:
+                       outcome: CallEnd) -> None:
     if outcome.status != "ok":
         return
     result = outcome.result
@@ -324,7 +325,7 @@ WAKEUP_KEY_CHARS = 240  # as vibe_vault.running keeps a listed cron's prompt: th
 
 
 def on_wakeup(ctx: Context, call: Pending, inp: ToolInput,
-              ts: str) -> tuple[Action | None, bool]:
+              timestamp: str) -> tuple[Action | None, bool]:
     """ScheduleWakeup (/loop paced by the model): its prompt fires once at the
     time the result names; `stop` ends the loop (key and subject left empty:
     a wakeup without a prompt is refused by the client)."""
@@ -335,11 +336,11 @@ def on_wakeup(ctx: Context, call: Pending, inp: ToolInput,
         # nothing to a reader: the reason given for the wait does.
         shown = inp.reason if prompt.startswith("<<") and isinstance(inp.reason, str) else prompt
         call.task_subject = ctx.line(shown, TODO_CHARS) or Redacted("a wake-up")
-    return on_other(ctx, call, inp, ts)
+    return on_other(ctx, call, inp, timestamp)
 
 
 def on_wakeup_set(ctx: Context, call: Pending, action: Action | None,
-                  outcome: Outcome) -> None:
+                  outcome: CallEnd) -> None:
     if outcome.status != "ok":
         return
     # One loop, one wakeup waiting: a new one (or a stop) replaces it, and
@@ -358,15 +359,15 @@ def on_wakeup_set(ctx: Context, call: Pending, action: Action | None,
 
 
 def on_cron_create(ctx: Context, call: Pending, inp: ToolInput,
-                   ts: str) -> tuple[Action | None, bool]:
+                   timestamp: str) -> tuple[Action | None, bool]:
     none = Redacted("")
     call.key = ctx.line(inp.prompt, TODO_CHARS) if isinstance(inp.prompt, str) else none
     call.task_subject = ctx.line(inp.cron, 60) if isinstance(inp.cron, str) else none
-    return on_other(ctx, call, inp, ts)
+    return on_other(ctx, call, inp, timestamp)
 
 
 def on_cron_created(ctx: Context, call: Pending, action: Action | None,
-                    outcome: Outcome) -> None:
+                    outcome: CallEnd) -> None:
     result = outcome.result
     if outcome.status != "ok" or result is None or not isinstance(result.id, str):
         return
@@ -381,13 +382,13 @@ def on_cron_created(ctx: Context, call: Pending, action: Action | None,
 
 
 def on_cron_delete(ctx: Context, call: Pending, inp: ToolInput,
-                   ts: str) -> tuple[Action | None, bool]:
+                   timestamp: str) -> tuple[Action | None, bool]:
     call.key = ctx.name(inp.id if isinstance(inp.id, str) else "", 64)
-    return on_other(ctx, call, inp, ts)
+    return on_other(ctx, call, inp, timestamp)
 
 
 def on_cron_deleted(ctx: Context, call: Pending, action: Action | None,
-                    outcome: Outcome) -> None:
+                    outcome: CallEnd) -> None:
     job = _job(ctx, "cron", call.key)
     if job is not None and outcome.status == "ok":
         job.status = "deleted"

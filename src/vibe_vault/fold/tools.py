@@ -4,7 +4,7 @@ LS), the web, questions to the user, skills, MCP and any tool not known yet."""
 from __future__ import annotations
 
 from vibe_vault.entries import ToolInput, decode_raw
-from vibe_vault.fold.context import EXPLORE, Context, Outcome
+from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Pending
 from vibe_vault.text import rx
@@ -29,17 +29,18 @@ QUIET_TOOLS = frozenset(
 )
 
 
-def on_read(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_read(ctx: Context, call: Pending, inp: ToolInput,
+            timestamp: str) -> tuple[Action | None, bool]:
     path = str(inp.file_path or "")
     if rx(_SECRETS_FILE).search(path):
         call.git = SECRETS_FILE  # its result is read for values to keep out of the note
     if path:
         call.file = ctx.name(path, 300)  # a file known to be there (fold.files.on_listed)
-    return Action(kind=EXPLORE, reads=1, ts=ts), True
+    return Action(kind=EXPLORE, reads=1, ts=timestamp), True
 
 
 def on_read_result(ctx: Context, call: Pending, action: Action | None,
-                   outcome: Outcome) -> None:
+                   outcome: CallEnd) -> None:
     """A file of secrets (`.env`, credentials, `.netrc`…) Claude read: each of its
     values is learned, so it is kept out wherever it comes back in the session."""
     result = outcome.result
@@ -67,45 +68,47 @@ def learn_file(ctx: Context, content: str) -> None:
 
 
 def on_search(ctx: Context, call: Pending, inp: ToolInput,
-              ts: str) -> tuple[Action | None, bool]:
-    return Action(kind=EXPLORE, searches=1, ts=ts), True
+              timestamp: str) -> tuple[Action | None, bool]:
+    return Action(kind=EXPLORE, searches=1, ts=timestamp), True
 
 
-def on_list(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
-    return Action(kind=EXPLORE, listings=1, ts=ts), True
+def on_list(ctx: Context, call: Pending, inp: ToolInput,
+            timestamp: str) -> tuple[Action | None, bool]:
+    return Action(kind=EXPLORE, listings=1, ts=timestamp), True
 
 
-def on_fetch(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_fetch(ctx: Context, call: Pending, inp: ToolInput,
+             timestamp: str) -> tuple[Action | None, bool]:
     url = str(inp.url or "")
     host = url.split("://", 1)[-1].split("/", 1)[0]
-    return Action(kind="fetch", text=ctx.line(host, 100), ts=ts), True
+    return Action(kind="fetch", text=ctx.line(host, 100), ts=timestamp), True
 
 
 def on_web_search(ctx: Context, call: Pending, inp: ToolInput,
-                  ts: str) -> tuple[Action | None, bool]:
-    return Action(kind="search", text=ctx.line(str(inp.query or ""), 120), ts=ts), False
+                  timestamp: str) -> tuple[Action | None, bool]:
+    return Action(kind="search", text=ctx.line(str(inp.query or ""), 120), ts=timestamp), False
 
 
 def on_tool_search(ctx: Context, call: Pending, inp: ToolInput,
-                   ts: str) -> tuple[Action | None, bool]:
+                   timestamp: str) -> tuple[Action | None, bool]:
     """Claude loading the definitions of deferred tools: `select:A,B` names them."""
     query = str(inp.query or "")
     if query.startswith("select:"):
         names = ", ".join(n.strip() for n in query[len("select:"):].split(",") if n.strip())
-        return Action(kind="tools", text=ctx.line(names, 120), ts=ts), False
-    return Action(kind="tools", detail=ctx.line(query, 120), ts=ts), False
+        return Action(kind="tools", text=ctx.line(names, 120), ts=timestamp), False
+    return Action(kind="tools", detail=ctx.line(query, 120), ts=timestamp), False
 
 
 def on_question(ctx: Context, call: Pending, inp: ToolInput,
-                ts: str) -> tuple[Action | None, bool]:
+                timestamp: str) -> tuple[Action | None, bool]:
     questions = inp.questions
     question = str(inp.question or "")  # before 2.0.5x: one question, no list
     if isinstance(questions, list) and questions and isinstance(questions[0], dict):
         question = str(questions[0].get("question") or questions[0].get("header") or "")
-    return Action(kind="question", text=ctx.line(question, 200), ts=ts), False
+    return Action(kind="question", text=ctx.line(question, 200), ts=timestamp), False
 
 
-def on_answer(ctx: Context, call: Pending, action: Action | None, outcome: Outcome) -> None:
+def on_answer(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
     result = outcome.result
     if action is None or result is None:
         return
@@ -114,12 +117,14 @@ def on_answer(ctx: Context, call: Pending, action: Action | None, outcome: Outco
         action.detail = ctx.line(str(next(iter(answers.values()))), 160)
 
 
-def on_skill(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_skill(ctx: Context, call: Pending, inp: ToolInput,
+             timestamp: str) -> tuple[Action | None, bool]:
     what = str(inp.skill or inp.command or call.name)
-    return Action(kind="skill", text=ctx.line(what, 80), ts=ts), False
+    return Action(kind="skill", text=ctx.line(what, 80), ts=timestamp), False
 
 
-def on_other(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Action | None, bool]:
+def on_other(ctx: Context, call: Pending, inp: ToolInput,
+             timestamp: str) -> tuple[Action | None, bool]:
     """Any other tool: `mcp__server__tool` as "server: tool", others by name."""
     if call.name in QUIET_TOOLS:
         return None, False
@@ -131,4 +136,4 @@ def on_other(ctx: Context, call: Pending, inp: ToolInput, ts: str) -> tuple[Acti
     # What the call was for, when the tool says (PowerShell, as Bash does).
     what = inp.description if isinstance(inp.description, str) else ""
     return Action(kind="tool", text=ctx.line(label, 80), detail=ctx.line(what, 120),
-                  ts=ts), True
+                  ts=timestamp), True

@@ -50,20 +50,20 @@ def tokens_of(model: Redacted, u: Any) -> Tokens:
     return t
 
 
-def total_key(t: Tokens) -> str:
+def total_key(tokens: Tokens) -> str:
     """What a snapshot adds up under: its model, and apart the requests priced
     otherwise (long prompts, fast mode, US-only inference)."""
-    model = t.model or "unknown"
-    if not (t.fast or t.us_only or t.context):
+    model = tokens.model or "unknown"
+    if not (tokens.fast or tokens.us_only or tokens.context):
         return model  # (most snapshots: no lists made for nothing to put apart)
-    apart = [*(["fast"] if t.fast else []), *(["US only"] if t.us_only else []),
-             *([f"prompts over {t.context // 1000}k"] if t.context else [])]
+    apart = [*(["fast"] if tokens.fast else []), *(["US only"] if tokens.us_only else []),
+             *([f"prompts over {tokens.context // 1000}k"] if tokens.context else [])]
     return f"{model} ({', '.join(apart)})" if apart else model
 
 
-def add_tokens(totals: dict[str, Tokens], t: Tokens, key: str | None = None) -> None:
-    """Add `t` to its running total (by `total_key`, unless `key` is given)."""
-    state.add_tokens(totals, total_key(t) if key is None else key, t)
+def add_tokens(totals: dict[str, Tokens], tokens: Tokens, key: str | None = None) -> None:
+    """Add `tokens` to its running total (by `total_key`, unless `key` is given)."""
+    state.add_tokens(totals, total_key(tokens) if key is None else key, tokens)
 
 
 _FIELDS = Tokens.__struct_fields__
@@ -142,18 +142,18 @@ def _chars(value: Any) -> int:
     return 0
 
 
-def _judge(t: Tokens) -> None:
+def _judge(tokens: Tokens) -> None:
     """Mark a message's snapshot as recorded before the reply ended, or not."""
-    short = t.written >= SHORT_MIN_CHARS and t.output * SHORT_RATIO < t.written
-    t.short = int(short)
-    t.unrecorded = max(t.written // CHARS_PER_TOKEN - t.output, 0) if short else 0
+    short = tokens.written >= SHORT_MIN_CHARS and tokens.output * SHORT_RATIO < tokens.written
+    tokens.short = int(short)
+    tokens.unrecorded = max(tokens.written // CHARS_PER_TOKEN - tokens.output, 0) if short else 0
 
 
-def with_output(t: Tokens, output: int) -> Tokens:
-    """`t` with a later, larger output count for the same message, judged again."""
-    t = msgspec.structs.replace(t, output=output)
-    _judge(t)
-    return t
+def with_output(tokens: Tokens, output: int) -> Tokens:
+    """`tokens` with a later, larger output count for the same message, judged again."""
+    tokens = msgspec.structs.replace(tokens, output=output)
+    _judge(tokens)
+    return tokens
 
 
 def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: list[Redacted],
@@ -192,13 +192,13 @@ def note_usage(usage: dict[str, Tokens], settled: dict[str, Tokens], models: lis
 
 
 def note_entry_usage(ctx: Context, usage: dict[str, Tokens], settled: dict[str, Tokens],
-                     models: list[Redacted], e: Entry, window: int | None = None) -> bool:
+                     models: list[Redacted], entry: Entry, window: int | None = None) -> bool:
     """`note_usage` for an assistant entry (keyed by message id, request id, uuid)."""
-    m = e.message
+    m = entry.message
     if m is None:
         return False
     model = _model(ctx, m.model)
-    raw = m.id or e.requestId or e.uuid
+    raw = m.id or entry.requestId or entry.uuid
     # A checksum: the state keeps no transcript text.
     return note_usage(usage, settled, models, model, m.usage, ctx.key(raw) if raw else None,
                       window, written_chars(m.content) if m.usage is not None else 0)
@@ -211,11 +211,11 @@ def _model(ctx: Context, raw: str | None) -> Redacted:
     return ctx.name(raw, 100)
 
 
-def on_progress(ctx: Context, e: Entry) -> None:
+def on_progress(ctx: Context, entry: Entry) -> None:
     """Usage of a subagent message streamed into the main file (2.0/2.1): real
     API spend, which some versions record nowhere else. Kept per agent, so the
     note can prefer the agent's own file when there is one."""
-    p = agent_progress(e.data)
+    p = agent_progress(entry.data)
     if p is None or p.message is None or p.message.message is None:
         return
     streamed = ctx.facts.progress
@@ -227,7 +227,7 @@ def on_progress(ctx: Context, e: Entry) -> None:
         af = streamed[agent] = AgentFold(agent_id=agent)
     m = p.message.message
     model = _model(ctx, m.model)
-    raw = m.id or e.uuid
+    raw = m.id or entry.uuid
     note_usage(af.usage, af.settled, af.models, model, m.usage, ctx.key(raw) if raw else None,
                AGENT_USAGE_WINDOW)  # (its content is not decoded: no length to judge)
 
@@ -246,29 +246,30 @@ class _ModelUsage(msgspec.Struct):
 _model_usage = msgspec.json.Decoder(dict[str, _ModelUsage])
 
 
-def _number(x: Any) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
+def _number(value: Any) -> float:
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or value < 0):
         return 0.0
-    return float(x)
+    return float(value)
 
 
-def on_cost_state(ctx: Context, e: Entry) -> None:
+def on_cost_state(ctx: Context, entry: Entry) -> None:
     """The client's own running cost of the session (`cost-state`). A running
     total per process: a resumed session carries the earlier total on (same
     `startTime`), so the last line holds it all; a line with another start, or
     a smaller total, begins a new run, and the run before it is kept."""
-    if not isinstance(e.totalCostUSD, (int, float)) or isinstance(e.totalCostUSD, bool):
+    if not isinstance(entry.totalCostUSD, (int, float)) or isinstance(entry.totalCostUSD, bool):
         return
-    total = _number(e.totalCostUSD)
+    total = _number(entry.totalCostUSD)
     try:
-        usage = _model_usage.decode(e.modelUsage) if e.modelUsage else {}
+        usage = _model_usage.decode(entry.modelUsage) if entry.modelUsage else {}
     except (msgspec.DecodeError, msgspec.ValidationError):
         usage = {}
     facts = ctx.facts
     cc = facts.client_cost
     if cc is None:
         cc = facts.client_cost = ClientCost()
-    start = _number(e.startTime)
+    start = _number(entry.startTime)
     if (cc.models or cc.total) and (start != cc.start or total < cc.total):
         cc.settled_total += cc.total
         for model, mc in cc.models.items():
@@ -281,16 +282,16 @@ def on_cost_state(ctx: Context, e: Entry) -> None:
             cost=_number(mu.costUSD), input=int(_number(mu.inputTokens)),
             output=int(_number(mu.outputTokens)), cache_read=int(_number(mu.cacheReadInputTokens)),
             cache_creation=int(_number(mu.cacheCreationInputTokens))))
-    if e.hasUnknownModelCost is True:
+    if entry.hasUnknownModelCost is True:
         cc.unknown = True
 
 
 
-def note_model(ctx: Context, e: Entry, ts: str) -> None:
+def note_model(ctx: Context, entry: Entry, timestamp: str) -> None:
     """The main agent's model, and each change of it, as its answers show: a
     fact whatever told the client to switch (/model, a fallback, a hook)."""
-    m = e.message
-    if m is None or not m.model or m.model == SYNTHETIC or e.isSidechain or ctx.agent:
+    m = entry.message
+    if m is None or not m.model or m.model == SYNTHETIC or entry.isSidechain or ctx.agent:
         return
     model = _model(ctx, m.model)
     facts = ctx.facts
@@ -298,6 +299,6 @@ def note_model(ctx: Context, e: Entry, ts: str) -> None:
     if model == facts.model:
         return
     if facts.model and len(facts.model_switches) < MAX_SWITCHES:
-        facts.model_switches.append(ModelSwitch(to=model, was=facts.model, ts=ts,
+        facts.model_switches.append(ModelSwitch(to=model, was=facts.model, ts=timestamp,
                                                 noticed=noticed))
     facts.model = model

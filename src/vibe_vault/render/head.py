@@ -41,9 +41,9 @@ def _or_null(value: str) -> Md:
     return yaml_str(value) if value else BARE_NULL
 
 
-def _when(ts: str) -> Md:
+def _when(timestamp: str) -> Md:
     # In the note's zone, with its offset.
-    return yaml_time(local_iso(ts)) if ts else BARE_NULL
+    return yaml_time(local_iso(timestamp)) if timestamp else BARE_NULL
 
 
 def _count(count: int) -> Md:
@@ -91,7 +91,7 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("cost_usd", lambda p: md("{:.4f}", p.fig.cost)),
     ("unpriced_models", lambda p: yaml_list(p.fig.unpriced) if p.fig.unpriced else None),
     ("tool_calls", lambda p: _count(p.fig.tool_calls)),
-    ("files_changed", lambda p: _count(p.fig.files_changed)),
+    ("files_changed", lambda p: _count(p.fig.changed_file_count)),
     ("prompts", lambda p: _count(p.state.fold.prompts)),
     ("commands", lambda p: _count(p.fig.work.commands_run)),
     ("errors", lambda p: _unless_zero(len(p.fig.work.errors) + p.fig.work.errors_dropped)),

@@ -149,13 +149,13 @@ class Memo:
         self._use(digest, cast(list[Redacted], made))
         return made
 
-    def lines(self, t: Turn, state: SessionState, show_thinking: bool, when: str,
+    def lines(self, turn: Turn, state: SessionState, show_thinking: bool, when: str,
               make: Callable[[Turn], list[Md]]) -> list[Md]:
-        """The settled turn `t`'s lines: kept ones under the same digest, else `make(t)`'s."""
-        durations = [state.durations.get(a.tool_id) for a in t.actions
+        """The settled turn `turn`'s lines: kept ones under the same digest, else `make(t)`'s."""
+        durations = [state.durations.get(a.tool_id) for a in turn.actions
                      if a.kind == "bash" and a.tool_id]
         key = blake2b(code_stamp(), digest_size=16)
-        key.update(_encoder.encode((t, when, state.fold.cwd, state.status,
+        key.update(_encoder.encode((turn, when, state.fold.cwd, state.status,
                                     show_thinking, durations)))
         digest = key.digest()
         old = self.old.get(digest)
@@ -163,7 +163,7 @@ class Memo:
             self.hits += 1
             self.new.append(Rendered(key=digest, lines=old))
             return kept_lines(old)
-        made = make(t)
+        made = make(turn)
         # (Md and Redacted are both str: lines the escapers made of gated text)
         self.new.append(Rendered(key=digest, lines=cast(list[Redacted], made)))
         return made

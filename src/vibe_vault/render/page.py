@@ -42,8 +42,8 @@ def parts(page: Page, make: Callable[..., list[Md]], *args: object) -> list[Md]:
     f, *a)`, which gives the lines `f(*a)` gives: a part made of parts (a whole
     section kept while nothing it is made of changed, its rows kept apart for
     when something did)."""
-    def row(f: Callable[..., list[Md]], *a: object) -> list[Md]:
-        return part(page, f, *a)
+    def row(section: Callable[..., list[Md]], *a: object) -> list[Md]:
+        return part(page, section, *a)
 
     if page.memo is None:
         return make(row, *args)

@@ -74,18 +74,18 @@ def _switch_lines(was: str, to: str, when: str) -> list[Md]:
     return [md("*Model {} → {}{}*", code(was), code(to), at), md("")]
 
 
-def _settled(t: Turn, page: Page, when: str) -> list[Md]:
+def _settled(turn: Turn, page: Page, when: str) -> list[Md]:
     """The lines of a turn that is not the last."""
     out: list[Md] = []
-    _turn(out, t, page, False, when)
+    _turn(out, turn, page, False, when)
     return out
 
 
-def heading_time(ts: str, shown_day: str) -> tuple[str, str]:
+def heading_time(timestamp: str, shown_day: str) -> tuple[str, str]:
     """A turn heading's time (`14:05`), with its date (`2026-11-27 00:10`)
     on the first heading of a local day other than the one last shown; and
     the day shown by then."""
-    when, its_day = hhmm_and_day(ts)
+    when, its_day = hhmm_and_day(timestamp)
     if not when:
         return "", shown_day
     if its_day != shown_day:
@@ -98,75 +98,76 @@ def _when(when: str) -> Md:
     return md("### {} · ", text(when)) if when else md("### ")
 
 
-def _turn(out: list[Md], t: Turn, page: Page, last: bool, when: str) -> None:
+def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
     state = page.state
-    if t.kind == "compact":
-        trigger = t.text or "manual"
-        before = md(", {} tokens before", text(short_tokens(t.tokens))) if t.tokens else md("")
+    if turn.kind == "compact":
+        trigger = turn.text or "manual"
+        before = (md(", {} tokens before", text(short_tokens(turn.tokens))) if turn.tokens
+                  else md(""))
         at = md("### {} · ", text(when)) if when else md("### · ")
         out.append(md("{}Compacted ({}{})", at, text(trigger), before))
         out.append(md(""))
-        if t.detail:
+        if turn.detail:
             out.append(md("> [!summary]- Summary Claude kept"))
-            out.append(quote(t.detail))
+            out.append(quote(turn.detail))
             out.append(md(""))
-    elif t.kind == "continued":
+    elif turn.kind == "continued":
         out.append(md("### {} · Continued", text(when)))
         out.append(md(""))
-        if t.detail:
+        if turn.detail:
             out.append(md("> [!summary]- Summary of the earlier conversation"))
-            out.append(quote(t.detail))
+            out.append(quote(turn.detail))
             out.append(md(""))
-    elif t.kind == "command" and not t.actions and not t.more_actions and not t.answer and not (
-            last and state.provisional):
+    elif (turn.kind == "command" and not turn.actions and not turn.more_actions
+            and not turn.answer and not (last and state.provisional)):
         # a slash command that did nothing to tell (`/ide`, `/clear`): one line,
         # with what it printed (`/model`: "Set model to opus")
-        said = md(" — {}", text(tx.one_line(t.detail, 120))) if t.detail else md("")
-        out.append(md("{}{}{}", _when(when), code(tx.one_line(t.text, 80)), said))
+        said = md(" — {}", text(tx.one_line(turn.detail, 120))) if turn.detail else md("")
+        out.append(md("{}{}{}", _when(when), code(tx.one_line(turn.text, 80)), said))
         out.append(md(""))
         return
-    elif t.kind == USER_SHELL:
+    elif turn.kind == USER_SHELL:
         # a command the user ran themselves (`!` in the prompt), and how it ended
-        out.append(md("{}You ran {}", _when(when), code(tx.one_line_command(t.text, 120))))
+        out.append(md("{}You ran {}", _when(when), code(tx.one_line_command(turn.text, 120))))
         out.append(md(""))
-        if t.detail.startswith("printed: "):
-            out.append(md("*It printed:* {}", text(t.detail.removeprefix("printed: "))))
+        if turn.detail.startswith("printed: "):
+            out.append(md("*It printed:* {}", text(turn.detail.removeprefix("printed: "))))
             out.append(md(""))
-        elif t.detail:
-            out.append(md("*Outcome:* {}", text(t.detail)))
+        elif turn.detail:
+            out.append(md("*Outcome:* {}", text(turn.detail)))
             out.append(md(""))
     else:
-        label = ("Command" if t.kind == "command" else
-                 "Prompt (typed while Claude worked)" if t.detail == "queued" else
-                 "Prompt (given when rejecting the plan)" if t.detail == "refused:plan" else
-                 "Prompt (given when refusing a tool call)" if t.detail == "refused" else
+        label = ("Command" if turn.kind == "command" else
+                 "Prompt (typed while Claude worked)" if turn.detail == "queued" else
+                 "Prompt (given when rejecting the plan)" if turn.detail == "refused:plan" else
+                 "Prompt (given when refusing a tool call)" if turn.detail == "refused" else
                  "Prompt")
         out.append(md("{}{}", _when(when), text(label)))
-        out.append(quote(t.text))
+        out.append(quote(turn.text))
         out.append(md(""))
-        if t.reply:
-            out.append(labelled_quote("**Claude:**", gist(t.reply)))
+        if turn.reply:
+            out.append(labelled_quote("**Claude:**", gist(turn.reply)))
             out.append(md(""))
-        if t.kind == "command" and t.detail:
-            out.append(md("*It printed:* {}", text(tx.one_line(t.detail, 160))))
+        if turn.kind == "command" and turn.detail:
+            out.append(md("*It printed:* {}", text(tx.one_line(turn.detail, 160))))
             out.append(md(""))
-    stopped = _stopped(t, page, last)
-    listed = t.actions[:-1] if stopped else t.actions
-    if listed or t.more_actions:
+    stopped = _stopped(turn, page, last)
+    listed = turn.actions[:-1] if stopped else turn.actions
+    if listed or turn.more_actions:
         for a in listed:
             line = describe(a, state)
             if line:
                 out.append(md("- {}", line))
             if a.kind == "plan" and a.detail:
                 out.extend(_plan_text(a))
-        if t.more_actions:
-            out.append(md("- … and {} more actions", text(n(t.more_actions))))
+        if turn.more_actions:
+            out.append(md("- … and {} more actions", text(n(turn.more_actions))))
         out.append(md(""))
-    if page.opts.show_thinking and t.thinking:
+    if page.opts.show_thinking and turn.thinking:
         out.append(md("> [!quote]- Thinking"))
-        out.append(quote(t.thinking))
+        out.append(quote(turn.thinking))
         out.append(md(""))
-    answer = t.answer
+    answer = turn.answer
     provisional = False
     if last and state.provisional:
         answer, provisional = state.provisional, True
@@ -182,19 +183,19 @@ def _turn(out: list[Md], t: Turn, page: Page, last: bool, when: str) -> None:
         out.append(md(""))
 
 
-def _stopped(t: Turn, page: Page, last: bool) -> Md | None:
+def _stopped(turn: Turn, page: Page, last: bool) -> Md | None:
     """How a turn the user interrupted ended (it stands for the turn's last
     action line and for its answer): while Claude wrote, with those words; else
     with what was last done, not words Claude wrote before its last tool call."""
-    stop = t.actions[-1] if t.actions else None
-    if (stop is None or stop.kind != "interrupt" or not t.working or t.more_actions
+    stop = turn.actions[-1] if turn.actions else None
+    if (stop is None or stop.kind != "interrupt" or not turn.working or turn.more_actions
             or (last and page.state.provisional)):
         return None
     times = md(" ({} times)", text(n(stop.times))) if stop.times > 1 else md("")
-    if stop.status == INTERRUPTED_ANSWERING and t.answer:
+    if stop.status == INTERRUPTED_ANSWERING and turn.answer:
         return labelled_quote(f"**Claude** (interrupted by the user{times}):",
-                              t.answer if last else gist(t.answer))
-    done = describe(t.actions[-2], page.state) if len(t.actions) > 1 else md("")
+                              turn.answer if last else gist(turn.answer))
+    done = describe(turn.actions[-2], page.state) if len(turn.actions) > 1 else md("")
     if done:
         return md("> **Interrupted** by the user{} after: {}", times, done)
     return md("> **Interrupted** by the user{} before Claude did anything.", times)
@@ -326,117 +327,120 @@ def gist(answer: str) -> str:
 # -- one line an action ----------------------------------------------------------
 
 
-def _times(a: Action) -> Md:
-    return md(" ×{}", a.times) if a.times > 1 else md("")
+def _times(action: Action) -> Md:
+    return md(" ×{}", action.times) if action.times > 1 else md("")
 
 
-def _explore(a: Action, state: SessionState) -> Md:
+def _explore(action: Action, state: SessionState) -> Md:
     parts = []
-    if a.reads:
-        parts.append(plural(a.reads, "read"))
-    if a.searches:
-        parts.append(plural(a.searches, "search", "searches"))
-    if a.listings:
-        parts.append(plural(a.listings, "listing"))
+    if action.reads:
+        parts.append(plural(action.reads, "read"))
+    if action.searches:
+        parts.append(plural(action.searches, "search", "searches"))
+    if action.listings:
+        parts.append(plural(action.listings, "listing"))
     return md("Explored the codebase ({})", text(", ".join(parts)))
 
 
-def _edit(a: Action, state: SessionState) -> Md:
-    path = code(shown_path(a.text, state.fold.cwd))
-    verb = "Created" if a.detail == "created" else "Edited"
-    if a.status == "failed" or a.status.startswith("denied"):
-        return md("Tried to edit {} — {}", path, text(status_word(a.status, a.code)))
-    if not a.status:
+def _edit(action: Action, state: SessionState) -> Md:
+    path = code(shown_path(action.text, state.fold.cwd))
+    verb = "Created" if action.detail == "created" else "Edited"
+    if action.status == "failed" or action.status.startswith("denied"):
+        return md("Tried to edit {} — {}", path, text(status_word(action.status, action.code)))
+    if not action.status:
         return md("Editing {}", path)
-    if a.times > 1:  # figures of several changes: said to be their sum, not each one's
-        return md("{} {} ({} changes, +{} −{} in all)", text(verb), path, a.times, a.added,
-                  a.removed)
-    return md("{} {} (+{} −{})", text(verb), path, a.added, a.removed)
+    if action.times > 1:  # figures of several changes: said to be their sum, not each one's
+        return md("{} {} ({} changes, +{} −{} in all)", text(verb), path, action.times,
+                  action.added, action.removed)
+    return md("{} {} (+{} −{})", text(verb), path, action.added, action.removed)
 
 
-def _bash(a: Action, state: SessionState) -> Md:
-    ms = state.durations.get(a.tool_id) if a.tool_id else None
+def _bash(action: Action, state: SessionState) -> Md:
+    ms = state.durations.get(action.tool_id) if action.tool_id else None
     if ms is None:
-        ms = a.ms
+        ms = action.ms
     took = f", {duration(ms)}" if ms is not None and ms >= 1000 else ""
-    outcome = f"{status_word(a.status, a.code, a.detail)}{took}"
-    said = tx.one_line(a.said, 120).rstrip(".")
+    outcome = f"{status_word(action.status, action.code, action.detail)}{took}"
+    said = tx.one_line(action.said, 120).rstrip(".")
     # A story line stays readable: the command gives way to Claude's words.
     room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
-    command = code(tx.one_line_command(readable(a.text, state.fold.cwd), max(room, 50)))
+    command = code(tx.one_line_command(readable(action.text, state.fold.cwd), max(room, 50)))
     if said:  # Claude's own words for what the command was for
         return md("{}: {} — {}", text_before_colon(said), command, text(outcome))
-    what = {"test": "Ran tests", "build": "Built"}.get(a.detail, "Ran")
+    what = {"test": "Ran tests", "build": "Built"}.get(action.detail, "Ran")
     return md("{} {} — {}", text(what), command, text(outcome))
 
 
-def _agent(a: Action, state: SessionState) -> Md:
-    desc = md(": {}", text(a.detail)) if a.detail else md("")
-    st = md(" — {}", text(status_word(a.status, None) if a.status.startswith("denied")
-                            else a.status)) if a.status and a.status not in ("ok", "completed") \
-        else md("")
-    if not a.status:  # its result never came
+def _agent(action: Action, state: SessionState) -> Md:
+    desc = md(": {}", text(action.detail)) if action.detail else md("")
+    st = md(" — {}", text(status_word(action.status, None) if action.status.startswith("denied")
+                            else action.status)) \
+        if action.status and action.status not in ("ok", "completed") else md("")
+    if not action.status:  # its result never came
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")
-    return md("Delegated to subagent {}{}{}", emphasis(a.text), desc, st)
+    return md("Delegated to subagent {}{}{}", emphasis(action.text), desc, st)
 
 
-def _plan(a: Action, state: SessionState) -> Md:
+def _plan(action: Action, state: SessionState) -> Md:
     """A plan put to the user, and how it stands to the one put before it
     (fold.todos.against_last_plan)."""
     said = text({"approved": "Plan approved", "rejected": "Plan rejected"}.get(
-        a.status, "Proposed a plan"))
-    if not a.text:
+        action.status, "Proposed a plan"))
+    if not action.text:
         return said
-    when = hhmm(a.text)
+    when = hhmm(action.text)
     earlier = md("the plan of {}", text(when)) if when else md("the plan above")
-    if not a.added and not a.removed:
+    if not action.added and not action.removed:
         return md("{} ({}, unchanged)", said, earlier)
-    return md("{} ({} from {})", said, text(_lines_changed(a)), earlier)
+    return md("{} ({} from {})", said, text(_lines_changed(action)), earlier)
 
 
-def _lines_changed(a: Action) -> str:
-    return f"+{a.added} −{a.removed} {'line' if a.added + a.removed == 1 else 'lines'}"
+def _lines_changed(action: Action) -> str:
+    unit = 'line' if action.added + action.removed == 1 else 'lines'
+    return f"+{action.added} −{action.removed} {unit}"
 
 
-def _plan_shown_whole(a: Action) -> bool:
+def _plan_shown_whole(action: Action) -> bool:
     """Whether a plan action's detail is the plan itself (else the lines it
     changed from the plan before it)."""
-    return a.status == "approved" or not a.text
+    return action.status == "approved" or not action.text
 
 
-def _plan_text(a: Action) -> list[Md]:
+def _plan_text(action: Action) -> list[Md]:
     """Under a plan's line, folded: the plan, or what changed in it."""
-    if _plan_shown_whole(a):
-        return [md("  > [!abstract]- The plan"), *indented(quote(a.detail), "  ")]
-    head = md("  > [!abstract]- What changed ({})", text(_lines_changed(a)))
-    diff = "\n".join(fenced(a.detail, "diff"))
+    if _plan_shown_whole(action):
+        return [md("  > [!abstract]- The plan"), *indented(quote(action.detail), "  ")]
+    head = md("  > [!abstract]- What changed ({})", text(_lines_changed(action)))
+    diff = "\n".join(fenced(action.detail, "diff"))
     return [head, *indented(quote(diff), "  ")]
 
 
-def _plan_file(a: Action, state: SessionState) -> Md:
+def _plan_file(action: Action, state: SessionState) -> Md:
     """Claude Code's plan file written or edited (told as the plan, not a file
     of the project)."""
-    verb = "Wrote the plan" if a.detail == "Write" else "Edited the plan"
-    if a.status == "failed" or a.status.startswith("denied"):
-        return md("{} — {}", text("Tried to write the plan" if a.detail == "Write" else
-                                  "Tried to edit the plan"), text(status_word(a.status, a.code)))
-    return md("{}{}", text(verb), _times(a))
+    verb = "Wrote the plan" if action.detail == "Write" else "Edited the plan"
+    if action.status == "failed" or action.status.startswith("denied"):
+        return md("{} — {}", text("Tried to write the plan" if action.detail == "Write" else
+                                  "Tried to edit the plan"),
+                  text(status_word(action.status, action.code)))
+    return md("{}{}", text(verb), _times(action))
 
 
-def _question(a: Action, state: SessionState) -> Md:
-    if a.status == "failed":  # never put to the user ("No such tool available")
-        return md("Tried to ask: “{}” — failed", text(tx.one_line(a.text, ACTION_LINE_CHARS - 30)))
-    asked = tx.one_line(a.text, 110 if a.detail else ACTION_LINE_CHARS - 15)
-    ans = md(" → {}", strong(tx.one_line(a.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
-        if a.detail else md("")
+def _question(action: Action, state: SessionState) -> Md:
+    if action.status == "failed":  # never put to the user ("No such tool available")
+        return md("Tried to ask: “{}” — failed",
+                  text(tx.one_line(action.text, ACTION_LINE_CHARS - 30)))
+    asked = tx.one_line(action.text, 110 if action.detail else ACTION_LINE_CHARS - 15)
+    ans = md(" → {}", strong(tx.one_line(action.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
+        if action.detail else md("")
     return md("Asked: “{}”{}", text(asked), ans)
 
 
-def _tools(a: Action, state: SessionState) -> Md:
-    if a.text:
-        return md("Loaded the tools {}", text(a.text))
-    return md("Looked for tools matching “{}”", text(a.detail))
+def _tools(action: Action, state: SessionState) -> Md:
+    if action.text:
+        return md("Loaded the tools {}", text(action.text))
+    return md("Looked for tools matching “{}”", text(action.detail))
 
 
 # How each kind of action is told, by the action's kind; a kind not here is
@@ -467,7 +471,7 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
 }
 
 
-def describe(a: Action, state: SessionState) -> Md:
+def describe(action: Action, state: SessionState) -> Md:
     """One line for an action, as a person would say it."""
-    tell = DESCRIBE.get(a.kind)
-    return tell(a, state) if tell is not None else md("")
+    tell = DESCRIBE.get(action.kind)
+    return tell(action, state) if tell is not None else md("")

@@ -80,20 +80,20 @@ def files(page: Page) -> list[Md]:
     return out
 
 
-def _file_row(rel: str, base: str, c: FileChange, worktrees: list[str],
+def _file_row(rel: str, base: str, change: FileChange, worktrees: list[str],
               by: list[str] | None) -> list[Md]:
     """A file's row (`by`: who changed it, when the table says)."""
-    mark = lines_mark(c)
+    mark = lines_mark(change)
     # Changed back to what it was: listed (it was worked on), not counted.
-    told = [f"renamed from {shown_path(c.moved_from, base)} by a command"
-            if op == "renamed by a command" and c.moved_from else op for op in c.ops]
-    ops = text(", ".join(told) + (" (no net change)" if no_net_change(c) else "")
+    told = [f"renamed from {shown_path(change.moved_from, base)} by a command"
+            if op == "renamed by a command" and change.moved_from else op for op in change.ops]
+    ops = text(", ".join(told) + (" (no net change)" if no_net_change(change) else "")
                + _in_worktrees(worktrees))
     helpers = md(" {} |", cell(join(", ", (doer(b) for b in by)))) if by is not None else BLANK
     if mark == "?":  # written by a command that does not say its lines
         return [md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), helpers)]
     return [md("| {} | {} | " + mark + "{} | " + mark + "{} |{}",
-               cell(code(rel)), cell(ops), c.added, c.removed, helpers)]
+               cell(code(rel)), cell(ops), change.added, change.removed, helpers)]
 
 
 def _in_worktrees(names: list[str]) -> str:
@@ -212,17 +212,17 @@ def _by_whom(row: Callable[..., list[Md]], rows: list[_Runs]) -> list[Md]:
     return out
 
 
-def _runs_row(form: str, r: _Runs, said_by: bool) -> list[Md]:
+def _runs_row(form: str, runs: _Runs, said_by: bool) -> list[Md]:
     """A command's line of the digest, as `form` places it."""
-    return [md(form, _runs_line(r, said_by))]
+    return [md(form, _runs_line(runs, said_by))]
 
 
-def _runs_line(r: _Runs, said_by: bool = True) -> Md:
-    what = f"{n(r.runs)} runs, last {r.last}" if r.runs > 1 else r.last
-    took = f", {duration(r.ms)}" if r.timed and not r.untimed and r.ms >= 1000 else ""
-    helpers = [b for b in r.by if b]
-    by = md(" (by {})", join(", ", (doer(b) for b in r.by))) if helpers and said_by else BLANK
-    return md("{} — {}{}", code(r.command), text(what + took), by)
+def _runs_line(runs: _Runs, said_by: bool = True) -> Md:
+    what = f"{n(runs.runs)} runs, last {runs.last}" if runs.runs > 1 else runs.last
+    took = f", {duration(runs.ms)}" if runs.timed and not runs.untimed and runs.ms >= 1000 else ""
+    helpers = [b for b in runs.by if b]
+    by = md(" (by {})", join(", ", (doer(b) for b in runs.by))) if helpers and said_by else BLANK
+    return md("{} — {}{}", code(runs.command), text(what + took), by)
 
 
 def commits(page: Page) -> list[Md]:
@@ -247,28 +247,28 @@ def commits(page: Page) -> list[Md]:
     return out
 
 
-def _commit_line(label: str, c: Commit) -> list[Md]:
+def _commit_line(label: str, commit: Commit) -> list[Md]:
     """A commit's line (`label`: the subagent that made it, "" for the main agent)."""
-    branch = md(" on {}", code(c.branch)) if c.branch else BLANK
-    sha = code(c.sha) if c.sha else md("*(git printed no sha)*")
-    if c.stale:  # rebased: its old sha names no commit now
-        sha = md("{} ({}; its new sha was not printed)", code(c.sha), text(c.how))
-    elif c.was and c.was != c.sha:
-        sha = md("{} → {} ({})", code(c.was), sha, text(c.how))
-    elif c.how:  # amended a commit made before the session
-        sha = md("{} ({})", sha, text(c.how))
-    subject = md(" {}", text(c.subject)) if c.subject else BLANK
+    branch = md(" on {}", code(commit.branch)) if commit.branch else BLANK
+    sha = code(commit.sha) if commit.sha else md("*(git printed no sha)*")
+    if commit.stale:  # rebased: its old sha names no commit now
+        sha = md("{} ({}; its new sha was not printed)", code(commit.sha), text(commit.how))
+    elif commit.was and commit.was != commit.sha:
+        sha = md("{} → {} ({})", code(commit.was), sha, text(commit.how))
+    elif commit.how:  # amended a commit made before the session
+        sha = md("{} ({})", sha, text(commit.how))
+    subject = md(" {}", text(commit.subject)) if commit.subject else BLANK
     by = md(" (by subagent {})", emphasis(label)) if label else BLANK
-    fate = [md("squash-merged as {} (PR \\#{})", code(c.landed), text(str(c.landed_pr)))
-            if c.landed_pr else md("squash-merged as {}", code(c.landed))
-            ] if c.landed else []
-    if c.folded:
-        fate.append(md("{} folded into it by {}", text(plural(c.folded, "commit")),
+    fate = [md("squash-merged as {} (PR \\#{})", code(commit.landed), text(str(commit.landed_pr)))
+            if commit.landed_pr else md("squash-merged as {}", code(commit.landed))
+            ] if commit.landed else []
+    if commit.folded:
+        fate.append(md("{} folded into it by {}", text(plural(commit.folded, "commit")),
                        code("--autosquash")))
-    if c.branch_deleted:
+    if commit.branch_deleted:
         fate.append(md("branch deleted"))
     after = md(" — {}", join("; ", fate)) if fate else BLANK
-    where = md(" in {}", code(folder_name(c.folder))) if c.folder else BLANK
+    where = md(" in {}", code(folder_name(commit.folder))) if commit.folder else BLANK
     return [md("- {}{}{}{}{}{}", sha, subject, branch, where, by, after)]
 
 
@@ -299,18 +299,18 @@ def errors(page: Page) -> list[Md]:
     return out
 
 
-def _earlier_error(e: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
+def _earlier_error(error: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
     """An earlier error's line, collapsed (`when`: its time as shown)."""
-    first = readable(e.text, cwd).partition("\n")[0]
-    return [md("> {}", _error_head(e, first, label, cwd, when))]
+    first = readable(error.text, cwd).partition("\n")[0]
+    return [md("> {}", _error_head(error, first, label, cwd, when))]
 
 
-def _recent_error(e: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
+def _recent_error(error: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
     """One of the last errors, with what it printed (`when`: its time as shown)."""
-    said = readable(e.text, cwd)
+    said = readable(error.text, cwd)
     first, _, rest = said.partition("\n")
-    command = _failed_command(e, cwd)
-    out = [_error_head(e, first, label, cwd, when, whole=True)]
+    command = _failed_command(error, cwd)
+    out = [_error_head(error, first, label, cwd, when, whole=True)]
     if command and said:
         rest = said  # under the command, all it printed
     if rest:
@@ -318,12 +318,12 @@ def _recent_error(e: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
     return out
 
 
-def _failed_command(e: ErrorRec, cwd: str) -> str:
+def _failed_command(error: ErrorRec, cwd: str) -> str:
     """The shell command that failed, as the story shows it ("" for another
     tool's error): its output's first line is not the error's name."""
-    if not e.key.startswith(COMMAND_KEY):
+    if not error.key.startswith(COMMAND_KEY):
         return ""
-    command = readable(e.key[len(COMMAND_KEY):], cwd)
+    command = readable(error.key[len(COMMAND_KEY):], cwd)
     heredoc = _HEREDOC.search(command)  # (the key's lines are joined: its text would follow)
     if heredoc is not None:
         command = command[:heredoc.end()] + " …"
@@ -333,19 +333,19 @@ def _failed_command(e: ErrorRec, cwd: str) -> str:
 _HEREDOC = tx.lazy(r"<<-?\s*(['\"]?)[A-Za-z_]\w*\1")
 
 
-def _error_head(e: ErrorRec, first: str, label: str, cwd: str, when: str,
+def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
                 whole: bool = False) -> Md:
     """An error's line: when (as shown), which tool, who, what failed (the
     command, else the error's first line; a command's output follows it, in
     full when `whole`, else its first line beside it), and its fate."""
-    fate = md(" — later succeeded") if e.later_ok else BLANK
+    fate = md(" — later succeeded") if error.later_ok else BLANK
     by = md(" (subagent {})", emphasis(label)) if label else BLANK
     at = md("{} ", text(when)) if when else BLANK
-    command = _failed_command(e, cwd)
+    command = _failed_command(error, cwd)
     if command:
         said = md(" → {}", code(first)) if first and not whole else BLANK
-        return md("- {}{}{}: {} failed{}{}", at, strong(e.tool), by, code(command), said, fate)
-    return md("- {}{}{}: {}{}", at, strong(e.tool), by, code(first), fate)
+        return md("- {}{}{}: {} failed{}{}", at, strong(error.tool), by, code(command), said, fate)
+    return md("- {}{}{}: {}{}", at, strong(error.tool), by, code(first), fate)
 
 
 def open_threads(page: Page) -> list[Md]:
