@@ -107,6 +107,15 @@ class Run:
             DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1", IS_SANDBOX="1",
             CLAUDE_CODE_MAX_RETRIES="2", PYTHONDONTWRITEBYTECODE="1",
         )
+        # The hooks the client runs read vibe_vault's bytecode from the run's own
+        # folder (conftest's BYTECODE, compiled once per run), as an installed `vv`
+        # reads pip's: with no bytecode written (nothing lands in the source tree)
+        # each hook compiled every module it imports from source, ~0.13 s of CPU a hook
+        # that no user's hook pays, inside the times test_every_hook_is_quick
+        # checks. A module missed there is compiled from source, as before.
+        bytecode = os.environ.get("VV_TEST_BYTECODE")
+        if bytecode and not env.get("PYTHONPYCACHEPREFIX"):
+            env["PYTHONPYCACHEPREFIX"] = bytecode
         return env
 
     def vv(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
