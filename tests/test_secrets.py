@@ -369,9 +369,10 @@ PLAIN = {
                 "masked", "pr"},  # (a command's kind; "create"/"merge")
     "Subagent": {"tool_id", "status", "ts"},
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
+    "Recap": {"ts"},
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
-    "Fold": {"first_ts", "last_ts", "recap_ts", "plan_last_ts", "learned", "lines_key", "usage",
+    "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
              "copied_settled",
              "permission_mode"},  # (one of commands.PERMISSION_MODES, or "other")

@@ -59,7 +59,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     # The conversation in full (the turns keep a cut of it, and not the middle
     # turns): every prompt and answer text, subagents' too.
     prompts: list[str] = [s.text for s in f.said if s.kind == "prompt"]
-    answers: list[str] = [f.recap] if f.recap else []
+    answers: list[str] = []
     # Answers, and subagents' instructions and reports as the session saw them
     # (their own files, folded below, may repeat them: kept once).
     answers.extend(s.text for s in f.said if s.kind in ("answer", "task", "report"))
@@ -87,7 +87,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     commits = [c for _, c in work.commits]
     todos = [t.text for t in (f.todos or list(f.tasks.values()))]
     texts = {
-        "title": " ".join(dict.fromkeys(t for t in (title, f.custom_title, f.ai_title,
+        "title": "\n".join(dict.fromkeys(t for t in (title, f.custom_title, f.ai_title,
                                                     f.own_summary) if t)),
         "prompts": "\n".join(prompts),
         "commits": "\n".join([f"{c.sha} {c.subject}" for c in commits]
@@ -98,6 +98,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         "errors": "\n".join(e.text for _, e in work.errors),
         "todos": "\n".join(todos),
         "answers": "\n".join(dict.fromkeys(answers)),
+        "recaps": "\n".join(r.text for r in f.recaps),
         "models": " ".join(dict.fromkeys([*f.models, *(m for a in state.agents.values()
                                                       if not a.foreign
                                                       for m in a.fold.models)])),

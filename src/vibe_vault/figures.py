@@ -19,12 +19,12 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
-from vibe_vault.fold.titles import TITLE_CHARS, is_request
+from vibe_vault.fold.titles import TITLE_CHARS, is_request, recaps_written
 from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
-from vibe_vault.state import USER_SHELL, SessionState, Subagent, Todo, Tokens, Unnamed
+from vibe_vault.state import USER_SHELL, Fold, SessionState, Subagent, Todo, Tokens, Unnamed
 from vibe_vault.times import epoch, hhmm
 from vibe_vault.work import Work, agents_of_tasks, doers, streamed_only, work_of
 
@@ -180,16 +180,32 @@ def title_of(state: SessionState, tagged: bool = True) -> str:
 
 
 def named_title(state: SessionState) -> str:
-    """The title Claude Code gave the session in its own file, or ""."""
+    """The title Claude Code gave the session in its own file, or "": the
+    user's (/rename), else its AI title, unless it wrote a recap after the AI
+    title took its words (Claude Code titles a session from its first
+    exchange and keeps the title, so a recap written since tells later work:
+    the recap's first sentence then), else its summary."""
     f = state.fold
-    return f.custom_title or f.ai_title or tx.one_line(f.own_summary, 80)
+    if f.custom_title:
+        return f.custom_title
+    if f.ai_title:
+        if ai_title_outdated(f):
+            return _first_sentence(f.recaps[-1].text, 80)
+        return f.ai_title
+    return tx.one_line(f.own_summary, 80)
+
+
+def ai_title_outdated(f: Fold) -> bool:
+    """Whether Claude Code wrote a recap after its AI title took its words."""
+    return bool(f.recaps) and recaps_written(f) > f.ai_title_recaps
 
 
 def fallback_title(state: SessionState) -> str:
-    """The title when Claude Code gave none: the recap's first sentence, the
-    first request, the opening slash command, else the short id."""
+    """The title when Claude Code gave none: the latest recap's first
+    sentence, the first request, the opening slash command, else the short id."""
     f = state.fold
-    return (_first_sentence(f.recap, 80) or f.first_prompt_title or f.first_command_title
+    recap = f.recaps[-1].text if f.recaps else ""
+    return (_first_sentence(recap, 80) or f.first_prompt_title or f.first_command_title
             or f"Session {state.session_id[:8]}")
 
 
@@ -485,8 +501,9 @@ def _in_words(state: SessionState, work: Work) -> str:
     if end.unanswered:
         said = ("Claude is still at work on the last request." if end.at_work else
                 "The last request got no answer.")
-    if f.recap and not (f.recap_ts and last_ask and f.recap_ts < last_ask):
-        text = str(f.recap)
+    recap = f.recaps[-1] if f.recaps else None
+    if recap is not None and not (recap.ts and last_ask and recap.ts < last_ask):
+        text = str(recap.text)
         if _contradicted(text, state, work):
             return said
         words = tx.one_line(text, SUMMARY_WORDS)

@@ -31,13 +31,14 @@ COLUMNS: dict[str, float] = {
     "commands": 2.0,
     "errors": 2.0,
     "todos": 2.0,
+    "recaps": 2.0,  # Claude Code's own recaps of the session: before its answers
     "answers": 1.0,
     "models": 1.0,
 }
 # What a hit's snippet says it matched in, by column.
 PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
          "actions": "action", "commands": "command", "errors": "error", "todos": "todo",
-         "answers": "answer", "models": "model"}
+         "answers": "answer", "models": "model", "recaps": "recap"}
 
 # A query longer than this is refused, not run: its cost grows with its terms
 # (a 2,000-word query took 17 s) and no one types so much to find a session.

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 58
+STATE_VERSION = 59
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -399,6 +399,14 @@ class ModelSwitch(Struct, array_like=True, omit_defaults=True):
     noticed: bool = False
 
 
+class Recap(Struct, array_like=True, omit_defaults=True):
+    """A recap Claude Code wrote of the session (`away_summary` when the user
+    came back, `task-summary`): its words and when."""
+
+    text: Redacted
+    ts: str = ""
+
+
 class Queued(Struct, array_like=True, omit_defaults=True):
     """A prompt typed while Claude worked, as the note will show it."""
 
@@ -584,9 +592,14 @@ class Fold(Struct, omit_defaults=True):
     own_summary: Redacted = Redacted("")  # the latest `summary` line about this session itself
     # Summaries whose leafUuid was not seen yet, by it.
     foreign_summaries: dict[Redacted, Redacted] = field(default_factory=dict)
-    recap: Redacted = Redacted("")  # Claude Code's own latest recap (away_summary, task-summary)
-    recap_ts: str = ""  # when it was written: a recap older than the last prompt is not the end
+    # Claude Code's own recaps (away_summary, task-summary), in the order
+    # written, the latest MAX_RECAPS; the story tells each where it came.
+    recaps: list[Recap] = field(default_factory=list)
+    recaps_dropped: int = 0
     ai_title: Redacted = Redacted("")
+    # How many recaps Claude Code had written when the AI title took its
+    # value: one written since describes later work than the title does.
+    ai_title_recaps: int = 0
     custom_title: Redacted = Redacted("")
     first_prompt_title: Redacted = Redacted("")
     first_command_title: Redacted = Redacted("")  # the slash command that opened the session

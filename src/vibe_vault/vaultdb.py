@@ -45,7 +45,9 @@ SCHEMA_VERSION = 10
 # 6: no per-row sizes (`columnsize=0`) and a ballast column: ranking a hit no
 # longer looks its size up (see BALLAST); a session's `doc` tells when it
 # started (see doc_number), so hits are ranked without reading `sessions`.
-SEARCH_VERSION = "6"
+# 7: Claude Code's recaps are a part of their own (`recaps`), every one of
+# them, not the latest among the answers.
+SEARCH_VERSION = "7"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems

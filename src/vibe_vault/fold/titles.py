@@ -2,8 +2,9 @@
 
 Feeds the note's title (`figures.title_of`: custom-title > ai-title > the
 session's own summary, wherever it is written > recap > first request (a
-prompt, or a slash command with arguments) > opening slash command)
-and its summary line.
+prompt, or a slash command with arguments) > opening slash command; an AI
+title Claude Code has written a recap since is outdated by it), its summary
+line and the recaps in its story.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Fold
+from vibe_vault.state import Fold, Recap
 
 MAX_FOREIGN_SUMMARIES = 20
-RECAP_CHARS = 400
+RECAP_CHARS = 1000  # whole: Claude Code's recaps are a few sentences
+MAX_RECAPS = 50
 TITLE_CHARS = 80
 # Built-in slash commands that say nothing of what a session is about: never a title.
 TOPICLESS_COMMANDS = frozenset(
@@ -51,8 +53,14 @@ def claim_summary(ctx: Context, uuid: Redacted) -> None:
 
 
 def on_ai_title(ctx: Context, entry: Entry) -> None:
+    """Claude Code writes its AI title again after every turn, mostly the same
+    words (2.1.235): the title dates from when its words first came."""
     if entry.aiTitle:
-        ctx.facts.ai_title = ctx.line(entry.aiTitle, TITLE_CHARS)
+        facts = ctx.facts
+        title = ctx.line(entry.aiTitle, TITLE_CHARS)
+        if title != facts.ai_title:
+            facts.ai_title = title
+            facts.ai_title_recaps = recaps_written(facts)
 
 
 def on_custom_title(ctx: Context, entry: Entry) -> None:
@@ -62,17 +70,30 @@ def on_custom_title(ctx: Context, entry: Entry) -> None:
 
 def on_task_summary(ctx: Context, entry: Entry, timestamp: str) -> None:
     if entry.summary:
-        ctx.facts.recap = ctx.line(entry.summary, RECAP_CHARS)
-        ctx.facts.recap_ts = timestamp
+        _recap(ctx, entry.summary, timestamp)
 
 
 def on_away_summary(ctx: Context, entry: Entry, timestamp: str) -> None:
     content = decode_raw(entry.content)
     if isinstance(content, str) and content.strip():
-        text = content.strip()
-        text = text.removesuffix(RECAP_HINT).rstrip()
-        ctx.facts.recap = ctx.line(text, RECAP_CHARS)
-        ctx.facts.recap_ts = timestamp
+        _recap(ctx, content.strip().removesuffix(RECAP_HINT).rstrip(), timestamp)
+
+
+def _recap(ctx: Context, raw: str, timestamp: str) -> None:
+    """A recap, kept with the others (a row written again with the same words,
+    as session-state rows are, is the same recap)."""
+    facts = ctx.facts
+    text = ctx.line(raw, RECAP_CHARS)
+    if not text or (facts.recaps and facts.recaps[-1].text == text):
+        return
+    facts.recaps.append(Recap(text, timestamp))
+    if len(facts.recaps) > MAX_RECAPS:
+        del facts.recaps[0]
+        facts.recaps_dropped += 1
+
+
+def recaps_written(facts: Fold) -> int:
+    return facts.recaps_dropped + len(facts.recaps)
 
 
 # What Claude Code writes before a plan it was asked to carry out in a fresh

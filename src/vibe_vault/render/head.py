@@ -5,7 +5,7 @@ the title with its summary and facts, and the heading of the user's section."""
 from collections.abc import Callable
 from datetime import date
 
-from vibe_vault.figures import claude_worked, short_tokens
+from vibe_vault.figures import ai_title_outdated, claude_worked, short_tokens
 from vibe_vault.fold.titles import TOPICLESS_COMMANDS
 from vibe_vault.markdown import (
     Md,
@@ -56,6 +56,15 @@ def _unless_zero(count: int) -> Md | None:
     return md("{}", count) if count else None
 
 
+def _aliases(p: Page) -> list[str]:
+    """The note's names: its title, and the AI title a later recap took the
+    place of (what Claude Code's session list still shows)."""
+    f = p.state.fold
+    if not f.custom_title and f.ai_title and ai_title_outdated(f) and f.ai_title != p.fig.title:
+        return [p.fig.title, f.ai_title]
+    return [p.fig.title]
+
+
 def _link(target: str) -> Md | None:
     return yaml_str(wikilink(target)) if target else None
 
@@ -66,7 +75,7 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("type", lambda p: md("session")),
     ("session_id", lambda p: yaml_str(p.state.session_id)),
     ("title", lambda p: yaml_str(p.fig.title)),
-    ("aliases", lambda p: yaml_list([p.fig.title])),
+    ("aliases", lambda p: yaml_list(_aliases(p))),
     ("summary", lambda p: yaml_str(link_words(p.fig.summary))),  # (as the body shows it)
     ("project", lambda p: yaml_str(p.state.project)),
     ("started", lambda p: _when(p.state.fold.first_ts)),
