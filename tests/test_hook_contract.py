@@ -267,6 +267,22 @@ def test_hook_does_not_import_msgspec_for_tool_events(env: Env) -> None:
 
 
 @pytest.mark.corpus
+def test_a_stop_leaves_the_record_and_search_document_to_session_end(env: Env) -> None:
+    """A Stop writes the note and the state; the registry record and the
+    search document are made at SessionEnd only, so a Stop does not import
+    their modules (~1% of what it runs) - and still writes the note."""
+    target = place(env)
+    code = ("import sys, io, json; sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps("
+            f"{stop(path=target)!r}).encode()));"
+            "from vibe_vault.commands import hook; hook.read_stdin = lambda: sys.stdin.buffer.read();"
+            "hook.run(); print(sorted(m for m in ('vibe_vault.records', 'vibe_vault.document',"
+            " 'vibe_vault.session') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env.env, check=False)
+    assert r.stdout.strip() == b"['vibe_vault.session']", r.stderr
+    assert len(env.notes()) == 1
+
+
+@pytest.mark.corpus
 def test_session_end_is_quick(env: Env) -> None:
     """SessionEnd after Stops only folds what is new (well inside Claude Code's 1.5 s)."""
     target = place(env)

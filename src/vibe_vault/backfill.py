@@ -860,7 +860,8 @@ def _run_jobs(cfg: Config, jobs: list[Job], n: int) -> Iterator[tuple[str, Updat
                 min(count, len(jobs)), initializer=_init, initargs=(cfg,)) as pool:
             yield from pool.imap_unordered(_work, jobs, chunksize=1)
         return
-    from vibe_vault.session import Updated
+    from vibe_vault.session import Updated, name_updated_types
 
+    name_updated_types()  # (the workers' outcomes are decoded here)
     for i, result, error in w.run_forked(_work, jobs, count, tuple[str, Updated | None, str]):
         yield result if result is not None else (jobs[i].session_id, None, error)

@@ -19,7 +19,6 @@ from msgspec import Struct
 from vibe_vault import locations, privacy, running
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
-from vibe_vault.document import Document
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.figures import Figures, figures, options_for
 from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent
@@ -39,7 +38,6 @@ from vibe_vault.reader import (
     tail_of,
     unchanged,
 )
-from vibe_vault.records import Record, Row
 from vibe_vault.redact import DEFAULT, Redacted, Redactor
 from vibe_vault.regular import NotAFile, missing, open_regular, read_fd, read_regular
 from vibe_vault.render import render
@@ -62,7 +60,9 @@ from vibe_vault.state import (
 from vibe_vault.vault import USER_HEADING, USER_HINT
 
 if TYPE_CHECKING:
+    from vibe_vault.document import Document
     from vibe_vault.links import Links
+    from vibe_vault.records import Record, Row
 
 MAX_DURATIONS = 400
 WAITING_GRACE = 7 * 24 * 3600  # seconds a session waiting on background work stays active
@@ -70,11 +70,14 @@ WAITING_GRACE = 7 * 24 * 3600  # seconds a session waiting on background work st
 
 class Updated(Struct):
     session_id: str
-    record: Record | None = None
-    row: Row | None = None  # the record as its rows, when a backfill worker sends it
+    # (Their types are named in strings: a Stop makes none of them, and does
+    # not import their modules, ~2.5 M instructions; `name_updated_types`
+    # makes them known to a decoder.)
+    record: "Record | None" = None
+    row: "Row | None" = None  # the record as its rows, when a backfill worker sends it
     # With the record: what the search index holds of the session, and the
     # state file it comes from (its name, and its stamp once saved).
-    document: Document | None = None
+    document: "Document | None" = None
     state_key: str = ""
     state_stamp: int = 0
     note: str = ""
@@ -83,6 +86,16 @@ class Updated(Struct):
     complete: bool = True  # False when a deadline stopped the read early
     has_note: bool = False
     forgotten: bool = False  # forgotten, or of an excluded project: nothing was kept
+
+
+def name_updated_types() -> None:
+    """Import the types `Updated`'s fields name in strings where msgspec
+    looks them up (this module's globals): before a decoder of it is made
+    (a backfill's workers send theirs), which the Stop hook never makes."""
+    from vibe_vault.document import Document
+    from vibe_vault.records import Record, Row
+
+    globals().update(Document=Document, Record=Record, Row=Row)
 
 
 _ENSURED: set[str] = set()  # state directories whose folders this process checked
