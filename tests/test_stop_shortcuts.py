@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 import sys
 
+import msgspec
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vibe_vault import hook_input, paths, redact
+from vibe_vault import state as state_module
 from vibe_vault.fold.usage import add_tokens, sum_tokens
-from vibe_vault.state import Tokens
+from vibe_vault.state import STATE_VERSION, SessionState, Tokens, decode_state, encode_state
 
 _EVERY_CHARACTER = "".join(chr(c) for c in range(sys.maxunicode + 1)
                            if not 0xD800 <= c < 0xE000)
@@ -85,3 +87,62 @@ def test_a_text_read_as_written_is_told_without_the_pattern(text: str) -> None:
     if not re.search(redact._DISGUISE, text):
         assert redact._view(text) is None
     assert set(re.findall(_DISGUISE_CLASS, _EVERY_CHARACTER)) == redact._disguising()
+
+
+class _Version(msgspec.Struct):
+    version: int = 0
+
+
+def _decoded_version(data: bytes) -> int | None:
+    """A saved state's version the long way: a decoder's pass over all of
+    it (None: not msgpack, or no map with an int version)."""
+    try:
+        return msgspec.msgpack.decode(data, type=_Version).version
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return None
+
+
+_ints = st.integers(-(2**63), 2**64 - 1)  # (what msgpack holds)
+# Maps as a state's file may hold them: a version of any size or kind (or
+# none), first or after other keys, beside values of any kind.
+_values = st.none() | st.booleans() | _ints | st.floats(allow_nan=False) | st.text(
+    max_size=5) | st.binary(max_size=5)
+_saved_maps = st.builds(
+    lambda before, version, after: {**before, **({"version": version}
+                                                 if version is not ... else {}), **after},
+    st.dictionaries(st.sampled_from(["session_id", "note", "x"]), _values, max_size=3),
+    st.just(...) | st.just(STATE_VERSION) | _ints | _values,
+    st.dictionaries(st.text(max_size=3), _values, max_size=20))
+
+
+@settings(deadline=None)
+@given(_saved_maps)
+@example({"version": STATE_VERSION})
+@example({"version": 2**64 - 1})
+@example({"version": -1})
+@example({"version": True})
+@example({"version": STATE_VERSION, **{str(k): k for k in range(20)}})  # (a map16)
+def test_a_saved_version_read_from_the_first_bytes_is_the_decoders(saved: dict[str, object]
+                                                                    ) -> None:
+    data = msgspec.msgpack.encode(saved)
+    assert state_module.saved_version(data) == (_decoded_version(data) or 0)
+
+
+@settings(deadline=None)
+@given(st.builds(SessionState, session_id=st.text(max_size=8), note=st.text(max_size=8),
+                 status=st.sampled_from(["active", "ended"])),
+       st.integers(0, 1 << 12), st.binary(max_size=4))
+def test_a_state_cut_or_damaged_after_its_version_is_refused_as_before(
+        saved: SessionState, cut: int, junk: bytes) -> None:
+    """A state of this version reads back whole; cut short, or with bytes
+    after it, it is refused (None) exactly where the decoder refuses it (a
+    string cut in a character's bytes too: read as no state, not raised)."""
+    data = encode_state(saved)
+    assert decode_state(data) == saved
+    for damaged in (data[:cut], data[:cut] + junk, data + junk):
+        try:
+            whole = msgspec.msgpack.decode(damaged, type=SessionState)
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+            whole = None
+        expected = whole if _decoded_version(damaged) == STATE_VERSION else None
+        assert decode_state(damaged) == expected

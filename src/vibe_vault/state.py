@@ -792,14 +792,48 @@ class _Version(Struct):
 _version_decoder = msgspec.msgpack.Decoder(_Version)
 
 
+# What msgspec raises for bytes that are not a state: a damaged string's
+# bytes are no UTF-8 (UnicodeDecodeError): such a state is rebuilt, as any
+# other that cannot be read.
+_UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError)
+
+# How a state saved by encode_state begins: a map whose first key is
+# "version" (its first field, always written), then the version, an int.
+_MAP_HEADS = {**{0x80 + n: 1 for n in range(16)}, 0xDE: 3, 0xDF: 5}  # fixmap, map16, map32
+_VERSION_KEY = b"\xa7version"
+_UINTS = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8}  # msgpack's uint8 to uint64
+
+
+def saved_version(data: bytes) -> int:
+    """The version of a saved state (0 when it has none, or is no state),
+    read from its first bytes when it begins as encode_state writes one (a
+    decoder's pass over a long session's whole state cost a Stop ~1.5 M
+    instructions), else by decoding it."""
+    at = _MAP_HEADS.get(data[0], 0) if data else 0
+    if at and data[at:at + len(_VERSION_KEY)] == _VERSION_KEY:
+        at += len(_VERSION_KEY)
+        first = data[at] if at < len(data) else 0xC1  # (0xC1: msgpack's never-used byte)
+        if first <= 0x7F:  # a positive fixint
+            return first
+        size = _UINTS.get(first, 0)
+        if size and at + 1 + size <= len(data):
+            return int.from_bytes(data[at + 1:at + 1 + size], "big")
+    try:
+        return _version_decoder.decode(data).version
+    except _UNREADABLE:
+        return 0
+
+
 def decode_state(data: bytes) -> SessionState | None:
     """The saved state, or None when it is unreadable or of another version."""
+    if saved_version(data) != STATE_VERSION:
+        return None  # (before its fields, which may not decode as they are now)
     try:
-        if _version_decoder.decode(data).version != STATE_VERSION:
-            return None  # (before its fields, which may not decode as they are now)
-        return _decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+        state = _decoder.decode(data)
+    except _UNREADABLE:
         return None
+    # (the full decode's word, should a map name its version twice)
+    return state if state.version == STATE_VERSION else None
 
 
 class _Kept(Struct):
@@ -825,7 +859,7 @@ def decode_kept(data: bytes) -> SessionState | None:
     keep (see _Kept); None when unreadable."""
     try:
         kept = _kept_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except _UNREADABLE:
         return None
     return SessionState(session_id=kept.session_id, note=kept.note, project=kept.project,
                         status=kept.status, end_reason=kept.end_reason,
@@ -870,7 +904,7 @@ def load_said(state: SessionState, state_path: str) -> bool:
                 return False
             early.extend(_said_decoder.decode(data[at + 4 : at + 4 + size]))
             at += 4 + size
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except _UNREADABLE:
         return False
     if len(early) != f.said_from:
         return False
