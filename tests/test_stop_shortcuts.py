@@ -11,10 +11,17 @@ import msgspec
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from vibe_vault import hook_input, paths, redact
+from vibe_vault import figures, hook_input, paths, redact
 from vibe_vault import state as state_module
 from vibe_vault.fold.usage import add_tokens, sum_tokens
-from vibe_vault.state import STATE_VERSION, SessionState, Tokens, decode_state, encode_state
+from vibe_vault.state import (
+    STATE_VERSION,
+    SessionState,
+    Subagent,
+    Tokens,
+    decode_state,
+    encode_state,
+)
 
 _EVERY_CHARACTER = "".join(chr(c) for c in range(sys.maxunicode + 1)
                            if not 0xD800 <= c < 0xE000)
@@ -146,3 +153,35 @@ def test_a_state_cut_or_damaged_after_its_version_is_refused_as_before(
             whole = None
         expected = whole if _decoded_version(damaged) == STATE_VERSION else None
         assert decode_state(damaged) == expected
+
+
+# Few prompts, agents and keys, so results meet messages of their prompt, of
+# their agent and of others, and keys that are a result's ("result:t1").
+_prompts = st.tuples(st.integers(0, 2), st.integers(0, 1), st.integers(0, 1))
+_message = st.builds(lambda p, output, model: Tokens(
+    model=model, input=p[0], cache_read=p[1], cache_creation=p[2], output=output),
+    _prompts, st.integers(0, 5), st.sampled_from(["", "claude-a"]))
+_keys = st.sampled_from(["m1", "m2", "m3", "m4", "result:t1", "result:t2"])
+_agents = st.sampled_from(["", "a", "b"])
+
+
+@settings(deadline=None)
+@given(st.dictionaries(_keys, _message, max_size=6),
+       st.lists(st.builds(Subagent, tool_id=st.sampled_from(["t1", "t2", "t3"]),
+                          agent_id=_agents, usage=st.none() | _message), max_size=8),
+       st.dictionaries(_agents.filter(bool), st.lists(_keys, max_size=6), max_size=2),
+       st.dictionaries(_agents.filter(bool), st.lists(st.sampled_from(["m-a", "m-b"]),
+                                                      max_size=2), max_size=2))
+def test_task_results_found_by_prompt_are_those_a_scan_finds(
+        recent: dict[str, Tokens], subs: list[Subagent], mine: dict[str, list[str]],
+        models: dict[str, list[str]]) -> None:
+    """A Task result counted by its agent's table of messages by prompt
+    changes the same messages, in the same order, as the scan of the
+    agent's messages (else the session's) from the last it stands for."""
+    scanned = dict(recent)
+    for sub in subs:
+        figures._count_result(scanned, sub, mine.get(sub.agent_id) if sub.agent_id
+                              else list(scanned), models.get(sub.agent_id, []))
+    looked_up = dict(recent)
+    figures._count_results(looked_up, subs, mine, models)
+    assert list(looked_up.items()) == list(scanned.items())

@@ -116,9 +116,7 @@ def tokens_by_model(state: SessionState) -> dict[str, Tokens]:
                 recent[key] = t
         mine.setdefault(agent, []).extend(pf.usage)
         models.setdefault(agent, []).extend(pf.models)
-    for sub in _task_results(state):
-        _count_result(recent, sub, mine.get(sub.agent_id) if sub.agent_id else list(recent),
-                      models.get(sub.agent_id, []))
+    _count_results(recent, _task_results(state), mine, models)
     parts = [*recent.values(), *state.fold.settled.values()]
     for af in agents:
         parts.extend(af.fold.settled.values())
@@ -138,8 +136,41 @@ def _task_results(state: SessionState) -> list[Subagent]:
     return [s for s in subs if s.usage is not None]
 
 
+def _count_results(recent: dict[str, Tokens], subs: list[Subagent],
+                   mine: dict[str, list[str]], models: dict[str, list[Redacted]]) -> None:
+    """Count each Task result's usage once (`_count_result`): among the
+    messages of its agent (`mine`), else of the session, the last with its
+    prompt. An agent's are looked up in a table of its messages by prompt
+    (made when first needed: counting a result changes no message's
+    prompt), not scanned for each of its results (a Stop of a session of
+    hundreds of subagent calls scanned thousands)."""
+    last_of: dict[str, dict[tuple[int, int, int], str]] = {}
+    for sub in subs:
+        if sub.usage is None:
+            continue
+        if not sub.agent_id:
+            keys: list[str] | None = list(recent)
+        else:
+            table = last_of.get(sub.agent_id)
+            if table is None:
+                table = last_of[sub.agent_id] = {}
+                for key in mine.get(sub.agent_id, ()):
+                    t = recent.get(key)
+                    if t is not None:
+                        table[_prompt(t)] = key
+            last = table.get(_prompt(sub.usage))
+            keys = [last] if last is not None else None
+        if _count_result(recent, sub, keys, models.get(sub.agent_id, [])):
+            last_of.clear()  # (a message's key taken by a result: made again)
+
+
+def _prompt(tokens: Tokens) -> tuple[int, int, int]:
+    """A message's prompt: input, cache reads and cache writes."""
+    return tokens.input, tokens.cache_read, tokens.cache_creation
+
+
 def _count_result(recent: dict[str, Tokens], sub: Subagent, keys: list[str] | None,
-                  models: list[Redacted]) -> None:
+                  models: list[Redacted]) -> bool:
     """Count a Task result's usage once. It is the usage of the subagent's
     last API message: where the agent's file or streamed lines hold that
     message (the same prompt: input, cache reads and writes), it is that
@@ -147,19 +178,23 @@ def _count_result(recent: dict[str, Tokens], sub: Subagent, keys: list[str] | No
     before the answer ended: the larger count is kept, as for any message);
     else it is a message nothing else recorded (the final answer of a
     subagent streamed into progress lines, which stop before it), counted
-    under the agent's model (unknown when nothing of the agent says it)."""
+    under the agent's model (unknown when nothing of the agent says it).
+    Whether that replaced a message kept under the result's key."""
     u = sub.usage
     if u is None:
-        return
-    prompt = (u.input, u.cache_read, u.cache_creation)
+        return False
+    prompt = _prompt(u)
     for key in reversed(keys or ()):
         t = recent.get(key)
-        if t is not None and (t.input, t.cache_read, t.cache_creation) == prompt:
+        if t is not None and _prompt(t) == prompt:
             if u.output > t.output:
                 recent[key] = with_output(t, u.output)
-            return
+            return False
     model = models[-1] if models else Redacted("")
-    recent[f"result:{sub.tool_id}"] = msgspec.structs.replace(u, model=model)
+    key = f"result:{sub.tool_id}"
+    replaced = key in recent
+    recent[key] = msgspec.structs.replace(u, model=model)
+    return replaced
 
 
 def copied_by_model(state: SessionState) -> dict[str, Tokens]:
