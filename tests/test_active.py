@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, in_process, main_files
+from conftest import Env, examples, frontmatter, in_process, main_files
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import active, fold
 from vibe_vault.state import Fold
@@ -93,7 +93,7 @@ def _line(at: float, n: int, obj: dict[str, Any]) -> dict[str, Any]:
             **obj}
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(4, 8), deadline=None)
 @given(leftover_s=st.integers(1, 3000), before_s=st.integers(0, 900),
        work=st.lists(st.integers(1, 120), min_size=1, max_size=8),
        idle_s=st.integers(0, 299))

@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter
+from conftest import Env, examples, frontmatter
 from vibe_vault.entries import Entry, decode_lines
 
 VERSION = "2.1.332"
@@ -135,7 +135,7 @@ runs = st.lists(st.tuples(st.booleans(),
                 min_size=1, max_size=4)
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(6, 12), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(runs=runs, private=secrets)
 def test_the_clients_own_count_is_the_cost(tmp_path_factory: Any, runs: list[Any],

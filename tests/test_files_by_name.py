@@ -15,13 +15,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, in_process
+from conftest import Env, examples, in_process
 from test_headlines import Transcript
 
 NAMES = ["ci.yml", "renderer.py", "math_utils.py", "README.md"]
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(4, 8), deadline=None)
 @given(plan=st.lists(st.tuples(st.sampled_from(["alpha", "beta", "gamma"]),
                                st.lists(st.sampled_from(NAMES), min_size=1, max_size=3,
                                         unique=True)), min_size=1, max_size=4),

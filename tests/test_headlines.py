@@ -458,7 +458,7 @@ def opened_alike(draw: st.DrawFn) -> tuple[str, bool, list[list[str]]]:
     return opening, long_line, rests
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(4, 8), deadline=None)
 @given(case=opened_alike())
 def test_sessions_opened_alike_are_told_apart_by_their_first_distinct_words(
         tmp_path_factory: Any, case: tuple[str, bool, list[list[str]]]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, in_process
+from conftest import Env, examples, in_process
 
 PROJECTS = ["alpha", "beta", "gamma"]
 
@@ -37,7 +37,7 @@ def session(n: int, project: str, short: bool) -> tuple[str, list[bytes]]:
     return sid, [json.dumps(x).encode() for x in lines]
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(3, 6), deadline=None)
 @given(plan=st.lists(st.tuples(st.sampled_from(PROJECTS), st.booleans()), min_size=1,
                      max_size=6))
 def test_under_recorded_sums_are_marked_as_lower_bounds(

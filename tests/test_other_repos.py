@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, blocks, in_process, json_objects, main_files
+from conftest import Env, blocks, examples, in_process, json_objects, main_files
 from test_headlines import Transcript
 from vibe_vault.render import render
 
@@ -90,7 +90,7 @@ def _write(t: Transcript, path: Path) -> None:
     path.write_text("".join(json.dumps(x) + "\n" for x in t.lines))
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(3, 6), deadline=None)
 @given(order=st.permutations(["app", "lib"]), shas=st.tuples(sha7, sha7).filter(
     lambda s: s[0] != s[1]), subj=subject)
 def test_vv_files_links_a_file_only_to_its_own_repositorys_commit(

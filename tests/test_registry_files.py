@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, in_process
+from conftest import Env, examples, frontmatter, in_process
 from test_headlines import Transcript
 from test_worktree_files import _write_session
 
@@ -75,7 +75,7 @@ def test_the_registry_counts_the_subagents_files_as_the_note_does(tmp_path: Path
 
 # -- a renamed file, found by either path ----------------------------------------------
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(4, 8), deadline=None)
 @given(old=st.sampled_from(["notes.md", "docs/old name.md", "src/é.py"]),
        new=st.sampled_from(["moved.md", "archive/new name.md", "src/ü.py"]),
        how=st.sampled_from(["mv", "git mv"]), edited=st.booleans())

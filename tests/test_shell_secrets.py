@@ -213,7 +213,7 @@ def test_no_false_learning_from_ordinary_commands() -> None:
     assert len(state.fold.learned) <= 3  # the value (and its pieces), not PATH, HOME, LANG
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(6, 12), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(cases, st.booleans())
 def test_end_to_end_the_value_is_in_no_file_search_or_show(

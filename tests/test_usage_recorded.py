@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, corpus_files, in_process, json_objects
+from conftest import Env, corpus_files, examples, in_process, json_objects
 
 SID = "0a7ba7e5-0000-4000-8000-000000000001"
 
@@ -62,7 +62,7 @@ REPLY = st.tuples(st.sampled_from(["whole", "short"]), st.integers(40, 12_000),
                   st.integers(1, 4))
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(4, 8), deadline=None)
 @given(st.lists(REPLY, min_size=1, max_size=6))
 def test_the_note_says_how_much_output_replies_recorded_short_leave_out(
         tmp_path_factory: Any, replies: list[tuple[str, int, int]]) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, frontmatter, in_process
+from conftest import Env, examples, frontmatter, in_process
 
 SID = "5e55a0b1-0000-4000-8000-00000000000a"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -66,7 +66,7 @@ def span_said(first: str, last: str) -> str:
             else f"{first[11:16]}–{b} {last[11:16]}")
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(6, 12), deadline=None)
 @given(turns=st.lists(st.tuples(st.integers(0, 40), st.integers(1_000, 1_500_000)),
                       min_size=1, max_size=5),
        late=st.sampled_from([0, 14 * 60 + 50, 14 * 60 + 59]), away=st.sampled_from([0, 700, 2900]))
