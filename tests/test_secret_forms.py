@@ -113,12 +113,19 @@ COMMON_PASSWORDS = (
     "tesoro", "chocolate", "iloveyou", "qwerty", "trustno", "welkom", "sommar")
 
 
+# The README leaves a variable's name in capitals alone (`YOUR_API_KEY`): parts that
+# are words, a version's digit or two after one. A drawn password of that shape would
+# be such a name, so none is drawn; anything else in capitals and `_` is a password
+# (`AA_0000000`, drawn by this test on a fresh clone, was once left as a "name").
+_NAME_IN_CAPITALS = re.compile(r"[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+")
+
+
 def password(alphabet: str, low: int = 10, high: int = 24) -> Values:
     """A password: a letter or digit, then any of `alphabet`, with a digit and a letter."""
     return st.builds(lambda a, b: a + b, st.sampled_from(_ALNUM),
                      st.text(alphabet, min_size=low - 1, max_size=high - 1)).filter(
         lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
-        and v.strip() == v and "  " not in v)
+        and v.strip() == v and "  " not in v and not _NAME_IN_CAPITALS.fullmatch(v))
 
 
 def said(alphabet: str) -> Values:
@@ -721,3 +728,24 @@ def test_end_to_end_the_value_is_in_no_file_search_or_show(family: str, thorough
                 assert not leaks, (text, piece, leaks)
 
     check()
+
+
+@pytest.mark.parametrize("text", [
+    "USER deploy\r\nPASS AA_0000000\r\n230 Logged in", "ftp> PASS ADMIN_2024",
+    'password = "QA_1234567"', "AUTH default PROD_00_7",
+])
+def test_a_password_in_capitals_and_underscores_is_hidden(text: str) -> None:
+    from vibe_vault.redact import DEFAULT
+
+    out, n = DEFAULT.redact(text)
+    assert n == 1 and "REDACTED" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "PASS YOUR_PASSWORD", 'password = "DB_PASSWORD"', 'api_key = "OPENAI_API_KEY"',
+    'token = "OAUTH2_TOKEN"', 'secret = "MY_SECRET_V2"',
+])
+def test_a_variable_name_in_capitals_is_left_alone(text: str) -> None:
+    from vibe_vault.redact import DEFAULT
+
+    assert DEFAULT.redact(text) == (text, 0)

@@ -158,11 +158,14 @@ def _near_gate() -> str:
 
 # Values that are exact, obvious placeholders, not secrets: `your-token-here`,
 # `YOUR_API_KEY`, `sk-...`, `<token>`, `${VAR}`, `changeme`, `password`.
+# (A name in capitals, `YOUR_API_KEY`, `DB_PASSWORD`, `OAUTH2_TOKEN`, is one when each
+# of its parts is a word, a version's digit or two allowed after it: `AA_0000000` or
+# `ADMIN_2024` is a password someone chose, not a variable's name.)
 _PLACEHOLDER = (
     r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$[A-Za-z_][A-Za-z0-9_]*|%\([a-z_]+\)s"
     r"|%[A-Za-z_][A-Za-z0-9_]*%|\$env:[A-Za-z_][A-Za-z0-9_]*"
     r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
-    r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+(?:_[A-Z0-9]+)+)"
+    r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+)"
     r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
     r"|redacted|xxx+|x+-x+(?:-x+)*)s?"
 )
