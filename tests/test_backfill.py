@@ -364,6 +364,9 @@ def test_daily_notes_when_enabled(env: Env) -> None:
 
 
 def test_session_end_updates_registry_and_indexes(env: Env) -> None:
+    # What SessionEnd writes, not how fast: on a loaded machine its default budget
+    # can run out first, and then it rightly hands the rest on (test_cut_short).
+    (env.root / "config.toml").write_text("session_end_deadline = 60\n")
     projects = lay_out(env, SMALL[:1])
     main = next(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))
     r = env.hook({"hook_event_name": "SessionEnd", "session_id": main.stem,
@@ -449,25 +452,33 @@ def test_the_cycle_collector_is_back_as_it_was_after_a_backfill(env: Env) -> Non
     assert (enabled, frozen) == ("True", "0")
 
 
-def test_a_backfill_stopped_by_ctrl_c_keeps_what_it_finished(env: Env, tmp_path: Path) -> None:
+def test_a_backfill_stopped_by_ctrl_c_keeps_what_it_finished(tmp_path: Path) -> None:
     """Every session finished when Ctrl-C came has its registry row (the one in
     hand may have its state saved and not yet its row); the next run does the
     rest without reading those again, and the vault ends as one run leaves it."""
     import signal
 
-    lay_out(env, SMALL)
-    proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", "backfill", "--jobs", "1"],
-                            env=env.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    # Once a session is done (its state saved, after its note), not before:
-    # a note alone can be a session caught between the two.
-    while (not list((env.state / "sessions").glob("*.state"))
-           and time.monotonic() < deadline and proc.poll() is None):
-        time.sleep(0.002)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    # A backfill can finish every session between the first state and the signal
+    # (a fast machine, a lucky schedule): then nothing was interrupted, and it is
+    # tried again in a new home; a run that ends any other way fails at once.
+    for attempt in range(5):
+        env = Env(tmp_path / f"attempt-{attempt}")
+        lay_out(env, SMALL)
+        proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", "backfill", "--jobs", "1"],
+                                env=env.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        # Once a session is done (its state saved, after its note), not before:
+        # a note alone can be a session caught between the two.
+        while (not list((env.state / "sessions").glob("*.state"))
+               and time.monotonic() < deadline and proc.poll() is None):
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        states = {p.stem for p in (env.state / "sessions").glob("*.state")}
+        if proc.returncode == 0 and len(states) == len(SMALL):
+            continue  # it had finished: no Ctrl-C to keep anything from
+        break
     assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err
-    states = {p.stem for p in (env.state / "sessions").glob("*.state")}
     assert 0 < len(states) < len(SMALL)  # stopped part way
     rows = set(env.registry().sessions)
     assert rows <= states and len(states - rows) <= 1  # --jobs 1: one session in hand
