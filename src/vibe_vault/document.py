@@ -59,15 +59,18 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     # The conversation in full (the turns keep a cut of it, and not the middle
     # turns): every prompt and answer text, subagents' too.
     prompts: list[str] = [s.text for s in f.said if s.kind == "prompt"]
-    answers: list[str] = []
-    # Answers, and subagents' instructions and reports as the session saw them
-    # (their own files, folded below, may repeat them: kept once).
-    answers.extend(s.text for s in f.said if s.kind in ("answer", "task", "report"))
+    answers: list[str] = [s.text for s in f.said if s.kind == "answer"]
+    # Subagents: what each was asked to do, and what it answered, as the
+    # session saw them, then their own conversations (their files, or inline
+    # in older layouts; these may repeat the former: kept once). A part of
+    # their own, so a hit there says `subagent`, not the session's answer.
+    subagents = [f"{sub.type} {sub.description}" for sub in f.subagents]
+    subagents.extend(s.text for s in f.said if s.kind in ("task", "report"))
     for agent in state.agents.values():
         if not agent.foreign:
-            answers.extend(s.text for s in agent.fold.work.said)
+            subagents.extend(s.text for s in agent.fold.work.said)
     if f.sidechain is not None:
-        answers.extend(s.text for s in f.sidechain.said)
+        subagents.extend(s.text for s in f.sidechain.said)
     actions: list[str] = []
     for turn in f.turns:
         if turn.kind == USER_SHELL:
@@ -77,13 +80,13 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         elif turn.kind != "prompt" and turn.detail:
             answers.append(turn.detail)  # a compaction's summary
         for action in turn.actions:
+            if action.kind == "agent":
+                continue  # a subagent started: its type and description, under subagents
             parts = [action.said, action.text]
             if action.kind not in ("bash", "edit"):  # there `detail` is a label of ours
                 parts.append(action.detail)
             actions.append(" ".join(p for p in parts if p))
     prompts.extend(q.text for q in f.queued)
-    for sub in f.subagents:
-        actions.append(f"{sub.type} {sub.description}")
     commits = [c for _, c in work.commits]
     todos = [t.text for t in (f.todos or list(f.tasks.values()))]
     texts = {
@@ -97,6 +100,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         "commands": "\n".join(c.command for _, c in work.commands),
         "errors": "\n".join(e.text for _, e in work.errors),
         "todos": "\n".join(todos),
+        "subagents": "\n".join(dict.fromkeys(s for s in subagents if s.strip())),
         "answers": "\n".join(dict.fromkeys(answers)),
         "recaps": "\n".join(r.text for r in f.recaps),
         "models": " ".join(dict.fromkeys([*f.models, *(m for a in state.agents.values()

@@ -21,24 +21,28 @@ import re
 from functools import cache
 
 # The index's text columns, in the order the database declares them, with how
-# much a match in each weighs when hits are ranked (bm25 weights).
+# much a match in each weighs when hits are ranked (bm25 weights). A hit's
+# snippet names the first column, in this order, whose line holds the most of
+# the words: a command is also an action (its line in the story), a file
+# written too, so the parts that say more come before `actions`.
 COLUMNS: dict[str, float] = {
     "title": 10.0,
     "prompts": 5.0,
     "commits": 4.0,
     "files": 3.0,
-    "actions": 2.0,
     "commands": 2.0,
     "errors": 2.0,
     "todos": 2.0,
     "recaps": 2.0,  # Claude Code's own recaps of the session: before its answers
+    "actions": 2.0,
+    "subagents": 1.0,  # their instructions, descriptions, reports and own conversation
     "answers": 1.0,
     "models": 1.0,
 }
 # What a hit's snippet says it matched in, by column.
 PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
-         "actions": "action", "commands": "command", "errors": "error", "todos": "todo",
-         "answers": "answer", "models": "model", "recaps": "recap"}
+         "commands": "command", "errors": "error", "todos": "todo", "recaps": "recap",
+         "actions": "action", "subagents": "subagent", "answers": "answer", "models": "model"}
 
 # A query longer than this is refused, not run: its cost grows with its terms
 # (a 2,000-word query took 17 s) and no one types so much to find a session.

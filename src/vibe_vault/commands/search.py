@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "search",
         help="find past sessions by what was asked, said and done in them",
-        description="Full-text search over every session's title, prompts, answers, "
+        description="Full-text search over every session's title, prompts, answers, subagents, "
         "actions, commands, files, commits, errors and todos (the redacted text the notes "
         "hold), best match first. Words must all match; \"a phrase\" matches as written; "
         "prefix* matches words starting so; -word leaves out sessions that have it.",
