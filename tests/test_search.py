@@ -842,3 +842,68 @@ def test_a_snippet_of_a_long_answer_shows_the_line_holding_the_words_together() 
                              parse("suppress expected timeout warnings").terms)
     assert column == "answers"
     assert got == "- `silentLogger` to **suppress** **expected** **timeout** **warnings**", got
+
+
+# -- --since ------------------------------------------------------------------------------
+
+@settings(max_examples=3, deadline=None)
+@given(st.data())
+def test_since_keeps_the_sessions_started_that_day_or_later_where_the_user_is(
+        tmp_path_factory: Any, data: st.DataObject) -> None:
+    """`--since DAY` keeps exactly the sessions whose first entry is on DAY or
+    later in the user's time zone (the oracle: each generated start, read in
+    that zone here); a day the calendar does not have is refused in one line
+    naming --since, exit 2."""
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    env = Env(tmp_path_factory.mktemp("since"))
+    env.here = in_process("search since")
+    zone = data.draw(st.sampled_from(["UTC", "Asia/Tokyo", "America/Los_Angeles",
+                                      "Australia/Adelaide"]), label="zone")
+    env.env["TZ"] = zone
+    base = datetime(2026, 3, 1, tzinfo=UTC)
+    # minutes from the base: near midnights, so a zone moves sessions across days
+    offsets = data.draw(st.lists(st.integers(0, 6 * 24 * 60), min_size=2, max_size=6,
+                                 unique=True), label="starts")
+    slug = env.claude / "projects" / "-home-u-since"
+    slug.mkdir(parents=True)
+    starts: dict[str, datetime] = {}
+    for i, minutes in enumerate(offsets):
+        sid = f"5e55c0de-0000-4000-8000-{i:012d}"
+        at = base + timedelta(minutes=minutes)
+        stamp = at.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        later = (at + timedelta(seconds=5)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        common = {"sessionId": sid, "cwd": "/home/u/since", "version": "2.1.99",
+                  "parentUuid": None}
+        lines = [{**common, "type": "user", "uuid": f"{sid}-0", "timestamp": stamp,
+                  "message": {"role": "user", "content": "look at zqsinceword please"}},
+                 {**common, "type": "assistant", "uuid": f"{sid}-1", "timestamp": later,
+                  "message": {"id": f"m{i}", "model": "claude-sonnet-4-6", "role": "assistant",
+                              "content": [{"type": "text", "text": "done"}],
+                              "usage": {"input_tokens": 1, "output_tokens": 1}}}]
+        (slug / f"{sid}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+        starts[sid] = at
+    assert env.vv("backfill").returncode == 0
+    days = sorted({at.astimezone(ZoneInfo(zone)).date() for at in starts.values()})
+    for day in [days[0] - timedelta(days=1), *days, days[-1] + timedelta(days=1)]:
+        want = {sid for sid, at in starts.items() if at.astimezone(ZoneInfo(zone)).date() >= day}
+        got = {h["session_id"] for h in search(env, "zqsinceword", "--since", day.isoformat())}
+        assert got == want, (zone, day.isoformat())
+    y, m, d = data.draw(st.tuples(st.integers(2000, 2099), st.integers(0, 13),
+                                  st.integers(0, 32)).filter(lambda t: not _a_day(*t)),
+                        label="not a day")
+    r = env.vv("search", "zqsinceword", "--since", f"{y:04d}-{m:02d}-{d:02d}")
+    assert r.returncode == 2 and r.stdout == b"", r
+    said = r.stderr.decode()
+    assert said.count("\n") == 1 and "--since" in said and "Traceback" not in said, said
+
+
+def _a_day(y: int, m: int, d: int) -> bool:
+    from datetime import date
+
+    try:
+        date(y, m, d)
+    except ValueError:
+        return False
+    return True

@@ -94,7 +94,10 @@ def since_date(text: str, now: float | None = None) -> str:
     """An ISO date from `YYYY-MM-DD` or an age like `3d`, `2w`, `6m`, `1y`."""
     text = text.strip().lower()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        time.strptime(text, "%Y-%m-%d")  # ValueError when not a real date
+        try:
+            time.strptime(text, "%Y-%m-%d")
+        except ValueError:  # (its own words, "day is out of range for month", name no option)
+            raise ValueError(f"--since {text!r} is not a date of the calendar") from None
         return text
     if text in ("today", "yesterday"):
         text = "0d" if text == "today" else "1d"
