@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -400,6 +401,27 @@ def test_query_syntax() -> None:
     for bad in ("", "-x", "*", '""', "-- - *"):
         with pytest.raises(BadQuery):
             parse(bad)
+
+
+# Punctuation, symbols (emoji among them) and spaces: no letter or digit at
+# all, also as NFKC spells them (⒜ is "(a)").
+_NO_WORD = st.text(st.characters(categories=["P", "S", "Zs"]), min_size=1, max_size=12).filter(
+    lambda t: not any(unicodedata.category(c)[0] in "LN"
+                      for c in unicodedata.normalize("NFKC", t)))
+
+
+@given(_NO_WORD, st.booleans())
+def test_a_query_without_a_word_says_why_nothing_is_looked_for(text: str,
+                                                                negated: bool) -> None:
+    """A query of emoji or punctuation only is refused saying words are
+    letters and digits; only one whose words are all left out (-word) is told
+    that a -word only leaves things out."""
+    query = ("-zqleftout " if negated else "") + text
+    with pytest.raises(BadQuery) as err:
+        parse(query)
+    said = str(err.value)
+    assert ("-word" in said) == negated, (query, said)
+    assert negated or "letters and digits" in said, (query, said)
 
 
 @pytest.mark.corpus

@@ -184,8 +184,12 @@ def parse(text: str) -> Query:
         terms.extend((t, prefix and i == len(pieces) - 1) for i, t in enumerate(pieces))
         if not quoted and not prefix:
             plain.extend(parts)
-    if not wanted:
+    if not wanted and unwanted:
         raise BadQuery("give at least one word to look for (a -word only leaves things out)")
+    if not wanted:
+        # (emoji, punctuation: the index holds words of letters and digits only)
+        raise BadQuery("nothing to look for: words are letters and digits (emoji and "
+                       "punctuation alone are not indexed)")
     expr = " AND ".join(wanted)
     for phrase in unwanted:
         expr = f"({expr}) NOT {phrase}"
