@@ -6,8 +6,11 @@ from the JSON here, not from vv's code.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS, Env, examples, frontmatter, in_process, session_files
@@ -790,13 +793,60 @@ def test_a_query_no_session_fully_holds_shows_those_holding_most_of_it(
     assert {sid for sid, _, _ in got[len(full):]} == (near if full or len(wanted) > 1 else set())
     for sid, held, of in got:
         assert (held, of) == (eligible[sid], len(wanted))
-    assert [held for _, held, _ in got] == sorted((held for _, held, _ in got), reverse=True)
+    # the closest: the rarer the words held, the sooner (each weighs log(N / n),
+    # N the sessions, n those holding it), then the most words
+    n = {w: sum(w in own for own in holds.values()) for w in wanted}
+    weight = {sid: sum(math.log((count + 1) / n[w]) for w in own & set(wanted))
+              for sid, own in holds.items()}
+    closest = [(weight[sid], held) for sid, held, _ in got[len(full):]]
+    for (w1, h1), (w2, h2) in itertools.pairwise(closest):
+        assert w1 > w2 - 1e-9 and (abs(w1 - w2) > 1e-9 or h1 >= h2), (got, weight)
     text = env.vv("search", *query).stdout.decode()
     if near:
         assert f"of the {len(wanted)} words" in text
         assert ("no session has every word" in text) == (not full)
     elif not full:
         assert text.strip() == "no session matches"
+
+
+COMMON = ["where", "did", "we", "the", "for", "with", "about", "that"]
+
+
+@settings(max_examples=4, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_the_closest_session_is_the_one_holding_the_rare_words_not_the_common_ones(
+        tmp_path_factory: Any, data: st.DataObject) -> None:
+    """A question typed as a sentence: most sessions say its common words
+    (where, did, the…), one says its rare ones and few of the common; none
+    holds every word. That one comes first, though others hold more words."""
+    env = Env(tmp_path_factory.mktemp("rare"))
+    env.here = in_process("search rare first")
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    others = data.draw(st.integers(3, 9), label="other sessions")
+    common = rng.sample(COMMON, data.draw(st.integers(4, 6), label="common words"))
+    rare = rng.sample(VOCAB, data.draw(st.integers(2, 3), label="rare words"))
+    # the query: these and a word no session has (so none holds every word);
+    # the one meant holds every rare word and just enough common ones to hold
+    # half the query's words
+    need = (len(common) + len(rare) + 2) // 2
+    mine = set(rare) | set(rng.sample(common, need - len(rare)))
+    slug = env.claude / "projects" / "-home-u-rare"
+    slug.mkdir(parents=True)
+    sessions = {"c105e570-0000-4000-8000-000000000000": mine}
+    for k in range(1, others + 1):
+        # every common word (one of them a rare word too): more words than the one meant
+        sessions[f"c105e570-0000-4000-8000-{k:012d}"] = set(common) | (
+            {rare[0]} if k == 1 else set())
+    for sid, words in sessions.items():
+        text = " ".join(rng.sample(sorted(words), len(words)))
+        (slug / f"{sid}.jsonl").write_text(conversation(sid, [["done " + text]], ["look"]))
+    assert env.vv("backfill").returncode == 0
+    query = [*common, *rare, "zqnosession"]  # (no session has it: none holds every word)
+    rng.shuffle(query)
+    hits = search(env, *query)
+    assert hits and hits[0]["session_id"] == "c105e570-0000-4000-8000-000000000000", (
+        query, [(h["session_id"][-2:], h["words"]) for h in hits])
+    assert hits[0]["words"]["held"] < max(h["words"]["held"] for h in hits)
 
 
 # Filler that is never a query term, nor a prefix of one; terms from another alphabet.

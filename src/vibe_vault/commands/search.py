@@ -332,7 +332,7 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             if partial and (i == 0 or objects[i - 1]["words"]["held"] == words["of"]):
                 print(("\n" if i else "") + ("no session has every word" if i == 0 else
                                               "sessions with some of the words")
-                      + ": the closest, most words first")
+                      + ": the closest first (the rarer the words it holds, the closer)")
             if i:
                 print()
             lines = [f"{obj['matched']}: {obj['snippet']}"] if obj["snippet"] else []
