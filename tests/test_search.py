@@ -190,6 +190,37 @@ def test_show_and_resume_take_a_short_id(corpus_env: Env) -> None:
     assert r.returncode == 2 and b"no session" in r.stderr
 
 
+@settings(max_examples=3, deadline=None)
+@given(st.lists(st.from_regex(r"[A-Za-z][A-Za-z0-9_.]{2,20}", fullmatch=True),
+                min_size=1, max_size=4, unique_by=str.lower))
+def test_the_short_id_in_a_notes_name_names_its_session_whatever_the_id(
+        tmp_path_factory: Any, ids: list[str]) -> None:
+    """Sessions whose ids are not UUIDs (a transcript's file stem) get a
+    digest as the short id in their note's name: `vv show`, `vv resume` and
+    `vv reprocess` take it as they take a UUID's first characters. The oracle
+    is the vault: each note's file name and the session_id in its frontmatter."""
+    env = Env(tmp_path_factory.mktemp("ids"))
+    env.here = in_process("search note short ids")
+    slug = env.claude / "projects" / "-home-u-ids"
+    slug.mkdir(parents=True)
+    for sid in ids:
+        (slug / f"{sid}.jsonl").write_text(conversation(sid, [["done"]], [f"look {sid}"]))
+    assert env.vv("backfill").returncode == 0
+    named = {}
+    for path, note in env.notes().items():
+        named[path.rsplit("/", 1)[1][:-3].rsplit("-", 1)[1]] = (path, frontmatter(note))
+    assert sorted(str(fm["session_id"]) for _, fm in named.values()) == sorted(ids)
+    for short, (path, fm) in named.items():
+        for typed in (short, short.upper()):
+            r = env.vv("show", typed, "--path")
+            assert r.returncode == 0 and r.stdout.decode().strip() == str(env.vault / path), (
+                typed, fm["session_id"], r.stderr)
+        r = env.vv("resume", short)
+        assert r.returncode == 0 and r.stdout.decode().strip().endswith(
+            f"--resume {fm['session_id']}"), r
+        assert env.vv("reprocess", short).returncode == 0
+
+
 @pytest.mark.corpus
 def test_a_short_id_that_names_two_sessions_is_an_error(env: Env) -> None:
     from test_hook_contract import SESSION, place

@@ -40,8 +40,16 @@ def pick(given: str, known: Iterable[str], shortest: int = 4) -> str:
     (with at least `shortest` characters). Raises SessionNotFound, with a
     message for the user, when it names none, AmbiguousSession when more than one."""
     given = given.strip()
+    known = list(known)
     matches = sorted({sid for sid in known if sid == given
                       or (len(given) >= shortest and sid.startswith(given))})
+    if not matches and len(given) >= shortest:
+        # The short id in the note's name of an id that is not a UUID: a
+        # digest of it (`ses_stage0_small`'s note ends in `-a33b5c10.md`).
+        from vibe_vault.vault import short_id
+
+        low = given.lower()
+        matches = sorted({sid for sid in known if short_id(sid, len(low)) == low != sid[:len(low)]})
     if given in matches:
         return given
     if len(matches) == 1:

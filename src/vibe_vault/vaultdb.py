@@ -1061,6 +1061,13 @@ def _ends_with(text: str) -> str:
     return "%" + text.replace("^", "^^").replace("%", "^%").replace("_", "^_")
 
 
+def sessions_whose_note(conn: sqlite3.Connection, like: str, limit: int = 10) -> list[Hit]:
+    """Sessions whose note's path is LIKE `like` (a scan: for what an id does not find)."""
+    return [_hit(row) for row in conn.execute(
+        f"SELECT {_HIT} FROM sessions s{_FOLDER} WHERE s.note LIKE ? "
+        "ORDER BY s.session_id LIMIT ?", (like, limit))]
+
+
 def sessions_starting(conn: sqlite3.Connection, prefix: str, limit: int = 10) -> list[Hit]:
     """Sessions whose id starts with `prefix`."""
     return [_hit(row) for row in conn.execute(

@@ -149,11 +149,27 @@ def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
               "session id (the short id in the note's name)", file=sys.stderr)
         return None
     candidates = {h.session_id: h for h in sessions_starting(conn, given, 50)}
+    if not candidates:
+        # The short id in a note's name is a digest of an id that is not a
+        # UUID (`ses_stage0_small`'s note ends in `-a33b5c10.md`).
+        candidates = {h.session_id: h for h in _named_in_note(conn, given)}
     try:
         return candidates[pick(given, candidates, shortest=SHORT)]
     except SessionNotFound as exc:
         print(f"vv: {_without_note(conn, given) or exc}", file=sys.stderr)
         return None
+
+
+def _named_in_note(conn: sqlite3.Connection, given: str) -> list[Hit]:
+    """The sessions whose note's name ends with a short id starting with `given`."""
+    from vibe_vault.vaultdb import sessions_whose_note
+
+    out = []
+    for hit in sessions_whose_note(conn, f"%-{given}%.md", 50):
+        stem = hit.note.rsplit("/", 1)[-1][:-3]
+        if stem.rsplit("-", 1)[-1].lower().startswith(given):
+            out.append(hit)
+    return out
 
 
 def _without_note(conn: sqlite3.Connection, given: str) -> str:
