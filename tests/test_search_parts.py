@@ -2,7 +2,7 @@
 
 Sessions are generated with a word of their own in exactly one place of the
 transcript (a later prompt, an answer, a commit's subject as git printed it, a
-file's path, a web search, a command, an error, a todo, the model, a
+file's path, a web search, a command, an error, a todo, a recap, the model, a
 subagent's instructions, description, report or own conversation, the title
 the user gave); `vv search --json WORD` must find that session alone and say
 the part the generator put the word in (the oracle is where it was put, not
@@ -37,6 +37,7 @@ PLACES: list[tuple[str, str]] = [
     ("command", "command"),
     ("error", "error output"),
     ("todo", "todo"),
+    ("recap", "away summary"),
     ("model", "model"),
     ("subagent", "task prompt"),
     ("subagent", "task description"),
@@ -120,9 +121,12 @@ def session(sid: str, place: str, word: str, rng: random.Random) -> tuple[
         result("t7", say(10, "task report"),
                toolUseResult={"agentId": "a1", "status": "completed"}),
         assistant(text(say(10))),
+        entry("system", subtype="away_summary", content=say(8, "away summary")),
     ]
-    if place == "custom-title":
-        main.append({"type": "custom-title", "customTitle": say(3, place), "sessionId": sid})
+    # Every session is given a title (/rename), so no other part titles it (a
+    # recap would, else): the word is in its title only where it is put there.
+    main.append({"type": "custom-title", "customTitle": say(3, "custom-title"),
+                 "sessionId": sid})
     agent = [
         entry("user", message={"role": "user", "content": say(8, "subagent's prompt")},
               isSidechain=True, agentId="a1"),
