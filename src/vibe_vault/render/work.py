@@ -10,6 +10,8 @@ from msgspec import Struct, field
 
 from vibe_vault import text as tx
 from vibe_vault.figures import (
+    OPEN_AFTER,
+    OPEN_BEFORE,
     duration,
     n,
     plural,
@@ -366,22 +368,14 @@ def open_threads(page: Page) -> list[Md]:
     out.extend(md("- [ ] {}", text(w)) for w in (unanswered_words(end), question_words(end)) if w)
     out.extend(md("- [ ] {}", text(w)) for w in unsent)
     for t in left:
-        if t.status == "command":
-            out.append(md("- [ ] {} *(left running in the background)*", code(t.text)))
-            continue
-        if t.status == "monitor":
-            out.append(md("- [ ] Monitor: {} *(left running in the background)*", text(t.text)))
-            continue
-        if t.status == "wakeup":
-            out.append(md("- [ ] Wake-up: {} *(scheduled, not yet fired)*", text(t.text)))
-            continue
-        if t.status == "scheduled":
-            out.append(md("- [ ] Scheduled: {} *(still scheduled when the session ended)*",
-                          text(t.text)))
-            continue
-        suffix = (md(" *(in progress)*") if t.status == "in_progress" else
-                  md(" *(running in the background)*") if t.status == "background" else BLANK)
-        out.append(md("- [ ] {}{}", text(t.text), suffix))
+        # Said as the records say it (figures.OPEN_BEFORE/OPEN_AFTER): one
+        # source of these words; a command left running shown as code.
+        status = str(t.status)
+        after = OPEN_AFTER.get(status, "")
+        words = code(t.text) if status == "command" else text(t.text)
+        before = OPEN_BEFORE.get(status, "")
+        out.append(md("- [ ] {}{}{}", md("{} ", text(before)) if before else BLANK, words,
+                      md(" *({})*", text(after)) if after else BLANK))
     if not left and not end.unanswered and not end.question and not unsent:
         out.append(md("Nothing left open."))
     out.append(BLANK)
