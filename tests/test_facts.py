@@ -223,7 +223,7 @@ SESSIONS = [p for p in main_files() if has_assistant(p)]
 def shown(note: str) -> str:
     """A note's Markdown as its reader sees the words: CommonMark's backslash
     escapes and the entities the escapers write taken back (transcript text is
-    escaped where it lands: `#89` is written `\\#89`, `<T>` as `&lt;T>`)."""
+    escaped where it lands: `#wip` is written `\\#wip`, `<T>` as `&lt;T>`)."""
     unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", note)
     return unescaped.replace("&lt;", "<").replace("&amp;", "&")
 

@@ -613,7 +613,7 @@ def test_a_commit_says_what_later_output_showed_of_it(
     section = note.split("## Commits and PRs\n", 1)[1].split("\n## ", 1)[0]
     line = next(x for x in section.splitlines() if f"`{sha}`" in x)
     landed = log == "squash"
-    assert (f"squash-merged as `{squash}` (PR \\#{number})" in line) == landed, line
+    assert (f"squash-merged as `{squash}` (PR #{number})" in line) == landed, line
     assert ("branch deleted" in line) == (delete != "no"), line
     assert "squash-merged" in line or not landed
     if not landed and delete == "no":

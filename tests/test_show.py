@@ -1,5 +1,5 @@
 """Review 15, finding 13: `vv show` on a terminal prints the words, not the
-Markdown escapes that keep them from being markup (`PR \\#89`, `\\## Stack`);
+Markdown escapes that keep them from being markup (`\\#wip`, `\\## Stack`);
 the note's file keeps its escapes, and a pipe gets the file as it is.
 
 The oracle is the text itself: generated words, full of the characters the
@@ -49,13 +49,13 @@ def test_fenced_blocks_and_frontmatter_stay_as_written(words: str, body: list[st
 
 def test_vv_show_on_a_terminal_prints_the_words(env: Env) -> None:
     t = Transcript()
-    t.prompt("let's start with #89 and <T> & co")
+    t.prompt("let's start with #wip and <T> & co")
     t.say("## Stack 1\nPR #89 reverts PR #95.")
     t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
     assert env.vv("backfill").returncode == 0
     (path,) = env.notes()
     saved = (env.vault / path).read_text()
-    assert "\\#89" in saved  # the file keeps its escapes
+    assert "\\#wip" in saved  # the file keeps its escapes (a tag's)
     piped = env.vv("show", t.sid[:8]).stdout.decode()
     assert piped == saved
     main, child = pty.openpty()
@@ -77,6 +77,6 @@ def test_vv_show_on_a_terminal_prints_the_words(env: Env) -> None:
     proc.wait(timeout=30)
     os.close(main)
     shown = got.decode().replace("\r\n", "\n")
-    assert "let's start with #89 and <T> & co" in shown, shown
+    assert "let's start with #wip and <T> & co" in shown, shown
     assert "PR #89 reverts PR #95" in shown and "\\#" not in shown.split("\n---\n", 1)[1]
     assert Path(env.vault / path).read_text() == saved

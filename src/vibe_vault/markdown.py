@@ -100,11 +100,25 @@ def yaml_str(text: str) -> Md:
 # Obsidian tag or block id at a word's start (`#tag`, `^id`), a script or file
 # link's scheme, a backslash escaping what follows (at the end, what our own
 # markup puts after the words).
+# A `#` that starts no tag (Obsidian's tags need a character that is not a
+# digit: `#47` is none) nor a heading (mid-line) reads as itself: left plain,
+# so "#47 has been merged" shows no backslash in a viewer that renders nothing.
+_NO_TAG = r"[0-9]*(?:[\s.,:!?)\]}'\"]|\Z)"
 _INLINE = patterns.compile(
-    r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|\[\[|!\[|\[\^|\](?=[(\[:])|`|%%+|::+|(?<!\S)[#^]"
+    r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|\[\[|!\[|\[\^|\](?=[(\[:])|`|%%+|::+"
+    r"|(?<!\S)(?:\^|#(?!" + _NO_TAG + r"))"
     r"|\\(?=[!-/:-@\[-`{-~]|\Z)"
     r"|(?i:\b(?:javascript|vbscript|file|data)(?=:))")
 _DIGITS = "0123456789"
+
+
+_HASH_WORDS = patterns.compile("#" + _NO_TAG)
+
+
+def _starts_markup(line: str) -> bool:
+    """Whether a line opening with `#` is a heading or a tag: not when the `#`
+    is followed by digits alone (`#47 has been merged`)."""
+    return _HASH_WORDS.match(line) is None or line[1:2] in ("", " ", "\t")
 
 
 def _unblocked(line: str) -> str:
@@ -115,7 +129,7 @@ def _unblocked(line: str) -> str:
     first = line[:1]
     if not first:
         return line
-    if first in "#>" or line.startswith("~~~") or (
+    if first == ">" or (first == "#" and _starts_markup(line)) or line.startswith("~~~") or (
             first in "-+*" and line[1:2] in ("", " ", "\t")) or (
             first in "-*_" and line.count(first) >= 3 and not line.strip(first + " \t")):
         return "\\" + line
@@ -416,8 +430,12 @@ def quote(text: str) -> Md:
                 open_fence, fence_item = "", 0
         elif not open_fence:
             line = _inert(line)
-            if line.startswith("#") or _underlines(line):
+            words = line.lstrip(" ")
+            if _underlines(line):
                 line = "\\" + line
+            elif words.startswith("#") and len(line) - len(words) <= 3 and _starts_markup(words):
+                # (up to three spaces before it: still a heading)
+                line = line[:len(line) - len(words)] + "\\" + words
         out.append("> " + line if line else ">")
     if open_fence:
         out.append("> " + open_fence)
@@ -571,8 +589,8 @@ def _shown_line(line: str) -> str:
 
 def for_terminal(note: str) -> str:
     """A note as `vv show` prints it on a terminal: the words as they read,
-    without the escapes that keep them from being Markdown (`PR \\#89` shows
-    `PR #89`); its frontmatter and fenced blocks as written. The file keeps
+    without the escapes that keep them from being Markdown (`\\#wip` shows
+    `#wip`); its frontmatter and fenced blocks as written. The file keeps
     its escapes."""
     lines = note.split("\n")
     out: list[str] = []

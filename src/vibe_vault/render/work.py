@@ -261,7 +261,7 @@ def _commit_line(label: str, commit: Commit) -> list[Md]:
         sha = md("{} ({})", sha, text(commit.how))
     subject = md(" {}", text(commit.subject)) if commit.subject else BLANK
     by = md(" (by subagent {})", emphasis(label)) if label else BLANK
-    fate = [md("squash-merged as {} (PR \\#{})", code(commit.landed), text(str(commit.landed_pr)))
+    fate = [md("squash-merged as {} (PR #{})", code(commit.landed), text(str(commit.landed_pr)))
             if commit.landed_pr else md("squash-merged as {}", code(commit.landed))
             ] if commit.landed else []
     if commit.folded:
