@@ -114,17 +114,28 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
             assert title != tx.title_line(remark, 80), title
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200, 600), deadline=None)
 @given(text=st.lists(st.one_of(words, st.sampled_from(
     ["the", "of", "a", "to", "and", "x.", "why?", "now,", "-", "e.g.,", "v1.2",
      *sorted(DANGLING)])),
     min_size=1, max_size=40).map(" ".join),
        greeting=st.sampled_from(["", "Hey Claude, ", "hi! ", "Hello claude: "]))
 def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str) -> None:
+    """The title is a cut of the request's words from their start, after a
+    greeting and a discourse marker ("now,"); or, when that cut reads as no
+    words (not most of it prose), from the start of a later sentence of it."""
     title = tx.title_line(greeting + text, 80)
     assert len(title) <= 80
-    request = text[0].upper() + text[1:] if greeting else text
-    assert is_cut_of(title, request), (title, request)
+    marker = re.match(r"(?i)(?:now|so|ok|okay|well|right|alright)\s*[,!.]\s*(?=\S)", text)
+    request = text[marker.end():] if marker else text
+    request = request[0].upper() + request[1:] if greeting or marker else request
+    if is_cut_of(title, request):
+        return
+    tokens = title.split()
+    prose = [w for w in tokens if re.fullmatch(r"[^\W\d_][\w'-]*[,.;:!?…)]*", w)]
+    assert len(prose) * 2 > len(tokens), (title, request)
+    later = [request[m.end():] for m in re.finditer(r"[.?!]+\s+(?=\S)", request)]
+    assert any(is_cut_of(title, s) for s in later), (title, request)
 
 
 def test_a_plugin_command_names_the_session_it_opened() -> None:

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 59
+STATE_VERSION = 60
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -603,6 +603,9 @@ class Fold(Struct, omit_defaults=True):
     custom_title: Redacted = Redacted("")
     first_prompt_title: Redacted = Redacted("")
     first_command_title: Redacted = Redacted("")  # the slash command that opened the session
+    # The first request was interrupted before Claude did anything: the next
+    # request (often the same words, completed) takes the title from it.
+    title_open: bool = False
     # fold.calls: tool calls, paired with their results
     seq: int = 0
     tool_calls: dict[Redacted, int] = field(default_factory=dict)

@@ -236,16 +236,76 @@ _DANGLING = frozenset({
     "there's", "that's", "we're", "you're", "they're", "don't", "doesn't", "didn't"})
 
 
+# Words before a request that say nothing of it: a discourse marker ("Ok,
+# so", "Alright,") or a sentence announcing that a request follows ("before
+# tackling the next task, i'd like to ask one extra request.", "I have a
+# question:"). Left out of a title when the request follows them.
+_MARKER = (r"(?i)^(?:(?:ok(?:ay)?|alright|well|right|now|so)\s*[,!.]\s*(?:so\b,?\s*)?"
+           r"|(?:ok(?:ay)?|alright)\s+so\b,?\s*)(?=\S)")
+_ANNOUNCED = (
+    r"(?:request|question|ask|favou?r|thing|task|change|tweak|idea|issue|problem)s?")
+_PREAMBLE = (
+    r"(?i)^(?:(?:before|after|now|so|ok(?:ay)?|also|and|but)\b[^.?!:]{0,60}?,\s*)?"
+    r"(?:(?:i'?d (?:like|love)(?: to)?|i (?:want|need)(?: to)?|i (?:have|got)|i've got"
+    r"|can i|could i|may i|let me|here'?s|there'?s|just)\s+)?"
+    r"(?:(?:ask|make|add|have|raise)\s+(?:you\s+)?)?"
+    r"(?:(?:one|a|an|another|some|two|a few|few|one more|more|quick|small|little|extra"
+    r"|last|final|new|couple of|further|follow-up)\s+)*" + _ANNOUNCED +
+    r"(?:\s+(?:for you|first|before that|too))?\s*[.:!]+(?:\s+|$)")
+# A word of prose (not a path, a file mention, a flag or a number).
+_PROSE_WORD = r"^[^\W\d_][\w'’-]*[,.;:!?…)]*$"
+
+
+def reads_as_words(title: str) -> bool:
+    """Whether a title reads as words about the work: more than half of it
+    words of prose (not `@public/a.css, @public/b.html…`; a short one, "Fix
+    login", does)."""
+    tokens = title.split()
+    prose = sum(1 for t in tokens if rx(_PROSE_WORD).match(t.lstrip("(\"'“")))
+    return prose * 2 > len(tokens)
+
+
+def _openings(text: str) -> list[str]:
+    """Where a title may start, best first: the request's first line without
+    what says nothing of it (a greeting, a discourse marker, a preamble); then
+    each later sentence of it, then its later lines (a title that is a file
+    list gives way to the first that reads as words)."""
+    lines = [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()][:8]
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        for _ in range(3):  # "Hey Claude, ok so I have a question: …"
+            m = (rx(_GREETING).match(line) or rx(_MARKER).match(line)
+                 or rx(_PREAMBLE).match(line))
+            if m is None or m.end() >= len(line):
+                break
+            rest = line[m.end():]
+            line = rest[0].upper() + rest[1:]
+        if k == 0 and len(lines) > 1 and rx(_PREAMBLE).fullmatch(line + " "):
+            continue  # a first line that only announces the request below it
+        if k and not out:
+            line = line[0].upper() + line[1:]
+        out.append(line)
+        out.extend(line[m.end():] for m in rx(_SENTENCE_END + r"\s+(?=\S)").finditer(line))
+    return out or [one_line(text, 1 << 30)]
+
+
 def title_line(text: str, limit: int) -> str:
-    """A title from a request's first line: whole when it fits; else its
-    first sentences that fit (a complete thought, unmarked); else cut at a
-    word, with no dangling word (`of`, `the`, a comma) before the `…`. A
-    greeting before the request is left out."""
-    line = one_line(text, 1 << 30)
-    greeting = rx(_GREETING).match(line)
-    if greeting and len(line) > greeting.end():
-        rest = line[greeting.end():]
-        line = rest[0].upper() + rest[1:]
+    """A title from a request: its first line, without a greeting, a
+    discourse marker or a preamble before the request ("I have a question:");
+    whole when it fits; else its first sentences that fit (a complete
+    thought, unmarked); else cut at a word, with no dangling word (`of`,
+    `the`, a comma) before the `…`. One that does not read as words (a list
+    of files) gives way to the request's first later sentence that does."""
+    openings = _openings(text)
+    for line in openings[:12]:
+        title = _fitted(line, limit)
+        if reads_as_words(title):
+            return title
+    return _fitted(openings[0], limit)
+
+
+def _fitted(line: str, limit: int) -> str:
+    """One line of a request as a title of at most `limit` characters."""
     if len(line) <= limit:
         return line
     ends = [m.end() for m in rx(_SENTENCE_END).finditer(line, 0, limit + 1)

@@ -191,6 +191,7 @@ def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str)
     if stripped.startswith("[Request interrupted by user"):
         facts.interruptions += 1
         t = ctx.turn()
+        titles.interrupted_early(ctx, t)
         # Stopped while Claude wrote (its words are the latest thing in the
         # turn), or after a tool call (its words, if any, came before that).
         answering = t is not None and not t.working and ctx.has_answer(t)

@@ -13,7 +13,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Fold, Recap
+from vibe_vault.state import Fold, Recap, Turn
 
 MAX_FOREIGN_SUMMARIES = 20
 RECAP_CHARS = 1000  # whole: Claude Code's recaps are a few sentences
@@ -106,7 +106,8 @@ PLAN_PREAMBLE = "Implement the following plan:"
 def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
     """The first real prompt (not a filler like "continue") may title the session."""
     facts = ctx.facts
-    if not facts.first_prompt_title and not tx.is_filler(words) and words != "[image]":
+    if ((not facts.first_prompt_title or facts.title_open) and not tx.is_filler(words)
+            and words != "[image]"):
         if shown.startswith(PLAN_PREAMBLE):
             lines = shown[len(PLAN_PREAMBLE):].splitlines()
             first = next((ln.strip().lstrip("#").strip() for ln in lines if ln.strip()), "")
@@ -114,12 +115,24 @@ def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
         title = Redacted(tx.title_line(shown, TITLE_CHARS))  # cut from a gated text
         if title and not title.startswith("/"):
             facts.first_prompt_title = title
+            facts.title_open = False
     elif (facts.prompts == 1 and is_skill_title(facts.first_prompt_title, facts)
           and not tx.is_filler(words)):
         # The user's first words after a plugin's command that opened the
         # session (`/superpowers:brainstorm`, then what to brainstorm): its topic.
         facts.first_prompt_title = Redacted(tx.title_line(
             f"{facts.first_prompt_title}: {tx.one_line(shown, 1 << 30)}", TITLE_CHARS))
+
+
+def interrupted_early(ctx: Context, t: Turn | None) -> None:
+    """The user stopped turn `t` before Claude did anything (no tool call,
+    no words): when it is the first request, what they type next (often the
+    same request, completed) titles the session instead; an aside stopped at
+    once is not what the session was about (issue 29, F1)."""
+    facts = ctx.facts
+    if (t is not None and t.kind in ("prompt", "command") and facts.prompts <= 1
+            and not t.actions and not ctx.has_answer(t) and facts.first_prompt_title):
+        facts.title_open = True
 
 
 def is_skill_title(title: str, facts: Fold) -> bool:
@@ -142,11 +155,12 @@ def note_command(ctx: Context, command: str, shown: Redacted) -> None:
     facts = ctx.facts
     if command.split(" ", 1)[0] in TOPICLESS_COMMANDS:
         return
-    if is_request(command) and not facts.first_prompt_title:
+    if is_request(command) and (not facts.first_prompt_title or facts.title_open):
         name, _, args = shown.partition(" ")
         title = Redacted(tx.title_line(f"{name.lstrip('/')}: {args.strip()}", TITLE_CHARS))
         if args.strip() and not tx.is_filler(args.strip()):
             facts.first_prompt_title = title  # cut from a gated text
+            facts.title_open = False
     elif (":" in command and " " not in command and not facts.first_prompt_title
           and not facts.prompts and not facts.first_command_title):
         # A plugin's command opening the session (`/claude-md-management:
