@@ -257,7 +257,7 @@ def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main
         assert set(re.findall(r"\w+", question.rstrip("…”"))[:-1]) <= said, question
     if " Claude: " in summary:
         assert answer is not None, summary
-        quoted = _plain(summary.split(" Claude: ", 1)[1]).rstrip(".…")
+        quoted = _plain(summary.split(" Claude: ", 1)[1]).rstrip(".… ")  # (" …": more followed)
         pieces = [p for p in quoted.split("; ") if p]
         plain_answer = _plain(_links_as_words(
             re.sub(r"(?m)^\s*(?:[-*+•]|\d+[.)])\s+", "", answer)))

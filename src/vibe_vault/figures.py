@@ -541,17 +541,35 @@ def _in_words(state: SessionState, work: Work) -> str:
         text = str(recap.text)
         if _contradicted(text, state, work):
             return said
-        words = tx.one_line(text, SUMMARY_WORDS)
+        words = _at_boundary(tx.one_line(text, 1 << 30), SUMMARY_WORDS)
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
     if not end.answer:
         return said
     for sentence in headline_sentences(end.answer):
         if not _contradicted(sentence, state, work):
-            words = tx.one_line(sentence, SUMMARY_WORDS)
+            words = _at_boundary(tx.one_line(sentence, 1 << 30), SUMMARY_WORDS)
             words = words if words.endswith(("…", ".", "!", "?")) else words + "."
             return f"Claude: {words}"
     return ""
+
+
+# Where Claude's words may be cut: after a list item ("; " joins them in a
+# unit) or a sentence, outside a code span.
+_BOUNDARY = tx.lazy(r"; |(?<=[.!?])\s+(?=\S)")
+
+
+def _at_boundary(words: str, limit: int) -> str:
+    """`words` whole when they fit; else cut after their last list item or
+    sentence that fits, with " …" saying more followed (not mid-item: issue
+    29, F21); else at a word, marked "…"."""
+    if len(words) <= limit:
+        return words
+    ends = [m.start() for m in _BOUNDARY.finditer(words, 0, limit - 1)
+            if words.count("`", 0, m.start()) % 2 == 0]
+    if ends and ends[-1] >= limit // 4:
+        return words[:ends[-1]].rstrip(" ;") + " …"
+    return tx.trim(words, limit)
 
 
 # Claims of an action, in Claude's words, that the facts can contradict.

@@ -1,0 +1,50 @@
+"""Issue 29 review, F21: the summary's "Claude:" words are cut after a whole
+list item or sentence, with " …" saying more followed, never mid-item.
+
+Generated last answers list generated items (or run generated sentences);
+the oracle is those items: what the summary quotes is the first k of them,
+whole, joined as the answer listed them.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import examples
+from test_headlines import Transcript, words
+from vibe_vault.figures import SUMMARY_WORDS, RenderOptions, figures
+
+item = st.lists(words, min_size=3, max_size=14).map(" ".join)
+
+
+def claude_words(summary: str) -> str:
+    return summary.split(" Claude: ", 1)[1]
+
+
+@settings(max_examples=examples(40, 150), deadline=None)
+@given(items=st.lists(item, min_size=2, max_size=12), listed=st.booleans())
+def test_claudes_words_are_cut_after_a_whole_item_or_sentence(items: list[str],
+                                                              listed: bool) -> None:
+    t = Transcript()
+    t.prompt("tidy the module")
+    parts = [f"{i.capitalize()} done" for i in items]
+    # A list is quoted as its items joined by "; "; prose by one sentence.
+    t.say("Summary:\n" + "\n".join(f"- {p}" for p in parts) if listed
+          else " ".join(f"{p}." for p in parts))
+    said = claude_words(figures(t.state(), RenderOptions()).summary)
+    if not listed:
+        assert said in [f"{p}." for p in parts], said  # a sentence, whole
+        return
+    joined = "; ".join(parts)
+    if len(joined) <= SUMMARY_WORDS:
+        assert said == joined + ".", (said, joined)
+        return
+    assert said.endswith(" …"), said
+    kept = said.removesuffix(" …")
+    assert len(kept) <= SUMMARY_WORDS
+    if len(parts[0]) < SUMMARY_WORDS - 2:
+        # Whole items, as many as fit (or all but the ones past the limit).
+        k = next((k for k in range(1, len(parts)) if "; ".join(parts[:k]) == kept), 0)
+        assert k >= 1, (kept, parts)
+        assert len("; ".join(parts[:k + 1])) > SUMMARY_WORDS - 3  # the next did not fit
