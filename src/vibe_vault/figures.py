@@ -19,7 +19,7 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
-from vibe_vault.fold.titles import TITLE_CHARS, is_request, recaps_written
+from vibe_vault.fold.titles import PLAN_PREAMBLE, TITLE_CHARS, is_request, recaps_written
 from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import readable
 from vibe_vault.project import repo_folder
@@ -723,8 +723,7 @@ def _activity(state: SessionState, work: Work) -> str:
         for name, k in d.fold.tool_calls.items():
             calls[str(name)] = calls.get(str(name), 0) + k
     if work.files:
-        failing = any(c.kind == "test" and c.status == "failed" for _, c in work.commands)
-        return "debugging" if failing and len(work.errors) > 2 else "implementation"
+        return "debugging" if _debugging(state, work) else "implementation"
     if calls.get("ExitPlanMode") or calls.get("EnterPlanMode"):
         return "planning"
     explore = sum(calls.get(k, 0) for k in ("Read", "Grep", "Glob", "WebFetch", "WebSearch"))
@@ -733,6 +732,37 @@ def _activity(state: SessionState, work: Work) -> str:
     if work.commands_run:
         return "operations"
     return "conversation"
+
+
+# Words of a request that tells of something failing now ("the browser tests
+# are failing", "let's debug", a pasted `Error:`), not of behaviour to build
+# ("if we fail to open it, return an error").
+_TROUBLE = tx.lazy(
+    r"(?i)\b(?:bugs?|buggy|broken|crash(?:es|ed|ing)?|traceback|stack ?trace|failing|failed"
+    r"|failures?|regressions?|debug(?:ging)?|panick(?:ed|ing)|segfaults?|(?:ra|ru)n into"
+    r"|(?:does ?n[o']t|doesn't|isn't|is not|not|stopped) work(?:ing)?)\b"
+    r"|\b(?:error|exception)\b:")
+
+
+def _debugging(state: SessionState, work: Work) -> bool:
+    """Whether a session that changed files was debugging, by its facts (issue
+    29 review, F16): its first request names a failure ("the login fails with
+    a traceback"), or a test or build run failed before its first file change
+    and a later run passed (found failing, then mended). A test that fails
+    after the code under it was written (test first, then the code) is
+    implementation."""
+    first = next((t for t in state.fold.turns if t.kind == "prompt"
+                  or (t.kind == "command" and is_request(t.text))), None)
+    if (first is not None and not first.text.startswith(PLAN_PREAMBLE)
+            and _TROUBLE.search(str(first.text))):
+        return True
+    changed = [fw.change.times[0] for fw in work.files.values() if fw.change.times]
+    if not changed:
+        return False
+    first_change = min(changed)
+    checks = [c for _, c in work.commands if c.kind in ("test", "build") and c.ts]
+    return any(c.status == "failed" and c.ts < first_change for c in checks) and any(
+        c.status in ("ok", "passed") and c.ts > first_change for c in checks)
 
 
 def todo_list(state: SessionState) -> list[Any]:
