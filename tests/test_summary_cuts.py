@@ -48,3 +48,24 @@ def test_claudes_words_are_cut_after_a_whole_item_or_sentence(items: list[str],
         k = next((k for k in range(1, len(parts)) if "; ".join(parts[:k]) == kept), 0)
         assert k >= 1, (kept, parts)
         assert len("; ".join(parts[:k + 1])) > SUMMARY_WORDS - 3  # the next did not fit
+
+
+@settings(max_examples=examples(30, 100), deadline=None)
+@given(said=item, later=item, calls=st.integers(1, 3))
+def test_a_last_request_with_no_answer_still_says_what_claude_said_before(
+        said: str, later: str, calls: int) -> None:
+    """79e9becd: the last request got no answer (the transcript ends on a
+    tool call); the summary says so, then Claude's words from the last turn
+    it answered, labelled as from before it, never as the answer."""
+    t = Transcript()
+    t.prompt("run the tests")
+    t.say(f"{said.capitalize()} now.")
+    t.prompt(f"now {later}")
+    for _ in range(calls):
+        t.bash("ls", "a.py\n")
+    state = t.state()
+    state.status = "ended"  # (while it runs: "Claude is still at work on the last request.")
+    summary = figures(state, RenderOptions()).summary
+    assert summary.endswith(
+        f"The last request got no answer. Claude, before it: {said.capitalize()} now."), summary
+    assert " Claude: " not in summary

@@ -544,14 +544,20 @@ def _in_words(state: SessionState, work: Work) -> str:
         words = _at_boundary(tx.one_line(text, 1 << 30), SUMMARY_WORDS)
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
-    if not end.answer:
+    answer, label = end.answer, "Claude:"
+    if not answer and end.unanswered:
+        # What Claude last said it had done, before the request left without
+        # an answer (79e9becd: "All tests pass."), labelled as from before it.
+        answer = next((str(t.answer) for t in reversed(f.turns) if t.answer), "")
+        label = "Claude, before it:"
+    if not answer:
         return said
-    for sentence in headline_sentences(end.answer):
+    for sentence in headline_sentences(answer):
         if not _contradicted(sentence, state, work):
             words = _at_boundary(tx.one_line(sentence, 1 << 30), SUMMARY_WORDS)
             words = words if words.endswith(("…", ".", "!", "?")) else words + "."
-            return f"Claude: {words}"
-    return ""
+            return f"{said} {label} {words}".strip()
+    return said
 
 
 # Where Claude's words may be cut: after a list item ("; " joins them in a
