@@ -197,6 +197,37 @@ def _count_result(recent: dict[str, Tokens], sub: Subagent, keys: list[str] | No
     return replaced
 
 
+def tokens_by_task(state: SessionState) -> list[int]:
+    """For each Task call of the session (`fold.subagents`, in order), the
+    tokens its agent used: every message of the agent's file or streamed
+    lines, and the final answer each of its Tasks' results carries (counted
+    as `tokens_by_model` counts it, so that the agents' figures add up to
+    their share of the model table). 0 when nothing tells the agent's
+    messages. Calls naming one agent (a resumed one) show the same figure.
+    A call whose agent nothing else tells has its result's final answer."""
+    subs = state.fold.subagents
+    agents = agents_of_tasks(state)
+    runs: dict[int, list[Subagent]] = {}
+    for s, af in zip(subs, agents, strict=True):
+        if af is not None:
+            runs.setdefault(id(af), []).append(s)
+    used: dict[int, int] = {}
+    out = []
+    for s, af in zip(subs, agents, strict=True):
+        if af is None:
+            out.append(s.usage.total if s.usage is not None else 0)
+            continue
+        total = used.get(id(af))
+        if total is None:
+            recent = dict(af.usage)
+            for s in runs[id(af)]:
+                _count_result(recent, s, list(af.usage), af.models)
+            total = used[id(af)] = sum(
+                t.total for t in [*recent.values(), *af.settled.values()])
+        out.append(total)
+    return out
+
+
 def copied_by_model(state: SessionState) -> dict[str, Tokens]:
     """Usage of the messages a fork copied from the session it was forked
     from (not this session's), each message once, by model."""

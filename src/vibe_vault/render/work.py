@@ -18,6 +18,7 @@ from vibe_vault.figures import (
     question_words,
     short_tokens,
     todo_list,
+    tokens_by_task,
     unanswered_words,
     unnamed_words,
     unsent_words,
@@ -392,12 +393,9 @@ def subagents(page: Page) -> list[Md]:
     if not f.subagents:
         return []
     out = [md("## Subagents")]
-    # Tokens each agent's messages used, summed once per agent: many calls may
-    # name one agent (a resumed one, the streamed "?"), each with up to a
-    # window of messages, and this section is rendered at every Stop.
-    used_by: dict[int, int] = {}
     told: set[int] = set()  # agents whose user's words are told (a resumed one: once)
-    for s, af in zip(f.subagents, agents_of_tasks(state), strict=True):
+    used_by_task = tokens_by_task(state)
+    for s, af, used in zip(f.subagents, agents_of_tasks(state), used_by_task, strict=True):
         calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
         bits = [f"{calls} tool calls"]
         if af is not None:
@@ -411,12 +409,10 @@ def subagents(page: Page) -> list[Md]:
             if made:
                 bits.append(plural(made, "commit"))
             # What it spent, from its own messages: not its final context size.
-            used = used_by.get(id(af), -1)
-            if used < 0:
-                used = used_by[id(af)] = sum(
-                    t.total for t in [*af.usage.values(), *af.settled.values()])
             if used:
                 bits.append(f"{short_tokens(used)} tokens used")
+        elif used:  # only its final answer is known: all it spent if it made no call
+            bits.append(f"{'≥' if calls else ''}{short_tokens(used)} tokens used")
         if s.ms:
             bits.append(duration(s.ms))
         if s.status and s.status != "completed":
