@@ -301,7 +301,9 @@ def active_time_of(lines: list[bytes]) -> int:
     refused call or a question, at an edit's result over 10 s later than its
     call (unless edits were accepted or permissions bypassed), or at a
     command's result over 3.5 s after its call without a progress line where
-    the client writes them (and permissions were not bypassed), is the user's."""
+    the client writes them (and permissions were not bypassed), is the user's;
+    so is the time from a command's call to when its first progress line says
+    it began (its time less its elapsed seconds), when that is over a second."""
     total, spans, in_turn, last = 0, [], False, None
     start, waits = None, 0
     asks: dict[str, bool] = {}
@@ -325,13 +327,30 @@ def active_time_of(lines: list[bytes]) -> int:
             if last is None or stamp >= last:
                 last = stamp
         starts = waited = False
+        held = 0.0  # the seconds of this pause before a command began (the user's)
         msg = e.get("message") if isinstance(e.get("message"), dict) else {}
         content = msg.get("content")
         data = e.get("data") if isinstance(e.get("data"), dict) else {}
         if e.get("type") == "progress" and data.get("type") == "bash_progress" and \
                 e.get("parentToolUseID"):
             writes_progress = True
-            progressed.add(str(e["parentToolUseID"]))
+            tid = str(e["parentToolUseID"])
+            elapsed = data.get("elapsedTimeSeconds")
+            called = calls.get(tid, ("", None))[1]
+            if (tid not in progressed and stamp is not None and called is not None
+                    and isinstance(elapsed, (int, float)) and mode != "bypassPermissions"
+                    and stamp - elapsed - called > 1.0):
+                # It began over a second after its call: a permission prompt
+                # held it till then. The part of this pause, and of those
+                # before it since its call (in this turn), are the user's.
+                began = stamp - elapsed
+                held = min(gap, max(0.0, began - (stamp - gap)))
+                earlier = min(stamp - gap, began) - max(called, start or called)
+                if 0 < earlier < IDLE_S:
+                    ms = round(earlier * 1000)
+                    spans.append(-min(sum(spans), ms))
+                    waits += ms
+            progressed.add(tid)
         if (e.get("type") == "user" and not e.get("isSidechain") and e.get("isMeta")
                 and isinstance(content, str) and content.startswith(_LOCAL_CAVEAT)):
             starts = True
@@ -382,8 +401,10 @@ def active_time_of(lines: list[bytes]) -> int:
             spans, in_turn, start, waits = [], True, stamp, 0
         elif waited and gap > 0:
             waits += round(gap * 1000)
-        elif in_turn and 0 < gap < IDLE_S:
-            spans.append(round(gap * 1000))
+        else:
+            waits += round(held * 1000)
+            if in_turn and 0 < gap < IDLE_S:
+                spans.append(round((gap - held) * 1000))
         if start is None:
             start = stamp
     return total + sum(spans)

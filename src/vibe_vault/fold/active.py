@@ -35,13 +35,29 @@ def spent(ctx: Context) -> None:
         facts.in_turn = True
         facts.turn_from = ctx.entry_epoch
     elif ctx.entry_gap > 0:
-        if ctx.user_waited:
-            facts.wait_ms += round(ctx.entry_gap * 1000)
-        elif facts.in_turn and ctx.entry_gap < IDLE_GAP_S:
-            facts.open_ms += round(ctx.entry_gap * 1000)
+        gap = ctx.entry_gap
+        # (a command that began to run after a permission prompt: the pause
+        # until it began was the user's)
+        waited = gap if ctx.user_waited else \
+            min(gap, max(0.0, ctx.waited_until - (ctx.entry_epoch - gap)))
+        facts.wait_ms += round(waited * 1000)
+        if facts.in_turn and gap < IDLE_GAP_S:
+            facts.open_ms += round((gap - waited) * 1000)
+    if ctx.waited_until and not ctx.begins_turn:
+        # The wait's part before this entry's pause (other lines came while
+        # the prompt was up: a queue operation, another call's result), taken
+        # back from the work those pauses counted; one of IDLE_GAP_S or more
+        # counted none, so a wait that long is not taken back.
+        before = ctx.entry_epoch - ctx.entry_gap
+        earlier = min(before, ctx.waited_until) - max(ctx.waited_from, facts.turn_from)
+        if 0 < earlier < IDLE_GAP_S:
+            ms = round(earlier * 1000)
+            facts.wait_ms += ms
+            facts.open_ms -= min(facts.open_ms, ms)
     if not facts.turn_from:
         facts.turn_from = ctx.entry_epoch  # the file's first time, or the first after a turn ended
     ctx.begins_turn = ctx.user_waited = False
+    ctx.waited_until = ctx.waited_from = 0.0
 
 
 def timed(ctx: Context, ms: int) -> None:

@@ -166,6 +166,9 @@ PERMISSION_MODES = frozenset({"default", "acceptEdits", "plan", "bypassPermissio
                               "dontAsk", "ask"})
 QUICK_MS = 10_000  # a gap this short is shown: any wait in it is a few seconds at most
 PROGRESS_AFTER_MS = 3_500  # a client writing progress lines writes one by then
+# A command begins to run this soon after its call unless a permission prompt
+# held it (its first progress line's elapsed time says when it began).
+PRE_RUN_S = 1.0
 SHELLS = ("Bash", "PowerShell")  # tools that run a command line: told and counted alike
 # A run time the tool itself printed: (pattern, the unit of its first group;
 # "m" is minutes and seconds).
@@ -206,6 +209,10 @@ def on_progress(ctx: Context, entry: Entry) -> None:
     elapsed = p.elapsedTimeSeconds
     if p.type == "bash_progress" and isinstance(elapsed, (int, float)) and elapsed >= 0:
         started = ctx.entry_epoch - float(elapsed)
+        if not call.ran_at and started - call.called_at > PRE_RUN_S \
+                and ctx.facts.permission_mode not in AUTO_APPROVED:
+            # it waited for the user's permission from its call till then
+            ctx.waited_from, ctx.waited_until = call.called_at, started
         call.ran_at = min(call.ran_at, started) if call.ran_at else started
 
 

@@ -452,6 +452,11 @@ class Context:
         self.begins_turn = False
         self.entry_cwd = ""  # the current line's cwd, as written (where its commands ran)
         self.user_waited = False
+        # The pause's latest seconds before a command began to run, past a
+        # permission prompt (its first progress line says when it began): the
+        # user's, the rest of the pause Claude's.
+        self.waited_until = 0.0
+        self.waited_from = 0.0  # (that command's call)
         self.branch = Redacted("")  # the last git branch seen, as the facts hold it
         self.files_touched: set[Redacted] = set()  # files changed in this read (fold.files)
         self.raw_branch = ""  # and as the transcript wrote it, to skip the work
