@@ -8,6 +8,7 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 """
 
 
+import itertools
 from typing import Any
 
 import msgspec
@@ -21,7 +22,7 @@ from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
 from vibe_vault.fold.titles import PLAN_PREAMBLE, TITLE_CHARS, is_request, recaps_written
 from vibe_vault.fold.usage import sum_tokens, with_output
-from vibe_vault.paths import readable
+from vibe_vault.paths import is_windows_path, readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import USER_SHELL, Fold, SessionState, Subagent, Todo, Tokens, Unnamed
@@ -467,20 +468,14 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
 
 
 def _where(work: Work, cwd: str) -> str:
-    """Where the changed files are: the session folder's top-level folders (or
-    files) holding the most of them, up to three; a file outside it by its folder."""
+    """Where the changed files are: the places holding the most of them, up
+    to three (`place`)."""
     counts: dict[str, int] = {}
     base = repo_folder(cwd)  # (the files are the repository's)
     for path in work.changed:
-        shown = readable(path, base).replace("\\", "/")
-        parts = [p for p in shown.split("/") if p not in ("", ".")]
-        if not parts:
-            continue
-        if shown.startswith(("/", "~")) or (len(parts) > 1 and parts[0] == ".."):
-            top = (parts[-2] + "/") if len(parts) > 1 else parts[-1]
-        else:
-            top = parts[0] + "/" if len(parts) > 1 else parts[0]
-        counts[top] = counts.get(top, 0) + 1
+        top = place(path, base)
+        if top:
+            counts[top] = counts.get(top, 0) + 1
     if not counts:
         return ""
     tops = sorted(counts, key=lambda k: (-counts[k], k))
@@ -492,6 +487,42 @@ def _where(work: Work, cwd: str) -> str:
     if len(shown_tops) == 1:
         return f"{lead}{shown_tops[0]}"
     return f"{lead}{', '.join(shown_tops[:-1])} and {shown_tops[-1]}"
+
+
+def place(path: str, base: str) -> str:
+    """The place a changed file is in: under the session's folder, its
+    top-level folder (`src/`) or, at the top, the file itself; outside it,
+    the folder beside the session's that holds it (the top folder below the
+    one they share: `other-repo/` for `../other-repo/assets/x.svg`, however
+    deep), or the shared folder itself for a file right in it. Files in
+    folders of their own under one such folder (generated assets, a deep
+    layout) are one place with the rest of it."""
+    shown = readable(path, base).replace("\\", "/")
+    parts = [p for p in shown.split("/") if p not in ("", ".")]
+    if not parts:
+        return ""
+    outside = shown.startswith(("/", "~")) or parts[0] == ".." or is_windows_path(shown)
+    if not outside:
+        return parts[0] + "/" if len(parts) > 1 else parts[0]
+    if parts[0] == "..":
+        # (relative to the session's folder: the folders gone up are shared)
+        rest = list(itertools.dropwhile(lambda p: p == "..", parts))
+        ups = len(parts) - len(rest)
+        mine = [p for p in base.replace("\\", "/").split("/") if p]
+        shared = mine[:len(mine) - ups] if ups <= len(mine) else []
+    else:
+        mine = [p for p in base.replace("\\", "/").split("/") if p]
+        blind = is_windows_path(base)  # (Windows: a folder's name in any case)
+        n = 0
+        while n < min(len(parts) - 1, len(mine)) and (
+                parts[n] == mine[n] or (blind and parts[n].lower() == mine[n].lower())):
+            n += 1
+        shared, rest = parts[:n], parts[n:]
+        if not shared and rest[0] == "~":  # (a home not written as the session's)
+            shared, rest = rest[:1], rest[1:]
+    if len(rest) > 1:
+        return rest[0] + "/"
+    return (shared[-1] + "/") if shared and shared[-1] != "~" else (rest[0] if rest else "")
 
 
 SUMMARY_WORDS = 240
