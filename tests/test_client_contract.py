@@ -83,4 +83,4 @@ def test_no_double_punctuation_in_summaries() -> None:
     summary = figures(state, RenderOptions()).summary
     # Issue 29: the facts lead (the title is right above them in the note).
     assert ".:" not in summary and ".." not in summary
-    assert summary == "0 prompts, no files changed."
+    assert summary == "No files changed."  # (no prompt in it: none counted)

@@ -294,7 +294,8 @@ def _stamp(obj: dict[str, Any]) -> float | None:
 def active_time_of(lines: list[bytes]) -> int:
     """Active ms from a transcript's JSON: turns open at a prompt (typed words,
     an image, a slash or `!` command, a task notification, the caveat Claude
-    Code writes before a local command), end at a turn_duration (their time,
+    Code writes before a local command) or, in a file whose first timed line is
+    Claude's, at that line; they end at a turn_duration (their time,
     at most the time from their first line in the file to it less the user's
     waits in it) or at the next prompt (their time is then the pauses under 5
     minutes between their entries). A pause that ends at the answer to a
@@ -310,6 +311,7 @@ def active_time_of(lines: list[bytes]) -> int:
     calls: dict[str, tuple[str, float | None]] = {}  # tool id: its name, when it was called
     progressed: set[str] = set()
     mode, writes_progress = "", False
+    opened = False  # a timed line seen
     ide = any(b"<ide_opened_file>" in raw or b"<ide_selection>" in raw for raw in lines)
     for raw in lines:
         try:
@@ -389,6 +391,12 @@ def active_time_of(lines: list[bytes]) -> int:
                 if isinstance(b, dict) and b.get("type") == "tool_use":
                     asks[str(b.get("id"))] = b.get("name") in ("AskUserQuestion", "ExitPlanMode")
                     calls.setdefault(str(b.get("id")), (str(b.get("name")), stamp))
+        if not opened and stamp is not None and not starts:
+            # A file whose first timed line is Claude's (an answer, a subagent's
+            # line) opens in a turn begun before it.
+            in_turn = in_turn or e.get("type") == "assistant" or (
+                bool(e.get("isSidechain")) and e.get("type") == "user")
+        opened = opened or stamp is not None
         if e.get("type") == "system" and e.get("subtype") == "turn_duration" and \
                 isinstance(e.get("durationMs"), (int, float)):
             held = int(e["durationMs"])

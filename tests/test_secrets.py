@@ -366,15 +366,16 @@ PLAIN = {
     "Commit": {"ts", "how"}, "Rewrite": {"ts"},  # (how: AMENDED, REBASED)
     "ErrorRec": {"ts"}, "FileChange": {"ops", "digest", "times"},  # (times that parsed)
     "Pending": {"tool_id", "git", "digest", "prints_secrets",
-                "masked", "pr"},  # (a command's kind; "create"/"merge")
-    "Subagent": {"tool_id", "status", "ts"},
+                "masked", "pr", "beside"},  # (a command's kind; "create"/"merge"; keys)
+    # (a checksum of its prompt; times that parsed)
+    "Subagent": {"tool_id", "status", "ts", "prompt_key", "side_from", "side_to"},
     "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
     "Recap": {"ts"},
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
-             "copied_settled",
+             "copied_settled", "side_chains",  # (checksums of uuids)
              "permission_mode"},  # (one of commands.PERMISSION_MODES, or "other")
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",

@@ -74,6 +74,13 @@ def claude_worked(minutes: int, ms: int = -1) -> str:
     return f"{minutes // 60}h {minutes % 60:02d}m"
 
 
+def side_ms(sub: Subagent) -> int:
+    """How long an inline subagent worked, from its first entry to its last
+    (0 when its entries are not known)."""
+    start, end = epoch(sub.side_from), epoch(sub.side_to)
+    return max(0, round((end - start) * 1000)) if start is not None and end is not None else 0
+
+
 def duration(ms: int) -> str:
     s = ms // 1000
     if s < 60:
@@ -450,12 +457,14 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     if f.api_errors and not f.has_assistant:
         facts.append("no answer: " + plural(f.api_errors, "API error"))
     if not work.changed and not work.files_dropped:
-        lead = plural(f.prompts, "prompt")
-        if work.commands_run:
-            lead += ", " + plural(work.commands_run, "shell command")
+        # (no prompt to count in a file that opens in a turn begun before it)
+        lead = [*([plural(f.prompts, "prompt")] if f.prompts else []),
+                *([plural(work.commands_run, "shell command")] if work.commands_run else [])]
         # No edit tool changed a file; a commit says files changed all the
         # same (written by a command: `cat > f <<EOF`, `tee`, a redirection).
-        facts.insert(0, lead if work.commits or work.unnamed else lead + ", no files changed")
+        if not (work.commits or work.unnamed):
+            lead.append("no files changed")
+        facts[:0] = lead
     text = ", ".join(facts)
     text = text[:1].upper() + text[1:] + "."
     words = _in_words(state, work)
@@ -539,6 +548,9 @@ class Ending(Struct):
     unanswered: bool = False  # the last request got no answer
     request: str = ""  # that request, one line ("" when the transcript does not hold it)
     at_work: bool = False  # unanswered, and the session is still running: not abandoned
+    # Unanswered, and the transcript holds no request for it: it opens in a
+    # turn begun before it (a continued session's file, an excerpt).
+    no_request: bool = False
     question: str = ""  # the question the last answer ended on, with no reply after it
 
 
@@ -572,7 +584,8 @@ def ending(state: SessionState) -> Ending:
         return Ending()  # told as "no answer: N API errors"
     asked = next((t for t in reversed(turns[:k + 1]) if t.kind in ("prompt", "command")), None)
     request = tx.one_line(asked.text, 120) if asked is not None else ""
-    return Ending(unanswered=True, request=request, at_work=state.status == "active")
+    return Ending(unanswered=True, request=request, at_work=state.status == "active",
+                  no_request=asked is None)
 
 
 def end_reason(state: SessionState) -> str:
@@ -596,7 +609,8 @@ def _in_words(state: SessionState, work: Work) -> str:
     end = ending(state)
     said = ""
     if end.unanswered:
-        said = ("Claude is still at work on the last request." if end.at_work else
+        said = (unanswered_words(end) + "." if end.no_request else
+                "Claude is still at work on the last request." if end.at_work else
                 "The last request got no answer.")
     recap = f.recaps[-1] if f.recaps else None
     if recap is not None and not (recap.ts and last_ask and recap.ts < last_ask):
@@ -863,6 +877,9 @@ def unanswered_words(end: Ending) -> str:
     """The open thread of a last request with no answer, "" when there is none."""
     if not end.unanswered:
         return ""
+    if end.no_request:  # (no request to speak of: the file holds none)
+        return ("Claude is still at work on the turn this transcript opens in" if end.at_work
+                else "The transcript ends mid-turn with no answer (its request is not in it)")
     said = ("Claude is still at work on the last request" if end.at_work else
             "The last request got no answer")
     return f"{said}: {end.request}" if end.request else said

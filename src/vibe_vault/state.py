@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 60
+STATE_VERSION = 61
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -462,6 +462,14 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     # file of its own records nowhere else (its streamed progress lines stop
     # before it). Its model is not said (figures.tokens_by_model finds it).
     usage: Tokens | None = None
+    # An inline subagent's (older layout: its entries in the main file, told
+    # apart by the chain from the entry carrying its prompt): a checksum of
+    # the prompt it was given, the tool calls its entries made, and its
+    # first and last entries' times (fold.subagents.on_sidechain).
+    prompt_key: str = ""
+    side_calls: int = 0
+    side_from: str = ""
+    side_to: str = ""
 
 
 class LeftRunning(Struct, array_like=True, omit_defaults=True):
@@ -678,6 +686,9 @@ class Fold(Struct, omit_defaults=True):
     refusal_words: list[Redacted] = field(default_factory=list)
     # What inline subagents did (older layout: `isSidechain` entries in this file).
     sidechain: "Fold | None" = None
+    # Their latest entries (by a checksum of the uuid) and the Task of each
+    # (its index in `subagents`): a later entry names its parent.
+    side_chains: dict[str, int] = field(default_factory=dict)
 
 
 def worth_a_note(fold: Fold) -> bool:

@@ -192,6 +192,8 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
         order.before(ctx, entry)
         _apply(ctx, entry, ts)
         order.after(ctx, entry)  # (an answer folded before its prompt moves to it)
+        ctx.is_work = entry.type == "assistant" or (
+            bool(entry.isSidechain) and entry.type == "user")
         active.spent(ctx)  # what the entry was (a prompt?) is known by now
     else:
         order.seen(ctx, entry.uuid)
@@ -209,6 +211,7 @@ def _apply(ctx: Context, entry: Entry, timestamp: str) -> None:
         # An inline subagent: its usage is the session's, its work is told apart.
         if kind == "assistant":
             note_entry_usage(ctx, facts.usage, facts.settled, facts.models, entry)
+        subagents.on_sidechain(ctx, entry)
         apply(subagents.sidechain(ctx), entry)
         return
     handler = ON_ENTRY.get(kind)

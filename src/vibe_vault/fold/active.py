@@ -29,6 +29,8 @@ from vibe_vault.state import Fold
 def spent(ctx: Context) -> None:
     """The current entry's share of active time (main transcript only)."""
     facts = ctx.facts
+    if ctx.is_work and not facts.in_turn and not ctx.begins_turn and _opens_mid_turn(facts):
+        facts.in_turn = True  # the file opens with Claude at work: a turn begun before it
     if ctx.begins_turn:
         facts.untimed_ms += facts.open_ms
         facts.open_ms = facts.wait_ms = 0
@@ -56,8 +58,14 @@ def spent(ctx: Context) -> None:
             facts.open_ms -= min(facts.open_ms, ms)
     if not facts.turn_from:
         facts.turn_from = ctx.entry_epoch  # the file's first time, or the first after a turn ended
-    ctx.begins_turn = ctx.user_waited = False
+    ctx.begins_turn = ctx.user_waited = ctx.is_work = False
     ctx.waited_until = ctx.waited_from = 0.0
+
+
+def _opens_mid_turn(facts: Fold) -> bool:
+    """Nothing timed yet, and the one turn is the one the file opens in."""
+    return (len(facts.turns) == 1 and facts.turns[0].kind == "continued"
+            and not (facts.turn_ms or facts.untimed_ms or facts.open_ms))
 
 
 def timed(ctx: Context, ms: int) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vibe_vault.entries import ToolInput, result_usage
+from vibe_vault.entries import Entry, ToolInput, result_usage
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.usage import tokens_of
 from vibe_vault.redact import Redacted
@@ -30,6 +30,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     # whether or not the subagent's own file is still there (or ever was).
     if isinstance(inp.prompt, str):
         ctx.say("task", inp.prompt)
+        sub.prompt_key = ctx.key(inp.prompt)  # (an inline subagent's chain opens with it)
     if len(facts.subagents) < MAX_SUBAGENTS:
         facts.subagents.append(sub)
         call.sub_no = len(facts.subagents) - 1
@@ -57,6 +58,41 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         u = result_usage(result.usage)
         if u is not None:
             sub.usage = tokens_of(Redacted(""), u)  # (its model: figures.tokens_by_model)
+
+
+SIDE_CHAIN_WINDOW = 256  # entries remembered: a chain's next names one of its latest
+
+
+def on_sidechain(ctx: Context, entry: Entry) -> None:
+    """Count an inline subagent's entry (older layout: every subagent's
+    entries in the main file) against its Task: its chain opens with a user
+    entry carrying the Task's prompt, and each later entry names its parent.
+    An entry whose chain is not known (its parent not in the file) is the
+    one Task's still at work, when only one is."""
+    facts = ctx.facts
+    subs = facts.subagents
+    no = facts.side_chains.get(ctx.key(entry.parentUuid), -1) if entry.parentUuid else -1
+    content = entry.message.content if entry.message is not None else None
+    if no < 0 and entry.type == "user" and isinstance(content, str):
+        key = ctx.key(content)
+        no = next((i for i, sub in enumerate(subs) if sub.prompt_key == key and not sub.side_from),
+                  -1)
+    if no < 0:
+        at_work = [i for i, sub in enumerate(subs) if not sub.status]
+        no = at_work[0] if len(at_work) == 1 else -1
+    if not 0 <= no < len(subs):
+        return
+    if entry.uuid:
+        facts.side_chains[ctx.key(entry.uuid)] = no
+        if len(facts.side_chains) > SIDE_CHAIN_WINDOW:
+            del facts.side_chains[next(iter(facts.side_chains))]
+    sub = subs[no]
+    if ctx.entry_ts:
+        sub.side_from = sub.side_from or ctx.entry_ts
+        sub.side_to = ctx.entry_ts
+    if entry.type == "assistant" and isinstance(content, list):
+        sub.side_calls += sum(1 for block in content
+                              if not isinstance(block, str) and block.type == "tool_use")
 
 
 def sidechain(ctx: Context) -> Context:

@@ -17,6 +17,7 @@ from vibe_vault.figures import (
     plural,
     question_words,
     short_tokens,
+    side_ms,
     todo_list,
     tokens_by_task,
     unanswered_words,
@@ -396,7 +397,9 @@ def subagents(page: Page) -> list[Md]:
     told: set[int] = set()  # agents whose user's words are told (a resumed one: once)
     used_by_task = tokens_by_task(state)
     for s, af, used in zip(f.subagents, agents_of_tasks(state), used_by_task, strict=True):
-        calls = af.tool_calls if af is not None and af.tool_calls else s.tool_calls
+        # (an inline subagent's, where neither its file nor its result says)
+        calls = af.tool_calls if af is not None and af.tool_calls else \
+            s.tool_calls or s.side_calls
         bits = [f"{calls} tool calls"]
         if af is not None:
             did = af.work
@@ -413,8 +416,9 @@ def subagents(page: Page) -> list[Md]:
                 bits.append(f"{short_tokens(used)} tokens used")
         elif used:  # only its final answer is known: all it spent if it made no call
             bits.append(f"{'≥' if calls else ''}{short_tokens(used)} tokens used")
-        if s.ms:
-            bits.append(duration(s.ms))
+        ms = s.ms or side_ms(s)
+        if ms:
+            bits.append(duration(ms))
         if s.status and s.status != "completed":
             bits.append(status_word(s.status, None) if s.status.startswith("denied")
                         else s.status)
