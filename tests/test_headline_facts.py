@@ -304,7 +304,10 @@ def active_time_of(lines: list[bytes]) -> int:
     command's result over 3.5 s after its call without a progress line where
     the client writes them (and permissions were not bypassed), is the user's;
     so is the time from a command's call to when its first progress line says
-    it began (its time less its elapsed seconds), when that is over a second."""
+    it began (its time less its elapsed seconds), when that is over a second.
+    A turn_duration shorter than the time Claude waited on its subagents (each
+    from its call to its result, once where they overlap) left that out: the
+    turn's time is then the two together, at most its span less the waits."""
     total, spans, in_turn, last = 0, [], False, None
     start, waits = None, 0
     asks: dict[str, bool] = {}
@@ -312,6 +315,7 @@ def active_time_of(lines: list[bytes]) -> int:
     progressed: set[str] = set()
     mode, writes_progress = "", False
     opened = False  # a timed line seen
+    agents, agents_until = 0, 0.0  # the turn's time waiting on subagents (ms), till when
     ide = any(b"<ide_opened_file>" in raw or b"<ide_selection>" in raw for raw in lines)
     for raw in lines:
         try:
@@ -374,6 +378,13 @@ def active_time_of(lines: list[bytes]) -> int:
                         and text[:1].isalpha()):
                     waited = True  # words typed when refusing it (see test_host_refusals)
                 name, called = calls.get(tid, ("", None))
+                if name in ("Task", "Agent") and stamp is not None and called is not None \
+                        and not e.get("isSidechain") and stamp > called:
+                    # Claude waited on a subagent from its call to its result:
+                    # its time counted once where subagents ran at once.
+                    since = max(called, agents_until, start or called)
+                    agents += max(0, round((stamp - since) * 1000)) if stamp > since else 0
+                    agents_until = max(agents_until, stamp)
                 took = (stamp - called) * 1000 if stamp is not None and called else None
                 if took is not None and took >= 0 and mode != "bypassPermissions":
                     if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
@@ -401,12 +412,16 @@ def active_time_of(lines: list[bytes]) -> int:
                 isinstance(e.get("durationMs"), (int, float)):
             held = int(e["durationMs"])
             if stamp is not None:
+                if held < agents:  # a client's time that left its subagents' out
+                    held += agents
                 held = min(held, max(0, round((stamp - (start or stamp)) * 1000) - waits))
             total += held
             spans, in_turn, start, waits = [], False, None, 0
+            agents, agents_until = 0, 0.0
         elif starts:
             total += sum(spans)
             spans, in_turn, start, waits = [], True, stamp, 0
+            agents, agents_until = 0, 0.0
         elif waited and gap > 0:
             waits += round(gap * 1000)
         else:

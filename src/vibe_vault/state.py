@@ -528,6 +528,11 @@ class Fold(Struct, omit_defaults=True):
     in_turn: bool = False  # a turn is under way: a prompt came, no turn_duration since
     turn_from: float = 0.0  # when the turn under way began in this file (its first time here)
     wait_ms: int = 0  # the waits for the user in it so far (a turn_duration counts them)
+    # The time in it that Claude waited on its subagents (each Task from its
+    # call to its result, overlaps once), and till when the latest ran: a
+    # turn_duration shorter than that left it out (fold.active.timed).
+    agents_ms: int = 0
+    agents_until: float = 0.0
     # How Claude Code asked for permission, as of the last line that said
     # ("bypassPermissions": never, so a command's wait is its run), and whether
     # it writes bash_progress lines (2.1.17-2.1.59: a command running past ~2 s

@@ -33,7 +33,8 @@ def spent(ctx: Context) -> None:
         facts.in_turn = True  # the file opens with Claude at work: a turn begun before it
     if ctx.begins_turn:
         facts.untimed_ms += facts.open_ms
-        facts.open_ms = facts.wait_ms = 0
+        facts.open_ms = facts.wait_ms = facts.agents_ms = 0
+        facts.agents_until = 0.0
         facts.in_turn = True
         facts.turn_from = ctx.entry_epoch
     elif ctx.entry_gap > 0:
@@ -76,11 +77,29 @@ def timed(ctx: Context, ms: int) -> None:
     now = ctx.entry_epoch
     if now:  # (a line without a time can be checked against nothing)
         span = round((now - (facts.turn_from or now)) * 1000)
+        if ms < facts.agents_ms:
+            # Shorter than the time its subagents worked while Claude waited
+            # on them (2.1.114 leaves that out): that time is the turn's too.
+            ms += facts.agents_ms
         ms = min(ms, max(0, span - facts.wait_ms))
     facts.turn_ms += ms
-    facts.open_ms = facts.wait_ms = 0
+    facts.open_ms = facts.wait_ms = facts.agents_ms = 0
+    facts.agents_until = 0.0
     facts.turn_from = 0.0
     facts.in_turn = False
+
+
+def waited_on_agent(ctx: Context, called_at: float) -> None:
+    """A subagent's result: Claude waited on it from its call till now (in
+    the turn under way; a time two subagents ran at once counted once)."""
+    facts = ctx.facts
+    now = ctx.entry_epoch
+    if not now or not called_at or now <= called_at:
+        return
+    since = max(called_at, facts.agents_until, facts.turn_from)
+    if now > since:
+        facts.agents_ms += round((now - since) * 1000)
+    facts.agents_until = max(facts.agents_until, now)
 
 
 def active_ms(facts: Fold) -> int:

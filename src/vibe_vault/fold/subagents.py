@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from vibe_vault.entries import Entry, ToolInput, result_usage
+from vibe_vault.fold import active
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.usage import tokens_of
 from vibe_vault.redact import Redacted
@@ -44,6 +45,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     if not 0 <= call.sub_no < len(facts.subagents):
         return
     sub = facts.subagents[call.sub_no]
+    if not ctx.agent:
+        active.waited_on_agent(ctx, call.called_at)
     sub.status = outcome.status if outcome.status != "ok" else "completed"
     if outcome.text:
         ctx.say("report", outcome.text)  # what it answered, for search
