@@ -587,6 +587,17 @@ def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None
         change.gone = False
         change.steps += 1
         _touched(ctx, shell_file.path)
+    elif shell_file.kind == shell_files.SUBMODULE_MOVED:
+        # The submodule's entry now names its remote's latest commit: a change
+        # of that one entry, no lines of the session's repository.
+        change = _change_of(facts, shell_file.path)
+        if change is None:
+            return
+        _add_op(change, "moved on to its remote's latest commit")
+        change.uncounted = change.guessed = True
+        _follow(facts.files, change, "Bash", None, None, (0, 0), True)
+        change.steps += 1
+        _touched(ctx, shell_file.path)
     elif shell_file.kind == shell_files.MADE:
         change = _change_of(facts, shell_file.path)
         if change is None:

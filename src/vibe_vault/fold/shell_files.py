@@ -49,6 +49,9 @@ COPY_TREE = "copytree"  # `cp -r p to`, `rsync -a p to`: a folder's files copied
 RSYNC = "rsync"  # `rsync p to`: what it sent (a file, a folder's files)
 FORMAT = "format"  # a formatter or fixer rewrote files in place (`to`: which, as a label)
 SUBMODULE = "submodule"  # `git submodule add … p`: p, a repository of its own, added there
+# `git submodule update --remote p`: the commit the submodule p is at moved on
+# (the repository's entry for it changed, as a commit of it then holds)
+SUBMODULE_MOVED = "submodule moved"
 
 
 class ShellWrite(Struct, array_like=True, omit_defaults=True):
@@ -329,6 +332,11 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
                     here = _moved(here, value)
         if args[:2] == ["submodule", "add"]:
             out = _submodule(args[2:])
+        elif args[:2] == ["submodule", "update"] and "--remote" in args[2:]:
+            _, operands = _split_options(args[2:], ("--depth", "--reference", "-j", "--jobs"))
+            out = [ShellWrite(path=path.rstrip("/"), kind=SUBMODULE_MOVED)
+                   for path in operands if path.rstrip("/") and _usable(path.rstrip("/"))
+                   and not any(x in path for x in GLOB)]
         elif not args or args[0] not in ("rm", "mv"):
             return []
         else:
