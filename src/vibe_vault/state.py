@@ -242,6 +242,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     commit_subject: Redacted = Redacted("")  # its message's first line, from -m, when it had one
     amend: bool = False  # a `git commit --amend`: its commit replaces the branch's last
     merge: bool = False  # a `git merge`: a merge commit when git says it made one
+    # A command's: the subagent calls (their keys) still at work when it was
+    # called; Claude Code may hold its result back till theirs (fold.commands.run_ms).
+    beside: list[str] = field(default_factory=list)
     squash: Redacted = Redacted("")  # a `git merge --squash <branch>`: the branch
     folder: Redacted = Redacted("")  # git run in another repository: its folder (Commit.folder)
     elsewhere: bool = False  # git run in another folder (`git -C dir`, `cd dir &&`): its branch

@@ -128,6 +128,9 @@ def on_tool_use(ctx: Context, block: Block, timestamp: str) -> None:
     inp = block.input if isinstance(block.input, ToolInput) else NO_INPUT
     call = Pending(name=name, seq=facts.seq, called_at=ctx.entry_epoch,
                    tool_id=ctx.key(block.id or ""))
+    if raw in commands.SHELLS:
+        call.beside = [key for key, other in facts.pending.items()
+                       if other.name in subagents.AGENT_TOOLS][:8]
     action, merge = (handler or tools.on_other)(ctx, call, inp, timestamp)
     if action is not None:
         call.turn_no = ctx.turn_no()

@@ -226,14 +226,23 @@ def run_ms(ctx: Context, call: Pending, gap_ms: int | None, output: str) -> int 
     result may be mostly a wait for the user's permission."""
     if call.ran_at and ctx.entry_epoch >= call.ran_at:
         return int((ctx.entry_epoch - call.ran_at) * 1000)
+    if after_a_subagent(ctx, call):
+        return None  # its result held back till a subagent's beside it: its run not told
+    if ctx.facts.bash_progress and gap_ms is not None and gap_ms > PROGRESS_AFTER_MS:
+        return None  # it ran under ~2 s (no progress line came): the rest was a wait
     if gap_ms is None or ctx.facts.permission_mode in AUTO_APPROVED:
         return gap_ms
-    if ctx.facts.bash_progress and gap_ms > PROGRESS_AFTER_MS:
-        return None  # it ran under ~2 s (no progress line came): the rest was a wait
     if gap_ms < QUICK_MS:
         return gap_ms
     told = reported_ms(output)
     return gap_ms if told is not None and gap_ms <= 2 * told + QUICK_MS else None
+
+
+def after_a_subagent(ctx: Context, call: Pending) -> bool:
+    """A command called while a subagent was at work, whose result comes
+    after that subagent's: Claude Code delivers the results of calls made
+    together at once, so the time to it may be the subagent's."""
+    return any(key not in ctx.facts.pending for key in call.beside)
 
 
 def waited_for_permission(ctx: Context, call: Pending, gap_ms: int | None) -> bool:
@@ -242,7 +251,7 @@ def waited_for_permission(ctx: Context, call: Pending, gap_ms: int | None) -> bo
     taking over QUICK_MS where edits are asked for, or a command that got no
     progress line on a client writing them (it ran under PROGRESS_AFTER_MS)."""
     mode = ctx.facts.permission_mode
-    if gap_ms is None or mode in AUTO_APPROVED or call.ran_at:
+    if gap_ms is None or mode in AUTO_APPROVED or call.ran_at or after_a_subagent(ctx, call):
         return False
     if call.name in files.EDIT_TOOLS:  # asked for unless acceptEdits
         return mode != "acceptEdits" and gap_ms > QUICK_MS
