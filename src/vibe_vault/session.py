@@ -21,7 +21,7 @@ from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.figures import Figures, figures, options_for
-from vibe_vault.fold import ANSWER_CHARS, fold, fold_agent
+from vibe_vault.fold import LAST_ANSWER_CHARS, fold, fold_agent
 from vibe_vault.fold.context import gate_outside, scrub
 from vibe_vault.fold.todos import running_in_background
 from vibe_vault.lock import SessionLock, slot_path
@@ -685,7 +685,7 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
     if (provisional is not None and end_reason is None and provisional.strip()
             and provisional.strip() != state.fold.last_answer):
         # Not counted: the transcript will bring the same text, and count it then.
-        state.provisional = gate_outside(provisional.strip(), ANSWER_CHARS, redactor,
+        state.provisional = gate_outside(provisional.strip(), LAST_ANSWER_CHARS, redactor,
                                          state.fold.learned)
 
 

@@ -559,6 +559,9 @@ class Fold(Struct, omit_defaults=True):
     turns_dropped: int = 0
     keeps_thinking: bool = False  # turns hold their thinking (only when notes show it)
     last_answer: Redacted = Redacted("")
+    # The same answer whole (up to LAST_ANSWER_CHARS) when `last_answer` is
+    # cut: the note shows the last answer whole, what one resumes from.
+    last_answer_whole: Redacted = Redacted("")
     # The question the last answer ended on ("should I: 1. … 2. …?"), "" when none.
     closing_question: Redacted = Redacted("")
     # fold.story: prompts, answers, compactions, links to other sessions

@@ -43,6 +43,7 @@ from vibe_vault.fold import (
 from vibe_vault.fold.context import (
     ANSWER_CHARS,
     HEAD_TURNS,
+    LAST_ANSWER_CHARS,
     TAIL_TURNS,
     Context,
     note_text,
@@ -61,6 +62,7 @@ from vibe_vault.times import epoch  # kept here for callers of fold.epoch
 
 __all__ = [
     "ANSWER_CHARS", "EXPLORE_LIST", "EXPLORE_READ", "EXPLORE_SEARCH", "HEAD_TURNS",
+    "LAST_ANSWER_CHARS",
     "TAIL_TURNS", "add_tokens", "epoch", "fold", "fold_agent", "note_text", "tokens_of",
 ]
 

@@ -27,7 +27,8 @@ from vibe_vault.times import epoch
 HEAD_TURNS = 10  # the first turns say what the session was for: always kept
 TAIL_TURNS = 50  # and the latest ones; the turns between are counted, not kept
 MAX_ACTIONS = 60
-ANSWER_CHARS = 700
+ANSWER_CHARS = 700  # of each turn's answer: its gist is its first paragraph
+LAST_ANSWER_CHARS = 20_000  # of the last answer, shown whole
 QUESTION_TAIL = 3000  # of an answer, where a question it ends on is looked for
 QUESTION_CHARS = 400
 SAID_PIECE = 32_000  # characters of one prompt or answer text kept for search
@@ -364,7 +365,8 @@ def scrub(value: Any, hint: Any, learned: set[str], count: Fold | None = None) -
                 setattr(value, f"{name}_redactions", getattr(value, f"{name}_redactions") + n)
                 if inner is not None:
                     inner.redactions += n
-            elif isinstance(value, Fold) and name in ("last_answer", "closing_question"):
+            elif isinstance(value, Fold) and name in ("last_answer", "last_answer_whole",
+                                                      "closing_question"):
                 # A copy of the last turn's answer, counted there (a read that
                 # ended before a later answer replaced it must count the same).
                 new = scrub(old, field_hint, learned, None)
@@ -774,6 +776,11 @@ class Context:
             facts.redactions += n - t.answer_redactions
             t.answer, t.answer_redactions = text, n
             facts.last_answer = text
+            # Cut here: kept whole as well, should it be the session's last
+            # (the copy's secrets are the answer's, counted there).
+            facts.last_answer_whole = self.cleaned(
+                self.held_answer, LAST_ANSWER_CHARS, stated=True, memo=False)[0] if len(
+                self.held_answer) > ANSWER_CHARS else Redacted("")
             # (its secrets are the answer's, counted there)
             facts.closing_question = self.cleaned(
                 tx.closing_question(self.held_answer[-QUESTION_TAIL:]), QUESTION_CHARS,

@@ -13,7 +13,7 @@ from vibe_vault.redact import Redacted
 from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, Command, Queued, Turn
 from vibe_vault.text import rx
 
-PROMPT_CHARS = 500
+PROMPT_CHARS = 5_000  # a prompt whole; a longer paste (a log, a man page) is cut
 RAW_PROMPT_CHARS = 64_000
 SUMMARY_CHARS = 4000
 TAIL_UUIDS = 50
@@ -164,7 +164,7 @@ _IDE_TAG = r"<ide_(?:opened_file|selection)>"
 
 def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str) -> None:
     facts = ctx.facts
-    # A pasted log can be megabytes; a note keeps 500 characters of a prompt, and
+    # A pasted log can be megabytes; a note keeps 5,000 characters of a prompt, and
     # the wrapper tags to strip come first. Bounding the text bounds the regexes.
     raw = tx.cut(raw, RAW_PROMPT_CHARS)
     if entry.isSidechain:

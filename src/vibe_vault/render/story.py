@@ -197,6 +197,8 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         out.append(quote(turn.thinking))
         out.append(md(""))
     answer = turn.answer
+    if last and state.fold.last_answer_whole and answer == state.fold.last_answer:
+        answer = state.fold.last_answer_whole  # the last answer whole, not its first 700
     provisional = False
     if last and state.provisional:
         answer, provisional = state.provisional, True
