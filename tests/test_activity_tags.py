@@ -57,3 +57,36 @@ def test_debugging_is_told_by_the_request_or_a_failure_found_then_mended(
     assert ("debugging" in tags) == (edited and (troubled or found_failing)), (request, steps)
     if edited:
         assert ("implementation" in tags) != ("debugging" in tags), tags
+
+
+@settings(max_examples=examples(20, 60), deadline=None)
+@given(subject=phrase, reads=st.integers(0, 3), how=st.sampled_from(["commit", "push", "pr"]))
+def test_git_work_without_an_edit_is_operations(subject: str, reads: int, how: str) -> None:
+    """Review 17 #16 (10764452): a session that committed, pushed or opened a
+    PR, reading files on the way but editing none, is `operations`, not
+    `research`."""
+    t = Transcript()
+    t.prompt("make a feature branch and commit the changes")
+    for k in range(reads):
+        t.call("Read", {"file_path": f"/work/app/m{k}.py"}, None, "x = 1\n")
+    if how == "commit":
+        t.bash(f'git commit -m "{subject}"', f"[main 1a2b3c4] {subject}\n 1 file changed\n")
+    elif how == "push":
+        t.bash("git push origin main", "To github.com:o/r.git\n   1a2b3c4..5d6e7f8  main -> main\n")
+    else:
+        t.bash(f'gh pr create --title "{subject}"', "https://github.com/o/r/pull/7\n")
+    t.say("Done.")
+    tags = frontmatter(render(t.state()))["tags"]
+    assert isinstance(tags, list) and tags[-1] == "operations", tags
+
+
+@settings(max_examples=examples(10, 30), deadline=None)
+@given(skill=phrase.map(lambda p: p.replace(" ", "-")))
+def test_a_skill_is_told_as_a_skill_that_ran(skill: str) -> None:
+    """Review 17 #16: "Used `commit`" said nothing; the story says a skill ran."""
+    t = Transcript()
+    t.prompt("commit it")
+    t.call("Skill", {"skill": skill}, {"success": True, "commandName": skill},
+           f"Launching skill: {skill}")
+    t.say("Committed.")
+    assert f"- Ran the `{skill}` skill" in render(t.state())

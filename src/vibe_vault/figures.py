@@ -808,6 +808,10 @@ def _activity(state: SessionState, work: Work) -> str:
         return "debugging" if _debugging(state, work) else "implementation"
     if calls.get("ExitPlanMode") or calls.get("EnterPlanMode"):
         return "planning"
+    if work.commits or work.pushes or state.fold.prs:
+        # Committed, pushed or opened a PR without editing a file here: git
+        # work, whatever it read on the way (review 17 #16: 10764452).
+        return "operations"
     explore = sum(calls.get(k, 0) for k in ("Read", "Grep", "Glob", "WebFetch", "WebSearch"))
     if explore:
         return "research"

@@ -487,7 +487,7 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "fetch": lambda a, state: md("Fetched {}{}", text(a.text), _times(a)),
     "search": lambda a, state: md("Searched the web for “{}”", text(a.text)),
     "tools": _tools,
-    "skill": lambda a, state: md("Used {}", code(a.text)),
+    "skill": lambda a, state: md("Ran the {} skill", code(a.text)),
     "slash": lambda a, state: md("Ran {}{}", code(a.text), md(
         " — {}", text(tx.one_line(a.detail, 120))) if a.detail else md("")),
     # "Claude Opus 4 limit reached, now using Sonnet 4"
