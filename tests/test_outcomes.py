@@ -35,29 +35,58 @@ RUNNERS = [
 MASKS = ["2>&1 | tail -{n}", "| head -{n}", "2>&1 | grep -v ok", "| tee out.log",
          "|| true", "; echo exit=$?"]
 KEEPS = ["", "2>&1", "&& echo done", "> out.log 2>&1"]
-# Lines a tool prints when something failed: the first one put in leads the error.
+# Lines a tool prints when something failed. A finding names what failed (a
+# file and line, a test, the error's words); a summary only says that
+# something did. The first finding put in leads the error, else the first
+# summary: `ERROR task failed` printed before the linter's findings says nothing.
 name = st.from_regex(r"[A-Z][a-z]{2,8}[A-Z][a-z]{2,8}", fullmatch=True)
 # (words a secret rule would take for a password's name, as `pw`, are left out)
 path = st.sampled_from(["cmd/app", "internal/store", "pkg/hooks", "src/parser", "lib/io_util"])
 count = st.integers(1, 40)
-FAILURE_LINES = st.one_of(
+FINDING_LINES = st.one_of(
     name.map(lambda n: f"--- FAIL: Test{n} (0.04s)"),
-    path.map(lambda p: f"FAIL\texample.com/{p}\t0.51s"),
-    path.map(lambda p: f"FAIL\texample.com/{p} [build failed]"),
     st.tuples(path, count).map(lambda pc: f"{pc[0]}.go:{pc[1]}:3: undefined: setupRepo"),
-    st.tuples(count, count).map(lambda c: f"==== {c[0]} failed, {c[1]} passed in 2.95s ===="),
+    st.tuples(path, count).map(lambda pc: f"[lint:go] {pc[0]}.go:{pc[1]}:3: x is unused"),
     path.map(lambda p: f"FAILED tests/{p}.py::test_one - AssertionError"),
     st.just("E       AssertionError: assert 1 == 2"),
     path.map(lambda p: f"error[E0425]: cannot find value `x` in {p}"),
+    path.map(lambda p: f"error[call-non-callable]: `x` in {p} is not callable"),
+    path.map(lambda p: f"src/{p}.ts(3,7): error TS2304: Cannot find name 'x'."),
+)
+SUMMARY_LINES = st.one_of(
+    path.map(lambda p: f"FAIL\texample.com/{p}\t0.51s"),
+    path.map(lambda p: f"FAIL\texample.com/{p} [build failed]"),
+    st.tuples(count, count).map(lambda c: f"==== {c[0]} failed, {c[1]} passed in 2.95s ===="),
     path.map(lambda p: f"error: could not compile `{p.replace('/', '-')}` (lib)"),
     st.just("test result: FAILED. 3 passed; 1 failed; 0 ignored"),
     st.sampled_from(["[lint] ERROR task failed", "ERROR task failed"]),
     count.map(lambda c: f"{c} issues:"),
     count.map(lambda c: f"Found {c} errors."),
     st.just("npm ERR! code ELIFECYCLE"),
-    path.map(lambda p: f"src/{p}.ts(3,7): error TS2304: Cannot find name 'x'."),
     count.map(lambda c: f"Tests:       {c} failed, 3 passed, {c + 3} total"),
 )
+# (kind, line): which list made a line is the oracle's knowledge of what it is.
+FAILURE_LINES = st.one_of(FINDING_LINES.map(lambda ln: ("finding", ln)),
+                          SUMMARY_LINES.map(lambda ln: ("summary", ln)))
+
+
+def findings_first(failures: list[tuple[str, str]]) -> str | None:
+    """Of the failure lines put in, the one that should lead an error: the
+    first finding, else the first summary; None when none was put in."""
+    return next((ln for kind, ln in failures if kind == "finding"), None) or \
+        next((ln for _, ln in failures), None)
+
+
+def headline_of(lines: list[str], at: str) -> str:
+    """The line `at` as an error's first line: collapsed, and joined to the
+    next when it ends on a colon (alone it only announces that next line)."""
+    i = lines.index(at)
+    first = " ".join(at.split())
+    if first.endswith(":") and i + 1 < len(lines):
+        first = f"{first} {' '.join(lines[i + 1].split())}"
+    return first
+
+
 # Lines that mention failure in passing: never a failure.
 LOOK_ALIKES = st.one_of(
     st.sampled_from([
@@ -87,15 +116,17 @@ def bash_result(t: Transcript, command: str, output: str) -> None:
 @settings(max_examples=examples(40, 150), deadline=None)
 @given(runner=st.sampled_from(RUNNERS), mask=st.sampled_from(MASKS + KEEPS),
        n=st.integers(5, 80), noise=st.lists(LOOK_ALIKES, max_size=6),
-       failures=st.lists(FAILURE_LINES, max_size=3), passed=st.booleans(),
+       failed=st.lists(FAILURE_LINES, max_size=3), passed=st.booleans(),
        cd=st.booleans())
 def test_a_piped_check_is_judged_by_its_output(
-        runner: tuple[str, str], mask: str, n: int, noise: list[str], failures: list[str],
+        runner: tuple[str, str], mask: str, n: int, noise: list[str],
+        failed: list[tuple[str, str]],
         passed: bool, cd: bool) -> None:
     command, kind = runner
     full = (f"cd /work/app && {command} " if cd else f"{command} ") + mask.format(n=n)
     full = full.strip()
     pass_line = PASS_LINES.get(command, "") if passed else ""
+    failures = [ln for _, ln in failed]
     output = "\n".join([*noise, *failures, *([pass_line] if pass_line else [])])
     t = Transcript()
     t.prompt("run the checks")
@@ -108,7 +139,10 @@ def test_a_piped_check_is_judged_by_its_output(
     if hidden and failures:
         assert row.status == "failed", (full, output)
         (err,) = state.fold.errors
-        assert err.text.partition("\n")[0] == " ".join(failures[0].split()), err.text
+        lines = output.split("\n")
+        lead = findings_first(failed)
+        assert lead is not None
+        assert err.text.partition("\n")[0] == headline_of(lines, lead), err.text
     elif hidden and kind == "test" and not pass_line:
         assert row.status == "unknown", (full, output)
         assert not state.fold.errors
@@ -127,19 +161,19 @@ def test_a_piped_check_is_judged_by_its_output(
 
 
 @settings(max_examples=40, deadline=None)
-@given(failure=FAILURE_LINES, noise=st.lists(LOOK_ALIKES, max_size=4))
+@given(failed=FAILURE_LINES, noise=st.lists(LOOK_ALIKES, max_size=4))
 def test_a_failed_check_leads_with_its_first_failure_line(
-        failure: str, noise: list[str]) -> None:
+        failed: tuple[str, str], noise: list[str]) -> None:
     """A check that failed (exit 1) is headed by the first line its tool marks
     as failing, not by a banner or an assert line shown before it."""
     t = Transcript()
     t.prompt("run the tests")
-    output = "\n".join(["Exit code 1", "============ test session starts ============",
-                        ">       assert 'Error:' in captured.err", *noise, failure,
-                        "the end"])
+    lines = ["Exit code 1", "============ test session starts ============",
+             ">       assert 'Error:' in captured.err", *noise, failed[1], "the end"]
+    output = "\n".join(lines)
     t.call("Bash", {"command": "pytest -x"}, f"Error: {output}", output, error=True)
     (err,) = t.state().fold.errors
-    assert err.text.partition("\n")[0] == " ".join(failure.split())
+    assert err.text.partition("\n")[0] == headline_of(lines, failed[1])
 
 
 def test_a_successful_unpiped_run_is_trusted_whatever_it_prints() -> None:

@@ -19,7 +19,10 @@ NO_KEY = Redacted("")
 HEAD_SCAN = 12  # lines looked through for the error's first line
 _EXIT_LINE = r"^Exit code -?\d+$"
 _WARNING_LINE = (r"(?i)^(?:npm warn|warn(?:ing)?\b|\[warn|\S+: warning:|deprecat)"
-                 r"|(?-i:\bWARN(?:ING)?\b)|level=warn")
+                 r"|(?-i:\bWARN(?:ING)?\b)|level=warn"
+                 # (and where it ran, before what it said: git's `On branch main`
+                 # ahead of `nothing to commit`, a logger's info line)
+                 r"|^(?:On branch \S+$|Your branch is |HEAD detached at )|level=info\b")
 _ERROR_LINE = (r"(?i)(?:\berror\b|\bERR!|\bfatal\b|\bfailed\b|\bfailure\b|exception|traceback"
                r"|\bpanic|not found|no such file|cannot |can't |denied|\bFAIL\b)")
 # Claude Code wraps a tool's refusal in these: the words inside are the error.
@@ -59,9 +62,19 @@ def error_text(ctx: Context, text: str, headed: bool = False) -> Redacted:
         found = next((i for i, line in enumerate(tail) if _is_error([line])), None)
         if found is not None:
             head, at = tail, found
-    lines = head[at:][:ERROR_LINES]
+    lines = joined(head[at:])[:ERROR_LINES]
     # Cut after the gate: a token cut in two first would pass it in part.
     return ctx.text("\n".join(lines), ERROR_CHARS)
+
+
+def joined(lines: list[str]) -> list[str]:
+    """The lines with a first that ends on a colon joined to the next: it only
+    announces its detail (`error: the following files have local
+    modifications:`), and alone, where an error is told in one line, it says
+    nothing."""
+    if len(lines) > 1 and lines[0].endswith(":"):
+        return [f"{lines[0]} {lines[1]}", *lines[2:]]
+    return lines
 
 
 def _lines(text: str, cut_first: bool | None = None) -> list[str]:

@@ -17,46 +17,56 @@ from typing import Literal
 from vibe_vault import patterns
 from vibe_vault.text import rx
 
-# (tool, what it prints on a line of its own when something failed)
-FAILURE_MARKERS: tuple[tuple[str, str], ...] = (
-    ("go test", r"--- FAIL: \S"),
-    ("go test", r"FAIL\s+\S+\s+(?:\d+(?:\.\d+)?s|\[(?:build|setup) failed\])\s*$"),
-    ("go test", r"FAIL\s*$"),
-    ("go", r"panic: \S"),
-    # a compiler's, vet's or a linter's `file.go:12:3: message`
-    ("go build", r"(?:\.{0,2}/)?[\w.\-/]+\.go:\d+(?::\d+)?: \S"),
-    ("pytest", r"=+ (?:.*\D)?[1-9]\d* (?:failed|errors?)\b.*=+\s*$"),
-    ("pytest", r"(?:FAILED|ERROR) \S+"),  # the short summary, unittest's FAILED (failures=1)
-    ("pytest", r"E {3,}\S"),  # the failing line's explanation
-    ("python", r"Traceback \(most recent call last\):\s*$"),
-    ("cargo", r"error(?:\[E\d{4}\])?: \S"),  # rustc, cargo, and git's own errors
-    ("cargo test", r"test result: FAILED\b"),
-    ("mise", r"(?:\[[^\]\n]+\] )?ERROR task failed\b"),
-    ("task", r"task: Failed to run task\b"),
-    ("make", r"g?make(?:\[\d+\])?: \*\*\* .*Error \d+"),
-    ("golangci-lint", r"[1-9]\d* issues?(?::|\.|\s*$)"),
+# (tool, what it prints on a line of its own when something failed, what the
+# line is): a "finding" names what failed (a file and line, a test, the
+# error's own words); a "summary" only says that something did (a count, a
+# task runner's or a build's closing line). A failure is headed by its first
+# finding, wherever its summary was printed (mise prints `ERROR task failed`
+# on stderr, ahead of the linter's findings): the summary says nothing a
+# person can act on, nor anything to search for.
+FAILURE_MARKERS: tuple[tuple[str, str, str], ...] = (
+    ("go test", r"--- FAIL: \S", "finding"),
+    ("go test", r"FAIL\s+\S+\s+(?:\d+(?:\.\d+)?s|\[(?:build|setup) failed\])\s*$", "summary"),
+    ("go test", r"FAIL\s*$", "summary"),
+    ("go", r"panic: \S", "finding"),
+    # a compiler's, vet's or a linter's `file.go:12:3: message` (not `file.go:1: : # pkg`)
+    ("go build", r"(?:\.{0,2}/)?[\w.\-/]+\.go:\d+(?::\d+)?: [^\s:]", "finding"),
+    ("pytest", r"=+ (?:.*\D)?[1-9]\d* (?:failed|errors?)\b.*=+\s*$", "summary"),
+    ("unittest", r"FAILED \((?:failures|errors)=", "summary"),
+    ("pytest", r"(?:FAILED|ERROR) \S+", "finding"),  # the short summary's test ids
+    ("pytest", r"E {3,}\S", "finding"),  # the failing line's explanation
+    # (its headline is the exception line that ends it: see first_failure)
+    ("python", r"Traceback \(most recent call last\):\s*$", "summary"),
+    ("cargo", r"error: (?:could not compile|aborting due to|process didn't exit)\b", "summary"),
+    ("cargo", r"error(?:\[[\w\-]+\])?: \S", "finding"),  # rustc, cargo, ty, git's own errors
+    ("cargo test", r"test result: FAILED\b", "summary"),
+    ("mise", r"ERROR task failed\b", "summary"),
+    ("task", r"task: Failed to run task\b", "summary"),
+    ("make", r"g?make(?:\[\d+\])?: \*\*\* .*Error \d+", "summary"),
+    ("golangci-lint", r"[1-9]\d* issues?(?::|\.|\s*$)", "summary"),
     # (not ruff's "Found 3 errors (3 fixed, 0 remaining).": `--fix` mended them all)
     ("ruff, tsc, mypy, ty", r"Found [1-9]\d* (?:errors?|diagnostics?)\b"
-                            r"(?! \(\d+ fixed, 0 remaining\))"),
-    ("mypy, gcc", r"[\w.\-/]+:\d+(?::\d+)?: (?:fatal )?error: \S"),
-    ("ruff, flake8", r"[\w.\-/]+\.py:\d+:\d+: [A-Z]{1,3}\d{1,4}\b"),
-    ("ruff", r"[A-Z]{1,4}\d{1,4}\b.*\n\s*--> \S+:\d+:\d+"),  # a rule's code, then where
-    ("tsc", r"[\w.\-/]+\(\d+,\d+\): error TS\d+:"),
-    ("tsc", r"[\w.\-/]+:\d+:\d+ - error TS\d+:"),
-    ("tsc", r"error TS\d+:"),
-    ("eslint", r"✖ [1-9]\d* problems?\b"),
-    ("npm", r"npm (?:ERR!|error) \S"),
-    ("jest", r"FAIL\s+\S+\.(?:[cm]?[jt]sx?)\b"),
-    ("jest", r"Tests:\s+[1-9]\d* failed\b"),
-    ("vitest", r"\s*(?:Test Files|Tests)\s+[1-9]\d* failed\b"),
-    ("rspec", r"\d+ examples?, [1-9]\d* failures?\b"),
-    ("phpunit", r"(?:FAILURES|ERRORS)!\s*$"),
-    ("gradle, maven", r"(?:BUILD FAILED\b|FAILURE: Build failed\b|\[ERROR\] BUILD FAILURE\b)"),
-    ("xcodebuild", r"\*\* (?:BUILD|TEST) FAILED \*\*"),
-    ("dotnet", r"(?:Failed!\s+-\s+Failed:\s+[1-9]|Build FAILED\.)"),
-    ("bun test", r"\s*[1-9]\d* fail\s*$"),
-    ("deno test", r"FAILED \|"),
-    ("mocha", r"\s*[1-9]\d* failing\s*$"),
+                            r"(?! \(\d+ fixed, 0 remaining\))", "summary"),
+    ("mypy, gcc", r"[\w.\-/]+:\d+(?::\d+)?: (?:fatal )?error: \S", "finding"),
+    ("ruff, flake8", r"[\w.\-/]+\.py:\d+:\d+: [A-Z]{1,3}\d{1,4}\b", "finding"),
+    ("ruff", r"[A-Z]{1,4}\d{1,4}\b.*\n\s*--> \S+:\d+:\d+", "finding"),  # a rule's code, then where
+    ("tsc", r"[\w.\-/]+\(\d+,\d+\): error TS\d+:", "finding"),
+    ("tsc", r"[\w.\-/]+:\d+:\d+ - error TS\d+:", "finding"),
+    ("tsc", r"error TS\d+:", "finding"),
+    ("eslint", r"✖ [1-9]\d* problems?\b", "summary"),
+    ("npm", r"npm (?:ERR!|error) \S", "summary"),  # npm telling that a script failed
+    ("jest", r"FAIL\s+\S+\.(?:[cm]?[jt]sx?)\b", "finding"),
+    ("jest", r"Tests:\s+[1-9]\d* failed\b", "summary"),
+    ("vitest", r"\s*(?:Test Files|Tests)\s+[1-9]\d* failed\b", "summary"),
+    ("rspec", r"\d+ examples?, [1-9]\d* failures?\b", "summary"),
+    ("phpunit", r"(?:FAILURES|ERRORS)!\s*$", "summary"),
+    ("gradle, maven", r"(?:BUILD FAILED\b|FAILURE: Build failed\b|\[ERROR\] BUILD FAILURE\b)",
+     "summary"),
+    ("xcodebuild", r"\*\* (?:BUILD|TEST) FAILED \*\*", "summary"),
+    ("dotnet", r"(?:Failed!\s+-\s+Failed:\s+[1-9]|Build FAILED\.)", "summary"),
+    ("bun test", r"\s*[1-9]\d* fail\s*$", "summary"),
+    ("deno test", r"FAILED \|", "summary"),
+    ("mocha", r"\s*[1-9]\d* failing\s*$", "summary"),
 )
 # (tool, what it prints when its tests passed): a piped test run says "passed"
 # only with one of these in its output and no failure.
@@ -74,7 +84,14 @@ PASS_MARKERS: tuple[tuple[str, str], ...] = (
     ("mocha", r"\s*\d+ passing\b"),
     ("dotnet", r"Passed!\s+-\s+Failed:\s+0\b"),
 )
-_FAILED = "(?m)^(?:" + "|".join(f"(?:{p})" for _, p in FAILURE_MARKERS) + ")"
+# A task runner's prefix before each line of a task's output (mise: `[lint:go] `).
+_TASK_PREFIX = r"(?:\[[^\]\n]{1,60}\] )?"
+_FAILED = ("(?m)^" + _TASK_PREFIX + "(?:"
+           + "|".join(f"(?:{p})" for _, p, _ in FAILURE_MARKERS) + ")")
+_FINDING = ("(?m)^" + _TASK_PREFIX + "(?:"
+            + "|".join(f"(?:{p})" for _, p, kind in FAILURE_MARKERS if kind == "finding") + ")")
+_SUMMARY = ("(?m)^" + _TASK_PREFIX + "(?:"
+            + "|".join(f"(?:{p})" for _, p, kind in FAILURE_MARKERS if kind == "summary") + ")")
 _PASSED = "(?m)^(?:" + "|".join(f"(?:{p})" for _, p in PASS_MARKERS) + ")"
 _ANSI = r"\x1b\[[0-9;?]*[A-Za-z]|\[(?:\d{1,3}(?:;\d{1,3})*)?m"
 SCAN_CHARS = 200_000  # an output's head and tail this long are read
@@ -110,11 +127,49 @@ def judge(output: str) -> Verdict:
 
 
 def first_failure(output: str) -> str:
-    """The output from its first line a tool marks as a failure ("" when
-    none): the error a person reads first."""
+    """The output from the line that heads its failure ("" when no line is a
+    tool's failure line): its first finding, else its first summary line; a
+    Python traceback from the exception line that ends it."""
     text = _scanned(output)
-    m = rx(_FAILED).search(text)
-    return text[m.start():] if m else ""
+    # (a line both forms match is a summary: `error: could not compile`)
+    found = next((f.start() for f in rx(_FINDING).finditer(text)
+                  if not rx(_SUMMARY).match(text, f.start())), -1)
+    # A traceback, also one a tool printed indented (uv's build backend's),
+    # is a finding by its exception line.
+    traceback = rx(_TRACEBACK_AT).search(text)
+    if traceback is not None and (found < 0 or traceback.start() < found):
+        found = _exception_at(text, traceback.start())
+    if found < 0:
+        m = rx(_FAILED).search(text)
+        found = m.start() if m else -1
+    return text[found:] if found >= 0 else ""
+
+
+def _exception_at(text: str, at: int) -> int:
+    """Where the exception line that ends the traceback at `at` starts (of a
+    chained one, the last: the exception that ended the program); `at` when
+    none is found."""
+    while True:
+        end = rx(_TRACEBACK_END).search(text, at + 1)
+        if end is None:
+            return at
+        chained = rx(_CHAINED).match(text, end.end())
+        if chained is None:
+            return end.start() + len(end.group(0)) - len(end.group(0).lstrip())
+        at = chained.end()
+
+
+# A traceback's frames (`  File "x.py", line 3, in f`, the code under each)
+# and its chained ones; the first line after them that is none of these is the
+# exception, the line that says what failed.
+_TRACEBACK_AT = r"(?m)^[ \t]*" + _TASK_PREFIX + r"Traceback \(most recent call last\):[ \t]*$"
+# The exception: a line that is not indented and no frame's, or, at any
+# indent, one named as exceptions are (`ValueError: …`, `pkg.mod.MyError`).
+_TRACEBACK_END = (r"(?m)^(?:" + _TASK_PREFIX + r"(?!\s|Traceback \(most recent|File \"|\^|~)\S"
+                  r"|[ \t]*" + _TASK_PREFIX + r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception"
+                  r"|Exit|Interrupt|Failure|Fault)\b(?=:|[ \t]*$)).*$")
+_CHAINED = (r"\s*\n\s*(?:During handling of the above exception|The above exception was the "
+            r"direct cause)[^\n]*\n(?=\s*" + _TASK_PREFIX + r"Traceback \(most recent)")
 
 
 def _scanned(output: str) -> str:
