@@ -14,6 +14,7 @@ every kind in any order.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, json_objects, main_files
-from test_headlines import Transcript, words
+from conftest import CORPUS, Env, examples, frontmatter, json_objects, main_files, session_files
+from test_headlines import Transcript, phrase, words
 from test_trust import folded
 
 # -- the oracle's own reading of a line ----------------------------------------------
@@ -242,3 +243,89 @@ def test_the_oracles_patterns_tell_the_kinds_apart() -> None:
     assert SUMMARY.search("[lint:go] 1 issues:") and SUMMARY.search("[lint:go] ERROR task failed")
     assert not FINDING.search("[lint:go] ERROR task failed")
     assert not FINDING.search("Traceback (most recent call last):")
+
+
+# -- review 17 #18: what failed is named -----------------------------------------------
+
+_SUBJECT_TOOLS = {"Read": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
+                  "Write": "file_path", "NotebookEdit": "notebook_path", "WebFetch": "url"}
+_NOT_RUN = ("doesn't want to", "Permission to ", "denied", "rejected")
+
+
+def _errors_section(note: str) -> list[str]:
+    body = note.split("\n## Errors\n", 1)[1] if "\n## Errors\n" in note else ""
+    return body.split("\n## ", 1)[0].splitlines()
+
+
+def _failed_subjects(paths: list[Path]) -> list[tuple[str, str]]:
+    """(tool, what its input named: a file, a URL) of every call of those
+    tools that ran and failed, from the JSON."""
+    calls: dict[str, tuple[str, str]] = {}
+    out = []
+    for p in paths:
+        for o in json_objects(p):
+            for b in (o.get("message") or {}).get("content") or []:
+                if not isinstance(b, dict):
+                    continue
+                if b.get("type") == "tool_use" and b.get("name") in _SUBJECT_TOOLS:
+                    what = (b.get("input") or {}).get(_SUBJECT_TOOLS[b["name"]])
+                    if isinstance(what, str) and what:
+                        calls[str(b.get("id"))] = (b["name"], what)
+                if b.get("type") == "tool_result" and b.get("is_error"):
+                    call = calls.get(str(b.get("tool_use_id")))
+                    said = json.dumps(b.get("content"))
+                    if call and not any(w in said for w in _NOT_RUN):
+                        out.append(call)
+    return out
+
+
+@pytest.mark.corpus
+def test_every_corpus_tool_error_names_what_it_was_about(tmp_path: Path) -> None:
+    """Corpus, every session (subagents' files too, through `vv backfill`):
+    each failed Read, edit or WebFetch is told under Errors on a line of its
+    tool that names its file (by its name) or its URL, read from the call's
+    input in the JSON."""
+    env = Env(tmp_path)
+    assert env.vv("backfill", str(CORPUS)).returncode == 0
+    notes = {frontmatter(n).get("session_id"): n for n in env.all_notes().values()
+             if "\ntype: session\n" in n}
+    checked = fetches = 0
+    for main in main_files():
+        failed = _failed_subjects([main, *session_files(main)])
+        if not failed:
+            continue
+        sid = next((o["sessionId"] for o in json_objects(main) if o.get("sessionId")), None)
+        lines = _errors_section(notes[sid])
+        for tool, what in failed:
+            named = what if tool == "WebFetch" else what.replace("\\", "/").rsplit("/", 1)[-1]
+            assert any(f"**{tool}**" in ln and named in ln for ln in lines), (main, tool, what)
+            checked += 1
+            fetches += tool == "WebFetch"
+    assert checked >= 15 and fetches >= 3, (checked, fetches)
+
+
+url_path = st.lists(words, min_size=1, max_size=3).map("/".join)
+
+
+@settings(max_examples=examples(20, 150), deadline=None)
+@given(tool=st.sampled_from(["WebFetch", "Read", "Edit"]), where=url_path, said=phrase,
+       under=st.booleans())
+def test_a_tool_error_names_its_file_or_url(
+        tmp_path_factory: Any, tool: str, where: str, said: str, under: bool) -> None:
+    """A failed WebFetch, Read or Edit: its line under Errors names the URL,
+    or the file as the story shows it (relative under the session's folder),
+    beside what the tool said."""
+    t = Transcript()
+    t.prompt("look it up")
+    if tool == "WebFetch":
+        subject = f"https://example.org/{where}"
+        inp: dict[str, Any] = {"url": subject, "prompt": "summarise"}
+    else:
+        full = f"{t.cwd if under else '/opt/other'}/{where}.py"
+        subject = f"{where}.py" if under else full
+        inp = {"file_path": full, "old_string": "a", "new_string": "b"}
+    t.call(tool, inp, f"Error: {said}", f"<tool_use_error>{said}</tool_use_error>", error=True)
+    t.say("It failed.")
+    note = t.note(tmp_path_factory, "test_a_tool_error_names_its_file_or_url")
+    line = f"**{tool}**: `{subject}` → `{said}`"
+    assert any(line in ln for ln in _errors_section(note)), note

@@ -312,6 +312,13 @@ class Command(Struct, array_like=True, omit_defaults=True):
     ms: int | None = None
 
 
+# An error's key (below) by what failed: a command ("cmd:", fold.commands), a
+# file an edit tool changes ("file:", fold.files), a file read ("read:"), a
+# page fetched ("url:"). What follows is what the note names the error by.
+READ_KEY = "read:"
+URL_KEY = "url:"
+
+
 class ErrorRec(Struct, array_like=True, omit_defaults=True):
     tool: Redacted
     text: Redacted  # its first lines, up to ERROR_LINES and ERROR_CHARS

@@ -57,6 +57,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
         # plan, told as such where it is put to the user, not a change to the
         # project (never among the files changed).
         call.plan = True
+        call.key = Redacted("file:" + ctx.name(path, PATH_CHARS))  # what an error names
         if call.name == "Write":
             plan = decode_raw(inp.content)
             if isinstance(plan, str):

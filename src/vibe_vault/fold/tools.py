@@ -6,7 +6,7 @@ from __future__ import annotations
 from vibe_vault.entries import ToolInput, decode_raw
 from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, Pending
+from vibe_vault.state import READ_KEY, URL_KEY, Action, Pending
 from vibe_vault.text import rx
 
 EXPLORE_READ = frozenset({"Read", "NotebookRead"})
@@ -20,6 +20,7 @@ _SECRETS_FILE = (r"(?i)(?:^|[/\\])(?:\.env(?:\.(?!example|sample|template|dist)[
 # `NAME=value`, `name: value`, `password value` (netrc): the value.
 _KEY_VALUE = (r"(?m)^\s*(?:export\s+)?([\w.\-]+)\s*(?:=|:|\s)\s*"
               r"([^\s#][^\n#]*?)\s*(?:#.*)?$")
+URL_CHARS = 300
 EXPLORE_SEARCH = frozenset({"Grep", "Glob", "LSP"})
 EXPLORE_LIST = frozenset({"LS"})
 # Tools that leave nothing to tell in the story (their effect is told elsewhere).
@@ -36,6 +37,8 @@ def on_read(ctx: Context, call: Pending, inp: ToolInput,
         call.git = SECRETS_FILE  # its result is read for values to keep out of the note
     if path:
         call.file = ctx.name(path, 300)  # a file known to be there (fold.files.on_listed)
+        # (what an error names: a Read of a file that is not there)
+        call.key = Redacted(READ_KEY + call.file)
     return Action(kind=EXPLORE, reads=1, ts=timestamp), True
 
 
@@ -81,6 +84,8 @@ def on_fetch(ctx: Context, call: Pending, inp: ToolInput,
              timestamp: str) -> tuple[Action | None, bool]:
     url = str(inp.url or "")
     host = url.split("://", 1)[-1].split("/", 1)[0]
+    if url:
+        call.key = Redacted(URL_KEY + ctx.line(url, URL_CHARS))  # what its error names
     return Action(kind="fetch", text=ctx.line(host, 100), ts=timestamp), True
 
 

@@ -41,7 +41,7 @@ from vibe_vault.markdown import (
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.project import folder_name, repo_folder
 from vibe_vault.render.page import Page, doer, part, parts, status_word
-from vibe_vault.state import Command, Commit, ErrorRec, FileChange
+from vibe_vault.state import READ_KEY, URL_KEY, Command, Commit, ErrorRec, FileChange
 from vibe_vault.times import hhmm
 from vibe_vault.work import MAIN, agents_of_tasks
 
@@ -349,7 +349,25 @@ def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
     if command:
         said = md(" → {}", code(first)) if first and not whole else BLANK
         return md("- {}{}{}: {} failed{}{}", at, strong(error.tool), by, code(command), said, fate)
+    subject = _error_subject(error, cwd)
+    if subject:
+        return md("- {}{}{}: {} → {}{}", at, strong(error.tool), by, code(subject), code(first),
+                  fate)
     return md("- {}{}{}: {}{}", at, strong(error.tool), by, code(first), fate)
+
+
+_SUBJECT_KEYS = ("file:", READ_KEY, URL_KEY)
+
+
+def _error_subject(error: ErrorRec, cwd: str) -> str:
+    """What another tool's error was about, when its call named it: the file
+    an edit or a read was of (as the story shows paths), the page fetched.
+    "" for none: the error's words alone then say what failed."""
+    kind = next((k for k in _SUBJECT_KEYS if error.key.startswith(k)), "")
+    if not kind:
+        return ""
+    what = error.key[len(kind):]
+    return what if kind == URL_KEY else shown_path(what, cwd)
 
 
 def open_threads(page: Page) -> list[Md]:
