@@ -329,3 +329,70 @@ def test_a_tool_error_names_its_file_or_url(
     note = t.note(tmp_path_factory, "test_a_tool_error_names_its_file_or_url")
     line = f"**{tool}**: `{subject}` → `{said}`"
     assert any(line in ln for ln in _errors_section(note)), note
+
+
+# -- review 17 #15: an interrupted call is told once -----------------------------------
+
+_REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+            "(eg. if it was a file edit, the new_string was NOT written to the file). STOP what "
+            "you are doing and wait for the user to tell you how to proceed.")
+
+
+def _after_interrupt(note: str) -> list[tuple[str, list[str]]]:
+    """Each "Interrupted … after: X" line's X, with the story's list items of
+    its turn (the lines starting "- " above it, up to the turn's heading)."""
+    out = []
+    lines = note.splitlines()
+    for i, ln in enumerate(lines):
+        m = re.match(r"> \*\*Interrupted\*\* by the user(?: \(\d+ times\))? after: (.*)$", ln)
+        if not m:
+            continue
+        items = []
+        for above in reversed(lines[:i]):
+            if above.startswith("### "):
+                break
+            if above.startswith("- "):
+                items.append(above[2:])
+        out.append((m.group(1), items))
+    return out
+
+
+@pytest.mark.corpus
+def test_no_corpus_interruption_repeats_the_line_above_it(tmp_path: Path) -> None:
+    """Corpus, every session through `vv backfill`: a turn the user stopped
+    tells its last step once, on the "Interrupted … after:" line, not also
+    as the list item above it (cb2e607c showed one denied command twice)."""
+    env = Env(tmp_path)
+    assert env.vv("backfill", str(CORPUS)).returncode == 0
+    told = 0
+    for note in env.all_notes().values():
+        for done, items in _after_interrupt(note):
+            assert done not in items, done
+            told += 1
+    assert told >= 1
+
+
+@settings(max_examples=examples(20, 150), deadline=None)
+@given(before=st.lists(phrase, max_size=4), last=phrase, refused=st.booleans())
+def test_an_interrupted_turn_tells_its_last_step_once(
+        tmp_path_factory: Any, before: list[str], last: str, refused: bool) -> None:
+    """Commands, the last one refused by the user (or run), then the user's
+    interrupt: every command's description is in the note once, the last on
+    the "Interrupted … after:" line."""
+    t = Transcript()
+    t.prompt("clean up")
+    for n, said in enumerate(before):
+        t.call("Bash", {"command": f"echo {n}", "description": f"Step {said}"},
+               {"stdout": "", "stderr": "", "interrupted": False}, "")
+    t.call("Bash", {"command": "make clean", "description": f"Last {last}"}, None,
+           _REFUSED if refused else "done", error=refused)
+    t.raw({"type": "user", "message": {"role": "user", "content": [
+        {"type": "text", "text": "[Request interrupted by user for tool use]"}]}})
+    t.prompt("now do it another way")
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "test_an_interrupted_turn_tells_its_last_step_once")
+    ((done, items),) = _after_interrupt(note)
+    assert done.startswith(f"Last {last}: `make clean`"), done
+    assert note.count(f"Last {last}: `make clean`") == 1, note
+    for said in before:
+        assert f"Step {said}: `echo" in "\n".join(items), note

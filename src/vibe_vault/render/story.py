@@ -182,6 +182,8 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
             out.append(md(""))
     stopped = _stopped(turn, page, last)
     listed = turn.actions[:-1] if stopped else turn.actions
+    if stopped is not None and _told_when_stopped(turn):
+        listed = listed[:-1]  # "Interrupted … after: <it>" tells it: once is enough
     if listed or turn.more_actions:
         for a in listed:
             line = describe(a, state)
@@ -227,9 +229,22 @@ def _stopped(turn: Turn, page: Page, last: bool) -> Md | None:
         return labelled_quote(f"**Claude** (interrupted by the user{times}):",
                               turn.answer if last else gist(turn.answer))
     done = describe(turn.actions[-2], page.state) if len(turn.actions) > 1 else md("")
+    if done and not _told_when_stopped(turn):  # (a plan, listed above with its text)
+        return md("> **Interrupted** by the user{} after the plan above.", times)
     if done:
         return md("> **Interrupted** by the user{} after: {}", times, done)
     return md("> **Interrupted** by the user{} before Claude did anything.", times)
+
+
+def _told_when_stopped(turn: Turn) -> bool:
+    """Whether the line telling the turn's interruption (`_stopped`) names
+    its last action ("after: …"), so the list above it leaves that one out.
+    A plan keeps its line: its text follows it."""
+    stop = turn.actions[-1]
+    if stop.status == INTERRUPTED_ANSWERING and turn.answer:
+        return False
+    before = turn.actions[-2] if len(turn.actions) > 1 else None
+    return before is not None and not (before.kind == "plan" and before.detail)
 
 
 def under_heading(paragraphs: list[str]) -> str:
