@@ -31,15 +31,15 @@ from test_trust import folded
 
 # (read on lines collapsed as the note shows them; a task runner's prefix,
 # mise's `[lint:go] `, may stand before any of them)
-_PREFIX = r"^(?:\[[^\]]+\] )?"
+_PREFIX = r"^(?:\[[^\]]+\] (?:\| )?)?"
 FINDING = re.compile(_PREFIX + r"(?:"
                      r"[\w./\-]+\.(?:go|py|rs|ts|tsx|js|rb|c|h):\d+(?::\d+)?(?::| -) ?[^\s:]"
                      r"|error\[[\w\-]+\]: \S|--- FAIL: \S|FAILED [\w./\-]+::\S|E \S"
-                     r"|[A-Z]\w*(?:Error|Exception): \S)")
+                     r"|[A-Z]\w*(?:Error|Exception): \S|❌ Failure - \S)")
 SUMMARY = re.compile(_PREFIX + r"(?:ERROR task failed|\d+ issues?:?$|Found \d+ (?:error|diagnostic)"
                      r"|Traceback \(most recent call last\):$|Exit code -?\d+$"
                      r"|error: could not compile|make(?:\[\d+\])?: \*\*\*|FAIL$"
-                     r"|=+ .*\d+ failed.*=+$)")
+                     r"|=+ .*\d+ failed.*=+$|Error: Job '[^']+' failed$|\d+ errors?, \d+ warnings?)")
 WARNING = re.compile(r"(?i)^(?:npm warn|warn(?:ing)?\b|\S+: warning:)|^WARN\b")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -132,12 +132,15 @@ findings = st.one_of(
     st.tuples(path, num, words).map(lambda t: f"[lint:go] {t[0]}.go:{t[1]}:3: {t[2]} (goconst)"),
     words.map(lambda w: f"error[E0382]: borrow of moved value: `{w}`"),
     st.tuples(path, words).map(lambda t: f"FAILED tests/{t[0]}.py::test_{t[1]} - assert 1 == 2"),
+    st.tuples(path, num).map(lambda t: f"[CI/test-1]   |   /w/{t[0]}.py:{t[1]}:9 - error: x"),
+    words.map(lambda w: f"[CI/test-2]   ❌  Failure - Main Run {w}"),
     words.map(lambda w: f"--- FAIL: Test{w.capitalize()} (0.02s)"),
 )
 summaries = st.one_of(
     st.sampled_from(["ERROR task failed", "[lint] ERROR task failed",
                      "error: could not compile `app` (bin \"app\") due to 1 previous error",
-                     "make: *** [Makefile:12: test] Error 2", "FAIL"]),
+                     "make: *** [Makefile:12: test] Error 2", "FAIL",
+                     "Error: Job 'test' failed", "[CI/test-1]   |   17 errors, 0 warnings"]),
     num.map(lambda n: f"{n} issues:"),
     num.map(lambda n: f"Found {n} errors in 2 files (checked 9 source files)"),
 )

@@ -48,6 +48,8 @@ FAILURE_MARKERS: tuple[tuple[str, str, str], ...] = (
     ("ruff, tsc, mypy, ty", r"Found [1-9]\d* (?:errors?|diagnostics?)\b"
                             r"(?! \(\d+ fixed, 0 remaining\))", "summary"),
     ("mypy, gcc", r"[\w.\-/]+:\d+(?::\d+)?: (?:fatal )?error: \S", "finding"),
+    ("pyright", r"\s*[\w.\-/]+:\d+:\d+ - error: \S", "finding"),
+    ("pyright", r"\s*[1-9]\d* errors?, \d+ warnings?\b", "summary"),
     ("ruff, flake8", r"[\w.\-/]+\.py:\d+:\d+: [A-Z]{1,3}\d{1,4}\b", "finding"),
     ("ruff", r"[A-Z]{1,4}\d{1,4}\b.*\n\s*--> \S+:\d+:\d+", "finding"),  # a rule's code, then where
     ("tsc", r"[\w.\-/]+\(\d+,\d+\): error TS\d+:", "finding"),
@@ -67,6 +69,9 @@ FAILURE_MARKERS: tuple[tuple[str, str, str], ...] = (
     ("bun test", r"\s*[1-9]\d* fail\s*$", "summary"),
     ("deno test", r"FAILED \|", "summary"),
     ("mocha", r"\s*[1-9]\d* failing\s*$", "summary"),
+    # act (GitHub Actions run here): the step that failed, and the job's end
+    ("act", r"\s*❌\s+Failure - \S", "finding"),
+    ("act", r"Error: Job '[^'\n]+' failed", "summary"),
 )
 # (tool, what it prints when its tests passed): a piped test run says "passed"
 # only with one of these in its output and no failure.
@@ -84,8 +89,9 @@ PASS_MARKERS: tuple[tuple[str, str], ...] = (
     ("mocha", r"\s*\d+ passing\b"),
     ("dotnet", r"Passed!\s+-\s+Failed:\s+0\b"),
 )
-# A task runner's prefix before each line of a task's output (mise: `[lint:go] `).
-_TASK_PREFIX = r"(?:\[[^\]\n]{1,60}\] )?"
+# A task runner's prefix before each line of a task's output (mise: `[lint:go] `;
+# act: `[CI/test-1]   |   ` before what a step printed).
+_TASK_PREFIX = r"(?:\[[^\]\n]{1,60}\](?: +\| +| ))?"
 _FAILED = ("(?m)^" + _TASK_PREFIX + "(?:"
            + "|".join(f"(?:{p})" for _, p, _ in FAILURE_MARKERS) + ")")
 _FINDING = ("(?m)^" + _TASK_PREFIX + "(?:"
@@ -132,16 +138,16 @@ def first_failure(output: str) -> str:
     Python traceback from the exception line that ends it."""
     text = _scanned(output)
     # (a line both forms match is a summary: `error: could not compile`)
-    found = next((f.start() for f in rx(_FINDING).finditer(text)
-                  if not rx(_SUMMARY).match(text, f.start())), -1)
+    found = next((finding.start() for finding in rx(_FINDING).finditer(text)
+                  if not rx(_SUMMARY).match(text, finding.start())), -1)
     # A traceback, also one a tool printed indented (uv's build backend's),
     # is a finding by its exception line.
     traceback = rx(_TRACEBACK_AT).search(text)
     if traceback is not None and (found < 0 or traceback.start() < found):
         found = _exception_at(text, traceback.start())
     if found < 0:
-        m = rx(_FAILED).search(text)
-        found = m.start() if m else -1
+        summary = rx(_FAILED).search(text)
+        found = summary.start() if summary else -1
     return text[found:] if found >= 0 else ""
 
 
