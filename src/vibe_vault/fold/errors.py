@@ -62,19 +62,9 @@ def error_text(ctx: Context, text: str, headed: bool = False) -> Redacted:
         found = next((i for i, line in enumerate(tail) if _is_error([line])), None)
         if found is not None:
             head, at = tail, found
-    lines = joined(head[at:])[:ERROR_LINES]
+    lines = head[at:][:ERROR_LINES]
     # Cut after the gate: a token cut in two first would pass it in part.
     return ctx.text("\n".join(lines), ERROR_CHARS)
-
-
-def joined(lines: list[str]) -> list[str]:
-    """The lines with a first that ends on a colon joined to the next: it only
-    announces its detail (`error: the following files have local
-    modifications:`), and alone, where an error is told in one line, it says
-    nothing."""
-    if len(lines) > 1 and lines[0].endswith(":"):
-        return [f"{lines[0]} {lines[1]}", *lines[2:]]
-    return lines
 
 
 def _lines(text: str, cut_first: bool | None = None) -> list[str]:

@@ -305,14 +305,28 @@ def errors(page: Page) -> list[Md]:
 
 def _earlier_error(error: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
     """An earlier error's line, collapsed (`when`: its time as shown)."""
-    first = readable(error.text, cwd).partition("\n")[0]
+    first = error_headline(readable(error.text, cwd))[0]
     return [md("> {}", _error_head(error, first, label, cwd, when))]
+
+
+def error_headline(said: str) -> tuple[str, str]:
+    """An error's first line and the rest, where it is told in one line; a
+    first line that ends on a colon only announces the next (`error: the
+    following files have local modifications:`), and alone says nothing: the
+    next is told on it. (Joined
+    here, from lines each redacted as they were printed, not before redaction:
+    a rule that reads a line from its start must see it so.)"""
+    first, _, rest = said.partition("\n")
+    if first.endswith(":") and rest:
+        detail, _, rest = rest.partition("\n")
+        first = f"{first} {detail}"
+    return first, rest
 
 
 def _recent_error(error: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
     """One of the last errors, with what it printed (`when`: its time as shown)."""
     said = readable(error.text, cwd)
-    first, _, rest = said.partition("\n")
+    first, _, rest = said.partition("\n")  # (a colon's detail follows, in the block)
     command = _failed_command(error, cwd)
     out = [_error_head(error, first, label, cwd, when, whole=True)]
     if command and said:
