@@ -122,11 +122,12 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
        greeting=st.sampled_from(["", "Hey Claude, ", "hi! ", "Hello claude: "]))
 def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str) -> None:
     """The title is a cut of the request's words from their start, after a
-    greeting and a discourse marker ("now,"); or, when that cut reads as no
+    greeting and discourse markers ("now,", "ok. now,"); or, when that cut reads as no
     words (not most of it prose), from the start of a later sentence of it."""
     title = tx.title_line(greeting + text, 80)
     assert len(title) <= 80
-    marker = re.match(r"(?i)(?:now|so|ok|okay|well|right|alright)\s*[,!.]\s*(?=\S)", text)
+    # (one marker or a run of them: "now, so, fix it" asks to fix it)
+    marker = re.match(r"(?i)(?:(?:now|so|ok|okay|well|right|alright)\s*[,!.]\s*)+(?=\S)", text)
     request = text[marker.end():] if marker else text
     request = request[0].upper() + request[1:] if greeting or marker else request
     if is_cut_of(title, request):
