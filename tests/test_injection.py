@@ -167,7 +167,10 @@ FORBIDDEN_TOKENS = {"html_block", "html_inline", "image", "link_open"}
 # `https://r.examplefile:///x` is part of an https address, not a file link;
 # and only with an address after it: "file: `cmd`" (a description ending in
 # "file" before the line's colon) links nothing.
-OBSIDIAN = re.compile(r"\[\[|%%|::|\b(?i:javascript|file):(?=\S)|(?:^|\s)[#^][^\s#^]")
+# A tag is Obsidian's: `#` and a run of letters, digits, `_`, `-` or `/` that is not
+# digits alone (`#9: x`, "PR #47", is no tag); a block id `^` before anything.
+OBSIDIAN = re.compile(r"\[\[|%%|::|\b(?i:javascript|file):(?=\S)"
+                      r"|(?:^|\s)(?:\^[^\s#^]|#(?=[\w/-]*[^\d\W]|[\w/-]*[/-]))")
 OWN_WIKILINK = re.compile(
     r"\[\[(?:(?:Projects|Daily)/[^\[\]|]*|Sessions\.base)(?:\|[^\[\]]*)?\]\]")
 
