@@ -180,3 +180,24 @@ def test_a_scope_or_a_test_id_is_no_name_given_a_value(word: str, other: str,
     the keyword (every trigger of the assignment rule) and wherever it stands."""
     text = shape.format(w=word, o=other, W=word.capitalize(), O=other.capitalize())
     assert Redactor().redact(text)[0] == text
+
+
+@settings(max_examples=examples(60, 400), deadline=None)
+@given(word=st.sampled_from(["pass", "password", "secret", "token", "api_key", "auth", "pwd"]),
+       ext=st.sampled_from(["md", "py", "json", "ts", "go", "toml", "rs"]),
+       line=st.integers(0, 9999), col=st.integers(0, 200), end=st.booleans(),
+       before=st.sampled_from(["", "see ", "/Users/dev/site/", "cci:1://file:///x/"]))
+def test_a_place_in_a_file_named_for_a_secret_is_no_secret(
+        word: str, ext: str, line: int, col: int, end: bool, before: str) -> None:
+    """`password.py:12:3` and `pass.md:0:0-0:0`, as editors and compilers name a place
+    in a file, are a file and a position: shown as written. The same name given a
+    value that is not a position, or a secret's name with a dot in it, still hides it."""
+    from vibe_vault.redact import DEFAULT
+
+    place = f"{line}:{col}" + (f"-{line + 3}:{col + 1}" if end else "")
+    text = f"{before}{word}.{ext}:{place} is where"
+    assert DEFAULT.redact(text) == (text, 0)
+    out, n = DEFAULT.redact(f"{before}{word}.{ext}:hunter{line}x{col} is where")
+    assert n == 1 and "hunter" not in out, out
+    out, n = DEFAULT.redact(f"db.{word}:Q{line:04d}z{col:03d}")
+    assert n == 1 and "REDACTED" in out, out

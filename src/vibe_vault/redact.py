@@ -195,6 +195,10 @@ _LINE_PREFIX = (r"[ \t]*(?:[\w.:@~/\[\]\-]*[>$#%][ \t]*|[CS]:[ \t]*|-+>[ \t]*)?"
 _NUMBER = r"[\d_.,]+[kKmMbB]?\Z"
 # A value that is code: a snake_case name (or a dotted path of them).
 _IDENTIFIER = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\Z"
+# A file's name (`password.py`: an extension that names no secret) and a place in it
+# (`12`, `12:3`, `20:8-23:9`), as editors and compilers write them: no name given a value.
+_FILE_POSITION = r"[\w.\-]*\.(?!\w*(?:pass|pw|secret|token|key|auth|cred))[a-z0-9]{1,5}\Z"
+_POSITION = r"\d+(?::\d+)?(?:-\d+(?::\d+)?)?\Z"
 MIN_SECRET = 6  # a shorter value of a name that means a secret: only a password's
 
 # A `.env` file being written or dumped by a shell command.
@@ -583,6 +587,8 @@ class _Replacer:
             if sep.strip() == ":" and text[match.start():match.start("sep")] == "PASS" \
                     and not (before.isalnum() or (before != "" and before in "_.-")):
                 return True  # a test runner's verdict (`--- PASS: TestX`, `PASS: a.sh`)
+            if sep == ":" and rx(_FILE_POSITION).match(name) and rx(_POSITION).match(secret):
+                return True  # `password.py:12:3`, `secret.json:20:8-23:9`: a place in a file
             password = "pass" in name or "pw" in name
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
