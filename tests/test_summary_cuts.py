@@ -12,10 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from test_headlines import Transcript, words
+from test_headlines import Transcript
 from vibe_vault.figures import SUMMARY_WORDS, RenderOptions, figures
 
-item = st.lists(words, min_size=3, max_size=14).map(" ".join)
+# Words without vowels: none is an English word, so no item claims an action (files
+# "written", "committed", "pushed") that this session's facts would contradict and
+# the summary rightly leaves out (test_answers and test_facts check those): what is checked
+# here is where the words are cut, whatever they are.
+unclaiming = st.text(alphabet="bcdfghjklmnpqrstvwxz", min_size=2, max_size=9)
+item = st.lists(unclaiming, min_size=3, max_size=14).map(" ".join)
 
 
 def claude_words(summary: str) -> str:
