@@ -134,5 +134,5 @@ def test_a_file_opening_mid_turn_counts_only_its_own_work(
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
-    assert frontmatter(note)["active_minutes"] == sum(work) // 60
+    assert frontmatter(note)["active_minutes"] == (sum(work) + 30) // 60  # (to the nearest minute)
 

@@ -258,7 +258,7 @@ def test_active_time_is_each_turns_own_time_with_or_without_turn_duration(
                   (decode_line(x) for x in lines[at:]))
     assert active.active_ms(pieces) == expected
     head = frontmatter_of(render(SessionState(session_id=SID, project="app", fold=whole)))
-    assert f"\nactive_minutes: {expected // 60000}\n" in head, head
+    assert f"\nactive_minutes: {(expected + 30_000) // 60_000}\n" in head, head
 
 
 @pytest.mark.corpus

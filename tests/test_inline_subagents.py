@@ -141,7 +141,7 @@ def test_inline_subagents_are_told_by_their_entries(
     if not prompts:
         assert "request got no answer" not in note, note
         # Claude's (and its subagents') work from the file's first line counts.
-        assert frontmatter(note)["active_minutes"] == (len(lines) - 1) * 30 // 60, note
+        assert frontmatter(note)["active_minutes"] == ((len(lines) - 1) * 30 + 30) // 60, note
 
 
 @pytest.mark.corpus

@@ -136,6 +136,6 @@ def test_a_session_with_seconds_of_work_says_so_not_0_min(
     active = sum(work for work, _ in turns)
     note = render(t.state())
     line = next(ln for ln in note.splitlines() if "**Duration**" in ln)
-    want = f"(Claude worked {active // 60} min" if active >= 60 else "(Claude worked <1 min"
+    want = f"(Claude worked {(active + 30) // 60} min" if active >= 30 else "(Claude worked <1 min"
     assert want in line, (active, line)
     assert "worked 0 min" not in line

@@ -125,4 +125,4 @@ def test_claude_worked_counts_the_time_it_waited_on_subagents(
     env.transcript(SID, [json.dumps(x).encode() for x in lines], folder="-work-app")
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
-    assert frontmatter(note)["active_minutes"] == worked_ms(lines) // 60000, note
+    assert frontmatter(note)["active_minutes"] == (worked_ms(lines) + 30_000) // 60_000, note

@@ -84,13 +84,13 @@ def test_claude_worked_is_said_alike_everywhere(tmp_path_factory: Any,
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
     worked_ms = sum(x["durationMs"] for x in lines if x.get("subtype") == "turn_duration")
-    minutes = worked_ms // 60000
+    minutes = (worked_ms + 30_000) // 60_000  # to the nearest minute, half up
     prompts = [x["timestamp"] for x in lines if x["type"] == "user"]
     first = datetime.fromisoformat(lines[0]["timestamp"].replace("Z", "+00:00"))
     last = datetime.fromisoformat(lines[-1]["timestamp"].replace("Z", "+00:00"))
     assert frontmatter(note)["active_minutes"] == minutes
     header = next(x for x in note.splitlines() if x.startswith("**Project**"))
-    if int((last - first).total_seconds() // 60):
+    if int((last - first).total_seconds() + 30) // 60:  # (a duration rounded to the minute)
         span = f"; prompts {span_said(prompts[0], prompts[-1])}" \
             if prompts[0][:16] != prompts[-1][:16] else ""
         assert f"(Claude worked {worded(minutes)}{span})" in header, header

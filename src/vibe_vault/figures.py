@@ -64,6 +64,12 @@ def short_tokens(count: int) -> str:
     return str(count)
 
 
+def whole_minutes(ms: float) -> int:
+    """A span in whole minutes, rounded to the nearest (a half minute up):
+    3 min 45 s is 4 min, not the 3 a floor says (review 17, finding 13)."""
+    return int((ms + 30_000) // 60_000) if ms > 0 else 0
+
+
 def claude_worked(minutes: int, ms: int = -1) -> str:
     """Claude's working time in words: "<1 min" when it worked, but less than
     a minute; "0 min" when it did not work at all (`ms` 0)."""
@@ -325,7 +331,7 @@ class Figures(Struct):
     cost: float
     unpriced: list[str]
     wall_minutes: int
-    active_minutes: int  # Claude's working time (fold.active), whole minutes
+    active_minutes: int  # Claude's working time (fold.active), to the nearest minute
     changed_file_count: int  # the frontmatter's files_changed (a Record's is the list)
     tool_calls: int
     tests: str  # "", passed, failed
@@ -346,7 +352,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         add_tokens({"all": total}, t, "all")  # (the one sum of every count)
     cost = sum(costs.values())
     a, b = epoch(f.first_ts), epoch(f.last_ts)
-    wall = int((b - a) // 60) if a is not None and b is not None else 0
+    wall = whole_minutes((b - a) * 1000) if a is not None and b is not None else 0
     active = fold_active.active_ms(f)
     # Every tool call of the session: the main agent's, and each subagent's
     # once, from its file, its streamed entries, or the main file's sidechain.
@@ -375,7 +381,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         cost=round(cost, 4),
         unpriced=unpriced,
         wall_minutes=max(wall, 0),
-        active_minutes=active // 60000,
+        active_minutes=whole_minutes(active),
         active_ms=active,
         changed_file_count=len(work.changed) + work.files_dropped,
         tool_calls=tool_calls,

@@ -179,7 +179,7 @@ def _hours(hours: float) -> str:
     an hour ("<1 min" for a little), else hours to the tenth."""
     minutes = round(hours * 60)
     if minutes < 1:
-        return "<1 min"  # (sums of whole minutes: a session's part minute is left out)
+        return "<1 min"  # (sums of rounded minutes: a session under half a minute adds 0)
     return f"{minutes} min" if minutes < 60 else f"{hours:.1f} h"
 
 
