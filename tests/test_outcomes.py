@@ -204,8 +204,9 @@ def test_a_piped_failure_end_to_end(env: Env) -> None:
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
     assert "`mise run test:integration 2>&1 | tail -40` — failed" in note
-    # Under Errors: the command that failed, and what it printed from its first failure line.
-    assert "**Bash**: `mise run test:integration 2>&1 | tail -40` failed" in note
+    # Under Errors: the command that failed (by its description, as the story
+    # tells it), and what it printed from its first failure line.
+    assert "**Bash**: Check it: `mise run test:integration 2>&1 | tail -40` failed" in note
     assert "\n  --- FAIL: TestAgentHookInstallation (0.04s)\n" in note
     assert "tests failing at the last run" in str(frontmatter(note)["summary"])
 

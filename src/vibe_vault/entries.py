@@ -175,6 +175,10 @@ class ToolInput(Struct):
     bash_id: Any = None  # BashOutput (older clients): a background command
     reason: Any = None  # ScheduleWakeup: why it waits this long
     stop: Any = None  # ScheduleWakeup: true ends the loop
+    pattern: Any = None  # Grep, Glob: what was looked for
+    path: Any = None  # Grep, Glob: where; an MCP tool's file or folder
+    name: Any = None  # an MCP tool's argument (fold.errors.MAIN_ARGUMENTS)
+    title: Any = None  # an MCP tool's argument
     content: Raw = Raw()
     new_source: Raw = Raw()
     old_string: Raw = Raw()

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 63
+STATE_VERSION = 64
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -262,6 +262,11 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     plan: bool = False  # a change of Claude Code's plan file (plan mode): not the project's
     shell_files: list[ShellFile] = field(default_factory=list)  # files a command writes
     ran_at: float = 0.0  # epoch seconds the command started running, by the client's progress lines
+    # What its error is to name, from its input (fold.errors.about): Claude's
+    # words for it, what it ran or looked for, where.
+    said: Redacted = Redacted("")
+    subject: Redacted = Redacted("")
+    place: Redacted = Redacted("")
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -326,6 +331,13 @@ class ErrorRec(Struct, array_like=True, omit_defaults=True):
     seq: int = 0
     key: Redacted = Redacted("")  # the command (whitespace collapsed) or the file, when it had one
     later_ok: bool = False  # the same command, or an edit of the same file, later succeeded
+    # What failed, from the call's input (Pending's fields of the same names):
+    # a command's description and the command as the story shows it; a
+    # subagent's type and description; a search's pattern and path; an MCP
+    # tool's main argument.
+    said: Redacted = Redacted("")
+    subject: Redacted = Redacted("")
+    place: Redacted = Redacted("")
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):

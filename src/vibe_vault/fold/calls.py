@@ -132,6 +132,7 @@ def on_tool_use(ctx: Context, block: Block, timestamp: str) -> None:
         call.beside = [key for key, other in facts.pending.items()
                        if other.name in subagents.AGENT_TOOLS][:8]
     action, merge = (handler or tools.on_other)(ctx, call, inp, timestamp)
+    errors.about(ctx, call, inp, action)
     if action is not None:
         call.turn_no = ctx.turn_no()
         call.action_no = ctx.add_action(action, merge)
@@ -244,7 +245,7 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         if status == "denied":
             ctx.user_waited = True  # a permission prompt the user answered no
         if status == "failed":
-            errors.error(ctx, call.name, text, timestamp, call.key, headed)
+            errors.error(ctx, call.name, text, timestamp, call.key, headed, call)
     else:
         # A check piped on (`go test ./... | tail`): its output says how it ended.
         status = commands.masked_status(call, text) if call.masked else "ok"
@@ -253,9 +254,9 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         if usage:
             # (its usage text, not what it was asked for: an error, whatever the status)
             status = usage
-            errors.error(ctx, call.name, printed or text, timestamp, call.key)
+            errors.error(ctx, call.name, printed or text, timestamp, call.key, call=call)
         elif status == "failed":
-            errors.error(ctx, call.name, text, timestamp, call.key)
+            errors.error(ctx, call.name, text, timestamp, call.key, call=call)
     if status == "ok":
         facts.last_ok[call.name] = call.seq
         if facts.failed_keys:

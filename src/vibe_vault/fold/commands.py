@@ -354,9 +354,9 @@ _ENV_PREFIX = (r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"$`]*\"|'[^']*'|[^\s$`()&;|\"']*)\
 # A statement that only sets variables (`SP=/tmp/x;`, `export B=~/y &&`, a
 # line of its own): what runs comes after it. A value that runs something
 # (`$(go env X)`) is a command itself, and stays.
-_ASSIGNMENTS = (r"^(?:(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*="
+_ASSIGNMENTS = (r"^(?:(?:(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*="
                 r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|\"'$`()])*\s*)+"
-                r"(?:;|&&|$)\s*")
+                r"(?:;|&&|$)\s*)+")  # (statements of them in a row: `A=1; B=2; foo`)
 
 
 def shorten(command: str, cwd: str) -> str:

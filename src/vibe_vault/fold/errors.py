@@ -4,10 +4,11 @@ succeeded. Feeds the note's Errors section."""
 from __future__ import annotations
 
 from vibe_vault import text as tx
+from vibe_vault.entries import ToolInput
 from vibe_vault.fold import verdicts
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import ErrorRec
+from vibe_vault.state import Action, ErrorRec, Pending
 from vibe_vault.text import rx
 
 MAX_ERRORS = 50  # as many as the note shows
@@ -30,17 +31,67 @@ _WRAPPER = r"</?tool_use_error>"
 _SHELLS = ("Bash", "PowerShell")
 
 
+SUBJECT_CHARS = 160
+# An MCP tool's input is its own: the first of these it gives is what it was about.
+MAIN_ARGUMENTS = ("query", "url", "file_path", "path", "command", "pattern", "name", "title",
+                  "id", "question", "prompt", "description")
+_SEARCH_TOOLS = frozenset({"Grep", "Glob"})
+_AGENT_TOOLS = frozenset({"Task", "Agent"})
+# Other tools of Claude Code's whose input names what they were about.
+_TOOL_SUBJECT = {"KillShell": "shell_id", "KillBash": "shell_id", "BashOutput": "bash_id",
+                 "TaskOutput": "task_id", "TaskStop": "task_id", "WebSearch": "query",
+                 "Skill": "skill", "SlashCommand": "command", "ToolSearch": "query",
+                 "LSP": "file_path", "NotebookRead": "notebook_path", "LS": "path",
+                 "AskUserQuestion": "question"}
+
+
+def about(ctx: Context, call: Pending, inp: ToolInput, action: Action | None) -> None:
+    """What an error of this call is to name, from its input, kept on the call
+    till its result: a command's description and the command as the story
+    shows it; a subagent's type and description; a search's pattern and
+    folder; an MCP tool's (or another's) main argument. (Read, edits and
+    WebFetch name their file or URL by their key.) Names through the gate,
+    as the story's are, not counted as the note's secrets unless shown."""
+    name = str(call.name)
+    if name in _SHELLS:
+        if action is not None:
+            call.said, call.subject = action.said, action.text
+    elif name in _AGENT_TOOLS:
+        kind = str(inp.subagent_type or "general-purpose")
+        desc = inp.description if isinstance(inp.description, str) else ""
+        call.said = ctx.name(f"{kind}: {desc}" if desc.strip() else kind, SUBJECT_CHARS)
+    elif name in _SEARCH_TOOLS:
+        call.subject = _argument(ctx, inp.pattern)
+        call.place = _argument(ctx, inp.path)
+    elif name.startswith("mcp__"):
+        call.subject = next((a for a in (_argument(ctx, getattr(inp, k, None))
+                                         for k in MAIN_ARGUMENTS) if a), NO_KEY)
+    elif name in _TOOL_SUBJECT:
+        call.subject = _argument(ctx, getattr(inp, _TOOL_SUBJECT[name], None))
+
+
+def _argument(ctx: Context, value: object) -> Redacted:
+    """An input's value as one line ("" for none: not a string or a number)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return NO_KEY
+    said = " ".join(tx.cut(str(value), SUBJECT_CHARS * 4).split())  # (a prompt may be long)
+    return ctx.name(said, SUBJECT_CHARS) if said else NO_KEY
+
+
 def error(ctx: Context, tool: Redacted, text: str, timestamp: str, key: Redacted = NO_KEY,
-          headed: bool = False) -> None:
+          headed: bool = False, call: Pending | None = None) -> None:
     """Record an error; `key` (a command, a file) is what a later success must
-    repeat; `headed`: the text's first line is the error's (a PowerShell record)."""
+    repeat; `headed`: the text's first line is the error's (a PowerShell record);
+    `call`: the call that failed, whose input names what it was about."""
     facts = ctx.facts
     # A check's output (tests, a build, a linter) leads with the first line
     # its tool marks as failing: not a banner, a warning, or an assert that passed.
     failing = verdicts.first_failure(text) if tool in _SHELLS and not headed else ""
     shown = error_text(ctx, failing, True) if failing else error_text(ctx, text, headed)
-    facts.errors.append(ErrorRec(tool=tool, text=shown, ts=timestamp,
-                                 seq=facts.seq, key=key))
+    rec = ErrorRec(tool=tool, text=shown, ts=timestamp, seq=facts.seq, key=key)
+    if call is not None:
+        rec.said, rec.subject, rec.place = call.said, call.subject, call.place
+    facts.errors.append(rec)
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]
         facts.errors_dropped += 1

@@ -37,6 +37,7 @@ from vibe_vault.markdown import (
     md,
     strong,
     text,
+    text_before_colon,
 )
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.project import folder_name, repo_folder
@@ -341,6 +342,8 @@ def _failed_command(error: ErrorRec, cwd: str) -> str:
     tool's error): its output's first line is not the error's name."""
     if not error.key.startswith(COMMAND_KEY):
         return ""
+    if error.subject:  # (as the story shows it: its first real command, after assignments)
+        return tx.one_line_command(readable(error.subject, cwd), ERROR_COMMAND_CHARS)
     command = readable(error.key[len(COMMAND_KEY):], cwd)
     heredoc = _HEREDOC.search(command)  # (the key's lines are joined: its text would follow)
     if heredoc is not None:
@@ -353,21 +356,37 @@ _HEREDOC = tx.lazy(r"<<-?\s*(['\"]?)[A-Za-z_]\w*\1")
 
 def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
                 whole: bool = False) -> Md:
-    """An error's line: when (as shown), which tool, who, what failed (the
-    command, else the error's first line; a command's output follows it, in
-    full when `whole`, else its first line beside it), and its fate."""
+    """An error's line: when (as shown), which tool, who, what failed (Claude's
+    words for it, the command, the file, what it looked for, else the error's
+    first line; a command's output follows it, in full when `whole`, else its
+    first line beside it), and its fate."""
     fate = md(" — later succeeded") if error.later_ok else BLANK
     by = md(" (subagent {})", emphasis(label)) if label else BLANK
     at = md("{} ", text(when)) if when else BLANK
+    tool = strong(_tool_name(error.tool))
+    # Claude's words for the call (a command's description, a subagent's
+    # type and task), as the story tells them
+    words = tx.one_line(error.said, 120).rstrip(".")
+    said = md("{}: ", text_before_colon(words)) if words else BLANK
     command = _failed_command(error, cwd)
     if command:
-        said = md(" → {}", code(first)) if first and not whole else BLANK
-        return md("- {}{}{}: {} failed{}{}", at, strong(error.tool), by, code(command), said, fate)
+        told = md(" → {}", code(first)) if first and not whole else BLANK
+        return md("- {}{}{}: {}{} failed{}{}", at, tool, by, said, code(command), told, fate)
     subject = _error_subject(error, cwd)
+    where = md(" in {}", code(shown_path(error.place, cwd))) if error.place else BLANK
     if subject:
-        return md("- {}{}{}: {} → {}{}", at, strong(error.tool), by, code(subject), code(first),
+        return md("- {}{}{}: {}{}{} → {}{}", at, tool, by, said, code(subject), where,
+                  code(first), fate)
+    if words:  # (a subagent: its type and task, as the story names it)
+        return md("- {}{}{}: {}{} → {}{}", at, tool, by, emphasis(words), where, code(first),
                   fate)
-    return md("- {}{}{}: {}{}", at, strong(error.tool), by, code(first), fate)
+    return md("- {}{}{}: {}{}", at, tool, by, code(first), fate)
+
+
+def _tool_name(tool: str) -> str:
+    """A tool as the story names it: `mcp__server__tool` as "server: tool"."""
+    parts = tool.split("__")
+    return f"{parts[1]}: {parts[-1]}" if tool.startswith("mcp__") and len(parts) >= 3 else tool
 
 
 _SUBJECT_KEYS = ("file:", READ_KEY, URL_KEY)
@@ -375,11 +394,13 @@ _SUBJECT_KEYS = ("file:", READ_KEY, URL_KEY)
 
 def _error_subject(error: ErrorRec, cwd: str) -> str:
     """What another tool's error was about, when its call named it: the file
-    an edit or a read was of (as the story shows paths), the page fetched.
+    an edit or a read was of (as the story shows paths), the page fetched,
+    the pattern searched for, an MCP tool's main argument.
     "" for none: the error's words alone then say what failed."""
     kind = next((k for k in _SUBJECT_KEYS if error.key.startswith(k)), "")
     if not kind:
-        return ""
+        return tx.one_line(readable(error.subject, cwd), ERROR_COMMAND_CHARS) \
+            if error.subject else ""
     what = error.key[len(kind):]
     return what if kind == URL_KEY else shown_path(what, cwd)
 
