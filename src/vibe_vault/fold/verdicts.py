@@ -148,7 +148,35 @@ def first_failure(output: str) -> str:
     if found < 0:
         summary = rx(_FAILED).search(text)
         found = summary.start() if summary else -1
+    if found >= 0:
+        named = _pytest_test(text, found)
+        if named:  # what failed, then why (the E line, in the lines under it)
+            return f"{named}\n{text[found:]}"
     return text[found:] if found >= 0 else ""
+
+
+# pytest names each failed test on a line of its short summary, after the
+# explanations (`E   assert 1 == 2`) its FAILURES section printed first:
+# `FAILED tests/x.py::test_y - AssertionError: …` (or `ERROR` for an error in
+# a fixture or at collection). That line heads the failure: the test that
+# failed, and why when it says.
+_PYTEST_ID = (r"(?m)^" + _TASK_PREFIX + r"(?:FAILED|ERROR) [\w./\\\-]+\.py(?:::\S+)?"
+              r"(?: - [^\n]*)?[ \t]*$")
+_PYTEST_E = r"E {3,}\S"
+_PYTEST_RUN = r"(?m)^=+ (?:FAILURES|ERRORS|short test summary info) =+[ \t]*$"
+
+
+def _pytest_test(text: str, found: int) -> str:
+    """The short-summary line of pytest naming the first test that failed,
+    when the failure found at `found` is pytest's (an `E` line, or anything
+    in a run that printed pytest's FAILURES or summary banner) and that line
+    comes after it; "" otherwise."""
+    line = text[found:text.find("\n", found) if "\n" in text[found:] else len(text)]
+    bare = rx(r"^" + _TASK_PREFIX).sub("", line, count=1)
+    if not (rx(_PYTEST_E).match(bare) or rx(_PYTEST_RUN).search(text)):
+        return ""
+    named = rx(_PYTEST_ID).search(text, found + len(line))
+    return named.group(0).strip() if named else ""
 
 
 def _exception_at(text: str, at: int) -> int:
