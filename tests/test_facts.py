@@ -415,38 +415,91 @@ def _edit_lines(name: str, inp: dict[str, Any], result: Any) -> tuple[int, int, 
     return lines(inp.get("new_string")), lines(inp.get("old_string")), True
 
 
+NUMBERED = re.compile(r"^ *(\d+)(?:\t|\u2192)(.*)$")
+
+
+def read_whole(inp: dict[str, Any], text: str) -> str | None:
+    """The whole file a Read shows (numbered lines from 1: "12\\tline", or
+    "    12→line" before 2.1.1xx; an empty last one is the file's last newline),
+    with nothing after them but Claude Code's reminders; None for part of a
+    file (an offset or limit; 2000 lines, the most a Read shows; a line of
+    2000 characters or more, which it cuts)."""
+    if inp.get("offset") not in (None, 0, 1) or inp.get("limit") is not None:
+        return None
+    lines = text.split("\n")
+    shown: list[str] = []
+    for line in lines:
+        m = NUMBERED.match(line)
+        if not m or int(m.group(1)) != len(shown) + 1:
+            break
+        shown.append(m.group(2))
+    rest = "\n".join(lines[len(shown):]).strip()
+    if not shown or len(shown) >= 2000 or any(len(x) >= 2000 for x in shown) \
+            or (rest and not rest.startswith("<system-reminder>")):
+        return None
+    return "\n".join(shown)
+
+
+def created_by_commits(path: Path) -> list[tuple[int, str]]:
+    """(entry number, path as git printed it) of each `create mode` line of
+    a commit in a transcript file's tool results."""
+    out = []
+    for n, o in enumerate(objects(path)):
+        for b in blocks(o):
+            if b.get("type") == "tool_result" and not b.get("is_error"):
+                out += [(n, m) for m in re.findall(r"(?m)^ create mode \d+ (.+)$",
+                                                    result_text(o, b))]
+    return out
+
+
 def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
     """Every file's net lines in a session, from the JSON, and whether they
-    are exact: in each transcript file, the lines between the content before
-    its first change (the result's `originalFile`, `originalFileContents` in
-    Claude Code 1.0.x, none for a file created) and the content after its
-    last (a Write's, or an edit's result with the edit's strings put in).
-    Where either is not told, the sum of each change's own lines (its patch,
-    or judged from its strings), not exact unless one change told by its patch.
-    A file git's output says a command of the session made (`cargo init`) was
-    nothing before it."""
+    are exact: in each transcript file, the file's content is replayed from
+    the JSON: the content before its first change (the result's
+    `originalFile`, `originalFileContents` in Claude Code 1.0.x, none for a
+    file created; else the file as a Read showed it whole before; else
+    nothing, for a file a commit's `create mode` line later says was made),
+    then each change made in it (a Write's content, an edit's strings put in
+    place, a here-document's body), a content a result or a Read shows
+    between changes taking over (a formatter, the user's editor). The lines
+    between the first content and the last; where either is not told, the
+    sum of each change's own lines (its patch, or judged from its strings),
+    not exact unless one change told by its patch. A file git's output says
+    a command of the session made (`cargo init`) was nothing before it."""
     from test_shell_changes import git_says_the_session_changed
 
     scaffolded = {p for p, kind in git_says_the_session_changed(main).items() if kind == "created"}
     totals: dict[str, tuple[int, int, bool]] = {}
     for path in [main, *session_files(main)]:
+        made = created_by_commits(path)
         calls: dict[str, dict[str, Any]] = {}
         ends: dict[str, list[str | None]] = {}  # first, last
         own: dict[str, tuple[int, int, int, bool]] = {}  # lines, changes, any judged
-        for o in objects(path):
+        reads: dict[str, str] = {}  # files read whole since their last change
+        whole: dict[str, int] = {}  # of `ends`, first changed by writing it whole: when
+        for n, o in enumerate(objects(path)):
             for b in blocks(o):
-                if b.get("type") == "tool_use" and b.get("name") in (*EDIT_TOOLS, "Bash"):
+                if b.get("type") == "tool_use" and b.get("name") in (*EDIT_TOOLS, "Bash", "Read"):
                     calls[str(b.get("id"))] = b
                 elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
                     call = calls.pop(b["tool_use_id"])
                     inp = call.get("input") or {}
+                    if call["name"] == "Read":
+                        shown_whole = None if b.get("is_error") or "toolUseResult" in o \
+                            else read_whole(inp, result_text(o, b))
+                        if shown_whole is not None:
+                            reads[str(inp.get("file_path"))] = shown_whole
+                        continue
                     if call["name"] == "Bash":
                         # A file made by a here-document: its lines, what was there
                         # before not known.
-                        made = {} if b.get("is_error") else heredoc_files(
+                        heredocs = {} if b.get("is_error") else heredoc_files(
                             str(inp.get("command")), str(o.get("cwd") or ""))
-                        for where, text in made.items():
+                        for where, text in heredocs.items():
+                            if where not in ends:
+                                whole[where] = n
                             ends.setdefault(where, [None, None])[1] = text
+                            reads.pop(where, None)
                             a, d, k, _ = own.get(where, (0, 0, 0, False))
                             own[where] = (a + text.count("\n"), d, k + 1, True)
                         continue
@@ -461,8 +514,15 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                     if not isinstance(before, str) and r.get("type") == "update" \
                             and r.get("structuredPatch") == []:
                         before = inp.get("content")  # a Write of the same content
+                    if not isinstance(before, str):
+                        before = reads.get(where)
+                    reads.pop(where, None)
                     if where not in ends:
                         ends[where] = [before if isinstance(before, str) else None, None]
+                        if call["name"] == "Write" and not isinstance(before, str):
+                            whole[where] = n
+                    elif not isinstance(before, str):
+                        before = ends[where][1]  # as the change before left it
                     after: str | None = None
                     if call["name"] == "Write":
                         after = inp.get("content") if isinstance(inp.get("content"), str) \
@@ -471,11 +531,15 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                         after = edited(before, inp)
                     ends[where][1] = after
                     added, removed, judged = _edit_lines(call["name"], inp, r or None)
-                    a, d, n, guess = own.get(where, (0, 0, 0, False))
-                    own[where] = (a + added, d + removed, n + 1, guess or judged)
+                    a, d, k, guess = own.get(where, (0, 0, 0, False))
+                    own[where] = (a + added, d + removed, k + 1, guess or judged)
         for where, (first, last) in ends.items():
             if where in scaffolded and path == main:
                 first = ""
+            if first is None and where in whole and any(
+                    at > whole[where] and (where == p or where.replace("\\", "/").endswith("/" + p))
+                    for at, p in made):
+                first = ""  # a commit made it: nothing was there before
             # A lone change told by its patch is exact too.
             exact = (first is not None and last is not None) or (
                 own[where][2] == 1 and not own[where][3])

@@ -179,6 +179,9 @@ class ToolInput(Struct):
     path: Any = None  # Grep, Glob: where; an MCP tool's file or folder
     name: Any = None  # an MCP tool's argument (fold.errors.MAIN_ARGUMENTS)
     title: Any = None  # an MCP tool's argument
+    offset: Any = None  # Read: the first line read
+    limit: Any = None  # Read: how many lines
+    replace_all: Any = None  # Edit: every place the old string is found
     content: Raw = Raw()
     new_source: Raw = Raw()
     old_string: Raw = Raw()

@@ -213,3 +213,69 @@ def reversed_patch(hunks: Any) -> Any:
         out.append({"oldStart": hunk.get("newStart"), "oldLines": hunk.get("newLines"),
                     "lines": lines})
     return out
+
+
+def edit_lines(old: str, new: str) -> list[bytes]:
+    """An Edit's replacement of `old` by `new`, as line fingerprints that
+    `apply_edits` can make in a file's (the state keeps no words): [lines
+    replaced anywhere, their replacement, lines replaced at the file's end,
+    their replacement]; a pair b"" where there is none. The strings are
+    taken to start a line and to end one (the rest of the line a newline;
+    or the file's end, for the second pair): an edit inside a line is not
+    found, and the file is then not followed (never followed wrongly); nor
+    is one whose old text may be found earlier, overlapping the lines found
+    (it starts with a newline; or what follows one of its newlines is how it
+    starts): the client replaces the first."""
+    if not old or old.startswith("\n") or _overlaps(old):
+        return [b"", b"", b"", b""]
+    if old.endswith("\n"):
+        if not new or new.endswith("\n"):
+            return [line_hashes(old), line_hashes(new), b"", b""]
+        # The new text's last line would run into the next line, not known:
+        # only at the file's end (found elsewhere too: not followed).
+        return [line_hashes(old), _NOWHERE, line_hashes(old), line_hashes(new)]
+    return [line_hashes(old + "\n"), line_hashes(new + "\n"), line_hashes(old), line_hashes(new)]
+
+
+def _overlaps(old: str) -> bool:
+    at = old.find("\n")
+    while 0 <= at < len(old) - 1:
+        if old.startswith(old[at + 1:]):
+            return True
+        at = old.find("\n", at + 1)
+    return False
+
+
+_NOWHERE = b"\xff"  # (no line's fingerprint: HASH bytes each)
+
+
+def apply_edits(lines: bytes, edits: list[bytes]) -> bytes | None:
+    """The file's lines after each edit (groups of four, from `edit_lines`)
+    is made in turn; None when one is not found once in the lines as it is
+    taken (inside a line, or not there: the file is not what was followed)."""
+    if not edits or len(edits) % 4:
+        return None
+    a = _split(lines)
+    for at in range(0, len(edits), 4):
+        mid_old, mid_new, end_old, end_new = edits[at:at + 4]
+        found: dict[int, tuple[int, bytes]] = {}  # start -> (lines replaced, replacement)
+        if mid_old:
+            want = _split(mid_old)
+            k = len(want)
+            for p in range(len(a) - k + 1):
+                if a[p] == want[0] and a[p:p + k] == want:
+                    found[p] = (k, mid_new)
+                    if len(found) > 1:
+                        return None
+        if end_old:
+            want = _split(end_old)
+            k = len(want)
+            if k <= len(a) and a[len(a) - k:] == want:
+                found[len(a) - k] = (k, end_new)
+        if len(found) != 1:
+            return None
+        [(p, (k, put))] = found.items()
+        if put == _NOWHERE:
+            return None
+        a[p:p + k] = _split(put)
+    return b"".join(a)

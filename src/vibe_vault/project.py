@@ -143,6 +143,11 @@ def folder_after(here: str, to: str) -> str:
     """The folder `cd to` leads to from `here` ("" when that is not known
     from the text alone: `~`, a variable, a command's output)."""
     to = to.strip("'\"")
+    if to.startswith("-") and here.startswith("-") and \
+            split_path(to)[:1] == split_path(here)[:1]:
+        # Written as the session's own folder is (a transcript whose full
+        # paths were rewritten `-experiments/x`): a full path, not an option.
+        return to
     if not to or to.startswith(("~", "$", "`", "-")):
         return ""
     if to.startswith(("/", "\\")) or is_windows_path(to):

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 65
+STATE_VERSION = 66
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -252,6 +252,11 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
     lines: bytes = b""  # a Write's content, as line fingerprints (linediff.line_hashes)
     kept: bool = False  # `lines` holds them (a Write of a file not too long to keep)
+    # An Edit's or MultiEdit's replacements as line fingerprints
+    # (linediff.edit_lines), made in the file's known lines where its result
+    # does not tell the content after it (a subagent file of 2.1.114).
+    edits: list[bytes] = field(default_factory=list)
+    whole: bool = False  # a Read of a whole file (no offset, no limit)
     background: bool = False  # a command started with run_in_background
     prints_secrets: str = ""  # what a command's output holds to learn (fold.shell_secrets)
     # A check (tests, build, linter) whose exit status is not its own (`| tail`,
@@ -293,6 +298,9 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     steps: int = 0  # changes that succeeded (a net +0 −0 after some is a revert)
     anchored: bool = False  # `base` holds a content the session saw
     guessed: bool = False  # the first content is not known: the figures are estimated
+    # The first content taken as nothing (a Write over a file not known):
+    # estimated, until git's output says a commit created the file.
+    new_guess: bool = False
     # Changes since `now` stopped being the file's content (a change whose
     # content after is not known), until a content is known again.
     loose_added: int = 0
@@ -653,6 +661,9 @@ class Fold(Struct, omit_defaults=True):
     # fold.files
     files: dict[Redacted, FileChange] = field(default_factory=dict)
     files_dropped: int = 0
+    # Files read whole where no result tells the content an edit changes
+    # (fold.files.on_read): their lines, until the next change of the file.
+    read_lines: dict[Redacted, bytes] = field(default_factory=dict)
     # Other files the session knows are there (read, or listed by Glob or
     # Grep), the latest MAX_SEEN: what `rm -r dir` or `mv dir x` takes with it.
     seen: list[Redacted] = field(default_factory=list)

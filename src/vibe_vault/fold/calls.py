@@ -111,6 +111,7 @@ def _on_read_result(ctx: Context, call: Pending, action: Action | None,
                     outcome: CallEnd) -> None:
     tools.on_read_result(ctx, call, action, outcome)
     files.on_listed(ctx, call, outcome)
+    files.on_read(ctx, call, outcome)
 # Tools whose result waits for the user's answer.
 _ASKS_THE_USER = frozenset({"AskUserQuestion", "ExitPlanMode"})
 # Lines that stand for many calls keep no status of one of them.
@@ -218,7 +219,9 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     text = ""
     # (a subagent's report, for search; a check piped on, for its verdict)
     if (is_error or (call.name in SHELLS and not (result and result.stdout))
-            or call.masked or call.name in subagents.AGENT_TOOLS):
+            or call.masked or call.name in subagents.AGENT_TOOLS
+            # (a whole file read, where no result tells it: what a later edit changes)
+            or (call.whole and result is None and not is_error)):
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None

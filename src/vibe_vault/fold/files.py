@@ -13,8 +13,10 @@ from vibe_vault.fold.todos import PLAN_FULL_CHARS
 from vibe_vault.fold.tools import is_secrets_file, learn_file
 from vibe_vault.linediff import (
     HASH,
+    apply_edits,
     apply_patch,
     diff_counts,
+    edit_lines,
     key_id,
     line_hashes,
     patch_counts,
@@ -71,6 +73,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
         content = decode_raw(inp.content)
         if isinstance(content, str):
             call.lines, call.kept = line_hashes(content), True
+    elif call.name in ("Edit", "MultiEdit"):
+        call.edits = _edit_lines(call.name, inp)
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
     return Action(kind="edit", text=call.file, detail=call.name, ts=timestamp,
                   tool_id=call.tool_id), True
@@ -111,13 +115,19 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
             # A Write's patch turned round on its content: the file before it
             # (an empty patch: the same content).
             before = apply_patch(after, reversed_patch(patch))
+    # The file as last read whole (where no result tells it), after its last change.
+    read = facts.read_lines.pop(call.file, None)
+    if before is None and read is not None:
+        before = read
     if before is None and change.known:
         before = change.now
     if after is None and call.name in ("Edit", "MultiEdit") and before is not None:
         edited = _edited(original, result) if original is not None else None
         # Without the text, the tool's patch applied to the lines (its lines
-        # are as shown: where they are not the file's, nothing is followed).
-        after = line_hashes(edited) if edited is not None else apply_patch(before, patch)
+        # are as shown: where they are not the file's, nothing is followed);
+        # without a patch, the input's replacements made in them.
+        after = line_hashes(edited) if edited is not None else apply_patch(before, patch) \
+            if isinstance(patch, list) else apply_edits(before, call.edits)
     step = patch_counts(patch) if isinstance(patch, list) and (
         patch or (result is not None and result.type == "update")) else None
     estimated = False
@@ -146,12 +156,53 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
 
 
 MAX_CHANGE_TIMES = 64
+MAX_READS = 64  # files whose lines as read are kept, the latest
+MAX_READ_LINES = 2000  # a Read's own limit: a file of as many lines may go on
+MAX_READ_LINE_CHARS = 2000  # a longer line is cut short in what a Read shows
+_NUMBERED = r"^ *(\d+)(?:\t|\u2192)"  # "12\tline" (2.1.1xx), "    12→line" (before)
+
+
+def on_read(ctx: Context, call: Pending, outcome: CallEnd) -> None:
+    """A whole file read where no result tells its content (2.1.114's
+    subagent files): its lines, as the Read shows them numbered, are what a
+    change of it made next (with no result to say) is made in."""
+    if not call.whole or outcome.status != "ok" or outcome.result is not None or not call.file:
+        return
+    content = numbered_content(outcome.text)
+    if content is None:
+        return
+    reads = ctx.facts.read_lines
+    reads.pop(call.file, None)
+    reads[call.file] = line_hashes(content)
+    while len(reads) > MAX_READS or sum(map(len, reads.values())) > MAX_KEPT // 4:
+        del reads[next(iter(reads))]
+
+
+def numbered_content(text: str) -> str | None:
+    """The file a Read shows as numbered lines ("1\tline": an empty last
+    line is the file's last newline), with only Claude Code's reminders after
+    them; None when it may not be the whole file (as many lines as a Read
+    shows at most, a line as long as it cuts) or is not in that shape."""
+    pattern = rx(_NUMBERED)
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        m = pattern.match(line)
+        if m is None or int(m.group(1)) != len(out) + 1:
+            break
+        out.append(line[m.end():])
+    rest = "\n".join(lines[len(out):]).strip()
+    if not out or len(out) >= MAX_READ_LINES or any(len(x) >= MAX_READ_LINE_CHARS for x in out) \
+            or (rest and not rest.startswith("<system-reminder>")):
+        return None
+    return "\n".join(out)
 
 
 def _touched(ctx: Context, path: Redacted) -> None:
     """The file at `path` changed now: its net lines are worked out at the
     read's end (finish), and the time is kept (FileChange.times)."""
     ctx.files_touched.add(path)
+    ctx.facts.read_lines.pop(path, None)  # (read before this change: not its content now)
     change = ctx.facts.files.get(path)
     ts = ctx.entry_ts
     if change is None or not ts or (change.times and change.times[-1] == ts):
@@ -160,6 +211,15 @@ def _touched(ctx: Context, path: Redacted) -> None:
     if len(change.times) > MAX_CHANGE_TIMES:
         del change.times[0]
         change.times_cut = True
+
+
+def created_by_commit(ctx: Context, path: Redacted) -> None:
+    """git's output says a commit created the file (`create mode 100644 f`):
+    it was nothing before, as a Write over a file not known took it."""
+    change = ctx.facts.files.get(path)
+    if change is not None and change.new_guess and change.anchored and not change.base:
+        change.new_guess = False
+        ctx.files_touched.add(path)  # (its figures: no longer estimated for that)
 
 
 def _change_of(facts: Fold, path: Redacted) -> FileChange | None:
@@ -227,8 +287,9 @@ def _follow(files: dict[Redacted, FileChange], change: FileChange, tool: str,
             change.guessed = change.guessed or not first
         elif after is not None and tool == "Write" and first:
             # A Write over contents not known: its lines are counted as all
-            # new (estimated), as if the file had been empty.
-            change.anchored, change.base, change.guessed = True, b"", True
+            # new (estimated, until git says it made the file), as if the
+            # file had been empty.
+            change.anchored, change.base, change.new_guess = True, b"", True
         elif after is not None:
             change.settled_added += step[0]
             change.settled_removed += step[1]
@@ -265,7 +326,7 @@ def finish(ctx: Context) -> None:
         plus, minus = diff_counts(change.base, change.now)
         change.added = change.settled_added + plus + change.loose_added
         change.removed = change.settled_removed + minus + change.loose_removed
-        change.estimated = change.guessed or not change.known
+        change.estimated = change.guessed or change.new_guess or not change.known
     ctx.files_touched.clear()
 
 
@@ -807,6 +868,29 @@ def no_net_change(change: FileChange) -> bool:
     made = "created" in change.ops or "created by a command" in change.ops
     return (not change.estimated and not change.added and not change.removed
             and not change.moved_from and (not made or change.gone))
+
+
+def _edit_lines(name: str, inp: ToolInput) -> list[bytes]:
+    """An Edit's or MultiEdit's replacements as line fingerprints
+    (linediff.edit_lines); none where one replaces every place it is found
+    (which places is not known from lines)."""
+    edits: Any = inp.edits if name == "MultiEdit" else [
+        {"old_string": decode_raw(inp.old_string), "new_string": decode_raw(inp.new_string),
+         "replace_all": inp.replace_all}]
+    if not isinstance(edits, list):
+        return []
+    out: list[bytes] = []
+    for edit in edits:
+        if not isinstance(edit, dict) or edit.get("replace_all") is True:
+            return []
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return []
+        group = edit_lines(old, new)
+        if not group[0] and not group[2]:
+            return []
+        out += group
+    return out
 
 
 def _estimate(name: str, inp: ToolInput) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 
+from vibe_vault.fold import files as changed_files
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after
 from vibe_vault.redact import Redacted
@@ -129,6 +130,9 @@ def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
         elif " => " in path:
             path = path.split(" => ")[-1]
         named.append(ctx.exact(folder_after(here, path), PATH_CHARS))
+        if m.group(0).startswith(" create mode"):
+            changed_files.created_by_commit(ctx, ctx.name(folder_after(here, path),
+                                                          changed_files.PATH_CHARS))
     count = rx(_COUNT).search(out)
     commit.count = int(count.group(1)) if count else 0
     staged = ctx.facts.staged.pop(folder, None) if folder else None

@@ -39,6 +39,7 @@ def on_read(ctx: Context, call: Pending, inp: ToolInput,
         call.file = ctx.name(path, 300)  # a file known to be there (fold.files.on_listed)
         # (what an error names: a Read of a file that is not there)
         call.key = Redacted(READ_KEY + call.file)
+        call.whole = inp.offset in (None, 0, 1) and inp.limit is None
     return Action(kind=EXPLORE, reads=1, ts=timestamp), True
 
 
