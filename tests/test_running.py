@@ -124,7 +124,8 @@ def _task(i: int, kind: str, secret: bool) -> tuple[str, dict[str, Any], tuple[s
 
 
 def test_listed_is_bounded_and_tolerant() -> None:
-    many = [{"id": f"t{i}", "type": "shell", "command": "x" * 100_000} for i in range(5000)]
+    long = "x" * 100_000  # (one string for all: 5,000 of them were 500 MB and a second)
+    many = [{"id": f"t{i}", "type": "shell", "command": long} for i in range(5000)]
     found = running.listed({"background_tasks": [*many, 3, None],
                             "session_crons": {"not": "a list"}})
     assert found is not None
