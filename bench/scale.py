@@ -234,6 +234,23 @@ def median_usage(cmd: list[str], env: dict[str, str], n: int = 9) -> tuple[float
     return statistics.median(walls), statistics.median(cpus), peak
 
 
+def _query_rows(env: dict[str, str], prefix: str, goal: str) -> list[tuple[str, str, str, str]]:
+    """The search-speed rows: a floor (`python -c "import sqlite3"`) and the
+    median of QUERIES run against the index as it is, beside it; each row's
+    name starts with `prefix`, and the queries' row says `goal`."""
+    base, base_cpu, _ = median_usage([PY, "-c", "import sqlite3"], env)
+    per_query = [median_usage(vv("search", *q), env, 5) for q in QUERIES]
+    q = statistics.median(w for w, _, _ in per_query)
+    q_cpu = statistics.median(c for _, c, _ in per_query)
+    slowest = max(w for w, _, _ in per_query)
+    return [(f"{prefix}floor: python -c 'import sqlite3'", f"{base * 1000:.1f} ms",
+             f"{base_cpu * 1000:.1f} ms CPU", ""),
+            (f"{prefix}vv search, median of {len(QUERIES)} queries", f"{q * 1000:.1f} ms",
+             f"{q / base:.2f}× floor (slowest {slowest * 1000:.0f} ms); "
+             f"CPU {q_cpu * 1000:.1f} ms, {q_cpu / base_cpu:.2f}× the floor's, "
+             f"load {os.getloadavg()[0]:.1f}", goal)]
+
+
 def session_end(maker: Maker, root: Path, env: dict[str, str]) -> tuple[float, float, int]:
     """(median seconds, median CPU seconds, peak RSS MB) of SessionEnd for a
     new session in the largest project (project0's folder holds the most)."""
@@ -426,17 +443,7 @@ def main() -> int:
             subprocess.run(vv("search", "anything"), env=env, capture_output=True, check=False)
             time.sleep(0.2)
             subprocess.run(vv("search", "anything"), env=env, capture_output=True, check=False)
-            base, base_cpu, _ = median_usage([PY, "-c", "import sqlite3"], env)
-            rows.append(("floor: python -c 'import sqlite3'", f"{base * 1000:.1f} ms",
-                         f"{base_cpu * 1000:.1f} ms CPU", ""))
-            per_query = [median_usage(vv("search", *q), env, 5) for q in QUERIES]
-            q = statistics.median(w for w, _, _ in per_query)
-            q_cpu = statistics.median(c for _, c, _ in per_query)
-            slowest = max(w for w, _, _ in per_query)
-            rows.append((f"vv search, median of {len(QUERIES)} queries", f"{q * 1000:.1f} ms",
-                         f"{q / base:.2f}× floor (slowest {slowest * 1000:.0f} ms); "
-                         f"CPU {q_cpu * 1000:.1f} ms, {q_cpu / base_cpu:.2f}× the floor's, "
-                         f"load {os.getloadavg()[0]:.1f}", "≤ 2× (10k), ≤ 3× (100k)"))
+            rows += _query_rows(env, "", "≤ 2× (10k), ≤ 3× (100k)")
         m_floor, m_cpu, _ = median_usage([PY, "-c", "import msgspec"], env)
         rows.append(("floor: python -c 'import msgspec'", f"{m_floor * 1000:.1f} ms",
                      f"{m_cpu * 1000:.1f} ms CPU", ""))
@@ -468,17 +475,7 @@ def main() -> int:
                          f"{args.index_copies}× the transcripts' {nbytes / 1e6:.0f} MB",
                          "≤ 10% of transcripts"))
             subprocess.run(vv("search", "anything"), env=env, capture_output=True, check=False)
-            base, base_cpu, _ = median_usage([PY, "-c", "import sqlite3"], env)
-            rows.append(("  floor: python -c 'import sqlite3'", f"{base * 1000:.1f} ms",
-                         f"{base_cpu * 1000:.1f} ms CPU", ""))
-            per_query = [median_usage(vv("search", *q), env, 5) for q in QUERIES]
-            q = statistics.median(w for w, _, _ in per_query)
-            q_cpu = statistics.median(c for _, c, _ in per_query)
-            slowest = max(w for w, _, _ in per_query)
-            rows.append((f"  vv search, median of {len(QUERIES)} queries", f"{q * 1000:.1f} ms",
-                         f"{q / base:.2f}× floor (slowest {slowest * 1000:.0f} ms); "
-                         f"CPU {q_cpu * 1000:.1f} ms, {q_cpu / base_cpu:.2f}× the floor's, "
-                         f"load {os.getloadavg()[0]:.1f}", "≤ 3× (100k)"))
+            rows += _query_rows(env, "  ", "≤ 3× (100k)")
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
         rows.append(("machine load (1 min) at the end", f"{load:.1f}", "", ""))
     finally:
