@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -618,6 +619,25 @@ def frontmatter(note: str) -> dict[str, object]:
     data = yaml.safe_load(note[4:end])
     assert isinstance(data, dict)
     return data
+
+
+def stamp(at: datetime) -> str:
+    """A time as a transcript line's `timestamp`: UTC to the millisecond, with a Z."""
+    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Transcript:
+    """A generated session's transcript lines, in the order `add` is called:
+    each holds the session's id, folder, client version and permission mode,
+    a uuid of its own and its time."""
+
+    def __init__(self, sid: str, version: str, mode: str, cwd: str = "/work/app") -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.base = {"sessionId": sid, "cwd": cwd, "version": version, "permissionMode": mode}
+
+    def add(self, kind: str, when: datetime, **fields: Any) -> None:
+        self.lines.append({**self.base, "type": kind, "uuid": f"e{len(self.lines)}",
+                           "timestamp": stamp(when), **fields})
 
 
 def open_threads(note: str) -> list[str]:

@@ -24,24 +24,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, examples, frontmatter, in_process, json_objects, main_files
+from conftest import (
+    CORPUS,
+    Env,
+    Transcript,
+    examples,
+    frontmatter,
+    in_process,
+    json_objects,
+    main_files,
+)
 
 SID = "5e55a0b1-0000-4000-8000-0000000000f4"
 START = datetime(2026, 2, 26, 2, 27, tzinfo=UTC)
 command_of = st.fixed_dictionaries({"held": st.booleans(), "ms": st.integers(100, 3_000)})
 
 
-def stamp(at: datetime) -> str:
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def session(commands: list[dict[str, Any]], agent_ms: int, mode: str) -> list[dict[str, Any]]:
-    lines: list[dict[str, Any]] = []
-    base = {"sessionId": SID, "cwd": "/work/app", "version": "2.1.58", "permissionMode": mode}
-
-    def add(kind: str, when: datetime, **fields: Any) -> None:
-        lines.append({**base, "type": kind, "uuid": f"e{len(lines)}", "timestamp": stamp(when),
-                      **fields})
+    transcript = Transcript(SID, "2.1.58", mode)
+    add = transcript.add
 
     def call(tid: str, when: datetime, name: str, inp: dict[str, Any]) -> None:
         add("assistant", when, message={
@@ -80,7 +81,7 @@ def session(commands: list[dict[str, Any]], agent_ms: int, mode: str) -> list[di
         "id": "msg_end", "role": "assistant", "model": "claude-opus-4-6",
         "content": [{"type": "text", "text": "The PR is open."}],
         "usage": {"input_tokens": 1, "output_tokens": 1}})
-    return lines
+    return transcript.lines
 
 
 def held_back(lines: list[dict[str, Any]]) -> dict[str, bool]:

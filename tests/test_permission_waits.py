@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, examples, frontmatter, in_process, json_objects
+from conftest import CORPUS, Env, Transcript, examples, frontmatter, in_process, json_objects
 
 SID = "5e55a0b1-0000-4000-8000-0000000000f3"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -41,21 +41,12 @@ turn_of = st.fixed_dictionaries({
     "answer_ms": st.integers(500, 30_000), "timed": st.booleans()})
 
 
-def stamp(at: datetime) -> str:
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def session(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    lines: list[dict[str, Any]] = []
-    base = {"sessionId": SID, "cwd": "/work/app", "version": "2.1.50",
-            "permissionMode": "default"}
+    transcript = Transcript(SID, "2.1.50", "default")
     at = START
-    n = 0
 
-    def add(kind: str, **fields: Any) -> None:
-        nonlocal n
-        n += 1
-        lines.append({**base, "type": kind, "uuid": f"e{n}", "timestamp": stamp(at), **fields})
+    def add(kind: str, **fields: Any) -> None:  # (a line at the time reached)
+        transcript.add(kind, at, **fields)
 
     for t, turn in enumerate(turns):
         at += timedelta(minutes=turn["pause_min"])
@@ -95,7 +86,7 @@ def session(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if turn["timed"]:  # the client's time of the turn: the waits counted in
             add("system", subtype="turn_duration", isMeta=False,
                 durationMs=int((at - began).total_seconds() * 1000))
-    return lines
+    return transcript.lines
 
 
 def _ms(ts: str) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, frontmatter, in_process
+from conftest import Env, Transcript, examples, frontmatter, in_process
 
 SID = "5e55a0b1-0000-4000-8000-0000000000a2"
 START = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)
@@ -30,19 +30,10 @@ turn_of = st.fixed_dictionaries({
     "counts_agents": st.booleans(), "pause_min": st.integers(1, 20)})
 
 
-def stamp(at: datetime) -> str:
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def session(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    lines: list[dict[str, Any]] = []
-    base = {"sessionId": SID, "cwd": "/work/app", "version": "2.1.114",
-            "permissionMode": "acceptEdits"}
+    transcript = Transcript(SID, "2.1.114", "acceptEdits")
+    add = transcript.add
     at = START
-
-    def add(kind: str, when: datetime, **fields: Any) -> None:
-        lines.append({**base, "type": kind, "uuid": f"e{len(lines)}", "timestamp": stamp(when),
-                      **fields})
 
     def call(tid: str, when: datetime) -> None:
         add("assistant", when, message={
@@ -86,7 +77,7 @@ def session(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
         waited = span - turn["own_ms"]
         add("system", at, subtype="turn_duration", isMeta=False,
             durationMs=span if turn["counts_agents"] else span - waited)
-    return lines
+    return transcript.lines
 
 
 def _ms(ts: str) -> int:

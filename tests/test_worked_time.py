@@ -18,14 +18,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, frontmatter, in_process
+from conftest import Env, examples, frontmatter, in_process, stamp
 
 SID = "5e55a0b1-0000-4000-8000-00000000000a"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-
-
-def stamp(at: datetime) -> str:
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def session(turns: list[tuple[int, int]], start: datetime = START) -> list[dict[str, Any]]:
