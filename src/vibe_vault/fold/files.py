@@ -636,30 +636,12 @@ def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None
         for old, rest in moved.items():
             _renamed(ctx, old, Redacted(_joined(to, rest) if rest else to))
     elif shell_file.kind == shell_files.SUBMODULE:
-        # A repository of its own, added at the path: git keeps it as one
-        # entry (the commit it is at), no lines of the session's repository.
-        change = _change_of(facts, shell_file.path)
-        if change is None:
-            return
-        if change.gone and "added as a submodule" in change.ops:
-            change.ops.remove("added as a submodule")  # (added again: said last)
-        _add_op(change, "added as a submodule")
-        change.uncounted = change.guessed = True
-        _follow(facts.files, change, "Bash", None, None, (0, 0), True)
-        change.gone = False
-        change.steps += 1
-        _touched(ctx, shell_file.path)
+        # A repository of its own, added at the path.
+        _submodule_entry(ctx, shell_file.path, "added as a submodule", added=True)
     elif shell_file.kind == shell_files.SUBMODULE_MOVED:
-        # The submodule's entry now names its remote's latest commit: a change
-        # of that one entry, no lines of the session's repository.
-        change = _change_of(facts, shell_file.path)
-        if change is None:
-            return
-        _add_op(change, "moved on to its remote's latest commit")
-        change.uncounted = change.guessed = True
-        _follow(facts.files, change, "Bash", None, None, (0, 0), True)
-        change.steps += 1
-        _touched(ctx, shell_file.path)
+        # The submodule's entry now names its remote's latest commit.
+        _submodule_entry(ctx, shell_file.path, "moved on to its remote's latest commit",
+                         added=False)
     elif shell_file.kind == shell_files.MADE:
         change = _change_of(facts, shell_file.path)
         if change is None:
@@ -676,6 +658,25 @@ def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None
         change.gone = False
         change.steps += 1
         _touched(ctx, shell_file.path)
+
+
+def _submodule_entry(ctx: Context, path: Redacted, op: str, added: bool) -> None:
+    """A command changed the submodule at `path` (`op` says how): git keeps a
+    submodule as one entry, the commit it is at, so a change of it is no lines
+    of the session's repository. `added`: the entry is there (again); added
+    once more after it was gone, that is said last."""
+    change = _change_of(ctx.facts, path)
+    if change is None:
+        return
+    if added:
+        if change.gone and op in change.ops:
+            change.ops.remove(op)
+        change.gone = False
+    _add_op(change, op)
+    change.uncounted = change.guessed = True
+    _follow(ctx.facts.files, change, "Bash", None, None, (0, 0), True)
+    change.steps += 1
+    _touched(ctx, path)
 
 
 def _rewritten(ctx: Context, path: Redacted, op: str, content: bytes | None = None) -> None:
