@@ -219,6 +219,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 def pytest_runtest_logfinish() -> None:
     _RUNNING.clear()  # (a test skipped in its setup has no call)
+    _FIRST_CASE.clear()  # (its first generated case, if any, is over)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -439,7 +440,7 @@ class Env:
            cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
         """`vv ARGS` as a user or Claude Code runs it: a process of its own
         (in this one, `vv_here`, when `here` is set)."""
-        if self.here:
+        if self.here or (_FIRST_CASE and _run_before(args, stdin, self.env)):
             return self.vv_here(*args, stdin=stdin or b"", cwd=cwd)
         return subprocess.run(
             [sys.executable, "-m", "vibe_vault", *args],
@@ -539,16 +540,43 @@ class Env:
 
 # Generated end-to-end cases that ran `vv` as processes, by test (in this process).
 _RAN_AS_PROCESSES: set[str] = set()
+# While the first case of one runs: the kinds of `vv` run it ran as processes.
+_FIRST_CASE: list[set[str]] = []
 
 
 def in_process(test: str) -> bool:
     """Whether a generated end-to-end case of `test` runs `vv` in this process
     (`hook_here`, `traces(here=True)`): every case but the first, which runs
-    it as Claude Code and a user do, as processes. A process adds its start
-    and nothing else to what a case proves, and those start by the hundred."""
+    it as Claude Code and a user do, as processes, each kind of run once (a
+    command with its options, a hook with its event: `Env.vv`); the same kind
+    again in that case runs in this process. A process adds its start and
+    nothing else to what a case proves, and those started by the hundred."""
     if test in _RAN_AS_PROCESSES:
         return True
     _RAN_AS_PROCESSES.add(test)
+    _FIRST_CASE[:] = [set()]  # (until the test ends: pytest_runtest_logfinish)
+    return False
+
+
+def _run_before(args: tuple[str, ...], stdin: bytes | None, env: dict[str, str]) -> bool:
+    """Whether the first case running has run this kind of `vv` as a process
+    (noted, when not): a command with the options given (the words it is
+    given aside), `vv hook` with the event in `stdin`. A kill point always
+    needs a process."""
+    if "VV_TEST_ARCHIVE_KILL" in env:
+        return False
+    kind = [a.split("=", 1)[0] for a in args[1:] if a.startswith("-")]
+    if args[:1] == ("hook",):
+        try:
+            event = json.loads(stdin or b"")
+        except ValueError:
+            event = None
+        kind.append(str(event.get("hook_event_name")) if isinstance(event, dict)
+                    else "(not an event)")
+    key = " ".join([*args[:1], *sorted(kind)])
+    if key in _FIRST_CASE[0]:
+        return True
+    _FIRST_CASE[0].add(key)
     return False
 
 
