@@ -234,8 +234,23 @@ def tokens_by_task(state: SessionState) -> list[int]:
         total = used.get(id(af))
         if total is None:
             recent = dict(af.usage)
+            # The agent's last message of each prompt, looked up, not scanned
+            # for each of its results (as _count_results does): counting a
+            # result changes no message's prompt, and one that replaced a
+            # message kept under its key makes the table again.
+            last_of: dict[tuple[int, int, int], str] | None = None
             for s in runs[id(af)]:
-                _count_result(recent, s, list(af.usage), af.models)
+                if s.usage is None:
+                    continue  # (_count_result counts nothing of it)
+                if last_of is None:
+                    last_of = {}
+                    for key in af.usage:
+                        t = recent.get(key)
+                        if t is not None:
+                            last_of[_prompt(t)] = key
+                last = last_of.get(_prompt(s.usage))
+                if _count_result(recent, s, [last] if last is not None else None, af.models):
+                    last_of = None
             total = used[id(af)] = sum(
                 t.total for t in [*recent.values(), *af.settled.values()])
         out.append(total)
