@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from conftest import examples
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold, fold_agent
+from vibe_vault.redact import Redacted
 from vibe_vault.render import render
-from vibe_vault.state import AgentFile, AgentFold, Fold, SessionState
-from vibe_vault.work import work_of
+from vibe_vault.state import AgentFile, AgentFold, Commit, Fold, SessionState
+from vibe_vault.work import _named, work_of
 
 SID = "5e551011-0000-4000-8000-000000000001"
 AGENT = "a1b2c3d"
@@ -250,3 +251,36 @@ def test_an_autosquash_folds_a_fixup_into_its_commit() -> None:
     assert [(c.sha, c.subject) for c in listed] == exists
     assert [c.folded for c in listed] == [1, 0]  # (the first commit's fixup)
     assert "1 commit folded into it by `--autosquash`" in render(state)
+
+
+_SUBJECTS = st.sampled_from(["fix", "add x", "Merge branch 'topic'",
+                             "Merge branch 'topic' into main", "Merge branch 'other'"])
+_SHAS = st.sampled_from(["", "a1", "b2", "c3", "d4"])
+_TIMES = st.sampled_from(["", "2026-01-01T00:00:01Z", "2026-01-01T00:00:02Z",
+                          "2026-01-01T00:00:03Z"])
+_COMMITS = st.builds(lambda sha, subject, ts: Commit(sha=Redacted(sha), subject=Redacted(subject),
+                                                     ts=ts), _SHAS, _SUBJECTS, _TIMES)
+
+
+@settings(max_examples=examples(200, 2000), deadline=None)
+@given(made=st.lists(st.tuples(st.sampled_from(["main", "agent"]), _COMMITS), max_size=8),
+       printed=st.lists(_COMMITS.filter(lambda c: bool(c.sha)), max_size=10))
+def test_unnamed_commits_take_the_first_sha_printed_later_with_their_subject(
+        made: list[tuple[str, Commit]], printed: list[Commit]) -> None:
+    """Each commit made without git's line takes the sha of the first commit
+    printed at or after it with its subject (a merge's default subject also
+    " into <branch>") whose sha no commit has yet: the oracle scans every
+    printed one for each commit, as the notes have always named them."""
+    known = {c.sha for _, c in made if c.sha}
+    want = []
+    for label, c in made:
+        if not c.sha and c.subject:
+            for p in printed:
+                same = p.subject == c.subject or (c.subject.startswith("Merge branch '")
+                                                  and p.subject.startswith(c.subject + " into "))
+                if p.sha not in known and p.ts >= c.ts and same:
+                    c = Commit(sha=p.sha, subject=c.subject, ts=c.ts)
+                    known.add(p.sha)
+                    break
+        want.append((label, c))
+    assert _named(made, printed) == want

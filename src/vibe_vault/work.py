@@ -144,9 +144,22 @@ def _named(commits: list[tuple[str, Commit]],
     agents' facts stay each their own)."""
     known = {c.sha for _, c in commits if c.sha}
     out = []
+    # The printed commits by subject, in order: a subject that is no merge's
+    # default one is the same only as itself (same_subject), so only those
+    # printed with it are looked at (a long session printed hundreds; each
+    # unnamed commit scanned them all).
+    by_subject: dict[str, list[Commit]] | None = None
     for label, c in commits:
         if not c.sha and c.subject:
-            for p in printed:
+            if c.subject.startswith("Merge branch '"):
+                candidates = printed
+            else:
+                if by_subject is None:
+                    by_subject = {}
+                    for p in printed:
+                        by_subject.setdefault(p.subject, []).append(p)
+                candidates = by_subject.get(c.subject, [])
+            for p in candidates:
                 if p.sha not in known and p.ts >= c.ts and same_subject(p.subject, c.subject):
                     c = msgspec.structs.replace(c, sha=p.sha)
                     known.add(p.sha)
