@@ -336,3 +336,28 @@ def test_own_write_is_known_by_its_stamp_and_an_editors_save_is_not(
         for line in lines:
             assert line.strip() in final
         assert edited != again.stamp
+
+
+@settings(max_examples=examples(150, 600), deadline=None)
+@given(st.lists(st.one_of(_HEADINGISH, st.sampled_from(
+    ["## My notes\n", "### My notes\n", "**My notes**\n", "plain\n", "— ·\n", "\n"])),
+    max_size=8), st.booleans(), st.booleans(), st.sampled_from(["## My notes", "## MY NOTES", "# My notes", "**My notes**"]),
+    st.sampled_from(["", "mine\n", "mine", "\n## My notes\nagain\n"]))
+def test_the_note_is_the_generated_lines_escaped_then_the_users_part(
+        pieces: list[str], ends_a_line: bool, with_tail: bool, heading: str,
+        rest: str) -> None:
+    """What is written is every generated line above the user's heading, a
+    backslash before each that reads as that heading, then the user's part
+    (their heading as typed, the hint, their words): the oracle reads the
+    generated text line by line, whether it ends with the heading as written
+    or not, and whatever the user's heading and words are."""
+    from vibe_vault.note import _with_user_part
+    from vibe_vault.vault import USER_HEADING, USER_HINT, is_user_heading
+
+    tail = USER_HEADING + "\n" + USER_HINT + "\n"
+    body = "".join(pieces) + ("\n" if ends_a_line else "")
+    generated = body + tail if with_tail else body
+    lines = body.split("\n")
+    escaped = "\n".join("\\" + line if is_user_heading(line) else line for line in lines)
+    want = escaped + heading + "\n" + USER_HINT + "\n" + rest
+    assert _with_user_part(generated, heading + "\n" + rest) == want

@@ -217,15 +217,23 @@ def _with_user_part(generated: str, part: str) -> str:
     in place of its heading: their heading line as they typed it, the hint,
     then their text."""
     tail = USER_HEADING + "\n" + USER_HINT + "\n"
-    body = generated[: -len(tail)] if generated.endswith(tail) else generated
+    heading, _, rest = part.partition("\n")
+    end = len(generated) - len(tail)
+    if (heading == USER_HEADING and end >= 0 and generated.endswith(tail)
+            and (end == 0 or generated[end - 1] == "\n")
+            and not any(m.start() < end for m in user_heading_lines(generated))):
+        # The usual note: its heading as vibe-vault writes it, and no line
+        # above it to escape (the lines before `end` are the body's own, each
+        # whole): the note as generated, the user's words after it. (Cutting
+        # the body out and joining it again copied a long note four times.)
+        return generated + rest
+    body = generated[:end] if generated.endswith(tail) else generated
     # No line of generated text may pass for the user's heading: everything
     # below it would be taken for the user's own words at the next rewrite.
     # (Looked for in the lines that could be one, not first in the casefolded
     # whole: a long note is rarely ASCII, and folding it cost a Stop more than
     # the search; nor could that see "ｎｏｔｅｓ", which NFKC reads as "notes".)
-    body = "".join(_escaped(body))
-    heading, _, rest = part.partition("\n")
-    return body + heading + "\n" + USER_HINT + "\n" + rest
+    return "".join([*_escaped(body), heading, "\n", USER_HINT, "\n", rest])
 
 
 def _merged(found: str | None, carried: str) -> str:

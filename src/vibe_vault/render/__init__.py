@@ -54,4 +54,5 @@ def render(state: SessionState, opts: RenderOptions | None = None,
     opts = opts or RenderOptions()
     set_zone(opts.timezone)
     page = Page(state=state, opts=opts, fig=fig or figures(state, opts), memo=memo)
-    return "\n".join(line for section in SECTIONS for line in section(page)) + "\n"
+    # (the last line's newline joined in, not added to a copy of the whole)
+    return "\n".join([*(line for section in SECTIONS for line in section(page)), ""])
