@@ -253,3 +253,15 @@ def test_the_redactors_kept_word_tree_is_the_one_it_makes(kept_in: Path) -> None
     assert read._words == redact._word_tree(words)
     text = "export DB_PASSWORD=hunter2hunter2 and ghp_" + "a1B2" * 9
     assert read.redact(text) == made.redact(text) and "hunter2" not in read.redact(text)[0]
+
+
+def test_the_kept_near_words_table_is_what_with_prefixes_makes() -> None:
+    """The redactor's table of the words near a long run (kept beside the
+    compiled patterns, read back by the next process) is the one
+    `with_prefixes` makes of the rules' triggers, whether this process made
+    or read it."""
+    from vibe_vault.redact import Redactor, with_prefixes
+
+    redactor = Redactor()
+    redactor.redact("sk-ant-" + "a1B2c3D4" * 8)  # (a long run: the near words are looked up)
+    assert redactor._near_of == with_prefixes(redactor._near_rules)
