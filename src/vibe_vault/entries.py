@@ -9,6 +9,7 @@ fold reads, and a surprising shape in them never costs the rest of the line.
 
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -311,8 +312,16 @@ class QueuedCommand(Struct):
     commandMode: str | None = None
 
 
-_attachment_decoder = msgspec.json.Decoder(QueuedCommand)
-_usage_decoder = msgspec.json.Decoder(Usage)
+# Made when first needed: a Stop whose new lines hold none of these does not
+# build their decoders (each costs a hook's start some 0.1-0.3 M instructions).
+@cache
+def _attachment_decoder() -> msgspec.json.Decoder[QueuedCommand]:
+    return msgspec.json.Decoder(QueuedCommand)
+
+
+@cache
+def _usage_decoder() -> msgspec.json.Decoder[Usage]:
+    return msgspec.json.Decoder(Usage)
 
 
 def result_usage(raw: Raw) -> Usage | None:
@@ -321,7 +330,7 @@ def result_usage(raw: Raw) -> Usage | None:
     if not raw:
         return None
     try:
-        u = _usage_decoder.decode(raw)
+        u = _usage_decoder().decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     counts = (u.input_tokens, u.output_tokens, u.cache_read_input_tokens,
@@ -337,7 +346,7 @@ def queued_prompt(attachment: Raw) -> str | None:
     if not attachment:
         return None
     try:
-        a = _attachment_decoder.decode(attachment)
+        a = _attachment_decoder().decode(attachment)
     except msgspec.DecodeError:
         return None
     if a.type != "queued_command" or a.commandMode not in (None, "prompt"):
@@ -365,7 +374,9 @@ class AgentProgress(Struct):
     message: _Streamed | None = None
 
 
-_progress_decoder = msgspec.json.Decoder(AgentProgress)
+@cache
+def _progress_decoder() -> msgspec.json.Decoder[AgentProgress]:
+    return msgspec.json.Decoder(AgentProgress)
 
 
 def agent_progress(data: Raw) -> AgentProgress | None:
@@ -373,7 +384,7 @@ def agent_progress(data: Raw) -> AgentProgress | None:
     if not data:
         return None
     try:
-        p = _progress_decoder.decode(data)
+        p = _progress_decoder().decode(data)
     except msgspec.DecodeError:
         return None
     if p.type != "agent_progress" or p.message is None or p.message.type != "assistant":
@@ -389,7 +400,9 @@ class _StreamedEntry(Struct):
     message: Raw = Raw()
 
 
-_streamed_decoder = msgspec.json.Decoder(_StreamedEntry)
+@cache
+def _streamed_decoder() -> msgspec.json.Decoder[_StreamedEntry]:
+    return msgspec.json.Decoder(_StreamedEntry)
 
 
 def streamed_entry(data: Raw) -> tuple[str, Entry] | None:
@@ -400,7 +413,7 @@ def streamed_entry(data: Raw) -> tuple[str, Entry] | None:
     if not data or b"agent_progress" not in bytes(data):
         return None
     try:
-        p = _streamed_decoder.decode(data)
+        p = _streamed_decoder().decode(data)
         if p.type != "agent_progress" or not p.message:
             return None
         entry = _entry_decoder.decode(p.message)
@@ -425,8 +438,12 @@ class Envelope(Struct):
 
 
 _entry_decoder = msgspec.json.Decoder(Entry)
-_envelope_decoder = msgspec.json.Decoder(Envelope)
 _any_decoder = msgspec.json.Decoder()
+
+
+@cache
+def _envelope_decoder() -> msgspec.json.Decoder[Envelope]:
+    return msgspec.json.Decoder(Envelope)
 
 
 class Malformed(Struct):
@@ -483,7 +500,7 @@ def decode_failed(line: bytes | bytearray | memoryview) -> Malformed:
         return Malformed("invalid-json")
     # Valid JSON but some field has a shape we did not expect.
     try:
-        return Malformed("unexpected-shape", _envelope_decoder.decode(line))
+        return Malformed("unexpected-shape", _envelope_decoder().decode(line))
     except msgspec.DecodeError:
         return Malformed("not-an-object")
 

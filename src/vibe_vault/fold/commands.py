@@ -4,6 +4,8 @@ their output goes on to `git` for commits, pushes and PRs."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import msgspec
 
 from vibe_vault import text as tx
@@ -190,7 +192,10 @@ class _Progress(msgspec.Struct):
     elapsedTimeSeconds: float | int | None = None
 
 
-_progress = msgspec.json.Decoder(_Progress)
+@cache
+def _progress() -> msgspec.json.Decoder[_Progress]:
+    """(made when first needed: few clients write these lines)"""
+    return msgspec.json.Decoder(_Progress)
 
 
 def on_progress(ctx: Context, entry: Entry) -> None:
@@ -203,7 +208,7 @@ def on_progress(ctx: Context, entry: Entry) -> None:
     if call is None or not ctx.entry_epoch:
         return
     try:
-        p = _progress.decode(entry.data)
+        p = _progress().decode(entry.data)
     except msgspec.DecodeError:
         return
     elapsed = p.elapsedTimeSeconds

@@ -7,6 +7,7 @@ file's, the subagent files' and the streamed subagents' usage).
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -243,7 +244,10 @@ class _ModelUsage(msgspec.Struct):
     costUSD: Any = 0
 
 
-_model_usage = msgspec.json.Decoder(dict[str, _ModelUsage])
+@cache
+def _model_usage() -> msgspec.json.Decoder[dict[str, _ModelUsage]]:
+    """(made when first needed: only `cost-state` lines have these)"""
+    return msgspec.json.Decoder(dict[str, _ModelUsage])
 
 
 def _number(value: Any) -> float:
@@ -262,7 +266,7 @@ def on_cost_state(ctx: Context, entry: Entry) -> None:
         return
     total = _number(entry.totalCostUSD)
     try:
-        usage = _model_usage.decode(entry.modelUsage) if entry.modelUsage else {}
+        usage = _model_usage().decode(entry.modelUsage) if entry.modelUsage else {}
     except (msgspec.DecodeError, msgspec.ValidationError):
         usage = {}
     facts = ctx.facts
