@@ -55,13 +55,13 @@ def story(page: Page) -> list[Md]:
     recaps = list(f.recaps)
     shown_day = day(f.first_ts) if f.first_ts else ""  # the header's date
     if f.turns and f.turns[0].ts:
-        shown_day = _recaps_before(out, recaps, f.turns[0].ts, shown_day)
+        shown_day = _recaps_before(out, page, recaps, f.turns[0].ts, shown_day)
     for i, t in enumerate(f.turns):
         if f.turns_dropped and i == HEAD_TURNS:
             out.append(md("*… {} turns in between are not shown.*", text(n(f.turns_dropped))))
             out.append(md(""))
             # Recaps written among the turns not shown: told here, not lost.
-            shown_day = _recaps_before(out, recaps, t.ts, shown_day)
+            shown_day = _recaps_before(out, page, recaps, t.ts, shown_day)
         when, shown_day = heading_time(t.ts, shown_day)
         if i == last or page.memo is None:
             _turn(out, t, page, i == last, when)
@@ -80,21 +80,27 @@ def story(page: Page) -> list[Md]:
         # Claude Code's recaps written before the next turn (when the user came
         # back), where they came; those of turns not shown after the gap.
         if i == last or (upto and not (f.turns_dropped and i == HEAD_TURNS - 1)):
-            shown_day = _recaps_before(out, recaps, upto, shown_day)
-    _recaps_before(out, recaps, "", shown_day)  # (a story with no turns)
+            shown_day = _recaps_before(out, page, recaps, upto, shown_day)
+    _recaps_before(out, page, recaps, "", shown_day)  # (a story with no turns)
     return out
 
 
-def _recaps_before(out: list[Md], recaps: list[Recap], upto: str, shown_day: str) -> str:
+def _recaps_before(out: list[Md], page: Page, recaps: list[Recap], upto: str,
+                   shown_day: str) -> str:
     """Tell (and take from `recaps`) the recaps written before `upto` (an
     entry's time; "" for all of them); the day shown by then."""
     while recaps and (not upto or not recaps[0].ts or recaps[0].ts < upto):
         recap = recaps.pop(0)
         when, shown_day = heading_time(recap.ts, shown_day)
-        out.append(md("{}Claude Code's recap", _when(when)))
-        out.append(quote(recap.text))
-        out.append(md(""))
+        # (kept by the memo as a settled turn is: a long session's recaps
+        # were escaped anew at every Stop)
+        out.extend(part(page, _recap_lines, when, recap.text))
     return shown_day
+
+
+def _recap_lines(when: str, text: str) -> list[Md]:
+    """A recap of Claude Code's (`when`: its time as shown)."""
+    return [md("{}Claude Code's recap", _when(when)), quote(text), md("")]
 
 
 def _switch_lines(was: str, to: str, when: str) -> list[Md]:
