@@ -355,6 +355,12 @@ class Figures(Struct):
     end_reason: str  # why it ended, ", mid-turn" when the last request got no answer
     ending: "Ending"  # Claude's last answer, or the request left without one
     active_ms: int = 0  # the same, to the millisecond
+    # Subagents whose API calls before their final answer the transcript does
+    # not hold (`unrecorded_agents`), and the tool calls they made: the
+    # session's tokens and cost are then at least the figures shown.
+    agents_unrecorded: int = 0  # (those with a result: its usage is counted)
+    agents_unrecorded_calls: int = 0
+    agents_unfinished_unrecorded: int = 0  # (no result: none of their usage is known)
 
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
@@ -377,6 +383,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
     work = work_of(state)
     tests = work.tests
+    unrecorded = unrecorded_agents(state)
     title = title_of(state)
     # Every model that produced usage, in the order met: the main agent's,
     # then the subagents' (from their files, or their streamed messages).
@@ -405,7 +412,42 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         models=ordered,
         end_reason=end_reason(state),
         ending=ending(state),
+        agents_unrecorded=sum(1 for s in unrecorded if s.usage),
+        agents_unrecorded_calls=sum(s.tool_calls for s in unrecorded),
+        agents_unfinished_unrecorded=sum(1 for s in unrecorded if s.usage is None),
     )
+
+
+def usage_bound(fig: Figures) -> bool:
+    """Whether the session's tokens and cost are only a lower bound: some
+    subagent's API calls are not in the transcript."""
+    return bool(fig.agents_unrecorded or fig.agents_unfinished_unrecorded)
+
+
+def agents_unrecorded(fig: Figures) -> str:
+    """In words, what the subagents of `unrecorded_agents` left out."""
+    parts = []
+    if fig.agents_unrecorded:
+        k, calls = fig.agents_unrecorded, fig.agents_unrecorded_calls
+        made = f" ({plural(calls, 'tool call')} before it)" if calls else ""
+        parts.append(f"only the final answer's usage of {plural(k, 'subagent')}{made}")
+    if fig.agents_unfinished_unrecorded:
+        k = fig.agents_unfinished_unrecorded
+        parts.append(f"no usage of {plural(k, 'subagent')} that had not finished")
+    return (f"Claude Code recorded {' and '.join(parts)}: the session's tokens and cost "
+            "are at least these")
+
+
+def unrecorded_agents(state: SessionState) -> list[Subagent]:
+    """The subagents (Task calls) whose work before their final answer the
+    transcript does not hold: no file of their own, no streamed progress
+    lines, no entries in the main file (an inline one's), yet their result
+    says they made tool calls (each an API message, and its usage, before the
+    answer) or carries no usage at all. Only their final answer's usage (the
+    result's) is counted (2.1.14 headless: c7d3d95c's Explore, 18 calls)."""
+    return [s for s, af in zip(state.fold.subagents, agents_of_tasks(state), strict=True)
+            if af is None and not s.side_calls and not s.side_from
+            and (s.tool_calls > 0 or s.usage is None)]
 
 
 def unnamed_words(u: Unnamed, base: str) -> tuple[str, str, str]:

@@ -5,7 +5,13 @@ the title with its summary and facts, and the heading of the user's section."""
 from collections.abc import Callable
 from datetime import date
 
-from vibe_vault.figures import ai_title_outdated, claude_worked, short_tokens
+from vibe_vault.figures import (
+    agents_unrecorded,
+    ai_title_outdated,
+    claude_worked,
+    short_tokens,
+    usage_bound,
+)
 from vibe_vault.fold.titles import TOPICLESS_COMMANDS
 from vibe_vault.markdown import (
     Md,
@@ -175,10 +181,16 @@ def heading(page: Page) -> list[Md]:
         facts.append(md("**Duration** under a minute"))
     if len(fig.models) == 1:
         facts.append(md("**Model** {}", cell(text(fig.models[0]))))
-    facts.append(md("**Tokens** {}", text(short_tokens(fig.total.total))))
-    facts.append(md("**Cost** ${:.2f}" + (" + unpriced" if fig.unpriced else ""), fig.cost))
+    # "≥" where a subagent's calls before its answer are not in the transcript:
+    # the figures count only what was recorded (review 17, finding 14).
+    bound = "≥" if usage_bound(fig) else ""
+    facts.append(md("**Tokens** {}", text(bound + short_tokens(fig.total.total))))
+    facts.append(md("**Cost** {}${:.2f}" + (" + unpriced" if fig.unpriced else ""),
+                    text(bound), fig.cost))
     if fig.total.short:
         facts.append(md("**Output under-recorded** {}", text(unrecorded(fig.total))))
+    if usage_bound(fig):
+        facts.append(md("**Subagent usage unrecorded** {}", text(agents_unrecorded(fig))))
     if state.status == "active":
         facts.append(md("**Status** active"))
     # One paragraph, its lines kept apart by hard breaks (a backslash at the end).

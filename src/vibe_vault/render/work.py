@@ -12,6 +12,7 @@ from vibe_vault import text as tx
 from vibe_vault.figures import (
     OPEN_AFTER,
     OPEN_BEFORE,
+    agents_unrecorded,
     duration,
     n,
     plural,
@@ -23,6 +24,7 @@ from vibe_vault.figures import (
     unanswered_words,
     unnamed_words,
     unsent_words,
+    usage_bound,
 )
 from vibe_vault.fold.files import lines_mark, no_net_change
 from vibe_vault.markdown import (
@@ -518,5 +520,8 @@ def tokens(page: Page) -> list[Md]:
         out.append(BLANK)
         out.append(md("*No price known for {}; not included in the cost.*",
                       text(", ".join(fig.unpriced))))
+    if usage_bound(fig):
+        out.append(BLANK)
+        out.append(md("*{}.*", text(agents_unrecorded(fig))))
     out.append(BLANK)
     return out
