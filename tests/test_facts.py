@@ -324,9 +324,11 @@ def test_subagents_are_named_by_description_and_type(notes: dict[str, str], main
             if b.get("type") == "tool_use" and b.get("name") in ("Task", "Agent"):
                 inp = b.get("input") or {}
                 desc = " ".join(str(inp.get("description") or "").split())
+                kind = inp.get("subagent_type") or "general-purpose"
+                name = inp.get("name") if isinstance(inp.get("name"), str) else ""
+                label = f"{name} ({kind})" if name else kind  # (a team's member by its name)
                 if desc:
-                    assert f"*{inp.get('subagent_type') or 'general-purpose'}*: {desc[:20]}" \
-                        in note, desc
+                    assert f"*{label}*: {desc[:20]}" in note, desc
 
 
 ASSIGNMENT_ONLY = re.compile(r"^(?:export\s+)?(?:[A-Za-z_]\w*=\S*\s*)+(?: …)?$")

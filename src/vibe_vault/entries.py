@@ -157,6 +157,7 @@ class ToolInput(Struct):
     description: Any = None
     run_in_background: Any = None
     subagent_type: Any = None
+    name: Any = None  # a subagent's name, as the user calls it (Agent, 2.1.1xx teams)
     prompt: Any = None  # a subagent's instructions (Task/Agent); WebFetch's question
     question: Any = None
     questions: Any = None

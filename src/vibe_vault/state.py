@@ -500,6 +500,15 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     side_calls: int = 0
     side_from: str = ""
     side_to: str = ""
+    # The name the call gave it ("alice": an Agent call's `name`, a team's
+    # member), which the user's prompts and the commits use; "" when none.
+    name: Redacted = Redacted("")
+
+
+def agent_kind(kind: str, name: str) -> str:
+    """A subagent's type as the note names it, with its name when the call
+    gave one: "alice (general-purpose)"."""
+    return f"{name} ({kind})" if name and kind else name or kind
 
 
 class LeftRunning(Struct, array_like=True, omit_defaults=True):

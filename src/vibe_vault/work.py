@@ -27,6 +27,7 @@ from vibe_vault.state import (
     Rewrite,
     SessionState,
     Unnamed,
+    agent_kind,
 )
 
 MAIN = ""  # the label of the main agent's own work
@@ -77,10 +78,11 @@ def doers(state: SessionState) -> list[Doer]:
     subs = state.fold.subagents
     if state.fold.sidechain is not None:
         # Inline subagents' work is one fold: named when one Task started them all.
-        out.append(Doer(subagent_label(subs[0].type, subs[0].description)
+        out.append(Doer(subagent_label(agent_kind(subs[0].type, subs[0].name), subs[0].description)
                         if len(subs) == 1 else "subagent", state.fold.sidechain))
-    names = {str(s.agent_id): subagent_label(s.type, s.description) for s in subs if s.agent_id}
-    by_fold = {id(af): subagent_label(s.type, s.description)
+    names = {str(s.agent_id): subagent_label(agent_kind(s.type, s.name), s.description)
+             for s in subs if s.agent_id}
+    by_fold = {id(af): subagent_label(agent_kind(s.type, s.name), s.description)
                for s, af in zip(subs, agents_of_tasks(state), strict=True) if af is not None}
     folds = [(af.fold.first_ts, str(key), names.get(af.fold.agent_id)
               or by_fold.get(id(af.fold))

@@ -12,7 +12,7 @@ from vibe_vault.fold import active
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.usage import tokens_of
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, Fold, Pending, Subagent
+from vibe_vault.state import Action, Fold, Pending, Subagent, agent_kind
 
 AGENT_TOOLS = frozenset({"Task", "Agent"})
 MAX_SUBAGENTS = 200
@@ -26,6 +26,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
         type=ctx.line(str(inp.subagent_type or "general-purpose"), 60),
         description=ctx.line(str(inp.description or ""), 120),
         ts=timestamp,
+        name=ctx.line(inp.name, 60) if isinstance(inp.name, str) else Redacted(""),
     )
     # Its instructions are found by search from the session that gave them,
     # whether or not the subagent's own file is still there (or ever was).
@@ -37,7 +38,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
         call.sub_no = len(facts.subagents) - 1
     else:
         facts.subagents_dropped += 1
-    return Action(kind="agent", text=sub.type, detail=sub.description, ts=timestamp), False
+    return Action(kind="agent", text=Redacted(agent_kind(sub.type, sub.name)),
+                  detail=sub.description, ts=timestamp), False
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:

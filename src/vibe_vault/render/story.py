@@ -190,9 +190,9 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
     listed = turn.actions[:-1] if stopped else turn.actions
     if stopped is not None and _told_when_stopped(turn):
         listed = listed[:-1]  # "Interrupted … after: <it>" tells it: once is enough
-    if listed or turn.more_actions:
-        for a in listed:
-            line = describe(a, state)
+    told = [(a, describe(a, state)) for a in listed]
+    if any(line for _, line in told) or turn.more_actions:
+        for a, line in told:
             if line:
                 out.append(md("- {}", line))
             if a.kind == "plan" and a.detail:
@@ -239,6 +239,8 @@ def _stopped(turn: Turn, page: Page, last: bool) -> Md | None:
         return md("> **Interrupted** by the user{} after the plan above.", times)
     if done:
         return md("> **Interrupted** by the user{} after: {}", times, done)
+    if len(turn.actions) > 1:  # (its last action is one not told: a ToolSearch)
+        return md("> **Interrupted** by the user{}.", times)
     return md("> **Interrupted** by the user{} before Claude did anything.", times)
 
 
@@ -489,14 +491,10 @@ def _question(action: Action, state: SessionState) -> Md:
     return md("Asked: “{}”{}", text(asked), ans)
 
 
-def _tools(action: Action, state: SessionState) -> Md:
-    if action.text:
-        return md("Loaded the tools {}", text(action.text))
-    return md("Looked for tools matching “{}”", text(action.detail))
-
-
 # How each kind of action is told, by the action's kind; a kind not here is
-# not told.
+# not told: "tools" (ToolSearch, Claude Code loading the schemas of tools it
+# defers) is the client's plumbing, not work the user asked for (review 17,
+# finding 17: three "Loaded the tools …" lines in one story).
 DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "explore": _explore,
     "edit": _edit,
@@ -507,7 +505,6 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "question": _question,
     "fetch": lambda a, state: md("Fetched {}{}", text(a.text), _times(a)),
     "search": lambda a, state: md("Searched the web for “{}”", text(a.text)),
-    "tools": _tools,
     "skill": lambda a, state: md("Ran the {} skill", code(a.text)),
     "slash": lambda a, state: md("Ran {}{}", code(a.text), md(
         " — {}", text(tx.one_line(a.detail, 120))) if a.detail else md("")),

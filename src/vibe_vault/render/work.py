@@ -44,7 +44,15 @@ from vibe_vault.markdown import (
 from vibe_vault.paths import readable, shown_path
 from vibe_vault.project import folder_name, repo_folder
 from vibe_vault.render.page import Page, doer, part, parts, status_word
-from vibe_vault.state import READ_KEY, URL_KEY, Command, Commit, ErrorRec, FileChange
+from vibe_vault.state import (
+    READ_KEY,
+    URL_KEY,
+    Command,
+    Commit,
+    ErrorRec,
+    FileChange,
+    agent_kind,
+)
 from vibe_vault.times import hhmm
 from vibe_vault.work import MAIN, agents_of_tasks
 
@@ -480,7 +488,8 @@ def subagents(page: Page) -> list[Md]:
         if not s.status:  # no result came: not a subagent that did nothing
             bits.append("still at work" if state.status == "active" else
                         "unfinished: no result")
-        out.extend(part(page, _subagent_line, s.type, s.description, ", ".join(bits)))
+        out.extend(part(page, _subagent_line, agent_kind(s.type, s.name), s.description,
+                        ", ".join(bits)))
         if af is not None and af.work.refusal_words and id(af) not in told:
             told.add(id(af))
             out.extend(md("  - You said, refusing its call: “{}”", text(tx.one_line(w, 300)))
