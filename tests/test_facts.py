@@ -334,6 +334,27 @@ def test_subagents_are_named_by_description_and_type(notes: dict[str, str], main
 ASSIGNMENT_ONLY = re.compile(r"^(?:export\s+)?(?:[A-Za-z_]\w*=\S*\s*)+(?: …)?$")
 
 
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_the_summary_leads_with_what_was_done(notes: dict[str, str], main: Path) -> None:
+    """The summary opens with what the JSON says was done: the files changed
+    (their count), or "No files changed" when no file changed and no commit
+    was made; the commits follow before any words of Claude's; how many
+    prompts and shell commands only after those (79e9becd led with "4
+    prompts, 21 shell commands")."""
+    summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
+    facts = Facts(main)
+    changed = len(facts.files - facts.changed_back)
+    told = re.split(r" (?:Claude(?:, before it)?:|Claude Code's recap:|The last request)",
+                    summary, maxsplit=1)[0]
+    if changed:
+        assert re.match(rf"{changed} files? changed\b", summary), (changed, summary)
+    elif not facts.commits and not re.match(r"\d+ files? reformatted", summary):
+        assert summary.startswith("No files changed"), summary
+    if facts.commits:
+        assert re.search(rf"\b{facts.commits} commits?\b", told), (facts.commits, summary)
+    assert not re.match(r"\d+ (?:prompts?|shell commands?)\b", summary), summary
+
+
 def test_no_command_is_shown_as_its_assignments(notes: dict[str, str]) -> None:
     """Every Bash call of the corpus whose command starts with assignments: the
     note never shows those assignments alone."""

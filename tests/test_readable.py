@@ -214,7 +214,7 @@ def test_without_a_recap_the_summary_is_the_final_answers_first_real_sentence() 
                        "Claude: Added `multiply` to the math module and its tests."), summary
     # Claude's claim of an edit that no fact shows is not repeated as one.
     assert figures(folded([prompt, said]), RenderOptions()).summary == \
-        "1 prompt, no files changed."
+        "No files changed, 1 prompt."
 
 
 @pytest.mark.corpus

@@ -520,14 +520,16 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     if f.api_errors and not f.has_assistant:
         facts.append("no answer: " + plural(f.api_errors, "API error"))
     if not work.changed and not work.files_dropped:
-        # (no prompt to count in a file that opens in a turn begun before it)
-        lead = [*([plural(f.prompts, "prompt")] if f.prompts else []),
-                *([plural(work.commands_run, "shell command")] if work.commands_run else [])]
         # No edit tool changed a file; a commit says files changed all the
         # same (written by a command: `cat > f <<EOF`, `tee`, a redirection).
         if not (work.commits or work.unnamed):
-            lead.append("no files changed")
-        facts[:0] = lead
+            facts.insert(0, "no files changed")
+        # What was done leads; how much was asked and run follows it (79e9becd
+        # read "4 prompts, 21 shell commands, no files changed, tests passed…").
+        # (No prompt to count in a file that opens in a turn begun before it.)
+        facts.extend([*([plural(f.prompts, "prompt")] if f.prompts else []),
+                      *([plural(work.commands_run, "shell command")]
+                        if work.commands_run else [])])
     text = ", ".join(facts)
     text = text[:1].upper() + text[1:] + "."
     words = _in_words(state, work)
