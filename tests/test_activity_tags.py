@@ -11,11 +11,18 @@ passed after it.
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, frontmatter
+from conftest import examples, frontmatter, json_objects, main_files
+from test_corpus import expected_sid
 from test_headlines import Transcript, phrase
+from test_story_facts import corpus_notes  # noqa: F401
 from vibe_vault.render import render
 
 TROUBLE = ["the browser tests are failing", "let's debug the importer",
@@ -90,3 +97,95 @@ def test_a_skill_is_told_as_a_skill_that_ran(skill: str) -> None:
            f"Launching skill: {skill}")
     t.say("Committed.")
     assert f"- Ran the `{skill}` skill" in render(t.state())
+
+
+# -- every corpus session ---------------------------------------------------------------
+
+# A request that plainly tells of something failing now (the oracle's own words).
+PLAIN_TROUBLE = re.compile(r"(?i)\b(?:traceback|(?:is|are) failing|(?:is|are) broken|crashes"
+                           r"|let'?s debug|debug (?:this|the|why))\b")
+# Any word that might tell of trouble: a request with none of these, in a session
+# where nothing that looks like a check failed before the first change, is no
+# debugging.
+ANY_TROUBLE = re.compile(r"(?i)bug|broke|crash|trace|fail|regress|debug|panic|segfault"
+                         r"|error|exception|work(?:s|ing)?\b|ran into|run into")
+CHECK = re.compile(r"(?i)\b(?:test|pytest|tox|nox|jest|vitest|mocha|rspec|build|check|lint"
+                   r"|tsc|mypy|ruff|clippy|compile|make)\b")
+EDITS = {"Edit", "Write", "MultiEdit", "NotebookEdit"}
+
+
+def first_request(objs: list[dict[str, Any]]) -> str:
+    for o in objs:
+        if o.get("type") != "user" or o.get("isMeta") or o.get("isSidechain"):
+            continue
+        content = (o.get("message") or {}).get("content")
+        if isinstance(content, list):
+            content = "\n".join(str(b.get("text") or "") for b in content
+                                if isinstance(b, dict) and b.get("type") == "text")
+        if not isinstance(content, str) or not content.strip():
+            continue
+        m = re.search(r"<command-args>(.*?)</command-args>", content, re.S)
+        if "<command-name>" in content:
+            if m and m.group(1).strip():
+                return m.group(1)
+            continue
+        if content.lstrip().startswith(("<local-command", "Caveat:", "[Request interrupted",
+                                        "<bash-", "<task-notification")):
+            continue
+        return content
+    return ""
+
+
+def checks_failed_before_first_edit(objs: list[dict[str, Any]]) -> bool | None:
+    """Whether a call that looks like a check failed before the first edit
+    that succeeded (None: no edit succeeded in the main file)."""
+    calls: dict[str, dict[str, Any]] = {}
+    failed = False
+    for o in objs:
+        content = (o.get("message") or {}).get("content")
+        for b in content if isinstance(content, list) else []:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool_use":
+                calls[str(b.get("id"))] = b
+            elif b.get("type") == "tool_result":
+                call = calls.get(str(b.get("tool_use_id")), {})
+                text = json.dumps(b.get("content"))
+                if call.get("name") in EDITS and not b.get("is_error"):
+                    return failed
+                command = str((call.get("input") or {}).get("command") or "")
+                if call.get("name") == "Bash" and CHECK.search(command) and (
+                        b.get("is_error") or re.search(r"(?i)\bfail|error", text)):
+                    failed = True
+    return None
+
+
+@pytest.mark.corpus
+def test_every_corpus_sessions_debugging_tag_follows_its_facts(
+        corpus_notes: dict[str, str]) -> None:  # noqa: F811
+    """From each session's JSON: no file changed, never `debugging`; files
+    changed and a first request that plainly tells of a failure, `debugging`;
+    files changed, a first request with no word of trouble and no check that
+    failed before the first edit, not `debugging`."""
+    from test_facts import Facts
+
+    told = {"none": 0, "plain": 0, "clean": 0}
+    for main in main_files():
+        note = corpus_notes.get(str(expected_sid(main)))
+        if note is None:
+            continue
+        tags = frontmatter(note)["tags"]
+        assert isinstance(tags, list)
+        objs = json_objects(main)
+        request = first_request(objs)
+        if not Facts(main).files:
+            assert "debugging" not in tags, (main, tags)
+            told["none"] += 1
+        elif PLAIN_TROUBLE.search(request) \
+                and not request.startswith("Implement the following plan:"):
+            assert "debugging" in tags, (main, request[:200], tags)
+            told["plain"] += 1
+        elif not ANY_TROUBLE.search(request) and checks_failed_before_first_edit(objs) is False:
+            assert "debugging" not in tags, (main, request[:200], tags)
+            told["clean"] += 1
+    assert all(told.values()), told
