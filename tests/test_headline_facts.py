@@ -307,7 +307,11 @@ def active_time_of(lines: list[bytes]) -> int:
     it began (its time less its elapsed seconds), when that is over a second.
     A turn_duration shorter than the time Claude waited on its subagents (each
     from its call to its result, once where they overlap) left that out: the
-    turn's time is then the two together, at most its span less the waits."""
+    turn's time is then the two together, at most its span less the waits.
+    Queue lines (`queue-operation`) are the turn's entries only when Claude
+    works on after them: the pauses up to those that stamp the next prompt
+    (2.0.x writes an enqueue and a dequeue before every prompt) were the
+    user's (review 19, finding 1)."""
     total, spans, in_turn, last = 0, [], False, None
     start, waits = None, 0
     asks: dict[str, bool] = {}
@@ -316,6 +320,7 @@ def active_time_of(lines: list[bytes]) -> int:
     mode, writes_progress = "", False
     opened = False  # a timed line seen
     agents, agents_until = 0, 0.0  # the turn's time waiting on subagents (ms), till when
+    queued = 0  # the pauses up to queue lines since the turn's last other entry (ms)
     ide = any(b"<ide_opened_file>" in raw or b"<ide_selection>" in raw for raw in lines)
     for raw in lines:
         try:
@@ -352,6 +357,9 @@ def active_time_of(lines: list[bytes]) -> int:
                 began = stamp - elapsed
                 held = min(gap, max(0.0, began - (stamp - gap)))
                 earlier = min(stamp - gap, began) - max(called, start or called)
+                if queued:  # (Claude works on past queue lines: their pauses are the turn's)
+                    spans.append(queued)
+                    queued = 0
                 if 0 < earlier < IDLE_S:
                     ms = round(earlier * 1000)
                     spans.append(-min(sum(spans), ms))
@@ -417,17 +425,23 @@ def active_time_of(lines: list[bytes]) -> int:
                 held = min(held, max(0, round((stamp - (start or stamp)) * 1000) - waits))
             total += held
             spans, in_turn, start, waits = [], False, None, 0
-            agents, agents_until = 0, 0.0
+            agents, agents_until, queued = 0, 0.0, 0
         elif starts:
             total += sum(spans)
             spans, in_turn, start, waits = [], True, stamp, 0
-            agents, agents_until = 0, 0.0
+            agents, agents_until, queued = 0, 0.0, 0
         elif waited and gap > 0:
             waits += round(gap * 1000)
         else:
             waits += round(held * 1000)
             if in_turn and 0 < gap < IDLE_S:
-                spans.append(round((gap - held) * 1000))
+                if e.get("type") == "queue-operation":
+                    queued += round((gap - held) * 1000)
+                else:
+                    spans.append(round((gap - held) * 1000))
+        if queued and e.get("type") != "queue-operation" and not starts:
+            spans.append(queued)  # Claude worked on past the queue lines
+            queued = 0
         if start is None:
             start = stamp
     return total + sum(spans)

@@ -567,6 +567,11 @@ class Fold(Struct, omit_defaults=True):
     in_turn: bool = False  # a turn is under way: a prompt came, no turn_duration since
     turn_from: float = 0.0  # when the turn under way began in this file (its first time here)
     wait_ms: int = 0  # the waits for the user in it so far (a turn_duration counts them)
+    # The time up to queue lines (`queue-operation`) since the turn's last
+    # other entry: the turn's if Claude works on after them, the user's if
+    # they stamp the next prompt (2.0.x writes an enqueue and a dequeue, at
+    # the prompt's own time, before every prompt: review 19, finding 1).
+    queued_ms: int = 0
     # The time in it that Claude waited on its subagents (each Task from its
     # call to its result, overlaps once), and till when the latest ran: a
     # turn_duration shorter than that left it out (fold.active.timed).

@@ -196,6 +196,7 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
         order.after(ctx, entry)  # (an answer folded before its prompt moves to it)
         ctx.is_work = entry.type == "assistant" or (
             bool(entry.isSidechain) and entry.type == "user")
+        ctx.is_queue = entry.type == "queue-operation"
         active.spent(ctx)  # what the entry was (a prompt?) is known by now
     else:
         order.seen(ctx, entry.uuid)

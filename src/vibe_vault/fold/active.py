@@ -32,8 +32,9 @@ def spent(ctx: Context) -> None:
     if ctx.is_work and not facts.in_turn and not ctx.begins_turn and _opens_mid_turn(facts):
         facts.in_turn = True  # the file opens with Claude at work: a turn begun before it
     if ctx.begins_turn:
+        # (time up to queue lines that stamp this prompt was the user's typing)
         facts.untimed_ms += facts.open_ms
-        facts.open_ms = facts.wait_ms = facts.agents_ms = 0
+        facts.open_ms = facts.wait_ms = facts.agents_ms = facts.queued_ms = 0
         facts.agents_until = 0.0
         facts.in_turn = True
         facts.turn_from = ctx.entry_epoch
@@ -45,7 +46,13 @@ def spent(ctx: Context) -> None:
             min(gap, max(0.0, ctx.waited_until - (ctx.entry_epoch - gap)))
         facts.wait_ms += round(waited * 1000)
         if facts.in_turn and gap < IDLE_GAP_S:
-            facts.open_ms += round((gap - waited) * 1000)
+            if ctx.is_queue:
+                facts.queued_ms += round((gap - waited) * 1000)
+            else:
+                facts.open_ms += round((gap - waited) * 1000)
+    if facts.queued_ms and not ctx.is_queue and not ctx.begins_turn:
+        facts.open_ms += facts.queued_ms  # Claude worked on past them: the turn's time
+        facts.queued_ms = 0
     if ctx.waited_until and not ctx.begins_turn:
         # The wait's part before this entry's pause (other lines came while
         # the prompt was up: a queue operation, another call's result), taken
@@ -59,7 +66,7 @@ def spent(ctx: Context) -> None:
             facts.open_ms -= min(facts.open_ms, ms)
     if not facts.turn_from:
         facts.turn_from = ctx.entry_epoch  # the file's first time, or the first after a turn ended
-    ctx.begins_turn = ctx.user_waited = ctx.is_work = False
+    ctx.begins_turn = ctx.user_waited = ctx.is_work = ctx.is_queue = False
     ctx.waited_until = ctx.waited_from = 0.0
 
 
@@ -83,7 +90,7 @@ def timed(ctx: Context, ms: int) -> None:
             ms += facts.agents_ms
         ms = min(ms, max(0, span - facts.wait_ms))
     facts.turn_ms += ms
-    facts.open_ms = facts.wait_ms = facts.agents_ms = 0
+    facts.open_ms = facts.wait_ms = facts.agents_ms = facts.queued_ms = 0
     facts.agents_until = 0.0
     facts.turn_from = 0.0
     facts.in_turn = False

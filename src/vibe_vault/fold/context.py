@@ -458,6 +458,7 @@ class Context:
         # permission prompt (its first progress line says when it began): the
         # user's, the rest of the pause Claude's.
         self.is_work = False  # the current entry is Claude's (an answer, a subagent's)
+        self.is_queue = False  # the current entry is a queue-operation line
         self.waited_until = 0.0
         self.waited_from = 0.0  # (that command's call)
         self.branch = Redacted("")  # the last git branch seen, as the facts hold it
