@@ -157,7 +157,6 @@ class ToolInput(Struct):
     description: Any = None
     run_in_background: Any = None
     subagent_type: Any = None
-    name: Any = None  # a subagent's name, as the user calls it (Agent, 2.1.1xx teams)
     prompt: Any = None  # a subagent's instructions (Task/Agent); WebFetch's question
     question: Any = None
     questions: Any = None
@@ -179,7 +178,7 @@ class ToolInput(Struct):
     stop: Any = None  # ScheduleWakeup: true ends the loop
     pattern: Any = None  # Grep, Glob: what was looked for
     path: Any = None  # Grep, Glob: where; an MCP tool's file or folder
-    name: Any = None  # an MCP tool's argument (fold.errors.MAIN_ARGUMENTS)
+    name: Any = None  # an MCP tool's argument (fold.errors.MAIN_ARGUMENTS); an Agent's name
     title: Any = None  # an MCP tool's argument
     offset: Any = None  # Read: the first line read
     limit: Any = None  # Read: how many lines

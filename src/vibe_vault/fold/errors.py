@@ -8,7 +8,7 @@ from vibe_vault.entries import ToolInput
 from vibe_vault.fold import verdicts
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, ErrorRec, Pending
+from vibe_vault.state import Action, ErrorRec, Pending, agent_kind
 from vibe_vault.text import rx
 
 MAX_ERRORS = 50  # as many as the note shows
@@ -57,7 +57,8 @@ def about(ctx: Context, call: Pending, inp: ToolInput, action: Action | None) ->
         if action is not None:
             call.said, call.subject = action.said, action.text
     elif name in _AGENT_TOOLS:
-        kind = str(inp.subagent_type or "general-purpose")
+        kind = agent_kind(str(inp.subagent_type or "general-purpose"),
+                          " ".join(inp.name.split()) if isinstance(inp.name, str) else "")
         desc = inp.description if isinstance(inp.description, str) else ""
         call.said = ctx.name(f"{kind}: {desc}" if desc.strip() else kind, SUBJECT_CHARS)
     elif name in _SEARCH_TOOLS:
