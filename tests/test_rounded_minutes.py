@@ -47,6 +47,11 @@ def worked_words(minutes: int, ms: int) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
 
 
+def span_said(minutes: int) -> str:
+    """A duration past an hour in hours and minutes (review 19, finding 7)."""
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60}h {minutes % 60:02d}m"
+
+
 def stamp(at: datetime) -> str:
     return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -89,7 +94,7 @@ def test_the_minutes_shown_are_the_span_rounded_to_the_nearest(
     assert (fm["duration_minutes"], fm["active_minutes"]) == (wall, active), (span, worked)
     header = next(ln for ln in note.splitlines() if ln.startswith("**Project**"))
     if wall:
-        assert f"**Duration** {wall} min (Claude worked {worked_words(active, worked)})" \
+        assert f"**Duration** {span_said(wall)} (Claude worked {worked_words(active, worked)})" \
             in header, (span, worked, header)
     else:
         assert "**Duration** under a minute" in header, (span, header)
@@ -128,7 +133,7 @@ def test_every_corpus_notes_minutes_are_its_jsons_spans_rounded(
         active = int(fm["active_minutes"])  # type: ignore[call-overload]
         header = next(ln for ln in note.splitlines() if ln.startswith("**Project**"))
         if wall:
-            assert f"**Duration** {wall} min (Claude worked {worked_words(active, worked_ms)}" \
+            assert f"**Duration** {span_said(wall)} (Claude worked {worked_words(active, worked_ms)}" \
                 in header, (main.name, header)
         else:
             assert "**Duration** under a minute" in header, (main.name, header)

@@ -75,6 +75,12 @@ def claude_worked(minutes: int, ms: int = -1) -> str:
     a minute; "0 min" when it did not work at all (`ms` 0)."""
     if minutes <= 0:
         return "0 min" if ms == 0 else "<1 min"
+    return span_words(minutes)
+
+
+def span_words(minutes: int) -> str:
+    """Whole minutes as people read them: "18 min", and past an hour hours and
+    minutes, "23h 40m", not "1420 min" (review 19, finding 7)."""
     if minutes < 60:
         return f"{minutes} min"
     return f"{minutes // 60}h {minutes % 60:02d}m"

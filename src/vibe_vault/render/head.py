@@ -10,6 +10,7 @@ from vibe_vault.figures import (
     ai_title_outdated,
     claude_worked,
     short_tokens,
+    span_words,
     usage_bound,
 )
 from vibe_vault.fold.titles import TOPICLESS_COMMANDS
@@ -175,7 +176,7 @@ def heading(page: Page) -> list[Md]:
                                    and t.text.split(" ", 1)[0] not in TOPICLESS_COMMANDS))]
         span = f"; prompts {prompt_span(asks[0], asks[-1])}" if len(asks) > 1 and (
             hhmm(asks[0]), day(asks[0])) != (hhmm(asks[-1]), day(asks[-1])) else ""
-        facts.append(md("**Duration** {} min (Claude worked {}{})", fig.wall_minutes,
+        facts.append(md("**Duration** {} (Claude worked {}{})", text(span_words(fig.wall_minutes)),
                         text(claude_worked(fig.active_minutes, fig.active_ms)), text(span)))
     elif f.first_ts:
         facts.append(md("**Duration** under a minute"))
