@@ -74,3 +74,24 @@ def test_a_last_request_with_no_answer_still_says_what_claude_said_before(
     assert summary.endswith(
         f"The last request got no answer. Claude, before it: {said.capitalize()} now."), summary
     assert " Claude: " not in summary
+
+
+@settings(max_examples=examples(40, 150), deadline=None)
+@given(lead=item, items=st.lists(item, min_size=1, max_size=5), numbered=st.booleans(),
+       blank=st.booleans(), opener=st.sampled_from(["", "You're welcome! ", "Done. "]))
+def test_a_sentence_announcing_a_list_is_not_quoted_for_it(
+        lead: str, items: list[str], numbered: bool, blank: bool, opener: str) -> None:
+    """Review 19 #4 (a7da6a22: "Claude: Here's a summary of what we
+    accomplished."): a sentence ending in ":" announces the list below it;
+    the summary quotes the list's items, never the announcement alone."""
+    t = Transcript()
+    t.prompt("tidy the module")
+    parts = [f"{i.capitalize()} done" for i in items]
+    marks = [f"{k + 1}." if numbered else "-" for k in range(len(parts))]
+    gap = "\n\n" if blank else "\n"
+    announced = f"Here is what came of {lead}"
+    t.say(f"{opener}{announced}:{gap}" + gap.join(f"{m} {p}" for m, p in
+                                                        zip(marks, parts, strict=True)))
+    said = claude_words(figures(t.state(), RenderOptions()).summary)
+    assert "Here is what came of" not in said, said
+    assert said.startswith(parts[0][:SUMMARY_WORDS - 2]), (said, parts)

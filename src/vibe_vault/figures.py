@@ -841,7 +841,11 @@ def _units(answer: str) -> list[str]:
         if kind == "prose":
             sentences = [x.strip() for x in tx.rx(r"(?<=[.!?])\s+").split(" ".join(lines))]
             for k, sentence in enumerate(sentences):
-                sentence = sentence.rstrip(":").strip()
+                if sentence.endswith(":"):
+                    # "Here's a summary of what we accomplished:" announces the
+                    # list or code below it, which says it (review 19, finding 4).
+                    continue
+                sentence = sentence.strip()
                 if (len(sentence.split()) < 3 and k + 1 < len(sentences)
                         and OUTCOME.search(sentence)):
                     # "Pushed." says more with the sentence after it.
