@@ -169,7 +169,7 @@ def test_no_corpus_session_is_titled_by_a_refusal_remark_and_plugins_title_their
     plugin command as the first thing the user sent. No title is a remark's
     first line; a session opened by a plugin command and given no title by
     Claude Code is titled by that command."""
-    checked = opened = 0
+    checked = opened = committed = 0
     for path in main_files():
         objs = json_objects(path)
         if not any(o.get("type") == "assistant" for o in objs):
@@ -202,4 +202,45 @@ def test_no_corpus_session_is_titled_by_a_refusal_remark_and_plugins_title_their
         if m and not named and "<command-args>" not in (first_user or ""):
             assert title.startswith(m.group(1)), (path, title)
             opened += 1
-    assert checked and opened  # the corpus holds both kinds
+            # With a commit, what came of it follows: its first subject as git
+            # printed it (`[branch sha] subject`) in the session (review 19 #3).
+            printed = [g.group(1) for o in objs for b in blocks(o)
+                       if b.get("type") == "tool_result"
+                       for g in [re.search(r"^\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\] (.+)$",
+                                           json.dumps(b.get("content"))[1:-1]
+                                           .replace("\\n", "\n"), re.M)] if g]
+            if printed and not any(o.get("type") in ("away_summary", "task-summary")
+                                   or o.get("subtype") == "away_summary" for o in objs):
+                assert title.startswith(f"{m.group(1)}: {printed[0][:20]}"), (path, title)
+                committed += 1
+    assert checked and opened and committed  # the corpus holds each kind
+
+
+@settings(max_examples=examples(30, 120), deadline=None)
+@given(name=st.sampled_from(["claude-md-management:claude-md-improver", "superpowers:review",
+                             "acme:tidy-up"]),
+       subjects=st.lists(st.lists(st.text(alphabet="abcdefghij", min_size=2, max_size=8),
+                                  min_size=2, max_size=8).map(" ".join),
+                         max_size=3),
+       follow=st.sampled_from(["", "go", "continue"]))
+def test_a_bare_plugin_command_is_titled_with_what_came_of_it(
+        name: str, subjects: list[str], follow: str) -> None:
+    """Review 19 #3 (b74fb8cb): a session opened by a plugin's command with no
+    words after it, then only fillers, is titled by the command and the
+    subject of its first commit (the oracle: the commit lines written here),
+    cut as a title is; with no commit, by the command alone."""
+    t = Transcript()
+    plugin(t, name)
+    t.say("Starting.")
+    if follow:
+        t.prompt(follow)
+    for k, subject in enumerate(subjects):
+        t.bash(f'git commit -m "{subject}"', f"[main {k:07x}] {subject}\n 1 file changed\n")
+    t.say("Done.")
+    title = title_of(t.state())
+    if not subjects:
+        assert title == name, title
+        return
+    assert title.startswith(f"{name}: "), title
+    assert is_cut_of(title.removeprefix(f"{name}: "), subjects[0]) or \
+        is_cut_of(title, f"{name}: {subjects[0]}"), (title, subjects)

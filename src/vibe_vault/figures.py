@@ -20,7 +20,13 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import unknown_lines
-from vibe_vault.fold.titles import PLAN_PREAMBLE, TITLE_CHARS, is_request, recaps_written
+from vibe_vault.fold.titles import (
+    PLAN_PREAMBLE,
+    TITLE_CHARS,
+    is_request,
+    is_skill_title,
+    recaps_written,
+)
 from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import is_windows_path, readable
 from vibe_vault.project import repo_folder
@@ -306,7 +312,15 @@ def fallback_title(state: SessionState) -> str:
     sentence, the first request, the opening slash command, else the short id."""
     f = state.fold
     recap = f.recaps[-1].text if f.recaps else ""
-    return (_first_sentence(recap, 80) or f.first_prompt_title or f.first_command_title
+    first: str = f.first_prompt_title
+    if first and is_skill_title(first, f):
+        # A plugin's bare command ("claude-md-management:claude-md-improver")
+        # says how, not what: the session's first commit says what came of it
+        # (review 19, finding 3: b74fb8cb).
+        subject = next((str(c.subject) for c in f.commits if c.subject.strip()), "")
+        if subject:
+            first = tx.title_line(f"{first}: {subject}", TITLE_CHARS)
+    return (_first_sentence(recap, 80) or first or f.first_command_title
             or f"Session {state.session_id[:8]}")
 
 

@@ -77,6 +77,7 @@ class _Lazy:
 FILLER = frozenset(
     {
         "continue",
+        "go",
         "go on",
         "go ahead",
         "keep going",
