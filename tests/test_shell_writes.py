@@ -223,7 +223,8 @@ def _printed(command: str, changed: list[str], left: list[str]) -> str:
        files=st.lists(st.tuples(names, st.booleans()), min_size=1, max_size=5,
                       unique_by=lambda f: f[0]),
        checked=st.booleans(), check_agrees=st.booleans(),
-       join=st.sampled_from(["alone", "&& after", "; after", "|| true", "cd first"]),
+       join=st.sampled_from(["alone", "&& after", "; after", "|| true", "cd first",
+                             "mise task", "npm script"]),
        cut=st.integers(0, 20))
 def test_files_a_formatter_rewrote_are_changed_files(
         command: str, files: list[tuple[str, bool]], checked: bool, check_agrees: bool,
@@ -233,7 +234,8 @@ def test_files_a_formatter_rewrote_are_changed_files(
     "reformatted by <label>" (lines "?"), those it left are not listed; one
     that only says how many names none, and the note says how many were
     reformatted by it, not named; one that says nothing, that it may have
-    reformatted files it does not name. A check run of it just before that
+    reformatted files it does not name. The same where a task runner ran it
+    (`mise run fmt`, `npm run fmt`), which printed the command it ran. A check run of it just before that
     named exactly the files it then rewrote (as many as it says, or it says
     no number) names them. Never a file it did not change."""
     ext = ".go" if command.startswith(("go ", "gofmt")) else ".rs" if "cargo" in command else ""
@@ -266,6 +268,15 @@ def test_files_a_formatter_rewrote_are_changed_files(
     elif join == "cd first":
         line = f"cd {q(CWD, 'shlex')} && {line}"
     out = _printed(command, changed, left)
+    if join == "mise task":
+        # A task runner ran it: the command line names no formatter; what it
+        # printed does (mise: `[fmt] $ cmd`, each line then after `[fmt] `).
+        line = "mise run fmt"
+        out = "\n".join(["[fmt] $ " + command, *("[fmt] " + x for x in out.splitlines()),
+                         "Finished in 1.2s"])
+    elif join == "npm script":
+        line = "npm run fmt"
+        out = f"\n> app@1.0.0 fmt\n> {command}\n\n{out}"
     if join == "; after":
         out = (out + "\n" if out else "") + "formatted"
     _bash(t, line, out)

@@ -109,7 +109,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     }
     cwd = f.cwd or state.cwd_hint
     rows: list[FileRow] = []
-    for path, fw in sorted(work.files.items()):
+    for path, fw in sorted([*work.files.items(), *work.committed.items()]):
         own = [c for c in commits if _holds(c, path, cwd)]
         together = {p: w.change for p, w in work.files.items()
                     if own and all(_holds(c, p, cwd) for c in own)}

@@ -69,6 +69,9 @@ class Work(Struct):
     # Files commands changed without naming them (a formatter's "6 files
     # reformatted", a folder copied), by the agent that ran them.
     unnamed: list[tuple[str, Unnamed]] = field(default_factory=list)
+    # Files a commit of the session holds that no tool of it changed: listed
+    # with `files` (and for `vv files`), not counted among the files changed.
+    committed: dict[str, FileWork] = field(default_factory=dict)
 
 
 def doers(state: SessionState) -> list[Doer]:
@@ -234,6 +237,7 @@ def work_of(state: SessionState) -> Work:
     commits_by: dict[int, int] = {}
     for k, _ in kept:
         commits_by[made_by[k]] = commits_by.get(made_by[k], 0) + 1
+    committed = _committed_only(files, commits, cwd)
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
     runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests)], key=lambda lc: lc[1].ts)
@@ -246,7 +250,31 @@ def work_of(state: SessionState) -> Work:
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
                 pushed_elsewhere=elsewhere, tests=tests,
-                by_label=by_label, commits_by=commits_by, unnamed=unnamed)
+                by_label=by_label, commits_by=commits_by, unnamed=unnamed,
+                committed=committed)
+
+
+COMMITTED = "committed (changed outside Claude's tools)"
+
+
+def _committed_only(files: dict[str, FileWork], commits: list[tuple[str, Commit]],
+                    cwd: str) -> dict[str, FileWork]:
+    """Files a commit of the session holds by git's own words (`create mode`,
+    a stat line, what `git add` named and git's count agrees with) that no
+    tool of the session changed (written by a program it ran, or before
+    it): listed too, their lines not known."""
+    out: dict[str, FileWork] = {}
+    for label, c in commits:
+        for path in c.files:
+            key, worktree = repo_file(path, cwd)
+            if key in files or key in out:
+                continue
+            out[key] = FileWork(change=FileChange(ops=[COMMITTED], uncounted=True,
+                                                    estimated=True, guessed=True,
+                                                    times=[c.ts] if c.ts else []),
+                                  by=[label], worktrees=[worktree] if worktree else [],
+                                  paths=[path])
+    return out
 
 
 _FOLDED = ("fixup! ", "squash! ")

@@ -344,6 +344,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
                                and result.stderr else stdout)
     if printed:
         files.on_output(ctx, printed)
+        if status not in ("denied", "background"):
+            files.on_echoed(ctx, call, printed)
     if call.shell_files:
         # (what the line's status says ran: a check piped on that failed,
         # or a usage text, does not undo the line's other commands)

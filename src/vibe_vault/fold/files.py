@@ -416,6 +416,35 @@ def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
     return out
 
 
+# A command a task runner printed as it ran it: mise's `[fmt] $ gofmt -s -w .`,
+# npm's (and pnpm's, yarn's) `> app@1.0.0 fmt` line and then `> prettier --write .`.
+_ECHOED = r"(?m)^(\[[\w:./@-]+\] )\$ (.+?)\s*$|^> \S+@\S* \S+.*\n> (.+?)\s*$"
+
+
+def on_echoed(ctx: Context, call: Pending, output: str) -> None:
+    """A formatter a task runner ran (`mise run fmt` printing `[fmt] $ gofmt
+    -s -w .`): the files it rewrote, as if the command line had run it (told
+    as files it rewrote without naming them where its output names none)."""
+    if "$ " not in output and "\n> " not in output:
+        return
+    ran = {str(sf.to) for sf in call.shell_files if sf.kind == shell_files.FORMAT}
+    cwd = str(ctx.facts.cwd)
+    for m in rx(_ECHOED).finditer(output):
+        printed = output
+        task = m.group(1)
+        if task:  # (mise puts the task's name before each line the task printed)
+            printed = "\n".join(line.removeprefix(task) for line in output.splitlines()
+                                if line.startswith(task) and not line.startswith(task + "$ "))
+        for w in shell_files.writes(m.group(2) or m.group(3)):
+            if w.kind != shell_files.FORMAT or w.to in ran:
+                continue
+            ran.add(w.to)
+            sf = ShellFile(path=ctx.name(_placed(w.path, cwd), PATH_CHARS),
+                           kind=shell_files.FORMAT, listed=w.listed)
+            sf.to = Redacted(w.to)
+            _formatted(ctx, sf, printed)
+
+
 def _placed(path: str, base: str) -> str:
     """`path` as written in a command, made absolute against `base`."""
     if path.startswith("/") or is_windows_path(path) or not base:

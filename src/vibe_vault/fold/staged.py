@@ -137,10 +137,13 @@ def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
     commit.count = int(count.group(1)) if count else 0
     staged = ctx.facts.staged.pop(folder, None) if folder else None
     files = list(dict.fromkeys(named))
-    if staged is not None and (staged.exact
-                               or (commit.count and len(staged.paths) == commit.count)):
-        files += [p for p in staged.paths if p not in files]
     commit.everything = call.stage_all or (staged is not None and staged.everything)
+    # The paths `git add` named, when git's count of files is theirs: not
+    # after everything was staged too (then the count is of all the changes,
+    # and a path named may have had none to stage).
+    if staged is not None and (staged.exact or (
+            commit.count and len(staged.paths) == commit.count and not commit.everything)):
+        files += [p for p in staged.paths if p not in files]
     # (a `git add -A` before a `commit -a` staged the files made by then: those
     # made after it are left out; which is which is not kept, so any made is)
     commit.tracked = (call.stage_all and call.tracked) or (

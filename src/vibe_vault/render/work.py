@@ -65,7 +65,7 @@ BLANK = md("")
 
 def files(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
-    if not work.files and not work.unnamed:
+    if not work.files and not work.unnamed and not work.committed:
         return []
     f = state.fold
     helped = any(fw.by != [MAIN] for fw in work.files.values())
@@ -74,8 +74,8 @@ def files(page: Page) -> list[Md]:
            md("|---|---|--:|--:|" + ("---|" if helped else ""))]
     # Files are the repository's: shown from the session's folder in it.
     base = repo_folder(f.cwd)
-    items = sorted(((shown_path(path, base), fw) for path, fw in work.files.items()),
-                   key=itemgetter(0))
+    items = sorted(((shown_path(path, base), fw) for path, fw in
+                    [*work.files.items(), *work.committed.items()]), key=itemgetter(0))
     for rel, fw in items[:SECTION_ROWS]:
         # (its line fingerprints are no part of the row)
         c = msgspec.structs.replace(fw.change, base=b"", now=b"")
