@@ -171,6 +171,10 @@ def _count_results(recent: dict[str, Tokens], subs: list[Subagent],
     prompt), not scanned for each of its results (a Stop of a session of
     hundreds of subagent calls scanned thousands)."""
     last_of: dict[str, dict[tuple[int, int, int], str]] = {}
+    # The agents whose table was made while a key of theirs that a result is
+    # counted under (`result:<tool id>`) was not there yet: made again when it
+    # comes, as the scan would then find it.
+    waiting: dict[str, list[str]] = {}
     for sub in subs:
         if sub.usage is None:
             continue
@@ -184,10 +188,15 @@ def _count_results(recent: dict[str, Tokens], subs: list[Subagent],
                     t = recent.get(key)
                     if t is not None:
                         table[_prompt(t)] = key
+                    elif key.startswith("result:"):
+                        waiting.setdefault(key, []).append(sub.agent_id)
             last = table.get(_prompt(sub.usage))
             keys = [last] if last is not None else None
         if _count_result(recent, sub, keys, models.get(sub.agent_id, [])):
             last_of.clear()  # (a message's key taken by a result: made again)
+            waiting.clear()
+        for agent in waiting.pop(f"result:{sub.tool_id}", ()):
+            last_of.pop(agent, None)
 
 
 def _prompt(tokens: Tokens) -> tuple[int, int, int]:
