@@ -120,6 +120,8 @@ def test_no_tool_error_of_the_corpus_becomes_a_prompt() -> None:
         refused(t, "2.0.5", text)
         f = t.state().fold
         worded = text.startswith(("The user doesn't want", "Permission to "))
+        # (a call the client cancelled unrun when one beside it failed: no error, test_not_run)
+        worded = worded or "Sibling tool call errored" in text
         assert f.prompts == 1 + ("the user said:" in text or "for the rejection:" in text), text
         assert len(f.errors) == (0 if worded else 1), text
 

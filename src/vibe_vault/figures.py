@@ -31,7 +31,16 @@ from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import is_windows_path, readable
 from vibe_vault.project import repo_folder
 from vibe_vault.redact import Redacted
-from vibe_vault.state import USER_SHELL, Fold, SessionState, Subagent, Todo, Tokens, Unnamed
+from vibe_vault.state import (
+    NOT_RUN,
+    USER_SHELL,
+    Fold,
+    SessionState,
+    Subagent,
+    Todo,
+    Tokens,
+    Unnamed,
+)
 from vibe_vault.times import epoch, hhmm
 from vibe_vault.work import Work, agents_of_tasks, doers, streamed_only, work_of
 
@@ -766,7 +775,8 @@ def _contradicted(text: str, state: SessionState, work: Work) -> bool:
     made no tool call or never finished."""
     f = state.fold
     if not work.files and _CLAIMS_FILES.search(text):
-        refused = any(a.kind == "edit" and (a.status == "failed" or a.status.startswith("denied"))
+        refused = any(a.kind == "edit" and (a.status in ("failed", NOT_RUN)
+                                            or a.status.startswith("denied"))
                       for t in f.turns for a in t.actions)
         if refused or not work.commands_run:
             return True

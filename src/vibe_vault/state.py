@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 68
+STATE_VERSION = 69
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -329,6 +329,9 @@ class Command(Struct, array_like=True, omit_defaults=True):
 # file an edit tool changes ("file:", fold.files), a file read ("read:"), a
 # page fetched ("url:"). What follows is what the note names the error by.
 READ_KEY = "read:"
+# A call's status when Claude Code cancelled it unrun: a call made beside it
+# in the same message failed ("Sibling tool call errored"). No error of its own.
+NOT_RUN = "not run"
 URL_KEY = "url:"
 
 

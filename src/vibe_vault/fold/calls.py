@@ -17,7 +17,7 @@ from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import commands, errors, files, subagents, todos, tools
 from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Action, Pending
+from vibe_vault.state import NOT_RUN, Action, Pending
 from vibe_vault.text import rx
 
 MAX_RECENT_TOOLS = 64
@@ -35,6 +35,12 @@ _REFUSALS = (  # (what the message says, status)
 )
 _REFUSED_OPENINGS = ("Permission to ", "Agent type '", "Permission for this command",
                      "Permission denied by PermissionRequest hook")
+
+
+# What Claude Code answers a call it cancelled unrun when one made beside it
+# (in the same message) failed: the call did nothing, and failed at nothing.
+_SIBLING_FAILED = (r"^\s*(?:Error: )?(?:<tool_use_error>)?\s*Sibling tool call errored\s*"
+                   r"(?:</tool_use_error>)?\s*$")
 
 
 def refusal(text: str) -> str:
@@ -241,12 +247,14 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     host_words = ""
     if is_error:
         text = text or "error"
-        status = refusal(text)
+        status = refusal(text) or (NOT_RUN if rx(_SIBLING_FAILED).match(text[:200]) else "")
         if not status:
             host_words = host_refusal_words(ctx, entry, block.content, text)
             status = "denied" if host_words else "failed"
         if status == "denied":
             ctx.user_waited = True  # a permission prompt the user answered no
+        if status == NOT_RUN:
+            ms = None  # (it never ran: the time is its sibling's)
         if status == "failed":
             errors.error(ctx, call.name, text, timestamp, call.key, headed, call)
     else:

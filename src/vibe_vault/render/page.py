@@ -8,7 +8,7 @@ from msgspec import Struct
 
 from vibe_vault.figures import Figures, RenderOptions
 from vibe_vault.markdown import Md, md, text
-from vibe_vault.state import SessionState
+from vibe_vault.state import NOT_RUN, SessionState
 
 if TYPE_CHECKING:
     from vibe_vault.render.memo import Memo
@@ -66,6 +66,8 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
         return DENIED_BY.get(status, "denied")
     if status == "interrupted":
         return "interrupted"
+    if status == NOT_RUN:
+        return "not run (a call made beside it failed)"
     if status == "unknown":
         # a test run piped on (`| tail`): exit 0 was the pipe's, and its
         # output shows neither a pass nor a failure

@@ -25,6 +25,7 @@ from vibe_vault.paths import readable, shown_path
 from vibe_vault.render.page import Page, part, status_word
 from vibe_vault.state import (
     INTERRUPTED_ANSWERING,
+    NOT_RUN,
     USER_SHELL,
     Action,
     Recap,
@@ -399,7 +400,7 @@ def _explore(action: Action, state: SessionState) -> Md:
 def _edit(action: Action, state: SessionState) -> Md:
     path = code(shown_path(action.text, state.fold.cwd))
     verb = "Created" if action.detail == "created" else "Edited"
-    if action.status == "failed" or action.status.startswith("denied"):
+    if action.status in ("failed", NOT_RUN) or action.status.startswith("denied"):
         return md("Tried to edit {} — {}", path, text(status_word(action.status, action.code)))
     if not action.status:
         return md("Editing {}", path)
@@ -474,7 +475,7 @@ def _plan_file(action: Action, state: SessionState) -> Md:
     """Claude Code's plan file written or edited (told as the plan, not a file
     of the project)."""
     verb = "Wrote the plan" if action.detail == "Write" else "Edited the plan"
-    if action.status == "failed" or action.status.startswith("denied"):
+    if action.status in ("failed", NOT_RUN) or action.status.startswith("denied"):
         return md("{} — {}", text("Tried to write the plan" if action.detail == "Write" else
                                   "Tried to edit the plan"),
                   text(status_word(action.status, action.code)))
