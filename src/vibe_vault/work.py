@@ -124,6 +124,18 @@ def agents_of_tasks(state: SessionState) -> list[AgentFold | None]:
     return out
 
 
+def calls_of_task(state: SessionState, tool_id: str) -> int:
+    """How many tool calls the agent of the Task call `tool_id` made (its
+    file's, its streamed entries', an inline one's, or its result's count)."""
+    subs = state.fold.subagents
+    at = next((i for i, s in enumerate(subs) if tool_id and s.tool_id == tool_id), -1)
+    if at < 0:
+        return 0
+    af = agents_of_tasks(state)[at]
+    return af.tool_calls if af is not None and af.tool_calls else \
+        subs[at].tool_calls or subs[at].side_calls
+
+
 def streamed_only(state: SessionState) -> list[tuple[str, AgentFold]]:
     """The subagents known only by what the main file streamed of them
     (`progress` lines, Claude Code 2.0/2.1), by agent id: where an agent's own

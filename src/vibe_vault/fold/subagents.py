@@ -38,8 +38,9 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
         call.sub_no = len(facts.subagents) - 1
     else:
         facts.subagents_dropped += 1
+    # (its id: the story finds what its agent did, render.work.calls_of_task)
     return Action(kind="agent", text=Redacted(agent_kind(sub.type, sub.name)),
-                  detail=sub.description, ts=timestamp), False
+                  detail=sub.description, ts=timestamp, tool_id=call.tool_id), False
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:

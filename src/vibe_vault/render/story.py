@@ -33,6 +33,7 @@ from vibe_vault.state import (
     Turn,
 )
 from vibe_vault.times import day, hhmm, hhmm_and_day
+from vibe_vault.work import calls_of_task
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 GIST_CHARS = 400
@@ -431,6 +432,9 @@ def _agent(action: Action, state: SessionState) -> Md:
     st = md(" — {}", text(status_word(action.status, None) if action.status.startswith("denied")
                             else action.status)) \
         if action.status and action.status not in ("ok", "completed") else md("")
+    calls = calls_of_task(state, action.tool_id) if action.status == "denied" else 0
+    if calls:  # the user stopped it at work, not before it began
+        st = md(" — stopped by the user after {}", text(plural(calls, "call")))
     if not action.status:  # its result never came
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")

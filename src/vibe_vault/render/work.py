@@ -482,7 +482,9 @@ def subagents(page: Page) -> list[Md]:
         ms = s.ms or side_ms(s)
         if ms:
             bits.append(duration(ms))
-        if s.status and s.status != "completed":
+        if s.status == "denied" and calls:  # the user stopped it at work, not before it began
+            bits.append("stopped by the user")
+        elif s.status and s.status != "completed":
             bits.append(status_word(s.status, None) if s.status.startswith("denied")
                         else s.status)
         if not s.status:  # no result came: not a subagent that did nothing
