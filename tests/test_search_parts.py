@@ -2,9 +2,10 @@
 
 Sessions are generated with a word of their own in exactly one place of the
 transcript (a later prompt, an answer, a commit's subject as git printed it, a
-file's path, a web search, a command, an error, a todo, a recap, the model, a
-subagent's instructions, description, report or own conversation, the title
-the user gave); `vv search --json WORD` must find that session alone and say
+file's path, a web search, a command, the user's own `!` command, an error, a
+todo, a recap, the summary Claude Code wrote when it compacted the
+conversation, the model, a subagent's instructions, description, report or own
+conversation, the title the user gave); `vv search --json WORD` must find that session alone and say
 the part the generator put the word in (the oracle is where it was put, not
 vv's code), and the text output must say it too (`part: …`).
 """
@@ -35,6 +36,8 @@ PLACES: list[tuple[str, str]] = [
     ("action", "web search"),
     ("action", "command description"),
     ("command", "command"),
+    ("command", "user's shell command"),
+    ("compaction", "compaction summary"),
     ("error", "error output"),
     ("todo", "todo"),
     ("recap", "away summary"),
@@ -122,6 +125,20 @@ def session(sid: str, place: str, word: str, rng: random.Random) -> tuple[
                toolUseResult={"agentId": "a1", "status": "completed"}),
         assistant(text(say(10))),
         entry("system", subtype="away_summary", content=say(8, "away summary")),
+        # the user's own `!` command, and what it printed
+        entry("user", message={"role": "user", "content":
+                               "<bash-input>git log " + say(2, "user's shell command")
+                               + "</bash-input>"}),
+        entry("user", message={"role": "user", "content":
+                               "<bash-stdout>1a2b3c4 x</bash-stdout><bash-stderr></bash-stderr>"}),
+        # /compact: Claude Code's boundary, then its summary of the conversation
+        entry("system", subtype="compact_boundary", content="Conversation compacted",
+              compactMetadata={"trigger": "manual", "preTokens": 1000}),
+        entry("user", isCompactSummary=True, message={
+            "role": "user", "content": "This session is being continued from a previous "
+            "conversation. Summary: " + say(12, "compaction summary")}),
+        entry("user", message={"role": "user", "content": say(5)}),
+        assistant(text(say(6))),
     ]
     # Every session is given a title (/rename), so no other part titles it (a
     # recap would, else): the word is in its title only where it is put there.

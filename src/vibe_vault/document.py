@@ -72,13 +72,18 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     if f.sidechain is not None:
         subagents.extend(s.text for s in f.sidechain.said)
     actions: list[str] = []
+    # The user's own `!` commands, whole: commands, not prompts nor Claude's actions.
+    shell = [s.text for s in f.said if s.kind == "shell"]
+    # What Claude Code wrote when it compacted the conversation: its summary
+    # of the session so far, neither the user's words nor Claude's answer.
+    compactions: list[str] = []
     for turn in f.turns:
         if turn.kind == USER_SHELL:
-            actions.append(turn.text)  # the user's own command (its words are in `said` too)
+            pass  # (told whole in `shell`)
         elif turn.kind == "command" or turn.detail == "queued":
             prompts.append(turn.text)  # (a queued prompt: as the note shows it)
         elif turn.kind != "prompt" and turn.detail:
-            answers.append(turn.detail)  # a compaction's summary
+            compactions.append(turn.detail)
         for action in turn.actions:
             if action.kind == "agent":
                 continue  # a subagent started: its type and description, under subagents
@@ -97,11 +102,12 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                              + [p.url for p in f.prs]),
         "files": "\n".join(work.files),
         "actions": "\n".join(a for a in actions if a),
-        "commands": "\n".join(c.command for _, c in work.commands),
+        "commands": "\n".join([*(c.command for _, c in work.commands), *shell]),
         "errors": "\n".join(e.text for _, e in work.errors),
         "todos": "\n".join(todos),
         "subagents": "\n".join(dict.fromkeys(s for s in subagents if s.strip())),
         "answers": "\n".join(dict.fromkeys(answers)),
+        "compactions": "\n".join(compactions),
         "recaps": "\n".join(r.text for r in f.recaps),
         "models": " ".join(dict.fromkeys([*f.models, *(m for a in state.agents.values()
                                                       if not a.foreign

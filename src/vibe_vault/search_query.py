@@ -37,12 +37,14 @@ COLUMNS: dict[str, float] = {
     "actions": 2.0,
     "subagents": 1.0,  # their instructions, descriptions, reports and own conversation
     "answers": 1.0,
+    "compactions": 1.0,  # Claude Code's summary of the conversation when it compacted it
     "models": 1.0,
 }
 # What a hit's snippet says it matched in, by column.
 PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
          "commands": "command", "errors": "error", "todos": "todo", "recaps": "recap",
-         "actions": "action", "subagents": "subagent", "answers": "answer", "models": "model"}
+         "actions": "action", "subagents": "subagent", "answers": "answer",
+         "compactions": "compaction", "models": "model"}
 
 # A query longer than this is refused, not run: its cost grows with its terms
 # (a 2,000-word query took 17 s) and no one types so much to find a session.

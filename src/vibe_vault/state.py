@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 70
+STATE_VERSION = 71
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -476,7 +476,8 @@ class Said(Struct, array_like=True):
     """A prompt or a piece of an answer in full (cleaned, redacted): what the
     search index holds of the conversation, beyond what the note shows."""
 
-    kind: str  # prompt, answer; task, report: a subagent's instructions and what it answered
+    # prompt, answer, shell (a `!` command); task, report: a subagent's instructions, answer
+    kind: str
     text: Redacted
 
 

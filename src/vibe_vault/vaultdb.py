@@ -50,7 +50,7 @@ SCHEMA_VERSION = 10
 # 8: subagents' instructions, descriptions, reports and conversations in a
 # column of their own (a hit there says `subagent`, not `answer`), and the
 # columns reordered so a command or a file says so before it says `action`.
-SEARCH_VERSION = "8"
+SEARCH_VERSION = "9"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems

@@ -317,7 +317,7 @@ def user_shell(ctx: Context, text: str, timestamp: str) -> None:
         return
     shown = commands.shorten(str(ctx.text(tx.cut(command, commands.COMMAND_CHARS * 4))),
                              str(ctx.facts.cwd))
-    ctx.say("prompt", command)  # what the user typed, for search
+    ctx.say("shell", command)  # what the user typed, for search (a command: no prompt)
     ctx.new_turn(Turn(kind=USER_SHELL, ts=timestamp, text=Redacted(shown)))
 
 
