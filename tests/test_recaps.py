@@ -334,6 +334,44 @@ def test_no_recap_is_lost_with_the_turns_a_long_story_leaves_out(
         [f"Recap number {n} of the session." for n in range(len(at))]
 
 
+@settings(max_examples=examples(15, 60), deadline=None)
+@given(count=st.integers(1, 130), repeats=st.lists(st.integers(0, 129), max_size=5),
+       turns=st.integers(0, 3))
+def test_recaps_past_those_the_note_keeps_are_counted(
+        count: int, repeats: list[int], turns: int) -> None:
+    """A session with more recaps than a note keeps (some written again with
+    the same words, which is one recap): the story tells the latest ones, and
+    a line before them says how many earlier ones it leaves out, so that
+    told + left out is every recap of the JSON."""
+    t = Transcript()
+    t.prompt("keep going")
+    for k in range(count):
+        for _ in range(1 + (k in repeats)):  # (a row written again: the same recap)
+            t.raw({"type": "system", "subtype": "away_summary",
+                   "content": f"Recap number {k} of the session. {HINT}"})
+        if k % 40 == 39 and turns:
+            turns -= 1
+            t.prompt(f"more after recap {k}")
+            t.say("Done.")
+    t.say("All done.")
+    objs = t.lines
+    written = len(recaps_in(objs))
+    note = render(t.state())
+    told = len(_told_recaps(note))
+    left = re.findall(r"^\*… (\d+) earlier recaps? by Claude Code not shown "
+                      r"\(the note keeps the latest (\d+)\)\.\*$", note, re.M)
+    if told == written:
+        assert not left, note
+    else:
+        ((n_left, kept),) = left
+        assert told + int(n_left) == written and int(kept) == told, (told, left, written)
+        first_told = next(i for i, ln in enumerate(note.splitlines())
+                          if ln.startswith("### ") and ln.endswith("Claude Code's recap"))
+        said = next(i for i, ln in enumerate(note.splitlines())
+                    if ln.startswith(f"*… {n_left} earlier recap"))
+        assert said < first_told, note
+
+
 @settings(max_examples=examples(6, 30), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(texts=st.lists(st.tuples(sentence, phrase), min_size=1, max_size=4),

@@ -55,15 +55,16 @@ def story(page: Page) -> list[Md]:
     last = len(f.turns) - 1
     switches = list(f.model_switches)
     recaps = list(f.recaps)
+    dropped = [f.recaps_dropped]  # (the state keeps the latest MAX_RECAPS)
     shown_day = day(f.first_ts) if f.first_ts else ""  # the header's date
     if f.turns and f.turns[0].ts:
-        shown_day = _recaps_before(out, page, recaps, f.turns[0].ts, shown_day)
+        shown_day = _recaps_before(out, page, recaps, dropped, f.turns[0].ts, shown_day)
     for i, t in enumerate(f.turns):
         if f.turns_dropped and i == HEAD_TURNS:
             out.append(md("*… {} turns in between are not shown.*", text(n(f.turns_dropped))))
             out.append(md(""))
             # Recaps written among the turns not shown: told here, not lost.
-            shown_day = _recaps_before(out, page, recaps, t.ts, shown_day)
+            shown_day = _recaps_before(out, page, recaps, dropped, t.ts, shown_day)
         when, shown_day = heading_time(t.ts, shown_day)
         if i == last or page.memo is None:
             _turn(out, t, page, i == last, when)
@@ -82,17 +83,23 @@ def story(page: Page) -> list[Md]:
         # Claude Code's recaps written before the next turn (when the user came
         # back), where they came; those of turns not shown after the gap.
         if i == last or (upto and not (f.turns_dropped and i == HEAD_TURNS - 1)):
-            shown_day = _recaps_before(out, page, recaps, upto, shown_day)
-    _recaps_before(out, page, recaps, "", shown_day)  # (a story with no turns)
+            shown_day = _recaps_before(out, page, recaps, dropped, upto, shown_day)
+    _recaps_before(out, page, recaps, dropped, "", shown_day)  # (a story with no turns)
     return out
 
 
-def _recaps_before(out: list[Md], page: Page, recaps: list[Recap], upto: str,
-                   shown_day: str) -> str:
+def _recaps_before(out: list[Md], page: Page, recaps: list[Recap], dropped: list[int],
+                   upto: str, shown_day: str) -> str:
     """Tell (and take from `recaps`) the recaps written before `upto` (an
-    entry's time; "" for all of them); the day shown by then."""
+    entry's time; "" for all of them); the day shown by then. Before the
+    first, how many earlier ones the state left out (`dropped`, told once)."""
     while recaps and (not upto or not recaps[0].ts or recaps[0].ts < upto):
         recap = recaps.pop(0)
+        if dropped[0]:
+            out.append(md("*… {} by Claude Code not shown (the note keeps the latest {}).*",
+                          text(plural(dropped[0], "earlier recap")), len(recaps) + 1))
+            out.append(md(""))
+            dropped[0] = 0
         when, shown_day = heading_time(recap.ts, shown_day)
         # (kept by the memo as a settled turn is: a long session's recaps
         # were escaped anew at every Stop)
