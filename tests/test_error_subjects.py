@@ -210,3 +210,34 @@ def test_a_failed_call_of_any_tool_names_its_subject(
             assert f"`{program}" in line, line  # the command's first real part leads
             if "description" in inp:
                 assert line.index(_words(inp["description"])) < line.index(f"`{program}"), line
+
+
+blank_command = st.lists(st.sampled_from([" ", "\n", "\t", "\x1b[31m", "\x1b[0m", "\u2028",
+                                          "\r\n"]), min_size=1, max_size=6).map("".join)
+
+
+@settings(max_examples=examples(20, 150), deadline=None)
+@given(command=blank_command, said=st.one_of(st.just(""), phrase), times=st.integers(1, 7))
+def test_a_command_with_no_words_left_is_named_by_its_description(
+        tmp_path_factory: Any, command: str, said: str, times: int) -> None:
+    """A failed command whose text is only blanks and terminal escapes (no
+    words left once they are stripped): no empty code span anywhere in the
+    note; the story and every Errors line name it by its description when
+    it has one, and the output's first line is still told."""
+    t = Transcript()
+    t.prompt("run it")
+    inp: dict[str, Any] = {"command": command, **({"description": said} if said else {})}
+    for _ in range(times):
+        t.call("Bash", inp, "Error: plainerror", "Exit code 1\nplainerror", error=True)
+    t.say("It failed.")
+    note = t.note(tmp_path_factory, "test_a_command_with_no_words_left_is_named_by_its_description")
+    assert "``" not in note.replace("```", ""), note
+    lines = _errors_section(note)
+    assert len(lines) == times, note
+    for line in lines:
+        assert "**Bash**" in line, line
+        if said:
+            assert f"**Bash**: {said} failed" in line, line
+    assert "plainerror" in note.split("\n## Errors\n", 1)[1], note
+    if said:
+        assert any(ln.startswith(f"- {said} — failed") for ln in note.splitlines()), note

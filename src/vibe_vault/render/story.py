@@ -427,10 +427,15 @@ def _bash(action: Action, state: SessionState) -> Md:
     said = tx.one_line(action.said, 120).rstrip(".")
     # A story line stays readable: the command gives way to Claude's words.
     room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
-    command = code(tx.one_line_command(readable(action.text, state.fold.cwd), max(room, 50)))
+    shown = tx.one_line_command(readable(action.text, state.fold.cwd), max(room, 50))
+    command = code(shown)
+    if said and not shown.strip():  # no words of the command left to show: its description
+        return md("{} — {}", text(said), text(outcome))
     if said:  # Claude's own words for what the command was for
         return md("{}: {} — {}", text_before_colon(said), command, text(outcome))
     what = {"test": "Ran tests", "build": "Built"}.get(action.detail, "Ran")
+    if not shown.strip():
+        return md("{} a command — {}", text(what), text(outcome))
     return md("{} {} — {}", text(what), command, text(outcome))
 
 

@@ -237,7 +237,9 @@ def _runs_line(runs: _Runs, said_by: bool = True) -> Md:
     took = f", {duration(runs.ms)}" if runs.timed and not runs.untimed and runs.ms >= 1000 else ""
     helpers = [b for b in runs.by if b]
     by = md(" (by {})", join(", ", (doer(b) for b in runs.by))) if helpers and said_by else BLANK
-    return md("{} — {}{}", code(runs.command), text(what + took), by)
+    # (a command with no words left to show, terminal escapes alone: no empty code span)
+    named = code(runs.command) if runs.command.strip() else text("a command")
+    return md("{} — {}{}", named, text(what + took), by)
 
 
 def commits(page: Page) -> list[Md]:
@@ -339,8 +341,9 @@ def _recent_error(error: ErrorRec, when: str, label: str, cwd: str) -> list[Md]:
     said = readable(error.text, cwd)
     first, _, rest = said.partition("\n")  # (a colon's detail follows, in the block)
     command = _failed_command(error, cwd)
+    named = bool(command) or (error.key.startswith(COMMAND_KEY) and bool(error.said.strip()))
     out = [_error_head(error, first, label, cwd, when, whole=True)]
-    if command and said:
+    if named and said:
         rest = said  # under the command, all it printed
     if rest:
         out.extend(line for block in fenced(rest) for line in indented(block, "  "))
@@ -379,9 +382,13 @@ def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
     words = tx.one_line(error.said, 120).rstrip(".")
     said = md("{}: ", text_before_colon(words)) if words else BLANK
     command = _failed_command(error, cwd)
+    told = md(" → {}", code(first)) if first and not whole else BLANK
     if command:
-        told = md(" → {}", code(first)) if first and not whole else BLANK
         return md("- {}{}{}: {}{} failed{}{}", at, tool, by, said, code(command), told, fate)
+    if words and error.key.startswith(COMMAND_KEY):
+        # a command with no words left to show (terminal escapes, blank
+        # lines): named by its description alone, as the story names it
+        return md("- {}{}{}: {} failed{}{}", at, tool, by, text(words), told, fate)
     subject = _error_subject(error, cwd)
     where = md(" in {}", code(shown_path(error.place, cwd))) if error.place else BLANK
     if subject:
