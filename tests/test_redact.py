@@ -165,10 +165,14 @@ def test_trigger_word_tree_puts_each_word_under_the_longest_it_holds(
 
 
 _SECRET_WORDS = next(r for r in RULES if r.id == "secret-assignment").triggers
+# A password's name in every language the prose rules know, one word each.
+_PASSWORD_NAMES = tuple(sorted({t for r in RULES if r.id == "prose-password"
+                                for t in r.triggers if t.isalpha()}))
 
 
 @settings(max_examples=examples(60, 300), deadline=None)
-@given(word=st.sampled_from(_SECRET_WORDS), other=st.sampled_from(_SECRET_WORDS),
+@given(word=st.sampled_from(_SECRET_WORDS + _PASSWORD_NAMES),
+       other=st.sampled_from(_SECRET_WORDS + _PASSWORD_NAMES),
        shape=st.sampled_from(["FAILED tests/test_{w}.py::test_{o} - assert 1 == 2",
                               "tests/unit/{w}_store.py::Test{O}::test_rotates PASSED",
                               "{W}::new_{o}_value()", "let k = {W}{O}::default();",
@@ -177,7 +181,8 @@ def test_a_scope_or_a_test_id_is_no_name_given_a_value(word: str, other: str,
                                                         shape: str) -> None:
     """`name::member` (a pytest test's id, a Rust or C++ path) names a thing
     by its parts; a secret's keyword in a part is no value assigned, whatever
-    the keyword (every trigger of the assignment rule) and wherever it stands."""
+    the keyword (every trigger of the assignment rule, a password's name in every
+    language of the prose rules: `TestHaslo::test_reset`) and wherever it stands."""
     text = shape.format(w=word, o=other, W=word.capitalize(), O=other.capitalize())
     assert Redactor().redact(text)[0] == text
 

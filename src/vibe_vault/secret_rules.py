@@ -505,7 +505,8 @@ PROSE_RULES = (
            "the pwd is /home/me; pw is fine; the pw is e.g. in ~/.netrc"))),
     Rule("prose-password", tuple(w.lower() for w in _PASSWORD_WORDS),
          r"(?i)(?:" + "|".join(re.escape(w) for w in _PASSWORD_WORDS) + r")"
-         r"(?:[\"']?[ \t]*[:=：][ \t]*|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
+         # (`::` is no assignment: `TestHaslo::test_reset` is a test's id, a scope path)
+         r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
          ("Passwort: ⟦«a14»⟧", "mot de passe : ⟦«a14»⟧", "contraseña: ⟦«a14»⟧",
           "パスワード: ⟦«a14»⟧", "密码：⟦«a14»⟧", "пароль: ⟦«a14»⟧", "Das Passwort ist ⟦«a12»⟧.",
           "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
