@@ -125,7 +125,12 @@ def notes_as_marked(vault: str, notes: list[tuple[str, int, int]]) -> bool:
     return all(_stamp(vault, folder) == (mtime, ino) for folder, mtime, ino in notes)
 
 
-FRESH_NS = 100_000_000  # a folder's time younger than the file system's tick is not trusted
+# A folder's time younger than the clock tick that stamps it is not trusted:
+# Linux stamps from its coarse clock (one jiffy, 10 ms at HZ=100, less above;
+# 6.13+ stamps finely once a time is read), Windows from its 15.6 ms system
+# tick. 40 ms is more than twice the coarsest, and what a backfill waits at
+# its end at most (it was 100 ms: a tenth of a second on every run).
+FRESH_NS = 40_000_000
 COARSE_FRESH_NS = 2_000_000_000  # (a file system keeping whole milliseconds or seconds)
 
 
