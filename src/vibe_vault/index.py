@@ -23,7 +23,7 @@ from msgspec import Struct, field
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.document import Document
-from vibe_vault.figures import claude_worked, options_for, short_tokens, title_of
+from vibe_vault.figures import claude_worked, options_for, short_tokens, span_words, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.markdown import (
@@ -162,6 +162,12 @@ LATEST = 50  # sessions a project note lists; the Base holds them all
 BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
 
+def _span(minutes: int) -> Md:
+    """A session's duration as its note says it: "<1 min", "18 min", and past
+    an hour "23h 40m" (review 20: project notes said "1420 min")."""
+    return text(span_words(minutes) if minutes > 0 else "<1 min")
+
+
 def _active(minutes: int) -> Md:
     """Claude's working time summed (whole minutes of each session's): as the
     session notes say it ("<1 min", "18 min", "2h 05m")."""
@@ -269,8 +275,8 @@ def render_project(view: ProjectView) -> str:
         status = text(r.status) if not r.end_reason else md(
             "{} ({})", text(r.status), text(r.end_reason))
         low = _bound(r.output_short)
-        out.append(md("| {} | {} | {} min | {}{} | {}{} | {} |", cell(text(day(r.started))),
-                      cell(wikilink(r.note, label(r.title))), r.duration_minutes,
+        out.append(md("| {} | {} | {} | {}{} | {}{} | {} |", cell(text(day(r.started))),
+                      cell(wikilink(r.note, label(r.title))), _span(r.duration_minutes),
                       low, _tokens(total_tokens(r)), low, _money(r.cost_usd), cell(status)))
     if view.short.sessions:
         out += [md(""), _bound_note(view.short)]
@@ -373,8 +379,8 @@ def render_daily(day: str, records: list[Record]) -> str:
            md("sessions: {}", len(recs)), md("cost_usd: {:.4f}", cost), md("---"),
            md(REWRITE_NOTICE), md(""), md("# {}", text(day)), md("")]
     for r in recs:
-        out.append(md("- {} · {} · {} ({} min, {})", text(hhmm(r.started)), strong(r.project),
-                      wikilink(r.note, label(r.title)), r.duration_minutes,
+        out.append(md("- {} · {} · {} ({}, {})", text(hhmm(r.started)), strong(r.project),
+                      wikilink(r.note, label(r.title)), _span(r.duration_minutes),
                       _money(r.cost_usd)))
     out += [md(""), md(USER_HEADING), md(USER_HINT)]
     return "\n".join(out) + "\n"
