@@ -1,6 +1,8 @@
 """Review 15, finding 13: `vv files NAME` asked outside the repository the
 file is in: the one file of that name a session changed is answered; several
-are listed, so the user can give the whole path; none is "no session changed".
+are listed under a line saying how many there are, so the user can give the
+whole path (review 20: not under "no session changed", which read as false);
+none is "no session changed".
 
 Sessions in generated projects each write files (some sharing a name across
 projects); the oracle is the transcripts' own `file_path`s: which of them end
@@ -54,8 +56,10 @@ def test_a_name_asked_outside_the_repository_finds_its_files(
         js = json.loads(env.vv("files", asked, "--json", cwd=outside).stdout)
         assert {o["path"] for o in js} == matching
     elif matching:
-        assert "no session changed" in out
-        listed = {ln.strip().split("  (")[0] for ln in out.splitlines()[2:]}
+        # One line saying how many files have that name, then each: never
+        # "no session changed" above the files sessions changed.
+        assert "no session changed" not in out and f"{len(matching)} files named {asked}" in out
+        listed = {ln.strip().split("  (")[0] for ln in out.splitlines()[1:]}
         assert listed == matching, out
     else:
         assert out.strip() == f"no session changed {asked}", out

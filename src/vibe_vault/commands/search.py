@@ -453,11 +453,19 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     if not objects:
         from vibe_vault.text import terminal_safe
 
-        print(terminal_safe(f"no session changed {given}"))
         if len(elsewhere) > 1 or (root and elsewhere):
-            print("Files of that name sessions changed (give the whole path):")
+            # (not "no session changed" above its list: review 20 read that as
+            # contradicting the files below it)
+            count = len({path for path, _ in elsewhere})
+            print(terminal_safe(
+                f"no session changed {given} in this repository; files of that name "
+                "sessions changed elsewhere (give the whole path):" if root else
+                f"{count} file{'s' * (count != 1)} named {given} "
+                f"{'were' if count != 1 else 'was'} changed by sessions (give the whole path):"))
             for path, project in elsewhere:
                 print(terminal_safe(f"  {path}  ({project})"))
+        else:
+            print(terminal_safe(f"no session changed {given}"))
         return 0  # finding nothing is an answer, not a failure
     tty = sys.stdout.isatty()
     for i, obj in enumerate(objects):
