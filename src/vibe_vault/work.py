@@ -266,7 +266,10 @@ def work_of(state: SessionState) -> Work:
                 committed=committed)
 
 
-COMMITTED = "committed (changed outside Claude's tools)"
+# What the transcript tells of such a file: no tool call named it. Not that
+# Claude's tools did not change it: an edit through a symlink under another
+# name (CLAUDE.md -> AGENTS.md, review 20 N2) changes it by that other name.
+COMMITTED = "committed (no tool call named it)"
 
 
 def _committed_only(files: dict[str, FileWork], commits: list[tuple[str, Commit]],
