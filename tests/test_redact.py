@@ -206,3 +206,23 @@ def test_a_place_in_a_file_named_for_a_secret_is_no_secret(
     assert n == 1 and "hunter" not in out, out
     out, n = DEFAULT.redact(f"db.{word}:Q{line:04d}z{col:03d}")
     assert n == 1 and "REDACTED" in out, out
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(pieces=st.lists(st.text("abcdefABCDEF0123456789", min_size=1, max_size=15),
+                       min_size=2, max_size=12),
+       joins=st.lists(st.sampled_from(["%2F", "%2B", "%3D", "%", "+", "%25"]),
+                      min_size=11, max_size=11),
+       before=st.sampled_from(["", "cookie d: ", "SLACK_COOKIE_D=", "d=", "curl -b 'd="]))
+def test_a_url_encoded_token_is_hidden_however_short_its_pieces(
+        pieces: list[str], joins: list[str], before: str) -> None:
+    """Slack's `d` cookie (`xoxd-…`) is URL-encoded: `%2F`, `%2B`, `%3D` (or a
+    bare `+`) may come every few characters, so no run of 16 letters and digits
+    need be in it. Whatever its pieces, the whole value is hidden (a fresh
+    clone drew `xoxd-0000000000%000…%A`, shown as written)."""
+    body = pieces[0] + "".join(j + p for j, p in zip(joins, pieces[1:], strict=False))
+    value = "xoxd-" + body
+    if len(body) < 20:
+        value += "%2B" + "a1" * 10
+    out, n = Redactor().redact(before + value)
+    assert n >= 1 and value not in out and "xoxd-" not in out, out

@@ -60,7 +60,7 @@ _MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 GENERIC_ENTROPY = 3.5
 _HEX = r"[0-9a-f\-]+\Z"  # a hash or a UUID (on the lower-cased value)
 # On the lower-cased text; `=` counts (base64's padding, and inside some keys).
-_LONG_RUN = r"[a-z0-9_\-=]{16,}"
+_LONG_RUN = r"[a-z0-9_\-=%+]{16,}"
 # Characters of run windows a Redactor searches for each trigger in turn
 # before it compiles the trigger regex instead (see Redactor._near_words).
 NEAR_SEARCH_CHARS = 8192
