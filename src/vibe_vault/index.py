@@ -23,7 +23,7 @@ from msgspec import Struct, field
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.document import Document
-from vibe_vault.figures import claude_worked, options_for, short_tokens, span_words, title_of
+from vibe_vault.figures import claude_worked, options_for, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.markdown import (
@@ -162,15 +162,10 @@ LATEST = 50  # sessions a project note lists; the Base holds them all
 BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
 
-def _span(minutes: int) -> Md:
-    """A session's duration as its note says it: "<1 min", "18 min", and past
-    an hour "23h 40m" (review 20: project notes said "1420 min")."""
-    return text(span_words(minutes) if minutes > 0 else "<1 min")
-
-
-def _active(minutes: int) -> Md:
-    """Claude's working time summed (whole minutes of each session's): as the
-    session notes say it ("<1 min", "18 min", "2h 05m")."""
+def _minutes(minutes: int) -> Md:
+    """Whole minutes as the session notes say them, a session's duration or
+    Claude's working time summed: "<1 min", "18 min", past an hour "2h 05m"
+    (review 20: project notes said "1420 min")."""
     return text(claude_worked(minutes))
 
 
@@ -253,7 +248,7 @@ def render_project(view: ProjectView) -> str:
             md("# {}", text(project)), md("")]
     low = _bound(view.short.sessions)
     out.append(md("**{} sessions** · **Claude worked {}** · **{}{} tokens** · **{}{}**",
-                  t.sessions, _active(t.minutes), low, _tokens(t.tokens), low, _money(cost)))
+                  t.sessions, _minutes(t.minutes), low, _tokens(t.tokens), low, _money(cost)))
     pictures = charts.pictures(view.weeks, view.models)
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
@@ -264,7 +259,7 @@ def render_project(view: ProjectView) -> str:
         for month, m in view.months:
             low = _bound(view.short_months.get(month, 0))
             out.append(md("| {} | {} | {} | {}{} | {}{} |", cell(text(month)), m.sessions,
-                          _active(m.minutes), low, _tokens(m.tokens), low,
+                          _minutes(m.minutes), low, _tokens(m.tokens), low,
                           _money(aggregates.usd(m.cost))))
     shown = md("") if t.sessions <= len(recs) else md(
         " (the latest {}; every one below)", len(recs))
@@ -276,7 +271,7 @@ def render_project(view: ProjectView) -> str:
             "{} ({})", text(r.status), text(r.end_reason))
         low = _bound(r.output_short)
         out.append(md("| {} | {} | {} | {}{} | {}{} | {} |", cell(text(day(r.started))),
-                      cell(wikilink(r.note, label(r.title))), _span(r.duration_minutes),
+                      cell(wikilink(r.note, label(r.title))), _minutes(r.duration_minutes),
                       low, _tokens(total_tokens(r)), low, _money(r.cost_usd), cell(status)))
     if view.short.sessions:
         out += [md(""), _bound_note(view.short)]
@@ -344,7 +339,7 @@ def render_home(sums: list[ProjectSums], latest: list[Record],
         out.append(md("| {} | {} | {} | {} | {}{} |",
                       cell(wikilink(project_note_path(p.project), label(p.project))),
                       p.sessions, cell(text(day(p.last.split(chr(0))[0]))),
-                      _active(p.minutes), _bound(p.short.sessions), _money(p.cost)))
+                      _minutes(p.minutes), _bound(p.short.sessions), _money(p.cost)))
     short = aggregates.Short(sum(p.short.sessions for p in sums),
                              sum(p.short.unrecorded for p in sums))
     if short.sessions:
@@ -380,7 +375,7 @@ def render_daily(day: str, records: list[Record]) -> str:
            md(REWRITE_NOTICE), md(""), md("# {}", text(day)), md("")]
     for r in recs:
         out.append(md("- {} · {} · {} ({}, {})", text(hhmm(r.started)), strong(r.project),
-                      wikilink(r.note, label(r.title)), _span(r.duration_minutes),
+                      wikilink(r.note, label(r.title)), _minutes(r.duration_minutes),
                       _money(r.cost_usd)))
     out += [md(""), md(USER_HEADING), md(USER_HINT)]
     return "\n".join(out) + "\n"
