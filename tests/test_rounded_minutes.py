@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from conftest import examples, frontmatter, json_objects, main_files
 from test_corpus import expected_sid
 from test_headline_facts import active_time_of
-from test_story_facts import _closes_a_turn_before, _stamp, corpus_notes  # noqa: F401
+from test_story_facts import _stamp, corpus_notes, own_span  # noqa: F401
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.render import render
@@ -112,13 +112,10 @@ def test_every_corpus_notes_minutes_are_its_jsons_spans_rounded(
         note = corpus_notes.get(str(expected_sid(main)))
         if note is None:
             continue
-        objs = [o for o in json_objects(main) if _stamp(o) is not None]
-        own = [o for o in objs if not o.get("isMeta") and not _closes_a_turn_before(o, objs)]
-        if not own:
+        span = own_span([o for o in json_objects(main) if _stamp(o) is not None])
+        if span is None:
             continue
-        first = _stamp(own[0])
-        last = max(s for o in own if (s := _stamp(o)) is not None)
-        assert first is not None
+        first, last = span
         span_ms = (last - first) / timedelta(milliseconds=1)
         wall = nearest_minute(span_ms)
         lines = [x for x in main.read_bytes().split(b"\n") if x.strip()]

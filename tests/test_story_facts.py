@@ -404,6 +404,18 @@ def _closes_a_turn_before(o: dict[str, Any], objs: list[dict[str, Any]]) -> bool
                    for p in before)
 
 
+def own_span(objs: list[dict[str, Any]]) -> tuple[datetime, datetime] | None:
+    """The first and the latest time of a session's own entries among a file's
+    stamped ones (not meta, not a line closing a turn the file does not
+    hold); None when it has none."""
+    own = [o for o in objs if not o.get("isMeta") and not _closes_a_turn_before(o, objs)]
+    if not own:
+        return None
+    first = _stamp(own[0])
+    assert first is not None
+    return first, max(s for o in own if (s := _stamp(o)) is not None)
+
+
 @pytest.mark.corpus
 def test_every_corpus_note_starts_and_ends_with_the_sessions_own_entries(
         corpus_notes: dict[str, str]) -> None:
@@ -414,13 +426,11 @@ def test_every_corpus_note_starts_and_ends_with_the_sessions_own_entries(
         if note is None:
             continue
         objs = [o for o in json_objects(main) if _stamp(o) is not None]
-        own = [o for o in objs if not o.get("isMeta") and not _closes_a_turn_before(o, objs)]
-        if not own:
+        span = own_span(objs)
+        if span is None:
             continue
         meta_first += bool(objs[0].get("isMeta"))
-        first = _stamp(own[0])
-        last = max(s for o in own if (s := _stamp(o)) is not None)
-        assert first is not None
+        first, last = span
         fm = frontmatter(note)
         assert when(fm["started"]) == first.replace(microsecond=0), main.name
         assert when(fm["ended"]) == last.replace(microsecond=0), main.name
