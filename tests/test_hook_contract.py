@@ -282,6 +282,34 @@ def test_a_stop_leaves_the_record_and_search_document_to_session_end(env: Env) -
     assert len(env.notes()) == 1
 
 
+def test_a_stop_of_prose_loads_neither_shlex_nor_fnmatch(env: Env) -> None:
+    """The resume line is quoted without shlex, and the globs of
+    `exclude_projects` need fnmatch only when the config names some: a Stop
+    of a turn that runs no command imports neither (~1.4 M instructions of
+    every such Stop) - and writes its note, resume line and all."""
+    slug = env.claude / "projects" / "-tmp-proj"
+    slug.mkdir(parents=True)
+    target = slug / f"{SID}.jsonl"
+    lines = [{"type": "user", "uuid": "u1", "sessionId": SID, "cwd": "/tmp/a b's",
+              "timestamp": "2026-11-27T10:00:00.000Z",
+              "message": {"role": "user", "content": "Say hello"}},
+             {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": SID,
+              "cwd": "/tmp/a b's", "timestamp": "2026-11-27T10:00:05.000Z",
+              "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5",
+                          "content": [{"type": "text", "text": "Hello."}],
+                          "usage": {"input_tokens": 3, "output_tokens": 2}}}]
+    target.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    code = ("import sys, io, json; sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps("
+            f"{stop(path=target)!r}).encode()));"
+            "from vibe_vault.commands import hook; hook.read_stdin = lambda: sys.stdin.buffer.read();"
+            "hook.run(); print(sorted(m for m in ('shlex', 'fnmatch', 'vibe_vault.session')"
+            " if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env.env, check=False)
+    assert r.stdout.strip() == b"['vibe_vault.session']", r.stderr
+    [note] = env.notes().values()
+    assert f"cd '/tmp/a b'\"'\"'s' && claude --resume {SID}" in note
+
+
 @pytest.mark.corpus
 def test_session_end_is_quick(env: Env) -> None:
     """SessionEnd after Stops only folds what is new (well inside Claude Code's 1.5 s)."""

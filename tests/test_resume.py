@@ -112,6 +112,16 @@ def test_shell_quote_is_one_word_and_one_line(text: str) -> None:
     assert r.stdout.decode("utf-8", "surrogateescape") == text
 
 
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), max_size=60)
+       .filter(str.isprintable))
+def test_a_printable_folder_is_quoted_as_shlex_quotes_it(text: str) -> None:
+    """A folder without control characters reads as `shlex.quote` writes it
+    (the resume line quotes without importing shlex, off every Stop's path)."""
+    import shlex
+
+    assert shell_quote(text) == shlex.quote(text)
+
+
 def test_vv_resume_prints_the_folder_as_recorded(env: Env, tmp_path: Path) -> None:
     """End to end: a transcript whose cwd holds a tab, a newline, double spaces
     and a command substitution; `vv resume` prints a line that lands there."""

@@ -9,7 +9,6 @@ checks first, so nothing of the session is written again.
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import os
 from collections.abc import Iterable
 
@@ -46,6 +45,8 @@ def bury(state_dir: StrPath, sid: str) -> None:
 def excluded(patterns: Iterable[str], project: str, cwd: str) -> bool:
     """True when a glob of `exclude_projects` matches the project's name or the
     folder the session ran in (case-sensitively, as paths are)."""
+    import fnmatch  # (only when the config names patterns: off every other hook's path)
+
     for pattern in patterns:
         if fnmatch.fnmatchcase(project, pattern) or (cwd and fnmatch.fnmatchcase(cwd, pattern)):
             return True

@@ -10,8 +10,6 @@ count equals the files the session changed there since the last commit.
 
 from __future__ import annotations
 
-import shlex
-
 from vibe_vault.fold import files as changed_files
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after
@@ -48,6 +46,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             continue
         if "git" not in segment:
             continue
+        import shlex  # (only for a git command that stages: kept off most hooks' path)
+
         try:
             words = shlex.split(segment)
         except ValueError:  # a quote the next line closes (`-m "$(cat <<'EOF'`)
