@@ -62,3 +62,27 @@ def test_names_of_windows_devices_are_never_file_names(name: str) -> None:
         assert stem.startswith("_")
     sid = safe_id(name) if name else "x"
     assert not _DEVICE.match(sid)
+
+
+# Texts of the characters that decide where a folder's path begins and ends.
+_PATHISH = st.text(alphabet=st.sampled_from(list("ab/\\ \t\n'\"`=(:;.-\u00a0\u2003é")),
+                   max_size=40)
+
+
+@settings(max_examples=examples(300, 3000))
+@given(folder=st.text(alphabet=st.sampled_from(list("ab/\\. é")), min_size=1, max_size=6),
+       text=_PATHISH, cuts=st.lists(st.integers(0, 40), max_size=4))
+@example(folder="/a", text="cd /a/b && ls '/a/c' x=/a/d (/a/e) :/a/f ;/a/g /a/ /a", cuts=[])
+def test_a_folder_is_left_out_of_a_text_as_its_pattern_leaves_it(
+        folder: str, text: str, cuts: list[int]) -> None:
+    """`readable` leaves a POSIX folder out of the paths under it with
+    str.find, as the pattern `re` compiled of the folder's name did (the
+    pattern, for any text holding the folder where paths begin and end)."""
+    from vibe_vault.paths import _BOUNDARY, _left_out
+
+    base = "/" + folder.lstrip("\\")
+    for cut in sorted(cuts, reverse=True):  # the folder put where the text is cut
+        text = text[:cut] + base + text[cut:]
+    pattern = re.compile(_BOUNDARY + re.escape(base.rstrip("/\\")) + r"[/\\](?=\S)")
+    if base.rstrip("/\\"):
+        assert _left_out(text, base) == pattern.sub("", text)

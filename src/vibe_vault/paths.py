@@ -138,6 +138,36 @@ def _under(base: str) -> re.Pattern[str]:
     return re.compile(_BOUNDARY + re.escape(base.rstrip("/\\")) + r"[/\\](?=\S)", flags)
 
 
+# What may come before a path of the folder's (`_BOUNDARY`), besides whitespace.
+_BEFORE = frozenset("'\"`=(:")
+
+
+def _left_out(text: str, base: str) -> str:
+    """`_under(base).sub("", text)` for a POSIX folder (matched case by case),
+    found with str.find: the pattern made of the folder's name was compiled
+    by `re` in every process that showed a path (~0.7 M instructions of a
+    Stop; a folder's name is no pattern the package keeps compiled)."""
+    folder = base.rstrip("/\\")
+    size = len(folder)
+    kept: list[str] = []
+    copied = 0  # text[:copied] is in `kept`, or left out
+    at = text.find(folder)
+    while at >= 0:
+        end = at + size
+        before = text[at - 1] if at else ""
+        if (end + 1 < len(text) and text[end] in "/\\" and not text[end + 1].isspace()
+                and (not before or before in _BEFORE or before.isspace())):
+            kept.append(text[copied:at])
+            copied = end + 1
+            at = text.find(folder, copied)
+        else:
+            at = text.find(folder, at + 1)
+    if not copied:
+        return text
+    kept.append(text[copied:])
+    return "".join(kept)
+
+
 def shown_path(path: str, base: str) -> str:
     """A path as a person recognises it: relative to the session's folder when
     under it, Claude Code's scratch folder as `scratchpad/…`."""
@@ -150,7 +180,7 @@ def readable(text: str, base: str) -> str:
     under it, and Claude Code's scratch folder shortened to `scratchpad`."""
     if base.rstrip("/\\") and (base in text or (is_windows_path(base)
                                                 and base.lower() in text.lower())):
-        text = _under(base).sub("", text)
+        text = _under(base).sub("", text) if is_windows_path(base) else _left_out(text, base)
     if "scratchpad" in text:
         text = _compiled(_SCRATCH).sub("scratchpad", text)
     return text
