@@ -53,6 +53,7 @@ PURE = {
     "vibe_vault.search_query.cjk": "a text's CJK runs",
     "vibe_vault.search_query.piece": "a word's query form",
     "vibe_vault.seed_phrase._FLAGS": "patterns from the package's data",
+    "vibe_vault.stem.stem": "a word's stem",
     "vibe_vault.seed_phrase.words": "the word list in the package's data",
     "vibe_vault.stored_paths.stored_folder": "a folder's stored form",
     "vibe_vault.text.rx": "a pattern's compiled form",

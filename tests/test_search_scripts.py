@@ -168,10 +168,11 @@ def found(state: Path, texts: list[str], typed: str) -> list[str]:
         with vaultdb.transaction(conn):
             for i, text in enumerate(texts):
                 vaultdb.put(conn, doc(i, text))
-        q = parse(typed)
+        # as `vv search` asks: each word also in its other forms the index holds
+        q = parse(typed).widened(lambda word: vaultdb.forms_of(conn, word))
         ids = {doc(i, "").session_id: i for i in range(len(texts))}
         return [texts[ids[h.session_id]] for h in vaultdb.search(conn, q.fts, phrase=q.phrase,
-                                                                  limit=50)]
+                                                                  said=q.said, rest=q.rest, limit=50)]
     finally:
         conn.close()
 

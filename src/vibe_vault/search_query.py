@@ -4,7 +4,9 @@ text folding both the index and a query go through.
 Words, `"phrases"`, `prefix*` and `-word` (also `-"a phrase"`); every part not
 negated must match. A word is split the way the index splits text (letters and
 digits; `auth.py` is the phrase "auth py"), and every token is quoted, so no
-input is read as FTS5 syntax of its own.
+input is read as FTS5 syntax of its own. A word typed plainly matches its other
+forms too (`Query.widened`, with those of its stem some session holds:
+stem.py), a quoted one or a prefix as typed.
 
 Folding (`index_form`): NFKC (full-width letters, ligatures), case folding (ß is
 ss), then the Latin, Greek and Cyrillic diacritics dropped (é is e); kana keep
@@ -19,6 +21,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+
+TYPE_CHECKING = False  # (typing costs a search milliseconds to import)
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # The index's text columns, in the order the database declares them, with how
 # much a match in each weighs when hits are ranked (bm25 weights). A hit's
@@ -40,6 +46,12 @@ COLUMNS: dict[str, float] = {
     "compactions": 1.0,  # Claude Code's summary of the conversation when it compacted it
     "models": 1.0,
 }
+# The columns that say what the session was about in words (not the paths of
+# files, commands and actions, nor model names): a session holding every word
+# there ranks before one holding some only in a path (`improve CLAUDE.md`: the
+# session titled "claude-md-improver" before one that wrote `…/CLAUDE.md`).
+SAID = ("title", "prompts", "commits", "errors", "todos", "recaps", "subagents", "answers",
+        "compactions")
 # What a hit's snippet says it matched in, by column.
 PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
          "commands": "command", "errors": "error", "todos": "todo", "recaps": "recap",
@@ -87,19 +99,77 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("fts", "parts", "phrase", "terms", "unwanted")
+    __slots__ = ("fts", "groups", "parts", "phrase", "roots", "stemmed", "terms", "unwanted",
+                 "wanted")
 
-    def __init__(self, fts: str, terms: list[tuple[str, bool]], phrase: str = "",
-                 parts: tuple[str, ...] = (), unwanted: tuple[str, ...] = ()) -> None:
-        self.fts = fts  # the FTS5 MATCH expression
+    def __init__(self, wanted: list[str], terms: list[tuple[str, bool]], phrase: str = "",
+                 unwanted: tuple[str, ...] = (), groups: list[int] | None = None,
+                 stemmed: dict[int, str] | None = None,
+                 roots: list[str] | None = None) -> None:
+        self.wanted = wanted  # each wanted part, an FTS5 expression
+        self.unwanted = unwanted  # the parts left out
         self.terms = terms  # (folded token, is a prefix) of the wanted parts
+        # the wanted part each term is of (what it weighs), and the word it
+        # stands for (itself, or the word typed that it is a form of): a
+        # snippet counts the words it shows, a word's forms as one
+        self.groups = groups if groups is not None else [0] * len(terms)
+        self.roots = roots if roots is not None else [t for t, _ in terms]
+        # The wanted parts that are one word typed plainly (no quotes, no *),
+        # by part: what `widened` lets match in its other forms.
+        self.stemmed = stemmed or {}
         # The wanted words as one phrase, when there are several: sessions
         # where they stand together as typed are ranked first.
         self.phrase = phrase
-        # Each wanted part as an FTS5 phrase of its own (no two alike), and
-        # the parts left out: what the closest matches are counted by.
-        self.parts = parts
-        self.unwanted = unwanted
+        self.fts = ""  # the FTS5 MATCH expression
+        # Each wanted part as an FTS5 expression of its own (no two alike):
+        # what the closest matches are counted by.
+        self.parts: tuple[str, ...] = ()
+        self._build()
+
+    def _build(self) -> None:
+        expr = " AND ".join(self.wanted)
+        for phrase in self.unwanted:
+            expr = f"({expr}) NOT {phrase}"
+        self.fts = expr
+        self.parts = tuple(dict.fromkeys(self.wanted))
+
+    @property
+    def said(self) -> str:
+        """An FTS5 expression matching the sessions that hold every wanted
+        part in words said (SAID), not only in a path; the unwanted parts
+        left out wherever they are."""
+        expr = self._said()
+        for phrase in self.unwanted:
+            expr = f"({expr}) NOT {phrase}"
+        return expr
+
+    @property
+    def rest(self) -> str:
+        """The sessions matching the query that `said` does not match: those
+        holding a wanted part only in a path, a command, an action, a model."""
+        return f"({self.fts}) NOT {self._said()}"
+
+    def _said(self) -> str:
+        return "{" + " ".join(SAID) + "} : (" + " AND ".join(self.wanted) + ")"
+
+    def widened(self, forms_of: Callable[[str], list[str]]) -> Query:
+        """The query with each word typed plainly matching its other forms,
+        as the index holds them (`forms_of(word)`: the indexed words of the
+        same stem, stem.py): `improve` is `("improve" OR "improvements" OR
+        "improver" OR ...)`. Quoted words and prefixes match as typed."""
+        wanted = list(self.wanted)
+        terms = list(self.terms)
+        groups = list(self.groups)
+        roots = list(self.roots)
+        for part, word in self.stemmed.items():
+            forms = [f for f in forms_of(word) if f != word]
+            if not forms:
+                continue
+            wanted[part] = "(" + " OR ".join(f'"{f}"' for f in [word, *forms]) + ")"
+            terms.extend((f, False) for f in forms)
+            groups.extend([part] * len(forms))
+            roots.extend([word] * len(forms))
+        return Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots)
 
 
 class BadQuery(ValueError):
@@ -159,6 +229,8 @@ def parse(text: str) -> Query:
     wanted: list[str] = []
     unwanted: list[str] = []
     terms: list[tuple[str, bool]] = []
+    groups: list[int] = []
+    stemmed: dict[int, str] = {}
     plain: list[str] = []  # the wanted words not quoted, in order
     count = 0
     for m in _PART.finditer(text):
@@ -181,23 +253,31 @@ def parse(text: str) -> Query:
         (unwanted if negated else wanted).append(phrase)
         if negated:
             continue
+        part = len(wanted) - 1
         pieces = (TOKEN.findall(folded) if folded.isascii()  # (the same, sooner)
                   else [p.group() for p in piece().finditer(folded)])
         terms.extend((t, prefix and i == len(pieces) - 1) for i, t in enumerate(pieces))
+        groups.extend([part] * len(pieces))
         if not quoted and not prefix:
             plain.extend(parts)
+            if len(parts) == 1 and stems(parts[0]):
+                stemmed[part] = parts[0]
     if not wanted and unwanted:
         raise BadQuery("give at least one word to look for (a -word only leaves things out)")
     if not wanted:
         # (emoji, punctuation: the index holds words of letters and digits only)
         raise BadQuery("nothing to look for: words are letters and digits (emoji and "
                        "punctuation alone are not indexed)")
-    expr = " AND ".join(wanted)
-    for phrase in unwanted:
-        expr = f"({expr}) NOT {phrase}"
     together = '"' + " ".join(plain) + '"' if len(wanted) > 1 and len(plain) > 1 else ""
-    return Query(fts=expr, terms=terms, phrase=together, parts=tuple(dict.fromkeys(wanted)),
-                 unwanted=tuple(unwanted))
+    return Query(wanted, terms, together, tuple(unwanted), groups, stemmed)
+
+
+def stems(word: str) -> bool:
+    """Whether a word typed alone may match other forms of it: a word of
+    three or more characters, not only digits, of letters the English
+    endings are put on (ASCII, once folded: `résumés` is `resumes`; Greek,
+    Cyrillic, Korean, a pair of Chinese characters are found as typed)."""
+    return len(word) >= 3 and word.isascii() and not word.isdigit()
 
 
 def matches(token: str, terms: list[tuple[str, bool]]) -> bool:

@@ -91,35 +91,73 @@ def snippet(note: str, terms: list[tuple[str, bool]], width: int = WIDTH) -> str
         if "\\" in line:
             line = _ESCAPED.sub(r"\1", line)
         lines.append(line)
-    best = _best(lines, terms, finder, width)
+    best = _best(lines, _Weigher(terms), finder, width)
     return _shown(best[1], best[2], best[3], width) if best else ""
 
 
-def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]],
-               width: int = WIDTH) -> tuple[str, str]:
+def snippet_in(texts: dict[str, str], terms: list[tuple[str, bool]], width: int = WIDTH,
+               roots: list[str] | None = None,
+               weights: list[float] | None = None) -> tuple[str, str]:
     """The line of a session's texts (by column, as the index holds them) that
-    holds the most of the terms, cut and marked; and the column it is in (the
-    first such, in the columns' order: the title before prompts before answers)."""
+    shows the most of the query's words, cut and marked; and the column it is
+    in (the first such, in the columns' order: the title before prompts before
+    answers). Given the word each term stands for (`roots`: a word's forms are
+    one) and its weight (`weights`: how rare it is), the line showing the
+    heaviest words wins: `use pnpm instead of npm` shows the prompt "use
+    pnpm", not a todo "use X instead of Y"."""
     if not terms:
         return "", ""
     finder = _finder(terms)
-    wanted = len({t for t, _ in terms})
+    weigher = _Weigher(terms, roots, weights)
     best: _Found | None = None
     where = ""
     for column, text in texts.items():
         lines: Iterable[str]
         if text.isascii():
             # only the lines where a term is (an answer may be pages long),
-            # found as they are needed: the first holding every term ends it
+            # found as they are needed: the first holding every word ends it
             lines = _lines_holding(text, finder)
         else:
             lines = [line.strip() for line in text.split("\n")]
-        found = _best(lines, terms, finder, width)
+        found = _best(lines, weigher, finder, width)
         if found is not None and (best is None or found[0] > best[0]):
             best, where = found, column
-            if best[0] >= wanted:
+            if best[0][1] >= weigher.wanted:
                 break
     return (where, _shown(best[1], best[2], best[3], width)) if best else ("", "")
+
+
+class _Weigher:
+    """Which word of the query a matched token is, and what it weighs."""
+
+    __slots__ = ("exact", "fallback", "prefixes", "terms", "wanted")
+
+    def __init__(self, terms: list[tuple[str, bool]], roots: list[str] | None = None,
+                 weights: list[float] | None = None) -> None:
+        if roots is None:  # each term a word of its own, all weighing the same
+            roots = [t for t, _ in terms]
+        if weights is None:
+            weights = [1.0] * len(terms)
+        self.terms = terms
+        self.fallback = min(weights, default=1.0)
+        self.exact: dict[str, tuple[str, float]] = {}
+        self.prefixes: list[tuple[str, str, float]] = []
+        for (term, prefix), root, weight in zip(terms, roots, weights, strict=True):
+            if prefix:
+                self.prefixes.append((term, root, weight))
+            else:
+                self.exact.setdefault(term, (root, weight))
+        self.wanted = len(set(roots))
+
+    def of(self, folded: str) -> tuple[str, float]:
+        """The word (its root) and weight of a matched token, folded."""
+        found = self.exact.get(folded)
+        if found is not None:
+            return found
+        for term, root, weight in self.prefixes:
+            if folded.startswith(term):
+                return root, weight
+        return folded, self.fallback  # (not met: a match is its term, folded)
 
 
 def _lines_holding(text: str, finder: re.Pattern[str]) -> Iterator[str]:
@@ -138,51 +176,58 @@ def _line_end(text: str, at: int) -> int:
     return end if end >= 0 else len(text)
 
 
-# (distinct terms shown, the line, where the terms are in it, where the
-# window showing the most of them starts)
-_Found = tuple[int, str, list[tuple[int, int]], int]
+# ((weight of the distinct words shown, how many), the line, where the terms
+# are in it, where the window showing the most of them starts)
+_Found = tuple[tuple[float, int], str, list[tuple[int, int]], int]
 
 
-def _best(lines: Iterable[str], terms: list[tuple[str, bool]], finder: re.Pattern[str],
+def _best(lines: Iterable[str], weigher: _Weigher, finder: re.Pattern[str],
           width: int) -> _Found | None:
-    """The first line showing the most distinct terms in one cut of `width`."""
-    wanted = len({t for t, _ in terms})
+    """The first line showing the heaviest distinct words in one cut of `width`."""
     best: _Found | None = None
     for line in lines:
         if not line:
             continue
         line = line.replace(MARK, "")  # the text's own bold: only the matches are marked
-        spans = _spans(line, terms, finder)
+        spans = _spans(line, weigher.terms, finder)
         if not spans:
             continue
-        found, first = _window(line, spans, width)
+        found, first = _window(line, spans, weigher, width)
         if best is None or found > best[0]:
             best = (found, line, spans, first)
-            if found >= wanted:
+            if found[1] >= weigher.wanted:
                 break
     return best
 
 
-def _window(line: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
-    """The most distinct terms that fit in one cut of `width`, and the index
-    of the first match of the first such cut."""
-    words = [index_form(line[a:b]) for a, b in spans]
-    best, first = 0, 0
+def _window(line: str, spans: list[tuple[int, int]], weigher: _Weigher,
+            width: int) -> tuple[tuple[float, int], int]:
+    """The heaviest distinct words that fit in one cut of `width` (their
+    weight, rounded so that float sums compare alike, and how many), and the
+    index of the first match of the first such cut."""
+    keys = [weigher.of(index_form(line[a:b])) for a, b in spans]
+    best: tuple[float, int] = (0.0, 0)
+    first = 0
     counts: dict[str, int] = {}
+    weight: dict[str, float] = {}
     j = 0
     for i, (a, _) in enumerate(spans):
         while j < len(spans) and spans[j][1] - a <= width:
-            counts[words[j]] = counts.get(words[j], 0) + 1
+            key, w = keys[j]
+            counts[key] = counts.get(key, 0) + 1
+            weight[key] = w
             j += 1
-        if len(counts) > best:
-            best, first = len(counts), i
+        found = (round(sum(weight[k] for k in counts), 9), len(counts))
+        if found > best:
+            best, first = found, i
         if j > i:  # the match at i leaves the window
-            counts[words[i]] -= 1
-            if not counts[words[i]]:
-                del counts[words[i]]
+            key = keys[i][0]
+            counts[key] -= 1
+            if not counts[key]:
+                del counts[key]
         else:
             j = i + 1  # a match wider than the cut: alone
-    return max(best, 1), first
+    return (best if best[1] else (keys[0][1], 1)), first
 
 
 def _shown(line: str, spans: list[tuple[int, int]], first: int, width: int) -> str:

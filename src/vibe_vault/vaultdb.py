@@ -865,14 +865,31 @@ def _hit(row: Any, score: float = 0.0) -> Hit:
 
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
-           limit: int = 10, phrase: str = "") -> list[Hit]:
+           limit: int = 10, phrase: str = "", said: str = "", rest: str = "") -> list[Hit]:
     """Sessions matching an FTS5 expression, best first (bm25, with the
-    columns' weights), the newest first among equals. With a `phrase` (the
-    query's words as typed, together), the sessions holding it come first.
+    columns' weights), the newest first among equals. Given `said` and `rest`
+    (the query's sessions holding every word in what was said, and the
+    others: search_query.Query), the sessions `said` matches come first, each
+    ranked by what was said: weights alone let a path said again and again
+    (a file, the commands and actions naming it) outweigh a title, and
+    ranking every hit by both took twice as long (`test`, 10,000 sessions)
+    as ranking the first tier, which most often fills the hits shown. With a
+    `phrase` (the query's words as typed, together), the sessions holding it
+    come first within each.
 
     Ranked from the index alone (a doc tells when its session started:
     doc_number), then only the sessions shown are read; a project's are
     picked by their rows, and so are all when the best hold a dead row."""
+    out: list[Hit] = []
+    for expr in ([said, rest] if said and rest else [fts]):
+        out += _searched(conn, expr, project, since, limit - len(out), phrase)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _searched(conn: sqlite3.Connection, fts: str, project: str, since: str, limit: int,
+              phrase: str) -> list[Hit]:
     ranked = _ranked(conn, fts, project, since, limit, phrase, bool(project))
     hits = _hits_of(conn, [doc for doc, _ in ranked])
     if len(hits) < len(ranked):  # a dead row (no session) among them
@@ -934,16 +951,12 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
     few shown only. A query of common words only has no closest sessions."""
     import math
 
-    def sessions_holding(part: str, cap: int) -> int:
-        sql = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
-        return int(conn.execute(sql, (part, cap)).fetchone()[0])
-
-    holding = {part: sessions_holding(part, _RARE + 1) for part in parts}
-    rare = [part for part in parts if holding[part] <= _RARE]
+    held_by = {part: holding(conn, part, _RARE + 1) for part in parts}
+    rare = [part for part in parts if held_by[part] <= _RARE]
     if not rare:
         return []
-    total = max(_indexed_rows(conn), *holding.values())
-    weight = {part: math.log((total + 1) / max(1, n)) for part, n in holding.items()}
+    total = max(_indexed_rows(conn), *held_by.values())
+    weight = {part: math.log((total + 1) / max(1, n)) for part, n in held_by.items()}
     expr = " OR ".join(rare)
     for phrase in unwanted:
         expr = f"({expr}) NOT {phrase}"
@@ -978,6 +991,39 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
     least = max(1, (len(parts) + 1) // 2)
     ranked = sorted((row for row in rows if held[row[7]] >= least), key=order)
     return [(_hit(row, float(f"{-row[8]:.4g}")), held[row[7]]) for row in ranked[:limit]]
+
+
+def forms_of(conn: sqlite3.Connection, word: str) -> list[str]:
+    """The forms of a word (stem.forms: those of its stem) that some session
+    holds, the word first: `improve` finds improved, improvement,
+    improvements, improver, improving. Each is asked of the index (a lookup
+    that stops at its first session: ~17 us at 10,000 sessions), so the
+    query holds no word no session has (bm25 walks each of its phrases for
+    every hit)."""
+    from vibe_vault.stem import forms
+
+    candidates = forms(word)
+    sql = "SELECT 1 FROM search WHERE search MATCH ? LIMIT 1"
+    return [word, *(form for form in candidates[1:]
+                    if conn.execute(sql, (f'"{form}"',)).fetchone() is not None)]
+
+
+def holding(conn: sqlite3.Connection, part: str, cap: int) -> int:
+    """How many sessions hold a part of a query (an FTS5 expression), counted
+    up to `cap`."""
+    sql = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
+    return int(conn.execute(sql, (part, cap)).fetchone()[0])
+
+
+def weights(conn: sqlite3.Connection, parts: tuple[str, ...] | list[str]) -> list[float]:
+    """How much each part weighs, as bm25 weighs a word: log(sessions /
+    sessions holding it), a part in more than _RARE sessions counted as in
+    _RARE + 1 (telling sessions apart by next to nothing)."""
+    import math
+
+    held = [holding(conn, part, _RARE + 1) for part in parts]
+    total = max(_indexed_rows(conn), *held, 1)
+    return [math.log((total + 1) / max(1, n)) for n in held]
 
 
 def _indexed_rows(conn: sqlite3.Connection) -> int:

@@ -39,7 +39,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="find past sessions by what was asked, said and done in them",
         description="Full-text search over every session's title, prompts, answers, subagents, "
         "actions, commands, files, commits, errors and todos (the redacted text the notes "
-        "hold), best match first. Words must all match; \"a phrase\" matches as written; "
+        "hold), best match first. Words must all match, each in any of its forms (improve: "
+        "improved, improvements); \"a phrase\" matches as written; "
         "prefix* matches words starting so; -word leaves out sessions that have it.",
         epilog=EXAMPLES,
         formatter_class=Formatter,
@@ -267,9 +268,18 @@ def print_hit(obj: dict[str, Any], lines: list[str], tty: bool) -> None:
 
 def query_words(given: list[str], literal: list[str]) -> list[str]:
     """The query's words; those given after `--` are words to look for even
-    when they start with `-` (quoted, so the query syntax does not read them)."""
-    return [*given, *('"' + w.replace('"', " ") + '"' if w.startswith("-") else w
-                      for w in literal)]
+    when they start with `-`: the dashes, which the index does not hold, are
+    dropped, so `-flag` is the word `flag`, matching its forms as a word does
+    (quoted when what is left holds a quote or ends with `*`, which the
+    query syntax would read)."""
+    out = list(given)
+    for word in literal:
+        if word.startswith("-"):
+            word = word.lstrip("-")
+            if '"' in word or word.endswith("*"):
+                word = '"' + word.replace('"', " ") + '"'
+        out.append(word)
+    return out
 
 
 def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
@@ -303,8 +313,12 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             count = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             print(f"search index rebuilt: {count} sessions")
             return 0
+        # Each word typed plainly also matches its other forms the index holds
+        # (improve: improvements, improver), so sessions holding those are found.
+        query = query.widened(lambda word: vaultdb.forms_of(conn, word))
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
-                              limit=max(args.limit or 10, 1), phrase=query.phrase)
+                              limit=max(args.limit or 10, 1), phrase=query.phrase,
+                              said=query.said, rest=query.rest)
         limit = max(args.limit or 10, 1)
         # for each hit, how many wanted parts it holds (all, unless a closest match)
         held = [len(query.parts)] * len(hits)
@@ -321,8 +335,15 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
         if hits:  # (the snippet's module and the vault's rules it reads by: ~1.5 ms)
             from vibe_vault.snippet import snippet_in
 
-            # the line that matched, from the session's whole text (not the note's cut)
-            shown = [snippet_in(vaultdb.texts_of(conn, hit.doc), query.terms) for hit in hits]
+            # The line that matched, from the session's whole text (not the note's
+            # cut): the one showing the rarest of the words (weighed as bm25 weighs
+            # them; a query of one word has none to weigh against another).
+            weighed = None
+            if len(set(query.groups)) > 1:
+                weight = vaultdb.weights(conn, query.wanted)
+                weighed = [weight[part] for part in query.groups]
+            shown = [snippet_in(vaultdb.texts_of(conn, hit.doc), query.terms, roots=query.roots,
+                                weights=weighed) for hit in hits]
     finally:
         conn.close()  # the last connection out folds SQLite's write-ahead log back in
     from vibe_vault.search_query import PARTS
