@@ -136,7 +136,14 @@ def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str)
     prose = [w for w in tokens if re.fullmatch(r"[^\W\d_][\w'-]*[,.;:!?…)]*", w)]
     assert len(prose) * 2 > len(tokens), (title, request)
     later = [request[m.end():] for m in re.finditer(r"[.?!]+\s+(?=\S)", request)]
-    assert any(is_cut_of(title, s) for s in later), (title, request)
+    if any(is_cut_of(title, s) or is_cut_of(title, s[:1].upper() + s[1:]) for s in later):
+        return
+    # Or, when words of it ask for something ("…, let's move it", "…, what
+    # is it?", "…, set the flag") and the title from its start would not hold
+    # them (issue 29; test_request_titles checks which): a cut of the request
+    # from the start of one of its words.
+    ask = [request[m.start():] for m in re.finditer(r"(?<=\s)\S", request)]
+    assert any(is_cut_of(title, s[:1].upper() + s[1:]) for s in ask), (title, request)
 
 
 def test_a_plugin_command_names_the_session_it_opened() -> None:

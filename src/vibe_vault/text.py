@@ -298,11 +298,148 @@ def title_line(text: str, limit: int) -> str:
     `the`, a comma) before the `…`. One that does not read as words (a list
     of files) gives way to the request's first later sentence that does."""
     openings = _openings(text)
-    for line in openings[:12]:
-        title = _fitted(line, limit)
-        if reads_as_words(title):
+    title = next((t for t in (_fitted(line, limit) for line in openings[:12])
+                  if reads_as_words(t)), "") or _fitted(openings[0], limit)
+    return _holding_the_request(openings, title, limit)
+
+
+# What marks words as asking for something (issue 29: "This was just so you
+# know what there is now, but after more than a decade…" lost "I want to …
+# fix the broken APIs"). An imperative opening a clause ("examine them, add
+# and commit"), a request form anywhere in it ("can you", "I'd like to",
+# "let's", "we should", and their like in German, French and Spanish), a
+# sentence ending as a request does in Korean or Japanese or opening as one
+# does in Chinese, or a question.
+_ASK_VERBS = (
+    "add|fix|make|create|update|remove|delete|implement|write|change|move|rename|refactor"
+    "|use|run|build|port|examine|check|review|investigate|debug|explain|find|help|show"
+    "|tell|list|set|configure|install|commit|push|merge|rebase|test|try|look|read|convert"
+    "|replace|support|improve|optimi[sz]e|clean|document|generate|design|plan|propose"
+    "|analy[sz]e|research|summari[sz]e|give|start|stop|continue|finish|get|put|keep|drop"
+    "|split|extract|bump|upgrade|downgrade|deploy|release|publish|prepare|draft|translate"
+    "|migrate|integrate|enable|disable|allow|prevent|handle|verify|validate|ensure"
+    "|compare|measure|profile|benchmark|format|lint|sort|filter|hide|expose|wire|revert"
+    "|undo|restore|reset|squash|open|close|resolve|address|apply|adjust|tweak|simplify"
+    "|rewrite|restructure|reorgani[sz]e|consolidate|fetch|pull|clone|download|upload"
+    "|print|display|render|ship|describe|outline|suggest|recommend|identify|search|trace"
+    "|diagnose|figure out|go ahead and|see|study|inspect|audit|fill|complete|organi[sz]e"
+    "|pick|choose|decide|sketch|draw|turn|switch|bring|send|share|save|store|load"
+    "|cache|wrap|mark|label|tag|link|connect|attach|detach|mount|expand|collapse")
+# Words a clause may open with before its verb ("but then add …").
+_CLAUSE_LEAD = (r"(?:(?:but|and|so|also|then|now|just|first|finally|please|ok(?:ay)?|maybe"
+                r"|perhaps|next|lastly)\b,?\s+)*")
+# An imperative, not a noun opening a statement ("build fails", "test is …").
+_IMPERATIVE = (rf"(?i)^{_CLAUSE_LEAD}(?:{_ASK_VERBS})(?=\s)(?!\s+(?:is|are|was|were"
+               r"|has|had|fails?|failed|works?|worked|seems?|looks|passe[sd]|does|did|will"
+               r"|would|can|could|should|may|might|must|ran|runs)\b)")
+_ASK_FORM = (r"(?i)(?<![\w'\u2019])(?:(?:can|could|would|will) you|please"
+             r"|i(?:['\u2019]d| would) (?:like|love)(?: you| your help)?(?: to)?"
+             r"|i (?:want|need)(?: you)? to|let['\u2019]?s|help me|we (?:should|need to|must"
+             r"|have to)|bitte|kannst du|könntest du|können sie|peux-tu|pourrais-tu"
+             r"|pouvez-vous|pourriez-vous|s['\u2019]il (?:te|vous) plaît|merci de|puedes"
+             r"|podrías|por favor)(?![\w'\u2019])")
+_NATIVE_ASK = (r"(?:줘|주세요|주십시오|하자|할\s?것|바랍니다"
+               r"|부탁(?:해|해요|합니다|드립니다|드려요)?|ください|下さい|てほしい|てくれ(?:る|ない)?か?)[\s.!?~。！？]*$|^(?:请|麻烦|帮我|帮忙)")
+_ASKING_WORD = (r"(?i)^(?:what|why|how|where|when|which|who|whom|whose|is|are|was|were|do"
+                r"|does|did|can|could|would|will|should|shall|may|might|any|have|has)\b")
+# Where a clause begins: after `,` `;` `:` or a dash, and after a hedge that
+# only says the words after it are a thought ("… I think if we fail …").
+_CLAUSE_BREAK = (r"(?:[,;:]|\s[-\u2013\u2014])\s+|(?i:\bI (?:think|believe|suppose|guess"
+                 r"|feel like)(?: that)?\s+)")
+# Words before a clause that make it a tool's output pasted in ("Error: Make sure …").
+_OUTPUT_LABEL = r"(?i)\b(?:error|warning|hint|note|fatal|exception|info|debug|tip)\s*:\s+$"
+# A request to read something first is its preparation when another follows
+# in the sentence ("Can you read docs/x.md, I'd like to modify this approach").
+_PREPARING = r"(?i)^(?:read|look|see|open|check out|have a look|take a look|go through)\b"
+_PROSE_START = r"[\"'“‘(\[]?[^\W\d_]"
+_KEY_VALUE = r"\w=[^\s=]"
+_LEADING_JOIN = r"(?i)^(?:but|and|so|or|also|then)\b,?\s+(?=\S)"
+
+
+def _words_after(sentence: str, at: int) -> list[str]:
+    """The words of a sentence after `at` that carry meaning (not function words)."""
+    words = [w.strip(",;:.!?…()\"'`“”‘’").lower() for w in sentence[at:].split()]
+    return [w for w in words if w and w not in _DANGLING and w not in ("please", "me")]
+
+
+def _request_in(sentence: str) -> tuple[list[int], str] | None:
+    """Where the request a sentence holds may begin (the starts of its clause
+    and of the clauses before it, then of its form), and its head (the form
+    and its next two words of meaning), or None when it asks for nothing."""
+    starts = [0] + [m.end() for m in rx(_CLAUSE_BREAK).finditer(sentence)]
+    asked: list[tuple[int, int, int]] = []  # (form start, form end, clause start)
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(sentence)
+        clause = sentence[start:end]
+        if rx(_OUTPUT_LABEL).search(sentence[:start]):
+            continue
+        lead = rx(_CLAUSE_LEAD).match(clause)
+        at = start + (lead.end() if lead else 0)
+        if rx(_IMPERATIVE).match(clause):
+            verb = rx(r"\S+").match(sentence, at)
+            asked.append((at, verb.end() if verb else at, start))
+        for m in rx(_ASK_FORM).finditer(clause):
+            asked.append((start + m.start(), start + m.end(), start))
+        if (k == len(starts) - 1 and not asked
+                and sentence.rstrip().endswith(("?", "？"))):
+            # (a question asks when nothing in it asks otherwise: "… we
+            # should bail out, or?" asks that)
+            q = next((s for s in starts if rx(_ASKING_WORD).match(sentence[s:])), 0)
+            word = rx(_ASKING_WORD).match(sentence[q:])
+            asked.append((q, q + (word.end() if word else 0), q))
+    if rx(_NATIVE_ASK).search(sentence.strip()) and len("".join(sentence.split())) >= 6:
+        asked.append((0, 0, 0))
+    asked = sorted((a for a in set(asked) if _words_after(sentence, a[1])
+                    or a == (0, 0, 0)), key=lambda a: a[0])
+    if not asked:
+        return None
+    form, form_end, opens = asked[0]
+    later = [a for a in asked if a[2] > opens]
+    if later and rx(_PREPARING).match(
+            rx(_ASK_FORM).sub("", sentence[form:form_end + 24], count=1).lstrip()):
+        form, form_end, opens = later[0]
+    head_end, meaning = form_end, 0
+    for m in rx(r"\S+").finditer(sentence, form_end):
+        head_end = m.end()
+        if m.group().strip(",;:.!?…()\"'`“”‘’").lower() not in _DANGLING:
+            meaning += 1
+            if meaning == 2:
+                break
+    head = sentence[form:head_end].rstrip(",;:.!?…(\"'` ")
+    return [s for s in starts if s <= opens] + [form], head
+
+
+def _holds(title: str, head: str) -> bool:
+    return " ".join(head.split()).lower() in " ".join(title.removesuffix("…").split()).lower()
+
+
+def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
+    """The title, when it holds the words of the request's first sentence
+    that asks for something; else that sentence from the earliest of its
+    clauses that leaves the request's head in the title: "After more than a
+    decade I want to pick it up again and fix the broken APIs", not the
+    statements before it. Words that ask for nothing leave the title as it is."""
+    for opening in openings[:12]:
+        end = rx(_SENTENCE_END).search(opening)
+        sentence = opening[:end.end()] if end else opening
+        if (not rx(_PROSE_START).match(sentence) or rx(_KEY_VALUE).search(sentence)
+                or not reads_as_words(sentence)):
+            continue  # a tool's output or code pasted in ("⨯ release failed … error=…")
+        found = _request_in(sentence)
+        if found is None:
+            continue
+        starts, head = found
+        if not head or _holds(title, head):
             return title
-    return _fitted(openings[0], limit)
+        for start in starts:
+            rest = opening[start:]
+            join = rx(_LEADING_JOIN).match(rest)
+            rest = rest[join.end():] if join else rest
+            fitted = _fitted(rest[:1].upper() + rest[1:], limit)
+            if _holds(fitted, head) and reads_as_words(fitted):
+                return fitted
+        return title
+    return title
 
 
 def _fitted(line: str, limit: int) -> str:
