@@ -98,6 +98,7 @@ def pytest_configure(config: pytest.Config) -> None:
                    or os.environ.get("VV_REQUIRE_CORPUS") == "1")
     if not hasattr(config, "workerinput"):  # (xdist's workers inherit the folder)
         _compile_once(config)
+        _utf8_table_known()
     config.addinivalue_line(
         "markers", "corpus: reads the shared corpus of real transcripts (../shared/corpus)")
     config.stash[MISSING] = {}
@@ -149,6 +150,39 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             compiling.wait(timeout=60)
         os.environ.pop(BYTECODE, None)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- hypothesis's table of the characters UTF-8 encodes ------------------------------
+#
+# `st.text()` draws from the characters UTF-8 can encode. Hypothesis finds them by
+# encoding each of the 1,114,112 code points, ~2.3 s of CPU, then keeps the answer in
+# its folder (.hypothesis/unicode_data/<version>/codec-v2-utf-8.json.gz). A fresh clone
+# has no such folder, so each xdist worker worked it out again: some 5 s of a first
+# run's ~85 s of CPU. The answer is what UTF-8 is: every code point but the surrogates
+# (U+D800..U+DFFF), each decoding back to itself. It is written there, in hypothesis's
+# own form, before the workers start; a table already there is left as it is, and one
+# that hypothesis no longer reads (another name, another form) is worked out as before.
+_UTF8_TABLE = [[[0, 0xD7FF], [0xE000, 0x10FFFF]], []]  # [encodable, not round-tripping]
+
+
+def _utf8_table_known() -> None:
+    import gzip
+    import tempfile
+    import unicodedata
+
+    with contextlib.suppress(Exception):  # (another hypothesis: it works it out itself)
+        from hypothesis.configuration import storage_directory
+
+        folder = storage_directory("unicode_data", unicodedata.unidata_version,
+                                   intent_to_write=False)
+        path = folder.path / "codec-v2-utf-8.json.gz"
+        if path.exists():
+            return
+        folder.create_if_missing()  # (as hypothesis makes it: with its .gitignore)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=1) as out:
+            out.write(json.dumps(_UTF8_TABLE).encode())
+        os.replace(temporary, path)  # (a worker never reads half a table)
 
 
 # -- no test reads the shared corpus unmarked -----------------------------------------
