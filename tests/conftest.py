@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import yaml
@@ -617,6 +617,45 @@ def _run_before(args: tuple[str, ...], stdin: bytes | None, env: dict[str, str])
 @pytest.fixture
 def env(tmp_path: Path) -> Iterator[Env]:
     yield Env(tmp_path)
+
+
+class PlantedHome(NamedTuple):
+    """test_secrets' planted home after its run: each session (id, the secret it
+    holds, its transcript) and every output of the run (`run_planted_home`)."""
+    env: Env
+    sessions: list[tuple[str, str, Path]]
+    outputs: list[bytes]
+
+
+@pytest.fixture(scope="session")
+def _planted_home_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the run's planted home is: in the folder all of xdist's workers share."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "planted-home"
+
+
+@pytest.fixture
+def planted_home(_planted_home_folder: Path) -> Iterator[PlantedHome]:
+    """One home planted with every secret form and run through hooks, backfill,
+    stats, doctor and index, made once a run (whichever worker asks first) and
+    read by the tests that ask for it, one at a time: each backfill of it cost
+    a second or more of CPU, and two tests read the same thing."""
+    from filelock import FileLock
+
+    folder = _planted_home_folder
+    with FileLock(f"{folder}.lock"):  # (held while the test reads it: none changes it)
+        env, made = Env(folder), folder / "made.json"
+        if not made.exists():
+            from test_secrets import run_planted_home
+
+            shutil.rmtree(folder, ignore_errors=True)  # (a run that failed half way)
+            sessions, outputs = run_planted_home(env)
+            made.write_text(json.dumps({
+                "sessions": [[sid, secret, str(path)] for sid, secret, path in sessions],
+                "outputs": [out.decode("latin-1") for out in outputs]}))
+        data = json.loads(made.read_text())
+        yield PlantedHome(env, [(sid, secret, Path(path)) for sid, secret, path in data["sessions"]],
+                          [out.encode("latin-1") for out in data["outputs"]])
 
 
 @pytest.fixture

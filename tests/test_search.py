@@ -24,7 +24,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, examples, frontmatter, in_process, session_files
+from conftest import CORPUS, Env, PlantedHome, examples, frontmatter, in_process, session_files
 from conftest import json_objects as objects
 from test_corpus import expected_sid
 from test_facts import SESSIONS, Facts
@@ -384,17 +384,17 @@ def search_in_process(env: Env, monkeypatch: pytest.MonkeyPatch,
     return hits
 
 
-def test_a_planted_secret_cannot_be_found(env: Env, thorough: bool,
+def test_a_planted_secret_cannot_be_found(planted_home: PlantedHome, thorough: bool,
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """Every planted form's longest word searched for, by the search command in
     this process; through `vv` itself too for the first (every form, and all
-    through `vv`, with --slow and in CI: test_secrets.home_forms)."""
-    from test_secrets import home_forms, write_home
+    through `vv`, with --slow and in CI: test_secrets.home_forms). The home is
+    the one test_secrets plants and runs (hooks, backfill, index), once a run."""
+    from test_secrets import home_forms
 
     forms = home_forms()
-    sessions = write_home(env, forms)
-    assert env.vv("backfill").returncode == 0
+    env, sessions, _ = planted_home
     # a word of the texts around the secrets: found, alike by vv and in process
     word = next(w for _, text, secret in forms for w in re.findall(r"[A-Za-z]{5,}", text)
                 if w not in secret)

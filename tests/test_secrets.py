@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Env, examples
+from conftest import Env, PlantedHome, examples
 from secrets_corpus import LOOK_ALIKES, forms
 from vibe_vault.redact import Redactor
 
@@ -164,7 +164,12 @@ def leaks(secret: str, files: dict[str, bytes], outputs: list[bytes]) -> list[st
     return found
 
 
-def test_no_planted_secret_reaches_any_output(env: Env) -> None:
+def run_planted_home(env: Env) -> tuple[list[tuple[str, str, Path]], list[bytes]]:
+    """A home planted with the forms (`home_forms`), then run as a user runs it: the
+    sessions, and every output of the run. Made once a test run (conftest's
+    `planted_home`): test_no_planted_secret_reaches_any_output reads what it
+    wrote and printed, test_search's test_a_planted_secret_cannot_be_found
+    searches it."""
     sessions = write_home(env, home_forms())
     outputs = []
     # The hooks, as Claude Code runs them, for the first sessions (each holds
@@ -182,7 +187,13 @@ def test_no_planted_secret_reaches_any_output(env: Env) -> None:
     for args in (["backfill", "--json"], ["stats", "--json"], ["stats", "--csv"],
                  ["doctor", "--json"], ["index"]):
         r = env.vv_here(*args)
+        assert r.returncode == 0 or args[0] == "doctor", (args, r.stderr)  # (no hooks installed)
         outputs += [r.stdout, r.stderr]
+    return sessions, outputs
+
+
+def test_no_planted_secret_reaches_any_output(planted_home: PlantedHome) -> None:
+    env, sessions, outputs = planted_home
     problems = {}
     files = files_under([env.vault, env.state])
     for _, secret, _ in sessions:
