@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, corpus_files, examples, frontmatter, json_objects, main_files
@@ -72,9 +72,17 @@ FAILURE_LINES = st.one_of(FINDING_LINES.map(lambda ln: ("finding", ln)),
 
 def findings_first(failures: list[tuple[str, str]]) -> str | None:
     """Of the failure lines put in, the one that should lead an error: the
-    first finding, else the first summary; None when none was put in."""
-    return next((ln for kind, ln in failures if kind == "finding"), None) or \
+    first finding, else the first summary; None when none was put in. pytest
+    prints its explanation (`E   assert 1 == 2`) before the short summary's
+    line naming the test (`FAILED tests/x.py::test_one - …`): when the first
+    finding is such an `E` line and a later line names a test, that line leads
+    (what failed, then why)."""
+    lead = next((ln for kind, ln in failures if kind == "finding"), None) or \
         next((ln for _, ln in failures), None)
+    if lead is not None and lead.startswith("E   "):
+        later = [ln for _, ln in failures[[ln for _, ln in failures].index(lead) + 1:]]
+        return next((ln for ln in later if ln.startswith("FAILED tests/")), lead)
+    return lead
 
 
 def headline_of(lines: list[str], at: str) -> str:
@@ -115,6 +123,11 @@ def bash_result(t: Transcript, command: str, output: str) -> None:
        n=st.integers(5, 80), noise=st.lists(LOOK_ALIKES, max_size=6),
        failed=st.lists(FAILURE_LINES, max_size=3), passed=st.booleans(),
        cd=st.booleans())
+# (pytest's own order: the explanation, then the line naming the test)
+@example(runner=("pytest -q", "test"), mask="2>&1 | tail -{n}", n=5, noise=[],
+         failed=[("finding", "E       AssertionError: assert 1 == 2"),
+                 ("finding", "FAILED tests/src/parser.py::test_one - AssertionError")],
+         passed=False, cd=False)
 def test_a_piped_check_is_judged_by_its_output(
         runner: tuple[str, str], mask: str, n: int, noise: list[str],
         failed: list[tuple[str, str]],
