@@ -8,12 +8,19 @@ whole, joined as the answer listed them.
 
 from __future__ import annotations
 
+import json
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import examples, json_objects, main_files
 from test_headlines import Transcript
-from vibe_vault.figures import SUMMARY_WORDS, RenderOptions, figures
+from vibe_vault.entries import decode_line
+from vibe_vault.figures import MIN_ITEM_SHARE, SUMMARY_WORDS, RenderOptions, figures
+from vibe_vault.fold import fold
+from vibe_vault.state import Fold, SessionState
 
 # Words without vowels: none is an English word, so no item claims an action (files
 # "written", "committed", "pushed") that this session's facts would contradict and
@@ -45,14 +52,65 @@ def test_claudes_words_are_cut_after_a_whole_item_or_sentence(items: list[str],
     if len(joined) <= SUMMARY_WORDS:
         assert said == joined + ".", (said, joined)
         return
-    assert said.endswith(" …"), said
-    kept = said.removesuffix(" …")
-    assert len(kept) <= SUMMARY_WORDS
-    if len(parts[0]) < SUMMARY_WORDS - 2:
-        # Whole items, as many as fit (or all but the ones past the limit).
-        k = next((k for k in range(1, len(parts)) if "; ".join(parts[:k]) == kept), 0)
-        assert k >= 1, (kept, parts)
-        assert len("; ".join(parts[:k + 1])) > SUMMARY_WORDS - 3  # the next did not fit
+    assert len(said) <= SUMMARY_WORDS + 1, said
+    room = SUMMARY_WORDS - 2 * (len(parts) - 1) - 1
+    fair = sum(min(len(p), MIN_ITEM_SHARE) for p in parts)
+    if said.endswith(" …"):
+        # Cut after whole items, as prose is: only when the items are too
+        # many for each to get MIN_ITEM_SHARE characters (review 20 N3).
+        assert fair > room - len(parts), (said, parts)
+        kept = said.removesuffix(" …")
+        assert len(kept) <= SUMMARY_WORDS
+        if len(parts[0]) < SUMMARY_WORDS - 2:
+            # Whole items, as many as fit (or all but the ones past the limit).
+            k = next((k for k in range(1, len(parts)) if "; ".join(parts[:k]) == kept), 0)
+            assert k >= 1, (kept, parts)
+            assert len("; ".join(parts[:k + 1])) > SUMMARY_WORDS - 3  # the next did not fit
+        return
+    # Every item, in order: each whole or its first words cut at a word, "…".
+    assert fair <= room, (said, parts)
+    pieces = said.removesuffix(".").split("; ")
+    assert len(pieces) == len(parts), (pieces, parts)
+    for piece, part in zip(pieces, parts, strict=True):
+        assert piece == part or (piece.endswith("…") and part.startswith(
+            piece.removesuffix("…")) and part[len(piece) - 1] == " "), (piece, part)
+
+
+LABEL = st.tuples(item.map(lambda w: " ".join(w.split()[:3]).capitalize()),
+                  st.text(alphabet="0123456789abcdef", min_size=7, max_size=7),
+                  st.sampled_from([" - ", " — ", ": "]))
+
+
+@settings(max_examples=examples(40, 150), deadline=None)
+@given(items=st.lists(st.tuples(st.one_of(st.none(), LABEL), item), min_size=2, max_size=6),
+       numbered=st.booleans())
+def test_a_list_too_long_keeps_each_items_name(
+        items: list[tuple[tuple[str, str, str] | None, str]], numbered: bool) -> None:
+    """Review 20 N3 (a7da6a22): a list whose items name themselves before
+    their description ("**Tar support** (`70f2781`) - Added support for …")
+    and do not fit whole is quoted with every item's name, in order, so that
+    the last items (there the session's real work) are not cut off."""
+    parts = [f"{label[0]} (`{label[1]}`){label[2]}{desc} done" if label else f"{desc} done"
+             for label, desc in items]
+    names = [f"{label[0]} (`{label[1]}`)" if label else "" for label, _ in items]
+    t = Transcript()
+    t.prompt("tidy the module")
+    t.say("Summary:\n" + "\n".join(
+        f"{k + 1}. {p}" if numbered else f"- {p}" for k, p in enumerate(parts)))
+    said = claude_words(figures(t.state(), RenderOptions()).summary)
+    if len("; ".join(parts)) <= SUMMARY_WORDS:
+        assert said == "; ".join(parts) + ".", said
+        return
+    room = SUMMARY_WORDS - 2 * (len(parts) - 1) - 1
+    fair = sum(len(n) if n else min(len(p), MIN_ITEM_SHARE) for n, p in zip(
+        names, parts, strict=True))
+    if fair > room:
+        return  # (too many to name each: cut after whole items, checked above)
+    pieces = said.removesuffix(".").split("; ")
+    assert len(pieces) == len(parts), (said, parts)
+    for piece, part, name in zip(pieces, parts, names, strict=True):
+        assert piece == (name or piece) and part.startswith(piece.removesuffix("…")), (
+            piece, part)
 
 
 @settings(max_examples=examples(30, 100), deadline=None)
@@ -94,4 +152,58 @@ def test_a_sentence_announcing_a_list_is_not_quoted_for_it(
                                                         zip(marks, parts, strict=True)))
     said = claude_words(figures(t.state(), RenderOptions()).summary)
     assert "Here is what came of" not in said, said
-    assert said.startswith(parts[0][:SUMMARY_WORDS - 2]), (said, parts)
+    # (its first item first: whole, or its first words when the list is long)
+    assert said.startswith(parts[0].split()[0]), (said, parts)
+
+
+def _items_of(answer: str) -> list[str]:
+    """The top-level items of an answer's lists, bold marks out, in order."""
+    lines = [ln for ln in answer.splitlines() if re.match(r"\s*(?:\d+[.)]|[-*•])\s+\S", ln)]
+    if not lines:
+        return []
+    top = min(len(ln) - len(ln.lstrip()) for ln in lines)
+    return [" ".join(re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", ln).replace("**", "").split())
+            for ln in lines if len(ln) - len(ln.lstrip()) == top]
+
+
+@pytest.mark.corpus
+def test_corpus_lists_quoted_keep_every_item_that_has_room() -> None:
+    """Every corpus session whose summary quotes a list of Claude's: the quote
+    holds, in order, a piece of each of the list's items from the one it
+    starts at (each piece the item's first words), unless the items are too
+    many for each to get MIN_ITEM_SHARE characters; a7da6a22's four items
+    (a docs commit, an empty one, tar support, error reporting) are all there."""
+    quoted = 0
+    for path in main_files():
+        objs = json_objects(path)
+        if not any(o.get("type") == "assistant" for o in objs):
+            continue
+        state = SessionState(session_id="x", project="p", fold=fold(
+            Fold(), (decode_line(json.dumps(o).encode()) for o in objs)))
+        summary = figures(state, RenderOptions()).summary
+        if " Claude: " not in summary:
+            continue
+        said = claude_words(summary)
+        pieces = said.removesuffix(" …").removesuffix(".").split("; ")
+        if len(pieces) < 2:
+            continue
+        start = pieces[0].removesuffix("…").replace("`", "")[:30]
+        answers = [b.get("text", "") for o in objs if o.get("type") == "assistant"
+                   and not o.get("isSidechain") for b in o["message"].get("content", [])
+                   if isinstance(b, dict) and b.get("type") == "text"]
+        items = next((its[k:] for its in map(_items_of, reversed(answers))
+                      for k, x in enumerate(its) if x.replace("`", "").startswith(start)), [])
+        if len(items) < 2:
+            continue  # (a sentence with "; " in it, not a list)
+        quoted += 1
+        room = SUMMARY_WORDS - 2 * (len(items) - 1) - 1
+        if said.endswith(" …"):
+            assert sum(min(len(x), MIN_ITEM_SHARE) for x in items) > room - len(items), (
+                path, said)
+            continue
+        assert len(pieces) == len(items), (path, pieces, items)
+        for piece, whole in zip(pieces, items, strict=True):
+            assert whole.startswith(piece.removesuffix("…").rstrip(".;: ")), (path, piece, whole)
+        if path.name.startswith("a7da6a22"):
+            assert "Tar support (`70f2781`)" in said and "`e4e6a03`" in said, said
+    assert quoted >= 3, quoted

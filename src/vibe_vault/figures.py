@@ -733,10 +733,75 @@ def _in_words(state: SessionState, work: Work) -> str:
         return said
     for sentence in headline_sentences(answer):
         if not _contradicted(sentence, state, work):
-            words = _at_boundary(tx.one_line(sentence, 1 << 30), SUMMARY_WORDS)
+            words = (_list_quoted(list(sentence.items), SUMMARY_WORDS)
+                     if isinstance(sentence, Listed) else "") or _at_boundary(
+                tx.one_line(sentence, 1 << 30), SUMMARY_WORDS)
             words = words if words.endswith(("…", ".", "!", "?")) else words + "."
             return f"{said} {label} {words}".strip()
     return said
+
+
+class Listed(str):
+    """A list's items from one on, joined by "; " (a unit of `_units`), with
+    the items themselves: a list too long to quote whole is quoted shortened
+    item by item (`_list_quoted`), not cut after its first items."""
+
+    items: tuple[str, ...]
+
+    def __new__(cls, items: list[str]) -> "Listed":
+        listed = super().__new__(cls, "; ".join(items))
+        listed.items = tuple(items)
+        return listed
+
+
+# Where a list item's words name it: before " - ", " – ", " — " or ": " ("**Tar
+# support** (`70f2781`) - Added support for …").
+_ITEM_LEAD = tx.lazy(r"\s[-\u2013\u2014]\s|:\s")
+MIN_ITEM_SHARE = 40  # characters: with less, items cut read as fragments
+
+
+def _item_lead(item: str) -> str:
+    """The words that name a list item, before its description; "" when none."""
+    for m in _ITEM_LEAD.finditer(item):
+        lead = item[:m.start()].rstrip()
+        if item.count("`", 0, m.start()) % 2 == 0:
+            return lead if 2 <= len(lead.split()) <= 8 and len(lead) < len(item) else ""
+    return ""
+
+
+def _cut_item(item: str, share: int) -> str:
+    """An item cut at a word to `share` characters, marked "…", never inside a code span."""
+    cut = tx.fitted(item, share)
+    if cut.count("`") % 2:
+        cut = tx.fitted(cut[:cut.rfind("`")].rstrip(" ,;:(") + " …", len(cut) - 1)
+    return cut
+
+
+def _list_quoted(items: list[str], limit: int) -> str:
+    """A list too long to quote whole, every item kept, in order (review 20
+    N3: a7da6a22's four items lost the session's real work, items 3-4, after
+    a docs commit and an empty one): an item that names itself before its
+    description ("Tar support (`70f2781`) - Added …") by its name, the others
+    cut at a word to an equal share of the room left. "" when the list fits
+    whole, or when its items are too many for each to get room to say
+    something (then it is cut after whole items, as prose is)."""
+    items = [" ".join(x.split()) for x in items]
+    if len("; ".join(items)) <= limit or len(items) < 2:
+        return ""
+    forms = [_item_lead(x) or x for x in items]
+    room = limit - 2 * (len(items) - 1) - 1  # (the "." that ends the quote)
+    rest = sorted((k for k, x in enumerate(items) if not _item_lead(x)),
+                  key=lambda k: (len(forms[k]), k))
+    left = room - sum(len(forms[k]) for k in range(len(items)) if k not in rest)
+    for n, k in enumerate(rest):
+        share = left // (len(rest) - n)
+        if len(forms[k]) > share:
+            if share < MIN_ITEM_SHARE:
+                return ""
+            forms[k] = _cut_item(forms[k], share)
+        left -= len(forms[k])
+    quoted = "; ".join(f.rstrip(".;: ") if not f.endswith("…") else f for f in forms)
+    return quoted if len(quoted) <= limit and left >= 0 else ""
 
 
 # Where Claude's words may be cut: after a list item ("; " joins them in a
@@ -891,7 +956,7 @@ def _units(answer: str) -> list[str]:
             for k, first in enumerate(items):
                 # "Fixed it by:" says what it did in the items under it, not here.
                 if not first.endswith(":") and _worth_quoting(first):
-                    units.append("; ".join(x.rstrip(".;:").strip() for x in items[k:]))
+                    units.append(Listed([x.rstrip(".;:").strip() for x in items[k:]]))
     return units
 
 

@@ -442,6 +442,12 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
     return title
 
 
+def fitted(line: str, limit: int) -> str:
+    """One line of text in at most `limit` characters: whole, else its first
+    sentences, else cut at a word with no dangling word before the `…`."""
+    return _fitted(line, limit)
+
+
 def _fitted(line: str, limit: int) -> str:
     """One line of a request as a title of at most `limit` characters."""
     if len(line) <= limit:
