@@ -170,3 +170,41 @@ def test_a_read_only_database_is_one_line(env: Env, monkeypatch: pytest.MonkeyPa
     err = capsys.readouterr().err
     assert code == 1 and err.count("\n") == 1 and "read-only" in err, err
     assert _db(env).exists()  # not deleted: it is not damaged
+
+
+def test_garbled_search_blocks_never_escape_as_a_traceback(
+        env: Env, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Search blocks garbled in every way a seed draws (a garbled length can make
+    SQLite run out of memory, raised in Python as MemoryError, not as an SQLite
+    error): `vv search` heals the database or says one line, and never lets an
+    exception out. In process, so that any exception reaches the test."""
+    before = _built(env)
+    for k, v in env.env.items():
+        monkeypatch.setenv(k, v)
+    from vibe_vault import cli
+
+    conn = sqlite3.connect(_db(env))
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    ids = [row[0] for row in conn.execute("SELECT id FROM search_data WHERE id > 1")]
+    conn.close()
+    assert ids
+    sound = _db(env).read_bytes()
+    healed = 0
+    for seed in range(100):  # (seed 78 drew SQLite's out of memory before 2026-11-28)
+        _db(env).write_bytes(sound)
+        rng = random.Random(seed)
+        conn = sqlite3.connect(_db(env))
+        for block_id in rng.sample(ids, max(1, len(ids) * rng.randint(1, 4) // 4)):
+            (length,) = conn.execute("SELECT length(block) FROM search_data WHERE id = ?",
+                                     (block_id,)).fetchone()
+            conn.execute("UPDATE search_data SET block = ? WHERE id = ?",
+                         (rng.randbytes(length), block_id))
+        conn.commit()
+        conn.close()
+        code = cli.main(["search", rng.choice(["the", "test", "file", "a*", "fix"])])
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and err.count("\n") <= 2, (seed, err)
+        assert code in (0, 1), (seed, code, err)
+        healed += "rebuilding" in err
+    assert healed >= 1  # the damage was met
+    assert _sessions(env) == before

@@ -191,6 +191,9 @@ def _execute(ns: Any) -> int:
     except OSError as exc:
         print(f"vv: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
+    except MemoryError:  # (the database was checked and is sound: the machine ran out)
+        print("vv: out of memory", file=sys.stderr)
+        return 1
 
 
 def _undecodable(ns: object) -> str | None:
@@ -235,18 +238,23 @@ def _as_database_error(exc: Exception, cfg: Any, sqlite3: Any) -> Any:
     an error counts as damage when the database's own check finds it damaged."""
     if isinstance(exc, sqlite3.Error):
         return exc
-    if not isinstance(exc, UnicodeDecodeError):
+    if not isinstance(exc, (UnicodeDecodeError, MemoryError)):
         return None
     from vibe_vault import vaultdb
 
     try:
         verdict = vaultdb.health(cfg.state_dir)[0]
+        if verdict == "ok" and isinstance(exc, MemoryError):
+            # (SQLite's out of memory, of a length read from a garbled search block)
+            verdict = vaultdb.search_check(cfg.state_dir)
     except sqlite3.Error as err:
         verdict = str(err)
     if verdict == "ok":
         return None
-    return sqlite3.DatabaseError(f"database disk image is malformed (text that cannot be "
-                                 f"read: {exc.reason}; quick_check: {verdict[:120]})")
+    what = (f"text that cannot be read: {exc.reason}" if isinstance(exc, UnicodeDecodeError)
+            else "out of memory reading it")
+    return sqlite3.DatabaseError(f"database disk image is malformed ({what}; "
+                                 f"check: {verdict[:120]})")
 
 
 def _run(ns: Any, cfg: Any) -> int:

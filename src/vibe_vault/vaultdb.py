@@ -448,6 +448,27 @@ def health(state_dir: str) -> tuple[str, int, int, int]:
     return verdict, size, sessions, dead
 
 
+def search_check(state_dir: str, timeout: float = 2.0) -> str:
+    """What FTS5's own check says of the search index: "ok", or its error.
+    quick_check reads only the b-trees, and a search block garbled inside a
+    sound page passes it, while a query that reads the block can fail in any
+    way, even as SQLite's out of memory (a length read from garbage). The
+    check is written as an insert, so it runs in a write transaction that is
+    rolled back: it changes nothing."""
+    conn = sqlite3.connect(path_of(state_dir), timeout=timeout, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        try:
+            conn.execute("INSERT INTO search(search) VALUES ('integrity-check')")
+        except sqlite3.Error as exc:
+            return str(exc) or type(exc).__name__
+        finally:
+            conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+    return "ok"
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("BEGIN IMMEDIATE")
