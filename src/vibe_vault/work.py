@@ -266,10 +266,11 @@ def work_of(state: SessionState) -> Work:
                 committed=committed)
 
 
-# What the transcript tells of such a file: no tool call named it. Not that
-# Claude's tools did not change it: an edit through a symlink under another
-# name (CLAUDE.md -> AGENTS.md, review 20 N2) changes it by that other name.
-COMMITTED = "committed (no tool call named it)"
+# What the transcript tells of such a file: no change to it was seen by this
+# name. Not that Claude's tools did not change it (an edit through a symlink of
+# another name, CLAUDE.md -> AGENTS.md, review 20 N2), nor that no tool call
+# named it (`git add AGENTS.md` does, review 21 F3).
+COMMITTED = "committed (no change seen by this name)"
 
 
 def _committed_only(files: dict[str, FileWork], commits: list[tuple[str, Commit]],
