@@ -456,7 +456,7 @@ def test_index_notes_are_written_with_the_escapers_only() -> None:
 
     src = Path(__file__).resolve().parents[1] / "src" / "vibe_vault"
     renders = {"index.py": ("render_project", "render_home", "render_daily", "_base_block",
-                            "_iso", "_money", "_minutes", "_tokens"),
+                            "_iso", "_money", "_minutes", "_tokens", "_counted"),
                "charts.py": ("activity", "cost_pie", "pictures")}
     seen = 0
     for name, functions in renders.items():

@@ -23,7 +23,7 @@ from msgspec import Struct, field
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.document import Document
-from vibe_vault.figures import claude_worked, options_for, short_tokens, title_of
+from vibe_vault.figures import claude_worked, options_for, plural, short_tokens, title_of
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.markdown import (
@@ -162,6 +162,11 @@ LATEST = 50  # sessions a project note lists; the Base holds them all
 BASE_LINK = wikilink("Sessions.base", label("Sessions"))
 
 
+def _counted(count: int, word: str) -> Md:
+    """"1 session", "2 sessions" (review 21: "1 sessions"); `word` is ours."""
+    return text(plural(count, word))
+
+
 def _minutes(minutes: int) -> Md:
     """Whole minutes as the session notes say them, a session's duration or
     Claude's working time summed: "<1 min", "18 min", past an hour "2h 05m"
@@ -247,8 +252,9 @@ def render_project(view: ProjectView) -> str:
     out += [md("tags:"), md("  - project"), md("---"), md(REWRITE_NOTICE), md(""),
             md("# {}", text(project)), md("")]
     low = _bound(view.short.sessions)
-    out.append(md("**{} sessions** · **Claude worked {}** · **{}{} tokens** · **{}{}**",
-                  t.sessions, _minutes(t.minutes), low, _tokens(t.tokens), low, _money(cost)))
+    out.append(md("**{}** · **Claude worked {}** · **{}{} tokens** · **{}{}**",
+                  _counted(t.sessions, "session"), _minutes(t.minutes), low,
+                  _tokens(t.tokens), low, _money(cost)))
     pictures = charts.pictures(view.weeks, view.models)
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
@@ -328,7 +334,8 @@ def render_home(sums: list[ProjectSums], latest: list[Record],
     out = [md("---"), md("type: index"), md("sessions: {}", count),
            md("projects: {}", len(sums)), md("cost_usd: {:.4f}", cost), md("---"),
            md(REWRITE_NOTICE), md(""), md("# Claude Code sessions"), md(""),
-           md("**{} sessions** in **{} projects** · **{}{}**", count, len(sums),
+           md("**{}** in **{}** · **{}{}**", _counted(count, "session"),
+              _counted(len(sums), "project"),
               _bound(sum(p.short.sessions for p in sums)), _money(cost))]
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
