@@ -196,18 +196,27 @@ def _changed(line: dict[str, Any]) -> str:
 
 def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
     """From the JSON alone: each file -> the sha of the first commit after its
-    last change that names it in its own output (`create mode`), that the
-    last `git status` since the commit before listed as staged, or that took
-    every change (`git add -A` since the commit before, or on its line) when
-    git's count of its files equals the files the session changed since the
-    commit before (a `commit -a`: of those, not one made then), this one among them."""
+    last change that names it in its own output (`create mode`); that the
+    last `git status` since the commit before listed as staged, git counting
+    no fewer files than it listed; that took every change when git's count
+    of its files equals the files the session changed since the commit
+    before and before the last `git add -A` (all of them when it was on the
+    commit's line; a `commit -a`: of those, only the ones an earlier `create
+    mode` named), this one among them; or, with no `git add -A` since the commit before, that a
+    `git add` named after the session changed it when git's count equals the
+    files so named with those the status listed and the output names."""
     out: dict[str, str] = {}
     lines = t.lines
-    # Per line: the files changed since the last commit, and whether `add -A` ran since.
-    since: list[tuple[dict[str, bool], bool]] = []
+    # Per line: the files changed since the last commit, those changed since
+    # it by the last `add -A` (None: no `add -A` since), and those a `git
+    # add` named after their change since it.
+    since: list[tuple[dict[str, bool], dict[str, bool] | None, set[str]]] = []
+    tracked: list[set[str]] = []
     changed: dict[str, bool] = {}  # file -> made (first changed) since the last commit
     ever: set[str] = set()
-    added_all = False
+    at_add_all: dict[str, bool] | None = None
+    named: set[str] = set()
+    shown: set[str] = set()  # files a `create mode` line named: tracked since
     for k, line in enumerate(lines):
         name = _changed(line)
         if name and k + 1 < len(lines) and "Exit code" not in _texts(lines[k + 1]):
@@ -218,10 +227,15 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
         command = next((str(b["input"].get("command", "")) for b in content
                         if isinstance(b, dict) and b.get("type") == "tool_use"), "") \
             if isinstance(content, list) else ""
-        added_all = added_all or command == "git add -A"
-        since.append((dict(changed), added_all))
+        if command == "git add -A":
+            at_add_all = dict(changed)
+        elif command.startswith("git add "):
+            named |= set(command.split()[2:]) & set(changed)
+        since.append((dict(changed), at_add_all, set(named)))
         if re.match(r"\[main [0-9a-f]{7}\] ", text):
-            changed, added_all = {}, False
+            changed, at_add_all, named = {}, None, set()
+            shown |= set(re.findall(r" create mode 100644 (\S+)\n", text))
+        tracked.append(set(shown))
     for rel, at in last_write.items():
         listed: set[str] = set()
         for k in range(at, len(lines)):
@@ -232,13 +246,22 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
                     "\n\n", 1)[0])) if len(section) > 1 else set()
             made = re.match(r"\[main ([0-9a-f]{7})\] \S+ (\d+)\n (\d+) files? changed", text)
             if made:
-                files, all_before = since[k - 1]
+                files, before_all, added = since[k - 1]
+                count = int(made.group(3))
                 command = str(lines[k - 1]["message"]["content"][0]["input"]["command"])
                 tracked_only = command.startswith("git commit -am")
-                took_all = all_before or "add -A" in command or tracked_only
-                counted = {f for f, new in files.items() if not (tracked_only and new)}
-                if rel in listed or f" create mode 100644 {rel}\n" in text or (
-                        took_all and rel in counted and len(counted) == int(made.group(3))):
+                created = set(re.findall(r" create mode 100644 (\S+)\n", text))
+                if "add -A" in command or tracked_only:
+                    # (every file here is one the session made: tracked once
+                    # a commit's `create mode` line named it)
+                    counted: set[str] | None = {
+                        f for f in files if not tracked_only or f in tracked[k - 1]}
+                else:
+                    counted = set(before_all) if before_all is not None else None
+                if (rel in listed and len(listed) <= count) or rel in created or (
+                        counted is not None and rel in counted and len(counted) == count) or (
+                        counted is None and rel in added
+                        and len(added | listed | created) == count):
                     out[rel] = made.group(1)
                 break
     return out
@@ -253,6 +276,17 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
 @example(steps=[("write", "src/a.py"), ("commit", "git add -A && "), ("write", "src/b.py"),
                 ("copy", ("src/b.py", "README.md")), ("write", "src/a.py"), ("add-all", None),
                 ("commit", "")])
+# (what `git status` listed as staged stays staged after a `git add` of another
+# path: the commit holds it, whatever git's count; issue 29)
+@example(steps=[("write", "README.md"), ("commit", "git add -A && "), ("write", "README.md"),
+                ("add-all", None), ("status", None), ("add", ["src/a.py"]), ("commit", "")])
+# (a change made after the last `git add -A` is not staged by it; a file never
+# staged is not taken by `commit -a`)
+@example(steps=[("write", "README.md"), ("write", "src/a.py"), ("add", ["src/a.py"]),
+                ("commit", ""), ("add-all", None), ("write", "src/b.py"), ("commit", "")])
+@example(steps=[("write", "src/a.py"), ("add-all", None), ("write", "src/a.py"),
+                ("write", "README.md"), ("commit", ""), ("write", "README.md"),
+                ("commit", "-a")])
 def test_a_file_is_linked_only_to_a_commit_the_session_shows_holds_it(
         steps: list[tuple[str, Any]]) -> None:
     t, repo, last_write = play(steps)

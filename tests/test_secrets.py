@@ -374,7 +374,8 @@ def test_private_spans_never_reach_any_output(env: Env) -> None:
 PLAIN = {
     "Action": {"kind", "status", "ts", "tool_id"},
     "Command": {"kind", "status", "ts", "tool_id"},
-    "Commit": {"ts", "how"}, "Rewrite": {"ts"},  # (how: AMENDED, REBASED)
+    "Commit": {"ts", "how", "staged_at", "added_at"}, "Rewrite": {"ts"},  # (how: AMENDED, REBASED)
+    "Staged": {"everything_at", "named_at"},  # (entry times, as Commit.ts)
     "ErrorRec": {"ts"}, "FileChange": {"ops", "digest", "times"},  # (times that parsed)
     "Pending": {"tool_id", "git", "digest", "prints_secrets",
                 "masked", "pr", "beside"},  # (a command's kind; "create"/"merge"; keys)

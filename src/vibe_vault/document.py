@@ -125,7 +125,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                     for _, u in work.unnamed)
         row = FileRow(path, fw.change.added, fw.change.removed,
                       *_commit_after(path, [path, *fw.paths], fw.change, own,
-                                     {} if blind else together),
+                                     {} if blind else together, cwd),
                       mark=lines_mark(fw.change))
         rows.append(row)
         old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
@@ -158,41 +158,62 @@ _MADE = ("created", "created by a command", "copied by a command")
 
 
 def _changed_between(files: dict[str, FileChange], after: str, until: str,
-                     tracked: bool) -> set[str] | None:
+                     tracked: set[str] | None) -> set[str] | None:
     """The files changed after `after` until `until` (entry times), when the
-    times of every change there are known; None else. `tracked`: only those
-    git tracks, so not one the session made then (its first change then)."""
+    times of every change there are known; None else. `tracked` (not None):
+    only those git tracks, so not one the session made unless an earlier
+    commit is known to hold it (one in `tracked`)."""
     out: set[str] = set()
     for path, change in files.items():
         if not change.times or (change.times_cut and change.times[0] > after):
             return None  # changed at a time not known, or earlier changes let go
         if any(after < t <= until for t in change.times) and not (
-                tracked and change.times[0] > after and any(op in change.ops for op in _MADE)):
+                tracked is not None and path not in tracked
+                and any(op in change.ops for op in _MADE)):
             out.add(path)
     return out
 
 
 def _commit_after(path: str, paths: list[str], change: FileChange, commits: list[Commit],
-                  together: dict[str, FileChange]) -> tuple[str, str, bool]:
+                  together: dict[str, FileChange], cwd: str) -> tuple[str, str, bool]:
     """The first commit after a file's last change in the session (any, when
     no time tells it) that holds it by the session's evidence (fold.staged):
     its output or what was staged before it names the file; or it took every
     change (`git add -A`, `commit -a`) and git's count of files equals the
     files of its repository (`together`) the session changed since the commit
-    before it there, this one among them ({} when that cannot be told). None
-    else: a commit made after a change need not hold it (the user may have
+    before it there and before that add, this one among them ({} when that
+    cannot be told); or `git add` named it since the session changed it, and
+    git's count equals the files so named with those known held. None else:
+    a commit made after a change need not hold it (the user may have
     committed it meanwhile)."""
     last = change.times[-1] if change.times else ""
     before = ""
+    shown: set[str] = set()  # the files earlier commits are known to hold
     for c in commits:
         if last and c.ts and c.ts < last:
             before = c.ts
+            shown.update(repo_file(str(p), cwd)[0] for p in c.files)
             continue
         holds = any(p in c.files for p in paths)
         if not holds and c.everything and c.count and last and c.ts and together:
-            since = _changed_between(together, before, c.ts, c.tracked)
+            since = _changed_between(together, before, c.staged_at or c.ts,
+                                     shown if c.tracked else None)
             holds = since is not None and path in since and len(since) == c.count
+        elif not holds and c.added and c.count and last and c.ts and together:
+            # (each named after a change of it since the commit before: staged)
+            named: set[str] = set()
+            by_time: dict[str, set[str] | None] = {}
+            for p, at in zip(c.added, c.added_at, strict=False):
+                until = at or c.ts
+                if until not in by_time:
+                    by_time[until] = _changed_between(together, before, until, None)
+                key = repo_file(str(p), cwd)[0]
+                if key in (by_time[until] or ()):
+                    named.add(key)
+            held = named | {repo_file(str(p), cwd)[0] for p in c.files}
+            holds = path in named and len(held) == c.count
         if holds:
             return ("" if c.stale else c.sha), c.subject, True
         before = c.ts or before
+        shown.update(repo_file(str(p), cwd)[0] for p in c.files)
     return "", "", False

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 72
+STATE_VERSION = 73
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -381,6 +381,14 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     # Its "everything" is every change to files git tracks (`commit -a`, `add
     # -u`): a file made since the last `git add -A` is not in it.
     tracked: bool = False
+    # The time of the last `git add -A` (`.`, `-u`) before it when its own
+    # line staged nothing more: a change made after that add is not staged by it.
+    staged_at: str = ""
+    # The paths `git add` named since the last `git status` that are not in
+    # `files` (one may have had no change to stage): vibe_vault.document
+    # counts those the session changed against git's count.
+    added: list[Redacted] = field(default_factory=list)
+    added_at: list[str] = field(default_factory=list)  # the last time each was named
 
 
 class Staged(Struct, array_like=True, omit_defaults=True):
@@ -390,6 +398,12 @@ class Staged(Struct, array_like=True, omit_defaults=True):
     exact: bool = False  # a `git status` listed them (else `git add` named them)
     everything: bool = False  # `git add -A` / `.`: every change there
     tracked: bool = False  # only to files git tracks (`git add -u`)
+    # How many of `paths`, the first ones, the last `git status` listed: staged
+    # for sure (a later `git add` of other paths does not unstage them), where
+    # a path `git add` named may have had no change to stage.
+    listed: int = 0
+    everything_at: str = ""  # the time of the last `git add -A` (`everything`)
+    named_at: dict[Redacted, str] = field(default_factory=dict)  # path -> last `git add` of it
 
 
 AMENDED = "amended"

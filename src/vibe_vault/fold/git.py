@@ -179,7 +179,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
     facts = ctx.facts
     found = False
     replayed: list[Commit] = []
-    staged.on_added(ctx, call, status)
+    staged.on_added(ctx, call, status, timestamp)
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
         if call.rebase and m.group(1) == _NO_BRANCH:
             # A commit a rebase replays (`rebase --continue` after a conflict):

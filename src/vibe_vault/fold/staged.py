@@ -85,7 +85,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             call.stage_in, call.unstage = folder, True
 
 
-def on_added(ctx: Context, call: Pending, status: str) -> None:
+def on_added(ctx: Context, call: Pending, status: str, timestamp: str) -> None:
     """What the command staged, once it ran (before a commit of the same line)."""
     folder = call.stage_in
     if not folder or status != "ok" or not (call.unstage or call.staged or call.stage_all):
@@ -93,14 +93,16 @@ def on_added(ctx: Context, call: Pending, status: str) -> None:
     staged = ctx.facts.staged.setdefault(folder, Staged())
     if call.unstage:
         staged.paths, staged.exact, staged.everything, staged.tracked = [], True, False, False
+        staged.listed, staged.named_at = 0, {}
     if call.staged:
         # (adding a path with no change stages nothing: not exact any more)
         staged.paths.extend(p for p in call.staged if p not in staged.paths)
         del staged.paths[MAX_STAGED:]
+        staged.named_at.update((p, timestamp) for p in call.staged if p in staged.paths)
         staged.exact = False
     if call.stage_all and not call.commits:
         staged.tracked = call.tracked  # (after `add -A`, `add -u` leaves later files out)
-        staged.everything = True
+        staged.everything, staged.everything_at = True, timestamp
 
 
 def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
@@ -114,6 +116,7 @@ def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
         staged.paths = [ctx.exact(folder_after(here, x.group(1).split(" -> ")[-1]),
                                   PATH_CHARS) for x in listed if x][:MAX_STAGED]
         staged.exact, staged.everything, staged.tracked = True, False, False
+        staged.listed, staged.named_at = len(staged.paths), {}
 
 
 def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
@@ -138,12 +141,25 @@ def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
     staged = ctx.facts.staged.pop(folder, None) if folder else None
     files = list(dict.fromkeys(named))
     commit.everything = call.stage_all or (staged is not None and staged.everything)
-    # The paths `git add` named, when git's count of files is theirs: not
-    # after everything was staged too (then the count is of all the changes,
-    # and a path named may have had none to stage).
-    if staged is not None and (staged.exact or (
-            commit.count and len(staged.paths) == commit.count and not commit.everything)):
-        files += [p for p in staged.paths if p not in files]
+    if staged is not None:
+        # What the last `git status` listed is held: a `git add` since (of a
+        # path, or of every change) stages more but unstages none of it;
+        # unless git counts fewer files (something the session does not show
+        # unstaged or committed some of them: which is not told).
+        listed = staged.paths[:staged.listed]
+        if not commit.count or len(listed) <= commit.count:
+            files += [p for p in listed if p not in files]
+        # The paths `git add` named since, when git's count of files is theirs
+        # with those listed: not after everything was staged too (then the
+        # count is of all the changes, and a path named may have had none to
+        # stage).
+        if not staged.exact and commit.count and len(staged.paths) == commit.count \
+                and not commit.everything:
+            files += [p for p in staged.paths if p not in files]
+        commit.added = [p for p in staged.paths[staged.listed:] if p not in files][:MAX_FILES]
+        commit.added_at = [staged.named_at.get(p, commit.ts) for p in commit.added]
+        if staged.everything and not call.stage_all:
+            commit.staged_at = staged.everything_at
     # (a `git add -A` before a `commit -a` staged the files made by then: those
     # made after it are left out; which is which is not kept, so any made is)
     commit.tracked = (call.stage_all and call.tracked) or (
