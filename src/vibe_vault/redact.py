@@ -351,15 +351,29 @@ class Redactor:
         view = _view(text)
         if view is None:
             return out, count
+        # A %-escape and a continued line read at once can end a value where
+        # neither does alone (`--password \⏎ a0%20 x` reads `a0 x` joined and
+        # decoded, but its value as written is `a0%20`): each is read alone
+        # too, and whatever any reading finds is hidden.
+        views = [view]
+        if view.escapes and view.joins:
+            views += [v for v in (_view(text, "%"), _view(text, "\n")) if v is not None]
         seen: list[str] = []
-        read, more = self._redact(view.text, seen)
-        if not more:
+        second: list[tuple[int, int, str]] = []
+        for v in views:
+            read, more = self._redact(v.text, seen)
+            if not more:
+                continue
+            spans_read = v.gaps(read)
+            if spans_read is None:  # (they did not line up: hide it all)
+                return "[REDACTED:obfuscated (text withheld)]", count + 1
+            second += spans_read
+        if not second:
             return out, count
-        # What either found, as spans of the text as written: the first pass's
-        # markers where it put them, the second's where their text came from.
+        # What any found, as spans of the text as written: the first pass's
+        # markers where it put them, the others' where their text came from.
         first = _gaps(text, out)
-        second = view.gaps(read)
-        if first is None or second is None:  # (they did not line up: hide it all)
+        if first is None:  # (they did not line up: hide it all)
             return "[REDACTED:obfuscated (text withheld)]", count + 1
         spans = sorted(first + second)
         merged: list[list[Any]] = []
@@ -783,8 +797,10 @@ class _View:
     the text as written: (start in text, start as written, length in text,
     length as written), in order; a piece of equal lengths maps one to one."""
 
-    def __init__(self, text: str, pieces: list[tuple[int, int, int, int]]) -> None:
+    def __init__(self, text: str, pieces: list[tuple[int, int, int, int]],
+                 escapes: bool = False, joins: bool = False) -> None:
         self.text, self.pieces = text, pieces
+        self.escapes, self.joins = escapes, joins  # it decoded a %-escape; joined a line
         self._starts = [p[0] for p in pieces]
 
     def _at(self, i: int, end: bool) -> int:
@@ -832,8 +848,9 @@ def _gaps(text: str, read: str) -> list[tuple[int, int, str]] | None:
     return gaps
 
 
-def _view(text: str) -> _View | None:
-    """The text as it reads, or None when it reads as written."""
+def _view(text: str, unread: str = "") -> _View | None:
+    """The text as it reads, or None when it reads as written. `unread`: "%"
+    leaves %-escapes as written, "\n" continued lines."""
     import unicodedata
 
     if ("%" not in text and "\\\n" not in text and "\\\r\n" not in text
@@ -845,20 +862,25 @@ def _view(text: str) -> _View | None:
     out: list[str] = []
     pieces: list[tuple[int, int, int, int]] = []
     at = size = 0  # in the text as written; in the view
+    escapes = joins = False
     for m in matches:
+        raw = m.group(0)
+        if (raw[0] == "%" and unread == "%") or ("\n" in raw and unread == "\n"):
+            continue  # (left as written: part of the next plain piece)
         if m.start() > at:
             plain = text[at:m.start()]
             pieces.append((size, at, len(plain), len(plain)))
             out.append(plain)
             size += len(plain)
-        raw = m.group(0)
         if raw[0] == "%":
+            escapes = True
             byte = int(raw[1:], 16)
             pieces.append((size, m.start(), 1 if 0x20 <= byte < 0x7F else 3, 3))
             read = chr(byte) if 0x20 <= byte < 0x7F else raw
             out.append(read)
             size += len(read)
         elif "\n" in raw:  # a line continued: one space
+            joins = True
             pieces.append((size, m.start(), 1, len(raw)))
             out.append(" ")
             size += 1
@@ -876,7 +898,7 @@ def _view(text: str) -> _View | None:
         pieces.append((size, at, len(text) - at, len(text) - at))
         out.append(text[at:])
     read_text = "".join(out)
-    return None if read_text == text else _View(read_text, pieces)
+    return None if read_text == text else _View(read_text, pieces, escapes, joins)
 
 
 def entropy(text: str) -> float:
