@@ -629,9 +629,11 @@ class PlantedHome(NamedTuple):
 
 @pytest.fixture(scope="session")
 def _planted_home_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the run's planted home is: in the folder all of xdist's workers share."""
+    """Where the run's planted home is: in the folder all of xdist's workers share
+    (each worker's own where there is no flock to take turns with)."""
     base = tmp_path_factory.getbasetemp()
-    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "planted-home"
+    shared = os.environ.get("PYTEST_XDIST_WORKER") and hasattr(os, "fork")
+    return (base.parent if shared else base) / "planted-home"
 
 
 @pytest.fixture
@@ -640,22 +642,31 @@ def planted_home(_planted_home_folder: Path) -> Iterator[PlantedHome]:
     stats, doctor and index, made once a run (whichever worker asks first) and
     read by the tests that ask for it, one at a time: each backfill of it cost
     a second or more of CPU, and two tests read the same thing."""
-    from filelock import FileLock
-
     folder = _planted_home_folder
-    with FileLock(f"{folder}.lock"):  # (held while the test reads it: none changes it)
-        env, made = Env(folder), folder / "made.json"
-        if not made.exists():
-            from test_secrets import run_planted_home
+    # (flock itself, released by name: the backfill forks workers that inherit the
+    # descriptor, and filelock 4.3's FileLock was seen to wait for ever after it)
+    with open(f"{folder}.lock", "a") as turn:
+        if hasattr(os, "fork"):
+            import fcntl
 
-            shutil.rmtree(folder, ignore_errors=True)  # (a run that failed half way)
-            sessions, outputs = run_planted_home(env)
-            made.write_text(json.dumps({
-                "sessions": [[sid, secret, str(path)] for sid, secret, path in sessions],
-                "outputs": [out.decode("latin-1") for out in outputs]}))
-        data = json.loads(made.read_text())
-        yield PlantedHome(env, [(sid, secret, Path(path)) for sid, secret, path in data["sessions"]],
-                          [out.encode("latin-1") for out in data["outputs"]])
+            fcntl.flock(turn, fcntl.LOCK_EX)  # (held while the test reads it: none changes it)
+        try:
+            env, made = Env(folder), folder / "made.json"
+            if not made.exists():
+                from test_secrets import run_planted_home
+
+                shutil.rmtree(folder, ignore_errors=True)  # (a run that failed half way)
+                sessions, outputs = run_planted_home(env)
+                made.write_text(json.dumps({
+                    "sessions": [[sid, secret, str(path)] for sid, secret, path in sessions],
+                    "outputs": [out.decode("latin-1") for out in outputs]}))
+            data = json.loads(made.read_text())
+            yield PlantedHome(env, [(sid, secret, Path(path))
+                                    for sid, secret, path in data["sessions"]],
+                              [out.encode("latin-1") for out in data["outputs"]])
+        finally:
+            if hasattr(os, "fork"):
+                fcntl.flock(turn, fcntl.LOCK_UN)
 
 
 @pytest.fixture
