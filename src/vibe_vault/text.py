@@ -387,8 +387,13 @@ def _request_in(sentence: str) -> tuple[list[int], str] | None:
             q = next((s for s in starts if rx(_ASKING_WORD).match(sentence[s:])), 0)
             word = rx(_ASKING_WORD).match(sentence[q:])
             asked.append((q, q + (word.end() if word else 0), q))
-    if rx(_NATIVE_ASK).search(sentence.strip()) and len("".join(sentence.split())) >= 6:
-        asked.append((0, 0, 0))
+    native = rx(_NATIVE_ASK).search(sentence.strip())
+    if native is not None:
+        # (asks for something when words are left beside its request form:
+        # "각 가 해줘" does, a bare "부탁해" does not)
+        said = sentence.strip()
+        if len("".join((said[:native.start()] + said[native.end():]).split())) >= 2:
+            asked.append((0, 0, 0))
     asked = sorted((a for a in set(asked) if _words_after(sentence, a[1])
                     or a == (0, 0, 0)), key=lambda a: a[0])
     if not asked:
@@ -401,7 +406,8 @@ def _request_in(sentence: str) -> tuple[list[int], str] | None:
     head_end, meaning = form_end, 0
     for m in rx(r"\S+").finditer(sentence, form_end):
         head_end = m.end()
-        if m.group().strip(",;:.!?…()\"'`“”‘’").lower() not in _DANGLING:
+        bare = m.group().strip(",;:.!?…()\"'`“”‘’").lower()
+        if bare not in _DANGLING and bare not in ("please", "me"):  # ("could you please add X")
             meaning += 1
             if meaning == 2:
                 break
