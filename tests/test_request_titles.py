@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples, json_objects, main_files
@@ -38,6 +38,15 @@ ASKING = {"please", "can", "could", "would", "will", "you", "lets", "let", "help
           "use", "run", "see", "read", "open", "is", "are", "was", "has", "had", "does", "did",
           "think", "believe", "suppose", "guess", "feel", "why", "how", "what"}
 plain = words.filter(lambda w: w not in ASKING)
+FUNCTION_WORDS = {"a", "an", "the", "of", "to", "for", "with", "and", "or", "but", "nor", "yet",
+                  "in", "on", "at", "by", "from", "into", "onto", "upon", "as", "that", "which",
+                  "who", "whom", "whose", "where", "when", "while", "whether", "beside",
+                  "besides", "about", "above", "below", "under", "over", "after", "before",
+                  "than", "then", "so", "if", "it", "its", "this", "these", "those", "my",
+                  "your", "our", "their", "his", "her", "me", "be", "been", "am", "not", "no",
+                  "via", "per", "between", "among", "through", "without", "within", "across",
+                  "against", "along", "around", "behind", "beyond", "during", "since", "until",
+                  "toward", "towards", "off", "out", "up", "down", "near"}
 STATEMENTS = [
     "It's been a while", "this was just so you know what there is now",
     "I see that I have {} changes", "We've just done a big {} of the {}",
@@ -51,7 +60,10 @@ statement = st.tuples(st.sampled_from(STATEMENTS), st.lists(plain, min_size=4, m
 FORMS = ["fix", "add", "examine", "create", "update", "remove", "Can you fix",
          "could you please add", "I'd like to refactor", "Please rename", "let's move",
          "I want to port", "we should document", "Would you review", "I need you to rewrite"]
-request = st.tuples(st.sampled_from(FORMS), st.lists(plain, min_size=1, max_size=10))
+# (an object opens with a word of meaning: "examine beside" asks for nothing;
+# hypothesis also draws the words it finds in vv's own source)
+request = st.tuples(st.sampled_from(FORMS), st.lists(plain, min_size=1, max_size=10).filter(
+    lambda obj: obj[0] not in FUNCTION_WORDS))
 JOINS = [". ", ".\n", " - ", ", ", "; ", ", but ", ".\n\n", "! "]
 ENDS = ["", ".", "!", "?"]
 
@@ -125,6 +137,7 @@ KOREAN_ASKS = [" 해 주세요.", " 해줘.", "를 추가할 것.", " 부탁합�
 @settings(max_examples=examples(40, 200), deadline=None)
 @given(before=korean, ask=korean, ending=st.sampled_from(KOREAN_ASKS),
        join=st.sampled_from([". ", ".\n", "\n"]))
+@example(before="가 가", ask="각 가", ending=" 해줘.", join=".\n")  # (a short request)
 def test_a_korean_request_after_a_statement_titles_the_session(
         before: str, ask: str, ending: str, join: str) -> None:
     prompt = f"{before}{join}{ask}{ending}"

@@ -67,12 +67,17 @@ def is_cut_of(title: str, request: str) -> bool:
     return title[-1:] in ("?", "!", ".") or bool(re.match(r"[.?!]", line[len(body):]))
 
 
+# A plugin's name that reads as a secret's name (`pw:aaaa`, `token:x`) is
+# hidden as `name: value` anywhere; the titles are checked on the others.
+SECRET_NAMES = {"pw", "pwd", "pass", "passwd", "password", "secret", "token", "key", "apikey",
+                "auth", "credential", "credentials", "pin", "cookie", "session"}
+plugin_name = st.tuples(words.filter(lambda w: w not in SECRET_NAMES), words).map(":".join)
 step = st.one_of(
     st.tuples(st.just("prompt"), phrase),
     st.tuples(st.just("filler"), st.sampled_from(["ok", "go ahead", "continue", "yes"])),
     st.tuples(st.just("refuse"), phrase),
     st.tuples(st.just("refuse-plan"), phrase),
-    st.tuples(st.just("plugin"), st.tuples(words, words).map(":".join)),
+    st.tuples(st.just("plugin"), plugin_name),
 )
 
 
