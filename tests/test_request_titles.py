@@ -62,7 +62,11 @@ FORMS = ["fix", "add", "examine", "create", "update", "remove", "Can you fix",
          "I want to port", "we should document", "Would you review", "I need you to rewrite"]
 # (an object opens with a word of meaning: "examine beside" asks for nothing;
 # hypothesis also draws the words it finds in vv's own source)
-request = st.tuples(st.sampled_from(FORMS), st.lists(plain, min_size=1, max_size=10).filter(
+# (an object that points back, "fix them", keeps the sentence it points at:
+# test_a_request_that_points_back_keeps_what_it_points_at)
+REFERS_BACK = {"them", "they", "it", "this", "that", "these", "those"}
+request = st.tuples(st.sampled_from(FORMS), st.lists(
+    plain.filter(lambda w: w not in REFERS_BACK), min_size=1, max_size=10).filter(
     lambda obj: obj[0] not in FUNCTION_WORDS))
 JOINS = [". ", ".\n", " - ", ", ", "; ", ", but ", ".\n\n", "! "]
 ENDS = ["", ".", "!", "?"]
@@ -240,6 +244,11 @@ def test_corpus_titles_hold_the_request_not_the_statements_before_it() -> None:
                 or not re.match(STATEMENT_OPENS, opening) or opening.startswith(OPENS)):
             continue
         moved += 1
+        if found[0] > 0 and REFERS_BACK & set(re.findall(r"[a-z]+\b(?!')", found[2][:40])):
+            # a later sentence's request that points back ("… rules for them")
+            # keeps the sentence it points at: the title opens as the line does
+            assert flat(opening).startswith(flat(title.removesuffix("…"))[:20]), (path, title)
+            continue
         head = " ".join(found[2].split()[:3]).lower().rstrip(",.:;?!")
         assert head in flat(title), (path, title, head)
     # 7acd37a8, cde341db, 198393f2, 063071b3, a7da6a22, a318ad73 open with statements
@@ -264,3 +273,26 @@ def test_examples_of_review_19_read_as_their_request() -> None:
         t.say("Sure.")
         title = title_of(t.state())
         assert want in flat(title), (title, prompt)
+
+
+@settings(max_examples=examples(40, 200), deadline=None)
+@given(named=st.lists(plain, min_size=2, max_size=4),
+       form=st.sampled_from(["We should document", "Could you fix", "Please rename",
+                             "I'd like to refactor", "Can you review"]),
+       pointer=st.sampled_from(sorted(REFERS_BACK - {"they"})),
+       more=st.lists(plain, min_size=3, max_size=12))
+def test_a_request_that_points_back_keeps_what_it_points_at(
+        named: list[str], form: str, pointer: str, more: list[str]) -> None:
+    """Review 21 F1 (063071b3): "I suppose we don't have any convention for
+    `Xxxx:new()` … . We should decide rules for them …" was titled by its
+    second sentence, which says nothing without the first. A later
+    sentence's request that points back by a pronoun keeps the sentence it
+    points at: the title opens as the prompt does."""
+    first = f"I suppose we don't have any convention for {' '.join(named)} in the code"
+    prompt = f"{first}. {form} {pointer} and {' '.join(more)}."
+    t = Transcript()
+    t.prompt(prompt)
+    t.say("Sure.")
+    title = title_of(t.state())
+    assert flat(title).startswith("i suppose we don't have"), (title, prompt)
+    assert is_cut_of(title, prompt), (title, prompt)

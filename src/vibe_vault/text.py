@@ -353,6 +353,9 @@ _OUTPUT_LABEL = r"(?i)\b(?:error|warning|hint|note|fatal|exception|info|debug|ti
 _PREPARING = r"(?i)^(?:read|look|see|open|check out|have a look|take a look|go through)\b"
 _PROSE_START = r"[\"'“‘(\[]?[^\W\d_]"
 _KEY_VALUE = r"\w=[^\s=]"
+# Words by which a request points at what the sentence before it named.
+# (in lower case: "This was …" in mid-line opens a sentence of its own)
+_REFERS_BACK = r"\b(?:them|they|it|this|that|these|those)\b(?!['\u2019])"
 _LEADING_JOIN = r"(?i)^(?:but|and|so|or|also|then)\b,?\s+(?=\S)"
 
 
@@ -436,6 +439,13 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
             continue
         starts, head = found
         if not head or _holds(title, head):
+            return title
+        at = sentence.find(head)
+        if (opening is not openings[0] and openings[0].endswith(opening) and at >= 0
+                and rx(_REFERS_BACK).search(
+                    " ".join(sentence[at:].split()[:len(head.split()) + 2]))):
+            # (a request of a later sentence that refers back, "We should decide
+            # rules for them", needs the sentence before it: review 21 F1)
             return title
         for start in starts:
             rest = opening[start:]
