@@ -28,8 +28,10 @@ from test_shell_secrets import _assistant, _lines, _result
 
 _WORD = st.text(string.ascii_lowercase + string.digits, min_size=3, max_size=9).filter(
     lambda w: any(c.isalpha() for c in w))
+# (not a value the README calls a placeholder, which nobody's secret is and vv
+# does not learn: one opening with "your" or ending in "here", "your 000000a")
 phrases = st.lists(_WORD, min_size=2, max_size=8, unique=True).map(" ".join).filter(
-    lambda p: len(p) >= 12)
+    lambda p: len(p) >= 12 and p.split()[0] != "your" and p.split()[-1] != "here")
 
 # How a phrase is taught: (the teaching entries' maker).
 TEACHERS = ("export", "env-read", "env-write", "private", "pasted-json")

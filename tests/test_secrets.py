@@ -156,11 +156,20 @@ def files_under(roots: list[Path]) -> dict[str, bytes]:
             for p in root.rglob("*") if p.is_file() and not p.is_symlink()}
 
 
-def leaks(secret: str, files: dict[str, bytes], outputs: list[bytes]) -> list[str]:
+def holds(data: bytes, secret: str) -> bool:
+    """`secret` is in `data`; one of digits only (a PIN, `197959`) as a number
+    of its own, not as digits inside a longer one (a file's mtime in
+    nanoseconds, 1795841979593020673, holds any six digits in time)."""
     needle = secret.encode()
-    escaped = json.dumps(secret)[1:-1].encode()
-    found = [path for path, data in files.items() if needle in data or escaped in data]
-    found += [f"output {i}" for i, out in enumerate(outputs) if needle in out]
+    if not secret.isdigit():
+        return needle in data
+    return re.search(rb"(?<![0-9])" + re.escape(needle) + rb"(?![0-9])", data) is not None
+
+
+def leaks(secret: str, files: dict[str, bytes], outputs: list[bytes]) -> list[str]:
+    escaped = json.dumps(secret)[1:-1]
+    found = [path for path, data in files.items() if holds(data, secret) or holds(data, escaped)]
+    found += [f"output {i}" for i, out in enumerate(outputs) if holds(out, secret)]
     return found
 
 
