@@ -266,19 +266,28 @@ def test_hook_does_not_import_msgspec_for_tool_events(env: Env) -> None:
     assert r.stdout.strip() == b"[]", r.stderr
 
 
+def modules_a_stop_loads(env: Env, target: Path, names: tuple[str, ...]) -> list[str]:
+    """Which of `names` are imported once a Stop hook for `target` has run,
+    in a process of its own (the hook's module set, as Claude Code runs it)."""
+    code = ("import sys, io, json; sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps("
+            f"{stop(path=target)!r}).encode()));"
+            "from vibe_vault.commands import hook; hook.read_stdin = lambda: sys.stdin.buffer.read();"
+            f"hook.run(); print(json.dumps(sorted(m for m in {list(names)!r} if m in sys.modules)))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env.env, check=False)
+    assert r.returncode == 0, r.stderr
+    loaded: list[str] = json.loads(r.stdout)
+    return loaded
+
+
 @pytest.mark.corpus
 def test_a_stop_leaves_the_record_and_search_document_to_session_end(env: Env) -> None:
     """A Stop writes the note and the state; the registry record and the
     search document are made at SessionEnd only, so a Stop does not import
     their modules (~1% of what it runs) - and still writes the note."""
     target = place(env)
-    code = ("import sys, io, json; sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps("
-            f"{stop(path=target)!r}).encode()));"
-            "from vibe_vault.commands import hook; hook.read_stdin = lambda: sys.stdin.buffer.read();"
-            "hook.run(); print(sorted(m for m in ('vibe_vault.records', 'vibe_vault.document',"
-            " 'vibe_vault.session') if m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env.env, check=False)
-    assert r.stdout.strip() == b"['vibe_vault.session']", r.stderr
+    loaded = modules_a_stop_loads(env, target, ("vibe_vault.records", "vibe_vault.document",
+                                                "vibe_vault.session"))
+    assert loaded == ["vibe_vault.session"]
     assert len(env.notes()) == 1
 
 
@@ -299,13 +308,8 @@ def test_a_stop_of_prose_loads_neither_shlex_nor_fnmatch(env: Env) -> None:
                           "content": [{"type": "text", "text": "Hello."}],
                           "usage": {"input_tokens": 3, "output_tokens": 2}}}]
     target.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    code = ("import sys, io, json; sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps("
-            f"{stop(path=target)!r}).encode()));"
-            "from vibe_vault.commands import hook; hook.read_stdin = lambda: sys.stdin.buffer.read();"
-            "hook.run(); print(sorted(m for m in ('shlex', 'fnmatch', 'vibe_vault.session')"
-            " if m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env.env, check=False)
-    assert r.stdout.strip() == b"['vibe_vault.session']", r.stderr
+    loaded = modules_a_stop_loads(env, target, ("shlex", "fnmatch", "vibe_vault.session"))
+    assert loaded == ["vibe_vault.session"]
     [note] = env.notes().values()
     assert f"cd '/tmp/a b'\"'\"'s' && claude --resume {SID}" in note
 
