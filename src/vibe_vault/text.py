@@ -428,7 +428,7 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
     clauses that leaves the request's head in the title: "After more than a
     decade I want to pick it up again and fix the broken APIs", not the
     statements before it. Words that ask for nothing leave the title as it is."""
-    for opening in openings[:12]:
+    for k, opening in enumerate(openings[:12]):
         end = rx(_SENTENCE_END).search(opening)
         sentence = opening[:end.end()] if end else opening
         if (not rx(_PROSE_START).match(sentence) or rx(_KEY_VALUE).search(sentence)
@@ -441,7 +441,7 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
         if not head or _holds(title, head):
             return title
         at = sentence.find(head)
-        if (opening is not openings[0] and openings[0].endswith(opening) and at >= 0
+        if (k > 0 and openings[0].endswith(opening) and at >= 0
                 and rx(_REFERS_BACK).search(
                     " ".join(sentence[at:].split()[:len(head.split()) + 2]))):
             # (a request of a later sentence that refers back, "We should decide
