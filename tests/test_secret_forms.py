@@ -751,9 +751,9 @@ def test_a_variable_name_in_capitals_is_left_alone(text: str) -> None:
     assert DEFAULT.redact(text) == (text, 0)
 
 
-# A password given on a command line continued by `\` and a newline at any
-# word boundary, its value %-escaped anywhere (`--password \⏎  a0%20b`): each
-# reading alone (lines joined, escapes decoded) and both at once may end the
+# A password given on a command line continued by `\` and a newline (or that
+# newline already collapsed into a space) at any word boundary, its value
+# %-escaped anywhere (`--password \⏎  a0%20b`): each reading alone (lines joined, escapes decoded) and both at once may end the
 # value in another place, and the marker must cover it as written whichever
 # does. The value's characters are ones no spelling and no marker holds.
 _ESCAPES = ("%20", "%21", "%23", "%25", "%2B", "%2F", "%3A", "%3D", "%40", "%41", "%7E")
@@ -777,10 +777,15 @@ def continued_and_escaped(draw: st.DrawFn) -> tuple[str, str]:
     breaks = draw(st.lists(st.booleans(), min_size=len(words) - 1,
                            max_size=len(words) - 1).filter(any))
     indent = draw(st.sampled_from(["", " ", "  ", "    ", "\t"]))
-    text = words[0] + "".join((" \\\n" + indent if cut else " ") + w
+    # The newline as written (LF, CRLF), or already a space or tab: a command
+    # collapsed onto one line (`--password \ a0…`) as a title or a log shows it.
+    newline = draw(st.sampled_from(["\n", "\r\n", " ", "\t"]))
+    join = " \\" + newline + (indent if newline.endswith("\n") else "")
+    text = words[0] + "".join((join if cut else " ") + w
                               for cut, w in zip(breaks, words[1:], strict=True))
     planted = Planted(text.replace("{v}", v))
-    planted.title = " ".join(planted.replace("\\\n", " ").split())  # (as the family's)
+    # (as the family's title: the whole run on one line)
+    planted.title = " ".join(planted.replace("\\\r\n", " ").replace("\\\n", " ").split())
     return planted, v
 
 

@@ -346,7 +346,7 @@ class Redactor:
         it reads, and what they find is redacted in the text as written: the
         marker covers the original characters."""
         out, count = self._redact(text, found)
-        if text.isascii() and "%" not in text and "\\\n" not in text and "\\\r" not in text:
+        if text.isascii() and "%" not in text and not _continues(text):
             return out, count
         view = _view(text)
         if view is None:
@@ -776,7 +776,7 @@ _DISGUISING = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x
                (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
                (0xFFA0, 0xFFA0), (0xFF01, 0xFF5E), (0x0370, 0x03FF), (0x0400, 0x04FF))
 _DISGUISE = ("[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _DISGUISING)
-             + r"]+|%[0-9A-Fa-f]{2}|[ \t]*\\\r?\n[ \t]*")
+             + r"]+|%[0-9A-Fa-f]{2}|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
 
 
 @cache
@@ -848,13 +848,19 @@ def _gaps(text: str, read: str) -> list[tuple[int, int, str]] | None:
     return gaps
 
 
+def _continues(text: str) -> bool:
+    """Whether the text holds a line continued by `\\`: before its newline, or
+    after a newline already turned into a space (`--password \\ a0…`, as a
+    command collapsed onto one line reads)."""
+    return "\\\n" in text or "\\\r\n" in text or "\\ " in text or "\\\t" in text
+
+
 def _view(text: str, unread: str = "") -> _View | None:
     """The text as it reads, or None when it reads as written. `unread`: "%"
     leaves %-escapes as written, "\n" continued lines."""
     import unicodedata
 
-    if ("%" not in text and "\\\n" not in text and "\\\r\n" not in text
-            and _disguising().isdisjoint(text)):
+    if "%" not in text and not _continues(text) and _disguising().isdisjoint(text):
         return None  # (nothing _DISGUISE finds: the pattern, ~3 ms to compile, is not)
     matches = list(rx(_DISGUISE).finditer(text))
     if not matches:
@@ -865,7 +871,7 @@ def _view(text: str, unread: str = "") -> _View | None:
     escapes = joins = False
     for m in matches:
         raw = m.group(0)
-        if (raw[0] == "%" and unread == "%") or ("\n" in raw and unread == "\n"):
+        if (raw[0] == "%" and unread == "%") or ("\\" in raw and unread == "\n"):
             continue  # (left as written: part of the next plain piece)
         if m.start() > at:
             plain = text[at:m.start()]
@@ -879,7 +885,7 @@ def _view(text: str, unread: str = "") -> _View | None:
             read = chr(byte) if 0x20 <= byte < 0x7F else raw
             out.append(read)
             size += len(read)
-        elif "\n" in raw:  # a line continued: one space
+        elif "\\" in raw:  # a line continued (or its newline already a space): one space
             joins = True
             pieces.append((size, m.start(), 1, len(raw)))
             out.append(" ")
