@@ -2,7 +2,8 @@
 file is in: the one file of that name a session changed is answered; several
 are listed under a line saying how many there are, so the user can give the
 whole path (review 20: not under "no session changed", which read as false);
-none is "no session changed".
+none is "no session changed". With --json, several is exit status 2 and the
+candidates on stderr, none is `[]` (review 21 F6).
 
 Sessions in generated projects each write files (some sharing a name across
 projects); the oracle is the transcripts' own `file_path`s: which of them end
@@ -61,5 +62,15 @@ def test_a_name_asked_outside_the_repository_finds_its_files(
         assert "no session changed" not in out and f"{len(matching)} files named {asked}" in out
         listed = {ln.strip().split("  (")[0] for ln in out.splitlines()[1:]}
         assert listed == matching, out
+        # --json: no answer is no `[]` (review 21 F6: read as "never
+        # changed"): exit status 2, nothing on stdout, one line on stderr
+        # naming every candidate.
+        js = env.vv("files", asked, "--json", cwd=outside)
+        assert (js.returncode, js.stdout) == (2, b""), js
+        err = js.stderr.decode()
+        assert err.count("\n") == 1 and f"{len(matching)} files named {asked}" in err, err
+        assert all(p in err for p in matching), err
     else:
         assert out.strip() == f"no session changed {asked}", out
+        js = env.vv("files", asked, "--json", cwd=outside)
+        assert (js.returncode, json.loads(js.stdout), js.stderr) == (0, [], b""), js

@@ -469,6 +469,17 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     if args.json:
         import json
 
+        named = sorted({path for path, _ in elsewhere})
+        if not objects and not root and len(named) > 1:
+            # Ambiguous, not "never changed": a script must not read `[]` as
+            # the answer (review 21 F6). Nothing on stdout, rc 2, the candidates
+            # on one line of stderr, as for a too-short session id.
+            from vibe_vault.text import terminal_safe
+
+            print(terminal_safe(f"vv: {len(named)} files named {given} were changed by "
+                                f"sessions; give the whole path: {', '.join(named)}"),
+                  file=sys.stderr)
+            return 2
         print(json.dumps(objects, ensure_ascii=False, indent=2))
         return 0
     if not objects:
