@@ -44,6 +44,8 @@ from vibe_vault.document import document_of
 
 ROOT = "/work/app"
 FILES = ["src/a.py", "src/b.py", "README.md", "docs/guide.md"]
+UNSTAGE = ["git reset", "git reset HEAD", "git reset --", "git reset HEAD --",
+           "git restore --staged", "git restore -S"]
 
 step = st.one_of(
     st.tuples(st.just("write"), st.sampled_from(FILES)),
@@ -55,6 +57,14 @@ step = st.one_of(
     st.tuples(st.just("commit"), st.sampled_from(["", "git add -A && ", "-a"])),
     st.tuples(st.just("user-commits"), st.sampled_from(FILES)),
     st.tuples(st.just("user-edits"), st.sampled_from(FILES)),
+    # Unstaging: every path (`git reset`), or the paths named.
+    st.tuples(st.just("unstage"), st.tuples(
+        st.sampled_from(UNSTAGE), st.lists(st.sampled_from(FILES), max_size=2, unique=True))),
+    # `git commit <paths>` (only those: `--only`, the default) or `-i` (those
+    # staged, then every staged change); the options before or after them.
+    st.tuples(st.just("commit-paths"), st.tuples(
+        st.sampled_from(["", "-o ", "--only ", "-i ", "--include "]), st.booleans(),
+        st.booleans(), st.lists(st.sampled_from(FILES), min_size=1, max_size=3, unique=True))),
 )
 
 
@@ -82,6 +92,17 @@ class Repo:
         for f in files:
             if f in self.work:
                 self.index[f] = self.work[f]
+
+    def unstage(self, files: list[str]) -> None:
+        """The index's entry of each file is HEAD's again (none: untracked)."""
+        for f in files:
+            if f in self.head:
+                self.index[f] = self.head[f]
+            else:
+                self.index.pop(f, None)
+
+    def known(self, f: str) -> bool:
+        return f in self.index or f in self.head
 
 
 def status_text(repo: Repo) -> str:
@@ -164,6 +185,58 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
             if repo.outside and (repo.took_all or arg):
                 repo.outside_then.add(sha)
             repo.outside = repo.took_all = False
+        elif kind == "unstage":
+            form, files = arg
+            if form.startswith("git restore") and not files:
+                continue  # (git asks for a path)
+            command = " ".join([form, *files])
+            if not all(f in repo.work or repo.known(f) for f in files):
+                t.call("Bash", {"command": command}, None,
+                       f"Exit code 1\nerror: pathspec '{files[0]}' did not match any file(s) "
+                       "known to git", error=True)
+                continue
+            t.bash(command, "Unstaged changes after reset:\n" if form.startswith(
+                "git reset") and not files else "")
+            repo.unstage(files or list(set(repo.index) | set(repo.head)))
+            if form.startswith("git reset") and not files:
+                repo.index = dict(repo.head)
+        elif kind == "commit-paths":
+            option, dashes, message_last, files = arg
+            subject = f"change {n}"
+            message = f'-m "{subject}"'
+            command = " ".join(["git commit", *([message] if not message_last else []),
+                                option.strip(), *(["--"] if dashes else []), *files,
+                                *([message] if message_last and not dashes else [])]).replace(
+                "  ", " ")
+            if not all(repo.known(f) for f in files):
+                t.call("Bash", {"command": command}, None,
+                       f"Exit code 1\nerror: pathspec '{files[0]}' did not match any file(s) "
+                       "known to git", error=True)
+                continue
+            include = option.strip() in ("-i", "--include")
+            if include:
+                repo.add(files)
+                held = set(repo.staged())
+            else:
+                held = {f for f in files if repo.work.get(f) != repo.head.get(f)}
+            if not held:
+                t.call("Bash", {"command": command}, None,
+                       "Exit code 1\n" + status_text(repo), error=True)
+                continue
+            sha = f"{0xabc0000 + n:07x}"
+            created = "".join(f" create mode 100644 {f}\n" for f in sorted(held)
+                              if f not in repo.head)
+            t.bash(command, f"[main {sha}] {subject}\n {len(held)} file"
+                   f"{'s' if len(held) > 1 else ''} changed, {len(held)} insertions(+)\n{created}")
+            repo.commits.append((sha, held))
+            for f in held:  # (the other staged changes stay staged with --only)
+                if f in repo.work:
+                    repo.index[f] = repo.head[f] = repo.work[f]
+            if include:  # (as `git add <paths> && git commit`)
+                repo.head.update(repo.index)
+                if repo.outside and repo.took_all:
+                    repo.outside_then.add(sha)
+                repo.outside = repo.took_all = False
         elif kind == "user-commits" and arg in repo.work:
             # committed in another terminal: clean here
             repo.index[arg] = repo.head[arg] = repo.work[arg]
@@ -192,6 +265,25 @@ def _changed(line: dict[str, Any]) -> str:
             if m:
                 return m.group(2)
     return ""
+
+
+def _unstaged(command: str) -> set[str] | None:
+    """The files a `git reset`/`git restore --staged` of the steps unstages
+    (every file: FILES); None for another command."""
+    for form in sorted(UNSTAGE, key=len, reverse=True):
+        if command == form or command.startswith(form + " "):
+            named = set(command[len(form):].split())
+            return named or set(FILES)
+    return None
+
+
+def _commit_paths(command: str) -> tuple[bool, set[str]] | None:
+    """A `git commit` of paths: (whether `-i`, the paths); None for another."""
+    if not command.startswith("git commit "):
+        return None
+    words = re.sub(r'-m "[^"]*"', "", command).split()[2:]
+    paths = {w for w in words if w in FILES}
+    return (bool({"-i", "--include"} & set(words)), paths) if paths else None
 
 
 def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
@@ -227,10 +319,18 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
         command = next((str(b["input"].get("command", "")) for b in content
                         if isinstance(b, dict) and b.get("type") == "tool_use"), "") \
             if isinstance(content, list) else ""
+        gone = _unstaged(command)
+        paths = _commit_paths(command)
         if command == "git add -A":
             at_add_all = dict(changed)
         elif command.startswith("git add "):
             named |= set(command.split()[2:]) & set(changed)
+        elif gone is not None and "Exit code" not in _texts(lines[k + 1]):
+            # (what `git add -A` staged is no longer every change)
+            named -= gone
+            at_add_all = None
+        elif paths is not None and paths[0]:
+            named |= paths[1] & set(changed)
         since.append((dict(changed), at_add_all, set(named)))
         if re.match(r"\[main [0-9a-f]{7}\] ", text):
             changed, at_add_all, named = {}, None, set()
@@ -240,6 +340,13 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
         listed: set[str] = set()
         for k in range(at, len(lines)):
             text = _texts(lines[k])
+            content = lines[k]["message"]["content"]
+            command = next((str(b["input"].get("command", "")) for b in content
+                            if isinstance(b, dict) and b.get("type") == "tool_use"), "") \
+                if isinstance(content, list) else ""
+            gone = _unstaged(command)
+            if gone is not None and "Exit code" not in _texts(lines[k + 1]):
+                listed -= gone
             if "On branch main" in text and "[main " not in text:
                 section = text.split("Changes to be committed:\n", 1)
                 listed = set(re.findall(r"(?m)^\t[a-z ]+:\s+(\S+)$", section[1].split(
@@ -251,6 +358,12 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
                 command = str(lines[k - 1]["message"]["content"][0]["input"]["command"])
                 tracked_only = command.startswith("git commit -am")
                 created = set(re.findall(r" create mode 100644 (\S+)\n", text))
+                paths = _commit_paths(command)
+                if paths is not None and not paths[0]:
+                    # `--only`: the paths named when git counts as many
+                    if rel in created or (rel in paths[1] and len(paths[1]) == count):
+                        out[rel] = made.group(1)
+                    break
                 if "add -A" in command or tracked_only:
                     # (every file here is one the session made: tracked once
                     # a commit's `create mode` line named it)
@@ -289,6 +402,46 @@ def proven(t: Transcript, last_write: dict[str, int]) -> dict[str, str]:
                 ("commit", "-a")])
 def test_a_file_is_linked_only_to_a_commit_the_session_shows_holds_it(
         steps: list[tuple[str, Any]]) -> None:
+    links_are_true_and_proven(steps)
+
+
+# The index's own commands, drawn oftener, of two files: what is staged, then
+# unstaged, committed by path or after (review 21: `git reset <path>`,
+# `git restore --staged`, `git commit <paths>` were not read).
+TWO = FILES[:2]
+index_step = st.one_of(
+    st.tuples(st.just("write"), st.sampled_from(TWO)),
+    st.tuples(st.just("add"), st.lists(st.sampled_from(TWO), min_size=1, max_size=2,
+                                       unique=True)),
+    st.tuples(st.just("add-all"), st.none()),
+    st.tuples(st.just("status"), st.none()),
+    st.tuples(st.just("commit"), st.sampled_from(["", "git add -A && ", "-a"])),
+    st.tuples(st.just("unstage"), st.tuples(
+        st.sampled_from(UNSTAGE), st.lists(st.sampled_from(TWO), max_size=2, unique=True))),
+    st.tuples(st.just("commit-paths"), st.tuples(
+        st.sampled_from(["", "-o ", "--only ", "-i ", "--include "]), st.booleans(),
+        st.booleans(), st.lists(st.sampled_from(TWO), min_size=1, max_size=2, unique=True))),
+    st.tuples(st.just("user-commits"), st.sampled_from(TWO)),
+)
+
+
+@settings(max_examples=examples(50, 500), deadline=None)
+@given(steps=st.lists(index_step, min_size=1, max_size=12))
+# (a path `git status` listed, then unstaged, is not held by the next commit)
+@example(steps=[("write", "src/a.py"), ("add", ["src/a.py"]), ("status", None),
+                ("unstage", ("git restore --staged", ["src/a.py"])), ("write", "src/b.py"),
+                ("add", ["src/b.py"]), ("commit", "")])
+# (`git commit <path>` holds that path; the one `git status` listed stays staged)
+@example(steps=[("write", "src/a.py"), ("write", "src/b.py"), ("commit", "git add -A && "),
+                ("write", "src/a.py"), ("write", "src/b.py"), ("add", ["src/b.py"]),
+                ("status", None), ("commit-paths", ("", False, False, ["src/a.py"])),
+                ("commit", "")])
+def test_unstaged_and_committed_by_path_files_are_linked_only_where_held(
+        steps: list[tuple[str, Any]]) -> None:
+    links_are_true_and_proven(steps)
+
+
+def links_are_true_and_proven(steps: list[tuple[str, Any]]) -> None:
     t, repo, last_write = play(steps)
     state = t.state()
     state.note = "Projects/app/sessions/x.md"

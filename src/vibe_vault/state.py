@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 73
+STATE_VERSION = 74
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -272,6 +272,13 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     said: Redacted = Redacted("")
     subject: Redacted = Redacted("")
     place: Redacted = Redacted("")
+    # fold.staged: the paths a `git reset <path>`/`git restore --staged <path>`
+    # unstages; those a `git commit <path>…` (`--only`) commits, the rest of
+    # what is staged left staged; `unknown`: a command that changes what is
+    # staged in a way not told (a pathspec, a glob, a message not parsed).
+    unstaged: list[Redacted] = field(default_factory=list)
+    only: list[Redacted] = field(default_factory=list)
+    unknown: bool = False
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):

@@ -97,7 +97,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(command):
         call.rebase = True
         call.autosquash = "--autosquash" in command and "--no-autosquash" not in command
-    if made or any(w in command for w in (" add", " rm", " mv", " status", " reset")):
+    if made or any(w in command for w in (" add", " rm", " mv", " status", " reset",
+                                                 " restore")):
         staged.note_command(ctx, call, command)
     if made:
         call.commits = True

@@ -6,6 +6,10 @@ status` prints under "Changes to be committed:". A commit after `git add -A`
 or `git commit -a` holds "everything changed" (`Commit.everything`, with the
 count git printed): `vibe_vault.document` links a file to it only when that
 count equals the files the session changed there since the last commit.
+`git reset <path>` and `git restore --staged <path>` unstage the paths named;
+`git commit <path>…` holds those paths (git's count agreeing), the rest staged
+left staged; what a command changes of the index in a way not told (`reset
+--soft`, a glob) leaves nothing known staged.
 """
 
 from __future__ import annotations
@@ -48,10 +52,11 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             continue
         import shlex  # (only for a git command that stages: kept off most hooks' path)
 
+        loose = False
         try:
             words = shlex.split(segment)
         except ValueError:  # a quote the next line closes (`-m "$(cat <<'EOF'`)
-            words = segment.split()
+            words, loose = segment.split(), True
         if not words or words[0] != "git":
             continue
         at, where = 1, here
@@ -63,6 +68,11 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         if at >= len(words) or not where:
             continue
         sub, args = words[at], words[at + 1:]
+        if loose and sub in ("commit", "reset", "restore"):
+            # From the quote the segment leaves open on: a message's words
+            # (`-m "Add rewrites` then its lines), no path.
+            args = args[:next((k for k, a in enumerate(args) if "'" in a or '"' in a),
+                              len(args))]
         folder = ctx.exact(where, PATH_CHARS)
         if sub in ("add", "rm", "mv"):
             call.stage_in = folder
@@ -79,18 +89,131 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
                                                  and "a" in a[1:] and "m" in a[1:])
                    for a in args):
                 call.stage_all = call.tracked = True
+            paths = _commit_paths(args)
+            if paths is None:
+                call.unknown = True
+            elif paths:
+                named = [ctx.exact(folder_after(where, a), PATH_CHARS) for a in paths]
+                if any(_pathspec(a) for a in paths) or call.stage_all:
+                    call.unknown = True
+                elif "-i" in args or "--include" in args:
+                    call.staged.extend(named)  # staged, then the commit of all staged
+                else:  # `--only`, git's default with paths: those alone
+                    call.only = named
         elif sub == "status" and not [a for a in args if not a.startswith("-")]:
             call.stage_in, call.status = folder, True
-        elif sub == "reset" and not [a for a in args if not a.startswith("-")]:
-            call.stage_in, call.unstage = folder, True
+        elif sub in ("reset", "restore"):
+            _unstaging(ctx, call, folder, where, sub, args)
+
+
+# `git reset`'s commit before its paths: HEAD, HEAD~1, @, a sha.
+_REV = r"^(?:HEAD|@|ORIG_HEAD)(?:[~^]\d*)*$|^[0-9a-f]{7,40}$"
+# `git commit`'s options that take a value (the next word, or the rest of a
+# cluster: `-am msg`, `-mmsg`).
+_COMMIT_VALUE_SHORT = "mFCct"
+_COMMIT_VALUE_LONG = ("--message", "--file", "--author", "--date", "--reuse-message",
+                      "--reedit-message", "--fixup", "--squash", "--template", "--cleanup",
+                      "--trailer")
+
+
+def _redirect(word: str) -> bool:
+    return bool(rx(r"^\d*(?:<|>|&>)").match(word))
+
+
+def _operands(args: list[str], value_short: str = "", value_long: tuple[str, ...] = ()
+              ) -> list[str] | None:
+    """The words of a git command that are not options (nor an option's value,
+    nor a redirection); None when they cannot be told (an unclosed quote, a
+    command substitution, a pathspec read from a file)."""
+    out: list[str] = []
+    at, dashes = 0, False
+    while at < len(args):
+        a = args[at]
+        at += 1
+        if _redirect(a):
+            at += rx(r"^\d*(?:<<?-?|>>?|&>)$").match(a) is not None  # `> file`: its file too
+            continue
+        if dashes or not a.startswith("-") or a == "-":
+            if any(c in a for c in "\"'`$()") or a.startswith("--pathspec"):
+                return None
+            out.append(a)
+        elif a == "--":
+            dashes = True
+        elif a.startswith("--"):
+            if a.startswith("--pathspec-from-file"):
+                return None
+            at += a in value_long  # `--message msg` (not `--message=msg`)
+        else:
+            for k, c in enumerate(a[1:], 1):
+                if c in value_short:
+                    at += k == len(a) - 1  # `-m msg`; `-mmsg` holds it
+                    break
+    return out
+
+
+def _commit_paths(args: list[str]) -> list[str] | None:
+    """The paths a `git commit` names (`git commit -m x a.py`, `-- a.py`,
+    `-o`/`-i`); [] for none, None when not told."""
+    return _operands(args, _COMMIT_VALUE_SHORT, _COMMIT_VALUE_LONG)
+
+
+def _pathspec(word: str) -> bool:
+    """A path that is more than one file: `.`, a glob, `:/`, a magic pathspec."""
+    return word in (".", "./") or word.startswith(":") or any(c in word for c in "*?[")
+
+
+def _unstaging(ctx: Context, call: Pending, folder: Redacted, where: str, sub: str,
+               args: list[str]) -> None:
+    """What a `git reset` or `git restore --staged` unstages: every path
+    (`git reset`, `reset --hard`, `reset HEAD`, `restore --staged .`), the
+    paths it names, or what is not told (`reset main`, a glob, `--soft`)."""
+    if sub == "restore" and not any(
+            a in ("--staged", "-S") or (a.startswith("-") and not a.startswith("--")
+                                        and "S" in a) for a in args):
+        return  # the work tree's files only: the index is left as it was
+    words = _operands(args, "s" if sub == "restore" else "", ("--source",))
+    call.stage_in = folder
+    if words is None or "--soft" in args or any(a.startswith("--source") or (
+            sub == "restore" and a.startswith("-s")) for a in args):
+        call.unknown = True
+        return
+    if sub == "reset":
+        rev = words[:1] if words and rx(_REV).match(words[0]) and "--" not in args[
+            :args.index(words[0])] else []
+        words = words[len(rev):]
+        if rev and words and rev[0] not in ("HEAD", "@"):
+            # (another commit's version of the paths: staged or not is not told)
+            call.unknown = True
+            return
+        if not words:
+            call.unstage = True  # the index is the (new) HEAD's: nothing staged
+            return
+        if "--" not in args and any("/" not in w and "." not in w for w in words):
+            call.unknown = True  # `git reset main`: a branch, or a file named so
+            return
+    if not words or any(_pathspec(w) for w in words):
+        if words and all(w in (".", "./", ":/") for w in words):
+            call.unstage = True
+        else:
+            call.unknown = True
+        return
+    call.unstaged = [ctx.exact(folder_after(where, w), PATH_CHARS) for w in words]
 
 
 def on_added(ctx: Context, call: Pending, status: str, timestamp: str) -> None:
     """What the command staged, once it ran (before a commit of the same line)."""
     folder = call.stage_in
-    if not folder or status != "ok" or not (call.unstage or call.staged or call.stage_all):
+    if not folder or status != "ok" or not (call.unstage or call.staged or call.stage_all
+                                            or call.unstaged or call.unknown):
+        return
+    if call.unknown and not call.commits:
+        # What is staged is not told any more: nothing is known staged (a
+        # commit after holds what its own output names).
+        ctx.facts.staged[folder] = Staged()
         return
     staged = ctx.facts.staged.setdefault(folder, Staged())
+    if call.unstaged:
+        _unstage(staged, call.unstaged)
     if call.unstage:
         staged.paths, staged.exact, staged.everything, staged.tracked = [], True, False, False
         staged.listed, staged.named_at = 0, {}
@@ -103,6 +226,21 @@ def on_added(ctx: Context, call: Pending, status: str, timestamp: str) -> None:
     if call.stage_all and not call.commits:
         staged.tracked = call.tracked  # (after `add -A`, `add -u` leaves later files out)
         staged.everything, staged.everything_at = True, timestamp
+
+
+def _unstage(staged: Staged, paths: list[Redacted]) -> None:
+    """`paths` are no longer staged. Whether they were among "every change"
+    (`git add -A`) is not told: git's count of a later commit is no longer of
+    every change, so that is forgotten."""
+    gone = set(paths)
+    listed = [p for p in staged.paths[:staged.listed] if p not in gone]
+    staged.paths = listed + [p for p in staged.paths[staged.listed:] if p not in gone]
+    staged.listed = len(listed)
+    for p in gone:
+        staged.named_at.pop(p, None)
+    if staged.everything:
+        staged.everything = staged.tracked = False
+        staged.exact = False
 
 
 def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
@@ -138,8 +276,20 @@ def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
                                                           changed_files.PATH_CHARS))
     count = rx(_COUNT).search(out)
     commit.count = int(count.group(1)) if count else 0
-    staged = ctx.facts.staged.pop(folder, None) if folder else None
     files = list(dict.fromkeys(named))
+    if call.only or call.unknown:
+        # `git commit <path>…`: those paths, when git counts as many files
+        # (each had a change); what else was staged stays staged. A commit
+        # whose paths are not told holds what its output names.
+        if call.unknown and folder:
+            ctx.facts.staged[folder] = Staged()
+        elif commit.count == len(set(call.only)):
+            files += [p for p in call.only if p not in files]
+        if call.only and folder in ctx.facts.staged:
+            _unstage(ctx.facts.staged[folder], call.only)
+        commit.files = files[:MAX_FILES]
+        return
+    staged = ctx.facts.staged.pop(folder, None) if folder else None
     commit.everything = call.stage_all or (staged is not None and staged.everything)
     if staged is not None:
         # What the last `git status` listed is held: a `git add` since (of a
