@@ -411,6 +411,10 @@ class Staged(Struct, array_like=True, omit_defaults=True):
     listed: int = 0
     everything_at: str = ""  # the time of the last `git add -A` (`everything`)
     named_at: dict[Redacted, str] = field(default_factory=dict)  # path -> last `git add` of it
+    # Some of "every change" was unstaged since (`git reset <path>`, a commit
+    # of paths): what else is staged is not told, so git's count of the next
+    # commit is neither of every change nor of the paths named.
+    blurred: bool = False
 
 
 AMENDED = "amended"

@@ -216,7 +216,7 @@ def on_added(ctx: Context, call: Pending, status: str, timestamp: str) -> None:
         _unstage(staged, call.unstaged)
     if call.unstage:
         staged.paths, staged.exact, staged.everything, staged.tracked = [], True, False, False
-        staged.listed, staged.named_at = 0, {}
+        staged.listed, staged.named_at, staged.blurred = 0, {}, False
     if call.staged:
         # (adding a path with no change stages nothing: not exact any more)
         staged.paths.extend(p for p in call.staged if p not in staged.paths)
@@ -226,6 +226,7 @@ def on_added(ctx: Context, call: Pending, status: str, timestamp: str) -> None:
     if call.stage_all and not call.commits:
         staged.tracked = call.tracked  # (after `add -A`, `add -u` leaves later files out)
         staged.everything, staged.everything_at = True, timestamp
+        staged.blurred = False  # (what was unstaged is staged again)
 
 
 def _unstage(staged: Staged, paths: list[Redacted]) -> None:
@@ -240,7 +241,7 @@ def _unstage(staged: Staged, paths: list[Redacted]) -> None:
         staged.named_at.pop(p, None)
     if staged.everything:
         staged.everything = staged.tracked = False
-        staged.exact = False
+        staged.blurred = True
 
 
 def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
@@ -254,7 +255,7 @@ def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
         staged.paths = [ctx.exact(folder_after(here, x.group(1).split(" -> ")[-1]),
                                   PATH_CHARS) for x in listed if x][:MAX_STAGED]
         staged.exact, staged.everything, staged.tracked = True, False, False
-        staged.listed, staged.named_at = len(staged.paths), {}
+        staged.listed, staged.named_at, staged.blurred = len(staged.paths), {}, False
 
 
 def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
@@ -304,7 +305,7 @@ def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
         # count is of all the changes, and a path named may have had none to
         # stage).
         if not staged.exact and commit.count and len(staged.paths) == commit.count \
-                and not commit.everything:
+                and not commit.everything and not staged.blurred:
             files += [p for p in staged.paths if p not in files]
         commit.added = [p for p in staged.paths[staged.listed:] if p not in files][:MAX_FILES]
         commit.added_at = [staged.named_at.get(p, commit.ts) for p in commit.added]
