@@ -19,7 +19,8 @@ prints them. Checked with `document_of` (what `vv files` answers):
 The steps include the user's own work outside the session (a file committed,
 one changed): a commit that took every change then may hold by coincidence as
 many files as the session changed, which the JSON cannot tell from a true
-count; that one link is not held to the model.
+count, as may one after a `git status` listed a file the user then committed;
+those links are not held to the model.
 
 And 9e953218 (corpus): `vercel.json`, committed by the user outside the
 session, is linked to no commit; `next.config.js` to 2564804, `tokenizer.js`
@@ -83,6 +84,7 @@ class Repo:
         # the one link the JSON cannot tell from a true one.
         self.outside_then: set[str] = set()
         self.outside = False
+        self.user_committed = False  # a file, in another terminal, since the commit before
         self.took_all = False
 
     def staged(self) -> list[str]:
@@ -182,9 +184,11 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
                    f"{'s' if len(held) > 1 else ''} changed, {len(held)} insertions(+)\n{created}")
             repo.commits.append((sha, held))
             repo.head.update(repo.index)
-            if repo.outside and (repo.took_all or arg):
+            if repo.outside and (repo.took_all or arg or repo.user_committed):
+                # (the user's commit of a file `git status` listed as staged
+                # unstages it unseen: git's count may agree by coincidence)
                 repo.outside_then.add(sha)
-            repo.outside = repo.took_all = False
+            repo.outside = repo.took_all = repo.user_committed = False
         elif kind == "unstage":
             form, files = arg
             if form.startswith("git restore") and not files:
@@ -234,13 +238,13 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
                     repo.index[f] = repo.head[f] = repo.work[f]
             if include:  # (as `git add <paths> && git commit`)
                 repo.head.update(repo.index)
-                if repo.outside and repo.took_all:
+                if repo.outside and (repo.took_all or repo.user_committed):
                     repo.outside_then.add(sha)
-                repo.outside = repo.took_all = False
+                repo.outside = repo.took_all = repo.user_committed = False
         elif kind == "user-commits" and arg in repo.work:
             # committed in another terminal: clean here
             repo.index[arg] = repo.head[arg] = repo.work[arg]
-            repo.outside = True
+            repo.outside = repo.user_committed = True
         elif kind == "user-edits" and arg in repo.work:
             repo.work[arg] += "the user's line\n"
             repo.outside = True
