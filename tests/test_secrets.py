@@ -390,7 +390,8 @@ PLAIN = {
                 "masked", "pr", "beside"},  # (a command's kind; "create"/"merge"; keys)
     # (a checksum of its prompt; times that parsed)
     "Subagent": {"tool_id", "status", "ts", "prompt_key", "side_from", "side_to"},
-    "Todo": {"status"}, "Turn": {"kind", "ts"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
+    "Todo": {"status"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
+    "Turn": {"kind", "ts", "left", "rewound_to"},  # (times that parsed; "-": a rewind untimed)
     "Recap": {"ts"},
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 74
+STATE_VERSION = 75
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -171,6 +171,14 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     # A turn opened by words given when refusing a call or a plan: what Claude
     # said to them before it acted again ("No — too small for an agent team").
     reply: Redacted = Redacted("")
+    # The uuid of the turn's latest line of the main chain: a prompt naming it
+    # as its parent goes on from this turn (fold.rewinds).
+    end: Redacted = Redacted("")
+    # A rewind: the prompt of a later time went on from an earlier turn, and
+    # this one was left out of the conversation Claude continued ("-": untimed).
+    left: str = ""
+    rewound: int = 0  # this prompt rewound the conversation: how many turns it left
+    rewound_to: str = ""  # and the time of the turn it went on from
 
 
 class ShellFile(Struct, array_like=True, omit_defaults=True):

@@ -34,6 +34,7 @@ from vibe_vault.fold import (
     files,
     git,
     order,
+    rewinds,
     story,
     subagents,
     titles,
@@ -191,8 +192,11 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
     if ctx.agent:
         _apply(ctx, entry, ts)
     elif not _copied(ctx, entry):
+        chained = rewinds.chained(ctx, entry)
         order.before(ctx, entry)
         _apply(ctx, entry, ts)
+        if chained and entry.uuid:
+            rewinds.saw(ctx, entry.uuid)
         order.after(ctx, entry)  # (an answer folded before its prompt moves to it)
         ctx.is_work = entry.type == "assistant" or (
             bool(entry.isSidechain) and entry.type == "user")

@@ -68,6 +68,9 @@ def after(ctx: Context, entry: Entry) -> None:
         elif uuid is not None and uuid == rec.parent:
             facts.orphan = None
             _adopt(ctx, rec)
+            t = ctx.turn()
+            if t is not None and rec.run:
+                t.end = rec.run[-1]  # (the latest line chained to the parent: fold.rewinds)
         else:
             _follow(ctx, rec, entry, uuid)
     if uuid is not None:

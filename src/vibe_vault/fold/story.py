@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
-from vibe_vault.fold import active, calls, commands, errors, titles, verdicts
+from vibe_vault.fold import active, calls, commands, errors, rewinds, titles, verdicts
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
@@ -244,7 +244,8 @@ def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str)
         ctx.begin_turn()
         facts.redactions += secrets
         facts.prompts += 1
-        ctx.new_turn(Turn(kind="prompt", ts=timestamp, text=shown))
+        back, to = rewinds.rewound(ctx, entry, timestamp)
+        ctx.new_turn(Turn(kind="prompt", ts=timestamp, text=shown, rewound=back, rewound_to=to))
     titles.note_prompt(ctx, words, shown)
 
 

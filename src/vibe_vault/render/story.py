@@ -186,7 +186,10 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
                  "Prompt (given when rejecting the plan)" if turn.detail == "refused:plan" else
                  "Prompt (given when refusing a tool call)" if turn.detail == "refused" else
                  "Prompt")
-        out.append(md("{}{}", _when(when), text(label)))
+        out.append(md("{}{}{}", _when(when), text(label), _left(turn)))
+        if turn.rewound:
+            out.append(_rewind(turn))
+            out.append(md(""))
         out.append(quote(turn.text))
         out.append(md(""))
         if turn.reply:
@@ -229,6 +232,24 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         # tells what each turn came to, not every word Claude said on the way.
         out.append(labelled_quote(label, answer if last else gist(answer)))
         out.append(md(""))
+
+
+def _left(turn: Turn) -> Md:
+    """After a turn's label: that a later rewind left it out of the conversation."""
+    if not turn.left:
+        return md("")
+    at = hhmm(turn.left)
+    return md(" (left by the rewind at {})", text(at)) if at else md(" (left by a rewind)")
+
+
+def _rewind(turn: Turn) -> Md:
+    """Above a prompt that rewound the conversation: where it went on from."""
+    to = hhmm(turn.rewound_to)
+    where = md("the turn of {}", text(to)) if to else md("an earlier turn")
+    left = ("the turn after it was" if turn.rewound == 1 else
+            f"the {n(turn.rewound)} turns after it were")
+    return md("*Rewound to {}: {} left out of the conversation Claude went on with.*",
+              where, text(left))
 
 
 def _stopped(turn: Turn, page: Page, last: bool) -> Md | None:
