@@ -8,6 +8,7 @@ import ctypes
 import json
 import os
 import random
+import re
 import shutil
 import string
 import subprocess
@@ -19,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env
-from vibe_vault.commands.restore import project_folder_name
+from conftest import CORPUS, Env, examples
+from vibe_vault.folder_names import project_folder_name
 
 # Real lines to build transcripts from: a corpus session with answers.
 SOURCE = CORPUS / "DRMacIver__claude-reliability/snapshot-tests/coverage-test-fix/transcript.jsonl"
@@ -191,12 +192,25 @@ def test_restore_refuses_what_the_archive_cannot_give_whole(env: Env) -> None:
     assert not home.main.exists() and not home.own.exists()
 
 
+def settled(env: Env, timeout: float = 120) -> None:
+    """Wait for what the SessionEnd hook handed to a detached `vv archive
+    --pending` (on a busy machine its time ran out): the test's next bytes
+    must come after the archive run, as the session's would."""
+    import time
+
+    pending = env.state / "archive-pending"
+    give_up = time.monotonic() + timeout
+    while pending.exists() and any(pending.iterdir()) and time.monotonic() < give_up:
+        time.sleep(0.05)
+
+
 @pytest.mark.corpus
 def test_restore_never_replaces_a_newer_file(env: Env) -> None:
     home = Home(env)
     rng = random.Random(11)
     home.grow(rng)
     assert home.session_end().returncode == 0
+    settled(env)
     archived = home.main.read_bytes()
     home.grow(rng)  # the session went on after the archive run
     newer = home.main.read_bytes()
@@ -309,3 +323,58 @@ def test_a_restored_session_that_goes_on_is_archived_on_from_where_it_was(env: E
     home.cleanup()
     assert env.vv("restore", home.sid).returncode == 0
     assert home.files() == saved
+
+
+_ALNUM = string.ascii_letters + string.digits
+
+
+@st.composite
+def folder_secrets(draw: st.DrawFn) -> tuple[str, str]:
+    """(a working directory whose name holds a token, the token)."""
+    body = "".join(draw(st.lists(st.sampled_from(_ALNUM), min_size=36, max_size=36)))
+    token = draw(st.sampled_from([
+        "ghp_" + body,
+        "github_pat_" + body[:22] + "_" + body[:30] + body[:29],
+        "AKIA" + "".join(c for c in body.upper() if c.isalnum())[:16].ljust(16, "Q"),
+        "xoxb-" + "1" * 11 + "-" + "2" * 12 + "-" + body[:24],
+    ]))
+    before = draw(st.sampled_from(["/home/dev/", "/srv/", "/Users/me/work/"]))
+    after = draw(st.sampled_from(["", "/app", "-copy/src"]))
+    return before + token + after, token
+
+
+@pytest.mark.corpus
+@settings(max_examples=examples(3, 20), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=folder_secrets())
+def test_a_secret_in_the_sessions_folder_name_is_hidden_in_state_note_and_terminal(
+        tmp_path_factory: pytest.TempPathFactory, case: tuple[str, str]) -> None:
+    """Claude Code names the transcript's folder after the working directory,
+    each character outside [A-Za-z0-9] a `-` (`ghp_x…` reads `ghp-x…`, a form
+    no rule knows): the state keeps the transcript's path with what the gate
+    hid in the directory hidden in that name too, and `vv restore` prints the
+    folder and the resume line as `vv resume` does. (The database's record of
+    which files were read is keyed by the file's path: it still holds it.)"""
+    cwd, token = case
+    env = Env(tmp_path_factory.mktemp("home"))
+    home = Home(env, cwd)
+    home.main.write_bytes(b"".join(home.lines))
+    assert env.vv("backfill").returncode == 0
+    assert env.vv("hook", stdin=json.dumps(home.end_event()).encode()).returncode == 0
+    r = env.vv("restore", home.sid, "--dry-run")
+    assert r.returncode == 0, r.stderr
+    # (the value past its kind's public prefix: `github` is also in the marker
+    # and the project name made of it, `REDACTED-github-token`)
+    value = token.split("_")[-1] if "_" in token else token[4:]
+    forms = {value, folder_oracle(value)}
+    runs = {f[i:i + 6] for f in forms for i in range(len(f) - 5)}
+    shown = (r.stdout + r.stderr).decode()
+    assert f"--resume {home.sid}" in shown and "[REDACTED" in shown, shown
+    shown = re.sub(r"\[REDACTED:[^\]]*\]", "\n", shown)  # (`github` is in a marker)
+    assert not [g for g in runs if g in shown], shown
+    kept = [p for p in sorted(env.state.rglob("*")) + sorted(env.vault.rglob("*"))
+            if p.is_file() and "archive" not in p.parts and p.name != "vault.db"
+            and not p.name.startswith("vault.db")]
+    for p in kept:
+        data = re.sub(r"\[REDACTED:[^\]]*\]", "\n", p.read_bytes().decode("utf-8", "replace"))
+        assert not [g for g in runs if g in data], p

@@ -601,6 +601,21 @@ def _state_to_fold_into(work: _Work) -> tuple[SessionState, bool]:
     return state, True
 
 
+def _shown_transcript(path: Redacted, cwd: str) -> Redacted:
+    """The transcript's path as the state keeps it: a secret the gate hid in
+    the session's folder is hidden in Claude Code's name for that folder too
+    (`-home-dev-ghp-x…`, a name no rule reads as a token)."""
+    if "[REDACTED" not in cwd:
+        return path
+    from vibe_vault.folder_names import shown_folder
+
+    folder, sep, name = path.rpartition("/")
+    parent, sep2, slug = folder.rpartition("/")
+    if not sep or not sep2:
+        return path
+    return Redacted(f"{parent}/{shown_folder(slug, cwd)}/{name}")
+
+
 def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
     """Fold what is new in the transcript, the subagent files and the journal:
     (bytes of the transcript, bytes in all, complete: no deadline cut it short)."""
@@ -610,6 +625,7 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
     try:
         read, complete = read_main(state, places.transcript, deadline, redactor,
                                    work.keep_thinking)
+        state.transcript = _shown_transcript(state.transcript, state.fold.cwd)
     except FileNotFoundError:
         if request.gone:
             return 0, 0, True

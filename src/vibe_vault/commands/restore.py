@@ -12,6 +12,7 @@ from typing import BinaryIO
 from msgspec import Struct, field
 
 from vibe_vault.config import Config
+from vibe_vault.folder_names import project_folder_name, shown_folder
 from vibe_vault.helpformat import Formatter
 
 TYPE_CHECKING = False
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from vibe_vault.archive import ArchivedFile
 
 # Claude Code's own limit on a project folder's name (in UTF-16 code units).
-FOLDER_NAME_MAX = 200
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,33 +53,6 @@ class Restored(Struct):
     in_place: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # a newer (or other) file was there
     refused: str = ""  # why nothing was restored
-
-
-def project_folder_name(cwd: str) -> str:
-    """Claude Code's folder for a working directory: every UTF-16 code unit
-    outside [A-Za-z0-9] becomes `-`; a longer name than 200 is cut there and
-    given `-` and the base-36 absolute Java string hash of the cwd."""
-    units = cwd.encode("utf-16-le", "surrogatepass")
-    codes = [int.from_bytes(units[i:i + 2], "little") for i in range(0, len(units), 2)]
-    name = "".join(chr(c) if c < 128 and chr(c).isalnum() else "-" for c in codes)
-    if len(name) <= FOLDER_NAME_MAX:
-        return name
-    h = 0
-    for c in codes:
-        h = (h * 31 + c) & 0xFFFFFFFF
-    if h >= 1 << 31:
-        h -= 1 << 32
-    return f"{name[:FOLDER_NAME_MAX]}-{_base36(abs(h))}"
-
-
-def _base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
 
 
 def _cwd_of(head: bytes) -> str:
@@ -255,6 +228,7 @@ def chosen(cfg: Config, args: argparse.Namespace) -> tuple[list[str], list[str]]
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault.resume import resume_command
+    from vibe_vault.session import gate, redactor_for
     from vibe_vault.text import terminal_safe
 
     if not (args.sessions or args.project or args.since):
@@ -268,6 +242,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print("vv: no archived session matches", file=sys.stderr)
         return 1
     failed = len(refusals)
+    redactor = redactor_for(cfg)
     for sid in sids:
         out = restore_session(cfg, sid, dry_run=args.dry_run)
         if out.refused:
@@ -277,9 +252,14 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         for line in out.kept:
             print(f"vv: {terminal_safe(sid)}: {terminal_safe(line)}", file=sys.stderr)
         verb = "would restore" if args.dry_run else "restored"
+        # The folder as every other command shows it: through the gate (a
+        # secret in its name is hidden, in Claude Code's folder name too).
+        cwd = str(gate(out.cwd, 4096, redactor)) if out.cwd else ""
+        folder = os.path.join(os.path.dirname(out.folder),
+                              shown_folder(os.path.basename(out.folder), cwd))
         print(f"{verb} {terminal_safe(sid)}: {len(out.written)} files"
               + (f", {len(out.in_place)} already in place" if out.in_place else "")
               + (f", {len(out.kept)} kept as they were" if out.kept else "")
-              + f", in {terminal_safe(out.folder)}")
-        print(f"  {terminal_safe(resume_command(out.cwd, sid))}")
+              + f", in {terminal_safe(folder)}")
+        print(f"  {terminal_safe(resume_command(cwd, sid))}")
     return 1 if failed else 0
