@@ -40,6 +40,9 @@ from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_no
 BARE_NULL = md("null")
 
 
+MODELS_SHOWN = 4  # in the header's facts; the frontmatter lists them all
+
+
 def _branches(names: list[Redacted]) -> list[Redacted]:
     return [b for b in names if b != DETACHED]
 
@@ -182,6 +185,14 @@ def heading(page: Page) -> list[Md]:
         facts.append(md("**Duration** under a minute"))
     if len(fig.models) == 1:
         facts.append(md("**Model** {}", cell(text(fig.models[0]))))
+    elif fig.models:
+        # Every model, the main conversation's first; one only subagents used
+        # says so (a reader looks here for what the session ran on).
+        own = set(f.models)
+        facts.append(md("**Models** {}", cell(text(", ".join(
+            m if m in own or not own else f"{m} (subagents)" for m in fig.models[:MODELS_SHOWN])
+            + (f" and {len(fig.models) - MODELS_SHOWN} more"
+               if len(fig.models) > MODELS_SHOWN else "")))))
     # "≥" where a subagent's calls before its answer are not in the transcript:
     # the figures count only what was recorded (review 17, finding 14).
     bound = "≥" if usage_bound(fig) else ""
