@@ -193,6 +193,26 @@ def _human(n: float) -> str:
     return str(int(n))
 
 
+def _nothing_matches(conn: Any, args: argparse.Namespace) -> int:
+    """No session with a note matches --project / --since: one line saying
+    which, and the projects there are when the project is unknown."""
+    from vibe_vault.text import terminal_safe
+
+    asked = " ".join(f"--{k} {getattr(args, k)}" for k in ("project", "since")
+                     if getattr(args, k))
+    line = f"vv: no session matches {asked}"
+    if args.project:
+        names = [str(r[0]) for r in conn.execute(
+            "SELECT DISTINCT project FROM records WHERE has_note ORDER BY project")]
+        if args.project not in names:
+            shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more"
+                                             if len(names) > 10 else "")
+            line += (f" (there is no project by that name; projects: {shown})" if names
+                     else " (no sessions yet: run `vv backfill`, or let the hooks run)")
+    print(terminal_safe(line), file=sys.stderr)
+    return 1
+
+
 def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault import registry
 
@@ -214,6 +234,13 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     # that is a time of day from the records it takes in.
     since_day = args.since[:10] if args.since and len(args.since) == 10 else ""
     with registry.opened(cfg) as conn:
+        if (args.project or args.since) and not (args.json or args.csv):
+            # A filter that matches nothing says so (a mistyped project is
+            # not "no sessions yet"), naming the projects there are.
+            there = conn.execute("SELECT 1 FROM records WHERE " + where + " LIMIT 1",
+                                 params).fetchone()
+            if there is None:
+                return _nothing_matches(conn, args)
         if not args.csv and (since_day or not args.since):
             stats = from_sums(conn, args.by, args.top, args.project or None, since_day)
         elif not args.csv:
