@@ -191,6 +191,10 @@ _LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
 # `-> `, and an IMAP command's tag (`a001 `, `. `).
 _LINE_PREFIX = (r"[ \t]*(?:[\w.:@~/\[\]\-]*[>$#%][ \t]*|[CS]:[ \t]*|-+>[ \t]*)?"
                 r"(?:[A-Za-z]{0,3}\d{1,4}[ \t]+|\.[ \t]+)?\Z")
+# A URL's user that is a name, not a token: words in lower case or capitalised
+# (`deploymentbot`, `JohnSmith`, `x-access-token`), a number of up to four digits
+# after them (`deploy01`). A run of over 16 lower-case letters is no word.
+_URL_USER = r"(?:(?:[a-z]{1,16}|[A-Z][a-z]{2,15})(?:[A-Z][a-z]{2,15})*\d{0,4}(?:[_\-]+|\Z))+\Z"
 # A value that is a number (a count, a limit: `max_tokens: 4096`).
 _NUMBER = r"[\d_.,]+[kKmMbB]?\Z"
 # A value that is code: a snake_case name (or a dotted path of them).
@@ -614,6 +618,8 @@ class _Replacer:
                 return True
         if self.kind == "prose-password" and self._not_said_as_password(match, secret):
             return True
+        if self.kind == "url-token" and rx(_URL_USER).match(secret):
+            return True  # a user's name (`jenkins_deploy`, `x-access-token`), not a token
         return self.skips(secret)
 
     def _not_said_as_password(self, match: re.Match[str], secret: str) -> bool:

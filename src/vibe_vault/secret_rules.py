@@ -27,6 +27,9 @@ if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for th
 # Where a token may begin: not inside a word, but after "_" (a tool name, an
 # identifier that glues a token on) as well as after a space or a quote.
 B = r"(?<![A-Za-z0-9])"
+# Where it ends: not before a letter or digit, but before "_" (`backup_ghp_…_old.json`:
+# a token glued into a file's name by `_` on both sides, which `\b` would refuse).
+E = r"(?![A-Za-z0-9])"
 
 # How a rule is run. SHAPED: a prefix and a long random run; it runs when one
 # of its triggers is at the start of such a run. RUN: no prefix, but a long
@@ -663,16 +666,24 @@ PROTOCOL_RULES = (
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("private-key", ("private key",),
-         r"-{4,5} ?BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}[\s\S]*?"
-         r"(?:-{4,5} ?END[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}|\Z)",
+    # (any case, any run of spaces or tabs between the header's words: a key
+    # pasted as `-----begin rsa private key-----` or `BEGIN  RSA  PRIVATE  KEY`
+    # is one; run on the lower-cased text, hence the words in lower case)
+    Rule("private-key", ("private key", "private  key", "private\tkey", "-begin", "- begin",
+                         "-  begin", "-\tbegin"),
+         r"(?i)-{4,5}[ \t]*begin[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?"
+         r"[ \t]*-{4,5}[\s\S]*?"
+         r"(?:-{4,5}[ \t]*end[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?"
+         r"[ \t]*-{4,5}|\Z)",
          ("⟦-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA«b60»\n"
           "-----END OPENSSH PRIVATE KEY-----⟧",
           "⟦-----BEGIN RSA PRIVATE KEY-----\nMIIEow«b60»\n-----END RSA PRIVATE KEY-----⟧",
           "⟦-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF«b60»\n"
           "-----END PGP PRIVATE KEY BLOCK-----⟧",
           "⟦---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"k\"\nP2/56wAAA«b60»\n"
-          "---- END SSH2 ENCRYPTED PRIVATE KEY ----⟧"),
+          "---- END SSH2 ENCRYPTED PRIVATE KEY ----⟧",
+          "⟦-----BEGIN  RSA  PRIVATE  KEY-----\nMIIEpA«b58»\n-----END  RSA  PRIVATE  KEY-----⟧",
+          "⟦-----begin rsa private key-----\nMIIEpA«b58»\n«b64»\n-----end rsa private key-----⟧"),
          "-----BEGIN PUBLIC KEY-----"),
     Rule("putty-key", ("putty-user-key-file",),
          r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:\s*\S+|\Z)",
@@ -686,14 +697,14 @@ RULES: tuple[Rule, ...] = (
          ("User name,Password,Access key ID,Secret access key,Console login link\n"
           "deploy,,AKIA«u16»,⟦«b40»⟧,https://1234.signin.aws.amazon.com/console",), "", SHAPED),
     Rule("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
-         B + r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b",
+         B + r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}" + E,
          ("aws configure set aws_access_key_id ⟦AKIA«u16»⟧",),
          "AKIA is the prefix of an access key id", SHAPED),
     Rule("aws-secret-key", ("aws",),
          r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
          ("aws_secret_access_key = ⟦«b40»⟧",), "", RUN),
     Rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-         B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b",
+         B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})" + E,
          ("git remote set-url origin https://⟦ghp_«a36»⟧@github.com/o/r.git",
           "GH_TOKEN=⟦github_pat_«a22»_«a59»⟧ gh pr create"),
          "ghp_ is GitHub's prefix", SHAPED),
@@ -705,8 +716,13 @@ RULES: tuple[Rule, ...] = (
          "", SHAPED),
     Rule("gitlab-token", ("gr1348941",), B + r"GR1348941[A-Za-z0-9_\-]{20}",
          ("gitlab-runner register --registration-token ⟦GR1348941«w20»⟧",), "", SHAPED),
-    Rule("anthropic-key", ("sk-ant-",), B + r"sk-ant-[A-Za-z0-9_\-]{20,}",
-         ("export ANTHROPIC_API_KEY=⟦sk-ant-api03-«w93»AA⟧",), "", SHAPED),
+    # A key is 108 characters: one cut shorter at a line's end (a terminal or an
+    # editor wrapped it) goes on in the next line, when that line is one run.
+    Rule("anthropic-key", ("sk-ant-",),
+         B + r"sk-ant-(?:[A-Za-z0-9_\-]{20,92}[ \t]*\r?\n[ \t]*[A-Za-z0-9_\-]{2,}"
+         r"(?=[ \t]*(?:\r?\n|$))|[A-Za-z0-9_\-]{20,})",
+         ("export ANTHROPIC_API_KEY=⟦sk-ant-api03-«w93»AA⟧",
+          "key:\n⟦sk-ant-api03-«w50»\n«w43»AA⟧\nthanks"), "", SHAPED),
     Rule("openai-key", ("sk-", "sk-proj-", "sk-svcacct-", "sk-admin-"),
          B + r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_\-]{20,}",
          ("client = OpenAI(api_key=\"⟦sk-proj-«w48»⟧\")",), "sk-learn is a package", SHAPED),
@@ -732,7 +748,7 @@ RULES: tuple[Rule, ...] = (
          B + r"(?:(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{24,})",
          ("stripe.api_key = '⟦sk_live_«a24»⟧'", "use ⟦rk_live_«a24»⟧ for refunds",
           "STRIPE_WEBHOOK_SECRET=⟦whsec_«a32»⟧"), "", SHAPED),
-    Rule("npm-token", ("npm_",), B + r"npm_[A-Za-z0-9]{36}\b",
+    Rule("npm-token", ("npm_",), B + r"npm_[A-Za-z0-9]{36}" + E,
          ("//registry.npmjs.org/:_authToken=⟦npm_«a36»⟧",), "", SHAPED),
     Rule("pypi-token", ("pypi-",), B + r"pypi-AgE[A-Za-z0-9_\-]{50,}",
          ("password = ⟦pypi-AgEIcHlwaS5vcmc«w60»⟧",), "", SHAPED),
@@ -740,69 +756,70 @@ RULES: tuple[Rule, ...] = (
          B + r"SG\.(?:[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-=]{30,64}|[A-Za-z0-9=_\-.]{66})",
          ("sg = SendGridAPIClient('⟦SG.«w22».«w43»⟧')",), "", SHAPED),
     Rule("huggingface-token", ("hf_", "api_org_"),
-         B + r"(?:hf_[A-Za-z0-9]{30,40}|api_org_[A-Za-z0-9]{34})\b",
+         B + r"(?:hf_[A-Za-z0-9]{30,40}|api_org_[A-Za-z0-9]{34})" + E,
          ("huggingface-cli login --token ⟦hf_«a34»⟧",), "", SHAPED),
     Rule("docker-token", ("dckr_pat_", "dckr_oat_"), B + r"dckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}",
          ("echo ⟦dckr_pat_«w27»⟧ | docker login -u me --password-stdin",), "", SHAPED),
     Rule("vault-token", ("hvs.", "hvb.", "hvr."), B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}",
          ("VAULT_TOKEN=⟦hvs.«w90»⟧ vault kv get",), "", SHAPED),
     # Vault before 1.10: `s.` and 24 letters and digits, with no vendor word.
-    Rule("vault-token", ("s.", "b."), B + r"[sb]\.(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24}\b",
+    Rule("vault-token", ("s.", "b."),
+         B + r"[sb]\.(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24}" + E,
          ("vault login ⟦s.«a24»⟧", "export VAULT_TOKEN=⟦s.«a24»⟧"),
          "see s.abc and b.done", RUN),
     Rule("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
-         B + r"do[por]_v1_[a-f0-9]{64}\b", ("doctl auth init -t ⟦dop_v1_«h64»⟧",), "", SHAPED),
+         B + r"do[por]_v1_[a-f0-9]{64}" + E, ("doctl auth init -t ⟦dop_v1_«h64»⟧",), "", SHAPED),
     Rule("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
-         B + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
+         B + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + E,
          ("X-Shopify-Access-Token: ⟦shpat_«h32»⟧",), "", SHAPED),
     Rule("discord-token", (),
-         B + r"[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}\b",
+         B + r"[MNO][A-Za-z\d_\-]{23,27}\.[A-Za-z\d_\-]{6}\.[A-Za-z\d_\-]{27,40}" + E,
          ("client.run('⟦M«a25».«a6».«w38»⟧')",), "", RUN),
-    Rule("twilio-key", ("sk",), B + r"SK[0-9a-fA-F]{32}\b",
+    Rule("twilio-key", ("sk",), B + r"SK[0-9a-fA-F]{32}" + E,
          ("api key ⟦SK«h32»⟧",), "", SHAPED),
     Rule("telegram-token", (":a",),
          r"(?:(?<=bot)|(?<![A-Za-z0-9]))\d{5,16}:A[A-Za-z0-9_\-]{34}(?![A-Za-z0-9_\-])",
          ("https://api.telegram.org/bot⟦«d10»:AA«w33»⟧/getMe",
           "BOT=⟦«d9»:AA«w33»⟧"), "at 12:30:45", RUN),
-    Rule("mailgun-key", ("key-", "pubkey-"), B + r"(?:pub)?key-[0-9a-zA-Z]{32}\b",
+    Rule("mailgun-key", ("key-", "pubkey-"), B + r"(?:pub)?key-[0-9a-zA-Z]{32}" + E,
          ("MAILGUN_API_KEY=⟦key-«a32»⟧",), "", SHAPED),
     Rule("square-token", ("sq0atp-", "sq0csp-", "eaaa"),
          B + r"(?:sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}|EAAA[0-9A-Za-z_\-+=]{22,})",
          ("SQUARE_TOKEN ⟦EAAA«w60»⟧",), "", SHAPED),
     Rule("facebook-token", ("eaa",), B + r"EAA[A-Z][A-Za-z0-9]{30,}",
          ("graph.facebook.com/me?access_token=⟦EAAG«a120»⟧",), "", SHAPED),
-    Rule("databricks-token", ("dapi",), B + r"dapi[a-f0-9]{32}(?:-\d)?\b",
+    Rule("databricks-token", ("dapi",), B + r"dapi[a-f0-9]{32}(?:-\d)?" + E,
          ("databricks token ⟦dapi«h32»⟧",), "", SHAPED),
     Rule("newrelic-key", ("nrak-", "nrii-", "nrjs-"),
-         B + r"NR(?:AK|II|JS)-[A-Za-z0-9\-]{19,32}\b",
+         B + r"NR(?:AK|II|JS)-[A-Za-z0-9\-]{19,32}" + E,
          ("NEW_RELIC_API_KEY=⟦NRAK-«u27»⟧",), "", SHAPED),
     Rule("grafana-token", ("glsa_", "glc_", "eyjrijoi"),
          B + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}"
          r"|eyJrIjoi[A-Za-z0-9+/]{60,}={0,2})",
          ("GRAFANA_TOKEN=⟦glsa_«a32»_«h8»⟧",), "", SHAPED),
-    Rule("linear-key", ("lin_api_",), B + r"lin_api_[A-Za-z0-9]{40}\b",
+    Rule("linear-key", ("lin_api_",), B + r"lin_api_[A-Za-z0-9]{40}" + E,
          ("LINEAR_API_KEY=⟦lin_api_«a40»⟧",), "", SHAPED),
     Rule("notion-token", ("secret_", "ntn_"),
-         B + r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b",
+         B + r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})" + E,
          ("NOTION_TOKEN=⟦secret_«a43»⟧",), "", SHAPED),
-    Rule("supabase-token", ("sbp_",), B + r"sbp_[a-f0-9]{40}\b",
+    Rule("supabase-token", ("sbp_",), B + r"sbp_[a-f0-9]{40}" + E,
          ("supabase login --token ⟦sbp_«h40»⟧",), "", SHAPED),
-    Rule("postman-key", ("pmak-",), B + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}\b",
+    Rule("postman-key", ("pmak-",), B + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + E,
          ("postman key ⟦PMAK-«h24»-«h34»⟧",), "", SHAPED),
     Rule("doppler-token", ("dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim."),
          B + r"dp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9]{40,}",
          ("DOPPLER_TOKEN=⟦dp.st.«a44»⟧",), "", SHAPED),
-    Rule("pulumi-token", ("pul-",), B + r"pul-[a-f0-9]{40}\b",
+    Rule("pulumi-token", ("pul-",), B + r"pul-[a-f0-9]{40}" + E,
          ("PULUMI_ACCESS_TOKEN=⟦pul-«h40»⟧",), "", SHAPED),
     Rule("atlassian-token", ("atatt", "atctt"), B + r"AT[AC]TT[A-Za-z0-9_\-=]{100,}",
          ("JIRA_TOKEN=⟦ATATT«w180»⟧",), "", SHAPED),
-    Rule("age-key", ("age-secret-key-",), B + r"AGE-SECRET-KEY-1[0-9A-Z]{58}\b",
+    Rule("age-key", ("age-secret-key-",), B + r"AGE-SECRET-KEY-1[0-9A-Z]{58}" + E,
          ("age key ⟦AGE-SECRET-KEY-1«u58»⟧",), "", SHAPED),
-    Rule("groq-key", ("gsk_",), B + r"gsk_[A-Za-z0-9]{48,}\b",
+    Rule("groq-key", ("gsk_",), B + r"gsk_[A-Za-z0-9]{48,}" + E,
          ("GROQ_API_KEY=⟦gsk_«a52»⟧",), "", SHAPED),
-    Rule("replicate-token", ("r8_",), B + r"r8_[A-Za-z0-9]{37}\b",
+    Rule("replicate-token", ("r8_",), B + r"r8_[A-Za-z0-9]{37}" + E,
          ("REPLICATE_API_TOKEN=⟦r8_«a37»⟧",), "", SHAPED),
-    Rule("xai-key", ("xai-",), B + r"xai-[A-Za-z0-9]{70,}\b",
+    Rule("xai-key", ("xai-",), B + r"xai-[A-Za-z0-9]{70,}" + E,
          ("XAI_API_KEY=⟦xai-«a80»⟧",), "", SHAPED),
     Rule("sentry-token", ("sntrys_", "sntryu_"), B + r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}",
          ("SENTRY_AUTH_TOKEN=⟦sntrys_«a64»⟧",), "", SHAPED),
@@ -856,12 +873,16 @@ RULES: tuple[Rule, ...] = (
          ("cd /home/u/https:/deploy:⟦P«a14»9⟧@git.example.com/repo",
           "/srv/x/postgres:/app:⟦«a16»⟧@db.internal:5432/app"),
          "see /srv/https:/example.com/users and C:/x/ssh:/git@host/repo"),
-    # A token as the URL's user (`https://TOKEN@host`, `https://TOKEN:x-oauth-basic@`).
+    # A token as the URL's user (`https://TOKEN@host`, `https://TOKEN:x-oauth-basic@`):
+    # 12 characters or more that do not read as a name (redact._Replacer: a
+    # user's name, `deploy`, `jenkins_bot`, is left; a random run is hidden).
     Rule("url-token", ("://",),
-         r"https?://(?P<v>(?=[A-Za-z_\-]*\d)(?=[\d_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,})"
+         r"https?://(?P<v>[A-Za-z0-9_\-]{12,})"
          r"(?::[^\s@/\"'`]*)?@[^\s@/\"'`:]+",
-         ("git clone https://⟦«a40»⟧@github.com/o/r.git",),
-         "https://user@example.com/repo"),
+         ("git clone https://⟦«a40»⟧@github.com/o/r.git",
+          "https://⟦«a14»⟧@github.com/org/repo.git", "https://⟦«L16»⟧@github.com/o/r"),
+         "https://user@example.com/repo https://jenkins_deploy@ci.example.com/x "
+         "https://deploymentbot@git.example.com/r"),
     Rule("azure-sas", ("sig=",),
          r"(?i)[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})",
          ("https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2026-01-01&sr=b&sp=r"

@@ -1,0 +1,169 @@
+"""Secret forms an attacker found passing the gate (attack 22), by class:
+a token as a URL's user, a token glued into a name by `_` on both sides, an
+Anthropic key wrapped onto a second line, a private key's header spelled in
+lower case or with runs of spaces.
+
+Generated: each class's spellings x values of several alphabets (letters
+only, lower case only, letters and digits, with punctuation, as the form
+allows) x surroundings. Oracle: no run of 6 characters of the value (which
+the test drew) is left in what the gate returns, nor in the note and the
+state folded from a session that says it in several places.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import examples
+from test_secret_forms import _fold
+
+_ALNUM = string.ascii_letters + string.digits
+Values = st.SearchStrategy[str]
+
+
+def runs_of_six(value: str) -> list[str]:
+    return [value[i:i + 6] for i in range(len(value) - 5)]
+
+
+def shown(out: str | bytes, value: str) -> list[str]:
+    """The runs of 6 characters of `value` that `out` still holds."""
+    if isinstance(out, bytes):
+        return [r for r in runs_of_six(value) if r.encode() in out]
+    return [r for r in runs_of_six(value) if r in out]
+
+
+def drawn(alphabet: str, low: int, high: int) -> Values:
+    """A random run of `alphabet`: a letter and a digit in it where the
+    alphabet has both, as a token has."""
+    def random_enough(v: str) -> bool:
+        return all(any(test(c) for c in v) or not any(test(c) for c in alphabet)
+                   for test in (str.isdigit, str.isalpha))
+    return st.text(alphabet, min_size=low, max_size=high).filter(random_enough)
+
+
+# A name in words (`deploymentbot`, `JohnSmith`, `x-access-token`), which the
+# README leaves as a URL's user; a drawn value of that shape is no token.
+_A_NAME = re.compile(r"(?:(?:[a-z]{1,16}|[A-Z][a-z]{2,15})(?:[A-Z][a-z]{2,15})*\d{0,4}"
+                     r"(?:[_\-]+|\Z))+")
+
+URL_USERS = st.one_of(
+    drawn(_ALNUM, 12, 40),  # letters and digits
+    drawn(string.ascii_letters, 12, 40),  # letters only
+    drawn(string.ascii_lowercase, 17, 40),  # lower case only (a word is up to 16)
+    drawn(_ALNUM + "_-", 12, 40).filter(lambda v: v[0].isalnum()),  # with `_` and `-`
+).filter(lambda v: not _A_NAME.fullmatch(v))
+
+GLUED_PREFIXES = (("ghp_", _ALNUM, 36), ("gho_", string.ascii_letters, 36),
+                  ("npm_", _ALNUM, 36), ("hf_", _ALNUM, 34), ("gsk_", _ALNUM, 52),
+                  ("lin_api_", _ALNUM, 40), ("glpat-", _ALNUM + "_-", 20),
+                  ("sk-ant-api03-", _ALNUM + "_-", 95), ("AKIA", string.ascii_uppercase, 16))
+
+
+@st.composite
+def glued(draw: st.DrawFn) -> tuple[str, str]:
+    prefix, alphabet, size = draw(st.sampled_from(GLUED_PREFIXES))
+    body = draw(drawn(alphabet, size, size))
+    spelling = draw(st.sampled_from([
+        "x_{t}_y", "/home/dev/r2/backup_{t}_old.json", "cp {t}_notes.txt /tmp",
+        "KEY_{t}_2", "see old_{t}_", "{t}_bak"]))
+    return spelling.replace("{t}", prefix + body), body
+
+
+@st.composite
+def url_user(draw: st.DrawFn) -> tuple[str, str]:
+    v = draw(URL_USERS)
+    spelling = draw(st.sampled_from([
+        "git clone https://{v}@github.com/org/repo.git", "https://{v}@github.com/o/r",
+        "git remote add origin https://{v}:x-oauth-basic@github.com/o/r.git",
+        "pip install git+https://{v}@github.com/o/r.git", "http://{v}@gitlab.example.com/x"]))
+    return spelling.replace("{v}", v), v
+
+
+@st.composite
+def wrapped_key(draw: st.DrawFn) -> tuple[str, str]:
+    """An Anthropic key (108 characters) cut at a column short of its end, the
+    rest on the next line, as a terminal or an editor wraps it."""
+    body = draw(drawn(_ALNUM + "_-", 93, 93)) + "AA"
+    key = "sk-ant-api03-" + body
+    cut = draw(st.integers(40, 99))
+    newline = draw(st.sampled_from(["\n", "\r\n", "\n  "]))
+    before = draw(st.sampled_from(["", "ANTHROPIC_API_KEY=", "my key:\n", "export X="]))
+    after = draw(st.sampled_from(["", "\n", "\nthen restart", "\n\nthanks"]))
+    return before + key[:cut] + newline + key[cut:] + after, body
+
+
+@st.composite
+def pem(draw: st.DrawFn) -> tuple[str, str]:
+    """A private key whose header and footer are in any case, with runs of
+    spaces or tabs between their words."""
+    kind = draw(st.sampled_from(["RSA ", "EC ", "OPENSSH ", "DSA ", "ENCRYPTED ", ""]))
+    words = (kind + "PRIVATE KEY").split()
+    gap = draw(st.sampled_from([" ", "  ", "   ", "\t", " \t"]))
+    case = draw(st.sampled_from([str.upper, str.lower, str.title]))
+    label = case(gap.join(words))
+    lines = draw(st.lists(drawn(_ALNUM + "+/", 64, 64), min_size=1, max_size=5))
+    body = "\n".join(lines)
+    dashes = draw(st.sampled_from(["-----", "----"]))
+    head = f"{dashes}{case('begin')}{gap}{label}{dashes}"
+    foot = f"{dashes}{case('end')}{gap}{label}{dashes}"
+    before = draw(st.sampled_from(["", "here is the key:\n", "$ cat id_rsa\n"]))
+    after = draw(st.sampled_from(["", "\n", "\nthanks"]))
+    return before + head + "\n" + body + "\n" + foot + after, "".join(lines)
+
+
+CLASSES: dict[str, Any] = {"url-user": url_user(), "glued": glued(),
+                           "wrapped": wrapped_key(), "pem": pem()}
+
+
+def _check_gate(case: tuple[str, str]) -> None:
+    from vibe_vault.redact import DEFAULT
+
+    text, v = case
+    out, n = DEFAULT.redact(text)
+    assert n >= 1 and not shown(out, v), (text, out)
+
+
+@settings(max_examples=examples(150, 1500), deadline=None)
+@given(st.one_of(*CLASSES.values()))
+def test_the_gate_leaves_no_run_of_six_of_the_value(case: tuple[str, str]) -> None:
+    _check_gate(case)
+
+
+# (not the title: Claude Code's title is one line of words, which a wrapped
+# key or a key block never is)
+PLACES = st.lists(st.sampled_from(["prompt", "answer", "command", "output", "error"]),
+                  min_size=1, max_size=3, unique=True)
+
+
+@settings(max_examples=examples(25, 250), deadline=None)
+@given(st.one_of(*CLASSES.values()), PLACES)
+def test_folded_the_value_is_in_no_note_or_state(case: tuple[str, str],
+                                                 where: list[str]) -> None:
+    text, v = case
+    note, state = _fold(text, where, v)
+    assert not shown(note, v), (text, where)
+    assert not shown(state, v), (text, where)
+
+
+def test_a_users_name_in_a_url_is_left() -> None:
+    from vibe_vault.redact import DEFAULT
+
+    for text in ("https://user@example.com/repo", "https://jenkins_deploy@ci.example.com/x",
+                 "https://deploymentbot@git.example.com/r", "ssh://git@github.com/o/r",
+                 "https://JohnSmith@bitbucket.org/team/repo.git",
+                 "git clone https://x-access-token@github.com/o/r",
+                 "https://deploy01@git.example.com/r"):
+        assert DEFAULT.redact(text) == (text, 0), text
+
+
+def test_a_full_key_on_its_line_does_not_take_the_next_line() -> None:
+    from vibe_vault.redact import DEFAULT
+
+    key = "sk-ant-api03-" + "Ab3Cd6Ef9G" * 9 + "xyzAA"
+    out, n = DEFAULT.redact(key + "\nDone")
+    assert out == "[REDACTED:anthropic-key]\nDone" and n == 1
