@@ -116,8 +116,55 @@ def pem(draw: st.DrawFn) -> tuple[str, str]:
     return before + head + "\n" + body + "\n" + foot + after, "".join(lines)
 
 
+# Values of the forms that name a secret: letters only, lower case only,
+# letters and digits, or with punctuation (as the way it is written allows:
+# `bare` YAML's bare word, `shell` a shell's, `single` in '…', `double` in "…", `xml`
+# an element's text).
+_PUNCT = {"bare": "!%+-.:=@^_~*?/", "shell": "%+-.:=@^_~/", "single": "!%+-.:=@^_~#*?,/&|;()[]{}\" ",
+          "double": "!%+-.:=@^_~#*?,/&|;()[]{}' ", "xml": "!%+-.:=@^_~#*?,/|;()[]{}'\" "}
+_NAME_IN_CAPITALS = re.compile(r"[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+")
+
+
+def named_value(how: str) -> Values:
+    def random_enough(v: str) -> bool:  # (what no reader takes for a word or a placeholder)
+        return (len(set(v)) >= 5 and v.strip() == v and "  " not in v and ".." not in v
+                and not _NAME_IN_CAPITALS.fullmatch(v) and v[0] not in "&|>-#{*")
+    return st.one_of(drawn(string.ascii_letters, 10, 24), drawn(string.ascii_lowercase, 10, 24),
+                     drawn(_ALNUM, 10, 24), drawn(_ALNUM + _PUNCT[how], 10, 24)).filter(
+        random_enough)
+
+
+STRUCTURED: tuple[tuple[str, str], ...] = (
+    ("export DB_PASSWORD=$'{v}'", "single"), ("export API_TOKEN=$'{v}'", "single"),
+    ("os.getenv('API_KEY', '{v}')", "single"), ('os.environ.get("DB_PASSWORD", "{v}")', "double"),
+    ("ENV.fetch('SECRET_TOKEN', '{v}')", "single"), ("env('DB_PASSWORD', '{v}')", "single"),
+    ("git config --global github.token {v}", "shell"),
+    ("git config hub.oauthtoken '{v}'", "single"), ('git config --local x.password "{v}"', "double"),
+    ("<password>{v}</password>", "xml"), ("<clientSecret>{v}</clientSecret>", "xml"),
+    ("<server><id>x</id><username>bob</username><password>{v}</password></server>", "xml"),
+    ("<ApiKey>{v}</ApiKey>", "xml"), ('<add key="ApiKey" value="{v}" />', "double"),
+    ("<add key='DbPassword' value='{v}'/>", "single"),
+    ('env:\n  - name: API_SECRET\n    value: "{v}"', "double"),
+    ("- name: DB_PASSWORD\n  value: {v}", "bare"), ("- name: API_TOKEN\n  value: '{v}'", "single"),
+    ('{"name": "API_KEY", "value": "{v}"}', "double"),
+    ("password: |\n  {v}\n", "single"), ("db:\n  password: >-\n    {v}\n  user: app", "single"),
+    ("password: &pw {v}", "bare"), ("api_token: &tok '{v}'", "single"),
+    ("requests.get(url, auth=('admin', '{v}'))", "single"),
+    ('HTTPBasicAuth("admin", "{v}")', "double"),
+)
+
+
+@st.composite
+def structured(draw: st.DrawFn) -> tuple[str, str]:
+    spelling, how = draw(st.sampled_from(STRUCTURED))
+    v = draw(named_value(how))
+    before = draw(st.sampled_from(["", "run this:\n", "# settings\n"]))
+    after = draw(st.sampled_from(["", "\n", "\nthen restart the app"]))
+    return before + spelling.replace("{v}", v) + after, v
+
+
 CLASSES: dict[str, Any] = {"url-user": url_user(), "glued": glued(),
-                           "wrapped": wrapped_key(), "pem": pem()}
+                           "wrapped": wrapped_key(), "pem": pem(), "structured": structured()}
 
 
 def _check_gate(case: tuple[str, str]) -> None:
@@ -158,6 +205,20 @@ def test_a_users_name_in_a_url_is_left() -> None:
                  "https://JohnSmith@bitbucket.org/team/repo.git",
                  "git clone https://x-access-token@github.com/o/r",
                  "https://deploy01@git.example.com/r"):
+        assert DEFAULT.redact(text) == (text, 0), text
+
+
+def test_structured_look_alikes_redact_nothing() -> None:
+    from vibe_vault.redact import DEFAULT
+
+    for text in ("<passwordPolicy>strong</passwordPolicy>", "<token>${TOKEN}</token>",
+                 '<add key="ApiKey" value="$(ApiKey)" />', '<add key="Theme" value="darkmode" />',
+                 "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db",
+                 "- name: LOG_LEVEL\n  value: debugging", "os.getenv('API_KEY', None)",
+                 "os.getenv('API_KEY', 'your-key-here')", "os.getenv('HOME', '/home/me')",
+                 "git config --global --unset github.token", "git config --get github.token",
+                 "git config user.name 'Jane Doe'", "requests.get(url, auth=('admin', password))",
+                 "auth=(user, pw)", "password: |\n  ${DB_PASSWORD}\n"):
         assert DEFAULT.redact(text) == (text, 0), text
 
 

@@ -412,7 +412,67 @@ def _config_rules() -> tuple[Rule, ...]:
     )
 
 
-CONFIG_RULES = _config_rules()
+def _structured_rules() -> tuple[Rule, ...]:
+    """A secret given a name in a structure other than `name = value`: an XML
+    element or `<add key=… value=…/>`, a Kubernetes env entry (`- name: X` then
+    `value: …`, or its JSON), a default of an environment lookup, a `git
+    config` setting, a Python `auth=(user, password)` tuple. Judged as
+    `config-secret` is (placeholders pass)."""
+    def rule(triggers: tuple[str, ...], pattern: str, samples: tuple[str, ...],
+             look_alike: str) -> Rule:
+        return Rule("config-secret", triggers, "(?i)" + pattern, samples, look_alike)
+
+    def quoted(v: _Values, low: int = 4) -> str:
+        return (f"(?:'(?P<{v._name()}>[^'\\n]{{{low},200}})'"
+                f"|\"(?P<{v._name()}>{_NOT_VAR}[^\"\\n]{{{low},200}})\")")
+
+    # A name that ends in a word meaning a secret (`password`, `clientSecret`,
+    # `apiKey`): `passwordPolicy` or `tokenEndpoint` names no secret.
+    ends_secret = (r"[\w:.\-]*(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd"
+                   r"|(?:api|access|secret|private|auth|client|master|account)[_\-]?key)")
+    xml, add, k8s, env, git, auth = (_Values() for _ in range(6))
+    return (
+        rule(("</",),
+             r"<(?P<tag>" + ends_secret + r")(?:\s[^<>]*)?>[ \t]*(?P<" + xml._name()
+             + r">[^<>\s][^<>\n]{3,199}?)[ \t]*</(?P=tag)>",
+             ("<password>⟦«a14»⟧</password>", "<clientSecret>⟦«a16»⟧</clientSecret>",
+              "<server><id>x</id><username>bob</username><password>⟦«a16»⟧</password></server>"),
+             "<passwordPolicy>strong</passwordPolicy><token>${TOKEN}</token>"),
+        rule(("<add key",),
+             r"<add\s+key\s*=\s*[\"']" + _SECRET_VAR + r"[\"']\s+value\s*=\s*" + quoted(add),
+             ('<add key="ApiKey" value="⟦«a24»⟧" />', "<add key='DbPassword' value='⟦«a16»⟧'/>"),
+             '<add key="ApiKey" value="$(ApiKey)" /><add key="Theme" value="dark" />'),
+        rule(("name:", '"name"'),
+             r"(?:\bname:[ \t]*[\"']?" + _SECRET_VAR + r"[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]+)?"
+             r"value:[ \t]*(?:" + quoted(k8s, 1) + r"|(?P<" + k8s._name()
+             + r">[^\s\"'#{][^\s\"']{3,199}))"
+             + r"|\"name\"\s*:\s*\"" + _SECRET_VAR + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<"
+             + k8s._name() + r">[^\"\n]{4,200})\")",
+             ('env:\n  - name: API_SECRET\n    value: "⟦«a14»⟧"',
+              "- name: DB_PASSWORD\n  value: ⟦«a14»⟧",
+              '{"name": "API_KEY", "value": "⟦«a20»⟧"}'),
+             "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db"),
+        rule(("getenv", "environ.get", "env.get", "env(", "env.fetch("),
+             r"(?:getenv|environ\.get|env\.get|\benv|env\.fetch)\(\s*['\"]" + _SECRET_VAR
+             + r"['\"]\s*,\s*" + quoted(env),
+             ("os.getenv('API_KEY', '⟦«a16»⟧')", 'os.environ.get("DB_PASSWORD", "⟦«a16»⟧")',
+              "ENV.fetch('SECRET_TOKEN', '⟦«a16»⟧')", "env('DB_PASSWORD', '⟦«a12»⟧')"),
+             "os.getenv('API_KEY', 'your-key-here'); os.getenv('API_KEY', None)"),
+        rule(("git config",),
+             r"\bgit\s+config\b[^\n|;&]*?\s[\w.\-]*(?:token|password|passwd|secret"
+             r"|api[_\-]?key|pass)[\w\-]*\s+" + git.any(),
+             ("git config --global github.token ⟦«a16»⟧", "git config hub.oauthtoken '⟦«a20»⟧'"),
+             "git config --global --unset github.token; git config --get github.token"),
+        rule(("auth=", "auth =", "auth(", "auth ("),
+             r"(?:\bauth\s*=\s*\(|auth\s*\()\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.]+)\s*,\s*"
+             + quoted(auth) + r"\s*\)",
+             ("requests.get(url, auth=('admin', '⟦«a14»⟧'))",
+              'HTTPBasicAuth("admin", "⟦«a14»⟧")'),
+             "requests.get(url, auth=('admin', password)); auth=(user, pw)"),
+    )
+
+
+CONFIG_RULES = _config_rules() + _structured_rules()
 
 
 # A password said in prose, in English or another language: "my password is
@@ -978,9 +1038,17 @@ RULES: tuple[Rule, ...] = (
         # A quoted value may hold spaces (a passphrase); a bare one ends at one,
         # and never starts with a colon: `test_auth.py::test_auth` is a pytest
         # test's id, `Token::new` a path, not a name given a value.
-        r"(?:\"(?P<v>[^\"\n]{4,200})\"|'(?P<v2>[^'\n]{4,200})'"
+        # YAML may name the value first (an anchor, `&pw`), or give it as a
+        # block (`password: |`, the value on the next line, indented); a shell
+        # may quote it ANSI-C's way (`$'…'`).
+        r"(?:&[\w\-]+[ \t]+)?"
+        r"(?:\"(?P<v>[^\"\n]{4,200})\"|\$?'(?P<v2>[^'\n]{4,200})'"
+        # (the block's indent may be gone: a tool's output is shown with its
+        # lines' leading spaces taken off)
+        r"|[|>][-+]?[ \t]*\r?\n[ \t]*(?P<v4>[^\s\"'][^\n]{3,199}?)(?=[ \t]*(?:\r?\n|$))"
         r"|(?P<v3>(?!:)[^\s\"'`,;)}\]]{4,}))",
         ("DB_PASSWORD=⟦SuperSecretPassword⟧", '"password": "⟦CorrectHorseBattery⟧"',
+         "export DB_PASSWORD=$'⟦«a16»⟧'", "password: |\n  ⟦«a16»⟧\n", "password: &pw ⟦«a16»⟧",
          'passphrase = "⟦correct horse battery staple⟧"', "API_KEY=⟦test_«a16»⟧",
          "client_secret: ⟦«a32»⟧", "SMTP_PASS=⟦«a12»⟧", "STRIPE_KEY=⟦«a24»⟧",
          '{{"db_pass": "⟦«a12»⟧"}}', "//registry.npmjs.org/:_auth=⟦«b24»=⟧",

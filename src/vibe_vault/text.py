@@ -16,7 +16,10 @@ _WRAPPERS = (
     r"|bash-stdout|bash-stderr|task-notification|new-diagnostics|context)\b[^>]*>"
     r"[\s\S]*?(?:</\1>|\Z)"
 )
-_ANY_TAG = r"</?[a-z][a-z0-9_-]*(?:\s[^<>]*)?>"
+# A tag the words are shown without; not one named for a secret (`<password>`,
+# `<api_key>`): without it, its value would reach the redaction gate as a bare word.
+_ANY_TAG = (r"</?(?![a-z0-9_-]*(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd"
+            r"|key)(?![a-z0-9_-]))[a-z][a-z0-9_-]*(?:\s[^<>]*)?>")
 _COMMAND_NAME = r"<command-name>\s*([^<]*?)\s*</command-name>"
 _COMMAND_ARGS = r"<command-args>([\s\S]*?)</command-args>"
 _DATA_URI = r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}"
