@@ -127,7 +127,9 @@ _NAME_IN_CAPITALS = re.compile(r"[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+")
 
 def named_value(how: str) -> Values:
     def random_enough(v: str) -> bool:  # (what no reader takes for a word or a placeholder)
+        # (nor code: `A00012(` reads as a call whose `)` was cut off, left as code is)
         return (len(set(v)) >= 5 and v.strip() == v and "  " not in v and ".." not in v
+                and not re.match(r"[A-Za-z_]\w*\(", v)
                 and not _NAME_IN_CAPITALS.fullmatch(v) and v[0] not in "&|>-#{*")
     return st.one_of(drawn(string.ascii_letters, 10, 24), drawn(string.ascii_lowercase, 10, 24),
                      drawn(_ALNUM, 10, 24), drawn(_ALNUM + _PUNCT[how], 10, 24)).filter(
@@ -157,14 +159,47 @@ STRUCTURED: tuple[tuple[str, str], ...] = (
 @st.composite
 def structured(draw: st.DrawFn) -> tuple[str, str]:
     spelling, how = draw(st.sampled_from(STRUCTURED))
-    v = draw(named_value(how))
+    # (a bare word of letters after `password: ` may be one saying what it is,
+    # `password: required`, which the README leaves: bare values hold a digit)
+    v = draw(named_value(how).filter(lambda v: how != "bare" or any(c.isdigit() for c in v)))
     before = draw(st.sampled_from(["", "run this:\n", "# settings\n"]))
     after = draw(st.sampled_from(["", "\n", "\nthen restart the app"]))
     return before + spelling.replace("{v}", v) + after, v
 
 
-CLASSES: dict[str, Any] = {"url-user": url_user(), "glued": glued(),
-                           "wrapped": wrapped_key(), "pem": pem(), "structured": structured()}
+def _bits(v: str) -> float:
+    """Shannon entropy a character (gitleaks' measure of a generic key)."""
+    from collections import Counter
+    from math import log2
+
+    return -sum(n / len(v) * log2(n / len(v)) for n in Counter(v).values())
+
+
+# A key said in prose must look like one (README): a letter and a digit, 3.5
+# bits a character or more, not a hex digest.
+PROSE_KEYS = st.one_of(drawn(_ALNUM, 16, 40), drawn(string.ascii_lowercase + string.digits, 16, 40),
+                       drawn(_ALNUM + "_-+/=", 16, 40).filter(lambda v: v[0].isalnum()
+                                                              and v[-1].isalnum())).filter(
+    lambda v: _bits(v) >= 3.5 and not re.fullmatch(r"[0-9a-f]+", v))
+
+
+@st.composite
+def prose(draw: st.DrawFn) -> tuple[str, str]:
+    spelling = draw(st.sampled_from([
+        "the API key is {v}", "The API key is {v}.", "my access key is {v}, thanks",
+        "the token for staging was {v}", "Mein Token lautet {v}", "Der API-Schlüssel ist {v}.",
+        "la clé API est {v}", "le jeton est {v}", "the secret key is: {v}",
+        "key id AKIAZ7QW3RT5YU2IO4PA secret {k}", "the aws secret key is {k} for prod"]))
+    if "{k}" in spelling:  # an AWS secret: 40 of base64, both cases
+        v = draw(drawn(_ALNUM + "+/", 40, 40).filter(
+            lambda k: any(c.islower() for c in k) and any(c.isupper() for c in k)))
+        return spelling.replace("{k}", v), v
+    v = draw(PROSE_KEYS)
+    return spelling.replace("{v}", v), v
+
+
+CLASSES: dict[str, Any] = {"url-user": url_user(), "glued": glued(), "wrapped": wrapped_key(),
+                           "pem": pem(), "structured": structured(), "prose": prose()}
 
 
 def _check_gate(case: tuple[str, str]) -> None:
@@ -219,6 +254,17 @@ def test_structured_look_alikes_redact_nothing() -> None:
                  "git config --global --unset github.token", "git config --get github.token",
                  "git config user.name 'Jane Doe'", "requests.get(url, auth=('admin', password))",
                  "auth=(user, pw)", "password: |\n  ${DB_PASSWORD}\n"):
+        assert DEFAULT.redact(text) == (text, 0), text
+
+
+def test_prose_about_keys_redacts_nothing() -> None:
+    from vibe_vault.redact import DEFAULT
+
+    for text in ("the API key is stored in the vault", "the token is expired",
+                 "the API key is required for every request.", "the token is 0123456789abcdef",
+                 "Das Token ist abgelaufen.", "la clé API est obligatoire",
+                 "the key is in ~/.config/app.toml", "the token is valid_until_tomorrow",
+                 "the access key is AKIA-style, twenty characters"):
         assert DEFAULT.redact(text) == (text, 0), text
 
 

@@ -597,6 +597,9 @@ class _Replacer:
         if self.kind == "secret-assignment":
             groups = match.groupdict()
             sep = groups.get("sep") or ""
+            if groups.get("v4") is not None:  # a YAML block's text: a literal, never code
+                return secret in self.allow or secret.startswith("[REDACTED") or bool(
+                    rx(_NOT_A_LITERAL).match(secret))
             if groups.get("v3") is not None and sep != sep.strip():
                 if "=" in sep:  # `password = user_password`: code
                     if rx(_IDENTIFIER).match(secret) and reads_as_word(secret):

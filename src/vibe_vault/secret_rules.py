@@ -432,6 +432,10 @@ def _structured_rules() -> tuple[Rule, ...]:
                    r"|(?:api|access|secret|private|auth|client|master|account)[_\-]?key)")
     xml, add, k8s, env, git, auth = (_Values() for _ in range(6))
     return (
+        # A shell's ANSI-C quoting (`X_PASSWORD=$'…'`): a literal, never code.
+        rule(("=$'",),
+             r"(?<![a-z0-9_])" + _SECRET_VAR + r"=\$'(?P<v>[^'\n]{4,200})'",
+             ("export DB_PASSWORD=$'⟦«a16»⟧'",), "export DB_PASSWORD=$'\\n'"),
         rule(("</",),
              r"<(?P<tag>" + ends_secret + r")(?:\s[^<>]*)?>[ \t]*(?P<" + xml._name()
              + r">[^<>\s][^<>\n]{3,199}?)[ \t]*</(?P=tag)>",
@@ -575,6 +579,19 @@ PROSE_RULES = (
           "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
           "パスワードは⟦«a12»⟧です".replace("です", " です")),
          "Passwort: erforderlich. Le mot de passe est obligatoire. пароль: обязательно"),
+    # A key or a token said in prose (`the API key is X`, `Mein Token lautet X`,
+    # `la clé API est X`): judged as gitleaks' generic key is (a letter and a
+    # digit, as random as a key), since "the token is stored" says no key.
+    Rule("generic-key", ("token", "key", "clé", "schlüssel", "jeton"),
+         r"(?i)(?:(?:api|access|secret(?:[ _\-]?access)?|auth|private)[ _\-]?key|token"
+         r"|clé(?: d'| )api|api-schlüssel|schlüssel|jeton)(?![a-z0-9])"
+         r"(?:[ \t]+(?:for|of|to|on|für|pour|de)[ \t]+[^\n.;:=]{1,40}?)?"
+         r"[ \t]+(?:is|was|lautet|ist|war|est|était|es|era|é|è)[ \t]*:?[ \t]*"
+         r"(?P<v>[A-Za-z0-9_\-+/=.]{12,200}?)(?=[.,;:!?)\]'\"]*(?:\s|$))",
+         ("the API key is ⟦«a20»⟧", "Mein Token lautet ⟦«a20»⟧.",
+          "la clé API est ⟦«a20»⟧", "the token for staging was ⟦«a24»⟧"),
+         "the API key is stored in the vault; the token is 1234567890abcdef; the key is "
+         "required_for_all"),
     # A PIN said with its digits: `the PIN is 4821`, `PIN: 4821`, `PIN-Code: 4821`.
     Rule("prose-password", ("pin",),
          r"(?i)(?<![a-z])(?:pin(?:[ \-]?(?:code|kode|number|no\.?))?|code pin|pincode)"
@@ -752,17 +769,23 @@ RULES: tuple[Rule, ...] = (
          "PuTTYgen makes keys"),
     # An AWS credentials file as the console exports it (CSV): the secret
     # follows the key id. Before aws-access-key, which hides the id.
+    # (or in prose after it, `key id AKIA… secret …`: 40 characters of base64
+    # with a capital and a small letter, within 40 characters of the id)
     Rule("aws-secret-key", ("akia", "asia"),
-         B + r"(?:AKIA|ASIA)[0-9A-Z]{16}[,;\t |]+\"?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+         B + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?:[,;\t |]+\"?|[^\n]{1,40}?(?<![A-Za-z0-9/+=]))"
+         r"(?P<v>(?=[A-Za-z0-9/+=]{0,39}[a-z])(?=[A-Za-z0-9/+=]{0,39}[A-Z])[A-Za-z0-9/+=]{40})"
+         r"(?![A-Za-z0-9/+=])",
          ("User name,Password,Access key ID,Secret access key,Console login link\n"
-          "deploy,,AKIA«u16»,⟦«b40»⟧,https://1234.signin.aws.amazon.com/console",), "", SHAPED),
+          "deploy,,AKIA«u16»,⟦«b40»⟧,https://1234.signin.aws.amazon.com/console",
+          "key id AKIA«u16» secret ⟦«b40»⟧"), "", SHAPED),
     Rule("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
          B + r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}" + E,
          ("aws configure set aws_access_key_id ⟦AKIA«u16»⟧",),
          "AKIA is the prefix of an access key id", SHAPED),
     Rule("aws-secret-key", ("aws",),
-         r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b",
-         ("aws_secret_access_key = ⟦«b40»⟧",), "", RUN),
+         r"(?i)aws.{0,20}?(?:secret|private).{0,20}?(?:[=:]|\s(?:is|was)\b:?)\s*[\"']?"
+         r"(?P<v>[A-Za-z0-9/+=]{40})\b",
+         ("aws_secret_access_key = ⟦«b40»⟧", "the aws secret key is ⟦«b40»⟧ for prod"), "", RUN),
     Rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
          B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})" + E,
          ("git remote set-url origin https://⟦ghp_«a36»⟧@github.com/o/r.git",
