@@ -171,8 +171,9 @@ def found(state: Path, texts: list[str], typed: str) -> list[str]:
         # as `vv search` asks: each word also in its other forms the index holds
         q = parse(typed).widened(lambda word: vaultdb.forms_of(conn, word))
         ids = {doc(i, "").session_id: i for i in range(len(texts))}
-        return [texts[ids[h.session_id]] for h in vaultdb.search(conn, q.fts, phrase=q.phrase,
-                                                                  said=q.said, rest=q.rest, limit=50)]
+        return [texts[ids[h.session_id]] for h in vaultdb.search(conn, q.fts, phrase=q.together,
+                                                                  tiers=q.tiers, left_out=q.left_out,
+                                                                  limit=50)]
     finally:
         conn.close()
 

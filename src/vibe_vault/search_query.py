@@ -46,12 +46,17 @@ COLUMNS: dict[str, float] = {
     "compactions": 1.0,  # Claude Code's summary of the conversation when it compacted it
     "models": 1.0,
 }
-# The columns that say what the session was about in words (not the paths of
-# files, commands and actions, nor model names): a session holding every word
-# there ranks before one holding some only in a path (`improve CLAUDE.md`: the
-# session titled "claude-md-improver" before one that wrote `…/CLAUDE.md`).
-SAID = ("title", "prompts", "commits", "errors", "todos", "recaps", "subagents", "answers",
-        "compactions")
+# Where the words of a hit are, in the order hits are ranked by (tiers): a
+# session holding every word in its title or the user's prompts first; then
+# one holding every word in what the user or Claude said (its answers,
+# commits, errors, todos, recaps); then the rest, holding some only in a path,
+# a command, an action, a subagent's work or a compaction summary (which
+# retells the conversation), so `vv search github actions` finds the session
+# titled "add a Github Action" before one that wrote `.github/actions/` or
+# whose subagent listed "Quick actions". Every word typed plainly counts in any
+# of its forms in each.
+ASKED = ("title", "prompts")
+SAID = ("title", "prompts", "commits", "errors", "todos", "recaps", "answers")
 # What a hit's snippet says it matched in, by column.
 PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
          "commands": "command", "errors": "error", "todos": "todo", "recaps": "recap",
@@ -99,13 +104,14 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("fts", "groups", "parts", "phrase", "roots", "stemmed", "terms", "unwanted",
-                 "wanted")
+    __slots__ = ("as_typed", "fts", "groups", "parts", "phrase", "roots", "slots", "stemmed",
+                 "terms", "together", "unwanted", "wanted")
 
     def __init__(self, wanted: list[str], terms: list[tuple[str, bool]], phrase: str = "",
                  unwanted: tuple[str, ...] = (), groups: list[int] | None = None,
                  stemmed: dict[int, str] | None = None,
-                 roots: list[str] | None = None) -> None:
+                 roots: list[str] | None = None,
+                 slots: list[list[str]] | None = None) -> None:
         self.wanted = wanted  # each wanted part, an FTS5 expression
         self.unwanted = unwanted  # the parts left out
         self.terms = terms  # (folded token, is a prefix) of the wanted parts
@@ -120,6 +126,14 @@ class Query:
         # The wanted words as one phrase, when there are several: sessions
         # where they stand together as typed are ranked first.
         self.phrase = phrase
+        # The phrase's words, each with its other forms (`widened`), and the
+        # FTS5 expression of the sessions holding them together, in any of
+        # their forms (up to MAX_TOGETHER phrases), in what was said (SAID):
+        # those rank first.
+        self.slots = slots if slots is not None else []
+        self.together = _together(self.slots) if phrase else ""
+        # ... and as typed, in what was said: those first among them
+        self.as_typed = "{" + " ".join(SAID) + "} : " + phrase if phrase else ""
         self.fts = ""  # the FTS5 MATCH expression
         # Each wanted part as an FTS5 expression of its own (no two alike):
         # what the closest matches are counted by.
@@ -134,23 +148,22 @@ class Query:
         self.parts = tuple(dict.fromkeys(self.wanted))
 
     @property
-    def said(self) -> str:
-        """An FTS5 expression matching the sessions that hold every wanted
-        part in words said (SAID), not only in a path; the unwanted parts
-        left out wherever they are."""
-        expr = self._said()
-        for phrase in self.unwanted:
-            expr = f"({expr}) NOT {phrase}"
-        return expr
+    def tiers(self) -> list[str]:
+        """FTS5 expressions of the sessions holding every wanted part where
+        the hits rank first, then next (ASKED, SAID), then anywhere; each
+        matches the sessions the one before it matches, and more. Without
+        the unwanted parts (`left_out`): FTS5 (3.40) gives bm25 another value
+        for a row of a column filter under a NOT when it ranks a whole query
+        than when asked of that row alone, so the order would depend on a
+        -word that no session holds."""
+        every = " AND ".join(self.wanted)
+        return [*("{" + " ".join(columns) + "} : (" + every + ")" for columns in (ASKED, SAID)),
+                every]
 
     @property
-    def rest(self) -> str:
-        """The sessions matching the query that `said` does not match: those
-        holding a wanted part only in a path, a command, an action, a model."""
-        return f"({self.fts}) NOT {self._said()}"
-
-    def _said(self) -> str:
-        return "{" + " ".join(SAID) + "} : (" + " AND ".join(self.wanted) + ")"
+    def left_out(self) -> str:
+        """An FTS5 expression of the sessions to leave out ("" for none)."""
+        return " OR ".join(self.unwanted)
 
     def widened(self, forms_of: Callable[[str], list[str]]) -> Query:
         """The query with each word typed plainly matching its other forms,
@@ -161,15 +174,39 @@ class Query:
         terms = list(self.terms)
         groups = list(self.groups)
         roots = list(self.roots)
+        slots = [list(slot) for slot in self.slots]
         for part, word in self.stemmed.items():
             forms = [f for f in forms_of(word) if f != word]
             if not forms:
                 continue
+            for slot in slots:
+                if slot == [word]:
+                    slot.extend(forms)
             wanted[part] = "(" + " OR ".join(f'"{f}"' for f in [word, *forms]) + ")"
             terms.extend((f, False) for f in forms)
             groups.extend([part] * len(forms))
             roots.extend([word] * len(forms))
-        return Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots)
+        return Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots, slots)
+
+
+# The most phrases `together` asks for (each a choice of one form of each
+# word): past this, the words only as typed (each phrase is a walk of its
+# words' position lists).
+MAX_TOGETHER = 16
+
+
+def _together(slots: list[list[str]]) -> str:
+    """An FTS5 expression of the sessions holding the words of `slots` next
+    to each other in this order, each in any of its forms, in what was said."""
+    import itertools
+
+    count = 1
+    for slot in slots:
+        count *= len(slot)
+    choices = (itertools.product(*slots) if count <= MAX_TOGETHER
+               else [tuple(slot[0] for slot in slots)])
+    phrases = ['"' + " ".join(words) + '"' for words in choices]
+    return "{" + " ".join(SAID) + "} : (" + " OR ".join(phrases) + ")"
 
 
 class BadQuery(ValueError):
@@ -250,12 +287,22 @@ def parse(text: str) -> Query:
         lone = (len(parts) == 1 and len(parts[0]) == 1 and not parts[0].isascii()
                 and cjk().match(parts[0]) is not None)
         phrase = '"' + " ".join(parts) + '"' + ("*" if prefix or lone else "")
+        halves: list[str] = []
+        if not quoted and not prefix and not folded.isascii():
+            # Korean is written with spaces people often leave out (기본방침
+            # for 기본 방침): a run of Hangul matches with a space anywhere in it.
+            spaced = _spaced(folded)
+            if spaced:
+                phrase = "(" + " OR ".join([phrase, *('"' + " ".join(tokens(alt)) + '"'
+                                                      for alt, _ in spaced)]) + ")"
+                halves = [h for _, pair in spaced for h in pair if len(h) > 1]
         (unwanted if negated else wanted).append(phrase)
         if negated:
             continue
         part = len(wanted) - 1
         pieces = (TOKEN.findall(folded) if folded.isascii()  # (the same, sooner)
                   else [p.group() for p in piece().finditer(folded)])
+        pieces += list(dict.fromkeys(h for h in halves if h not in pieces))
         terms.extend((t, prefix and i == len(pieces) - 1) for i, t in enumerate(pieces))
         groups.extend([part] * len(pieces))
         if not quoted and not prefix:
@@ -269,7 +316,24 @@ def parse(text: str) -> Query:
         raise BadQuery("nothing to look for: words are letters and digits (emoji and "
                        "punctuation alone are not indexed)")
     together = '"' + " ".join(plain) + '"' if len(wanted) > 1 and len(plain) > 1 else ""
-    return Query(wanted, terms, together, tuple(unwanted), groups, stemmed)
+    return Query(wanted, terms, together, tuple(unwanted), groups, stemmed,
+                 slots=[[word] for word in plain])
+
+
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]{2,}")
+
+
+def _spaced(folded: str) -> list[tuple[str, tuple[str, str]]]:
+    """A folded word with a space put in each place inside a run of Hangul
+    (at most 16 runs' places: a sentence typed without spaces is found as
+    typed), with the run's two halves."""
+    out = []
+    for m in _HANGUL.finditer(folded):
+        run = m.group()
+        for k in range(1, len(run)):
+            at = m.start() + k
+            out.append((folded[:at] + " " + folded[at:], (run[:k], run[k:])))
+    return out[:16]
 
 
 def stems(word: str) -> bool:

@@ -886,47 +886,77 @@ def _hit(row: Any, score: float = 0.0) -> Hit:
 
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
-           limit: int = 10, phrase: str = "", said: str = "", rest: str = "") -> list[Hit]:
-    """Sessions matching an FTS5 expression, best first (bm25, with the
-    columns' weights), the newest first among equals. Given `said` and `rest`
-    (the query's sessions holding every word in what was said, and the
-    others: search_query.Query), the sessions `said` matches come first, each
-    ranked by what was said: weights alone let a path said again and again
-    (a file, the commands and actions naming it) outweigh a title, and
-    ranking every hit by both took twice as long (`test`, 10,000 sessions)
-    as ranking the first tier, which most often fills the hits shown. With a
-    `phrase` (the query's words as typed, together), the sessions holding it
-    come first within each.
+           limit: int = 10, phrase: str = "", tiers: list[str] | None = None,
+           left_out: str = "", as_typed: str = "") -> list[Hit]:
+    """Sessions matching an FTS5 expression, best first: by bm25 (with the
+    columns' weights), those holding `phrase` first, the newest first among
+    equals. Given `tiers` (search_query.Query.tiers: the query's sessions
+    holding every word in the title or prompts, in what was said, anywhere;
+    each matching those the one before matches) and `phrase` as the query's
+    `together`, the hits come in stages: those of the first two tiers that
+    hold the words together, then each tier's others, each stage by bm25 of
+    its own expression. A stage is asked only when those before it hold
+    fewer sessions than `limit`: then every one of them is among the hits,
+    and a later stage skips them. `left_out`: sessions it matches are left
+    out of every stage.
+
+    A hit's score says its place: its stage's band (5 for the first, down to
+    1 for the last; 2 for a hit holding `phrase` and 1 for the rest without
+    tiers), and bm25 (b) as b / (1 + b) for the rest, so the scores of the
+    hits, in their order, never increase (bm25 alone weighs the forms of a
+    word each by its own rarity, and the stages' order is not its).
 
     Ranked from the index alone (a doc tells when its session started:
     doc_number), then only the sessions shown are read; a project's are
     picked by their rows, and so are all when the best hold a dead row."""
+    if not tiers:
+        return _searched(conn, fts, project, since, limit, phrase, 1, left_out)
+    stages = [*((f"({tier}) AND ({phrase})", as_typed) for tier in tiers[:2] if phrase),
+              *((tier, "") for tier in tiers)]
     out: list[Hit] = []
-    for expr in ([said, rest] if said and rest else [fts]):
-        out += _searched(conn, expr, project, since, limit - len(out), phrase)
+    for rank, (expr, first) in enumerate(stages):
+        found = {hit.doc for hit in out}
+        out += [hit for hit in _searched(conn, expr, project, since, limit, first,
+                                         2 * (len(stages) - rank) - 1, left_out)
+                if hit.doc not in found][:limit - len(out)]
         if len(out) >= limit:
             break
     return out
 
 
 def _searched(conn: sqlite3.Connection, fts: str, project: str, since: str, limit: int,
-              phrase: str) -> list[Hit]:
-    ranked = _ranked(conn, fts, project, since, limit, phrase, bool(project))
-    hits = _hits_of(conn, [doc for doc, _ in ranked])
+              phrase: str, base: int, left_out: str = "") -> list[Hit]:
+    ranked = _ranked(conn, fts, project, since, limit, phrase, bool(project), left_out)
+    hits = _hits_of(conn, [doc for doc, _, _ in ranked])
     if len(hits) < len(ranked):  # a dead row (no session) among them
-        ranked = _ranked(conn, fts, project, since, limit, phrase, True)
-        hits = _hits_of(conn, [doc for doc, _ in ranked])
-    # A word in most sessions weighs next to nothing in bm25 (its idf is
-    # floored at 1e-6): the score keeps four significant digits, not decimals.
-    return [_hit(hits[doc], float(f"{-score:.4g}")) for doc, score in ranked if doc in hits]
+        ranked = _ranked(conn, fts, project, since, limit, phrase, True, left_out)
+        hits = _hits_of(conn, [doc for doc, _, _ in ranked])
+    return [_hit(hits[doc], score_of(base + together, -score))
+            for doc, score, together in ranked if doc in hits]
+
+
+def score_of(band: int, relevance: float) -> float:
+    """A hit's score: its band (what it holds where), and a relevance of 0 or
+    more (bm25's, or the closest matches' weight) as a fraction below 1. Kept
+    to 4 decimals (rounding keeps the order: it never turns a higher score
+    lower)."""
+    relevance = max(relevance, 0.0)
+    return round(band + relevance / (1.0 + relevance), 4)
 
 
 def _ranked(conn: sqlite3.Connection, fts: str, project: str, since: str, limit: int,
-            phrase: str, join: bool) -> list[tuple[int, float]]:
-    """(doc, bm25) of the best `limit` hits; `join`: only docs with a session."""
-    sql = f"SELECT search.rowid, bm25(search, {WEIGHTS}) AS score FROM search"
+            phrase: str, join: bool, left_out: str = "") -> list[tuple[int, float, int]]:
+    """(doc, bm25, 1 when it holds `phrase` else 0) of the best `limit` hits;
+    `join`: only docs with a session."""
+    together = "0"
+    params: list[Any] = []
+    if phrase:
+        together = "search.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
+        params.append(phrase)
+    sql = f"SELECT search.rowid, bm25(search, {WEIGHTS}) AS score, {together} AS together" \
+          " FROM search"
     where = " WHERE search MATCH ?"
-    params: list[Any] = [fts]
+    params.append(fts)
     if join:
         sql += " JOIN sessions s ON s.doc = search.rowid"
     if project:
@@ -935,12 +965,11 @@ def _ranked(conn: sqlite3.Connection, fts: str, project: str, since: str, limit:
     if since:  # (a doc is its start's second, shifted)
         where += " AND search.rowid >= ?"
         params.append(since_seconds(since) << DOC_BITS)
-    order = " ORDER BY score, search.rowid DESC LIMIT ?"  # (deterministic)
-    if phrase:
-        order = (" ORDER BY search.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
-                 " DESC," + order[len(" ORDER BY"):])
-        params.append(phrase)
-    return [(int(doc), float(score)) for doc, score in
+    if left_out:
+        where += " AND search.rowid NOT IN (SELECT rowid FROM search WHERE search MATCH ?)"
+        params.append(left_out)
+    order = " ORDER BY together DESC, score, search.rowid DESC LIMIT ?"  # (deterministic)
+    return [(int(doc), float(score), int(held)) for doc, score, held in
             conn.execute(sql + where + order, [*params, limit])]
 
 
@@ -954,9 +983,11 @@ def _hits_of(conn: sqlite3.Connection, docs: list[int]) -> dict[int, Any]:
 
 
 def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[str, ...] = (),
-            project: str = "", since: str = "", limit: int = 10) -> list[tuple[Hit, int]]:
+            project: str = "", since: str = "",
+            limit: int = 10) -> list[tuple[Hit, tuple[str, ...]]]:
     """When fewer sessions than asked for hold every wanted part: the sessions
-    holding most of them (at least half), each with how many it holds. People
+    holding most of them (at least half), each with the parts it holds (in
+    the query's order). People
     type a sentence ("agent name shows Agent instead of Claude Code") whose
     every word no one session has; the one they mean holds most of its rarer
     words. So the parts a session holds are weighed by how rare each is (its
@@ -989,6 +1020,7 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
     if not rows:
         return []
     held = {row[7]: 0 for row in rows}
+    holds: dict[int, set[str]] = {row[7]: set() for row in rows}
     weighed = {row[7]: 0.0 for row in rows}
 
     def count_held(docs: list[int], of: list[str]) -> None:
@@ -998,6 +1030,7 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
                     f"SELECT rowid FROM search WHERE search MATCH ? AND rowid IN ({marks})",
                     [part, *docs]):
                 held[doc] += 1
+                holds[doc].add(part)
                 weighed[doc] += weight[part]
 
     def order(row: Any) -> tuple[Any, ...]:
@@ -1011,7 +1044,9 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
         count_held([row[7] for row in rows], common)
     least = max(1, (len(parts) + 1) // 2)
     ranked = sorted((row for row in rows if held[row[7]] >= least), key=order)
-    return [(_hit(row, float(f"{-row[8]:.4g}")), held[row[7]]) for row in ranked[:limit]]
+    # (below every hit holding all the words: search's bands start at 2)
+    return [(_hit(row, score_of(0, weighed[row[7]])),
+             tuple(part for part in parts if part in holds[row[7]])) for row in ranked[:limit]]
 
 
 def forms_of(conn: sqlite3.Connection, word: str) -> list[str]:

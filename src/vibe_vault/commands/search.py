@@ -317,21 +317,22 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
         # (improve: improvements, improver), so sessions holding those are found.
         query = query.widened(lambda word: vaultdb.forms_of(conn, word))
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
-                              limit=max(args.limit or 10, 1), phrase=query.phrase,
-                              said=query.said, rest=query.rest)
+                              limit=max(args.limit or 10, 1), phrase=query.together,
+                              tiers=query.tiers, left_out=query.left_out,
+                              as_typed=query.as_typed)
         limit = max(args.limit or 10, 1)
-        # for each hit, how many wanted parts it holds (all, unless a closest match)
-        held = [len(query.parts)] * len(hits)
+        # for each hit, the wanted parts it holds (all, unless a closest match)
+        held = [query.parts] * len(hits)
         if len(hits) < limit and len(query.parts) > 1:
             # Fewer sessions hold every word than were asked for: the sessions
             # holding most of them follow, said as such (people type sentences).
             found = {hit.doc for hit in hits}
-            near = [(hit, count) for hit, count in vaultdb.closest(
+            near = [(hit, parts) for hit, parts in vaultdb.closest(
                 conn, query.parts, query.unwanted, project=args.project or "",
                 since=since, limit=limit) if hit.doc not in found][:limit - len(hits)]
             hits += [hit for hit, _ in near]
-            held += [count for _, count in near]
-        shown = []
+            held += [parts for _, parts in near]
+        shown: list[tuple[str, str]] = []
         if hits:  # (the snippet's module and the vault's rules it reads by: ~1.5 ms)
             from vibe_vault.snippet import snippet_in
 
@@ -342,8 +343,17 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             if len(set(query.groups)) > 1:
                 weight = vaultdb.weights(conn, query.wanted)
                 weighed = [weight[part] for part in query.groups]
-            shown = [snippet_in(vaultdb.texts_of(conn, hit.doc), query.terms, roots=query.roots,
-                                weights=weighed) for hit in hits]
+            # A closest match's line marks the words of the parts it holds
+            # only (`NEAR(use pnpm)` holds "pnpm", not the phrase "near use",
+            # so "use" is not marked as found).
+            for hit, parts in zip(hits, held, strict=True):
+                keep = [query.wanted[group] in parts for group in query.groups]
+                shown.append(snippet_in(
+                    vaultdb.texts_of(conn, hit.doc),
+                    [t for t, k in zip(query.terms, keep, strict=True) if k],
+                    roots=[r for r, k in zip(query.roots, keep, strict=True) if k],
+                    weights=None if weighed is None else
+                    [w for w, k in zip(weighed, keep, strict=True) if k]))
     finally:
         conn.close()  # the last connection out folds SQLite's write-ahead log back in
     from vibe_vault.search_query import PARTS
@@ -352,7 +362,7 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
     for i, (hit, (column, line)) in enumerate(zip(hits, shown, strict=True)):
         obj = hit_object(cfg, hit, read_note(cfg, hit, 8192), line)
         obj["matched"] = PARTS.get(column, "")
-        obj["words"] = {"held": held[i], "of": len(query.parts) if query else 0}
+        obj["words"] = {"held": len(held[i]), "of": len(query.parts) if query else 0}
         objects.append(obj)
     if args.json:
         import json

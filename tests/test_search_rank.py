@@ -1,0 +1,162 @@
+"""Where the words are decides a hit's place, whatever form they are in.
+
+Sessions are generated (through test_search_parts' transcript maker) each
+holding every word of a query in one place: one session in its title or a
+prompt, decoys in Claude's words (an answer, a commit, an error, a todo, a
+recap) and more decoys in a path, a command, an action, a subagent's work or
+a compaction summary, often many times over (which bm25 alone weighs up).
+Each word stands in the text in a form of its own (plural, past, -ing: one
+the stemmer takes back to the same stem as the form typed). `vv search
+--json` must put the title/prompt session first, every session of Claude's
+words before every session of the rest (the oracle is where the generator
+put the words), and show scores that never increase down the list.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from conftest import Env, examples, in_process
+from test_search_parts import session
+from test_search_scripts import found
+
+ASKED_PLACES = ["custom-title", "later prompt", "queued prompt"]
+SAID_PLACES = ["answer text", "commit subject", "error output", "todo", "away summary"]
+OTHER_PLACES = ["written file", "web search", "command description", "command",
+                "user's shell command", "compaction summary", "task prompt",
+                "task description", "task report", "subagent's prompt", "subagent's answer"]
+# Endings the stemmer takes back to the bare word (a stem of consonants
+# after a vowel, so none of them changes it): each is a form of the others.
+ENDINGS = ["", "s", "ed", "ing"]
+
+
+def stem_word(rng: random.Random) -> str:
+    return "zq" + "".join(rng.choice("bcdfglmnprt") + rng.choice("aiou") for _ in range(3)) \
+        + rng.choice("bdglmnprt")
+
+
+def placed(words: list[str], place: str, times: int) -> str:
+    """The words as the generator writes them in a place (a path joins them)."""
+    return ("-" if place == "written file" else " ").join(words * times)
+
+
+# (no shrinking: a seed is all a case is)
+@settings(max_examples=examples(3, 12), deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_title_or_prompt_holding_every_word_ranks_first(tmp_path_factory: Any,
+                                                        data: st.DataObject) -> None:
+    env = Env(tmp_path_factory.mktemp("rank"))
+    env.here = in_process("search rank")
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    # (two words of four forms each: every phrase of their forms is asked,
+    # search_query.MAX_TOGETHER)
+    stems = list(dict.fromkeys(stem_word(rng) for _ in range(rng.randint(1, 2))))
+    typed = [s + rng.choice(ENDINGS) for s in stems]
+    target = rng.choice(ASKED_PLACES)
+    said = rng.sample(SAID_PLACES, rng.randint(1, 3))
+    other = rng.sample(OTHER_PLACES, rng.randint(3, 7))
+    slug = env.claude / "projects" / "-home-u-proj"
+    where: dict[str, str] = {}  # session: its tier (0 title/prompt, 1 said, 2 other)
+    for i, place in enumerate([target, *said, *other]):
+        sid = str(uuid.UUID(int=i + 1, version=4))
+        tier = 0 if place == target else 1 if place in said else 2
+        # the decoys say the words over and over, in forms of their own
+        forms = [s + rng.choice(ENDINGS) for s in stems]
+        main, agent = session(sid, place, placed(forms, place, 1 if tier == 0 else
+                                                 rng.randint(1, 6)), rng)
+        sub = slug / sid / "subagents"
+        sub.mkdir(parents=True)
+        (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in main))
+        (sub / "agent-a1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in agent))
+        (sub / "agent-a1.meta.json").write_text(json.dumps(
+            {"agentType": "general-purpose", "description": "look around"}))
+        where[sid] = tier
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr.decode()
+    r = env.vv("search", "--json", "--limit", "50", *typed)
+    assert r.returncode == 0, r.stderr.decode()
+    hits = json.loads(r.stdout)
+    got = [(where[h["session_id"]], h["score"], h["matched"]) for h in hits]
+    assert sorted(h["session_id"] for h in hits) == sorted(where), got
+    assert [tier for tier, _, _ in got] == sorted(where.values()), (typed, got)
+    assert all(h["words"] == {"held": len(stems), "of": len(stems)} for h in hits), got
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True), (typed, got)
+    assert got[0][2] in ("title", "prompt"), got
+    # the text output lists them in the same order
+    r = env.vv("search", "--limit", "50", *typed)
+    shown = [line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
+             if line.startswith("  ") and line.count(" · ") == 2]
+    assert shown == [h["session_id"][:8] for h in hits]
+
+
+def write_session(env: Env, i: int, place: str, words: str, rng: random.Random) -> str:
+    sid = str(uuid.UUID(int=i + 1, version=4))
+    main, agent = session(sid, place, words, rng)
+    slug = env.claude / "projects" / "-home-u-proj"
+    sub = slug / sid / "subagents"
+    sub.mkdir(parents=True)
+    (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in main))
+    (sub / "agent-a1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in agent))
+    return sid
+
+
+@settings(max_examples=examples(3, 10), deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_a_closest_match_marks_only_the_words_it_holds(tmp_path_factory: Any,
+                                                       data: st.DataObject) -> None:
+    """A query part glued by punctuation (`NEAR(use`, `auth.py`) is a phrase:
+    a session holding its second word and the query's other word, but not
+    the phrase, holds 1 of the 2 words, and its line marks only the word it
+    holds, in the text output and in --json."""
+    env = Env(tmp_path_factory.mktemp("held"))
+    env.here = in_process("search held")
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    glued, inner, other = (stem_word(rng) for _ in range(3))
+    joiner = data.draw(st.sampled_from(["(", ".", ":", "/", "-"]), label="joiner")
+    place = data.draw(st.sampled_from(["later prompt", "answer text", "todo"]), label="place")
+    # the session says the phrase's second word and the other word, not the phrase
+    sid = write_session(env, 0, place, f"{inner} {other} {glued}s", rng)
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr.decode()
+    query = [f"{glued}{joiner}{inner}", other]
+    r = env.vv("search", "--json", *query)
+    hits = json.loads(r.stdout)
+    assert [h["session_id"] for h in hits] == [sid], hits
+    assert hits[0]["words"] == {"held": 1, "of": 2}, hits
+    assert set(re.findall(r"\*\*(.+?)\*\*", hits[0]["snippet"])) == {other}, hits
+    text = env.vv("search", *query).stdout.decode()
+    assert "holds 1 of the 2 words" in text and f"**{other}**" in text, text
+    assert f"**{inner}**" not in text, text
+
+
+_SYLLABLES = st.integers(0xAC00, 0xD7A3).map(chr)
+
+
+@settings(max_examples=examples(40, 150), deadline=None)
+@given(st.lists(st.text(_SYLLABLES, min_size=1, max_size=3), min_size=2, max_size=2),
+       st.lists(st.text(_SYLLABLES, min_size=2, max_size=4), min_size=1, max_size=6),
+       st.booleans())
+def test_korean_typed_without_its_space_finds_the_text(words: list[str], others: list[str],
+                                                       spaced: bool) -> None:
+    """Two Korean words typed as one (기본방침 for 기본 방침) find the text
+    that holds them with the space, and the one without it; a text holding
+    neither the run nor its halves side by side is not found."""
+    first, second = words
+    target = f"이것은 {first}{' ' if spaced else ''}{second} 입니다"
+    decoys = [d for d in (f"{o} {second} 그리고 {first}" for o in others)
+              if all(run not in d for run in (first + second, f"{first} {second}"))]
+    with tempfile.TemporaryDirectory() as state:
+        got = found(Path(state), [target, *decoys], first + second)
+    assert got == [target], (first, second, got)
