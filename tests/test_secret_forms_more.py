@@ -37,6 +37,18 @@ def shown(out: str | bytes, value: str) -> list[str]:
     return [r for r in runs_of_six(value) if r in out]
 
 
+# What a value is swapped for to see which of its runs the output would hold
+# anyway (`action` of `AAAAaction` is a word of the note around it).
+CONTROL = "\u2063" * 6
+
+
+def leaked(out: str | bytes, control: str | bytes, value: str) -> list[str]:
+    """The runs of 6 of `value` in `out` that are not in `control` (the same
+    output with the value swapped for CONTROL)."""
+    ambient = set(shown(control, value))
+    return [r for r in shown(out, value) if r not in ambient]
+
+
 def drawn(alphabet: str, low: int, high: int) -> Values:
     """A random run of `alphabet`: a letter and a digit in it where the
     alphabet has both, as a token has."""
@@ -207,7 +219,8 @@ def _check_gate(case: tuple[str, str]) -> None:
 
     text, v = case
     out, n = DEFAULT.redact(text)
-    assert n >= 1 and not shown(out, v), (text, out)
+    assert n >= 1 and not leaked(out, DEFAULT.redact(text.replace(v, CONTROL))[0], v), (
+        text, out)
 
 
 @settings(max_examples=examples(150, 1500), deadline=None)
@@ -228,8 +241,9 @@ def test_folded_the_value_is_in_no_note_or_state(case: tuple[str, str],
                                                  where: list[str]) -> None:
     text, v = case
     note, state = _fold(text, where, v)
-    assert not shown(note, v), (text, where)
-    assert not shown(state, v), (text, where)
+    control_note, control_state = _fold(text.replace(v, CONTROL), where, CONTROL)
+    assert not leaked(note, control_note, v), (text, where)
+    assert not leaked(state, control_state, v), (text, where)
 
 
 def test_a_users_name_in_a_url_is_left() -> None:
@@ -274,3 +288,40 @@ def test_a_full_key_on_its_line_does_not_take_the_next_line() -> None:
     key = "sk-ant-api03-" + "Ab3Cd6Ef9G" * 9 + "xyzAA"
     out, n = DEFAULT.redact(key + "\nDone")
     assert out == "[REDACTED:anthropic-key]\nDone" and n == 1
+
+
+@st.composite
+def nested_private(draw: st.DrawFn) -> tuple[str, str]:
+    """A value inside a `<private>` span that holds other spans, before or
+    after them, at any depth; text around it."""
+    v = draw(drawn(_ALNUM, 10, 24))
+    opening = draw(st.sampled_from(["<private>", "<PRIVATE>", '<private reason="x">']))
+    inner = "x"
+    for _ in range(draw(st.integers(1, 3))):
+        inner = f"<private>{inner}</private>"
+    body = draw(st.sampled_from([inner + v, v + inner, inner + " " + v + " " + inner]))
+    closing = draw(st.sampled_from(["</private>", "</PRIVATE>", ""]))
+    before = draw(st.sampled_from(["", "note: ", "a <private>b</private> then "]))
+    after = draw(st.sampled_from(["", " and the rest", "\nmore"]))
+    return before + opening + body + closing + after, v
+
+
+@settings(max_examples=examples(100, 1000), deadline=None)
+@given(nested_private())
+def test_a_nested_private_span_is_hidden_whole(case: tuple[str, str]) -> None:
+    from vibe_vault.text import PRIVATE_MARK, hide_private
+
+    text, v = case
+    out, spans = hide_private(text)
+    assert not shown(out, v) and PRIVATE_MARK in out, (text, out)
+    assert any(v in span for span in spans)
+
+
+@settings(max_examples=examples(10, 100), deadline=None)
+@given(nested_private(), PLACES.filter(lambda where: "prompt" in where))
+def test_folded_a_nested_private_value_is_in_no_note_or_state(
+        case: tuple[str, str], where: list[str]) -> None:
+    text, v = case
+    note, state = _fold(text, where, v)
+    control_note, control_state = _fold(text.replace(v, CONTROL), where, CONTROL)
+    assert not leaked(note, control_note, v) and not leaked(state, control_state, v), text

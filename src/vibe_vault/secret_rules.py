@@ -1068,7 +1068,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:\"(?P<v>[^\"\n]{4,200})\"|\$?'(?P<v2>[^'\n]{4,200})'"
         # (the block's indent may be gone: a tool's output is shown with its
         # lines' leading spaces taken off)
-        r"|[|>][-+]?[ \t]*\r?\n[ \t]*(?P<v4>[^\s\"'][^\n]{3,199}?)(?=[ \t]*(?:\r?\n|$))"
+        r"|[|>][-+]?[ \t]*\r?\n[ \t]*(?P<v4>\S[^\n]{3,199}?)(?=[ \t]*(?:\r?\n|$))"
         r"|(?P<v3>(?!:)[^\s\"'`,;)}\]]{4,}))",
         ("DB_PASSWORD=⟦SuperSecretPassword⟧", '"password": "⟦CorrectHorseBattery⟧"',
          "export DB_PASSWORD=$'⟦«a16»⟧'", "password: |\n  ⟦«a16»⟧\n", "password: &pw ⟦«a16»⟧",

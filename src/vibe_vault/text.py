@@ -145,7 +145,40 @@ def hide_private(text: str) -> tuple[str, list[str]]:
         spans.append(match.group(1))
         return PRIVATE_MARK
 
+    if len(rx(_PRIVATE_OPEN).findall(text)) > 1:
+        return _hide_nested(text)
     return rx(_PRIVATE).sub(hide, text), spans
+
+
+# A tag that opens or closes a private span.
+_PRIVATE_OPEN = r"(?i)<private(?:\s[^>]*)?>"
+_PRIVATE_TAG = r"(?i)(<private(?:\s[^>]*)?>)|</private\s*>"
+
+
+def _hide_nested(text: str) -> tuple[str, list[str]]:
+    """`hide_private` of a text with several opening tags: a span nested in
+    another (`<private><private>a</private>b</private>`) is hidden whole, to
+    the close of the outermost (the first close alone would leave `b`)."""
+    out: list[str] = []
+    spans: list[str] = []
+    depth = last = start = 0
+    for m in rx(_PRIVATE_TAG).finditer(text):
+        if m.group(1) is not None:  # an opening tag
+            if depth == 0:
+                out.append(text[last:m.start()])
+                start = m.end()
+            depth += 1
+        elif depth > 0:  # a close (one with nothing open is a word of the text)
+            depth -= 1
+            if depth == 0:
+                spans.append(rx(_PRIVATE_TAG).sub(" ", text[start:m.start()]))
+                out.append(PRIVATE_MARK)
+                last = m.end()
+    if depth > 0:  # unclosed: the rest of the text
+        spans.append(rx(_PRIVATE_TAG).sub(" ", text[start:]))
+        out.append(PRIVATE_MARK)
+        last = len(text)
+    return "".join(out) + text[last:], spans
 
 
 # Terminal escape sequences (ECMA-48), whole: CSI with its parameters
