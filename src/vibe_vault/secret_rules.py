@@ -436,7 +436,8 @@ def _structured_rules() -> tuple[Rule, ...]:
         rule(("=$'",),
              r"(?<![a-z0-9_])" + _SECRET_VAR + r"=\$'(?P<v>[^'\n]{4,200})'",
              ("export DB_PASSWORD=$'⟦«a16»⟧'",), "export DB_PASSWORD=$'\\n'"),
-        rule(("</",),
+        rule(tuple(f"{w}>" for w in ("password", "passwd", "passphrase", "secret", "token",
+                                     "credential", "credentials", "pass", "pwd", "key")),
              r"<(?P<tag>" + ends_secret + r")(?:\s[^<>]*)?>[ \t]*(?P<" + xml._name()
              + r">[^<>\s][^<>\n]{3,199}?)[ \t]*</(?P=tag)>",
              ("<password>⟦«a14»⟧</password>", "<clientSecret>⟦«a16»⟧</clientSecret>",
@@ -446,16 +447,19 @@ def _structured_rules() -> tuple[Rule, ...]:
              r"<add\s+key\s*=\s*[\"']" + _SECRET_VAR + r"[\"']\s+value\s*=\s*" + quoted(add),
              ('<add key="ApiKey" value="⟦«a24»⟧" />', "<add key='DbPassword' value='⟦«a16»⟧'/>"),
              '<add key="ApiKey" value="$(ApiKey)" /><add key="Theme" value="dark" />'),
-        rule(("name:", '"name"'),
-             r"(?:\bname:[ \t]*[\"']?" + _SECRET_VAR + r"[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]+)?"
+        # (each pattern begins with its literal: the engine skips ahead to it)
+        rule(("name:",),
+             r"name:[ \t]*[\"']?" + _SECRET_VAR + r"[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]+)?"
              r"value:[ \t]*(?:" + quoted(k8s, 1) + r"|(?P<" + k8s._name()
-             + r">[^\s\"'#{][^\s\"']{3,199}))"
-             + r"|\"name\"\s*:\s*\"" + _SECRET_VAR + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<"
-             + k8s._name() + r">[^\"\n]{4,200})\")",
+             + r">[^\s\"'#{][^\s\"']{3,199}))",
              ('env:\n  - name: API_SECRET\n    value: "⟦«a14»⟧"',
-              "- name: DB_PASSWORD\n  value: ⟦«a14»⟧",
-              '{"name": "API_KEY", "value": "⟦«a20»⟧"}'),
+              "- name: DB_PASSWORD\n  value: ⟦«a14»⟧"),
              "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db"),
+        rule(('"name"',),
+             r"\"name\"\s*:\s*\"" + _SECRET_VAR
+             + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<v>[^\"\n]{4,200})\"",
+             ('{"name": "API_KEY", "value": "⟦«a20»⟧"}',),
+             '{"name": "API_KEY", "valueFrom": {"secretKeyRef": {}}}'),
         rule(("getenv", "environ.get", "env.get", "env(", "env.fetch("),
              r"(?:getenv|environ\.get|env\.get|\benv|env\.fetch)\(\s*['\"]" + _SECRET_VAR
              + r"['\"]\s*,\s*" + quoted(env),
@@ -582,7 +586,10 @@ PROSE_RULES = (
     # A key or a token said in prose (`the API key is X`, `Mein Token lautet X`,
     # `la clé API est X`): judged as gitleaks' generic key is (a letter and a
     # digit, as random as a key), since "the token is stored" says no key.
-    Rule("generic-key", ("token", "key", "clé", "schlüssel", "jeton"),
+    # (its triggers the name and the verb, or the name and a word before the
+    # verb: "token" and "key" alone are in most texts of a coding session)
+    Rule("generic-key", ("key is", "key was", "token is", "token was", "key for", "token for",
+                         "key ist", "token ist", "lautet", "clé api", "jeton", "schlüssel"),
          r"(?i)(?:(?:api|access|secret(?:[ _\-]?access)?|auth|private)[ _\-]?key|token"
          r"|clé(?: d'| )api|api-schlüssel|schlüssel|jeton)(?![a-z0-9])"
          r"(?:[ \t]+(?:for|of|to|on|für|pour|de)[ \t]+[^\n.;:=]{1,40}?)?"
