@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import blocks, examples, json_objects, main_files
@@ -37,6 +37,15 @@ DANGLING = {"a", "an", "the", "of", "to", "for", "with", "and", "or", "in", "on"
             "through", "across", "between", "after", "before", "because", "without",
             "during", "until", "against", "toward", "would", "should", "could", "can",
             "have", "has", "is", "are", "my", "your", "their", "when", "while", "how"}
+
+# English function words: those above and the other pronouns, determiners,
+# auxiliaries and conjunctions.
+FUNCTION = DANGLING | {
+    "so", "it", "its", "this", "that", "these", "those", "i", "we", "you", "they", "he",
+    "she", "be", "been", "being", "was", "were", "do", "does", "did", "not", "no", "if",
+    "than", "then", "as", "from", "into", "via", "about", "over", "under", "some", "any",
+    "each", "all", "both", "nor", "yet", "but", "which", "who", "what", "where", "why",
+    "will", "shall", "may", "might", "must", "had", "am", "our", "his", "her", "e.g"}
 
 
 def refuse(t: Transcript, tool: str, remark: str, old: bool) -> None:
@@ -125,6 +134,12 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
      *sorted(DANGLING)])),
     min_size=1, max_size=40).map(" ".join),
        greeting=st.sampled_from(["", "Hey Claude, ", "hi! ", "Hello claude: "]))
+# (found at 6,000 examples: the cut stopped dropping function words at its
+# third word, "aa the of…"; a run of markers was left after the third)
+@example(text="aa the of a to and with for in on at by my your the a an of the a to and with "
+              "for in on at by", greeting="")
+@example(text="now, now, now, aa", greeting="Hey Claude, ")
+@example(text=" ".join(["the", "of", "a", "to", "and"] * 6), greeting="")
 def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str) -> None:
     """The title is a cut of the request's words from their start, after a
     greeting and discourse markers ("now,", "ok. now,"); or, when that cut reads as no
@@ -137,6 +152,11 @@ def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str)
     request = request[0].upper() + request[1:] if greeting or marker else request
     if is_cut_of(title, request):
         return
+    body = title.removesuffix("…")
+    if title.endswith("…") and request.startswith(body) and all(
+            w.lower().strip(",;:-–.?!") in FUNCTION or not w.strip(",;:-–.?!")
+            for w in body.split()):
+        return  # (only function words up to the cut: none could end it)
     tokens = title.split()
     prose = [w for w in tokens if re.fullmatch(r"[^\W\d_][\w'-]*[,.;:!?…)]*", w)]
     assert len(prose) * 2 > len(tokens), (title, request)

@@ -310,7 +310,7 @@ def _openings(text: str) -> list[str]:
     lines = [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()][:8]
     out: list[str] = []
     for k, line in enumerate(lines):
-        for _ in range(3):  # "Hey Claude, ok so I have a question: …"
+        while True:  # "Hey Claude, ok so I have a question: …", "now, now, fix it"
             m = (rx(_GREETING).match(line) or rx(_MARKER).match(line)
                  or rx(_PREAMBLE).match(line))
             if m is None or m.end() >= len(line):
@@ -514,10 +514,17 @@ def _fitted(line: str, limit: int) -> str:
     kept = (head[:clause] if clause >= limit * 0.75
             else head[:space] if space >= limit * 0.4 else head)
     words = kept.split(" ")
-    while len(words) > 3 and (words[-1].lower().strip(",;:-–—(") in _DANGLING
-                              or not words[-1].strip(",;:-–—(")):
-        words.pop()
-    return " ".join(words).rstrip(",;:-–—( ") + "…"
+    # (the cut ends on its last word that may end one; words that are all
+    # function words, "the of a to…", have none and are kept as cut)
+    last = next((k for k in range(len(words) - 1, -1, -1) if _may_end(words[k])), -1)
+    return " ".join(words[:last + 1] if last >= 0 else words).rstrip(",;:-–—( ") + "…"
+
+
+def _may_end(word: str) -> bool:
+    """Whether a cut title may end on this word: not on one that announces
+    the words cut off (`of`, `the`), nor on a bare mark."""
+    bare = word.lower().strip(",;:-–—(")
+    return bool(bare) and bare not in _DANGLING
 
 
 # An answer's closing lines that ask the user to choose or say: options below
