@@ -108,9 +108,25 @@ def test_a_request_after_statements_titles_the_session(
     t.prompt(prompt)
     t.say("On it.")
     title = title_of(t.state())
-    assert len(title) <= 80, title
+    assert len(title) <= 100, title
     assert is_words_of(title, prompt), (title, prompt)
     assert holds_request(title, form, obj), (title, prompt)
+    if end or after is None:
+        # The object ends where the prompt shows it does (a mark or the prompt's
+        # end): a title that starts few enough characters before that end holds
+        # the object whole, not cut inside it (review 21 F2).
+        assert holds_object(title, prompt, asked), (title, prompt)
+
+
+def holds_object(title: str, prompt: str, asked: str) -> bool:
+    """The title holds the request to its object's last word, when it starts
+    at most 100 characters (the title's room, an 80-character limit and the
+    quarter more it may take to end an object) before the request's end (its
+    mark included)."""
+    text, body = flat(prompt), flat(title.removesuffix("…")).rstrip(".?!")
+    start = text.find(body)
+    stop = text.rfind(flat(asked)) + len(flat(asked))
+    return start < 0 or stop - start > 100 or flat(asked).rstrip(".?!") in flat(title)
 
 
 @settings(max_examples=examples(40, 200), deadline=None)
@@ -296,3 +312,92 @@ def test_a_request_that_points_back_keeps_what_it_points_at(
     title = title_of(t.state())
     assert flat(title).startswith("i suppose we don't have"), (title, prompt)
     assert is_cut_of(title, prompt), (title, prompt)
+
+
+# -- the object (review 21 F2) -----------------------------------------------------
+
+POINTED = ["modify this approach", "rework this design", "change that plan",
+           "simplify this flow", "extend it"]
+
+
+@settings(max_examples=examples(40, 200), deadline=None)
+@given(folders=st.lists(plain, min_size=1, max_size=3), name=plain,
+       ask=st.sampled_from(["I'd like to", "we should", "can you", "please"]),
+       pointed=st.sampled_from(POINTED), more=st.lists(plain, min_size=4, max_size=14),
+       lead=st.sampled_from(["Can you read", "Please look at", "Read"]))
+def test_a_request_that_points_at_a_file_before_it_keeps_the_file(
+        folders: list[str], name: str, ask: str, pointed: str, more: list[str],
+        lead: str) -> None:
+    """"Can you read docs/x.md, I'd like to modify this approach: …" (a318ad73)
+    was titled "I'd like to modify this approach: …", which does not say which
+    approach. When the clause that names the file and the request pointing at
+    it fit in a title's room (100 characters), the title holds both."""
+    path = "/".join([*folders, f"{name}.md"])
+    named = f"{lead} {path}, {ask} {pointed}"
+    prompt = f"{named}: {' '.join(more)}, and {' '.join(reversed(more))}."
+    t = Transcript()
+    t.prompt(prompt)
+    t.say("Sure.")
+    title = title_of(t.state())
+    assert is_words_of(title, prompt), (title, prompt)
+    assert len(title) <= 100, title
+    if len(named) <= 100:
+        assert path in title and flat(pointed) in flat(title), (title, prompt)
+
+
+TOOLS = ["the Explore task in sub-agents with {} model", "a subagent with the {} model",
+         "{} agents in parallel", "the {} skill"]
+
+
+@settings(max_examples=examples(40, 200), deadline=None)
+@given(tool=st.sampled_from(TOOLS), model=plain, verb=st.sampled_from(
+    ["give me an overview of", "summarize", "find", "review", "list"]),
+       obj=st.lists(plain, min_size=3, max_size=9).filter(
+           lambda obj: obj[-1] not in FUNCTION_WORDS),  # (an object ends on a word of meaning)
+       how=st.sampled_from(["Use", "Run"]))
+def test_a_request_through_a_tool_keeps_what_it_asks_for(
+        tool: str, model: str, verb: str, obj: list[str], how: str) -> None:
+    """"Use the Explore task in sub-agents with Haiku model to give me an
+    overview of the code organization in the … project" (29ccd257) was
+    titled up to "…give me an overview…". When the whole request is past a
+    title's room and what it asks for ("give me an overview of …") fits in
+    it, the title is what it asks for; else it holds the request's start."""
+    through = f"{how} {tool.format(model)}"
+    work = f"{verb} the {' '.join(obj)}"
+    prompt = f"{through} to {work}"
+    t = Transcript()
+    t.prompt(prompt)
+    t.say("Sure.")
+    title = title_of(t.state())
+    assert is_words_of(title, prompt), (title, prompt)
+    assert len(title) <= 100, title
+    if len(prompt) <= 100:
+        assert title == prompt, (title, prompt)
+    elif len(work) <= 100:
+        assert flat(title) == flat(work), (title, prompt)
+    else:
+        assert is_cut_of(title, prompt), (title, prompt)
+
+
+def test_examples_of_review_21_hold_the_request_and_its_object() -> None:
+    """The three titles review 21 found cut before their object (its F2)."""
+    cases = {
+        "Can you read docs/architecture/shadow-branch-suffixes.md, I'd like to modify this "
+        "approach: I don't think we need suffixes but instead we just use one branch, is "
+        "there overlap in files we continue. Can you ultrathink about it?":
+            ["shadow-branch-suffixes.md", "modify this approach"],
+        "for the change in cmd/entire/cli/hooks_claudecode_handlers.go I think if we fail "
+        "to open the repository in that case we should bail out and return an error, or?":
+            ["bail out and return an error"],
+        "Use the Explore task in sub-agents with Haiku model to give me an overview of the "
+        "code organization in the /workspace/claude-code-log project":
+            ["give me an overview of the code organization in the /workspace/claude-code-log"
+             " project"],
+    }
+    for prompt, wants in cases.items():
+        t = Transcript()
+        t.prompt(prompt)
+        t.say("Sure.")
+        title = title_of(t.state())
+        for want in wants:
+            assert want.lower() in flat(title), (title, prompt)

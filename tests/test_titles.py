@@ -76,6 +76,18 @@ def is_cut_of(title: str, request: str) -> bool:
     return title[-1:] in ("?", "!", ".") or bool(re.match(r"[.?!]", line[len(body):]))
 
 
+def ends_a_clause(title: str, request: str) -> bool:
+    """A title past 80 characters takes at most a quarter more, and only to
+    end where the request's own words end a clause: at a mark (`,` `;` `:`
+    `.` `?` `!`, a dash, an opening bracket) or the end of its line."""
+    body = title.removesuffix("…").rstrip(".?!")
+    line = " ".join(request.splitlines()[0].split()) if request.strip() else ""
+    at = line.lower().find(body.lower())
+    after = line[at + len(body):] if at >= 0 else "?"
+    return len(title) <= 100 and (after == "" or re.match(r"[,;:.?!]|\s[-–—(\[]", after)
+                                  is not None)
+
+
 # A plugin's name that reads as a secret's name (`pw:aaaa`, `token:x`) is
 # hidden as `name: value` anywhere; the titles are checked on the others.
 SECRET_NAMES = {"pw", "pwd", "pass", "passwd", "password", "secret", "token", "key", "apikey",
@@ -122,7 +134,7 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
     requests = {v for k, v in steps if k == "prompt"} | {long_prompt}
     if expected:
         assert is_cut_of(title, expected), (title, expected)
-        assert len(title) <= 80
+        assert len(title) <= 80 or ends_a_clause(title, expected), title
     for remark in remarks:
         if tx.title_line(remark, 80) not in {tx.title_line(r, 80) for r in requests}:
             assert title != tx.title_line(remark, 80), title
@@ -145,7 +157,7 @@ def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str)
     greeting and discourse markers ("now,", "ok. now,"); or, when that cut reads as no
     words (not most of it prose), from the start of a later sentence of it."""
     title = tx.title_line(greeting + text, 80)
-    assert len(title) <= 80
+    assert len(title) <= 80 or ends_a_clause(title, greeting + text), title
     # (one marker or a run of them: "now, so, fix it" asks to fix it)
     marker = re.match(r"(?i)(?:(?:now|so|ok|okay|well|right|alright)\s*[,!.]\s*)+(?=\S)", text)
     request = text[marker.end():] if marker else text

@@ -474,8 +474,12 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
         if found is None:
             continue
         starts, head = found
-        if not head or _holds(title, head):
+        if not head:
             return title
+        if _holds(title, head):
+            body = title.removesuffix("…")
+            line = next((o for o in (opening, openings[0]) if o.startswith(body)), "")
+            return _with_object(line, title, head, limit) if line else title
         at = sentence.find(head)
         if (k > 0 and openings[0].endswith(opening) and at >= 0
                 and rx(_REFERS_BACK).search(
@@ -483,14 +487,113 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
             # (a request of a later sentence that refers back, "We should decide
             # rules for them", needs the sentence before it: review 21 F1)
             return title
+        points = at >= 0 and rx(_REFERS_BACK).search(
+            " ".join(sentence[at:].split()[:len(head.split()) + 1]))
         for start in starts:
             rest = opening[start:]
             join = rx(_LEADING_JOIN).match(rest)
             rest = rest[join.end():] if join else rest
-            fitted = _fitted(rest[:1].upper() + rest[1:], limit)
+            rest = rest[:1].upper() + rest[1:]
+            fitted = _fitted(rest, limit)
+            if (not _holds(fitted, head) and points
+                    and rx(_NAMES_A_THING).search(opening[start:starts[-1]])):
+                # ("Can you read docs/x.md, I'd like to modify this approach": what
+                # "this approach" is comes with it when the two fit together)
+                through = _through_object(rest, head, limit)
+                if through and reads_as_words(through):
+                    return through
             if _holds(fitted, head) and reads_as_words(fitted):
-                return fitted
+                # (the flex ends the object; it lets no more words in before it)
+                return _with_object(rest, fitted, head, limit)
         return title
+    return title
+
+
+# How far past the limit a title may run to end its request's object rather
+# than cut it ("…bail out and return an error", not "…bail out and return…").
+def _flex(limit: int) -> int:
+    return limit + limit // 4
+
+
+# Where a request's object ends: at the break of its clause (`,` `;` `:` a
+# dash), an aside in brackets ("add and commit (i.e., …)") or its sentence's
+# end, outside brackets, quotes and code spans (`f(a: int, b: int)`).
+_OBJECT_BREAK = r"[,;:](?=\s)|\s[-\u2013\u2014](?=\s)|\s[(\[](?=\S)|[.?!]+(?=\s|$)"
+_OPENS = "([{`\""
+_CLOSES = {"(": ")", "[": "]", "{": "}", "`": "`", '"': '"'}
+# A file, a path or code named in words before a request that points at it.
+_NAMES_A_THING = r"[\w.-]+/[\w./-]+|\b[\w-]+\.[a-z]{1,5}\b|`[^`]+`"
+# A request to work through something, whose work is the verb after "to":
+# "Use the Explore task in sub-agents with Haiku model to give me an overview
+# of …" asks for the overview.
+_MANNER = r"(?i)^(?:use|run|launch|spawn|employ)\b"
+
+
+def _object_end(line: str, at: int, stop: int) -> int:
+    """Where the clause holding a request's head (ending at `at`) ends; `stop`
+    when that is past it (a pasted page holds no break for thousands)."""
+    want = ""
+    for k in range(at, min(len(line), stop)):
+        ch = line[k]
+        if want:
+            want = "" if ch == want else want
+            continue
+        if ch in _OPENS:
+            want = _CLOSES[ch]
+            continue
+        if rx(_OBJECT_BREAK).match(line, k):
+            return k
+    return min(len(line), stop)
+
+
+def _head_end(line: str, head: str) -> int:
+    """Where the request's head ends in the line, -1 when it is not there; a
+    head across a clause's break ends at it ("I'd like to extend it: a")."""
+    head = " ".join(head.split())
+    brk = rx(r"[,;:](?=\s)").search(head)
+    at = " ".join(line.split()).lower().find(head.lower())
+    return -1 if at < 0 else at + (brk.start() if brk else len(head))
+
+
+def _through_object(line: str, head: str, limit: int) -> str:
+    """The line from its start to the end of its request's object, when that
+    is no longer than the limit's flex; else ""."""
+    at = _head_end(line, head)
+    if at < 0:
+        return ""
+    end = _object_end(line, at, _flex(limit) + 1)
+    whole = line[:end].rstrip(",;:-\u2013\u2014 ")
+    if not whole.split():
+        return ""  # (any word may end it: the prompt's own mark ends the clause there)
+    if end >= len(line.rstrip()):
+        title = whole
+    elif line[end] in ".?!":
+        title = line[:end + 1].rstrip(".").rstrip()  # (a sentence whole, as _fitted does)
+    else:
+        title = whole + "…"
+    return title if len(title) <= _flex(limit) else ""
+
+
+def _with_object(line: str, title: str, head: str, limit: int) -> str:
+    """A title cut inside its request's object run on to the object's end,
+    when that is within the limit's flex; a request through a tool ("Use X
+    to give me an overview of …") too long for it, from the verb of its work."""
+    if not title.endswith("…") or not line.startswith(title[:-1]):
+        return title
+    at = _head_end(line, head)
+    if at < 0 or _object_end(line, at, _flex(limit) + 1) <= len(title) - 1:
+        return title
+    whole = _through_object(line, head, limit)
+    if whole:
+        return whole
+    if rx(_MANNER).match(line):
+        goal = rx(rf"(?i)\bto ((?:{_ASK_VERBS})\b)").search(line, at)
+        if goal is not None:
+            work = line[goal.start(1):]
+            work = work[:1].upper() + work[1:]
+            found = _request_in(work)
+            if found is not None and found[1]:
+                return _through_object(work, found[1], limit) or title
     return title
 
 
