@@ -733,7 +733,7 @@ def _in_words(state: SessionState, work: Work) -> str:
         return said
     for sentence in headline_sentences(answer):
         if not _contradicted(sentence, state, work):
-            words = (_list_quoted(list(sentence.items), SUMMARY_WORDS)
+            words = (_list_quoted(list(sentence.items), SUMMARY_WORDS, sentence.open)
                      if isinstance(sentence, Listed) else "") or _at_boundary(
                 tx.one_line(sentence, 1 << 30), SUMMARY_WORDS)
             words = words if words.endswith(("…", ".", "!", "?")) else words + "."
@@ -747,10 +747,12 @@ class Listed(str):
     item by item (`_list_quoted`), not cut after its first items."""
 
     items: tuple[str, ...]
+    open: bool  # the answer was cut in it (fold.context): more items may follow
 
-    def __new__(cls, items: list[str]) -> "Listed":
+    def __new__(cls, items: list[str], open_: bool = False) -> "Listed":
         listed = super().__new__(cls, "; ".join(items))
         listed.items = tuple(items)
+        listed.open = open_
         return listed
 
 
@@ -769,6 +771,34 @@ def _item_lead(item: str) -> str:
     return ""
 
 
+# Where an item's detail begins after the words that say what it did ("Added
+# `EndedAt` field| to both …", "Fixed Gemini logging| from …", "hook| (constant, …)").
+_ITEM_DETAIL = tx.lazy(r"\s(?=(?:to|from|for|with|and|in|on|of|by|via|so|that|which|when"
+                       r"|because|instead|using|into|across|after|before)\s|\()")
+
+
+MAX_ITEM_HEAD = 48  # characters: the words that say what an item did, about 8
+
+
+def _item_head(item: str) -> str:
+    """An item's words before its detail, at least two of them; the item when
+    it has no detail to leave out."""
+    for m in _ITEM_DETAIL.finditer(item):
+        if len(item[:m.start()].split()) >= 2 and item.count("`", 0, m.start()) % 2 == 0:
+            return item[:m.start()]
+    return item
+
+
+def _least(item: str) -> str:
+    """The least of an item a quote of its list keeps: the words that say
+    what it did before its detail ("Fixed Gemini logging…"), when they are
+    few; else its first MIN_ITEM_SHARE characters, cut at a word."""
+    head = _item_head(item)
+    if head != item and len(head) <= MAX_ITEM_HEAD:
+        return head.rstrip(" ,;:") + "…"
+    return item if len(item) <= MIN_ITEM_SHARE else _cut_item(item, MIN_ITEM_SHARE)
+
+
 def _cut_item(item: str, share: int) -> str:
     """An item cut at a word to `share` characters, marked "…", never inside a code span."""
     cut = tx.fitted(item, share)
@@ -777,31 +807,56 @@ def _cut_item(item: str, share: int) -> str:
     return cut
 
 
-def _list_quoted(items: list[str], limit: int) -> str:
+def _list_quoted(items: list[str], limit: int, open_: bool = False) -> str:
     """A list too long to quote whole, every item kept, in order (review 20
     N3: a7da6a22's four items lost the session's real work, items 3-4, after
     a docs commit and an empty one): an item that names itself before its
     description ("Tar support (`70f2781`) - Added …") by its name, the others
-    cut at a word to an equal share of the room left. "" when the list fits
-    whole, or when its items are too many for each to get room to say
-    something (then it is cut after whole items, as prose is)."""
+    cut at a word to an equal share of the room left, never shorter than the
+    words that say what they did ("Fixed Gemini logging…", not "from …").
+    When even those are too many for the room (062a8bdd's seven), the first
+    items by those words and how many more there are: "…; and 2 more". ""
+    when the list fits whole, or when not two items can be quoted so."""
     items = [" ".join(x.split()) for x in items]
-    if len("; ".join(items)) <= limit or len(items) < 2:
-        return ""
+    # (a list the answer was cut in, as the note keeps it: how many more
+    # items there were is not known, only that there were more)
+    tail = "; and more" if open_ else ""
+    if len("; ".join(items)) + len(tail) <= limit or len(items) < 2:
+        return "; ".join(items) + tail if open_ and len(items) > 1 else ""
+    heads = [_item_lead(x) or _least(x) for x in items]
+    room = limit - len(tail) - 2 * (len(items) - 1) - 1  # (the "." that ends the quote)
+    if sum(len(h) for h in heads) > room:
+        return _first_items(heads, limit, open_)
     forms = [_item_lead(x) or x for x in items]
-    room = limit - 2 * (len(items) - 1) - 1  # (the "." that ends the quote)
     rest = sorted((k for k, x in enumerate(items) if not _item_lead(x)),
                   key=lambda k: (len(forms[k]), k))
     left = room - sum(len(forms[k]) for k in range(len(items)) if k not in rest)
     for n, k in enumerate(rest):
         share = left // (len(rest) - n)
         if len(forms[k]) > share:
-            if share < MIN_ITEM_SHARE:
-                return ""
-            forms[k] = _cut_item(forms[k], share)
+            cut = _cut_item(forms[k], share)
+            forms[k] = cut if len(cut) >= len(heads[k]) else heads[k]
         left -= len(forms[k])
-    quoted = "; ".join(f.rstrip(".;: ") if not f.endswith("…") else f for f in forms)
-    return quoted if len(quoted) <= limit and left >= 0 else ""
+    quoted = "; ".join(f.rstrip(".;: ") if not f.endswith("…") else f for f in forms) + tail
+    return quoted if len(quoted) <= limit and left >= 0 else _first_items(heads, limit, open_)
+
+
+def _first_items(heads: list[str], limit: int, open_: bool = False) -> str:
+    """The first items of a list by the words that say what they did, as many
+    as fit with how many more there are ("…; and 5 more", "…; and more" when
+    the answer was cut in the list); "" for fewer than two."""
+    kept: list[str] = []
+    for k, head in enumerate(heads):
+        more = len(heads) - k - 1
+        tail = "; and more" if open_ else f"; and {more} more" if more else ""
+        shown = "; ".join([*kept, head.rstrip(".;: ") if not head.endswith("…") else head])
+        if len(shown + tail) > limit - 1:
+            break
+        kept.append(shown.rsplit("; ", 1)[-1] if kept else shown)
+    if len(kept) < 2:
+        return ""
+    more = len(heads) - len(kept)
+    return "; ".join(kept) + ("; and more" if open_ else f"; and {more} more" if more else "")
 
 
 # Where Claude's words may be cut: after a list item ("; " joins them in a
@@ -893,6 +948,11 @@ def _label(line: str) -> bool:
             and _ITEM.match(line) is None)
 
 
+# Where the note's copy of an answer was cut (fold.context), with the "…"
+# and a list's bare mark before it.
+_ANSWER_CUT = tx.lazy(r"\s*(?:[-*+•]|\d+[.)])?\s*…?\s*\[cut at [\d,]+ characters\]\s*$")
+
+
 def _units(answer: str) -> list[str]:
     """The answer's sentences of prose and its list items (each with the rest
     of its list), in order, fillers and two-word fragments left out (unless
@@ -900,6 +960,8 @@ def _units(answer: str) -> list[str]:
     blocks: list[tuple[str, list[str]]] = []  # ("prose" | "list" | "gap", lines)
     indent = 0  # of the current list's items: deeper ones are nested
     in_code = False
+    cut = _ANSWER_CUT.search(answer)
+    answer = answer[:cut.start()] if cut else answer
     for line in answer.splitlines():
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
@@ -935,7 +997,9 @@ def _units(answer: str) -> list[str]:
         else:
             blocks.append(("prose", [words]))
     units: list[str] = []
-    for kind, lines in blocks:
+    # (the block the answer was cut in: the last, when nothing closed it)
+    final = len(blocks) - 1 if blocks and blocks[-1][0] != "gap" else -1
+    for b, (kind, lines) in enumerate(blocks):
         if kind == "prose":
             sentences = [x.strip() for x in tx.rx(r"(?<=[.!?])\s+").split(" ".join(lines))]
             for k, sentence in enumerate(sentences):
@@ -956,7 +1020,8 @@ def _units(answer: str) -> list[str]:
             for k, first in enumerate(items):
                 # "Fixed it by:" says what it did in the items under it, not here.
                 if not first.endswith(":") and _worth_quoting(first):
-                    units.append(Listed([x.rstrip(".;:").strip() for x in items[k:]]))
+                    units.append(Listed([x.rstrip(".;:").strip() for x in items[k:]],
+                                        cut is not None and b == final))
     return units
 
 
