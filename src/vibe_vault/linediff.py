@@ -226,7 +226,11 @@ def edit_lines(old: str, new: str) -> list[bytes]:
     is one whose old text may be found earlier, overlapping the lines found
     (it starts with a newline; or what follows one of its newlines is how it
     starts): the client replaces the first."""
-    if not old or old.startswith("\n") or _overlaps(old):
+    if not old:
+        # An empty old string fills an empty file (the client refuses it on
+        # a file with content): a replacement of no lines at the file's end.
+        return [b"", b"", b"", line_hashes(new)]
+    if old.startswith("\n") or _overlaps(old):
         return [b"", b"", b"", b""]
     if old.endswith("\n"):
         if not new or new.endswith("\n"):
@@ -258,6 +262,11 @@ def apply_edits(lines: bytes, edits: list[bytes]) -> bytes | None:
     a = _split(lines)
     for at in range(0, len(edits), 4):
         mid_old, mid_new, end_old, end_new = edits[at:at + 4]
+        if not mid_old and not end_old:
+            if a or not end_new:
+                return None  # (an empty file filled: only when it is empty)
+            a = _split(end_new)
+            continue
         found: dict[int, tuple[int, bytes]] = {}  # start -> (lines replaced, replacement)
         if mid_old:
             want = _split(mid_old)

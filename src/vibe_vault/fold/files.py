@@ -917,7 +917,7 @@ def _edit_lines(name: str, inp: ToolInput) -> list[bytes]:
         if not isinstance(old, str) or not isinstance(new, str):
             return []
         group = edit_lines(old, new)
-        if not group[0] and not group[2]:
+        if not any(group):
             return []
         out += group
     return out
