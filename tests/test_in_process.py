@@ -56,6 +56,7 @@ PURE = {
     "vibe_vault.stem.stem": "a word's stem",
     "vibe_vault.seed_phrase.words": "the word list in the package's data",
     "vibe_vault.stored_paths.stored_folder": "a folder's stored form",
+    "vibe_vault.stored_paths.folder_key": "a folder's key in the database",
     "vibe_vault.text.rx": "a pattern's compiled form",
     "vibe_vault.text.users_rx": "a user's pattern's compiled form",
 }
@@ -176,6 +177,7 @@ CLOCK = re.compile(rb"^\S+ (\S+) pid=\d+ |^\S+ (?=SessionEnd )", re.MULTILINE)
 # search` prints it).
 DB_STAMPS = {"stamps", "indexed", "search", "search_data", "search_idx"}
 META_STAMPS = {"states", "backfill_marks"}
+FILE_KEY = re.compile(r"~[0-9a-f]{16}")
 
 
 def unstamped(value: object) -> object:
@@ -244,7 +246,9 @@ def left_in(env: Env) -> dict[str, object]:
                 tables = [t for (t,) in conn.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
                     if t not in DB_STAMPS]
-                held = {t: [repr(row_held(row)).replace(str(env.root), "<root>")
+                # (a file's key digests its path, the world's folder too: see stored_paths)
+                held = {t: [FILE_KEY.sub("~<key>", repr(row_held(row))).replace(
+                                str(env.root), "<root>")
                             for row in conn.execute(_rows_of(t))
                             if not (t == "meta" and row[0] in META_STAMPS)] for t in tables}
                 conn.close()

@@ -354,7 +354,7 @@ def test_a_secret_in_the_sessions_folder_name_is_hidden_in_state_note_and_termin
     no rule knows): the state keeps the transcript's path with what the gate
     hid in the directory hidden in that name too, and `vv restore` prints the
     folder and the resume line as `vv resume` does. (The database's record of
-    which files were read is keyed by the file's path: it still holds it.)"""
+    which files were read is keyed by a digest: test_folder_keys.)"""
     cwd, token = case
     env = Env(tmp_path_factory.mktemp("home"))
     home = Home(env, cwd)

@@ -224,6 +224,7 @@ def test_a_warm_run_with_nothing_new_reads_no_session(tmp_path: Path) -> None:
     """Every folder passed over on its mark: the marks cover each folder, and
     the run's counts are those of the files."""
     from vibe_vault import folder_marks, vaultdb
+    from vibe_vault.stored_paths import folder_key
 
     env = Env(tmp_path)
     home = Home(tmp_path)
@@ -239,5 +240,5 @@ def test_a_warm_run_with_nothing_new_reads_no_session(tmp_path: Path) -> None:
         marks = folder_marks.load(conn)
     finally:
         conn.close()
-    assert sorted(marks.folders) == sorted(str(home.folder(p)) for p in PROJECTS)
+    assert sorted(marks.folders) == sorted(folder_key(str(home.folder(p))) for p in PROJECTS)
     assert sum(m.sessions for m in marks.folders.values()) == len(home.sessions)

@@ -26,7 +26,7 @@ from msgspec.structs import replace
 from vibe_vault import locations, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.records import Record
-from vibe_vault.stored_paths import stored_folder, stored_path
+from vibe_vault.stored_paths import file_key, folder_key
 from vibe_vault.times import epoch
 
 if TYPE_CHECKING:
@@ -365,7 +365,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     for group in groups(roots):
         key = str(group)
         walked = folder_marks.stat_tree(key) if plain else None
-        mark = marks.folders.get(stored_folder(key))
+        mark = marks.folders.get(folder_key(key))
         if (mark is not None and walked is not None
                 and (mark.idle_at is None or mark.idle_at >= idle_before)
                 and folder_marks.notes_as_marked(cfg.vault, mark.notes)
@@ -439,7 +439,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                     continue
             if (rec is not None and not request.force
                     and files_known.get(sid) == len(files)
-                    and all(st is not None and stamps.get(stored_path(p)) == (
+                    and all(st is not None and stamps.get(file_key(p)) == (
                         sid, st.st_size, st.st_mtime_ns, st.st_ino)
                         for p, st in zip(files, now, strict=True))
                     and not (rec.status == "active"
@@ -629,7 +629,7 @@ def _mark(cfg: Config, conn: Any, marks: Any, tombstones: str, listed: dict[str,
 
     new = folder_marks.Marks(tombstones=tombstones)
     for key in passed:
-        new.folders[stored_folder(key)] = marks.folders[stored_folder(key)]
+        new.folders[folder_key(key)] = marks.folders[folder_key(key)]
     for key, seen in sorted(listed.items()):
         newest: dict[str, int] = {}
         stamps_now = registry.stamps_under(conn, key)
@@ -647,7 +647,7 @@ def _mark(cfg: Config, conn: Any, marks: Any, tombstones: str, listed: dict[str,
         stamps = folder_marks.check_notes(cfg.vault, expected)
         if stamps is None:
             continue  # a note gone meanwhile: planned again next time
-        new.folders[stored_folder(key)] = folder_marks.Mark(
+        new.folders[folder_key(key)] = folder_marks.Mark(
             seen.files, len(stamps_now), seen.sessions, seen.forgotten, dict(seen.skipped), idle_at,
             [(folder, *stamps[folder]) for folder in sorted(stamps)])
     folder_marks.save(conn, new)
@@ -668,7 +668,7 @@ def _folder_unchanged(walked: list[tuple[str, os.stat_result]],
     seen = 0
     newest: dict[str, int] = {}  # session -> its files' latest mtime
     for path, st in walked:
-        was = stamps.get(stored_path(path))
+        was = stamps.get(file_key(path))
         if was is None:
             return False
         if (was[1], was[2], was[3]) != (st.st_size, st.st_mtime_ns, st.st_ino):
@@ -719,11 +719,13 @@ def write_gone_notes(cfg: Config, conn: Any, missing: list[str]) -> int:
         rec = registry.get(conn, sid)
         if (rec is None or not rec.note or not rec.files
                 or os.path.exists(os.path.join(cfg.vault, *rec.note.split("/")))
-                or any(os.path.exists(f.path) for f in rec.files)
                 or not os.path.exists(store.state_path(sid))):
             continue
+        transcript = store.transcript_of(sid)
+        if not transcript or os.path.exists(transcript):
+            continue
         try:
-            out = update_session(cfg, Update(session_id=sid, transcript=rec.files[0].path,
+            out = update_session(cfg, Update(session_id=sid, transcript=transcript,
                                              agent_files=[], gone=True), store)
         except (LockTimeout, OSError):
             continue  # written by the next run
@@ -743,10 +745,17 @@ def prune_finished(cfg: Config, conn: Any, missing: list[str]) -> int:
     store = Store(cfg.state_dir)
     pruned = 0
     for sid in missing:  # sessions the registry knows and the transcripts folder no longer has
-        rec = registry.get(conn, sid)
-        if rec is None or not rec.files or any(os.path.exists(f.path) for f in rec.files):
+        left = [p for p in (store.journal_path(sid), store.legacy_lock_path(sid))
+                if os.path.lexists(p)]
+        if not left:
             continue
-        for path in (store.journal_path(sid), store.legacy_lock_path(sid)):
+        rec = registry.get(conn, sid)
+        if rec is None or not rec.files:
+            continue
+        transcript = store.transcript_of(sid)
+        if transcript and os.path.exists(transcript):
+            continue
+        for path in left:
             try:
                 os.unlink(path)
                 pruned += 1

@@ -22,7 +22,7 @@ from msgspec import Struct, field
 from vibe_vault import patterns
 from vibe_vault.locations import in_subagents_dir, is_agent_file
 from vibe_vault.regular import open_regular, read_regular
-from vibe_vault.stored_paths import stored_path
+from vibe_vault.stored_paths import file_key
 
 _UUID = patterns.compile(
     r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -190,7 +190,7 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
         else:
             src.agents.append(agent)
     for agent in legacy:
-        sid = (owners.get(stored_path(str(agent))) if owners else None) or sniff_session_id(agent)
+        sid = (owners.get(file_key(str(agent))) if owners else None) or sniff_session_id(agent)
         src = mains.get(sid) if sid else None
         if src is None:
             skip("subagent without its session")

@@ -103,11 +103,11 @@ def stamp(path: StrPath, read: int | None = None) -> FileStamp | None:
         st = os.stat(path)
     except OSError:
         return None
-    from vibe_vault.stored_paths import stored_path
+    from vibe_vault.stored_paths import file_key
 
     size = st.st_size if read is None or read >= st.st_size else read
-    # (kept through the redaction gate: a folder may be named with a token)
-    return FileStamp(path=stored_path(os.fspath(path)), size=size,
+    # (by its key, not its path: a folder may be named with a token, see stored_paths)
+    return FileStamp(path=file_key(os.fspath(path)), size=size,
                      mtime_ns=st.st_mtime_ns, inode=st.st_ino)
 
 

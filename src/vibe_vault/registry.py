@@ -369,20 +369,17 @@ def latest_of_project(conn: sqlite3.Connection, project: str, other_than: str) -
 
 
 def owners(conn: sqlite3.Connection) -> dict[str, str]:
-    """Legacy agent files' sessions, by the file's path as the database keeps
-    it (stored_paths.stored_path: through the gate); look one up so."""
+    """Legacy agent files' sessions, by the file's key in the database
+    (stored_paths.file_key: no path is kept); look one up so."""
     return dict(conn.execute("SELECT path, session_id FROM owners").fetchall())
 
 
 def set_owners(conn: sqlite3.Connection, found: dict[str, str]) -> None:
-    """Keep which session each legacy agent file is of, by the file's stored
-    path (a path may hold a secret); a row an older version kept under the
-    raw path goes."""
-    from vibe_vault.stored_paths import stored_path
+    """Keep which session each legacy agent file is of, by the file's key
+    (a path may hold a secret)."""
+    from vibe_vault.stored_paths import file_key
 
-    rows = sorted((stored_path(path), sid) for path, sid in found.items())
-    conn.executemany("DELETE FROM owners WHERE path = ?",
-                     [(path,) for path in found if stored_path(path) != path])
+    rows = sorted((file_key(path), sid) for path, sid in found.items())
     conn.executemany("INSERT OR REPLACE INTO owners(path, session_id) VALUES (?, ?)", rows)
 
 
@@ -505,9 +502,9 @@ _UNDER = "path = ? OR (path > ? AND path < ?) OR (path > ? AND path < ?)"
 
 
 def _under(folder: str) -> tuple[str, ...]:
-    from vibe_vault.stored_paths import stored_folder
+    from vibe_vault.stored_paths import folder_key
 
-    folder = stored_folder(folder.rstrip("/\\"))  # as the stamps keep it
+    folder = folder_key(folder.rstrip("/\\"))  # as the stamps keep it
     return (folder, folder + "/", folder + "0", folder + "\\", folder + "]")
 
 

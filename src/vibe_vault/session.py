@@ -152,6 +152,15 @@ class Store:
     def journal_path(self, sid: str) -> str:
         return locations.journal_file(self.root, sid)
 
+    def transcript_of(self, sid: str) -> str:
+        """The transcript's path as the session's state keeps it ('' without a
+        state): the database keeps only its key (stored_paths.file_key), so
+        where the file was is asked of the state."""
+        from vibe_vault.state import read_saved
+
+        state, _ = read_saved(self.state_path(sid), safe_id(sid))
+        return str(state.transcript) if state is not None else ""
+
     def ensure(self) -> None:
         """The state folders, each a real folder: a symlink or a file in the
         place of one is set aside, so nothing is written outside the state

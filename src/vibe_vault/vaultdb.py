@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from vibe_vault.config import Config
     from vibe_vault.document import Document
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 # The search index's own version: when it changes, only the search tables are
 # dropped and built again from the states (the registry is kept).
 # 4: a change's figures carry the note's mark (`changes.mark`), and a file
@@ -100,6 +100,7 @@ _MIGRATIONS = {
     7: (AGGREGATES + LINK_KEYS, ("aggregates", "link_keys")),  # the per-project sums, ...
     8: (LINK_KEYS + UNDER_RECORDED, ("link_keys", "aggregates")),  # the links' keys, ...
     9: (UNDER_RECORDED, ("aggregates",)),  # 9 -> 10: the under-recorded sessions' sums
+    10: ("", ()),  # 10 -> 11: transcript files by key, not path (_rekey_files)
 }
 
 # The registry (registry.py): a record per session, and what finds them fast.
@@ -313,6 +314,8 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
             for name in owed:
                 conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, 'owed')",
                              (name,))
+            if version < 11:
+                _rekey_files(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif now != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"schema {now}, not {SCHEMA_VERSION}")
@@ -320,6 +323,39 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+    empty_wal(conn)  # (its frames held the old pages, paths and all)
+
+
+def _rekey_files(conn: sqlite3.Connection) -> None:
+    """Schema 11 keeps each transcript file read by a key, not its path
+    (stored_paths.file_key: a folder named after a working directory can hold
+    a token no rule reads): the stamps, the legacy agent files' owners and
+    each record's files are keyed again, and backfill's marks (keyed by
+    folder) dropped, so its next run plans every folder once. A path kept in
+    the gate's form (a name as a digest) gets a key no file has: that file is
+    read again once, as unchanged."""
+    import msgspec
+
+    from vibe_vault.records import Record, encode_record
+    from vibe_vault.stored_paths import file_key
+
+    for table in ("stamps", "owners"):
+        rows = conn.execute(f"SELECT path FROM {table}").fetchall()
+        for (path,) in rows:
+            conn.execute(f"UPDATE OR REPLACE {table} SET path = ? WHERE path = ?",
+                         (file_key(path), path))
+    decode = msgspec.msgpack.Decoder(Record).decode
+    for sid, body in conn.execute("SELECT session_id, body FROM records").fetchall():
+        try:
+            rec = decode(body)
+        except (msgspec.DecodeError, ValueError):
+            continue  # (read as damaged where it is used, as before)
+        if rec.files:
+            for f in rec.files:
+                f.path = file_key(f.path)
+            conn.execute("UPDATE records SET body = ? WHERE session_id = ?",
+                         (encode_record(rec), sid))
+    conn.execute("DELETE FROM meta WHERE key = 'backfill_marks'")
 
 
 def reader(state_dir: str, timeout: float = 10.0) -> sqlite3.Connection:

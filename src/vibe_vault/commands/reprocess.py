@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
     from vibe_vault.discover import discover
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
-    from vibe_vault.session import Update, update_session
+    from vibe_vault.session import Store, Update, update_session
 
     moved = archive.move_out_of_vault(cfg)
     if moved:
@@ -82,9 +82,13 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         rec = reg.sessions.get(sid)
         if src is not None:
             main, agents = Path(src.main), [Path(a) for a in src.agents]
-        elif rec is not None and rec.files and Path(rec.files[0].path).exists():
-            main = Path(rec.files[0].path)
-            agents = [Path(f.path) for f in rec.files[1:] if Path(f.path).exists()]
+        elif rec is not None and (kept := Store(cfg.state_dir).transcript_of(sid)) and (
+                there := next((s for s in discover(
+                    [Path(kept), Path(kept).with_suffix("")], reg.agent_owners)[0]
+                               if s.session_id == sid), None)) is not None:
+            # a transcript outside the projects folder, where the state saw it
+            # (and its subagents, in its own folder beside it)
+            main, agents = Path(there.main), [Path(a) for a in there.agents]
         else:
             tmp = archive.temp_dir(cfg)
             try:
