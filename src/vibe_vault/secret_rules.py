@@ -749,6 +749,15 @@ PROTOCOL_RULES = (
 )
 
 
+# A line of a PEM body: 64 base64 characters with a capital and a small
+# letter (a hex digest is one case); a line after one: another, or a last
+# shorter one of base64 alone on its line.
+_KEY_LINE = r"(?=[A-Za-z0-9+/]{0,63}[A-Z])(?=[A-Za-z0-9+/]{0,63}[a-z])[A-Za-z0-9+/]{64}"
+_KEY_TAIL = r"(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{4,63}={0,2}(?=[ \t]*(?:\r?\n|\Z)))"
+_KEY_BODY = (_KEY_LINE + r"[ \t]*\r?\n[ \t>]*" + _KEY_LINE + r"(?![A-Za-z0-9+/=])"
+             r"(?:[ \t]*\r?\n[ \t>]*" + _KEY_TAIL + r"(?![A-Za-z0-9+/=]))*")
+
+
 RULES: tuple[Rule, ...] = (
     # (any case, any run of spaces or tabs between the header's words: a key
     # pasted as `-----begin rsa private key-----` or `BEGIN  RSA  PRIVATE  KEY`
@@ -769,6 +778,33 @@ RULES: tuple[Rule, ...] = (
           "⟦-----BEGIN  RSA  PRIVATE  KEY-----\nMIIEpA«b58»\n-----END  RSA  PRIVATE  KEY-----⟧",
           "⟦-----begin rsa private key-----\nMIIEpA«b58»\n«b64»\n-----end rsa private key-----⟧"),
          "-----BEGIN PUBLIC KEY-----"),
+    # A key's body without its BEGIN line (`sed -n 2,6p id_rsa`, the second half
+    # of a key pasted in two messages). A DER key in base64 begins `MII`: such a
+    # line of 60 or more, and the lines of base64 alone after it (any width).
+    Rule("private-key", ("mii",),
+         B + r"MII[A-Za-z0-9+/]{57,}={0,2}(?![A-Za-z0-9+/=])(?:[ \t]*\r?\n[ \t>]*"
+         r"[A-Za-z0-9+/]{4,76}={0,2}(?=[ \t]*(?:\r?\n|\Z)))*",
+         ("$ sed -n 2,3p id_rsa\n⟦MIIEow«b60»\n«b64»⟧",
+          "the first line was ⟦MIIEpAIBAAKCAQEA«b48»⟧ and then"), "MIIT licence", RUN),
+    # Two or more lines of exactly 64 base64 characters (PEM's width), each
+    # with a capital and a small letter (a hex digest is one case),
+    # and the base64 lines after them; from a line's start (a pattern beginning
+    # with the newline, not a test for a line's start: the engine skips ahead to
+    # it, a sixth of the cost), or the text's (tried first: its lines are one);
+    # a line may be indented or quoted (`> `).
+    Rule("private-key", (), r"\A[ \t>]*(?P<v>" + _KEY_BODY + ")",
+         ("⟦«b64»\n«b64»\n«b30»=⟧\n-----END",), "«h64»\n«h64»", RUN),
+    Rule("private-key", (), r"\n[ \t>]*(?P<v>" + _KEY_BODY + ")",
+         ("the rest of it:\n⟦«b64»\n«b64»\n«b64»\n«b20»==⟧\nthat is all",
+          "$ sed -n 4,5p id_rsa\n⟦«b64»\n«b64»⟧"),
+         "sha256 «h64»\nsha256 «h64»", RUN),
+    # Base64 lines ending at an END line with no BEGIN before it.
+    Rule("private-key", ("private key", "private  key", "private\tkey"),
+         r"(?i)(?<![^\n])[ \t>]*(?:[a-z0-9+/=]{4,76}[ \t]*\r?\n[ \t>]*)+"
+         r"-{4,5}[ \t]*end[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?[ \t]*-{4,5}",
+         ("⟦«b64»\n«b40»==\n-----END RSA PRIVATE KEY-----⟧",
+          "the rest:\n⟦«b64»\nAb3=\n-----end ec private key-----⟧"),
+         "-----END PUBLIC KEY-----"),
     Rule("putty-key", ("putty-user-key-file",),
          r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:\s*\S+|\Z)",
          ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n"
