@@ -350,7 +350,8 @@ class Redactor:
         it reads, and what they find is redacted in the text as written: the
         marker covers the original characters."""
         out, count = self._redact(text, found)
-        if text.isascii() and "%" not in text and not _continues(text):
+        if text.isascii() and "%" not in text and not _continues(text) \
+                and not _escapes_markup(text):
             return out, count
         view = _view(text)
         if view is None:
@@ -668,6 +669,8 @@ class _Replacer:
         return bool(rx(_LINE_PREFIX).match(text, text.rfind("\n", 0, start) + 1, start))
 
     def skips(self, secret: str) -> bool:
+        if self.kind == "encoded-token":
+            return not _decodes_to_a_secret(secret)
         if self.kind in _MIXED and not (
                 any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)):
             return True
@@ -692,6 +695,18 @@ class _Replacer:
             self.found.append(secret)
         base = match.start(0)
         return whole[: start - base] + self.marker + whole[end - base :]
+
+
+def _decodes_to_a_secret(encoded: str) -> bool:
+    """Whether base64 decodes to a text the gate finds a secret in."""
+    import base64
+    import binascii
+
+    try:
+        raw = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return DEFAULT.redact(raw.decode("utf-8", "replace"))[1] > 0
 
 
 # Token prefixes too common in words and names to stand for a token glued
@@ -784,8 +799,27 @@ _DISGUISING = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x
                (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
                (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
                (0xFFA0, 0xFFA0), (0xFF01, 0xFF5E), (0x0370, 0x03FF), (0x0400, 0x04FF))
+# Markdown's escape of a token's separator (`ghp\\_…`, `sk\\-ant\\-…`) and
+# HTML's character references for them (`ghp&#95;…`, `&lowbar;`) read as the
+# character they stand for.
+_MARKUP_ESCAPE = (r"\\[_\-]|&#(?:95|45|x5[fF]|x2[dD]);|&(?:lowbar|UnderBar|hyphen|dash);")
 _DISGUISE = ("[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _DISGUISING)
-             + r"]+|%[0-9A-Fa-f]{2}|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
+             + r"]+|%[0-9A-Fa-f]{2}|" + _MARKUP_ESCAPE + r"|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
+_MARKUP_READS = {"&#95;": "_", "&#45;": "-", "&lowbar;": "_", "&UnderBar;": "_",
+                 "&hyphen;": "-", "&dash;": "-"}
+
+
+# Prefixes of tokens whose `-` Markdown may escape (`\\-` alone is in every
+# regex's character class: no text is read twice for it).
+_DASH_ESCAPED = ("sk\\-", "glpat\\-", "xoxb\\-", "xoxp\\-", "xapp\\-", "GOCSPX\\-", "pypi\\-")
+
+
+def _escapes_markup(text: str) -> bool:
+    """Whether the text holds a Markdown escape of `_` or of a token's `-`,
+    or an HTML reference to either."""
+    return "\\_" in text or "&#" in text or (
+        "\\-" in text and any(p in text for p in _DASH_ESCAPED)) or (
+        "&" in text and any(name in text for name in _MARKUP_READS))
 
 
 @cache
@@ -869,7 +903,8 @@ def _view(text: str, unread: str = "") -> _View | None:
     leaves %-escapes as written, "\n" continued lines."""
     import unicodedata
 
-    if "%" not in text and not _continues(text) and _disguising().isdisjoint(text):
+    if "%" not in text and not _continues(text) and _disguising().isdisjoint(text) \
+            and not _escapes_markup(text):
         return None  # (nothing _DISGUISE finds: the pattern, ~3 ms to compile, is not)
     matches = list(rx(_DISGUISE).finditer(text))
     if not matches:
@@ -894,6 +929,13 @@ def _view(text: str, unread: str = "") -> _View | None:
             read = chr(byte) if 0x20 <= byte < 0x7F else raw
             out.append(read)
             size += len(read)
+        elif raw[0] == "&" or raw[:2] in ("\\_", "\\-"):  # an escaped `_` or `-`
+            escapes = True
+            read = raw[1] if raw[0] == "\\" else _MARKUP_READS.get(raw) or (
+                "_" if raw.lower() == "&#x5f;" else "-")
+            pieces.append((size, m.start(), 1, len(raw)))
+            out.append(read)
+            size += 1
         elif "\\" in raw:  # a line continued (or its newline already a space): one space
             joins = True
             pieces.append((size, m.start(), 1, len(raw)))

@@ -494,17 +494,24 @@ _PASSWORD_WORDS = (
     "wachtwoord", "hasło", "haslo", "lösenord", "losenord", "adgangskode", "passord",
     "salasana", "parola d'ordine", "heslo", "jelszó", "şifre", "sifre", "пароль", "парола",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "كلمة المرور", "סיסמה",
+    "पासवर्ड", "kata sandi", "mật khẩu",
 )
+# Words for key, token, secret and password in other scripts, as parts of a
+# name. (Each is a search of every text that is not ASCII: ~0.5% of the gate's
+# time a word on the corpus; a password's are triggers of the rule above too.)
+_FOREIGN_NAMES = ("키", "토큰", "비밀번호", "ключ", "токен", "секрет", "пароль", "密钥", "令牌",
+                  "密码", "キー", "トークン", "パスワード", "पासवर्ड")
 _PROSE_VALUE = (r"(?:'(?P<v>[^'\n]{4,200})'|\"(?P<v2>[^\"\n]{4,200})\"|`(?P<v3>[^`\n]{4,200})`"
                 r"|[«“](?P<v4>[^»”\n]{4,200})[»”]"
                 # bare, less a sentence's closing stop: "is hunter2." hides hunter2
                 r"|(?P<v5>[^\s'\"`«“]{4,200}?)(?=[.,;:!?)\]}»”'\"`]*(?:\s|$)))")
-_IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|是|为|は|が)"
+_IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|adalah|là|是|为|は|が)"
 # Words that say what a password is, not which one (`the password is stored`,
 # `Passwort: erforderlich`, `mot de passe : obligatoire`, `la contraseña es
 # incorrecta`): a word of these after a password's name, or one shaped as
 # they are (redact.describes), is no password. English, German, French,
-# Spanish, Italian, Portuguese, Dutch, Swedish.
+# Spanish, Italian, Portuguese, Dutch, Swedish, Indonesian (a word of a
+# script without Latin letters is no password after a password's name).
 _PROSE = """
 a an the this that these those my your his her its our their one some any no not never also
 still now just only already too very so quite really always usually then there here where
@@ -546,6 +553,8 @@ onjuist juist ongeldig geldig leeg verplicht vereist nodig optioneel veilig onve
 sterk kort lang nieuw oud hetzelfde anders hier
 inte ingen redan också för det den ett min din hans hennes vår på med utan fel rätt ogiltig
 giltig tom obligatorisk krävs valfri säker osäker svag stark kort lång ny gammal samma
+wajib diperlukan perlu salah benar kosong baru lama kuat lemah tidak belum sudah sama
+berbeda aman opsional sai
 """
 PROSE_WORDS = frozenset(_PROSE.split())
 # Words calling a password secret: after "is" they say what it is (`ist
@@ -576,12 +585,15 @@ PROSE_RULES = (
            "the pwd is /home/me; pw is fine; the pw is e.g. in ~/.netrc"))),
     Rule("prose-password", tuple(w.lower() for w in _PASSWORD_WORDS),
          r"(?i)(?:" + "|".join(re.escape(w) for w in _PASSWORD_WORDS) + r")"
-         # (`::` is no assignment: `TestHaslo::test_reset` is a test's id, a scope path)
-         r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
+         # (`::` is no assignment: `TestHaslo::test_reset` is a test's id, a scope path;
+         # a few words may say which before a colon: `пароль до бази: …`)
+         r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|(?:[ \t]+[^\W\d_]+){1,4}?[ \t]*(?::(?!:)|：)[ \t]*"
+         r"|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
          ("Passwort: ⟦«a14»⟧", "mot de passe : ⟦«a14»⟧", "contraseña: ⟦«a14»⟧",
           "パスワード: ⟦«a14»⟧", "密码：⟦«a14»⟧", "пароль: ⟦«a14»⟧", "Das Passwort ist ⟦«a12»⟧.",
           "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
-          "パスワードは⟦«a12»⟧です".replace("です", " です")),
+          "パスワードは⟦«a12»⟧です".replace("です", " です"), "पासवर्ड: ⟦«a12»⟧",
+          "kata sandi: ⟦«a12»⟧", "пароль до бази: ⟦«a12»⟧", "mật khẩu: ⟦«a12»⟧"),
          "Passwort: erforderlich. Le mot de passe est obligatoire. пароль: обязательно"),
     # A key or a token said in prose (`the API key is X`, `Mein Token lautet X`,
     # `la clé API est X`): judged as gitleaks' generic key is (a letter and a
@@ -829,10 +841,20 @@ RULES: tuple[Rule, ...] = (
          r"(?i)aws.{0,20}?(?:secret|private).{0,20}?(?:[=:]|\s(?:is|was)\b:?)\s*[\"']?"
          r"(?P<v>[A-Za-z0-9/+=]{40})\b",
          ("aws_secret_access_key = ⟦«b40»⟧", "the aws secret key is ⟦«b40»⟧ for prod"), "", RUN),
+    # Also a token cut in two: its pieces joined by a shell's quotes
+    # (`"ghp_Qw3…""Df1…"`), or the rest on the next line when that line is one
+    # run; and a piece of one alone (`A=ghp_eyzab…`, 12 or more with a letter
+    # and a digit: a token's first half kept in a variable).
     Rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-         B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})" + E,
+         B + r"(?:gh[pousr]_(?:[A-Za-z0-9]{1,254}(?:[\"'][\"'][A-Za-z0-9]{1,254})+"
+         r"|[A-Za-z0-9]{8,35}[ \t]*\r?\n[ \t>]*[A-Za-z0-9]{1,35}(?=[ \t]*(?:\r?\n|\Z))"
+         r"|[A-Za-z0-9]{36,255}"
+         r"|(?=[A-Za-z0-9]{0,34}[0-9])(?=[A-Za-z0-9]{0,34}[A-Za-z])[A-Za-z0-9]{12,35})"
+         r"|github_pat_[A-Za-z0-9_]{22,255})" + E,
          ("git remote set-url origin https://⟦ghp_«a36»⟧@github.com/o/r.git",
-          "GH_TOKEN=⟦github_pat_«a22»_«a59»⟧ gh pr create"),
+          "GH_TOKEN=⟦github_pat_«a22»_«a59»⟧ gh pr create",
+          'TOKEN="⟦ghp_«a18»""«a18»⟧"', "token:\n⟦ghp_«a18»\n«a18»⟧",
+          "A=⟦ghp_«a17»⟧; B=«a19»"),
          "ghp_ is GitHub's prefix", SHAPED),
     Rule("gitlab-token", ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-",
                           "glffct-", "glimt-", "glagent-", "glft-", "glcbt-", "glsoat-"),
@@ -1079,6 +1101,16 @@ RULES: tuple[Rule, ...] = (
     *PROTOCOL_RULES,
     *SHAPE_RULES,
     *PROSE_RULES,
+    # A name that says key, token, secret or password in another script, glued
+    # to a name in Latin letters (`API_키=…`, `DB_пароль: …`, `app.密钥 = …`):
+    # judged as a secret's name and value are.
+    Rule("secret-assignment", _FOREIGN_NAMES,
+         r"(?i)(?<=[a-z0-9_.\-])(?:" + "|".join(_FOREIGN_NAMES) + r")[\w.\-]*[\"']?"
+         r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
+         r"(?:\"(?P<v>[^\"\n]{4,200})\"|\$?'(?P<v2>[^'\n]{4,200})'"
+         r"|(?P<v3>(?!:)[^\s\"'`,;)}\]]{4,}))",
+         ("API_키=⟦«a14»⟧", "DB_пароль: ⟦«a14»⟧", "app.密钥 = '⟦«a16»⟧'", "GITHUB_토큰=⟦«a20»⟧"),
+         "키: 180cm; API 키 설명: 문서를 보세요"),
     Rule("netrc", ("machine", "default"),
          B + r"(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*"
          r"\s+password\s+(?P<v>\S+)",
@@ -1131,6 +1163,20 @@ RULES: tuple[Rule, ...] = (
     Rule("freemius-key", ("secret_key",),
          r"(?i)[\"']secret_key[\"']\s*=>\s*[\"'](?P<v>sk_\S{29})[\"']",
          ("'secret_key' => '⟦sk_«a20»*<}&?@_Pe⟧'",), "'secret_key' => $secret_key"),
+    # A token base64-encoded (`echo Z2hwX… | base64 -d`): a run beginning with
+    # the base64 of a vendor's prefix (`Z2hw` is `ghp`), hidden when what it
+    # decodes to is a secret by these rules (redact.py judges it so).
+    Rule("encoded-token", ("z2hw", "z2hv", "z2h1", "z2hz", "z2hy", "z2l0ahvi", "z2xwyxqt",
+                           "c2st", "eg94", "qutj", "qvnj", "bnbt", "agzf", "qul6", "c2tf",
+                           "cmtf", "chlw", "zg9w", "egfp", "z3nr", "c2hwyxrf", "u0cu",
+                           "d2hzzwnf", "r09du1by"),
+         B + r"(?:Z2h[wv1zy]|Z2l0aHVi|Z2xwYXQt|c2st|eG94|QUtJ|QVNJ|bnBt|aGZf|QUl6|c2tf|cmtf"
+         r"|cHlw|ZG9w|eGFp|Z3Nr|c2hwYXRf|U0cu|d2hzZWNf|R09DU1BY)[A-Za-z0-9+/]{20,}={0,2}"
+         r"(?![A-Za-z0-9+/=])",
+         # (made-up tokens' base64, fixed: a template cannot draw the base64 of one)
+         ("echo ⟦Z2hwX0V4YW1wbGUwVG9rZW4xTm90MkEzUmVhbDRTZWNyZXQ1WHl6dw==⟧ | base64 -d",
+          "SLACK=$(echo '⟦eG94Yi0xMjM0NTY3ODkwLUV4YW1wbGUwVG9rZW4xTm90MkEzUmVhbA==⟧' | base64 -d)"),
+         "echo Z2hwX2V4YW1wbGU= | base64 -d", SHAPED),
     # A JWT base64-encoded once more (`ZXlK` is `eyJ` so encoded), wrapped or not.
     Rule("jwt", ("zxlk",), B + r"ZXlK[A-Za-z0-9/\\_+\-\r\n]{40,}={0,2}",
          ("token ⟦ZXlKaGJHY2lPaU«a20»\n«a30»⟧",), "ZXlK is eyJ in base64"),
