@@ -34,6 +34,7 @@ from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     NOT_RUN,
     USER_SHELL,
+    AgentFold,
     Fold,
     SessionState,
     Subagent,
@@ -42,7 +43,7 @@ from vibe_vault.state import (
     Unnamed,
 )
 from vibe_vault.times import epoch, hhmm
-from vibe_vault.work import Work, agents_of_tasks, doers, streamed_only, work_of
+from vibe_vault.work import Work, agents_of_tasks, streamed_only, work_of
 
 
 class RenderOptions(Struct):
@@ -241,16 +242,18 @@ def _count_result(recent: dict[str, Tokens], sub: Subagent, keys: list[str] | No
     return replaced
 
 
-def tokens_by_task(state: SessionState) -> list[int]:
+def tokens_by_task(state: SessionState,
+                   agents: list[AgentFold | None] | None = None) -> list[int]:
     """For each Task call of the session (`fold.subagents`, in order), the
     tokens its agent used: every message of the agent's file or streamed
     lines, and the final answer each of its Tasks' results carries (counted
     as `tokens_by_model` counts it, so that the agents' figures add up to
     their share of the model table). 0 when nothing tells the agent's
     messages. Calls naming one agent (a resumed one) show the same figure.
-    A call whose agent nothing else tells has its result's final answer."""
+    A call whose agent nothing else tells has its result's final answer.
+    `agents`: the state's `agents_of_tasks`, when the caller has them."""
     subs = state.fold.subagents
-    agents = agents_of_tasks(state)
+    agents = agents_of_tasks(state) if agents is None else agents
     runs: dict[int, list[Subagent]] = {}
     for s, af in zip(subs, agents, strict=True):
         if af is not None:
@@ -421,7 +424,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         sum(f.sidechain.tool_calls.values()) if f.sidechain is not None else 0)
     work = work_of(state)
     tests = work.tests
-    unrecorded = unrecorded_agents(state)
+    unrecorded = unrecorded_agents(state, work.agents)
     title = title_of(state)
     # Every model that produced usage, in the order met: the main agent's,
     # then the subagents' (from their files, or their streamed messages).
@@ -476,14 +479,17 @@ def agents_unrecorded(fig: Figures) -> str:
             "are at least these")
 
 
-def unrecorded_agents(state: SessionState) -> list[Subagent]:
+def unrecorded_agents(state: SessionState,
+                      agents: list[AgentFold | None] | None = None) -> list[Subagent]:
     """The subagents (Task calls) whose work before their final answer the
     transcript does not hold: no file of their own, no streamed progress
     lines, no entries in the main file (an inline one's), yet their result
     says they made tool calls (each an API message, and its usage, before the
     answer) or carries no usage at all. Only their final answer's usage (the
-    result's) is counted (2.1.14 headless: c7d3d95c's Explore, 18 calls)."""
-    return [s for s, af in zip(state.fold.subagents, agents_of_tasks(state), strict=True)
+    result's) is counted (2.1.14 headless: c7d3d95c's Explore, 18 calls).
+    `agents`: the state's `agents_of_tasks`, when the caller has them."""
+    agents = agents_of_tasks(state) if agents is None else agents
+    return [s for s, af in zip(state.fold.subagents, agents, strict=True)
             if af is None and not s.side_calls and not s.side_from
             and (s.tool_calls > 0 or s.usage is None)]
 
@@ -905,7 +911,7 @@ def _contradicted(text: str, state: SessionState, work: Work) -> bool:
     if not work.pushes and _CLAIMS_PUSH.search(text):
         return True
     if _CLAIMS_AGENT.search(text):
-        idle = [s for s, af in zip(f.subagents, agents_of_tasks(state), strict=True)
+        idle = [s for s, af in zip(f.subagents, work.agents, strict=True)
                 if not s.status or not (s.tool_calls or (af is not None and af.tool_calls))]
         if idle:
             return True
@@ -1039,7 +1045,7 @@ def _activity(state: SessionState, work: Work) -> str:
     # session's research (a read-only overview through an Explore subagent,
     # its `ls` and `find` included, is research, not operations).
     calls: dict[str, int] = {}
-    for d in doers(state):
+    for d in work.doers:
         for name, k in d.fold.tool_calls.items():
             calls[str(name)] = calls.get(str(name), 0) + k
     if work.files:

@@ -72,11 +72,18 @@ class Work(Struct):
     # Files a commit of the session holds that no tool of it changed: listed
     # with `files` (and for `vv files`), not counted among the files changed.
     committed: dict[str, FileWork] = field(default_factory=dict)
+    # What they were worked out from, kept for the figures and the note: each
+    # Task's agent (`agents_of_tasks`), and every agent's work (`doers`). A
+    # long session's Stop asked for the one five times and the other twice,
+    # each a pass over its hundreds of subagents.
+    agents: list[AgentFold | None] = field(default_factory=list)
+    doers: list[Doer] = field(default_factory=list)
 
 
-def doers(state: SessionState) -> list[Doer]:
+def doers(state: SessionState, agents: list[AgentFold | None] | None = None) -> list[Doer]:
     """The main agent, then each subagent whose work was folded, in the order
-    they began (a file two of them changed lists its changes and agents so)."""
+    they began (a file two of them changed lists its changes and agents so).
+    `agents`: the state's `agents_of_tasks`, when the caller has them."""
     out = [Doer(MAIN, state.fold)]
     subs = state.fold.subagents
     if state.fold.sidechain is not None:
@@ -86,7 +93,8 @@ def doers(state: SessionState) -> list[Doer]:
     names = {str(s.agent_id): subagent_label(agent_kind(s.type, s.name), s.description)
              for s in subs if s.agent_id}
     by_fold = {id(af): subagent_label(agent_kind(s.type, s.name), s.description)
-               for s, af in zip(subs, agents_of_tasks(state), strict=True) if af is not None}
+               for s, af in zip(subs, agents_of_tasks(state) if agents is None else agents,
+                                strict=True) if af is not None}
     folds = [(af.fold.first_ts, str(key), names.get(af.fold.agent_id)
               or by_fold.get(id(af.fold))
               or subagent_label(af.agent_type, af.description) or "subagent", af.fold.work)
@@ -196,7 +204,8 @@ def work_of(state: SessionState) -> Work:
     by_label: dict[str, Fold] = {}
     elsewhere: dict[str, int] = {}
     cwd = state.fold.cwd
-    everyone = doers(state)
+    agents = agents_of_tasks(state)
+    everyone = doers(state, agents)
     for d in everyone:
         f = d.fold
         by_label.setdefault(d.label, f)
@@ -263,7 +272,7 @@ def work_of(state: SessionState) -> Work:
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
                 pushed_elsewhere=elsewhere, tests=tests,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
-                committed=committed)
+                committed=committed, agents=agents, doers=everyone)
 
 
 # What the transcript tells of such a file: no change to it was seen by this

@@ -54,7 +54,7 @@ from vibe_vault.state import (
     agent_kind,
 )
 from vibe_vault.times import hhmm
-from vibe_vault.work import MAIN, agents_of_tasks
+from vibe_vault.work import MAIN
 
 SECTION_ROWS = 200
 COMMAND_ROWS = 100
@@ -465,8 +465,9 @@ def subagents(page: Page) -> list[Md]:
         return []
     out = [md("## Subagents")]
     told: set[int] = set()  # agents whose user's words are told (a resumed one: once)
-    used_by_task = tokens_by_task(state)
-    for s, af, used in zip(f.subagents, agents_of_tasks(state), used_by_task, strict=True):
+    agents = page.fig.work.agents
+    used_by_task = tokens_by_task(state, agents)
+    for s, af, used in zip(f.subagents, agents, used_by_task, strict=True):
         # (an inline subagent's, where neither its file nor its result says)
         calls = af.tool_calls if af is not None and af.tool_calls else \
             s.tool_calls or s.side_calls
