@@ -52,7 +52,8 @@ SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
 RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
 _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
-                          "config-secret", "protocol-password", "wifi-psk", "prose-password"})
+                          "config-secret", "protocol-password", "wifi-psk", "prose-password",
+                          "ci-mask", "expect-password"})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -185,7 +186,7 @@ _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
 _LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
-                       "prose-password"})
+                       "prose-password", "ci-mask", "expect-password"})
 # What may come before a LINE rule's match on its line: indentation, a
 # prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
 # `-> `, and an IMAP command's tag (`a001 `, `. `).
@@ -258,6 +259,121 @@ def _k8s_values(text: str, found: list[str] | None) -> tuple[str, int]:
         out += [text[last:start], "[REDACTED:kubernetes-secret]"]
         last = end
     return "".join(out) + text[last:], len(out) // 2
+
+
+def _column_values(text: str, low: str, found: list[str] | None) -> tuple[str, int]:
+    """Hide the values of a table's or an SQL INSERT's column named for a
+    secret (see secret_tables)."""
+    spans: list[tuple[int, int]] = []
+    if len(low) == len(text):
+        if "\n" in low and any(w in low for w in _COLUMN_WORDS):
+            from vibe_vault.secret_tables import table_spans
+
+            spans += table_spans(text, low, _cell_hides)
+        if "insert" in low and "values" in low:
+            from vibe_vault.secret_tables import sql_spans
+
+            spans += sql_spans(text, low, _cell_hides)
+    if not spans:
+        return text, 0
+    out: list[str] = []
+    last = 0
+    for start, end in sorted(set(spans)):
+        if start < last:
+            continue
+        if found is not None:
+            found.append(text[start:end])
+        out += [text[last:start], "[REDACTED:secret-column]"]
+        last = end
+    return "".join(out) + text[last:], len(out) // 2
+
+
+# Words one of which a column's name holds when it names a secret.
+_COLUMN_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "credential")
+# What a password's column may hold that is no password: a dash, "n/a", "none".
+_NO_VALUE = r"(?i)(?:-+|—|n/?a|none|null|nil|empty|unset|not set|\?+|\*+)\Z"
+
+
+def _cell_hides(value: str, password: bool) -> bool:
+    """Whether a cell of a column named for a secret holds one. In a
+    password's column any value but a placeholder, a word saying what the
+    password is (`required`, `hidden`) or a sentence; in a token's or a key's,
+    one that is no number, word, name in code or sentence either."""
+    if value.startswith("[REDACTED") or rx(_NO_VALUE).match(value) \
+            or rx(_NOT_A_LITERAL).match(value) or len(value) < 4:
+        return False
+    if " " in value.strip():
+        return password and not sentence(value)
+    if password:
+        return not describes(value, colon=True)
+    return not (rx(_NUMBER).match(value) or reads_as_word(value) or len(value) < 8
+                or (value.isalpha() and not _random_letters(value)))
+
+
+# Words of a sentence (not of a passphrase of words chosen at random): a run of
+# words holding one is prose (`set at install`, `must be changed`).
+_FUNCTION_WORDS = frozenset((
+    "a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "by", "from", "and",
+    "or", "but", "not", "no", "nor", "is", "are", "was", "were", "be", "been", "being",
+    "it", "its", "this", "that", "these", "those", "as", "if", "then", "than", "so",
+    "must", "should", "can", "could", "will", "would", "may", "might", "need", "needs",
+    "do", "does", "did", "has", "have", "had", "your", "my", "our", "their", "his",
+    "her", "you", "we", "they", "he", "she", "i", "me", "us", "them", "per", "via",
+    "into", "onto", "about", "after", "before", "when", "where", "which", "who", "what",
+    "how",
+))
+
+
+def sentence(value: str) -> bool:
+    """Whether words are a sentence's (one of them a function word, or one
+    that says what a password is), not a passphrase's (`correct horse battery
+    staple`: words drawn at random, none of them a sentence's glue)."""
+    words = value.lower().replace("-", " ").split()
+    return any(w.strip(".,;:!?") in _FUNCTION_WORDS for w in words) \
+        or any(describes(w.strip(".,;:!?")) for w in words if w.strip(".,;:!?").isalpha()
+               and w.strip(".,;:!?") not in ("correct", "incorrect", "right", "wrong"))
+
+
+def _random_letters(value: str) -> bool:
+    """Letters drawn at random (`MUtUCNFgOmEtLrWs`, `qidwcnokmdttewlymed`), not
+    a word or a name of words (`checked`, `PasswordInput`, `LPAREN`): capitals
+    inside that begin no part of three letters or more, or parts whose runs of
+    three letters are not English words' (one in six of its letters, or a part
+    with no vowel); or eight lower-case letters or more with five such runs, or
+    three and fewer vowels than three in ten (see reads_as_word)."""
+    if not value.isupper() and any(c.isupper() for c in value[1:]):
+        # (a short run of capitals may be a part: `macOS`, `getURL`, `IPv`)
+        parts = rx(r"(?<![A-Z])[A-Z]{2,3}(?![A-Za-z])|[A-Z][a-z]+|[a-z]+").findall(value)
+        if "".join(parts) != value or any(len(p) < 3 and not p.isupper() for p in parts[1:]):
+            return True
+        words = [p.lower() for p in parts if not p.isupper()]
+        return (sum(map(_unseen_trigrams, words)) * 6 > len(value)
+                or any(len(w) >= 3 and not any(c in "aeiouy" for c in w) for w in words))
+    if len(value) < 8:
+        return False
+    # (a word may have three or four such runs, `encrypted`, `postgresql`: then
+    # its vowels tell, three in ten or more)
+    unseen = _unseen_trigrams(value.lower())
+    return unseen >= 5 or (unseen >= 3 and sum(c in "aeiouy" for c in value.lower()) * 10
+                           < 3 * len(value))
+
+
+# The end of a name that names something about a secret, not the secret
+# (where it is, what it is called, its kind, its size): `secret_name`,
+# `private_key_path`, `TOKEN_URL`, `tokenType`, `API_KEY_ID`, `password_hash`.
+_ABOUT = ("name", "path", "file", "dir", "url", "uri", "type", "id", "count", "length", "len",
+          "size", "field", "header", "prefix", "env", "var", "ref", "arn", "version",
+          "endpoint", "label", "format", "policy", "hash", "location", "kind", "mode")
+_ABOUT_A_SECRET = (r"(?:[_.\-](?i:" + "|".join(_ABOUT) + r")|(?<=[a-z])(?:"
+                   + "|".join(w.capitalize() for w in _ABOUT) + r"))\Z")
+
+
+def _looks_like_a_key(value: str) -> bool:
+    """A value as random as a key (gitleaks' generic key: a letter and a
+    digit, 3.5 bits a character, no hex digest), and no path or URL."""
+    return (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+            and "/" not in value and " " not in value and not rx(_HEX).match(value.lower())
+            and entropy(value) >= GENERIC_ENTROPY)
 
 
 def _seed_phrases(text: str, low: str, found: list[str] | None) -> tuple[str, int]:
@@ -484,6 +600,11 @@ class Redactor:
             text, m = _k8s_values(text, found)
             count += m
             low = text.lower()
+        if "\n" in low or "values" in low:
+            text, m = _column_values(text, low, found)
+            if m:
+                count += m
+                low = text.lower()
         if ".env" in low and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
             def env_value(match: re.Match[str] | _Groups) -> str:
@@ -598,6 +719,10 @@ class _Replacer:
         if self.kind == "secret-assignment":
             groups = match.groupdict()
             sep = groups.get("sep") or ""
+            if "\n" in sep and secret.endswith(":"):
+                return True  # `class TokenUsage:` then `input_tokens: int`: a name, no value
+            if self._names_no_secret(match) and not _looks_like_a_key(secret):
+                return True  # `secret_name = 'db-credentials'`, `private_key_path = '~/…'`
             if groups.get("v4") is not None:  # a YAML block's text: a literal, never code
                 return secret in self.allow or secret.startswith("[REDACTED") or bool(
                     rx(_NOT_A_LITERAL).match(secret))
@@ -622,9 +747,33 @@ class _Replacer:
                 return True
         if self.kind == "prose-password" and self._not_said_as_password(match, secret):
             return True
+        if self.kind == "passphrase" and sentence(secret):
+            return True  # `password: must be changed often`
+        if self.kind == "url-secret" and not _cell_hides(secret, False):
+            return True  # `?key=value`, `&token=abc`, `?key=12345`
+        if self.kind == "expect-password" and not self._sent_as_password(match, secret):
+            return True
         if self.kind == "url-token" and rx(_URL_USER).match(secret):
             return True  # a user's name (`jenkins_deploy`, `x-access-token`), not a token
         return self.skips(secret)
+
+    def _names_no_secret(self, match: re.Match[str]) -> bool:
+        """Whether the name given a value names something about a secret, not
+        the secret: `secret_name`, `private_key_path`, `tokenType`, `API_KEY_ID`."""
+        text = self.original if self.original is not None else match.string
+        name = text[match.start():match.start("sep")].rstrip("\"' \t")
+        return bool(rx(_ABOUT_A_SECRET).search(name))
+
+    def _sent_as_password(self, match: re.Match[str], secret: str) -> bool:
+        """Whether what an expect script sends is a password: anything sent
+        after a password's prompt (`expect "password:"`) is; else what is no
+        word, command, path, option or number."""
+        text = self.original if self.original is not None else match.string
+        before = text[max(0, match.start() - 300):match.start()].lower()
+        if rx(r"expect\b[^\n]*(?:assword|passphrase|\bpin\b|token|secret)").search(before):
+            return True
+        return not (reads_as_word(secret) or rx(_NUMBER).match(secret)
+                    or secret.startswith(("-", ".", "/", "~")) or "/" in secret)
 
     def _not_said_as_password(self, match: re.Match[str], secret: str) -> bool:
         """A prose value that is no password: a word that says what the
@@ -651,9 +800,13 @@ class _Replacer:
         the sentence rather than the password: one of another script; one
         the sentence goes on after; one that describes (describes())."""
         if not secret.isalpha():  # a value, unless words joined by hyphens (`well-known`)
-            return "-" in secret and all(p.isalpha() for p in secret.split("-"))
+            parts = secret.split("-")
+            return "-" in secret and all(p.isalpha() and not _random_letters(p) for p in parts) \
+                and (len(parts) < 3 or sentence(" ".join(parts)))  # (not `correct-horse-…`)
         if not all(c.isascii() or c in _LATIN_MARKS for c in secret):
             return True  # a word of another script (`пароль: обязательно`)
+        if _random_letters(secret):
+            return False  # a random run of letters (`MUtUCNFgOmEtLrWs`) in a sentence too
         text = self.original if self.original is not None else match.string
         if not rx(_CLAUSE_END).match(text, _value_span(match)[1]):
             return True  # the sentence goes on: a word of it
@@ -739,8 +892,9 @@ def describes(word: str, colon: bool = False) -> bool:
         return True
     shaped = (len(low) > 4 and low.endswith(DESCRIBING_ENDINGS)) or (
         len(low) > 5 and bool(rx(r"(?:ge|opge|ver)[a-zäöü]+(?:t|en|d)\Z").match(low)))
-    # (and its letters run as a language's do: `qidwcnokmdttewlymed` is random)
-    return shaped and _unseen_trigrams(low) * 4 <= len(low)
+    # (and its letters run as a language's do: `qidwcnokmdttewlymed` is random,
+    # `encrypted` is not)
+    return shaped and not _random_letters(low)
 
 
 def _unseen_trigrams(low: str) -> int:

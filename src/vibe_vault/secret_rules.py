@@ -111,7 +111,7 @@ def samples(rule: Rule, seed: int = 27) -> list[Sample]:
 # `STRIPE_KEY`, `.npmrc`'s `_auth`, `"clientSecret"`. Long words count anywhere
 # in a name; short ones (pass, pwd, key, auth, creds) only as a whole part of
 # it (after `_`, `-`, `.` or the start; `bypass`, `monkey`, `author` are not).
-_SHORT = ("pass", "pwd", "pw", "creds", "auth", "key")  # whole parts of a name only
+_SHORT = ("pass", "pwd", "pw", "creds", "auth", "key", "salt")  # whole parts of a name only
 SECRET_NAME = (
     r"(?:password|passwd|passphrase|secret|token|credential|api[_\-]?key|apikey"
     r"|access[_\-]?key|private[_\-]?key|auth[_\-]?key|"
@@ -480,7 +480,85 @@ def _structured_rules() -> tuple[Rule, ...]:
     )
 
 
-CONFIG_RULES = _config_rules() + _structured_rules()
+def _more_named_rules() -> tuple[Rule, ...]:
+    """A secret named in yet other ways: csh's `setenv NAME value` (and C's
+    `setenv("NAME", "…", 1)`), a setter's call (`props.setProperty("password",
+    "…")`, `localStorage.setItem('token', '…')`), `dotnet user-secrets set NAME
+    value` (whatever its name: every user secret is one), `credentials
+    bob:…` said in prose, a name then a tab then its value on its own line
+    (`PASSWORD<TAB>…`, as a spreadsheet or a password manager exports it),
+    GitHub Actions' `::add-mask::…` (the very value it is told to hide), and a
+    URL's query parameter named for a key (`?key=…`, `&api_key=…`, `&token=…`,
+    `&sig=…`)."""
+    def quoted(v: _Values) -> str:
+        return (f"(?:'(?P<{v._name()}>[^'\\n]{{4,200}})'"
+                f"|\"(?P<{v._name()}>{_NOT_VAR}[^\"\\n]{{4,200}})\")")
+
+    setenv, call, dotnet = _Values(), _Values(), _Values()
+    word = r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"  # a shell word (a name)
+    query_names = ("key", "api_key", "api-key", "apikey", "token", "access_token", "auth_token",
+                   "sig", "signature", "secret", "client_secret", "password", "passwd", "pwd")
+    return (
+        Rule("config-secret", ("setenv",),
+             r"(?i)\bsetenv(?:[ \t]+" + _SECRET_VAR + r"[ \t]+" + setenv.any()
+             + r"|\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*" + quoted(setenv) + ")",
+             ("setenv API_TOKEN ⟦«a16»⟧", "setenv DB_PASSWORD '⟦«a8» «a6»⟧'",
+              'setenv("API_KEY", "⟦«a20»⟧", 1);'),
+             "setenv PATH $PATH:/bin; setenv API_TOKEN $TOKEN; setenv EDITOR vim"),
+        Rule("config-secret", ("setproperty(", "put(", "set(", "setitem(", "setdefault("),
+             # (it begins with its `(`, the call's name looked back for: the
+             # engine skips ahead to a literal, not to an alternation)
+             r"(?i)\((?:" + "|".join(f"(?<![a-z0-9_]{c}\\()(?<={c}\\()" for c in (
+                 "setproperty", "put", "set", "setitem", "setdefault")) + r")\s*['\"]" + _SECRET_VAR
+             + r"['\"]\s*,\s*" + quoted(call),
+             ('props.setProperty("password", "⟦«L16»⟧");',
+              "localStorage.setItem('authToken', '⟦«a24»⟧')",
+              'config.set("api_key", "⟦«a20»⟧")',
+              "os.environ.setdefault('DB_PASSWORD', '⟦«a12»⟧')"),
+             'props.setProperty("password", password); map.put("token", "<token>")'),
+        Rule("config-secret", ("user-secrets",),
+             r"(?i)\buser-secrets[ \t]+set[ \t]+(?:--?[\w\-]+(?:[ =]" + word + r")?[ \t]+)*"
+             + word + r"[ \t]+" + dotnet.any(),
+             ('dotnet user-secrets set "Api:Key" "⟦«a16»⟧"',
+              "dotnet user-secrets set ConnectionStrings:Db '⟦«a12»;«a8»⟧' --project src/Api"),
+             "dotnet user-secrets list; dotnet user-secrets set Api:Key $KEY"),
+        # (the user's name kept; a port, `host:5432`, or a URL is none)
+        Rule("config-secret", ("credential", "creds"),
+             r"(?i)(?<![a-z0-9_])(?:credentials?|creds)(?:[ \t]+(?:are|is|were|was))?[ \t]*:?"
+             r"[ \t]+[\"'`]?[\w.@+\-]{1,64}:(?![\d]{1,5}(?![^\s'\"`.,;:!?)\]])|/)"
+             r"(?P<v>[^\s'\"`]{4,200}?)(?=[\"'`]?[.,;:!?)\]]*(?:\s|$))",
+             ("credentials bob:⟦«a16»⟧", "the creds are admin:⟦«a12»⟧.",
+              "Login with credentials: 'deploy:⟦«a14»⟧'"),
+             "credentials localhost:5432; credentials http://x; the credentials file: ~/.aws"),
+        Rule("ci-mask", ("::add-mask::",),
+             r"::add-mask::(?P<v>(?!\$)[^\s\"'`]+)",
+             ('echo "::add-mask::⟦«a16»⟧"', "echo ::add-mask::⟦«L12»⟧"),
+             'echo "::add-mask::${{ secrets.TOKEN }}"; echo "::add-mask::$TOKEN"'),
+        Rule("url-secret", tuple(f"{c}{n}=" for n in query_names for c in "?&;"),
+             r"(?i)[?&;](?:" + "|".join(query_names) + r")=(?P<v>(?![{$<%])[^&#\s\"'`<>]+)",
+             ("curl https://maps.example.com/api?key=⟦«a14»⟧",
+              "GET /v1/x?a=1&api_key=⟦«L20»⟧&b=2", "https://h/x?token=⟦«l24»⟧"),
+             "https://h/x?key=value&page=2 and ?sig={sig}&key=12345, ?apikey=$KEY"),
+        # A passphrase of words after its name, up to its line's end (a
+        # sentence, `password: must be changed`, is left: redact.sentence).
+        Rule("passphrase", ("password", "passphrase", "passwd"),
+             r"(?i)pass(?:word|phrase|wd)[\"']?[ \t]*[:=][ \t]*"
+             r"(?P<v>[a-z]{2,12}(?:[ \t]+[a-z]{2,12}){3,11})(?=[ \t]*[.!]?[ \t]*(?:\r?\n|$))",
+             ("passphrase: ⟦correct horse battery staple zebra⟧", "password = ⟦lunar pickle oven "
+              "velvet⟧\n"),
+             "password: must be at least eight characters\npassword: set it in the config file"),
+        # What an expect script sends: after a password's prompt, any value;
+        # else one that is no word, command, path or number (redact._Replacer).
+        Rule("expect-password", ('\\r"', "\\r'", "\\n\""),
+             B + r"send[ \t]+(?:--[ \t]+)?(?:\"(?P<v>(?!\$)[^\"\s\\]{4,200})\\[rn]\""
+             r"|'(?P<v2>(?!\$)[^'\s\\]{4,200})\\[rn]')",
+             ("expect -c 'send \"⟦«a16»⟧\\r\"'",
+              'spawn ssh me@h\nexpect \"password:\"\nsend \"⟦«L10»⟧\\r\"'),
+             'send "exit\\r"; send "yes\\r"; send "./run.sh\\r"; send "$env(PW)\\r"'),
+    )
+
+
+CONFIG_RULES = _config_rules() + _structured_rules() + _more_named_rules()
 
 
 # A password said in prose, in English or another language: "my password is
@@ -504,7 +582,8 @@ _FOREIGN_NAMES = ("키", "토큰", "비밀번호", "ключ", "токен", "с
 _PROSE_VALUE = (r"(?:'(?P<v>[^'\n]{4,200})'|\"(?P<v2>[^\"\n]{4,200})\"|`(?P<v3>[^`\n]{4,200})`"
                 r"|[«“](?P<v4>[^»”\n]{4,200})[»”]"
                 # bare, less a sentence's closing stop: "is hunter2." hides hunter2
-                r"|(?P<v5>[^\s'\"`«“]{4,200}?)(?=[.,;:!?)\]}»”'\"`]*(?:\s|$)))")
+                # (an element's close, `is stored</description>`, ends it too)
+                r"|(?P<v5>(?:(?!</)[^\s'\"`«“]){4,200}?)(?=[.,;:!?)\]}»”'\"`]*(?:\s|$|</)))")
 _IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|adalah|là|是|为|は|が)"
 # Words that say what a password is, not which one (`the password is stored`,
 # `Passwort: erforderlich`, `mot de passe : obligatoire`, `la contraseña es
@@ -768,6 +847,19 @@ _KEY_LINE = r"(?=[A-Za-z0-9+/]{0,63}[A-Z])(?=[A-Za-z0-9+/]{0,63}[a-z])[A-Za-z0-9
 _KEY_TAIL = r"(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{4,63}={0,2}(?=[ \t]*(?:\r?\n|\Z)))"
 _KEY_BODY = (_KEY_LINE + r"[ \t]*\r?\n[ \t>]*" + _KEY_LINE + r"(?![A-Za-z0-9+/=])"
              r"(?:[ \t]*\r?\n[ \t>]*" + _KEY_TAIL + r"(?![A-Za-z0-9+/=]))*")
+
+
+# A name then a tab then its value, the line's two cells (`PASSWORD<TAB>…`, as
+# a spreadsheet or a password manager exports it): judged as `name: value` is.
+# (after the assignment rule: `_SECRET_WORDS` of the tests are that rule's)
+TAB_RULE = Rule(
+    "secret-assignment", tuple(f"{w}\t" for w in (
+        "password", "passwd", "pass", "pwd", "pw", "secret", "token", "key", "passphrase",
+        "credential", "credentials", "creds", "auth")),
+    r"(?im)^[ \t]*[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*(?P<sep>\t+)"
+    r"(?P<v3>[^\s\"'`]{4,200})(?=[ \t]*\r?(?:\n|$))",
+    ("PASSWORD\t⟦«a14»⟧", "user\tbob\ndb_password\t⟦«L12»⟧\n"),
+    "password\trequired\nPASSWORD\t${DB_PASSWORD}")
 
 
 RULES: tuple[Rule, ...] = (
@@ -1129,7 +1221,7 @@ RULES: tuple[Rule, ...] = (
          "the SharedAccessKeyName is root"),
     Rule(
         "secret-assignment",
-        ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth"),
+        ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth", "salt"),
         # Anchored on the keyword (not on the start of the name) so the engine
         # does not backtrack from every position; a longer name still matches.
         r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]*[\"']?(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
@@ -1155,6 +1247,7 @@ RULES: tuple[Rule, ...] = (
          '[default]\ntoken = "⟦«a30»⟧"', "  DB_PASS: ⟦«b24»⟧",
          "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧"),
         "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x"),
+    TAB_RULE,
     # Sumo Logic's access id: `su` and 12 letters and digits (no digit needed).
     Rule("vendor-key", ("sumo",),
          r"(?i)sumo[\w.\- \t]{0,20}?" + _SEP + r"(?P<v>su[a-z0-9]{12})" + _END,
