@@ -544,8 +544,8 @@ def _more_named_rules() -> tuple[Rule, ...]:
         Rule("passphrase", ("password", "passphrase", "passwd"),
              r"(?i)pass(?:word|phrase|wd)[\"']?[ \t]*[:=][ \t]*"
              r"(?P<v>[a-z]{2,12}(?:[ \t]+[a-z]{2,12}){3,11})(?=[ \t]*[.!]?[ \t]*(?:\r?\n|$))",
-             ("passphrase: ⟦correct horse battery staple zebra⟧", "password = ⟦lunar pickle oven "
-              "velvet⟧\n"),
+             ("passphrase: ⟦correct horse battery staple zebra⟧\nthen log in",
+              "password = ⟦lunar pickle oven velvet⟧\n"),
              "password: must be at least eight characters\npassword: set it in the config file"),
         # What an expect script sends: after a password's prompt, any value;
         # else one that is no word, command, path or number (redact._Replacer).
@@ -858,7 +858,7 @@ TAB_RULE = Rule(
         "credential", "credentials", "creds", "auth")),
     r"(?im)^[ \t]*[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*(?P<sep>\t+)"
     r"(?P<v3>[^\s\"'`]{4,200})(?=[ \t]*\r?(?:\n|$))",
-    ("PASSWORD\t⟦«a14»⟧", "user\tbob\ndb_password\t⟦«L12»⟧\n"),
+    ("USER\tbob\nPASSWORD\t⟦«a14»⟧\nURL\thttps://x", "user\tbob\ndb_password\t⟦«L12»⟧\n"),
     "password\trequired\nPASSWORD\t${DB_PASSWORD}")
 
 
