@@ -104,7 +104,9 @@ def test_a_renamed_file_is_found_by_its_old_and_new_path(
     assert env.vv("backfill").returncode == 0
     for typed, other, word in ((a, b, "to"), (b, a, "from")):
         out = env.vv("files", typed).stdout.decode()
-        assert f"{typed} (renamed {word} {other}) +" in out, (typed, out)
+        # (in the note's words: "renamed from a by a command", "…, modified")
+        assert re.search(re.escape(typed) + r" \((?:modified, )?" + re.escape(
+            f"renamed {word} {other} by a command"), out), (typed, out)
         js = json.loads(env.vv("files", "--json", typed).stdout)
         assert len(js) == 1 and js[0]["session_id"] == sid, js
         assert js[0][f"renamed_{word}"] == other, js

@@ -16,6 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,6 +25,7 @@ from conftest import Env, blocks, examples, frontmatter, main_files
 from conftest import json_objects as objects
 from file_lines import net_lines
 from test_headlines import Transcript
+from vibe_vault.document import document_of
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import RenderOptions, figures
 from vibe_vault.fold import fold
@@ -173,6 +175,17 @@ def test_deleted_and_renamed_files_are_changed_files(
             assert f"renamed from {want['from'].removeprefix(CWD + '/')}" in row, row
         if want.get("gone") and want["first"] is None:
             assert row.endswith("| ? | ? |"), row
+    # `vv files` tells what happened in the note's words (review 22 #9): the
+    # index's row of each file says it too.
+    doc = document_of(msgspec.structs.replace(state, note="n.md"))  # (as if it had a note)
+    assert doc is not None
+    told = {row.path: row.change for row in doc.files}
+    for path, want in model.items():
+        if want.get("gone"):
+            assert "deleted by a command" in told[path], (path, told)
+        elif "from" in want and want["first"] != "":
+            assert f"renamed from {want['from']} by a command" in told[path], (path, told)
+            assert told[want["from"]] == f"renamed to {path} by a command", told
     fig = figures(state, RenderOptions())
     counted = [p for p, w in model.items()  # made and deleted, or edited to as it was: not
                if not (w.get("gone") and w["first"] == "") and not (
@@ -239,9 +252,11 @@ def test_vv_files_finds_a_deleted_file_marked_unknown(tmp_path: Path) -> None:
     # Lines of none of the four known: no figures said, not +0 −0.
     assert re.match(r"4 files changed(?! \()", str(frontmatter(note)["summary"])), note
     r = env.vv("files", gone[0])
-    assert r.returncode == 0 and f"{gone[0]} +? −?" in r.stdout.decode(), r.stdout
+    # What happened, as the note says it, not only "+? −?" (review 22 #9).
+    assert r.returncode == 0 and f"{gone[0]} (deleted by a command) +? −?" in r.stdout.decode(), \
+        r.stdout
     js = json.loads(env.vv("files", "--json", "/srv/app/Cargo.toml").stdout)
-    assert [o["lines"] for o in js] == ["unknown"]
+    assert [(o["lines"], o["change"]) for o in js] == [("unknown", "created by a command")]
     section = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0]
     assert "| `tests/test_a.py` | deleted by a command | ? | ? |" in section, section
     assert "| `Cargo.toml` | created by a command | ? | ? |" in section, section
@@ -355,3 +370,7 @@ def test_the_corpus_files_git_says_the_session_deleted_or_made(tmp_path: Path) -
             rel = path.removeprefix(cwd.rstrip("/") + "/")
             row = next((ln for ln in section.splitlines() if f"| `{rel}` |" in ln), "")
             assert kind in row, (sid, rel, kind, row)
+            # `vv files` says it too, in the same words (review 22 #9).
+            r = env.vv("files", "--json", path)
+            said = [o["change"] for o in json.loads(r.stdout) if o["session_id"] == sid]
+            assert len(said) == 1 and kind in said[0], (sid, path, kind, said)

@@ -225,7 +225,9 @@ def test_vv_files_finds_a_worktree_file_by_its_repository_path(tmp_path: Path) -
             out = env.vv("files", typed, cwd=cwd)
             assert out.returncode == 0, out.stderr
             text = out.stdout.decode()
-            assert f"{repo / rel} +{added} −{removed}" in text, (typed, text)
+            # (what happened in the note's words between: "(modified)", "(created)")
+            assert re.search(re.escape(f"{repo / rel}") + r" \((?:modified|created|written by a command)\) "
+                             + re.escape(f"+{added} −{removed}"), text), (typed, text)
         js = json.loads(env.vv("files", "--json", str(repo / rel)).stdout)
         assert [o["lines"] for o in js] == [
             {"?": "unknown"}.get(added, "estimated" if "≈" in added else "exact")]

@@ -11,7 +11,7 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
-from vibe_vault.fold.files import lines_mark
+from vibe_vault.fold.files import change_words, lines_mark
 from vibe_vault.paths import is_windows_path
 from vibe_vault.project import other_repository, repo_file
 from vibe_vault.state import USER_SHELL, Commit, FileChange, SessionState, worth_a_note
@@ -33,6 +33,9 @@ class FileRow(Struct, array_like=True):
     # from, and a row under the old path says where to (so both find it).
     renamed_from: str = ""
     renamed_to: str = ""
+    # What happened to it, in the note's words ("modified", "deleted by a
+    # command", "copied by a command, modified"…): `vv files` tells it too.
+    change: str = ""
 
 
 class Document(Struct):
@@ -129,9 +132,11 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                       mark=lines_mark(fw.change))
         rows.append(row)
         old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
+        row.change = change_words(fw.change, old)
         if old and old != path and old not in work.files:
             row.renamed_from = old
-            rows.append(msgspec.structs.replace(row, path=old, renamed_from="", renamed_to=path))
+            rows.append(msgspec.structs.replace(row, path=old, renamed_from="", renamed_to=path,
+                                                change=f"renamed to {path} by a command"))
     return Document(
         session_id=state.session_id, project=state.project,
         cwd=cwd, started=int(epoch(f.first_ts) or 0),

@@ -50,7 +50,9 @@ SCHEMA_VERSION = 11
 # 8: subagents' instructions, descriptions, reports and conversations in a
 # column of their own (a hit there says `subagent`, not `answer`), and the
 # columns reordered so a command or a file says so before it says `action`.
-SEARCH_VERSION = "9"
+# 10: what happened to a changed file, in the note's words (`changes.change`:
+# "deleted by a command"…), for `vv files`.
+SEARCH_VERSION = "10"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -151,7 +153,8 @@ CREATE TABLE changes(
     sha TEXT NOT NULL, subject TEXT NOT NULL, committed INTEGER NOT NULL,
     mark TEXT NOT NULL,  -- how the note tells added/removed: '' exact, '≈' estimated, '?' unknown
     -- a file renamed: the new path's row says where from, the old path's where to
-    renamed_from TEXT NOT NULL DEFAULT '', renamed_to TEXT NOT NULL DEFAULT '');
+    renamed_from TEXT NOT NULL DEFAULT '', renamed_to TEXT NOT NULL DEFAULT '',
+    change TEXT NOT NULL DEFAULT '');  -- in the note's words: 'modified', 'deleted by a command'…
 CREATE INDEX changes_by_path ON changes(path);
 -- each session's text by column (title, prompts, …), compressed: what a hit's
 -- snippet is cut from (the index itself keeps no text)
@@ -202,12 +205,12 @@ class Hit:
 class Change:
     """A file a session changed."""
 
-    __slots__ = ("added", "committed", "mark", "path", "removed", "renamed_from", "renamed_to",
-                 "session", "sha", "subject")
+    __slots__ = ("added", "change", "committed", "mark", "path", "removed", "renamed_from",
+                 "renamed_to", "session", "sha", "subject")
 
     def __init__(self, session: Hit, path: str, added: int, removed: int, sha: str,
                  subject: str, committed: bool, mark: str = "", renamed_from: str = "",
-                 renamed_to: str = "") -> None:
+                 renamed_to: str = "", change: str = "") -> None:
         self.session = session
         self.path = path
         self.added = added
@@ -218,6 +221,7 @@ class Change:
         self.mark = mark  # as the note tells the figures: "" exact, "≈" estimated, "?" unknown
         self.renamed_from = renamed_from  # renamed from that path (this is the new one)
         self.renamed_to = renamed_to  # renamed to that path (this is the old one)
+        self.change = change  # what happened to it, in the note's words
 
 
 def path_of(state_dir: str) -> str:
@@ -700,9 +704,9 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
     if doc.files:
         conn.executemany(
             "INSERT INTO changes(doc, path, added, removed, sha, subject, committed, mark,"
-            " renamed_from, renamed_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " renamed_from, renamed_to, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(number, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed),
-              f.mark, f.renamed_from, f.renamed_to) for f in doc.files])
+              f.mark, f.renamed_from, f.renamed_to, f.change) for f in doc.files])
 
 
 _UNIT, _RECORD = "\x1f", "\x1e"
@@ -1161,7 +1165,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     `/suffix` in a session of `suffix_project`: another checkout of the same
     repository), newest first."""
     sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed, c.mark, "
-           "c.renamed_from, c.renamed_to "
+           "c.renamed_from, c.renamed_to, c.change "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
 
     def newest_first(of_project: str) -> tuple[str, list[Any]]:
@@ -1177,7 +1181,7 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
                             [_ends_with(posix), _ends_with(windows), *params]).fetchall()
     return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]), row[14],
-                   row[15], row[16]) for row in rows]
+                   row[15], row[16], row[17]) for row in rows]
 
 
 def paths_ending(conn: sqlite3.Connection, suffix: str, project: str = "",

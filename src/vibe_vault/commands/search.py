@@ -516,9 +516,12 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
         # Figures marked as the note marks them: estimated (≈), not known (?).
         mark = {"estimated": "≈", "unknown": "?"}.get(obj["lines"], "")
         added, removed = ("", "") if mark == "?" else (obj["added"], obj["removed"])
-        renamed = f" (renamed to {obj['renamed_to']})" if obj["renamed_to"] else \
+        # What happened to it, as the note's table says (a file deleted reads
+        # "deleted by a command", not only "+? −?": review 22 #9).
+        told = f" ({obj['change']})" if obj["change"] else \
+            f" (renamed to {obj['renamed_to']})" if obj["renamed_to"] else \
             f" (renamed from {obj['renamed_from']})" if obj["renamed_from"] else ""
-        line = f"{obj['path']}{renamed} +{mark}{added} −{mark}{removed}"
+        line = f"{obj['path']}{told} +{mark}{added} −{mark}{removed}"
         if obj["commit"] or obj["commit_subject"]:
             line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
         print_hit(obj, [line], tty)
@@ -534,7 +537,8 @@ def change_object(cfg: Config, change: Change) -> dict[str, Any]:
                lines={"≈": "estimated", "?": "unknown"}.get(change.mark, "exact"),
                commit=change.sha if change.committed else "",
                commit_subject=change.subject if change.committed else "",
-               renamed_from=change.renamed_from, renamed_to=change.renamed_to)
+               renamed_from=change.renamed_from, renamed_to=change.renamed_to,
+               change=change.change)
     return obj
 
 

@@ -900,6 +900,16 @@ def no_net_change(change: FileChange) -> bool:
             and not change.moved_from and (not made or change.gone))
 
 
+def change_words(change: FileChange, moved_from: str = "") -> str:
+    """What happened to a file, in the words of the note's table wherever it
+    is told (the note, `vv files`): "modified", "deleted by a command",
+    "copied by a command, modified"… `moved_from`: the old path as shown
+    there, for a file renamed."""
+    told = [f"renamed from {moved_from} by a command"
+            if op == "renamed by a command" and moved_from else op for op in change.ops]
+    return ", ".join(told) + (" (no net change)" if no_net_change(change) else "")
+
+
 def _edit_lines(name: str, inp: ToolInput) -> list[bytes]:
     """An Edit's or MultiEdit's replacements as line fingerprints
     (linediff.edit_lines); none where one replaces every place it is found

@@ -26,7 +26,7 @@ from vibe_vault.figures import (
     unsent_words,
     usage_bound,
 )
-from vibe_vault.fold.files import lines_mark, no_net_change
+from vibe_vault.fold.files import change_words, lines_mark, no_net_change
 from vibe_vault.markdown import (
     Md,
     cell,
@@ -100,10 +100,8 @@ def _file_row(rel: str, base: str, change: FileChange, worktrees: list[str],
     """A file's row (`by`: who changed it, when the table says)."""
     mark = lines_mark(change)
     # Changed back to what it was: listed (it was worked on), not counted.
-    told = [f"renamed from {shown_path(change.moved_from, base)} by a command"
-            if op == "renamed by a command" and change.moved_from else op for op in change.ops]
-    ops = text(", ".join(told) + (" (no net change)" if no_net_change(change) else "")
-               + _in_worktrees(worktrees))
+    moved_from = shown_path(change.moved_from, base) if change.moved_from else ""
+    ops = text(change_words(change, moved_from) + _in_worktrees(worktrees))
     helpers = md(" {} |", cell(join(", ", (doer(b) for b in by)))) if by is not None else BLANK
     if mark == "?":  # written by a command that does not say its lines
         return [md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), helpers)]
