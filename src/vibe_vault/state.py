@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 76
+STATE_VERSION = 77
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -258,6 +258,8 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     elsewhere: bool = False  # git run in another folder (`git -C dir`, `cd dir &&`): its branch
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
+    # Or a command's purpose (fold.retries), when another spelling does the same.
+    purpose: Redacted = Redacted("")
     lines: bytes = b""  # a Write's content, as line fingerprints (linediff.line_hashes)
     kept: bool = False  # `lines` holds them (a Write of a file not too long to keep)
     # An Edit's or MultiEdit's replacements as line fingerprints
@@ -356,7 +358,9 @@ class ErrorRec(Struct, array_like=True, omit_defaults=True):
     ts: str = ""
     seq: int = 0
     key: Redacted = Redacted("")  # the command (whitespace collapsed) or the file, when it had one
-    later_ok: bool = False  # the same command, or an edit of the same file, later succeeded
+    # The same command, an edit of the same file, or a command of the same
+    # purpose (fold.retries) later succeeded.
+    later_ok: bool = False
     # What failed, from the call's input (Pending's fields of the same names):
     # a command's description and the command as the story shows it; a
     # subagent's type and description; a search's pattern and path; an MCP
@@ -364,6 +368,7 @@ class ErrorRec(Struct, array_like=True, omit_defaults=True):
     said: Redacted = Redacted("")
     subject: Redacted = Redacted("")
     place: Redacted = Redacted("")
+    purpose: Redacted = Redacted("")  # the command's, when told (fold.retries)
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):
@@ -752,6 +757,7 @@ class Fold(Struct, omit_defaults=True):
     errors: list[ErrorRec] = field(default_factory=list)
     errors_dropped: int = 0
     failed_keys: dict[Redacted, int] = field(default_factory=dict)  # keys of errors not mended yet
+    failed_purposes: dict[Redacted, int] = field(default_factory=dict)  # and their purposes
     # fold.todos: todos, tasks (plans are actions of the story)
     todos: list[Todo] = field(default_factory=list)
     todo_redactions: int = 0  # secrets replaced in `todos`, already in `redactions`

@@ -270,8 +270,8 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
             errors.error(ctx, call.name, text, timestamp, call.key, call=call)
     if status == "ok":
         facts.last_ok[call.name] = call.seq
-        if facts.failed_keys:
-            errors.mended(ctx, call.key)
+        if facts.failed_keys or facts.failed_purposes:
+            errors.mended(ctx, call.key, call.purpose)
     action = ctx.action_at(call)
     # A line standing for several edits stays "edited" if any of them
     # succeeded; the failures are listed under Errors.

@@ -10,7 +10,7 @@ import msgspec
 
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, ToolInput
-from vibe_vault.fold import files, git, shell_secrets, todos, verdicts
+from vibe_vault.fold import files, git, retries, shell_secrets, todos, verdicts
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
@@ -136,6 +136,12 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     shown = Redacted(shorten(text, ctx.facts.cwd))
     kind = kind_of(command)
     call.key = Redacted("cmd:" + " ".join(text.split()))
+    # What it is for, when another spelling would do the same (`-v`, `--tb=…`
+    # of a test run; a pull request retried with another base): its success
+    # mends their failures too (review 22 #11). Through the gate, as the key.
+    aim = retries.purpose(command, str(facts.branch))
+    if aim:
+        call.purpose = ctx.cleaned_line(aim, retries.PURPOSE_CHARS)[0]
     call.command_no = facts.commands_dropped + len(facts.commands)
     facts.commands_run += 1
     facts.commands.append(Command(command=shown, kind=kind, ts=timestamp, tool_id=call.tool_id))

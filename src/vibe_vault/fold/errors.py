@@ -92,12 +92,16 @@ def error(ctx: Context, tool: Redacted, text: str, timestamp: str, key: Redacted
     rec = ErrorRec(tool=tool, text=shown, ts=timestamp, seq=facts.seq, key=key)
     if call is not None:
         rec.said, rec.subject, rec.place = call.said, call.subject, call.place
+        rec.purpose = call.purpose
     facts.errors.append(rec)
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]
         facts.errors_dropped += 1
     if key and (key in facts.failed_keys or len(facts.failed_keys) < MAX_FAILED_KEYS):
         facts.failed_keys[key] = facts.seq
+    if rec.purpose and (rec.purpose in facts.failed_purposes
+                        or len(facts.failed_purposes) < MAX_FAILED_KEYS):
+        facts.failed_purposes[rec.purpose] = facts.seq
 
 
 def error_text(ctx: Context, text: str, headed: bool = False) -> Redacted:
@@ -160,12 +164,18 @@ def headline(lines: list[str]) -> int:
     return plain if plain >= 0 else start
 
 
-def mended(ctx: Context, key: Redacted) -> None:
-    """A success of what failed before: those errors later succeeded."""
+def mended(ctx: Context, key: Redacted, purpose: Redacted = NO_KEY) -> None:
+    """A success of what failed before (the same command or file, or a
+    command of the same purpose: fold.retries): those errors later succeeded."""
     facts = ctx.facts
-    if not key or key not in facts.failed_keys:
+    same = bool(key) and key in facts.failed_keys
+    alike = bool(purpose) and purpose in facts.failed_purposes
+    if not same and not alike:
         return
-    del facts.failed_keys[key]
+    if same:
+        del facts.failed_keys[key]
+    if alike:
+        del facts.failed_purposes[purpose]
     for err in facts.errors:
-        if err.key == key:
+        if (same and err.key == key) or (alike and err.purpose == purpose):
             err.later_ok = True
