@@ -86,6 +86,31 @@ class Repo:
         self.outside = False
         self.user_committed = False  # a file, in another terminal, since the commit before
         self.took_all = False
+        # Each commit's own count and what it held of each file (the content
+        # before it, the content it holds); each file's content before the
+        # session's first change of it and after its last, the commits made by
+        # each of its changes, and whether a `cp` wrote it (lines then not exact).
+        self.counts: dict[str, tuple[int, int, dict[str, tuple[str, str]]]] = {}
+        self.first: dict[str, str] = {}
+        self.last: dict[str, str] = {}
+        self.writes: dict[str, list[int]] = {}
+        self.copied: set[str] = set()
+
+    def committed(self, sha: str, held: set[str], before: dict[str, str],
+                  after: dict[str, str]) -> str:
+        """Record a commit; git's line of its count, as git prints it."""
+        diffs = {f: (before.get(f, ""), after.get(f, "")) for f in held}
+        inserted = deleted = 0
+        for old, new in diffs.values():
+            a, r = lcs_counts(old, new)
+            inserted, deleted = inserted + a, deleted + r
+        self.counts[sha] = (inserted, deleted, diffs)
+        line = f" {len(held)} file{'s' if len(held) > 1 else ''} changed"
+        if inserted or not deleted:
+            line += f", {inserted} insertion{'s' if inserted != 1 else ''}(+)"
+        if deleted or not inserted:
+            line += f", {deleted} deletion{'s' if deleted != 1 else ''}(-)"
+        return line + "\n"
 
     def staged(self) -> list[str]:
         return sorted(f for f in self.index if self.index[f] != self.head.get(f))
@@ -105,6 +130,19 @@ class Repo:
 
     def known(self, f: str) -> bool:
         return f in self.index or f in self.head
+
+
+def lcs_counts(old: str, new: str) -> tuple[int, int]:
+    """Lines added and removed by a shortest edit script from `old` to `new`
+    (a longest common subsequence, by the table)."""
+    a, b = old.splitlines(), new.splitlines()
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        for j in range(len(b) - 1, -1, -1):
+            table[i][j] = table[i + 1][j + 1] + 1 if a[i] == b[j] else \
+                max(table[i + 1][j], table[i][j + 1])
+    common = table[0][0]
+    return len(b) - common, len(a) - common
 
 
 def status_text(repo: Repo) -> str:
@@ -140,6 +178,9 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
             content = (before or "") + f"line {n}\n"
             t.write_file(path, content, before)
             repo.work[arg] = content
+            repo.first.setdefault(arg, before or "")
+            repo.last[arg] = content
+            repo.writes.setdefault(arg, []).append(len(repo.commits))
             last_write[arg] = len(t.lines)
             repo.last_write[arg] = len(repo.commits)
         elif kind == "copy":
@@ -153,6 +194,10 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
                 continue
             t.bash(f"cp {source} {target}")
             repo.work[target] = repo.work[source]
+            repo.copied.add(target)
+            repo.first.setdefault(target, "")
+            repo.last[target] = repo.work[source]
+            repo.writes.setdefault(target, []).append(len(repo.commits))
             last_write[target] = len(t.lines)
             repo.last_write[target] = len(repo.commits)
         elif kind == "add":
@@ -180,8 +225,8 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
             sha = f"{0xabc0000 + n:07x}"
             created = "".join(f" create mode 100644 {f}\n" for f in sorted(held)
                               if f not in repo.head)
-            t.bash(command, f"[main {sha}] {subject}\n {len(held)} file"
-                   f"{'s' if len(held) > 1 else ''} changed, {len(held)} insertions(+)\n{created}")
+            count = repo.committed(sha, held, repo.head, repo.index)
+            t.bash(command, f"[main {sha}] {subject}\n{count}{created}")
             repo.commits.append((sha, held))
             repo.head.update(repo.index)
             if repo.outside and (repo.took_all or arg or repo.user_committed):
@@ -230,8 +275,10 @@ def play(steps: list[tuple[str, Any]]) -> tuple[Transcript, Repo, dict[str, int]
             sha = f"{0xabc0000 + n:07x}"
             created = "".join(f" create mode 100644 {f}\n" for f in sorted(held)
                               if f not in repo.head)
-            t.bash(command, f"[main {sha}] {subject}\n {len(held)} file"
-                   f"{'s' if len(held) > 1 else ''} changed, {len(held)} insertions(+)\n{created}")
+            count = repo.committed(sha, held, repo.head,
+                                   {**repo.index, **{f: repo.work[f] for f in held
+                                                     if f in repo.work}})
+            t.bash(command, f"[main {sha}] {subject}\n{count}{created}")
             repo.commits.append((sha, held))
             for f in held:  # (the other staged changes stay staged with --only)
                 if f in repo.work:
@@ -470,6 +517,35 @@ def links_are_true_and_proven(steps: list[tuple[str, Any]]) -> None:
     links = {row.path.removeprefix(ROOT + "/"): row.commit for row in doc.files}
     for rel, sha in proven(t, last_write).items():
         assert links.get(rel) == sha, (rel, sha, links)
+    commit_counts_are_true(doc.files, repo)
+
+
+def commit_counts_are_true(rows: list[Any], repo: Repo) -> None:
+    """`vv files`' word on a linked commit's lines (review 22 #8): git's own
+    count as the model's commit printed it; "partly" never where the commit
+    holds the file's change from the session's first content to its last,
+    and always where git's count (of all its files) is less than that
+    change's lines, from the model's contents (a file a `cp` wrote aside:
+    its lines are not exact); an earlier commit named only where the model's
+    commit held the file, after one of the session's changes of it and
+    before its last."""
+    order = [sha for sha, _ in repo.commits]
+    for row in rows:
+        rel = row.path.removeprefix(ROOT + "/")
+        if row.commit and row.commit not in repo.outside_then:
+            inserted, deleted, diffs = repo.counts[row.commit]
+            assert (row.commit_files, row.commit_added, row.commit_removed) == (
+                len(diffs), inserted, deleted), (rel, row)
+            whole = diffs.get(rel) == (repo.first[rel], repo.last[rel])
+            assert not (row.partly and whole), (rel, row, diffs, repo.first, repo.last)
+            added, removed = lcs_counts(repo.first[rel], repo.last[rel])
+            if rel not in repo.copied and (added > inserted or removed > deleted):
+                assert row.partly, (rel, row, diffs)
+        for sha in row.earlier:
+            k = order.index(sha)
+            assert rel in repo.commits[k][1], (rel, sha)
+            assert any(w <= k for w in repo.writes[rel]) and k < repo.last_write[rel], \
+                (rel, sha, repo.writes[rel])
 
 
 @pytest.mark.corpus
@@ -493,6 +569,17 @@ def test_9e953218_links_files_to_the_commits_git_says_hold_them(tmp_path: Path) 
         assert r.returncode == 0, r.stderr
         answers[name] = [o.get("commit") for o in json.loads(r.stdout)]
     assert answers == {"vercel.json": [""], "next.config.js": ["2564804"]}, answers
+    # 2564804's own line (JSON line 247): "2 files changed, 17 insertions(+), 1
+    # deletion(-)", under the session's +33 to next.config.js: the commit holds
+    # only part of them (the user committed earlier versions: `git log`, line
+    # 217), said so, with git's own count (review 22 #8).
+    r = env.vv("files", "--json", f"{site}/next.config.js")
+    [obj] = json.loads(r.stdout)
+    assert (obj["added"], obj["in_commit"], obj["commit_stat"]) == (
+        33, "partly", {"files": 2, "added": 17, "removed": 1}), obj
+    text = env.vv("files", f"{site}/next.config.js").stdout.decode()
+    assert "· commit 2564804 Add rewrites for tokenizer assets to eliminate failed requests " \
+        "(part of these lines: git counted +17 −1 in 2 files)" in text, text
     # In the tokenizer's repository, each `git add -A && git commit` says how
     # many files it holds: 42b4429 "3 files changed" after index.html (00:25:43
     # to 00:27:13), tokenizer.js (00:26:07) and favicons/token.svg (copied,

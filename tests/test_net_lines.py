@@ -181,6 +181,7 @@ def test_edits_without_results_count_the_net_lines_of_the_contents_they_make(
 from test_facts import (  # noqa: E402  (a corpus module: after the generated tests' imports)
     CORPUS,
     SESSIONS,
+    corpus_home,  # noqa: F401  (the fixture `notes` reads)
     expected_sid,
     file_lines,
     notes,  # noqa: F401  (the module's fixture: the corpus backfilled once)

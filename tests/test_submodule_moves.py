@@ -87,7 +87,9 @@ def test_the_commit_beside_a_submodule_is_the_one_after_its_last_move(
     said = env.vv("files", f"{t.cwd}/{PATH}").stdout.decode()
     line = next(x for x in said.splitlines() if x.strip().startswith(f"{t.cwd}/{PATH} "))
     # (no commit after its last move holds it: none is named)
-    # (what happened to it may say "commit": "moved on to its remote's latest commit")
+    # (what happened to it may say "commit", "moved on to its remote's latest
+    # commit", and an earlier commit that holds it may follow, "· also in earlier
+    # commit …")
     assert (f"· commit {want} " in line) if want else ("· commit " not in line), (want, said)
 
 

@@ -12,6 +12,7 @@ from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
 from vibe_vault.fold.files import change_words, lines_mark
+from vibe_vault.linediff import MAX_EDITS
 from vibe_vault.paths import is_windows_path
 from vibe_vault.project import other_repository, repo_file
 from vibe_vault.state import USER_SHELL, Commit, FileChange, SessionState, worth_a_note
@@ -36,6 +37,16 @@ class FileRow(Struct, array_like=True):
     # What happened to it, in the note's words ("modified", "deleted by a
     # command", "copied by a command, modified"…): `vv files` tells it too.
     change: str = ""
+    # The commit's own count, as git printed it (`2 files changed, 17
+    # insertions(+), 1 deletion(-)`; files 0: none printed), and whether that
+    # count shows it cannot hold all of the session's lines to this file
+    # (review 22 #8). `earlier`: commits of the session before the file's
+    # last change that hold it too.
+    commit_files: int = 0
+    commit_added: int = 0
+    commit_removed: int = 0
+    partly: bool = False
+    earlier: list[str] = field(default_factory=list)
 
 
 class Document(Struct):
@@ -126,10 +137,16 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         # a commit's files says nothing of which ones.
         blind = any(all(_holds(c, _inside(str(u.folder)), cwd) for c in own)
                     for _, u in work.unnamed)
+        held, earlier = _commit_after(path, [path, *fw.paths], fw.change, own,
+                                      {} if blind else together, cwd)
         row = FileRow(path, fw.change.added, fw.change.removed,
-                      *_commit_after(path, [path, *fw.paths], fw.change, own,
-                                     {} if blind else together, cwd),
-                      mark=lines_mark(fw.change))
+                      *(("" if held.stale else held.sha, held.subject, True) if held else
+                        ("", "", False)),
+                      mark=lines_mark(fw.change), earlier=earlier)
+        if held is not None and held.count:
+            row.commit_files, row.commit_added, row.commit_removed = \
+                held.count, held.inserted, held.deleted
+            row.partly = _more_than_held(fw.change, held)
         rows.append(row)
         old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
         row.change = change_words(fw.change, old)
@@ -179,8 +196,21 @@ def _changed_between(files: dict[str, FileChange], after: str, until: str,
     return out
 
 
+def _more_than_held(change: FileChange, commit: Commit) -> bool:
+    """Whether git's count of the commit's lines (all its files) is less than
+    the session's lines to this one: then the commit does not hold the
+    change as the session counts it (some went into other commits, or was
+    not committed). Only from exact figures of a shortest edit script
+    (linediff): git's own diff of the same two contents is no shorter, and
+    its insertions minus deletions are the same, so it inserts no fewer
+    lines and deletes no fewer."""
+    if lines_mark(change) or change.added + change.removed > MAX_EDITS:
+        return False
+    return change.added > commit.inserted or change.removed > commit.deleted
+
+
 def _commit_after(path: str, paths: list[str], change: FileChange, commits: list[Commit],
-                  together: dict[str, FileChange], cwd: str) -> tuple[str, str, bool]:
+                  together: dict[str, FileChange], cwd: str) -> tuple[Commit | None, list[str]]:
     """The first commit after a file's last change in the session (any, when
     no time tells it) that holds it by the session's evidence (fold.staged):
     its output or what was staged before it names the file; or it took every
@@ -190,14 +220,19 @@ def _commit_after(path: str, paths: list[str], change: FileChange, commits: list
     cannot be told); or `git add` named it since the session changed it, and
     git's count equals the files so named with those known held. None else:
     a commit made after a change need not hold it (the user may have
-    committed it meanwhile)."""
+    committed it meanwhile). With it, the earlier commits (their shas) that
+    hold the file by its name and were made after a change of it."""
     last = change.times[-1] if change.times else ""
     before = ""
     shown: set[str] = set()  # the files earlier commits are known to hold
+    earlier: list[str] = []
     for c in commits:
         if last and c.ts and c.ts < last:
             before = c.ts
             shown.update(repo_file(str(p), cwd)[0] for p in c.files)
+            if c.sha and not c.stale and change.times[0] < c.ts \
+                    and any(p in c.files for p in paths):
+                earlier.append(str(c.sha))
             continue
         holds = any(p in c.files for p in paths)
         if not holds and c.everything and c.count and last and c.ts and together:
@@ -218,7 +253,7 @@ def _commit_after(path: str, paths: list[str], change: FileChange, commits: list
             held = named | {repo_file(str(p), cwd)[0] for p in c.files}
             holds = path in named and len(held) == c.count
         if holds:
-            return ("" if c.stale else c.sha), c.subject, True
+            return c, earlier
         before = c.ts or before
         shown.update(repo_file(str(p), cwd)[0] for p in c.files)
-    return "", "", False
+    return None, earlier

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 77
+STATE_VERSION = 78
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -409,6 +409,10 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     # counts those the session changed against git's count.
     added: list[Redacted] = field(default_factory=list)
     added_at: list[str] = field(default_factory=list)  # the last time each was named
+    # The lines git said it inserted and deleted, in all its files (with
+    # `count`; nothing when `count` is 0): no file's lines in it can be more.
+    inserted: int = 0
+    deleted: int = 0
 
 
 class Staged(Struct, array_like=True, omit_defaults=True):

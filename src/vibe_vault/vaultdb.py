@@ -52,7 +52,10 @@ SCHEMA_VERSION = 11
 # columns reordered so a command or a file says so before it says `action`.
 # 10: what happened to a changed file, in the note's words (`changes.change`:
 # "deleted by a command"…), for `vv files`.
-SEARCH_VERSION = "10"
+# 11: a change's commit's own count (`commit_files`, `commit_added`,
+# `commit_removed`), whether it holds only part of the session's lines
+# (`partly`), and the earlier commits that hold the file too (`earlier`).
+SEARCH_VERSION = "11"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -154,7 +157,14 @@ CREATE TABLE changes(
     mark TEXT NOT NULL,  -- how the note tells added/removed: '' exact, '≈' estimated, '?' unknown
     -- a file renamed: the new path's row says where from, the old path's where to
     renamed_from TEXT NOT NULL DEFAULT '', renamed_to TEXT NOT NULL DEFAULT '',
-    change TEXT NOT NULL DEFAULT '');  -- in the note's words: 'modified', 'deleted by a command'…
+    change TEXT NOT NULL DEFAULT '',  -- in the note's words: 'modified', 'deleted by a command'…
+    -- the commit's own count as git printed it (files 0: none printed), partly 1
+    -- when that count is less than the session's lines to the file, earlier
+    -- the shas of commits before its last change that hold it too, space-separated
+    -- (no semicolon in these comments: the schema is split on them)
+    commit_files INTEGER NOT NULL DEFAULT 0, commit_added INTEGER NOT NULL DEFAULT 0,
+    commit_removed INTEGER NOT NULL DEFAULT 0, partly INTEGER NOT NULL DEFAULT 0,
+    earlier TEXT NOT NULL DEFAULT '');
 CREATE INDEX changes_by_path ON changes(path);
 -- each session's text by column (title, prompts, …), compressed: what a hit's
 -- snippet is cut from (the index itself keeps no text)
@@ -205,12 +215,15 @@ class Hit:
 class Change:
     """A file a session changed."""
 
-    __slots__ = ("added", "change", "committed", "mark", "path", "removed", "renamed_from",
+    __slots__ = ("added", "change", "commit_added", "commit_files", "commit_removed",
+                 "committed", "earlier", "mark", "partly", "path", "removed", "renamed_from",
                  "renamed_to", "session", "sha", "subject")
 
     def __init__(self, session: Hit, path: str, added: int, removed: int, sha: str,
                  subject: str, committed: bool, mark: str = "", renamed_from: str = "",
-                 renamed_to: str = "", change: str = "") -> None:
+                 renamed_to: str = "", change: str = "", commit_files: int = 0,
+                 commit_added: int = 0, commit_removed: int = 0, partly: bool = False,
+                 earlier: str = "") -> None:
         self.session = session
         self.path = path
         self.added = added
@@ -222,6 +235,13 @@ class Change:
         self.renamed_from = renamed_from  # renamed from that path (this is the new one)
         self.renamed_to = renamed_to  # renamed to that path (this is the old one)
         self.change = change  # what happened to it, in the note's words
+        # the commit's own count (files 0: git printed none); `partly`: that
+        # count is less than the session's lines; `earlier`: shas, space-separated
+        self.commit_files = commit_files
+        self.commit_added = commit_added
+        self.commit_removed = commit_removed
+        self.partly = partly
+        self.earlier = earlier
 
 
 def path_of(state_dir: str) -> str:
@@ -704,9 +724,11 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
     if doc.files:
         conn.executemany(
             "INSERT INTO changes(doc, path, added, removed, sha, subject, committed, mark,"
-            " renamed_from, renamed_to, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " renamed_from, renamed_to, change, commit_files, commit_added, commit_removed,"
+            " partly, earlier) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(number, f.path, f.added, f.removed, f.commit, f.subject, int(f.committed),
-              f.mark, f.renamed_from, f.renamed_to, f.change) for f in doc.files])
+              f.mark, f.renamed_from, f.renamed_to, f.change, f.commit_files, f.commit_added,
+              f.commit_removed, int(f.partly), " ".join(f.earlier)) for f in doc.files])
 
 
 _UNIT, _RECORD = "\x1f", "\x1e"
@@ -1165,7 +1187,8 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
     `/suffix` in a session of `suffix_project`: another checkout of the same
     repository), newest first."""
     sql = (f"SELECT {_HIT}, c.path, c.added, c.removed, c.sha, c.subject, c.committed, c.mark, "
-           "c.renamed_from, c.renamed_to, c.change "
+           "c.renamed_from, c.renamed_to, c.change, c.commit_files, c.commit_added, "
+           "c.commit_removed, c.partly, c.earlier "
            f"FROM changes c JOIN sessions s ON s.doc = c.doc{_FOLDER} WHERE ")
 
     def newest_first(of_project: str) -> tuple[str, list[Any]]:
@@ -1181,7 +1204,8 @@ def changes_of(conn: sqlite3.Connection, paths: list[str], suffix: str = "",
         rows = conn.execute(sql + "(c.path LIKE ? ESCAPE '^' OR c.path LIKE ? ESCAPE '^')" + tail,
                             [_ends_with(posix), _ends_with(windows), *params]).fetchall()
     return [Change(_hit(row), row[8], row[9], row[10], row[11], row[12], bool(row[13]), row[14],
-                   row[15], row[16], row[17]) for row in rows]
+                   row[15], row[16], row[17], row[18], row[19], row[20], bool(row[21]),
+                   row[22]) for row in rows]
 
 
 def paths_ending(conn: sqlite3.Connection, suffix: str, project: str = "",

@@ -524,6 +524,15 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
         line = f"{obj['path']}{told} +{mark}{added} −{mark}{removed}"
         if obj["commit"] or obj["commit_subject"]:
             line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
+            if obj["in_commit"] == "partly":
+                # (not the session's figure as the commit's: review 22 #8)
+                stat = obj["commit_stat"]
+                line += (f" (part of these lines: git counted +{stat['added']} "
+                         f"−{stat['removed']} in {stat['files']} "
+                         f"file{'s' * (stat['files'] != 1)})")
+        if obj["earlier_commits"]:
+            line += f" · also in earlier commit{'s' * (len(obj['earlier_commits']) > 1)} " + \
+                ", ".join(sha[:10] for sha in obj["earlier_commits"])
         print_hit(obj, [line], tty)
     if getattr(args, "open", False):
         return open_note(cfg, objects[0]["note"])
@@ -538,7 +547,16 @@ def change_object(cfg: Config, change: Change) -> dict[str, Any]:
                commit=change.sha if change.committed else "",
                commit_subject=change.subject if change.committed else "",
                renamed_from=change.renamed_from, renamed_to=change.renamed_to,
-               change=change.change)
+               change=change.change,
+               # git's own count of the commit (all its files), when it printed
+               # one; "partly" when that count is less than the session's lines
+               # to this file: `added`/`removed` are the session's, not the
+               # commit's (review 22 #8)
+               commit_stat={"files": change.commit_files, "added": change.commit_added,
+                            "removed": change.commit_removed}
+               if change.committed and change.commit_files else None,
+               in_commit="partly" if change.committed and change.partly else "",
+               earlier_commits=change.earlier.split())
     return obj
 
 

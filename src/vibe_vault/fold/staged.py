@@ -34,7 +34,7 @@ _ADD_ALL = ("-A", "--all", ".", "-u", "--update", ":/", "*", "--", "-p", "--patc
 _NAMED = (r"(?m)^ (?:create|delete) mode \d+ (.+)$|^ mode change \d+ => \d+ (.+)$"
           r"|^ (?:rename|copy) (.+) \(\d+%\)$|^ (\S.*?)\s+\|\s+(?:\d+|Bin)\b")
 _RENAMED = r"^(.*)\{(.*) => (.*)\}(.*)$"
-_COUNT = r"(?m)^ (\d+) files? changed"
+_COUNT = r"(?m)^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?"
 _TO_COMMIT = r"(?m)^Changes to be committed:\n(?:\s*\(.*\)\n)*((?:\t.*\n?)+)"
 _STAGED_LINE = r"^\t(?:[a-z ]+:\s+)?(.+?)\s*$"
 
@@ -277,6 +277,9 @@ def held(ctx: Context, call: Pending, commit: Commit, out: str) -> None:
                                                           changed_files.PATH_CHARS))
     count = rx(_COUNT).search(out)
     commit.count = int(count.group(1)) if count else 0
+    # git's own count of the lines (of all its files; one not said is 0)
+    commit.inserted = int(count.group(2) or 0) if count else 0
+    commit.deleted = int(count.group(3) or 0) if count else 0
     files = list(dict.fromkeys(named))
     if call.only or call.unknown:
         # `git commit <path>…`: those paths, when git counts as many files
