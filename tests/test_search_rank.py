@@ -180,3 +180,96 @@ def test_korean_typed_without_its_space_finds_the_text(words: list[str], others:
     with tempfile.TemporaryDirectory() as state:
         got = found(Path(state), [target, *decoys], first + second)
     assert got == [target], (first, second, got)
+
+
+def _transcript(sid: str, day: int, prompts: list[str], title: str,
+                rng: random.Random) -> list[dict[str, Any]]:
+    """A session of `prompts`, each answered in filler words, titled `title`."""
+    out: list[dict[str, Any]] = []
+    for i, prompt in enumerate(prompts):
+        for kind, message in (
+                ("user", {"role": "user", "content": prompt}),
+                ("assistant", {"id": f"msg_{sid[:8]}_{i}", "model": "claude-sonnet-4-6",
+                               "role": "assistant", "usage": {"input_tokens": 1,
+                                                              "output_tokens": 1},
+                               "content": [{"type": "text", "text": " ".join(
+                                   rng.choice(FILLER) for _ in range(12))}]})):
+            n = len(out)
+            out.append({"type": kind, "uuid": f"{sid[:8]}-u{n}", "parentUuid": None,
+                        "sessionId": sid, "cwd": "/home/u/proj", "version": "2.1.99",
+                        "timestamp": f"2026-01-{day:02d}T00:{n // 60:02d}:{n % 60:02d}Z",
+                        "message": message})
+    out.append({"type": "custom-title", "customTitle": title, "sessionId": sid})
+    return out
+
+
+FILLER = ["we", "looked", "at", "module", "changed", "how", "parts", "fit", "together"]
+
+
+# (no shrinking: a seed is all a case is)
+@settings(max_examples=examples(4, 15), deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_words_together_beat_the_same_words_scattered_through_a_paste(
+        tmp_path_factory: Any, data: st.DataObject) -> None:
+    """One session says the query's words together (next to each other or a
+    few words apart, in any order and form) in its title or a short prompt;
+    others hold them scattered through a prompt thousands of words long (a
+    pasted log or page), each word many times over, far from the others,
+    and not in the first or last few hundred words, where people type what
+    they ask. The short one ranks first, whatever the pastes hold (they are
+    newer: a tie would put one of them first); the pastes are still found."""
+    env = Env(tmp_path_factory.mktemp("paste"))
+    env.here = in_process("search paste")
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    stems = list(dict.fromkeys(stem_word(rng) for _ in range(rng.randint(1, 3))))
+    typed = [s + rng.choice(ENDINGS) for s in stems]
+
+    def filler(count: int) -> list[str]:
+        # (words of a paste: many, none a form of a query word)
+        return ["w" + "".join(rng.choice("aeiklmnorst") for _ in range(rng.randint(2, 7)))
+                for _ in range(count)]
+
+    said = [s + rng.choice(ENDINGS) for s in stems]
+    rng.shuffle(said)
+    place = rng.choice(["title", "first prompt", "later prompt"])
+    group: list[str] = []
+    for word in said:  # a few words apart at most (a title is kept to 80 characters)
+        group += [word, *filler(rng.randint(0, 1 if place == "title" else 3))]
+    around = [] if place == "title" else filler(rng.randint(0, 12))
+    short = " ".join(around + group + around[:rng.randint(0, len(around))])
+    prompts = [short if place == "first prompt" else " ".join(filler(8)), " ".join(filler(6))]
+    if place == "later prompt":
+        prompts.append(short)
+    slug = env.claude / "projects" / "-home-u-proj"
+    slug.mkdir(parents=True)
+    close = str(uuid.UUID(int=1, version=4))
+    sessions = {close: _transcript(close, 1, prompts, short if place == "title"
+                                   else " ".join(filler(4)), rng)}
+    for k in range(rng.randint(1, 3)):
+        body = filler(rng.randint(2000, 6000))
+        # each word in a stretch of its own, stretches far apart
+        stretch = (len(body) - 700) // len(stems)
+        for i, s in enumerate(stems):
+            start = 400 + i * stretch
+            for _ in range(rng.randint(1, 12)):
+                body[rng.randrange(start, start + stretch - 20)] = s + rng.choice(ENDINGS)
+        paste = " ".join(filler(6)) + ":\n" + " ".join(body)
+        sid = str(uuid.UUID(int=k + 2, version=4))
+        asked = [" ".join(filler(8)), paste] if rng.random() < 0.5 else [paste]
+        sessions[sid] = _transcript(sid, 2 + k, asked, " ".join(filler(4)), rng)
+    for sid, entries in sessions.items():
+        (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr.decode()
+    r = env.vv("search", "--json", *typed)
+    assert r.returncode == 0, r.stderr.decode()
+    hits = json.loads(r.stdout)
+    got = [(h["session_id"][-2:], h["score"], h["matched"]) for h in hits]
+    assert [h["session_id"] for h in hits][:1] == [close], (place, typed, got)
+    assert sorted(h["session_id"] for h in hits) == sorted(sessions), got
+    assert hits[0]["matched"] in ("title", "prompt"), got
+    r = env.vv("search", *typed)
+    shown = [line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
+             if line.startswith("  ") and line.count(" · ") == 2]
+    assert shown == [h["session_id"][:8] for h in hits]

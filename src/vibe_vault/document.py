@@ -7,10 +7,13 @@ the redaction gate, so the index can never find a secret the notes do not show.
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.figures import Figures, title_of
+from vibe_vault.fold.context import SAID_PIECE
 from vibe_vault.fold.files import change_words, lines_mark
 from vibe_vault.linediff import MAX_EDITS
 from vibe_vault.paths import is_windows_path
@@ -106,6 +109,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                 parts.append(action.detail)
             actions.append(" ".join(p for p in parts if p))
     prompts.extend(q.text for q in f.queued)
+    prompts, pasted = asked_and_pasted(prompts)
     commits = [c for _, c in work.commits]
     todos = [t.text for t in (f.todos or list(f.tasks.values()))]
     texts = {
@@ -121,6 +125,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         "todos": "\n".join(todos),
         "subagents": "\n".join(dict.fromkeys(s for s in subagents if s.strip())),
         "answers": "\n".join(dict.fromkeys(answers)),
+        "pasted": "\n".join(pasted),
         "compactions": "\n".join(compactions),
         "recaps": "\n".join(r.text for r in f.recaps),
         "models": " ".join(dict.fromkeys([*f.models, *(m for a in state.agents.values()
@@ -159,6 +164,51 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         cwd=cwd, started=int(epoch(f.first_ts) or 0),
         ended=int(epoch(f.last_ts) or 0), note=state.note, status=state.status,
         texts=texts, files=rows)
+
+
+# A prompt longer than this is mostly something pasted into it (a log, a
+# page's HTML, a file): its first HEAD and last TAIL characters, where people
+# write what they ask ("why does this fail?"), are searched as the prompt; its
+# middle as a part of its own (`pasted`), ranked with paths and commands, so
+# a word scattered through a 40 kB paste does not rank the session above one
+# that asked in those words.
+LONG_PROMPT = 2000
+HEAD = 1000
+TAIL = 500
+_WORD_CHAR = re.compile(r"[^\W_]")
+
+
+def asked_and_pasted(prompts: list[str]) -> tuple[list[str], list[str]]:
+    """The prompts as searched as the user's words (each long one's head and
+    tail), and the middles of the long ones. Cut between words, never inside
+    one (a word cut in two would be two words no one typed)."""
+    asked: list[str] = []
+    pasted: list[str] = []
+    for text in prompts:
+        if len(text) <= LONG_PROMPT:
+            asked.append(text)
+            continue
+        head = _word_end(text, HEAD)
+        # (a prompt the state kept a cut of, SAID_PIECE and its mark: its end
+        # is the middle of what was pasted, not what the user typed after it)
+        kept_whole = not (len(text) > SAID_PIECE // 2 and text.endswith("…"))
+        tail = max(head, _word_end(text, len(text) - TAIL) if kept_whole else len(text))
+        asked.append(text[:head] + "\n" + text[tail:] if tail < len(text) else text[:head])
+        if text[head:tail].strip():
+            pasted.append(text[head:tail])
+    return asked, pasted
+
+
+def _word_end(text: str, at: int) -> int:
+    """`at`, or the start of the word `at` is inside (`at` itself inside a
+    word of 100 characters or more: a run of base64 or a hash, no one's words)."""
+    start = at
+    while 0 < start < len(text) and _WORD_CHAR.match(text[start - 1]) \
+            and _WORD_CHAR.match(text[start]):
+        start -= 1
+        if at - start >= 100:
+            return at
+    return start
 
 
 def _holds(commit: Commit, path: str, cwd: str) -> bool:

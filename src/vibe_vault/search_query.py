@@ -43,6 +43,9 @@ COLUMNS: dict[str, float] = {
     "actions": 2.0,
     "subagents": 1.0,  # their instructions, descriptions, reports and own conversation
     "answers": 1.0,
+    # A long prompt's middle (document.py: a paste, mostly: a log, a page's
+    # HTML), not what the user asked in it
+    "pasted": 1.0,
     "compactions": 1.0,  # Claude Code's summary of the conversation when it compacted it
     "models": 1.0,
 }
@@ -50,18 +53,19 @@ COLUMNS: dict[str, float] = {
 # session holding every word in its title or the user's prompts first; then
 # one holding every word in what the user or Claude said (its answers,
 # commits, errors, todos, recaps); then the rest, holding some only in a path,
-# a command, an action, a subagent's work or a compaction summary (which
-# retells the conversation), so `vv search github actions` finds the session
-# titled "add a Github Action" before one that wrote `.github/actions/` or
-# whose subagent listed "Quick actions". Every word typed plainly counts in any
-# of its forms in each.
+# a command, an action, a subagent's work, a compaction summary (which
+# retells the conversation) or the middle of a long prompt (a paste: the words
+# a 40 kB log happens to hold were not asked), so `vv search github actions`
+# finds the session titled "add a Github Action" before one that wrote
+# `.github/actions/` or whose subagent listed "Quick actions". Every word
+# typed plainly counts in any of its forms in each.
 ASKED = ("title", "prompts")
 SAID = ("title", "prompts", "commits", "errors", "todos", "recaps", "answers")
 # What a hit's snippet says it matched in, by column.
 PARTS = {"title": "title", "prompts": "prompt", "commits": "commit", "files": "file",
          "commands": "command", "errors": "error", "todos": "todo", "recaps": "recap",
          "actions": "action", "subagents": "subagent", "answers": "answer",
-         "compactions": "compaction", "models": "model"}
+         "pasted": "prompt", "compactions": "compaction", "models": "model"}
 
 # A query longer than this is refused, not run: its cost grows with its terms
 # (a 2,000-word query took 17 s) and no one types so much to find a session.
@@ -104,15 +108,19 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("as_typed", "fts", "groups", "parts", "phrase", "roots", "slots", "stemmed",
-                 "terms", "together", "unwanted", "wanted")
+    __slots__ = ("as_typed", "choices", "fts", "groups", "parts", "phrase", "roots", "slots",
+                 "stemmed", "terms", "together", "unwanted", "wanted")
 
     def __init__(self, wanted: list[str], terms: list[tuple[str, bool]], phrase: str = "",
                  unwanted: tuple[str, ...] = (), groups: list[int] | None = None,
                  stemmed: dict[int, str] | None = None,
                  roots: list[str] | None = None,
-                 slots: list[list[str]] | None = None) -> None:
+                 slots: list[list[str]] | None = None,
+                 choices: list[list[str]] | None = None) -> None:
         self.wanted = wanted  # each wanted part, an FTS5 expression
+        # ... and as the FTS5 phrases it is any one of (its forms; a Korean
+        # run with a space put in or not): what NEAR is asked of
+        self.choices = choices if choices is not None else [[part] for part in wanted]
         self.unwanted = unwanted  # the parts left out
         self.terms = terms  # (folded token, is a prefix) of the wanted parts
         # the wanted part each term is of (what it weighs), and the word it
@@ -161,6 +169,28 @@ class Query:
                 every]
 
     @property
+    def near(self) -> list[str]:
+        """For each of `tiers`, an FTS5 expression of the sessions holding
+        every wanted part within NEAR_TOKENS tokens of each other in one
+        column of the tier's, each part in any of its forms (its commonest,
+        past MAX_NEAR choices). Empty for a query of one part."""
+        distinct = [list(c) for c in dict(zip(self.wanted, self.choices, strict=True)).values()]
+        if len(distinct) < 2:
+            return ["" for _ in self.tiers]
+        import itertools
+        import math
+
+        # Past MAX_NEAR groups, the rarest forms go (a word's forms come the
+        # word as typed first, then -s, -es, -ed, -ing, ...: stem.forms),
+        # from the word with the most, until the groups are few enough.
+        while math.prod(len(c) for c in distinct) > MAX_NEAR:
+            max(distinct, key=len).pop()
+        groups = " OR ".join(f"NEAR({' '.join(pick)}, {NEAR_TOKENS})"
+                             for pick in itertools.product(*distinct))
+        return [*("{" + " ".join(columns) + "} : (" + groups + ")" for columns in (ASKED, SAID)),
+                groups]
+
+    @property
     def left_out(self) -> str:
         """An FTS5 expression of the sessions to leave out ("" for none)."""
         return " OR ".join(self.unwanted)
@@ -175,6 +205,7 @@ class Query:
         groups = list(self.groups)
         roots = list(self.roots)
         slots = [list(slot) for slot in self.slots]
+        choices = [list(choice) for choice in self.choices]
         for part, word in self.stemmed.items():
             forms = [f for f in forms_of(word) if f != word]
             if not forms:
@@ -182,17 +213,24 @@ class Query:
             for slot in slots:
                 if slot == [word]:
                     slot.extend(forms)
-            wanted[part] = "(" + " OR ".join(f'"{f}"' for f in [word, *forms]) + ")"
+            choices[part] = [f'"{f}"' for f in [word, *forms]]
+            wanted[part] = "(" + " OR ".join(choices[part]) + ")"
             terms.extend((f, False) for f in forms)
             groups.extend([part] * len(forms))
             roots.extend([word] * len(forms))
-        return Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots, slots)
+        return Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots, slots, choices)
 
 
 # The most phrases `together` asks for (each a choice of one form of each
 # word): past this, the words only as typed (each phrase is a walk of its
 # words' position lists).
 MAX_TOGETHER = 16
+# The most NEAR groups `near` asks for (each a choice of one form of each word).
+MAX_NEAR = 32
+# The words of a query count as said together when at most this many tokens
+# stand between the first and the last (FTS5's NEAR, its default): a
+# sentence's, not a page's.
+NEAR_TOKENS = 10
 
 
 def _together(slots: list[list[str]]) -> str:
@@ -268,6 +306,7 @@ def parse(text: str) -> Query:
     terms: list[tuple[str, bool]] = []
     groups: list[int] = []
     stemmed: dict[int, str] = {}
+    choices: list[list[str]] = []  # each wanted part's phrases
     plain: list[str] = []  # the wanted words not quoted, in order
     count = 0
     for m in _PART.finditer(text):
@@ -287,18 +326,20 @@ def parse(text: str) -> Query:
         lone = (len(parts) == 1 and len(parts[0]) == 1 and not parts[0].isascii()
                 and cjk().match(parts[0]) is not None)
         phrase = '"' + " ".join(parts) + '"' + ("*" if prefix or lone else "")
+        alternatives = [phrase]
         halves: list[str] = []
         if not quoted and not prefix and not folded.isascii():
             # Korean is written with spaces people often leave out (기본방침
             # for 기본 방침): a run of Hangul matches with a space anywhere in it.
             spaced = _spaced(folded)
             if spaced:
-                phrase = "(" + " OR ".join([phrase, *('"' + " ".join(tokens(alt)) + '"'
-                                                      for alt, _ in spaced)]) + ")"
+                alternatives += ['"' + " ".join(tokens(alt)) + '"' for alt, _ in spaced]
+                phrase = "(" + " OR ".join(alternatives) + ")"
                 halves = [h for _, pair in spaced for h in pair if len(h) > 1]
         (unwanted if negated else wanted).append(phrase)
         if negated:
             continue
+        choices.append(alternatives)
         part = len(wanted) - 1
         pieces = (TOKEN.findall(folded) if folded.isascii()  # (the same, sooner)
                   else [p.group() for p in piece().finditer(folded)])
@@ -317,7 +358,7 @@ def parse(text: str) -> Query:
                        "punctuation alone are not indexed)")
     together = '"' + " ".join(plain) + '"' if len(wanted) > 1 and len(plain) > 1 else ""
     return Query(wanted, terms, together, tuple(unwanted), groups, stemmed,
-                 slots=[[word] for word in plain])
+                 slots=[[word] for word in plain], choices=choices)
 
 
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]{2,}")

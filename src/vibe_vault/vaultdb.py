@@ -25,7 +25,7 @@ import sqlite3
 import time
 
 from vibe_vault import filestamp, locations
-from vibe_vault.search_query import COLUMNS, index_text
+from vibe_vault.search_query import ASKED, COLUMNS, index_text
 from vibe_vault.times import day_start, utc_iso_of_epoch
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
@@ -55,7 +55,9 @@ SCHEMA_VERSION = 11
 # 11: a change's commit's own count (`commit_files`, `commit_added`,
 # `commit_removed`), whether it holds only part of the session's lines
 # (`partly`), and the earlier commits that hold the file too (`earlier`).
-SEARCH_VERSION = "11"
+# 12: a long prompt's middle (a paste, mostly) in a column of its own
+# (`pasted`, document.asked_and_pasted), ranked with paths and commands.
+SEARCH_VERSION = "12"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -949,23 +951,29 @@ def _hit(row: Any, score: float = 0.0) -> Hit:
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
            limit: int = 10, phrase: str = "", tiers: list[str] | None = None,
-           left_out: str = "", as_typed: str = "") -> list[Hit]:
+           left_out: str = "", as_typed: str = "", near: list[str] | None = None) -> list[Hit]:
     """Sessions matching an FTS5 expression, best first: by bm25 (with the
     columns' weights), those holding `phrase` first, the newest first among
     equals. Given `tiers` (search_query.Query.tiers: the query's sessions
     holding every word in the title or prompts, in what was said, anywhere;
-    each matching those the one before matches) and `phrase` as the query's
-    `together`, the hits come in stages: those of the first two tiers that
-    hold the words together, then each tier's others, each stage by bm25 of
-    its own expression. A stage is asked only when those before it hold
-    fewer sessions than `limit`: then every one of them is among the hits,
-    and a later stage skips them. `left_out`: sessions it matches are left
-    out of every stage.
+    each matching those the one before matches), `phrase` as the query's
+    `together` and `near` as its `near` (every word within a few tokens of
+    the others in one column of each tier's), the hits come in stages:
+    those of the first two tiers that hold the words side by side, then
+    those holding them close together, then each tier's others (in the
+    last, those holding them close first), each stage by bm25 of its own
+    expression (a NEAR's counts only the words it finds close together). So
+    the words said together in a short prompt beat the same words scattered
+    through long ones, however often those say them. A stage is asked only
+    when those before it hold fewer sessions than `limit`: then every one
+    of them is among the hits, and a later stage skips them. `left_out`:
+    sessions it matches are left out of every stage.
 
-    A hit's score says its place: its stage's band (5 for the first, down to
-    1 for the last; 2 for a hit holding `phrase` and 1 for the rest without
-    tiers), and bm25 (b) as b / (1 + b) for the rest, so the scores of the
-    hits, in their order, never increase (bm25 alone weighs the forms of a
+    A hit's score says its place: its stage's band (odd, from 2 × stages - 1
+    for the first down to 1 for the last; one more for a hit its stage puts
+    first; 2 for a hit holding `phrase` and 1 for the rest without tiers),
+    and bm25 (b) as b / (1 + b) for the rest, so the scores of the hits, in
+    their order, never increase (bm25 alone weighs the forms of a
     word each by its own rarity, and the stages' order is not its).
 
     Ranked from the index alone (a doc tells when its session started:
@@ -973,8 +981,12 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
     picked by their rows, and so are all when the best hold a dead row."""
     if not tiers:
         return _searched(conn, fts, project, since, limit, phrase, 1, left_out)
+    close = near if near is not None else ["" for _ in tiers]
+    # (stage: its expression, what puts a hit first in it: an FTS5 expression
+    # its sessions match, or ASKED_FIRST)
     stages = [*((f"({tier}) AND ({phrase})", as_typed) for tier in tiers[:2] if phrase),
-              *((tier, "") for tier in tiers)]
+              *([(close[1], ASKED_FIRST)] if close[1] else []),
+              *((tier, "") for tier in tiers[:2]), (tiers[2], close[2])]
     out: list[Hit] = []
     for rank, (expr, first) in enumerate(stages):
         found = {hit.doc for hit in out}
@@ -984,6 +996,18 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
         if len(out) >= limit:
             break
     return out
+
+
+# A stage's `first` that puts first the hits whose matches (the instances
+# its expression finds: of a NEAR, only those close together) include one in
+# the title or a prompt: bm25 weighing only those columns is then below 0
+# (FTS5 counts a word's rarity as at least 1e-6, never 0). The words close
+# together in what was said are so asked once, not once for the title and
+# prompts and again for the rest (each NEAR of a few words in up to 32 choices
+# of forms took ~3 ms at 10,000 sessions).
+ASKED_FIRST = "\x00asked"
+_ASKED_WEIGHTS = ", ".join([*(str(w * 0.25) if c in ASKED else "0" for c, w in COLUMNS.items()),
+                            "0"])
 
 
 def _searched(conn: sqlite3.Connection, fts: str, project: str, since: str, limit: int,
@@ -1009,10 +1033,13 @@ def score_of(band: int, relevance: float) -> float:
 def _ranked(conn: sqlite3.Connection, fts: str, project: str, since: str, limit: int,
             phrase: str, join: bool, left_out: str = "") -> list[tuple[int, float, int]]:
     """(doc, bm25, 1 when it holds `phrase` else 0) of the best `limit` hits;
-    `join`: only docs with a session."""
+    `join`: only docs with a session. `phrase` ASKED_FIRST: 1 for a hit whose
+    matches include one in the title or a prompt."""
     together = "0"
     params: list[Any] = []
-    if phrase:
+    if phrase == ASKED_FIRST:
+        together = f"bm25(search, {_ASKED_WEIGHTS}) < 0"
+    elif phrase:
         together = "search.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
         params.append(phrase)
     sql = f"SELECT search.rowid, bm25(search, {WEIGHTS}) AS score, {together} AS together" \

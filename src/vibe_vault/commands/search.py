@@ -319,7 +319,7 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
                               limit=max(args.limit or 10, 1), phrase=query.together,
                               tiers=query.tiers, left_out=query.left_out,
-                              as_typed=query.as_typed)
+                              as_typed=query.as_typed, near=query.near)
         limit = max(args.limit or 10, 1)
         # for each hit, the wanted parts it holds (all, unless a closest match)
         held = [query.parts] * len(hits)
