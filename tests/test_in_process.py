@@ -54,6 +54,8 @@ PURE = {
     "vibe_vault.search_query.piece": "a word's query form",
     "vibe_vault.seed_phrase._FLAGS": "patterns from the package's data",
     "vibe_vault.stem.stem": "a word's stem",
+    "vibe_vault.stem._other_spelling": "the other spelling of a word, by stem, from a table",
+    "vibe_vault.stem._ize": "a pattern",
     "vibe_vault.seed_phrase.words": "the word list in the package's data",
     "vibe_vault.stored_paths.stored_folder": "a folder's stored form",
     "vibe_vault.stored_paths.folder_key": "a folder's key in the database",

@@ -221,3 +221,83 @@ def test_the_line_shown_holds_the_rarest_words(tmp_path_factory: pytest.TempPath
     hits = search(env, here, *common, rare[0])
     assert hits[0]["session_id"] == sid_of(0), hits
     assert f"**{rare[0]}**" in hits[0]["snippet"] and hits[0]["matched"] == "prompt", hits[0]
+
+
+# Words English spells two ways (American, British), as a dictionary gives
+# them, each with forms of its own (the test's list, not vv's table).
+TWO_WAYS = [
+    (["color", "colors", "colored", "coloring"], ["colour", "colours", "coloured", "colouring"]),
+    (["behavior", "behaviors"], ["behaviour", "behaviours"]),
+    (["favorite", "favorites"], ["favourite", "favourites"]),
+    (["center", "centers", "centered"], ["centre", "centres", "centred"]),
+    (["license", "licenses", "licensed"], ["licence", "licences"]),
+    (["catalog", "catalogs"], ["catalogue", "catalogues"]),
+    (["gray", "grayed"], ["grey", "greyed"]),
+    (["organize", "organized", "organizing", "organization", "organizations"],
+     ["organise", "organised", "organising", "organisation", "organisations"]),
+    (["analyze", "analyzed", "analyzing"], ["analyse", "analysed", "analysing"]),
+]
+
+
+@st.composite
+def ise_family(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """A made-up -ize verb and its -ise spelling, each with what English makes
+    of it (zqtamorize: zqtamorizes, zqtamorized, zqtamorizing, zqtamorization)."""
+    c, v = st.sampled_from(CONSONANTS), st.sampled_from(VOWELS)
+    base = "zq" + draw(v) + draw(c) + draw(v) + draw(c) + "i"
+    ends = ["e", "es", "ed", "ing", "ation", "ations"]
+    return [base + "z" + e for e in ends], [base + "s" + e for e in ends]
+
+
+@settings(max_examples=examples(60, 400), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(pair=st.one_of(st.sampled_from(TWO_WAYS), ise_family()), data=st.data())
+def test_a_word_is_found_in_its_other_spelling(tmp_path_factory: pytest.TempPathFactory,
+                                               pair: tuple[list[str], list[str]],
+                                               data: st.DataObject) -> None:
+    """A session holding a word in one spelling, in any of its forms, is found
+    by a query of the other spelling in any of its forms (`color mismatch`
+    finds "the colour mismatch"), first, beside one holding neither; the
+    word is still found as written, and a quoted word only as written."""
+    from test_search_scripts import found
+
+    american, british = pair
+    written_in, typed_in = (american, british) if data.draw(st.booleans()) else (british,
+                                                                                 american)
+    written, typed = data.draw(st.sampled_from(written_in)), data.draw(st.sampled_from(typed_in))
+    texts = [f"the {written} mismatch here", "the mismatch in another module"]
+    state = tmp_path_factory.mktemp("spelled")
+    assert found(state, texts, f"{typed} mismatch") == texts[:1], (written, typed)
+    assert found(state, texts, typed) == texts[:1], (written, typed)
+    assert found(state, texts, written) == texts[:1], (written, typed)
+    assert found(state, texts, f'"{typed}"') == [], (written, typed)
+
+
+@pytest.mark.parametrize("typed, written", [("for", "four"), ("check", "cheque"),
+                                            ("programs", "programmer"), ("age", "ageing"),
+                                            ("tire", "tyre"), ("our", "or")])
+def test_another_word_is_not_an_other_spelling(tmp_path: Path, typed: str, written: str) -> None:
+    """Words that look like the two spellings of one word but are two words
+    (or a form of another) do not find each other."""
+    from test_search_scripts import found
+
+    assert found(tmp_path, [f"a {written} here", "nothing"], typed) == []
+
+
+def test_color_finds_the_colour_session_end_to_end(env: Env) -> None:
+    """Through `vv search` (a process): the US spelling finds the session
+    saying the British one, the word it holds marked in the line shown."""
+    slug = env.claude / "projects" / "-home-u-forms"
+    sessions = [transcript(sid_of(0), "the colour of the group header is off", "Fixed the "
+                           "colour mismatch.", 10),
+                transcript(sid_of(1), "a mismatch of the Color enum", "Done.", 11)]
+    for t in sessions:
+        t.write(slug / f"{t.sid}.jsonl")
+    assert env.vv("backfill").returncode == 0
+    r = env.vv("search", "color", "mismatch")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    assert "**colour** **mismatch**" in out, out
+    hits = search(env, False, "color", "mismatch")
+    assert [h["session_id"] for h in hits] == [sid_of(0), sid_of(1)], hits
+    assert hits[0]["words"] == {"held": 2, "of": 2} and hits[1]["words"] == hits[0]["words"]

@@ -11,6 +11,7 @@ ASCII letters. tests/test_stems.py holds it to SQLite's own output.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 TYPE_CHECKING = False  # (typing costs a search milliseconds to import)
@@ -213,7 +214,7 @@ def stem(token: str) -> str:
 # them, and kept when the stemmer takes them back to that stem.
 AFTER_CONSONANT = ("", "s", "es", "ed", "ing", "ings", "er", "ers", "ment", "ments", "ness",
                    "ion", "ions", "ation", "ations", "ive", "able", "al", "ity", "ize", "ized",
-                   "izes", "izing", "ization")
+                   "izes", "izing", "ization", "izations")
 AFTER_E = ("", "s", "d", "r", "rs", "ment", "ments", "ness")  # improve: improved, improver
 AFTER_Y = ("", "s", "ing", "ings")  # try: trying
 AFTER_I = ("es", "ed", "er", "ers", "ness", "ly")  # tri: tries, tried; happi: happiness
@@ -262,3 +263,65 @@ def forms(word: str) -> list[str]:
             if form not in out and len(form) >= 3 and stem_bytes(form.encode()) == wanted:
                 out[form] = None
     return list(out)
+
+
+# The words English spells two ways (American, British) whose stems differ:
+# a word of either stem also finds the other's forms (`color` finds colour,
+# colours, coloured). Only words whose other spelling is no other word, nor
+# a form of one: `check`/`cheque`, `tire`/`tyre`, `draft`/`draught`,
+# `program`/`programme` (programmer) and `aging`/`ageing` (age) are left out.
+_SPELLED_TWO_WAYS = (
+    "color colour", "behavior behaviour", "favor favour", "favorite favourite",
+    "flavor flavour", "honor honour", "humor humour", "labor labour",
+    "neighbor neighbour", "rumor rumour", "vapor vapour", "harbor harbour",
+    "armor armour", "endeavor endeavour", "odor odour", "vigor vigour",
+    "rigor rigour", "tumor tumour", "savor savour", "center centre", "meter metre",
+    "liter litre", "theater theatre", "fiber fibre", "caliber calibre",
+    "somber sombre", "specter spectre", "luster lustre", "meager meagre",
+    "license licence", "defense defence", "offense offence", "pretense pretence",
+    "catalog catalogue", "dialog dialogue", "analog analogue",
+    "gray grey", "aluminum aluminium", "judgment judgement",
+    "acknowledgment acknowledgement", "artifact artefact",
+    "skeptical sceptical", "skeptic sceptic", "mold mould", "plow plough",
+    "cozy cosy", "inquiry enquiry", "fulfill fulfil", "enroll enrol",
+    "installment instalment", "skillful skilful", "willful wilful",
+    "airplane aeroplane", "maneuver manoeuvre", "pajamas pyjamas", "mustache moustache",
+)
+# (a word not starting as one of them is none: most words are looked up no further)
+_SPELLED_STARTS = frozenset(w[:3] for pair in _SPELLED_TWO_WAYS for w in pair.split())
+
+
+@lru_cache(maxsize=1)
+def _other_spelling() -> dict[str, str]:
+    """The other spelling of a word, by the stem of each spelling."""
+    out: dict[str, str] = {}
+    for pair in _SPELLED_TWO_WAYS:
+        us, uk = pair.split()
+        if stem(us) != stem(uk):
+            out[stem(us)] = uk
+            out[stem(uk)] = us
+    return out
+
+
+@lru_cache(maxsize=1)
+def _ize() -> re.Pattern[str]:
+    """-ize/-ise, -yze/-yse and what is made of them (organize: organise,
+    organisation; analyze: analyse): the other letter is put in."""
+    return re.compile(r"([a-z]{3,}i|[a-z]{2,}y)([sz])(e|es|ed|er|ers|ing|ings|ation|ations|able)")
+
+
+def spellings(word: str) -> list[str]:
+    """The folded word as the other side of the Atlantic spells it (none, or
+    one): `colours` gives `colour`'s other spelling `color`, `organised`
+    gives `organized` (whose forms are then looked for: `forms`)."""
+    if not word.isascii():
+        return []
+    out = []
+    other = _other_spelling().get(stem(word)) if word[:3] in _SPELLED_STARTS else None
+    if other is not None:
+        out.append(other)
+    m = _ize().fullmatch(word) if ("is" in word or "iz" in word or "ys" in word
+                                   or "yz" in word) else None
+    if m is not None:
+        out.append(m.group(1) + ("z" if m.group(2) == "s" else "s") + m.group(3))
+    return [w for w in out if w != word]

@@ -1139,15 +1139,18 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
 
 
 def forms_of(conn: sqlite3.Connection, word: str) -> list[str]:
-    """The forms of a word (stem.forms: those of its stem) that some session
-    holds, the word first: `improve` finds improved, improvement,
-    improvements, improver, improving. Each is asked of the index (a lookup
+    """The forms of a word (stem.forms: those of its stem), and of its other
+    spelling (stem.spellings: color, colour), that some session holds, the
+    word first: `improve` finds improved, improvement, improvements,
+    improver, improving. Each is asked of the index (a lookup
     that stops at its first session: ~17 us at 10,000 sessions), so the
     query holds no word no session has (bm25 walks each of its phrases for
     every hit)."""
-    from vibe_vault.stem import forms
+    from vibe_vault.stem import forms, spellings
 
     candidates = forms(word)
+    for other in spellings(word):  # color: colour, colours, coloured
+        candidates += [form for form in forms(other) if form not in candidates]
     sql = "SELECT 1 FROM search WHERE search MATCH ? LIMIT 1"
     return [word, *(form for form in candidates[1:]
                     if conn.execute(sql, (f'"{form}"',)).fetchone() is not None)]
