@@ -273,3 +273,39 @@ def test_words_together_beat_the_same_words_scattered_through_a_paste(
     shown = [line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
              if line.startswith("  ") and line.count(" · ") == 2]
     assert shown == [h["session_id"][:8] for h in hits]
+
+
+_WORDS = st.text(st.sampled_from("abcdeéfgklmnoprstuzß日本"), min_size=1, max_size=12)
+_GLUE = st.sampled_from([" ", " ", " ", "\n", ", ", ". ", "/", "_"])
+
+
+@st.composite
+def _prompt(draw: st.DrawFn) -> str:
+    count = draw(st.integers(0, 900))  # (up to ~8,000 characters: many are long)
+    words = draw(st.lists(st.tuples(_WORDS, _GLUE), min_size=count, max_size=count))
+    return "".join(w + g for w, g in words).strip()
+
+
+@settings(max_examples=examples(150, 1000), deadline=None)
+@given(st.lists(_prompt(), max_size=4))
+def test_a_long_prompt_is_cut_between_words_and_nothing_is_lost(prompts: list[str]) -> None:
+    """Whatever the prompts, what is searched as them (a long one's head and
+    tail) and as pasted (its middle) hold every word of them once, none cut
+    in two (the oracle: the words of the prompts, counted); a prompt no
+    longer than LONG_PROMPT is searched as it is, and a long one as about
+    HEAD + TAIL characters of it, its start first."""
+    from collections import Counter
+
+    from vibe_vault.document import HEAD, LONG_PROMPT, TAIL, asked_and_pasted
+
+    asked, pasted = asked_and_pasted(prompts)
+    words = Counter(w for p in prompts for w in re.findall(r"[^\W_]+", p))
+    assert Counter(w for p in asked + pasted for w in re.findall(r"[^\W_]+", p)) == words
+    assert len(asked) == len(prompts)
+    for prompt, kept in zip(prompts, asked, strict=True):
+        if len(prompt) <= LONG_PROMPT:
+            assert kept == prompt
+        else:
+            # (the tail starts where the word at its cut starts: a word longer)
+            assert len(kept) <= HEAD + TAIL + 12 + 1 and prompt.startswith(kept.split("\n")[0])
+    assert len(pasted) <= sum(len(p) > LONG_PROMPT for p in prompts)
