@@ -269,6 +269,8 @@ def test_words_together_beat_the_same_words_scattered_through_a_paste(
     assert [h["session_id"] for h in hits][:1] == [close], (place, typed, got)
     assert sorted(h["session_id"] for h in hits) == sorted(sessions), got
     assert hits[0]["matched"] in ("title", "prompt"), got
+    # (a paste's line is a prompt's: it is where the user put it)
+    assert all(h["matched"] == "prompt" for h in hits[1:]), got
     r = env.vv("search", *typed)
     shown = [line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
              if line.startswith("  ") and line.count(" · ") == 2]
