@@ -32,7 +32,18 @@ item = st.lists(unclaiming, min_size=3, max_size=14).map(" ".join)
 
 
 def claude_words(summary: str) -> str:
-    return summary.split(" Claude: ", 1)[1]
+    return re.split(r" Claude(?:, before it)?: ", summary, maxsplit=1)[1]
+
+
+def say_last(t: Transcript, answer: str) -> None:
+    """`answer` as the words the summary quotes: the session's last answer,
+    which the note keeps whole; or, past ANSWER_CHARS, an answer before a
+    last request that got none, of which the note keeps the first
+    ANSWER_CHARS characters (quoted as "Claude, before it:")."""
+    t.say(answer)
+    if len(answer) > ANSWER_CHARS:
+        t.prompt("now the docs")
+        t.bash("ls", "a.py\n")
 
 
 # A word opening an item's detail after the words that say what it did
@@ -82,7 +93,7 @@ def test_claudes_words_are_cut_after_a_whole_item_or_sentence(
     # A list is quoted as its items joined by "; "; prose by one sentence.
     answer = ("Summary:\n" + "\n".join(f"- {p}" for p in parts) if listed
               else " ".join(f"{p}." for p in parts))
-    t.say(answer)
+    say_last(t, answer)
     said = claude_words(figures(t.state(), RenderOptions()).summary)
     if not listed:
         assert said in [f"{p}." for p in parts], said  # a sentence, whole
@@ -152,7 +163,7 @@ def test_a_list_too_long_keeps_each_items_name(
     t.prompt("tidy the module")
     answer = "Summary:\n" + "\n".join(
         f"{k + 1}. {p}" if numbered else f"- {p}" for k, p in enumerate(parts))
-    t.say(answer)
+    say_last(t, answer)
     said = claude_words(figures(t.state(), RenderOptions()).summary)
     if len("; ".join(parts)) <= SUMMARY_WORDS:
         assert said == "; ".join(parts) + ".", said
@@ -217,14 +228,25 @@ def test_a_sentence_announcing_a_list_is_not_quoted_for_it(
     assert said.startswith(parts[0].split()[0]), (said, parts)
 
 
-def _items_of(answer: str) -> list[str]:
-    """The top-level items of an answer's lists, bold marks out, in order."""
-    lines = [ln for ln in answer.splitlines() if re.match(r"\s*(?:\d+[.)]|[-*•])\s+\S", ln)]
-    if not lines:
-        return []
-    top = min(len(ln) - len(ln.lstrip()) for ln in lines)
-    return [" ".join(re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", ln).replace("**", "").split())
-            for ln in lines if len(ln) - len(ln.lstrip()) == top]
+def _lists_of(answer: str) -> list[list[str]]:
+    """The top-level items of each of an answer's lists, bold marks out, in
+    order: a line of prose (not indented, not an item) ends a list."""
+    item = re.compile(r"\s*(?:\d+[.)]|[-*•])\s+\S")
+    runs: list[list[str]] = [[]]
+    for ln in answer.splitlines():
+        if item.match(ln) or (ln.startswith((" ", "\t")) and runs[-1]) or not ln.strip():
+            runs[-1].append(ln)
+        elif runs[-1]:
+            runs.append([])
+    out = []
+    for run in runs:
+        lines = [ln for ln in run if item.match(ln)]
+        if not lines:
+            continue
+        top = min(len(ln) - len(ln.lstrip()) for ln in lines)
+        out.append([" ".join(re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", ln).replace("**", "").split())
+                    for ln in lines if len(ln) - len(ln.lstrip()) == top])
+    return out
 
 
 @pytest.mark.corpus
@@ -252,7 +274,7 @@ def test_corpus_lists_quoted_keep_every_item_that_has_room() -> None:
         answers = [b.get("text", "") for o in objs if o.get("type") == "assistant"
                    and not o.get("isSidechain") for b in o["message"].get("content", [])
                    if isinstance(b, dict) and b.get("type") == "text"]
-        items = next((its[k:] for its in map(_items_of, reversed(answers))
+        items = next((its[k:] for text in reversed(answers) for its in _lists_of(text)
                       for k, x in enumerate(its) if x.replace("`", "").startswith(start)), [])
         if len(items) < 2:
             continue  # (a sentence with "; " in it, not a list)

@@ -9,7 +9,8 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 
 
 import itertools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Self
 
 import msgspec
 from msgspec import Struct, field
@@ -40,6 +41,7 @@ from vibe_vault.state import (
     Subagent,
     Todo,
     Tokens,
+    Turn,
     Unnamed,
 )
 from vibe_vault.times import epoch, hhmm
@@ -730,6 +732,8 @@ def _in_words(state: SessionState, work: Work) -> str:
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
     answer, label = end.answer, "Claude:"
+    if answer and answer == f.last_answer and f.last_answer_whole:
+        answer = str(f.last_answer_whole)  # (the turn keeps its first 700 characters)
     if not answer and end.unanswered:
         # What Claude last said it had done, before the request left without
         # an answer (79e9becd: "All tests pass."), labelled as from before it.
@@ -737,17 +741,73 @@ def _in_words(state: SessionState, work: Work) -> str:
         label = "Claude, before it:"
     if not answer:
         return said
-    for sentence in headline_sentences(answer):
-        if not _contradicted(sentence, state, work):
-            words = (_list_quoted(list(sentence.items), SUMMARY_WORDS, sentence.open)
-                     if isinstance(sentence, Listed) else "") or _at_boundary(
-                tx.one_line(sentence, 1 << 30), SUMMARY_WORDS)
-            words = words if words.endswith(("…", ".", "!", "?")) else words + "."
-            return f"{said} {label} {words}".strip()
-    return said
+
+    def allowed(unit: str) -> bool:
+        return not _contradicted(unit, state, work)
+
+    final = Headline(answer)
+    words = final.quote(allowed)
+    if label == "Claude:" and final.says_only_how_it_went(allowed):
+        # The last answer tells only a status or housekeeping ("Right pane
+        # closed, branch cleaned up…", "The task is complete."): what Claude
+        # last said it changed comes first, labelled as said earlier, then
+        # the last words where room allows (review 22 #5: 2beb2d34, c64cc478).
+        room = SUMMARY_WORDS - len(words) - len(" Claude, last: ") if words else SUMMARY_WORDS
+        earlier = _earlier_change(f.turns, answer, allowed, room if room >= 120 else
+                                  SUMMARY_WORDS)
+        if earlier:
+            last = f" Claude, last: {words}" if words and room >= 120 else ""
+            return f"{said} Claude, earlier: {earlier}{last}".strip()
+    return f"{said} {label} {words}".strip() if words else said
 
 
-class Listed(str):
+EARLIER_ANSWERS = 20  # how many answers back a headline looks for the change made
+
+
+def _earlier_change(turns: list[Turn], final: str, allowed: Callable[[str], bool],
+                    limit: int) -> str:
+    """The words of Claude's latest answer before `final` that says what was
+    changed (an answer that ended a turn, or one a Stop hook held back), as
+    the headline quotes them within `limit`; "" when none of the last
+    EARLIER_ANSWERS says a change."""
+    said: list[str] = []
+    for turn in reversed(turns):
+        if turn.answer and not turn.working and str(turn.answer) != final:
+            said.append(str(turn.answer))
+        if turn.held and str(turn.held) != final:
+            said.append(str(turn.held))
+        if len(said) >= EARLIER_ANSWERS:
+            break
+    for text in said[:EARLIER_ANSWERS]:
+        earlier = Headline(text, limit)
+        if earlier.best_kind(allowed) == "change":
+            return earlier.quote(allowed)
+    return ""
+
+
+def _quoted(unit: str, limit: int) -> str:
+    """A unit's words as the headline quotes them: whole when they fit, else
+    cut at a boundary (a list item by item); ending on a full stop or "…"."""
+    words = (_list_quoted(list(unit.items), limit, unit.open) if isinstance(unit, Listed)
+             else "") or \
+        _at_boundary(tx.one_line(unit, 1 << 30), limit)
+    return words if words.endswith(("…", ".", "!", "?")) else words + "."
+
+
+class Said(str):
+    """A sentence of Claude's answer (a unit of `_units`), and whether a
+    summary's heading or lead-in ("## Changes", "**Files modified:**",
+    "Here's a summary of the changes:") announced the block it is in."""
+
+    announced: int = 0  # SUMMARY_LEAD, CHANGES_LEAD
+
+    def __new__(cls, words: str, announced: int = 0) -> Self:
+        said = super().__new__(cls, words)
+        said.announced = announced
+        return said
+
+
+class Listed(Said):
     """A list's items from one on, joined by "; " (a unit of `_units`), with
     the items themselves: a list too long to quote whole is quoted shortened
     item by item (`_list_quoted`), not cut after its first items."""
@@ -755,8 +815,8 @@ class Listed(str):
     items: tuple[str, ...]
     open: bool  # the answer was cut in it (fold.context): more items may follow
 
-    def __new__(cls, items: list[str], open_: bool = False) -> "Listed":
-        listed = super().__new__(cls, "; ".join(items))
+    def __new__(cls, items: list[str], open_: bool = False, announced: int = 0) -> "Listed":
+        listed = super().__new__(cls, "; ".join(items), announced)
         listed.items = tuple(items)
         listed.open = open_
         return listed
@@ -928,6 +988,8 @@ OUTCOME = tx.lazy(
     r"|\btests?\b[^.;]{0,40}\b(?:pass|passes|passed|passing|green|fail|fails|failed"
     r"|failing)\b"
     r"|\b(?:pass|passes|passed|passing)\b[^.;]{0,20}\btests?\b"
+    r"|\b(?:build|builds|lint\w*|checks?|compil\w+|type[- ]?checks?)\b[^.;]{0,40}"
+    r"\b(?:succeed\w*|pass\w*|clean|green)\b"
     r"|\b(?:is|are|now|has been|have been)\s+(?:now\s+)?(?:complete|completed|done"
     r"|finished|fixed|resolved|working|in place)\b"
     r"|\bsuccessfully\b|\b(?:I've|I have|we've|we have)\s+(?:now\s+)?\w+ed\b"
@@ -935,15 +997,137 @@ OUTCOME = tx.lazy(
     r"|renamed|migrated|refactored|updated)\b")
 
 
+# Words that say something was changed or made ("Added `retry: 1`", "Fixed
+# the colour mismatch", "The index page now shows the totals"): the sentence
+# that names the work, which a headline quotes before a status.
+_VERB = (r"(?:add(?:ed|s)|updated?s?|fix(?:ed|es)|creat(?:ed|es)|remov(?:ed|es)|delet(?:ed|es)"
+         r"|renamed|moved|replac(?:ed|es)|changed|implement(?:ed|s)|refactored|extracted"
+         r"|introduced|rewr(?:ote|itten)|wrote|written|convert(?:ed|s)|migrated|modified|edited"
+         r"|inserted|switched|hid|hidden|dropped|wired|ported|reworked|simplified|restored"
+         r"|documented|exposed|guarded|wrapped|marked)\b")
+_ADVERB = r"(?:(?:also|then|now|successfully|\w+ly)\s+)?"
+# The verb saying so leads the sentence or item ("Added `retry: 1`", "`x.go`
+# - Fixed …"), follows who did it ("I've updated …") or is said of what
+# changed ("has been ported", "now hides"); a verb elsewhere in a sentence
+# ("… is in what gets restored") tells of no change made.
+_CHANGED = tx.lazy(
+    rf"(?i)(?:^|\s[-\u2013\u2014]\s|:\s)\W*{_ADVERB}{_VERB}"
+    rf"|\b(?:I|we|it|this(?: PR| change| commit| fix)?)(?:'ve|\u2019ve| have)?\s+{_ADVERB}"
+    rf"(?:{_VERB}|chang(?:es|ed)\b)"
+    rf"|\b(?:is|are|was|were|been)\s+(?:now\s+)?{_ADVERB}{_VERB}"
+    r"|\bnow\s+(?!(?:passe|work|succeed|compile|run|build|look|fail)s\b)[a-z]+s\b")
+# Where the answer names code: a code span, a file with its extension, a
+# call (`name()`), an identifier in camelCase, PascalCase or snake_case.
+_NAMES_CODE = tx.lazy(
+    r"`[^`\n]+`|\b[\w./-]+\.[A-Za-z]{1,5}\b(?![\w(])|\b\w+\(\)"
+    r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
+# Tending the work place, not the work: git's and the terminal's state
+# ("Right pane closed, branch cleaned up, on latest main", "The `.gitignore`
+# was already committed", "The working tree is now clean").
+_HOUSEKEEPING = tx.lazy(
+    r"(?i)\b(?:panes?|tmux|worktrees?|working (?:tree|directory|copy)|stash(?:ed)?"
+    r"|cleaned up|clean ?up|already committed|nothing to commit|rebased|checked out"
+    r"|on (?:the )?(?:latest |up-to-date )?(?:main|master)\b|(?:local |remote )?branch"
+    r"(?:es)? (?:deleted|removed|cleaned|pruned)|(?:deleted|removed|pruned) (?:the )?"
+    r"(?:local |remote )?branch)")
+# What a status is about when it says nothing of the change: tests, checks, the build.
+_CHECKS = tx.lazy(r"(?i)\b(?:tests?|specs?|builds?|lint\w*|checks?|ci|type[- ]?check\w*"
+                  r"|compil\w+|coverage|committed|pushed|merged|deployed|released|published"
+                  r"|landed|PR|pull request)\b")
+# A heading, label or lead-in that announces what was done: the changes
+# ("**Files modified:**", "Here's a summary of the changes:", "## Changes
+# Made"), or only a summary ("## Summary", "PR #89 Summary:"), whose items
+# need to name code to count as changes ("✅ Changes are focused and clean").
+_ANNOUNCES_CHANGES = tx.lazy(
+    r"(?i)\b(?:changes|changed|changelog|modified|fixes|fixed|implemented|accomplished"
+    r"|what (?:I|we) (?:did|changed|built|added)|updates|updated|added|created)\b")
+_ANNOUNCES = tx.lazy(r"(?i)\b(?:summary|summari[sz]ed?|files|recap)\b")
+SUMMARY_LEAD, CHANGES_LEAD = 1, 2  # how strongly a unit is announced as what was done
+
+
+def _announces(line: str) -> int:
+    return (CHANGES_LEAD if _ANNOUNCES_CHANGES.search(line) else
+            SUMMARY_LEAD if _ANNOUNCES.search(line) else 0)
+
+
+class Headline:
+    """Which of Claude's words a headline quotes from its final answer, and
+    how. The sentence or list that says what was changed or made (by a change
+    verb, or code named under a summary's heading or lead-in) comes first;
+    then one that tells an outcome (committed, tests pass, is complete); then
+    the others; housekeeping (panes, branches cleaned up, the working tree)
+    last. A status said beside a change follows it where room allows
+    ("Added X to Y. All tests pass."). Every word is Claude's, in its order
+    within each sentence; a unit is cut only at a word, marked "…"."""
+
+    def __init__(self, answer: str, limit: int = SUMMARY_WORDS) -> None:
+        self.limit = limit
+        self.units = _units(answer)
+
+    @staticmethod
+    def kind(unit: str) -> str:
+        """"change", "status", "other" or "housekeeping". A question ("Delete
+        the file?") is no change made; a status that names the work's object
+        ("The AudioWorklet migration is complete.") says what was done, one
+        about tests or the build ("All tests pass.") does not."""
+        first = unit.items[0] if isinstance(unit, Listed) else unit
+        if _HOUSEKEEPING.search(first):
+            return "housekeeping"
+        if first.rstrip().endswith("?"):
+            return "other"
+        if _CHANGED.search(first):
+            return "change"
+        outcome = OUTCOME.search(first)
+        if outcome and (_CHECKS.search(first) or not _NAMES_CODE.search(first)):
+            return "status"
+        announced = unit.announced if isinstance(unit, Said) else 0
+        if outcome or announced == CHANGES_LEAD or (announced and _NAMES_CODE.search(first)):
+            return "change"
+        if isinstance(unit, Listed) and any(
+                _CHANGED.search(x) or (announced and _NAMES_CODE.search(x) and not (
+                    OUTCOME.search(x) and _CHECKS.search(x))) for x in unit.items[1:]):
+            return "change"  # (a list of commits or items, some of them said as changes)
+        return "status" if OUTCOME.search(unit) else "other"
+
+    def ranked(self) -> list[str]:
+        """The units best first, each rank in the order written."""
+        order = ("change", "status", "other", "housekeeping")
+        return sorted(self.units, key=lambda u: order.index(self.kind(u)))
+
+    def best_kind(self, allowed: Callable[[str], bool] = lambda unit: True) -> str:
+        """The kind of the unit quoted first; "" when there is none."""
+        return next((self.kind(u) for u in self.ranked() if allowed(u)), "")
+
+    def says_only_how_it_went(self, allowed: Callable[[str], bool]) -> bool:
+        """Whether every unit that may be quoted is a status or housekeeping
+        (or there is none): the answer says how the work went, not what it was."""
+        return all(self.kind(u) in ("status", "housekeeping") for u in self.units
+                   if allowed(u))
+
+    def quote(self, allowed: Callable[[str], bool] = lambda unit: True) -> str:
+        """The words quoted ("" when no unit is `allowed`): the best unit, and
+        after a change the first status the answer says, when both fit."""
+        units = [u for u in self.ranked() if allowed(u)]
+        if not units:
+            return ""
+        words = _quoted(units[0], self.limit)
+        whole = _quoted(units[0], 1 << 30)
+        if self.kind(units[0]) == "change" and words == whole and not words.endswith("…"):
+            status = next((u for u in units if self.kind(u) == "status"
+                           and not isinstance(u, Listed) and u not in words), None)
+            if status is not None:
+                told = _quoted(status, self.limit)
+                if len(words) + 1 + len(told) <= self.limit and not told.endswith("…"):
+                    words = f"{words} {told}"
+        return words
+
+
 def headline_sentences(answer: str) -> list[str]:
-    """The sentences of an answer a headline may quote, best first: those that
-    tell an outcome, then the others, each in the order written; past
-    headings, tables, code and fillers like "Perfect!". A list's items are
-    read as items: an item and the ones after it joined by "; ", never run
-    together into one sentence."""
-    units = _units(answer)
-    outcome = [u for u in units if OUTCOME.search(u)]
-    return outcome + [u for u in units if u not in outcome]
+    """The sentences of an answer a headline may quote, best first (`Headline`):
+    past headings, tables, code and fillers like "Perfect!". A list's items
+    are read as items: an item and the ones after it joined by "; ", never
+    run together into one sentence."""
+    return Headline(answer).ranked()
 
 
 def _label(line: str) -> bool:
@@ -975,9 +1159,12 @@ def _units(answer: str) -> list[str]:
         if (in_code or not stripped or stripped.startswith(("```", "~~~", "#", "|", ">"))
                 or set(stripped) <= set("-*_= ") or _label(stripped)):
             # (a rule `---`, or a label like `**Implemented:**` heading a list:
-            # neither is a sentence of what was done)
-            if blocks and blocks[-1][0] != "gap":
+            # neither is a sentence of what was done; a heading or a label is
+            # kept with the gap, for what it announces)
+            if not blocks or blocks[-1][0] != "gap":
                 blocks.append(("gap", []))
+            if not in_code and (stripped.startswith("#") or _label(stripped)):
+                blocks[-1][1].append(stripped)
             continue
         item = _ITEM.match(stripped)
         words = (stripped[item.end():] if item else stripped).replace("**", "").strip()
@@ -1005,13 +1192,19 @@ def _units(answer: str) -> list[str]:
     units: list[str] = []
     # (the block the answer was cut in: the last, when nothing closed it)
     final = len(blocks) - 1 if blocks and blocks[-1][0] != "gap" else -1
+    announced = 0  # the block below a heading, label or lead-in of a summary
     for b, (kind, lines) in enumerate(blocks):
+        if kind == "gap":
+            announced = max([announced, *map(_announces, lines)])
+            continue
+        under, announced = announced, 0
         if kind == "prose":
             sentences = [x.strip() for x in tx.rx(r"(?<=[.!?])\s+").split(" ".join(lines))]
             for k, sentence in enumerate(sentences):
                 if sentence.endswith(":"):
                     # "Here's a summary of what we accomplished:" announces the
                     # list or code below it, which says it (review 19, finding 4).
+                    announced = under = _announces(sentence)
                     continue
                 sentence = sentence.strip()
                 if (len(sentence.split()) < 3 and k + 1 < len(sentences)
@@ -1019,7 +1212,7 @@ def _units(answer: str) -> list[str]:
                     # "Pushed." says more with the sentence after it.
                     sentence = f"{sentence} {sentences[k + 1].rstrip(':').strip()}"
                 if _worth_quoting(sentence):
-                    units.append(sentence)
+                    units.append(Said(sentence, under))
         elif kind == "list":
             # Each item by its first sentence: the items read as a list.
             items = [tx.rx(r"(?<=[.!?])\s+").split(x.strip())[0] for x in lines if x.strip()]
@@ -1027,7 +1220,7 @@ def _units(answer: str) -> list[str]:
                 # "Fixed it by:" says what it did in the items under it, not here.
                 if not first.endswith(":") and _worth_quoting(first):
                     units.append(Listed([x.rstrip(".;:").strip() for x in items[k:]],
-                                        cut is not None and b == final))
+                                        cut is not None and b == final, under))
     return units
 
 

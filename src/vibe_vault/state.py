@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 78
+STATE_VERSION = 79
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -171,6 +171,9 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     # A turn opened by words given when refusing a call or a plan: what Claude
     # said to them before it acted again ("No — too small for an agent team").
     reply: Redacted = Redacted("")
+    # The answer Claude ended on before a Stop hook kept it at work (the
+    # latest such): what it said it had done, before the turn went on.
+    held: Redacted = Redacted("")
     # The uuid of the turn's latest line of the main chain: a prompt naming it
     # as its parent goes on from this turn (fold.rewinds).
     end: Redacted = Redacted("")

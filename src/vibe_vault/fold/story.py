@@ -268,6 +268,10 @@ def stop_hook_feedback(ctx: Context, text: str, timestamp: str) -> None:
     said = next((ln.strip() for ln in body.splitlines()
                  if ln.strip() and not ln.lstrip().startswith("#")), "")
     script = hook.replace("\\", "/").rsplit("/", 1)[-1].split()[0] if hook.strip() else ""
+    ctx.flush()  # (Claude's words before the hook's, kept in their turn)
+    turn = ctx.turn()
+    if turn is not None and turn.answer and not turn.working:
+        turn.held = turn.answer  # the answer the hook held back: Claude meant it as its last
     ctx.add_action(Action(kind=STOP_HOOK, text=ctx.line(said, 160), detail=ctx.line(script, 80),
                           ts=timestamp))
 
