@@ -249,8 +249,19 @@ def test_corpus_titles_hold_the_request_not_the_statements_before_it() -> None:
                     for m in re.findall(r"<command-name>([^<]*)</command-name>",
                                         json.dumps(o.get("message")))]
         body = flat(title.removesuffix("…")).rstrip(".")
+        ran = [m.group(1).strip() for o in objs if o.get("type") == "user"
+               and isinstance(c := (o.get("message") or {}).get("content"), str)
+               and (m := re.match(r"\s*<bash-input>([\s\S]*?)</bash-input>", c))]
+        after = re.fullmatch(r"(.+) \(after `(.+)`\)", body)
+        if after is not None:
+            # (a request that only points, right after a command the user ran:
+            # the command's words, as typed, say what it points at)
+            assert any(flat(after.group(2)) == flat(r) for r in ran), (path, title)
+            body = after.group(1)
+        # (an aside in brackets may be passed over: its words are the user's too)
+        asides = [re.sub(r" \([^()]*\)", "", s) for s in typed]
         assert any(
-            piece in flat(s) for s in [*typed, " ".join(commands)]
+            piece in flat(s) for s in [*typed, *asides, " ".join(commands)]
             for piece in body.split(": ")), (path, title)
         first = next(s for s in typed if len(s.split()) > 2)
         line = " ".join(first.splitlines()[0].split())

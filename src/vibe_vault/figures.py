@@ -365,7 +365,8 @@ def request_words(state: SessionState) -> str:
             text = f"{name.lstrip('/')}: {args.strip()}" if args.strip() else name.lstrip("/")
         else:
             continue
-        if tx.title_line(text, TITLE_CHARS) == want:
+        title = tx.title_line(text, TITLE_CHARS)
+        if want == title or want.startswith(f"{title} (after "):  # (a command's output)
             return tx.cut(" ".join(text.split()), REQUEST_WORDS_CHARS)
     return ""
 

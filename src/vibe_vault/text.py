@@ -326,6 +326,18 @@ def _openings(text: str) -> list[str]:
     return out or [one_line(text, 1 << 30)]
 
 
+# An aside in brackets inside a sentence ("We've just done a big refactoring
+# (Phase 2 from @docs/X.md) and a lot of the browser tests are failing"):
+# words after it, not in it, say what the sentence is about (review 22 #2).
+_ASIDE = r"(?<=\S) \([^()\[\]]*\)(?=[\s,;:.!?]|$)|(?<=\S) \[[^()\[\]]*\](?=[\s,;:.!?]|$)"
+
+
+def _without_asides(line: str, limit: int) -> str:
+    """A line too long for a title without its asides in brackets, so that a
+    cut reaches the words after them; a line that fits, as it is."""
+    return line if len(line) <= limit else rx(_ASIDE).sub("", line)
+
+
 def title_line(text: str, limit: int) -> str:
     """A title from a request: its first line, without a greeting, a
     discourse marker or a preamble before the request ("I have a question:");
@@ -333,7 +345,7 @@ def title_line(text: str, limit: int) -> str:
     thought, unmarked); else cut at a word, with no dangling word (`of`,
     `the`, a comma) before the `…`. One that does not read as words (a list
     of files) gives way to the request's first later sentence that does."""
-    openings = _openings(text)
+    openings = [_without_asides(line, limit) for line in _openings(text)]
     title = next((t for t in (_fitted(line, limit) for line in openings[:12])
                   if reads_as_words(t)), "") or _fitted(openings[0], limit)
     return _holding_the_request(openings, title, limit)
@@ -393,6 +405,22 @@ _KEY_VALUE = r"\w=[^\s=]"
 # (in lower case: "This was …" in mid-line opens a sentence of its own)
 _REFERS_BACK = r"\b(?:them|they|it|this|that|these|those)\b(?!['\u2019])"
 _LEADING_JOIN = r"(?i)^(?:but|and|so|or|also|then)\b,?\s+(?=\S)"
+
+
+# A request short enough to point at nothing but what the user has in front
+# of them ("please fix these", "why does this fail?"): what it points at is
+# the output of a command they had just run, when they had.
+_DEICTIC_WORDS = 6
+
+
+def points_at_output(request: str) -> bool:
+    """Whether a request is a few words that point at something they do not
+    name ("please fix these", "What does this mean?"), not one that names its
+    object ("fix the login test", "fix src/a.py")."""
+    line = " ".join(request.split())
+    return (0 < len(line.split()) <= _DEICTIC_WORDS and "\n" not in request.strip()
+            and rx(r"(?i)" + _REFERS_BACK).search(line) is not None
+            and rx(_NAMES_A_THING).search(line) is None)
 
 
 def _words_after(sentence: str, at: int) -> list[str]:
@@ -607,8 +635,9 @@ def _fitted(line: str, limit: int) -> str:
     """One line of a request as a title of at most `limit` characters."""
     if len(line) <= limit:
         return line
-    ends = [m.end() for m in rx(_SENTENCE_END).finditer(line, 0, limit + 1)
-            if m.end() <= limit]
+    # (a sentence's final dots are left out of a title: one that fits without them fits)
+    ends = [m.end() for m in rx(_SENTENCE_END).finditer(line, 0, limit + 4)
+            if len(line[:m.end()].rstrip(".")) <= limit]
     if ends and ends[-1] >= limit * 0.4:
         return line[:ends[-1]].rstrip(".")
     head = line[:limit - 1]

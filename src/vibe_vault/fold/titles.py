@@ -13,7 +13,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import Fold, Recap, Turn
+from vibe_vault.state import USER_SHELL, Fold, Recap, Turn
 
 MAX_FOREIGN_SUMMARIES = 20
 RECAP_CHARS = 1000  # whole: Claude Code's recaps are a few sentences
@@ -28,6 +28,9 @@ TOPICLESS_COMMANDS = frozenset(
      "/rewind", "/todos", "/upgrade", "/privacy-settings", "/output-style", "/plugin",
      "/fast", "/effort", "/keybindings", "/feedback", "/bug", "/rename", "/tasks"})
 RECAP_HINT = "(disable recaps in /config)"
+# The option of a menu a command offered, chosen before the words that follow
+# it ("B) I'd like to add …", "(2) …", "c. …"): kept only when nothing follows.
+MENU_CHOICE = r"^\(?(?:[A-Ha-h]|[1-9])[.)]\s+(?=\S)"
 
 
 def on_summary(ctx: Context, entry: Entry) -> None:
@@ -113,6 +116,7 @@ def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
             first = next((ln.strip().lstrip("#").strip() for ln in lines if ln.strip()), "")
             shown = Redacted(first) if first else shown  # (a line of a gated text)
         title = Redacted(tx.title_line(shown, TITLE_CHARS))  # cut from a gated text
+        title = _with_command_before(ctx, title, shown)
         if title and not title.startswith("/"):
             facts.first_prompt_title = title
             facts.title_open = False
@@ -120,8 +124,29 @@ def note_prompt(ctx: Context, words: str, shown: Redacted) -> None:
           and not tx.is_filler(words)):
         # The user's first words after a plugin's command that opened the
         # session (`/superpowers:brainstorm`, then what to brainstorm): its topic.
+        # (a menu letter before it, "B) I'd like to add …", is the option the
+        # command offered, not the user's words about the work: review 22 #4)
+        words_typed = tx.rx(MENU_CHOICE).sub("", tx.one_line(shown, 1 << 30), count=1)
         facts.first_prompt_title = Redacted(tx.title_line(
-            f"{facts.first_prompt_title}: {tx.one_line(shown, 1 << 30)}", TITLE_CHARS))
+            f"{facts.first_prompt_title}: {words_typed}", TITLE_CHARS))
+
+
+SHELL_IN_TITLE_CHARS = 60
+
+
+def _with_command_before(ctx: Context, title: Redacted, shown: Redacted) -> Redacted:
+    """A request that only points ("please fix these") right after a command
+    the user ran themselves (`!uv run ty check`) points at what it printed:
+    the title says which command, in its own words (review 22 #3), not a
+    guess at what the output held."""
+    turns = ctx.facts.turns
+    before = turns[-2] if len(turns) >= 2 and turns[-1].text == shown else None
+    if (before is None or before.kind != USER_SHELL or not before.text
+            or title != shown or not tx.points_at_output(shown)):
+        return title
+    command = tx.one_line_command(before.text, SHELL_IN_TITLE_CHARS)
+    quoted = f"`{command}`" if "`" not in command else command
+    return Redacted(f"{title} (after {quoted})")  # (both gated texts)
 
 
 def interrupted_early(ctx: Context, t: Turn | None) -> None:
