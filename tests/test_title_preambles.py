@@ -195,3 +195,26 @@ def test_corpus_requests_pointing_at_a_commands_output_name_it() -> None:
         checked += 1
         assert title_of(state) == f"{ask} (after `{ran.group(1).strip()}`)", path
     assert checked >= 1  # 326189cf
+
+
+@settings(max_examples=examples(30, 150), deadline=None)
+@given(description=st.lists(plain, min_size=1, max_size=8).map(" ".join),
+       task=st.lists(plain, min_size=3, max_size=20).map(" ".join),
+       asked=st.one_of(st.none(), st.tuples(st.sampled_from(FORMS), obj)))
+def test_a_session_that_only_hands_work_to_a_subagent_is_titled_by_it(
+        description: str, task: str, asked: tuple[str, list[str]] | None) -> None:
+    """Review 23 #2 (df749439, a fragment opening with Claude's Task call):
+    with no request of the user's, the title is the first subagent's
+    description as the call gave it, not "Session df749439"; a request of
+    the user's still titles its session."""
+    t = Transcript()
+    if asked is not None:
+        t.prompt(f"{asked[0]} {' '.join(asked[1])}")
+    t.call("Task", {"description": description, "prompt": task,
+                    "subagent_type": "general-purpose"}, None, text="Done.")
+    t.say("Done.")
+    title = title_of(t.state())
+    if asked is None:
+        assert title == description, (title, description)
+    else:
+        assert flat(f"{asked[0]} {asked[1][0]}") in flat(title), title

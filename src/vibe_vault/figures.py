@@ -344,7 +344,19 @@ def fallback_title(state: SessionState) -> str:
         if subject:
             first = tx.title_line(f"{first}: {subject}", TITLE_CHARS)
     return (_first_sentence(recap, 80) or first or f.first_command_title
-            or f"Session {state.session_id[:8]}")
+            or _task_title(f) or f"Session {state.session_id[:8]}")
+
+
+def _task_title(f: Fold) -> str:
+    """A session with no request of the user's in it (a fragment that opens
+    with Claude handing work to a subagent) is about the work it handed over:
+    the first subagent's description ("Debug failing test output"), in
+    Claude's words as its call gave them (review 23 #2: df749439 read
+    "Session df749439")."""
+    if f.prompts:
+        return ""
+    return next((tx.one_line(s.description, TITLE_CHARS) for s in f.subagents
+                 if s.description.strip()), "")
 
 
 REQUEST_WORDS_CHARS = 400  # past any opening the titles share (80 characters), with room
