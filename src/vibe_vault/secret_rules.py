@@ -868,9 +868,9 @@ RULES: tuple[Rule, ...] = (
     # is one; run on the lower-cased text, hence the words in lower case)
     Rule("private-key", ("private key", "private  key", "private\tkey", "-begin", "- begin",
                          "-  begin", "-\tbegin"),
-         r"(?i)-{4,5}[ \t]*begin[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?"
+         r"(?i)-{4,5}[ \t]*begin[ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?"
          r"[ \t]*-{4,5}[\s\S]*?"
-         r"(?:-{4,5}[ \t]*end[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?"
+         r"(?:-{4,5}[ \t]*end[ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?"
          r"[ \t]*-{4,5}|\Z)",
          ("⟦-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA«b60»\n"
           "-----END OPENSSH PRIVATE KEY-----⟧",
@@ -880,7 +880,9 @@ RULES: tuple[Rule, ...] = (
           "⟦---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"k\"\nP2/56wAAA«b60»\n"
           "---- END SSH2 ENCRYPTED PRIVATE KEY ----⟧",
           "⟦-----BEGIN  RSA  PRIVATE  KEY-----\nMIIEpA«b58»\n-----END  RSA  PRIVATE  KEY-----⟧",
-          "⟦-----begin rsa private key-----\nMIIEpA«b58»\n«b64»\n-----end rsa private key-----⟧"),
+          "⟦-----begin rsa private key-----\nMIIEpA«b58»\n«b64»\n-----end rsa private key-----⟧",
+          # (gitleaks' rule: any of [ A-Z0-9_-] between BEGIN and PRIVATE, none too)
+          "⟦-----BEGINPRIVATE KEY-----\nMIIEpA«b58»\n-----ENDPRIVATE KEY-----⟧"),
          "-----BEGIN PUBLIC KEY-----"),
     # A key's body without its BEGIN line (`sed -n 2,6p id_rsa`, the second half
     # of a key pasted in two messages). A DER key in base64 begins `MII`: such a
