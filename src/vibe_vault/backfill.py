@@ -286,6 +286,8 @@ def _stages(jobs: list[Job]) -> list[list[Job]]:
     return [jobs[:FIRST_STAGE], jobs[FIRST_STAGE:]]
 
 
+STATE_VERSION_KEY = "state_version"  # (meta) the STATE_VERSION of the last whole run
+
 _NO_AGENTS: list[str] = []  # shared by the jobs of sessions without subagents (most): never changed
 
 
@@ -346,10 +348,17 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     buried = forgotten(cfg.state_dir)
     since, project = request.since, request.project
     plain = not (request.force or project or request.archive or since is not None)
+    # States saved by an older vv (another STATE_VERSION) are read again once,
+    # whatever the files' stats say: until a run has, the search index cannot
+    # hold them (it is made from the states) and their notes are an older
+    # vv's. The database says which version its last whole run left.
+    from vibe_vault.state import STATE_VERSION
+
+    stale = vaultdb.meta(conn, STATE_VERSION_KEY) != str(STATE_VERSION)
     # A plain run passes over a folder whose files, notes and tombstones are as
     # its mark says (folder_marks): a warm run over a large history costs a
     # stat per file, no row read. Other runs neither use nor make marks.
-    marks = folder_marks.load(conn) if plain else folder_marks.Marks()
+    marks = folder_marks.load(conn) if plain and not stale else folder_marks.Marks()
     tombstones = folder_marks.names_digest(buried)
     if marks.tombstones != tombstones:
         marks = folder_marks.Marks()
@@ -384,7 +393,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             listed[key] = seen = _Listed(folder_marks.files_digest(walked))
         else:
             seen = _Listed("")  # not to be marked
-        if plain and walked is not None and _folder_unchanged(
+        if plain and not stale and walked is not None and _folder_unchanged(
                 walked, stamps, rows, buried, notes, idle_before):
             # Every file as last read, nothing new, nothing to mark: no session looked at.
             sids = set(rows) - found
@@ -437,7 +446,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                 if its != project and not its.endswith("-" + project):
                     summary.filtered += 1
                     continue
-            if (rec is not None and not request.force
+            if (rec is not None and not request.force and not stale
                     and files_known.get(sid) == len(files)
                     and all(st is not None and stamps.get(file_key(p)) == (
                         sid, st.st_size, st.st_mtime_ns, st.st_ino)
@@ -583,6 +592,9 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
         sweep_session_lock_files(cfg.state_dir)
     if plain and (listed or vanished):
         _mark(cfg, conn, marks, tombstones, listed, passed)
+    if stale and not (project or since is not None or request.dry_run or summary.failed):
+        with vaultdb.transaction(conn):
+            vaultdb.set_meta(conn, STATE_VERSION_KEY, str(STATE_VERSION))
     summary.indexed = _catch_up_search(cfg)
     summary.unknown_entry_types = registry.unknown_counts(conn)
     summary.seconds = round(time.monotonic() - t0, 3)

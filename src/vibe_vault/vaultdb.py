@@ -772,10 +772,10 @@ def put_indexed(conn: sqlite3.Connection, key: str, stamp: int, sid: str,
     stamp of the state file they were made from (in the caller's transaction)."""
     if doc is not None:
         put(conn, doc, folders)
-    elif sid:
+    elif sid and sid != OLDER:
         _drop_session(conn, sid)
     conn.execute("INSERT OR REPLACE INTO indexed(state, stamp, has_text) VALUES (?, ?, ?)",
-                 (key, stamp, doc is not None))
+                 (key, stamp, 2 if sid == OLDER else int(doc is not None)))
 
 
 # A state's key, its stamp (None: it went meanwhile), session id and text.
@@ -787,11 +787,35 @@ def _read_one(state_dir: str, key: str) -> Indexed:
     from vibe_vault.document import document_of
     from vibe_vault.state import read_saved
 
-    state, st = read_saved(locations.saved_state(state_dir, key), key)
+    path = locations.saved_state(state_dir, key)
+    state, st = read_saved(path, key)
     if st is None:
         return key, None, "", None
+    if state is None and _older(path):
+        return key, filestamp.of(st), OLDER, None
     doc = document_of(state) if state is not None else None
     return key, filestamp.of(st), state.session_id if state else "", doc
+
+
+OLDER = "\0older"  # (_read_one's session id for a state an older vv saved)
+
+
+def _older(path: str) -> bool:
+    """Whether the state at `path` was saved by an older vv (a lower
+    STATE_VERSION): its session is in no search row until it is read again."""
+    from vibe_vault.state import STATE_VERSION, saved_version
+
+    try:
+        with open(path, "rb") as f:
+            return 0 < saved_version(f.read()) < STATE_VERSION
+    except OSError:
+        return False
+
+
+def older_states(conn: sqlite3.Connection) -> int:
+    """States an older vv saved that the search index could not hold (their
+    sessions are found again once `vv backfill` has read them)."""
+    return int(conn.execute("SELECT count(*) FROM indexed WHERE has_text = 2").fetchone()[0])
 
 
 def _read_chunk(state_dir: str, keys: list[str]) -> list[Indexed]:
@@ -861,7 +885,7 @@ def catch_up(conn: sqlite3.Connection, state_dir: str, force: bool = False) -> i
     with transaction(conn):
         for key in gone:
             row = conn.execute("SELECT has_text FROM indexed WHERE state = ?", (key,)).fetchone()
-            if row and row[0]:
+            if row and row[0] == 1:
                 raise Left(key)
             conn.execute("DELETE FROM indexed WHERE state = ?", (key,))
     rows = _read_all(state_dir, changed)

@@ -128,6 +128,12 @@ def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
         # `vv index` purges).
         with contextlib.suppress(sqlite3.OperationalError):
             vaultdb.purge_soon(conn, cfg)
+        older = vaultdb.older_states(conn)
+        if older:
+            # (after an upgrade: their states are rebuilt from the transcripts
+            # by a backfill, or by the session's next hook)
+            print(f"vv: {older} session{'s' if older != 1 else ''} saved by an older vv "
+                  "cannot be found until `vv backfill` reads them again", file=sys.stderr)
         return conn
     except sqlite3.OperationalError as exc:
         if vaultdb.trouble(exc) != "busy":
