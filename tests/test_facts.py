@@ -618,17 +618,45 @@ def _calls_and_results(path: Path) -> tuple[dict[str, dict[str, Any]], set[str]]
     return calls, results
 
 
+def _inline_ended(main: Path, calls: dict[str, Any], results: Any) -> set[str]:
+    """Tasks with no result whose inline subagent (older layout: its entries
+    in the main file, `isSidechain`) ended its turn: the last assistant entry
+    of its chain (followed from the entry carrying its prompt; every one in
+    the file when it is the only Task without a result) says `stop_reason:
+    end_turn` (review 23 #1)."""
+    side = [o for o in objects(main) if o.get("isSidechain")]
+    open_tasks = [(tid, c) for tid, c in calls.items()
+                  if c.get("name") in ("Task", "Agent") and tid not in results]
+    out = set()
+    for tid, call in open_tasks:
+        inp = call.get("input") if isinstance(call.get("input"), dict) else {}
+        members = {o.get("uuid") for o in side if o.get("type") == "user"
+                   and (o.get("message") or {}).get("content") == inp.get("prompt")}
+        for o in side:
+            if o.get("parentUuid") in members or len(open_tasks) == 1:
+                members.add(o.get("uuid"))
+        replies = [o for o in side if o.get("uuid") in members and o.get("type") == "assistant"]
+        if replies and (replies[-1].get("message") or {}).get("stop_reason") == "end_turn":
+            out.add(tid)
+    return out
+
+
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_unfinished_subagents_and_background_commands_are_said_so(
         notes: dict[str, str], main: Path) -> None:
     note = shown(notes[str(expected_sid(main))])
     calls, results = _calls_and_results(main)
+    ended = _inline_ended(main, calls, results)
     for tid, call in calls.items():
         inp = call.get("input") if isinstance(call.get("input"), dict) else {}
         desc = " ".join(str(inp.get("description") or "").split())
-        if call.get("name") in ("Task", "Agent") and tid not in results and desc:
+        if call.get("name") in ("Task", "Agent") and tid not in results and desc \
+                and tid not in ended:
             line = next(ln for ln in note.splitlines() if ln.startswith("- *") and desc[:20] in ln)
             assert "unfinished: no result" in line or "still at work" in line, line
+        elif tid in ended and desc:
+            line = next(ln for ln in note.splitlines() if ln.startswith("- *") and desc[:20] in ln)
+            assert "unfinished" not in line, line
         if call.get("name") == "Bash" and inp.get("run_in_background") is True \
                 and tid in results and desc:
             assert f"{desc.rstrip('.')}: " in note

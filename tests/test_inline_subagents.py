@@ -29,7 +29,10 @@ from conftest import CORPUS, Env, examples, frontmatter, in_process, json_object
 SID = "df749439-0000-4000-8000-00000000f006"
 CWD = "/work/app"
 
-agent_of = st.fixed_dictionaries({"calls": st.integers(0, 4), "finished": st.booleans()})
+# finished: its Task's result is in the file; ended: its own last reply says
+# it ended its turn (`stop_reason: end_turn`; else none, or a tool call's).
+agent_of = st.fixed_dictionaries({"calls": st.integers(0, 4), "finished": st.booleans(),
+                                  "ended": st.sampled_from(["end_turn", None, "tool_use"])})
 
 
 def session(agents: list[dict[str, Any]], interleaved: bool, opens_with_prompt: bool,
@@ -77,8 +80,10 @@ def session(agents: list[dict[str, Any]], interleaved: bool, opens_with_prompt: 
                                                 f"s{a}_{c}"), {}))
             steps.append(("user", {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": cid, "content": "x = 1"}]}, {}))
-        steps.append(("assistant", assistant([{"type": "text", "text": f"Part {a} is fine."}],
-                                             f"s{a}_end"), {}))
+        last_reply = assistant([{"type": "text", "text": f"Part {a} is fine."}], f"s{a}_end")
+        if spec.get("ended"):
+            last_reply["stop_reason"] = spec["ended"]
+        steps.append(("assistant", last_reply, {}))
         chains.append(steps)
     parents: list[str | None] = [None] * len(chains)
     order = ([a for k in range(max(map(len, chains))) for a in range(len(chains))
@@ -118,6 +123,30 @@ def chain_calls(lines: list[dict[str, Any]]) -> list[int]:
     return out
 
 
+def unfinished(lines: list[dict[str, Any]]) -> list[bool]:
+    """Per Task call (in order): no tool_result of it in the file, and the
+    last assistant entry of its chain (followed from the entry carrying its
+    prompt) has no `stop_reason: end_turn`."""
+    tasks = [(b["id"], b["input"]["prompt"]) for o in lines if o["type"] == "assistant"
+             and not o.get("isSidechain") for b in o["message"]["content"]
+             if b.get("type") == "tool_use" and b.get("name") == "Task"]
+    answered = {b.get("tool_use_id") for o in lines if o["type"] == "user"
+                and isinstance(o["message"]["content"], list) for b in o["message"]["content"]
+                if b.get("type") == "tool_result"}
+    side = [o for o in lines if o.get("isSidechain")]
+    out = []
+    for tid, prompt in tasks:
+        members = {o["uuid"] for o in side if o["type"] == "user"
+                   and o["message"]["content"] == prompt}
+        for o in side:
+            if o.get("parentUuid") in members:
+                members.add(o["uuid"])
+        replies = [o for o in side if o["uuid"] in members and o["type"] == "assistant"]
+        ended = bool(replies) and replies[-1]["message"].get("stop_reason") == "end_turn"
+        out.append(tid not in answered and not ended)
+    return out
+
+
 @settings(max_examples=examples(10, 40), deadline=None)
 @given(agents=st.lists(agent_of, min_size=1, max_size=3), interleaved=st.booleans(),
        opens_with_prompt=st.booleans())
@@ -134,6 +163,10 @@ def test_inline_subagents_are_told_by_their_entries(
     said = [ln for ln in body.splitlines() if ln.startswith("- *")]
     assert [int(m.group(1)) if (m := re.search(r"\((\d+) tool calls", ln)) else -1
             for ln in said] == chain_calls(lines), (said, chain_calls(lines))
+    # Unfinished only where neither its Task's result is in the file nor its
+    # chain's last reply ended its turn (review 23 #1), by the JSON.
+    assert ["unfinished: no result" in ln for ln in said] == unfinished(lines), (said, lines)
+    assert note.count("unfinished (no result)") == sum(unfinished(lines)), note
     summary = str(frontmatter(note)["summary"])
     prompts = sum(1 for o in lines if o["type"] == "user" and not o.get("isSidechain")
                   and isinstance(o["message"]["content"], str))
@@ -156,5 +189,9 @@ def test_the_corpus_inline_subagent_is_told_by_its_entries(tmp_path: Path) -> No
     calls = sum(1 for o in lines if o.get("isSidechain") and o.get("type") == "assistant"
                 for b in o["message"]["content"] if b.get("type") == "tool_use")
     assert calls == 2 and f"({calls} tool calls" in note, note
+    # Its last entry (line 8) ended its turn with its report: finished, though
+    # its Task's result is not in the excerpt (review 23 #1).
+    assert lines[-1].get("isSidechain") and lines[-1]["message"]["stop_reason"] == "end_turn"
+    assert "unfinished" not in note, note
     assert "request got no answer" not in note and "0 prompts" not in note, note
     assert "Claude worked 0 min" not in note, note

@@ -250,6 +250,7 @@ class Message(Struct, omit_defaults=True):
     model: str | None = None
     content: str | list[Block | str] | None = None
     usage: Usage | None = None
+    stop_reason: Any = None  # "end_turn": the reply ended its turn (any type: not trusted)
 
 
 class CompactMetadata(Struct, omit_defaults=True):

@@ -99,6 +99,11 @@ def on_sidechain(ctx: Context, entry: Entry) -> None:
     if entry.type == "assistant" and isinstance(content, list):
         sub.side_calls += sum(1 for block in content
                               if not isinstance(block, str) and block.type == "tool_use")
+        # Its own reply ended its turn: it finished, whether or not its Task's
+        # result reaches the main chain (review 23 #1: a file cut before it).
+        if entry.message is not None and entry.message.stop_reason == "end_turn" \
+                and not sub.status:
+            sub.status = "completed"
 
 
 def sidechain(ctx: Context) -> Context:

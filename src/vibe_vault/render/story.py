@@ -468,7 +468,8 @@ def _agent(action: Action, state: SessionState) -> Md:
     calls = calls_of_task(state, action.tool_id) if action.status == "denied" else 0
     if calls:  # the user stopped it at work, not before it began
         st = md(" — stopped by the user after {}", text(plural(calls, "call")))
-    if not action.status:  # its result never came
+    finished = any(s.tool_id == action.tool_id and s.status for s in state.fold.subagents)
+    if not action.status and not finished:  # its result never came, nor did it end its turn
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")
     return md("Delegated to subagent {}{}{}", emphasis(action.text), desc, st)
