@@ -161,7 +161,10 @@ def mii_words(draw: st.DrawFn) -> str:
 @settings(max_examples=examples(150, 1500), deadline=None)
 @given(st.one_of(digests(), mail_base64(), word_lines(), mii_words()))
 def test_look_alikes_of_a_key_body_are_left(text: str) -> None:
-    assert DEFAULT.redact(text) == (text, 0), text
+    # (not read as a key's body; another rule may still read a line as its own
+    # token: a digest drawn to begin 'EAA' is a Facebook token's shape)
+    out, _ = DEFAULT.redact(text)
+    assert "[REDACTED:private-key]" not in out, text
 
 
 # -- a token escaped, cut in two, encoded (#23, #24, #25) --------------------------------

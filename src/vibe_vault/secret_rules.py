@@ -856,9 +856,12 @@ TAB_RULE = Rule(
     "secret-assignment", tuple(f"{w}\t" for w in (
         "password", "passwd", "pass", "pwd", "pw", "secret", "token", "key", "passphrase",
         "credential", "credentials", "creds", "auth")),
-    r"(?im)^[ \t]*[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*(?P<sep>\t+)"
-    r"(?P<v3>[^\s\"'`]{4,200})(?=[ \t]*\r?(?:\n|$))",
-    ("USER\tbob\nPASSWORD\t⟦«a14»⟧\nURL\thttps://x", "user\tbob\ndb_password\t⟦«L12»⟧\n"),
+    # (a line's start, or a space before the name: the lines of such a
+    # table collapsed into one, as a one-line field holds them)
+    r"(?im)(?:^|(?<=[ ]))[ \t]*[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*(?P<sep>\t+)"
+    r"(?P<v3>[^\s\"'`]{4,200})(?=[ \t]*\r?(?:\n|$)|[ ])",
+    ("USER\tbob\nPASSWORD\t⟦«a14»⟧\nURL\thttps://x", "user\tbob\ndb_password\t⟦«L12»⟧\n",
+     "USER\tbob PASSWORD\t⟦«a14»⟧ URL\thttps://x"),
     "password\trequired\nPASSWORD\t${DB_PASSWORD}")
 
 

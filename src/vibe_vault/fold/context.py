@@ -551,7 +551,17 @@ class Context:
     def cleaned_line(self, text: str, limit: int) -> tuple[Redacted, int]:
         """`cleaned` for a text shown as one line."""
         # Collapsed to its first line but not cut: `cleaned` cuts after the gate.
-        return self.cleaned(tx.one_line(tx.cut(text, max(limit * 8, 4096)), 1 << 30), limit)
+        cut = tx.cut(text, max(limit * 8, 4096))
+        before = 0
+        if "\t" in cut:
+            # A tab tells a form the collapse would lose (`PASSWORD<TAB>value`,
+            # a TSV table's column): the rules read the text before it is one line.
+            found: list[str] = []
+            cut, before = self.redactor.redact(cut, found)
+            if found:
+                self.learn(found)
+        out, secrets = self.cleaned(tx.one_line(cut, 1 << 30), limit)
+        return out, secrets + before
 
     def text(self, raw: str, limit: int | None = None, stated: bool = False) -> Redacted:
         """A text for the facts; its secrets are counted in the session's."""
