@@ -247,18 +247,7 @@ def _k8s_values(text: str, found: list[str] | None) -> tuple[str, int]:
         while m is not None:
             spans.append(m.span("v"))
             m = value.match(text, m.end())
-    if not spans:
-        return text, 0
-    out: list[str] = []
-    last = 0
-    for start, end in sorted(set(spans)):
-        if start < last:
-            continue
-        if found is not None:
-            found.append(text[start:end])
-        out += [text[last:start], "[REDACTED:kubernetes-secret]"]
-        last = end
-    return "".join(out) + text[last:], len(out) // 2
+    return _spans_hidden(text, spans, "kubernetes-secret", found)
 
 
 def _column_values(text: str, low: str, found: list[str] | None) -> tuple[str, int]:
@@ -274,6 +263,13 @@ def _column_values(text: str, low: str, found: list[str] | None) -> tuple[str, i
             from vibe_vault.secret_tables import sql_spans
 
             spans += sql_spans(text, low, _cell_hides)
+    return _spans_hidden(text, spans, "secret-column", found)
+
+
+def _spans_hidden(text: str, spans: list[tuple[int, int]], label: str,
+                  found: list[str] | None) -> tuple[str, int]:
+    """`text` with each span (the first of overlapping ones) hidden as
+    `[REDACTED:label]`, and how many; each hidden value added to `found`."""
     if not spans:
         return text, 0
     out: list[str] = []
@@ -283,7 +279,7 @@ def _column_values(text: str, low: str, found: list[str] | None) -> tuple[str, i
             continue
         if found is not None:
             found.append(text[start:end])
-        out += [text[last:start], "[REDACTED:secret-column]"]
+        out += [text[last:start], f"[REDACTED:{label}]"]
         last = end
     return "".join(out) + text[last:], len(out) // 2
 
