@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples
@@ -67,16 +67,21 @@ def _found(env: Env, word: str) -> tuple[set[str], str]:
 # (no shrinking: a seed is all a case is)
 @settings(max_examples=examples(2, 6), deadline=None,
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(seed=st.integers(0, 2**32 - 1), sessions=st.integers(1, 4), index_too=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), sessions=st.integers(1, 4), index_too=st.booleans(),
+       one_folder_first=st.booleans())
+@example(seed=1, sessions=3, index_too=True, one_folder_first=True)
 def test_after_an_upgrade_every_session_is_found_again(seed: int, sessions: int,
-                                                       index_too: bool) -> None:
+                                                       index_too: bool,
+                                                       one_folder_first: bool) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        slug = env.claude / "projects" / "-home-u-proj"
-        slug.mkdir(parents=True)
         words: dict[str, str] = {}
+        folders = [env.claude / "projects" / "-home-u-proj", env.claude / "projects" / "-home-u-b"]
+        for folder in folders:
+            folder.mkdir(parents=True)
         for i in range(sessions):
+            slug = folders[i % 2]
             sid = str(uuid.UUID(int=rng.getrandbits(122) | (4 << 76), version=4))
             word = _word(rng)
             words[word] = sid
@@ -96,6 +101,10 @@ def test_after_an_upgrade_every_session_is_found_again(seed: int, sessions: int,
             assert f"{aged} session{'s' if aged != 1 else ''} saved by an older vv" in said
         else:
             assert sid in found  # (the index as the older vv left it)
+        if one_folder_first:
+            # A backfill of one project's folder reads that folder's sessions
+            # only: the whole run after it must still read the others again.
+            assert env.vv("backfill", str(folders[1])).returncode == 0
         r = env.vv("backfill")
         assert r.returncode == 0, r.stderr
         # Every state read again: of this version now (not passed over as unchanged).

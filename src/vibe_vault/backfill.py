@@ -592,7 +592,11 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
         sweep_session_lock_files(cfg.state_dir)
     if plain and (listed or vanished):
         _mark(cfg, conn, marks, tombstones, listed, passed)
-    if stale and not (project or since is not None or request.dry_run or summary.failed):
+    # (only a run over the whole transcripts folder has read every session:
+    # `vv backfill <one project's folder>` leaves the others' states old)
+    whole = os.path.realpath(cfg.projects_root) in {os.path.realpath(r) for r in roots}
+    if stale and whole and not (project or since is not None or request.dry_run
+                                or summary.failed):
         with vaultdb.transaction(conn):
             vaultdb.set_meta(conn, STATE_VERSION_KEY, str(STATE_VERSION))
     summary.indexed = _catch_up_search(cfg)
