@@ -158,14 +158,15 @@ _SHELL = "%+-.:=@^_~/"
 _QUOTED = "!%+-.:=@^_~#*?,/&|;()[]{} "
 _URL = "-._~%+="
 _PROSE = "%+-=@^_~#*&!"
-# (A quoted assignment's value holding a bracket, `AUTH_SALT='Xk9(mQ2'`, is
-# left: the assignment rule reads it as code. A known gap, before this file too.)
+# (A quoted assignment's value with a name then `(` or `[`, `AUTH_SALT='A01(2'`,
+# `'A01[2'`, is left: the assignment rule reads it as a call or a subscript,
+# though quoted. A known gap, before this file too.)
 NAMED: tuple[tuple[str, str], ...] = (
     ("PASSWORD\t{v}", _SHELL), ("user\tbob\ndb_password\t{v}\nurl\thttps://x", _SHELL),
     ("API_TOKEN\t{v}", _SHELL), ("  Secret\t{v}\n", _SHELL),
     ("setenv API_TOKEN {v}", _SHELL), ("setenv DB_PASSWORD '{v}'", _QUOTED.replace("'", "")),
     ('setenv GITHUB_TOKEN "{v}"', _QUOTED), ('setenv("API_KEY", "{v}", 1);', _QUOTED),
-    ("SALT={v}", _SHELL), ("export PASSWORD_SALT={v}", _SHELL), ("AUTH_SALT='{v}'", _QUOTED.replace("(", "").replace(")", "")),
+    ("SALT={v}", _SHELL), ("export PASSWORD_SALT={v}", _SHELL), ("AUTH_SALT='{v}'", _QUOTED.replace("(", "").replace("[", "")),
     ('props.setProperty("password", "{v}");', _QUOTED),
     ("localStorage.setItem('authToken', '{v}')", _QUOTED),
     ('System.setProperty("db.password", "{v}")', _QUOTED),
@@ -177,7 +178,8 @@ NAMED: tuple[tuple[str, str], ...] = (
     ("curl https://maps.example.com/api?key={v}", _URL),
     ("GET /v1/items?limit=5&api_key={v}&page=2", _URL),
     ("wget 'https://api.example.com/q?apikey={v}'", _URL),
-    ("https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig={v}", _URL),
+    # (a SAS signature is base64, percent-encoded: no `.`, `-`, `_` or `~`)
+    ("https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig={v}", "%+="),
     ("curl 'https://h.example.com/x?token={v}&x=1'", _URL),
     ('echo "::add-mask::{v}"', _QUOTED.replace(" ", "")), ("echo ::add-mask::{v}", _SHELL),
     ("expect -c 'send \"{v}\\r\"'", "!%+=@^_~#*?,&|;()[]{}"),
