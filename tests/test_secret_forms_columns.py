@@ -158,15 +158,17 @@ _SHELL = "%+-.:=@^_~/"
 _QUOTED = "!%+-.:=@^_~#*?,/&|;()[]{} "
 _URL = "-._~%+="
 _PROSE = "%+-=@^_~#*&!"
-# (A quoted assignment's value with a name then `(` or `[`, `AUTH_SALT='A01(2'`,
-# `'A01[2'`, is left: the assignment rule reads it as a call or a subscript,
-# though quoted. A known gap, before this file too.)
+# (A quoted assignment's value is a string, whatever its brackets: `AUTH_SALT='A01(2'`
+# was read as a call, `'A01[2'` as a subscript, and left, until 2026-11-28.)
 NAMED: tuple[tuple[str, str], ...] = (
     ("PASSWORD\t{v}", _SHELL), ("user\tbob\ndb_password\t{v}\nurl\thttps://x", _SHELL),
     ("API_TOKEN\t{v}", _SHELL), ("  Secret\t{v}\n", _SHELL),
     ("setenv API_TOKEN {v}", _SHELL), ("setenv DB_PASSWORD '{v}'", _QUOTED.replace("'", "")),
     ('setenv GITHUB_TOKEN "{v}"', _QUOTED), ('setenv("API_KEY", "{v}", 1);', _QUOTED),
-    ("SALT={v}", _SHELL), ("export PASSWORD_SALT={v}", _SHELL), ("AUTH_SALT='{v}'", _QUOTED.replace("(", "").replace("[", "")),
+    ("SALT={v}", _SHELL), ("export PASSWORD_SALT={v}", _SHELL), ("AUTH_SALT='{v}'", _QUOTED),
+    ("DB_PASSWORD='{v}'", _QUOTED), ('{"api_key": "{v}"}', _QUOTED),
+    ('const authToken = "{v}";', _QUOTED), ("secret_key = '{v}'", _QUOTED),
+    ('  client_secret: "{v}"', _QUOTED),
     ('props.setProperty("password", "{v}");', _QUOTED),
     ("localStorage.setItem('authToken', '{v}')", _QUOTED),
     ('System.setProperty("db.password", "{v}")', _QUOTED),
@@ -286,6 +288,9 @@ def look_alike(draw: st.DrawFn) -> str:
         f"the {name} is {word} in the {noun}",
         f"<description>the {name} is {word}</description>",
         f"{name}: must be {word} every {count % 90 + 1} days",
+        f"{name}: " + draw(st.sampled_from(["read-only", "write-only", "one-time", "well-known",
+                                            "auto-generated", "user-defined", "not-set",
+                                            "environment-specific", "system-generated"])),
         f"{name.capitalize()}: set it in the {noun} file, then restart",
         f"credentials file: ~/.aws/credentials; credentials localhost:{count % 65536}",
         # code naming a secret's variable, no literal
@@ -300,6 +305,10 @@ def look_alike(draw: st.DrawFn) -> str:
         f"INSERT INTO usage (model, {ident}) VALUES ('opus', {count})",
         f"curl 'https://h.example.com/x?key={noun}&page={count}'",
         'send "exit\\r"\nsend "yes\\r"',
+        # a quoted type or a reference to the environment, not a literal
+        f'{name}: "{draw(st.sampled_from(["List", "Optional", "dict", "typing.Mapping"]))}[str]"',
+        f'{{"{name}": "string", "{other}": "string"}}',
+        f"{name} = \"os.environ.get('{name.upper()}')\"",
         f'echo "::add-mask::${{{{ secrets.{name.upper()} }}}}"',
         # tables with a secret's column of no secrets, and of counts
         f"| {other} | {name} |\n|---|---|\n| bob | {word} |\n| alice | *** |\n| root | - |",

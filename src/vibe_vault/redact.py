@@ -172,14 +172,24 @@ _PLACEHOLDER = (
 )
 # Values of `key = value` that are code or placeholders, not secrets. Anything
 # else is redacted, all-letter passwords and "test_" keys too.
-_NOT_A_SECRET = (
-    r"(?i)^(?:none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
+_NOT_A_VALUE = (
+    r"none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
+    # (a type, named in quotes as a forward reference: `token: "List[str]"`)
+    r"|(?:typing\.)?(?:list|dict|tuple|set|frozenset|type|union|literal|callable|sequence"
+    r"|mapping|iterable|iterator|annotated|classvar|final|awaitable|generator)\[.*\]"
     r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
     r"|options|req|request|ctx)\b[.\[(].*"
+)
+_NOT_A_SECRET = (
+    r"(?i)^(?:" + _NOT_A_VALUE
     # (a call's `)` may be cut off: a bare value ends before it)
-    r"|[A-Za-z_][A-Za-z0-9_]*\(.*|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
+    + r"|[A-Za-z_][A-Za-z0-9_]*\(.*|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
     r"|" + _PLACEHOLDER + r")$"
 )
+# The same for a quoted value (`AUTH_SALT='A0000001(2'`): a string, not a call
+# or a subscript, though a type's name or a reference to the environment still
+# says no secret (`"password": "string"`, `token: "Optional[str]"`).
+_NOT_A_QUOTED_SECRET = r"(?i)^(?:" + _NOT_A_VALUE + r"|" + _PLACEHOLDER + r")$"
 # A quoted literal given to a secret's name (`define('X', '…')`): code it is
 # not, a placeholder it may be.
 _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
@@ -741,6 +751,9 @@ class _Replacer:
             password = "pass" in name or "pw" in name
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
+            if groups.get("v") is not None or groups.get("v2") is not None:
+                return secret in self.allow or secret.startswith("[REDACTED") or bool(
+                    rx(_NOT_A_QUOTED_SECRET).match(secret))
         if self.kind == "prose-password" and self._not_said_as_password(match, secret):
             return True
         if self.kind == "passphrase" and sentence(secret):
@@ -797,8 +810,15 @@ class _Replacer:
         the sentence goes on after; one that describes (describes())."""
         if not secret.isalpha():  # a value, unless words joined by hyphens (`well-known`)
             parts = secret.split("-")
-            return "-" in secret and all(p.isalpha() and not _random_letters(p) for p in parts) \
-                and (len(parts) < 3 or sentence(" ".join(parts)))  # (not `correct-horse-…`)
+            if not ("-" in secret and all(p.isalpha() and not _random_letters(p) for p in parts)):
+                return False
+            if len(parts) >= 3:
+                return sentence(" ".join(parts))  # (not `correct-horse-…`)
+            # Two: short words (`read-only`, `one-time`), or one that describes
+            # (`auto-generated`, `environment-specific`); two long runs that
+            # merely read well (`guffanbelk-morvintash`) are a password.
+            return all(len(p) <= 7 for p in parts) or any(
+                describes(p) or p.lower() in _FUNCTION_WORDS for p in parts)
         if not all(c.isascii() or c in _LATIN_MARKS for c in secret):
             return True  # a word of another script (`пароль: обязательно`)
         if _random_letters(secret):
