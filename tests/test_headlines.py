@@ -380,14 +380,14 @@ def test_a_zone_that_does_not_exist_is_reported(env: Env) -> None:
 
 
 def test_sessions_are_named_as_people_type_them(env: Env) -> None:
-    """Any case; fewer than 8 characters asks for 8; a session Claude never
-    answered is said to have no note, not to be unknown."""
+    """Any case; fewer than 8 characters asks for 8; a session where nothing
+    was asked (a bare `/model`) is said to have no note, not to be unknown."""
     t = Transcript("abcdef12-0000-4000-8000-000000000001")
     t.prompt("hello")
     t.say("Hi.")
     t.write(env.claude / "projects" / "-work-app" / f"{t.sid}.jsonl")
     silent = Transcript("fedcba98-0000-4000-8000-000000000002", hour=11)
-    silent.prompt("anyone there?")
+    silent.slash("model", "")
     silent.write(env.claude / "projects" / "-work-app" / f"{silent.sid}.jsonl")
     assert env.vv("backfill").returncode == 0
     for typed in (t.sid, t.sid.upper(), t.sid[:8].upper(), f"  {t.sid[:10]} "):

@@ -12,6 +12,7 @@ no main transcript is left out (no phantom sessions).
 
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -203,16 +204,39 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
 
 class Start(Struct, array_like=True):
     """What a transcript's first lines tell of its session, read by the fold's
-    rules: its first timestamp, its first cwd, and whether Claude answered
-    (False only when the file was read to its end without an answer)."""
+    rules: its first timestamp, its first cwd, and whether Claude answered or
+    the user asked (False only when the file was read to its end with neither:
+    no note)."""
 
     first_ts: str = ""
     cwd: str = ""
     answered: bool = True
 
 
+class _PeekBlock(Struct):
+    type: str = ""
+    text: str | None = None
+
+
 class _PeekMessage(Struct):
     model: str | None = None
+    content: str | list[_PeekBlock] | None = None
+
+
+_TAGGED = re.compile(r"<([\w-]+)>.*?</\1>", re.S)  # Claude Code's wrappers: <ide_selection>…
+
+
+def _asks(message: _PeekMessage) -> bool:
+    """Whether a user line's words are a request, near enough as the fold has
+    it: words outside Claude Code's wrappers, an image, or a slash command
+    given arguments (`/plan add a CSV export`, not a bare `/model`)."""
+    content = message.content
+    if isinstance(content, str):
+        args = re.search(r"<command-args>(.*?)</command-args>", content, re.S)
+        return bool(args.group(1).strip() if args else _TAGGED.sub("", content).strip())
+    return any(b.type == "image" or (b.type == "text" and b.text and not b.text.lstrip(
+        ).startswith("[Request interrupted") and _TAGGED.sub("", b.text).strip())
+               for b in content or [])
 
 
 class _Peek(Struct):
@@ -276,6 +300,9 @@ def sniff_start(path: str | os.PathLike[str], limit: int = SNIFF_BYTES) -> Start
                 if (e.type == "assistant" and not e.isSidechain and e.message is not None
                         and (e.message.model != "<synthetic>" or e.isApiErrorMessage)):
                     answered = True  # as worth_a_note has it, near enough
+                elif (e.type == "user" and not e.isSidechain and not e.isMeta
+                        and e.message is not None and _asks(e.message)):
+                    answered = True  # a request, answered or not: a note too
                 if first_ts and cwd and answered:
                     return Start(first_ts, cwd, True)
             if whole:

@@ -680,7 +680,8 @@ class Ending(Struct):
 
 def ending(state: SessionState) -> Ending:
     """The last turn Claude worked in (a slash command that only printed, or a
-    compaction with nothing after it, is no turn of work) decides: its kept
+    compaction with nothing after it, is no turn of work; a slash command
+    given words to work on, `/plan add a CSV export`, is a request) decides: its kept
     text, if that ended the turn, is the session's last answer; if Claude's
     last word there was a tool call, or nothing came at all, the request that
     turn belongs to got no answer (unless the user interrupted it, or the
@@ -689,7 +690,8 @@ def ending(state: SessionState) -> Ending:
     turns = f.turns
     k = len(turns) - 1
     while k >= 0 and turns[k].kind in ("command", "compact", "continued", USER_SHELL) and not (
-            turns[k].answer or turns[k].actions or turns[k].more_actions):
+            turns[k].answer or turns[k].actions or turns[k].more_actions
+            or (turns[k].kind == "command" and is_request(turns[k].text))):
         k -= 1
     if k < 0:
         return Ending()

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 81
+STATE_VERSION = 82
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -797,9 +797,10 @@ class Fold(Struct, omit_defaults=True):
 
 
 def worth_a_note(fold: Fold) -> bool:
-    """Claude answered, or a prompt met an API error: the prompt is the user's
-    own words, and the failure is what happened to them."""
-    return fold.has_assistant or (fold.prompts > 0 and fold.api_errors > 0)
+    """Claude answered, or the user asked something (a prompt never answered is
+    still the user's own words: kept, found and resumed like any other). A file
+    of only meta lines or a bare command such as `/model` has none."""
+    return fold.has_assistant or fold.prompts > 0
 
 
 class AgentFold(Struct, omit_defaults=True):

@@ -128,7 +128,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         print(
             f"{summary.sessions} sessions: {summary.written} notes written, "
             f"{summary.unchanged} unchanged, {summary.without_note} without a note "
-            f"(nothing answered), {summary.failed} failed"
+            f"(nothing asked), {summary.failed} failed"
             + (f", {summary.filtered} filtered out" if summary.filtered else "")
             + f"; {summary.bytes / 1e6:.1f} MB in {summary.seconds:.2f}s"
         )

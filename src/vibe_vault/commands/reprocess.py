@@ -118,7 +118,7 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 out.record.files = rec.files  # still the original transcript's identity
             records[sid] = out.record
         done += 1
-        print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (nothing answered)'}"
+        print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (nothing asked)'}"
               + (" (from the archive)" if tmp is not None else ""))
     registry.merge(cfg, records)
     # the projects the sessions were in, and are in now

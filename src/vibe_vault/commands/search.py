@@ -188,8 +188,8 @@ def _without_note(conn: sqlite3.Connection, given: str) -> str:
         (given, given + "\U0010ffff"))][:2]
     if len(found) != 1:
         return ""
-    return (f"session {found[0]} has no note: Claude never answered in it, so there is "
-            "nothing to show or resume")
+    return (f"session {found[0]} has no note: its transcript holds no request of yours "
+            "(nothing asked, nothing answered), so there is nothing to show or resume")
 
 
 def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:
