@@ -32,7 +32,7 @@ from vibe_vault.state import (
     SessionState,
     Turn,
 )
-from vibe_vault.times import day, hhmm, hhmm_and_day
+from vibe_vault.times import day, epoch, hhmm, hhmm_and_day, utc_iso_of_epoch
 from vibe_vault.work import calls_of_task
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
@@ -204,7 +204,18 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         listed = listed[:-1]  # "Interrupted … after: <it>" tells it: once is enough
     told = [(a, describe(a, state)) for a in listed]
     if any(line for _, line in told) or turn.more_actions:
+        shown = epoch(turn.ts) if turn.ts else None  # the time the reader has last seen
         for a, line in told:
+            came = _action_time(a) if line else None
+            if shown is not None and came is not None and came - shown > LATER_SECONDS:
+                # Work long after the heading's time (a plan or a question
+                # answered hours later): said where it resumed, not filed
+                # under the time the turn began.
+                out.append(md(""))
+                out.append(md("*{} later, at {}:*", text(_span(came - shown)),
+                              text(_marker_time(came, turn.ts))))
+                out.append(md(""))
+                shown = came
             if line:
                 out.append(md("- {}", line))
             if a.kind == "plan" and a.detail:
@@ -232,6 +243,39 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         # tells what each turn came to, not every word Claude said on the way.
         out.append(labelled_quote(label, answer if last else gist(answer)))
         out.append(md(""))
+
+
+# A story line more than this long after the time last shown above it gets a
+# line of its own saying when it came.
+LATER_SECONDS = 30 * 60
+# Actions whose line tells the user's answer (its time: when the answer came).
+ANSWERED = frozenset({"plan", "question"})
+
+
+def _action_time(a: Action) -> float | None:
+    """When an action's line happened: its call, or for a plan or a question
+    the user answered, when the answer came (`ms` after the call)."""
+    at = epoch(a.ts) if a.ts else None
+    if at is not None and a.kind in ANSWERED and a.ms and a.status:
+        at += a.ms / 1000
+    return at
+
+
+def _span(seconds: float) -> str:
+    """`2 h 5 min`, `45 min`, `3 days 2 h`: a wait, to the minute."""
+    minutes = int(seconds // 60)
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    parts = [plural(days, "day")] if days else []
+    parts += [f"{hours} h"] if hours else []
+    parts += [f"{mins} min"] if mins and not days else []
+    return " ".join(parts) or "0 min"
+
+
+def _marker_time(at: float, since: str) -> str:
+    """`04:36`, with the date when it is not the day of `since` (the turn's)."""
+    stamp = utc_iso_of_epoch(at)
+    when, its_day = hhmm_and_day(stamp)
+    return when if its_day == day(since) else f"{its_day} {when}"
 
 
 def _left(turn: Turn) -> Md:
