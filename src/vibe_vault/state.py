@@ -552,6 +552,12 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     # The name the call gave it ("alice": an Agent call's `name`, a team's
     # member), which the user's prompts and the commits use; "" when none.
     name: Redacted = Redacted("")
+    # Its final report (the Task's result, or an inline one's last reply that
+    # ended its turn), its first REPORT_CHARS, without Claude Code's trailer;
+    # and the calls an inline one made that change files or may (edits, shell
+    # commands): its claims of a change are weighed by them.
+    report: Redacted = Redacted("")
+    side_edits: int = 0
 
 
 def agent_kind(kind: str, name: str) -> str:

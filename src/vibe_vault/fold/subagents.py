@@ -5,8 +5,10 @@ note's Subagents section; their files, commands and commits join the session's
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from vibe_vault import text as tx
 from vibe_vault.entries import Entry, ToolInput, result_usage
 from vibe_vault.fold import active
 from vibe_vault.fold.context import CallEnd, Context
@@ -16,6 +18,19 @@ from vibe_vault.state import Action, Fold, Pending, Subagent, agent_kind
 
 AGENT_TOOLS = frozenset({"Task", "Agent"})
 MAX_SUBAGENTS = 200
+REPORT_CHARS = 1200  # of a subagent's report: room for its gist under a heading
+# Calls of an inline subagent that change files, or may (a shell command).
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "Bash", "PowerShell"})
+# What Claude Code appends to a subagent's result (2.1.x): its id, for
+# resuming it, and its usage. Claude Code's words, not the subagent's.
+_TRAILER = re.compile(r"(?m)^agentId: [0-9a-zA-Z_-]+ \(for resuming[^\n]*\)[ \t]*$"
+                      r"|<usage>.*?</usage>", re.S)
+
+
+def own_words(report: str) -> str:
+    """A subagent's report without the trailer Claude Code appends to it."""
+    return _TRAILER.sub("", report).strip() if "agentId: " in report or "<usage>" in report \
+        else report.strip()
 
 
 def on_call(ctx: Context, call: Pending, inp: ToolInput,
@@ -51,8 +66,11 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     if not ctx.agent:
         active.waited_on_agent(ctx, call.called_at)
     sub.status = outcome.status if outcome.status != "ok" else "completed"
-    if outcome.text:
-        ctx.say("report", outcome.text)  # what it answered, for search
+    said = own_words(outcome.text) if outcome.text else ""
+    if said:
+        ctx.say("report", said)  # what it answered, for search
+        if outcome.status == "ok":
+            sub.report = ctx.text(tx.cut(said, 8 * REPORT_CHARS), REPORT_CHARS)
     result = outcome.result
     if result is not None:
         sub.agent_id = ctx.name(str(result.agentId or ""))
@@ -97,13 +115,20 @@ def on_sidechain(ctx: Context, entry: Entry) -> None:
         sub.side_from = sub.side_from or ctx.entry_ts
         sub.side_to = ctx.entry_ts
     if entry.type == "assistant" and isinstance(content, list):
-        sub.side_calls += sum(1 for block in content
-                              if not isinstance(block, str) and block.type == "tool_use")
+        calls = [block for block in content
+                 if not isinstance(block, str) and block.type == "tool_use"]
+        sub.side_calls += len(calls)
+        sub.side_edits += sum(1 for block in calls if block.name in EDIT_TOOLS)
         # Its own reply ended its turn: it finished, whether or not its Task's
-        # result reaches the main chain (review 23 #1: a file cut before it).
-        if entry.message is not None and entry.message.stop_reason == "end_turn" \
-                and not sub.status:
-            sub.status = "completed"
+        # result reaches the main chain (review 23 #1: a file cut before it);
+        # that reply is its report.
+        if entry.message is not None and entry.message.stop_reason == "end_turn":
+            if not sub.status:
+                sub.status = "completed"
+            words = "\n\n".join(block.text for block in content if not isinstance(block, str)
+                                 and block.type == "text" and block.text)
+            if words.strip() and not sub.report:
+                sub.report = ctx.text(tx.cut(words, 8 * REPORT_CHARS), REPORT_CHARS)
 
 
 def sidechain(ctx: Context) -> Context:

@@ -32,8 +32,9 @@ from vibe_vault.state import (
     SessionState,
     Turn,
 )
+from vibe_vault.text import rx
 from vibe_vault.times import day, epoch, hhmm, hhmm_and_day, utc_iso_of_epoch
-from vibe_vault.work import calls_of_task
+from vibe_vault.work import agents_of_tasks, calls_of_task
 
 ACTION_LINE_CHARS = 200  # a story line, as long as a person reads at a glance
 GIST_CHARS = 400
@@ -220,6 +221,8 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
                 out.append(md("- {}", line))
             if a.kind == "plan" and a.detail:
                 out.extend(_plan_text(a))
+            if a.kind == "agent" and line:
+                out.extend(_report(a, state))
         if turn.more_actions:
             out.append(md("- … and {} more actions", text(n(turn.more_actions))))
         out.append(md(""))
@@ -517,6 +520,63 @@ def _agent(action: Action, state: SessionState) -> Md:
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")
     return md("Delegated to subagent {}{}{}", emphasis(action.text), desc, st)
+
+
+# Words of a report that say the subagent changed something.
+_CLAIMS = (r"(?i)\b(?:fix(?:ed|es)?|updat(?:ed|es)|chang(?:ed|es)|modifi(?:ed|es)|creat(?:ed|es)"
+           r"|add(?:ed|s)|implement(?:ed|s)|wrote|written|remov(?:ed|es)|delet(?:ed|es)"
+           r"|refactor(?:ed|s)|renam(?:ed|es)|replac(?:ed|es)|edit(?:ed|s)|resolved)\b")
+
+
+def _report(action: Action, state: SessionState) -> list[Md]:
+    """Under a subagent's line: the gist of the report it finished with, as
+    its words; and where those words claim a change the subagent made no edit
+    for, that it changed no file (review 23 #1: df749439's subagent reported
+    a fix it never made)."""
+    subs = state.fold.subagents
+    at = next((i for i, s in enumerate(subs) if action.tool_id and s.tool_id == action.tool_id),
+              -1)
+    if at < 0 or not subs[at].report:
+        return []
+    sub = subs[at]
+    said = report_gist(str(sub.report))
+    label = "*Its report:*"
+    if rx(_CLAIMS).search(said) and not _made_edits(state, at):
+        label = "*Its report (it changed no file):*"
+    return indented(labelled_quote(label, said), "  ")
+
+
+# A subagent's words on getting ready to report ("Now I have a comprehensive
+# understanding.", "Let me compile my findings:"): not the report.
+_READY = tx.lazy(r"(?i)^(?:(?:ok(?:ay)?|now|so|great|good|perfect|alright|excellent)[,!.]?\s+)*"
+                 r"(?:i (?:now )?have (?:enough|all|everything|a (?:\w+ )?(?:understanding|picture|"
+                 r"view)|comprehensive|the information)|let me|here(?:['’]s| is| are)|below is)\b")
+
+
+def report_gist(report: str) -> str:
+    """A subagent's report as its gist: past the paragraphs that only say it
+    is ready to report ("Excellent! Now I have enough information. Let me
+    compile my findings:"), what the report says first."""
+    paragraphs = [p for p in report.strip().split("\n\n")
+                  if p.strip() and p.strip() not in ("---", "***", "___")]  # (a rule)
+    while len(paragraphs) > 1 and all(
+            _INTERJECTION.match(x) or _READY.match(x)
+            for x in _sentences(paragraphs[0].replace("**", ""))):
+        paragraphs = paragraphs[1:]
+    return gist("\n\n".join(paragraphs))
+
+
+def _made_edits(state: SessionState, at: int) -> bool:
+    """Whether the subagent of the Task at `at` edited a file or ran a command
+    that may have (its file's work; an inline one's edit calls); unknown
+    counts as made."""
+    sub = state.fold.subagents[at]
+    af = agents_of_tasks(state)[at]
+    if af is not None and af.tool_calls:
+        return bool(af.work.files or af.work.commands_run or af.work.unnamed)
+    if sub.side_calls:
+        return sub.side_edits > 0
+    return sub.tool_calls > 0  # known only by its result's count: what it did is not
 
 
 def _plan(action: Action, state: SessionState) -> Md:
