@@ -192,7 +192,8 @@ def _execute(ns: Any) -> int:
         print(f"vv: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
     except MemoryError:  # (the database was checked and is sound: the machine ran out)
-        print("vv: out of memory", file=sys.stderr)
+        print("vv: out of memory (the database's checks find it sound; should this "
+              "repeat, vv search --reindex builds its search index again)", file=sys.stderr)
         return 1
 
 
@@ -249,6 +250,8 @@ def _as_database_error(exc: Exception, cfg: Any, sqlite3: Any) -> Any:
             verdict = vaultdb.search_check(cfg.state_dir)
     except sqlite3.Error as err:
         verdict = str(err)
+    except MemoryError:  # (the check read a garbled length too)
+        verdict = "out of memory checking it"
     if verdict == "ok":
         return None
     what = (f"text that cannot be read: {exc.reason}" if isinstance(exc, UnicodeDecodeError)

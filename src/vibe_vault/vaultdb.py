@@ -529,6 +529,10 @@ def search_check(state_dir: str, timeout: float = 2.0) -> str:
             conn.execute("INSERT INTO search(search) VALUES ('integrity-check')")
         except sqlite3.Error as exc:
             return str(exc) or type(exc).__name__
+        except MemoryError:
+            # (the check itself read a garbled length: the blocks are damaged,
+            # what no sound index of a vault's size does)
+            return "out of memory checking the search index"
         finally:
             conn.execute("ROLLBACK")
     finally:
