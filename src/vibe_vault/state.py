@@ -271,6 +271,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     edits: list[bytes] = field(default_factory=list)
     whole: bool = False  # a Read of a whole file (no offset, no limit)
     background: bool = False  # a command started with run_in_background
+    # Claude said, in its words just before the call or in its description,
+    # that the check is to fail (fold.verdicts.expects_failure).
+    expects_failure: bool = False
     prints_secrets: str = ""  # what a command's output holds to learn (fold.shell_secrets)
     # A check (tests, build, linter) whose exit status is not its own (`| tail`,
     # `|| true`): its kind, and its output says how it ended (fold.verdicts).
@@ -372,6 +375,10 @@ class ErrorRec(Struct, array_like=True, omit_defaults=True):
     subject: Redacted = Redacted("")
     place: Redacted = Redacted("")
     purpose: Redacted = Redacted("")  # the command's, when told (fold.retries)
+    # A test run that failed as Claude said just before it meant it to (a
+    # TDD red phase: "let's run the tests to confirm they fail"), its output
+    # a test's failure, not a build's or a collection's.
+    expected: bool = False
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):
@@ -723,6 +730,9 @@ class Fold(Struct, omit_defaults=True):
     title_open: bool = False
     # fold.calls: tool calls, paired with their results
     seq: int = 0
+    # Claude's words since the last tool result said the next check is to
+    # fail ("let's run the tests to confirm they fail (red phase)").
+    expects_failure: bool = False
     tool_calls: dict[Redacted, int] = field(default_factory=dict)
     pending: dict[str, Pending] = field(default_factory=dict)
     recent_tools: list[str] = field(default_factory=list)

@@ -210,6 +210,7 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     facts = ctx.facts
     tid = ctx.key(block.tool_use_id or "")
     call = facts.pending.pop(tid, None)
+    facts.expects_failure = False  # (Claude's words before this call were about it)
     if call is None:
         return None
     facts.recent_tools.append(tid)

@@ -159,6 +159,9 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     if inp.run_in_background is True:
         call.background = True
     said = ctx.line(str(inp.description), 160) if isinstance(inp.description, str) else ""
+    # Claude said, just before or in the call's description, that it is to fail.
+    call.expects_failure = facts.expects_failure or verdicts.expects_failure(
+        str(inp.description or "")[:400])
     return Action(kind="bash", text=shown, detail=Redacted(kind), ts=timestamp,
                   tool_id=call.tool_id, said=Redacted(said)), False
 

@@ -93,6 +93,8 @@ def error(ctx: Context, tool: Redacted, text: str, timestamp: str, key: Redacted
     if call is not None:
         rec.said, rec.subject, rec.place = call.said, call.subject, call.place
         rec.purpose = call.purpose
+        # A red phase: the tests failed as Claude said it meant them to.
+        rec.expected = call.expects_failure and verdicts.failed_as_tests(tx.cut(text, 1 << 16))
     facts.errors.append(rec)
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]

@@ -13,6 +13,8 @@ from vibe_vault.redact import Redacted
 from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, Command, Queued, Turn
 from vibe_vault.text import rx
 
+EXPECTS_TAIL = 600  # of Claude's words before a call: where it says what the call is for
+
 PROMPT_CHARS = 5_000  # a prompt whole; a longer paste (a log, a man page) is cut
 RAW_PROMPT_CHARS = 64_000
 SUMMARY_CHARS = 4000
@@ -94,6 +96,10 @@ def on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
             if raw:
                 ctx.hold("answer", raw, timestamp)
                 ctx.say("answer", raw)
+                # ("let's run the tests to confirm they fail": the next check's
+                # failure is what Claude meant, fold.errors)
+                facts.expects_failure = facts.expects_failure or verdicts.expects_failure(
+                    raw[-EXPECTS_TAIL:])
                 t = ctx.turn()
                 if t is not None and not ctx.agent:
                     t.working = False

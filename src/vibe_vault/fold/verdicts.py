@@ -301,3 +301,34 @@ def _operators(command: str) -> list[tuple[int, str]]:
             continue
         i += 1
     return out
+
+
+# -- a check Claude ran to see it fail (a TDD red phase) ----------------------------------
+# Claude's words that the check it runs next is meant to fail: "run the tests
+# to confirm they fail (red phase)", "verify the new test fails", "this should
+# fail", "expect them to fail".
+_EXPECTS_FAILURE = (
+    r"(?i)\bred phase\b|\bred[- ]green\b.{0,40}\bred\b"
+    r"|\b(?:confirm|verify|check|ensure|make sure|see|watch|show)\b[^.!?\n]{0,60}?"
+    r"\b(?:fails?|failing|fail(?:s|ed)? as expected|is red|are red)\b"
+    r"|\b(?:should|will|must|expect(?:ed|ing)?(?: (?:it|them|these|this|the tests?))? to)"
+    r" (?:still )?fail\b")
+# A check's output that says the tests ran and some failed (not a build, a
+# compile or a collection that failed before any test ran).
+_TEST_FAILED = (r"(?m)^\s*(?:--- FAIL|FAIL\b|FAILED\b|[✗✕×] )|\b\d+ (?:failed|failing|failures?)\b"
+                r"|^E {3,}\S|\bAssertionError\b|\btest result: FAILED\b|\bTests? failed\b")
+_NOT_RUN = (r"(?i)\[build failed\]|\bundefined: |\bcould not compile\b|\berror\[E\d+\]"
+            r"|\bSyntaxError\b|\bModuleNotFoundError\b|\bImportError\b|\bERROR collecting\b"
+            r"|\berrors? during collection\b|\bno tests ran\b|\bcompilation failed\b"
+            r"|\berror TS\d+\b|\bcannot find package\b|\bsetup failed\b")
+
+
+def expects_failure(words: str) -> bool:
+    """Whether Claude's words say the check it runs next is meant to fail."""
+    return bool(words) and rx(_EXPECTS_FAILURE).search(words) is not None
+
+
+def failed_as_tests(output: str) -> bool:
+    """Whether a check's output is tests failing, not a build or a collection
+    failing before any test ran."""
+    return rx(_TEST_FAILED).search(output) is not None and rx(_NOT_RUN).search(output) is None

@@ -372,6 +372,9 @@ def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
     first line; a command's output follows it, in full when `whole`, else its
     first line beside it), and its fate."""
     fate = md(" — later succeeded") if error.later_ok else BLANK
+    if error.expected:  # (a red phase: Claude said it ran them to see them fail)
+        fate = md(" — as Claude meant: it ran them to see them fail{}",
+                  text(", and they later passed" if error.later_ok else ""))
     by = md(" (subagent {})", emphasis(label)) if label else BLANK
     at = md("{} ", text(when)) if when else BLANK
     tool = strong(_tool_name(error.tool))

@@ -1,0 +1,90 @@
+"""A test run that fails as Claude said it meant it to (a TDD red phase) is
+marked so among the errors, not told like a mistake (review 24 N10: e8106766's
+04:10 run "to verify they fail (red phase)" failed as intended; its 04:08 run
+failed to build, a real mistake).
+
+Each generated session has Claude say something (that the next check is to
+fail, or not) after an earlier call whose words said so or not, then run tests
+whose description says so or not, and whose output is tests failing or a build
+failing before any test ran. The oracle is the drawn parts: the mark iff
+Claude's words since the last result, or the run's description, said it was
+to fail, and the output is a test's failure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS, examples
+from test_headlines import Transcript
+
+MEANT = ("Now let's run the tests to confirm they fail (red phase).",
+         "Let me verify the new test fails before the fix.",
+         "These should fail until the fix is in.",
+         "Running them now; I expect them to fail.")
+NEUTRAL = ("Now let's run the tests.", "Let me run the test suite.", "Running the checks.",
+           "Let me see what the build says.")
+MEANT_DESC = ("Run new tests to verify they fail (red phase)", "Confirm the test fails")
+NEUTRAL_DESC = ("Run the tests", "Run unit tests", "")
+TESTS_FAILED = {
+    "go": "--- FAIL: TestSave (0.08s)\n    save_test.go:40: got Agent, want Claude\nFAIL\n"
+          "FAIL\tgithub.com/x/cli/strategy\t0.4s",
+    "pytest": "F.\n=== FAILURES ===\nE       assert 1 == 2\n1 failed, 1 passed in 0.1s"}
+BUILD_FAILED = {
+    "go": "# github.com/x/cli/strategy\nstrategy/save_test.go:15:2: undefined: setupRepo\n"
+          "FAIL\tgithub.com/x/cli/strategy [build failed]",
+    "pytest": "=== ERRORS ===\nERROR collecting tests/test_save.py\nImportError: cannot "
+              "import name 'save'\n1 error in 0.1s"}
+RUNNER = {"go": "go test ./strategy/ -run TestSave", "pytest": "uv run pytest tests/test_save.py"}
+
+
+@settings(max_examples=examples(30, 150), deadline=None)
+@given(before=st.sampled_from(MEANT + NEUTRAL), earlier=st.sampled_from(MEANT + NEUTRAL),
+       desc=st.sampled_from(MEANT_DESC + NEUTRAL_DESC), runner=st.sampled_from(["go", "pytest"]),
+       tests_ran=st.booleans(), passes_later=st.booleans())
+def test_a_red_phase_is_marked_as_meant(tmp_path_factory: Any, before: str, earlier: str,
+                                        desc: str, runner: str, tests_ran: bool,
+                                        passes_later: bool) -> None:
+    t = Transcript()
+    t.prompt("add a backfill of the agent type, tests first")
+    t.say(earlier)  # (words before another call: not about the run)
+    t.call("Read", {"file_path": "/work/app/strategy/save.go"}, None, "package strategy")
+    t.say(before)
+    out = (TESTS_FAILED if tests_ran else BUILD_FAILED)[runner]
+    inp = {"command": RUNNER[runner], **({"description": desc} if desc else {})}
+    t.call("Bash", inp, "Error: Exit code 1\n" + out, "Exit code 1\n" + out, error=True)
+    if passes_later:
+        t.call("Bash", {"command": RUNNER[runner]}, {"stdout": "ok", "stderr": "",
+                                                     "interrupted": False}, "ok")
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "red phase")
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    (line,) = [ln for ln in errors.splitlines() if ln.startswith("- ")]
+    meant = before in MEANT or desc in MEANT_DESC
+    assert ("as Claude meant: it ran them to see them fail" in line) == (meant and tests_ran), (
+        line, before, desc, tests_ran)
+    assert "later succeeded" in line or "later passed" in line or not passes_later, line
+
+
+@pytest.mark.corpus
+def test_the_corpus_red_phase(tmp_path: Path) -> None:
+    """e8106766 (from its JSON: two runs described "to verify they fail (red
+    phase)", the first failing to build, the second with '--- FAIL'): the
+    second is marked as meant, the first is not."""
+    from conftest import Env
+
+    env = Env(tmp_path)
+    main = CORPUS / "entireio__cli/checkpoints/ad/a8171575ce/0/full.jsonl"
+    text = main.read_text()
+    assert "[build failed]" in text and "--- FAIL: TestInitializeSession" in text
+    assert env.vv("backfill", str(main.parent)).returncode == 0
+    (note,) = [n for n in env.notes().values() if "e8106766" in n]
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    red = [ln for ln in errors.splitlines() if "(red phase)" in ln]
+    assert len(red) == 2
+    assert "as Claude meant" not in red[0] and "as Claude meant" in red[1], red
