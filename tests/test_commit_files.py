@@ -591,3 +591,11 @@ def test_9e953218_links_files_to_the_commits_git_says_hold_them(tmp_path: Path) 
         r = env.vv("files", "--json", f"{tool}/{name}")
         assert r.returncode == 0, r.stderr
         assert [o.get("commit") for o in json.loads(r.stdout)] == [sha], (name, r.stdout)
+    # The earlier commits holding index.html by the same evidence (review 24
+    # N2): acf21f1 (line 149, "2 files changed" after index.html and
+    # tokenizer.js changed since 030d80d) and 42b4429; and ef55c7b, "1 file
+    # changed, 5 deletions(-)", holds only part of its +75 (estimated) lines.
+    r = env.vv("files", "--json", f"{tool}/index.html")
+    [obj] = json.loads(r.stdout)
+    assert {"acf21f1", "42b4429"} <= set(obj["earlier_commits"]), obj
+    assert obj["in_commit"] == "partly", obj
