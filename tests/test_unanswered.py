@@ -114,7 +114,7 @@ def test_a_session_with_a_request_has_a_note_found_and_resumed(
             assert sid in hits, (planted, parts)
 
 
-def _asks(o: dict[str, Any]) -> bool:
+def asks(o: dict[str, Any]) -> bool:
     """From the JSON: a user line of the main chain that asks something (words
     outside Claude Code's `<tag>…</tag>` wrappers, an image, a slash command
     given arguments), not meta, a tool's result or an interruption."""
@@ -146,7 +146,7 @@ def test_every_corpus_session_where_something_was_asked_has_a_note(tmp_path: Pat
     assert r.returncode == 0, r.stderr
     notes = {str(frontmatter(n)["session_id"]) for n in env.notes().values()}
     mains = main_files()
-    asked = {p: any(_asks(o) for o in objects(p)) for p in mains}
+    asked = {p: any(asks(o) for o in objects(p)) for p in mains}
     for main, was_asked in asked.items():
         sids = {str(o["sessionId"]) for o in objects(main) if isinstance(o.get("sessionId"), str)
                 and not o.get("isSidechain")}

@@ -814,9 +814,11 @@ class Fold(Struct, omit_defaults=True):
 
 def worth_a_note(fold: Fold) -> bool:
     """Claude answered, or the user asked something (a prompt never answered is
-    still the user's own words: kept, found and resumed like any other). A file
-    of only meta lines or a bare command such as `/model` has none."""
-    return fold.has_assistant or fold.prompts > 0
+    still the user's own words: kept, found and resumed like any other) in a
+    folder known by then (a note is named by its project once: a prompt queued
+    through the SDK, `queue-operation`, comes before any line telling it). A
+    file of only meta lines or a bare command such as `/model` has none."""
+    return fold.has_assistant or (fold.prompts > 0 and bool(fold.cwd))
 
 
 class AgentFold(Struct, omit_defaults=True):
