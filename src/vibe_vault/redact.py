@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NewType, TypeVar
 
-from vibe_vault import patterns
+from vibe_vault import patterns, secret_positional
 from vibe_vault.secret_rules import (
     DESCRIBING_ENDINGS,
     LINE_OR_UPPER,
@@ -53,7 +53,7 @@ RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
 _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
                           "config-secret", "protocol-password", "wifi-psk", "prose-password",
-                          "ci-mask", "expect-password"})
+                          "ci-mask", "expect-password", *secret_positional.KINDS})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -196,7 +196,8 @@ _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
 _LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
-                       "prose-password", "ci-mask", "expect-password"})
+                       "prose-password", "ci-mask", "expect-password",
+                       *secret_positional.KINDS})
 # What may come before a LINE rule's match on its line: indentation, a
 # prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
 # `-> `, and an IMAP command's tag (`a001 `, `. `).
@@ -764,6 +765,9 @@ class _Replacer:
             return True
         if self.kind == "url-token" and rx(_URL_USER).match(secret):
             return True  # a user's name (`jenkins_deploy`, `x-access-token`), not a token
+        if self.kind in secret_positional.KINDS and secret_positional.judged(
+                self.kind, match, secret, _cell_hides):
+            return True
         return self.skips(secret)
 
     def _names_no_secret(self, match: re.Match[str]) -> bool:

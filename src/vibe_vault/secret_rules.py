@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from vibe_vault import secret_positional
+
 if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
     import random
 
@@ -318,8 +320,8 @@ def _cli_rule() -> Rule:
 # A password set by SQL (`ALTER USER … WITH PASSWORD '…'`, `IDENTIFIED BY '…'`).
 SQL_PASSWORD = Rule(
     "sql-password", ("identified", "password"),
-    r"(?i)\b(?:user|role|login)\b[^\n;]{0,200}?\b(?:password|identified\s+(?:with\s+\S+\s+)?by)"
-    r"\s+(?:'(?P<v>[^'\n]+)'|\"(?P<v2>[^\"\n]+)\")",
+    r"(?i)\b(?:user|role|login)\b[^\n;]{0,200}?\b(?<![\-_.])(?:password|identified\s+(?:with\s+\S+\s+)?by)"
+    r"\s+(?:'(?P<v>(?!\$[\w{(])[^'\n]+)'|\"(?P<v2>(?!\$[\w{(])[^\"\n]+)\")",
     ("psql -c \"ALTER USER app WITH PASSWORD '⟦«a16»⟧'\"",
      "mysql -e \"CREATE USER 'a'@'%' IDENTIFIED BY '⟦«a16»⟧'\""),
     "psql -c 'select 1' -c 'ALTER USER app WITH LOGIN'")
@@ -1179,8 +1181,10 @@ RULES: tuple[Rule, ...] = (
          r"(?:'(?P<v16>[^'\n]+)'|\"(?P<v17>[^\"\n]+)\"|(?P<v18>[^\s'\"]+))"
          r"|\bconfigure\s+set\s+[\w.\-]*(?:secret|token|password|key)[\w.\-]*\s+"
          r"(?:'(?P<v27>[^'\n]+)'|\"(?P<v28>(?!\$[\w{(])[^\"\n]+)\"|(?P<v19>[^\s'\"]+))"
-         # htpasswd -b [-c] FILE USER PASSWORD (-b anywhere among the flags).
-         r"|\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*b)(?:\s+-[a-zA-Z]+)*\s+(?!-)\S+\s+(?!-)\S+\s+"
+         # htpasswd -b [-c] FILE USER PASSWORD (-b anywhere among the flags; with
+         # -n, no FILE: secret_positional).
+         r"|\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*b)(?![^\n|;&]*\s-[a-zA-Z]*n)"
+         r"(?:\s+-[a-zA-Z]+)*\s+(?!-)\S+\s+(?!-)\S+\s+"
          r"(?:'(?P<v20>[^'\n]+)'|\"(?P<v21>[^\"\n]+)\"|(?P<v22>[^\s'\"]+)))",
          ("curl -u admin:⟦«a16»⟧ https://jenkins.internal/api",
           "mysql -u root -p⟦«a14»⟧ shop", "mysql -uroot -p'⟦«a14»⟧' shop",
@@ -1194,6 +1198,7 @@ RULES: tuple[Rule, ...] = (
           "aws configure set aws_secret_access_key ⟦«b40»⟧"),
          "date -u +%Y-%m-%dT%H:%M:%SZ"),
     *SHELL_RULES,
+    *(Rule(*rule) for rule in secret_positional.RULES),
     *CONFIG_RULES,
     *PROTOCOL_RULES,
     *SHAPE_RULES,

@@ -1,0 +1,485 @@
+"""Secrets given by their place rather than by a name beside them: a
+library call whose Nth argument is a password or a key
+(`pymysql.connect('db', 'root', '…', 'app')`, `server.login('bob', '…')`,
+`tweepy.OAuthHandler('…', '…')`), a command whose Nth bare word or an
+unusual flag is one (`cargo login …`, `mc alias set NAME URL ACCESS …`,
+`jenkins-cli -auth bob:…`, `xfreerdp /p:…`, `swaks --auth-password …`), and a
+database address with no scheme (`root:…@tcp(db:3306)/app`,
+`jdbc:oracle:thin:scott/…@db`).
+
+Data, as secret_rules is: each rule is (id, triggers, pattern, samples,
+look-alike), turned into `secret_rules.Rule`s there. Only a literal is ever
+a value: a call's argument in quotes (a variable, `os.environ[…]`, an
+f-string is code), a command's word that is no `$VAR` or `${{ … }}`. The
+value's group says how it is judged (`judged`, called by redact with its
+judge of a table's cell): `vk…` a key's (no word, number, name in code or
+run of under 8 characters, unless it is `user:password`), else any value but
+a placeholder or a variable (and in a command, a path, an option, a file).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# The markers' kinds.
+CALL, COMMAND, ADDRESS, PAIR = "call-secret", "cli-secret", "dsn-password", "key-value-secret"
+KINDS = frozenset({CALL, COMMAND, ADDRESS, PAIR})
+
+RuleData = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
+
+
+class _Names:
+    """Fresh value groups of one judge for one pattern (vp1, vp2…)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, judge: str) -> str:
+        self.n += 1
+        return f"{judge}{self.n}"
+
+
+# --- 1. Calls whose Nth argument is a secret ---------------------------------------------
+
+# An argument before the secret: a literal, a number, a name (`$conn`, `self.host`,
+# `Context.X`, `&cfg`), a call without arguments.
+_ARG = (r"(?:[rbu]{0,2}'[^'\n]*'|[rbu]{0,2}\"[^\"\n]*\"|[\w$.&*:\[\]\->]+(?:\(\))?)")
+
+
+def _literal(names: _Names, judge: str) -> str:
+    """A quoted literal argument (Python's b'' and r'' too) that ends an
+    argument: a `,` or `)` follows, or Java's `.toCharArray()`, `.encode()`."""
+    return (rf"(?:[rbu]{{0,2}}'(?P<{names(judge)}>[^'\n]{{1,200}})'"
+            rf"|[rbu]{{0,2}}\"(?P<{names(judge)}>[^\"\n]{{1,200}})\")"
+            r"(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes)\())")
+
+
+# Callee (as written before its `(`, lower case; a dotted name holds its
+# module) -> the places of its arguments that are secrets, and how a value
+# there is judged ("vl" a password's literal, "vk" a key's). Python, PHP, JS,
+# Go, Java, C#, Ruby; a method's name matches after any object (`.login(`).
+CALLS: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    # Python DB-API and mail, FTP, LDAP clients
+    ("pymysql.connect mysqldb.connect pymssql.connect _mssql.connect mysql.connect", (2,), "vl"),
+    ("cx_oracle.connect oracledb.connect ibm_db.connect", (1,), "vl"),
+    ("ftplib.ftp ftp ftp_tls ftplib.ftp_tls net::ftp.new net::ftp.open", (2,), "vl"),
+    ("login", (1,), "vl"),  # smtplib, imaplib, ftplib; Java's FTPClient, Ruby's Net::IMAP
+    ("pass_", (0,), "vl"),  # poplib
+    ("simple_bind_s simple_bind bind_s sasl_non_interactive_bind_s", (1,), "vl"),
+    ("ldap3.connection", (2,), "vl"),
+    ("redis.redis redis.strictredis strictredis", (3,), "vl"),  # Redis(host, port, db, password)
+    ("pika.plaincredentials plaincredentials", (1,), "vl"),
+    ("pysftp.connection", (2,), "vl"),
+    ("smbconnection", (1,), "vl"),  # pysmb: SMBConnection(user, password, me, server)
+    # OAuth 1 (Tweepy, requests-oauthlib, Go's oauth1): every one of them a secret
+    ("oauthhandler tweepy.oauthhandler oauth1userhandler tweepy.oauth1userhandler oauth1 "
+     "oauth1session", (0, 1, 2, 3), "vk"),
+    ("set_access_token oauth1.newconfig oauth1.newtoken", (0, 1), "vk"),
+    ("hvac.client", (1,), "vk"),
+    # A password given to be set, checked or hashed
+    ("set_password setpassword check_password make_password generate_password_hash "
+     "crypt.crypt bcrypt.hashpw bcrypt.hash bcrypt.hashsync password_hash "
+     "password_verify bcrypt::password.create ssh.password", (0,), "vl"),
+    ("check_password_hash", (1,), "vl"),
+    # PHP
+    ("mysqli_connect mysqli mysql_connect mysql_pconnect mssql_connect pdo", (2,), "vl"),
+    ("mysqli_real_connect ftp_login ldap_bind ssh2_auth_password imap_open", (2,), "vl"),
+    ("oci_connect oci_pconnect oci_new_connect", (1,), "vl"),
+    # JS
+    ("sequelize", (2,), "vl"),
+    # Go
+    ("smtp.plainauth", (2,), "vl"),
+    ("smtp.crammd5auth setbasicauth basic_auth", (1,), "vl"),
+    ("credentials.newstaticv4 credentials.newstaticcredentials", (1, 2), "vk"),
+    # Java, C#, Ruby
+    ("drivermanager.getconnection", (2,), "vl"),
+    ("passwordauthentication usernamepasswordcredentials networkcredential "
+     "basicawscredentials awsbasiccredentials.create", (1,), "vl"),
+)
+
+
+def _callee(names: str) -> str:
+    """Lookbehinds (each of fixed width) for a `(` right after one of the
+    names, not inside a longer name: the pattern begins with its `(`, a
+    literal the engine skips ahead to."""
+    return "(?:" + "|".join(
+        rf"(?<![a-z0-9_]{re.escape(n)}\()(?<={re.escape(n)}\()" for n in names.split()) + ")"
+
+
+# Words a callee's trigger is one of when it holds it: most are the gate's
+# triggers already, and each new one is a search of every text (see
+# redact._word_tree), so callees share them.
+_CALL_WORDS = ("pass", "login", "auth", "mysql", "token", "credential", "ldap", "conn", "ftp",
+               "crypt", "redis", "bind_s", "simple_bind")
+
+
+def _trigger(callee: str) -> str:
+    return next((w for w in _CALL_WORDS if w in callee), callee + "(")
+
+
+def _call_rules() -> tuple[RuleData, ...]:
+    by_place: dict[tuple[int, str], list[str]] = {}
+    for callee_names, places, judge in CALLS:
+        for place in places:
+            by_place.setdefault((place, judge), []).extend(callee_names.split())
+    rules: list[RuleData] = []
+    for (place, judge), callees in sorted(by_place.items()):
+        names = _Names()
+        pattern = (r"(?i)\(" + _callee(" ".join(callees)) + r"\s*(?:" + _ARG + r"\s*,\s*)"
+                   + f"{{{place}}}" + _literal(names, judge))
+        rules.append((CALL, tuple(sorted({_trigger(c) for c in callees})), pattern, (), ""))
+    # Any other `connect(host, user, password…)` (a port after the host:
+    # `connect(host, 22, user, password)`, paramiko and javax.mail's); not
+    # Oracle's and DB2's (user, password, dsn: above).
+    names = _Names()
+    rules.append((CALL, ("conn",),
+                  r"(?i)\((?<=connect\()(?<![a-z0-9_]connect\()(?<!oracle\.connect\()(?<!oracledb\.connect\()"
+                  r"(?<!ibm_db\.connect\()\s*" + _ARG + r"\s*,\s*(?:(?!\d+\s*,)" + _ARG
+                  + r"|\d+\s*,\s*" + _ARG + r")\s*,\s*" + _literal(names, "vl"),
+                  ("conn = pymysql.connect('db.example.io', 'root', '⟦«a16»⟧', 'app')",
+                   "ssh.connect('10.0.0.5', 22, 'deploy', '⟦«a14»⟧')",
+                   "$conn = mysqli_connect('db', 'root', '⟦«a16»⟧', 'app');",
+                   "transport.connect(\"smtp.example.com\", \"bob\", \"⟦«a12»⟧\");"),
+                  "conn = pymysql.connect(host, user, password, db); "
+                  "s.connect(('example.com', 80)); mysqli_connect($h, $u, getenv('DB_PASS'))"))
+    # Twilio: Client('AC…', token), TwilioRestClient('AC…', token).
+    names = _Names()
+    rules.append((CALL, ("client(",),
+                  r"(?i)\((?<=client\()\s*[\"']ac[0-9a-f]{32}[\"']\s*,\s*"
+                  + _literal(names, "vk"),
+                  ("client = Client('AC«h32»', '⟦«h32»⟧')",
+                   "const client = new Client(\"AC«h32»\", \"⟦«h32»⟧\");"),
+                  "client = Client(account_sid, auth_token); Client('AC' + sid, token)"))
+    samples = {
+        "login(": ("server.login('bob@example.com', '⟦«a16»⟧')",
+                   'imap.login("me@example.org", "⟦«a12»⟧")'),
+        "ftp(": ("ftp = FTP('ftp.example.io', 'bob', '⟦«a16»⟧')",),
+        "simple_bind_s(": ("conn.simple_bind_s('cn=admin,dc=example,dc=io', '⟦«a16»⟧')",),
+        "oauthhandler(": ("auth = tweepy.OAuthHandler('⟦«a25»⟧', 'x«a49»')",
+                          "auth = tweepy.OAuthHandler('x«a24»', '⟦«a50»⟧')"),
+        "smtp.plainauth(": ('auth := smtp.PlainAuth("", "bob@example.com", "⟦«a16»⟧", '
+                            '"smtp.x.io")',),
+        "set_password(": ("user.set_password('⟦«a14»⟧')",),
+        "pdo(": ("$db = new PDO('mysql:host=db;dbname=app', 'root', '⟦«a14»⟧');",),
+        "passwordauthentication(": ('new PasswordAuthentication("bob", "⟦«a14»⟧".toCharArray())',),
+    }
+    look_alikes = {
+        "login(": "server.login(user, password); client.login(email, os.environ['PW']); "
+                  "login('bob', 'password')",
+        "oauthhandler(": "auth = tweepy.OAuthHandler(consumer_key, consumer_secret)",
+        "set_password(": "user.set_password(form.cleaned_data['password'])",
+    }
+    out: list[RuleData] = []
+    for rid, triggers, pattern, ss, la in rules:
+        for t in triggers:  # (each sample with the first rule of its trigger)
+            ss = ss + samples.pop(t, ())
+            la = la or look_alikes.pop(t, "")
+        out.append((rid, triggers, pattern, ss, la))
+    return tuple(out)
+
+
+# --- 2. Commands whose Nth word or a given flag is a secret ---------------------------------
+
+# A shell word skipped before the secret (quoted, or bare).
+_WORD = r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"|;&<>]+)"
+# Options before it, each with or without a value (`--registry corp`).
+_OPTIONS = r"(?:\s+--?[\w\-.]+(?:[ =](?!-)" + _WORD + r")?)*?"
+# What is left of the command's line after its name.
+_REST = r"[^\n|;&]*?\s"
+
+
+def _value(names: _Names, judge: str, bare: str = r"[^\s'\"|;&<>()`\\]+") -> str:
+    """A shell word that is the secret: '…', "…" or bare, not a `$VAR`, an
+    option or a `name=value` argument (`username=bob`)."""
+    return (rf"(?:'(?P<{names(judge)}>[^'\n]+)'"
+            rf"|\"(?P<{names(judge)}>(?!\$)[^\"\n]+)\""
+            rf"|(?P<{names(judge)}>(?![$-])(?![A-Za-z_]+=[^\s=]){bare}))")
+
+
+def _after(names: _Names, judge: str, sep: str) -> str:
+    """The part after `sep` of a `user<sep>secret` word."""
+    return (rf"(?:'[^\s'{sep}]+{sep}(?P<{names(judge)}>[^'\n]+)'"
+            rf"|\"[^\s\"{sep}]+{sep}(?P<{names(judge)}>(?!\$)[^\"\n]+)\""
+            rf"|[^\s'\"{sep}]+{sep}(?P<{names(judge)}>(?!\$)[^\s'\"|;&<>()`\\]+))")
+
+
+def _command_rules() -> tuple[RuleData, ...]:
+    """(triggers, pattern builder, samples, look-alike): the pattern of each
+    from a fresh set of value groups."""
+    table: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str, ...], str], ...] = (
+        # MinIO: mc alias set NAME URL ACCESS SECRET (old: config host add); admin user add.
+        (("mc ",),
+         lambda n: r"\bmc(?:\.exe)?\s+(?:alias\s+set|config\s+host\s+add)" + _OPTIONS
+         + r"(?:\s+" + _WORD + r"){3}" + _OPTIONS + r"\s+" + _value(n, "vp")
+         + r"|\bmc(?:\.exe)?\s+admin\s+user\s+add" + _OPTIONS + r"(?:\s+" + _WORD + r"){2}"
+         + r"\s+" + _value(n, "vp"),
+         ("mc alias set myminio https://minio.example.io minioadmin ⟦«a40»⟧",
+          "mc config host add s3 https://s3.example.com AKIA«u16» '⟦«a40»⟧' --api S3v4",
+          "mc admin user add myminio alice ⟦«a16»⟧"),
+         "mc alias set myminio https://minio.example.io $ACCESS $SECRET; mc alias list"),
+        # A token as the one bare word: cargo login, ngrok authtoken, snyk auth, vault login.
+        (("cargo login", "authtoken", "snyk auth", "vault login"),
+         lambda n: r"\b(?:cargo\s+login|ngrok\s+(?:config\s+add-)?authtoken|snyk\s+auth"
+         r"|vault\s+login)" + _OPTIONS + r"\s+" + _value(n, "vk"),
+         ("cargo login ⟦«a32»⟧", "cargo login --registry corp ⟦«a32»⟧",
+          "ngrok config add-authtoken ⟦«a40»⟧", "snyk auth ⟦«l36»⟧"),
+         "cargo login; cargo login --registry corp; vault login -method=userpass username=bob"),
+        # Bitwarden: bw unlock PASSWORD, bw login EMAIL PASSWORD.
+        (("unlock", "bw login"),
+         lambda n: r"\bbw\s+(?:unlock|login(?:\s+(?!-)" + _WORD + r"))" + _OPTIONS + r"\s+"
+         + _value(n, "vp"),
+         ("bw unlock ⟦«a16»⟧", "bw login bob@example.com '⟦«a16»⟧'"),
+         "bw unlock --check; bw login --apikey"),
+        # poetry / composer: http-basic.NAME USER PASSWORD; a repository's token.
+        (("http-basic.",),
+         lambda n: r"\b(?:poetry|composer)\s+config\b" + _OPTIONS + r"\s+http-basic\.\S+\s+"
+         + _WORD + r"\s+" + _value(n, "vp"),
+         ("poetry config http-basic.corp bob ⟦«a16»⟧",
+          "composer config --global http-basic.repo.example.com bob \"⟦«a16»⟧\""),
+         "poetry config http-basic.corp bob; poetry config --unset http-basic.corp"),
+        (("pypi-token.", "github-oauth.", "gitlab-oauth.", "gitlab-token.", "bearer."),
+         lambda n: r"\b(?:poetry|composer)\s+config\b" + _OPTIONS
+         + r"\s+(?:pypi-token|github-oauth|gitlab-oauth|gitlab-token|bearer)\.\S+\s+"
+         + _value(n, "vk"),
+         ("poetry config pypi-token.corp ⟦«a40»⟧",
+          "composer config -g github-oauth.github.com ⟦«h40»⟧"),
+         "composer config --unset github-oauth.github.com"),
+        # bundle config [set] [--global] HOST USER:PASSWORD
+        (("config",),  # (the trigger of `git config`, `config set`: no new search)
+         lambda n: r"bundle\s+config(?:\s+set)?" + _OPTIONS + r"\s+(?!-)\S+\s+"
+         + _after(n, "vp", ":"),
+         ("bundle config set --global rubygems.pkg.github.com bob:⟦«a40»⟧",),
+         "bundle config set --local path vendor/bundle"),
+        # Wi-Fi: wpa_passphrase SSID PASSPHRASE; nmcli … password X; wpa_cli psk.
+        (("wpa_passphrase",),
+         lambda n: r"\bwpa_passphrase\s+" + _WORD + r"\s+" + _value(n, "vp"),
+         ("wpa_passphrase CorpWiFi ⟦«a16»⟧", "wpa_passphrase \"Home Net\" '⟦«a12»⟧'"),
+         "wpa_passphrase CorpWiFi < pass.txt; wpa_passphrase CorpWiFi"),
+        (("nmcli",),
+         lambda n: r"\bnmcli\b" + _REST
+         + r"(?:password|802-1x\.password|(?:vpn|pppoe|gsm|cdma)\.password"
+         r"|wifi-sec\.(?:psk|wep-key\d|leap-password))\s+" + _value(n, "vp"),
+         ("nmcli dev wifi connect CorpWiFi password ⟦«a16»⟧",
+          "nmcli connection modify eap 802-1x.password '⟦«a14»⟧'"),
+         "nmcli dev wifi connect CorpWiFi --ask; nmcli dev wifi list"),
+        (("set_network",),
+         lambda n: r"\bset_network\s+\d+\s+(?:psk|password)\s+(?:'\"|\")?"
+         + _value(n, "vp", r"[^\s'\"|;&<>()`\\]+"),
+         ("wpa_cli set_network 0 psk '\"⟦«a16»⟧\"'",), "wpa_cli set_network 0 ssid '\"home\"'"),
+        # Hashing a password on the command line: htpasswd -n, openssl passwd, mkpasswd.
+        (("htpasswd", "mosquitto_passwd"),
+         lambda n: r"\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*n)(?=[^\n|;&]*\s-[a-zA-Z]*b)"
+         r"(?:\s+-[a-zA-Z]+)*\s+(?!-)" + _WORD + r"\s+" + _value(n, "vp")
+         + r"|\bmosquitto_passwd\b(?=[^\n|;&]*\s-b)(?:\s+-[a-zA-Z]+)*\s+(?!-)" + _WORD
+         + r"\s+(?!-)" + _WORD + r"\s+" + _value(n, "vp"),
+         ("htpasswd -nb admin ⟦«a16»⟧", "htpasswd -nbB admin '⟦«a16»⟧'",
+          "mosquitto_passwd -b passwd bob ⟦«a14»⟧"),
+         "htpasswd -n admin; htpasswd -c .htpasswd admin"),
+        (("openssl passwd", "mkpasswd", "slappasswd"),
+         lambda n: r"\bopenssl\s+passwd\b"
+         r"(?:\s+-(?!stdin\b|in\b)(?:salt\s+\S+|(?!salt\b)[\w\-]+))*\s+"
+         + _value(n, "vp")
+         + r"|\bmkpasswd\b(?:\s+(?:-[mSRP]\s*|--(?:method|salt|rounds|password-fd)[ =])\S+"
+         r"|\s+-(?![mSRP]\b)[a-zA-Z]\b)*\s+" + _value(n, "vp")
+         + r"|\bslappasswd\b" + _REST + r"-s\s+" + _value(n, "vp"),
+         ("openssl passwd -6 ⟦«a16»⟧", "openssl passwd -1 -salt xyz '⟦«a16»⟧'",
+          "mkpasswd -m sha-512 ⟦«a16»⟧", "slappasswd -s ⟦«a14»⟧"),
+         "openssl passwd -6 -stdin < pw.txt; openssl passwd -help"),
+        # A literal piped to base64 (not to be decoded): a key or `user:password`.
+        (("base64",),
+         lambda n: r"\b(?:echo|printf)(?:\s+-[neE]+)*(?:\s+'%s')?\s+" + _value(n, "vk")
+         + r"\s*\|\s*(?:base64|openssl\s+(?:base64|enc\s+-base64)|basenc\b)"
+         r"(?![^\n|;&]*\s(?:-d|--decode|-D|-d\w*)\b)",
+         ("echo -n '⟦«a16»⟧' | base64", "printf '%s' \"⟦bob:«a14»⟧\" | base64 -w0"),
+         "echo -n 'hello world' | base64; echo $TOKEN | base64; echo 'aGVsbG8=' | base64 -d"),
+        # macOS keychain: add-*-password -w X; unlock-keychain / create-keychain -p X.
+        (("-password", "unlock"),
+         lambda n: r"\bsecurity\s+(?:add-(?:generic|internet)-password" + _REST + r"-w"
+         r"|unlock-keychain" + _REST + r"-p|set-keychain-password" + _REST + r"-[op])"
+         r"\s+" + _value(n, "vp"),
+         ("security add-generic-password -a bob -s corp-api -w ⟦«a16»⟧",
+          "security unlock-keychain -p '⟦«a14»⟧' login.keychain"),
+         "security find-generic-password -a bob -s corp-api -w"),
+        # FTP and remote desktop clients: lftp -u user,pw; rdesktop/psexec/ncftp -p pw;
+        # xfreerdp /p:pw; net use … /user:DOM\\u pw; twine/doveadm -p; Windows /password:.
+        (("ftp",),
+         lambda n: r"\b(?:lftp|open)\b" + _REST + r"-u\s+" + _after(n, "vp", ","),
+         ("lftp -u bob,⟦«a16»⟧ sftp://files.example.io",
+          "lftp -e 'open -u bob,⟦«a16»⟧ ftp.example.io; mirror'"),
+         "lftp -u bob sftp://files.example.io"),
+        (("-p ",),
+         lambda n: r"\b(?:rdesktop|psexec(?:64)?(?:\.exe)?|ncftp\w*|twine\s+upload"
+         r"|doveadm\s+pw)\b" + _REST + r"-p\s+" + _value(n, "vp"),
+         ("rdesktop -u Administrator -p ⟦«a16»⟧ 10.0.0.9",
+          "psexec \\\\srv -u CORP\\bob -p ⟦«a16»⟧ cmd", "twine upload -u bob -p ⟦«a16»⟧ dist/*"),
+         "rdesktop -u Administrator -p - 10.0.0.9; psexec \\\\srv cmd"),
+        (("/p:",),
+         lambda n: r"\b\w*freerdp\d?\b" + _REST + r"['\"]?[/+](?:p|password|gp|gateway-password):"
+         + _value(n, "vp"),
+         ("xfreerdp /v:10.0.0.9 /u:Administrator /p:⟦«a16»⟧",
+          "xfreerdp /u:bob '/p:⟦«a14»⟧' /v:host"),
+         "xfreerdp /v:10.0.0.9 /u:Administrator /cert:ignore"),
+        (("/password:", "/pass:", "/pwd:"),
+         lambda n: r"(?<=\s)/(?i:password|pass|pwd):" + _value(n, "vp"),
+         ("wmic /node:srv /user:bob /password:⟦«a14»⟧ os get caption",
+          "cmdkey /add:srv /user:bob /pass:⟦«a14»⟧"), "cmdkey /list; cmdkey /delete:srv"),
+        (("net use",),
+         lambda n: r"\bnet\s+use\b" + _REST + r"/u(?:ser)?:\S+\s+(?![/*])" + _value(n, "vp"),
+         ("net use \\\\fs\\share /user:CORP\\bob ⟦«a16»⟧",
+          "net use Z: \\\\fs\\share /user:bob '⟦«a12»⟧' /persistent:no"),
+         "net use \\\\fs\\share /user:CORP\\bob /persistent:no; net use Z: /delete"),
+        # -auth user:token (Jenkins' CLI); -token=X (Consul, Nomad).
+        (("-auth",),
+         lambda n: r"(?<=\s)-auth[ =](?!@)" + _after(n, "vl", ":"),
+         ("java -jar jenkins-cli.jar -s https://ci.example.io -auth bob:⟦«h34»⟧ build job",),
+         "java -jar jenkins-cli.jar -auth @creds.txt build job"),
+        (("-token", "-secret", "-apikey", "-api-key"),
+         lambda n: r"(?<=\s)-(?:token|secret|apikey|api-key|auth-token)[ =]" + _value(n, "vl"),
+         ("consul acl policy list -token=⟦«l8»-«l4»-«l4»-«l4»-«l12»⟧",
+          "nomad job run -token ⟦«a36»⟧ job.hcl"), "go test -run Token -token-file ~/t"),
+        # A long option named for a secret after a word (`--auth-password`,
+        # `--ftp-password`, `--github-token`, `--db-pass`), and `--auth X`.
+        (("password", "passwd", "-pass", "-pwd", "passphrase", "-secret", "-token", "-apikey",
+          "-api-key", "requirepass", "masterauth"),
+         # (it begins with its literal `--`: the engine skips ahead to it)
+         lambda n: r"(?i)--(?<![\w\-]--)(?:(?!no-|ask-|prompt-|require-|skip-|show-|print-"
+         r"|generate-|random-|read-|reset-|change-|new-line)(?:[a-z0-9]+[\-_])+"
+         r"(?:password|passwd|pass|pwd|passphrase)[ =]" + _value(n, "vp")
+         + r"|(?!no-)(?:[a-z0-9]+[\-_])+(?:secret|token|api[\-_]?key|apikey)[ =]"
+         + _value(n, "vl")
+         + r"|(?:requirepass|masterauth)[ =]" + _value(n, "vp") + ")",
+         ("swaks --to a@b.c --server smtp.example.io --auth-user bob --auth-password ⟦«a16»⟧",
+          "wget --ftp-password=⟦«a14»⟧ ftp://x/f", "travis login --github-token ⟦«a40»⟧",
+          "redis-server --requirepass ⟦«a20»⟧"),
+         "docker login --password-stdin; psql --no-password; ssh --ask-password; "
+         "--token-file ~/t --auth-password $PW"),
+        (("--auth",),
+         lambda n: r"--(?<![\w\-]--)auth[ =](?:" + _after(n, "vp", ":") + "|"
+         + _value(n, "vk") + ")",
+         ("netlify deploy --prod --auth ⟦«a24»⟧",), "mongod --auth --port 27017"),
+        # Redis' config: requirepass / masterauth X, sentinel auth-pass NAME X; CONFIG SET.
+        (("requirepass", "masterauth", "auth-pass"),
+         lambda n: r"(?i)(?<![\w\-])(?:requirepass|masterauth|sentinel\s+auth-pass\s+\S+)"
+         r"[ \t]+" + _value(n, "vp"),
+         ("bind 0.0.0.0\nrequirepass ⟦«a20»⟧\n", "masterauth ⟦«a20»⟧",
+          "redis-cli CONFIG SET requirepass '⟦«a16»⟧'", "sentinel auth-pass mymaster ⟦«a16»⟧"),
+         "# requirepass foobared\nrequirepass $REDIS_PASSWORD"),
+        # An askpass script that echoes the password.
+        (("askpass",),
+         lambda n: r"#!\s*/\S*sh(?:\\n|\r?\n)[ \t]*(?:exec\s+)?(?:echo|printf)(?:\s+-[neE]+)*"
+         r"\s+" + _value(n, "vl", r"[^\s'\"|;&<>()`\\]+"),
+         ("printf '#!/bin/sh\\necho ⟦«a16»⟧\\n' > /tmp/askpass && GIT_ASKPASS=/tmp/askpass "
+          "git push", "cat > askpass.sh <<EOF\n#!/bin/sh\necho '⟦«a16»⟧'\nEOF"),
+         "printf '#!/bin/sh\\necho \"$GIT_PASSWORD\"\\n' > /tmp/askpass"),
+    )
+    rules: list[RuleData] = []
+    for triggers, build, samples, look_alike in table:
+        rules.append((COMMAND, triggers, build(_Names()), samples, look_alike))
+    return tuple(rules)
+
+
+# --- 3. A database's address with no scheme ------------------------------------------------
+
+def _address_rules() -> tuple[RuleData, ...]:
+    go, proxy = _Names(), _Names()
+    user = r"[\w.\-]{1,64}"
+    # A key whose name ends in a secret's (not one about it: `tokenType`,
+    # `passwordPolicy` go on after it).
+    password_key = r"[\w.\-]*(?:password|passwd|passphrase|pwd)"
+    secret_key = (r"[\w.\-]*(?:secret|token|api[_\-]?key|apikey|access[_\-]?key"
+                  r"|private[_\-]?key|credentials?|auth)")
+    return (
+        # Go's MySQL driver: user:pw@tcp(host:port)/db or @unix(/path)/db.
+        (ADDRESS, (")/",),
+         r"(?<![\w.\-/:@])" + user + r":(?P<" + go("vl") + r">[^\s@\"'`/]{1,200})"
+         r"@(?:tcp6?|unix)\([^()\s]*\)/",
+         ('db, err := sql.Open("mysql", "root:⟦«a16»⟧@tcp(db:3306)/app")',
+          "DSN=app:⟦«a16»⟧@unix(/var/run/mysqld.sock)/app"),
+         "go get github.com/x/y@tcp; user@tcp(host) and a:b@/c"),
+        # Oracle: user/pw@db in a JDBC thin URL, `connect user/pw` (SQL*Plus),
+        # cx_Oracle's or oracledb's connect('user/pw@db'). (Each begins with
+        # its literal: the engine skips ahead to it.)
+        *((ADDRESS, (trigger,), r"(?i)" + start + r"[\w$#]{1,30}/(?P<" + _Names()("vl")
+           + r">[^\s@\"'/]{1,100})(?=@|\s+as\s+sys|[\"'\s]|$)", samples, look_alike)
+          for trigger, start, samples, look_alike in (
+              ("oracle", r"jdbc:oracle:(?:thin|oci8?|kprb):@?",
+               ("jdbc:oracle:thin:scott/⟦«a14»⟧@db.example.io:1521/ORCL",),
+               "jdbc:oracle:thin:@db.example.io:1521/ORCL"),
+              ("conn", r"conn(?<![^\s>]conn)(?:ect)?\s+",
+               ("SQL> connect sys/⟦«a12»⟧ as sysdba", "conn scott/⟦«a12»⟧@orcl"),
+               "connect to the db/api; conn refused"),
+              ("oracle", r"oracle(?:db)?\.connect\(\s*[\"']",
+               ("cx_Oracle.connect('scott/⟦«a12»⟧@db/orcl')",),
+               "cx_Oracle.connect(user, password, dsn)"))),
+        # A proxy's user:pw@host without a scheme (`http_proxy=bob:pw@proxy:3128`).
+        (ADDRESS, ("proxy",),
+         r"(?i)proxy[\w\-]*[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)[\"']?" + user
+         + r":(?P<" + proxy("vl") + r">[^\s@\"'`/]{1,200})@[\w\-]+(?:\.[\w\-]+)*:\d{2,5}\b",
+         ("export http_proxy=bob:⟦«a14»⟧@proxy.example.io:3128",
+          "pip install --proxy bob:⟦«a14»⟧@proxy:8080 x"), "proxy: user@proxy.example.io:3128"),
+        # A JSON pair naming a secret by its key (Postman's variables and auth
+        # arrays, CloudFormation's parameters, tags): {"key": "token", "value": "…"};
+        # Postman's API key auth names its value "value".
+        *((PAIR, ('"key"', '"parameterkey"', "'key'"),
+           r"(?i)[\"'](?:key|parameterkey)[\"']\s*:\s*[\"'](?:" + names
+           + r")[\"']\s*,\s*[\"'](?:value|parametervalue)[\"']\s*:\s*"
+           r"(?:\"(?P<" + group + r"1>[^\"\n]{1,200})\"|'(?P<" + group + r"2>[^'\n]{1,200})')",
+           samples, look_alike)
+          for names, group, samples, look_alike in (
+              (password_key, "vp",
+               ('[{"ParameterKey": "DbPassword", "ParameterValue": "⟦«a16»⟧"}]',
+                '{"key": "password", "value": "⟦«a12»⟧", "type": "string"}'),
+               '{"key": "password", "value": "{{password}}"}, '
+               '{"key": "passwordPolicy", "value": "strong"}'),
+              (r"(?!" + password_key + r"[\"'])" + secret_key + r"|value", "vk",
+               ('{"auth":{"type":"apikey","apikey":[{"key":"value","value":"⟦«a24»⟧",'
+                '"type":"string"},{"key":"key","value":"X-API-Key"}]}}',
+                '{"key": "api_token", "value": "⟦«a32»⟧", "enabled": true}'),
+               '{"key": "api_token", "value": "{{api_token}}"}, '
+               '{"key": "tokenType", "value": "Bearer"}, '
+               '{"key": "baseUrl", "value": "https://api.example.com"}'),
+          )),
+    )
+
+
+def _literal_judge(secret: str, shell: bool) -> bool:
+    """Whether a literal is no secret: a variable, a template, a placeholder
+    word; in a command, also a path, an option, or a file or stream named
+    for it (`-w -`, `-auth @file`, `-pass env:X`)."""
+    low = secret.lower()
+    return (len(secret) < 3 or secret.startswith("$") or "{{" in secret or "${" in secret
+            or low in _PLACEHOLDER_WORDS or (shell and (
+                secret.startswith(("-", "@", "/", "~/", "./", "../", "%"))
+                or low.startswith(("env:", "file:", "fd:", "stdin", "pass:", "prompt")))))
+
+
+_PLACEHOLDER_WORDS = frozenset((
+    "pass", "pw", "pwd", "passwd", "pass123", "mypassword", "mypass", "yourpassword", "user",
+    "username", "apikey", "api_key", "key", "value", "foobar", "foo", "bar", "xxxx", "none",
+    "null", "secret", "token", "password", "stdin", "prompt", "ask", "required", "optional",
+    "empty", "hidden", "unset", "foobared",
+    # (a sentence going on after a command: `net use … /user:me and restart`)
+    "and", "or", "then", "the", "to", "for", "with", "if", "but", "so", "on", "in", "at", "is",
+    "was", "from", "by", "as", "again", "first", "here", "there", "now"))
+
+
+def judged(kind: str, match: re.Match[str], secret: str,
+           cell_hides: Callable[[str, bool], bool]) -> bool:
+    """Whether a value of these rules is no secret (True: it is left). The
+    group that holds it says how it is judged; `cell_hides` is redact's judge
+    of a table's cell (password: bool)."""
+    if _literal_judge(secret, kind == COMMAND):
+        return True
+    judge = next((name for name, value in match.groupdict().items()
+                  if value is not None and name.startswith("v")), "v")
+    if judge.startswith("vp"):  # (any value but a placeholder: judged after this)
+        return False
+    if judge.startswith("vk"):
+        if ":" in secret and len(secret.split(":", 1)[1]) >= 3:  # user:password, encoded
+            return _literal_judge(secret.split(":", 1)[1], False)
+        return not cell_hides(secret, False)
+    return False
+
+
+RULES: tuple[RuleData, ...] = _call_rules() + _command_rules() + _address_rules()
