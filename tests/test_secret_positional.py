@@ -27,7 +27,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, in_process
@@ -219,6 +219,31 @@ def test_every_spelling_is_caught() -> None:
             if any(c not in _ALNUM + _PUNCT[how] for c in v):
                 continue
             _check_gate((spelling.replace("{v}", v), v))
+
+
+@settings(max_examples=examples(100, 1000), deadline=None)
+@given(st.sampled_from([c for c in SPELLINGS if c[1] in ("single", "double", "shell")
+                        and "base64" not in c[0]]),  # (`| base64` after it is its form)
+       st.data())
+def test_a_text_cut_inside_the_value_hides_what_is_left(
+        spelling: tuple[str, str, str], data: st.DataObject) -> None:
+    """A text cut short inside its value (a subagent's description, a title
+    cut to its length; attack 23 saw the state keep `login('bob', 'ZayWjuaB`),
+    an ellipsis after it or not: what is left of the value is hidden."""
+    from vibe_vault.redact import DEFAULT
+
+    form, how, whose = spelling
+    v = data.draw(value(how, whose))
+    quote = data.draw(st.sampled_from(["'", '"'])) if how == "shell" else ""
+    head = form[:form.index("{v}")].replace("{v}", v) + quote
+    # (a key's piece is one when it is as random as a key: 12 or more, a digit)
+    cut = data.draw(st.integers(6 if whose == "password" else 12, len(v)))
+    assume(whose == "password" or any(c.isdigit() for c in v[:cut]))
+    text = head + v[:cut] + data.draw(
+        st.sampled_from(["", "…"]))
+    out, _ = DEFAULT.redact(text)
+    left = v[:cut]
+    assert not leaked(out, DEFAULT.redact(text.replace(left, CONTROL))[0], left), (text, out)
 
 
 PLACES = st.lists(st.sampled_from(["prompt", "answer", "command", "output", "error"]),

@@ -47,12 +47,18 @@ class _Names:
 _ARG = (r"(?:[rbu]{0,2}'[^'\n]*'|[rbu]{0,2}\"[^\"\n]*\"|[\w$.&*:\[\]\->]+(?:\(\))?)")
 
 
+# What ends a literal: its quote, then a `,` or `)` (or Java's
+# `.toCharArray()`, `.encode()`); or the text's end, where a text was cut
+# (a subagent's description, a title), an ellipsis after it or not.
+_ENDS = r"(?:{q}(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes)\())|…?\Z)"
+
+
 def _literal(names: _Names, judge: str) -> str:
     """A quoted literal argument (Python's b'' and r'' too) that ends an
-    argument: a `,` or `)` follows, or Java's `.toCharArray()`, `.encode()`."""
-    return (rf"(?:[rbu]{{0,2}}'(?P<{names(judge)}>[^'\n]{{1,200}})'"
-            rf"|[rbu]{{0,2}}\"(?P<{names(judge)}>[^\"\n]{{1,200}})\")"
-            r"(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes)\())")
+    argument, or the text."""
+    return (rf"(?:[rbu]{{0,2}}'(?P<{names(judge)}>[^'\n…]{{1,200}})" + _ENDS.format(q="'")
+            + rf"|[rbu]{{0,2}}\"(?P<{names(judge)}>[^\"\n…]{{1,200}})" + _ENDS.format(q='"')
+            + ")")
 
 
 # Callee (as written before its `(`, lower case; a dotted name holds its
@@ -189,11 +195,11 @@ _OPTIONS = r"(?:\s+--?[\w\-.]+(?:[ =](?!-)" + _WORD + r")?)*?"
 _REST = r"[^\n|;&]*?\s"
 
 
-def _value(names: _Names, judge: str, bare: str = r"[^\s'\"|;&<>()`\\]+") -> str:
+def _value(names: _Names, judge: str, bare: str = r"[^\s'\"|;&<>()`\\…]+") -> str:
     """A shell word that is the secret: '…', "…" or bare, not a `$VAR`, an
     option or a `name=value` argument (`username=bob`)."""
-    return (rf"(?:'(?P<{names(judge)}>[^'\n]+)'"
-            rf"|\"(?P<{names(judge)}>(?!\$)[^\"\n]+)\""
+    return (rf"(?:'(?P<{names(judge)}>[^'\n…]+)(?:'|…?\Z)"
+            rf"|\"(?P<{names(judge)}>(?!\$)[^\"\n…]+)(?:\"|…?\Z)"
             rf"|(?P<{names(judge)}>(?![$-])(?![A-Za-z_]+=[^\s=]){bare}))")
 
 
@@ -424,7 +430,8 @@ def _address_rules() -> tuple[RuleData, ...]:
         *((PAIR, ('"key"', '"parameterkey"', "'key'"),
            r"(?i)[\"'](?:key|parameterkey)[\"']\s*:\s*[\"'](?:" + names
            + r")[\"']\s*,\s*[\"'](?:value|parametervalue)[\"']\s*:\s*"
-           r"(?:\"(?P<" + group + r"1>[^\"\n]{1,200})\"|'(?P<" + group + r"2>[^'\n]{1,200})')",
+           r"(?:\"(?P<" + group + r"1>[^\"\n…]{1,200})(?:\"|…?\Z)"
+           r"|'(?P<" + group + r"2>[^'\n…]{1,200})(?:'|…?\Z))",
            samples, look_alike)
           for names, group, samples, look_alike in (
               (password_key, "vp",
