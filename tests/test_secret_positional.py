@@ -314,7 +314,9 @@ def test_code_and_commands_that_hold_no_secret_are_left() -> None:
                  "jdbc:oracle:thin:@db.example.io:1521/ORCL", "proxy: user@proxy.example.io:3128",
                  '{"key": "tokenType", "value": "Bearer"}', '{"key": "baseUrl", "value": "x"}',
                  "# requirepass foobared", "image: redis:7@sha256:abcdef0123456789",
-                 "xfreerdp /v:10.0.0.9 /u:Administrator /cert:ignore"):
+                 "xfreerdp /v:10.0.0.9 /u:Administrator /cert:ignore",
+                 "we need to connect frontend/backend services", "connect src/app.py first",
+                 "echo \"Hello, World\" | base64", "net use Z: \\\\srv\\share /user:me and restart"):
         assert DEFAULT.redact(text) == (text, 0), text
 
 

@@ -407,15 +407,16 @@ def _address_rules() -> tuple[RuleData, ...]:
         # cx_Oracle's or oracledb's connect('user/pw@db'). (Each begins with
         # its literal: the engine skips ahead to it.)
         *((ADDRESS, (trigger,), r"(?i)" + start + r"[\w$#]{1,30}/(?P<" + _Names()("vl")
-           + r">[^\s@\"'/]{1,100})(?=@|\s+as\s+sys|[\"'\s]|$)", samples, look_alike)
-          for trigger, start, samples, look_alike in (
-              ("oracle", r"jdbc:oracle:(?:thin|oci8?|kprb):@?",
+           + r">[^\s@\"'/]{1,100})" + end, samples, look_alike)
+          for trigger, start, end, samples, look_alike in (
+              ("oracle", r"jdbc:oracle:(?:thin|oci8?|kprb):@?", r"(?=@|[\"'\s;]|$)",
                ("jdbc:oracle:thin:scott/⟦«a14»⟧@db.example.io:1521/ORCL",),
                "jdbc:oracle:thin:@db.example.io:1521/ORCL"),
-              ("conn", r"conn(?<![^\s>]conn)(?:ect)?\s+",
+              # (in prose, `connect frontend/backend`: a database's @ or sysdba after it)
+              ("conn", r"conn(?<![^\s>]conn)(?:ect)?\s+", r"(?=@|\s+as\s+sys)",
                ("SQL> connect sys/⟦«a12»⟧ as sysdba", "conn scott/⟦«a12»⟧@orcl"),
-               "connect to the db/api; conn refused"),
-              ("oracle", r"oracle(?:db)?\.connect\(\s*[\"']",
+               "connect to the db/api; connect frontend/backend services; conn refused"),
+              ("oracle", r"oracle(?:db)?\.connect\(\s*[\"']", r"(?=@|[\"'])",
                ("cx_Oracle.connect('scott/⟦«a12»⟧@db/orcl')",),
                "cx_Oracle.connect(user, password, dsn)"))),
         # A proxy's user:pw@host without a scheme (`http_proxy=bob:pw@proxy:3128`).
