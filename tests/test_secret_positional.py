@@ -316,6 +316,7 @@ def test_code_and_commands_that_hold_no_secret_are_left() -> None:
                  "# requirepass foobared", "image: redis:7@sha256:abcdef0123456789",
                  "xfreerdp /v:10.0.0.9 /u:Administrator /cert:ignore",
                  "we need to connect frontend/backend services", "connect src/app.py first",
+                 "gy mkpasswd qkyedcoer vcszpwqai", "then nmcli ok password qkyedcoerxz",
                  "echo \"Hello, World\" | base64", "net use Z: \\\\srv\\share /user:me and restart"):
         assert DEFAULT.redact(text) == (text, 0), text
 
