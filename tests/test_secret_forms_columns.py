@@ -228,8 +228,28 @@ def passphrase(draw: st.DrawFn) -> tuple[str, str]:
     return name + sep + v + after, v
 
 
+# Where a provider's token begins (another rule finds it): inside a password
+# drawn at random, that rule hides only from there.
+TOKEN_HEADS = ("xoxa-", "xoxb-", "xoxp-", "ghp_", "gho_", "glpat-", "sk-", "AKIA", "hvs.", "npm_")
+
+
+@st.composite
+def holding_a_token(draw: st.DrawFn) -> tuple[str, str]:
+    """A secret's value with a provider token's beginning inside it, after
+    a head of its own (`passphrase: tgoqwpwqlxoxa-mynbiqpmzj`, found by CI's
+    counts on 2026-11-28: the head was left)."""
+    head = draw(uniform(string.ascii_lowercase + string.digits, 6, 14))
+    tail = draw(uniform(_ALNUM, 16, 36))
+    v = head + draw(st.sampled_from(TOKEN_HEADS)) + tail
+    name = draw(st.sampled_from(PASSWORD_COLUMNS[:4] + KEY_COLUMNS[:4]))
+    quote = draw(st.sampled_from(["", "'", '"']))
+    sep = draw(st.sampled_from([": ", "=", " = "]))
+    after = draw(st.sampled_from(["", "\n", " and restart"]))
+    return f"{name.replace(' ', '_')}{sep}{quote}{v}{quote}{after}", v
+
+
 CLASSES: dict[str, Any] = {"table": table(), "sql": sql_insert(), "named": named(),
-                           "passphrase": passphrase()}
+                           "passphrase": passphrase(), "holding": holding_a_token()}
 
 
 def _check_gate(case: tuple[str, str]) -> None:

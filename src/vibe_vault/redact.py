@@ -687,10 +687,11 @@ class Redactor:
             start, end = _value_span(m)
             if keep.skips_match(m, text[start:end]):
                 continue
-            if found is not None:
-                found.append(text[start:end])
+            hidden, learned = _hidden(text[start:end], marker)
+            if found is not None and learned:
+                found.append(learned)
             out.append(text[last:start])
-            out.append(marker)
+            out.append(hidden)
             last = end
             n += 1
         if not n:
@@ -853,7 +854,7 @@ class _Replacer:
         return (
             secret in self.allow
             or secret.startswith("[REDACTED")
-            or (self.kind in _ASSIGNMENTS and bool(rx(
+            or (self.kind in _ASSIGNMENTS and "[REDACTED" not in secret and bool(rx(
                 _NOT_A_LITERAL if self.kind in _LITERALS else _NOT_A_SECRET).match(secret)))
         )
 
@@ -864,10 +865,24 @@ class _Replacer:
         if self.skips_match(match, secret):
             self.skipped += 1
             return whole
-        if self.found is not None:
-            self.found.append(secret)
+        hidden, learned = _hidden(secret, self.marker)
+        if self.found is not None and learned:
+            self.found.append(learned)
         base = match.start(0)
-        return whole[: start - base] + self.marker + whole[end - base :]
+        return whole[: start - base] + hidden + whole[end - base :]
+
+
+def _hidden(secret: str, marker: str) -> tuple[str, str]:
+    """What a value found is replaced by, and what of it is learned as a
+    secret. A value holding a token another rule hid (`tgoqwpwqlxoxa-…`: a
+    Slack token's prefix inside a password) goes whole, its head too, which
+    is what is learned; ended inside that marker (a bare value stops at its
+    `]`), the marker's own `]` after it closes this one."""
+    inner = secret.find("[REDACTED")
+    if inner <= 0:
+        return marker, secret
+    closed = secret.count("[") == secret.count("]")
+    return (marker if closed else marker[:-1]), (secret[:inner] if inner >= MIN_SECRET else "")
 
 
 def _decodes_to_a_secret(encoded: str) -> bool:
