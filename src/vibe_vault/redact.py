@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
+from itertools import pairwise
 from typing import Any, NewType, TypeVar
 
 from vibe_vault import patterns, secret_positional
@@ -53,7 +54,8 @@ RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
 # Rules whose value is judged (placeholders, code, numbers are left).
 _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
                           "config-secret", "protocol-password", "wifi-psk", "prose-password",
-                          "ci-mask", "expect-password", *secret_positional.KINDS})
+                          "ci-mask", "expect-password", "prose-token", "security-answer",
+                          *secret_positional.KINDS})
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -196,8 +198,8 @@ _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
 _LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
-                       "prose-password", "ci-mask", "expect-password",
-                       *secret_positional.KINDS})
+                       "prose-password", "ci-mask", "expect-password", "prose-token",
+                       "security-answer", *secret_positional.KINDS})
 # What may come before a LINE rule's match on its line: indentation, a
 # prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
 # `-> `, and an IMAP command's tag (`a001 `, `. `).
@@ -373,6 +375,95 @@ _ABOUT = ("name", "path", "file", "dir", "url", "uri", "type", "id", "count", "l
           "endpoint", "label", "format", "policy", "hash", "location", "kind", "mode")
 _ABOUT_A_SECRET = (r"(?:[_.\-](?i:" + "|".join(_ABOUT) + r")|(?<=[a-z])(?:"
                    + "|".join(w.capitalize() for w in _ABOUT) + r"))\Z")
+
+
+# Rules of a secret said in prose (secret_prose), judged by
+# _Replacer._not_said_as_password.
+_PROSE_KINDS = frozenset({"prose-password", "prose-token"})
+# A value that is a hex digest, a UUID, a number or a version: no password
+# given loosely (`use password sha 3f9a2b1c…`, `token v1.2.3`).
+_DIGEST_OR_NUMBER = r"(?:[0-9a-f\-]+|[\d_.,:\-]+|v?\d+(?:\.\w+)+)\Z"
+
+
+def words_and_numbers(value: str) -> bool:
+    """A name made of words and short numbers (`key_2024_rotation`,
+    `sha256`, `utf8mb4`, `Argon2id`, `1Password`): each run of letters a word
+    (short, or reading as one), each run of digits four or fewer, and few of
+    them, where a random run changes between letters and digits often."""
+    if any(c in _SYMBOLS and c not in "_/" for c in value):
+        return False  # (`Kl+L%p1m*3#`: a name's parts are joined by `_`, `-`, `.`)
+    runs = rx(r"[A-Za-z]+|\d+|[^A-Za-z\d]+").findall(value)
+    letters = [r for r in runs if r.isalpha()]
+    digits = [r for r in runs if r.isdigit()]
+    if not letters or any(len(d) > 4 for d in digits):
+        return False
+    changes = sum(1 for a, b in pairwise(runs) if a.isalnum() and b.isalnum())
+    if len(value) >= 12 and value.isalnum() and _digits_inside(runs):
+        return False  # (`97ph5nimboegge`: no name's parts run on with digits between them)
+    return changes <= 3 and len(digits) <= 2 and sum(map(len, digits)) <= 4 \
+        and all(w.islower() or w.isupper() or w.istitle() for w in letters) \
+        and all(map(_a_word, letters))
+
+
+def _digits_inside(runs: list[str]) -> bool:
+    """Whether a run of digits that is no year has letters on both sides
+    (`ab3cd`, not `server2024prod`)."""
+    return any(a.isalpha() and b.isdigit() and c.isalpha() and not rx(r"(?:19|20)\d\d\Z").match(b)
+               for a, b, c in zip(runs, runs[1:], runs[2:], strict=False))
+
+
+def _a_word(letters: str) -> bool:
+    """Whether a run of letters inside a name reads as a word: two letters;
+    three with a vowel (`sha`, `utf`, `ipv`); longer, not drawn at random and
+    at most two of its runs of three in no listed word, a quarter of a short
+    one's letters vowels (`legacy`, `prod`, `Argon`; not `pjurc`, `kmj`)."""
+    low = letters.lower()
+    if len(low) <= 3:
+        return len(low) <= 2 or any(c in "aeiouy" for c in low)
+    if _random_letters(letters) or _unseen_trigrams(low) > 2:
+        return False
+    return len(low) >= 8 or sum(c in "aeiouy" for c in low) * 4 >= len(low)
+
+
+def random_value(value: str) -> bool:
+    """A value given loosely after a secret's name (`use password X for…`,
+    `db-password-X`) that is a secret: no path, option, digest, number or
+    version; a run of letters and digits that is no word or name of words
+    and numbers, or 12 letters or more drawn at random (`MUtUCNFgOmEtLrWs`)."""
+    if len(value) < 8 or "/" in value or value[0] in "-$%{<&.~" \
+            or rx(_DIGEST_OR_NUMBER).match(value.lower()):
+        return False
+    if value.isalpha():
+        return len(value) >= 12 and _random_capitals(value)
+    if not any(c.isalpha() for c in value):
+        return False
+    return not words_and_numbers(value)
+
+
+def token_value(value: str, quoted: bool = False) -> bool:
+    """A value said to be a token or a key (`the API key is X`, `la chiave API
+    è X`): 10 characters or more (quoted, 6), no path, URL, number, short hex
+    (`1234567890abcdef`) or name of words (`required_for_all`); a digit in it,
+    or letters drawn at random. (Not gitleaks' entropy: `zVQnJAAJqfVCC4enzBAq`,
+    a key a vendor gave, has little.)"""
+    if len(value) < (6 if quoted else 10) or "/" in value or "://" in value \
+            or value[0] in "-$%{<&." or rx(r"[\d_.,:\-]+\Z").match(value) \
+            or (rx(_HEX).match(value.lower()) and len(value) < 20):
+        return False
+    if not any(c.isdigit() for c in value):  # (`AKIA-style`: words)
+        letters = "".join(c for c in value if c.isalpha())
+        return len(letters) >= 10 and _random_capitals(letters)
+    if not any(c.isalpha() for c in value):
+        return False
+    return not words_and_numbers(value)
+
+
+def _random_capitals(value: str) -> bool:
+    """Letters drawn at random in both cases (`MUtUCNFgOmEtLrWs`): a word of
+    a language no list of English words holds (`abgelaufen`) has its
+    capital, if any, first."""
+    return any(c.isupper() for c in value[1:]) and any(c.islower() for c in value) \
+        and _random_letters(value)
 
 
 def _looks_like_a_key(value: str) -> bool:
@@ -724,6 +815,10 @@ class _Replacer:
             return True
         if self.line and not self._begins_line(match):
             return True
+        if "bounded" in match.re.groupindex and match.start() \
+                and match.string[match.start() - 1].isascii() \
+                and match.string[match.start() - 1].isalnum():
+            return True  # inside a word (secret_prose.BOUNDED)
         if self.kind == "secret-assignment":
             groups = match.groupdict()
             sep = groups.get("sep") or ""
@@ -756,8 +851,10 @@ class _Replacer:
             if groups.get("v") is not None or groups.get("v2") is not None:
                 return secret in self.allow or secret.startswith("[REDACTED") or bool(
                     rx(_NOT_A_QUOTED_SECRET).match(secret))
-        if self.kind == "prose-password" and self._not_said_as_password(match, secret):
+        if self.kind in _PROSE_KINDS and self._not_said_as_password(match, secret):
             return True
+        if self.kind == "security-answer" and (sentence(secret) or describes(secret)):
+            return True  # `the security answer is stored hashed`
         if self.kind == "passphrase" and sentence(secret):
             return True  # `password: must be changed often`
         if self.kind == "url-secret" and not _cell_hides(secret, False):
@@ -796,8 +893,30 @@ class _Replacer:
         its clause: a password; "the password is weird sometimes" does not);
         after "is", a path or a URL (where the password is), or a run of
         words with no digit, symbol or capital (unless quoted)."""
+        loose = [name for name, value in match.groupdict().items()
+                 if name.startswith("vl") and value is not None]
+        if loose == ["vlm"]:
+            # A name's head, a rule before having hidden its tail (`pw_Ab3=[…]`):
+            # the value's, unless words in one case (`SECRET_KEY_BASE=[…]`).
+            runs = rx(r"[A-Za-z]+|\d+|[^A-Za-z\d]+").findall(secret)
+            return (secret.isupper() or secret.islower()) and not _digits_inside(runs) \
+                and all(len(r) >= 3 for r in runs if r.isalpha()) and (
+                    words_and_numbers(secret) or (secret.isalpha() and _a_word(secret)))
+        if loose:
+            return not random_value(secret)  # given loosely (secret_prose): only a random run
+        if "bounded" in match.re.groupindex and secret.isalpha():
+            # (a word after a name in another language, `salasana on väärä`, is
+            # one of its sentence: a value of letters only is one drawn at random)
+            return not _random_capitals(secret)
         said = match.string[match.start():_value_span(match)[0]]
+        if self.kind == "prose-token":
+            return not token_value(secret, quoted=said.rstrip()[-1:] in "'\"`«“„‹")
         colon = any(c in said for c in ":=：")
+        if colon and rx(_NOT_A_SECRET).match(secret):
+            return True  # code (`пароль: Optional[str]`, `κωδικός: None`)
+        if ("_" in secret.strip("_") or "." in secret) and rx(_IDENTIFIER).match(secret) \
+                and words_and_numbers(secret):
+            return True  # a name in code (`пароль: user_password`, `config.password`)
         if said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
             return False  # quoted: a value (a placeholder is judged after)
         if not colon and (secret.startswith(("/", "~", "./", "../")) or "://" in secret):

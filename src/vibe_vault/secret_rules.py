@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from vibe_vault import secret_positional
+from vibe_vault.secret_prose import PEOPLE_RULES
 
 if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
     import random
@@ -587,6 +588,9 @@ _PROSE_VALUE = (r"(?:'(?P<v>[^'\n]{4,200})'|\"(?P<v2>[^\"\n]{4,200})\"|`(?P<v3>[
                 # (an element's close, `is stored</description>`, ends it too)
                 r"|(?P<v5>(?:(?!</)[^\s'\"`«“]){4,200}?)(?=[.,;:!?)\]}»”'\"`]*(?:\s|$|</)))")
 _IS = r"(?:is|was|will be|ist|war|est|était|es|era|é|è|är|er|jest|je|adalah|là|是|为|は|が)"
+# After a copula in Latin letters, a space, a colon or a quote: `password
+# ESr9…` is a password that begins with "ES", not "es" ("is") and the rest.
+_IS_END = r"(?:(?<=[^\x00-\u024f])|(?=[ \t:：'\"`«“„]))"
 # Words that say what a password is, not which one (`the password is stored`,
 # `Passwort: erforderlich`, `mot de passe : obligatoire`, `la contraseña es
 # incorrecta`): a word of these after a password's name, or one shaped as
@@ -654,7 +658,8 @@ DESCRIBING_ENDINGS = (
 PROSE_RULES = (
     *(Rule("prose-password", triggers,
            "(?i)" + word + r"(?![a-z0-9])(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:=]{1,40}?)?"
-           r"[ \t]+(?:" + _IS[3:-1] + r")[ \t]*:?[ \t]*" + _PROSE_VALUE, samples, look_alike)
+           r"[ \t]+(?:" + _IS[3:-1] + r")" + _IS_END + r"[ \t]*:?[ \t]*" + _PROSE_VALUE, samples,
+           look_alike)
       for triggers, word, samples, look_alike in (
           (("password", "passwd", "passphrase", "passcode"), r"pass(?:word|wd|phrase|code)",
            ("my password is ⟦«a14»⟧", "the password is: ⟦«a16»⟧.",
@@ -669,7 +674,7 @@ PROSE_RULES = (
          # (`::` is no assignment: `TestHaslo::test_reset` is a test's id, a scope path;
          # a few words may say which before a colon: `пароль до бази: …`)
          r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|(?:[ \t]+[^\W\d_]+){1,4}?[ \t]*(?::(?!:)|：)[ \t]*"
-         r"|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
+         r"|[ \t]*" + _IS + _IS_END + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
          ("Passwort: ⟦«a14»⟧", "mot de passe : ⟦«a14»⟧", "contraseña: ⟦«a14»⟧",
           "パスワード: ⟦«a14»⟧", "密码：⟦«a14»⟧", "пароль: ⟦«a14»⟧", "Das Passwort ist ⟦«a12»⟧.",
           "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
@@ -686,7 +691,7 @@ PROSE_RULES = (
          r"(?i)(?:(?:api|access|secret(?:[ _\-]?access)?|auth|private)[ _\-]?key|token"
          r"|clé(?: d'| )api|api-schlüssel|schlüssel|jeton)(?![a-z0-9])"
          r"(?:[ \t]+(?:for|of|to|on|für|pour|de)[ \t]+[^\n.;:=]{1,40}?)?"
-         r"[ \t]+(?:is|was|lautet|ist|war|est|était|es|era|é|è)[ \t]*:?[ \t]*"
+         r"[ \t]+(?:is|was|lautet|ist|war|est|était|es|era|é|è)" + _IS_END + r"[ \t]*:?[ \t]*"
          r"(?P<v>[A-Za-z0-9_\-+/=.]{12,200}?)(?=[.,;:!?)\]'\"]*(?:\s|$))",
          ("the API key is ⟦«a20»⟧", "Mein Token lautet ⟦«a20»⟧.",
           "la clé API est ⟦«a20»⟧", "the token for staging was ⟦«a24»⟧"),
@@ -695,7 +700,7 @@ PROSE_RULES = (
     # A PIN said with its digits: `the PIN is 4821`, `PIN: 4821`, `PIN-Code: 4821`.
     Rule("prose-password", ("pin",),
          r"(?i)(?<![a-z])(?:pin(?:[ \-]?(?:code|kode|number|no\.?))?|code pin|pincode)"
-         r"(?:[\"']?[ \t]*[:=：][ \t]*|[ \t]*" + _IS + r"[ \t]*:?[ \t]*)"
+         r"(?:[\"']?[ \t]*[:=：][ \t]*|[ \t]*" + _IS + _IS_END + r"[ \t]*:?[ \t]*)"
          r"(?P<v>\d{4,8})(?![\d,.]?\d)(?!\s*(?:ms|px|%|v\b))",
          ("the PIN is ⟦«d6»⟧", "PIN: ⟦«d6»⟧", "mein PIN-Code ist ⟦«d6»⟧.",
           "le code PIN est ⟦«d6»⟧"),
@@ -1312,6 +1317,9 @@ RULES: tuple[Rule, ...] = (
          "api_version: 2023-06-01"),
     VENDOR_RULE,
     SHORT_VENDOR_RULE,
+    # Said in people's words (secret_prose): last, so that a form a rule
+    # above knows keeps its marker.
+    *(Rule(*spec) for spec in PEOPLE_RULES),
 )
 
 # The gate has nothing to hide in these. Each rule's look-alike is one more.

@@ -1,0 +1,415 @@
+"""A password, a token or a key said in people's words, in many languages.
+
+The rules are made from a table: the words a language has for a password
+and for a token or a key (with the forms its grammar gives them: an article
+glued on, a case's ending, `пароль`/`пароля`/`паролем`, `lösenord`/
+`lösenordet`), the words that join a name to what it is (`is`, `lautet`,
+`är`, `это`, `は`, `คือ`), and the words that say which one (`van de
+database`, `for the admin account`). A value may follow its name
+
+- *said*: after `:`, `=`, an arrow, a copula (`is`, `lautet`, `appears to
+  be`, `was changed to`), or quoted (`« … »`): judged as a password after
+  "is" is (redact._Replacer: a word of the sentence, `the password is
+  stored`, is none);
+- *loosely*: right after the name (`мой пароль X`, `use password X for`), after
+  "to" (`set the root password to X`), in brackets (`(currently X)`), after a
+  user and a slash (`login: admin / X`), after a key emoji, glued by `-`, `_`
+  or `/` into a branch's or a folder's name (`db-password-X`, `pw_X`): only
+  a value that is no word, name or number (letters and digits drawn at
+  random, see redact._Replacer) is one there.
+
+A security question's answer, and a URL whose slashes a folder's name turned
+into `_` (`postgres:__app:X@db`) are here too.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A rule as secret_rules.Rule takes it: id, triggers, pattern, samples, look-alike.
+Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
+
+# Each language: its words for a password, then for a token or a key (lower
+# case; a regex each, for the forms its grammar gives the word).
+# (The 36 languages most GitHub users write in besides English, as far as one
+# table can hold them: Latin, Cyrillic, Greek, Hebrew, Arabic, Indic, Thai and
+# CJK scripts.)
+_NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password"),
+           ("(?:api|access|auth|bearer|secret|private|client|refresh|session|personal access)"
+            "[ _\\-]?(?:key|token|secret)", "api[ _\\-]?key", "apikey", "tokens?")),
+    "de": (("passw(?:ort|örter)(?:e?s|n)?", "kennw(?:ort|örter)(?:e?s|n)?"),
+           ("api-schlüssel(?:s)?", "api-key", "(?:zugriffs|zugangs)?token",
+            "(?:geheimer )?schlüssel(?:s)?")),
+    "fr": (("mots? de passe", "mdp"),
+           ("jetons?(?: d'accès| api)?", "cl(?:é|ef)s?(?: d'api| api| secrète| d'accès)?")),
+    "es": (("contraseñas?", "contrasenas?", "clave de acceso"),
+           ("tokens?(?: de acceso)?", "claves?(?: de (?:la )?api| api| secreta)?", "llave api")),
+    "pt": (("senhas?", "palavras?[ \\-]passe"),
+           ("tokens?(?: de acesso)?", "chaves?(?: d[ae] api| api| secreta)?")),
+    "it": (("parola d'ordine",),
+           ("token(?: di accesso)?", "chiav[ei](?: api| dell'api| segreta)?")),
+    "nl": (("wachtwoord(?:en)?",), ("(?:api-|toegangs)?sleutel", "(?:toegangs)?token")),
+    "sv": (("l[öo]senord(?:et|en)?",), ("(?:api-)?nyckel(?:n)?", "token(?:et|en)?")),
+    "da": (("adgangskode(?:n|r|rne)?", "kodeord(?:et)?"), ("(?:api-)?nøgle(?:n)?", "token(?:et)?")),
+    "no": (("passord(?:et)?",), ("(?:api-)?nøkkel(?:en)?", "token(?:et)?")),
+    "fi": (("salasana(?:n|ni|si|nsa|na)?",), ("(?:api-)?avain", "tokeni?")),
+    "pl": (("hasł(?:o|a|em|u)", "hasl(?:o|a|em|u)"),
+           ("klucz(?:a|em)?(?: api)?", "token(?:em|u|a)?")),
+    "cs": (("hesl(?:o|a|em|u)",), ("klíč(?:e|em)?(?: api)?", "token(?:em|u)?")),
+    "sk": (("hesl(?:o|a|om|u)",), ("kľúč(?:a|om)?(?: api)?",)),
+    "hu": (("jelsz(?:ó|ava|avam|avad|ót|avát|o)",),
+           ("(?:api[ \\-])?kulcs(?:a|ot|om)?", "token(?:t|je)?")),
+    "ro": (("parol(?:a|ă|ei|ele)",), ("chei(?:a|e)(?: api)?", "token(?:ul)?")),
+    "tr": (("şifre(?:si|m|niz|n)?", "sifre(?:si|m|niz|n)?", "parola(?:sı|m|nız)?"),
+           ("(?:api )?anahtar(?:ı|ım)?", "token(?:ı|i|im)?")),
+    "ru": (("парол(?:ь|я|ю|ем|е|и|ей)",),
+           ("(?:api[ \\-])?ключ(?:а|ом|у|е)?(?: api)?", "токен(?:а|ом|у|е)?", "секрет")),
+    "uk": (("парол(?:ь|я|ем|і)",), ("ключ(?:а|ем)?(?: api)?", "токен(?:а|ом)?")),
+    "bg": (("парол(?:а|ата|и|ите)",), ("ключ(?:ът|а)?", "токен(?:ът|а)?")),
+    "sr": (("лозинк(?:а|у|е|ом)", "lozink(?:a|u|e|om)", "[šs]ifr(?:a|u|e|om)", "zapork(?:a|u|e)"),
+           ("кључ", "klju[čc]", "токен")),
+    "el": (("κωδικ(?:ός|ό|ού|οί|ος|ο)(?: πρόσβασης)?", "συνθηματικ(?:ό|ού|ο)"),
+           ("κλειδ(?:ί|ιού|ι)(?: api)?", "διακριτικ(?:ό|ού|ο)")),
+    "he": (("ה?סיסמ(?:ה|א|ת)",), ("ה?מפתח(?: api)?", "ה?טוקן", "ה?אסימון")),
+    "ar": (("كلمة (?:المرور|السر|مرور)", "الرقم السري"),
+           ("(?:ال)?مفتاح(?: api)?", "(?:ال)?توكن", "رمز الوصول")),
+    "fa": (("رمز (?:عبور|ورود)", "گذرواژه", "کلمه (?:عبور|رمز)"), ("کلید(?: api)?", "توکن")),
+    "hi": (("पासवर्ड", "कूटशब्द"), ("(?:एपीआई |api )?कुंजी", "टोकन")),
+    "bn": (("পাসওয়ার্ড",), ("টোকেন", "(?:api )?কী")),
+    "th": (("รหัสผ่าน", "พาสเวิร์ด"), ("โทเค็น", "คีย์(?: ?api)?")),
+    "vi": (("mật khẩu", "mat khau"), ("khó?a(?: api)?", "khoá(?: api)?", "mã thông báo")),
+    "id": (("kata sandi", "sandi"), ("kunci(?: api)?",)),
+    "ms": (("kata laluan",), ("kunci(?: api)?",)),
+    "zh": (("密码", "密碼", "口令"), ("令牌", "密钥", "密鑰", "秘钥", "访问令牌")),
+    "ja": (("パスワード", "暗証番号"), ("(?:アクセス)?トークン", "(?:api ?)?キー", "シークレット")),
+    "ko": (("비밀번호", "패스워드", "암호"), ("토큰", "(?:api ?)?키")),
+    "ca": (("contrasenya",), ("clau(?: api)?",)),
+}
+
+# What joins a name to its value when the value is said (lower case). After
+# "is" a value may be a word of the sentence: redact._Replacer judges it.
+_COPULAS = (
+    # English, and the verbs that tell what it now is
+    "is", "was", "will be", "is now", "is still", "is currently",
+    "appears to be", "seems to be", "should be", "would be", "must be",
+    "(?:is|was|has been|had been|got) (?:set|changed|reset|updated|rotated) to",
+    # German, French, Spanish, Portuguese, Italian, Catalan
+    "ist", "lautet", "lautete", "war", "heißt", "heisst", "ist jetzt",
+    "est", "était", "sera", "c'est", "est maintenant",
+    "es", "era", "será", "é", "e", "è", "e'", "sarà", "és",
+    # Dutch, Nordic, Finnish
+    "luidt", "är", "var", "blir", "er",
+    # Slavic, Romanian, Greek
+    "jest", "brzmi", "było", "je", "је", "bylo", "zní", "este", "glasi",
+    "это", "—", "–", "был", "было", "была", "будет", "равен", "це", "є", "був", "е", "беше",
+    "είναι", "ήταν",
+    # Hebrew, Arabic, Hindi, Bengali, Thai, Vietnamese, Indonesian/Malay
+    "הוא", "היא", "זה", "هي", "هو", "है", "হল", "হলো", "คือ", "là", "adalah", "ialah", "yaitu",
+    "yakni",
+)
+# Copulas that are English words too ("to", "on"): only after that
+# language's own names (`salasana on X`, `hasło to X`).
+_OWN_COPULAS = {"fi": ("on", "oli"), "pl": ("to",), "cs": ("to",), "sk": ("to",)}
+# Particles glued to the name in CJK and Korean (`パスワードは`, `密码是`, `비밀번호는`).
+_PARTICLES = ("は", "が", "是", "为", "為", "는", "은", "이", "가", "คือ")
+# Words saying which one, between a name and its copula (`het wachtwoord van
+# de database is`, `the password for the admin account was`).
+_WHICH = ("for", "of", "to", "on", "at", "from", "in", "für", "von", "vom", "zum", "zur", "der",
+          "des", "de", "du", "da", "do", "del", "della", "dello", "di", "van", "voor", "för",
+          "till", "på", "av", "til", "dla", "od", "pro", "ke", "k", "для", "от", "к", "до", "від",
+          "за", "на", "για", "του", "της", "untuk", "dari", "của", "cho", "per", "al", "pentru",
+          "la", "ng")
+# Possessives that follow the name (`parola mea`, `mật khẩu của tôi`, `رمز عبور من`).
+_MINE = ("mea", "meu", "ta", "saya", "aku", "anda", "kamu", "của tôi", "của bạn", "ของฉัน",
+         "ของผม", "من", "شما", "שלי", "שלך", "الخاصة بي", "الخاص بي")
+# What follows a name before a value given loosely: "to" in each language
+# (`set the root password to X`, `Passwort auf X geändert`, `пароль на X`).
+_TO = ("to", "auf", "zu", "à", "en", "a", "por", "para", "naar", "till", "til", "на", "σε", "ke",
+       "thành", "into", "as", "with")
+# Words in brackets before a value (`password (currently X)`).
+_NOW = ("currently", "now", "still", "was", "is", "old", "new", "temp", "temporary", "aktuell",
+        "derzeit", "actuellement", "actualmente", "attualmente", "momenteel", "nu", "сейчас",
+        "сейчас это", "текущий", "e\\.g\\.?")
+
+
+def _alt(words: tuple[str, ...] | list[str]) -> str:
+    return "(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + ")"
+
+
+def _escaped(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Words as regexes; one that is a regex already (it holds `(?:` or `\\.`) as it is."""
+    return tuple(w if "(?:" in w or "\\." in w else re.escape(w).replace("\\ ", " ")
+                 for w in words)
+
+
+def forms(name: str) -> list[str]:
+    """Every spelling a name of the table stands for: its regex (literal
+    characters, `(?:a|b)`, `[ab]`, each of them optional after a `?`)
+    expanded, so that the rule may begin with a trie of them."""
+    def seq(i: int, stop: str) -> tuple[list[str], int]:
+        out = [""]
+        while i < len(name) and name[i] not in stop:
+            if name.startswith("(?:", i):
+                opts: list[str] = []
+                i += 3
+                while True:
+                    alt, i = seq(i, "|)")
+                    opts += alt
+                    i += 1
+                    if name[i - 1] == ")":
+                        break
+            elif name[i] == "[":
+                end = name.index("]", i)
+                body = name[i + 1:end].replace("\\-", "-")
+                opts, i = list(body), end + 1
+            elif name[i] == "\\":
+                opts, i = [name[i + 1]], i + 2
+            else:
+                opts, i = [name[i]], i + 1
+            if i < len(name) and name[i] == "?":
+                opts, i = ["", *opts], i + 1
+            out = [a + b for a in out for b in opts]
+        return out, i
+
+    return seq(0, "")[0]
+
+
+def _trie(words: list[str]) -> str:
+    """A regex of `words` as a trie: it begins with one character of a set,
+    which the regex engine skips ahead to (an alternation of words it tries
+    at every place of a text)."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(ch).replace("\\ ", " ") + build(child)
+                    for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
+
+
+class _Groups:
+    """Fresh value group names for one pattern: said values `v`, `v2`…;
+    loose ones `vl`, `vl2`… (redact._Replacer asks which took part)."""
+
+    def __init__(self) -> None:
+        self.said = self.loose = 0
+
+    def said_name(self) -> str:
+        self.said += 1
+        return "v" if self.said == 1 else f"v{self.said}"
+
+    def loose_name(self) -> str:
+        self.loose += 1
+        return "vl" if self.loose == 1 else f"vl{self.loose}"
+
+
+# A clause's end after a bare value: stops, brackets and quotes, then a space
+# or the text's end (an element's close too, `</p>`).
+_AFTER = r"(?=[.,;:!?)\]}»”'\"`]*(?:\s|$|</))"
+
+
+def _said_value(g: _Groups) -> str:
+    """A value after `:`, a copula or an arrow: quoted, in guillemets (with
+    spaces inside, as French writes them), or bare to its clause's end."""
+    return (f"(?:'(?P<{g.said_name()}>[^'\\n]{{4,200}})'|\"(?P<{g.said_name()}>[^\"\\n]{{4,200}})\""
+            f"|`(?P<{g.said_name()}>[^`\\n]{{4,200}})`"
+            f"|[«“„‹][ \\t\\u00a0\\u202f]*(?P<{g.said_name()}>[^»”“›\\s]{{4,200}})"
+            f"[ \\t\\u00a0\\u202f]*[»”“›]"
+            f"|(?P<{g.said_name()}>(?:(?!</)[^\\s'\"`«“„]){{4,200}}?){_AFTER})")
+
+
+def _loose_value(g: _Groups) -> str:
+    """A value given loosely: 8 characters or more, no space, quote or
+    bracket, a digit in it or 12 characters (a word has neither as a rule;
+    redact._Replacer judges the rest)."""
+    return (f"(?:['\"`]?(?P<{g.loose_name()}>(?=\\S{{0,200}}?\\d|[^\\s'\"`]{{12}})"
+            f"[^\\s'\"`«“„()\\[\\]<>{{}},;]{{8,200}}?)['\"`]?{_AFTER})")
+
+
+# An empty group ending a rule whose match must not begin inside a word: the
+# test is made on the match (redact._Replacer), as a lookbehind first would
+# keep the regex engine from skipping ahead to the first characters of a trie.
+BOUNDED = "(?P<bounded>)"
+
+
+def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[str, ...],
+                 samples: tuple[str, ...], look_alike: str) -> list[Spec]:
+    """The rules of a table's column (`names`, by language): any name, what
+    says which one, a connector, a value. One rule for the connectors every
+    language shares, one for a colon after another language's name (after
+    an English one it is the assignment rules'), one for each language whose
+    copula is an English word (`salasana on X`)."""
+    def name_of(langs: list[str]) -> str:
+        spelled = [f for lang in langs for n in names[lang] for f in forms(n)]
+        if kind == "prose-token":  # `APIトークン`, `API-Schlüssel`, `clé API`
+            spelled += [api + f for f in spelled if not f.startswith("api")
+                        for api in ("api", "api ", "api-", "api_")]
+        return _trie(sorted(set(spelled))) + r"(?![a-z0-9])"
+
+    which = (r"(?:[ \t]+" + _alt(_escaped(_WHICH)) + r"[ \t]+[^\n.;:=：<>]{1,40}?"
+             r"|[ \t]+" + _alt(_escaped(_MINE)) + ")?")
+    # (not `=`: `password = user_password` is the assignment rules' to judge)
+    arrow = r"[ \t]*(?:->|=>|→|⇒|⟶|➜|➡️?)[ \t]*"
+    # (a space, a colon or a quote after a copula in Latin letters: `password
+    # E_F2…` is a password beginning `E_`, not Italian's "e" and the rest)
+    copula = (r"(?:[ \t]+|(?<=[^\x00-\u024f]))" + _alt(_escaped(_COPULAS))
+              + r"(?:(?<=[^\x00-\u024f])|(?=[ \t:：'\"`«“„]))[ \t]*:?[ \t]*")
+    particle = r"[ \t]*" + _alt(_PARTICLES) + r"[ \t]*:?[ \t]*"
+    # (the name, then a few words, then a colon: `the token I generated: X`)
+    words_colon = r"(?:[ \t]+[^\W\d_]+){1,4}?[ \t]*(?::(?!:)|：)[ \t]*"
+    to = r"[ \t]+" + _alt(_escaped(_TO)) + r"[ \t]+"
+    bracket = r"[ \t]*\([ \t]*(?:" + _alt(_escaped(_NOW)) + r"[ \t]*:?[ \t]+)?"
+    now = r"[ \t]+(?:currently|now|still)[ \t]*:?[ \t]+"
+    g = _Groups()
+    everyone = list(names)
+    rules = [(kind, triggers, "(?i)" + name_of(everyone) + which + "(?:" + "|".join(
+        [arrow + _said_value(g), copula + _said_value(g), particle + _said_value(g),
+         words_colon + _loose_value(g), to + _loose_value(g), bracket + _loose_value(g),
+         now + _loose_value(g), r"[ \t]+" + _loose_value(g)]) + ")" + BOUNDED,
+        samples, look_alike)]
+    g = _Groups()
+    others = [lang for lang in names if lang != "en"]
+    rules.append((kind, tuple(t for t in triggers if t not in _ENGLISH_TRIGGERS),
+                  "(?i)" + name_of(others) + which + r"[\"']?[ \t]*(?:：|:(?!:))[ \t]*"
+                  + _said_value(g) + BOUNDED, (), ""))
+    for lang, words in _OWN_COPULAS.items():
+        # (not `token`, an English word too: "the token to use")
+        own = tuple(sorted({f for n in names[lang] for f in forms(n) if "token" not in f}))
+        if not own:
+            continue
+        g = _Groups()
+        rules.append((kind, own, "(?i)" + _trie(list(own)) + r"(?![a-z0-9])" + which + r"[ \t]+"
+                      + _alt(words) + r"[ \t]*:?[ \t]*" + _said_value(g) + BOUNDED, (), ""))
+    return rules
+
+
+# The words (lower case) one of which a text must hold for each table's rule
+# to run: a literal every name of the table begins with or holds.
+_PASSWORD_TRIGGERS = (
+    "password", "passwd", "passphrase", "passcode", "passw", "kennw", "mot de passe",
+    "mots de passe", "mdp", "contrase", "clave de acceso", "senha", "palavra", "parola",
+    "wachtwoord", "lösenord", "losenord", "adgangskode", "kodeord", "passord", "salasana",
+    "hasł", "hasl", "hesl", "jelsz", "parol", "şifre", "sifre", "ifr", "lozink", "zapork",
+    "парол", "лозинк", "κωδικ", "συνθηματικ", "סיסמ", "كلمة", "الرقم السري", "رمز", "گذرواژه",
+    "کلمه", "पासवर्ड", "कूटशब्द", "পাসওয়ার্ড", "รหัสผ่าน", "พาสเวิร์ด", "mật khẩu", "mat khau",
+    "sandi", "kata laluan", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호",
+    "패스워드", "암호", "contrasenya",
+)
+# (English names' triggers: the colon's rule has no English name)
+_ENGLISH_TRIGGERS = ("password", "passwd", "passphrase", "passcode", "key", "token", "secret")
+_TOKEN_TRIGGERS = (
+    "key", "token", "secret", "schlüssel", "jeton", "clé", "clef", "clave", "llave",
+    "chave", "chiave", "chiavi", "sleutel", "nyckel", "nøgle", "nøkkel", "avain", "klucz",
+    "klíč", "kľúč", "kulcs", "cheia", "cheie", "anahtar", "ключ", "токен", "секрет", "кључ",
+    "klju", "κλειδ", "διακριτικ", "מפתח", "טוקן", "אסימון", "مفتاح", "توكن", "رمز الوصول",
+    "کلید", "توکن", "कुंजी", "टोकन", "টোকেন", "কী", "โทเค็น", "คีย์", "khóa", "khoa", "khoá",
+    "mã thông báo", "kunci", "令牌", "密钥", "密鑰", "秘钥", "トークン", "キー", "シークレット",
+    "토큰", "키", "clau ",
+)
+
+
+def _pair_rule() -> Spec:
+    """A user then a slash then a password (`login: admin / X`, `creds are
+    admin/X`, `Test login with admin / X`)."""
+    g = _Groups()
+    return (
+        "prose-password", ("login", "log in", "sign in", "signin", "user", "creds", "credential",
+                           "account", "логин"),
+        "(?i)" + _trie(forms("(?:log ?in|logon|sign ?in|user(?:name)?|creds|credentials?|account"
+                             "|логин)"))
+        + r"(?![a-z0-9])(?:[ \t]+(?:with|as|is|are|mit|avec|con|com|met|как|como)[ \t]+"
+        r"|[ \t]*[:=][ \t]*|[ \t]+)"
+        r"[\w.@+\-]{1,40}[ \t]*/[ \t]*" + _loose_value(g) + BOUNDED,
+        ("login: admin / ⟦«a16»⟧", "creds are admin/⟦«a16»⟧", "Test login with admin / ⟦«a16»⟧"),
+        "login: admin / settings; user: bob/home; sign in with Google / GitHub; user 42/100")
+
+
+def _emoji_rule() -> Spec:
+    g = _Groups()
+    return ("prose-password", ("🔑", "🔐", "🗝"),
+                r"(?:🔑|🔐|🗝️?)[ \t]*:?[ \t]*" + _loose_value(g),
+                ("🔑 ⟦«a16»⟧", "🔐: ⟦«a20»⟧"), "🔑 Authentication; 🔐 Keep it in the vault")
+
+
+# A secret's name glued by `-`, `_`, `.` or `/` to a random value in a name
+# (a branch `feat/db-password-X`, a folder `pw_X`).
+_GLUED_NAMES = ("password", "passwd", "passwort", "pw", "pwd", "pass", "token", "secret",
+                "apikey", "api_key", "api-key")
+
+
+def _glued_rule() -> Spec:
+    g = _Groups()
+    return (
+        "prose-password", tuple(sorted({n.rstrip("_-") for n in _GLUED_NAMES})),
+        r"(?i)" + _trie(list(_GLUED_NAMES)) + r"[_\-./](?:(?P<" + g.loose_name()
+        + r">(?=[a-z!@#%^*+=_\-]{0,63}\d|[a-z]{12})[a-z0-9][a-z0-9!@#%^*+=_\-]{11,63})"
+        r"(?![a-z0-9!@#%^*+=_\-])"
+        # (or its head, where a rule before hid its tail: `pw_Ab3=[REDACTED:…]`)
+        r"|(?P<vlm>[a-z0-9][a-z0-9!@#%^*+_\-]{3,63}?)(?==?\[redacted))" + BOUNDED,
+        ("feat/db-password-⟦«a16»⟧", "/home/dev/pw_⟦«a16»⟧", "hotfix/token-⟦«a20»⟧-fix"),
+        "feat/password-reset-flow; tests/test_password_hashing.py; token_count_2024")
+
+
+def _answer_rule() -> Spec:
+    """A security question's answer: the rest of its clause."""
+    return (
+        "security-answer", ("answer", "maiden", "antwort", "réponse secrète", "respuesta",
+                            "контрольный ответ"),
+        r"(?i)(?:(?:security|secret)[ \t]+(?:question[ \t]+)?answers?"
+        r"|(?:answer|reply)[ \t]+to[ \t]+(?:the|my)[ \t]+security[ \t]+question"
+        r"|mother'?s[ \t]+maiden[ \t]+name|sicherheitsantwort|réponse secrète"
+        r"|respuesta de seguridad|контрольный ответ)"
+        r"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:is|was)[ \t]+:?[ \t]*)"
+        r"(?:[\"'«“](?P<v>[^\"'»”\n]{2,80})[\"'»”]|(?P<v2>[^\s\"'«“][^\n.;,!?]{1,79}?))"
+        r"(?=[ \t]*(?:[.;,!?][ \t]*(?:\s|$)|\r?\n|$))",
+        ("security answer: ⟦mothers maiden «L8»⟧", "Security question answer: ⟦«L10»⟧",
+         "my mother's maiden name is ⟦«L8»⟧."),
+        "the security answer is stored hashed; security question answers are case sensitive")
+
+
+def _folder_url_rule() -> Spec:
+    """A URL with a password, its slashes turned into `_` (or `-`) by a
+    folder's name (`/home/dev/_srv_postgres:__app:X@db`)."""
+    return (
+        "url-password", (":__", ":_/", "___"),
+        r"(?i)(?:https?|s?ftps?|postgres(?:ql)?|mysql|mariadb|rediss?|mongodb(?:\+srv)?"
+        r"|amqps?|ssh|git|smtps?|imaps?|ldaps?|sqlserver)(?::_{1,2}|_{3})"
+        r"[^\s:/@\"'`_]{0,100}[:_](?P<v>[^\s\"'`/]{3,200}?)@(?=[\w.\-]+(?:[:/\s\"'`]|$))",
+        ("/home/dev/_srv_postgres:__app:⟦«a16»⟧@db", "cd ~/mysql___root_⟦«a12»⟧@localhost"),
+        "postgres:__init__ and redis:__main__; mysql___root")
+
+
+# The generated rules, in the order they run (after the table's own).
+PEOPLE_RULES: tuple[Spec, ...] = (
+    *_named_rules("prose-password", {k: v[0] for k, v in _NAMES.items()}, _PASSWORD_TRIGGERS,
+                ("κωδικός: ⟦«a16»⟧", "мой пароль ⟦«a16»⟧", "รหัสผ่าน: ⟦«a16»⟧",
+                 "Das Passwort lautet ⟦«a16»⟧", "het wachtwoord van de database is ⟦«a16»⟧",
+                 "lösenordet är ⟦«a16»⟧", "Le mot de passe du serveur est « ⟦«a16»⟧ »",
+                 "use password ⟦«a16»⟧ for the admin account",
+                 "I set the root password to ⟦«a16»⟧ on the new box.",
+                 "The password appears to be ⟦«a16»⟧, so I will use it.",
+                 "Rotate DB password (currently ⟦«a16»⟧) after launch"),
+                "the password must be at least 12 characters; reset your password; password is "
+                "required; the password is stored in the vault; use password authentication"),
+    *_named_rules("prose-token", {k: v[1] for k, v in _NAMES.items()}, _TOKEN_TRIGGERS,
+                ("mi token de acceso es ⟦«a20»⟧", "la chiave API è ⟦«a20»⟧",
+                 "APIトークンは ⟦«a20»⟧ です", "API key → ⟦«a20»⟧",
+                 "Here is the token I generated: ⟦«a20»⟧", "the API key is ⟦«a20»⟧"),
+                "the API key is stored in SSM; the token is 1234567890abcdef; the token expired; "
+                "pass the token to the client; API key → Settings → Keys"),
+    _pair_rule(),
+    _emoji_rule(),
+    _glued_rule(),
+    _answer_rule(),
+    _folder_url_rule(),
+)
