@@ -204,11 +204,27 @@ ABOUT = (
     "salasana on väärä", "hasło to podstawa", "the token is 0123456789abcdef",
     "la clé API est obligatoire", "the access key is AKIA-style, twenty characters",
     "pw_hash_v2", "the password reset token for user2 expired",
+    # attack 23's false positives: a key's id of words and a year, an Ansible tag
+    "api_key_id: key_2024_rotation", "auth_token: !vault |",
 )
 
 
+@st.composite
+def about(draw: st.DrawFn) -> str:
+    """A sentence of ABOUT, or a key's id or an Ansible vault tag of drawn words."""
+    kind = draw(st.sampled_from(["about", "id", "tag"]))
+    if kind == "about":
+        return draw(st.sampled_from(ABOUT))
+    word = draw(st.sampled_from(["rotation", "primary", "staging", "legacy", "backup", "main"]))
+    name = draw(st.sampled_from(["api_key_id", "token_id", "secret_key_id", "access_key_name"]))
+    if kind == "id":
+        year = draw(st.integers(2015, 2030))
+        return f"{name}: key_{year}_{word}"
+    return f"{name.replace('_id', '').replace('_name', '')}: !vault |"
+
+
 @settings(max_examples=examples(100, 600), deadline=None)
-@given(st.sampled_from(ABOUT), st.sampled_from(["", "ok, ", "Note: "]), st.sampled_from(["", ".", "\n"]))
+@given(about(), st.sampled_from(["", "ok, ", "Note: "]), st.sampled_from(["", ".", "\n"]))
 def test_prose_about_a_secret_is_left_whole(text: str, before: str, after: str) -> None:
     from vibe_vault.redact import DEFAULT
 

@@ -377,6 +377,12 @@ _ABOUT_A_SECRET = (r"(?:[_.\-](?i:" + "|".join(_ABOUT) + r")|(?<=[a-z])(?:"
                    + "|".join(w.capitalize() for w in _ABOUT) + r"))\Z")
 
 
+# A YAML tag (Ansible's `!vault`, CloudFormation's `!Ref`, `!!binary`) given
+# where a value would be: it says what the value that follows is.
+_YAML_TAG = (r"(?i)!!?(?:vault|ref|sub|getatt|importvalue|join|select|split|base64|findinmap"
+             r"|getazs|cidr|if|equals|not|and|or|condition|secret|env(?:_var)?|include"
+             r"|reference|str|binary|unsafe|sops|encrypted(?:/[\w.\-]+)?)\Z")
+
 # Rules of a secret said in prose (secret_prose), judged by
 # _Replacer._not_said_as_password.
 _PROSE_KINDS = frozenset({"prose-password", "prose-token"})
@@ -824,8 +830,11 @@ class _Replacer:
             sep = groups.get("sep") or ""
             if "\n" in sep and secret.endswith(":"):
                 return True  # `class TokenUsage:` then `input_tokens: int`: a name, no value
-            if self._names_no_secret(match) and not _looks_like_a_key(secret):
+            if self._names_no_secret(match) and (not _looks_like_a_key(secret) or words_and_numbers(
+                    secret.rstrip(".,;:!?"))):
                 return True  # `secret_name = 'db-credentials'`, `private_key_path = '~/…'`
+            if groups.get("v3") is not None and rx(_YAML_TAG).match(secret):
+                return True  # `auth_token: !vault |`: a tag saying what follows is, no value
             if groups.get("v4") is not None:  # a YAML block's text: a literal, never code
                 return secret in self.allow or secret.startswith("[REDACTED") or bool(
                     rx(_NOT_A_LITERAL).match(secret))
@@ -968,7 +977,8 @@ class _Replacer:
                 any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)):
             return True
         if self.kind == "generic-key" and (
-                rx(_HEX).match(secret.lower()) or entropy(secret) < GENERIC_ENTROPY):
+                rx(_HEX).match(secret.lower()) or entropy(secret) < GENERIC_ENTROPY
+                or words_and_numbers(secret)):  # `api_key_id: key_2024_rotation`
             return True
         return (
             secret in self.allow
