@@ -170,7 +170,8 @@ def test_a_security_answer_is_hidden() -> None:
     rng = random.Random(66)
     for template in ("security answer: mothers maiden {w}", "Security question answer: {w}",
                      "my mother's maiden name is {w}.", "the answer to my security question: {w}",
-                     "secret answer = {w}"):
+                     "secret answer = {w}", "run security answer: mothers maiden {w} now",
+                     "Security question answer: {w} then log in"):
         for _ in range(20):
             w = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(8, 12)))
             out = DEFAULT.redact(template.format(w=w))[0]

@@ -343,6 +343,14 @@ def sentence(value: str) -> bool:
                and w.strip(".,;:!?") not in ("correct", "incorrect", "right", "wrong"))
 
 
+def _about_the_answer(value: str) -> bool:
+    """Words after a security answer's name that say what it is, not which
+    (`stored hashed`, `must be three words`): the first a sentence's word or
+    one that describes."""
+    first = value.lower().split()[0].strip(".,;:!?") if value.split() else ""
+    return first in _FUNCTION_WORDS or (first.isalpha() and describes(first))
+
+
 def _random_letters(value: str) -> bool:
     """Letters drawn at random (`MUtUCNFgOmEtLrWs`, `qidwcnokmdttewlymed`), not
     a word or a name of words (`checked`, `PasswordInput`, `LPAREN`): capitals
@@ -862,7 +870,7 @@ class _Replacer:
                     rx(_NOT_A_QUOTED_SECRET).match(secret))
         if self.kind in _PROSE_KINDS and self._not_said_as_password(match, secret):
             return True
-        if self.kind == "security-answer" and (sentence(secret) or describes(secret)):
+        if self.kind == "security-answer" and _about_the_answer(secret):
             return True  # `the security answer is stored hashed`
         if self.kind == "passphrase" and sentence(secret):
             return True  # `password: must be changed often`
