@@ -2,8 +2,8 @@
 section 2 rows N47-N64 and N66, section 1 row #5), and prose about one that
 must stay whole (section 3).
 
-Generated: sentences of this file's own, in the 36 languages most GitHub users
-write in besides English (each in the forms people write: a colon, the
+Generated: sentences of this file's own, in 36 languages that GitHub users
+write in (each in the forms people write: a colon, the
 language's "is", a word saying which one, "set ... to", an arrow, guillemets,
 "(currently X)", a user then a slash, a key emoji, a branch's or a folder's
 name, a commit message) x values drawn as a password manager draws them

@@ -31,9 +31,9 @@ Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
 
 # Each language: its words for a password, then for a token or a key (lower
 # case; a regex each, for the forms its grammar gives the word).
-# (The 36 languages most GitHub users write in besides English, as far as one
-# table can hold them: Latin, Cyrillic, Greek, Hebrew, Arabic, Indic, Thai and
-# CJK scripts.)
+# (36 languages: English and 35 others that many GitHub users write in,
+# Serbian and Croatian in one row; Latin, Cyrillic, Greek, Hebrew, Arabic,
+# Indic, Thai and CJK scripts.)
 _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password"),
            ("(?:api|access|auth|bearer|secret|private|client|refresh|session|personal access)"
