@@ -912,7 +912,7 @@ class _Replacer:
         words with no digit, symbol or capital (unless quoted)."""
         loose = [name for name, value in match.groupdict().items()
                  if name.startswith("vl") and value is not None]
-        if loose == ["vlm"]:
+        if loose and all(name.startswith("vlm") for name in loose):
             # A name's head, a rule before having hidden its tail (`pw_Ab3=[…]`):
             # the value's, unless words in one case (`SECRET_KEY_BASE=[…]`).
             runs = rx(r"[A-Za-z]+|\d+|[^A-Za-z\d]+").findall(secret)

@@ -36,8 +36,11 @@ Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
 # Indic, Thai and CJK scripts.)
 _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password"),
-           ("(?:api|access|auth|bearer|secret|private|client|refresh|session|personal access)"
-            "[ _\\-]?(?:key|token|secret)", "api[ _\\-]?key", "apikey", "tokens?")),
+           # (a key's name begins with a word the rule runs on: `key` alone is in
+           # most texts of a session, and `the key is X` is the generic key's)
+           ("(?:api|access|auth|private|client|secret)[ _\\-]?keys?",
+            "(?:api|access|auth|bearer|secret|private|client|refresh|session|personal access)"
+            "[ _\\-]?(?:token|secret)s?", "tokens?")),
     "de": (("passw(?:ort|örter)(?:e?s|n)?", "kennw(?:ort|örter)(?:e?s|n)?"),
            ("api-schlüssel(?:s)?", "api-key", "(?:zugriffs|zugangs)?token",
             "(?:geheimer )?schlüssel(?:s)?")),
@@ -212,6 +215,11 @@ class _Groups:
         self.loose += 1
         return "vl" if self.loose == 1 else f"vl{self.loose}"
 
+    def head_name(self) -> str:
+        """A loose value's head, a rule before having hidden its tail."""
+        self.loose += 1
+        return f"vlm{self.loose}"
+
 
 # A clause's end after a bare value: stops, brackets and quotes, then a space
 # or the text's end (an element's close too, `</p>`).
@@ -233,7 +241,9 @@ def _loose_value(g: _Groups) -> str:
     bracket, a digit in it or 12 characters (a word has neither as a rule;
     redact._Replacer judges the rest)."""
     return (f"(?:['\"`]?(?P<{g.loose_name()}>(?=\\S{{0,200}}?\\d|[^\\s'\"`]{{12}})"
-            f"[^\\s'\"`«“„()\\[\\]<>{{}},;]{{8,200}}?)['\"`]?{_AFTER})")
+            f"[^\\s'\"`«“„()\\[\\]<>{{}},;]{{8,200}}?)['\"`]?{_AFTER}"
+            # (or its head, where a rule before hid what follows a `=` in it)
+            f"|(?P<{g.head_name()}>[^\\s'\"`«“„()\\[\\]<>{{}},;=]{{4,200}}?)(?==?\\[redacted))")
 
 
 # An empty group ending a rule whose match must not begin inside a word: the
@@ -306,9 +316,11 @@ _PASSWORD_TRIGGERS = (
     "패스워드", "암호", "contrasenya",
 )
 # (English names' triggers: the colon's rule has no English name)
-_ENGLISH_TRIGGERS = ("password", "passwd", "passphrase", "passcode", "key", "token", "secret")
+_ENGLISH_TRIGGERS = ("password", "passwd", "passphrase", "passcode", "api", "access", "auth",
+                     "private", "client", "token", "secret")
 _TOKEN_TRIGGERS = (
-    "key", "token", "secret", "schlüssel", "jeton", "clé", "clef", "clave", "llave",
+    "api", "access", "auth", "private", "client", "token", "secret", "schlüssel", "jeton", "clé",
+    "clef", "clave", "llave",
     "chave", "chiave", "chiavi", "sleutel", "nyckel", "nøgle", "nøkkel", "avain", "klucz",
     "klíč", "kľúč", "kulcs", "cheia", "cheie", "anahtar", "ключ", "токен", "секрет", "кључ",
     "klju", "κλειδ", "διακριτικ", "מפתח", "טוקן", "אסימון", "مفتاح", "توكن", "رمز الوصول",
@@ -355,7 +367,8 @@ def _glued_rule() -> Spec:
         + r">(?=[a-z!@#%^*+=_\-]{0,63}\d|[a-z]{12})[a-z0-9][a-z0-9!@#%^*+=_\-]{11,63})"
         r"(?![a-z0-9!@#%^*+=_\-])"
         # (or its head, where a rule before hid its tail: `pw_Ab3=[REDACTED:…]`)
-        r"|(?P<vlm>[a-z0-9][a-z0-9!@#%^*+_\-]{3,63}?)(?==?\[redacted))" + BOUNDED,
+        r"|(?P<" + g.head_name() + r">[a-z0-9][a-z0-9!@#%^*+_\-]{3,63}?)(?==?\[redacted))"
+        + BOUNDED,
         ("feat/db-password-⟦«a16»⟧", "/home/dev/pw_⟦«a16»⟧", "hotfix/token-⟦«a20»⟧-fix"),
         "feat/password-reset-flow; tests/test_password_hashing.py; token_count_2024")
 
