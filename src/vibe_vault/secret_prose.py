@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 
+from vibe_vault.patterns import kept
+
 # A rule as secret_rules.Rule takes it: id, triggers, pattern, samples, look-alike.
 Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
 
@@ -402,27 +404,41 @@ def _folder_url_rule() -> Spec:
         "postgres:__init__ and redis:__main__; mysql___root")
 
 
-# The generated rules, in the order they run (after the table's own).
-PEOPLE_RULES: tuple[Spec, ...] = (
-    *_named_rules("prose-password", {k: v[0] for k, v in _NAMES.items()}, _PASSWORD_TRIGGERS,
-                ("κωδικός: ⟦«a16»⟧", "мой пароль ⟦«a16»⟧", "รหัสผ่าน: ⟦«a16»⟧",
-                 "Das Passwort lautet ⟦«a16»⟧", "het wachtwoord van de database is ⟦«a16»⟧",
-                 "lösenordet är ⟦«a16»⟧", "Le mot de passe du serveur est « ⟦«a16»⟧ »",
-                 "use password ⟦«a16»⟧ for the admin account",
-                 "I set the root password to ⟦«a16»⟧ on the new box.",
-                 "The password appears to be ⟦«a16»⟧, so I will use it.",
-                 "Rotate DB password (currently ⟦«a16»⟧) after launch"),
-                "the password must be at least 12 characters; reset your password; password is "
-                "required; the password is stored in the vault; use password authentication"),
-    *_named_rules("prose-token", {k: v[1] for k, v in _NAMES.items()}, _TOKEN_TRIGGERS,
-                ("mi token de acceso es ⟦«a20»⟧", "la chiave API è ⟦«a20»⟧",
-                 "APIトークンは ⟦«a20»⟧ です", "API key → ⟦«a20»⟧",
-                 "Here is the token I generated: ⟦«a20»⟧", "the API key is ⟦«a20»⟧"),
-                "the API key is stored in SSM; the token is 1234567890abcdef; the token expired; "
-                "pass the token to the client; API key → Settings → Keys"),
-    _pair_rule(),
-    _emoji_rule(),
-    _glued_rule(),
-    _answer_rule(),
-    _folder_url_rule(),
+def _made() -> tuple[Spec, ...]:
+    """The generated rules, in the order they run (after the table's own)."""
+    return (
+        *_named_rules("prose-password", {k: v[0] for k, v in _NAMES.items()}, _PASSWORD_TRIGGERS,
+                    ("κωδικός: ⟦«a16»⟧", "мой пароль ⟦«a16»⟧", "รหัสผ่าน: ⟦«a16»⟧",
+                     "Das Passwort lautet ⟦«a16»⟧", "het wachtwoord van de database is ⟦«a16»⟧",
+                     "lösenordet är ⟦«a16»⟧", "Le mot de passe du serveur est « ⟦«a16»⟧ »",
+                     "use password ⟦«a16»⟧ for the admin account",
+                     "I set the root password to ⟦«a16»⟧ on the new box.",
+                     "The password appears to be ⟦«a16»⟧, so I will use it.",
+                     "Rotate DB password (currently ⟦«a16»⟧) after launch"),
+                    "the password must be at least 12 characters; reset your password; password is "
+                    "required; the password is stored in the vault; use password authentication"),
+        *_named_rules("prose-token", {k: v[1] for k, v in _NAMES.items()}, _TOKEN_TRIGGERS,
+                    ("mi token de acceso es ⟦«a20»⟧", "la chiave API è ⟦«a20»⟧",
+                     "APIトークンは ⟦«a20»⟧ です", "API key → ⟦«a20»⟧",
+                     "Here is the token I generated: ⟦«a20»⟧", "the API key is ⟦«a20»⟧"),
+                    "the API key is stored in SSM; the token is 1234567890abcdef; the token "
+                    "expired; pass the token to the client; API key → Settings → Keys"),
+        _pair_rule(),
+        _emoji_rule(),
+        _glued_rule(),
+        _answer_rule(),
+        _folder_url_rule(),
 )
+
+
+# (Made once and kept beside the compiled patterns, as redact's word tree is:
+# the tries cost a hook ~20 ms to build.)
+PEOPLE_RULES: tuple[Spec, ...] = kept(
+    "people-rules",
+    (_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW, _PASSWORD_TRIGGERS,
+     _TOKEN_TRIGGERS, _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED),
+    tuple(f.__code__ for f in (_made, _named_rules, forms, _trie, _alt, _escaped, _said_value,
+                               _loose_value, _pair_rule, _emoji_rule, _glued_rule, _answer_rule,
+                               _folder_url_rule, _Groups.said_name, _Groups.loose_name,
+                               _Groups.head_name)),
+    _made)
