@@ -366,8 +366,10 @@ def _glued_rule() -> Spec:
     return (
         "prose-password", tuple(sorted({n.rstrip("_-") for n in _GLUED_NAMES})),
         r"(?i)" + _trie(list(_GLUED_NAMES)) + r"[_\-./](?:(?P<" + g.loose_name()
-        + r">(?=[a-z!@#%^*+=_\-]{0,63}\d|[a-z]{12})[a-z0-9][a-z0-9!@#%^*+=_\-]{11,63})"
-        r"(?![a-z0-9!@#%^*+=_\-])"
+        + r">(?=[a-z!@#%^*+=_\-]{0,63}\d|[a-z]{12})[a-z0-9][a-z0-9!@#%^*+=_\-]{11,63}?)"
+        # (less a word of the name after it: `token-X-fix` hides X, learned bare)
+        r"(?=(?:[_\-](?:fix|old|new|bak|tmp|temp|test|prod|dev|wip|copy|orig|main|final))*"
+        r"(?![a-z0-9!@#%^*+=_\-]))"
         # (or its head, where a rule before hid its tail: `pw_Ab3=[REDACTED:…]`)
         r"|(?P<" + g.head_name() + r">[a-z0-9][a-z0-9!@#%^*+_\-]{3,63}?)(?==?\[redacted))"
         + BOUNDED,
