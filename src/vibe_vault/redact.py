@@ -14,7 +14,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any, NewType, TypeVar
 
-from vibe_vault import patterns, secret_positional
+from vibe_vault import patterns, secret_keys, secret_positional
 from vibe_vault.secret_rules import (
     DESCRIBING_ENDINGS,
     LINE_OR_UPPER,
@@ -703,6 +703,11 @@ class Redactor:
             if n:
                 count += n
                 low = text.lower()
+        if len(low) == len(text):  # (a key's body by its lines' width, codes under a label…)
+            text, m = secret_keys.hidden(text, low, found, runs)
+            if m:
+                count += m
+                low = text.lower()
         if len(low) == len(text) and low.count(" ") + low.count("\n") >= 11:
             text, m = _seed_phrases(text, low, found)
             if m:
@@ -874,6 +879,11 @@ class _Replacer:
             return True  # `the security answer is stored hashed`
         if self.kind == "passphrase" and sentence(secret):
             return True  # `password: must be changed often`
+        if self.kind in ("app-password", "otp-secret") and sentence(secret) \
+                and not _random_letters("".join(secret.split())):
+            return True  # `app password: must have been made` (not `xrjn unzd gdtt dort`)
+        if self.kind == "printed-secret" and reads_as_word(secret):
+            return True  # a command on the line after it, not its output
         if self.kind == "url-secret" and not _cell_hides(secret, False):
             return True  # `?key=value`, `&token=abc`, `?key=12345`
         if self.kind == "expect-password" and not self._sent_as_password(match, secret):
@@ -1130,7 +1140,7 @@ _DISGUISING = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x
 # character they stand for.
 _MARKUP_ESCAPE = (r"\\[_\-]|&#(?:95|45|x5[fF]|x2[dD]);|&(?:lowbar|UnderBar|hyphen|dash);")
 _DISGUISE = ("[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _DISGUISING)
-             + r"]+|%[0-9A-Fa-f]{2}|" + _MARKUP_ESCAPE + r"|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
+             + r"]+|%[0-9A-Fa-f]{2}|" + _MARKUP_ESCAPE + r"|\\+\"|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
 _MARKUP_READS = {"&#95;": "_", "&#45;": "-", "&lowbar;": "_", "&UnderBar;": "_",
                  "&hyphen;": "-", "&dash;": "-"}
 
@@ -1142,8 +1152,11 @@ _DASH_ESCAPED = ("sk\\-", "glpat\\-", "xoxb\\-", "xoxp\\-", "xapp\\-", "GOCSPX\\
 
 def _escapes_markup(text: str) -> bool:
     """Whether the text holds a Markdown escape of `_` or of a token's `-`,
-    or an HTML reference to either."""
-    return "\\_" in text or "&#" in text or (
+    or an HTML reference to either; or JSON escaped inside a string, at any
+    depth (`"{\\"password\\":\\"…\\"}"`: AWS's SecretString), whose quotes
+    read as quotes."""
+    return "\\_" in text or "&#" in text or ('\\"' in text and (
+        '\\":' in text or '\\" :' in text)) or (
         "\\-" in text and any(p in text for p in _DASH_ESCAPED)) or (
         "&" in text and any(name in text for name in _MARKUP_READS))
 
@@ -1261,6 +1274,10 @@ def _view(text: str, unread: str = "") -> _View | None:
                 "_" if raw.lower() == "&#x5f;" else "-")
             pieces.append((size, m.start(), 1, len(raw)))
             out.append(read)
+            size += 1
+        elif raw[-1] == '"':  # a quote escaped (JSON inside a string): a quote
+            pieces.append((size, m.start(), 1, len(raw)))
+            out.append('"')
             size += 1
         elif "\\" in raw:  # a line continued (or its newline already a space): one space
             joins = True

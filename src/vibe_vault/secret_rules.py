@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from vibe_vault import secret_positional
+from vibe_vault.secret_keys import FORMS as KEY_FORMS
 from vibe_vault.secret_prose import PEOPLE_RULES
 
 if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
@@ -873,6 +874,10 @@ TAB_RULE = Rule(
 
 
 RULES: tuple[Rule, ...] = (
+    # Key material and root secrets in command output (secret_keys): first,
+    # so that a JWT cut at its dots is read whole before a name's rule reads
+    # its first line as a value.
+    *(Rule(*form) for form in KEY_FORMS),
     # (any case, any run of spaces or tabs between the header's words: a key
     # pasted as `-----begin rsa private key-----` or `BEGIN  RSA  PRIVATE  KEY`
     # is one; run on the lower-cased text, hence the words in lower case)
