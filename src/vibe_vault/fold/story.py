@@ -319,6 +319,7 @@ _BASH_STDOUT = r"<bash-stdout>([\s\S]*?)(?:</bash-stdout>|$)"
 _BASH_STDERR = r"<bash-stderr>([\s\S]*?)(?:</bash-stderr>|$)"
 _TIMED_OUT = r"(?m)^\s*(Command timed out after [^\n]+)"
 OUTCOME_CHARS = 160
+GATED_OUTPUT_CHARS = 16384  # of a `!` command's output, read by the gate before its outcome
 
 
 def user_shell(ctx: Context, text: str, timestamp: str) -> None:
@@ -340,6 +341,11 @@ def user_shell_output(ctx: Context, text: str) -> None:
     out_m, err_m = rx(_BASH_STDOUT).search(text), rx(_BASH_STDERR).search(text)
     stdout = tx.strip_ansi(tx.cut(out_m.group(1), 1 << 20)) if out_m else ""
     stderr = tx.strip_ansi(tx.cut(err_m.group(1), 1 << 20)) if err_m else ""
+    # (through the gate as printed, its lines whole, before its first line is
+    # taken and cut: a form cut or collapsed first, a key's lines, a list of
+    # 64 bytes, an S3 URL's token, is no longer read as one)
+    stdout, stderr = (str(ctx.text(tx.cut(o, GATED_OUTPUT_CHARS))) if o else ""
+                      for o in (stdout, stderr))
     t.detail = ctx.line(shell_outcome(stdout, stderr), OUTCOME_CHARS) or Redacted("no output")
 
 
