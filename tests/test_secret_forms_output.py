@@ -477,6 +477,7 @@ def look_alikes(draw: st.DrawFn) -> str:
     rng = rng_of(draw)
     u = uuid_of(rng)
     digest = rng.randbytes(32).hex()
+    name = draw(st.text(string.ascii_lowercase, min_size=3, max_size=12))
     kind = draw(st.sampled_from(["ids", "digests", "mime", "numbers", "words", "commands",
                                  "sha", "json"]))
     if kind == "ids":
@@ -512,7 +513,10 @@ def look_alikes(draw: st.DrawFn) -> str:
             "$ heroku auth:token\n ›   Warning: token will expire today",
             "kubeadm init --upload-certs --certificate-key $CERT_KEY",
             "export BW_SESSION=$(bw unlock --raw)", "git checkout -b feature/login-{d}",
-        ])).replace("{d}", digest[:8])
+            # (a Rust field of a reference type, as rustc quotes it in an error)
+            "238 |     tokenizer: &{T},\n    |     ^^^ not found in this scope",
+            "    secret_key: &[{T}],", "token = &mut self.{t}",
+        ])).replace("{d}", digest[:8]).replace("{T}", name.capitalize()).replace("{t}", name)
     if kind == "sha":
         return draw(st.sampled_from([
             "integrity sha512-{b}", "image@sha256:{h}", "commit {g}", "etag: \"{h}\"",

@@ -186,6 +186,8 @@ _NOT_A_SECRET = (
     r"(?i)^(?:" + _NOT_A_VALUE
     # (a call's `)` may be cut off: a bare value ends before it)
     + r"|[A-Za-z_][A-Za-z0-9_]*\(.*|[A-Za-z_][\w.]*\[.*|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*"
+    # a reference to a type or a name (Rust's `tokenizer: &Tokenizer`, `&[Entry]`, C's `&x`)
+    r"|&(?:mut\s+)?\[?[A-Za-z_][\w:.]*\]?"
     r"|" + _PLACEHOLDER + r")$"
 )
 # The same for a quoted value (`AUTH_SALT='A0000001(2'`): a string, not a call
