@@ -247,6 +247,8 @@ def cookies(draw: st.DrawFn) -> Case:
         "https://b.s3.amazonaws.com/k?X-Amz-Security-Token={v}&X-Amz-Signature=" + "ab" * 32,
         "# Netscape HTTP Cookie File\n.example.com\tTRUE\t/\tTRUE\t0\t{n}\t{v}",
         ".example.com\tTRUE\t/\tFALSE\t1893456000\t{n}\t{v}\n",
+        # (a one-line field's collapse: its tabs made spaces)
+        "# Netscape HTTP Cookie File .example.com TRUE / TRUE 0 {n} {v}",
     ]))
     return form.replace("{n}", name).replace("{v}", v), v
 

@@ -173,8 +173,10 @@ FORMS: tuple[Form, ...] = (
     # A line of a Netscape cookie jar: domain, flag, path, secure, expiry,
     # name, value (the last hidden), tab-separated.
     # (near a run, the value's: a search of every text for a tab's words cost more)
-    ("cookie", ("\ttrue\t", "\tfalse\t"),
-     r"(?i)\t(?:true|false)\t[^\t\n]*\t(?:true|false)\t\d+\t[^\t\n]*\t(?P<v>[^\t\n ]+)",
+    ("cookie", ("\ttrue\t", "\tfalse\t", " true ", " false "),
+     # (or its tabs made spaces, as a one-line field collapses them)
+     r"(?i)\t(?:true|false)\t[^\t\n]*\t(?:true|false)\t\d+\t[^\t\n]*\t(?P<v>[^\t\n ]+)"
+     r"|[ ](?:true|false)[ ]+[^\s]+[ ]+(?:true|false)[ ]+\d+[ ]+[^\s]+[ ]+(?P<v2>[^\s]+)",
      ("# Netscape HTTP Cookie File\n.example.com\tTRUE\t/\tTRUE\t0\tauth_session\t⟦«a40»⟧",),
      "", RUN, ""),
     # What a command that prints one secret printed, on its own line after it.
