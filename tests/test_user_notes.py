@@ -158,17 +158,25 @@ def test_editor_saving_in_place_during_stops_loses_no_line(env: Env) -> None:
 
 # Texts made of what a heading is made of, and of what could pass for it.
 _HEADINGISH = st.text(alphabet="#*_mMyYnNoOtTeEsSſ \t\r\nx\u00a0:✍", max_size=60)
+# And of what NFKC makes letters or digits of (full-width, circled, bold
+# mathematical, superscript letters; a combining accent; a ligature; a unit),
+# with ASCII letters and digits to count, and a story heading's dash.
+_NORMALISED = st.text(alphabet="#*_ \nmy notesMYNOTES0123456789xq—ｍｙｎｏｔｅｓＮＯＴＥＳ１"
+                      "Ⓜⓝ𝐦𝐲𝐧𝐨𝐭𝐞𝐬ⁿ\u0301ﬁ㎏\u200b\u00a0", max_size=40)
 
 
 @settings(max_examples=examples(100, 400), deadline=None)
-@given(st.lists(st.one_of(_HEADINGISH, st.sampled_from(
-    ["## My notes", "## my  NOTES\r", "\n##\tMy notes \n", "### My notes", "**My notes**"])),
+@given(st.lists(st.one_of(_HEADINGISH, _NORMALISED, st.sampled_from(
+    ["## My notes", "## my  NOTES\r", "\n##\tMy notes \n", "### My notes", "**My notes**",
+     "## ｍｙ ｎｏｔｅｓ", "## 𝐌𝐲 𝐧𝐨𝐭𝐞𝐬", "## My notes 2", "### 14:02 — My notes",
+     "## my notes\u0301", "\n## M y notes\n", "__My notes__"])),
     max_size=8))
 def test_the_quick_heading_scan_finds_what_a_line_by_line_reading_finds(
         pieces: list[str]) -> None:
     """The user's heading is looked for only at lines that begin with `#`,
-    `**` or `__`; what it finds is what reading every line finds, and the
-    escaping of generated text leaves no line that reads as the heading."""
+    `**` or `__` and hold at most 7 ASCII letters and digits; what it finds
+    is what reading every line finds, and the escaping of generated text
+    leaves no line that reads as the heading."""
     from vibe_vault.note import _escaped
     from vibe_vault.vault import is_user_heading, user_heading_lines
 
