@@ -258,9 +258,10 @@ def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main
     if " Claude: " in summary:
         assert answer is not None, summary
         quoted = _plain(summary.split(" Claude: ", 1)[1]).rstrip(".… ")  # (" …": more followed)
-        # (list items are joined by "; "; a status may follow the change as
-        # a sentence of its own: each piece is Claude's words, in order within it)
-        pieces = [p for p in re.split(r"; |(?<=[.!?]) ", quoted) if p]
+        # (list items are joined by "; ", the items under one ending in ":" by
+        # ", "; a status may follow the change as a sentence of its own: each
+        # piece is Claude's words, in order within it)
+        pieces = [p for p in re.split(r"; |, |(?<=[.!?]) ", quoted) if p]
         if pieces and re.fullmatch(r"and (?:\d+ )?more", pieces[-1]):
             pieces.pop()  # (vv's count of the list's items left out: test_summary_cuts)
         plain_answer = _plain(_links_as_words(

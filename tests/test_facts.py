@@ -842,3 +842,188 @@ def test_every_commit_of_a_files_change_is_named(corpus_home: Env) -> None:
             assert any(s and s[:7] == sha for s in named), (sid, path, sha, named)
             checked += 1
     assert checked >= 1, found  # (9e953218's ef55c7b)
+
+
+# -- review 24: the words quoted as Claude's, and which reply they come from -----------------
+
+# Where Claude's words begin in a summary, and where they end: the next label,
+# or the question the session ended on.
+CLAUDE_SAID = re.compile(r"Claude(?:, earlier|, last|, before it)?: ")
+CLAUDE_ENDS = re.compile(r" (?=Claude(?:, earlier|, last|, before it)?: |Claude Code's recap: "
+                         r"|It ended with Claude asking: )")
+
+
+def claude_quotes(summary: str) -> list[str]:
+    """Each run of words a summary labels as Claude's, in order."""
+    out = []
+    for m in CLAUDE_SAID.finditer(summary):
+        if summary[:m.start()].endswith("Claude Code's recap: "):
+            continue
+        out.append(CLAUDE_ENDS.split(summary[m.end():], maxsplit=1)[0])
+    return out
+
+
+def _as_read(text: str) -> str:
+    """Claude's Markdown as a reader compares words: no list marks, headings,
+    emphasis or line breaks; links as their words (and where they point)."""
+    text = re.sub(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)", lambda m: m.group(1) if m.group(2).rstrip(
+        "/").endswith(m.group(1).strip("`")) else f"{m.group(1)} ({m.group(2)})", text)
+    text = re.sub(r"(?m)^\s*(?:[-*+•]|\d+[.)]|#+)\s+", "", text)
+    return " ".join(text.replace("**", "").split())
+
+
+def claude_texts(main: Path) -> list[tuple[str, str]]:
+    """Every text Claude wrote in the main transcript: (time, words as read)."""
+    return [(str(o.get("timestamp") or ""), _as_read(str(b.get("text") or "")))
+            for o in objects(main) if o.get("type") == "assistant" and not o.get("isSidechain")
+            for b in blocks(o) if b.get("type") == "text"]
+
+
+def quote_pieces(quote: str) -> list[str]:
+    """A quote's pieces as vv joins them: list items ("; "), the items under
+    one ending in ":" (", "), sentences; vv's count of items left out dropped."""
+    pieces = [p.strip() for p in re.split(r"; |, |(?<=[.!?…]) ", quote) if p.strip(" .…")]
+    return [p for p in pieces if not re.fullmatch(r"(?:and )?(?:\d+ )?more\.?", p)]
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_claudes_quoted_words_are_his_and_no_cut_at_a_colon_is_closed(
+        notes: dict[str, str], main: Path) -> None:
+    """Every piece of every quote labelled Claude's is Claude's text in the
+    JSON, word for word; a piece that ends in a full stop ends there in
+    Claude's text too: never where Claude's words went on with a ":" and the
+    list it announced (review 24 N1: cde341db "…blocking CLI exit by
+    setting." where the settings followed the colon)."""
+    summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
+    said = [text for _, text in claude_texts(main)]
+    for quote in claude_quotes(summary):
+        for piece in quote_pieces(quote):
+            if "[REDACTED" in piece:
+                continue
+            closed = piece.endswith(".") and not piece.endswith("…")
+            body = piece.rstrip(" .…").removesuffix(" …")
+            where = [(text, m.end()) for text in said
+                     for m in re.finditer(re.escape(body), text)]
+            assert where, (piece, summary)
+            if closed:
+                assert any(text[end:end + 1] != ":" for text, end in where), (piece, summary)
+
+
+def edit_lines(main: Path) -> list[tuple[str, int, str]]:
+    """Each request of the main transcript (typed, or words given when
+    refusing a call): (its time, the lines its edit tools changed, by a diff
+    of each successful call's strings: an Edit's old and new string, each of
+    a MultiEdit's, a Write's patch or, with none, its content; Claude's
+    final words in it, when its last block was text, else "")."""
+    import difflib
+
+    def diffed(old: str, new: str) -> int:
+        return sum(1 for ln in difflib.ndiff(old.splitlines(), new.splitlines())
+                   if ln[:2] in ("+ ", "- "))
+
+    turns: list[tuple[str, int, str]] = []
+    calls: dict[str, dict[str, Any]] = {}
+    for o in objects(main):
+        if o.get("isSidechain"):
+            continue
+        content = (o.get("message") or {}).get("content")
+        if o.get("type") == "user" and not o.get("isMeta") and not o.get("isCompactSummary") and (
+                (isinstance(content, str) and not content.startswith("<"))
+                or (isinstance(content, list) and any(b.get("type") == "text" for b in blocks(o))
+                    and not any(b.get("type") == "tool_result" for b in blocks(o)))):
+            turns.append((str(o.get("timestamp") or ""), 0, ""))
+        elif any(b.get("type") == "tool_result"
+                 and str(result_text(o, b)).startswith("The user doesn't want to proceed")
+                 and "the user said:" in result_text(o, b) for b in blocks(o)):
+            turns.append((str(o.get("timestamp") or ""), 0, ""))  # words given when refusing
+        for b in blocks(o):
+            if not turns:
+                break
+            at, had, _ = turns[-1]
+            if o.get("type") == "assistant" and b.get("type") in ("text", "tool_use"):
+                words = str(b.get("text") or "") if b.get("type") == "text" else ""
+                if words.strip() or b.get("type") == "tool_use":
+                    turns[-1] = (at, had, words)
+            if b.get("type") == "tool_use" and b.get("name") in EDIT_TOOLS:
+                calls[str(b.get("id"))] = b
+            elif b.get("type") == "tool_result" and b.get("tool_use_id") in calls \
+                    and not b.get("is_error"):
+                call = calls.pop(str(b["tool_use_id"]))
+                inp = call.get("input") if isinstance(call.get("input"), dict) else {}
+                r = o.get("toolUseResult") if isinstance(o.get("toolUseResult"), dict) else {}
+                if call.get("name") == "Write":
+                    patch = r.get("structuredPatch")
+                    lines = sum(1 for h in patch or [] for ln in h.get("lines", [])
+                                if ln[:1] in "+-") if patch else \
+                        len(str(inp.get("content") or "").splitlines())
+                else:
+                    edits = inp.get("edits") if isinstance(inp.get("edits"), list) else [inp]
+                    lines = sum(diffed(str(e.get("old_string") or ""),
+                                       str(e.get("new_string") or "")) for e in edits)
+                turns[-1] = (at, had + lines, turns[-1][2])
+    return turns
+
+
+# The test's own words of a change made, in a reply ("Increased the timeout", "I've added").
+SAYS_CHANGED = re.compile(
+    r"(?im)(?:^|[.!]\s+|\s[-\u2013\u2014]\s)(?:[-*•\d.)\s✅`]|\*\*)*"
+    r"(?:added|update[ds]?|fixed|created|increased|changed|removed"
+    r"|implemented|moved|rewrote|replaced|switched)\b|\bI(?:'ve| have)\s+(?:\w+ly\s+)?"
+    r"(?:added|updated|fixed|created|increased|changed|removed|implemented|moved|rewritten"
+    r"|replaced|switched)\b")
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_the_reply_quoted_first_reports_the_main_change(notes: dict[str, str],
+                                                         main: Path) -> None:
+    """Where the session's edits changed lines, the reply the summary quotes
+    first (the "earlier" slot, or the only one) was written at or after the
+    request whose edits changed the most lines (by the JSON, the latest of
+    equals); and when Claude's first final words from then on say a change
+    was made (a line opening on "Added", "Increased", "I've updated"…), they
+    are the words quoted first, not a later, smaller step (review 24:
+    488c5296 quoted "Added `retry: 1`", not the timeout 20m → 45m; acdd84ab
+    "Committed `6706f449`."; b74fb8cb the PR's last display-name commit)."""
+    summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
+    quotes = claude_quotes(summary)
+    turns = edit_lines(main)
+    if not quotes or not turns or max(lines for _, lines, _ in turns) == 0:
+        return
+    top = max(lines for _, lines, _ in turns)
+    main_turn = max(k for k, (_, lines, _) in enumerate(turns) if lines == top)
+    since = turns[main_turn][0]
+    first = next((p for p in quote_pieces(quotes[0]) if "[REDACTED" not in p), "")
+    body = first.rstrip(" .…").removesuffix(" …")
+    when = [at for at, text in claude_texts(main) if body in text]
+    assert when and max(when) >= since, (first, since, when, summary)
+    reply = next((words for _, _, words in turns[main_turn:] if words), "")
+    # (a last request answered in words alone, no tool called, looks back on
+    # the work: its words may be quoted when they say a change too)
+    looked_back = not tools_in_last_request(main) and SAYS_CHANGED.search(turns[-1][2])
+    if SAYS_CHANGED.search(reply) and not looked_back and not summary.split(
+            " Claude", 1)[0].endswith("The last request got no answer."):
+        assert body in _as_read(reply), (first, reply[:300], summary)
+
+
+def tools_in_last_request(main: Path) -> int:
+    """How many tools Claude called after the main transcript's last request."""
+    turns = edit_lines(main)
+    since = turns[-1][0] if turns else ""
+    return sum(1 for o in objects(main) if o.get("type") == "assistant"
+               and not o.get("isSidechain") and str(o.get("timestamp") or "") >= since
+               for b in blocks(o) if b.get("type") == "tool_use")
+
+
+def test_the_corpus_has_quotes_after_an_earlier_main_change(notes: dict[str, str]) -> None:
+    """The rule above means something: sessions whose last request changed
+    fewer lines than an earlier one, and whose summaries quote the reply
+    after the main change first, then the last."""
+    earlier = 0
+    for main in SESSIONS:
+        turns = edit_lines(main)
+        if len(turns) < 2 or max(lines for _, lines, _ in turns) == 0:
+            continue
+        if turns[-1][1] < max(lines for _, lines, _ in turns):
+            summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
+            earlier += " Claude, earlier: " in summary
+    assert earlier >= 3, earlier

@@ -106,9 +106,10 @@ def quoted_words(summary: str) -> str:
 
 
 def pieces(quote: str) -> list[str]:
-    """The quote's pieces: list items ("; ") and sentences, each as Claude
-    wrote it up to a cut ("…")."""
-    said = [p.rstrip(".… ") for p in re.split(r"; |(?<=[.!?…]) ", quote) if p.rstrip(".… ")]
+    """The quote's pieces: list items ("; "; those under an item ending in
+    ":", ", ") and sentences, each as Claude wrote it up to a cut ("…")."""
+    said = [p.rstrip(".… ") for p in re.split(r"; |, |(?<=[.!?…]) ", quote)
+            if p.rstrip(".… ")]
     # (vv's own count of a list's items left out, test_summary_cuts checks it)
     return [p for p in said if not re.fullmatch(r"and (?:\d+ )?more", p)]
 
@@ -153,11 +154,15 @@ def test_the_headline_quotes_a_change_before_a_status_or_housekeeping(
        status=st.sampled_from(STATUSES), status_first=st.booleans())
 def test_a_status_follows_the_change_where_room_allows(
         verb: str, ident: str, where: str, status: str, status_first: bool) -> None:
-    """"All tests pass. Added `x` to `y`." is quoted change first, its status
-    after it: both are Claude's sentences, whole."""
+    """"Added `x` to `y`. All tests pass." is quoted whole: the change, its
+    status after it, both Claude's sentences. "All tests pass. Added `x` to
+    `y`." is quoted by its change alone: Claude's sentences are never put in
+    another order (review 24 N8: 79e9becd read "It changes …. All tests pass."
+    where "All tests pass." opened the answer)."""
     change_said = f"{verb} `{ident}` in `{where}`."
     text = f"{status} {change_said}" if status_first else f"{change_said} {status}"
-    assert quoted_words(summary_of(text)) == f"{change_said} {status}"
+    expected = change_said if status_first else f"{change_said} {status}"
+    assert quoted_words(summary_of(text)) == expected
 
 
 # -- the corpus ---------------------------------------------------------------------------
@@ -235,7 +240,8 @@ def test_an_answer_that_says_only_how_it_went_is_quoted_after_the_change_before_
     changes a turn before) and c64cc478 ('The task is complete.' after a Stop
     hook held back 'I've added the `multiply_numbers` function…'): the
     headline quotes the change, labelled as said earlier, then the last
-    words. A last answer that says anything else is quoted as before."""
+    words. A last answer that says anything else, in the turn that made the
+    session's biggest change, is quoted as before."""
     line, _, opening = earlier
     if how == "stop-hook":
         # (the answer a hook held back is the turn's latest: words Claude wrote
@@ -256,6 +262,8 @@ def test_an_answer_that_says_only_how_it_went_is_quoted_after_the_change_before_
     else:
         t.prompt("close the pane")
         t.bash("tmux kill-pane -t 1", "")
+        if neutral:  # (this turn changes more than the first: its answer is the headline's)
+            t.write_file("/work/app/src/cache.py", "a = 1\nb = 2\nc = 3\n")
     final = " ".join(last + (["The cache keeps its old keys for a day."] if neutral else []))
     t.say(final)
     summary = figures(t.state(), RenderOptions()).summary

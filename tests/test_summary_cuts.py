@@ -244,8 +244,19 @@ def _lists_of(answer: str) -> list[list[str]]:
         if not lines:
             continue
         top = min(len(ln) - len(ln.lstrip()) for ln in lines)
-        out.append([" ".join(re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", ln).replace("**", "").split())
-                    for ln in lines if len(ln) - len(ln.lstrip()) == top])
+        items: list[str] = []
+        joining = False  # the items under the last item, which ended in ":", go on it
+        for ln in lines:
+            words = " ".join(re.sub(r"^\s*(?:\d+[.)]|[-*•])\s+", "", ln).replace("**", "").split())
+            if len(ln) - len(ln.lstrip()) == top:
+                items.append(words)
+                joining = False
+            elif items and (joining or items[-1].endswith(":")):
+                # (an item ending in ":" says what it did in the items under
+                # it: they are quoted on it, "Fixed it by setting: a, b")
+                items[-1] += (", " if joining else " ") + words
+                joining = True
+        out.append(items)
     return out
 
 

@@ -747,6 +747,7 @@ def _in_words(state: SessionState, work: Work) -> str:
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
     answer, label = end.answer, "Claude:"
+    main = _main_change_reply(state, work) if answer else ""
     if answer and answer == f.last_answer and f.last_answer_whole:
         answer = str(f.last_answer_whole)  # (the turn keeps its first 700 characters)
     if not answer and end.unanswered:
@@ -762,6 +763,18 @@ def _in_words(state: SessionState, work: Work) -> str:
 
     final = Headline(answer)
     words = final.quote(allowed)
+    if main and main != end.answer and Headline(main).names_a_change(allowed) and not (
+            _only_words(f.turns, end.answer) and final.names_a_change(allowed)):
+        # The last answer tells a later, smaller step ("Added `retry: 1`",
+        # "Committed `6706f449`."): the reply that reported the session's main
+        # change comes first, labelled as said earlier, then the last words
+        # as room allows (review 24: 488c5296's timeout 20m → 45m, acdd84ab).
+        told = len(words) if len(words) <= SHORT_LAST else MIN_LAST_WORDS
+        earlier = Headline(main, SUMMARY_WORDS - told - len(" Claude, last: ")).quote(allowed)
+        room = SUMMARY_WORDS - len(earlier) - len(" Claude, last: ")
+        last = Headline(answer, room).quote(allowed) if room >= MIN_LAST_WORDS else ""
+        last = f" Claude, last: {last}" if last else ""
+        return f"{said} Claude, earlier: {earlier}{last}".strip()
     if label == "Claude:" and final.says_only_how_it_went(allowed):
         # The last answer tells only a status or housekeeping ("Right pane
         # closed, branch cleaned up…", "The task is complete."): what Claude
@@ -777,6 +790,59 @@ def _in_words(state: SessionState, work: Work) -> str:
 
 
 EARLIER_ANSWERS = 20  # how many answers back a headline looks for the change made
+# Characters of the last words after the main change: those this short are
+# quoted whole; longer ones get what the main change leaves, if this much.
+SHORT_LAST = 90
+MIN_LAST_WORDS = 60
+
+
+def turn_weights(state: SessionState, work: Work) -> list[float]:
+    """How much of the session's change each turn made: the lines of its
+    edits, and of each file changed otherwise within its time (by a command,
+    a subagent) that file's lines per change (at least 1)."""
+    turns = state.fold.turns
+    weights: list[float] = []
+    for k, turn in enumerate(turns):
+        edited = {str(a.text) for a in turn.actions if a.kind == "edit"}
+        weight = float(sum(a.added + a.removed for a in turn.actions if a.kind == "edit"))
+        start = str(turn.ts)
+        end = next((str(t.ts) for t in turns[k + 1:] if t.ts), "")
+        if start:
+            for path, fw in work.files.items():
+                if path in edited or not fw.change.times:
+                    continue
+                each = max(1.0, (fw.change.added + fw.change.removed) / len(fw.change.times))
+                weight += each * sum(1 for ts in fw.change.times
+                                     if ts >= start and (not end or ts < end))
+        weights.append(weight)
+    return weights
+
+
+def _only_words(turns: list[Turn], answer: str) -> bool:
+    """Whether the turn that ended on `answer` did nothing but answer: its
+    words look back on the work before it ("Excellent work, thank you!" →
+    a7da6a22's summary of the session's four commits)."""
+    turn = next((t for t in reversed(turns) if str(t.answer) == answer), None)
+    return turn is not None and not turn.actions and not turn.more_actions
+
+
+def _main_change_reply(state: SessionState, work: Work) -> str:
+    """The reply that reported the session's main change: Claude's first
+    answer that ended a turn (or that a Stop hook held back) at or after the
+    turn that changed the most (the latest of equals); "" when no turn
+    changed anything or no answer came after it."""
+    weights = turn_weights(state, work)
+    if not weights or max(weights) <= 0:
+        return ""
+    top = max(weights)
+    main = max(k for k, w in enumerate(weights) if w == top)
+    for turn in state.fold.turns[main:]:
+        if turn.answer and not turn.working:
+            return str(turn.answer)
+        if turn.held:
+            return str(turn.held)
+    return ""
+
 
 
 def _earlier_change(turns: list[Turn], final: str, allowed: Callable[[str], bool],
@@ -815,10 +881,14 @@ class Said(str):
     "Here's a summary of the changes:") announced the block it is in."""
 
     announced: int = 0  # SUMMARY_LEAD, CHANGES_LEAD
+    # A sentence quoted with the list it announces: the sentence alone, which
+    # says what kind of words these are (its items may tell of anything).
+    lead: str = ""
 
-    def __new__(cls, words: str, announced: int = 0) -> Self:
+    def __new__(cls, words: str, announced: int = 0, lead: str = "") -> Self:
         said = super().__new__(cls, words)
         said.announced = announced
+        said.lead = lead
         return said
 
 
@@ -848,7 +918,13 @@ def _item_lead(item: str) -> str:
     for m in _ITEM_LEAD.finditer(item):
         lead = item[:m.start()].rstrip()
         if item.count("`", 0, m.start()) % 2 == 0:
-            return lead if 2 <= len(lead.split()) <= 8 and len(lead) < len(item) else ""
+            # (words opening on what was done are a sentence, not a name: "Fixed
+            # the exit by setting: …" is not named "Fixed the exit by setting")
+            # nor are words that tell what happened ("Sidechain messages
+            # weren't getting the CSS class - Fixed by …", review 24 N7)
+            named = 2 <= len(lead.split()) <= 8 and len(lead) < len(item) \
+                and not _DOES.match(lead) and not _CLAUSE.search(lead)
+            return lead if named else ""
     return ""
 
 
@@ -1019,8 +1095,13 @@ _VERB = (r"(?:add(?:ed|s)|updated?s?|fix(?:ed|es)|creat(?:ed|es)|remov(?:ed|es)|
          r"|renamed|moved|replac(?:ed|es)|changed|implement(?:ed|s)|refactored|extracted"
          r"|introduced|rewr(?:ote|itten)|wrote|written|convert(?:ed|s)|migrated|modified|edited"
          r"|inserted|switched|hid|hidden|dropped|wired|ported|reworked|simplified|restored"
-         r"|documented|exposed|guarded|wrapped|marked)\b")
+         r"|documented|exposed|guarded|wrapped|marked|increased|decreased|raised|lowered"
+         r"|reduced|extended|bumped|enabled|disabled)\b")
 _ADVERB = r"(?:(?:also|then|now|successfully|\w+ly)\s+)?"
+_CLAUSE = tx.lazy(r"(?i)\b(?:is|are|was|were|do|does|did|has|have|had|can|could|would|should"
+                  r"|will)(?:n't|n\u2019t)?\b|\b(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven"
+                  r"|hadn|can|couldn|wouldn|shouldn|won)['\u2019]t\b")
+_DOES = tx.lazy(rf"(?i)\W*{_ADVERB}{_VERB}")  # words that open on what was done
 # The verb saying so leads the sentence or item ("Added `retry: 1`", "`x.go`
 # - Fixed …"), follows who did it ("I've updated …") or is said of what
 # changed ("has been ported", "now hides"); a verb elsewhere in a sentence
@@ -1085,7 +1166,8 @@ class Headline:
         the file?") is no change made; a status that names the work's object
         ("The AudioWorklet migration is complete.") says what was done, one
         about tests or the build ("All tests pass.") does not."""
-        first = unit.items[0] if isinstance(unit, Listed) else unit
+        first = unit.items[0] if isinstance(unit, Listed) else \
+            (unit.lead or unit) if isinstance(unit, Said) else unit
         if _HOUSEKEEPING.search(first):
             return "housekeeping"
         if first.rstrip().endswith("?"):
@@ -1113,6 +1195,17 @@ class Headline:
         """The kind of the unit quoted first; "" when there is none."""
         return next((self.kind(u) for u in self.ranked() if allowed(u)), "")
 
+    def names_a_change(self, allowed: Callable[[str], bool]) -> bool:
+        """Whether the unit quoted first says in so many words that something
+        was changed or made ("Increased the timeout…", "`60e969f` — update
+        CLAUDE.md…"), not only that something works now."""
+        best = next((u for u in self.ranked() if allowed(u)), None)
+        if best is None or self.kind(best) != "change":
+            return False
+        said = best.items if isinstance(best, Listed) else \
+            [best.lead or best] if isinstance(best, Said) else [best]
+        return any(_CHANGED.search(x) for x in said)
+
     def says_only_how_it_went(self, allowed: Callable[[str], bool]) -> bool:
         """Whether every unit that may be quoted is a status or housekeeping
         (or there is none): the answer says how the work went, not what it was."""
@@ -1128,8 +1221,12 @@ class Headline:
         words = _quoted(units[0], self.limit)
         whole = _quoted(units[0], 1 << 30)
         if self.kind(units[0]) == "change" and words == whole and not words.endswith("…"):
+            # (one Claude wrote after the change: its words are never reordered,
+            # review 24 N8)
+            after = self.units[self.units.index(units[0]) + 1:]
             status = next((u for u in units if self.kind(u) == "status"
-                           and not isinstance(u, Listed) and u not in words), None)
+                           and not isinstance(u, Listed) and u not in words
+                           and any(u is x for x in after)), None)
             if status is not None:
                 told = _quoted(status, self.limit)
                 if len(words) + 1 + len(told) <= self.limit and not told.endswith("…"):
@@ -1165,6 +1262,7 @@ def _units(answer: str) -> list[str]:
     blocks: list[tuple[str, list[str]]] = []  # ("prose" | "list" | "gap", lines)
     indent = 0  # of the current list's items: deeper ones are nested
     in_code = False
+    joining = False  # nested items are going on the item above them, which ended in ":"
     cut = _ANSWER_CUT.search(answer)
     answer = answer[:cut.start()] if cut else answer
     for line in answer.splitlines():
@@ -1190,7 +1288,16 @@ def _units(answer: str) -> list[str]:
             in_list = last == "list" or (last == "gap" and len(blocks) > 1
                                          and blocks[-2][0] == "list")
             if in_list and depth > indent:
-                continue  # a nested item: the item above it says what it is part of
+                # A nested item: the item above it says what it is part of,
+                # unless it ends in ":" ("Fixed the exit delay by setting:"):
+                # then its items are what it did, and go on it (review 24 N1:
+                # cde341db quoted "…by setting." without the settings).
+                owner = blocks[-1] if last == "list" else blocks[-2]
+                if joining or owner[1][-1].endswith(":"):
+                    owner[1][-1] += (", " if joining else " ") + words
+                    joining = True
+                continue
+            joining = False
             if in_list:
                 if last == "gap":
                     blocks.pop()
@@ -1215,17 +1322,30 @@ def _units(answer: str) -> list[str]:
         under, announced = announced, 0
         if kind == "prose":
             sentences = [x.strip() for x in tx.rx(r"(?<=[.!?])\s+").split(" ".join(lines))]
+            below = _list_below(blocks, b)
             for k, sentence in enumerate(sentences):
                 if sentence.endswith(":"):
                     # "Here's a summary of what we accomplished:" announces the
                     # list or code below it, which says it (review 19, finding 4).
+                    if k == len(sentences) - 1 and below and _CHANGED.search(sentence):
+                        # "I've created a document at x.md that documents:" is
+                        # quoted with its list's items, never cut at its colon
+                        # nor left out for the list alone (review 24 N1).
+                        units.append(Said(f"{sentence} " + "; ".join(below), under,
+                                          sentence))
                     announced = under = _announces(sentence)
                     continue
                 sentence = sentence.strip()
+                if k and _BACK.match(sentence) and not sentences[k - 1].endswith(":"):
+                    # "It changes …" says what "it" is in the sentence before:
+                    # quoted with it ("The PR is ready to merge. It changes …",
+                    # review 24 N8: 79e9becd's "It" is another's PR).
+                    sentence = f"{sentences[k - 1].strip()} {sentence}"
                 if (len(sentence.split()) < 3 and k + 1 < len(sentences)
-                        and OUTCOME.search(sentence)):
-                    # "Pushed." says more with the sentence after it.
-                    sentence = f"{sentence} {sentences[k + 1].rstrip(':').strip()}"
+                        and OUTCOME.search(sentence) and not sentences[k + 1].endswith(":")):
+                    # "Pushed." says more with the sentence after it (not with
+                    # one announcing a list: its words alone are a cut).
+                    sentence = f"{sentence} {sentences[k + 1].strip()}"
                 if _worth_quoting(sentence):
                     units.append(Said(sentence, under))
         elif kind == "list":
@@ -1234,9 +1354,35 @@ def _units(answer: str) -> list[str]:
             for k, first in enumerate(items):
                 # "Fixed it by:" says what it did in the items under it, not here.
                 if not first.endswith(":") and _worth_quoting(first):
-                    units.append(Listed([x.rstrip(".;:").strip() for x in items[k:]],
+                    units.append(Listed([_item_words(x) for x in items[k:]],
                                         cut is not None and b == final, under))
     return units
+
+
+# A sentence opening on a word that points back at the one before it.
+_BACK = tx.lazy(r"(?:It|This|That|They|These|Those)\s")
+
+
+def _list_below(blocks: list[tuple[str, list[str]]], b: int) -> list[str]:
+    """The items of the list right below block `b` (past a blank line, not
+    past a heading or label), each by its first sentence; [] when none."""
+    after = blocks[b + 1:b + 3]
+    if after and after[0][0] == "gap" and not after[0][1]:
+        after = after[1:]
+    if not after or after[0][0] != "list":
+        return []
+    return [_item_words(tx.rx(r"(?<=[.!?])\s+").split(x.strip())[0])
+            for x in after[0][1] if x.strip()]
+
+
+def _item_words(item: str) -> str:
+    """A list item as a quote of its list holds it: without the mark that
+    ends it; one ending in ":" with nothing under it is cut where its words
+    stop, and said so ("Fixed it by …"), never made a whole sentence."""
+    item = item.strip()
+    if item.endswith(":"):
+        return item.rstrip(":").rstrip() + " …"
+    return item.rstrip(".;:").strip()
 
 
 def _worth_quoting(sentence: str) -> bool:

@@ -1,0 +1,106 @@
+"""Review 24: the words a summary quotes as Claude's are the session's main
+change, whole where they were cut at a colon.
+
+Generated transcripts: answers whose list items or sentences end in ":" with
+the items that say what was done under them (cde341db's "Fixed the exit
+delay by setting:" over its settings), and sessions whose turns change
+generated numbers of lines, the last one fewer than an earlier one
+(488c5296: the timeout 20m → 45m, then `retry: 1`). The oracle is what was
+generated: the words under the colon, the turn that changed the most.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import examples
+from test_headlines import Transcript
+from vibe_vault.figures import RenderOptions, figures
+
+# Words without vowels: none is an English word, so none claims an action the
+# session's facts would contradict, nor reads as a change, status or aside.
+word = st.text(alphabet="bcdfghjklmnpqrstvwxz", min_size=2, max_size=9)
+words = st.lists(word, min_size=2, max_size=8).map(" ".join)
+VERBS = ["Fixed", "Added", "Updated", "Changed", "Increased"]
+
+
+def claude_words(summary: str) -> list[str]:
+    """Each run of words the summary labels as Claude's."""
+    parts = re.split(r" ?Claude(?:, earlier|, last|, before it)?: ", summary)
+    return [p.split(" It ended with Claude asking: ", 1)[0] for p in parts[1:]]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(verb=st.sampled_from(VERBS), lead=words, under=st.lists(words, min_size=1, max_size=5),
+       before=st.lists(words, min_size=0, max_size=2), after=st.lists(words, max_size=2),
+       numbered=st.booleans(), prose=st.booleans())
+def test_words_ending_in_a_colon_are_quoted_with_what_follows_or_marked_cut(
+        verb: str, lead: str, under: list[str], before: list[str], after: list[str],
+        numbered: bool, prose: bool) -> None:
+    """An item (or the sentence over a list) that ends in ":" says what was
+    done in the items under it: quoted, it goes on with them ("by setting:
+    `ShutdownTimeout`…"), or its cut is marked "…"; its words are never
+    closed with a full stop where Claude wrote a colon (review 24 N1)."""
+    t = Transcript()
+    t.prompt("fix the slow exit")
+    t.write_file("/work/app/main.go", "a\nb\n")
+    said = f"{verb} {lead} by setting"
+    marks = [f"{k + 1}." if numbered else "-" for k in range(len(before) + 1 + len(after))]
+    nested = "\n".join(f"   - {u}" for u in under)
+    if prose:
+        text = f"{said}:\n\n" + "\n".join(f"- {u}" for u in under)
+    else:
+        items = [*(f"{m} {b}" for m, b in zip(marks, before, strict=False)),
+                 f"{marks[len(before)]} {said}:\n{nested}",
+                 *(f"{m} {a}" for m, a in zip(marks[len(before) + 1:], after, strict=False))]
+        text = "Summary of changes:\n\n" + "\n".join(items)
+    t.say(text)
+    summary = figures(t.state(), RenderOptions()).summary
+    for quote in claude_words(summary):
+        assert f"{said}." not in quote, (quote, text)
+        assert f"{said};" not in quote, (quote, text)
+        if f"{said}:" in quote:
+            # (what follows the colon is the first item under it, or its first words)
+            rest = quote.split(f"{said}: ", 1)[1].split("; ")[0].split(", ")[0]
+            assert rest and under[0].startswith(rest.rstrip(" …;.,")), (rest, under)
+        elif said in quote:
+            assert f"{said} …" in quote or f"{said}…" in quote, (quote, text)
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(sizes=st.lists(st.integers(1, 40), min_size=2, max_size=5), what=words,
+       last_is_status=st.booleans())
+def test_the_reply_after_the_turn_that_changed_most_is_quoted_first(
+        sizes: list[int], what: str, last_is_status: bool) -> None:
+    """Each turn writes its own file of a generated number of lines and says
+    what it changed. The turn that changed the most (the latest of equals)
+    is quoted first: alone when it is the last, else labelled as said
+    earlier, with the last reply after it where room allows; the last small
+    step is never the only words quoted."""
+    t = Transcript()
+    for k, size in enumerate(sizes):
+        t.prompt(f"step {k}")
+        t.write_file(f"/work/app/f{k}.py", "".join(f"x{n} = {n}\n" for n in range(size)))
+        last = k == len(sizes) - 1
+        t.say("All tests pass." if last and last_is_status else f"Added {what} number {k}.")
+    summary = figures(t.state(), RenderOptions()).summary
+    top = max(sizes)
+    main = max(k for k, size in enumerate(sizes) if size == top)
+    quotes = claude_words(summary)
+    assert quotes, summary
+    if main == len(sizes) - 1:
+        if last_is_status:
+            # (an answer telling only how it went: the change said before it
+            # comes first, test_headline_changes)
+            assert quotes == [f"Added {what} number {main - 1}.", "All tests pass."], summary
+        else:
+            assert " Claude: " in summary and quotes == [f"Added {what} number {main}."], summary
+        return
+    assert " Claude, earlier: " in summary, summary
+    assert quotes[0] == f"Added {what} number {main}.", summary
+    if len(quotes) > 1:
+        assert quotes[1] == ("All tests pass." if last_is_status
+                             else f"Added {what} number {len(sizes) - 1}."), summary
