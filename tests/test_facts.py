@@ -1027,3 +1027,68 @@ def test_the_corpus_has_quotes_after_an_earlier_main_change(notes: dict[str, str
             summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
             earlier += " Claude, earlier: " in summary
     assert earlier >= 3, earlier
+
+
+# -- titles: a preamble sentence is not the title when the same prompt asks later ------------
+
+# The test's own reading of a sentence: a statement opening on who or what it
+# is about ("I've noticed …", "There's …", "Ok, so we …"), and a request: a
+# form that asks ("can you", "I'd like to", "let's", "please") with at least
+# three words after it, or an imperative opening it.
+STATEMENT = re.compile(r"(?i)^(?:ok(?:ay)?,?\s+(?:so,?\s+)?|so,?\s+)?(?:I(?:'ve|'m| am| have"
+                       r"| had| was)?|we(?:'ve|'re| have| are)?|there(?:'s| is| are)|it(?:'s| is)"
+                       r"|this|the)\b")
+ASKS = re.compile(r"(?i)\b(?:(?:can|could|would|will) you|please|I(?:'d| would) like(?: to)?"
+                  r"|I (?:want|need)(?: you)? to|let'?s|help me)\s+(?:\S+\s+){2}\S")
+OPENING_VERB = re.compile(r"(?i)^(?:add|fix|make|create|update|remove|implement|write|change"
+                          r"|move|rename|refactor|run|build|check|review|investigate|debug"
+                          r"|explain|find|show|tell|list|commit|push|give|use|port)\s")
+
+
+def first_typed_prompt(main: Path) -> str:
+    """The session's first prompt as typed (a plain string, not a command)."""
+    for o in objects(main):
+        content = (o.get("message") or {}).get("content")
+        if o.get("type") == "user" and not o.get("isMeta") and isinstance(content, str) \
+                and content.strip() and not content.lstrip().startswith("<"):
+            return content
+    return ""
+
+
+@pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_a_title_never_opens_on_a_preamble_before_the_request(notes: dict[str, str],
+                                                              main: Path) -> None:
+    """A session titled by its first prompt (Claude Code gave it no title of
+    its own): when that prompt's first sentence is a statement that asks for
+    nothing and a later sentence of it asks for something, the title holds
+    the request, not the statement alone (cde341db: "I've noticed … there's
+    a few hundred millis delay …. I'd like to add a flame graph or tracing …")."""
+    kind, _ = own_title(main)
+    prompt = first_typed_prompt(main)
+    if kind or not prompt:
+        return
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", prompt.split("\n", 1)[0].strip()) if s]
+    if len(sentences) < 2 or not STATEMENT.match(sentences[0]) or ASKS.search(sentences[0]) \
+            or OPENING_VERB.match(sentences[0]):
+        return
+    if not any(ASKS.search(s) or OPENING_VERB.match(s) for s in sentences[1:]):
+        return
+    title = str(frontmatter(notes[str(expected_sid(main))])["title"])
+    asked = next(s for s in sentences[1:] if ASKS.search(s) or OPENING_VERB.match(s))
+    form = ASKS.search(asked) or OPENING_VERB.match(asked)
+    assert form is not None
+    head = " ".join(asked[form.start():].split()[:4]).rstrip(",.;:?!")
+    assert head.lower() in title.lower(), (title, asked)
+
+
+def test_the_corpus_has_a_request_after_a_preamble() -> None:
+    """The rule above is checked on at least one session it applies to."""
+    applies = 0
+    for main in SESSIONS:
+        prompt = first_typed_prompt(main)
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", prompt.split("\n", 1)[0].strip()) if s]
+        applies += (len(sentences) >= 2 and bool(STATEMENT.match(sentences[0]))
+                    and not ASKS.search(sentences[0]) and not OPENING_VERB.match(sentences[0])
+                    and any(ASKS.search(s) or OPENING_VERB.match(s) for s in sentences[1:])
+                    and not own_title(main)[0])
+    assert applies >= 1, applies

@@ -104,3 +104,24 @@ def test_the_reply_after_the_turn_that_changed_most_is_quoted_first(
     if len(quotes) > 1:
         assert quotes[1] == ("All tests pass." if last_is_status
                              else f"Added {what} number {len(sizes) - 1}."), summary
+
+
+STATEMENTS = ["I've noticed", "There's", "We have", "Ok, so there's", "I am seeing"]
+ASKS = ["Can you", "I'd like to", "Let's", "Please", "Could you please"]
+ASK_VERBS = ["add", "fix", "find", "remove", "explain"]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(opening=st.sampled_from(STATEMENTS), said=words, ask=st.sampled_from(ASKS),
+       verb=st.sampled_from(ASK_VERBS), what=words)
+def test_a_preamble_sentence_does_not_title_the_request_after_it(
+        opening: str, said: str, ask: str, verb: str, what: str) -> None:
+    """A first prompt whose first sentence states something and whose next
+    asks for something is titled by a line that holds the request, never by
+    the statement alone."""
+    t = Transcript()
+    prompt = f"{opening} {said} here. {ask} {verb} the {what} for me."
+    t.prompt(prompt)
+    t.say("On it.")
+    title = figures(t.state(), RenderOptions()).title
+    assert f"{verb} the" in title, (title, prompt)
