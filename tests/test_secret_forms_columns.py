@@ -168,7 +168,7 @@ NAMED: tuple[tuple[str, str], ...] = (
     ("SALT={v}", _SHELL), ("export PASSWORD_SALT={v}", _SHELL), ("AUTH_SALT='{v}'", _QUOTED),
     ("DB_PASSWORD='{v}'", _QUOTED), ('{"api_key": "{v}"}', _QUOTED),
     ('const authToken = "{v}";', _QUOTED), ("secret_key = '{v}'", _QUOTED),
-    ('  client_secret: "{v}"', _QUOTED),
+    ('  client_secret: "{v}"', _QUOTED), ('{"passcode": "{v}"}', _QUOTED), ("PASSCODE={v}", _SHELL),
     ('props.setProperty("password", "{v}");', _QUOTED),
     ("localStorage.setItem('authToken', '{v}')", _QUOTED),
     ('System.setProperty("db.password", "{v}")', _QUOTED),

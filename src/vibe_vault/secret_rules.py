@@ -117,7 +117,7 @@ def samples(rule: Rule, seed: int = 27) -> list[Sample]:
 # it (after `_`, `-`, `.` or the start; `bypass`, `monkey`, `author` are not).
 _SHORT = ("pass", "pwd", "pw", "creds", "auth", "key", "salt")  # whole parts of a name only
 SECRET_NAME = (
-    r"(?:password|passwd|passphrase|secret|token|credential|api[_\-]?key|apikey"
+    r"(?:password|passwd|passphrase|passcode|secret|token|credential|api[_\-]?key|apikey"
     r"|access[_\-]?key|private[_\-]?key|auth[_\-]?key|"
     # Each test after its word: a pattern that begins with words lets the
     # engine skip ahead to their letters. A short word begins the name or
