@@ -197,7 +197,7 @@ _OPTIONS = r"(?:\s+--?[\w\-.]+(?:[ =](?!-)" + _WORD + r")?)*?"
 # in "then mkpasswd qkyedcoer" its words are no command's.
 _CMD = r"(?<![^\n;&|(`'\"$>{:])[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"
 # What is left of the command's line after its name.
-_REST = r"[^\n|;&]*?\s"
+_REST = r"[^\n|;&]{0,400}?\s"
 
 
 def _value(names: _Names, judge: str, bare: str = r"[^\s'\"|;&<>()`\\…]+") -> str:

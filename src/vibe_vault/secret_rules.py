@@ -265,7 +265,7 @@ class _Values:
 
 def _cli_rule() -> Rule:
     v = _Values()
-    args = r"[^\n|;&]*?\s"  # the command's other arguments
+    args = r"[^\n|;&]{0,400}?\s"  # the command's other arguments
     pattern = (
         r"(?:\bssh-keygen\b" + args + r"-[NP]\s*" + v.any()
         + r"|\b(?:un)?zip\b" + args + r"-P\s*" + v.any()
@@ -471,7 +471,7 @@ def _structured_rules() -> tuple[Rule, ...]:
               "ENV.fetch('SECRET_TOKEN', '⟦«a16»⟧')", "env('DB_PASSWORD', '⟦«a12»⟧')"),
              "os.getenv('API_KEY', 'your-key-here'); os.getenv('API_KEY', None)"),
         rule(("git config",),
-             r"\bgit\s+config\b[^\n|;&]*?\s[\w.\-]*(?:token|password|passwd|secret"
+             r"\bgit\s+config\b[^\n|;&]{0,400}?\s[\w.\-]*(?:token|password|passwd|secret"
              r"|api[_\-]?key|pass)[\w\-]*\s+" + git.any(),
              ("git config --global github.token ⟦«a16»⟧", "git config hub.oauthtoken '⟦«a20»⟧'"),
              "git config --global --unset github.token; git config --get github.token"),
@@ -1173,13 +1173,13 @@ RULES: tuple[Rule, ...] = (
          r"|\"[A-Za-z0-9_.@\-]+:(?P<v24>(?!\$[\w{(])[^\"\n]+)\"|['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+))"
          r"|\bsshpass\s+-p\s*(?:'(?P<v25>[^'\n]+)'|\"(?P<v26>(?!\$[\w{(])[^\"\n]+)\"|(?P<v2>[^\s'\"]+))"
          # mysql -pX, -p'X', -p"X" (no space: a space means "ask me").
-         r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]*?\s-p"
+         r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]{0,400}?\s-p"
          r"(?:'(?P<v3>[^'\n]+)'|\"(?P<v4>[^\"\n]+)\"|(?P<v5>[^\s'\"-][^\s'\"]*))"
          r"|--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token"
          r"|client-secret|secret-key|access-key|private-key)"
          r"[ =](?:'(?P<v6>[^'\n]{3,})'|\"(?P<v7>[^\"\n]{3,})\"|(?P<v8>[^\s'\"]{3,}))"
          # docker/podman/helm/oras login -p X; redis-cli -a X; mongo -p X.
-         r"|\b(?:login|redis-cli|mongo|mongosh)\b[^\n|;&]*?\s-[pa]\s+"
+         r"|\b(?:login|redis-cli|mongo|mongosh)\b[^\n|;&]{0,400}?\s-[pa]\s+"
          r"(?:'(?P<v9>[^'\n]+)'|\"(?P<v10>[^\"\n]+)\"|(?P<v11>[^\s'\"-][^\s'\"]*))"
          # openssl -passin/-passout pass:X; keytool -storepass X.
          r"|(?<![A-Za-z0-9])pass:(?P<v12>[^\s'\"]+)"
@@ -1187,7 +1187,7 @@ RULES: tuple[Rule, ...] = (
          r"|passin|passout|password|passwd)\s+(?!(?:pass|env|file|fd):|stdin\b)"
          r"(?:'(?P<v13>[^'\n]+)'|\"(?P<v14>[^\"\n]+)\"|(?P<v15>[^\s'\"]+))"
          # gh secret set NAME --body X; aws configure set aws_secret_access_key X.
-         r"|\bsecret\s+set\b[^\n|;&]*?\s(?:--body|-b)[ =]?"
+         r"|\bsecret\s+set\b[^\n|;&]{0,400}?\s(?:--body|-b)[ =]?"
          r"(?:'(?P<v16>[^'\n]+)'|\"(?P<v17>[^\"\n]+)\"|(?P<v18>[^\s'\"]+))"
          r"|\bconfigure\s+set\s+[\w.\-]*(?:secret|token|password|key)[\w.\-]*\s+"
          r"(?:'(?P<v27>[^'\n]+)'|\"(?P<v28>(?!\$[\w{(])[^\"\n]+)\"|(?P<v19>[^\s'\"]+))"
