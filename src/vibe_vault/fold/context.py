@@ -511,6 +511,21 @@ class Context:
     # A secret found once (`export DB_PASSWORD=...`, a .env file written) is
     # redacted wherever it comes back in the session, bare in Claude's prose
     # too. The state keeps digests of them, never the values.
+    def gated(self, raw: str) -> str:
+        """`raw` through the gate whole, what it hid learned, uncounted: a text
+        whose lines are taken and cut after it (an error's first lines, a `!`
+        command's outcome), so a form of many lines is read as one; the lines
+        kept are counted when they pass `text` or `line`. A `<private>` span
+        is hidden whole first, as `cleaned` hides it."""
+        raw, private = tx.hide_private(raw)
+        if private:
+            self.learn(private, PRIVATE_WORD)
+        found: list[str] = []
+        out, _ = self.redactor.redact(raw, found)
+        if found:
+            self.learn(found)
+        return out
+
     def learn(self, secrets: list[str], piece: int = 16) -> None:
         """Remember secrets (and their words of `piece` characters or more)."""
         learned = self.facts.learned

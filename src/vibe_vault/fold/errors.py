@@ -115,11 +115,11 @@ def error_text(ctx: Context, text: str, headed: bool = False) -> Redacted:
     # Its lines taken after the gate, as the text after it is cut: a form of
     # many lines (a key's body, a list of 64 bytes, a JWT cut at its dots) of
     # which only the first few are shown would pass it in part.
-    head = _lines(_gated(ctx, tx.cut(text, ERROR_CHARS * 4)))
+    head = _lines(ctx.gated(tx.cut(text, ERROR_CHARS * 4)))
     at = 0 if headed else headline(head)
     if not headed and not _is_error(head[at:at + 1]):
         end = text[-ERROR_CHARS * 4:]
-        tail = _lines(_gated(ctx, end), cut_first=len(end) < len(text))
+        tail = _lines(ctx.gated(end), cut_first=len(end) < len(text))
         found = next((i for i, line in enumerate(tail) if _is_error([line])), None)
         if found is not None:
             head, at = tail, found
@@ -128,16 +128,6 @@ def error_text(ctx: Context, text: str, headed: bool = False) -> Redacted:
     ctx.facts.redactions += sum(line.count("[REDACTED:") for line in lines)
     # Cut after the gate: a token cut in two first would pass it in part.
     return ctx.text("\n".join(lines), ERROR_CHARS)
-
-
-def _gated(ctx: Context, text: str) -> str:
-    """`text` through the gate, what it hid learned (kept out of the
-    session's other texts, as a shown line's secrets are)."""
-    found: list[str] = []
-    out, _ = ctx.redactor.redact(text, found)
-    if found:
-        ctx.learn(found)
-    return out
 
 
 def _lines(text: str, cut_first: bool | None = None) -> list[str]:

@@ -343,8 +343,9 @@ def user_shell_output(ctx: Context, text: str) -> None:
     stderr = tx.strip_ansi(tx.cut(err_m.group(1), 1 << 20)) if err_m else ""
     # (through the gate as printed, its lines whole, before its first line is
     # taken and cut: a form cut or collapsed first, a key's lines, a list of
-    # 64 bytes, an S3 URL's token, is no longer read as one)
-    stdout, stderr = (str(ctx.text(tx.cut(o, GATED_OUTPUT_CHARS))) if o else ""
+    # 64 bytes, an S3 URL's token, is no longer read as one; counted in the
+    # line shown, as an error's lines are, not in the 16 kB read)
+    stdout, stderr = (ctx.gated(tx.cut(o, GATED_OUTPUT_CHARS)) if o else ""
                       for o in (stdout, stderr))
     t.detail = ctx.line(shell_outcome(stdout, stderr), OUTCOME_CHARS) or Redacted("no output")
 
