@@ -234,13 +234,15 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None
     if call.name in _ASKS_THE_USER:
         ctx.user_waited = True  # the pause before its result was the user's to answer
-    headed = False
+    printed_error = False
     if not is_error and call.name == POWERSHELL:
+        # PowerShell carries on after an error record it prints, and Claude Code
+        # then marks no error: the call ran, it did not fail (a syntax check
+        # printing `InvalidOperation: …` then `parse OK` proved nothing either
+        # way). Not "ok" either: the record is told, not listed under Errors.
         printed = (result.stdout if result is not None and result.stdout else "") or \
             _result_text(decode_raw(block.content))
-        record = commands.powershell_error(str(printed))
-        if record:
-            is_error, text, headed = True, record, True  # it printed an error record: not "ok"
+        printed_error = bool(commands.powershell_error(str(printed)))
     if commands.waited_for_permission(ctx, call, ms):
         ctx.user_waited = True  # not Claude's work (fold.active)
     if call.name in SHELLS:  # not a wait for the user's permission, as far as can be told
@@ -257,10 +259,11 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         if status == NOT_RUN:
             ms = None  # (it never ran: the time is its sibling's)
         if status == "failed":
-            errors.error(ctx, call.name, text, timestamp, call.key, headed, call)
+            errors.error(ctx, call.name, text, timestamp, call.key, call=call)
     else:
         # A check piped on (`go test ./... | tail`): its output says how it ended.
-        status = commands.masked_status(call, text) if call.masked else "ok"
+        status = commands.masked_status(call, text) if call.masked else \
+            commands.PRINTED_ERROR if printed_error else "ok"
         printed = str(result.stdout or "") if result is not None else ""
         usage = commands.printed_usage(call, printed or text) if status == "ok" else ""
         if usage:

@@ -27,6 +27,9 @@ _USAGE = r"\A\s*(?:usage|Usage|USAGE)(?::| of \S+:)"
 # Asked for it: `--help`, `-h`, `-?`, `help` as a word of its own.
 _ASKS_HELP = r"(?:^|\s)(?:--help|-h|-\?|-help|--usage|help)(?=\s|$|[;&|)])"
 USAGE = "usage"  # a command's status: it printed its usage text, not asked for
+# A command's status: it ran and its tool marked no error, but it printed an
+# error record (PowerShell carries on after one): neither "ok" nor "failed".
+PRINTED_ERROR = "printed error"
 # The status a line printed of the command before (`…; echo "exit: $?"`), as
 # its last line: `exit: 2`, `Exit code: 129`, `rc=1`.
 _ECHOED_STATUS = (r"(?im)^\s*(?:(?:exit(?: code| status)?|rc|status|code)\s*[:=]?\s*)?"
@@ -358,7 +361,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     if call.shell_files:
         # (what the line's status says ran: a check piped on that failed,
         # or a usage text, does not undo the line's other commands)
-        line = "ok" if outcome.exit_ok and status in ("failed", "unknown", USAGE) else status
+        line = "ok" if outcome.exit_ok and status in ("failed", "unknown", USAGE,
+                                                        PRINTED_ERROR) else status
         files.on_shell_result(ctx, call, line, printed)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)

@@ -76,6 +76,8 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
         return "started in the background"  # (Open threads says whether it still runs)
     if status == "usage":  # (fold.commands.USAGE)
         return "printed its usage (the arguments were not taken)"
+    if status == "printed error":  # (fold.commands.PRINTED_ERROR)
+        return "ran, but printed an error (the tool marked no failure)"
     return status or "no result yet"
 
 
