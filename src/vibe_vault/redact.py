@@ -861,7 +861,7 @@ class _Replacer:
                     return True  # `password: user_password`
                 elif self._a_word_saying_what_it_is(match, secret, colon=True):
                     return True  # `password: required`, not `my password: hunter2`
-            name = match.string[match.start():match.start("sep")].lower()
+            name = match.string[match.start():_name_end(match)].lower()
             text = self.original if self.original is not None else match.string
             before = text[match.start() - 1:match.start()]
             if sep.strip() == ":" and text[match.start():match.start("sep")] == "PASS" \
@@ -901,7 +901,7 @@ class _Replacer:
         """Whether the name given a value names something about a secret, not
         the secret: `secret_name`, `private_key_path`, `tokenType`, `API_KEY_ID`."""
         text = self.original if self.original is not None else match.string
-        name = text[match.start():match.start("sep")].rstrip("\"' \t")
+        name = text[match.start():_name_end(match)].rstrip("\"' \t")
         return bool(rx(_ABOUT_A_SECRET).search(name))
 
     def _sent_as_password(self, match: re.Match[str], secret: str) -> bool:
@@ -993,6 +993,8 @@ class _Replacer:
     def skips(self, secret: str) -> bool:
         if self.kind == "encoded-token":
             return not _decodes_to_a_secret(secret)
+        if self.kind == "encoded-password":
+            return not _decodes_to_user_password(secret)
         if self.kind in _MIXED and not (
                 any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)):
             return True
@@ -1021,6 +1023,13 @@ class _Replacer:
         return whole[: start - base] + hidden + whole[end - base :]
 
 
+def _name_end(match: re.Match[str]) -> int:
+    """Where a secret-assignment's name ends: before its type (`API_KEY: str
+    = …`) or its separator."""
+    typed = match.groupdict().get("typed")
+    return match.start("typed") if typed else match.start("sep")
+
+
 def _hidden(secret: str, marker: str) -> tuple[str, str]:
     """What a value found is replaced by, and what of it is learned as a
     secret. A value holding a token another rule hid (`tgoqwpwqlxoxa-…`: a
@@ -1044,6 +1053,25 @@ def _decodes_to_a_secret(encoded: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return DEFAULT.redact(raw.decode("utf-8", "replace"))[1] > 0
+
+
+def _decodes_to_user_password(encoded: str) -> bool:
+    """Whether base64 decodes to `user:password`, the password no
+    placeholder, word or number (`admin:password`, `bob:secret` are examples)."""
+    import base64
+    import binascii
+
+    try:
+        raw = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    plain = raw.decode("ascii", "replace")
+    user, colon, password = plain.partition(":")
+    if not colon or not rx(r"[\w.@+\-]{1,64}\Z").match(user) \
+            or not rx(r"[\x21-\x7e]{4,200}\Z").match(password):
+        return False
+    return not (rx(_NOT_A_QUOTED_SECRET).match(password) or reads_as_word(password)
+                or rx(_NUMBER).match(password))
 
 
 # Token prefixes too common in words and names to stand for a token glued

@@ -196,6 +196,14 @@ FORMS: tuple[Form, ...] = (
      "$ op read op://x/y/password\n[ERROR] could not read secret\n$ pass show a\nError: a is "
      "not in the password store.", WORD, ""),
     # Maven's master password (settings-security.xml).
+    # A key file whose first line says what it is (minisign's, signify's
+    # `untrusted comment: … secret key`): its base64 line after it.
+    ("private-key", ("secret key",),
+     r"(?i)untrusted comment:[^\n]{0,200}?secret key[^\n]{0,100}?(?:\r?\n[ \t>]*|[ \t]+)"
+     r"(?P<v>[A-Za-z0-9+/]{40,}={0,2})",
+     ("untrusted comment: minisign encrypted secret key\n⟦RWRTY0Iy«b150»⟧",
+      "untrusted comment: signify secret key\n⟦RWRCSwAAA«b90»=⟧"),
+     "untrusted comment: minisign public key E7620F1842B4E81F\nRWQf6LRCGA9i«b44»", WORD, ""),
     ("maven-master", ("<master>",),
      # (its close not asked for: a path's part may end before it)
      r"<master>[ \t\r\n]*(?P<v>\{[^}<\n]{8,}\}|[^<\s]{8,})",

@@ -43,14 +43,17 @@ class _Names:
 # --- 1. Calls whose Nth argument is a secret ---------------------------------------------
 
 # An argument before the secret: a literal, a number, a name (`$conn`, `self.host`,
-# `Context.X`, `&cfg`), a call without arguments.
-_ARG = (r"(?:[rbu]{0,2}'[^'\n]*'|[rbu]{0,2}\"[^\"\n]*\"|[\w$.&*:\[\]\->]+(?:\(\))?)")
+# `Context.X`, `&cfg`), a call without arguments, an object literal on one line.
+_ARG = (r"(?:(?:[rbu]{0,2}'[^'\n]*'|[rbu]{0,2}\"[^\"\n]*\")(?:\.\w{1,20}\(\))?"
+        r"|[\w$.&*:\[\]\->]+(?:\(\))?"
+        r"|\{[^{}\n]{0,200}\})")  # (or an object's literal: `jwt.sign({ id: u.id }, …)`)
 
 
 # What ends a literal: its quote, then a `,` or `)` (or Java's
 # `.toCharArray()`, `.encode()`); or the text's end, where a text was cut
 # (a subagent's description, a title), an ellipsis after it or not.
-_ENDS = r"(?:{q}(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes)\())|…?\Z)"
+_ENDS = (r"(?:{q}(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes|to_owned|to_string|into"
+         r"|as_bytes)\())|…?\Z)")
 
 
 def _literal(names: _Names, judge: str) -> str:
@@ -102,6 +105,22 @@ CALLS: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("drivermanager.getconnection", (2,), "vl"),
     ("passwordauthentication usernamepasswordcredentials networkcredential "
      "basicawscredentials awsbasiccredentials.create", (1,), "vl"),
+    # A call whose name says it logs in, authenticates or makes a credential,
+    # its password after the user (MailKit, lettre, JavaMail's static send,
+    # the Mongo shell and Java driver, gomail, Ruby's Net::SMTP and PG,
+    # python-jenkins)
+    ("authenticate credentials::new changeuserpassword", (1,), "vl"),
+    ("jenkins.jenkins transport.send createcredential mongocredential.createcredential "
+     "createscramsha1credential createscramsha256credential createplaincredential", (2,), "vl"),
+    ("newdialer gomail.newdialer mail.newdialer", (3,), "vl"),
+    ("net::smtp.start", (4,), "vl"),
+    ("pg.connect pg::connection.new pg::connection.open", (6,), "vl"),
+    # A key that signs or encrypts, given as a literal (HMAC, JWT, Fernet);
+    # a client's token or secret key by its place (MinIO, python-gitlab)
+    ("hmac.new fernet", (0,), "vl"),
+    ("createhmac crypto.createhmac jwt.sign jwt.encode", (1,), "vl"),
+    ("gitlab.gitlab", (1,), "vk"),
+    ("minio", (2,), "vk"),
 )
 
 
@@ -117,7 +136,7 @@ def _callee(names: str) -> str:
 # triggers already, and each new one is a search of every text (see
 # redact._word_tree), so callees share them.
 _CALL_WORDS = ("pass", "login", "auth", "mysql", "token", "credential", "ldap", "conn", "ftp",
-               "crypt", "redis", "bind_s", "simple_bind")
+               "crypt", "redis", "bind_s", "simple_bind", "hmac", "jwt", "dialer")
 
 
 def _trigger(callee: str) -> str:
@@ -137,11 +156,13 @@ def _call_rules() -> tuple[RuleData, ...]:
         rules.append((CALL, tuple(sorted({_trigger(c) for c in callees})), pattern, (), ""))
     # Any other `connect(host, user, password…)` (a port after the host:
     # `connect(host, 22, user, password)`, paramiko and javax.mail's); not
-    # Oracle's and DB2's (user, password, dsn: above).
+    # Oracle's and DB2's (user, password, dsn: above), nor Ruby PG's (its
+    # password seventh: above).
     names = _Names()
     rules.append((CALL, ("conn",),
                   r"(?i)\((?<=connect\()(?<![a-z0-9_]connect\()(?<!oracle\.connect\()(?<!oracledb\.connect\()"
-                  r"(?<!ibm_db\.connect\()\s*" + _ARG + r"\s*,\s*(?:(?!\d+\s*,)" + _ARG
+                  r"(?<!ibm_db\.connect\()(?<!pg\.connect\()\s*" + _ARG
+                  + r"\s*,\s*(?:(?!\d+\s*,)" + _ARG
                   + r"|\d+\s*,\s*" + _ARG + r")\s*,\s*" + _literal(names, "vl"),
                   ("conn = pymysql.connect('db.example.io', 'root', '⟦«a16»⟧', 'app')",
                    "ssh.connect('10.0.0.5', 22, 'deploy', '⟦«a14»⟧')",
@@ -157,6 +178,37 @@ def _call_rules() -> tuple[RuleData, ...]:
                   ("client = Client('AC«h32»', '⟦«h32»⟧')",
                    "const client = new Client(\"AC«h32»\", \"⟦«h32»⟧\");"),
                   "client = Client(account_sid, auth_token); Client('AC' + sid, token)"))
+    # Any LDAP client's bind(dn, password): a distinguished name first (Go's
+    # ldap `l.Bind`, Java's, .NET's).
+    names = _Names()
+    rules.append((CALL, ("bind(",),
+                  r"(?i)\((?<=bind\()\s*[\"'](?:cn|uid|ou|dc|o|mail|samaccountname)=[^\"'\n]{0,200}"
+                  r"[\"']\s*,\s*" + _literal(names, "vl"),
+                  ('err = l.Bind("cn=admin,dc=example,dc=io", "⟦«a16»⟧")',),
+                  'l.Bind("cn=admin,dc=example,dc=io", password); fn.bind(this, "x")'))
+    # A literal made a Java char[] as an argument after the first (a key
+    # store's, a credential's password: `ks.load(in, "…".toCharArray())`).
+    names = _Names()
+    rules.append((CALL, ("tochararray",),
+                  r"(?i),\s*\"(?P<" + names("vl") + r">[^\"\n…]{1,200})\"\.tochararray\(\)",
+                  ('ks.load(new FileInputStream("k.jks"), "⟦«a16»⟧".toCharArray());',),
+                  'ks.load(in, password.toCharArray()); for (char c : "aeiou".toCharArray())'))
+    # What a script types after a password's prompt (pexpect's sendline,
+    # telnetlib's write) within 300 characters after `expect('Password:')`.
+    names = _Names()
+    # (it begins with its `(`, the call's name looked back for: the engine
+    # skips ahead to a literal)
+    rules.append((CALL, ("read_until", "sendline", "expect(", "expect_exact(", "waitfor(",
+                         "wait_for("),
+                  r"(?i)\((?:(?<=expect\()|(?<=expect_exact\()|(?<=read_until\()|(?<=waitfor\()"
+                  r"|(?<=wait_for\())\s*[rbu]{0,2}[\"']"
+                  r"[^\"'\n]{0,40}(?:password|passphrase|passwort|pass code)[^\"'\n]{0,40}[\"']"
+                  r"[\s\S]{0,300}?\.(?:sendline|send|write)\(\s*"
+                  + r"[rbu]{0,2}(?:'(?P<" + names("vl") + r">[^'\n\\…]{1,200})(?:\\[rn])*'"
+                  r"|\"(?P<" + names("vl") + r">[^\"\n\\…]{1,200})(?:\\[rn])*\")",
+                  ("child.expect('Password:')\nchild.sendline('⟦«a16»⟧')",
+                   'tn.read_until(b"Password: ")\ntn.write(b"⟦«a16»⟧\\n")'),
+                  "child.expect('Password:')\nchild.sendline(password)"))
     samples = {
         "login(": ("server.login('bob@example.com', '⟦«a16»⟧')",
                    'imap.login("me@example.org", "⟦«a12»⟧")'),

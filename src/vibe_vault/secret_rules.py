@@ -323,9 +323,13 @@ def _cli_rule() -> Rule:
 SQL_PASSWORD = Rule(
     "sql-password", ("identified", "password"),
     r"(?i)\b(?:user|role|login)\b[^\n;]{0,200}?\b(?<![\-_.])(?:password|identified\s+(?:with\s+\S+\s+)?by)"
-    r"\s+(?:'(?P<v>(?!\$[\w{(])[^'\n]+)'|\"(?P<v2>(?!\$[\w{(])[^\"\n]+)\")",
+    r"\s+(?:'(?P<v>(?!\$[\w{(])[^'\n]+)'|\"(?P<v2>(?!\$[\w{(])[^\"\n]+)\")"
+    # MySQL's `SET PASSWORD [FOR 'app'@'%'] = 'X'` (or `= PASSWORD('X')`)
+    r"|\bset\s+password\b(?:\s+for\s+[^\n=;]{1,200}?)?\s*=\s*(?:password\(\s*)?"
+    r"(?:'(?P<v3>(?!\$[\w{(])[^'\n]+)'|\"(?P<v4>(?!\$[\w{(])[^\"\n]+)\")",
     ("psql -c \"ALTER USER app WITH PASSWORD '⟦«a16»⟧'\"",
-     "mysql -e \"CREATE USER 'a'@'%' IDENTIFIED BY '⟦«a16»⟧'\""),
+     "mysql -e \"CREATE USER 'a'@'%' IDENTIFIED BY '⟦«a16»⟧'\"",
+     "SET PASSWORD FOR 'app'@'%' = '⟦«a16»⟧';"),
     "psql -c 'select 1' -c 'ALTER USER app WITH LOGIN'")
 
 # A secret put in the environment by code: `os.environ['API_KEY'] = '…'`. A
@@ -476,10 +480,11 @@ def _structured_rules() -> tuple[Rule, ...]:
              ("git config --global github.token ⟦«a16»⟧", "git config hub.oauthtoken '⟦«a20»⟧'"),
              "git config --global --unset github.token; git config --get github.token"),
         rule(("auth=", "auth =", "auth(", "auth ("),
-             r"(?:\bauth\s*=\s*\(|auth\s*\()\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.]+)\s*,\s*"
+             r"(?:auth\s*=\s*\(|auth\s*\()\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.]+)\s*,\s*"
              + quoted(auth) + r"\s*\)",
              ("requests.get(url, auth=('admin', '⟦«a14»⟧'))",
-              'HTTPBasicAuth("admin", "⟦«a14»⟧")'),
+              'HTTPBasicAuth("admin", "⟦«a14»⟧")',
+              "Elasticsearch('https://es:9200', basic_auth=('elastic', '⟦«a16»⟧'))"),
              "requests.get(url, auth=('admin', password)); auth=(user, pw)"),
     )
 
@@ -1244,7 +1249,11 @@ RULES: tuple[Rule, ...] = (
         ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth", "salt"),
         # Anchored on the keyword (not on the start of the name) so the engine
         # does not backtrack from every position; a longer name still matches.
-        r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]*[\"']?(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
+        # A typed constant (`API_KEY: str = "…"`, Rust's `: &str`, TypeScript's
+        # `: string`) gives its type before the `=`.
+        r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]*[\"']?"
+        r"(?P<typed>[ \t]*:[ \t]*&?(?:'static[ \t]+)?(?:str|string|bytes)(?=[ \t]*=))?"
+        r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
         # A quoted value may hold spaces (a passphrase); a bare one ends at one,
         # and never starts with a colon: `test_auth.py::test_auth` is a pytest
         # test's id, `Token::new` a path, not a name given a value.
@@ -1252,7 +1261,8 @@ RULES: tuple[Rule, ...] = (
         # block (`password: |`, the value on the next line, indented); a shell
         # may quote it ANSI-C's way (`$'…'`).
         r"(?:&[\w\-]+[ \t]+)?"
-        r"(?:\"(?P<v>[^\"\n]{4,200})\"|\$?'(?P<v2>[^'\n]{4,200})'"
+        # (Python's bytes, `b'…'`, a literal too)
+        r"(?:b?\"(?P<v>[^\"\n]{4,200})\"|[$b]?'(?P<v2>[^'\n]{4,200})'"
         # (the block's indent may be gone: a tool's output is shown with its
         # lines' leading spaces taken off)
         r"|[|>][-+]?[ \t]*\r?\n[ \t]*(?P<v4>\S[^\n]{3,199}?)(?=[ \t]*(?:\r?\n|$))"
@@ -1265,7 +1275,9 @@ RULES: tuple[Rule, ...] = (
          "export PGPASSWORD=⟦«a5»⟧", 'auths: {{"https://index.docker.io/v1/": '
          '{{"auth": "⟦«b32»⟧"}}}}', "db_pass = '⟦«a10»⟧'",
          '[default]\ntoken = "⟦«a30»⟧"', "  DB_PASS: ⟦«b24»⟧",
-         "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧"),
+         "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧", 'API_KEY: str = "⟦«a32»⟧"',
+         'const API_KEY: &str = "⟦«a32»⟧";', 'const apiKey: string = "⟦«a32»⟧";',
+         "creds = {{'user': b'app', 'password': b'⟦«a16»⟧'}}", "zf.extractall(pwd=b'⟦«a16»⟧')"),
         "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x"),
     TAB_RULE,
     # Sumo Logic's access id: `su` and 12 letters and digits (no digit needed).
@@ -1290,6 +1302,16 @@ RULES: tuple[Rule, ...] = (
          ("echo ⟦Z2hwX0V4YW1wbGUwVG9rZW4xTm90MkEzUmVhbDRTZWNyZXQ1WHl6dw==⟧ | base64 -d",
           "SLACK=$(echo '⟦eG94Yi0xMjM0NTY3ODkwLUV4YW1wbGUwVG9rZW4xTm90MkEzUmVhbA==⟧' | base64 -d)"),
          "echo Z2hwX2V4YW1wbGU= | base64 -d", SHAPED),
+    # A `user:password` base64-encoded (an Authorization header's value set
+    # by a proxy's config, `nginx: proxy_set_header Authorization "Basic …"`,
+    # or given in prose, `creds (base64 of user:pass): …`): a run whose
+    # decoding is such a pair with a password no placeholder (redact judges).
+    Rule("encoded-password", ("base64", "basic", "b64", "creds", "credential"),
+         B + r"(?P<v>[A-Za-z0-9+/]{12,300}={0,2})(?![A-Za-z0-9+/=])",
+         ("proxy_set_header Authorization \"Basic ⟦Ym9iOk1kNVBDVVp2UElzSEta⟧\";",
+          "creds (base64 of user:pass): ⟦Ym9iOlR4RjRaODhRekt5MDhHZzY=⟧"),
+         "basic auth, as in the docs: Basic YWRtaW46Y2hhbmdlbWU= (admin and changeme); "
+         "base64 of hello world: aGVsbG8gd29ybGQ=; basic: dXNlcjpwYXNzd29yZA=="),
     # A JWT base64-encoded once more (`ZXlK` is `eyJ` so encoded), wrapped or not.
     Rule("jwt", ("zxlk",), B + r"ZXlK[A-Za-z0-9/\\_+\-\r\n]{40,}={0,2}",
          ("token ⟦ZXlKaGJHY2lPaU«a20»\n«a30»⟧",), "ZXlK is eyJ in base64"),

@@ -1,0 +1,236 @@
+"""Secret forms an attacker found passing the gate (attack 24, section 2), by
+class: a literal given by its place to a call whose name says it logs in,
+authenticates, makes a credential or signs (`client.Authenticate(u, X)`,
+`jwt.sign(p, X)`, `Fernet(b'X')`), a typed constant named for a secret
+(`API_KEY: str = "X"`, `const API_KEY: &str = "X";`), a bytes literal after a
+secret's name (`pwd=b'X'`), what a script types after a password's prompt,
+a `user:password` base64-encoded, a signing tool's secret key file.
+
+Generated: each class's spellings (callees, arguments before, quotes, names,
+languages) x values drawn at random x surroundings. Oracle: no run of 6
+characters of the value (which the test drew) is left in what the gate
+returns, nor in the note and the state folded from a session that says it in
+each place a transcript holds text; one case end to end through `vv`. And the
+same spellings with a variable, a lookup or a placeholder where the value was
+are left whole.
+"""
+
+from __future__ import annotations
+
+import base64
+import string
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import test_shell_secrets as shell
+from conftest import Env, examples, in_process
+from test_secret_forms import PLACES, _entries, _fold
+from test_secret_forms_more import CONTROL, drawn, leaked
+from vibe_vault.redact import DEFAULT
+
+_ALNUM = string.ascii_letters + string.digits
+# A password's value: letters and digits, or with the punctuation people use.
+PASSWORDS = st.one_of(drawn(_ALNUM, 10, 32), drawn(_ALNUM + "!#%^*_-.@", 10, 24))
+KEYS = drawn(_ALNUM, 20, 48)
+
+BEFORE = st.sampled_from(["", "use this:\n", "```python\n", "> ", "    ", "fix: "])
+AFTER = st.sampled_from(["", "\n", "\n```", " # TODO move to env", "\nthen run it"])
+
+# (callee as written, how many arguments before the secret, the value's kind)
+CALLEES = (
+    ("client.Authenticate", 1, "p"), ("smtp.Authenticate", 1, "p"),
+    ("Credentials::new", 1, "p"), ("db.changeUserPassword", 1, "p"),
+    ("MongoCredential.createCredential", 2, "p"),
+    ("MongoCredential.createScramSha256Credential", 2, "p"),
+    ("Transport.send", 2, "p"), ("gomail.NewDialer", 3, "p"), ("mail.NewDialer", 3, "p"),
+    ("Net::SMTP.start", 4, "p"), ("PG.connect", 6, "p"), ("PG::Connection.new", 6, "p"),
+    ("jenkins.Jenkins", 2, "p"), ("hmac.new", 0, "p"), ("Fernet", 0, "k"),
+    ("crypto.createHmac", 1, "p"), ("createHmac", 1, "p"), ("jwt.sign", 1, "p"),
+    ("jwt.encode", 1, "p"), ("gitlab.Gitlab", 1, "k"), ("Minio", 2, "k"),
+)
+# Arguments before the secret: literals, names, numbers, calls, objects.
+ARGS = st.sampled_from(["'smtp.example.io'", '"bob@example.io"', "587", "user", "cfg.host",
+                        "payload", "{ id: user.id }", "'sha256'", "nil", '"app".to_owned()',
+                        "message", "b'app'"])
+# What may follow the secret in the call.
+TAILS = st.sampled_from([")", ", :plain)", ", algorithm='HS256')", ", { expiresIn: '1h' })",
+                         ".to_owned())", ".encode())", ", hashlib.sha256)"])
+
+
+@st.composite
+def call(draw: st.DrawFn, value: str | None = None) -> tuple[str, str]:
+    callee, before, kind = draw(st.sampled_from(CALLEES))
+    v = value if value is not None else draw(KEYS if kind == "k" else PASSWORDS)
+    q = draw(st.sampled_from(["'", '"']))
+    prefix = draw(st.sampled_from(["", "b"])) if q == "'" else ""
+    args = [draw(ARGS) for _ in range(before)]
+    sep = draw(st.sampled_from([", ", ",", " , "]))
+    literal = v if value is not None else f"{prefix}{q}{v}{q}"  # (no value: as it is written)
+    text = f"{callee}(" + "".join(a + sep for a in args) + literal + draw(TAILS)
+    lhs = draw(st.sampled_from(["", "x = ", "let c = ", "const t = ", "err := "]))
+    return draw(BEFORE) + lhs + text + draw(AFTER), v
+
+
+NAMES = ("API_KEY", "apiKey", "DB_PASSWORD", "dbPassword", "CLIENT_SECRET", "clientSecret",
+         "AUTH_TOKEN", "authToken", "STRIPE_SECRET_KEY", "access_key", "SMTP_PASS")
+
+
+@st.composite
+def typed_constant(draw: st.DrawFn) -> tuple[str, str]:
+    name, v = draw(st.sampled_from(NAMES)), draw(KEYS)
+    form = draw(st.sampled_from([
+        '{n}: str = "{v}"', "{n}: str = '{v}'", "{n}: bytes = b'{v}'",
+        'const {n}: &str = "{v}";', "static {n}: &'static str = \"{v}\";",
+        'pub const {n}: &str = "{v}";', 'const {n}: string = "{v}";',
+        "export const {n}: string = '{v}';", 'let {n}: string = "{v}";',
+        'private readonly {n}: string = "{v}";']))
+    return draw(BEFORE) + form.format(n=name, v=v) + draw(AFTER), v
+
+
+@st.composite
+def bytes_literal(draw: st.DrawFn) -> tuple[str, str]:
+    v = draw(PASSWORDS)
+    q = draw(st.sampled_from(["'", '"']))
+    form = draw(st.sampled_from([
+        "creds = {{'user': b'app', '{n}': b{q}{v}{q}}}", "zf.extractall(path='out', pwd=b{q}{v}{q})",
+        "zf.extract(name, pwd=b{q}{v}{q})", "connect({n}=b{q}{v}{q})", "{n} = b{q}{v}{q}"]))
+    name = draw(st.sampled_from(["password", "passwd", "secret", "db_password", "token"]))
+    return draw(BEFORE) + form.format(n=name, q=q, v=v) + draw(AFTER), v
+
+
+@st.composite
+def after_prompt(draw: st.DrawFn) -> tuple[str, str]:
+    """What a script types after a password's prompt (pexpect, telnetlib)."""
+    v = draw(PASSWORDS.filter(lambda s: "\\" not in s))
+    prompt = draw(st.sampled_from(["Password:", "Password: ", "password for bob:",
+                                   "Enter passphrase", "[sudo] password"]))
+    wait = draw(st.sampled_from(["child.expect('{p}')", 'tn.read_until(b"{p}")',
+                                 "p.expect_exact('{p}')", "conn.expect(r'{p}')"]))
+    send = draw(st.sampled_from(["child.sendline('{v}')", 'tn.write(b"{v}\\n")',
+                                 "p.sendline('{v}\\r')", 'conn.sendline("{v}")']))
+    between = draw(st.sampled_from(["\n", "\ntime.sleep(1)\n", "  # wait\n"]))
+    return (draw(BEFORE) + wait.format(p=prompt) + between + send.format(v=v)
+            + draw(AFTER)), v
+
+
+@st.composite
+def encoded_pair(draw: st.DrawFn) -> tuple[str, str]:
+    """`user:password` in base64: an nginx header, a note in prose."""
+    v = draw(PASSWORDS)
+    user = draw(st.sampled_from(["bob", "admin", "deploy@example.io", "svc_ci"]))
+    encoded = base64.b64encode(f"{user}:{v}".encode()).decode()
+    form = draw(st.sampled_from([
+        'proxy_set_header Authorization "Basic {e}";', "creds (base64 of user:pass): {e}",
+        "the basic auth value is {e}", "B64 creds: `{e}`", "credentials, base64: {e}"]))
+    # (the value's runs are in no text but the encoded one: the oracle is
+    # the encoded run, which holds the value's bytes)
+    return draw(BEFORE) + form.format(e=encoded) + draw(AFTER), encoded.rstrip("=")
+
+
+@st.composite
+def signing_key_file(draw: st.DrawFn) -> tuple[str, str]:
+    body = draw(drawn(string.ascii_letters + string.digits + "+/", 100, 160))
+    head = draw(st.sampled_from(["minisign encrypted secret key", "signify secret key",
+                                 "minisign secret key"]))
+    return (draw(BEFORE) + f"untrusted comment: {head}\n" + "RWRTY0Iy" + body
+            + draw(AFTER)), body
+
+
+CODE = st.one_of(call(), typed_constant(), bytes_literal(), after_prompt(), encoded_pair(),
+                 signing_key_file())
+
+
+def _check_gate(case: tuple[str, str]) -> None:
+    text, v = case
+    out, n = DEFAULT.redact(text)
+    control = DEFAULT.redact(text.replace(v, CONTROL))[0]
+    assert n >= 1 and not leaked(out, control, v), (text, out)
+
+
+@settings(max_examples=examples(300, 3000), deadline=None)
+@given(CODE)
+def test_the_gate_hides_a_secret_given_in_code(case: tuple[str, str]) -> None:
+    _check_gate(case)
+
+
+WHERE = st.lists(st.sampled_from(PLACES), min_size=1, max_size=3, unique=True)
+
+
+@settings(max_examples=examples(25, 250), deadline=None)
+@given(CODE, WHERE)
+def test_folded_a_secret_given_in_code_is_in_no_note_or_state(case: tuple[str, str],
+                                                               where: list[str]) -> None:
+    text, v = case
+    note, state = _fold(text, where, v)
+    control_note, control_state = _fold(text.replace(v, CONTROL), where, CONTROL)
+    assert not leaked(note, control_note, v), (text, where)
+    assert not leaked(state, control_state, v), (text, where)
+
+
+# -- what is left whole --------------------------------------------------------------------
+
+# Where code gives no literal, or a placeholder.
+NO_SECRET = st.sampled_from(["password", "os.environ['SMTP_PASSWORD']", "cfg.secret",
+                             "process.env.JWT_SECRET", "getenv(\"PW\")", "'changeme'",
+                             "'${SMTP_PASSWORD}'", "'<password>'", "\"{{ password }}\"",
+                             "'your-password-here'", "''"])
+
+
+@st.composite
+def call_without_a_literal(draw: st.DrawFn) -> str:
+    return draw(call(value=draw(NO_SECRET)))[0]
+
+
+@st.composite
+def named_about_a_secret(draw: st.DrawFn) -> str:
+    """A constant about a secret (its length, its name, its path), typed."""
+    name = draw(st.sampled_from(["PASSWORD_LENGTH", "password_min_length", "API_KEY_HEADER",
+                                 "tokenType", "SECRET_NAME", "api_key_path"]))
+    value = draw(st.sampled_from(['12', '"X-Api-Key"', '"Bearer"', '"db-credentials"',
+                                  '"~/.config/key"', 'os.environ["API_KEY"]']))
+    form = draw(st.sampled_from(["{n}: int = {v}", "const {n}: &str = {v};",
+                                 "const {n}: string = {v};", "{n}: str = {v}"]))
+    return form.format(n=name, v=value)
+
+
+LEFT = st.one_of(
+    call_without_a_literal(), named_about_a_secret(),
+    st.sampled_from([
+        "fn.bind(this, 'hello')", "l.Bind(\"cn=admin,dc=example,dc=io\", password)",
+        "for (char c : \"aeiou\".toCharArray())", "sig = hmac.new(key, msg, hashlib.sha256)",
+        "child.expect('Password:')\nchild.sendline(password)",
+        "base64 of hello world: aGVsbG8gd29ybGQ=", "base64 pair dXNlcjpwYXNzd29yZA== decoded", "basic YWRtaW46Y2hhbmdlbWU= (b64)",
+        "untrusted comment: minisign public key E7620F1842B4E81F\n"
+        "RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3",
+        "jwt.sign(payload, process.env.JWT_SECRET, { expiresIn: '1h' })",
+        "Minio('minio:9000', access_key, secret_key)", "password: Optional[str] = None",
+    ]))
+
+
+@settings(max_examples=examples(200, 1500), deadline=None)
+@given(LEFT, BEFORE, AFTER)
+def test_code_with_no_secret_in_it_is_left(text: str, before: str, after: str) -> None:
+    whole = before + text + after
+    found: list[str] = []
+    assert DEFAULT.redact(whole, found) == (whole, 0), whole
+    assert not found
+
+
+@settings(max_examples=examples(2, 6), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(CODE)
+def test_end_to_end_a_secret_in_code_is_in_no_file_search_or_show(case: tuple[str, str]) -> None:
+    text, v = case
+    here = in_process("attack24 code end to end")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = Env(Path(tmp))
+        sid = "5ec7e700-0000-4000-8000-000000000124"
+        env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(text, list(PLACES), v))),
+                 here=here)
+        assert env.notes()
+        for i in range(0, len(v) - 5, 3):
+            leaks = env.traces(v[i:i + 6], sid, here=here)
+            assert not leaks, (text, v[i:i + 6], leaks)
