@@ -4,8 +4,9 @@ after it read as done at 02:31).
 
 The oracle is the JSON of every corpus session: the times of its entries of the
 main chain (prompts, Claude's messages, tool results). Each is at most
-LATER_MINUTES after a time the story shows above it (a turn's heading, or a line
-saying how much later the work went on), and no time shown is later than the
+LATER_MINUTES after a time the story shows above it (a turn's heading, a line
+saying how much later the work went on, or a call's line saying when its result
+came), and no time shown is later than the
 entries it stands over: the times shown go forward, each the time of an entry.
 """
 
@@ -29,6 +30,9 @@ LATER_MINUTES = 30
 HEADING = re.compile(r"^### (?:(\d{4}-\d\d-\d\d) )?(\d\d:\d\d) · ")
 LATER = re.compile(r"^\*(?:\d+ days? ?)?(?:\d+ h ?)?(?:\d+ min)? ?later, at "
                    r"(?:(\d{4}-\d\d-\d\d) )?(\d\d:\d\d):\*$")
+# A call's line telling when its result came, long after it (test_story_waits).
+RESULT_CAME = re.compile(r"\(its result came [\w ]+ later, at (?:(\d{4}-\d\d-\d\d) )?"
+                         r"(\d\d:\d\d)\)$")
 SKIPPED = re.compile(r"^\*… [\d,]+ turns in between are not shown\.\*$")
 
 
@@ -50,7 +54,7 @@ def shown_times(note: str) -> list[datetime | None]:
         if SKIPPED.match(line):
             out.append(None)
             continue
-        m = HEADING.match(line) or LATER.match(line)
+        m = HEADING.match(line) or LATER.match(line) or RESULT_CAME.search(line)
         if m:
             day = m.group(1) or day
             out.append(datetime.fromisoformat(f"{day}T{m.group(2)}:00+00:00"))

@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 83
+STATE_VERSION = 84
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -146,6 +146,10 @@ class Action(Struct, array_like=True, omit_defaults=True):
     searches: int = 0
     listings: int = 0
     said: Redacted = Redacted("")  # a command's description, in Claude's words
+    # When its (last) result came, in ms after `ts`: the line's last event, from
+    # which a later gap in the story is measured (a permission prompt answered
+    # an hour later is a wait, not the run time `ms` tells).
+    done_ms: int | None = None
 
 
 USER_SHELL = "shell"  # a Turn's kind: a command the user ran themselves (`!`)

@@ -19,6 +19,7 @@ from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import NOT_RUN, Action, Pending
 from vibe_vault.text import rx
+from vibe_vault.times import epoch
 
 MAX_RECENT_TOOLS = 64
 MAX_PENDING = 256
@@ -284,6 +285,11 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         action.status = status
     if action is not None and action.kind not in _UNTIMED:
         action.ms = ms
+    started = epoch(action.ts) if action is not None and action.ts and now else None
+    if action is not None and started is not None:
+        since = now - started  # (from its first call, for a line of several)
+        if since >= 0:
+            action.done_ms = max(action.done_ms or 0, int(since * 1000))
     handler = ON_RESULT.get(call.name)
     if handler is not None:
         handler(ctx, call, action, CallEnd(status=status, text=text, result=result, ms=ms,

@@ -205,20 +205,25 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         listed = listed[:-1]  # "Interrupted … after: <it>" tells it: once is enough
     told = [(a, describe(a, state)) for a in listed]
     if any(line for _, line in told) or turn.more_actions:
-        shown = epoch(turn.ts) if turn.ts else None  # the time the reader has last seen
+        # The last thing that happened above: the prompt, then each call and
+        # its result (a line not shown happened all the same).
+        happened = epoch(turn.ts) if turn.ts else None
         for a, line in told:
             came = _action_time(a) if line else None
-            if shown is not None and came is not None and came - shown > LATER_SECONDS:
-                # Work long after the heading's time (a plan or a question
-                # answered hours later): said where it resumed, not filed
-                # under the time the turn began.
+            called = epoch(a.ts) if a.kind in ANSWERED and a.ts else None
+            if called is not None and happened is not None:
+                happened = max(happened, called)  # (told at its answer: its call came first)
+            if happened is not None and came is not None and came - happened > LATER_SECONDS:
+                # Work long after what came before it (a plan or a question
+                # answered hours later, a return to the session): said where
+                # it resumed, not filed under the time the turn began.
                 out.append(md(""))
-                out.append(md("*{} later, at {}:*", text(_span(came - shown)),
+                out.append(md("*{} later, at {}:*", text(_span(came - happened)),
                               text(_marker_time(came, turn.ts))))
                 out.append(md(""))
-                shown = came
             if line:
-                out.append(md("- {}", line))
+                out.append(md("- {}{}", line, _waited(a, state, turn.ts)))
+            happened = _last_event(a, happened)
             if a.kind == "plan" and a.detail:
                 out.extend(_plan_text(a))
             if a.kind == "agent" and line:
@@ -262,6 +267,42 @@ def _action_time(a: Action) -> float | None:
     if at is not None and a.kind in ANSWERED and a.ms and a.status:
         at += a.ms / 1000
     return at
+
+
+# A call whose result came this long after it says so on its line.
+LONG_WAIT_SECONDS = 10 * 60
+
+
+def _last_event(a: Action, last: float | None) -> float | None:
+    """The latest of `last` and an action's own times: its call, its answer,
+    its (last) result."""
+    start = epoch(a.ts) if a.ts else None
+    times = [t for t in (last, start, _action_time(a),
+                         start + a.done_ms / 1000 if start is not None and a.done_ms else None)
+             if t is not None]
+    return max(times) if times else None
+
+
+def _waited(a: Action, state: SessionState, since: str) -> Md:
+    """After a single call's line: when its result came, if that was
+    LONG_WAIT_SECONDS or more after the call and the line tells no run time
+    as long (a command that waited an hour for a permission nobody was there
+    to give). A plan's or a question's line is told at its answer; a
+    background command's result comes as it starts."""
+    if (not a.done_ms or a.done_ms < LONG_WAIT_SECONDS * 1000 or a.times > 1
+            or a.kind in ANSWERED or a.kind == "explore" or a.status == "background"
+            or not a.ts):
+        return md("")
+    told = state.durations.get(a.tool_id) if a.tool_id else None
+    if told is None and a.kind == "bash":
+        told = a.ms
+    if told is not None and told >= a.done_ms - 60_000:
+        return md("")  # (its run time, told on the line, is the wait)
+    start = epoch(a.ts)
+    if start is None:
+        return md("")
+    return md(" (its result came {} later, at {})", text(_span(a.done_ms / 1000)),
+              text(_marker_time(start + a.done_ms / 1000, since)))
 
 
 def _span(seconds: float) -> str:
