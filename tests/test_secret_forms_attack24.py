@@ -33,7 +33,9 @@ from vibe_vault.redact import DEFAULT
 
 _ALNUM = string.ascii_letters + string.digits
 # A password's value: letters and digits, or with the punctuation people use.
-PASSWORDS = st.one_of(drawn(_ALNUM, 10, 32), drawn(_ALNUM + "!#%^*_-.@", 10, 24))
+# (not `%NAME%`: a Windows variable, left as one)
+PASSWORDS = st.one_of(drawn(_ALNUM, 10, 32), drawn(_ALNUM + "!#%^*_-.@", 10, 24)).filter(
+    lambda v: not (v.startswith("%") and v.endswith("%")))
 KEYS = drawn(_ALNUM, 20, 48)
 
 BEFORE = st.sampled_from(["", "use this:\n", "```python\n", "> ", "    ", "fix: "])
@@ -170,6 +172,78 @@ def test_folded_a_secret_given_in_code_is_in_no_note_or_state(case: tuple[str, s
     assert not leaked(state, control_state, v), (text, where)
 
 
+# -- config files (attack 24, W70-W77) ----------------------------------------------------
+
+@st.composite
+def config_line(draw: st.DrawFn) -> tuple[str, str]:
+    """A device's or a daemon's config line whose place says the secret:
+    Cisco's enable/username/snmp-server/tacacs key, Postfix's sasl_passwd,
+    pppd's chap-secrets, an XML element naming a secret (CDATA or not,
+    Hibernate's <property name=…>), nginx's Basic header."""
+    v = draw(PASSWORDS.filter(lambda s: not s.startswith(("-", "."))))
+    user = draw(st.sampled_from(["admin", "bob", "svc-backup", "bob@example.io"]))
+    host = draw(st.sampled_from(["smtp.gmail.com", "mail.example.io", "relay.corp.example"]))
+    form = draw(st.sampled_from([
+        "enable secret {t}{v}", "enable password {t}{v}", "enable secret level 15 {t}{v}",
+        "username {u} privilege 15 password {t}{v}", "username {u} secret {t}{v}",
+        "tacacs-server host 10.0.0.2 key {t}{v}", "radius-server key {t}{v}",
+        "snmp-server community {v} RO", "snmp-server community {v} RW 10",
+        "[{h}]:587 {u}:{v}", "[{h}]:465 {u}:{v}", "[{h}] {u}:{v}",
+        "# client server secret IP addresses\n{u} * {v} *",
+        "# Secrets for authentication using CHAP\n# client\tserver\tsecret\tIP\n"
+        '"{u}" pptpd "{v}" *', "# client\tserver\tsecret\tIP\n{u}\t*\t{v}\t10.0.0.5",
+        "<password><![CDATA[{v}]]></password>", "<db><pass><![CDATA[{v}]]></pass></db>",
+        '<property name="hibernate.connection.password">{v}</property>',
+        "<property name='javax.persistence.jdbc.password'>{v}</property>",
+        '<property name="password" value="{v}"/>', '<entry key="db.password">{v}</entry>',
+        '<param name="apiKey"><![CDATA[{v}]]></param>']))
+    indent = draw(st.sampled_from(["", " ", "  "]))
+    t = draw(st.sampled_from(["", "0 ", "7 "]))
+    text = "\n".join(indent + line for line in form.format(
+        u=user, v=v, h=host, t=t).split("\n"))
+    return draw(BEFORE) + text + draw(AFTER), v
+
+
+@settings(max_examples=examples(300, 3000), deadline=None)
+@given(config_line())
+def test_the_gate_hides_a_secret_in_a_config_line(case: tuple[str, str]) -> None:
+    _check_gate(case)
+
+
+@settings(max_examples=examples(25, 250), deadline=None)
+@given(config_line(), WHERE)
+def test_folded_a_secret_in_a_config_line_is_in_no_note_or_state(case: tuple[str, str],
+                                                                 where: list[str]) -> None:
+    text, v = case
+    note, state = _fold(text, where, v)
+    control_note, control_state = _fold(text.replace(v, CONTROL), where, CONTROL)
+    assert not leaked(note, control_note, v), (text, where)
+    assert not leaked(state, control_state, v), (text, where)
+
+
+CONFIG_LEFT = st.sampled_from([
+    "snmp-server community public RO", "snmp-server community private RW",
+    "enable secret is stronger than enable password",
+    "username admin privilege 15", "relayhost = [smtp.gmail.com]:587",
+    "# client server secret IP\n", "a * b * c", "x * 42 *", "issues: * found 1",
+    '<property name="hibernate.connection.password">${DB_PASSWORD}</property>',
+    '<property name="password_length">12</property>',
+    '<property name="passwordEncoder" ref="encoder"/>',
+    "<password><![CDATA[${DB_PASSWORD}]]></password>",
+    '<property name="hibernate.connection.username">app</property>',
+    "- [x] docs: fixed", "[smtp.gmail.com]:587 is the relay",
+])
+
+
+@settings(max_examples=examples(100, 600), deadline=None)
+@given(CONFIG_LEFT, BEFORE, AFTER)
+def test_config_with_no_secret_in_it_is_left(text: str, before: str, after: str) -> None:
+    whole = before + text + after
+    found: list[str] = []
+    assert DEFAULT.redact(whole, found) == (whole, 0), whole
+    assert not found
+
+
 # -- what is left whole --------------------------------------------------------------------
 
 # Where code gives no literal, or a placeholder.
@@ -221,7 +295,7 @@ def test_code_with_no_secret_in_it_is_left(text: str, before: str, after: str) -
 
 @settings(max_examples=examples(2, 6), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(CODE)
+@given(st.one_of(CODE, config_line()))
 def test_end_to_end_a_secret_in_code_is_in_no_file_search_or_show(case: tuple[str, str]) -> None:
     text, v = case
     here = in_process("attack24 code end to end")

@@ -510,6 +510,53 @@ def _address_rules() -> tuple[RuleData, ...]:
     )
 
 
+# --- 4. A config line whose place says the secret -----------------------------------------
+
+def _config_line_rules() -> tuple[RuleData, ...]:
+    """Network devices' and daemons' config: the word after a keyword, a
+    column of a table, a pair after a host in brackets."""
+    table: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str, ...], str], ...] = (
+        # Cisco IOS: enable secret|password [0-9] X; username U [privilege N]
+        # password|secret [0-9] X (type 0 plain, 7 reversible, 5/8/9 a hash);
+        # tacacs-server/radius-server [host H] key [0|7] X.
+        (("enable secret", "enable password", "username", "tacacs-server", "radius-server"),
+         lambda n: r"(?i)(?<![\w\-])(?:enable[ \t]+(?:secret|password)(?:[ \t]+level[ \t]+\d+)?"
+         r"|username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?[ \t]+(?:password|secret)"
+         r"|(?:tacacs|radius)-server(?:[ \t]+host[ \t]+\S{1,100})?[ \t]+key)"
+         r"[ \t]+(?:\d[ \t]+)?" + _value(n, "vp"),
+         ("enable secret 0 ⟦«a16»⟧", "username admin privilege 15 password 0 ⟦«a16»⟧",
+          "username bob secret ⟦«a14»⟧", "tacacs-server host 10.0.0.2 key 7 ⟦«a16»⟧"),
+         "enable secret is stronger than enable password; username admin privilege 15"),
+        # Cisco: snmp-server community X [RO|RW] (not the defaults).
+        (("snmp-server",),
+         lambda n: r"(?i)snmp-server[ \t]+community[ \t]+(?!(?:public|private)\b)"
+         + _value(n, "vp"),
+         ("snmp-server community ⟦«a16»⟧ RO",),
+         "snmp-server community public RO; snmp-server community private RW"),
+        # Postfix's sasl_passwd: [host]:port user:password.
+        (("]:", "] "),
+         lambda n: r"\[[\w\-]+(?:\.[\w\-]+)+\](?::\d{1,5})?[ \t]+[^\s:\[\]]{1,100}:"
+         r"(?P<" + n("vp") + r">[^\s]{4,200})(?=\s|$)",
+         ("[smtp.gmail.com]:587 bob@gmail.com:⟦«a16»⟧", "[mail.example.io] bob:⟦«a16»⟧"),
+         "relayhost = [smtp.gmail.com]:587; see [docs.example.io] note:here and there"),
+        # pppd's chap-secrets/pap-secrets: client server secret IP, under
+        # their header (a line of `bob * X *` alone is no secret's by its
+        # shape: `issues: * x 1`).
+        (("secret",),
+         # (or all on one line, as a title flattens it)
+         lambda n: r"(?i)#[ \t]*(?:client|user(?:name)?)[ \t]+server[ \t]+secret"
+         r"(?:[ \t]+(?:ip|addresses|ip-addresses|acceptable|local|remote)){0,3}[ \t]*"
+         r"(?:(?:\r?\n[ \t]*#[^\n]{0,200})*\r?\n[ \t]*|[ \t]+)(?!#)\S{1,64}[ \t]+\S{1,100}[ \t]+"
+         + _value(n, "vp"),
+         ("# client server secret IP addresses\nbob * ⟦«a16»⟧ *",
+          '# Secrets for authentication using CHAP\n# client\tserver\tsecret\tIP\n'
+          '"bob" pptpd "⟦«a16»⟧" *'),
+         "# client server secret IP\n"),
+    )
+    return tuple((PAIR, triggers, build(_Names()), samples, look_alike)
+                 for triggers, build, samples, look_alike in table)
+
+
 def _literal_judge(secret: str, shell: bool) -> bool:
     """Whether a literal is no secret: a variable, a template, a placeholder
     word; in a command, also a path, an option, or a file or stream named
@@ -549,4 +596,5 @@ def judged(kind: str, match: re.Match[str], secret: str,
     return False
 
 
-RULES: tuple[RuleData, ...] = _call_rules() + _command_rules() + _address_rules()
+RULES: tuple[RuleData, ...] = (_call_rules() + _command_rules() + _address_rules()
+                               + _config_line_rules())

@@ -438,7 +438,7 @@ def _structured_rules() -> tuple[Rule, ...]:
     # `apiKey`): `passwordPolicy` or `tokenEndpoint` names no secret.
     ends_secret = (r"[\w:.\-]*(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd"
                    r"|(?:api|access|secret|private|auth|client|master|account)[_\-]?key)")
-    xml, add, k8s, env, git, auth = (_Values() for _ in range(6))
+    xml, add, k8s, env, git, auth, prop = (_Values() for _ in range(7))
     return (
         # A shell's ANSI-C quoting (`X_PASSWORD=$'…'`): a literal, never code.
         rule(("=$'",),
@@ -446,11 +446,29 @@ def _structured_rules() -> tuple[Rule, ...]:
              ("export DB_PASSWORD=$'⟦«a16»⟧'",), "export DB_PASSWORD=$'\\n'"),
         rule(tuple(f"{w}>" for w in ("password", "passwd", "passphrase", "secret", "token",
                                      "credential", "credentials", "pass", "pwd", "key")),
-             r"<(?P<tag>" + ends_secret + r")(?:\s[^<>]*)?>[ \t]*(?P<" + xml._name()
-             + r">[^<>\s][^<>\n]{3,199}?)[ \t]*</(?P=tag)>",
+             r"<(?P<tag>" + ends_secret + r")(?:\s[^<>]*)?>[ \t]*(?:(?P<" + xml._name()
+             + r">[^<>\s][^<>\n]{3,199}?)|<!\[cdata\[(?P<" + xml._name()
+             + r">[^\]\n]{1,200})\]\]>)[ \t]*</(?P=tag)>",
              ("<password>⟦«a14»⟧</password>", "<clientSecret>⟦«a16»⟧</clientSecret>",
-              "<server><id>x</id><username>bob</username><password>⟦«a16»⟧</password></server>"),
+              "<server><id>x</id><username>bob</username><password>⟦«a16»⟧</password></server>",
+              "<password><![CDATA[⟦«a16»⟧]]></password>"),
              "<passwordPolicy>strong</passwordPolicy><token>${TOKEN}</token>"),
+        # An element naming a secret in its name= or key= attribute, its value
+        # the element's text or its value= (Hibernate's and Spring's
+        # <property>, Java's <entry key=…>, <param>, <setting>); its close
+        # may be gone (a prompt's tags are taken off, text.strip_wrappers).
+        rule(("<property", "<entry", "<param", "<setting", "<prop ", "<parameter", "<item"),
+             r"<(?P<el>property|entry|param|setting|prop|parameter|item)\s+(?:name|key)\s*=\s*"
+             r"[\"']" + ends_secret + r"[\"'](?:\s+(?:type|scope)\s*=\s*[\"'][^\"'<>]*[\"'])*"
+             r"(?:\s*>[ \t]*(?:<!\[cdata\[(?P<" + prop._name() + r">[^\]\n]{1,200})\]\]>|(?P<"
+             + prop._name() + r">[^<>\s][^<>\n]{0,199}?))[ \t]*(?:</(?P=el)>|(?=<|\r?\n|$))"
+             r"|\s+value\s*=\s*" + quoted(prop, 1) + ")",
+             ('<property name="hibernate.connection.password">⟦«a16»⟧</property>',
+              '<entry key="db.password">⟦«a14»⟧</entry>',
+              '<property name="password" value="⟦«a16»⟧"/>'),
+             '<property name="hibernate.connection.password">${DB_PASSWORD}</property>'
+             '<property name="password_length">12</property>'
+             '<property name="passwordEncoder" ref="encoder"/>'),
         rule(("<add key",),
              r"<add\s+key\s*=\s*[\"']" + _SECRET_VAR + r"[\"']\s+value\s*=\s*" + quoted(add),
              ('<add key="ApiKey" value="⟦«a24»⟧" />', "<add key='DbPassword' value='⟦«a16»⟧'/>"),

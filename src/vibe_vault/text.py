@@ -17,9 +17,12 @@ _WRAPPERS = (
     r"[\s\S]*?(?:</\1>|\Z)"
 )
 # A tag the words are shown without; not one named for a secret (`<password>`,
-# `<api_key>`): without it, its value would reach the redaction gate as a bare word.
-_ANY_TAG = (r"</?(?![a-z0-9_-]*(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd"
-            r"|key)(?![a-z0-9_-]))[a-z][a-z0-9_-]*(?:\s[^<>]*)?>")
+# `<api_key>`), nor one whose attributes name one (`<property
+# name="hibernate.connection.password">`, `<entry key="db.password">`): without
+# it, its value would reach the redaction gate as a bare word.
+_SECRET_WORD = r"(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd|key)"
+_ANY_TAG = (r"</?(?![a-z0-9_-]*" + _SECRET_WORD + r"(?![a-z0-9_-]))[a-z][a-z0-9_-]*"
+            r"(?:\s(?![^<>]*?[=\s][\"']?[\w.:\-]*(?i:" + _SECRET_WORD + r")[\"'\s>/])[^<>]*)?>")
 _COMMAND_NAME = r"<command-name>\s*([^<]*?)\s*</command-name>"
 _COMMAND_ARGS = r"<command-args>([\s\S]*?)</command-args>"
 _DATA_URI = r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}"
