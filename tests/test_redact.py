@@ -154,11 +154,11 @@ def test_trigger_word_tree_puts_each_word_under_the_longest_it_holds(
     def holds(word: str) -> list[str]:
         return [u for u in words if u != word and u in word]
 
-    def shape(nodes: list[tuple[str, frozenset[int], list]]) -> list[object]:  # type: ignore[type-arg]
+    def shape(nodes: list[tuple[str, tuple[int, ...], list]]) -> list[object]:  # type: ignore[type-arg]
         return [(w, ids, shape(kids)) for w, ids, kids in nodes]
 
     def expected(parent: str | None) -> list[object]:
-        return [(w, frozenset(words[w]), expected(w)) for w in sorted(words)
+        return [(w, tuple(sorted(words[w])), expected(w)) for w in sorted(words)
                 if (max(holds(w), key=len) if holds(w) else None) == parent]
 
     assert shape(_word_tree(rules_of)) == expected(None)

@@ -14,18 +14,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any, NewType, TypeVar
 
-from vibe_vault import patterns, secret_keys, secret_positional
-from vibe_vault.secret_rules import (
-    DESCRIBING_ENDINGS,
-    LINE_OR_UPPER,
-    PROSE_WORDS,
-    RULES,
-    RUN,
-    SECRET_WORDS,
-    SHAPED,
-    WORD,
-    B,
-)
+from vibe_vault import patterns, secret_keys
 from vibe_vault.text import rx, users_rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
@@ -47,15 +36,78 @@ _PROBES = tuple(c * 30 + "!" for c in ("a", "A", "1", " ", "_", "-", "x=", "a1",
 # trigger nothing, and compiling every pattern up front would cost each hook
 # several milliseconds. The whole match is replaced unless the pattern has a
 # group named "v" (or v2, v3...), in which case only that group is.
-_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
-    (r.id, r.triggers, r.pattern) for r in RULES]
-SHAPED_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED)
-RUN_RULES = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
-# Rules whose value is judged (placeholders, code, numbers are left).
-_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
-                          "config-secret", "protocol-password", "wifi-psk", "prose-password",
-                          "ci-mask", "expect-password", "prose-token", "security-answer",
-                          *secret_positional.KINDS})
+# What a Redactor reads of them is `rule_table()`'s (kept: see there), so the
+# modules that make them are imported only when the table is made anew.
+
+
+def _rule_sources() -> tuple[tuple[str, int, int], ...] | None:
+    """What the rule table is made from, as each file's name, size and time:
+    every `secret_*.py` of the package (the rule modules, and any added),
+    this module (which works the table out) and those the rule modules use
+    (`text`, `patterns`); None when they cannot be listed (then the table is
+    made, not kept). tests/test_rule_table.py checks that the rule modules
+    import nothing else of the package."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        names = sorted(n for n in os.listdir(here) if n.startswith("secret_") and n.endswith(".py"))
+        stamps = []
+        for name in (*names, *RULE_TABLE_MODULES):
+            st = os.stat(os.path.join(here, name))
+            stamps.append((name, st.st_size, st.st_mtime_ns))
+    except OSError:
+        return None
+    return tuple(stamps)
+
+
+# Besides the secret_*.py files: the modules the rule table depends on.
+RULE_TABLE_MODULES = ("redact.py", "text.py", "patterns.py")
+
+
+def make_rule_table() -> tuple[Any, ...]:
+    """The rules as a Redactor reads them, worked out from secret_rules.RULES
+    (each field as `rule_table` names it)."""
+    from vibe_vault import secret_positional
+    from vibe_vault.secret_rules import LINE_OR_UPPER, RULES, RUN, SHAPED, WORD, B
+
+    word_rules: dict[str, set[int]] = {}
+    near: dict[str, set[int]] = {}
+    for i, rule in enumerate(RULES):
+        for t in rule.triggers:
+            if rule.how == WORD:
+                word_rules.setdefault(t, set()).add(i)
+            else:
+                near.setdefault(t, set()).add(i)
+    run = frozenset(i for i, r in enumerate(RULES) if r.how == RUN)
+    return (
+        tuple((r.id, r.pattern.removeprefix(B)) for r in RULES),
+        {i: glued for i, r in enumerate(RULES) if r.pattern.startswith(B)
+         if (glued := tuple(t for t in r.triggers if glue_proof(t)))},
+        frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith("(?i)")),
+        _word_tree(word_rules),
+        near,
+        frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith(B)),
+        {i: r.line for i, r in enumerate(RULES) if r.line},
+        frozenset(i for i, r in enumerate(RULES) if r.how == SHAPED),
+        run,
+        sorted(i for i in run if not RULES[i].triggers),
+        tuple(secret_positional.KINDS),
+        LINE_OR_UPPER,
+    )
+
+
+def rule_table() -> tuple[Any, ...]:
+    """`make_rule_table()`, kept beside the compiled patterns while the files
+    it is made from are unchanged (`_rule_sources`): importing the rule
+    modules and working the table out cost a Stop ~15 M instructions (the
+    floor, `import msgspec`, is ~170 M), reading it back ~1 M."""
+    sources = _rule_sources()
+    if sources is None:
+        return make_rule_table()
+    return patterns.kept("redact-rules", sources, (), make_rule_table)
+
+
 # Rules whose value must hold a letter and a digit: a name there is no proof.
 _MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
@@ -89,7 +141,7 @@ def _trie(words: Iterable[str]) -> str:
     return build(trie)
 
 
-_Node = tuple[str, frozenset[int], list[Any]]
+_Node = tuple[str, tuple[int, ...], list[Any]]
 
 
 def _word_tree(words: dict[str, set[int]]) -> list[_Node]:
@@ -97,7 +149,8 @@ def _word_tree(words: dict[str, set[int]]) -> list[_Node]:
     holds ("--pass" under "pass"), the roots those that hold none. Words
     with a "-", "_" or ":" go under that character: one search skips them."""
     words = {**{g: set() for g in ("-", "_", ":")}, **words}
-    nodes: dict[str, _Node] = {w: (w, frozenset(ids), []) for w, ids in words.items()}
+    # (rules as tuples: a kept tree is read back twice as fast as with frozensets)
+    nodes: dict[str, _Node] = {w: (w, tuple(sorted(ids)), []) for w, ids in words.items()}
     # Which words each word holds, found by searching all the words at once
     # (one string, a word a line) for each word, in C: a pair of loops over
     # the words, testing each in each, was a twelfth of a Stop's instructions.
@@ -153,10 +206,13 @@ def with_prefixes(rules_of: dict[str, set[int]]) -> dict[str, frozenset[int]]:
     return out
 
 
+
+
 @cache
 def _near_gate() -> str:
     # In a lookahead: words that overlap ("pat" in "patwitter") are all found.
-    return "(?=(" + _trie(t for i in SHAPED_RULES | RUN_RULES for t in RULES[i].triggers) + "))"
+    # (the triggers of the SHAPED and RUN rules: those the near-words table has)
+    return "(?=(" + _trie(_NEAR_RULES) + "))"
 
 
 # Values that are exact, obvious placeholders, not secrets: `your-token-here`,
@@ -197,11 +253,6 @@ _NOT_A_QUOTED_SECRET = r"(?i)^(?:" + _NOT_A_VALUE + r"|" + _PLACEHOLDER + r")$"
 # A quoted literal given to a secret's name (`define('X', '…')`): code it is
 # not, a placeholder it may be.
 _NOT_A_LITERAL = r"(?i)^(?:" + _PLACEHOLDER + r")$"
-# Rules whose values are quoted literals or a shell's words: judged by
-# _NOT_A_LITERAL rather than _NOT_A_SECRET.
-_LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
-                       "prose-password", "ci-mask", "expect-password", "prose-token",
-                       "security-answer", *secret_positional.KINDS})
 # What may come before a LINE rule's match on its line: indentation, a
 # prompt (`$ `, `host:6379> `, `>>> `, `ftp> `), a protocol log's `C: ` or
 # `-> `, and an IMAP command's tag (`a001 `, `. `).
@@ -524,44 +575,28 @@ class Redactor:
         self, extra: Iterable[tuple[str, str]] = (), allow: Iterable[str] = ()
     ) -> None:
         extra = list(extra)
-        self._rules = [(kind, p.removeprefix(B)) for kind, _, p in _PATTERNS]
+        self._rules = list(_RULE_PATTERNS)
         # Case-insensitive rules also get a plain form, run on the lower-cased text:
         # (?i) keeps the regex engine from skipping ahead by literal prefix, and
         # costs those rules about six times as much.
-        self._folded = {i: p.removeprefix("(?i)") for i, (_, _, p) in
-                        enumerate(_PATTERNS) if p.startswith("(?i)")}
+        self._folded: frozenset[int] = _FOLDED
         # Words that trigger rules, as a tree: a word holding another ("storepass"
         # holds "pass") is looked for only in a text that has the shorter one,
         # so a text meets about twenty searches however many words there are.
         # Token shapes (a prefix and a long random run) are tried only on a
         # text that has such a run at all, which most texts do not.
-        word_rules: dict[str, set[int]] = {}
-        near: dict[str, set[int]] = {}
-        for i, rule in enumerate(RULES):
-            for t in rule.triggers:
-                if rule.how == WORD:
-                    word_rules.setdefault(t, set()).add(i)
-                else:
-                    near.setdefault(t, set()).add(i)
         # The gate finds the longest trigger at a place ("sk-ant-", not "sk-"):
         # each trigger stands for those it begins with too (worked out when
         # a text first has a run to search near: `_near_of`).
-        self._near_rules = near
+        self._near_rules: dict[str, set[int]] = _NEAR_RULES
         self._near_of: dict[str, frozenset[int]] | None = None
         # Rules that begin "not after a letter or digit" are compiled without
         # that test (which keeps the engine from skipping ahead to a literal
         # prefix: a hundred times slower), and it is made on each match.
-        self._bounded = frozenset(i for i, r in enumerate(RULES) if r.pattern.startswith(B))
-        # A token whose prefix is its own (`ghp_`, `sk-ant-`) is one even glued
-        # after letters (`abcghp_…`, `keysk-ant-…`): those prefixes, by rule
-        # (each worked out when its rule first runs: `_glued_of`).
-        self._glued: dict[int, tuple[str, ...]] = {}
-        self._line = {i: r.line for i, r in enumerate(RULES) if r.line}
-        # (the same tree every process: kept beside the compiled patterns)
-        self._words = patterns.kept(
-            "redact-word-tree", word_rules, (_word_tree.__code__, _word_tree_pairwise.__code__),
-            lambda: _word_tree(word_rules))
-        self._run_rules = sorted(i for i in RUN_RULES if not RULES[i].triggers)
+        self._bounded: frozenset[int] = _BOUNDED
+        self._line: dict[int, str] = _LINES
+        self._words: list[_Node] = _WORD_TREE
+        self._run_rules: list[int] = _RUN_ONLY
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
         self._rules += [(kind, p) for kind, p in extra]
@@ -680,9 +715,9 @@ class Redactor:
         for i in sorted(hits):  # in the table's order, as the patterns expect
             kind, pattern = self._rules[i]
             marker = f"[REDACTED:{kind}]"
-            folded = self._folded.get(i)
-            if folded is not None and len(low) == len(text):
-                text, n = self._sub_folded(rx(folded), low, text, marker, kind, found,
+            if i in self._folded and len(low) == len(text):
+                # (the pattern begins "(?i)": no B before it, see _rule_patterns)
+                text, n = self._sub_folded(rx(pattern[4:]), low, text, marker, kind, found,
                                            self._line.get(i, ""))
             elif i in self._always:
                 sub = self._replacer(marker, kind, found)
@@ -777,10 +812,7 @@ class Redactor:
 
     def _glued_of(self, i: int) -> tuple[str, ...]:
         """The prefixes of rule `i` that make a token of it even glued after letters."""
-        glued = self._glued.get(i)
-        if glued is None:
-            glued = self._glued[i] = (tuple(t for t in RULES[i].triggers if glue_proof(t))
-                                      if i in self._bounded else ())
+        glued: tuple[str, ...] = _GLUED.get(i, ())
         return glued
 
     def _replacer(self, marker: str, kind: str, found: list[str] | None = None) -> _Replacer:
@@ -892,9 +924,11 @@ class _Replacer:
             return True
         if self.kind == "url-token" and rx(_URL_USER).match(secret):
             return True  # a user's name (`jenkins_deploy`, `x-access-token`), not a token
-        if self.kind in secret_positional.KINDS and secret_positional.judged(
-                self.kind, match, secret, _cell_hides):
-            return True
+        if self.kind in _POSITIONAL_KINDS:
+            from vibe_vault import secret_positional
+
+            if secret_positional.judged(self.kind, match, secret, _cell_hides):
+                return True
         return self.skips(secret)
 
     def _names_no_secret(self, match: re.Match[str]) -> bool:
@@ -1099,6 +1133,8 @@ def describes(word: str, colon: bool = False) -> bool:
     secret_rules.PROSE_WORDS, one shaped as a participle, adjective or adverb
     (DESCRIBING_ENDINGS; German and Dutch ge…t, ge…en, ge…d); after "is" (not
     after `:`), also a word calling it secret (`ist geheim`)."""
+    from vibe_vault.secret_rules import DESCRIBING_ENDINGS, PROSE_WORDS, SECRET_WORDS
+
     low = word.lower()
     if low in PROSE_WORDS or (not colon and low in SECRET_WORDS):
         return True
@@ -1403,6 +1439,30 @@ def check_pattern(pattern: str) -> str | None:
     if within_budget(0.2, probe) is None:
         return "takes too long on a short text (nested repetition such as (a+)+ ?)"
     return None
+
+
+(
+    # (kind, pattern) of each rule, the pattern without a leading B (see
+    # Redactor._bounded); the prefixes that make a token of a B rule even
+    # glued after letters (`abcghp_…`: glue_proof); the case-insensitive
+    # rules (run on the lower-cased text without their "(?i)"); the WORD
+    # rules' trigger words as a tree (_word_tree); the other rules' triggers
+    # (word -> rules); rules whose pattern began with B; where a rule's match
+    # may begin (secret_rules.LINE); SHAPED rules; RUN rules; RUN rules with
+    # no trigger; secret_positional.KINDS; secret_rules.LINE_OR_UPPER.
+    _RULE_PATTERNS, _GLUED, _FOLDED, _WORD_TREE, _NEAR_RULES, _BOUNDED, _LINES,
+    SHAPED_RULES, RUN_RULES, _RUN_ONLY, _POSITIONAL_KINDS, LINE_OR_UPPER,
+) = rule_table()
+# Rules whose value is judged (placeholders, code, numbers are left).
+_ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "password-value",
+                          "config-secret", "protocol-password", "wifi-psk", "prose-password",
+                          "ci-mask", "expect-password", "prose-token", "security-answer",
+                          *_POSITIONAL_KINDS})
+# Rules whose values are quoted literals or a shell's words: judged by
+# _NOT_A_LITERAL rather than _NOT_A_SECRET.
+_LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",
+                       "prose-password", "ci-mask", "expect-password", "prose-token",
+                       "security-answer", *_POSITIONAL_KINDS})
 
 
 DEFAULT = Redactor()

@@ -16,7 +16,6 @@ from typing import Any
 
 from vibe_vault.fold.context import Context
 from vibe_vault.fold.tools import is_secrets_file, learn_file
-from vibe_vault.secret_rules import SECRET_NAME
 from vibe_vault.text import rx
 
 FILE = "file"  # a secrets file's text: every value
@@ -48,6 +47,8 @@ def _words(segment: str) -> list[str]:
 
 
 def _secret_name(name: str) -> bool:
+    from vibe_vault.secret_rules import SECRET_NAME  # (only here: see redact.rule_table)
+
     return bool(rx(r"(?i)" + SECRET_NAME).search(name))
 
 
