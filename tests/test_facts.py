@@ -989,20 +989,40 @@ def test_the_reply_quoted_first_reports_the_main_change(notes: dict[str, str],
     turns = edit_lines(main)
     if not quotes or not turns or max(lines for _, lines, _ in turns) == 0:
         return
-    top = max(lines for _, lines, _ in turns)
-    main_turn = max(k for k, (_, lines, _) in enumerate(turns) if lines == top)
-    since = turns[main_turn][0]
-    first = next((p for p in quote_pieces(quotes[0]) if "[REDACTED" not in p), "")
+    first, since, reply = first_quote_and_main_reply(main, quotes, turns)
     body = first.rstrip(" .…").removesuffix(" …")
     when = [at for at, text in claude_texts(main) if body in text]
-    assert when and max(when) >= since, (first, since, when, summary)
-    reply = next((words for _, _, words in turns[main_turn:] if words), "")
+    assert when, (first, summary)
     # (a last request answered in words alone, no tool called, looks back on
     # the work: its words may be quoted when they say a change too)
     looked_back = not tools_in_last_request(main) and SAYS_CHANGED.search(turns[-1][2])
+    source = next(text for at, text in claude_texts(main) if body in text)
+    if body not in _as_read(reply) and SAYS_CHANGED.search(source) \
+            and " Claude, last: " in summary:
+        # (another change set, the first request's, reported before the
+        # reply to the main one, when that reply is the last: by the JSON, at
+        # least a third as many lines were changed up to it as after it;
+        # review 25 M1, 063071b3's conventions commit before "simplify")
+        before = sum(lines for t, lines, _ in turns if t <= min(when))
+        after = sum(lines for t, lines, _ in turns if t > min(when))
+        assert before * 3 >= after, (first, since, summary)
+        return
+    assert max(when) >= since, (first, since, when, summary)
     if SAYS_CHANGED.search(reply) and not looked_back and not summary.split(
             " Claude", 1)[0].endswith("The last request got no answer."):
         assert body in _as_read(reply), (first, reply[:300], summary)
+
+
+def first_quote_and_main_reply(main: Path, quotes: list[str],
+                               turns: list[tuple[str, int, str]]) -> tuple[str, str, str]:
+    """The first piece of the summary's first quote, when the request whose
+    edits changed the most lines began (the latest of equals) and Claude's
+    first final words from then on (by the JSON)."""
+    top = max(lines for _, lines, _ in turns)
+    main_turn = max(k for k, (_, lines, _) in enumerate(turns) if lines == top)
+    first = next((p for p in quote_pieces(quotes[0]) if "[REDACTED" not in p), "")
+    reply = next((words for _, _, words in turns[main_turn:] if words), "")
+    return first, turns[main_turn][0], reply
 
 
 def tools_in_last_request(main: Path) -> int:
@@ -1017,16 +1037,23 @@ def tools_in_last_request(main: Path) -> int:
 def test_the_corpus_has_quotes_after_an_earlier_main_change(notes: dict[str, str]) -> None:
     """The rule above means something: sessions whose last request changed
     fewer lines than an earlier one, and whose summaries quote the reply
-    after the main change first, then the last."""
-    earlier = 0
+    after the main change first, then the last; and one whose summary
+    quotes a change set reported before the main one."""
+    earlier = before_main = 0
     for main in SESSIONS:
         turns = edit_lines(main)
         if len(turns) < 2 or max(lines for _, lines, _ in turns) == 0:
             continue
+        summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
         if turns[-1][1] < max(lines for _, lines, _ in turns):
-            summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
             earlier += " Claude, earlier: " in summary
+        quotes = claude_quotes(summary)
+        if quotes and " Claude, earlier: " in summary:
+            first, _, reply = first_quote_and_main_reply(main, quotes, turns)
+            before_main += first.rstrip(" .…").removesuffix(" …") not in _as_read(reply)
     assert earlier >= 3, earlier
+    # (and a change set reported before the main one: 063071b3's conventions commit)
+    assert before_main >= 1, before_main
 
 
 # -- titles: a preamble sentence is not the title when the same prompt asks later ------------

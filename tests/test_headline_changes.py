@@ -262,8 +262,9 @@ def test_an_answer_that_says_only_how_it_went_is_quoted_after_the_change_before_
     else:
         t.prompt("close the pane")
         t.bash("tmux kill-pane -t 1", "")
-        if neutral:  # (this turn changes more than the first: its answer is the headline's)
-            t.write_file("/work/app/src/cache.py", "a = 1\nb = 2\nc = 3\n")
+        if neutral:  # (this turn changes more than three times the first: its
+            # answer is the headline's, test_headline_main_change)
+            t.write_file("/work/app/src/cache.py", "a = 1\nb = 2\nc = 3\nd = 4\n")
     final = " ".join(last + (["The cache keeps its old keys for a day."] if neutral else []))
     t.say(final)
     summary = figures(t.state(), RenderOptions()).summary

@@ -747,7 +747,7 @@ def _in_words(state: SessionState, work: Work) -> str:
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
     answer, label = end.answer, "Claude:"
-    main = _main_change_reply(state, work) if answer else ""
+    main = _main_change_reply(state, work, str(end.answer)) if answer else ""
     if answer and answer == f.last_answer and f.last_answer_whole:
         answer = str(f.last_answer_whole)  # (the turn keeps its first 700 characters)
     if not answer and end.unanswered:
@@ -772,7 +772,8 @@ def _in_words(state: SessionState, work: Work) -> str:
         told = len(words) if len(words) <= SHORT_LAST else MIN_LAST_WORDS
         earlier = Headline(main, SUMMARY_WORDS - told - len(" Claude, last: ")).quote(allowed)
         room = SUMMARY_WORDS - len(earlier) - len(" Claude, last: ")
-        last = Headline(answer, room).quote(allowed) if room >= MIN_LAST_WORDS else ""
+        last = (Headline(answer, room).quote(allowed)
+                if room >= min(MIN_LAST_WORDS, len(words)) else "")
         last = f" Claude, last: {last}" if last else ""
         return f"{said} Claude, earlier: {earlier}{last}".strip()
     if label == "Claude:" and final.says_only_how_it_went(allowed):
@@ -826,23 +827,52 @@ def _only_words(turns: list[Turn], answer: str) -> bool:
     return turn is not None and not turn.actions and not turn.more_actions
 
 
-def _main_change_reply(state: SessionState, work: Work) -> str:
+def _main_change_reply(state: SessionState, work: Work, last: str = "") -> str:
     """The reply that reported the session's main change: Claude's first
     answer that ended a turn (or that a Stop hook held back) at or after the
     turn that changed the most (the latest of equals); "" when no turn
-    changed anything or no answer came after it."""
+    changed anything or no answer came after it. When that is the `last`
+    answer, the reply to the session's first request instead, if what it
+    reported changed at least EARLIER_SHARE of what the last one reported:
+    what the title asks was done, the last answer telling only a later step
+    (review 25 M1: 063071b3's conventions commit 3cfbd9b, then the
+    "simplify" commits)."""
     weights = turn_weights(state, work)
     if not weights or max(weights) <= 0:
         return ""
+    turns = state.fold.turns
     top = max(weights)
     main = max(k for k, w in enumerate(weights) if w == top)
-    for turn in state.fold.turns[main:]:
-        if turn.answer and not turn.working:
-            return str(turn.answer)
-        if turn.held:
-            return str(turn.held)
-    return ""
+    reply = next((r for r in map(_reply, turns[main:]) if r), "")
+    if not reply or reply != last:
+        return reply
+    first = next((k for k, t in enumerate(turns) if t.kind == "prompt"
+                  or (t.kind == "command" and is_request(t.text))), None)
+    reports: list[tuple[str, float, int]] = []  # each reply, the lines it reported, its turn
+    pending = 0.0
+    for k, (turn, weight) in enumerate(zip(turns, weights, strict=True)):
+        pending += weight
+        said = _reply(turn)
+        if said:
+            reports.append((said, pending, k))
+            pending = 0.0
+    asked = next(((r, w) for r, w, k in reports if first is not None and k >= first), None)
+    told = sum(w for r, w, _ in reports if r == last)
+    if asked is None or asked[0] == last or asked[1] <= 0 or asked[1] < told * EARLIER_SHARE:
+        return reply
+    return asked[0]
 
+
+# How much of what the last answer reported the first request's change set
+# must be to be quoted before it (a third: not a one-line fix before a rewrite).
+EARLIER_SHARE = 1 / 3
+
+
+def _reply(turn: Turn) -> str:
+    """Claude's words that closed a turn: its answer, or one a Stop hook held back."""
+    if turn.answer and not turn.working:
+        return str(turn.answer)
+    return str(turn.held) if turn.held else ""
 
 
 def _earlier_change(turns: list[Turn], final: str, allowed: Callable[[str], bool],
