@@ -92,8 +92,10 @@ def test_note_frontmatter_and_tokens(backfilled: tuple[Env, dict[str, str]], mai
     # (test_answers checks when, from the JSON)
     mid_turn = any(said in str(fm["summary"]) for said in (
         "The last request got no answer.", "The transcript ends mid-turn with no answer"))
-    if last_prompt_kind(main) in ("exit", "quit"):
-        assert (fm["status"], str(fm["end_reason"])) == ("ended", "prompt_input_exit")
+    ended_by = {"exit": "prompt_input_exit", "quit": "prompt_input_exit", "clear": "clear",
+                "logout": "logout"}.get(last_prompt_kind(main))
+    if ended_by:  # (Claude Code's SessionEnd reason for it)
+        assert (fm["status"], str(fm["end_reason"])) == ("ended", ended_by)
     else:
         assert (fm["status"], fm["end_reason"]) in (
             ("active", None), ("ended", "idle, mid-turn" if mid_turn else "idle"))

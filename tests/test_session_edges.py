@@ -113,12 +113,21 @@ def test_no_corpus_session_starts_at_an_earlier_turns_end() -> None:
 # -- how a session ends ------------------------------------------------------------------
 
 
-@settings(max_examples=6, deadline=None,
+# Claude Code's SessionEnd reason for each command that ends a session
+# (/work/shared/docs/hooks.md: `clear`, `resume`, `logout`, `prompt_input_exit`, `other`).
+ENDED_BY = {"/exit": "prompt_input_exit", "/quit": "prompt_input_exit", "/clear": "clear",
+            "/logout": "logout"}
+
+
+@settings(max_examples=10, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(command=st.sampled_from(["/exit", "/quit"]), then=st.sampled_from(["", "prompt"]),
+@given(command=st.sampled_from(sorted(ENDED_BY)), then=st.sampled_from(["", "prompt"]),
        form=st.sampled_from(["user", "caveat"]))
 def test_a_session_ended_by_exit_says_so(tmp_path_factory: Any, command: str, then: str,
                                          form: str) -> None:
+    """A transcript whose last turn is `/exit`, `/quit`, `/clear` or `/logout`
+    ended there, with the reason Claude Code's SessionEnd gives; one that went
+    on after it did not."""
     t = Transcript(sid=SID)
     t.prompt("list the pros and cons")
     t.say("Pros: fast. Cons: none.")
@@ -141,33 +150,52 @@ def test_a_session_ended_by_exit_says_so(tmp_path_factory: Any, command: str, th
     assert env.vv("backfill").returncode == 0
     fm = frontmatter(_one_note(env))
     if then:
-        assert fm["end_reason"] != "prompt_input_exit"
+        assert fm["end_reason"] not in ENDED_BY.values()
     else:
-        assert fm["status"] == "ended" and fm["end_reason"] == "prompt_input_exit"
+        assert fm["status"] == "ended" and fm["end_reason"] == ENDED_BY[command]
+
+
+def test_a_new_file_opening_with_clear_is_not_ended_by_it(env: Env) -> None:
+    """Claude Code 2.x writes the `/clear` that began a session at the top of
+    its new file: a file holding only that (and a prompt left unanswered) did
+    not end by it."""
+    t = Transcript(sid=SID)
+    t.prompt("<command-name>/clear</command-name>\n<command-message>clear</command-message>\n"
+             "<command-args></command-args>")
+    t.prompt("<local-command-stdout></local-command-stdout>")
+    env.transcript(SID, t.encoded())
+    assert env.vv("backfill").returncode == 0
+    for note in env.notes().values():
+        assert frontmatter(note).get("end_reason") != "clear"
 
 
 @pytest.mark.corpus
 def test_every_corpus_session_ending_with_exit_ends_so(tmp_path: Path) -> None:
-    """Every corpus file whose last prompt-like line is `/exit` or `/quit`
-    (any client's form of it): the note says it ended so."""
-    ends = []
+    """Every corpus file whose last prompt-like line is `/exit`, `/quit`,
+    `/clear` or `/logout` (any client's form of it) after some earlier turn:
+    the note says it ended so, with SessionEnd's reason for it."""
+    ends: dict[Path, str] = {}
     for main in main_files():
         last = last_prompt_kind(main)
-        if last in ("exit", "quit"):
-            ends.append(main)
-    assert ends, "the corpus has a session ended by /exit"
+        typed = sum(1 for o in objects(main) if o.get("type") == "user" and not o.get("isMeta")
+                    and isinstance((o.get("message") or {}).get("content"), str)
+                    and "<local-command-stdout>" not in o["message"]["content"])
+        if f"/{last}" in ENDED_BY and (last != "clear" or typed > 1):
+            ends[main] = ENDED_BY[f"/{last}"]
+    assert "prompt_input_exit" in ends.values(), "the corpus has a session ended by /exit"
+    assert "clear" in ends.values(), "the corpus has a session ended by /clear"
     env = Env(tmp_path)
     assert env.vv("backfill", *map(str, ends)).returncode == 0
     notes = env.notes().values()
     ids = {json.loads(next(x for x in main.read_bytes().split(b"\n") if b'"sessionId"' in x))[
-        "sessionId"] for main in ends}
+        "sessionId"]: reason for main, reason in ends.items()}
     seen = 0
     for note in notes:
         fm = frontmatter(note)
         if fm["session_id"] in ids:
-            assert str(fm["end_reason"]).startswith("prompt_input_exit"), fm
+            assert str(fm["end_reason"]).startswith(ids[fm["session_id"]]), fm
             seen += 1
-    assert seen
+    assert seen == len(ids)
 
 
 # -- what made Claude go on; what failed --------------------------------------------------

@@ -672,9 +672,6 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
     return main_read, read, complete
 
 
-EXIT_REASON = "prompt_input_exit"  # SessionEnd's reason for `/exit`
-
-
 def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_over: bool,
                    complete: bool) -> None:
     """Ended (SessionEnd, or idle too long), active again (resumed), and the
@@ -690,10 +687,11 @@ def _settle_status(work: _Work, state: SessionState, *, main_read: int, started_
     if end_reason is not None:
         state.status, state.end_reason = "ended", gate(end_reason, 60, redactor)
         state.provisional = Redacted("")
-    elif state.status == "active" and complete and state.fold.exited:
-        # The transcript ends with the user's `/exit`: ended then, as Claude
-        # Code's own SessionEnd would have said (had a hook been there).
-        state.status, state.end_reason = "ended", Redacted(EXIT_REASON)
+    elif state.status == "active" and complete and state.fold.ended_by:
+        # The transcript ends with the user's `/exit` (`/clear`, `/logout`):
+        # ended then, as Claude Code's own SessionEnd would have said (had a
+        # hook been there).
+        state.status, state.end_reason = "ended", Redacted(state.fold.ended_by)
         state.provisional = Redacted("")
     elif idle_before is not None and state.status == "active" and complete:
         # A session whose last entry is old has ended, whatever the files'

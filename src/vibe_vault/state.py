@@ -25,7 +25,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 84
+STATE_VERSION = 85
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -686,8 +686,9 @@ class Fold(Struct, omit_defaults=True):
     prompts: int = 0
     interruptions: int = 0
     compactions: int = 0
-    # The last turn is the user's `/exit` (or `/quit`): the session ended there.
-    exited: bool = False
+    # The last turn is the user's `/exit` (or `/quit`, `/clear`, `/logout`): the
+    # session ended there, for the reason Claude Code's SessionEnd would give.
+    ended_by: str = ""
     queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
     queued_shown: list[Redacted] = field(default_factory=list)  # the last ones shown, not to repeat
     # Queued ones taken back to the input box (`popAll`) and not sent since.

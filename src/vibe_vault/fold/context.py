@@ -426,7 +426,10 @@ def note_text(text: str, limit: int | None, redactor: Redactor,
     return Redacted(text), n
 
 
-EXIT_COMMANDS = ("/exit", "/quit")
+# The commands that end a session, each with the reason Claude Code's own
+# SessionEnd gives for it (`/clear` starts a new session, in a new file).
+ENDING_COMMANDS = {"/exit": "prompt_input_exit", "/quit": "prompt_input_exit",
+                   "/clear": "clear", "/logout": "logout"}
 
 
 class Context:
@@ -678,7 +681,11 @@ class Context:
             return
         self.flush()
         facts = self.facts
-        facts.exited = turn.kind == "command" and turn.text.partition(" ")[0] in EXIT_COMMANDS
+        ended_by = ENDING_COMMANDS.get(turn.text.partition(" ")[0], "") \
+            if turn.kind == "command" else ""
+        if ended_by == "clear" and not facts.turns:
+            ended_by = ""  # (the `/clear` a cleared session's new file opens with)
+        facts.ended_by = ended_by
         if turn.kind in ("prompt", "command"):
             self.sent_again(turn.text)
         facts.turns.append(turn)
