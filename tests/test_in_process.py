@@ -31,6 +31,8 @@ PURE = {
     "vibe_vault.entries._progress_decoder": "a decoder of a fixed type",
     "vibe_vault.entries._streamed_decoder": "a decoder of a fixed type",
     "vibe_vault.entries._usage_decoder": "a decoder of a fixed type",
+    "vibe_vault.state._kept_decoder": "a decoder of a fixed type",
+    "vibe_vault.state._version_decoder": "a decoder of a fixed type",
     "vibe_vault.fold.commands._progress": "a decoder of a fixed type",
     "vibe_vault.fold.context._IN_PROGRESS": "a recursion guard, empty between calls",
     "vibe_vault.fold.context._fields": "a type's fields",

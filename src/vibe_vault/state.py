@@ -11,6 +11,7 @@ words in it (`decode_kept`).
 
 
 import os
+from functools import cache
 
 import msgspec
 from msgspec import Struct, field
@@ -932,7 +933,10 @@ class _Version(Struct):
     version: int = 0
 
 
-_version_decoder = msgspec.msgpack.Decoder(_Version)
+@cache
+def _version_decoder() -> msgspec.msgpack.Decoder[_Version]:
+    """(made when first needed: a state saved by encode_state is read without it)"""
+    return msgspec.msgpack.Decoder(_Version)
 
 
 # What msgspec raises for bytes that are not a state: a damaged string's
@@ -962,7 +966,7 @@ def saved_version(data: bytes) -> int:
         if size and at + 1 + size <= len(data):
             return int.from_bytes(data[at + 1:at + 1 + size], "big")
     try:
-        return _version_decoder.decode(data).version
+        return _version_decoder().decode(data).version
     except _UNREADABLE:
         return 0
 
@@ -994,14 +998,17 @@ class _Kept(Struct):
     user_pending: str = ""
 
 
-_kept_decoder = msgspec.msgpack.Decoder(_Kept)
+@cache
+def _kept_decoder() -> msgspec.msgpack.Decoder[_Kept]:
+    """(made when first needed: only a state of another version is read with it)"""
+    return msgspec.msgpack.Decoder(_Kept)
 
 
 def decode_kept(data: bytes) -> SessionState | None:
     """A state of another version, as a new state holding only what it must
     keep (see _Kept); None when unreadable."""
     try:
-        kept = _kept_decoder.decode(data)
+        kept = _kept_decoder().decode(data)
     except _UNREADABLE:
         return None
     return SessionState(session_id=kept.session_id, note=kept.note, project=kept.project,

@@ -21,7 +21,7 @@ redirections) makes the command's purpose not told.
 
 from __future__ import annotations
 
-import re
+from vibe_vault.text import lazy
 
 PURPOSE_CHARS = 400
 _WORDS = ("pytest", "py.test", "go test", "cargo test", "gh pr create")
@@ -37,7 +37,7 @@ _PYTEST_FLAGS = frozenset({
     "-v", "-vv", "-vvv", "--verbose", "-q", "-qq", "--quiet", "-s", "-x", "--exitfirst",
     "-l", "--showlocals", "--no-header", "--no-summary", "--disable-warnings",
     "--disable-pytest-warnings"})
-_REPORT = re.compile(r"-r[fEsxXpPaAwN]+")  # `-rA`: which outcomes its summary lists
+_REPORT = lazy(r"-r[fEsxXpPaAwN]+")  # `-rA`: which outcomes its summary lists
 _PYTEST_VALUED = ("--tb", "--color", "--capture", "--durations", "--maxfail",
                   "--durations-min")
 _PYTEST_CLUSTER = frozenset("vqsxl")  # `-xvs`: each letter one of these flags

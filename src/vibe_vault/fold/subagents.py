@@ -23,8 +23,8 @@ REPORT_CHARS = 1200  # of a subagent's report: room for its gist under a heading
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "Bash", "PowerShell"})
 # What Claude Code appends to a subagent's result (2.1.x): its id, for
 # resuming it, and its usage. Claude Code's words, not the subagent's.
-_TRAILER = re.compile(r"(?m)^agentId: [0-9a-zA-Z_-]+ \(for resuming[^\n]*\)[ \t]*$"
-                      r"|<usage>.*?</usage>", re.S)
+_TRAILER = tx.lazy(r"(?m)^agentId: [0-9a-zA-Z_-]+ \(for resuming[^\n]*\)[ \t]*$"
+                   r"|<usage>.*?</usage>", re.S)
 
 
 def own_words(report: str) -> str:
