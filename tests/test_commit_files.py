@@ -599,3 +599,47 @@ def test_9e953218_links_files_to_the_commits_git_says_hold_them(tmp_path: Path) 
     [obj] = json.loads(r.stdout)
     assert {"acf21f1", "42b4429"} <= set(obj["earlier_commits"]), obj
     assert obj["in_commit"] == "partly", obj
+
+
+# -- "partly" at any size ----------------------------------------------------------------
+
+file_text = st.integers(0, 420).flatmap(lambda n: st.lists(
+    st.sampled_from([f"line {k}" for k in range(24)]), min_size=n, max_size=n)).map(
+    lambda lines: "".join(x + "\n" for x in lines))
+
+
+@settings(max_examples=examples(25, 100), deadline=None)
+@given(old=file_text, new=file_text, grown=st.booleans(), data=st.data())
+def test_partly_is_said_where_git_counted_fewer_lines_at_any_size(
+        old: str, new: str, grown: bool, data: st.DataObject) -> None:
+    """A file's first and last contents in a session (up to 420 lines each,
+    or the last the first with such lines put in its middle; from few
+    distinct lines: often more than the 300 differing lines a
+    shortest script is looked for), and a commit whose count git printed near
+    the true one (a longest common subsequence's): "partly" never where the
+    commit's count could hold the whole change; always where it inserted or
+    deleted fewer lines than the contents' difference in length; and, up to
+    300 differing lines, exactly where it counted fewer than the true lines
+    (review 25 L1: a7da6a22's test_unit.py, +330 −13, against 34 insertions)."""
+    from vibe_vault.document import _more_than_held
+    from vibe_vault.linediff import diff_counts, line_hashes
+    from vibe_vault.redact import Redacted
+    from vibe_vault.state import Commit, FileChange
+
+    if grown:  # (mostly lines added to it: a test file written on)
+        new = old[:len(old) // 2] + new + old[len(old) // 2:]
+    added, removed = diff_counts(line_hashes(old), line_hashes(new))
+    true_added, true_removed = lcs_counts(old, new)
+    inserted = max(0, true_added + data.draw(st.integers(-40, 40)))
+    deleted = max(0, true_removed + data.draw(st.integers(-40, 40)))
+    partly = _more_than_held(FileChange(added=added, removed=removed),
+                             Commit(sha=Redacted("abc1234"), count=1, inserted=inserted,
+                                    deleted=deleted))
+    fewer = true_added > inserted or true_removed > deleted
+    if partly:
+        assert fewer, (true_added, true_removed, inserted, deleted)
+    net = true_added - true_removed
+    if max(net, 0) > inserted or max(-net, 0) > deleted:
+        assert partly, (true_added, true_removed, inserted, deleted)
+    if true_added + true_removed <= 300:
+        assert partly == fewer, (true_added, true_removed, inserted, deleted)

@@ -733,32 +733,45 @@ def test_a_files_commit_is_told_with_its_own_count(corpus_home: Env,
     """Every file of every corpus session linked to a commit whose own count
     git printed (review 22 #8): `vv files` gives that count (files, lines
     inserted and deleted), and says "partly" exactly where the session's
-    exact lines to the file are more than git's count of the whole commit
-    (9e953218's next.config.js: +33 against 2564804's "17 insertions(+)"), or
-    its estimated lines more than the commit's whole count (9e953218's
-    index.html: ≈+75 against ef55c7b's "5 deletions(-)", review 24 N2)."""
+    exact lines to the file, counted from the JSON (a longest common
+    subsequence of its first and last contents: git's diff of them inserts
+    and deletes no fewer), are more than git's count of the whole commit
+    (9e953218's next.config.js: +33 against 2564804's "17 insertions(+)";
+    a7da6a22's test_unit.py, +330 −13, past the 300 lines a shortest script
+    is looked for: against e4e6a03's "34 insertions(+), 17 deletions(-)",
+    review 25 L1), or its estimated lines more than the commit's whole count
+    (9e953218's index.html: ≈+75 against ef55c7b's "5 deletions(-)", review
+    24 N2)."""
     import sqlite3
 
     counts = {str(expected_sid(m)): git_counts(m) for m in SESSIONS}
+    lines = {str(expected_sid(m)): file_lines(m) for m in SESSIONS}
     db = sqlite3.connect(corpus_home.state / "vault.db")
     rows = db.execute(
         "SELECT s.session_id, c.path, c.added, c.removed, c.sha, c.mark, c.commit_files,"
         " c.commit_added, c.commit_removed, c.partly FROM changes c JOIN sessions s"
         " ON s.doc = c.doc WHERE c.committed = 1 AND c.sha != ''").fetchall()
     db.close()
-    checked = partly = 0
+    checked = partly = past = 0
     for sid, path, added, removed, sha, mark, files, inserted, deleted, part in rows:
         stat = counts.get(sid, {}).get(sha[:7])
         if stat is None:
             continue  # (a quiet commit, its sha from a later output: no count)
         checked += 1
         assert (files, inserted, deleted) == stat, (sid, path, sha, stat)
-        more = ((mark == "" and added + removed <= 300 and (added > stat[1] or removed > stat[2]))
+        # (a file changed in a worktree Claude Code made, `.claude/worktrees/<name>/`,
+        # is the repository's file)
+        told = next((v for k, v in lines[sid].items()
+                     if ("/" + re.sub(r"/\.claude/worktrees/[^/]+/", "/", k.replace("\\", "/"))
+                         .lstrip("/")).endswith("/" + path.lstrip("/"))), None)
+        exact = told is not None and told[2] and mark == ""
+        more = ((exact and told is not None and (told[0] > stat[1] or told[1] > stat[2]))
                 # (figures estimated: git's whole count fewer than the lines shown)
                 or (mark == "≈" and added + removed > stat[1] + stat[2]))
-        assert bool(part) == more, (sid, path, sha, added, removed, stat)
+        assert bool(part) == more, (sid, path, sha, added, removed, told, stat)
         partly += more
-    assert checked >= 20 and partly >= 1, (checked, partly)
+        past += more and added + removed > 300
+    assert checked >= 20 and partly >= 1 and past >= 1, (checked, partly, past)
 
 
 _ADD_ALL_COMMIT = re.compile(r"^(?:cd\s+(\"[^\"]+\"|'[^']+'|[^\s;&|]+)\s*&&\s*)?"

@@ -259,9 +259,20 @@ def _more_than_held(change: FileChange, commit: Commit) -> bool:
     mark = lines_mark(change)
     if mark == "≈":
         return change.added + change.removed > commit.inserted + commit.deleted
-    if mark or change.added + change.removed > MAX_EDITS:
+    if mark:
         return False
-    return change.added > commit.inserted or change.removed > commit.deleted
+    if change.added + change.removed <= MAX_EDITS:
+        return change.added > commit.inserted or change.removed > commit.deleted
+    # Past MAX_EDITS the figures are difflib's, maybe more than a shortest
+    # script's; what any diff of the two contents inserts minus what it
+    # deletes is still their difference in lines, and a shortest script is
+    # over MAX_EDITS long (it was looked for that far): a7da6a22's
+    # test_unit.py, +330 −13, inserts at least 317 lines, against e4e6a03's
+    # "34 insertions(+)" of 2 files (review 25 L1).
+    net = change.added - change.removed
+    inserted = max(net, -(-(MAX_EDITS + 1 + net) // 2))
+    deleted = max(-net, -(-(MAX_EDITS + 1 - net) // 2))
+    return inserted > commit.inserted or deleted > commit.deleted
 
 
 def _held_by_count(c: Commit, path: str, before: str, shown: set[str],
