@@ -13,7 +13,6 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.fold.files import no_net_change
-from vibe_vault.fold.git import same_subject
 from vibe_vault.project import repo_file
 from vibe_vault.state import (
     AMENDED,
@@ -176,6 +175,8 @@ def _named(commits: list[tuple[str, Commit]],
     by_subject: dict[str, list[Commit]] | None = None
     for label, c in commits:
         if not c.sha and c.subject:
+            from vibe_vault.fold.git import same_subject  # (loaded only when needed)
+
             if c.subject.startswith("Merge branch '"):
                 candidates = printed
             else:
@@ -359,6 +360,8 @@ def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
         out = _autosquashed(out, rewrite)
     later = sorted(printed, key=lambda p: p.ts)
     rewrites = sorted(rewrites, key=lambda r: r.ts)
+    if rewrites:
+        from vibe_vault.fold.git import same_subject  # (loaded only when needed)
     for i, rewrite in enumerate(rewrites):
         # What is printed after it, until the branch is rewritten again.
         until = next((r.ts for r in rewrites[i + 1:] if r.branch == rewrite.branch), "~")

@@ -10,7 +10,7 @@ import msgspec
 
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, ToolInput
-from vibe_vault.fold import files, git, retries, shell_secrets, todos, verdicts
+from vibe_vault.fold import files, todos, verdicts
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, Command, Pending
@@ -131,6 +131,10 @@ def kind_of(command: str) -> str:
 
 def on_call(ctx: Context, call: Pending, inp: ToolInput,
             timestamp: str) -> tuple[Action | None, bool]:
+    # (loaded by the first shell command a process meets: a turn with none
+    # runs nothing of theirs)
+    from vibe_vault.fold import git, retries, shell_secrets
+
     facts = ctx.facts
     command = str(inp.command or "")
     # Only the first line is shown: a heredoc's body need not be scanned.
@@ -324,6 +328,8 @@ def masked_status(call: Pending, output: str) -> str:
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
+    from vibe_vault.fold import git, shell_secrets  # (see on_call)
+
     facts = ctx.facts
     status = outcome.status
     code: int | None = 0 if status == "ok" else None

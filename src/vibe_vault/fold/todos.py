@@ -13,7 +13,6 @@ from vibe_vault.fold.tools import on_other
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, LeftRunning, Pending, Todo
 from vibe_vault.text import lazy
-from vibe_vault.textdiff import changed_lines
 
 MAX_TASKS = 200
 MAX_TODOS = 100
@@ -172,6 +171,8 @@ def against_last_plan(ctx: Context, action: Action) -> None:
     if not last:
         facts.plan_last_whole = True
         return
+    from vibe_vault.textdiff import changed_lines  # (only for a plan changed)
+
     changed, added, removed = changed_lines(last, plan)
     action.text, action.added, action.removed = Redacted(last_ts), added, removed
     if action.status == "approved":
