@@ -643,3 +643,52 @@ def test_partly_is_said_where_git_counted_fewer_lines_at_any_size(
         assert partly, (true_added, true_removed, inserted, deleted)
     if true_added + true_removed <= 300:
         assert partly == fewer, (true_added, true_removed, inserted, deleted)
+
+
+# -- a file changed by one name, committed by another --------------------------------------
+
+@settings(max_examples=examples(25, 100), deadline=None)
+@given(before=st.integers(1, 30), kept=st.data(), made=st.integers(1, 40),
+       off=st.sampled_from([(0, 0), (0, 0), (1, 0), (0, 1), (-1, 0)]),
+       other=st.sampled_from(["AGENTS.md", "docs/AGENTS.md"]))
+def test_a_change_through_a_link_takes_the_commit_git_counted_it_in(
+        before: int, kept: st.DataObject, made: int, off: tuple[int, int], other: str) -> None:
+    """Claude edits CLAUDE.md (a link to AGENTS.md, which the transcript never
+    says) and writes a new notes file, then `git add AGENTS.md notes.md &&
+    git commit`, git printing its count: where the count is the session's lines
+    to notes.md and CLAUDE.md together (the planted `off` zero), and AGENTS.md
+    is beside CLAUDE.md, both names are given that commit, each saying the
+    other; else CLAUDE.md has no commit and AGENTS.md says no change was seen
+    to it (review 25 N3: b74fb8cb's CLAUDE.md -> AGENTS.md)."""
+    old_lines = [f"old {k}" for k in range(before)]
+    keep = kept.draw(st.integers(0, before - 1))
+    new_lines = old_lines[:keep] + [f"new {k}" for k in range(kept.draw(st.integers(1, 20)))]
+    added, removed = len(new_lines) - keep, before - keep
+    old_text, new_text = "\n".join(old_lines) + "\n", "\n".join(new_lines) + "\n"
+    notes_text = "".join(f"note {k}\n" for k in range(made))
+    t = Transcript(cwd=ROOT)
+    t.prompt("update CLAUDE.md and write the notes")
+    t.call("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+           {"type": "text", "file": {"filePath": f"{ROOT}/CLAUDE.md", "content": old_text,
+                                     "numLines": before, "startLine": 1,
+                                     "totalLines": before}}, old_text)
+    t.write_file(f"{ROOT}/CLAUDE.md", new_text, before=old_text, patch=[{
+        "oldStart": keep + 1, "oldLines": removed, "newStart": keep + 1, "newLines": added,
+        "lines": [f"-{x}" for x in old_lines[keep:]] + [f"+{x}" for x in new_lines[keep:]]}])
+    t.write_file(f"{ROOT}/notes.md", notes_text)
+    inserted, deleted = made + added + off[0], removed + off[1]
+    t.bash(f"git add {other} notes.md && git commit -m 'update the docs'",
+           f"[main 60e969f] update the docs\n 2 files changed, {inserted} insertions(+), "
+           f"{deleted} deletions(-)\n create mode 100644 notes.md\n")
+    t.say("Committed.")
+    state = t.state()
+    state.note = "Projects/app/sessions/x.md"
+    doc = document_of(state)
+    assert doc is not None
+    rows = {r.path.removeprefix(ROOT + "/"): r for r in doc.files}
+    assert rows["notes.md"].commit == "60e969f"
+    linked = off == (0, 0) and other == "AGENTS.md"
+    assert (rows["CLAUDE.md"].commit == "60e969f") == linked, rows["CLAUDE.md"]
+    assert ("committed as AGENTS.md" in rows["CLAUDE.md"].change) == linked
+    assert rows[other].commit == "60e969f"
+    assert ("the session's change to CLAUDE.md" in rows[other].change) == linked, rows[other]

@@ -1132,3 +1132,36 @@ def test_the_corpus_has_a_request_after_a_preamble() -> None:
                     and any(ASKS.search(s) or OPENING_VERB.match(s) for s in sentences[1:])
                     and not own_title(main)[0])
     assert applies >= 1, applies
+
+
+def test_a_change_through_a_link_is_credited_by_gits_count(corpus_home: Env) -> None:
+    """Every file `vv files` says was committed by another name (review 25 N3:
+    b74fb8cb's CLAUDE.md, a link to AGENTS.md, in 60e969f): git's count of that
+    commit, as the JSON prints it, is the other name plus the files the commit
+    holds by their own names, and its lines are exactly the session's lines,
+    from the JSON, to those files and to this one."""
+    import sqlite3
+
+    db = sqlite3.connect(corpus_home.state / "vault.db")
+    rows = db.execute(
+        "SELECT s.session_id, c.path, c.sha, c.change FROM changes c JOIN sessions s"
+        " ON s.doc = c.doc WHERE c.committed = 1 AND c.sha != ''").fetchall()
+    db.close()
+    mains = {str(expected_sid(m)): m for m in SESSIONS}
+    seen = 0
+    for sid, path, sha, change in rows:
+        m = re.search(r"committed as (\S+), by git's count", change)
+        if not m:
+            continue
+        seen += 1
+        stat = git_counts(mains[sid])[sha[:7]]
+        own = [p for s, p, h, c in rows if s == sid and h == sha and "by git's count" not in c]
+        lines = file_lines(mains[sid])
+        assert stat[0] == len(own) + 1, (path, sha, own, stat)
+        counted = [lines[p] for p in [*own, path]]
+        assert all(exact for _, _, exact in counted), (path, counted)
+        assert (sum(a for a, _, _ in counted), sum(r for _, r, _ in counted)) == stat[1:], \
+            (path, sha, counted, stat)
+        assert any(p.endswith("/" + m.group(1)) and "the session's change to" in c
+                   for s, p, h, c in rows if s == sid and h == sha), (path, sha)
+    assert seen >= 1

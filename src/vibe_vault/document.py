@@ -20,7 +20,7 @@ from vibe_vault.paths import is_windows_path
 from vibe_vault.project import other_repository, repo_file
 from vibe_vault.state import USER_SHELL, Commit, FileChange, SessionState, worth_a_note
 from vibe_vault.times import epoch
-from vibe_vault.work import work_of
+from vibe_vault.work import FileWork, work_of
 
 
 class FileRow(Struct, array_like=True):
@@ -134,6 +134,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     }
     cwd = f.cwd or state.cwd_hint
     rows: list[FileRow] = []
+    linked = _changed_by_another_name(work.files, work.committed, commits, cwd)
     for path, fw in sorted([*work.files.items(), *work.committed.items()]):
         own = [c for c in commits if _holds(c, path, cwd)]
         together = {p: w.change for p, w in work.files.items()
@@ -144,6 +145,9 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
                     for _, u in work.unnamed)
         held, earlier = _commit_after(path, [path, *fw.paths], fw.change, own,
                                       {} if blind else together, cwd)
+        link = linked.get(path)
+        if held is None and link is not None:
+            held = link[0]
         row = FileRow(path, fw.change.added, fw.change.removed,
                       *(("" if held.stale else held.sha, held.subject, True) if held else
                         ("", "", False)),
@@ -155,6 +159,11 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         rows.append(row)
         old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
         row.change = change_words(fw.change, old)
+        if link is not None:  # (one name of a file whose other name git counted)
+            other = link[1].rsplit("/", 1)[-1]
+            row.change = (f"{row.change}; committed as {other}, by git's count"
+                          if path in work.files else
+                          f"committed: the session's change to {other}, by git's count")
         if old and old != path and old not in work.files:
             row.renamed_from = old
             rows.append(msgspec.structs.replace(row, path=old, renamed_from="", renamed_to=path,
@@ -243,6 +252,40 @@ def _changed_between(files: dict[str, FileChange], after: str, until: str,
                 tracked is not None and path not in tracked
                 and any(op in change.ops for op in _MADE)):
             out.add(path)
+    return out
+
+
+def _changed_by_another_name(files: dict[str, FileWork], committed: dict[str, FileWork],
+                             commits: list[Commit], cwd: str
+                             ) -> dict[str, tuple[Commit, str]]:
+    """A file the session changed by one name and a commit holds by another
+    (an edit through a symlink, CLAUDE.md -> AGENTS.md, review 25 N3), by
+    git's count: the commit's files are all known by name, one of them no
+    change was seen to (`committed`), and the lines git counted beyond the
+    session's exact lines to the others are exactly those of one file the
+    session changed in that file's folder, before the commit, that no commit
+    holds by its own name. Both names, each to (the commit, the other name)."""
+    out: dict[str, tuple[Commit, str]] = {}
+    for c in commits:
+        if not (c.sha and c.count and c.ts) or len(c.files) != c.count:
+            continue
+        keys = [repo_file(str(p), cwd)[0] for p in c.files]
+        unseen = [k for k in keys if k in committed]
+        seen = [files.get(k) for k in keys if k not in committed]
+        if len(unseen) != 1 or any(w is None or lines_mark(w.change) for w in seen):
+            continue
+        inserted = c.inserted - sum(w.change.added for w in seen if w is not None)
+        deleted = c.deleted - sum(w.change.removed for w in seen if w is not None)
+        other = unseen[0]
+        folder = other.rsplit("/", 1)[0] if "/" in other else ""
+        found = [k for k, w in files.items()
+                 if k not in keys and (k.rsplit("/", 1)[0] if "/" in k else "") == folder
+                 and not lines_mark(w.change) and (w.change.added, w.change.removed) ==
+                 (inserted, deleted) and w.change.times and w.change.times[-1] < c.ts
+                 and not any(repo_file(str(p), cwd)[0] == k for d in commits for p in d.files)]
+        if len(found) == 1 and (inserted or deleted):
+            out.setdefault(found[0], (c, other))
+            out.setdefault(other, (c, found[0]))
     return out
 
 
