@@ -88,3 +88,61 @@ def test_the_corpus_red_phase(tmp_path: Path) -> None:
     red = [ln for ln in errors.splitlines() if "(red phase)" in ln]
     assert len(red) == 2
     assert "as Claude meant" not in red[0] and "as Claude meant" in red[1], red
+
+
+# -- an error case tried on purpose (review 25 N10: cb2e607c) -----------------------------
+
+TRIES = ("Perfect! Now let me test the error case when there's no PR:",
+         "Let me check the error handling with an invalid URL.",
+         "Now let's try the failure path: a missing config file.",
+         "Let me verify the error message for a bad token.")
+NOT_TRIES = ("Now let me run it on the current branch:", "Let me run the tool again.",
+             "There was an error; let me look at the config.", "Let me try again.")
+TRIES_DESC = ("Test behavior when no PR exists (error case)", "Check error handling")
+PLAIN_DESC = ("Test behavior when no PR exists", "Run the extractor", "")
+
+
+@settings(max_examples=examples(30, 150), deadline=None)
+@given(before=st.sampled_from(TRIES + NOT_TRIES), earlier=st.sampled_from(TRIES + NOT_TRIES),
+       desc=st.sampled_from(TRIES_DESC + PLAIN_DESC), tests_ran=st.booleans())
+def test_an_error_case_tried_on_purpose_is_marked_as_meant(
+        tmp_path_factory: Any, before: str, earlier: str, desc: str, tests_ran: bool) -> None:
+    """Claude says (or not) that it tries an error case, after an earlier
+    call whose words said so or not; the command then fails with the tool's
+    own error message (or a test's failure): marked as meant iff Claude's
+    words since the last result, or the command's description, said it tried
+    an error case, and not a red phase (which says so in its own words)."""
+    t = Transcript()
+    t.prompt("make the PR argument optional")
+    t.say(earlier)  # (words before another call: not about the run)
+    t.call("Read", {"file_path": "/work/app/extract.py"}, None, "import sys")
+    t.say(before)
+    out = TESTS_FAILED["pytest"] if tests_ran else (
+        "❌ No PR found for the current branch.\n\nProvide a PR explicitly.")
+    inp = {"command": "cd /tmp && coderabbit-extract", **({"description": desc} if desc else {})}
+    t.call("Bash", inp, "Error: Exit code 1\n" + out, "Exit code 1\n" + out, error=True)
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "error case")
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    (line,) = [ln for ln in errors.splitlines() if ln.startswith("- ")]
+    meant = before in TRIES or desc in TRIES_DESC
+    assert ("as Claude meant: it tried the error case" in line) == meant, (line, before, desc)
+
+
+@pytest.mark.corpus
+def test_the_corpus_error_case(tmp_path: Path) -> None:
+    """cb2e607c (from its JSON: "Now let me test the error case when there's
+    no PR:" just before `cd /tmp && coderabbit-extract`, which exited 1): that
+    run is marked as meant; no other error of the session is."""
+    from conftest import Env
+
+    env = Env(tmp_path)
+    main = CORPUS / ("iansherr__claude-code-log/real_projects/-Users-dain-workspace-"
+                     "coderabbit-review-helper/cb2e607c-c758-415a-8b45-c49e4631906a.jsonl")
+    text = main.read_text()
+    assert "test the error case when there's no PR" in text
+    assert env.vv("backfill", str(main)).returncode == 0
+    (note,) = [n for n in env.notes().values() if "cb2e607c" in n]
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    marked = [ln for ln in errors.splitlines() if "tried the error case" in ln]
+    assert len(marked) == 1 and "coderabbit-extract`" in marked[0], marked

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 85
+STATE_VERSION = 86
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -279,6 +279,8 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # Claude said, in its words just before the call or in its description,
     # that the check is to fail (fold.verdicts.expects_failure).
     expects_failure: bool = False
+    # … or that it tries an error case (fold.verdicts.tries_error_case).
+    tries_error_case: bool = False
     prints_secrets: str = ""  # what a command's output holds to learn (fold.shell_secrets)
     # A check (tests, build, linter) whose exit status is not its own (`| tail`,
     # `|| true`): its kind, and its output says how it ended (fold.verdicts).
@@ -384,6 +386,8 @@ class ErrorRec(Struct, array_like=True, omit_defaults=True):
     # TDD red phase: "let's run the tests to confirm they fail"), its output
     # a test's failure, not a build's or a collection's.
     expected: bool = False
+    # A command that failed as Claude said it tried an error case on purpose.
+    error_case: bool = False
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):
@@ -737,8 +741,10 @@ class Fold(Struct, omit_defaults=True):
     # fold.calls: tool calls, paired with their results
     seq: int = 0
     # Claude's words since the last tool result said the next check is to
-    # fail ("let's run the tests to confirm they fail (red phase)").
+    # fail ("let's run the tests to confirm they fail (red phase)"), or that
+    # it tries an error case ("now let me test the error case when there's no PR").
     expects_failure: bool = False
+    tries_error_case: bool = False
     tool_calls: dict[Redacted, int] = field(default_factory=dict)
     pending: dict[str, Pending] = field(default_factory=dict)
     recent_tools: list[str] = field(default_factory=list)

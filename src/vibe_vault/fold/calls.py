@@ -212,6 +212,7 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     tid = ctx.key(block.tool_use_id or "")
     call = facts.pending.pop(tid, None)
     facts.expects_failure = False  # (Claude's words before this call were about it)
+    facts.tries_error_case = False
     if call is None:
         return None
     facts.recent_tools.append(tid)

@@ -169,6 +169,8 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     # Claude said, just before or in the call's description, that it is to fail.
     call.expects_failure = facts.expects_failure or verdicts.expects_failure(
         str(inp.description or "")[:400])
+    call.tries_error_case = facts.tries_error_case or verdicts.tries_error_case(
+        str(inp.description or "")[:400])
     return Action(kind="bash", text=shown, detail=Redacted(kind), ts=timestamp,
                   tool_id=call.tool_id, said=Redacted(said)), False
 

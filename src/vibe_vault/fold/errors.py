@@ -95,6 +95,8 @@ def error(ctx: Context, tool: Redacted, text: str, timestamp: str, key: Redacted
         rec.purpose = call.purpose
         # A red phase: the tests failed as Claude said it meant them to.
         rec.expected = call.expects_failure and verdicts.failed_as_tests(tx.cut(text, 1 << 16))
+        # An error case tried on purpose: its failure is the behaviour tried.
+        rec.error_case = call.tries_error_case and not rec.expected
     facts.errors.append(rec)
     if len(facts.errors) > MAX_ERRORS:
         del facts.errors[0]

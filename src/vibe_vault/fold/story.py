@@ -100,6 +100,8 @@ def on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
                 # failure is what Claude meant, fold.errors)
                 facts.expects_failure = facts.expects_failure or verdicts.expects_failure(
                     raw[-EXPECTS_TAIL:])
+                facts.tries_error_case = facts.tries_error_case or verdicts.tries_error_case(
+                    raw[-EXPECTS_TAIL:])
                 t = ctx.turn()
                 if t is not None and not ctx.agent:
                     t.working = False

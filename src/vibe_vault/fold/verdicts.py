@@ -323,6 +323,20 @@ _NOT_RUN = (r"(?i)\[build failed\]|\bundefined: |\bcould not compile\b|\berror\[
             r"|\berror TS\d+\b|\bcannot find package\b|\bsetup failed\b")
 
 
+# Claude's words that the command it runs next tries an error or a failure
+# case on purpose ("now let me test the error case when there's no PR", "let's
+# check the error handling with an invalid URL"): its failure is what it meant.
+_TRIES_ERROR_CASE = (
+    r"(?i)\b(?:test|tests|testing|try|trying|check|checking|verify|see|confirm|demonstrate"
+    r"|show|exercise)\b[^.!?\n]{0,40}?\b(?:error|failure|failing|invalid[- ]input|edge)"
+    r"[- ](?:cases?|paths?|handling|scenarios?|conditions?|messages?|behaviou?r)\b")
+
+
+def tries_error_case(words: str) -> bool:
+    """Whether Claude's words say the command it runs next tries an error case."""
+    return bool(words) and rx(_TRIES_ERROR_CASE).search(words) is not None
+
+
 def expects_failure(words: str) -> bool:
     """Whether Claude's words say the check it runs next is meant to fail."""
     return bool(words) and rx(_EXPECTS_FAILURE).search(words) is not None

@@ -375,6 +375,8 @@ def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
     if error.expected:  # (a red phase: Claude said it ran them to see them fail)
         fate = md(" — as Claude meant: it ran them to see them fail{}",
                   text(", and they later passed" if error.later_ok else ""))
+    elif error.error_case:  # (Claude said it tried the error case: this was it)
+        fate = md(" — as Claude meant: it tried the error case")
     by = md(" (subagent {})", emphasis(label)) if label else BLANK
     at = md("{} ", text(when)) if when else BLANK
     tool = strong(_tool_name(error.tool))
