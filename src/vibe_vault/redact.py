@@ -119,6 +119,16 @@ _LONG_RUN = r"[a-z0-9_\-=%+]{16,}"
 # Characters of run windows a Redactor searches for each trigger in turn
 # before it compiles the trigger regex instead (see Redactor._near_words).
 NEAR_SEARCH_CHARS = 8192
+# A text longer than HUGE_TEXT (a tool's output of a megabyte on one line) is
+# gated in pieces of PIECE characters, each reaching PIECE_OVERLAP further
+# into the next, so that a form up to that long is read whole by one of them
+# wherever it falls. The pieces are read until HUGE_TEXT_BUDGET seconds have
+# passed on the text (or the Redactor's deadline, a hook's, has come); what
+# is left then is withheld, never shown unchecked.
+HUGE_TEXT = 131_072
+PIECE = 65_536
+PIECE_OVERLAP = 8_192
+HUGE_TEXT_BUDGET = 1.0
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -604,12 +614,70 @@ class Redactor:
         self._too_slow: set[int] = set()
         # Characters of run windows searched one trigger at a time (_near_words).
         self._searched = 0
+        # When a hook must be done (time.monotonic()): a huge text's pieces
+        # not read by then are withheld (see HUGE_TEXT).
+        self.deadline: float | None = None
 
     def redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were; the
         secrets themselves are added to `found` when it is given.
 
-        Then, when the text hides a form from the rules (`_view`: full-width
+        A text over HUGE_TEXT characters is read in overlapping pieces, in
+        bounded time: what is not read in time is withheld.
+        """
+        if len(text) > HUGE_TEXT:
+            return self._redact_pieces(text, found)
+        return self._redact_read(text, found)
+
+    def _redact_pieces(self, text: str, found: list[str] | None) -> tuple[str, int]:
+        """`redact` of a huge text: each piece (PIECE characters and the
+        PIECE_OVERLAP after them; a piece begins after a line's end when one
+        is near) through the gate, and every span any of them hid hidden."""
+        import time
+
+        deadline = time.monotonic() + HUGE_TEXT_BUDGET
+        if self.deadline is not None:
+            deadline = min(deadline, self.deadline)
+        spans: list[tuple[int, int, str]] = []
+        at = 0
+        while at < len(text):
+            if time.monotonic() > deadline:
+                spans.append((at, len(text),
+                              f"[REDACTED:unchecked ({len(text) - at} characters withheld)]"))
+                break
+            end = min(len(text), at + PIECE + PIECE_OVERLAP)
+            piece = text[at:end]
+            out, _ = self._redact_read(piece, found)
+            gaps = _gaps(piece, out) if out != piece else []
+            if gaps is None:  # (they did not line up: hide it all)
+                gaps = [(0, len(piece), "[REDACTED:obfuscated (text withheld)]")]
+            spans += [(at + a, at + b, markers) for a, b, markers in gaps]
+            if end == len(text):
+                break
+            # (any form beginning before the next piece, and no longer than
+            # the overlap, ends inside this one)
+            line_end = text.rfind("\n", at + PIECE - PIECE_OVERLAP, at + PIECE)
+            at = line_end + 1 if line_end >= 0 else at + PIECE
+        merged: list[list[Any]] = []
+        for a, b, markers in sorted(spans):
+            if merged and a < merged[-1][1]:
+                last = merged[-1]
+                last[1] = max(last[1], b)
+                if markers not in last[2]:
+                    last[2] += markers
+            else:
+                merged.append([a, b, markers])
+        parts: list[str] = []
+        last_end = 0
+        for a, b, markers in merged:
+            parts += [text[last_end:a], markers]
+            last_end = b
+        return "".join(parts) + text[last_end:], sum(m[2].count("[REDACTED") for m in merged)
+
+    def _redact_read(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
+        """`redact` of a text read whole.
+
+        When the text hides a form from the rules (`_view`: full-width
         letters, zero-width characters, Cyrillic or Greek look-alikes, %-escapes,
         a line continued by a backslash), the rules run again on the text as
         it reads, and what they find is redacted in the text as written: the
@@ -713,14 +781,11 @@ class Redactor:
             self._near_words(low, windows, hits)
         hits.update(self._always)
         for i in sorted(hits):  # in the table's order, as the patterns expect
-            kind, pattern = self._rules[i]
-            marker = f"[REDACTED:{kind}]"
-            if i in self._folded and len(low) == len(text):
-                # (the pattern begins "(?i)": no B before it, see _rule_patterns)
-                text, n = self._sub_folded(rx(pattern[4:]), low, text, marker, kind, found,
-                                           self._line.get(i, ""))
-            elif i in self._always:
-                sub = self._replacer(marker, kind, found)
+            if i not in self._always:
+                text, n = self.apply_rule(i, text, low, found)
+            else:
+                kind, pattern = self._rules[i]
+                sub = self._replacer(f"[REDACTED:{kind}]", kind, found)
                 done = (None if i in self._too_slow else
                         within_budget(USER_PATTERN_BUDGET, users_rx(pattern).subn, sub, text))
                 if done is None:
@@ -729,13 +794,6 @@ class Redactor:
                     self._too_slow.add(i)
                     return f"[REDACTED:{kind} (pattern too slow; text withheld)]", count + 1
                 text, n = done
-                n -= sub.skipped
-            else:
-                sub = self._replacer(marker, kind, found)
-                sub.bounded = i in self._bounded
-                sub.glued = self._glued_of(i)
-                sub.line = self._line.get(i, "")
-                text, n = rx(pattern).subn(sub, text)
                 n -= sub.skipped
             if n:
                 count += n
@@ -777,6 +835,26 @@ class Redactor:
                 text, m = rx(_ENV_INLINE).subn(env_value, text)
                 count += m
         return text, count
+
+    def apply_rule(self, i: int, text: str, low: str | None = None,
+                   found: list[str] | None = None) -> tuple[str, int]:
+        """Rule `i` of the table (`secret_rules.RULES[i]`) run on `text`
+        (`low` its lower case, when known), whatever its triggers: the text
+        with what it hides replaced, and how many."""
+        kind, pattern = self._rules[i]
+        marker = f"[REDACTED:{kind}]"
+        if low is None:
+            low = text.lower()
+        if i in self._folded and len(low) == len(text):
+            # (the pattern begins "(?i)": no B before it, see _rule_patterns)
+            return self._sub_folded(rx(pattern[4:]), low, text, marker, kind, found,
+                                    self._line.get(i, ""))
+        sub = self._replacer(marker, kind, found)
+        sub.bounded = i in self._bounded
+        sub.glued = self._glued_of(i)
+        sub.line = self._line.get(i, "")
+        text, n = rx(pattern).subn(sub, text)
+        return text, n - sub.skipped
 
     def _near_words(self, low: str, windows: list[tuple[int, int]], hits: set[int]) -> None:
         """Add to `hits` the rules of every trigger found inside one of the

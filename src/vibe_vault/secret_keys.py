@@ -36,7 +36,7 @@ B = r"(?<![A-Za-z0-9])"
 SHAPED, RUN, WORD = "shaped", "run", "word"
 
 # A value that holds a digit somewhere in its run of key characters.
-_DIGIT = r"(?=[A-Za-z+/_.=\-]*\d)"
+_DIGIT = r"(?=[A-Za-z+/_.=\-]{0,256}\d)"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # A key's value: base64, hex, a token with dots (`s.…`), 16 characters or more.
 _KEYISH = (r"(?=[A-Za-z0-9+/_.=\-]{16})" + _DIGIT
@@ -68,13 +68,13 @@ _SECRET_ID = (r"secret[ _\-]?id(?<!-secret-id)(?<!-secret_id)" + _LABEL_SEP
 # them (`$ heroku auth:token` then its output) is that secret.
 _PRINTS_A_SECRET = (
     r"heroku[ \t]+auth:token", r"op[ \t]+read[ \t]", r"bw[ \t]+get[ \t]+password",
-    r"bw[ \t]+(?:unlock|login)[ \t][^\n]*--raw", r"pass[ \t]+(?:show|generate)[ \t]",
+    r"bw[ \t]+(?:unlock|login)[ \t][^\n]{0,400}--raw", r"pass[ \t]+(?:show|generate)[ \t]",
     r"gh[ \t]+auth[ \t]+token", r"gcloud[ \t]+auth[ \t]+(?:application-default[ \t]+)?print-",
-    r"aws[ \t]+ecr[ \t]+get-login-password", r"security[ \t]+find-\w+-password[ \t][^\n]*-w",
-    r"vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]*-field", r"vault[ \t]+print[ \t]+token",
-    r"keyring[ \t]+get[ \t]", r"doppler[ \t]+secrets[ \t]+get[ \t][^\n]*--plain",
-    r"openssl[ \t]+rand[ \t]", r"az[ \t]+account[ \t]+get-access-token[ \t][^\n]*tsv",
-    r"kubectl[ \t]+get[ \t]+secrets?[ \t/][^\n]*(?:jsonpath|go-template)",
+    r"aws[ \t]+ecr[ \t]+get-login-password", r"security[ \t]+find-\w+-password[ \t][^\n]{0,400}-w",
+    r"vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,400}-field", r"vault[ \t]+print[ \t]+token",
+    r"keyring[ \t]+get[ \t]", r"doppler[ \t]+secrets[ \t]+get[ \t][^\n]{0,400}--plain",
+    r"openssl[ \t]+rand[ \t]", r"az[ \t]+account[ \t]+get-access-token[ \t][^\n]{0,400}tsv",
+    r"kubectl[ \t]+get[ \t]+secrets?[ \t/][^\n]{0,400}(?:jsonpath|go-template)",
 )
 
 # Token prefixes whose hex (`echo 6768705f… | xxd -r -p` is ghp_…) or whose
@@ -134,8 +134,8 @@ FORMS: tuple[Form, ...] = (
      # pattern beginning with the word lets the engine skip ahead to it)
      r"(?:[Ss](?:ESSION|ession)(?:_[A-Za-z0-9]+)*[\"']?[ \t]*[=:][ \t]*"
      r"|--session(?:[ \t]+|=))[\"']?"
-     r"(?P<v>(?=[A-Za-z0-9+/=_\-]*[A-Z])(?=[A-Za-z0-9+/=_\-]*[a-z])"
-     r"(?=[A-Za-z0-9+/=_\-]*[0-9])[A-Za-z0-9+/_\-]{20,}={0,2})(?![A-Za-z0-9+/=_\-])",
+     r"(?P<v>(?=[A-Za-z0-9+/=_\-]{0,256}[A-Z])(?=[A-Za-z0-9+/=_\-]{0,256}[a-z])"
+     r"(?=[A-Za-z0-9+/=_\-]{0,256}[0-9])[A-Za-z0-9+/_\-]{20,}={0,2})(?![A-Za-z0-9+/=_\-])",
      ('export BW_SESSION="⟦«b86»==⟧"', "bw list items --session ⟦«b44»⟧",
       "$env:BW_SESSION = '⟦«a44»⟧'", "export OP_SESSION_my=⟦«w43»⟧"),
      "SESSION_ENGINE=django.contrib.sessions.backends.db; FLASK_SESSION_TYPE=filesystem_cache01",
@@ -152,7 +152,7 @@ FORMS: tuple[Form, ...] = (
     # A cookie given to curl (`-b 'name=value'`, `--cookie`): what follows the
     # first `=` of its argument (a name of a cookie jar's file is left).
     ("cookie", ("curl",),
-     r"\bcurl\b[^\n]*?(?<![\w\-])(?:-b|--cookie)(?:[ \t]+|=)"
+     r"\bcurl\b[^\n]{0,400}?(?<![\w\-])(?:-b|--cookie)(?:[ \t]+|=)"
      r"(?:\"[^\"=\s]+=(?P<v>[^\"\n]+)\"|'[^'=\s]+=(?P<v2>[^'\n]+)'"
      r"|[^\s\"'=]+=(?P<v3>[^\s\"']+))",
      ('curl -b "session=⟦«a32»⟧" https://app.example.com/api/me',
@@ -163,11 +163,11 @@ FORMS: tuple[Form, ...] = (
     # URL's session token (`X-Amz-Security-Token=`, as a header too).
     # (each pattern begins with its literal: the engine skips ahead to it)
     ("session-token", ("sessid", "sessionid", "session_id"),
-     r"(?i)sess(?:ion_?id|id)=(?P<v>(?=[^&#\s\"'<>;]*\d)[^&#\s\"'<>;]{16,})",
+     r"(?i)sess(?:ion_?id|id)=(?P<v>(?=[^&#\s\"'<>;]{0,256}\d)[^&#\s\"'<>;]{16,})",
      ("GET /app;jsessionid=⟦«u32»⟧ HTTP/1.1", "Cookie: PHPSESSID=⟦«l26»⟧"),
      "session_id=$SID; ;jsessionid=${id}", WORD, ""),
     ("session-token", ("x-amz-security-token",),
-     r"(?i)x-amz-security-token(?:=|:[ \t]*)(?P<v>(?=[^&#\s\"'<>;]*\d)[^&#\s\"'<>;]{16,})",
+     r"(?i)x-amz-security-token(?:=|:[ \t]*)(?P<v>(?=[^&#\s\"'<>;]{0,256}\d)[^&#\s\"'<>;]{16,})",
      ("https://b.s3.amazonaws.com/k?X-Amz-Security-Token=⟦«a120»⟧&X-Amz-Signature=«h64»",),
      "", WORD, ""),
     # A line of a Netscape cookie jar: domain, flag, path, secure, expiry,
@@ -188,7 +188,7 @@ FORMS: tuple[Form, ...] = (
                         "find-internet-password", "print token", "keyring get",
                         "doppler secrets", "openssl rand", "get-access-token", "jsonpath",
                         "go-template", "kv get", "vault read"),
-     r"(?:" + "|".join(_PRINTS_A_SECRET) + r")[^\n]*\r?\n[ \t]*"
+     r"(?:" + "|".join(_PRINTS_A_SECRET) + r")[^\n]{0,400}\r?\n[ \t]*"
      r"(?P<v>(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^\s]{6,300}|" + _UUID + r")[ \t]*(?=\r?\n|\Z)",
      ("$ heroku auth:token\n⟦«h8»-«h4»-«h4»-«h4»-«h12»⟧\n$ ls",
       "$ bw get password github.com\n⟦«a20»⟧\n",
@@ -214,7 +214,7 @@ FORMS: tuple[Form, ...] = (
     ("maven-master", ("=}", ">{"),
      # (the test before the brace after it: a pattern beginning with its
      # literal lets the engine skip ahead to it)
-     r"\{(?<![\w$]\{)(?P<v>(?=[A-Za-z0-9+/]*[0-9])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[a-z])"
+     r"\{(?<![\w$]\{)(?P<v>(?=[A-Za-z0-9+/]{0,256}[0-9])(?=[A-Za-z0-9+/]{0,256}[A-Z])(?=[A-Za-z0-9+/]{0,256}[a-z])"
      r"[A-Za-z0-9+/]{20,}={0,2})\}",
      ("<password>⟦{«b30»=}⟧</password>", "  ⟦{«b22»=}⟧\n</settingsSecurity>"),
      "${PASSWORD_2024_ROTATION_X} {{ vault_password }}", WORD, ""),

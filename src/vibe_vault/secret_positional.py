@@ -262,9 +262,9 @@ def _value(names: _Names, judge: str, bare: str = r"[^\s'\"|;&<>()`\\…]+") -> 
 
 def _after(names: _Names, judge: str, sep: str) -> str:
     """The part after `sep` of a `user<sep>secret` word."""
-    return (rf"(?:'[^\s'{sep}]+{sep}(?P<{names(judge)}>[^'\n]+)'"
-            rf"|\"[^\s\"{sep}]+{sep}(?P<{names(judge)}>(?!\$)[^\"\n]+)\""
-            rf"|[^\s'\"{sep}]+{sep}(?P<{names(judge)}>(?!\$)[^\s'\"|;&<>()`\\]+))")
+    return (rf"(?:'[^\s'{sep}]{{1,256}}{sep}(?P<{names(judge)}>[^'\n]+)'"
+            rf"|\"[^\s\"{sep}]{{1,256}}{sep}(?P<{names(judge)}>(?!\$)[^\"\n]+)\""
+            rf"|[^\s'\"{sep}]{{1,256}}{sep}(?P<{names(judge)}>(?!\$)[^\s'\"|;&<>()`\\]+))")
 
 
 def _command_rules() -> tuple[RuleData, ...]:
@@ -333,9 +333,9 @@ def _command_rules() -> tuple[RuleData, ...]:
          ("wpa_cli set_network 0 psk '\"⟦«a16»⟧\"'",), "wpa_cli set_network 0 ssid '\"home\"'"),
         # Hashing a password on the command line: htpasswd -n, openssl passwd, mkpasswd.
         (("htpasswd", "mosquitto_passwd"),
-         lambda n: r"\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*n)(?=[^\n|;&]*\s-[a-zA-Z]*b)"
+         lambda n: r"\bhtpasswd\b(?=[^\n|;&]{0,400}\s-[a-zA-Z]*n)(?=[^\n|;&]{0,400}\s-[a-zA-Z]*b)"
          r"(?:\s+-[a-zA-Z]+)*\s+(?!-)" + _WORD + r"\s+" + _value(n, "vp")
-         + r"|\bmosquitto_passwd\b(?=[^\n|;&]*\s-b)(?:\s+-[a-zA-Z]+)*\s+(?!-)" + _WORD
+         + r"|\bmosquitto_passwd\b(?=[^\n|;&]{0,400}\s-b)(?:\s+-[a-zA-Z]+)*\s+(?!-)" + _WORD
          + r"\s+(?!-)" + _WORD + r"\s+" + _value(n, "vp"),
          ("htpasswd -nb admin ⟦«a16»⟧", "htpasswd -nbB admin '⟦«a16»⟧'",
           "mosquitto_passwd -b passwd bob ⟦«a14»⟧"),
@@ -355,7 +355,7 @@ def _command_rules() -> tuple[RuleData, ...]:
         (("base64",),
          lambda n: r"\b(?:echo|printf)(?:\s+-[neE]+)*(?:\s+'%s')?\s+" + _value(n, "vk")
          + r"\s*\|\s*(?:base64|openssl\s+(?:base64|enc\s+-base64)|basenc\b)"
-         r"(?![^\n|;&]*\s(?:-d|--decode|-D|-d\w*)\b)",
+         r"(?![^\n|;&]{0,400}\s(?:-d|--decode|-D|-d\w*)\b)",
          ("echo -n '⟦«a16»⟧' | base64", "printf '%s' \"⟦bob:«a14»⟧\" | base64 -w0"),
          "echo -n 'hello world' | base64; echo $TOKEN | base64; echo 'aGVsbG8=' | base64 -d"),
         # macOS keychain: add-*-password -w X; unlock-keychain / create-keychain -p X.
@@ -480,7 +480,7 @@ def _address_rules() -> tuple[RuleData, ...]:
                "cx_Oracle.connect(user, password, dsn)"))),
         # A proxy's user:pw@host without a scheme (`http_proxy=bob:pw@proxy:3128`).
         (ADDRESS, ("proxy",),
-         r"(?i)proxy[\w\-]*[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)[\"']?" + user
+         r"(?i)proxy[\w\-]{0,64}[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)[\"']?" + user
          + r":(?P<" + proxy("vl") + r">[^\s@\"'`/]{1,200})@[\w\-]+(?:\.[\w\-]+)*:\d{2,5}\b",
          ("export http_proxy=bob:⟦«a14»⟧@proxy.example.io:3128",
           "pip install --proxy bob:⟦«a14»⟧@proxy:8080 x"), "proxy: user@proxy.example.io:3128"),

@@ -214,7 +214,7 @@ def _vendor_pattern(vendors: tuple[str, ...]) -> str:
         # gitleaks writes `new-york-times,` with its comma: a comma may follow a name.
         r"(?i)(?:" + words + r"),?[\w.\- \t]{0,20}?" + _SEP +
         # A value with a digit and a letter (or a long number: an id that is a key).
-        r"(?P<v>(?=[^\s\x60'\";]*\d)(?=[^\s\x60'\";]*[a-z])[\w.=\-+/~%|:]{10,150}"
+        r"(?P<v>(?=[^\s\x60'\";]{0,150}\d)(?=[^\s\x60'\";]{0,150}[a-z])[\w.=\-+/~%|:]{10,150}"
         r"|\d{16,})" + _END)
 
 
@@ -258,9 +258,9 @@ class _Values:
 
     def after(self, sep: str) -> str:
         """The part after `sep` of a `user<sep>secret` word, quoted whole or in part."""
-        return (f"(?:'[^\\s'{sep}]+{sep}(?P<{self._name()}>[^'\\n]+)'"
-                f"|\"[^\\s\"{sep}]+{sep}(?P<{self._name()}>[^\"\\n]+)\""
-                f"|[^\\s'\"{sep}]+{sep}" + self.any() + ")")
+        return (f"(?:'[^\\s'{sep}]{{1,256}}{sep}(?P<{self._name()}>[^'\\n]+)'"
+                f"|\"[^\\s\"{sep}]{{1,256}}{sep}(?P<{self._name()}>[^\"\\n]+)\""
+                f"|[^\\s'\"{sep}]{{1,256}}{sep}" + self.any() + ")")
 
 
 def _cli_rule() -> Rule:
@@ -274,7 +274,7 @@ def _cli_rule() -> Rule:
         + r"|(?<![^\s;&|(])(?:https?|xhs?)(?=\s)" + args + r"(?:-a|--auth)[ =]?" + v.after(":")
         + r"|\bldap\w+\b" + args + r"-w\s*" + v.any()
         + r"|\bsqlcmd\b" + args + r"-P\s*" + v.any()
-        + r"|\bsqlplus\b(?:\s+-\S+)*\s+['\"]?[A-Za-z0-9_$#]+/"
+        + r"|\bsqlplus\b(?:\s+-\S+){0,16}\s+['\"]?[A-Za-z0-9_$#]+/"
         + r"(?:\"(?P<" + v._name() + r">[^\"\n]+)\"|(?P<" + v._name() + r">[^\s'\"@/]+))"
         + r"|--(?:passphrase|secret-string|secret-binary)[ =]" + v.any()
         + r"|\bopenssl\b" + args + r"-[kK]\s+" + v.any()
@@ -346,7 +346,7 @@ SHELL_RULES = (_cli_rule(), SQL_PASSWORD, ENVIRON_SECRET)
 
 # A name that means a secret, whole, on the lower-cased text (`db_password`,
 # `stripe.api-key`): for forms that give a name and then its value.
-_SECRET_VAR = r"[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*"
+_SECRET_VAR = r"[a-z0-9_.\-]{0,64}" + SECRET_NAME + r"[a-z0-9_.\-]{0,64}"
 
 
 def _docker_value() -> str:
@@ -355,7 +355,7 @@ def _docker_value() -> str:
     return (r"(?:'(?P<" + v._name() + r">[^'\n]+)'|\"(?P<" + v._name() + r">" + _NOT_VAR
             + r"[^\"\n]+)\"|(?P<" + v._name() + r">" + bare + r"[^\s'\"\\]+)"
             + r"(?=[ \t]*\\?\r?(?:\n|$))|(?P<" + v._name() + r">" + bare
-            + r"(?=[^\s'\"]*\d)(?=[^\s'\"]*[a-z])[^\s'\"\\]{8,})(?!\S))")
+            + r"(?=[^\s'\"]{0,256}\d)(?=[^\s'\"]{0,256}[a-z])[^\s'\"\\]{8,})(?!\S))")
 
 
 def _config_rules() -> tuple[Rule, ...]:
@@ -412,7 +412,7 @@ def _config_rules() -> tuple[Rule, ...]:
              ("setx API_KEY ⟦«a24»⟧", 'setx DB_PASSWORD "⟦«a16»⟧" /m'),
              "setx PATH \"%PATH%;C:\\bin\""),
         rule(("set -", "set --"),
-             r"\bset(?:\s+(?:-[a-z]+|--(?:export|global|universal|local)))+\s+" + _SECRET_VAR
+             r"\bset(?:\s+(?:-[a-z]+|--(?:export|global|universal|local))){1,8}\s+" + _SECRET_VAR
              + r"\s+" + fish.any(),
              ("set -x API_KEY ⟦«a24»⟧", "set -gx GITHUB_TOKEN '⟦«a24»⟧'",
               "set --export DB_PASSWORD \"⟦«a16»⟧\""),
@@ -834,7 +834,7 @@ PROTOCOL_RULES = (
          line=LINE),
     Rule("protocol-password", ("login ", "login\t"),
          r"LOGIN[ \t]+(?:\"[^\"\n]*\"|[^\s\"]+)[ \t]+(?:\"(?P<v>[^\"\n]+)\""
-         r"|(?P<v2>(?=[^\s\"]*\d)[^\s\"]+))"
+         r"|(?P<v2>(?=[^\s\"]{0,256}\d)[^\s\"]+))"
          + _LINE_END,
          ("* OK IMAP4rev1 ready\na001 LOGIN bob ⟦«a16»⟧\na001 OK",
           '* OK ready\nA1 LOGIN "me" "⟦«a16»⟧"\nA1 OK'),
@@ -889,7 +889,7 @@ TAB_RULE = Rule(
         "credential", "credentials", "creds", "auth")),
     # (a line's start, or a space before the name: the lines of such a
     # table collapsed into one, as a one-line field holds them)
-    r"(?im)(?:^|(?<=[ ]))[ \t]*[a-z0-9_.\-]*" + SECRET_NAME + r"[a-z0-9_.\-]*(?P<sep>\t+)"
+    r"(?im)(?:^|(?<=[ ]))[ \t]*[a-z0-9_.\-]{0,64}" + SECRET_NAME + r"[a-z0-9_.\-]{0,64}(?P<sep>\t+)"
     r"(?P<v3>[^\s\"'`]{4,200})(?=[ \t]*\r?(?:\n|$)|[ ])",
     ("USER\tbob\nPASSWORD\t⟦«a14»⟧\nURL\thttps://x", "user\tbob\ndb_password\t⟦«L12»⟧\n",
      "USER\tbob PASSWORD\t⟦«a14»⟧ URL\thttps://x"),
@@ -942,10 +942,14 @@ RULES: tuple[Rule, ...] = (
          ("the rest of it:\n⟦«b64»\n«b64»\n«b64»\n«b20»==⟧\nthat is all",
           "$ sed -n 4,5p id_rsa\n⟦«b64»\n«b64»⟧"),
          "sha256 «h64»\nsha256 «h64»", RUN),
-    # Base64 lines ending at an END line with no BEGIN before it.
+    # Base64 lines ending at an END line with no BEGIN before it. The search
+    # begins at the text's start or at a line that is none of them (the
+    # block's first line is the next): begun at each line of a block with no
+    # END after it, it read the block's square.
     Rule("private-key", ("private key", "private  key", "private\tkey"),
-         r"(?i)(?<![^\n])[ \t>]*(?:[a-z0-9+/=]{4,76}[ \t]*\r?\n[ \t>]*)+"
-         r"-{4,5}[ \t]*end[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?[ \t]*-{4,5}",
+         r"(?i)(?:\A|(?:\A|(?<=\n))(?![ \t>]*[a-z0-9+/=]{4,76}[ \t]*\r?\n)[^\n]*\n)"
+         r"(?P<v>[ \t>]*(?:[a-z0-9+/=]{4,76}[ \t]*\r?\n[ \t>]*)+"
+         r"-{4,5}[ \t]*end[ \t][ a-z0-9_\t\-]{0,100}?private[ \t]+key(?:[ \t]+block)?[ \t]*-{4,5})",
          ("⟦«b64»\n«b40»==\n-----END RSA PRIVATE KEY-----⟧",
           "the rest:\n⟦«b64»\nAb3=\n-----end ec private key-----⟧"),
          "-----END PUBLIC KEY-----"),
@@ -1112,9 +1116,13 @@ RULES: tuple[Rule, ...] = (
          B + r"[spt]k\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{16,}",
          ("MAPBOX_DOWNLOADS_TOKEN=⟦sk.eyJ1Ijoi«w40».«w22»⟧",), "", SHAPED),
     Rule("jwt", ("ey", "zxlk"),
-         B + r"(?:eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
-         r"|ey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/\\_\-]{17,}\.(?:[A-Za-z0-9/\\_\-]{10,}={0,2})?"
-         r"|ZXlK[A-Za-z0-9+/=_\-]{20,})",
+         # (each prefix refused at once inside a run, `eyeyey…`, which the
+         # rule refuses anyway: else each scans the run to its end)
+         B + r"(?:eyJ(?<![A-Za-z0-9]eyJ)[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}"
+         r"\.[A-Za-z0-9_\-]{8,}"
+         r"|ey(?<![A-Za-z0-9]ey)[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/\\_\-]{17,}"
+         r"\.(?:[A-Za-z0-9/\\_\-]{10,}={0,2})?"
+         r"|ZXlK(?<![A-Za-z0-9]ZXlK)[A-Za-z0-9+/=_\-]{20,})",
          ("Cookie: session=⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ«w40».«w43»⟧",),
          "", SHAPED),
     *_VENDOR_TOKENS,
@@ -1181,7 +1189,7 @@ RULES: tuple[Rule, ...] = (
           "Authorization: Bot ⟦M«a25».«a6».«w38»⟧"),
          "Authorization: Basic realm"),
     Rule("cookie", ("cookie",),
-         r"(?i)\b(?:set-)?cookie\s*:\s*(?P<v>[^\n\"']*?=[^\n\"']{8,})",
+         r"(?i)\b(?:set-)?cookie\s*:\s*(?P<v>[^\n\"'=]{0,400}=[^\n\"']{8,})",
          ("curl -H 'Cookie: ⟦sessionid=«a32»; csrftoken=«a32»⟧' https://x",
           "Set-Cookie: ⟦_gitlab_session=«h32»; path=/⟧"),
          "the Cookie header carries the session"),
@@ -1216,7 +1224,7 @@ RULES: tuple[Rule, ...] = (
          r"(?:'(?P<v27>[^'\n]+)'|\"(?P<v28>(?!\$[\w{(])[^\"\n]+)\"|(?P<v19>[^\s'\"]+))"
          # htpasswd -b [-c] FILE USER PASSWORD (-b anywhere among the flags; with
          # -n, no FILE: secret_positional).
-         r"|\bhtpasswd\b(?=[^\n|;&]*\s-[a-zA-Z]*b)(?![^\n|;&]*\s-[a-zA-Z]*n)"
+         r"|\bhtpasswd\b(?=[^\n|;&]{0,400}\s-[a-zA-Z]*b)(?![^\n|;&]{0,400}\s-[a-zA-Z]*n)"
          r"(?:\s+-[a-zA-Z]+)*\s+(?!-)\S+\s+(?!-)\S+\s+"
          r"(?:'(?P<v20>[^'\n]+)'|\"(?P<v21>[^\"\n]+)\"|(?P<v22>[^\s'\"]+)))",
          ("curl -u admin:⟦«a16»⟧ https://jenkins.internal/api",
@@ -1269,7 +1277,7 @@ RULES: tuple[Rule, ...] = (
         # does not backtrack from every position; a longer name still matches.
         # A typed constant (`API_KEY: str = "…"`, Rust's `: &str`, TypeScript's
         # `: string`) gives its type before the `=`.
-        r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]*[\"']?"
+        r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]{0,64}[\"']?"
         r"(?P<typed>[ \t]*:[ \t]*&?(?:'static[ \t]+)?(?:str|string|bytes)(?=[ \t]*=))?"
         r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
         # A quoted value may hold spaces (a passphrase); a bare one ends at one,
