@@ -96,8 +96,12 @@ def claude_codes_title(objs: list[dict[str, Any]]) -> tuple[str, str]:
 def titled_by(title: str, kind: str, text: str) -> bool:
     """Whether the note's `title` is `text` as a title of its `kind`: a
     recap's first sentence (cut at 80 characters at most), else the words
-    whole or cut with "…"."""
+    whole or cut with "…". A recap speaking to the user ("You're exploring
+    how …") titles the session by the work ("Exploring how …")."""
     body = title.removesuffix("…")
+    if kind == "recap":
+        to_you = re.match(r"(?:You're|You are|We're|We are) (?=\w+ing\b)", text)
+        text = text[to_you.end()].upper() + text[to_you.end() + 1:] if to_you else text
     if not text.startswith(body) or not body:
         return False
     if title.endswith("…"):

@@ -74,7 +74,8 @@ def test_a_request_after_an_aside_in_brackets_titles_the_session(
 def test_a_statement_with_an_aside_is_told_past_it(
         lead: list[str], aside: list[str], state: list[str]) -> None:
     """12a546d1's form: a sentence with an aside that fits once the aside is
-    left out is the title whole ("… refactoring and a lot of the browser
+    left out (in 80 characters, or the quarter more a title may take to end
+    its clause) is the title whole ("… refactoring and a lot of the browser
     tests are failing"), not cut at the bracket."""
     bracketed = f" ({' '.join(aside)})"
     sentence = (f"We've just done a big {' '.join(lead)}{bracketed} and a lot of the"
@@ -85,7 +86,7 @@ def test_a_statement_with_an_aside_is_told_past_it(
     t.say("On it.")
     title = title_of(t.state())
     told = sentence.replace(bracketed, "")
-    if len(told) <= 80:
+    if len(told) <= 100:  # (a title may run a quarter past 80 to end its clause)
         assert title == told, (title, prompt)
     else:  # (too long even so: cut, in the words past the aside)
         assert title.endswith("…") and is_words_of(title, told), (title, prompt)

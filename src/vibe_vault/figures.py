@@ -384,11 +384,18 @@ def request_words(state: SessionState) -> str:
 
 
 def _first_sentence(text: str, limit: int) -> str:
-    """The first sentence of a recap, as a title."""
+    """The first sentence of a recap, as a title: what the session does, not
+    to whom ("You're exploring how Entire stores session data in git" reads
+    "Exploring how …": a recap speaks to the user, a title names the work;
+    review 25 N11, b86cc0a4)."""
     if not text:
         return ""
     end = tx.rx(r"[.;!?](?:\s|$)").search(text)
     first = text[: end.start()] if end else text
+    to_you = tx.rx(r"(?i)^(?:you(?:['\u2019]re| are)|we(?:['\u2019]re| are))\s+"
+                   r"(?=\w+ing\b)").match(first)
+    if to_you is not None:
+        first = first[to_you.end():][:1].upper() + first[to_you.end() + 1:]
     return tx.one_line(first, limit)
 
 

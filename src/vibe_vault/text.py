@@ -253,8 +253,9 @@ def one_line(text: str, limit: int) -> str:
 
 # A greeting before a request says nothing of it ("Hey Claude, can you …").
 _GREETING = r"(?i)^(?:hey|hi|hello|hiya)(?:\s+there)?(?:\s+claude)?\s*[,!.:]+\s+(?=\S)"
-# A sentence's end: `.`, `?` or `!` before a space (not `e.g.,`, not `v1.2`).
-_SENTENCE_END = r"[.?!]+(?=\s)"
+# A sentence's end: `.`, `?` or `!` before a space (not `e.g.,`, not `v1.2`),
+# or a full-width mark, which needs none (`。` `？` `！`: Chinese, Japanese).
+_SENTENCE_END = r"(?:[.?!]+(?=\s)|[。？！]+(?=\S|\s|$))"
 # Words a cut title must not end on: they announce words that were cut (the
 # function words of English: articles, prepositions, conjunctions, auxiliaries,
 # subject pronouns and determiners; "…with the release.yml through…" ends on
@@ -293,7 +294,8 @@ _PREAMBLE = (
     r"|last|final|new|couple of|further|follow-up)\s+)*" + _ANNOUNCED +
     r"(?:\s+(?:for you|first|before that|too))?\s*[.:!]+(?:\s+|$)")
 # A word of prose (not a path, a file mention, a flag or a number).
-_PROSE_WORD = r"^[^\W\d_][\w'’-]*[,.;:!?…)]*$"
+# (Chinese and Japanese run a sentence's words together, `、` `，` between clauses)
+_PROSE_WORD = r"^[^\W\d_][\w'’\-、，・]*[,.;:!?…)。？！，、；：]*$"
 
 
 def reads_as_words(title: str) -> bool:
@@ -303,6 +305,48 @@ def reads_as_words(title: str) -> bool:
     tokens = title.split()
     prose = sum(1 for t in tokens if rx(_PROSE_WORD).match(t.lstrip("(\"'“")))
     return prose * 2 > len(tokens)
+
+
+# Words that say nothing of the work: a first clause of only these (beside
+# function words) is a lead-in, "There isn't much to see here, mostly one
+# idea about …", "I think there's some progress: in the first screenshot …"
+# (review 25 N11, L6), and a hedge opening what follows it ("mostly").
+_EMPTY_WORDS = frozenset({
+    "much", "see", "seen", "here", "progress", "think", "nothing", "anything", "news",
+    "quick", "thing", "things", "little", "bit", "good", "better", "fine", "great", "well",
+    "okay", "ok", "isn't", "isnt", "aren't", "not", "really", "yet", "still", "again",
+    "guess", "suppose", "believe", "looks", "look", "seems", "seem", "hmm", "ah", "oh",
+    "there", "there's", "here's", "interesting", "cool", "nice", "right", "sure", "yes",
+    "yeah", "update", "made", "make", "some", "lot", "lots", "more", "less", "very"})
+_HEDGE = r"(?i)(?:mostly|basically|essentially|actually|really|just)\b,?\s+(?=\S)"
+_LEAD_IN = r"^([^,;:.?!()`]{3,60}?)(?:[,;:]|\s[-\u2013\u2014])\s+(?=\S)"
+
+
+class _Cut:
+    """Where a matched lead-in ends (the interface of a regex match that
+    `_openings` reads)."""
+
+    def __init__(self, end: int) -> None:
+        self._end = end
+
+    def end(self) -> int:
+        return self._end
+
+
+def _lead_in(line: str) -> _Cut | None:
+    """A first clause that only leads in (all its words of meaning empty),
+    with a hedge opening the words after it; None when the clause says
+    something, or nothing of weight follows it."""
+    m = rx(_LEAD_IN).match(line)
+    if m is None:
+        return None
+    words = [w.strip("\"'“”‘’").lower().replace("\u2019", "'") for w in m.group(1).split()]
+    if not words or any(w not in _DANGLING and w not in _EMPTY_WORDS for w in words):
+        return None
+    end = m.end()
+    hedge = rx(_HEDGE).match(line, end)
+    end = hedge.end() if hedge else end
+    return _Cut(end) if len(line[end:].split()) >= 4 else None
 
 
 def _openings(text: str) -> list[str]:
@@ -315,7 +359,7 @@ def _openings(text: str) -> list[str]:
     for k, line in enumerate(lines):
         while True:  # "Hey Claude, ok so I have a question: …", "now, now, fix it"
             m = (rx(_GREETING).match(line) or rx(_MARKER).match(line)
-                 or rx(_PREAMBLE).match(line))
+                 or rx(_PREAMBLE).match(line) or _lead_in(line))
             if m is None or m.end() >= len(line):
                 break
             rest = line[m.end():]
@@ -325,7 +369,7 @@ def _openings(text: str) -> list[str]:
         if k and not out:
             line = line[0].upper() + line[1:]
         out.append(line)
-        out.extend(line[m.end():] for m in rx(_SENTENCE_END + r"\s+(?=\S)").finditer(line))
+        out.extend(line[m.end():] for m in rx(_SENTENCE_END + r"\s*(?=\S)").finditer(line))
     return out or [one_line(text, 1 << 30)]
 
 
@@ -351,7 +395,8 @@ def title_line(text: str, limit: int) -> str:
     openings = [_without_asides(line, limit) for line in _openings(text)]
     title = next((t for t in (_fitted(line, limit) for line in openings[:12])
                   if reads_as_words(t)), "") or _fitted(openings[0], limit)
-    return _holding_the_request(openings, title, limit)
+    title = _holding_the_request(openings, title, limit)
+    return _with_referent(openings[0], title, limit) or _run_on(openings, title, limit)
 
 
 # What marks words as asking for something (issue 29: "This was just so you
@@ -401,7 +446,8 @@ _CLAUSE_BREAK = (r"(?:[,;:]|\s[-\u2013\u2014])\s+|(?i:\bI (?:think|believe|suppo
 _OUTPUT_LABEL = r"(?i)\b(?:error|warning|hint|note|fatal|exception|info|debug|tip)\s*:\s+$"
 # A request to read something first is its preparation when another follows
 # in the sentence ("Can you read docs/x.md, I'd like to modify this approach").
-_PREPARING = r"(?i)^(?:read|look|see|open|check out|have a look|take a look|go through)\b"
+_PREPARING = (r"(?i)^(?:read|look|see|open|check out|have a look|take a look|go through"
+              r"|go back|get back|return)\b")
 _PROSE_START = r"[\"'“‘(\[]?[^\W\d_]"
 _KEY_VALUE = r"\w=[^\s=]"
 # Words by which a request points at what the sentence before it named.
@@ -538,6 +584,135 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
                 return _with_object(rest, fitted, head, limit)
         return title
     return title
+
+
+def _run_on(openings: list[str], title: str, limit: int) -> str:
+    """A title cut inside a clause run on to the clause's end when that is
+    within the limit's flex ("…inside a folder while entire is enabled", not
+    "…while entire…"; review 25 N11)."""
+    if not title.endswith("…"):
+        return title
+    body = title[:-1]
+    line = next((o for o in openings if o.startswith(body)), "")
+    if not line:
+        return title
+    end = _object_end(line, len(body), _flex(limit) + 1)
+    if end > _flex(limit) or end <= len(body):
+        return title
+    whole = line[:end].rstrip(",;:-\u2013\u2014 ")
+    if end >= len(line.rstrip()) or line[end] in ".?!":
+        return whole.rstrip(".")
+    fits = len(whole) < _flex(limit) and _may_end(whole.split()[-1])
+    return whole + "…" if fits else title
+
+
+# A request's ask form, left out where the title has no room for it: "I'd
+# like to add …" says "Add …", "can you help me …" says "Help me …".
+_ASK_LEAD = (r"(?i)^(?:(?:ok(?:ay)?|so|and|but|also|then|now)\b,?\s+)*(?:(?:can|could|would"
+             r"|will) you(?: please)?|please|i(?:['\u2019]d| would) (?:like|love) to"
+             r"|i (?:want|need) to|let['\u2019]?s|we (?:should|need to|must|have to))\s+"
+             r"(?:please\s+)?(?=\w)")
+# Words that make a request vaguer and no longer ("… or tracing or something").
+_VAGUE = r"(?i),?\s+(?:or something(?: like that)?|or so|or whatever|somehow)\b"
+# A statement's opening that says only who saw it ("I've noticed …", "I suppose …").
+_WITNESS = (r"(?i)^(?:I(?:['\u2019]ve| have)? (?:noticed|seen|found|realised|realized|see"
+            r"|notice|think|suppose|guess|believe|feel)(?: that)?|it seems(?: that)?)\s+(?=\S)")
+# Words a request may end on that ask about what was said before it ("… to
+# find out why", "fix it").
+_ASKS_ABOUT = frozenset({"why", "how", "what", "where", "when", "which", "whether", "this",
+                         "that", "it", "them", "these", "those"})
+MIN_REQUEST_CHARS = 12  # the least of a request said after its context: "Decide rules…"
+MIN_CONTEXT_CHARS = 30  # the least of the words a request asks about worth its room
+
+
+def _as_asked(request: str) -> str:
+    """A request by its verb and object: its ask form and vague words left out."""
+    m = rx(_ASK_LEAD).match(request)
+    said = request[m.end():] if m else request
+    said = rx(_VAGUE).sub("", said).rstrip(" ?.!")
+    return said[:1].upper() + said[1:] if said else request
+
+
+def _as_context(words: str) -> str:
+    """Words before a request that say what it is about, as they lead or
+    follow it in a title: without a preparing request, a witness or an aside."""
+    words = rx(_ASIDE).sub("", " ".join(words.split())).strip(" ,;:-\u2013\u2014")
+    first = rx(r"^[^,;:]*(?:[,;:]|\s[-\u2013\u2014])\s+").match(words)
+    if first is not None and rx(_ASK_LEAD).match(first.group()) and rx(_PREPARING).match(
+            first.group()[rx(_ASK_LEAD).match(first.group()).end():]):  # type: ignore[union-attr]
+        words = words[first.end():]  # ("let's go back to current code, I did …")
+    witness = rx(_WITNESS).match(words)
+    words = words[witness.end():] if witness else words
+    return words[:1].upper() + words[1:] if words else ""
+
+
+def _with_referent(line: str, title: str, limit: int) -> str:
+    """A title whose request needs what the words before it said: one ending
+    on a word that asks about them ("… to find out why") or pointing at them
+    ("help me understand how this happend", "We should decide rules for
+    them"), said with them: the request by its verb and object, then a colon
+    and those words as room allows, or those words first when they fit whole
+    with the request's first words after them (review 25 N11, R23-3, L6).
+    "" when the title needs nothing before it."""
+    body = title.removesuffix("…")
+    sentences = [line[:m.end()] for m in rx(_SENTENCE_END).finditer(line)] + [line]
+    if title.endswith("…") and line.startswith(body) and len(sentences) > 1:
+        # (a first statement cut, its request a later sentence pointing back at it)
+        first = sentences[0]
+        rest = line[len(first):].lstrip()
+        found = _request_in(rest[: (rx(_SENTENCE_END).search(rest) or rx(r"$").search(rest)).end()])  # type: ignore[union-attr]
+        if found is None or _request_in(first) is not None or not found[1]:
+            return ""
+        at = rest.find(found[1])
+        if at < 0 or not rx(_REFERS_BACK).search(" ".join(rest[at:].split()[:6])):
+            return ""
+        return _said_with(_as_context(first.rstrip(" .")), _as_asked(rest[at:]), limit,
+                          context_first=True)
+    at = " ".join(line.split()).lower().find(" ".join(body.split()).lower()) if body else -1
+    if at <= 0 or title.endswith("…"):
+        return ""
+    request = line[at:]
+    found = _request_in(body)
+    if found is None or not found[1] or body.find(found[1]) < 0:
+        return ""
+    after_head = body[body.find(found[1]):].split()[:len(found[1].split()) + 2]
+    last = body.split()[-1].strip(",;:.!?…()\"'`“”‘’").lower()
+    if last not in _ASKS_ABOUT and not rx(_REFERS_BACK).search(" ".join(after_head)):
+        return ""
+    # (the sentence right before the request: what its words ask about)
+    pieces = [p for p in rx(_SENTENCE_END + r"\s*").split(line[:at].rstrip() + " ") if p.strip()]
+    before = pieces[-1] if pieces else ""
+    context = _as_context(before)
+    if len(context.split()) < 3:
+        return ""
+    # (a request ending on "why" needs its context more than one pointing back)
+    least = MIN_REQUEST_CHARS if last in _ASKS_ABOUT else MIN_CONTEXT_CHARS
+    return _said_with(context, _as_asked(request), limit, context_first=False, least=least)
+
+
+def _said_with(context: str, request: str, limit: int, context_first: bool,
+               least: int = MIN_CONTEXT_CHARS) -> str:
+    """A request and its context in one title within the limit's flex; ""
+    when the request leaves less than `least` characters for the context."""
+    flex = _flex(limit)
+    end = rx(_SENTENCE_END).search(request + " ")
+    request = request[:end.start()] if end else request
+    if context_first and len(context) + 2 + MIN_REQUEST_CHARS <= flex:
+        room = flex - len(context) - 2
+        said = _fitted(_lowered(request), room)
+        return f"{context}: {said}" if len(said) <= room else ""
+    if len(request) + 2 + least > flex:
+        return ""  # (no room left to say what it asks about: the request as it was)
+    return _fitted(f"{request}: {_lowered(context)}", flex)
+
+
+def _lowered(words: str) -> str:
+    """Words as they go on after a colon: a first word of a sentence in lower
+    case, "I" and a name in capitals ("API", "Entire's") as they were."""
+    first = words.split(" ", 1)[0]
+    if rx(r"^I\b").match(first) or not first[1:2].islower():
+        return words
+    return words[:1].lower() + words[1:]
 
 
 # How far past the limit a title may run to end its request's object rather
