@@ -606,6 +606,11 @@ class Redactor:
         self._bounded: frozenset[int] = _BOUNDED
         self._line: dict[int, str] = _LINES
         self._words: list[_Node] = _WORD_TREE
+        # The trees of words in ASCII: all a text in ASCII (most are) can
+        # hold; a word in another script, and every word under it, cannot.
+        # (Searching for the 69 of 265 others was a tenth of the gate's time
+        # on the corpus.)
+        self._ascii_words = [node for node in _WORD_TREE if node[0].isascii()]
         self._run_rules: list[int] = _RUN_ONLY
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
@@ -756,7 +761,7 @@ class Redactor:
         low = text.lower()
         count = 0
         hits: set[int] = set()
-        nodes = self._words
+        nodes = self._ascii_words if low.isascii() else self._words
         while nodes:
             found_words = [node for node in nodes if node[0] in low]
             nodes = []
