@@ -179,17 +179,18 @@ def test_a_huge_text_is_read_in_bounded_time(monkeypatch: pytest.MonkeyPatch) ->
 SID = "9a7e0c1d-0000-4000-8000-00000000a256"
 
 
-def test_a_hook_on_a_huge_adversarial_tool_output_exits_0_in_its_deadline(env: Env) -> None:
-    """`vv hook` (a process) on a Stop whose transcript holds a 256 kB
-    one-line tool output built to be the gate's worst case (`curl -b `
-    repeated: before f43a410's successors ~2 minutes), a token planted on a
-    piece's border: it answers 0, silent, within its deadline and a start's
-    slack, and the token is nowhere in the vault or state."""
+def test_a_hook_on_a_huge_adversarial_text_exits_0_in_its_deadline(env: Env) -> None:
+    """`vv hook` (a process) on a Stop whose transcript holds a 256 kB one-line
+    text built to be the gate's worst case (`curl -b ` repeated), as a failed
+    tool's output and as the user's next prompt (the fold gates up to 64 kB of
+    each: before 4ee5c2d that took ~16 s), a token planted in it: it answers
+    0, silent, within its deadline and a start's slack, and the token is
+    nowhere in the vault or state."""
     token = "ghp_" + "".join(random.Random(7).choice("abcdefghijkmnopqrstuvwxyzAB23456789")
                              for _ in range(36))
-    output = ("curl -b " * 40_000)[:PIECE - 20] + " " + token + " " + ("curl -b " * 40_000)
-    output = output[:256_000]
-    assert token in output and "\n" not in output
+    text = ("curl -b " * 40_000)[:30_000] + " " + token + " " + ("curl -b " * 40_000)
+    text = text[:256_000]
+    assert token in text and "\n" not in text
     start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
     transcript = Transcript(SID, "2.1.58", "default", cwd="/srv/app")
     transcript.add("user", start, message={"role": "user", "content": "fetch the page"})
@@ -199,11 +200,12 @@ def test_a_hook_on_a_huge_adversarial_tool_output_exits_0_in_its_deadline(env: E
                      "input": {"command": "cat page.txt", "description": "Show the page"}}],
         "usage": {"input_tokens": 1, "output_tokens": 1}})
     transcript.add("user", start + timedelta(seconds=3), message={"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "toolu_1", "content": output}]})
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": text, "is_error": True}]})
     transcript.add("assistant", start + timedelta(seconds=5), message={
         "id": "msg_2", "role": "assistant", "model": "claude-opus-4-6",
-        "content": [{"type": "text", "text": "The page is a list of curl flags."}],
+        "content": [{"type": "text", "text": "The command failed."}],
         "usage": {"input_tokens": 1, "output_tokens": 1}})
+    transcript.add("user", start + timedelta(seconds=9), message={"role": "user", "content": text})
     path = env.transcript(SID, [json.dumps(line).encode() for line in transcript.lines])
     deadline = 3.0
     (env.root / "config.toml").write_text(f"hook_deadline = {deadline}\n")
