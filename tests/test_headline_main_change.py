@@ -132,3 +132,30 @@ def test_a_preamble_sentence_does_not_title_the_request_after_it(
     t.say("On it.")
     title = figures(t.state(), RenderOptions()).title
     assert f"{verb} the" in title, (title, prompt)
+
+
+HOW_IT_WORKS = ["**How it works:**", "## How it works", "### The flow", "**Usage:**",
+                "**What happens:**"]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(heading=st.sampled_from(HOW_IT_WORKS), steps=st.lists(words, min_size=2, max_size=5),
+       closing=st.one_of(st.none(), words), numbered=st.booleans())
+def test_the_steps_of_how_it_works_are_not_quoted_as_what_was_done(
+        heading: str, steps: list[str], closing: str | None, numbered: bool) -> None:
+    """An answer that walks through how the thing works ("**How it works:**
+    1. User visits `/tokenizer`… 2. HTML loads…") tells no work by those
+    steps: the headline never quotes them (review 25 N6, 9e953218); a
+    sentence after them is quoted instead, when there is one."""
+    t = Transcript()
+    t.prompt("serve the page from a subfolder")
+    t.write_file("/work/app/next.config.js", "a\nb\n")
+    marks = [f"{k + 1}." if numbered else "-" for k in range(len(steps))]
+    said = "\n".join(f"{m} Cvx {s} lkj" for m, s in zip(marks, steps, strict=True))
+    text = f"{heading}\n{said}\n" + (f"\nThe {closing} stays." if closing else "")
+    t.say(text)
+    summary = figures(t.state(), RenderOptions()).summary
+    quoted = " ".join(claude_words(summary))
+    assert not any(f"Cvx {s}" in quoted for s in steps), (summary, text)
+    if closing:
+        assert f"The {closing} stays." in quoted, (summary, text)

@@ -1352,11 +1352,18 @@ def _units(answer: str) -> list[str]:
     # (the block the answer was cut in: the last, when nothing closed it)
     final = len(blocks) - 1 if blocks and blocks[-1][0] != "gap" else -1
     announced = 0  # the block below a heading, label or lead-in of a summary
+    walk = False  # the block below a heading or label of a walkthrough ("How it works:")
     for b, (kind, lines) in enumerate(blocks):
         if kind == "gap":
             announced = max([announced, *map(_announces, lines)])
+            walk = walk or any(_WALKTHROUGH.search(x) for x in lines)
             continue
         under, announced = announced, 0
+        walked, walk = walk, False
+        if kind == "list" and walked:
+            # (its steps say how the thing works, not what was done: "User visits
+            # `/tokenizer`…; HTML loads…" says nothing alone; review 25 N6)
+            continue
         if kind == "prose":
             sentences = [x.strip() for x in tx.rx(r"(?<=[.!?])\s+").split(" ".join(lines))]
             below = _list_below(blocks, b)
@@ -1394,6 +1401,12 @@ def _units(answer: str) -> list[str]:
                     units.append(Listed([_item_words(x) for x in items[k:]],
                                         cut is not None and b == final, under))
     return units
+
+
+# A heading or label over the steps of how something works or is used.
+_WALKTHROUGH = tx.lazy(r"(?i)^[#*_\s]*(?:how (?:it|this|that) (?:all )?(?:works|flows|fits"
+                       r" together)|(?:the |request |data )?flow|what happens|how to (?:use|test"
+                       r"|try) it|usage|steps to (?:test|reproduce|try)|walkthrough)\W*$")
 
 
 # A sentence opening on a word that points back at the one before it.
