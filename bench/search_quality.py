@@ -11,6 +11,10 @@ Japanese, Chinese, Korean, full-width, ligatures) and phrases taken from them
 the same way, typed as a person would (no accents, another case, ASCII for
 full-width, any 2+ characters of a Chinese or Japanese sentence).
 
+Beside them, the queries people typed to find a corpus session in the outside
+reviews (bench/data/asked_queries.txt: the session and the words), source
+"asked".
+
 Each phrase is searched as plain words (no quotes), as a person types it, with
 `vv search --json --limit 10`; reported: the share found first and the mean
 reciprocal rank (1/rank in the first 10, else 0), overall and by source.
@@ -253,6 +257,20 @@ def script_sessions(rng: random.Random, home: Path, sessions: int,
     return out
 
 
+ASKED = Path(__file__).resolve().parent / "data" / "asked_queries.txt"
+
+
+def asked_queries() -> list[Phrase]:
+    """The queries people typed in the reviews, each with the session it was
+    to find (the first 8 characters of its id)."""
+    out = []
+    for line in ASKED.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            sid, _, typed = line.partition("|")
+            out.append(Phrase(sid.strip(), "asked", typed.strip()))
+    return out
+
+
 # -- measuring ------------------------------------------------------------------------------
 
 def rank_of(env: dict[str, str], phrase: Phrase) -> tuple[int, float]:
@@ -264,7 +282,9 @@ def rank_of(env: dict[str, str], phrase: Phrase) -> tuple[int, float]:
     if r.returncode != 0:
         raise SystemExit(f"vv search failed on {phrase.typed!r}: {r.stderr.decode()}")
     ids = [h["session_id"] for h in json.loads(r.stdout)]
-    return (ids.index(phrase.sid) + 1 if phrase.sid in ids else 0), took
+    # (an asked query's session is named by its id's first characters)
+    places = [k for k, sid in enumerate(ids, 1) if sid.startswith(phrase.sid)]
+    return (places[0] if places else 0), took
 
 
 def main() -> int:
@@ -283,6 +303,7 @@ def main() -> int:
         env = env_for(work)
         phrases, sessions = corpus_phrases(rng, args.per)
         phrases += script_sessions(rng, work / "claude", args.script_sessions, args.per // 2)
+        phrases += asked_queries()
         began = time.perf_counter()
         for source in (str(CORPUS), ""):
             r = subprocess.run(vv("backfill", *[s for s in [source] if s]), env=env,
