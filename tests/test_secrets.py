@@ -398,7 +398,8 @@ PLAIN = {
     "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
              "copied_settled", "side_chains",  # (checksums of uuids)
-             "permission_mode"},  # (one of commands.PERMISSION_MODES, or "other")
+             "permission_mode",  # (one of commands.PERMISSION_MODES, or "other")
+             "ended_by"},  # (a value of fold.context.ENDING_COMMANDS, or "")
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",
