@@ -1332,8 +1332,11 @@ RULES: tuple[Rule, ...] = (
     # by a proxy's config, `nginx: proxy_set_header Authorization "Basic …"`,
     # or given in prose, `creds (base64 of user:pass): …`): a run whose
     # decoding is such a pair with a password no placeholder (redact judges).
+    # (Its test of what comes before is in the pattern, not made on each
+    # match as for a rule that begins with B: with no prefix to skip ahead
+    # to, the search began at each character of a run, and read on 300.)
     Rule("encoded-password", ("base64", "basic", "b64", "creds", "credential"),
-         B + r"(?P<v>[A-Za-z0-9+/]{12,300}={0,2})(?![A-Za-z0-9+/=])",
+         r"(?P<v>" + B + r"[A-Za-z0-9+/]{12,300}+={0,2}+)(?![A-Za-z0-9+/=])",
          ("proxy_set_header Authorization \"Basic ⟦Ym9iOk1kNVBDVVp2UElzSEta⟧\";",
           "creds (base64 of user:pass): ⟦Ym9iOlR4RjRaODhRekt5MDhHZzY=⟧"),
          "basic auth, as in the docs: Basic YWRtaW46Y2hhbmdlbWU= (admin and changeme); "
