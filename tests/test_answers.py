@@ -164,8 +164,9 @@ def test_the_summary_quotes_the_last_real_answer_and_its_outcome(
     assert "No response requested" not in fig.summary
     assert "**Claude:** No response requested" not in note
     if answer is None:
+        # (", and nothing was pushed" may follow: test_headline_main_change)
         said = ("Claude is still at work on the last request." if status == "active" else
-                "The last request got no answer.")
+                "The last request got no answer")
         assert said in fig.summary and "Claude:" not in fig.summary, fig.summary
         threads = note.split("\n## Open threads\n", 1)[1].split("\n## ", 1)[0]
         assert request in threads, threads
@@ -274,7 +275,7 @@ def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main
                         and not any(isinstance(b, dict) and b.get("type") == "tool_result"
                                     for b in (o.get("message") or {}).get("content") or [])
                         for o in lines)
-        said = "The last request got no answer." if requested else \
+        said = "The last request got no answer" if requested else \
             "The transcript ends mid-turn with no answer (its request is not in it)."
         assert said in summary, summary
 
@@ -292,7 +293,7 @@ def test_the_corpus_has_answers_to_choose_from(notes: dict[str, str]) -> None:
     whose last request got no answer."""
     summaries = [str(frontmatter(n)["summary"]) for n in notes.values()]
     assert sum(" Claude: " in s for s in summaries) >= 10
-    assert any("The last request got no answer." in s for s in summaries)
+    assert any("The last request got no answer" in s for s in summaries)
 
 
 # -- who refused a tool call; PowerShell is a shell -------------------------------------------

@@ -159,3 +159,37 @@ def test_the_steps_of_how_it_works_are_not_quoted_as_what_was_done(
     assert not any(f"Cvx {s}" in quoted for s in steps), (summary, text)
     if closing:
         assert f"The {closing} stays." in quoted, (summary, text)
+
+
+PARTS = ["make a feature branch", "add a code comment somewhere", "commit it", "push it",
+         "open a PR"]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(parts=st.lists(st.sampled_from(PARTS), min_size=1, max_size=5, unique=True),
+       committed=st.booleans(), pushed=st.booleans())
+def test_a_last_request_left_unanswered_says_what_git_work_it_asked_never_happened(
+        parts: list[str], committed: bool, pushed: bool) -> None:
+    """A session ending mid-request (no answer) whose request asked to
+    commit, push or open a PR: the headline says which of them the session
+    never did (review 25 L3: e4d579fb asked "… and then push it" and ended
+    before any push), and claims nothing of what it did."""
+    t = Transcript()
+    t.prompt(", and then ".join(parts) + ".")
+    t.write_file("/work/app/prune.ps1", "# resolves the default branch\n")
+    if committed:
+        t.bash("git commit -m 'add comment'", "[docs/x 1a2b3c4] add comment\n 1 file changed\n")
+    if pushed:
+        t.bash("git push -u origin docs/x", "To github.com:o/r.git\n * [new branch] docs/x\n")
+    t.bash("git status -sb", "## docs/x\n")  # (the last word is a tool call: no answer)
+    state = t.state()
+    state.status = "ended"  # (the session ended there, not still at work)
+    summary = figures(state, RenderOptions()).summary
+    assert "The last request got no answer" in summary, summary
+    asked = " ".join(parts)
+    assert ("committed" in summary.split("no answer", 1)[1]) == (
+        "commit" in asked and not committed), summary
+    assert ("pushed" in summary.split("no answer", 1)[1]) == (
+        "push" in asked and not pushed), summary
+    assert ("no PR was opened" in summary or "nor a PR opened" in summary) == (
+        "PR" in asked), summary

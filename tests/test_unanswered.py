@@ -106,7 +106,7 @@ def test_a_session_with_a_request_has_a_note_found_and_resumed(
         assert resumed.returncode == 0 and f"claude --resume {sid}".encode() in resumed.stdout
         last_ask = max((k for k, (kind, _) in enumerate(parts) if kind in ASKING), default=-1)
         if last_ask >= 0 and not any(kind == "answer" for kind, _ in parts[last_ask:]):
-            assert "The last request got no answer." in str(frontmatter(notes[sid])["summary"])
+            assert "The last request got no answer" in str(frontmatter(notes[sid])["summary"])
         for planted in asked:
             found = env.vv("search", "--json", planted)
             assert found.returncode == 0, (planted, found.stderr)

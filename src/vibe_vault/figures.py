@@ -744,7 +744,7 @@ def _in_words(state: SessionState, work: Work) -> str:
     if end.unanswered:
         said = (unanswered_words(end) + "." if end.no_request else
                 "Claude is still at work on the last request." if end.at_work else
-                "The last request got no answer.")
+                f"The last request got no answer{_left_undone(end.request, state, work)}.")
     recap = f.recaps[-1] if f.recaps else None
     if recap is not None and not (recap.ts and last_ask and recap.ts < last_ask):
         text = str(recap.text)
@@ -795,6 +795,27 @@ def _in_words(state: SessionState, work: Work) -> str:
             last = f" Claude, last: {words}" if words and room >= 120 else ""
             return f"{said} Claude, earlier: {earlier}{last}".strip()
     return f"{said} {label} {words}".strip() if words else said
+
+
+# What a request may ask of git, and the words that say none of it was done.
+_ASKS_TO_COMMIT = tx.lazy(r"(?i)\bcommit(?:s|ted)?\b")
+_ASKS_TO_PUSH = tx.lazy(r"(?i)\bpush(?:es|ed)?\b(?!\s+notification)")
+_ASKS_FOR_PR = tx.lazy(r"(?i)\b(?:PR|pull request)s?\b")
+
+
+def _left_undone(request: str, state: SessionState, work: Work) -> str:
+    """What a last request with no answer asked of git that the session never
+    did at all (review 25 L3: e4d579fb asked to make a branch, add a comment
+    "and then push it", and ended before any push): ", and nothing was
+    pushed"; "" when it asked none of it, or all it asked was done."""
+    f = state.fold
+    undone = [word for word, asked, done in (
+        ("committed", _ASKS_TO_COMMIT, work.commits), ("pushed", _ASKS_TO_PUSH, f.pushes))
+        if asked.search(request) and not done]
+    said = f", and nothing was {' or '.join(undone)}" if undone else ""
+    if _ASKS_FOR_PR.search(request) and not f.prs:
+        said += ", and no PR was opened" if not said else " nor a PR opened"
+    return said
 
 
 EARLIER_ANSWERS = 20  # how many answers back a headline looks for the change made
