@@ -233,10 +233,17 @@ def _near_gate() -> str:
 _PLACEHOLDER = (
     r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$[A-Za-z_][A-Za-z0-9_]*|%\([a-z_]+\)s"
     r"|%[A-Za-z_][A-Za-z0-9_]*%|\$env:[A-Za-z_][A-Za-z0-9_]*"
-    r"|\{\{\s*[\w.]+\s*\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
+    # (a template's variable, filters after it: `{{ user_password | password_hash('sha512') }}`;
+    # not a literal, `{{ 'X' | password_hash }}`)
+    r"|\{\{-?\s*[A-Za-z_][\w.]*(?:\[[^\]\n]*\])*\s*(?:\|[^{}\n]*)?\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
     r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+)"
     r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
-    r"|redacted|xxx+|x+-x+(?:-x+)*)s?"
+    r"|redacted|filtered|sensitive|omitted|xxx+|x+-x+(?:-x+)*)s?"
+    # a mask a tool prints for a value (Terraform's `(sensitive value)`, `(known after
+    # apply)`; Rails' `[FILTERED]`): a value cut at its space keeps only `(sensitive`
+    r"|\((?:sensitive|known|hidden|redacted|masked|secret|encrypted|filtered|omitted"
+    r"|not[ _]shown|unknown)\b[^)]*\)?"
+    r"|\[(?:sensitive|hidden|masked|secret|encrypted|filtered|omitted)\b[^\]]*\]?"
 )
 # Values of `key = value` that are code or placeholders, not secrets. Anything
 # else is redacted, all-letter passwords and "test_" keys too.
@@ -247,6 +254,9 @@ _NOT_A_VALUE = (
     r"|mapping|iterable|iterator|annotated|classvar|final|awaitable|generator)\[.*\]"
     r"|(?:os\.environ|os\.getenv|process\.env|getenv|env|settings|config|self|this|args"
     r"|options|req|request|ctx)\b[.\[(].*"
+    # a file's path (`--from-file=password=./pw.txt`): where the secret is
+    r"|(?:\.{1,2}|~)/[\w.\-/]+"
+    r"|/(?:etc|run|var|home|tmp|opt|usr|srv|mnt|secrets|Users|root|data)/[\w.\-/]+"
 )
 _NOT_A_SECRET = (
     r"(?i)^(?:" + _NOT_A_VALUE
@@ -477,7 +487,10 @@ def words_and_numbers(value: str) -> bool:
     changes = sum(1 for a, b in pairwise(runs) if a.isalnum() and b.isalnum())
     if len(value) >= 12 and value.isalnum() and _digits_inside(runs):
         return False  # (`97ph5nimboegge`: no name's parts run on with digits between them)
-    return changes <= 3 and len(digits) <= 2 and sum(map(len, digits)) <= 4 \
+    # (a year is one word of a name: `key_2025_q3_rotation` has a quarter's digit too)
+    years = [d for d in digits if rx(r"(?:19|20)\d\d\Z").match(d)]
+    return changes <= 3 and len(digits) <= 2 + bool(years) \
+        and sum(map(len, digits)) - 4 * min(len(years), 1) <= 4 \
         and all(w.islower() or w.isupper() or w.istitle() for w in letters) \
         and all(map(_a_word, letters))
 
@@ -999,6 +1012,11 @@ class _Replacer:
         if self.kind in ("app-password", "otp-secret") and sentence(secret) \
                 and not _random_letters("".join(secret.split())):
             return True  # `app password: must have been made` (not `xrjn unzd gdtt dort`)
+        if self.kind == "cli-password" and rx(r"\$(?:env:)?\{?[A-Za-z_]\w*\}?\Z").match(secret):
+            return True  # `--password $PW`: the shell puts a variable's value there
+        if self.kind == "root-secret" and not rx(_HEX).match(secret.replace("-", "").lower()) \
+                and words_and_numbers(secret):
+            return True  # `secret_id: key_2025_q3_rotation`: a name, where a UUID is the secret
         if self.kind == "printed-secret" and reads_as_word(secret):
             return True  # a command on the line after it, not its output
         if self.kind == "url-secret" and not _cell_hides(secret, False):

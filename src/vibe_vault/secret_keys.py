@@ -64,6 +64,9 @@ _SECRET_ID = (r"secret[ _\-]?id(?<!-secret-id)(?<!-secret_id)" + _LABEL_SEP
               + r"(?P<v>" + _UUID + r"|(?=[A-Za-z0-9_\-]{16})" + _DIGIT
               + r"[A-Za-z0-9_\-]+)(?![A-Za-z0-9_\-/.:])")
 
+# A name that is a secret's (`dbPassword`, `db_password`, `api-token`).
+_NAMES_A_SECRET = r"(?i:pass|secret|token|api[_\-]?key|cred|pwd)"
+
 # Commands that print one secret and nothing else; what is on the line after
 # them (`$ heroku auth:token` then its output) is that secret.
 _PRINTS_A_SECRET = (
@@ -76,6 +79,29 @@ _PRINTS_A_SECRET = (
     r"openssl[ \t]+rand[ \t]", r"az[ \t]+account[ \t]+get-access-token[ \t][^\n]{0,400}tsv",
     r"kubectl[ \t]+get[ \t]+secrets?[ \t/][^\n]{0,400}(?:jsonpath|go-template)",
 )
+_PRINTS_A_SECRET_TOO = (
+    # (attack 24) a first password, a key made, a secret looked up
+    r"argocd[ \t]+admin[ \t]+initial-password", r"wg[ \t]+gen(?:key|psk)",
+    r"secret-tool[ \t]+lookup[ \t]",
+    # a value asked for by a name that is a secret's (`pulumi config get dbPassword`,
+    # `terraform output -raw db_password`), a file named for one (`cat …/initialAdminPassword`)
+    r"(?:pulumi[ \t]+config[ \t]+get|(?:terraform|tofu)[ \t]+output[ \t][^\n]{0,200}?-raw)"
+    r"[^\n]{0,200}?[ \t](?!-)\S*" + _NAMES_A_SECRET,
+)
+# `cat` of a file named for a secret (`cat …/secrets/initialAdminPassword`, `~/.vault-token`).
+# (beginning with its literal: the engine skips ahead to it)
+_CAT_A_SECRET = (r"cat(?<![\w\-]cat)[ \t][^\n]{0,300}?(?:initialAdminPassword|\.vault-token"
+                 r"|[/ \t][\w.\-]*(?i:password|secret|token|api[_\-]?key|cred|pwd)[\w.\-]*)"
+                 r"[ \t]*(?=\r?\n)")
+# Commands that print a line and then the secret: etcdctl's key then its
+# value, an OpenVPN credentials file's user then its password.
+_PRINTS_A_SECRET_SECOND = (
+    r"etcdctl[ \t]+(?:[^\s]{1,100}[ \t]+){0,6}?get[ \t]+[^\s]{0,200}?" + _NAMES_A_SECRET,
+    r"cat[ \t][^\n]{0,300}?(?:auth[\w\-]*\.txt|auth-user-pass|credentials\.txt)[ \t]*(?=\r?\n)",
+)
+# The secret on the line after (one line skipped with the second table).
+_PRINTED = (r"[^\n]{0,400}\r?\n[ \t]*(?P<v>(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^\s]{6,300}|"
+            + _UUID + r")[ \t]*(?=\r?\n|\Z)")
 
 # Token prefixes whose hex (`echo 6768705f… | xxd -r -p` is ghp_…) or whose
 # reverse is a token's.
@@ -188,13 +214,61 @@ FORMS: tuple[Form, ...] = (
                         "find-internet-password", "print token", "keyring get",
                         "doppler secrets", "openssl rand", "get-access-token", "jsonpath",
                         "go-template", "kv get", "vault read"),
-     r"(?:" + "|".join(_PRINTS_A_SECRET) + r")[^\n]{0,400}\r?\n[ \t]*"
-     r"(?P<v>(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^\s]{6,300}|" + _UUID + r")[ \t]*(?=\r?\n|\Z)",
+     r"(?:" + "|".join(_PRINTS_A_SECRET) + r")" + _PRINTED,
      ("$ heroku auth:token\n⟦«h8»-«h4»-«h4»-«h4»-«h12»⟧\n$ ls",
       "$ bw get password github.com\n⟦«a20»⟧\n",
       "% op read op://Private/GitHub/password\n⟦«a22»⟧\n% ls"),
      "$ op read op://x/y/password\n[ERROR] could not read secret\n$ pass show a\nError: a is "
      "not in the password store.", WORD, ""),
+    ("printed-secret", ("cat ",), _CAT_A_SECRET + _PRINTED,
+     ("$ cat /var/jenkins_home/secrets/initialAdminPassword\n⟦«h32»⟧\n",
+      "$ cat ~/.vault-token\n⟦hvs.«w24»⟧\n$ ls", "cat /run/secrets/db_password\n⟦«a16»⟧\n"),
+     "$ cat /etc/passwd\nroot:x:0:0:root:/root:/bin/bash\n$ concat token.txt\nab12cd34ef",
+     WORD, ""),
+    ("printed-secret", ("initial-password", "wg gen", "secret-tool", "config get", "-raw"),
+     r"(?:" + "|".join(_PRINTS_A_SECRET_TOO) + r")" + _PRINTED,
+     ("$ argocd admin initial-password -n argocd\n⟦«a16»⟧\n\n This password must be only "
+      "used for first time login.",
+      "$ pulumi config get dbPassword\n⟦«a16»⟧\n", "$ terraform output -raw db_password\n⟦«a16»⟧\n",
+      "$ wg genkey | tee privatekey\n⟦«b43»=⟧\n$ ls",
+      "$ secret-tool lookup service db user app\n⟦«a16»⟧\n"),
+     "$ terraform output -raw endpoint\ndb-01.corp.io\n$ cat /etc/passwd\nroot:x:0:0:root:/root"
+     "\n$ pulumi config get aws:region\neu-west-1", WORD, ""),
+    ("printed-secret", ("etcdctl", "cat "),
+     r"(?:" + "|".join(_PRINTS_A_SECRET_SECOND) + r")[^\n]{0,400}\r?\n" + _PRINTED,
+     ("$ etcdctl get /app/db/password\n/app/db/password\n⟦«a16»⟧\n",
+      "$ cat /etc/openvpn/auth.txt\nbob\n⟦«a16»⟧\n"),
+     "$ etcdctl get /app/config/port\n/app/config/port\n8080", WORD, ""),
+    # A secret a tool prints under its label (attack 24): Elasticsearch's reset
+    # password, Windows' Wi-Fi key, Subversion's stored password, a form's
+    # password part, a sensitive output of `terraform output -json`.
+    ("printed-secret", ("new value",),
+     r"(?i)password for the \[[^\]\n]{1,64}\] user successfully reset\.?[ \t]*\r?\n"
+     r"[ \t]*new value:[ \t]*(?P<v>\S{6,300})",
+     ("Password for the [elastic] user successfully reset.\nNew value: ⟦«a20»⟧\n",),
+     "New value: (hidden)", WORD, ""),
+    ("printed-secret", ("key content",),
+     r"(?i)key content[ \t]*:[ \t]*(?P<v>[^\r\n]{1,200}?)[ \t]*(?=\r?\n|\Z)",
+     ("    Authentication         : WPA2-Personal\n    Key Content            : ⟦«a16»⟧\n"
+      "    Cost                   : Unrestricted",),
+     "    Key Content            : Absent", WORD, ""),
+    ("printed-secret", ("k 8", "k 10"),
+     r"K[ \t]\d{1,3}\r?\n(?:password|passphrase)\r?\nV[ \t]\d{1,4}\r?\n(?P<v>[^\r\n]{1,300})",
+     ("K 8\npassword\nV 16\n⟦«a16»⟧\nK 8\nusername\nV 3\nbob\nEND",),
+     "K 8\nusername\nV 3\nbob\nEND", WORD, ""),
+    ("printed-secret", ("form-data",),
+     r"(?i)content-disposition:[ \t]*form-data;[ \t]*name=\"[\w.\-\[\]]*"
+     r"(?:pass|secret|token|api_?key|pwd|credential)[\w.\-\[\]]*\"[^\r\n]{0,200}"
+     r"(?:\r?\n[^\r\n]{1,200}){0,3}?\r?\n[ \t]*\r?\n(?P<v>[^\r\n]{1,300}?)[ \t]*(?=\r?\n|\Z)",
+     ("------WebKitFormBoundary7MA\nContent-Disposition: form-data; name=\"password\"\n\n"
+      "⟦«a16»⟧\n------WebKitFormBoundary7MA--",),
+     "Content-Disposition: form-data; name=\"username\"\n\nbob", WORD, ""),
+    ("printed-secret", ('"sensitive"',),
+     r"\"sensitive\"\s*:\s*true\s*,\s*\"type\"\s*:\s*(?:\"[^\"\n]{0,100}\"|\[[^\n]{0,300}?\])"
+     r"\s*,\s*\"value\"\s*:\s*\"(?P<v>(?:[^\"\\\n]|\\.){1,300})\"",
+     ('{"db_password":{"sensitive":true,"type":"string","value":"⟦«a16»⟧"},"endpoint":'
+      '{"sensitive":false,"type":"string","value":"db.corp.io"}}',),
+     '{"endpoint":{"sensitive":false,"type":"string","value":"db-01.corp.io"}}', WORD, ""),
     # Maven's master password (settings-security.xml).
     # A key file whose first line says what it is (minisign's, signify's
     # `untrusted comment: … secret key`): its base64 line after it.

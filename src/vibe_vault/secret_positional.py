@@ -128,8 +128,11 @@ def _callee(names: str) -> str:
     """Lookbehinds (each of fixed width) for a `(` right after one of the
     names, not inside a longer name: the pattern begins with its `(`, a
     literal the engine skips ahead to."""
+    # (not a template's filter, `{{ pw | password_hash('sha512') }}`: its
+    # arguments come after the value piped to it)
     return "(?:" + "|".join(
-        rf"(?<![a-z0-9_]{re.escape(n)}\()(?<={re.escape(n)}\()" for n in names.split()) + ")"
+        rf"(?<![a-z0-9_]{re.escape(n)}\()(?<={re.escape(n)}\()(?<!\|{re.escape(n)}\()"
+        rf"(?<!\| {re.escape(n)}\()" for n in names.split()) + ")"
 
 
 # Words a callee's trigger is one of when it holds it: most are the gate's
@@ -425,11 +428,13 @@ def _command_rules() -> tuple[RuleData, ...]:
          ("netlify deploy --prod --auth ⟦«a24»⟧",), "mongod --auth --port 27017"),
         # Redis' config: requirepass / masterauth X, sentinel auth-pass NAME X; CONFIG SET.
         (("requirepass", "masterauth", "auth-pass"),
+         # (not a word the sentence goes on after: `requirepass must be set …`)
          lambda n: r"(?i)(?<![\w\-])(?:requirepass|masterauth|sentinel\s+auth-pass\s+\S+)"
-         r"[ \t]+" + _value(n, "vp"),
+         r"[ \t]+(?![a-z]+[ \t]+[a-z])" + _value(n, "vp"),
          ("bind 0.0.0.0\nrequirepass ⟦«a20»⟧\n", "masterauth ⟦«a20»⟧",
           "redis-cli CONFIG SET requirepass '⟦«a16»⟧'", "sentinel auth-pass mymaster ⟦«a16»⟧"),
-         "# requirepass foobared\nrequirepass $REDIS_PASSWORD"),
+         "# requirepass foobared\nrequirepass $REDIS_PASSWORD\n"
+         "requirepass must be set in redis.conf for production"),
         # An askpass script that echoes the password.
         (("askpass",),
          lambda n: r"#!\s*/\S*sh(?:\\n|\r?\n)[ \t]*(?:exec\s+)?(?:echo|printf)(?:\s+-[neE]+)*"
@@ -439,9 +444,171 @@ def _command_rules() -> tuple[RuleData, ...]:
          "printf '#!/bin/sh\\necho \"$GIT_PASSWORD\"\\n' > /tmp/askpass"),
     )
     rules: list[RuleData] = []
-    for triggers, build, samples, look_alike in table:
+    for triggers, build, samples, look_alike in table + _MORE_COMMANDS:
         rules.append((COMMAND, triggers, build(_Names()), samples, look_alike))
+    for tools, flags, judge, samples, look_alike in TOOL_FLAGS:
+        # (each tool's name; snmp's tools by their common head, rar's with its space:
+        # `library` holds "rar")
+        triggers = ("snmp",) if tools.startswith("snmp") else ("rar ", "unrar", "winrar") \
+            if tools.startswith("rar") else tuple(t.lower() for t in tools.split())
+        rules.append((COMMAND, triggers, _tool_flag(tools, flags, judge), samples, look_alike))
+        if tools.startswith("snmp"):
+            rules.append((COMMAND, triggers, _tool_flag(tools, flags, judge, second=True),
+                          ("snmpget -v3 -u m -A «a16» -X ⟦«a16»⟧ 10.0.0.1 sysName.0",), ""))
     return tuple(rules)
+
+
+# A flag that is a password's or a key's for one tool (attack 24): (tools,
+# flags, judge, samples, look-alike). The flags are the tool's own, case
+# kept (ipmitool's and mosquitto's -P is the password, -p the port); a flag
+# ending in no space or `=` takes its value glued (`rar a -pX`).
+TOOL_FLAGS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
+    ("ipmitool", "-P", "vp", ("ipmitool -I lanplus -H 10.0.0.50 -U ADMIN -P ⟦«a16»⟧ power status",),
+     "ipmitool -I lanplus -H 10.0.0.50 -U ADMIN -P \"$IPMI_PW\" power status; ipmitool -E"),
+    ("racadm", "-p", "vp", ("racadm -r 10.0.0.51 -u root -p ⟦«a16»⟧ getsysinfo",),
+     "racadm -r 10.0.0.51 -u root getsysinfo"),
+    ("cqlsh", "-p --password", "vp", ("cqlsh cass.corp.io -u cassandra -p ⟦«a16»⟧",),
+     "cqlsh cass.corp.io 9042 -u cassandra"),
+    ("mosquitto_pub mosquitto_sub mosquitto_rr", "-P --pw", "vp",
+     ("mosquitto_pub -h mqtt.corp.io -u bob -P ⟦«a16»⟧ -t sensors/1 -m 42",),
+     "mosquitto_sub -h mqtt.corp.io -p 8883 -t sensors/#"),
+    ("vsce ovsx", "-p --pat", "vk", ("vsce publish -p ⟦«a52»⟧",), "vsce publish -p $VSCE_PAT"),
+    ("altool notarytool", "-p --password", "vp",
+     ("xcrun altool --upload-app -f app.ipa -u bob@corp.io -p ⟦«L4»-«L4»-«L4»-«L4»⟧",),
+     "xcrun altool --upload-app -f app.ipa -u bob@corp.io -p @keychain:AC_PASSWORD"),
+    ("doctl", "-t --access-token", "vk", ("doctl auth init -t ⟦«h64»⟧",),
+     "doctl auth init --context work"),
+    ("nuget", "-k -ApiKey --api-key", "vk",
+     ("dotnet nuget push app.1.0.0.nupkg -k ⟦«a46»⟧ -s https://api.nuget.org/v3/index.json",),
+     "dotnet nuget push app.1.0.0.nupkg -k $NUGET_KEY -s nuget.org"),
+    ("choco", "-k --key --api-key --apikey", "vk",
+     ("choco apikey -k ⟦«h8»-«h4»-«h4»-«h4»-«h12»⟧ -s https://push.chocolatey.org/",),
+     "choco apikey -k $env:CHOCO_KEY -s https://push.chocolatey.org/"),
+    # (snmp's `-c public` / `private`: the default communities, no secret)
+    ("snmpwalk snmpget snmpset snmpbulkwalk snmpbulkget snmpgetnext snmptable snmptrap "
+     "snmpdelta snmpstatus", "-c -A -X", "vp",
+     ("snmpwalk -v2c -c ⟦«a16»⟧ 10.0.0.1 system",
+      "snmpwalk -v3 -l authPriv -u monitor -a SHA -A ⟦«a16»⟧ -x AES 10.0.0.1"),
+     "snmpwalk -v2c -c public 10.0.0.1 system; snmpget -v2c -c private 10.0.0.1 sysName.0"),
+    ("schtasks", "/rp /RP", "vp",
+     ("schtasks /create /tn Backup /tr backup.bat /sc daily /ru CORP\\svc /rp ⟦«a16»⟧",),
+     "schtasks /create /tn Backup /tr backup.bat /sc daily /ru SYSTEM"),
+    ("keyvault", "--value", "vp",
+     ("az keyvault secret set --vault-name corp-kv --name db-password --value ⟦«a16»⟧",),
+     "az keyvault secret set --vault-name corp-kv --name db-password --file pw.txt"),
+    ("rar unrar winrar", "-p", "vp", ("rar a -p⟦«a16»⟧ backup.rar data/",),
+     "rar a -p backup.rar data/; unrar x -p- a.rar"),
+)
+
+_NOT_DEFAULT = r"(?!(?:public|private)(?![^\s'\"|;&<>]))"
+
+
+def _tool_flag(tools: str, flags: str, judge: str, second: bool = False) -> str:
+    """A tool's name, then on its line one of its flags and the value."""
+    names = _Names()
+    tool = "|".join(re.escape(t) for t in tools.split())
+    glued = [f for f in flags.split() if not f.startswith("--") and len(f) == 2
+             and tools.split()[0] in ("rar", "unrar", "winrar")]
+    spaced = [f for f in flags.split() if f not in glued]
+
+    def flag() -> str:
+        parts = []
+        if spaced:
+            parts.append(r"(?:" + "|".join(re.escape(f) for f in spaced) + r")(?:[ \t]+|=)"
+                         + _NOT_DEFAULT + _value(names, judge))
+        if glued:
+            parts.append(r"(?:" + "|".join(re.escape(f) for f in glued) + r")"
+                         + _value(names, judge))
+        return r"[^\n|;&]{0,400}?(?<=\s)(?:" + "|".join(parts) + ")"
+
+    start = r"\b(?:" + tool + r")(?:\.exe)?\b"
+    if not second:
+        return start + flag()
+    # (a match hides one value: this one the second of two flags' on the line,
+    # snmp's -X privacy pass phrase after its -A auth one)
+    first = flag()
+    return start + re.sub(r"\(\?P<v\w*>", "(?:", first) + flag()
+
+
+# More commands (attack 24): a secret as a bare word after a subcommand, a
+# database tool's user/password@db, a secret written to a file named for one,
+# a here-string or a pipe into a command that reads a password on stdin, a
+# literal given to a template's password filter.
+_MORE_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str, ...], str],
+                      ...] = (
+    (("encrypt_string",),
+     # (its options that take a value named: `--stdin-name NAME` reads the secret on stdin)
+     lambda n: r"\bansible-vault\s+encrypt_string(?:\s+(?:--(?:name|vault-id|encrypt-vault-id"
+     r"|vault-password-file|vault-pass-file|output|stdin-name)|-n)[ =]" + _WORD
+     + r"|\s+--?(?!-)(?!(?:name|vault-id|encrypt-vault-id|vault-password-file"
+     r"|vault-pass-file|output|stdin-name|n)\b)[\w\-]+)*?\s+" + _value(n, "vp"),
+     ("ansible-vault encrypt_string '⟦«a16»⟧' --name db_password",
+      "ansible-vault encrypt_string --vault-id prod@prompt ⟦«a16»⟧ --name x"),
+     "ansible-vault encrypt_string --stdin-name db_password; ansible-vault encrypt_string"),
+    (("env:set",),
+     lambda n: r"\bnetlify\s+env:set" + _OPTIONS + r"\s+(?!-)" + _WORD + r"\s+"
+     + _value(n, "vk"),
+     ("netlify env:set STRIPE_SECRET ⟦«a32»⟧",), "netlify env:set NODE_VERSION 20"),
+    (("setapikey",),
+     lambda n: r"\bnuget(?:\.exe)?\s+setapikey\s+" + _value(n, "vk"),
+     ("nuget setapikey ⟦«a46»⟧ -Source https://api.nuget.org/v3/index.json",),
+     "nuget setapikey $NUGET_KEY -Source nuget.org"),
+    (("pulumi config",),
+     # (its options named: `--secret` takes no value, the name and the value after)
+     lambda n: r"\bpulumi[ \t]+config[ \t]+set"
+     r"(?=(?:'[^'\n]*'|\"[^\"\n]*\"|[^\n;&|'\"]){0,400}?\s--secret\b)"
+     r"(?:[ \t]+--?(?:secret|plaintext|path)\b|[ \t]+(?:-s|--stack|-C|--cwd|--config-file)"
+     r"[ =]\S+)*[ \t]+(?!-)" + _WORD + r"[ \t]+" + _value(n, "vp"),
+     ("pulumi config set --secret dbPassword ⟦«a16»⟧",
+      "pulumi config set dbPassword ⟦«a16»⟧ --secret"),
+     "pulumi config set aws:region eu-west-1; pulumi config set --secret dbPassword < pw.txt"),
+    (("setuser",),
+     lambda n: r"(?i)\bacl\s+setuser\s+\S+[^\n|;&]{0,400}?(?<=\s)>"
+     + _value(n, "vp"),
+     ("redis-cli ACL SETUSER app on >⟦«a16»⟧ ~* +@all",),
+     "redis-cli ACL SETUSER app on #«h64» ~* +@all; ACL SETUSER app off"),
+    # Oracle's tools: user/password@db (or userid=user/password).
+    (("expdp", "impdp", "sqlldr", "rman ", "dgmgrl", "userid=", "exp ", "imp "),
+     lambda n: r"(?i)\b(?:expdp|impdp|sqlldr|rman|dgmgrl|exp|imp)\b[^\n|;&]{0,400}?"
+     r"(?<=[\s=])(?:userid=|target\s+|auxiliary\s+|catalog\s+)?[\w$#]{1,30}/"
+     + _value(n, "vp", r"[^\s'\"|;&<>()`\\@/…]+") + r"(?=@|\s|\Z)",
+     ("expdp system/⟦«a16»⟧@ORCL schemas=APP directory=DP dumpfile=app.dmp",
+      "sqlldr userid=scott/⟦«a14»⟧ control=load.ctl", "rman target sys/⟦«a14»⟧@prod"),
+     "expdp schemas=APP directory=DP dumpfile=app/dump.dmp; rman target /"),
+    # A literal written to a file named for a secret (`echo X > ~/.vault-token`).
+    (("echo ", "printf "),
+     lambda n: r"\b(?:echo|printf)(?:\s+-[neE]+)*(?:\s+'%s(?:\\n)?')?\s+"
+     + _value(n, "vp") + r"[ \t]*>>?[ \t]*['\"]?[^\s'\"|;&<>]{0,200}?"
+     # (the file's name ends with the secret's: not `token_refresh.log`)
+     r"(?i:token|passw(?:or)?d|secrets?|pgpass|credentials?|api[_\-]?key|pwd)s?(?:\.txt)?"
+     r"['\"]?(?=\s|\Z|[;&|])",
+     ("echo \"⟦«a24»⟧\" > ~/.vault-token", "printf '%s' ⟦«a16»⟧ > /run/secrets/db_password"),
+     "echo \"$VAULT_TOKEN\" > ~/.vault-token; echo done > token_refresh.log"),
+    # A here-string into a command that reads a password on stdin.
+    (("<<<",),
+     lambda n: r"(?:\bsudo\s+(?:-\w+\s+)*-\w*S\b|--with-token|--password-stdin"
+     r"|--passphrase-fd[ =]?0\b|--token-stdin|\bchpasswd\b|\bkinit\b|--stdin\b"
+     r"|\bread\s+(?:-\w+\s+)*-\w*s\w*\b|\bsecrets?\s+(?:put|set|create)\b)"
+     r"[^\n|;&]{0,400}?<<<[ \t]*" + _value(n, "vp"),
+     ("gh auth login --with-token <<< ⟦«a40»⟧", "sudo -S systemctl restart nginx <<< \"⟦«a16»⟧\"",
+      "gpg --batch --passphrase-fd 0 -d secrets.gpg <<< \"⟦«a16»⟧\"",
+      "read -rs DB_PASS <<< \"⟦«a16»⟧\""),
+     "read -r line <<< \"hello world\"; gh auth login --with-token <<< \"$GH_TOKEN\""),
+    # A literal given to a template's password filter (Jinja: `'X' | password_hash`).
+    (("password_hash",),
+     lambda n: r"(?:'(?P<" + n("vp") + r">[^'\n]{1,200})'|\"(?P<" + n("vp")
+     + r">[^\"\n]{1,200})\")[ \t]*\|[ \t]*password_hash\b",
+     ("ansible all -m user -a \"name=bob password={{ '⟦«a16»⟧' | password_hash('sha512') }}\"",),
+     "password: \"{{ user_password | password_hash('sha512') }}\""),
+    # curl's client certificate and its password (`-E cert.pem:X`).
+    (("curl",),
+     lambda n: r"\bcurl\b[^\n|;&]{0,400}?(?<=\s)(?:-E|--cert)(?:[ \t]+|=)['\"]?"
+     r"[^\s'\":]*\.(?:pem|crt|cer|p12|pfx|key):(?P<" + n("vp")
+     + r">(?!\$)[^\s'\"|;&<>()`\\]+)",
+     ("curl -E client.pem:⟦«a16»⟧ https://mtls.corp.io/",
+      "curl --cert ./certs/me.p12:⟦«a16»⟧ https://x"),
+     "curl -E client.pem https://mtls.corp.io/; curl --cert C:\\certs\\me.pem https://x"),
+)
 
 
 # --- 3. A database's address with no scheme ------------------------------------------------

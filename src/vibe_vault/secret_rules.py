@@ -1206,8 +1206,9 @@ RULES: tuple[Rule, ...] = (
          # mysql -pX, -p'X', -p"X" (no space: a space means "ask me").
          r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]{0,400}?\s-p"
          r"(?:'(?P<v3>[^'\n]+)'|\"(?P<v4>[^\"\n]+)\"|(?P<v5>[^\s'\"-][^\s'\"]*))"
-         r"|--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token"
-         r"|client-secret|secret-key|access-key|private-key)"
+         # (`pulumi config set --secret NAME VALUE`: a flag, then a name)
+         r"|(?<!config set )--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token"
+         r"|access-token|client-secret|secret-key|access-key|private-key)"
          r"[ =](?:'(?P<v6>[^'\n]{3,})'|\"(?P<v7>[^\"\n]{3,})\"|(?P<v8>[^\s'\"]{3,}))"
          # docker/podman/helm/oras login -p X; redis-cli -a X; mongo -p X.
          r"|\b(?:login|redis-cli|mongo|mongosh)\b[^\n|;&]{0,400}?\s-[pa]\s+"
