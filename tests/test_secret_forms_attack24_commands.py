@@ -239,7 +239,20 @@ def look_alike(draw: st.DrawFn) -> str:
     name = draw(st.sampled_from(["password", "db_password", "api_token", "secret", "api_key",
                                  "admin_password", "client_secret"]))
     var = draw(st.sampled_from(["$PW", '"$IPMI_PW"', "${TOKEN}", "$env:KEY"]))
-    kind = draw(st.sampled_from(["mask", "variable", "path", "id", "prose", "output", "default"]))
+    kind = draw(st.sampled_from(["mask", "variable", "path", "id", "prose", "output", "default",
+                                 "template"]))
+    if kind == "template":  # a template's variable, filters after it or not (Jinja, Helm, Go)
+        ref = draw(st.sampled_from(["user_password", ".Values.db.password", "$.Values.pw",
+                                    "vault_db_password", "item.password", "secrets['api']"]))
+        filters = draw(st.sampled_from(["", " | quote", " | password_hash('sha512')",
+                                        " | b64enc", " | default('')"]))
+        dash = draw(st.sampled_from(["", "-"]))
+        sep = draw(st.sampled_from([": ", "=", " = "]))
+        quote = draw(st.sampled_from(['"', "'", ""]))
+        inner = "{{" + dash + " " + ref + filters + " " + dash + "}}"
+        if quote and quote in inner:
+            quote = '"' if quote == "'" else "'"
+        return name + sep + quote + inner + quote
     if kind == "mask":
         sep = draw(st.sampled_from([" = ", ": ", "=", " => "]))
         lead = draw(st.sampled_from(["", "+ ", "~ ", "  ", "      + "]))

@@ -233,9 +233,9 @@ def _near_gate() -> str:
 _PLACEHOLDER = (
     r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$[A-Za-z_][A-Za-z0-9_]*|%\([a-z_]+\)s"
     r"|%[A-Za-z_][A-Za-z0-9_]*%|\$env:[A-Za-z_][A-Za-z0-9_]*"
-    # (a template's variable, filters after it: `{{ user_password | password_hash('sha512') }}`;
-    # not a literal, `{{ 'X' | password_hash }}`)
-    r"|\{\{-?\s*[A-Za-z_][\w.]*(?:\[[^\]\n]*\])*\s*(?:\|[^{}\n]*)?\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
+    # (a template's variable, filters after it: `{{ user_password | password_hash('sha512') }}`,
+    # Go's `{{ .Values.db.password }}`; not a literal, `{{ 'X' | password_hash }}`)
+    r"|\{\{-?\s*[A-Za-z_.$][\w.$]*(?:\[[^\]\n]*\])*\s*(?:\|[^{}\n]*)?-?\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
     r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+)"
     r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
     r"|redacted|filtered|sensitive|omitted|xxx+|x+-x+(?:-x+)*)s?"
