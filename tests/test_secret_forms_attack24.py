@@ -4,7 +4,9 @@ authenticates, makes a credential or signs (`client.Authenticate(u, X)`,
 `jwt.sign(p, X)`, `Fernet(b'X')`), a typed constant named for a secret
 (`API_KEY: str = "X"`, `const API_KEY: &str = "X";`), a bytes literal after a
 secret's name (`pwd=b'X'`), what a script types after a password's prompt,
-a `user:password` base64-encoded, a signing tool's secret key file.
+a `user:password` base64-encoded, a signing tool's secret key file; a config
+line whose place says the secret (Cisco, Postfix, pppd, XML); a password or
+a key named in any of the language table's languages.
 
 Generated: each class's spellings (callees, arguments before, quotes, names,
 languages) x values drawn at random x surroundings. Oracle: no run of 6
@@ -18,10 +20,12 @@ are left whole.
 from __future__ import annotations
 
 import base64
+import random
 import string
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -302,6 +306,130 @@ def test_end_to_end_a_secret_in_code_is_in_no_file_search_or_show(case: tuple[st
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
         sid = "5ec7e700-0000-4000-8000-000000000124"
+        env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(text, list(PLACES), v))),
+                 here=here)
+        assert env.notes()
+        for i in range(0, len(v) - 5, 3):
+            leaks = env.traces(v[i:i + 6], sid, here=here)
+            assert not leaks, (text, v[i:i + 6], leaks)
+
+
+# -- a password or a key named in any of the table's languages (W78-W97) -------------------
+
+def _spellings(column: int) -> list[tuple[str, str]]:
+    """(language, spelling) of every name of a column of the language table
+    (0 a password's, 1 a key's or a token's), each form its grammar gives."""
+    from vibe_vault.secret_prose import _MORE_NAMES, _NAMES, forms
+
+    return sorted({(lang, f) for lang, names in (*_NAMES.items(), *_MORE_NAMES.items())
+                   for n in names[column] for f in forms(n)})
+
+
+PASSWORD_SPELLINGS, KEY_SPELLINGS = _spellings(0), _spellings(1)
+
+
+def test_the_table_reads_many_languages() -> None:
+    # (the class, not the 20 an attacker named: a language no one named yet
+    # is read as well; 80 or more, as the brief of attack 24's fix asks)
+    from vibe_vault.secret_prose import _MORE_NAMES, _NAMES
+
+    assert len(_NAMES) + len(_MORE_NAMES) >= 80
+    assert {"af", "cy", "et", "eu", "gl", "hy", "is", "ka", "kk", "lt", "lv", "mn", "sl", "sq",
+            "sw", "ta", "ur", "eo"} <= set(_MORE_NAMES)
+
+
+# How a name is joined to its value in any language: a colon (also the
+# full-width one), an arrow; quoted after a colon.
+JOINS = st.sampled_from([": {v}", ":{v}", " : {v}", "：{v}", " → {v}", ": '{v}'", ': "{v}"',
+                         " -> {v}"])
+
+
+@st.composite
+def named_in_a_language(draw: st.DrawFn) -> tuple[str, str]:
+    column = draw(st.sampled_from([PASSWORD_SPELLINGS, KEY_SPELLINGS]))
+    _, name = draw(st.sampled_from(column))
+    v = draw(KEYS if column is KEY_SPELLINGS else PASSWORDS)
+    # (capitalised too, where lower-casing it gives the name back: not
+    # Turkish's dotless ı, whose capital is I)
+    case = draw(st.sampled_from([str, str.capitalize]
+                                if name.capitalize().lower() == name else [str]))
+    before = draw(st.sampled_from(["", "my ", "- ", "> ", "db ", "new "]))
+    return (draw(BEFORE) + before + case(name) + draw(JOINS).format(v=v) + draw(AFTER)), v
+
+
+@settings(max_examples=examples(400, 4000), deadline=None)
+@given(named_in_a_language())
+def test_the_gate_hides_a_value_named_in_any_language(case: tuple[str, str]) -> None:
+    _check_gate(case)
+
+
+@pytest.mark.parametrize("lang,name", PASSWORD_SPELLINGS + KEY_SPELLINGS)
+def test_every_spelling_of_the_table_is_read(lang: str, name: str) -> None:
+    # (each spelling once, with a value drawn from a seed of its own: a
+    # spelling the triggers miss would leave it)
+    rng = random.Random(f"{lang}{name}")
+    v = "".join(rng.choice(_ALNUM) for _ in range(20)) + "7q"
+    _check_gate((f"{name}: {v}", v))
+
+
+# The language's own "is" after its name (`slaptažodis yra X`, `密碼係 X`).
+OWN_IS = (("lt", "slaptažodis yra {v}"), ("lv", "parole ir {v}"), ("et", "parool on {v}"),
+          ("sq", "fjalëkalimi është {v}"), ("eo", "la pasvorto estas {v}"),
+          ("cy", "y cyfrinair yw {v}"), ("sw", "nenosiri ni {v}"), ("is", "lykilorðið er {v}"),
+          ("yue", "密碼係 {v}"), ("yue", "密碼係{v}"))
+# (a key's name: its value as random as a key)
+KEY_IS = (("de", "Der Zugangsschlüssel ist {v}"), ("de", "Zugangsschlüssel: {v}"),
+          ("lt", "prieigos raktas yra {v}"), ("lv", "API atslēga ir {v}"))
+
+
+@settings(max_examples=examples(100, 1000), deadline=None)
+@given(st.one_of(st.tuples(st.sampled_from(OWN_IS), PASSWORDS),
+                 st.tuples(st.sampled_from(KEY_IS), KEYS)))
+def test_the_gate_hides_a_value_after_a_languages_own_is(
+        case: tuple[tuple[str, str], str]) -> None:
+    (_, form), v = case
+    _check_gate((form.format(v=v), v))
+
+
+@settings(max_examples=examples(25, 250), deadline=None)
+@given(named_in_a_language(), WHERE)
+def test_folded_a_value_named_in_any_language_is_in_no_note_or_state(
+        case: tuple[str, str], where: list[str]) -> None:
+    text, v = case
+    note, state = _fold(text, where, v)
+    control_note, control_state = _fold(text.replace(v, CONTROL), where, CONTROL)
+    assert not leaked(note, control_note, v), (text, where)
+    assert not leaked(state, control_state, v), (text, where)
+
+
+# What a sentence says about a password in those languages, with no value:
+# words (no digit, under 12 letters) after the name. (Not a copula then one
+# word ending the sentence: `the password is sunshine.` says a password.)
+ABOUT = st.lists(st.sampled_from(["moet", "verander", "word", "nuwe", "gebruik", "kort", "sterk",
+                                  "vergessen", "reset", "ändern", "neu", "olvidé", "cambiar"]),
+                 min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=examples(200, 1500), deadline=None)
+@given(st.sampled_from(PASSWORD_SPELLINGS + KEY_SPELLINGS), ABOUT)
+def test_prose_about_a_password_in_any_language_is_left(spelling: tuple[str, str],
+                                                        words: str) -> None:
+    text = f"{spelling[1]} {words}."
+    found: list[str] = []
+    assert DEFAULT.redact(text, found) == (text, 0), text
+    assert not found
+
+
+@settings(max_examples=examples(2, 6), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(named_in_a_language())
+def test_end_to_end_a_value_named_in_any_language_is_in_no_file_search_or_show(
+        case: tuple[str, str]) -> None:
+    text, v = case
+    here = in_process("attack24 languages end to end")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = Env(Path(tmp))
+        sid = "5ec7e700-0000-4000-8000-000000000224"
         env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(text, list(PLACES), v))),
                  here=here)
         assert env.notes()

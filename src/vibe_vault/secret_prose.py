@@ -35,7 +35,8 @@ Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
 # case; a regex each, for the forms its grammar gives the word).
 # (36 languages: English and 35 others that many GitHub users write in,
 # Serbian and Croatian in one row; Latin, Cyrillic, Greek, Hebrew, Arabic,
-# Indic, Thai and CJK scripts.)
+# Indic, Thai and CJK scripts; then 66 more, read after a colon, an arrow or
+# their own "is": 102 rows in all.)
 _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password"),
            # (a key's name begins with a word the rule runs on: `key` alone is in
@@ -45,7 +46,7 @@ _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "[ _\\-]?(?:token|secret)s?", "tokens?")),
     "de": (("passw(?:ort|örter)(?:e?s|n)?", "kennw(?:ort|örter)(?:e?s|n)?"),
            ("api-schlüssel(?:s)?", "api-key", "(?:zugriffs|zugangs)?token",
-            "(?:geheimer )?schlüssel(?:s)?")),
+            "(?:geheimer )?schlüssel(?:s)?", "(?:zugangs|zugriffs)schlüssel(?:s)?")),
     "fr": (("mots? de passe", "mdp"),
            ("jetons?(?: d'accès| api)?", "cl(?:é|ef)s?(?: d'api| api| secrète| d'accès)?")),
     "es": (("contraseñas?", "contrasenas?", "clave de acceso"),
@@ -83,13 +84,89 @@ _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "hi": (("पासवर्ड", "कूटशब्द"), ("(?:एपीआई |api )?कुंजी", "टोकन")),
     "bn": (("পাসওয়ার্ড",), ("টোকেন", "(?:api )?কী")),
     "th": (("รหัสผ่าน", "พาสเวิร์ด"), ("โทเค็น", "คีย์(?: ?api)?")),
-    "vi": (("mật khẩu", "mat khau"), ("khó?a(?: api)?", "khoá(?: api)?", "mã thông báo")),
+    "vi": (("mật khẩu", "mat khau"), ("kh[óo]a(?: api)?", "khoá(?: api)?", "mã thông báo")),
     "id": (("kata sandi", "sandi"), ("kunci(?: api)?",)),
     "ms": (("kata laluan",), ("kunci(?: api)?",)),
     "zh": (("密码", "密碼", "口令"), ("令牌", "密钥", "密鑰", "秘钥", "访问令牌")),
     "ja": (("パスワード", "暗証番号"), ("(?:アクセス)?トークン", "(?:api ?)?キー", "シークレット")),
     "ko": (("비밀번호", "패스워드", "암호"), ("토큰", "(?:api ?)?키")),
     "ca": (("contrasenya",), ("clau(?: api)?",)),
+}
+# And 66 more, so that a language no attacker named yet is read too: the
+# words for a password and for a key or a token of the languages with a
+# Wikipedia, as their interlanguage links and their software's translations
+# give them. Their rules are made apart, with triggers of their own: in one
+# trie with the table above, their first letters (most of the alphabet) made
+# the rules that run on every text with `password` or `token` try a match at
+# almost every place (+24% of the gate's instructions on the corpus).
+_MORE_NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "af": (("wagwoord(?:e)?",), ("(?:api-|toegangs)?sleutel",)),
+    "sq": (("fjal[ëe]kalim(?:i|in)?",), ("[çc]el[ëe]s(?:i|in)?(?: api)?",)),
+    "am": (("የይለፍ ቃል", "የይለፍቃል"), ("ቁልፍ",)),
+    "hy": (("գաղտնաբառ(?:ը|ի)?",), ("բանալի(?:ն)?", "տոկեն")),
+    "az": (("[şs]ifr[əe](?:si|ni)?", "parol(?:u|unuz)?"), ("a[çc]ar(?:ı|i)?",)),
+    "eu": (("pasahitz(?:a|ak)?",), ("gako(?:a)?(?: api)?",)),
+    "be": (("пароль",), ("ключ",)),
+    "my": (("စကားဝှက်",), ("သော့",)),
+    "km": (("ពាក្យសម្ងាត់",), ("កូនសោ",)),
+    "lo": (("ລະຫັດຜ່ານ",), ("ກະແຈ",)),
+    "cy": (("cyfrinair", "cyfrineiriau"), ("allwedd(?: api)?", "tocyn")),
+    "eo": (("pasvort(?:o|on)",), ("[ŝs]losil(?:o|on)", "[ĵj]eton(?:o|on)")),
+    "et": (("parool(?:i)?", "salas[õo]na"), ("v[õo]ti", "v[õo]tme", "api v[õo]ti")),
+    "gl": (("contrasinal",), ("chave(?: da api)?",)),
+    "ka": (("პაროლი",), ("გასაღები", "ტოკენი")),
+    "gu": (("પાસવર્ડ",), ("ચાવી",)),
+    "ha": (("kalmar sirri",), ()),
+    "ht": (("modpas",), ()),
+    "is": (("lykilor[ðd](?:i[ðd])?", "a[ðd]gangsor[ðd]"), ("lykil(?:l|linn)?",)),
+    "ig": (("okwuntughe",), ()),
+    "ga": (("pasfhocal",), ("eochair",)),
+    "jv": (("tembung sandhi",), ()),
+    "kn": (("ಪಾಸ್‌ವರ್ಡ್", "ಪಾಸ್ವರ್ಡ್", "ಗುಪ್ತಪದ"), ("ಟೋಕನ್",)),
+    "kk": (("құпия ?сөз",), ("кілт",)),
+    "ky": (("сырсөз",), ("ачкыч",)),
+    "ku": (("[şs][îi]fre", "borînpeyv", "وشەی نهێنی"), ()),
+    "lv": (("parol(?:e|i|es)",), ("atsl[ēe]g(?:a|u|as)", "[žz]eton(?:s|u)", "mar[ķk]ieris")),
+    "lt": (("slapta[žz]od(?:is|į|i|[žz]io)",), ("rakt(?:as|ą|a|o)", "[žz]eton(?:as|ą)")),
+    "lb": (("passwuert",), ()),
+    "mk": (("лозинк(?:а|ата)",), ("клуч",)),
+    "mg": (("tenimiafina",), ()),
+    "ml": (("പാസ്‌വേഡ്", "പാസ്വേഡ്", "രഹസ്യവാക്ക്"), ("ടോക്കൺ",)),
+    "mi": (("kupuhipa",), ()),
+    "mr": (("संकेतशब्द",), ("टोकन",)),
+    "mn": (("нууц ?үг",), ("түлхүүр",)),
+    "ne": (("पासवर्ड",), ("साँचो",)),
+    "ps": (("پټنوم",), ()),
+    "pa": (("ਪਾਸਵਰਡ",), ("ਕੁੰਜੀ",)),
+    "si": (("මුරපදය", "මුරපදය"), ("යතුර",)),
+    "sl": (("gesl(?:o|a|om|u)",), ("klju[čc](?:a)?", "[žz]eton")),
+    "sw": (("nenosiri", "nywila"), ("ufunguo",)),
+    "tg": (("рамз",), ("калид",)),
+    "ta": (("கடவுச்சொல்", "கடவுச்சொல்லை"), ("டோக்கன்", "சாவி")),
+    "te": (("పాస్‌వర్డ్", "పాస్వర్డ్", "సంకేతపదం"), ("టోకెన్",)),
+    "tt": (("серсүз",), ()),
+    "ur": (("پاس ورڈ", "پاسورڈ"), ("ٹوکن", "چابی")),
+    "ug": (("پارول",), ()),
+    "uz": (("parol(?:i|ingiz)?", "maxfiy so'z"), ("kalit(?:i)?",)),
+    "tk": (("a[çc]ar s[öo]z",), ()),
+    "xh": (("iphasiwedi",), ()),
+    "zu": (("iphasiwedi",), ()),
+    "yo": (("[ọo]r[ọo] ?igbaniw[ọo]le",), ()),
+    "fy": (("wachtwurd",), ("kaai",)),
+    "gd": (("facal-faire",), ()),
+    "br": (("ger-tremen",), ()),
+    "oc": (("senhal",), ()),
+    "fo": (("loyniorð",), ()),
+    "rw": (("ijambobanga",), ()),
+    "or": (("ପାସୱାର୍ଡ",), ()),
+    "as": (("পাছৱৰ্ড",), ()),
+    "yi": (("פאַסווארט", "פאסווארט"), ()),
+    "sd": (("پاسورڊ",), ()),
+    "tl": (("kontrasenyas?",), ("susi",)),
+    "st": (("phasewete",), ()),
+    "ny": (("mawu achinsinsi",), ()),
+    "hmn": (("lo lus zais",), ()),
+    "yue": (("密碼", "密码"), ("鎖匙",)),
 }
 
 # What joins a name to its value when the value is said (lower case). After
@@ -115,9 +192,11 @@ _COPULAS = (
 )
 # Copulas that are English words too ("to", "on"): only after that
 # language's own names (`salasana on X`, `hasło to X`).
-_OWN_COPULAS = {"fi": ("on", "oli"), "pl": ("to",), "cs": ("to",), "sk": ("to",)}
+_OWN_COPULAS = {"fi": ("on", "oli"), "pl": ("to",), "cs": ("to",), "sk": ("to",),
+                "et": ("on", "oli"), "lv": ("ir",), "lt": ("yra",), "sq": ("është", "eshte"),
+                "eo": ("estas",), "cy": ("yw", "ydy"), "sw": ("ni",), "is": ("er",)}
 # Particles glued to the name in CJK and Korean (`パスワードは`, `密码是`, `비밀번호는`).
-_PARTICLES = ("は", "が", "是", "为", "為", "는", "은", "이", "가", "คือ")
+_PARTICLES = ("は", "が", "是", "为", "為", "係", "는", "은", "이", "가", "คือ")
 # Words saying which one, between a name and its copula (`het wachtwoord van
 # de database is`, `the password for the admin account was`).
 _WHICH = ("for", "of", "to", "on", "at", "from", "in", "für", "von", "vom", "zum", "zur", "der",
@@ -301,6 +380,8 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
                   "(?i)" + name_of(others) + which + r"[\"']?[ \t]*(?:：|:(?!:))[ \t]*"
                   + _said_value(g) + BOUNDED, (), ""))
     for lang, words in _OWN_COPULAS.items():
+        if lang not in names:
+            continue
         # (not `token`, an English word too: "the token to use")
         own = tuple(sorted({f for n in names[lang] for f in forms(n) if "token" not in f}))
         if not own:
@@ -323,6 +404,21 @@ _PASSWORD_TRIGGERS = (
     "sandi", "kata laluan", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호",
     "패스워드", "암호", "contrasenya",
 )
+_MORE_PASSWORD_TRIGGERS = (
+    # (words of the table above too, where a row here spells one so; none of
+    # them in the corpus's texts: each a word no English text or code holds)
+    "parol", "пароль", "passwuert", "лозинк", "पासवर्ड", "senhal", "密碼", "密码", "wagwoord",
+    "የይለፍ", "գաղտնաբառ", "စကားဝှက်", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "cyfrin", "salasõna",
+    "salasona", "პაროლი", "પાસવર્ડ", "modpas", "lykilor", "gangsor", "gangsorð",
+    "okwuntughe", "tembung sandhi", "ಪಾಸ್", "ಗುಪ್ತಪದ", "құпия", "сырсөз", "îfre",
+    "borînpeyv", "وشەی نهێنی", "slapta", "tenimiafina", "പാസ്", "രഹസ്യവാക്ക്", "kupuhipa",
+    "संकेतशब्द", "нууц", "پټنوم", "ਪਾਸਵਰਡ", "මුරපදය", "gesl", "nenosiri", "nywila",
+    "рамз", "கடவுச்சொல்", "పాస్", "సంకేతపదం", "серсүз", "پاس ورڈ", "پاسورڈ", "پارول",
+    "maxfiy so", "ar söz", "ar soz", "igbaniw", "wachtwurd", "facal-faire", "ger-tremen",
+    "loyniorð", "ijambobanga", "ପାସୱାର୍ଡ", "পাছৱৰ্ড", "סווארט", "پاسورڊ", "kontrasenya",
+    "mawu achinsinsi", "lo lus zais", "pasahitz", "pasvort", "pasfhocal", "kalim",
+    "kalmar sirri", "contrasinal", "iphasiwedi", "phasewete", "parool", "şifr", "sifr", "ifrə",
+)
 # (English names' triggers: the colon's rule has no English name)
 _ENGLISH_TRIGGERS = ("password", "passwd", "passphrase", "passcode", "api", "access", "auth",
                      "private", "client", "token", "secret")
@@ -334,7 +430,16 @@ _TOKEN_TRIGGERS = (
     "klju", "κλειδ", "διακριτικ", "מפתח", "טוקן", "אסימון", "مفتاح", "توكن", "رمز الوصول",
     "کلید", "توکن", "कुंजी", "टोकन", "টোকেন", "কী", "โทเค็น", "คีย์", "khóa", "khoa", "khoá",
     "mã thông báo", "kunci", "令牌", "密钥", "密鑰", "秘钥", "トークン", "キー", "シークレット",
-    "토큰", "키", "clau ",
+    "토큰", "키", "clau ", "clau:", "clau\t",
+)
+_MORE_TOKEN_TRIGGERS = (
+    "sleutel", "ключ", "chave", "टोकन", "klju", "çel", "celës", "celes", "ቁልፍ", "բանալի",
+    "տոկեն", "açar", "acar", "gako", "သော့", "កូនសោ", "ກະແຈ", "allwedd", "tocyn",
+    "losilo", "võti", "võtme", "გასაღები", "ტოკენი", "ચાવી", "lykil", "eochair", "ಟೋಕನ್",
+    "кілт", "ачкыч", "atslēg", "atsleg", "marķieris", "markieris", "rakt", "клуч",
+    "ടോക്കൺ", "түлхүүр", "साँचो", "ਕੁੰਜੀ", "යතුර", "ufunguo", "калид", "டோக்கன்", "சாவி",
+    "టోకెన్", "ٹوکن", "چابی", "kaai", "susi", "鎖匙", "jeton", "žeton", "zeton", "ĵeton",
+    "voti", "võti", "votme", "võtme", "kalit",
 )
 
 
@@ -412,6 +517,22 @@ def _folder_url_rule() -> Spec:
         "postgres:__init__ and redis:__main__; mysql___root")
 
 
+def _made_more() -> tuple[Spec, ...]:
+    """The rules of the 66 more languages (after the table's own)."""
+    return (
+        *_named_rules("prose-password", {k: v[0] for k, v in _MORE_NAMES.items()},
+                      _MORE_PASSWORD_TRIGGERS,
+                      ("wagwoord: ⟦«a16»⟧", "slaptažodis yra ⟦«a16»⟧", "密碼係 ⟦«a16»⟧",
+                       "pasvorto → ⟦«a16»⟧", "nenosiri: ⟦«a16»⟧", "პაროლი: ⟦«a16»⟧"),
+                      "wagwoord vergeet; slaptažodis yra per trumpas; geslo je obvezno"),
+        *_named_rules("prose-token", {k: v[1] for k, v in _MORE_NAMES.items() if v[1]},
+                      _MORE_TOKEN_TRIGGERS,
+                      ("API atslēga ir ⟦«a24»⟧", "Zugangsschlüssel: ⟦«a24»⟧",
+                       "allwedd api: ⟦«a24»⟧"),
+                      "the abstrakt voti: none; susi kaai"),
+)
+
+
 def _made() -> tuple[Spec, ...]:
     """The generated rules, in the order they run (after the table's own)."""
     return (
@@ -443,10 +564,20 @@ def _made() -> tuple[Spec, ...]:
 # the tries cost a hook ~20 ms to build.)
 PEOPLE_RULES: tuple[Spec, ...] = kept(
     "people-rules",
-    (_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW, _PASSWORD_TRIGGERS,
-     _TOKEN_TRIGGERS, _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED),
-    tuple(f.__code__ for f in (_made, _named_rules, forms, _trie, _alt, _escaped, _said_value,
-                               _loose_value, _pair_rule, _emoji_rule, _glued_rule, _answer_rule,
-                               _folder_url_rule, _Groups.said_name, _Groups.loose_name,
-                               _Groups.head_name)),
+    (_NAMES, _MORE_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW,
+     _PASSWORD_TRIGGERS, _TOKEN_TRIGGERS, _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS,
+     _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED),
+    tuple(f.__code__ for f in (_made, _named_rules, forms, _trie, _alt, _escaped,
+                               _said_value, _loose_value, _pair_rule, _emoji_rule, _glued_rule,
+                               _answer_rule, _folder_url_rule, _Groups.said_name,
+                               _Groups.loose_name, _Groups.head_name)),
     _made)
+# The 66 more languages', kept as those are.
+MORE_PEOPLE_RULES: tuple[Spec, ...] = kept(
+    "more-people-rules",
+    (_NAMES, _MORE_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW,
+     _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS, _ENGLISH_TRIGGERS, _AFTER, BOUNDED),
+    tuple(f.__code__ for f in (_made_more, _named_rules, forms, _trie, _alt, _escaped,
+                               _said_value, _loose_value, _Groups.said_name,
+                               _Groups.loose_name, _Groups.head_name)),
+    _made_more)

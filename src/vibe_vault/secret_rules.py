@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from vibe_vault import secret_positional
 from vibe_vault.secret_keys import FORMS as KEY_FORMS
-from vibe_vault.secret_prose import PEOPLE_RULES
+from vibe_vault.secret_prose import MORE_PEOPLE_RULES, PEOPLE_RULES
 
 if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
     import random
@@ -461,7 +461,7 @@ def _structured_rules() -> tuple[Rule, ...]:
              r"<(?P<el>property|entry|param|setting|prop|parameter|item)\s+(?:name|key)\s*=\s*"
              r"[\"']" + ends_secret + r"[\"'](?:\s+(?:type|scope)\s*=\s*[\"'][^\"'<>]*[\"'])*"
              r"(?:\s*>[ \t]*(?:<!\[cdata\[(?P<" + prop._name() + r">[^\]\n]{1,200})\]\]>|(?P<"
-             + prop._name() + r">[^<>\s][^<>\n]{0,199}?))[ \t]*(?:</(?P=el)>|(?=<|\r?\n|$))"
+             + prop._name() + r">[^<>\s][^<>\n]{0,199}?)[ \t]*(?:</(?P=el)>|(?=<|\r?\n|$)))"
              r"|\s+value\s*=\s*" + quoted(prop, 1) + ")",
              ('<property name="hibernate.connection.password">⟦«a16»⟧</property>',
               '<entry key="db.password">⟦«a14»⟧</entry>',
@@ -698,7 +698,10 @@ PROSE_RULES = (
          # (`::` is no assignment: `TestHaslo::test_reset` is a test's id, a scope path;
          # a few words may say which before a colon: `пароль до бази: …`)
          r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|(?:[ \t]+[^\W\d_]+){1,4}?[ \t]*(?::(?!:)|：)[ \t]*"
-         r"|[ \t]*" + _IS + _IS_END + r"[ \t]*:?[ \t]*)" + _PROSE_VALUE,
+         # (a copula glued to the name only after a script without Latin
+         # letters, `パスワードは`: `kennwortes moet` is a word's ending, not "es")
+         r"|(?:[ \t]+|(?<=[^\x00-\u024f])[ \t]*)" + _IS + _IS_END + r"[ \t]*:?[ \t]*)"
+         + _PROSE_VALUE,
          ("Passwort: ⟦«a14»⟧", "mot de passe : ⟦«a14»⟧", "contraseña: ⟦«a14»⟧",
           "パスワード: ⟦«a14»⟧", "密码：⟦«a14»⟧", "пароль: ⟦«a14»⟧", "Das Passwort ist ⟦«a12»⟧.",
           "le mot de passe est « ⟦«a12»⟧ »".replace("« ", "«").replace(" »", "»"),
@@ -1377,6 +1380,7 @@ RULES: tuple[Rule, ...] = (
     # Said in people's words (secret_prose): last, so that a form a rule
     # above knows keeps its marker.
     *(Rule(*spec) for spec in PEOPLE_RULES),
+    *(Rule(*spec) for spec in MORE_PEOPLE_RULES),
 )
 
 # The gate has nothing to hide in these. Each rule's look-alike is one more.
