@@ -552,11 +552,14 @@ def _more_named_rules() -> tuple[Rule, ...]:
         # (the user's name kept; a port, `host:5432`, or a URL is none)
         Rule("config-secret", ("credential", "creds"),
              r"(?i)(?<![a-z0-9_])(?:credentials?|creds)(?:[ \t]+(?:are|is|were|was))?[ \t]*:?"
-             r"[ \t]+[\"'`]?[\w.@+\-]{1,64}:(?![\d]{1,5}(?![^\s'\"`.,;:!?)\]])|/)"
+             # (a port: its digits then nothing but punctuation to the word's end,
+             # or a path; `bob:00000!012A` is a password that opens with digits)
+             r"[ \t]+[\"'`]?[\w.@+\-]{1,64}:(?![\d]{1,5}(?:[\"'`.,;:!?)\]]*(?:\s|$)|/)|/)"
              r"(?P<v>[^\s'\"`]{4,200}?)(?=[\"'`]?[.,;:!?)\]]*(?:\s|$))",
              ("credentials bob:⟦«a16»⟧", "the creds are admin:⟦«a12»⟧.",
               "Login with credentials: 'deploy:⟦«a14»⟧'"),
-             "credentials localhost:5432; credentials http://x; the credentials file: ~/.aws"),
+             "credentials localhost:5432; credentials http://x; the credentials file: ~/.aws; "
+             "credentials db:5432/app; credentials are at host:8080."),
         Rule("ci-mask", ("::add-mask::",),
              r"::add-mask::(?P<v>(?!\$)[^\s\"'`]+)",
              ('echo "::add-mask::⟦«a16»⟧"', "echo ::add-mask::⟦«L12»⟧"),
