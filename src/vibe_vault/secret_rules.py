@@ -1295,7 +1295,10 @@ RULES: tuple[Rule, ...] = (
         # may quote it ANSI-C's way (`$'…'`).
         r"(?:&[\w\-]+[ \t]+)?"
         # (Python's bytes, `b'…'`, a literal too)
-        r"(?:b?\"(?P<v>[^\"\n]{4,200})\"|[$b]?'(?P<v2>[^'\n]{4,200})'"
+        # (a "value" that opens by closing brackets is code after a quoted label:
+        # `getByText('Password:')).toBeVisible(); change(input, 'x')`)
+        r"(?:b?\"(?![)\]}][)\]}.;,])(?P<v>[^\"\n]{4,200})\""
+        r"|[$b]?'(?![)\]}][)\]}.;,])(?P<v2>[^'\n]{4,200})'"
         # (the block's indent may be gone: a tool's output is shown with its
         # lines' leading spaces taken off)
         r"|[|>][-+]?[ \t]*\r?\n[ \t]*(?P<v4>\S[^\n]{3,199}?)(?=[ \t]*(?:\r?\n|$))"
@@ -1311,7 +1314,8 @@ RULES: tuple[Rule, ...] = (
          "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧", 'API_KEY: str = "⟦«a32»⟧"',
          'const API_KEY: &str = "⟦«a32»⟧";', 'const apiKey: string = "⟦«a32»⟧";',
          "creds = {{'user': b'app', 'password': b'⟦«a16»⟧'}}", "zf.extractall(pwd=b'⟦«a16»⟧')"),
-        "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x"),
+        "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x; "
+        "expect(screen.getByText('Password:')).toBeVisible(); fireEvent.change(input, 'x')"),
     TAB_RULE,
     # Sumo Logic's access id: `su` and 12 letters and digits (no digit needed).
     Rule("vendor-key", ("sumo",),
