@@ -126,6 +126,72 @@ def test_near_triggers_by_search_equal_the_trigger_regex(text: str) -> None:
     assert found_searched == found_compiled
 
 
+def _word_pieces() -> st.SearchStrategy[str]:
+    """Pieces of text about the trigger words: each word of every rule (as
+    typed, in capitals, a letter dropped: half a word), every rule's
+    filled samples and look-alike, and noise in ASCII and other scripts."""
+    from vibe_vault.secret_rules import LOOK_ALIKES, samples
+
+    words = sorted({t for r in RULES for t in r.triggers})
+    filled = [s.text for r in RULES for s in samples(r)]
+    look = [*LOOK_ALIKES, *(r.look_alike for r in RULES if r.look_alike)]
+    noise = st.text(alphabet="abcxyzAZ09 -_:=\"'\n\t.()/$éßİ—→키密пароль", max_size=12)
+    return st.one_of(st.sampled_from(words), st.sampled_from(words).map(str.upper),
+                     st.sampled_from(words).map(lambda w: w[:-1]), st.sampled_from(filled),
+                     st.sampled_from(look), noise,
+                     st.sampled_from([" ", "\n", ": ", "=", '"', "é", "—", "x" * 70]))
+
+
+@settings(max_examples=examples(60, 600), deadline=None)
+@given(st.lists(_word_pieces(), max_size=20).map("".join))
+def test_trigger_words_by_regex_equal_a_search_for_each(text: str) -> None:
+    """Which root words of the trigger tree a text holds, found by the
+    regex of `_RootFinder` (every text after the first WORD_SEARCH_CHARS a
+    process meets), is what a search for each word finds: the same words,
+    so the text redacted the same and the same secrets found."""
+    from vibe_vault.redact import _WORD_TREE
+
+    searched, compiled = Redactor(), Redactor()
+    searched._word_chars = -(10 ** 12)  # always one search per word
+    compiled._word_chars = 10 ** 12  # always the regex
+    low = text.lower()
+    expected = sorted(node[0] for node in _WORD_TREE if node[0] in low)
+    assert sorted(node[0] for node in compiled._roots_in(low)) == expected
+    assert sorted(node[0] for node in searched._roots_in(low)) == expected
+    found_searched: list[str] = []
+    found_compiled: list[str] = []
+    assert searched.redact(text, found_searched) == compiled.redact(text, found_compiled)
+    assert found_searched == found_compiled
+
+
+def test_trigger_words_by_regex_redact_every_sample_and_look_alike_alike() -> None:
+    """Every sample and look-alike of the rule table, alone and in a line of
+    prose in another script, redacted the same whichever way the trigger
+    words are found."""
+    from vibe_vault.secret_rules import LOOK_ALIKES, samples
+
+    searched, compiled = Redactor(), Redactor()
+    searched._word_chars = -(10 ** 12)
+    compiled._word_chars = 10 ** 12
+    texts = [*(s.text for r in RULES for s in samples(r)), *LOOK_ALIKES,
+             *(r.look_alike for r in RULES if r.look_alike)]
+    for text in texts:
+        for framed in (text, f"Voilà — {text} (키)"):
+            assert searched.redact(framed) == compiled.redact(framed), framed
+
+
+def test_root_finder_searches_alone_a_word_another_begins() -> None:
+    """A root word another root begins (none in the rules' tree, but the
+    regex would find only one of them at a place) is found all the same."""
+    from vibe_vault.redact import _RootFinder
+
+    roots = [(w, (i,), []) for i, w in enumerate(["ab", "abc", "bcd", "-", "키", "密码"])]
+    finder = _RootFinder(roots)  # type: ignore[arg-type]
+    for low in ("abcd", "xabx", "bcd-", "키 ab", "密码abc", "密", ""):
+        assert sorted(n[0] for n in finder.found(low)) == sorted(
+            w for w, _, _ in roots if w in low), low
+
+
 @given(st.dictionaries(st.text(alphabet="ab-_", min_size=1, max_size=6),
                        st.sets(st.integers(0, 20), max_size=4), max_size=30))
 def test_trigger_rules_with_prefixes_are_the_union_over_every_prefix(

@@ -119,6 +119,16 @@ _LONG_RUN = r"[a-z0-9_\-=%+]{16,}"
 # Characters of run windows a Redactor searches for each trigger in turn
 # before it compiles the trigger regex instead (see Redactor._near_words).
 NEAR_SEARCH_CHARS = 8192
+# Characters of texts a Redactor searches for each root trigger word in turn
+# before it finds them with one regex instead (see Redactor._roots_in): about
+# what those searches cost (~0.2 µs a character more) by the time making the
+# regex from the kept programs (~1 ms) has paid for itself.
+WORD_SEARCH_CHARS = 16_384
+# Root trigger words a text nearly always holds near its start (the three
+# characters the tree puts words under, see _word_tree): each is looked for
+# alone, a search in C that stops at once. In the regex for the others every
+# place they occur would be a match, and a step in Python.
+_FREQUENT_WORDS = frozenset({"-", "_", ":"})
 # A text longer than HUGE_TEXT (a tool's output of a megabyte on one line) is
 # gated in pieces of PIECE characters, each reaching PIECE_OVERLAP further
 # into the next, so that a form up to that long is read whole by one of them
@@ -197,6 +207,63 @@ def _word_tree_pairwise(words: dict[str, set[int]], nodes: dict[str, _Node]) -> 
         else:
             roots.append(nodes[word])
     return roots
+
+
+class _RootFinder:
+    """Which root words of the trigger tree a (lower-cased) text holds, as
+    `[node for node in roots if node[0] in low]` says, in far fewer steps
+    (on the corpus those searches, one per root, were two fifths of the
+    gate's time):
+
+    - "-", "_" and ":" by a search each (_FREQUENT_WORDS);
+    - the rest in ASCII by one trie-shaped regex. Roots hold no other root,
+      so none begins another: at a place where one of them begins no other
+      does, and the regex, searched again from the place after each match,
+      meets every one, overlapping or not. (A word that another would begin,
+      none in the rules' tree, is searched for alone instead.)
+    - the words in other scripts by a search each, only when the text holds
+      the word's first character outside ASCII (as a set of the text's
+      characters outside ASCII says): a text in Korean is not searched for
+      the words in Thai, nor a text whose only such character is a dash
+      for any."""
+
+    def __init__(self, roots: list[_Node]) -> None:
+        alone = [node for node in roots if node[0] in _FREQUENT_WORDS or not node[0].isascii()]
+        rest = {node[0]: node for node in roots
+                if node[0] not in _FREQUENT_WORDS and node[0].isascii()}
+        for word in list(rest):
+            if any(word[:k] in rest for k in range(1, len(word))):
+                alone.append(rest.pop(word))
+        self.node_of = rest
+        self.alone = [node for node in alone if node[0].isascii()]
+        self.by_char: dict[str, list[_Node]] = {}
+        for node in alone:
+            if not node[0].isascii():
+                first = next(c for c in node[0] if not c.isascii())
+                self.by_char.setdefault(first, []).append(node)
+        # (a regex of no words would match everywhere: then there is none.
+        # The regex is kept beside the compiled patterns: working it out
+        # cost more than a search for each word over a hook's texts.)
+        words = tuple(rest)
+        self.words = rx(patterns.kept("redact-root-words", words, (_trie.__code__,),
+                                      lambda: _trie(words))) if words else None
+
+    def found(self, low: str) -> list[_Node]:
+        found = [node for node in self.alone if node[0] in low]
+        if not low.isascii():
+            by_char = self.by_char
+            for c in set(rx(r"[^\x00-\x7f]").findall(low)):
+                found += [node for node in by_char.get(c, ()) if node[0] in low]
+        words = self.words
+        if words is not None:
+            seen: set[str] = set()
+            m = words.search(low)
+            while m is not None:
+                seen.add(m.group())
+                m = words.search(low, m.start() + 1)
+            node_of = self.node_of
+            found += [node_of[w] for w in seen]
+        return found
 
 
 def with_prefixes(rules_of: dict[str, set[int]]) -> dict[str, frozenset[int]]:
@@ -624,6 +691,11 @@ class Redactor:
         # (Searching for the 69 of 265 others was a tenth of the gate's time
         # on the corpus.)
         self._ascii_words = [node for node in _WORD_TREE if node[0].isascii()]
+        # The same roots found by a regex (`_RootFinder`), made once this
+        # Redactor has searched WORD_SEARCH_CHARS of texts word by word: a
+        # hook's few texts do not pay for making it.
+        self._finder: _RootFinder | None = None
+        self._word_chars = 0
         self._run_rules: list[int] = _RUN_ONLY
         # A user's pattern has no trigger we could know: it always runs.
         self._always = list(range(len(self._rules), len(self._rules) + len(extra)))
@@ -774,13 +846,13 @@ class Redactor:
         low = text.lower()
         count = 0
         hits: set[int] = set()
-        nodes = self._ascii_words if low.isascii() else self._words
-        while nodes:
-            found_words = [node for node in nodes if node[0] in low]
+        found_words = self._roots_in(low)
+        while found_words:
             nodes = []
             for _, rules, children in found_words:
                 hits.update(rules)
                 nodes.extend(children)
+            found_words = [node for node in nodes if node[0] in low]
         runs = [m.span() for m in rx(_LONG_RUN).finditer(low)]
         if runs:
             # A token's prefix is at the start of its run (or just before it:
@@ -853,6 +925,20 @@ class Redactor:
                 text, m = rx(_ENV_INLINE).subn(env_value, text)
                 count += m
         return text, count
+
+    def _roots_in(self, low: str) -> list[_Node]:
+        """The root nodes of the trigger tree whose words `low` holds: one
+        search per word on the first WORD_SEARCH_CHARS characters this
+        Redactor meets, then `_RootFinder`'s regex (which the kept programs
+        make cheap to build, but not free: a hook's texts do without)."""
+        finder = self._finder
+        if finder is None:
+            if self._word_chars + len(low) <= WORD_SEARCH_CHARS:
+                self._word_chars += len(low)
+                return [node for node in (self._ascii_words if low.isascii() else self._words)
+                        if node[0] in low]
+            finder = self._finder = _RootFinder(self._words)
+        return finder.found(low)
 
     def apply_rule(self, i: int, text: str, low: str | None = None,
                    found: list[str] | None = None) -> tuple[str, int]:
