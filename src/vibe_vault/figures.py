@@ -565,6 +565,15 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         head, label, tail = unnamed_words(u, repo_folder(f.cwd))
         if head[0].isdigit():
             facts.append(f"{head} {label}{tail}")
+    made = _branches_made(work)
+    if made:
+        # A branch the session created is work done, pushed or not (review 26:
+        # e4d579fb made one and ended before pushing it): named, up to two.
+        names = [f"`{b}`" for b in made[:2]] + ([plural(len(made) - 2, "other")]
+                                                if len(made) > 2 else [])
+        facts.append(("branch " if len(made) == 1 else "branches ")
+                     + " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1
+                                    else names) + " created")
     if tests:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")
@@ -605,6 +614,15 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         asked = tx.one_line(question, 160)
         words = f"{words} It ended with Claude asking: “{asked}”".strip()
     return f"{text} {words}" if words else text
+
+
+def _branches_made(work: Work) -> list[str]:
+    """The branches the session's agents created, each once, in the order of
+    the agents (the main one first)."""
+    out: list[str] = []
+    for d in work.doers:
+        out.extend(str(b) for b in d.fold.branches_made if str(b) not in out)
+    return out
 
 
 def _where(work: Work, cwd: str) -> str:

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 87
+STATE_VERSION = 88
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -264,6 +264,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     squash: Redacted = Redacted("")  # a `git merge --squash <branch>`: the branch
     folder: Redacted = Redacted("")  # git run in another repository: its folder (Commit.folder)
     elsewhere: bool = False  # git run in another folder (`git -C dir`, `cd dir &&`): its branch
+    # The branches the command creates (`git checkout -b x`, `git switch -c x`,
+    # `git branch x`): made when it succeeds (fold.git).
+    new_branches: list[Redacted] = field(default_factory=list)
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
     # Or a command's purpose (fold.retries), when another spelling does the same.
@@ -785,6 +788,10 @@ class Fold(Struct, omit_defaults=True):
     squashing: Redacted = Redacted("")
     staged: dict[Redacted, Staged] = field(default_factory=dict)  # by the folder git ran in
     pushes: int = 0
+    # The branches the session created, each once, in order (fold.git): the
+    # headline names them (a session that made a branch and ended before
+    # pushing it made that much).
+    branches_made: list[Redacted] = field(default_factory=list)
     pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder
     prs: list[PullRequest] = field(default_factory=list)
     # fold.errors

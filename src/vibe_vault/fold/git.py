@@ -67,6 +67,18 @@ _REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
 # What `git checkout`, `git switch --detach` and `git reset --hard` print of
 # the commit they moved to: "HEAD is now at cbd8986 <subject>".
 _HEAD_AT = r"(?m)^HEAD is now at ([0-9a-f]{7,40}) (.+)$"
+MAX_BRANCHES_MADE = 20
+# A command that creates a branch: `git checkout -b|-B x`, `git switch -c|-C|--create x`,
+# `git worktree add -b x dir` (options may stand before the flag: `git checkout
+# --no-track -b x`), or `git branch x` with no option that lists, deletes,
+# renames or copies (`git branch -d x`, `git branch --list`, `git branch -m a b`
+# make none).
+_BRANCH_NAME = r"([^\s;&|()'\"`<>\-][^\s;&|()'\"`<>]*)"
+_NEW_BRANCH = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+)*\s+(?:"
+               r"(?:checkout|switch|worktree\s+add)(?:\s+--?[\w-]+(?<!\s-[bBcC])(?<!--create))*"
+               r"\s+(?:-[bBcC]|--create)(?:\s+|=)" + _BRANCH_NAME +
+               r"|branch(?:\s+(?:-f|--force|-t|--track|--no-track|-q|--quiet))*\s+"
+               + _BRANCH_NAME + ")")
 
 
 def note_command(ctx: Context, call: Pending, command: str) -> None:
@@ -90,6 +102,13 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         # (a commit message's words are no `cd`: `-m "aa pushd aa"`)
         call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(
             without_messages(command)))
+    if "checkout" in command or "switch" in command or "branch" in command or " -b" in command:
+        from vibe_vault.fold.commands import without_messages  # (it imports this module)
+
+        # (a commit message's words make no branch: `-m "git branch x"`)
+        call.new_branches = [ctx.line(next(g for g in m.groups() if g), BRANCH_CHARS)
+                             for m in rx(_NEW_BRANCH).finditer(without_messages(command))
+                             ][:MAX_BRANCHES_MADE]
     made = rx(_COMMIT_CMD).search(command) if "commit" in command else None
     git = made or pushed
     if git is not None:
@@ -215,6 +234,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             facts.rewrites.append(Rewrite(ts=timestamp, branch=ctx.line(m.group(1), BRANCH_CHARS),
                                           made=replayed, autosquash=call.autosquash))
         del facts.rewrites[:-MAX_REWRITES]
+    if call.new_branches:
+        _branches_made(ctx, call, status, out)
     if call.git and "Deleted branch " in out:
         # (also from a line that failed later: `git branch -d x && git push --delete …`)
         for m in rx(_DELETED_BRANCH).finditer(out):
@@ -251,6 +272,18 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         facts.pushes += 1
         if call.folder:  # to another repository's remote
             facts.pushed_elsewhere[call.folder] = facts.pushed_elsewhere.get(call.folder, 0) + 1
+
+
+def _branches_made(ctx: Context, call: Pending, status: str, out: str) -> None:
+    """The branches a command created: all it named when it succeeded; when
+    it failed, those git said it switched to ("Switched to a new branch 'x'",
+    before a later command of the line failed)."""
+    facts = ctx.facts
+    for name in call.new_branches:
+        made = status == "ok" or f"Switched to a new branch '{name}'" in out
+        if made and name not in facts.branches_made and len(
+                facts.branches_made) < MAX_BRANCHES_MADE:
+            facts.branches_made.append(name)
 
 
 def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, timestamp: str,
