@@ -203,14 +203,19 @@ def test_no_false_learning_from_ordinary_commands() -> None:
                     "aws configure get region", "echo $HOME", "printenv HOME",
                     "kubectl get pods", "git status", "head -n 3 src/env.py"):
         assert shell_secrets.kind(command) == "", command
-    values = _entries("Qz" + "a1" * 8, "printenv", [("answer", True)])
+    v = "Qz" + "a1" * 8
+    values = _entries(v, "printenv", [("answer", True)])
     from vibe_vault.entries import decode_line
     from vibe_vault.fold import fold
+    from vibe_vault.fold.context import learned_keys, variant_keys
     from vibe_vault.state import SessionState
 
     state = SessionState(session_id="s")
     fold(state.fold, [decode_line(x) for x in _lines("s" * 8, values)])
-    assert len(state.fold.learned) <= 3  # the value (and its pieces), not PATH, HOME, LANG
+    # The value (and its other spellings), not PATH, HOME, LANG.
+    assert set(learned_keys(v)) <= set(state.fold.learned) <= {*learned_keys(v), *variant_keys(v)}
+    for other in ("/usr/bin:/bin", "/usr/bin", "/home/u", "en_GB.UTF-8", "UTF-8"):
+        assert not {*learned_keys(other), *variant_keys(other)} & set(state.fold.learned), other
 
 
 @settings(max_examples=examples(6, 12), deadline=None,

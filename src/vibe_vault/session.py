@@ -22,7 +22,7 @@ from vibe_vault.config import Config
 from vibe_vault.entries import Entry, Malformed, decode_lines
 from vibe_vault.figures import Figures, figures, options_for
 from vibe_vault.fold import LAST_ANSWER_CHARS, fold, fold_agent
-from vibe_vault.fold.context import gate_outside, scrub
+from vibe_vault.fold.context import Learned, gate_outside, scrub
 from vibe_vault.fold.todos import running_in_background
 from vibe_vault.lock import SessionLock, slot_path
 from vibe_vault.note import free_relpath, moved_note, write_note, write_session_note
@@ -551,7 +551,7 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             # said before, in the side file.
             _share_learned(state, learned)
             store.load_said(state, places.files.state)
-            scrub(state, SessionState, learned)
+            scrub(state, SessionState, Learned(learned))
         if request.links is not None:
             from vibe_vault.links import set_links
 

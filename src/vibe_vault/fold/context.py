@@ -39,7 +39,11 @@ MEMO_SIZE = 4096
 _SHARED_NAMES: dict[tuple[str, int, int], Redacted] = {}
 MIN_LEARNED = 6  # shorter values are too common to redact wherever they appear
 PRIVATE_WORD = 8  # words of a private span this long are kept out everywhere
-MAX_LEARNED = 200
+# The keys a state keeps: a value's own first (a secret of a session that
+# learned many is still kept out), its other spellings (below) while fewer
+# than MAX_VARIANT_KEYS are kept.
+MAX_LEARNED = 2000
+MAX_VARIANT_KEYS = 1500
 _TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
 _SEPARATOR = r"[=:@/_.\-|]"  # what glues a secret into a longer word
 _PARTS = r"[\s/:@?&=;,|\"'`]+"  # what a caught form's parts are joined by
@@ -251,15 +255,96 @@ def _mixed(word: str) -> bool:
 
 
 def _digest(secret: str) -> str:
+    """A secret's key, the same for any case of its letters: a value learned
+    as `X` comes back as `x.upper()` (a shell's `${X^^}`, a header, a shout),
+    and a text's word is digested in the same fold, so no digest more a word."""
     import hashlib  # only in sessions that had a secret: it costs a hook ~2 ms
 
-    return hashlib.blake2b(secret.encode("utf-8", "surrogatepass"), digest_size=12,
+    return hashlib.blake2b(secret.lower().encode("utf-8", "surrogatepass"), digest_size=12,
                            person=b"vibe-vault").hexdigest()
+
+
+# -- a learned value written another way ----------------------------------------------
+# A value comes back encoded (`echo -n X | base64`, a URL's query, `xxd -p`)
+# or cut in two (half on one line, half on another: each half is no secret
+# to a rule). Its spellings are computed once, when it is learned, and kept
+# as more keys of the same kind, so finding them costs a text nothing more:
+# each of its words is digested as before.
+HALF = 8  # a piece of a value this long or longer is kept out when it comes back alone
+HALVES_FROM = 2 * HALF
+HALF_SPREAD = 16  # a long value's cuts: this near its middle (a value of 48: anywhere)
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def _random_letters(piece: str) -> bool:
+    """Letters only, and not shaped as words are: a part of its camel case
+    without a vowel, other than a capitals' acronym of up to 5 (`QzKbPwRt`,
+    not `Postgres`, `getElementById`, `HTTPServer`)."""
+    for part in rx(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+").findall(piece):
+        if not _VOWELS.intersection(part) and not (part.isupper() and len(part) <= 5):
+            return True
+    return False
+
+
+def _random_piece(piece: str) -> bool:
+    """A piece of a value that is kept out alone: letters and digits both, as
+    a random value's halves have them, or random letters. A piece that is a
+    word (`Postgres` of `Postgres2024Pass`), a number or a date is left: it
+    is in ordinary text, and hiding it everywhere in the session would hide
+    the word, not the secret."""
+    return len(piece) >= HALF and (_mixed(piece) or (piece.isalpha() and _random_letters(piece)))
+
+
+def _halves(secret: str) -> list[str]:
+    """The pieces a value of HALVES_FROM characters or more may be cut into,
+    two of HALF or more: its heads and tails, where random (a value of
+    words, a URL or a path is not cut: its heads are ordinary text)."""
+    size = len(secret)
+    if size < HALVES_FROM or "://" in secret or any(c.isspace() for c in secret):
+        return []
+    middle = size // 2
+    cuts = range(max(HALF, middle - HALF_SPREAD), min(size - HALF, middle + HALF_SPREAD) + 1)
+    return [p for k in cuts for p in (secret[:k], secret[k:]) if _random_piece(p)]
+
+
+def _encodings(secret: str) -> list[str]:
+    """A value as base64 (standard and URL-safe, padded or not), hex and
+    URL-encoded (`%XX`, `+` for a space) spell it: other words than it."""
+    import base64
+    from urllib.parse import quote, quote_plus
+
+    raw = secret.encode("utf-8", "surrogatepass")
+    std = base64.b64encode(raw).decode()
+    url = base64.urlsafe_b64encode(raw).decode()
+    return [std, std.rstrip("="), url, url.rstrip("="), raw.hex(),
+            quote(secret, safe=""), quote(secret), quote_plus(secret)]
+
+
+def variant_keys(secret: str) -> list[str]:
+    """The keys of a learned value's other spellings: encoded, and cut in two
+    (case needs none: every key is of lower case)."""
+    own = secret.lower()
+    spelt = {s.lower() for s in _encodings(secret)} | {h.lower() for h in _halves(secret)}
+    spelt.discard(own)
+    # (A short value's encoding may be a word of 6: kept whole only from MIN_LEARNED.)
+    return [_digest(s) for s in sorted(spelt) if len(s) >= MIN_LEARNED]
+
+
+class Learned(set[str]):
+    """The learned keys as a set, with its phrases' sizes worked out once (a
+    hook passes thousands of texts through the same set)."""
+
+    _sizes: dict[int, tuple[set[int], set[int], int]] | None = None
+
+    def phrases(self) -> dict[int, tuple[set[int], set[int], int]]:
+        if self._sizes is None:
+            self._sizes = _phrases(self)
+        return self._sizes
 
 
 def forget_learned(text: Redacted, learned: set[str]) -> tuple[Redacted, int]:
     """`text` with every secret whose digest is in `learned` redacted; and how many."""
-    sizes = _phrases(learned)
+    sizes = learned.phrases() if isinstance(learned, Learned) else _phrases(learned)
     phrases = _phrase_spans(text, sizes, learned) if sizes else []
     spans = list(phrases)
     for m in rx(_TOKEN).finditer(text):
@@ -296,11 +381,12 @@ def gate_outside(raw: str, limit: int | None, redactor: Redactor, learned: list[
     teaches nothing: the state stays what the transcript alone makes it."""
     text, _ = tx.hide_private(raw)
     found: list[str] = []
-    out = note_text(text, limit, redactor, stated, found, learned=set(learned))[0]
+    out = note_text(text, limit, redactor, stated, found, learned=Learned(learned))[0]
     # What it gives away itself (`export X_PASSWORD=v; … v`) is kept out of
     # the rest of it too, as the transcript's own text would be.
-    taught = {k for s in found if len(s.strip()) >= MIN_LEARNED for k in learned_keys(s.strip())}
-    return forget_learned(out, taught | set(learned))[0] if taught else out
+    taught = {k for s in found if len(s.strip()) >= MIN_LEARNED
+              for k in (*learned_keys(s.strip()), *variant_keys(s.strip()))}
+    return forget_learned(out, Learned(taught | set(learned)))[0] if taught else out
 
 
 # -- secrets learned late: every text a state holds, found by its type ---------------
@@ -446,6 +532,8 @@ class Context:
         # apart, and it has no story of its own (its Task call tells it).
         self.agent = agent
         self.memo: dict[tuple[str, int | None, bool], tuple[Redacted, int]] = {}
+        self._learned: Learned | None = None  # facts.learned as a set (learned_set)
+        self._learned_from = (0, 0)
         self.names: dict[tuple[str, int], Redacted] = {}
         self.keys: dict[str, str] = {}  # models, branches: the same few, often
         self.entry_epoch = 0.0  # the current entry's time, parsed once
@@ -496,7 +584,7 @@ class Context:
         text, private = tx.hide_private(text)
         if private:
             self.learn(private, PRIVATE_WORD)  # should the user's private words come back
-        out = note_text(text, limit, self.redactor, stated, found, set(self.facts.learned))
+        out = note_text(text, limit, self.redactor, stated, found, self.learned_set())
         if found:
             self.learn(found)
             if self.facts.learned:
@@ -544,12 +632,20 @@ class Context:
         pieces += [p for s in secrets for p in rx(_PARTS).split(s)
                    if p != s and not p.isalpha() and (len(p) >= 16 or (
                        len(p) >= 8 and _mixed(p)))]
+        kept = []
         for secret in [*secrets, *pieces]:
             secret = secret.strip()
             if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):
                 continue
+            kept.append(secret)
             for digest in learned_keys(secret):
                 if digest not in learned and len(learned) < MAX_LEARNED:
+                    learned.append(digest)
+                    new = True
+        # Its other spellings after every value's own key (the bound is theirs).
+        for secret in kept:
+            for digest in variant_keys(secret):
+                if digest not in learned and len(learned) < MAX_VARIANT_KEYS:
                     learned.append(digest)
                     new = True
         if new:
@@ -560,10 +656,18 @@ class Context:
     def forget_everywhere(self) -> None:
         """Redact newly learned secrets in what the facts already hold too, so
         the result does not depend on where a read began or a turn closed."""
-        scrub(self.facts, Fold, set(self.facts.learned))
+        scrub(self.facts, Fold, self.learned_set())
+
+    def learned_set(self) -> Learned:
+        """The learned keys as a set, made again when one was added."""
+        learned = self.facts.learned
+        if self._learned is None or self._learned_from != (id(learned), len(learned)):
+            self._learned = Learned(learned)
+            self._learned_from = (id(learned), len(learned))
+        return self._learned
 
     def forget_learned(self, text: Redacted, secrets: int) -> tuple[Redacted, int]:
-        out, n = forget_learned(text, set(self.facts.learned))
+        out, n = forget_learned(text, self.learned_set())
         return out, secrets + n
 
     def cleaned_line(self, text: str, limit: int) -> tuple[Redacted, int]:
