@@ -315,7 +315,11 @@ def _fold(text: str, places: list[str], name: str) -> tuple[str, bytes]:
     main, _ = session("s" * 8 + "-0000-4000-8000-" + "0" * 12, text, places, name)
     state = SessionState(session_id="s")
     fold(state.fold, [decode_line(json.dumps(e).encode()) for e in main])
-    return render(state), msgspec.json.encode(state)
+    # (the state's digests of what was learned are hex: a hex value's run of
+    # 6 is in one of them by chance, the control's are other digests)
+    saved = msgspec.to_builtins(state)
+    saved["fold"].pop("learned", None)
+    return render(state), msgspec.json.encode(saved)
 
 
 @settings(max_examples=examples(30, 300), deadline=None,
