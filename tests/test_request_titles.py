@@ -278,7 +278,8 @@ def test_corpus_titles_hold_the_request_not_the_statements_before_it() -> None:
         # why: <the sentence before>", is two runs of them, each in order)
         asides = [re.sub(r" \([^()]*\)", "", s) for s in typed]
         assert any(
-            in_order(piece, s) for s in [*typed, *asides, " ".join(commands)]
+            in_order(piece, s) for s in [*typed, *asides, " ".join(commands),
+                                         " ".join(c.rsplit(":", 1)[-1] for c in commands)]
             for piece in body.split(": ")), (path, title)
         first = next(s for s in typed if len(s.split()) > 2)
         line = " ".join(first.splitlines()[0].split())

@@ -24,6 +24,7 @@ from vibe_vault.fold.files import unknown_lines
 from vibe_vault.fold.titles import (
     PLAN_PREAMBLE,
     TITLE_CHARS,
+    command_words,
     is_request,
     is_skill_title,
     recaps_written,
@@ -343,8 +344,18 @@ def fallback_title(state: SessionState) -> str:
         subject = next((str(c.subject) for c in f.commits if c.subject.strip()), "")
         if subject:
             first = tx.title_line(f"{first}: {subject}", TITLE_CHARS)
+    if first and f.ticket_title and f.ticket in first:
+        first = with_ticket(first, str(f.ticket_title))
     return (_first_sentence(recap, 80) or first or f.first_command_title
             or _task_title(f) or f"Session {state.session_id[:8]}")
+
+
+def with_ticket(request: str, ticket: str) -> str:
+    """A request that names its ticket only by id, said by its verb and object
+    ("let's debug - ENT-207 in linear" says "Debug ENT-207 in linear"), then
+    the ticket's title as the session fetched it, without its asides, within
+    the title's flex (review 26: e8106766)."""
+    return tx.said_with_ticket(request, ticket, TITLE_CHARS)
 
 
 def _task_title(f: Fold) -> str:
@@ -374,7 +385,8 @@ def request_words(state: SessionState) -> str:
             text = str(t.text)
         elif t.kind == "command":
             name, _, args = t.text.partition(" ")
-            text = f"{name.lstrip('/')}: {args.strip()}" if args.strip() else name.lstrip("/")
+            text = (f"{command_words(name)}: {args.strip()}" if args.strip()
+                    else command_words(name))
         else:
             continue
         title = tx.title_line(text, TITLE_CHARS)

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 89
+STATE_VERSION = 90
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -741,6 +741,10 @@ class Fold(Struct, omit_defaults=True):
     # The first request was interrupted before Claude did anything: the next
     # request (often the same words, completed) takes the title from it.
     title_open: bool = False
+    # A ticket the first request names only by its id ("let's debug ENT-207"),
+    # and its title as a tool of the session fetched it (fold.titles.note_ticket).
+    ticket: Redacted = Redacted("")
+    ticket_title: Redacted = Redacted("")
     # fold.calls: tool calls, paired with their results
     seq: int = 0
     # Claude's words since the last tool result said the next check is to

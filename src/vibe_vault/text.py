@@ -633,6 +633,15 @@ def _as_asked(request: str) -> str:
     return said[:1].upper() + said[1:] if said else request
 
 
+def said_with_ticket(request: str, ticket: str, limit: int) -> str:
+    """A request naming a ticket by its id, with the ticket's title after a
+    colon: the request as asked (its verb first, a dash after the verb left
+    out), the title whole when both fit the limit's flex, else cut as a title is."""
+    asked = rx(r"^(\w+)\s+[-\u2013\u2014]\s+").sub(r"\1 ", _as_asked(request.removesuffix("…")))
+    title = rx(_ASIDE).sub("", " ".join(ticket.split())).rstrip(" .")
+    return _fitted(f"{asked}: {title}", _flex(limit))
+
+
 def _as_context(words: str) -> str:
     """Words before a request that say what it is about, as they lead or
     follow it in a title: without a preparing request, a witness or an aside."""

@@ -14,7 +14,7 @@ from typing import Any
 from msgspec import Raw
 
 from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
-from vibe_vault.fold import commands, errors, files, subagents, todos, tools
+from vibe_vault.fold import commands, errors, files, subagents, titles, todos, tools
 from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import NOT_RUN, Action, Pending
@@ -278,6 +278,10 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         facts.last_ok[call.name] = call.seq
         if facts.failed_keys or facts.failed_purposes:
             errors.mended(ctx, call.key, call.purpose)
+    if not is_error and not facts.ticket_title and titles.ticket_named(facts):
+        # (the title of a ticket the first request names only by its id)
+        titles.note_ticket(ctx, text or (str(result.stdout or "") if result is not None else "")
+                           or _result_text(decode_raw(block.content)))
     action = ctx.action_at(call)
     # A line standing for several edits stays "edited" if any of them
     # succeeded; the failures are listed under Errors.

@@ -9,6 +9,8 @@ line and the recaps in its story.
 
 from __future__ import annotations
 
+import json
+
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
@@ -163,7 +165,16 @@ def interrupted_early(ctx: Context, t: Turn | None) -> None:
 def is_skill_title(title: str, facts: Fold) -> bool:
     """Whether the title is still only the plugin command that opened the session."""
     command = facts.first_command_title
-    return bool(title) and ":" in command and title == command.lstrip("/")
+    return bool(title) and ":" in command and title == command_words(command)
+
+
+def command_words(name: str) -> str:
+    """A slash command's name as a title says it: without its slash, and a
+    plugin's command without the plugin's name before it, which only says
+    where the command comes from (`/claude-md-management:claude-md-improver`
+    says "claude-md-improver", `/superpowers:brainstorm` "brainstorm";
+    review 26: b74fb8cb's title opened on 41 characters of that lead-in)."""
+    return name.strip().lstrip("/").rsplit(":", 1)[-1] or name.strip().lstrip("/")
 
 
 def is_request(command: str) -> bool:
@@ -182,7 +193,7 @@ def note_command(ctx: Context, command: str, shown: Redacted) -> None:
         return
     if is_request(command) and (not facts.first_prompt_title or facts.title_open):
         name, _, args = shown.partition(" ")
-        title = Redacted(tx.title_line(f"{name.lstrip('/')}: {args.strip()}", TITLE_CHARS))
+        title = Redacted(tx.title_line(f"{command_words(name)}: {args.strip()}", TITLE_CHARS))
         if args.strip() and not tx.is_filler(args.strip()):
             facts.first_prompt_title = title  # cut from a gated text
             facts.title_open = False
@@ -191,6 +202,48 @@ def note_command(ctx: Context, command: str, shown: Redacted) -> None:
         # A plugin's command opening the session (`/claude-md-management:
         # claude-md-improver`) is its request, arguments or not: its title
         # rather than a remark typed later (issue 29).
-        facts.first_prompt_title = Redacted(tx.title_line(shown.lstrip("/"), TITLE_CHARS))
+        facts.first_prompt_title = Redacted(tx.title_line(command_words(shown), TITLE_CHARS))
     if not facts.first_command_title:
         facts.first_command_title = Redacted(tx.one_line(shown, TITLE_CHARS))
+
+
+# A ticket's id as trackers give it (Linear, Jira, YouTrack): "ENT-207", "PROJ-12".
+TICKET_ID = r"(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])"
+# Its title in what a tracker's tool returns (JSON): the "title" (Linear,
+# GitHub) or "summary" (Jira) of the object whose "identifier" or "key" is
+# the id, before or after it, in that object (no brace between them).
+_TICKET_FIELDS = (r'"(?:identifier|key)"\s*:\s*"{id}"[^{{}}]*?"(?:title|summary)"\s*:\s*'
+                  r'"((?:[^"\\]|\\.){{1,400}}?)"'
+                  r'|"(?:title|summary)"\s*:\s*"((?:[^"\\]|\\.){{1,400}}?)"[^{{}}]*?'
+                  r'"(?:identifier|key)"\s*:\s*"{id}"')
+TICKET_TITLE_CHARS = 200
+
+
+def ticket_named(facts: Fold) -> str:
+    """The ticket id the first request names, "" when it names none."""
+    if not facts.first_prompt_title or "-" not in facts.first_prompt_title:
+        return ""
+    m = tx.rx(TICKET_ID).search(facts.first_prompt_title)
+    return m.group() if m else ""
+
+
+def note_ticket(ctx: Context, text: str) -> None:
+    """A tool's result that gives the title of the ticket the first request
+    names only by its id: what the session is about, in the ticket's words
+    (e8106766: "let's debug - ENT-207 in linear", the title fetched from
+    Linear "Default `Agent` tag being used for checkpoints …"; review 26)."""
+    facts = ctx.facts
+    wanted = ticket_named(facts)
+    if not wanted or f'"{wanted}"' not in text:
+        return
+    m = tx.rx(_TICKET_FIELDS.format(id=wanted)).search(text)
+    if m is None:
+        return
+    raw = next(g for g in m.groups() if g is not None)
+    try:
+        words = str(json.loads(f'"{raw}"'))
+    except ValueError:
+        return
+    if words.strip():
+        facts.ticket = Redacted(wanted)  # (words of the gated title)
+        facts.ticket_title = ctx.line(words, TICKET_TITLE_CHARS)
