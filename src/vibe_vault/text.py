@@ -489,7 +489,7 @@ def _request_in(sentence: str) -> tuple[list[int], str] | None:
         clause = sentence[start:end]
         if rx(_OUTPUT_LABEL).search(sentence[:start]):
             continue
-        lead = rx(_CLAUSE_LEAD).match(clause)
+        lead = rx("(?i)" + _CLAUSE_LEAD).match(clause)  # ("But fix …" opening a line)
         at = start + (lead.end() if lead else 0)
         if rx(_IMPERATIVE).match(clause):
             verb = rx(r"\S+").match(sentence, at)
