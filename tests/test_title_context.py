@@ -67,7 +67,7 @@ def test_a_request_asking_about_the_sentence_before_it_is_told_with_it(
     t.prompt(prompt)
     t.say("On it.")
     title = title_of(t.state())
-    assert len(title) <= 100, title
+    assert len(title) <= 120, title  # (a thought run on to its end: review 26)
     assert f"{verb} the {obj[0]}" in flat(title), (title, prompt)
     assert all(in_order(piece, prompt) for piece in title.split(": ")), (title, prompt)
     asked = f"{verb} the {' '.join(obj)} {tail}"
@@ -92,7 +92,7 @@ def test_a_lead_in_clause_is_not_the_title(lead: str, join: str, hedge: str,
     t.say("Sure.")
     title = title_of(t.state())
     assert flat(title).startswith(topic[0].lower()), (title, prompt)
-    assert in_order(title, prompt) and len(title) <= 100, (title, prompt)
+    assert in_order(title, prompt) and len(title) <= 120, (title, prompt)
 
 
 def own_titled(objs: list[dict[str, object]]) -> bool:

@@ -58,7 +58,7 @@ def test_a_request_after_an_aside_in_brackets_titles_the_session(
     t.prompt(prompt)
     t.say("On it.")
     title = title_of(t.state())
-    assert len(title) <= 100, title
+    assert len(title) <= 120, title  # (a thought run on to its end: review 26)
     without = prompt.replace(bracketed, "")
     assert is_words_of(title, prompt) or is_words_of(title, without), (title, prompt)
     if len(without) <= 80:
@@ -86,7 +86,7 @@ def test_a_statement_with_an_aside_is_told_past_it(
     t.say("On it.")
     title = title_of(t.state())
     told = sentence.replace(bracketed, "")
-    if len(told) <= 100:  # (a title may run a quarter past 80 to end its clause)
+    if len(told) <= 120:  # (a title may run a half past 80 to end its clause: review 26)
         assert title == told, (title, prompt)
     else:  # (too long even so: cut, in the words past the aside)
         assert title.endswith("…") and is_words_of(title, told), (title, prompt)

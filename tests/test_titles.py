@@ -67,7 +67,7 @@ def is_cut_of(title: str, request: str) -> bool:
     """The title is the request's first line whole, its first sentences, or
     its first words followed by `…` (the oracle of a good cut)."""
     line = " ".join(request.splitlines()[0].split()) if request.strip() else ""
-    if title == line:
+    if title in (line, line.rstrip(",;:-– ")):  # (whole, without a mark left hanging)
         return True
     body = title.removesuffix("…")
     if not line.startswith(body):
@@ -80,16 +80,30 @@ def is_cut_of(title: str, request: str) -> bool:
     return title[-1:] in ("?", "!", ".") or bool(re.match(r"[.?!]", line[len(body):]))
 
 
+# Words that open a phrase of English (prepositions, conjunctions): a title
+# cut before one ends a whole thought ("…millis delay| before my prompt").
+PHRASE_OPENS = {"before", "after", "with", "to", "for", "of", "in", "on", "at", "by", "from",
+                "into", "through", "and", "or", "but", "so", "because", "while", "when",
+                "where", "which", "that", "if", "until", "since", "than", "as", "about",
+                "across", "over", "under", "between", "during", "without", "within", "via",
+                "onto", "upon", "whereas", "although", "though", "unless", "toward", "towards",
+                "against", "along", "around", "behind", "beyond", "below", "above", "despite"}
+
+
 def ends_a_clause(title: str, request: str) -> bool:
-    """A title past 80 characters takes at most a quarter more, and only to
-    end where the request's own words end a clause: at a mark (`,` `;` `:`
-    `.` `?` `!`, a dash, an opening bracket) or the end of its line."""
+    """A title past 80 characters takes at most a half more, and only to end
+    where the request's own words end a clause: at a mark (`,` `;` `:` `.`
+    `?` `!`, a dash, an opening bracket) or the end of its line; or, cut
+    ("…"), where a phrase ends, before a preposition or conjunction
+    (review 26)."""
     body = title.removesuffix("…").rstrip(".?!")
     line = " ".join(request.splitlines()[0].split()) if request.strip() else ""
     at = line.lower().find(body.lower())
     after = line[at + len(body):] if at >= 0 else "?"
-    return len(title) <= 100 and (after == "" or re.match(r"[,;:.?!]|\s[-–—(\[]", after)
-                                  is not None)
+    phrase = title.endswith("…") and after[:1] == " " and (
+        after.split()[0].lower() in PHRASE_OPENS)
+    return len(title) <= 120 and (after == "" or phrase or re.match(
+        r"[,;:.?!]|\s[-–—(\[]", after) is not None)
 
 
 # A plugin's name that reads as a secret's name (`pw:aaaa`, `token:x`) is
@@ -157,7 +171,10 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
               "for in on at by", greeting="")
 @example(text="now, now, now, aa", greeting="Hey Claude, ")
 @example(text=" ".join(["the", "of", "a", "to", "and"] * 6), greeting="")
-# (drawn on main 286a540: a later question asking why of the sentence before)
+# (drawn on main 286a540: a whole request ending on a comma; a later question
+# asking why of the sentence before)
+@example(text="aa aa aa aa aa aa aaaaaaaa aaaaaaaaa aaaaaaaaa aaaaaaaaa aaaaaaaaa aaaaaaaaa now,",
+         greeting="")
 @example(text="aa aa aa aa aa aa aa aa aa aaa aaaaa aaaaaaaa aaaaaaaaa aaaaaaaaa x. aaaaaaa why?",
          greeting="")
 def test_a_cut_title_reads_as_the_start_of_the_request(text: str, greeting: str) -> None:

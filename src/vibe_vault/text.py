@@ -596,14 +596,42 @@ def _run_on(openings: list[str], title: str, limit: int) -> str:
     line = next((o for o in openings if o.startswith(body)), "")
     if not line:
         return title
-    end = _object_end(line, len(body), _flex(limit) + 1)
-    if end > _flex(limit) or end <= len(body):
-        return title
-    whole = line[:end].rstrip(",;:-\u2013\u2014 ")
-    if end >= len(line.rstrip()) or line[end] in ".?!":
-        return whole.rstrip(".")
-    fits = len(whole) < _flex(limit) and _may_end(whole.split()[-1])
-    return whole + "…" if fits else title
+    return _ran_on(line, len(body), limit) or title
+
+
+# How far a cut title may run on to end its thought rather than stop inside
+# it: "…through go release and did run into this issue", not "…release.yml…"
+# (review 26: 488c5296, cde341db).
+def _reach(limit: int) -> int:
+    return limit + limit // 2
+
+
+# Words that open a phrase: where one ends, a cut leaves a whole thought
+# ("…a few hundred millis delay| before my shell prompt returns").
+_PHRASE_OPENS = frozenset({
+    "before", "after", "with", "to", "for", "of", "in", "on", "at", "by", "from", "into",
+    "onto", "through", "and", "or", "but", "so", "because", "while", "when", "where", "which",
+    "that", "if", "until", "since", "although", "though", "unless", "than", "as", "via",
+    "about", "across", "over", "under", "between", "during", "without", "within", "whereas"})
+
+
+def _ran_on(line: str, at: int, limit: int) -> str:
+    """`line` cut at `at` (inside a clause) run on to where the clause ends,
+    within the reach; else to where its phrase ends ("…" after it); "" when
+    neither is within reach."""
+    reach = _reach(limit)
+    end = _object_end(line, at, reach + 1)
+    if at < end <= reach:
+        whole = line[:end].rstrip(",;:-\u2013\u2014 ")
+        if end >= len(line.rstrip()) or line[end] in ".?!":
+            return whole.rstrip(".")
+        if len(whole) < reach and _may_end(whole.split()[-1]):
+            return whole + "…"
+    for m in rx(r" (?=([^\s,;:.!?()]+))").finditer(line, at, reach):
+        if m.group(1).lower() in _PHRASE_OPENS and m.start() > at and _may_end(
+                line[:m.start()].split()[-1]):
+            return line[:m.start()].rstrip(",;:-\u2013\u2014 ") + "…"
+    return ""
 
 
 # A request's ask form, left out where the title has no room for it: "I'd
@@ -712,7 +740,12 @@ def _said_with(context: str, request: str, limit: int, context_first: bool,
         return f"{context}: {said}" if len(said) <= room else ""
     if len(request) + 2 + least > flex:
         return ""  # (no room left to say what it asks about: the request as it was)
-    return _fitted(f"{request}: {_lowered(context)}", flex)
+    said = f"{request}: {_lowered(context)}"
+    cut = _fitted(said, flex)
+    if not cut.endswith("…"):
+        return cut
+    # (the words it asks about run on to where their thought ends)
+    return _ran_on(said, len(cut) - 1, limit) or cut
 
 
 def _lowered(words: str) -> str:
