@@ -33,6 +33,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import title_of
 from vibe_vault.fold import fold
+from vibe_vault.fold.titles import PLAN_PREAMBLE
 from vibe_vault.state import Fold, SessionState
 
 REACH = 120
@@ -136,3 +137,64 @@ def test_corpus_titles_end_where_a_thought_ends() -> None:
             assert any(stops_at_a_thought(last, ln, REACH - (len(title) - len(last)))
                        for ln in holding), (path, title)
     assert checked >= 20 and cut >= 3, (checked, cut)
+
+
+# -- a report that turns to what does not work -------------------------------------
+
+quiet = st.lists(word, min_size=3, max_size=10).map(" ".join)
+TURNS = ["However, ", "But ", "Unfortunately, ", "However, you can see, on both {} screens, "
+         "that ", "But as you can see that ", "Still, I can see that "]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(before=st.lists(quiet, min_size=1, max_size=3), turn=st.sampled_from(TURNS),
+       where=word, wrong=st.lists(word, min_size=4, max_size=14).map(" ".join),
+       after=st.lists(quiet, max_size=2), ask=st.booleans())
+@example(before=["bbb bbb bbb"], turn=TURNS[3], where="bb", wrong="bb bb bb bb", after=[],
+         ask=False)
+def test_a_report_that_turns_to_what_does_not_work_is_titled_by_it(
+        before: list[str], turn: str, where: str, wrong: str, after: list[str],
+        ask: bool) -> None:
+    """15eaa3ee's form: sentences of what works, then "However, you can see
+    … that <what is wrong>.": with nothing asked anywhere in it, the title is
+    what is wrong, from its first word; with a request in it ("Please fix
+    the …"), the title is not taken from the turn."""
+    sentences = [s[:1].upper() + s[1:] + "." for s in before]
+    sentences.append(turn.format(where) + wrong + ".")
+    sentences += [s[:1].upper() + s[1:] + "." for s in after]
+    if ask:
+        sentences.append(f"Please fix the {wrong.split()[0]}.")
+    prompt = " ".join(sentences)
+    title = tx.title_line(prompt, 80)
+    told = wrong[:1].upper() + wrong[1:]
+    if ask:
+        assert not flat(title).startswith(flat(told)[:12]) or flat(prompt).startswith(
+            flat(told)[:12]), (title, prompt)
+        return
+    body = flat(title.removesuffix("…"))
+    assert flat(told).startswith(body) and len(body.split()) >= 3, (title, prompt)
+    assert len(title) <= REACH, title
+
+
+@pytest.mark.corpus
+def test_corpus_reports_that_turn_are_titled_by_what_does_not_work() -> None:
+    """Every corpus first prompt that asks for nothing (no imperative, ask
+    form or question mark in it) and has a sentence opening "However,": its
+    title is that sentence's words, in order, from past what only points
+    at where to see it (15eaa3ee)."""
+    turned = 0
+    for path in main_files():
+        objs = json_objects(path)
+        first = next((s for s in (said(o) for o in objs if o.get("type") == "user"
+                                  and not o.get("isMeta")) if s), "")
+        if not first or "?" in first or first.startswith(PLAN_PREAMBLE) or re.search(
+                r"(?i)\b(?:please|can you|could you|let's|i'd like|i want|fix|add)\b", first):
+            continue
+        m = re.search(r"(?<=[.!]\s)However,\s+([^.!?]+)", " ".join(first.split()))
+        if m is None:
+            continue
+        title = tx.title_line(first, 80)
+        wrong = re.sub(r"(?i)^you can see\b.*?\bthat\s+", "", m.group(1))
+        assert in_order(title, wrong) and flat(title)[:20] == flat(wrong)[:20], (path, title)
+        turned += 1
+    assert turned >= 1, turned  # 15eaa3ee

@@ -396,7 +396,49 @@ def title_line(text: str, limit: int) -> str:
     title = next((t for t in (_fitted(line, limit) for line in openings[:12])
                   if reads_as_words(t)), "") or _fitted(openings[0], limit)
     title = _holding_the_request(openings, title, limit)
-    return _with_referent(openings[0], title, limit) or _run_on(openings, title, limit)
+    title = _with_referent(openings[0], title, limit) or _run_on(openings, title, limit)
+    return _what_is_wrong(openings, title, limit)
+
+
+# A sentence that turns from what works to what does not ("However, …",
+# "But …", "Unfortunately, …"), and the words before what it says that only
+# point at where to see it ("you can see, on both screenshots, that …").
+_TURN = r"(?i)^(?:however|but|unfortunately|sadly|still|yet)\b,?\s+(?=\S)"
+_YOU_SEE = (r"(?i)^(?:(?:as\s+)?you\s+(?:can\s+)?(?:see|notice)|I\s+(?:can\s+|still\s+)?"
+            r"(?:see|notice))\b[^.?!]{0,80}?\s(?:that|how)\s+(?=\S)")
+
+
+def _first_sentence_of(opening: str) -> str:
+    end = rx(_SENTENCE_END).search(opening)
+    return opening[:end.end()] if end else opening
+
+
+def _what_is_wrong(openings: list[str], title: str, limit: int) -> str:
+    """A first request that asks for nothing and reports what works, then
+    turns to what does not ("… we see task A and B having a correct number
+    of messages … However, you can see … that the sub messages are still
+    grouped in one contiguous sequence after Task B."): what does not work
+    is what the session is about, and titles it (review 26: 15eaa3ee). A
+    request anywhere in it, or no such turn, leaves the title as it is."""
+    sentences = openings[1:12]
+    if not sentences or any(_request_in(_first_sentence_of(o)) is not None
+                            for o in openings[:12]):
+        return title
+    for sentence in sentences:
+        turn = rx(_TURN).match(sentence)
+        if turn is None:
+            continue
+        said = sentence[turn.end():]
+        seen = rx(_YOU_SEE).match(said)
+        said = said[seen.end():] if seen else said
+        end = rx(_SENTENCE_END).search(said)
+        said = (said[:end.start()] if end else said).rstrip().rstrip(".")
+        if len(said.split()) < 4 or not reads_as_words(said):
+            continue
+        said = said[:1].upper() + said[1:]
+        cut = _fitted(said, limit)
+        return (_ran_on(said, len(cut) - 1, limit) or cut) if cut.endswith("…") else cut
+    return title
 
 
 # What marks words as asking for something (issue 29: "This was just so you
