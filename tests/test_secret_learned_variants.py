@@ -55,10 +55,11 @@ def halves(draw: st.DrawFn) -> tuple[str, str]:
 
 
 # The forms that teach a value (each caught by the gate): (where, text).
-TEACHERS = ("export", "prompt", "dotenv write", "cat .env")
+TEACHERS = ("export", "prompt", "dotenv write", "cat .env", "sentence")
 
 # How a value comes back: its spellings, each a function of the value.
 SPELLINGS: dict[str, Any] = {
+    "as written": str,
     "upper": str.upper,
     "lower": str.lower,
     "swapped case": str.swapcase,
@@ -79,6 +80,9 @@ def _teach(v: str, how: str, n: int) -> list[dict[str, Any]]:
     if how == "prompt":
         return [{"type": "user", "message": {"role": "user",
                                              "content": f"run it with export DB_PASSWORD='{v}'"}}]
+    if how == "sentence":  # (a rule reads the value to the stop: `X.` is hidden)
+        return [{"type": "user", "message": {"role": "user",
+                                             "content": f"I set password={v}. Thanks"}}]
     if how == "export":
         return [shell._assistant(n, {"type": "tool_use", "id": tid, "name": "Bash", "input": {
             "command": f"export DB_PASSWORD='{v}' && ./migrate"}}),
@@ -134,7 +138,10 @@ def _entries(v: str, case: Case) -> tuple[list[dict[str, Any]], list[str]]:
 
 cases = st.tuples(
     halves(), st.sampled_from(TEACHERS), st.sampled_from([*SPELLINGS, "halves"]),
-    st.lists(st.sampled_from(PLACES), min_size=2, max_size=4, unique=True), st.booleans())
+    st.lists(st.sampled_from(PLACES), min_size=2, max_size=4, unique=True), st.booleans(),
+    # (a value ending in a stop, said before a sentence's stop, is read without it:
+    # `password=X.` is X's)
+).filter(lambda c: c[1] != "sentence" or c[0][1][-1].isalnum())
 
 
 def _fold(v: str, case: Case) -> tuple[str, str, list[str]]:

@@ -633,7 +633,11 @@ class Context:
                    if p != s and not p.isalpha() and (len(p) >= 16 or (
                        len(p) >= 8 and _mixed(p)))]
         kept = []
-        for secret in [*secrets, *pieces]:
+        # A value a rule read to a sentence's stop (`password=X.` hides `X.`)
+        # comes back without it: learned both ways.
+        stopped = [s.strip().rstrip(".,;:!?") for s in [*secrets, *pieces]
+                   if s.strip()[-1:] in (".", ",", ";", ":", "!", "?")]
+        for secret in [*secrets, *pieces, *stopped]:
             secret = secret.strip()
             if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):
                 continue
