@@ -889,7 +889,7 @@ class Redactor:
                 count += n
                 low = text.lower()
         if len(low) == len(text):  # (a key's body by its lines' width, codes under a label…)
-            text, m = secret_keys.hidden(text, low, found, runs)
+            text, m = secret_keys.hidden(text, low, found, runs, reads_as_word)
             if m:
                 count += m
                 low = text.lower()

@@ -29,6 +29,8 @@ after a label, a token's pieces in variables) and is run after the rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from vibe_vault.text import rx
 
 # (as secret_rules writes them: a test checks they are the same)
@@ -68,7 +70,10 @@ _SECRET_ID = (r"secret[ _\-]?id(?<!-secret-id)(?<!-secret_id)" + _LABEL_SEP
 _NAMES_A_SECRET = r"(?i:pass|secret|token|api[_\-]?key|cred|pwd)"
 
 # Commands that print one secret and nothing else; what is on the line after
-# them (`$ heroku auth:token` then its output) is that secret.
+# them (`$ heroku auth:token` then its output) is that secret. (A rule reads
+# 400 characters of the command's line after it: one scanning to the line's
+# end from each of a line's thousand commands would take the square of its
+# length; a longer line is read once, by `_long_line_spans`.)
 _PRINTS_A_SECRET = (
     r"heroku[ \t]+auth:token", r"op[ \t]+read[ \t]", r"bw[ \t]+get[ \t]+password",
     r"bw[ \t]+(?:unlock|login)[ \t][^\n]{0,400}--raw", r"pass[ \t]+(?:show|generate)[ \t]",
@@ -529,14 +534,94 @@ def _joined_piece_spans(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
+# `terraform output -json`: an output marked sensitive whose value is an object
+# or a list (a map of credentials, a module's outputs): every string in it is
+# its value's, at any depth (the rule above reads a string value only). The
+# type is skipped as written (`["object", {"password": "string"}]`, over lines).
+_SENSITIVE = r"\"sensitive\"\s*:\s*true\s*,\s*\"type\"\s*:\s*"
+_THEN_VALUE = r"\s*,\s*\"value\"\s*:\s*(?=[\[{])"
+_JSON_STRING = r"\"((?:[^\"\\\n]|\\.)*)(?:\"(\s*:)?|\Z)"
+SENSITIVE_SCAN = 20_000  # characters of a value read for its end
+
+
+def _json_end(text: str, at: int) -> int:
+    """Where the JSON value at `at` ends (a string, a scalar, or brackets
+    nested to any depth, strings' brackets not counted); the text's end
+    when it is cut before (a tool's output cut short), at most
+    SENSITIVE_SCAN characters on."""
+    depth = 0
+    stop = min(len(text), at + SENSITIVE_SCAN)
+    for m in rx(r"\"(?:[^\"\\\n]|\\.)*\"?|[\[\]{}]|[,\n]").finditer(text, at, stop):
+        c = m.group(0)[0]
+        if c == '"':
+            if depth == 0:
+                return m.end()
+        elif c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+            if depth <= 0:
+                return m.end()
+        elif depth == 0:
+            return m.start()
+    return stop
+
+
+def _sensitive_output_spans(text: str, low: str) -> list[tuple[int, int, str]]:
+    """The strings of a sensitive output's object or list value (not its
+    keys). Each stretch of the text is read once: a match inside a value
+    read already is skipped."""
+    if '"sensitive"' not in low:
+        return []
+    spans = []
+    read = 0
+    for m in rx(_SENSITIVE).finditer(text):
+        if m.start() < read:
+            continue
+        read = _json_end(text, m.end())
+        value = rx(_THEN_VALUE).match(text, read)
+        if value is None:
+            continue
+        read = _json_end(text, value.end())
+        for s in rx(_JSON_STRING).finditer(text, value.end(), read):
+            if not s.group(2) and s.group(1) and not s.group(1).startswith("[REDACTED"):
+                spans.append((s.start(1), s.end(1), "printed-secret"))
+    return spans
+
+
+# A command that prints a secret on a line longer than the rules read (400
+# characters after it): its line is found once by its length, searched for
+# the command, and the line after it (or the one after that) read as theirs.
+LONG_LINE = 400
+_LONG = r"(?m)^[^\n]{" + str(LONG_LINE + 1) + r",}(?=\r?\n)"
+_FIRST = "(?:" + "|".join((*_PRINTS_A_SECRET, *_PRINTS_A_SECRET_TOO, _CAT_A_SECRET)) + ")"
+_SECOND = "(?:" + "|".join(_PRINTS_A_SECRET_SECOND) + ")"
+_NEXT_LINE = r"\r?\n" + _PRINTED[_PRINTED.index("[ \\t]*(?P<v>"):]
+
+
+def _long_line_spans(text: str, word: Callable[[str], bool]) -> list[tuple[int, int, str]]:
+    """The secret printed after a secret-printing command's long line (not
+    a word: `word` is redact's judge, as the rules' printed-secret has it)."""
+    spans = []
+    for line in rx(_LONG).finditer(text):
+        for table, skip in ((_FIRST, ""), (_SECOND, r"\r?\n[^\n]*")):
+            if rx(table).search(text, line.start(), line.end()):
+                value = rx(skip + _NEXT_LINE).match(text, line.end())
+                if value and not word(value.group("v")):
+                    spans.append((value.start("v"), value.end("v"), "printed-secret"))
+    return spans
+
+
 def hidden(text: str, low: str, found: list[str] | None,
-           runs: list[tuple[int, int]]) -> tuple[str, int]:
+           runs: list[tuple[int, int]], word: Callable[[str], bool]) -> tuple[str, int]:
     """`text` with what no single pattern reads hidden (see the module's
     doc), and how many; each hidden value added to `found`. `runs`: the
-    text's runs of letters and digits (redact's _LONG_RUN)."""
+    text's runs of letters and digits (redact's _LONG_RUN); `word`: whether a
+    value is a word (redact.reads_as_word)."""
     spans = (_key_body_spans(text, runs) if runs and "\n" in text else []) \
         + _byte_array_spans(text) + _code_spans(text, low) \
-        + _joined_piece_spans(text)
+        + _joined_piece_spans(text) + _sensitive_output_spans(text, low) \
+        + (_long_line_spans(text, word) if len(text) > LONG_LINE else [])
     if not spans:
         return text, 0
     out: list[str] = []

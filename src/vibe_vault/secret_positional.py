@@ -719,6 +719,19 @@ def _config_line_rules() -> tuple[RuleData, ...]:
           '# Secrets for authentication using CHAP\n# client\tserver\tsecret\tIP\n'
           '"bob" pptpd "⟦«a16»⟧" *'),
          "# client server secret IP\n"),
+        # The same line bare, its header left out (a `cat` of one line, an
+        # `echo … >> chap-secrets`): `*` for any server or any address (one
+        # at least: `vpn l2tpd X 10.0.0.2` alone is any four words), the
+        # rest a name or an address; its secret judged as a key's cell is, so
+        # a product over a line's end (`price * quantity *`) and a list's
+        # line (`issues: * x 1`) are left.
+        (("*",),
+         lambda n: r"(?m)^[ \t]*(?=[^\n]*\*)\"?\w[\w.@\-]{0,63}\"?[ \t]+"
+         r"(?:\*|\"?[A-Za-z][\w.\-]{0,63}\"?)[ \t]+" + _value(n, "vk")
+         + r"[ \t]+(?:\*|\"?\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\"?)"
+         r"(?:[ \t]+\"?\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\"?)*[ \t]*\r?$",
+         ("bob * ⟦«a16»⟧ *", '"bob" pptpd "⟦«a16»⟧" *', "vpn\t*\t⟦«a16»⟧\t10.0.0.2"),
+         "issues: * x 1\nprice * quantity *\nbob * hunter *\nx * y * z\n"),
     )
     return tuple((PAIR, triggers, build(_Names()), samples, look_alike)
                  for triggers, build, samples, look_alike in table)

@@ -190,6 +190,9 @@ _COPULAS = (
     "הוא", "היא", "זה", "هي", "هو", "है", "হল", "হলো", "คือ", "là", "adalah", "ialah", "yaitu",
     "yakni",
 )
+# (a regex of them, for the rules of secret_rules that read a copula's value)
+COPULA = "(?:" + "|".join(sorted((w if "(?:" in w else re.escape(w).replace("\\ ", " ")
+                                  for w in _COPULAS), key=lambda w: (-len(w), w))) + ")"
 # Copulas that are English words too ("to", "on"): only after that
 # language's own names (`salasana on X`, `hasło to X`).
 _OWN_COPULAS = {"fi": ("on", "oli"), "pl": ("to",), "cs": ("to",), "sk": ("to",),
@@ -257,6 +260,26 @@ def forms(name: str) -> list[str]:
         return out, i
 
     return seq(0, "")[0]
+
+
+def in_capitals(word: str, dotted: bool = False) -> list[str]:
+    """The other lower cases of a name written in capitals: a text is matched
+    in lower case, and `PAROLANIZ`, `ΚΩΔΙΚΟΣ:` lower to `parolaniz` (a
+    capital I is no dotless ı), `κωδικοσ:` (Greek capitals drop their
+    accents; a sigma before a colon is not final to str.lower). `dotted`:
+    and as `ŞİFRE` lowers, `şi̇fre` (a text that does is matched as written,
+    its lower case being longer, but its triggers are looked for in it)."""
+    import unicodedata
+
+    out = {word.upper().lower()}
+    if any("\u0370" <= c <= "\u03ff" or "\u1f00" <= c <= "\u1fff" for c in word):
+        bare = unicodedata.normalize("NFC", "".join(
+            c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)))
+        out |= {bare, bare.replace("ς", "σ"), word.replace("ς", "σ")}
+    if dotted and "i" in word:  # (a trigger is looked for, not matched: any name)
+        out.add(word.replace("i", "i\u0307"))
+    out.discard(word)
+    return sorted(out)
 
 
 def _trie(words: list[str]) -> str:
@@ -346,8 +369,11 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
     language shares, one for a colon after another language's name (after
     an English one it is the assignment rules'), one for each language whose
     copula is an English word (`salasana on X`)."""
+    triggers = tuple(sorted({v for t in triggers for v in (t, *in_capitals(t, True))}))
+
     def name_of(langs: list[str]) -> str:
         spelled = [f for lang in langs for n in names[lang] for f in forms(n)]
+        spelled += [v for f in spelled for v in in_capitals(f)]
         if kind == "prose-token":  # `APIトークン`, `API-Schlüssel`, `clé API`
             spelled += [api + f for f in spelled if not f.startswith("api")
                         for api in ("api", "api ", "api-", "api_")]
@@ -383,7 +409,8 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
         if lang not in names:
             continue
         # (not `token`, an English word too: "the token to use")
-        own = tuple(sorted({f for n in names[lang] for f in forms(n) if "token" not in f}))
+        own = tuple(sorted({v for n in names[lang] for f in forms(n) if "token" not in f
+                            for v in (f, *in_capitals(f, True))}))
         if not own:
             continue
         g = _Groups()
@@ -567,7 +594,7 @@ PEOPLE_RULES: tuple[Spec, ...] = kept(
     (_NAMES, _MORE_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW,
      _PASSWORD_TRIGGERS, _TOKEN_TRIGGERS, _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS,
      _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED),
-    tuple(f.__code__ for f in (_made, _named_rules, forms, _trie, _alt, _escaped,
+    tuple(f.__code__ for f in (_made, _named_rules, forms, in_capitals, _trie, _alt, _escaped,
                                _said_value, _loose_value, _pair_rule, _emoji_rule, _glued_rule,
                                _answer_rule, _folder_url_rule, _Groups.said_name,
                                _Groups.loose_name, _Groups.head_name)),
@@ -577,7 +604,7 @@ MORE_PEOPLE_RULES: tuple[Spec, ...] = kept(
     "more-people-rules",
     (_NAMES, _MORE_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW,
      _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS, _ENGLISH_TRIGGERS, _AFTER, BOUNDED),
-    tuple(f.__code__ for f in (_made_more, _named_rules, forms, _trie, _alt, _escaped,
-                               _said_value, _loose_value, _Groups.said_name,
+    tuple(f.__code__ for f in (_made_more, _named_rules, forms, in_capitals, _trie, _alt,
+                               _escaped, _said_value, _loose_value, _Groups.said_name,
                                _Groups.loose_name, _Groups.head_name)),
     _made_more)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from vibe_vault import secret_positional
 from vibe_vault.secret_keys import FORMS as KEY_FORMS
-from vibe_vault.secret_prose import MORE_PEOPLE_RULES, PEOPLE_RULES
+from vibe_vault.secret_prose import COPULA, MORE_PEOPLE_RULES, PEOPLE_RULES
 
 if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
     import random
@@ -699,8 +699,11 @@ PROSE_RULES = (
     Rule("prose-password", tuple(w.lower() for w in _PASSWORD_WORDS),
          r"(?i)(?:" + "|".join(re.escape(w) for w in _PASSWORD_WORDS) + r")"
          # (`::` is no assignment: `TestHaslo::test_reset` is a test's id, a scope path;
-         # a few words may say which before a colon: `пароль до бази: …`)
-         r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|(?:[ \t]+[^\W\d_]+){1,4}?[ \t]*(?::(?!:)|：)[ \t]*"
+         # a few words may say which before a colon: `пароль до бази: …`; not a
+         # copula first, whose value may hold a colon: `Das Passwort ist a:0000`)
+         r"(?:[\"']?[ \t]*(?:[=：]|:(?!:))[ \t]*|[ \t]+(?!(?:" + _IS + "|" + COPULA
+         + r")(?![^\W\d_]))[^\W\d_]+"
+         r"(?:[ \t]+[^\W\d_]+){0,3}?[ \t]*(?::(?!:)|：)[ \t]*"
          # (a copula glued to the name only after a script without Latin
          # letters, `パスワードは`: `kennwortes moet` is a word's ending, not "es")
          r"|(?:[ \t]+|(?<=[^\x00-\u024f])[ \t]*)" + _IS + _IS_END + r"[ \t]*:?[ \t]*)"
