@@ -311,3 +311,69 @@ def test_a_long_prompt_is_cut_between_words_and_nothing_is_lost(prompts: list[st
             # (the tail starts where the word at its cut starts: a word longer)
             assert len(kept) <= HEAD + TAIL + 12 + 1 and prompt.startswith(kept.split("\n")[0])
     assert len(pasted) <= sum(len(p) > LONG_PROMPT for p in prompts)
+
+
+# (no shrinking: a seed is all a case is)
+@settings(max_examples=examples(4, 15), deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_a_short_session_ranks_before_a_long_one_saying_the_words_as_often(
+        tmp_path_factory: Any, data: st.DataObject) -> None:
+    """Sessions each say the query's words once, scattered (each word in a
+    prompt of its own, far from the others), so the same part of each holds
+    them as often: one is short, the others say much more besides (at least
+    four times the words, as a session with pasted logs and long answers).
+    The short one ranks first, though the long ones are newer (a tie would
+    put one of them first); each long one comes after every session less
+    than a quarter its length. The oracle is the words the generator wrote."""
+    env = Env(tmp_path_factory.mktemp("length"))
+    env.here = in_process("search length")
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    stems = list(dict.fromkeys(stem_word(rng) for _ in range(rng.randint(2, 3))))
+    typed = [s + rng.choice(ENDINGS) for s in stems]
+
+    def filler(count: int) -> str:
+        # (none a form of a query word: FILLER words and made-up ones)
+        return " ".join(rng.choice(FILLER) if rng.random() < 0.5 else
+                        "w" + "".join(rng.choice("aeiklmnorst") for _ in range(rng.randint(2, 6)))
+                        for _ in range(count))
+
+    def prompts(extra: int) -> list[str]:
+        # each word in a prompt of its own, between words of no query
+        out = [f"{filler(rng.randint(12, 20))} {s + rng.choice(ENDINGS)} "
+               f"{filler(rng.randint(12, 20))}" for s in stems]
+        out += [filler(rng.randint(30, 60)) for _ in range(extra)]
+        rng.shuffle(out)
+        return out
+
+    slug = env.claude / "projects" / "-home-u-proj"
+    slug.mkdir(parents=True)
+    sessions: dict[str, list[dict[str, Any]]] = {}
+    length: dict[str, int] = {}  # the words said: the title, the prompts, the answers
+    for k in range(rng.randint(2, 4)):
+        sid = str(uuid.UUID(int=k + 1, version=4))
+        asked = prompts(rng.randint(0, 2) if k == 0 else rng.randint(20, 60))
+        title = filler(4)
+        sessions[sid] = _transcript(sid, 1 + k, asked, title, rng)
+        length[sid] = len(title.split()) + sum(
+            len(str(e["message"]["content"]).split()) if e["type"] == "user" else
+            len(e["message"]["content"][0]["text"].split())
+            for e in sessions[sid] if e["type"] in ("user", "assistant"))
+    short = str(uuid.UUID(int=1, version=4))
+    assume(all(n >= 4 * length[short] for sid, n in length.items() if sid != short))
+    for sid, entries in sessions.items():
+        (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    r = env.vv("backfill")
+    assert r.returncode == 0, r.stderr.decode()
+    r = env.vv("search", "--json", *typed)
+    assert r.returncode == 0, r.stderr.decode()
+    hits = json.loads(r.stdout)
+    order = [h["session_id"] for h in hits]
+    got = [(length[sid], h["score"], h["matched"]) for sid, h in zip(order, hits, strict=True)]
+    assert sorted(order) == sorted(sessions), got
+    assert order[0] == short, (typed, got)
+    for i, sid in enumerate(order):
+        assert all(length[before] * 4 > length[sid] for before in order[i + 1:]), (typed, got)
+    assert all(h["matched"] == "prompt" for h in hits), got
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True), got

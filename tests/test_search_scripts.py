@@ -377,10 +377,11 @@ WEIGHT = {"title": 10, "prompts": 5, "answers": 1}
 def test_a_word_ranks_sessions_by_where_and_how_often_it_is_said(
         sessions: list[tuple[int, int, int, int, int]], word: str) -> None:
     """One word looked for in sessions of any size, tiny ones too (an index
-    with no long session in it): the sessions holding it come by the weight
-    of its matches (each in the title counts as two in prompts, and ten in
-    answers), the newest first among equals, and every score is a finite
-    positive number. The oracle counts the word in the texts as built."""
+    with no long session in it): a session holding it with more weight (each
+    match in the title counts as two in prompts, and ten in answers) comes
+    before one no shorter (its words said: the title, prompts and answers),
+    the newest first among equals, and every score is a finite positive
+    number. The oracle counts the word and the words in the texts as built."""
     import math
     import tempfile
 
@@ -389,6 +390,7 @@ def test_a_word_ranks_sessions_by_where_and_how_often_it_is_said(
         conn = vaultdb.connect(state)
         try:
             weight: dict[str, int] = {}
+            said: dict[str, int] = {}
             with vaultdb.transaction(conn):
                 for n, (title, prompts, answers, padding, started) in enumerate(sessions):
                     d = doc(n, "")
@@ -400,13 +402,21 @@ def test_a_word_ranks_sessions_by_where_and_how_often_it_is_said(
                     vaultdb.put(conn, d)
                     if any(counts.values()):
                         weight[d.session_id] = sum(WEIGHT[c] * k for c, k in counts.items())
+                        said[d.session_id] = sum(counts.values()) + len(counts) * padding
             started = dict(conn.execute("SELECT session_id, started FROM sessions").fetchall())
             q = parse(word)
             hits = vaultdb.search(conn, q.fts, phrase=q.phrase, limit=50)
             # (sessions of the same weight started in the same second: in a fixed order)
             assert sorted(h.session_id for h in hits) == sorted(weight)
-            got = [(weight[h.session_id], started[h.session_id]) for h in hits]
-            assert got == sorted(got, key=lambda ws: (-ws[0], -ws[1]))
+            got = [(weight[h.session_id], said[h.session_id], started[h.session_id])
+                   for h in hits]
+
+            def before(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+                """Whether `a` must come before `b`."""
+                return (a[0] > b[0] and a[1] <= b[1]) or (a[:2] == b[:2] and a[2] > b[2])
+
+            assert not any(before(later, got[i]) for i in range(len(got))
+                           for later in got[i + 1:]), got
             assert all(math.isfinite(h.score) and h.score > 0 for h in hits)
         finally:
             conn.close()

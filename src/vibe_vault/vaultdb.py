@@ -25,7 +25,7 @@ import sqlite3
 import time
 
 from vibe_vault import filestamp, locations
-from vibe_vault.search_query import ASKED, COLUMNS, index_text
+from vibe_vault.search_query import ASKED, COLUMNS, SAID, index_text
 from vibe_vault.times import day_start, utc_iso_of_epoch
 
 TYPE_CHECKING = False  # typing costs `vv search` 3 ms to import
@@ -60,7 +60,10 @@ SCHEMA_VERSION = 11
 # 13: the states an older vv saved are found by an index of their own
 # (`indexed_older`): every search counts them, and at 100,000 sessions a
 # count over the whole `indexed` table took ~5 ms of a ~34 ms search.
-SEARCH_VERSION = "13"
+# 14: a doc's lowest bits say how long the session's conversation is (see
+# LENGTH_BITS): bm25 is divided by it, so a long session no longer outranks
+# a short one that says the same words as often.
+SEARCH_VERSION = "14"
 # A scan of the state folder is skipped while the folder is as it was at the
 # last one; a folder stamp younger than the file system's clock tick may not
 # show a rename made in the same tick, so it is not trusted. Most file systems
@@ -593,23 +596,37 @@ def _drop_session(conn: sqlite3.Connection, sid: str) -> dict[str, str] | None:
 
 
 # A doc number is the second the session started, shifted left by DOC_BITS,
-# and DOC_BITS bits from its id: ordered by doc, sessions are ordered by when
-# they started (and by those bits within a second), so a search ranks its
-# hits, newest first among equals, from the index alone. Joining every hit's
-# `sessions` row for its start was a quarter of a query's time at 100,000
-# sessions (each a lookup), and most hits are not shown.
+# then ID_BITS bits from its id, then LENGTH_BITS saying how long the
+# session is: ordered by doc, sessions are ordered by when they started (and
+# by those bits within a second), so a search ranks its hits, newest first
+# among equals, from the index alone. Joining every hit's `sessions` row for
+# its start was a quarter of a query's time at 100,000 sessions (each a
+# lookup), and most hits are not shown.
 DOC_BITS = 20
+LENGTH_BITS = 10
+ID_BITS = DOC_BITS - LENGTH_BITS
+LENGTH_MASK = (1 << LENGTH_BITS) - 1
 
 
-def doc_number(conn: sqlite3.Connection, session_id: str, started: int) -> int:
-    """The doc for a session: its start's, and bits of its id; another of the
-    same second when those are taken (by a session or a dead row)."""
+def length_of(said: int) -> int:
+    """A doc's length bits: 1 + the square root of the words the session
+    said (see RANK), at most what LENGTH_BITS hold."""
+    import math
+
+    return min(LENGTH_MASK, 1 + math.isqrt(max(0, said)))
+
+
+def doc_number(conn: sqlite3.Connection, session_id: str, started: int,
+               said: int = 0) -> int:
+    """The doc for a session: its start's, bits of its id and its length
+    (`said`: the words of what was said, see RANK); another of the same
+    second and length when those are taken (by a session or a dead row)."""
     import zlib
 
-    base = max(0, started) << DOC_BITS
-    low = zlib.crc32(session_id.encode("utf-8", "surrogatepass")) & ((1 << DOC_BITS) - 1)
-    for step in range(1 << DOC_BITS):
-        doc = base | ((low + step) & ((1 << DOC_BITS) - 1))
+    base = (max(0, started) << DOC_BITS) | length_of(said)
+    low = zlib.crc32(session_id.encode("utf-8", "surrogatepass")) & ((1 << ID_BITS) - 1)
+    for step in range(1 << ID_BITS):
+        doc = base | (((low + step) & ((1 << ID_BITS) - 1)) << LENGTH_BITS)
         if conn.execute("SELECT 1 FROM sessions WHERE doc = ? UNION ALL "
                         "SELECT 1 FROM dead_docs WHERE doc = ?", (doc, doc)).fetchone() is None:
             return doc
@@ -706,6 +723,16 @@ def _indexed_texts(conn: sqlite3.Connection, doc: int,
 BALLAST_TOKENS = 48
 BALLAST = " ".join(["\ue000"] * BALLAST_TOKENS)
 WEIGHTS = ", ".join([*(str(w * 0.25) for w in COLUMNS.values()), "0"])
+# bm25 without the rows' sizes (above) does not weigh a session's length:
+# a session of 7,000 words saying a query's words across its pasted logs
+# ranked before the 300-word one that was about them. So a hit's bm25 is
+# divided by the square root of the words said in its session (the title,
+# prompts, commits, errors, todos, recaps and answers: search_query.SAID;
+# tool output is not counted, its words weigh little), kept in the doc's
+# lowest bits: no lookup a row, and no SQL function SQLite may lack. Measured
+# by bench/search_quality.py (a real bm25, with every row's size, ranked no
+# better and costs a lookup a hit).
+RANK = f"bm25(search, {WEIGHTS}) / (search.rowid & {LENGTH_MASK})"
 _INSERT_TEXT = (f"INSERT INTO search(rowid, {', '.join(COLUMNS)}, ballast) VALUES "
                 f"(?{', ?' * len(COLUMNS)}, '{BALLAST}')")
 _DELETE_TEXT = (f"INSERT INTO search(search, rowid, {', '.join(COLUMNS)}, ballast) VALUES "
@@ -724,13 +751,15 @@ def put(conn: sqlite3.Connection, doc: Document, folders: dict[str, int] | None 
         conn.execute("INSERT OR IGNORE INTO folders(path) VALUES (?)", (doc.cwd,))
         folder = folders[doc.cwd] = conn.execute(
             "SELECT id FROM folders WHERE path = ?", (doc.cwd,)).fetchone()[0]
-    number = doc_number(conn, doc.session_id, doc.started)
+    indexed = {c: index_text(doc.texts.get(c, "")) for c in COLUMNS}
+    number = doc_number(conn, doc.session_id, doc.started,
+                        sum(len(indexed[c].split()) for c in SAID))
     conn.execute(
         "INSERT INTO sessions(doc, session_id, project, folder, started, ended, note, status)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (number, doc.session_id, doc.project, folder, doc.started, doc.ended, doc.note,
          doc.status))
-    conn.execute(_INSERT_TEXT, (number, *(index_text(doc.texts.get(c, "")) for c in COLUMNS)))
+    conn.execute(_INSERT_TEXT, (number, *(indexed[c] for c in COLUMNS)))
     conn.execute("INSERT INTO texts(doc, body) VALUES (?, ?)", (number, pack_texts(doc.texts)))
     if doc.files:
         conn.executemany(
@@ -986,21 +1015,22 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
            limit: int = 10, phrase: str = "", tiers: list[str] | None = None,
            left_out: str = "", as_typed: str = "", near: list[str] | None = None) -> list[Hit]:
     """Sessions matching an FTS5 expression, best first: by bm25 (with the
-    columns' weights), those holding `phrase` first, the newest first among
-    equals. Given `tiers` (search_query.Query.tiers: the query's sessions
-    holding every word in the title or prompts, in what was said, anywhere;
-    each matching those the one before matches), `phrase` as the query's
-    `together` and `near` as its `near` (every word within a few tokens of
-    the others in one column of each tier's), the hits come in stages:
-    those of the first two tiers that hold the words side by side, then
-    those holding them close together, then each tier's others (in the
-    last, those holding them close first), each stage by bm25 of its own
-    expression (a NEAR's counts only the words it finds close together). So
-    the words said together in a short prompt beat the same words scattered
-    through long ones, however often those say them. A stage is asked only
-    when those before it hold fewer sessions than `limit`: then every one
-    of them is among the hits, and a later stage skips them. `left_out`:
-    sessions it matches are left out of every stage.
+    columns' weights, for the session's length: RANK), those holding
+    `phrase` first, the newest first among equals. Given `tiers`
+    (search_query.Query.tiers: the query's sessions holding every word in
+    the title or prompts, in what was said, anywhere; each matching those
+    the one before matches), `phrase` as the query's `together` and `near`
+    as its `near` (every word within a few tokens of the others in one
+    column of each tier's), the hits come in stages: those of the first two
+    tiers that hold the words side by side, then those holding them close
+    together, then each tier's others (in the last, those holding them close
+    first), each stage by bm25 of its own expression (a NEAR's counts only
+    the words it finds close together). So the words said together in a
+    short prompt beat the same words scattered through long ones, however
+    often those say them. A stage is asked only when those before it hold
+    fewer sessions than `limit`: then every one of them is among the hits,
+    and a later stage skips them. `left_out`: sessions it matches are left
+    out of every stage.
 
     A hit's score says its place: its stage's band (odd, from 2 × stages - 1
     for the first down to 1 for the last; one more for a hit its stage puts
@@ -1075,7 +1105,7 @@ def _ranked(conn: sqlite3.Connection, fts: str, project: str, since: str, limit:
     elif phrase:
         together = "search.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
         params.append(phrase)
-    sql = f"SELECT search.rowid, bm25(search, {WEIGHTS}) AS score, {together} AS together" \
+    sql = f"SELECT search.rowid, {RANK} AS score, {together} AS together" \
           " FROM search"
     where = " WHERE search MATCH ?"
     params.append(fts)
