@@ -33,13 +33,18 @@ from vibe_vault.redact import Redactor, within_budget
 from vibe_vault.secret_rules import _CHARS, RULES, Rule, expand
 
 # Joins a unit to the next: each begins a new attempt of a rule's pattern.
-SEPARATORS = (" ", "=", ": ", " '", ' "', "\t", "", " -", "/", ", ", " | ")
+# Glued on by a letter, a digit, `.`, `_`, `-` or `;` too: a name's rest that
+# ran to the end of a run of `ключa…`, `op_session_…`, `пароль.…` and back
+# (attack 25 S-11, S-13) was missed by the separators alone.
+SEPARATORS = (" ", "=", ": ", " '", ' "', "\t", "", " -", "/", ", ", " | ",
+              "a", "1", ".", "_", "-", ";")
 # Texts that are nobody's trigger but every rule's trouble: long runs of each
 # alphabet a value is drawn from, unclosed quotes, nested brackets, a key's width.
 GENERIC = (
     *(chars[:24] for chars in _CHARS.values()),
     "'", '"', "`", "([{<", "[", "{", "\\", "\\n", "%2F", "a b ", "a=b ", "a:b ", "-a ", "--a=",
     "_-", "a.", "://", "@", "/", "\u200b", "é", "ключ ", "A" * 64 + "\n",
+    "$y$x=", "Password=;", "k=v\n", "x=$(y)\n",
 )
 
 

@@ -166,12 +166,15 @@ FORMS: tuple[Form, ...] = (
      # (the case kept: the value must hold a capital and a small letter)
      # (from the word on: what is before it, `BW_`, is the name's too; a
      # pattern beginning with the word lets the engine skip ahead to it)
-     r"(?:[Ss](?:ESSION|ession)(?:_[A-Za-z0-9]+)*[\"']?[ \t]*[=:][ \t]*"
+     # (the name's parts read whole, at most 16: from each `session` in
+     # `op_session_op_session_…` they ran to the end and back, 32 kB taking
+     # 3 s: attack 25 S-13; nothing after them can be a part's character)
+     r"(?:[Ss](?:ESSION|ession)(?:_[A-Za-z0-9]++){0,16}+[\"']?[ \t]*[=:][ \t]*"
      r"|--session(?:[ \t]+|=))[\"']?"
      r"(?P<v>(?=[A-Za-z0-9+/=_\-]{0,256}[A-Z])(?=[A-Za-z0-9+/=_\-]{0,256}[a-z])"
      r"(?=[A-Za-z0-9+/=_\-]{0,256}[0-9]"
      r"|(?=(?:[A-Za-z+/_\-]{0,40}?[A-Z]{2}){3})[A-Za-z0-9+/_\-]{40})"
-     r"[A-Za-z0-9+/_\-]{20,}={0,2})(?![A-Za-z0-9+/=_\-])",
+     r"[A-Za-z0-9+/_\-]{20,}+={0,2}+)(?![A-Za-z0-9+/=_\-])",
      ('export BW_SESSION="⟦«b86»==⟧"', "bw list items --session ⟦«b44»⟧",
       "$env:BW_SESSION = '⟦«a44»⟧'", "export OP_SESSION_my=⟦«w43»⟧"),
      "SESSION_ENGINE=django.contrib.sessions.backends.db; FLASK_SESSION_TYPE=filesystem_cache01; "
@@ -516,13 +519,20 @@ def _joined_piece_spans(text: str) -> list[tuple[int, int, str]]:
     if "$" not in text or "=" not in text:
         return []
     spans: list[tuple[int, int, str]] = []
+    # Every assignment read once, and each set of joined names weighed once:
+    # reading them all again for each join made `$y$x=` repeated over 32 kB
+    # take 7 s (attack 25 S-14).
+    assigned: dict[str, list[tuple[int, int]]] = {}
+    for m in rx(_ASSIGNED).finditer(text):
+        k = next(g for g in (2, 3, 4) if m.group(g) is not None)
+        assigned.setdefault(m.group(1), []).append(m.span(k))
+    weighed: set[frozenset[str]] = set()
     for joined in rx(_JOINED).finditer(text):
-        names = rx(r"\$\{?([A-Za-z_]\w*)").findall(joined.group(0))
-        values: dict[str, list[tuple[int, int]]] = {}
-        for m in rx(_ASSIGNED).finditer(text):
-            if m.group(1) in names:
-                k = next(g for g in (2, 3, 4) if m.group(g) is not None)
-                values.setdefault(m.group(1), []).append(m.span(k))
+        names = frozenset(rx(r"\$\{?([A-Za-z_]\w*)").findall(joined.group(0)))
+        if names in weighed:
+            continue
+        weighed.add(names)
+        values = {name: assigned[name] for name in names if name in assigned}
         starts = [a for spans_of in values.values() for a, _ in spans_of]
         markers = [rx(r"\[REDACTED:([^\]\n]*)\]").match(text, a) for a in starts]
         kinds = [marker.group(1) for marker in markers if marker is not None]
