@@ -667,11 +667,11 @@ def _ran_on(line: str, at: int, limit: int) -> str:
         whole = line[:end].rstrip(",;:-\u2013\u2014 ")
         if end >= len(line.rstrip()) or line[end] in ".?!":
             return whole.rstrip(".")
-        if len(whole) < reach and _may_end(whole.split()[-1]):
+        if len(whole) < reach and _may_end(_last_word(whole)):
             return whole + "…"
     for m in rx(r" (?=([^\s,;:.!?()]+))").finditer(line, at, reach):
         if m.group(1).lower() in _PHRASE_OPENS and m.start() > at and _may_end(
-                line[:m.start()].split()[-1]):
+                _last_word(line[:m.start()])):
             return line[:m.start()].rstrip(",;:-\u2013\u2014 ") + "…"
     return ""
 
@@ -912,6 +912,14 @@ def _fitted(line: str, limit: int) -> str:
     # function words, "the of a to…", have none and are kept as cut)
     last = next((k for k in range(len(words) - 1, -1, -1) if _may_end(words[k])), -1)
     return " ".join(words[:last + 1] if last >= 0 else words).rstrip(",;:-–—( ") + "…"
+
+
+def _last_word(text: str) -> str:
+    """The last word of `text`, "" when it has none (a prompt of marks only:
+    `- [ ]` repeated had the title's cut crash the fold, and the session
+    lost its note)."""
+    words = text.split()
+    return words[-1] if words else ""
 
 
 def _may_end(word: str) -> bool:

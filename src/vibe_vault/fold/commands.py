@@ -4,6 +4,7 @@ their output goes on to `git` for commits, pushes and PRs."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cache
 
 import msgspec
@@ -105,7 +106,8 @@ def powershell_error(output: str) -> str:
 # words, not commands. A commit whose message says "pytest" runs no tests.
 _QUOTED_MESSAGE = (r"(?:^|\s)(?:-m|-F|--message|--body|--title|--notes)(?:\s+|=)"
                    r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*')")
-_HEREDOC_BODY = r"(?m)<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n[\s\S]*?^\s*\1\s*$"
+_HEREDOC_OPENER = r"<<-?\s*+['\"]?(\w++)['\"]?"
+_HEREDOC_END = r"(?m)^[ \t]*+(\w++)[ \t]*+\r?$"
 
 
 def without_messages(command: str) -> str:
@@ -113,8 +115,37 @@ def without_messages(command: str) -> str:
     if "-" in command and ("\"" in command or "'" in command):
         command = rx(_QUOTED_MESSAGE).sub(" -m ''", command)
     if "<<" in command:
-        command = rx(_HEREDOC_BODY).sub("<<\\1", command)
+        command = without_heredocs(command)
     return command
+
+
+def without_heredocs(command: str) -> str:
+    """`command` with each here-document's body and end line left out
+    (`cat <<'EOF'⏎…⏎EOF` reads `cat <<EOF`): the body runs from the line after
+    its opener to the first line after it that holds only the opener's word;
+    one with no such line is left as it is. In one pass: a pattern looking
+    for each opener's end from the opener ran to the text's end and back for
+    each unended one (a command of `cat > f <<EOF` lines, 32 kB, took
+    seconds)."""
+    ends: dict[str, list[tuple[int, int]]] = {}
+    for m in rx(_HEREDOC_END).finditer(command):
+        ends.setdefault(m.group(1), []).append(m.span())
+    out: list[str] = []
+    last = newline = 0
+    for m in rx(_HEREDOC_OPENER).finditer(command):
+        if m.start() < last:
+            continue  # (inside a body already left out)
+        if newline < m.end():
+            newline = command.find("\n", m.end())
+            if newline < 0:
+                break
+        spans = ends.get(m.group(1), [])
+        at = bisect_left(spans, (newline + 1, -1))
+        if at == len(spans):
+            continue
+        out += [command[last:m.start()], "<<", m.group(1)]
+        last = spans[at][1]
+    return "".join(out) + command[last:] if out else command
 
 
 def kind_of(command: str) -> str:

@@ -109,9 +109,14 @@ Verdict = Literal["failed", "passed", ""]
 # head`) print whatever a file holds, and are not judged by it.
 CHECK_TOOLS = (
     # where a command starts: the line's start or after an operator, past
-    # `NAME=value` assignments, `time`/`timeout 60`/`env`, and a path
-    r"(?:^|[;&|(\n]|\$\()\s*(?:[A-Za-z_]\w*=\S*\s+)*"
-    r"(?:(?:time|timeout\s+\S+|nice|env|sudo|command|exec|xargs)\s+)*(?:[\w.~\-]*/)*"
+    # `NAME=value` assignments, `time`/`timeout 60`/`env`, and a path. Each part
+    # stays on its line and short of the next operator, and is taken whole
+    # (possessive): `\S*\s+` ran on over every later `k=v;` and line and back,
+    # so a script of 6,000 assignments took 12 s a search from each start
+    # (attack 25 S-1..S-10: `"Password=;" * 26624` held a Stop past 60 s).
+    r"(?:^|[;&|(\n]|\$\()[ \t]*+(?:[A-Za-z_]\w*+=[^\s;&|]*+[ \t]++)*+"
+    r"(?:(?:time|timeout[ \t]+[^\s;&|]++|nice|env|sudo|command|exec|xargs)[ \t]++)*+"
+    r"(?:[\w.~\-]*+/)*+"
     r"(?:golangci-lint|ruff|flake8|pylint|mypy|pyright|basedpyright|eslint|biome|tsc|vue-tsc"
     r"|cargo|rustc|go (?:vet|build|test|run)|staticcheck|mise|task|just|g?make|npm|pnpm|yarn"
     r"|bun|npx|deno|gradle|gradlew|mvn|dotnet|swift (?:build|test)|xcodebuild|rubocop"
