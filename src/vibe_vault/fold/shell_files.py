@@ -117,14 +117,20 @@ def writes(command: str) -> list[ShellWrite]:
     # to it by `&&`: the others' may have failed whatever it says.
     sure = True
     end = len(runs)  # the end of the `&&` chain the run is in
+    # Only the writes told are weighed: each weighing reads the whole chain,
+    # and a command of thousands of writes (`echo x >` repeated) read it for
+    # each, quadratic in the command's length.
+    told = {id(w) for w in out[:MAX_WRITES]}
     for k in range(len(runs) - 1, -1, -1):
         joined, found, _, _ = runs[k]
+        found = [w for w in found if id(w) in told]
         # Its list (from the last `;` or newline): a test before it that fails
         # without a word (`[ -f x ] &&`), or an `||`, may have skipped it silently.
         start = k
-        while start > 0 and runs[start][0] in (_AND, _OR):
+        while found and start > 0 and runs[start][0] in (_AND, _OR):
             start -= 1
-        guarded = any(runs[j][3] or runs[j][0] == _OR for j in range(start, k + 1))
+        guarded = bool(found) and any(runs[j][3] or runs[j][0] == _OR
+                                      for j in range(start, k + 1))
         for w in found:
             # (after `||` it ran only if what came before failed)
             w.unsure = not sure or joined in (_SUB, _OR)
