@@ -66,33 +66,10 @@ _SECRET_ID = (r"secret[ _\-]?id(?<!-secret-id)(?<!-secret_id)" + _LABEL_SEP
               + r"(?P<v>" + _UUID + r"|(?=[A-Za-z0-9_\-]{16})" + _DIGIT
               + r"[A-Za-z0-9_\-]+)(?![A-Za-z0-9_\-/.:])")
 
-# A name that is a secret's (`dbPassword`, `db_password`, `api-token`).
-_NAMES_A_SECRET = r"(?i:pass|secret|token|api[_\-]?key|cred|pwd)"
+from vibe_vault.secret_printers import NAMES_A_SECRET as _NAMES_A_SECRET  # noqa: E402
+from vibe_vault.secret_printers import PRINTS_A_SECRET as _PRINTS_A_SECRET  # noqa: E402
+from vibe_vault.secret_printers import PRINTS_A_SECRET_TOO as _PRINTS_A_SECRET_TOO  # noqa: E402
 
-# Commands that print one secret and nothing else; what is on the line after
-# them (`$ heroku auth:token` then its output) is that secret. (A rule reads
-# 400 characters of the command's line after it: one scanning to the line's
-# end from each of a line's thousand commands would take the square of its
-# length; a longer line is read once, by `_long_line_spans`.)
-_PRINTS_A_SECRET = (
-    r"heroku[ \t]+auth:token", r"op[ \t]+read[ \t]", r"bw[ \t]+get[ \t]+password",
-    r"bw[ \t]+(?:unlock|login)[ \t][^\n]{0,400}--raw", r"pass[ \t]+(?:show|generate)[ \t]",
-    r"gh[ \t]+auth[ \t]+token", r"gcloud[ \t]+auth[ \t]+(?:application-default[ \t]+)?print-",
-    r"aws[ \t]+ecr[ \t]+get-login-password", r"security[ \t]+find-\w+-password[ \t][^\n]{0,400}-w",
-    r"vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,400}-field", r"vault[ \t]+print[ \t]+token",
-    r"keyring[ \t]+get[ \t]", r"doppler[ \t]+secrets[ \t]+get[ \t][^\n]{0,400}--plain",
-    r"openssl[ \t]+rand[ \t]", r"az[ \t]+account[ \t]+get-access-token[ \t][^\n]{0,400}tsv",
-    r"kubectl[ \t]+get[ \t]+secrets?[ \t/][^\n]{0,400}(?:jsonpath|go-template)",
-)
-_PRINTS_A_SECRET_TOO = (
-    # (attack 24) a first password, a key made, a secret looked up
-    r"argocd[ \t]+admin[ \t]+initial-password", r"wg[ \t]+gen(?:key|psk)",
-    r"secret-tool[ \t]+lookup[ \t]",
-    # a value asked for by a name that is a secret's (`pulumi config get dbPassword`,
-    # `terraform output -raw db_password`), a file named for one (`cat …/initialAdminPassword`)
-    r"(?:pulumi[ \t]+config[ \t]+get|(?:terraform|tofu)[ \t]+output[ \t][^\n]{0,200}?-raw)"
-    r"[^\n]{0,200}?[ \t](?!-)\S*" + _NAMES_A_SECRET,
-)
 # `cat` of a file named for a secret (`cat …/secrets/initialAdminPassword`, `~/.vault-token`).
 # (beginning with its literal: the engine skips ahead to it)
 _CAT_A_SECRET = (r"cat(?<![\w\-]cat)[ \t][^\n]{0,300}?(?:initialAdminPassword|\.vault-token"

@@ -16,12 +16,17 @@ from typing import Any
 
 from vibe_vault.fold.context import Context
 from vibe_vault.fold.tools import is_secrets_file, learn_file
+from vibe_vault.secret_printers import PRINTS_A_SECRET_CALL
 from vibe_vault.text import rx
 
 FILE = "file"  # a secrets file's text: every value
 DUMP = "dump"  # NAME=value lines or JSON: secret-named or random values
 WHOLE = "whole"  # the output is the secret
 STORE = "store"  # a secret store's data section (kubectl secret, vault kv): every value
+# A command the gate knows prints a secret: each line that is one word of 6 or
+# more with a letter and a digit, or a UUID (as the gate reads the line after
+# one pasted; `cat src/password_check.py` matches too, and its code is no secret).
+PRINTED = "printed"
 
 # Cheap first look: most commands name none of these programs.
 _TRIGGER = (r"\b(?:cat|less|more|head|tail|bat|batcat|tac|nl|kubectl|printenv|env|set|docker"
@@ -38,6 +43,8 @@ _LINE_VALUE = (r"(?m)^\s*(?:export\s+|declare\s+-x\s+)?[\"']?([A-Za-z_][\w.\-]*)
 _NUMBERED = r"(?m)^\s*\d+(?:\t|\s*[│|→]\s?)"  # `cat -n`, `bat -n`
 _BASE64 = r"[A-Za-z0-9+/]{8,}={0,2}\Z"
 _UUID = r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z"
+_PRINTED_VALUE = (r"(?=\S*[A-Za-z])(?=\S*[0-9])\S{6,300}\Z"
+                  r"|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
 MAX_OUTPUT = 200_000
 
 
@@ -56,7 +63,10 @@ def kind(command: str) -> str:
     """What a command's output holds for `learn_output`: FILE, DUMP, WHOLE,
     STORE, or "" (nothing to learn)."""
     if not rx(_TRIGGER).search(command):
-        return ""
+        # One the gate knows prints a secret (`wg genkey`, `argocd admin
+        # initial-password`, `terraform output -raw db_password`, `pwgen`):
+        # 112 of 150 such commands taught nothing (attack 25, R5).
+        return PRINTED if rx(PRINTS_A_SECRET_CALL).search(command[:4096]) else ""
     found = ""
     for segment in rx(_SEGMENTS).split(command[:4096]):
         words = _words(segment)
@@ -68,6 +78,10 @@ def kind(command: str) -> str:
         # A file or a store's data beats a dump (every value, not some).
         if got and (not found or got in (FILE, STORE)):
             found = got
+    # (a dump's values are learned by their names; one the table knows prints
+    # the secret alone, `az account get-access-token … -o tsv`)
+    if found in ("", DUMP) and rx(PRINTS_A_SECRET_CALL).search(command[:4096]):
+        found = PRINTED
     return found
 
 
@@ -133,6 +147,9 @@ def learn_output(ctx: Context, what: str, output: str) -> None:
         _walk(parsed, False, False, values)  # ~/.docker/config.json
     elif what == WHOLE:
         values = [output, *(ln.strip() for ln in output.splitlines())]
+    elif what == PRINTED:
+        values = [ln.strip() for ln in output.splitlines()
+                  if rx(_PRINTED_VALUE).match(ln.strip())]
     else:
         parsed = _json(output)
         if parsed is not None:
