@@ -530,6 +530,14 @@ def _tool_flag(tools: str, flags: str, judge: str, second: bool = False) -> str:
     return start + re.sub(r"\(\?P<v\w*>", "(?:", first) + flag()
 
 
+# Commands that read a password on stdin (a here-string or a pipe into one
+# gives it a literal).
+_READS_A_PASSWORD = (
+    r"\bsudo\s+(?:-\w+\s+)*-\w*S\b|--with-token\b|--password-stdin\b|--passphrase-fd[ =]?0\b"
+    r"|--token-stdin\b|--stdin\b|\b(?:sudo\s+)?(?:chpasswd|passwd|vncpasswd|smbpasswd|kinit"
+    r"|cryptsetup|adduser|htpasswd)\b|\bsecrets?\s+(?:put|set|create)\b|\bop\s+signin\b"
+    r"|\bbw\s+(?:unlock|login)\b|\bvault\s+login\b")
+
 # More commands (attack 24): a secret as a bare word after a subcommand, a
 # database tool's user/password@db, a secret written to a file named for one,
 # a here-string or a pipe into a command that reads a password on stdin, a
@@ -586,14 +594,25 @@ _MORE_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str,
      "echo \"$VAULT_TOKEN\" > ~/.vault-token; echo done > token_refresh.log"),
     # A here-string into a command that reads a password on stdin.
     (("<<<",),
-     lambda n: r"(?:\bsudo\s+(?:-\w+\s+)*-\w*S\b|--with-token|--password-stdin"
-     r"|--passphrase-fd[ =]?0\b|--token-stdin|\bchpasswd\b|\bkinit\b|--stdin\b"
-     r"|\bread\s+(?:-\w+\s+)*-\w*s\w*\b|\bsecrets?\s+(?:put|set|create)\b)"
+     lambda n: r"(?:" + _READS_A_PASSWORD + r"|\bread\s+(?:-\w+\s+)*-\w*s\w*\b)"
      r"[^\n|;&]{0,400}?<<<[ \t]*" + _value(n, "vp"),
      ("gh auth login --with-token <<< ⟦«a40»⟧", "sudo -S systemctl restart nginx <<< \"⟦«a16»⟧\"",
       "gpg --batch --passphrase-fd 0 -d secrets.gpg <<< \"⟦«a16»⟧\"",
-      "read -rs DB_PASS <<< \"⟦«a16»⟧\""),
+      "read -rs DB_PASS <<< \"⟦«a16»⟧\"", "passwd <<< \"⟦«a16»⟧\"",
+      "cryptsetup luksOpen /dev/sdb1 c <<< \"⟦«a16»⟧\"", "vncpasswd -f <<< \"⟦«a16»⟧\""),
      "read -r line <<< \"hello world\"; gh auth login --with-token <<< \"$GH_TOKEN\""),
+    # A literal echoed or printed into such a command (`echo X | kinit bob`,
+    # `printf '%s\n' X | docker login --password-stdin`, `yes X | passwd`):
+    # attack 25 (R1, R2 class 3).
+    (("kinit", "passwd", "cryptsetup", "signin", "unlock", "login", "secret create", "-stdin",
+      "--with-token", "-fd", "sudo", "htpasswd", "adduser"),
+     lambda n: r"\b(?:echo|printf|yes)(?:\s+-[neE]+)*(?:\s+(?:'%s(?:\\n)*'|\"%s(?:\\n)*\"))?\s+"
+     + _value(n, "vp") + r"(?:\\n\S*)*['\"]?[ \t]*\|[ \t]*(?:" + _READS_A_PASSWORD + r")",
+     ("echo ⟦«a16»⟧ | kinit bob@CORP.IO",
+      "printf '%s\\n' '⟦«a16»⟧' | docker login -u bob --password-stdin",
+      "echo -n ⟦«a16»⟧ | cryptsetup luksFormat /dev/sdb1 -", "yes ⟦«a16»⟧ | passwd bob",
+      "echo ⟦«a16»⟧ | bw unlock --raw", "echo ⟦«a16»⟧ | vault login -"),
+     "echo $PW | kinit bob; echo \"$TOKEN\" | gh auth login --with-token; echo done | tee log"),
     # A literal given to a template's password filter (Jinja: `'X' | password_hash`).
     (("password_hash",),
      lambda n: r"(?:'(?P<" + n("vp") + r">[^'\n]{1,200})'|\"(?P<" + n("vp")
