@@ -463,7 +463,8 @@ def _command_rules() -> tuple[RuleData, ...]:
 # kept (ipmitool's and mosquitto's -P is the password, -p the port); a flag
 # ending in no space or `=` takes its value glued (`rar a -pX`).
 TOOL_FLAGS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
-    ("ipmitool", "-P", "vp", ("ipmitool -I lanplus -H 10.0.0.50 -U ADMIN -P ⟦«a16»⟧ power status",),
+    ("ipmitool", "-P+", "vp", ("ipmitool -I lanplus -H 10.0.0.50 -U ADMIN -P ⟦«a16»⟧ power status",
+                              "ipmitool -H bmc -U root -P\"⟦«a16»⟧\" power on"),
      "ipmitool -I lanplus -H 10.0.0.50 -U ADMIN -P \"$IPMI_PW\" power status; ipmitool -E"),
     ("racadm", "-p", "vp", ("racadm -r 10.0.0.51 -u root -p ⟦«a16»⟧ getsysinfo",),
      "racadm -r 10.0.0.51 -u root getsysinfo"),
@@ -496,8 +497,32 @@ TOOL_FLAGS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
     ("keyvault", "--value", "vp",
      ("az keyvault secret set --vault-name corp-kv --name db-password --value ⟦«a16»⟧",),
      "az keyvault secret set --vault-name corp-kv --name db-password --file pw.txt"),
-    ("rar unrar winrar", "-p", "vp", ("rar a -p⟦«a16»⟧ backup.rar data/",),
+    ("rar unrar winrar", "-p -hp", "vp", ("rar a -p⟦«a16»⟧ backup.rar data/",
+                                          "rar a -hp⟦«a16»⟧ out.rar dir"),
      "rar a -p backup.rar data/; unrar x -p- a.rar"),
+    # (attack 25) a flag ending in `+` takes its value glued or spaced, one in
+    # `:` glued (`winrs -p:X`)
+    ("isql osql bcp", "-P+", "vp",
+     ("isql -U sa -P ⟦«a16»⟧", "bcp t out f -S h -U sa -P⟦«a16»⟧"),
+     "isql -U sa -S db; bcp t out f -T -S h"),
+    ("hydra medusa nxc netexec crackmapexec evil-winrm", "-p --password", "vp",
+     ("hydra -l admin -p ⟦«a16»⟧ ssh://h", "nxc smb h -u a -p ⟦«a16»⟧",
+      "evil-winrm -i h -u a -p ⟦«a16»⟧", "medusa -u a -p ⟦«a16»⟧ -h h -M ssh"),
+     "hydra -l admin -P rockyou.txt ssh://h; evil-winrm -i h -u a -H aad3b435b51404eeaad3b435b"),
+    ("winrs", "-p: /p: -password: /password:", "vp", ("winrs -r:h -u:a -p:⟦«a16»⟧ cmd",),
+     "winrs -r:h -u:a cmd"),
+    ("ssh-keygen", "-N", "vp", ("ssh-keygen -t ed25519 -N ⟦«a16»⟧ -f key",
+                                "ssh-keygen -p -f k -N '⟦«a16»⟧'"),
+     "ssh-keygen -t ed25519 -N '' -f key"),
+    ("codecov", "-t --token", "vk", ("codecov -t ⟦«h8»-«h4»-«h4»-«h4»-«h12»⟧",),
+     "codecov -t $CODECOV_TOKEN"),
+    ("certutil", "-p", "vp", ("certutil -f -p ⟦«a16»⟧ -importpfx cert.pfx",),
+     "certutil -f -importpfx cert.pfx"),
+    ("osslsigncode", "-pass", "vp",
+     ("osslsigncode sign -pkcs12 c.pfx -pass ⟦«a16»⟧ -in a.exe -out b.exe",),
+     "osslsigncode sign -pkcs12 c.pfx -readpass pw.txt -in a.exe"),
+    ("pdftk", "input_pw owner_pw user_pw", "vp", ("pdftk in.pdf input_pw ⟦«a16»⟧ output out.pdf",),
+     "pdftk in.pdf cat 1-3 output out.pdf"),
 )
 
 _NOT_DEFAULT = r"(?!(?:public|private)(?![^\s'\"|;&<>]))"
@@ -507,9 +532,10 @@ def _tool_flag(tools: str, flags: str, judge: str, second: bool = False) -> str:
     """A tool's name, then on its line one of its flags and the value."""
     names = _Names()
     tool = "|".join(re.escape(t) for t in tools.split())
-    glued = [f for f in flags.split() if not f.startswith("--") and len(f) == 2
+    glued = [f for f in flags.split() if not f.startswith("--") and len(f) <= 3
              and tools.split()[0] in ("rar", "unrar", "winrar")]
-    spaced = [f for f in flags.split() if f not in glued]
+    glued += [f.rstrip("+") for f in flags.split() if f.endswith(("+", ":"))]
+    spaced = [f.rstrip("+") for f in flags.split() if f not in glued and not f.endswith(":")]
 
     def flag() -> str:
         parts = []
