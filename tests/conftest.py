@@ -893,10 +893,27 @@ def strip_status(note: str) -> str:
         if line.startswith(("status:", "end_reason:")):
             continue
         # A last request with no answer yet reads as still being worked on
-        # while the session runs, and as unanswered once it ended.
-        out.append(line.replace(" · **Status** active", "").replace(
-            "Claude is still at work on the last request", "The last request got no answer"))
+        # while the session runs, and as unanswered once it ended (or, when
+        # Claude made calls on it, as ending while it was still on it).
+        out.append(_still_on(line.replace(" · **Status** active", "").replace(
+            "Claude is still at work on the last request", "The last request got no answer")))
     return "\n".join(out)
+
+
+STILL_ON = "The transcript ends while Claude was still on the last request ("
+
+
+def _still_on(line: str) -> str:
+    """The line with "The transcript ends while Claude was still on the last
+    request (after N calls: …)" said as an ended request with no answer."""
+    at = line.find(STILL_ON)
+    if at < 0:
+        return line
+    depth, k = 1, at + len(STILL_ON)
+    while k < len(line) and depth:
+        depth += {"(": 1, ")": -1}.get(line[k], 0)
+        k += 1
+    return line[:at] + "The last request got no answer" + line[k:]
 
 
 # Fixtures of the real-client tier (tests/client/). They live here, not in a

@@ -67,6 +67,19 @@ def last_request_and_answer(lines: list[dict[str, Any]]) -> tuple[str, str | Non
     return request, (last[1] if last is not None and last[0] == "text" else None)
 
 
+def calls_after_request(lines: list[dict[str, Any]]) -> int:
+    """From the JSON: the tool calls Claude made after the last typed request
+    (then a request with no answer was being worked on, review 26 #1)."""
+    start = max((k for k, o in enumerate(lines) if typed_prompt(o)), default=-1)
+    return sum(1 for o in lines[start + 1:] if o.get("type") == "assistant"
+               for b in (o.get("message") or {}).get("content") or []
+               if isinstance(b, dict) and b.get("type") == "tool_use")
+
+
+NO_ANSWER = "The last request got no answer"
+STILL_ON = "The transcript ends while Claude was still on the last request (after "
+
+
 def exit_turn(t: Transcript) -> None:
     """`/exit`, its output, and Claude Code's placeholder answer."""
     t.slash("exit", "")
@@ -166,7 +179,8 @@ def test_the_summary_quotes_the_last_real_answer_and_its_outcome(
     if answer is None:
         # (", and nothing was pushed" may follow: test_headline_main_change)
         said = ("Claude is still at work on the last request." if status == "active" else
-                "The last request got no answer")
+                f"{STILL_ON}{calls_after_request(t.lines)} call" if calls_after_request(t.lines)
+                else NO_ANSWER)
         assert said in fig.summary and "Claude:" not in fig.summary, fig.summary
         threads = note.split("\n## Open threads\n", 1)[1].split("\n## ", 1)[0]
         assert request in threads, threads
@@ -275,7 +289,8 @@ def test_corpus_summaries_quote_the_last_real_answer(notes: dict[str, str], main
                         and not any(isinstance(b, dict) and b.get("type") == "tool_result"
                                     for b in (o.get("message") or {}).get("content") or [])
                         for o in lines)
-        said = "The last request got no answer" if requested else \
+        after = calls_after_request(lines)
+        said = (f"{STILL_ON}{after} call" if after else NO_ANSWER) if requested else \
             "The transcript ends mid-turn with no answer (its request is not in it)."
         assert said in summary, summary
 

@@ -91,7 +91,8 @@ def test_note_frontmatter_and_tokens(backfilled: tuple[Env, dict[str, str]], mai
     # the file is old enough. ", mid-turn": its last request got no answer
     # (test_answers checks when, from the JSON)
     mid_turn = any(said in str(fm["summary"]) for said in (
-        "The last request got no answer", "The transcript ends mid-turn with no answer"))
+        "The last request got no answer", "The transcript ends mid-turn with no answer",
+        "The transcript ends while Claude was still on the last request"))
     ended_by = {"exit": "prompt_input_exit", "quit": "prompt_input_exit", "clear": "clear",
                 "logout": "logout"}.get(last_prompt_kind(main))
     if ended_by:  # (Claude Code's SessionEnd reason for it)

@@ -1022,7 +1022,8 @@ def test_the_reply_quoted_first_reports_the_main_change(notes: dict[str, str],
         return
     assert max(when) >= since, (first, since, when, summary)
     if SAYS_CHANGED.search(reply) and not looked_back and not re.search(
-            r"The last request got no answer[^.]*\.$", summary.split(" Claude", 1)[0]):
+            r"The last request got no answer[^.]*\.$|still on the last request \(after .*\.$",
+            re.split(r" Claude[,:]", summary, maxsplit=1)[0]):
         assert body in _as_read(reply), (first, reply[:300], summary)
 
 

@@ -190,7 +190,7 @@ def test_a_list_too_long_keeps_each_items_name(
 def test_a_last_request_with_no_answer_still_says_what_claude_said_before(
         said: str, later: str, calls: int) -> None:
     """79e9becd: the last request got no answer (the transcript ends on a
-    tool call); the summary says so, then Claude's words from the last turn
+    tool call, review 26 #17: while Claude was still on it); the summary says so, then Claude's words from the last turn
     it answered, labelled as from before it, never as the answer."""
     t = Transcript()
     t.prompt("run the tests")
@@ -202,7 +202,8 @@ def test_a_last_request_with_no_answer_still_says_what_claude_said_before(
     state.status = "ended"  # (while it runs: "Claude is still at work on the last request.")
     summary = figures(state, RenderOptions()).summary
     assert summary.endswith(
-        f"The last request got no answer. Claude, before it: {said.capitalize()} now."), summary
+        f"The transcript ends while Claude was still on the last request (after "
+        f"{calls} call{'s' if calls > 1 else ''}). Claude, before it: {said.capitalize()} now."), summary
     assert " Claude: " not in summary
 
 

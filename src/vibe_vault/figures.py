@@ -36,6 +36,7 @@ from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     NOT_RUN,
     USER_SHELL,
+    Action,
     AgentFold,
     Fold,
     SessionState,
@@ -713,6 +714,42 @@ class Ending(Struct):
     # turn begun before it (a continued session's file, an excerpt).
     no_request: bool = False
     question: str = ""  # the question the last answer ended on, with no reply after it
+    # Unanswered, yet Claude made calls after the request: the transcript ends
+    # mid-turn while it was still on it (e4d579fb, 79e9becd), not ignored.
+    calls: int = 0  # the calls made after the last request
+    did: str = ""  # what they had done: "created branch x and edited y.ps1"
+
+
+MAX_DID = 3  # things told of what Claude had done on a last request still under way
+_BRANCH_MADE = tx.lazy(r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+)*\s+(?:checkout\s+-[bB]|switch\s+"
+                       r"(?:-[cC]|--create|--force-create)|branch)\s+([^\s;&|)-][^\s;&|)]*)")
+
+
+def _calls_of(a: Action) -> int:
+    """The tool calls one condensed line stands for."""
+    return max(a.times, a.reads + a.searches + a.listings, 1)
+
+
+def _done_on(turns: list[Turn], made: list[str]) -> str:
+    """What the calls of these turns had done, in words, in the order done:
+    branches created (those the fold saw made), files edited, subagents."""
+    out: list[str] = []
+    for t in turns:
+        for a in t.actions:
+            if a.kind == "bash" and a.status == "ok" and "git" in str(a.text):
+                out.extend(f"created branch {m.group(1)}"
+                           for m in _BRANCH_MADE.finditer(str(a.text)) if m.group(1) in made)
+            elif a.kind == "edit" and a.status in ("ok", ""):
+                name = str(a.text).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+                out.append(f"edited {name}")
+            elif a.kind == "agent":
+                what = tx.one_line(str(a.detail or a.text), 60)
+                out.append(("started a subagent" if not a.status else "ran a subagent")
+                           + (f" ({what})" if what else ""))
+    told = list(dict.fromkeys(out))[:MAX_DID]
+    if len(told) < 2:
+        return "".join(told)
+    return ", ".join(told[:-1]) + " and " + told[-1]
 
 
 def ending(state: SessionState) -> Ending:
@@ -745,10 +782,14 @@ def ending(state: SessionState) -> Ending:
         return Ending()  # Claude waits on the user, who has the question or the plan before them
     if f.api_errors and not f.has_assistant:
         return Ending()  # told as "no answer: N API errors"
-    asked = next((t for t in reversed(turns[:k + 1]) if t.kind in ("prompt", "command")), None)
+    at = next((i for i in range(k, -1, -1) if turns[i].kind in ("prompt", "command")), -1)
+    asked = turns[at] if at >= 0 else None
     request = tx.one_line(asked.text, 120) if asked is not None else ""
+    since = turns[at:k + 1] if asked is not None else []
+    calls = sum(_calls_of(a) for t in since for a in t.actions) + sum(t.more_actions for t in since)
     return Ending(unanswered=True, request=request, at_work=state.status == "active",
-                  no_request=asked is None)
+                  no_request=asked is None, calls=calls,
+                  did=_done_on(since, [str(b) for b in f.branches_made]) if calls else "")
 
 
 def end_reason(state: SessionState) -> str:
@@ -774,6 +815,7 @@ def _in_words(state: SessionState, work: Work) -> str:
     if end.unanswered:
         said = (unanswered_words(end) + "." if end.no_request else
                 "Claude is still at work on the last request." if end.at_work else
+                f"{still_on_words(end)}{_left_undone(end.request, state, work)}." if end.calls else
                 f"The last request got no answer{_left_undone(end.request, state, work)}.")
     recap = f.recaps[-1] if f.recaps else None
     if recap is not None and not (recap.ts and last_ask and recap.ts < last_ask):
@@ -1584,8 +1626,15 @@ def unanswered_words(end: Ending) -> str:
         return ("Claude is still at work on the turn this transcript opens in" if end.at_work
                 else "The transcript ends mid-turn with no answer (its request is not in it)")
     said = ("Claude is still at work on the last request" if end.at_work else
-            "The last request got no answer")
+            still_on_words(end) if end.calls else "The last request got no answer")
     return f"{said}: {end.request}" if end.request else said
+
+
+def still_on_words(end: Ending) -> str:
+    """A last request Claude made calls on before the transcript ended: it
+    was at work on it, not ignoring it."""
+    after = plural(end.calls, "call") + (f": it had {end.did}" if end.did else "")
+    return f"The transcript ends while Claude was still on the last request (after {after})"
 
 
 def question_words(end: Ending, chars: int = 400) -> str:
