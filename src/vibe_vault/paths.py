@@ -184,3 +184,25 @@ def readable(text: str, base: str) -> str:
     if "scratchpad" in text:
         text = _compiled(_SCRATCH).sub("scratchpad", text)
     return text
+
+
+# Where a shell reads a word as the command to run: at the start, after an
+# operator or a keyword that runs what follows (review 26 #22).
+_COMMAND_AT = (r"(?:^|&&|\|\||[;|&(\n{]|\$\(|`|"
+               r"(?<![\w-])(?:then|do|else|exec|sudo|time|nohup|xargs|env|!)[ \t])[ \t]*")
+
+
+@lru_cache(maxsize=64)
+def _run_here(folder: str) -> re.Pattern[str]:
+    return re.compile(r"(" + _COMMAND_AT + r")" + re.escape(folder)
+                      + r"""(?=/[^\s/;&|()<>'"`]+(?:[\s;&|)<>`]|$))""")
+
+
+def runnable(command: str, base: str) -> str:
+    """`readable` for a shell command: a program the session's folder holds,
+    run by its path (`&& /tmp/x/hello.sh`), keeps `./` (`./hello.sh`): a bare
+    `hello.sh` in command position is looked up on PATH, another command."""
+    folder = base.rstrip("/\\")
+    if folder and not is_windows_path(base) and folder in command:
+        command = _run_here(folder).sub(r"\1.", command)
+    return readable(command, base)

@@ -21,7 +21,7 @@ from vibe_vault.markdown import (
     text,
     text_before_colon,
 )
-from vibe_vault.paths import readable, shown_path
+from vibe_vault.paths import runnable, shown_path
 from vibe_vault.render.page import Page, part, status_word
 from vibe_vault.state import (
     INTERRUPTED_ANSWERING,
@@ -536,7 +536,7 @@ def _bash(action: Action, state: SessionState) -> Md:
     said = tx.one_line(action.said, 120).rstrip(".")
     # A story line stays readable: the command gives way to Claude's words.
     room = ACTION_LINE_CHARS - len(said) - len(outcome) - 10
-    shown = tx.one_line_command(readable(action.text, state.fold.cwd), max(room, 50))
+    shown = tx.one_line_command(runnable(action.text, state.fold.cwd), max(room, 50))
     command = code(shown)
     if said and not shown.strip():  # no words of the command left to show: its description
         return md("{} — {}", text(said), text(outcome))

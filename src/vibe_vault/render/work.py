@@ -41,7 +41,7 @@ from vibe_vault.markdown import (
     text,
     text_before_colon,
 )
-from vibe_vault.paths import readable, shown_path
+from vibe_vault.paths import readable, runnable, shown_path
 from vibe_vault.project import folder_name, repo_folder
 from vibe_vault.render.page import Page, doer, part, parts, status_word
 from vibe_vault.state import (
@@ -155,7 +155,7 @@ def _digest(row: Callable[..., list[Md]], commands: list[tuple[str, Command]],
     distinct: dict[str, _Runs] = {}
     in_the_story: dict[str, int] = {}  # runs the story shows, by command
     for (label, c), hooked, storied in zip(commands, timed, told, strict=True):
-        shown = readable(c.command, cwd)
+        shown = runnable(c.command, cwd)
         runs = distinct.get(shown)
         if runs is None:
             runs = distinct[shown] = _Runs(command=shown, kind=c.kind)
@@ -354,8 +354,8 @@ def _failed_command(error: ErrorRec, cwd: str) -> str:
     if not error.key.startswith(COMMAND_KEY):
         return ""
     if error.subject:  # (as the story shows it: its first real command, after assignments)
-        return tx.one_line_command(readable(error.subject, cwd), ERROR_COMMAND_CHARS)
-    command = readable(error.key[len(COMMAND_KEY):], cwd)
+        return tx.one_line_command(runnable(error.subject, cwd), ERROR_COMMAND_CHARS)
+    command = runnable(error.key[len(COMMAND_KEY):], cwd)
     heredoc = _HEREDOC.search(command)  # (the key's lines are joined: its text would follow)
     if heredoc is not None:
         command = command[:heredoc.end()] + " …"
