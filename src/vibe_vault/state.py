@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 92
+STATE_VERSION = 93
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -391,6 +391,9 @@ class ErrorRec(Struct, array_like=True, omit_defaults=True):
     expected: bool = False
     # A command that failed as Claude said it tried an error case on purpose.
     error_case: bool = False
+    # A check's fixing form (`cargo fmt` after `cargo fmt --check`) later
+    # succeeded: that command, as the story shows it (fold.retries.fix_purpose).
+    fixed_by: Redacted = Redacted("")
 
 
 class Commit(Struct, array_like=True, omit_defaults=True):

@@ -277,7 +277,7 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     if status == "ok":
         facts.last_ok[call.name] = call.seq
         if facts.failed_keys or facts.failed_purposes:
-            errors.mended(ctx, call.key, call.purpose)
+            errors.mended(ctx, call.key, call.purpose, call.subject)
     if not is_error and not facts.ticket_title and titles.ticket_named(facts):
         # (the title of a ticket the first request names only by its id)
         titles.note_ticket(ctx, text or (str(result.stdout or "") if result is not None else "")

@@ -177,7 +177,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     # What it is for, when another spelling would do the same (`-v`, `--tb=…`
     # of a test run; a pull request retried with another base): its success
     # mends their failures too (review 22 #11). Through the gate, as the key.
-    aim = retries.purpose(command, str(facts.branch))
+    aim = retries.purpose(command, str(facts.branch)) or retries.fix_purpose(command)
     if aim:
         call.purpose = ctx.cleaned_line(aim, retries.PURPOSE_CHARS)[0]
     call.command_no = facts.commands_dropped + len(facts.commands)

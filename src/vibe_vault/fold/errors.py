@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold import verdicts
+from vibe_vault.fold import retries, verdicts
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, ErrorRec, Pending, agent_kind
@@ -173,10 +173,20 @@ def headline(lines: list[str]) -> int:
     return plain if plain >= 0 else start
 
 
-def mended(ctx: Context, key: Redacted, purpose: Redacted = NO_KEY) -> None:
+def mended(ctx: Context, key: Redacted, purpose: Redacted = NO_KEY,
+           subject: Redacted = NO_KEY) -> None:
     """A success of what failed before (the same command or file, or a
-    command of the same purpose: fold.retries): those errors later succeeded."""
+    command of the same purpose: fold.retries): those errors later succeeded.
+    A fixing form's (`cargo fmt` after `cargo fmt --check`): those checks
+    were later fixed by it (`subject`, the command as the story shows it)."""
     facts = ctx.facts
+    if purpose.startswith(retries.FIX):
+        check = Redacted(retries.CHECK + purpose[len(retries.FIX):])
+        if check in facts.failed_purposes:
+            del facts.failed_purposes[check]
+            for err in facts.errors:
+                if err.purpose == check and not err.later_ok:
+                    err.later_ok, err.fixed_by = True, subject
     same = bool(key) and key in facts.failed_keys
     alike = bool(purpose) and purpose in facts.failed_purposes
     if not same and not alike:

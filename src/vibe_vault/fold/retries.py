@@ -203,3 +203,54 @@ def _pull_request(tokens: list[str], branch: str) -> list[str] | None:
             return None
         kept["--head"] = branch
     return ["gh", "pr", "create", *(w for k in sorted(kept) for w in (k, kept[k]))]
+
+
+# A check and the form of the same tool that makes it pass (review 26 #11:
+# `cargo fmt --check` failed, `cargo fmt` ran, the error stayed unresolved).
+# The tool's words; the flags that make a run a check; those that make it
+# fix; whether a run with neither is the fixing form (`cargo fmt`, `black x`)
+# or the check (`eslint .`, `ruff check .`).
+_FIXERS: tuple[tuple[tuple[str, ...], frozenset[str], frozenset[str], bool], ...] = (
+    (("cargo", "fmt"), frozenset({"--check"}), frozenset(), True),
+    (("ruff", "format"), frozenset({"--check", "--diff"}), frozenset(), True),
+    (("black",), frozenset({"--check", "--diff"}), frozenset(), True),
+    (("isort",), frozenset({"--check", "--check-only", "-c", "--diff"}), frozenset(), True),
+    (("prettier",), frozenset({"--check", "-c", "--list-different", "-l"}),
+     frozenset({"--write", "-w"}), False),
+    (("gofmt",), frozenset({"-l", "-d"}), frozenset({"-w"}), False),
+    (("eslint",), frozenset(), frozenset({"--fix"}), False),
+    (("ruff", "check"), frozenset(), frozenset({"--fix"}), False),
+)
+CHECK, FIX = "check: ", "fix: "  # how a check's purpose and its fixing form's begin
+
+
+def fix_purpose(command: str) -> str:
+    """For a formatter's or linter's check, "check: <tool and its other
+    words>"; for its fixing form, "fix: <the same>"; else "". A fixing form's
+    success fixes what the check of the same words found."""
+    if not any(words[0] in command for words, *_ in _FIXERS):
+        return ""
+    tokens = _tokens(command)
+    if tokens is None:
+        return ""
+    prefix, whole = _prefix(tokens)
+    rest = _without_output_tail(whole)
+    if rest is None or any(t in _OPERATORS for t in rest):
+        return ""
+    for words, checks, fixes, bare_fixes in _FIXERS:
+        at = next((i for i in range(len(rest)) if tuple(rest[i:i + len(words)]) == words), -1)
+        if at < 0 or any(t in _OPERATORS or "=" in t for t in rest[:at]):
+            continue
+        checking = any(t in checks for t in rest)
+        fixing = any(t in fixes for t in rest)
+        if checking == fixing and (checks and fixes):
+            return ""  # (neither or both: not told)
+        kept = [t for t in rest if t not in checks and t not in fixes]
+        if kept and kept[-1] == "--" and words == ("cargo", "fmt"):
+            kept.pop()  # (`cargo fmt -- --check`)
+        fix = fixing or (not checking and bare_fixes)
+        import shlex
+
+        said = (FIX if fix else CHECK) + shlex.join([*prefix, *kept])
+        return said if len(said) <= PURPOSE_CHARS else ""
+    return ""

@@ -371,7 +371,9 @@ def _error_head(error: ErrorRec, first: str, label: str, cwd: str, when: str,
     words for it, the command, the file, what it looked for, else the error's
     first line; a command's output follows it, in full when `whole`, else its
     first line beside it), and its fate."""
-    fate = md(" — later succeeded") if error.later_ok else BLANK
+    fate = (md(" — later fixed by {}", code(tx.one_line_command(runnable(
+        str(error.fixed_by), cwd), ERROR_COMMAND_CHARS))) if error.fixed_by
+        else md(" — later succeeded") if error.later_ok else BLANK)
     if error.expected:  # (a red phase: Claude said it ran them to see them fail)
         fate = md(" — as Claude meant: it ran them to see them fail{}",
                   text(", and they later passed" if error.later_ok else ""))
