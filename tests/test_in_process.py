@@ -43,6 +43,7 @@ PURE = {
     "vibe_vault.patterns._new": "those of them made here, for `save` (which cli.entry calls)",
     "vibe_vault.patterns._read": "whether the kept programs were read",
     "vibe_vault.paths._under": "a folder's pattern",
+    "vibe_vault.paths._run_here": "a folder's pattern (where a command runs a program there)",
     "vibe_vault.paths.relative_to": "a path's relative form",
     "vibe_vault.pricing._table": "the price table in the package's data",
     "vibe_vault.project._repo_of": "a folder's repository parts",

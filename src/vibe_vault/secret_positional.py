@@ -775,7 +775,8 @@ def _config_line_rules() -> tuple[RuleData, ...]:
          r"(?:\*|\"?[A-Za-z][\w.\-]{0,63}\"?)[ \t]+" + _value(n, "vk")
          + r"[ \t]+(?:\*|\"?\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\"?)"
          r"(?:[ \t]+\"?\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\"?)*[ \t]*\r?$",
-         ("bob * ⟦«a16»⟧ *", '"bob" pptpd "⟦«a16»⟧" *', "vpn\t*\t⟦«a16»⟧\t10.0.0.2"),
+         # (a line of its own, as in the file: in running text it is no such line)
+         ("\nbob * ⟦«a16»⟧ *\n", '\n"bob" pptpd "⟦«a16»⟧" *\n', "\nvpn\t*\t⟦«a16»⟧\t10.0.0.2\n"),
          "issues: * x 1\nprice * quantity *\nbob * hunter *\nx * y * z\n"),
     )
     return tuple((PAIR, triggers, build(_Names()), samples, look_alike)
