@@ -271,7 +271,6 @@ def _action_time(a: Action) -> float | None:
 
 # A call whose result came this long after it says so on its line.
 LONG_WAIT_SECONDS = 10 * 60
-SLOW_CALL_SECONDS = 10  # … or this long, a command's whose line tells no run time
 
 
 def _last_event(a: Action, last: float | None) -> float | None:
@@ -286,32 +285,22 @@ def _last_event(a: Action, last: float | None) -> float | None:
 
 def _waited(a: Action, state: SessionState, since: str) -> Md:
     """After a single call's line: when its result came, if that was
-    SLOW_CALL_SECONDS or more after a command whose line tells no run time
-    (a 3-minute test run), or LONG_WAIT_SECONDS after a call whose line tells
-    no run time as long (a command that waited an hour for a permission
-    nobody was there to give). A plan's or a question's line is told at its answer; a
+    LONG_WAIT_SECONDS or more after the call and the line tells no run time
+    as long (a command that waited an hour for a permission nobody was there
+    to give). A plan's or a question's line is told at its answer; a
     background command's result comes as it starts."""
-    if (not a.done_ms or a.done_ms < SLOW_CALL_SECONDS * 1000 or a.times > 1
+    if (not a.done_ms or a.done_ms < LONG_WAIT_SECONDS * 1000 or a.times > 1
             or a.kind in ANSWERED or a.kind == "explore" or a.status == "background"
             or not a.ts):
         return md("")
     told = state.durations.get(a.tool_id) if a.tool_id else None
     if told is None and a.kind == "bash":
         told = a.ms
-    # A call of 10 s or more whose run time the line does not tell (a 3-minute
-    # test run, review 26 #13) says when its result came; one whose run time
-    # is told, only a wait of LONG_WAIT_SECONDS.
-    long_wait = a.done_ms >= LONG_WAIT_SECONDS * 1000
-    if not long_wait and (a.kind != "bash" or told is not None
-                          or a.status.startswith("denied")):
-        return md("")
     if told is not None and told >= a.done_ms - 60_000:
         return md("")  # (its run time, told on the line, is the wait)
     start = epoch(a.ts)
     if start is None:
         return md("")
-    if not long_wait:  # (a run, or a short wait for a permission: not told apart)
-        return md(" (its result came {} after the call)", text(duration(a.done_ms)))
     return md(" (its result came {} later, at {})", text(_span(a.done_ms / 1000)),
               text(_marker_time(start + a.done_ms / 1000, since)))
 
