@@ -64,8 +64,13 @@ def _note_and_state(value: str, said: str, where: str) -> tuple[str, str]:
 CONTROL = "Kq8#Zm3!Wx7@Vb"  # (what the session holds anyway is no leak)
 
 
+# (before the value, none ending in a Latin letter: `’s` before it glues an
+# `s` on, and a Latin letter is no glue, as the README says)
+BEFORE = [g for g in GLUE if not g[-1].isascii() or not g[-1].isalpha()]
+
+
 @settings(max_examples=examples(60, 400), deadline=None)
-@given(value=values(), before=st.lists(st.sampled_from(GLUE), max_size=3),
+@given(value=values(), before=st.lists(st.sampled_from(BEFORE), max_size=3),
        after=st.lists(st.sampled_from(GLUE), max_size=3),
        where=st.sampled_from(["prompt", "answer"]))
 def test_a_learned_value_is_kept_out_whatever_is_glued_to_it(

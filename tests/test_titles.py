@@ -152,7 +152,13 @@ def test_the_title_is_the_first_request_never_a_refusal_remark(
     remarks = [v for k, v in steps if k.startswith("refuse")]
     requests = {v for k, v in steps if k == "prompt"} | {long_prompt}
     if expected:
-        assert is_cut_of(title, expected), (title, expected)
+        # (a command named by an empty word, `/she`, leads in like "so:" and is
+        # left out as the title's lead-in: the request after it, capitalised)
+        rest = expected.removeprefix(f"{opened_by}: ") if opened_by else expected
+        bare = rest[:1].upper() + rest[1:]
+        assert is_cut_of(title, expected) or (
+            rest != expected and opened_by.lower() in FUNCTION and is_cut_of(title, bare)), (
+            title, expected)
         assert len(title) <= 80 or ends_a_clause(title, expected), title
     for remark in remarks:
         if tx.title_line(remark, 80) not in {tx.title_line(r, 80) for r in requests}:
