@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from test_headlines import Transcript
+from test_secret_forms_more import runs_of_six
 from vibe_vault.entries import decode_line
 from vibe_vault.fold import fold
 from vibe_vault.render import render
@@ -40,10 +41,6 @@ def values(draw: st.DrawFn) -> str:
     at = draw(st.integers(2, len(body) - 2))
     return body[:at] + mark + body[at:] + draw(st.sampled_from("ABCDEFGH")) + draw(
         st.sampled_from("0123456789"))
-
-
-def runs_of_six(value: str) -> set[str]:
-    return {value[i:i + 6] for i in range(len(value) - 5)}
 
 
 def _note_and_state(value: str, said: str, where: str) -> tuple[str, str]:

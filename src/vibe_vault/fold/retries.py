@@ -65,13 +65,10 @@ def purpose(command: str, branch: str = "") -> str:
     the branch the session is on (a pull request's head when none is named)."""
     if not any(word in command for word in _WORDS):
         return ""  # (most commands: not split at all)
-    tokens = _tokens(command)
-    if tokens is None:
+    split = _one_command(command)
+    if split is None:
         return ""
-    prefix, whole = _prefix(tokens)
-    rest = _without_output_tail(whole)
-    if rest is None or any(t in _OPERATORS for t in rest):
-        return ""
+    prefix, rest = split
     told = _test_run(rest)
     if told is None:
         told = _pull_request(rest, branch)
@@ -94,6 +91,20 @@ def _tokens(command: str) -> list[str] | None:
         return list(lexer)
     except ValueError:
         return None
+
+
+def _one_command(command: str) -> tuple[list[str], list[str]] | None:
+    """`command`'s leading prefix (`cd x &&`, assignments) and the words of
+    its one command after it, without an output tail (`| tail`, `2>&1`);
+    None when it does not split, or runs more than one command."""
+    tokens = _tokens(command)
+    if tokens is None:
+        return None
+    prefix, whole = _prefix(tokens)
+    rest = _without_output_tail(whole)
+    if rest is None or any(t in _OPERATORS for t in rest):
+        return None
+    return prefix, rest
 
 
 def _prefix(tokens: list[str]) -> tuple[list[str], list[str]]:
@@ -230,13 +241,10 @@ def fix_purpose(command: str) -> str:
     success fixes what the check of the same words found."""
     if not any(words[0] in command for words, *_ in _FIXERS):
         return ""
-    tokens = _tokens(command)
-    if tokens is None:
+    split = _one_command(command)
+    if split is None:
         return ""
-    prefix, whole = _prefix(tokens)
-    rest = _without_output_tail(whole)
-    if rest is None or any(t in _OPERATORS for t in rest):
-        return ""
+    prefix, rest = split
     for words, checks, fixes, bare_fixes in _FIXERS:
         at = next((i for i in range(len(rest)) if tuple(rest[i:i + len(words)]) == words), -1)
         if at < 0 or any(t in _OPERATORS or "=" in t for t in rest[:at]):
