@@ -230,7 +230,9 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     if (is_error or (call.name in SHELLS and not (result and result.stdout))
             or call.masked or call.name in subagents.AGENT_TOOLS
             # (a whole file read, where no result tells it: what a later edit changes)
-            or (call.whole and result is None and not is_error)):
+            or (call.whole and result is None and not is_error)
+            # (an edit told only in words: "File created successfully at: …")
+            or (call.name == "Edit" and result is None and not is_error)):
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None

@@ -32,6 +32,7 @@ MAX_FILES = 1000
 MAX_FILE_LINES = 20_000  # a longer file's contents are not followed: its changes are summed
 MAX_KEPT = 2 << 20  # bytes of line fingerprints a session's state keeps, all files together
 PATH_CHARS = 300
+CREATED_SAID = "File created successfully"
 
 
 # Where Claude Code keeps a plan made in plan mode; the model writes it there.
@@ -99,7 +100,10 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         return
     op = "modified"
     patch = result.structuredPatch if result is not None else None
-    if result is not None and result.type == "create":
+    if (result is not None and result.type == "create") or (
+            call.name == "Edit" and result is None and outcome.text.startswith(CREATED_SAID)):
+        # (an Edit of an empty old string makes a file not there: Claude Code
+        # says so, "File created successfully at: …", and it is one created)
         op = "created"
     # The content before: as the result gives it (Claude Code 1.0.x and 2.x),
     # none for a file created, or as the session last knew it.
