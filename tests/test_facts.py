@@ -8,6 +8,7 @@ independently of vv's code, and compared with what the note says.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -482,6 +483,38 @@ def created_by_commits(path: Path) -> list[tuple[int, str]]:
     return out
 
 
+def copy_targets(command: str, cwd: str) -> list[str]:
+    """The files `cp SRC DST` commands of a command line write (DST a file's
+    path: a name with a dot in its last part, not a folder's `/`)."""
+    out = []
+    for m in re.finditer(r"(?:^|&&|;)\s*cp\s+(?:-\w+\s+)*(\S+)\s+(\S+?)\s*(?=$|&&|;)", command):
+        dst = m.group(2)
+        if dst.endswith("/") or "." not in dst.rpartition("/")[2]:
+            continue
+        out.append(posixpath.normpath(posixpath.join(cwd, dst)))
+    return out
+
+
+def removed_files(command: str, cwd: str) -> list[str]:
+    """The files `rm f` and `git rm f` commands of a command line name (not
+    `--cached`: git stops tracking, the file stays), after a leading `cd`."""
+    import shlex
+
+    from test_shell_changes import _leading_cd
+
+    here = _leading_cd(command, cwd)
+    out = []
+    for m in re.finditer(r"(?:^|&&|;)\s*(?:git\s+)?rm\s+((?:-[\w-]+\s+)*)([^;&|\n]+)", command):
+        if "--cached" in m.group(1):
+            continue
+        try:
+            operands = shlex.split(m.group(2))
+        except ValueError:
+            continue
+        out += [posixpath.normpath(posixpath.join(here, x)) for x in operands]
+    return out
+
+
 def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
     """Every file's net lines in a session, from the JSON, and whether they
     are exact: in each transcript file, the file's content is replayed from
@@ -506,6 +539,7 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
         ends: dict[str, list[str | None]] = {}  # first, last
         own: dict[str, tuple[int, int, int, bool]] = {}  # lines, changes, any judged
         reads: dict[str, str] = {}  # files read whole since their last change
+        read_any: dict[str, str] = {}  # the same, by a result's `file` too (for a deletion)
         whole: dict[str, int] = {}  # of `ends`, first changed by writing it whole: when
         for n, o in enumerate(objects(path)):
             for b in blocks(o):
@@ -519,12 +553,37 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                             else read_whole(inp, result_text(o, b))
                         if shown_whole is not None:
                             reads[str(inp.get("file_path"))] = shown_whole
+                        f = (o.get("toolUseResult") or {}).get("file") \
+                            if isinstance(o.get("toolUseResult"), dict) else None
+                        if isinstance(f, dict) and isinstance(f.get("content"), str) and \
+                                f.get("numLines") == f.get("totalLines") and \
+                                f.get("startLine", 1) == 1 and not inp.get("offset") and \
+                                not inp.get("limit"):
+                            read_any[str(inp.get("file_path"))] = f["content"]
+                        elif shown_whole is not None:
+                            read_any[str(inp.get("file_path"))] = shown_whole
                         continue
                     if call["name"] == "Bash":
                         # A file made by a here-document: its lines, what was there
                         # before not known.
                         heredocs = {} if b.get("is_error") else heredoc_files(
                             str(inp.get("command")), str(o.get("cwd") or ""))
+                        # A file a `cp` wrote (its content not told): what a
+                        # commit's `create mode` later says was made from nothing.
+                        for where in ({} if b.get("is_error") else copy_targets(
+                                str(inp.get("command")), str(o.get("cwd") or ""))):
+                            if where not in ends:
+                                whole[where] = n
+                                ends[where] = [None, None]
+                        # A file read whole (or changed) that `rm`/`git rm` removed:
+                        # all its lines gone.
+                        for where in ([] if b.get("is_error") else removed_files(
+                                str(inp.get("command")), str(o.get("cwd") or ""))):
+                            if where in read_any and where not in ends:
+                                ends[where] = [read_any.pop(where), ""]
+                                own[where] = (0, 0, 1, False)
+                            elif where in ends:
+                                ends[where][1] = ""
                         for where, text in heredocs.items():
                             if where not in ends:
                                 whole[where] = n
@@ -544,6 +603,9 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                     if not isinstance(before, str) and r.get("type") == "update" \
                             and r.get("structuredPatch") == []:
                         before = inp.get("content")  # a Write of the same content
+                    if call["name"] == "Edit" and inp.get("old_string") == "" and result_text(
+                            o, b).startswith("File created successfully"):
+                        before = ""  # an Edit the client says made the file
                     if not isinstance(before, str):
                         before = reads.get(where)
                     reads.pop(where, None)
@@ -557,6 +619,8 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                     if call["name"] == "Write":
                         after = inp.get("content") if isinstance(inp.get("content"), str) \
                             else None
+                    elif call["name"] == "Edit" and before == "" and inp.get("old_string") == "":
+                        after = inp.get("new_string")  # (a file the Edit made)
                     elif call["name"] in ("Edit", "MultiEdit") and isinstance(before, str):
                         after = edited(before, inp)
                     ends[where][1] = after
@@ -564,6 +628,8 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
                     a, d, k, guess = own.get(where, (0, 0, 0, False))
                     own[where] = (a + added, d + removed, k + 1, guess or judged)
         for where, (first, last) in ends.items():
+            if where not in own:
+                continue  # (a copy no tool changed after: its lines not told)
             if where in scaffolded and path == main:
                 first = ""
             if first is None and where in whole and any(
@@ -584,8 +650,8 @@ def file_lines(main: Path) -> dict[str, tuple[int, int, bool]]:
 def test_file_totals_equal_a_count_from_the_json(notes: dict[str, str], main: Path) -> None:
     note = notes[str(expected_sid(main))]
     totals = file_lines(main)
-    m = re.search(r"(\d+) files? changed \(\+(≈?)(\d+) −≈?(\d+)(?:; lines of \d+ not known)?\)",
-                  note)
+    m = re.search(r"(\d+) files? changed \(\+(≈?)(\d+) −≈?(\d+)(?:; lines of \d+ not known"
+                  r"(?:; git counted \+\d+ −\d+ in [^)]*)?)?\)", note)
     changed = Facts(main).files - Facts(main).changed_back
     if not totals or not changed:
         assert m is None

@@ -52,7 +52,7 @@ WORDS = ("pytest", "cargo fmt --check", "npm test", "git commit -m", "git push",
          "Password=", "export A=", "A=1", "k=v", "x=$(y)", "#", "```", "- [ ]", "1.",
          "Let me", "Now let me test the error case", "?", "http://", "`", "**", "|")
 JOINS = ("", " ", "\n", ";", "; ", " && ", " | ", "=", ":", ".", "a", "_")
-PLACES = ("prompt", "answer", "command", "output", "written", "error")
+PLACES = ("prompt", "answer", "command", "output", "git output", "written", "error")
 
 
 def units(thorough: bool) -> list[str]:
@@ -74,6 +74,8 @@ def transcript(place: str, text: str) -> list[bytes]:
         t.bash(text, "ok", "Run it")
     elif place == "output":
         t.bash("pytest -q", text, "Run the tests")
+    elif place == "git output":  # (read for git's stat lines and counts: fold.git_counts)
+        t.bash("git commit --stat -m x", " 1 file changed\n a | 3 +++\n" + text, "Commit")
     elif place == "written":
         t.write_file("/work/app/notes.txt", text)
     else:

@@ -20,7 +20,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
-from vibe_vault.fold.files import unknown_lines
+from vibe_vault.fold.files import GIT_COUNTED, unknown_lines
 from vibe_vault.fold.titles import (
     PLAN_PREAMBLE,
     TITLE_CHARS,
@@ -31,7 +31,7 @@ from vibe_vault.fold.titles import (
 )
 from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import is_windows_path, readable
-from vibe_vault.project import repo_folder
+from vibe_vault.project import repo_file, repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     NOT_RUN,
@@ -553,6 +553,23 @@ def unnamed_words(u: Unnamed, base: str) -> tuple[str, str, str]:
     return "files reformatted, if any, by", label, f"{place}{runs}, not named"
 
 
+def _counted_by_git(work: Work, cwd: str) -> str:
+    """Where the lines of files the session changed are not known, git's own
+    count of the commits that hold them by name ("; git counted +448 −378 in
+    commit 7e2d976"): the figures a reader would quote, said as git's."""
+    unknown = {key for key, fw in work.files.items() if unknown_lines(fw.change)}
+    holding = [c for _, c in work.commits if c.count and not c.stale and any(
+        repo_file(str(p), cwd)[0] in unknown for p in c.files)]
+    if not holding:
+        return ""
+    named = [f"`{c.sha}`" for c in holding if c.sha]
+    where = (("commit " if len(named) == 1 else "commits ") + " and ".join(named)
+             if len(named) == len(holding) and len(named) <= 2
+             else plural(len(holding), "commit"))
+    return (f"; git counted +{sum(c.inserted for c in holding)} "
+            f"−{sum(c.deleted for c in holding)} in {where}")
+
+
 def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     """What the facts say was done (files changed where, tests and their last
     result, commits, PRs), then Claude's own words, labelled as Claude's and
@@ -569,9 +586,18 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         # Estimated where a file's first or last content is not known, as in the table.
         est = "≈" if any(fw.change.estimated and not unknown_lines(fw.change)
                          for fw in work.files.values()) else ""
-        lines = "" if unknown == len(work.files) else f" (+{est}{added} −{est}{removed}" + (
-            f"; lines of {n(unknown)} not known)" if unknown else ")")
+        counted = _counted_by_git(work, f.cwd)
+        lines = (f" ({counted[2:]})" if counted else "") if unknown == len(work.files) else \
+            f" (+{est}{added} −{est}{removed}" + (
+                f"; lines of {n(unknown)} not known{counted})" if unknown else ")")
         facts.append(f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
+    elif work.committed:
+        # Files only committed (changed before the session, or by a program):
+        # git's count of them where it printed one for each.
+        told = [fw.change for fw in work.committed.values() if GIT_COUNTED in fw.change.ops]
+        facts.append(plural(len(work.committed), "file") + " committed" + (
+            f" (+{sum(c.added for c in told)} −{sum(c.removed for c in told)}, git's count)"
+            if len(told) == len(work.committed) else ""))
     # Files a formatter said it rewrote without naming them: said apart (they
     # may be some of the files above).
     for _, u in work.unnamed:

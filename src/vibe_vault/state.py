@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 93
+STATE_VERSION = 94
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -305,6 +305,18 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     unstaged: list[Redacted] = field(default_factory=list)
     only: list[Redacted] = field(default_factory=list)
     unknown: bool = False
+    git_counts: bool = False  # its output may hold git's count of files (fold.git_counts)
+
+
+class GitLines(Struct, array_like=True, omit_defaults=True):
+    """What git's own output last said of a file (fold.git_counts): its lines
+    inserted and deleted (-1: not told), and whether a commit made or removed
+    it ("create", "delete")."""
+
+    ts: str = ""
+    added: int = -1
+    removed: int = -1
+    mode: str = ""
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):
@@ -765,6 +777,8 @@ class Fold(Struct, omit_defaults=True):
     # Files read whole where no result tells the content an edit changes
     # (fold.files.on_read): their lines, until the next change of the file.
     read_lines: dict[Redacted, bytes] = field(default_factory=dict)
+    # What git's output said of files' lines, by path (fold.git_counts).
+    git_lines: dict[Redacted, GitLines] = field(default_factory=dict)
     # Other files the session knows are there (read, or listed by Glob or
     # Grep), the latest MAX_SEEN: what `rm -r dir` or `mv dir x` takes with it.
     seen: list[Redacted] = field(default_factory=list)

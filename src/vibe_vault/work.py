@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 from msgspec import Struct, field
 
-from vibe_vault.fold.files import no_net_change
+from vibe_vault.fold.files import GIT_COUNTED, lines_mark, no_net_change
 from vibe_vault.project import repo_file
 from vibe_vault.state import (
     AMENDED,
@@ -23,6 +23,7 @@ from vibe_vault.state import (
     ErrorRec,
     FileChange,
     Fold,
+    GitLines,
     Rewrite,
     SessionState,
     Unnamed,
@@ -260,6 +261,7 @@ def work_of(state: SessionState) -> Work:
     for k, _ in kept:
         commits_by[made_by[k]] = commits_by.get(made_by[k], 0) + 1
     committed = _committed_only(files, commits, cwd)
+    _git_counted(files, committed, _git_lines(everyone, cwd), commits, cwd)
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
     runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests)], key=lambda lc: lc[1].ts)
@@ -279,8 +281,12 @@ def work_of(state: SessionState) -> Work:
 # What the transcript tells of such a file: no change to it was seen by this
 # name. Not that Claude's tools did not change it (an edit through a symlink of
 # another name, CLAUDE.md -> AGENTS.md, review 20 N2), nor that no tool call
-# named it (`git add AGENTS.md` does, review 21 F3).
-COMMITTED = "committed (no change seen by this name)"
+# named it (`git add AGENTS.md` does, review 21 F3). Said plainly (review 26
+# #19, #25): git made it in the commit (`create mode`: it was untracked),
+# removed it, or it had changed outside what the session showed.
+COMMITTED = "committed; changed outside this session's edits"
+COMMITTED_NEW = "committed as it was (untracked before)"
+COMMITTED_GONE = "committed as deleted (outside this session's edits)"
 
 
 def _committed_only(files: dict[str, FileWork], commits: list[tuple[str, Commit]],
@@ -301,6 +307,56 @@ def _committed_only(files: dict[str, FileWork], commits: list[tuple[str, Commit]
                                   by=[label], worktrees=[worktree] if worktree else [],
                                   paths=[path])
     return out
+
+
+def _git_lines(everyone: list[Doer], cwd: str) -> dict[str, GitLines]:
+    """What git's output last said of each file's lines, any agent's, by the
+    file's path in the session's repository."""
+    out: dict[str, GitLines] = {}
+    for d in everyone:
+        for path, rec in d.fold.git_lines.items():
+            key = repo_file(str(path), cwd)[0]
+            was = out.get(key)
+            if was is None or rec.ts >= was.ts:
+                out[key] = msgspec.structs.replace(
+                    rec, mode=rec.mode or (was.mode if was is not None else ""),
+                    added=rec.added if rec.added >= 0 or was is None else was.added,
+                    removed=rec.removed if rec.added >= 0 or was is None else was.removed)
+            elif rec.mode and not was.mode:
+                was.mode = rec.mode
+    return out
+
+
+def _git_counted(files: dict[str, FileWork], committed: dict[str, FileWork],
+                 counts: dict[str, GitLines], commits: list[tuple[str, Commit]],
+                 cwd: str) -> None:
+    """Where the session's own figures of a file are not known ("?") or
+    estimated ("≈"), or it only committed the file, git's own count is shown
+    when git printed one after the file's last change and no more than one
+    commit of the session holds the file by then (else the count is of the
+    last commit only). A file only committed says what git made of it."""
+    if not counts:
+        return
+    for key, fw in [*files.items(), *committed.items()]:
+        rec = counts.get(key)
+        if rec is None:
+            continue
+        change = fw.change
+        only = key in committed
+        if only and change.ops == [COMMITTED] and rec.mode:
+            change.ops = [COMMITTED_NEW if rec.mode == "create" else COMMITTED_GONE]
+        if rec.added < 0 or (change.times and rec.ts < change.times[-1] and not only):
+            continue
+        if not only and not lines_mark(change):
+            continue  # (the session's exact figures: its net lines, as the table says)
+        holding = sum(1 for _, c in commits if c.ts and c.ts <= rec.ts and any(
+            repo_file(str(p), cwd)[0] == key for p in c.files))
+        if holding > 1:
+            continue
+        change.added, change.removed = rec.added, rec.removed
+        change.estimated = change.guessed = change.uncounted = False
+        if GIT_COUNTED not in change.ops:
+            change.ops.append(GIT_COUNTED)
 
 
 _FOLDED = ("fixup! ", "squash! ")

@@ -33,6 +33,8 @@ MAX_FILE_LINES = 20_000  # a longer file's contents are not followed: its change
 MAX_KEPT = 2 << 20  # bytes of line fingerprints a session's state keeps, all files together
 PATH_CHARS = 300
 CREATED_SAID = "File created successfully"
+# A file's figures as git's output counted them (vibe_vault.work): said on its row.
+GIT_COUNTED = "lines: git's count"
 
 
 # Where Claude Code keeps a plan made in plan mode; the model writes it there.
@@ -170,9 +172,10 @@ def on_read(ctx: Context, call: Pending, outcome: CallEnd) -> None:
     """A whole file read where no result tells its content (2.1.114's
     subagent files): its lines, as the Read shows them numbered, are what a
     change of it made next (with no result to say) is made in."""
-    if not call.whole or outcome.status != "ok" or outcome.result is not None or not call.file:
+    if not call.whole or outcome.status != "ok" or not call.file:
         return
-    content = numbered_content(outcome.text)
+    content = numbered_content(outcome.text) if outcome.result is None else \
+        _whole_file(outcome.result)
     if content is None:
         return
     reads = ctx.facts.read_lines
@@ -180,6 +183,21 @@ def on_read(ctx: Context, call: Pending, outcome: CallEnd) -> None:
     reads[call.file] = line_hashes(content)
     while len(reads) > MAX_READS or sum(map(len, reads.values())) > MAX_KEPT // 4:
         del reads[next(iter(reads))]
+
+
+def _whole_file(result: ToolResult) -> str | None:
+    """The file a Read's result holds (`file.content`), when it is the whole
+    file (as many lines as the file has): what a later `rm` of it removes."""
+    if not bytes(result.file):
+        return None
+    read = decode_raw(result.file)
+    if not isinstance(read, dict):
+        return None
+    content, lines, total = read.get("content"), read.get("numLines"), read.get("totalLines")
+    if not isinstance(content, str) or (isinstance(total, int) and lines != total) or \
+            read.get("startLine", 1) != 1 or content.count("\n") > MAX_FILE_LINES:
+        return None
+    return content
 
 
 def numbered_content(text: str) -> str | None:
@@ -720,13 +738,15 @@ def _rewritten(ctx: Context, path: Redacted, op: str, content: bytes | None = No
     change = _change_of(facts, path)
     if change is None:
         return
-    if content is None:
-        change.uncounted = change.guessed = True
     if content is None and fresh and op == "copied by a command":
         # A copy over a file not known, of lines not known: as a Write over a
-        # file not known, counted from nothing (estimated) once a content is.
+        # file not known, counted from nothing (estimated) once a content is,
+        # until git's output says a commit made the file (`create mode`).
+        change.uncounted = change.new_guess = True
         change.anchored, change.base, change.now, change.known = True, b"", b"", False
     else:
+        if content is None:
+            change.uncounted = change.guessed = True
         _follow(facts.files, change, "Write" if content is not None else "Bash", None,
                 content, (len(content) // HASH if content is not None else 0, 0), True)
     _touched(ctx, path)
@@ -843,7 +863,11 @@ def _deleted(ctx: Context, path: Redacted) -> None:
     change = _change_of(facts, path)
     if change is None:
         return
-    if change.anchored:
+    read = facts.read_lines.get(path)
+    if not change.anchored and not change.steps and read is not None:
+        # Read whole before, never changed: all its lines, as read, removed.
+        _follow(facts.files, change, "Bash", read, b"", (0, len(read) // HASH), False)
+    elif change.anchored:
         _follow(facts.files, change, "Bash", None, b"", (0, 0), False)
     else:
         # Lines not known of a file deleted whose content never was: not counted
@@ -910,8 +934,10 @@ def change_words(change: FileChange, moved_from: str = "") -> str:
     "copied by a command, modified"… `moved_from`: the old path as shown
     there, for a file renamed."""
     told = [f"renamed from {moved_from} by a command"
-            if op == "renamed by a command" and moved_from else op for op in change.ops]
-    return ", ".join(told) + (" (no net change)" if no_net_change(change) else "")
+            if op == "renamed by a command" and moved_from else op for op in change.ops
+            if op != GIT_COUNTED]
+    return ", ".join(told) + (" (no net change)" if no_net_change(change) else "") + (
+        f"; {GIT_COUNTED}" if GIT_COUNTED in change.ops else "")
 
 
 def _edit_lines(name: str, inp: ToolInput) -> list[bytes]:

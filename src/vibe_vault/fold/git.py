@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from vibe_vault.entries import Entry
-from vibe_vault.fold import staged
+from vibe_vault.fold import git_counts, staged
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
@@ -94,6 +94,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
                 call.pr_url = ctx.name(m.group(0), 300)
     if "git" not in command:
         return
+    git_counts.note_command(call, command)
     pushed = rx(_PUSH_CMD).search(command) if "git push" in command else None  # `in`: 20x cheaper
     call.git = "git push" if pushed else "git"
     if "cd" in command or "-C" in command:
@@ -224,6 +225,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         if made is not None:
             staged.held(ctx, call, made, out)
     staged.on_status(ctx, call, status, out)
+    git_counts.on_output(ctx, call, out, timestamp)
     if status == "ok" and call.squash and _SQUASHED_MERGE in out:
         facts.squashing = call.squash  # the next commit takes the branch's work
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
