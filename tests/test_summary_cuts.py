@@ -1,9 +1,10 @@
-"""Issue 29 review, F21: the summary's "Claude:" words are cut after a whole
-list item or sentence, with " …" saying more followed, never mid-item.
+"""Issue 29 review, F21, and review 26 #3, #10: the summary's "Claude:" words
+are whole: a sentence, a list item, never cut mid-item or mid-sentence ("…"
+after three words of each of five items told nothing).
 
 Generated last answers list generated items (or run generated sentences);
 the oracle is those items: what the summary quotes is the first k of them,
-whole, joined as the answer listed them.
+whole, joined as the answer listed them, with how many more there are.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import examples, json_objects, main_files
 from test_headlines import Transcript
 from vibe_vault.entries import decode_line
-from vibe_vault.figures import MIN_ITEM_SHARE, SUMMARY_WORDS, RenderOptions, figures
+from vibe_vault.figures import SUMMARY_WORDS, RenderOptions, figures
 from vibe_vault.fold import fold
 from vibe_vault.fold.context import ANSWER_CHARS
 from vibe_vault.state import Fold, SessionState
@@ -46,44 +47,28 @@ def say_last(t: Transcript, answer: str) -> None:
         t.bash("ls", "a.py\n")
 
 
-# A word opening an item's detail after the words that say what it did
-# ("Fixed the logging| from …", "Added a hook| (constant, …)").
+# A word opening an item's detail after the words that say what it did.
 DETAIL = ["to", "from", "for", "with", "("]
 MORE = re.compile(r"; and (\d+) more\.$")
 
 
-def head_of(part: str) -> str:
-    """This test's reading of an item's words before its detail (two or more)."""
-    words = part.split(" ")
-    for k in range(2, len(words)):
-        if words[k] in DETAIL[:-1] or words[k].startswith("("):
-            return " ".join(words[:k])
-    return part
-
-
-def most_kept(part: str) -> int:
-    """The most characters a quote keeps of an item when its list has no room
-    for more: the words before its detail and a "…", when they are 48
-    characters or fewer (about 8 words), else 40."""
-    head = head_of(part)
-    return len(head) + 1 if head != part and len(head) <= 48 else min(len(part), 40)
-
-
-def is_piece(piece: str, part: str) -> bool:
-    """The item whole, or its first words cut at a word, "…", keeping at least
-    the words before its detail when they are few."""
-    if piece == part:
-        return True
-    body = piece.removesuffix("…")
-    head = head_of(part)
-    return (piece.endswith("…") and part.startswith(body) and part[len(body)] == " "
-            and (head == part or len(head) > 48 or len(body) >= len(head)))
+def first_whole(said: str, parts: list[str], limit: int = SUMMARY_WORDS) -> None:
+    """The oracle of a list too long to quote whole: its first items whole, in
+    order, as many as fit in `limit` with how many more there are."""
+    more = MORE.search(said)
+    assert more is not None, (said, parts)
+    pieces = said[:more.start()].split("; ")
+    k = len(pieces)
+    assert pieces == parts[:k] and k + int(more.group(1)) == len(parts), (said, parts)
+    if k + 1 < len(parts):  # (one more would not have fitted)
+        longer = "; ".join(parts[:k + 1]) + f"; and {len(parts) - k - 1} more."
+        assert len(longer) > limit, (said, parts)
 
 
 @settings(max_examples=examples(40, 150), deadline=None)
 @given(items=st.lists(st.tuples(item, st.one_of(st.none(), st.tuples(
     st.sampled_from(DETAIL), item))), min_size=2, max_size=12), listed=st.booleans())
-def test_claudes_words_are_cut_after_a_whole_item_or_sentence(
+def test_claudes_words_are_whole_items_or_sentences(
         items: list[tuple[str, tuple[str, str] | None]], listed: bool) -> None:
     t = Transcript()
     t.prompt("tidy the module")
@@ -95,51 +80,23 @@ def test_claudes_words_are_cut_after_a_whole_item_or_sentence(
               else " ".join(f"{p}." for p in parts))
     say_last(t, answer)
     said = claude_words(figures(t.state(), RenderOptions()).summary)
+    assert "…" not in said and len(said) <= SUMMARY_WORDS, said
     if not listed:
         assert said in [f"{p}." for p in parts], said  # a sentence, whole
         return
     if len(answer) > ANSWER_CHARS:
         # The note keeps the answer's first ANSWER_CHARS characters: how many
-        # items it had past them is not known, and no count is said.
-        assert not MORE.search(said), (said, parts)
-        kept = [p for p in said.removesuffix(".").split("; ") if p != "and more"]
-        for piece, part in zip(kept, parts, strict=False):
-            assert is_piece(piece, part) or piece.endswith(" …") or piece == part[:len(piece)], (
-                piece, part)
+        # items it had past them is not known, and no count is said; the
+        # items quoted are whole ones (not the one the cut fell in).
+        assert said.endswith("; and more."), (said, parts)
+        pieces = said.removesuffix("; and more.").split("; ")
+        assert pieces == parts[:len(pieces)] and len(pieces) < len(parts), (said, parts)
         return
     joined = "; ".join(parts)
-    if len(joined) <= SUMMARY_WORDS:
+    if len(joined) < SUMMARY_WORDS:
         assert said == joined + ".", (said, joined)
         return
-    assert len(said) <= SUMMARY_WORDS + 1, said
-    room = SUMMARY_WORDS - 2 * (len(parts) - 1) - 1
-    most = [most_kept(p) for p in parts]
-    more = MORE.search(said)
-    if said.endswith(" …"):
-        # Cut after whole items, as prose is: only when not even two items
-        # can be told by their first words with how many more there are.
-        assert most[0] + 2 + most[1] + len(f"; and {len(parts) - 2} more") > SUMMARY_WORDS - 1, (
-            said, parts)
-        kept = said.removesuffix(" …")
-        assert len(kept) <= SUMMARY_WORDS
-        if len(parts[0]) < SUMMARY_WORDS - 2:
-            k = next((k for k in range(1, len(parts)) if "; ".join(parts[:k]) == kept), 0)
-            assert k >= 1, (kept, parts)
-        return
-    if more is not None:
-        # The first items, each by at least the words that say what it did,
-        # and how many more: only when every item's could not be kept (062a8bdd).
-        pieces = said[:more.start()].split("; ")
-        assert len(pieces) >= 2 and len(pieces) + int(more.group(1)) == len(parts), (said, parts)
-        assert sum(most) > room, (said, parts)
-        for piece, part in zip(pieces, parts, strict=False):
-            assert is_piece(piece, part), (piece, part)
-        return
-    # Every item, in order: each whole or its first words cut at a word, "…".
-    pieces = said.removesuffix(".").split("; ")
-    assert len(pieces) == len(parts), (pieces, parts)
-    for piece, part in zip(pieces, parts, strict=True):
-        assert is_piece(piece, part), (piece, part)
+    first_whole(said, parts)
 
 
 LABEL = st.tuples(item.map(lambda w: " ".join(w.split()[:3]).capitalize()),
@@ -152,10 +109,11 @@ LABEL = st.tuples(item.map(lambda w: " ".join(w.split()[:3]).capitalize()),
        numbered=st.booleans())
 def test_a_list_too_long_keeps_each_items_name(
         items: list[tuple[tuple[str, str, str] | None, str]], numbered: bool) -> None:
-    """Review 20 N3 (a7da6a22): a list whose items name themselves before
+    """Review 20 N3 (a7da6a22): a list whose items all name themselves before
     their description ("**Tar support** (`70f2781`) - Added support for …")
-    and do not fit whole is quoted with every item's name, in order, so that
-    the last items (there the session's real work) are not cut off."""
+    and do not fit whole is quoted by every item's name, in order, so that
+    the last items (there the session's real work) are not cut off; a list
+    with an unnamed item by its first items whole."""
     parts = [f"{label[0]} (`{label[1]}`){label[2]}{desc} done" if label else f"{desc} done"
              for label, desc in items]
     names = [f"{label[0]} (`{label[1]}`)" if label else "" for label, _ in items]
@@ -165,28 +123,21 @@ def test_a_list_too_long_keeps_each_items_name(
         f"{k + 1}. {p}" if numbered else f"- {p}" for k, p in enumerate(parts))
     say_last(t, answer)
     said = claude_words(figures(t.state(), RenderOptions()).summary)
-    if len("; ".join(parts)) <= SUMMARY_WORDS:
+    assert "…" not in said, said
+    if len(answer) > ANSWER_CHARS:
+        assert said.endswith("; and more."), said  # (checked above)
+        return
+    if len("; ".join(parts)) < SUMMARY_WORDS:
         assert said == "; ".join(parts) + ".", said
         return
-    room = SUMMARY_WORDS - 2 * (len(parts) - 1) - 1
-    fair = sum(len(n) if n else min(len(p), MIN_ITEM_SHARE) for n, p in zip(
-        names, parts, strict=True))
-    if fair > room:
-        return  # (too many to name each: checked above)
-    pieces = said.removesuffix(".").split("; ")
-    if len(answer) > ANSWER_CHARS:
-        # (the note keeps the answer's first ANSWER_CHARS characters: the items
-        # it holds, then that more followed)
-        assert pieces[-1] == "and more", (said, parts)
-        pieces, parts, names = pieces[:-1], parts[:len(pieces) - 1], names[:len(pieces) - 1]
-    assert len(pieces) == len(parts), (said, parts)
-    for piece, part, name in zip(pieces, parts, names, strict=True):
-        assert piece == (name or piece) and part.startswith(piece.removesuffix("…")), (
-            piece, part)
+    if all(names) and len("; ".join(names)) < SUMMARY_WORDS:
+        assert said == "; ".join(names) + ".", (said, names)
+        return
+    first_whole(said, parts)
 
 
 @settings(max_examples=examples(30, 100), deadline=None)
-@given(said=item, later=item, calls=st.integers(1, 3))
+@given(said=item, later=item.filter(lambda w: "pr" not in w.split()), calls=st.integers(1, 3))
 def test_a_last_request_with_no_answer_still_says_what_claude_said_before(
         said: str, later: str, calls: int) -> None:
     """79e9becd: the last request got no answer (the transcript ends on a
@@ -262,12 +213,12 @@ def _lists_of(answer: str) -> list[list[str]]:
 
 
 @pytest.mark.corpus
-def test_corpus_lists_quoted_keep_every_item_that_has_room() -> None:
+def test_corpus_lists_quoted_are_whole_items() -> None:
     """Every corpus session whose summary quotes a list of Claude's: the quote
-    holds, in order, a piece of each of the list's items from the one it
-    starts at (each piece the item's first words), unless the items are too
-    many for each to get MIN_ITEM_SHARE characters; a7da6a22's four items
-    (a docs commit, an empty one, tar support, error reporting) are all there."""
+    is the list's items from the one it starts at, each whole (or, all named,
+    each by its name), in order, with how many more there are; a7da6a22's
+    four items (a docs commit, an empty one, tar support, error reporting)
+    are all there."""
     quoted = 0
     for path in main_files():
         objs = json_objects(path)
@@ -276,36 +227,37 @@ def test_corpus_lists_quoted_keep_every_item_that_has_room() -> None:
         state = SessionState(session_id="x", project="p", fold=fold(
             Fold(), (decode_line(json.dumps(o).encode()) for o in objs)))
         summary = figures(state, RenderOptions()).summary
-        if " Claude: " not in summary:
+        if not re.search(r" Claude(?:, earlier)?: ", summary):
             continue
-        said = claude_words(summary)
-        pieces = said.removesuffix(" …").removesuffix(".").split("; ")
-        if len(pieces) < 2:
+        said = re.split(r" Claude(?:, earlier|, before it)?: ", summary, maxsplit=1)[1]
+        said = said.split(" It ended ", 1)[0]
+        assert "…" not in said, (path, said)
+        more = MORE.search(said)
+        cut = said.endswith("; and more.")  # (the note's copy of the answer was cut)
+        pieces = (said[:more.start()] if more else said.removesuffix(".")
+                  .removesuffix("; and more")).split("; ")
+        if len(pieces) < 2 and not (more or cut):
             continue
-        start = pieces[0].removesuffix("…").replace("`", "")[:30]
+        start = pieces[0].replace("`", "")[:30]
         answers = [b.get("text", "") for o in objs if o.get("type") == "assistant"
                    and not o.get("isSidechain") for b in o["message"].get("content", [])
                    if isinstance(b, dict) and b.get("type") == "text"]
         items = next((its[k:] for text in reversed(answers) for its in _lists_of(text)
                       for k, x in enumerate(its) if x.replace("`", "").startswith(start)), [])
         if len(items) < 2:
-            continue  # (a sentence with "; " in it, not a list)
+            continue  # (a sentence with "; " in it, or a list announced by a sentence)
         quoted += 1
-        room = SUMMARY_WORDS - 2 * (len(items) - 1) - 1
-        if said.endswith(" …"):
-            assert sum(min(len(x), MIN_ITEM_SHARE) for x in items) > room - len(items), (
-                path, said)
-            continue
-        more = MORE.search(said)
         if more is not None:
-            # (the first items and how many more: 062a8bdd's seven)
-            pieces = said[:more.start()].split("; ")
-            assert len(pieces) >= 2 and len(pieces) + int(more.group(1)) == len(items), (
-                path, said, items)
-            items = items[:len(pieces)]
-        assert len(pieces) == len(items), (path, pieces, items)
-        for piece, whole in zip(pieces, items, strict=True):
-            assert whole.startswith(piece.removesuffix("…").rstrip(".;: ")), (path, piece, whole)
+            assert len(pieces) + int(more.group(1)) == len(items), (path, said, items)
+        elif cut:
+            assert len(pieces) < len(items), (path, said, items)
+        else:
+            assert len(pieces) == len(items), (path, pieces, items)
+        for piece, whole in zip(pieces, items, strict=False):
+            # (whole: the item's first sentence, or the name it opens on)
+            assert whole.startswith(piece) and (
+                len(piece) == len(whole.split(". ")[0].rstrip(".")) or whole[len(piece)] in " :"
+                or whole[len(piece):].startswith((" -", " —", " –"))), (path, piece, whole)
         if path.name.startswith("a7da6a22"):
             assert "Tar support (`70f2781`)" in said and "`e4e6a03`" in said, said
     assert quoted >= 3, quoted

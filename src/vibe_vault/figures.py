@@ -617,7 +617,7 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")
     if work.commits:
-        facts.append(plural(len(work.commits), "commit"))
+        facts.append(plural(len(work.commits), "commit") + _unpushed(work))
     if f.prs:
         # Named (up to two): what the session's work became, not only a count.
         named = [f"PR {p.repo}#{p.number}" if p.repo and p.number else
@@ -650,9 +650,39 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
     question = ending(state).question
     if question:
         # How it ended: on a question to the user nobody answered in the session.
-        asked = tx.one_line(question, 160)
-        words = f"{words} It ended with Claude asking: “{asked}”".strip()
+        asked = _whole_question(question)
+        words = f"{words} It ended with Claude asking: “{asked}”".strip() if asked else \
+            f"{words} It ended on a question from Claude.".strip()
     return f"{text} {words}" if words else text
+
+
+def _unpushed(work: Work) -> str:
+    """How many of the session's commits no push of it could have sent: made
+    in a repository it never pushed from (review 26 #10: 063071b3's three
+    commits on a branch, never pushed, read as done). " (not pushed)" for
+    all of them, " (2 not pushed)" for some; "" when every one's repository
+    was pushed (or went in by its pull request)."""
+    own = work.pushes - sum(work.pushed_elsewhere.values())
+    left = sum(1 for _, c in work.commits if not c.landed and not (
+        work.pushed_elsewhere.get(str(c.folder), 0) if c.folder else own))
+    if not left:
+        return ""
+    return " (not pushed)" if left == len(work.commits) else f" ({n(left)} not pushed)"
+
+
+QUESTION_CHARS = 160
+
+
+def _whole_question(question: str) -> str:
+    """The question Claude ended on as a headline quotes it: whole, else its
+    last sentence (the one asking), whole; "" when neither fits QUESTION_CHARS
+    (never cut mid-thought: review 26 #3, 839b35f7's "should I: 1. Delete the…")."""
+    words = tx.one_line(question, 1 << 30)
+    if len(words) <= QUESTION_CHARS:
+        return words
+    last = [x for x in tx.rx(r"(?<=[.!?:])\s+").split(words) if x][-1:]
+    return last[0] if last and last[0].endswith("?") and len(last[0]) <= QUESTION_CHARS \
+        and len(last[0].split()) >= 3 else ""
 
 
 def _branches_made(work: Work) -> list[str]:
@@ -868,30 +898,23 @@ def _in_words(state: SessionState, work: Work) -> str:
 
     final = Headline(answer)
     words = final.quote(allowed)
+    # One of Claude's answers is quoted, whole (review 26 #3, #10: an earlier
+    # and a last answer, each cut to a few words, told nothing).
     if main and main != end.answer and Headline(main).names_a_change(allowed) and not (
             _only_words(f.turns, end.answer) and final.names_a_change(allowed)):
         # The last answer tells a later, smaller step ("Added `retry: 1`",
         # "Committed `6706f449`."): the reply that reported the session's main
-        # change comes first, labelled as said earlier, then the last words
-        # as room allows (review 24: 488c5296's timeout 20m → 45m, acdd84ab).
-        told = len(words) if len(words) <= SHORT_LAST else MIN_LAST_WORDS
-        earlier = Headline(main, SUMMARY_WORDS - told - len(" Claude, last: ")).quote(allowed)
-        room = SUMMARY_WORDS - len(earlier) - len(" Claude, last: ")
-        last = (Headline(answer, room).quote(allowed)
-                if room >= min(MIN_LAST_WORDS, len(words)) else "")
-        last = f" Claude, last: {last}" if last else ""
-        return f"{said} Claude, earlier: {earlier}{last}".strip()
+        # change is quoted, labelled as said earlier (review 24: 488c5296's
+        # timeout 20m → 45m, acdd84ab).
+        return f"{said} Claude, earlier: {Headline(main).quote(allowed)}".strip()
     if label == "Claude:" and final.says_only_how_it_went(allowed):
         # The last answer tells only a status or housekeeping ("Right pane
         # closed, branch cleaned up…", "The task is complete."): what Claude
-        # last said it changed comes first, labelled as said earlier, then
-        # the last words where room allows (review 22 #5: 2beb2d34, c64cc478).
-        room = SUMMARY_WORDS - len(words) - len(" Claude, last: ") if words else SUMMARY_WORDS
-        earlier = _earlier_change(f.turns, answer, allowed, room if room >= 120 else
-                                  SUMMARY_WORDS)
+        # last said it changed is quoted, labelled as said earlier (review 22
+        # #5: 2beb2d34, c64cc478).
+        earlier = _earlier_change(f.turns, answer, allowed, SUMMARY_WORDS)
         if earlier:
-            last = f" Claude, last: {words}" if words and room >= 120 else ""
-            return f"{said} Claude, earlier: {earlier}{last}".strip()
+            return f"{said} Claude, earlier: {earlier}".strip()
     return f"{said} {label} {words}".strip() if words else said
 
 
@@ -917,10 +940,6 @@ def _left_undone(request: str, state: SessionState, work: Work) -> str:
 
 
 EARLIER_ANSWERS = 20  # how many answers back a headline looks for the change made
-# Characters of the last words after the main change: those this short are
-# quoted whole; longer ones get what the main change leaves, if this much.
-SHORT_LAST = 90
-MIN_LAST_WORDS = 60
 
 
 def turn_weights(state: SessionState, work: Work) -> list[float]:
@@ -1017,18 +1036,29 @@ def _earlier_change(turns: list[Turn], final: str, allowed: Callable[[str], bool
             break
     for text in said[:EARLIER_ANSWERS]:
         earlier = Headline(text, limit)
-        if earlier.best_kind(allowed) == "change":
+        if earlier.quoted_kind(allowed) == "change":
             return earlier.quote(allowed)
     return ""
 
 
 def _quoted(unit: str, limit: int) -> str:
-    """A unit's words as the headline quotes them: whole when they fit, else
-    cut at a boundary (a list item by item); ending on a full stop or "…"."""
-    words = (_list_quoted(list(unit.items), limit, unit.open) if isinstance(unit, Listed)
-             else "") or \
-        _at_boundary(tx.one_line(unit, 1 << 30), limit)
-    return words if words.endswith(("…", ".", "!", "?")) else words + "."
+    """A unit's words as the headline quotes them: whole, ending on a full
+    stop; "" when they do not fit in `limit`, or were cut before they came
+    (review 26 #3, #10: "…" after three words of each of five items told
+    nothing). A list too long to quote whole is quoted by its items' names
+    or its first items whole (`_list_quoted`)."""
+    if isinstance(unit, Listed):
+        return _list_quoted(list(unit.items), limit, unit.open)
+    if isinstance(unit, Said) and unit.below:
+        # The sentence that announces its list, and the list's items whole, as
+        # many as fit ("Created the repository with: All the files (…); and 2 more.")
+        lead = tx.one_line(unit.lead, 1 << 30)
+        items = _list_quoted(list(unit.below), limit - len(lead) - 1)
+        return f"{lead} {items}" if items and not lead.endswith("…") else ""
+    words = tx.one_line(unit, 1 << 30)
+    if len(words) + 1 > limit or words.endswith("…") or " … " in words:
+        return ""
+    return words if words.endswith((".", "!", "?")) else words + "."
 
 
 class Said(str):
@@ -1040,11 +1070,14 @@ class Said(str):
     # A sentence quoted with the list it announces: the sentence alone, which
     # says what kind of words these are (its items may tell of anything).
     lead: str = ""
+    below: tuple[str, ...] = ()  # the items of that list
 
-    def __new__(cls, words: str, announced: int = 0, lead: str = "") -> Self:
+    def __new__(cls, words: str, announced: int = 0, lead: str = "",
+                below: tuple[str, ...] = ()) -> Self:
         said = super().__new__(cls, words)
         said.announced = announced
         said.lead = lead
+        said.below = below
         return said
 
 
@@ -1066,7 +1099,6 @@ class Listed(Said):
 # Where a list item's words name it: before " - ", " – ", " — " or ": " ("**Tar
 # support** (`70f2781`) - Added support for …").
 _ITEM_LEAD = tx.lazy(r"\s[-\u2013\u2014]\s|:\s")
-MIN_ITEM_SHARE = 40  # characters: with less, items cut read as fragments
 
 
 def _item_lead(item: str) -> str:
@@ -1084,92 +1116,36 @@ def _item_lead(item: str) -> str:
     return ""
 
 
-# Where an item's detail begins after the words that say what it did ("Added
-# `EndedAt` field| to both …", "Fixed Gemini logging| from …", "hook| (constant, …)").
-_ITEM_DETAIL = tx.lazy(r"\s(?=(?:to|from|for|with|and|in|on|of|by|via|so|that|which|when"
-                       r"|because|instead|using|into|across|after|before)\s|\()")
-
-
-MAX_ITEM_HEAD = 48  # characters: the words that say what an item did, about 8
-
-
-def _item_head(item: str) -> str:
-    """An item's words before its detail, at least two of them; the item when
-    it has no detail to leave out."""
-    for m in _ITEM_DETAIL.finditer(item):
-        if len(item[:m.start()].split()) >= 2 and item.count("`", 0, m.start()) % 2 == 0:
-            return item[:m.start()]
-    return item
-
-
-def _least(item: str) -> str:
-    """The least of an item a quote of its list keeps: the words that say
-    what it did before its detail ("Fixed Gemini logging…"), when they are
-    few; else its first MIN_ITEM_SHARE characters, cut at a word."""
-    head = _item_head(item)
-    if head != item and len(head) <= MAX_ITEM_HEAD:
-        return head.rstrip(" ,;:") + "…"
-    return item if len(item) <= MIN_ITEM_SHARE else _cut_item(item, MIN_ITEM_SHARE)
-
-
-def _cut_item(item: str, share: int) -> str:
-    """An item cut at a word to `share` characters, marked "…", never inside a code span."""
-    cut = tx.fitted(item, share)
-    if cut.count("`") % 2:
-        cut = tx.fitted(cut[:cut.rfind("`")].rstrip(" ,;:(") + " …", len(cut) - 1)
-    return cut
-
-
 def _list_quoted(items: list[str], limit: int, open_: bool = False) -> str:
-    """A list too long to quote whole, every item kept, in order (review 20
-    N3: a7da6a22's four items lost the session's real work, items 3-4, after
-    a docs commit and an empty one): an item that names itself before its
-    description ("Tar support (`70f2781`) - Added …") by its name, the others
-    cut at a word to an equal share of the room left, never shorter than the
-    words that say what they did ("Fixed Gemini logging…", not "from …").
-    When even those are too many for the room (062a8bdd's seven), the first
-    items by those words and how many more there are: "…; and 2 more". ""
-    when the list fits whole, or when not two items can be quoted so."""
-    items = [" ".join(x.split()) for x in items]
-    # (a list the answer was cut in, as the note keeps it: how many more
-    # items there were is not known, only that there were more)
+    """A list, every item whole: all of it when it fits; else, when every
+    item names itself before its description ("Tar support (`70f2781`) -
+    Added …"), the names, in order (review 20 N3: a7da6a22's real work was
+    its items 3-4); else its first items whole, as many as fit, and how
+    many more there are ("…; and 5 more"; "; and more" when the answer was
+    cut in the list). "" when not even the first item fits whole."""
+    items = [" ".join(x.split()).rstrip(".;: ") for x in items]
     tail = "; and more" if open_ else ""
-    if len("; ".join(items)) + len(tail) <= limit or len(items) < 2:
-        return "; ".join(items) + tail if open_ and len(items) > 1 else ""
-    heads = [_item_lead(x) or _least(x) for x in items]
-    room = limit - len(tail) - 2 * (len(items) - 1) - 1  # (the "." that ends the quote)
-    if sum(len(h) for h in heads) > room:
-        return _first_items(heads, limit, open_)
-    forms = [_item_lead(x) or x for x in items]
-    rest = sorted((k for k, x in enumerate(items) if not _item_lead(x)),
-                  key=lambda k: (len(forms[k]), k))
-    left = room - sum(len(forms[k]) for k in range(len(items)) if k not in rest)
-    for n, k in enumerate(rest):
-        share = left // (len(rest) - n)
-        if len(forms[k]) > share:
-            cut = _cut_item(forms[k], share)
-            forms[k] = cut if len(cut) >= len(heads[k]) else heads[k]
-        left -= len(forms[k])
-    quoted = "; ".join(f.rstrip(".;: ") if not f.endswith("…") else f for f in forms) + tail
-    return quoted if len(quoted) <= limit and left >= 0 else _first_items(heads, limit, open_)
-
-
-def _first_items(heads: list[str], limit: int, open_: bool = False) -> str:
-    """The first items of a list by the words that say what they did, as many
-    as fit with how many more there are ("…; and 5 more", "…; and more" when
-    the answer was cut in the list); "" for fewer than two."""
-    kept: list[str] = []
-    for k, head in enumerate(heads):
-        more = len(heads) - k - 1
-        tail = "; and more" if open_ else f"; and {more} more" if more else ""
-        shown = "; ".join([*kept, head.rstrip(".;: ") if not head.endswith("…") else head])
-        if len(shown + tail) > limit - 1:
-            break
-        kept.append(shown.rsplit("; ", 1)[-1] if kept else shown)
-    if len(kept) < 2:
+    names = [_item_lead(x) for x in items]
+    items = list(itertools.takewhile(lambda x: x and not x.endswith("…"), items))
+    if not items:
         return ""
-    more = len(heads) - len(kept)
-    return "; ".join(kept) + ("; and more" if open_ else f"; and {more} more" if more else "")
+    whole = "; ".join(items) + tail
+    if len(whole) + 1 <= limit and (len(items) == len(names) or open_):
+        return whole + "."
+    if len(names) > 1 and all(names) and len("; ".join(names) + tail) + 1 <= limit:
+        return "; ".join(names) + tail + "."
+    kept: list[str] = []
+    for k, item in enumerate(items):
+        more = "; and more" if open_ else f"; and {len(names) - k - 1} more" \
+            if k + 1 < len(names) else ""
+        if len("; ".join([*kept, item]) + more) + 1 > limit:
+            break
+        kept.append(item)
+    if not kept:
+        return ""
+    more = "; and more" if open_ else f"; and {len(names) - len(kept)} more" \
+        if len(kept) < len(names) else ""
+    return "; ".join(kept) + more + "."
 
 
 # Where Claude's words may be cut: after a list item ("; " joins them in a
@@ -1347,15 +1323,11 @@ class Headline:
         order = ("change", "status", "other", "housekeeping")
         return sorted(self.units, key=lambda u: order.index(self.kind(u)))
 
-    def best_kind(self, allowed: Callable[[str], bool] = lambda unit: True) -> str:
-        """The kind of the unit quoted first; "" when there is none."""
-        return next((self.kind(u) for u in self.ranked() if allowed(u)), "")
-
     def names_a_change(self, allowed: Callable[[str], bool]) -> bool:
         """Whether the unit quoted first says in so many words that something
         was changed or made ("Increased the timeout…", "`60e969f` — update
         CLAUDE.md…"), not only that something works now."""
-        best = next((u for u in self.ranked() if allowed(u)), None)
+        best = next((u for u in self.ranked() if allowed(u) and _quoted(u, self.limit)), None)
         if best is None or self.kind(best) != "change":
             return False
         said = best.items if isinstance(best, Listed) else \
@@ -1366,28 +1338,35 @@ class Headline:
         """Whether every unit that may be quoted is a status or housekeeping
         (or there is none): the answer says how the work went, not what it was."""
         return all(self.kind(u) in ("status", "housekeeping") for u in self.units
-                   if allowed(u))
+                   if allowed(u) and _quoted(u, self.limit))
 
     def quote(self, allowed: Callable[[str], bool] = lambda unit: True) -> str:
-        """The words quoted ("" when no unit is `allowed`): the best unit, and
-        after a change the first status the answer says, when both fit."""
+        """The words quoted ("" when no unit is `allowed` and fits whole):
+        the best unit that fits whole, and after a change the first status
+        the answer says, when both fit."""
         units = [u for u in self.ranked() if allowed(u)]
-        if not units:
+        at = next((k for k, u in enumerate(units) if _quoted(u, self.limit)), None)
+        if at is None:
             return ""
-        words = _quoted(units[0], self.limit)
-        whole = _quoted(units[0], 1 << 30)
-        if self.kind(units[0]) == "change" and words == whole and not words.endswith("…"):
+        best = units[at]
+        words = _quoted(best, self.limit)
+        if self.kind(best) == "change" and not isinstance(best, Listed):
             # (one Claude wrote after the change: its words are never reordered,
             # review 24 N8)
-            after = self.units[self.units.index(units[0]) + 1:]
+            after = self.units[self.units.index(best) + 1:]
             status = next((u for u in units if self.kind(u) == "status"
                            and not isinstance(u, Listed) and u not in words
                            and any(u is x for x in after)), None)
             if status is not None:
                 told = _quoted(status, self.limit)
-                if len(words) + 1 + len(told) <= self.limit and not told.endswith("…"):
+                if told and len(words) + 1 + len(told) <= self.limit:
                     words = f"{words} {told}"
         return words
+
+    def quoted_kind(self, allowed: Callable[[str], bool] = lambda unit: True) -> str:
+        """The kind of the unit `quote` quotes; "" when it quotes none."""
+        return next((self.kind(u) for u in self.ranked()
+                     if allowed(u) and _quoted(u, self.limit)), "")
 
 
 def headline_sentences(answer: str) -> list[str]:
@@ -1495,7 +1474,7 @@ def _units(answer: str) -> list[str]:
                         # quoted with its list's items, never cut at its colon
                         # nor left out for the list alone (review 24 N1).
                         units.append(Said(f"{sentence} " + "; ".join(below), under,
-                                          sentence))
+                                          sentence, tuple(below)))
                     announced = under = _announces(sentence)
                     continue
                 sentence = sentence.strip()

@@ -34,7 +34,9 @@ _PR_MERGE = r"(?:^|[\s;&|(])gh\s+pr\s+merge\b"
 # What `gh pr merge` prints: "✓ Merged pull request #12 (…)", "✓ Squashed and
 # merged pull request owner/repo#12 (…)".
 _MERGED_PR = r"(?i)\bmerged pull request (?:([\w.\-]+/[\w.\-]+))?#(\d+)"
-_PUSH_CMD = r"(?:^|[\s;&|(])git push\b"
+# `git push` in any form: `git -C ../lib push` (review 26: a sibling's push was
+# missed, and its commits read "not pushed").
+_PUSH_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+push\b"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
 _AMEND = r"\scommit\b[^;&|\n]*\s--amend\b"
@@ -95,7 +97,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     if "git" not in command:
         return
     git_counts.note_command(call, command)
-    pushed = rx(_PUSH_CMD).search(command) if "git push" in command else None  # `in`: 20x cheaper
+    pushed = rx(_PUSH_CMD).search(command) if "push" in command else None  # `in`: 20x cheaper
     call.git = "git push" if pushed else "git"
     if "cd" in command or "-C" in command:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
