@@ -108,8 +108,8 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("as_typed", "choices", "fts", "groups", "parts", "phrase", "roots", "slots",
-                 "stemmed", "terms", "together", "unwanted", "wanted")
+    __slots__ = ("as_typed", "choices", "fts", "groups", "ignored", "parts", "phrase", "roots",
+                 "slots", "stemmed", "terms", "together", "unwanted", "wanted")
 
     def __init__(self, wanted: list[str], terms: list[tuple[str, bool]], phrase: str = "",
                  unwanted: tuple[str, ...] = (), groups: list[int] | None = None,
@@ -146,6 +146,8 @@ class Query:
         # Each wanted part as an FTS5 expression of its own (no two alike):
         # what the closest matches are counted by.
         self.parts: tuple[str, ...] = ()
+        # The stop words typed plainly, not asked of the sessions (parse)
+        self.ignored: tuple[str, ...] = ()
         self._build()
 
     def _build(self) -> None:
@@ -218,7 +220,9 @@ class Query:
             terms.extend((f, False) for f in forms)
             groups.extend([part] * len(forms))
             roots.extend([word] * len(forms))
-        return Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots, slots, choices)
+        out = Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots, slots, choices)
+        out.ignored = self.ignored
+        return out
 
 
 # The most phrases `together` asks for (each a choice of one form of each
@@ -309,6 +313,7 @@ def parse(text: str) -> Query:
     choices: list[list[str]] = []  # each wanted part's phrases
     plain: list[str] = []  # the wanted words not quoted, in order
     count = 0
+    typed: list[tuple[bool, bool, bool, str, list[str]]] = []
     for m in _PART.finditer(text):
         if m.group(2) is not None:
             negated, body, prefix, quoted = m.group(1) == "-", m.group(2), False, True
@@ -322,6 +327,23 @@ def parse(text: str) -> Query:
         count += len(parts)
         if count > MAX_TERMS:
             raise BadQuery(f"the query is too long: at most {MAX_TERMS} words")
+        typed.append((negated, prefix, quoted, folded, parts))
+    # A stop word typed plainly is not asked of the sessions (it tells none
+    # apart: stopwords.py) when the query wants anything else; it still
+    # stands in the phrase of the words as typed (`together`), so a session
+    # saying them all in a row comes first.
+    from vibe_vault.stopwords import is_stop
+
+    stop = [not negated and not prefix and not quoted and len(parts) == 1 and is_stop(parts[0])
+            for negated, prefix, quoted, _, parts in typed]
+    if all(s for s, (negated, *_) in zip(stop, typed, strict=True) if not negated):
+        stop = [False] * len(typed)
+    ignored: list[str] = []
+    for (negated, prefix, quoted, folded, parts), left in zip(typed, stop, strict=True):
+        if left:
+            plain.extend(parts)
+            ignored.extend(parts)
+            continue
         # A lone character of a paired script is the start of a pair.
         lone = (len(parts) == 1 and len(parts[0]) == 1 and not parts[0].isascii()
                 and cjk().match(parts[0]) is not None)
@@ -356,9 +378,12 @@ def parse(text: str) -> Query:
         # (emoji, punctuation: the index holds words of letters and digits only)
         raise BadQuery("nothing to look for: words are letters and digits (emoji and "
                        "punctuation alone are not indexed)")
-    together = '"' + " ".join(plain) + '"' if len(wanted) > 1 and len(plain) > 1 else ""
-    return Query(wanted, terms, together, tuple(unwanted), groups, stemmed,
-                 slots=[[word] for word in plain], choices=choices)
+    together = ('"' + " ".join(plain) + '"'
+                if len(wanted) + len(ignored) > 1 and len(plain) > 1 else "")
+    query = Query(wanted, terms, together, tuple(unwanted), groups, stemmed,
+                  slots=[[word] for word in plain], choices=choices)
+    query.ignored = tuple(dict.fromkeys(ignored))
+    return query
 
 
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]{2,}")

@@ -383,9 +383,14 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             words = obj["words"]
             partial = words["held"] < words["of"]
             if partial and (i == 0 or objects[i - 1]["words"]["held"] == words["of"]):
+                # (the stop words typed are not asked, so not counted: said,
+                # lest "holds 3 of the 4 words" read wrong for a query of 8)
+                ignored = query.ignored if query else ()
                 print(("\n" if i else "") + ("no session has every word" if i == 0 else
                                               "sessions with some of the words")
-                      + ": the closest first (the rarer the words it holds, the closer)")
+                      + ": the closest first (the rarer the words it holds, the closer)"
+                      + (f"; common words not counted: {', '.join(ignored)}"
+                         if ignored else ""))
             if i:
                 print()
             lines = [f"{obj['matched']}: {obj['snippet']}"] if obj["snippet"] else []
