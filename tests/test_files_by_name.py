@@ -1,7 +1,9 @@
 """Review 15, finding 13: `vv files NAME` asked outside the repository the
 file is in: the one file of that name a session changed is answered; several
-are listed under a line saying how many there are, so the user can give the
-whole path (review 20: not under "no session changed", which read as false);
+are counted in a line, then each project's files of that name and the
+sessions that changed them (review 26 #21: a list of paths to copy answered
+nothing), and `--project` keeps one project's (review 20: not under "no
+session changed", which read as false);
 none is "no session changed". With --json, several is exit status 2 and the
 candidates on stderr, none is `[]` (review 21 F6).
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, in_process
@@ -25,6 +27,8 @@ NAMES = ["ci.yml", "renderer.py", "math_utils.py", "README.md"]
 
 
 @settings(max_examples=examples(4, 8), deadline=None)
+@example(plan=[("alpha", ["ci.yml"]), ("beta", ["ci.yml", "README.md"]), ("alpha", ["ci.yml"])],
+         asked="ci.yml")
 @given(plan=st.lists(st.tuples(st.sampled_from(["alpha", "beta", "gamma"]),
                                st.lists(st.sampled_from(NAMES), min_size=1, max_size=3,
                                         unique=True)), min_size=1, max_size=4),
@@ -57,11 +61,29 @@ def test_a_name_asked_outside_the_repository_finds_its_files(
         js = json.loads(env.vv("files", asked, "--json", cwd=outside).stdout)
         assert {o["path"] for o in js} == matching
     elif matching:
-        # One line saying how many files have that name, then each: never
-        # "no session changed" above the files sessions changed.
+        # One line saying how many files have that name, then, by project,
+        # its files of that name and the sessions that changed them (review
+        # 26 #21): never "no session changed" above them.
         assert "no session changed" not in out and f"{len(matching)} files named {asked}" in out
-        listed = {ln.strip().split("  (")[0] for ln in out.splitlines()[1:]}
-        assert listed == matching, out
+        groups: dict[str, tuple[set[str], set[str]]] = {}  # project: (its files, sessions)
+        for line in out.splitlines()[1:]:
+            if not line.startswith(" ") and line.endswith("/" + asked) and ": /" in line:
+                project, _, paths = line.partition(": ")
+                groups[project] = (set(paths.split(", ")), set())
+            elif line.startswith("  ") and line.count(" · ") == 2:
+                groups[project][1].add(line.split(" · ")[-1])
+        by_project = {project: ({p for p in matching if p.startswith(f"/work/{project}/")},
+                                {f"{n:08x}" for n, (of, names) in enumerate(plan)
+                                 if of == project and asked in names})
+                      for project, _ in plan if any(asked in names for of, names in plan
+                                                    if of == project)}
+        assert groups == by_project, out
+        # --project: that project's only
+        project = min(by_project)
+        r = env.vv("files", asked, "--project", project, cwd=outside)
+        shown = {line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
+                 if line.startswith("  ") and line.count(" · ") == 2}
+        assert shown == by_project[project][1], r.stdout.decode()
         # --json: no answer is no `[]` (review 21 F6: read as "never
         # changed"): exit status 2, nothing on stdout, one line on stderr
         # naming every candidate.

@@ -465,6 +465,7 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     suffix_project = project_name(root or here)
     limit = max(args.limit or 100, 1)
     elsewhere: list[tuple[str, str]] = []
+    grouped: list[tuple[str, list[str], list[Change]]] = []  # (project, paths, changes)
     try:
         changes = vaultdb.changes_of(conn, paths, suffix, project=args.project or "",
                                      since=since, limit=limit, suffix_project=suffix_project)
@@ -474,7 +475,7 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
             # they are a hint (in another repository, its end alone is not
             # that repository's file).
             elsewhere = vaultdb.paths_ending(conn, suffix, args.project or "")
-            if not root and len({path for path, _ in elsewhere}) == 1:
+            if (not root or args.project) and len({path for path, _ in elsewhere}) == 1:
                 changes = vaultdb.changes_of(conn, [elsewhere[0][0]],
                                              project=args.project or "", since=since,
                                              limit=limit)
@@ -484,6 +485,14 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
                     print(terminal_safe(f"vv: {given} is not a file here; the one file of "
                                         f"that name a session changed: {elsewhere[0][0]}"),
                           file=sys.stderr)
+            elif not args.json:
+                # Several files of that name: the sessions that changed each,
+                # by project (review 26 #21: a list of paths to copy answered
+                # nothing; `--project` picks one).
+                for project in dict.fromkeys(project for _, project in elsewhere):
+                    paths_there = [path for path, of in elsewhere if of == project]
+                    grouped.append((project, paths_there, vaultdb.changes_of(
+                        conn, paths_there, project=project, since=since, limit=limit)))
     finally:
         conn.close()
     objects = [change_object(cfg, c) for c in changes]
@@ -498,7 +507,8 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
             from vibe_vault.text import terminal_safe
 
             print(terminal_safe(f"vv: {len(named)} files named {given} were changed by "
-                                f"sessions; give the whole path: {', '.join(named)}"),
+                                f"sessions; give the whole path (or --project NAME): "
+                                f"{', '.join(named)}"),
                   file=sys.stderr)
             return 2
         print(json.dumps(objects, ensure_ascii=False, indent=2))
@@ -510,13 +520,22 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
             # (not "no session changed" above its list: review 20 read that as
             # contradicting the files below it)
             count = len({path for path, _ in elsewhere})
+            projects = len(grouped)
             print(terminal_safe(
-                f"no session changed {given} in this repository; files of that name "
-                "sessions changed elsewhere (give the whole path):" if root else
+                f"no session changed {given} in this repository; the sessions that changed "
+                "files of that name elsewhere, by project:" if root else
                 f"{count} file{'s' * (count != 1)} named {given} "
-                f"{'were' if count != 1 else 'was'} changed by sessions (give the whole path):"))
-            for path, project in elsewhere:
-                print(terminal_safe(f"  {path}  ({project})"))
+                f"{'were' if count != 1 else 'was'} changed by sessions"
+                + (f" in {projects} projects" if projects > 1 else "")
+                + "; the sessions that changed each, by project"
+                + (" (--project NAME for one project's):" if projects > 1 else ":")))
+            tty = sys.stdout.isatty()
+            for project, paths_there, changes_there in grouped:
+                print()
+                print(_bold(terminal_safe(f"{project}: {', '.join(paths_there)}"), tty))
+                for change in changes_there:
+                    print()
+                    print_change(change_object(cfg, change), tty)
         else:
             print(terminal_safe(f"no session changed {given}"))
         return 0  # finding nothing is an answer, not a failure
@@ -524,30 +543,35 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     for i, obj in enumerate(objects):
         if i:
             print()
-        # Figures marked as the note marks them: estimated (≈), not known (?).
-        mark = {"estimated": "≈", "unknown": "?"}.get(obj["lines"], "")
-        added, removed = ("", "") if mark == "?" else (obj["added"], obj["removed"])
-        # What happened to it, as the note's table says (a file deleted reads
-        # "deleted by a command", not only "+? −?": review 22 #9).
-        told = f" ({obj['change']})" if obj["change"] else \
-            f" (renamed to {obj['renamed_to']})" if obj["renamed_to"] else \
-            f" (renamed from {obj['renamed_from']})" if obj["renamed_from"] else ""
-        line = f"{obj['path']}{told} +{mark}{added} −{mark}{removed}"
-        if obj["commit"] or obj["commit_subject"]:
-            line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
-            if obj["in_commit"] == "partly":
-                # (not the session's figure as the commit's: review 22 #8)
-                stat = obj["commit_stat"]
-                line += (f" (part of these lines: git counted +{stat['added']} "
-                         f"−{stat['removed']} in {stat['files']} "
-                         f"file{'s' * (stat['files'] != 1)})")
-        if obj["earlier_commits"]:
-            line += f" · also in earlier commit{'s' * (len(obj['earlier_commits']) > 1)} " + \
-                ", ".join(sha[:10] for sha in obj["earlier_commits"])
-        print_hit(obj, [line], tty)
+        print_change(obj, tty)
     if getattr(args, "open", False):
         return open_note(cfg, objects[0]["note"])
     return 0
+
+
+def print_change(obj: dict[str, Any], tty: bool) -> None:
+    """A file's change by a session, as `vv files` shows it."""
+    # Figures marked as the note marks them: estimated (≈), not known (?).
+    mark = {"estimated": "≈", "unknown": "?"}.get(obj["lines"], "")
+    added, removed = ("", "") if mark == "?" else (obj["added"], obj["removed"])
+    # What happened to it, as the note's table says (a file deleted reads
+    # "deleted by a command", not only "+? −?": review 22 #9).
+    told = f" ({obj['change']})" if obj["change"] else \
+        f" (renamed to {obj['renamed_to']})" if obj["renamed_to"] else \
+        f" (renamed from {obj['renamed_from']})" if obj["renamed_from"] else ""
+    line = f"{obj['path']}{told} +{mark}{added} −{mark}{removed}"
+    if obj["commit"] or obj["commit_subject"]:
+        line += f" · commit {obj['commit'][:10]} {obj['commit_subject']}".replace("  ", " ")
+        if obj["in_commit"] == "partly":
+            # (not the session's figure as the commit's: review 22 #8)
+            stat = obj["commit_stat"]
+            line += (f" (part of these lines: git counted +{stat['added']} "
+                     f"−{stat['removed']} in {stat['files']} "
+                     f"file{'s' * (stat['files'] != 1)})")
+    if obj["earlier_commits"]:
+        line += f" · also in earlier commit{'s' * (len(obj['earlier_commits']) > 1)} " + \
+            ", ".join(sha[:10] for sha in obj["earlier_commits"])
+    print_hit(obj, [line], tty)
 
 
 def change_object(cfg: Config, change: Change) -> dict[str, Any]:
