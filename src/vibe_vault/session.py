@@ -531,7 +531,7 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             return Updated(session_id=request.session_id, forgotten=True)
         work = _Work(cfg, request, store, places)
         state, started_over = _state_to_fold_into(work)
-        learned_before = _learned_anywhere(state)
+        learned_before = _learned_lists(state)
         # (a huge text not gated by the deadline is withheld: see redact.HUGE_TEXT)
         before, work.redactor.deadline = work.redactor.deadline, request.deadline
         try:
@@ -541,17 +541,18 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         _settle_status(work, state, main_read=main_read, started_over=started_over,
                        complete=complete)
         _settle_running(work, state)
-        learned = _learned_anywhere(state)
-        if learned != learned_before or _unshared(state, learned):
-            # A secret learned in this read, by the main agent or a subagent:
-            # every fold of the session knows it from now on (a sibling's
-            # next read keeps it out as it folds), and it is out of what the
-            # state holds already, beside the facts too (the Stop hook's
-            # answer, hook and meta.json names), and out of what the fold
-            # said before, in the side file.
-            _share_learned(state, learned)
-            store.load_said(state, places.files.state)
-            scrub(state, SessionState, Learned(learned))
+        if not _learned_kept(state, learned_before):
+            learned = _learned_anywhere(state)
+            if learned != _learned_anywhere(state, learned_before) or _unshared(state, learned):
+                # A secret learned in this read, by the main agent or a subagent:
+                # every fold of the session knows it from now on (a sibling's
+                # next read keeps it out as it folds), and it is out of what the
+                # state holds already, beside the facts too (the Stop hook's
+                # answer, hook and meta.json names), and out of what the fold
+                # said before, in the side file.
+                _share_learned(state, learned)
+                store.load_said(state, places.files.state)
+                scrub(state, SessionState, Learned(learned))
         if request.links is not None:
             from vibe_vault.links import set_links
 
@@ -575,9 +576,35 @@ def _folds(state: SessionState) -> list[Fold]:
     return [state.fold, *(af.fold.work for af in state.agents.values())]
 
 
-def _learned_anywhere(state: SessionState) -> set[str]:
-    """The digests of the secrets any fold of the session has learned."""
+def _learned_anywhere(state: SessionState,
+                      lists: list[tuple[list[str], int]] | None = None) -> set[str]:
+    """The digests of the secrets any fold of the session has learned (as
+    `_learned_lists` found them, when given)."""
+    if lists is not None:
+        return {d for learned, k in lists for d in learned[:k]}
     return {d for f in _folds(state) for d in f.learned}
+
+
+def _learned_lists(state: SessionState) -> list[tuple[list[str], int]]:
+    """Each fold's learned digests as they are now: the list and its length
+    (a fold only appends to its list), so what the folds knew before a read
+    can be told after it without a set of every digest at every Stop."""
+    return [(f.learned, len(f.learned)) for f in _folds(state)]
+
+
+def _learned_kept(state: SessionState, before: list[tuple[list[str], int]]) -> bool:
+    """Whether the read taught no fold anything (the same folds, their lists
+    as long as before) and every fold knows the same secrets: then there is
+    nothing to share or scrub. Compared list to list (a Stop of a session
+    that learned a thousand secrets made two sets of them all, per fold)."""
+    folds = _folds(state)
+    if len(folds) != len(before):
+        return False
+    first = folds[0].learned
+    for f, (learned, k) in zip(folds, before, strict=True):
+        if f.learned is not learned or len(learned) != k or learned != first:
+            return False
+    return len(set(first)) == len(first)
 
 
 def _unshared(state: SessionState, learned: set[str]) -> bool:
