@@ -613,7 +613,12 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
         facts.append(("branch " if len(made) == 1 else "branches ")
                      + " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1
                                     else names) + " created")
-    if tests:
+    if tests and work.tests_failing_before > 0:
+        # The same tests before and after (review 26 #15: 12a546d1 read only
+        # "tests passed at the last run", its 8 failing tests unsaid).
+        facts.append(f"tests {work.tests_failing_before} failing → "
+                     f"{work.tests_passed} passed at the last run")
+    elif tests:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")
     if work.commits:

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 95
+STATE_VERSION = 96
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -368,6 +368,10 @@ class Command(Struct, array_like=True, omit_defaults=True):
     ts: str = ""
     tool_id: str = ""
     ms: int | None = None
+    # A test run's count of tests that failed (errors too) and passed, by
+    # its output (fold.verdicts.tally); -1 when it said none.
+    failed: int = -1
+    passed: int = -1
 
 
 # An error's key (below) by what failed: a command ("cmd:", fold.commands), a
@@ -797,6 +801,10 @@ class Fold(Struct, omit_defaults=True):
     # output as a system line: "Stop [uv run pytest] completed successfully:
     # … 138 passed"): the latest MAX_HOOK_TESTS, for the tests' last result.
     hook_tests: list[Command] = field(default_factory=list)
+    # Test runs the user ran with `!` (`!uv run pytest -m browser`): the
+    # latest MAX_HOOK_TESTS, for the tests' state before Claude's work
+    # (review 26 #15: 8 failing, then "20 passed").
+    user_tests: list[Command] = field(default_factory=list)
     # fold.git
     commits: list[Commit] = field(default_factory=list)
     # Commits a `git log` (or show, rev-parse) printed, sha and subject, the

@@ -63,6 +63,12 @@ class Work(Struct):
     pushed_elsewhere: dict[str, int]  # of them, to another repository's remote: by its folder
     tests: str  # "", passed, failed: the last test run's outcome
     by_label: dict[str, Fold]
+    # The same tests before: how many failed at the first run of the last
+    # run's command (the user's `!` run too), when it failed and the last
+    # passed, and how many passed at the last (review 26 #15: 12a546d1's
+    # "8 failing → 20 passed"); -1 when not so.
+    tests_failing_before: int = -1
+    tests_passed: int = -1
     # How many of `commits` each agent made, by id() of its Fold (a subagent's
     # line in the note counts its own commits that exist at the end).
     commits_by: dict[int, int] = field(default_factory=dict)
@@ -264,16 +270,27 @@ def work_of(state: SessionState) -> Work:
     _git_counted(files, committed, _git_lines(everyone, cwd), commits, cwd)
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
-    runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests)], key=lambda lc: lc[1].ts)
+    runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests),
+                   *((MAIN, c) for c in state.fold.user_tests)], key=lambda lc: lc[1].ts)
+    last: Command | None = None
     for _, c in runs:
         if c.kind == "test" and c.status in ("ok", "failed", "unknown"):
             # (a run whose result is unknown says nothing of the last run)
             tests = {"ok": "passed", "failed": "failed"}.get(c.status, "")
+            last = c
+    failing_before = passed = -1
+    if tests == "passed" and last is not None and last.passed > 0 and last.failed <= 0:
+        same = " ".join(str(last.command).split())
+        first = next((c for _, c in runs if c.kind == "test" and c is not last
+                      and " ".join(str(c.command).split()) == same), None)
+        if first is not None and first.failed > 0:
+            failing_before, passed = first.failed, last.passed
     changed = [path for path, fw in files.items() if not no_net_change(fw.change)]
     return Work(files=files, changed=changed, files_dropped=files_dropped, commands=commands,
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
-                pushed_elsewhere=elsewhere, tests=tests,
+                pushed_elsewhere=elsewhere, tests=tests, tests_failing_before=failing_before,
+                tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
                 committed=committed, agents=agents, doers=everyone)
 

@@ -388,6 +388,10 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     if 0 <= i < len(facts.commands) and facts.commands[i].tool_id == call.tool_id:
         row = facts.commands[i]
         row.status, row.code, row.ms = status, code, outcome.ms
+        if row.kind == "test":
+            counted = verdicts.tally(outcome.text or stdout)
+            if counted is not None:
+                row.failed, row.passed = counted
     git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
     if result is not None and result.gitOperation is not None and status == "ok":
         git.on_git_operation(ctx, result.gitOperation)

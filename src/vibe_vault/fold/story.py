@@ -349,7 +349,30 @@ def user_shell_output(ctx: Context, text: str) -> None:
     # line shown, as an error's lines are, not in the 16 kB read)
     stdout, stderr = (ctx.gated(tx.cut(o, GATED_OUTPUT_CHARS)) if o else ""
                       for o in (stdout, stderr))
-    t.detail = ctx.line(shell_outcome(stdout, stderr), OUTCOME_CHARS) or Redacted("no output")
+    outcome = shell_outcome(stdout, stderr)
+    if commands.kind_of(str(t.text)) == "test":
+        # How many tests failed and passed, also of a run that timed out
+        # before its count (review 26 #15: 12a546d1's 8 FAILED, 9 PASSED):
+        # told beside its outcome, and kept for the tests' state before.
+        counted = verdicts.tally(f"{stdout}\n{stderr}")
+        failed, passed = counted if counted is not None else (-1, -1)
+        if counted is not None and outcome.startswith("timed out"):
+            told = counts_words(failed, passed)
+            outcome = outcome.replace("timed out", f"timed out after {told}", 1)
+        status = "unknown" if outcome.startswith("timed out") else \
+            "failed" if outcome.startswith("failed") else \
+            "ok" if outcome.startswith("passed") else "unknown"
+        facts = ctx.facts
+        facts.user_tests.append(Command(command=t.text, kind="test", status=status, ts=t.ts,
+                                        failed=failed, passed=passed))
+        del facts.user_tests[:-MAX_HOOK_TESTS]
+    t.detail = ctx.line(outcome, OUTCOME_CHARS) or Redacted("no output")
+
+
+def counts_words(failed: int, passed: int) -> str:
+    """"8 failed and 9 passed", "20 passed": a test run's counts in words."""
+    said = [f"{k} {what}" for k, what in ((failed, "failed"), (passed, "passed")) if k > 0]
+    return " and ".join(said) or "0 tests"
 
 
 def shell_outcome(stdout: str, stderr: str) -> str:

@@ -351,3 +351,34 @@ def failed_as_tests(output: str) -> bool:
     """Whether a check's output is tests failing, not a build or a collection
     failing before any test ran."""
     return rx(_TEST_FAILED).search(output) is not None and rx(_NOT_RUN).search(output) is None
+
+
+# -- how many tests failed and passed --------------------------------------------------------
+# A runner's count line ("==== 1 failed, 19 passed, 208 deselected in 39.13s ====", cargo's
+# "test result: ok. 5 passed; 0 failed", jest's "Tests: 1 failed, 5 passed, 6 total"), and a
+# test's own line of a verbose run that never reached it ("x.py::test_y[a] FAILED [ 20%]":
+# the run timed out, review 26 #15).
+_COUNTED = r"\b(\d{1,7}) (passed|failed|errors?)\b"
+_ONE_TEST = ("PASSED", "FAILED", "ERROR")  # after a test's id: "x.py::test_y PASSED [ 5%]"
+TALLY_LINES = 400  # of the output's end: where a count line stands
+TALLY_LINE_CHARS = 1000  # (a longer line is no count line nor a test's)
+
+
+def tally(output: str) -> tuple[int, int] | None:
+    """How many tests failed (errors included) and passed, by the last count
+    line a runner printed; else by its verbose run's lines, one a test (a
+    run cut off before its count: "timed out" after 8 FAILED and 9 PASSED);
+    None when the output says neither."""
+    lines = [ln for ln in _scanned(output).splitlines() if len(ln) <= TALLY_LINE_CHARS]
+    for line in reversed(lines[-TALLY_LINES:]):
+        found = rx(_COUNTED).findall(line) if ("passed" in line or "failed" in line) else []
+        if found:
+            failed = sum(int(k) for k, what in found if what != "passed")
+            return failed, sum(int(k) for k, what in found if what == "passed")
+    failed = passed = 0
+    for line in lines:
+        words = line.split(None, 2) if "::" in line else []
+        if len(words) >= 2 and "::" in words[0] and words[1] in _ONE_TEST:
+            passed += words[1] == "PASSED"
+            failed += words[1] != "PASSED"
+    return (failed, passed) if failed or passed else None
