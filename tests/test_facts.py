@@ -1222,6 +1222,7 @@ def test_a_change_through_a_link_is_credited_by_gits_count(corpus_home: Env) -> 
     rows = db.execute(
         "SELECT s.session_id, c.path, c.sha, c.change FROM changes c JOIN sessions s"
         " ON s.doc = c.doc WHERE c.committed = 1 AND c.sha != ''").fetchall()
+    note_of = dict(db.execute("SELECT session_id, note FROM sessions").fetchall())
     db.close()
     mains = {str(expected_sid(m)): m for m in SESSIONS}
     seen = 0
@@ -1240,4 +1241,9 @@ def test_a_change_through_a_link_is_credited_by_gits_count(corpus_home: Env) -> 
             (path, sha, counted, stat)
         assert any(p.endswith("/" + m.group(1)) and "the session's change to" in c
                    for s, p, h, c in rows if s == sid and h == sha), (path, sha)
+        # The note's Files table says it as `vv files` does (review 26 #19).
+        note = (corpus_home.vault / note_of[sid]).read_text(encoding="utf-8")
+        assert f"committed as {m.group(1)}, by git's count |" in note, path
+        assert "the session's change to " + path.rsplit("/", 1)[-1] + ", by git's count |" \
+            in note, path
     assert seen >= 1

@@ -134,7 +134,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
     }
     cwd = f.cwd or state.cwd_hint
     rows: list[FileRow] = []
-    linked = _changed_by_another_name(work.files, work.committed, commits, cwd)
+    linked = changed_by_another_name(work.files, work.committed, commits, cwd)
     for path, fw in sorted([*work.files.items(), *work.committed.items()]):
         own = [c for c in commits if _holds(c, path, cwd)]
         together = {p: w.change for p, w in work.files.items()
@@ -160,10 +160,7 @@ def document_of(state: SessionState, fig: Figures | None = None) -> Document | N
         old = repo_file(str(fw.change.moved_from), cwd)[0] if fw.change.moved_from else ""
         row.change = change_words(fw.change, old)
         if link is not None:  # (one name of a file whose other name git counted)
-            other = link[1].rsplit("/", 1)[-1]
-            row.change = (f"{row.change}; committed as {other}, by git's count"
-                          if path in work.files else
-                          f"committed: the session's change to {other}, by git's count")
+            row.change = linked_words(row.change, link[1], path in work.files)
         if old and old != path and old not in work.files:
             row.renamed_from = old
             rows.append(msgspec.structs.replace(row, path=old, renamed_from="", renamed_to=path,
@@ -255,7 +252,15 @@ def _changed_between(files: dict[str, FileChange], after: str, until: str,
     return out
 
 
-def _changed_by_another_name(files: dict[str, FileWork], committed: dict[str, FileWork],
+def linked_words(words: str, other: str, changed: bool) -> str:
+    """What happened to one name of a file whose other name git counted (the
+    note's table and `vv files` alike)."""
+    name = other.rsplit("/", 1)[-1]
+    return (f"{words}; committed as {name}, by git's count" if changed else
+            f"committed: the session's change to {name}, by git's count")
+
+
+def changed_by_another_name(files: dict[str, FileWork], committed: dict[str, FileWork],
                              commits: list[Commit], cwd: str
                              ) -> dict[str, tuple[Commit, str]]:
     """A file the session changed by one name and a commit holds by another

@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault import text as tx
+from vibe_vault.document import changed_by_another_name, linked_words
 from vibe_vault.figures import (
     OPEN_AFTER,
     OPEN_BEFORE,
@@ -74,13 +75,20 @@ def files(page: Page) -> list[Md]:
            md("|---|---|--:|--:|" + ("---|" if helped else ""))]
     # Files are the repository's: shown from the session's folder in it.
     base = repo_folder(f.cwd)
-    items = sorted(((shown_path(path, base), fw) for path, fw in
+    items = sorted(((shown_path(path, base), path, fw) for path, fw in
                     [*work.files.items(), *work.committed.items()]), key=itemgetter(0))
-    for rel, fw in items[:SECTION_ROWS]:
+    # One file by two names (an edit through a link, CLAUDE.md -> AGENTS.md):
+    # as `vv files` tells it, by git's count.
+    linked = changed_by_another_name(work.files, work.committed,
+                                     [c for _, c in work.commits], f.cwd or state.cwd_hint)
+    for rel, path, fw in items[:SECTION_ROWS]:
         # (its line fingerprints are no part of the row)
         c = msgspec.structs.replace(fw.change, base=b"", now=b"")
+        link = linked.get(path)
         out.extend(part(page, _file_row, rel, base, c, fw.worktrees,
-                        fw.by if helped else None))
+                        fw.by if helped else None,
+                        linked_words(change_words(c), link[1], path in work.files)
+                        if link is not None else ""))
     more = len(items) - SECTION_ROWS + work.files_dropped
     if more > 0:
         out.append(md("| … and {} more | | | |" + (" |" if helped else ""), text(n(more))))
@@ -96,12 +104,13 @@ def files(page: Page) -> list[Md]:
 
 
 def _file_row(rel: str, base: str, change: FileChange, worktrees: list[str],
-              by: list[str] | None) -> list[Md]:
-    """A file's row (`by`: who changed it, when the table says)."""
+              by: list[str] | None, words: str = "") -> list[Md]:
+    """A file's row (`by`: who changed it, when the table says; `words`: what
+    happened to it, when not its change's own)."""
     mark = lines_mark(change)
     # Changed back to what it was: listed (it was worked on), not counted.
     moved_from = shown_path(change.moved_from, base) if change.moved_from else ""
-    ops = text(change_words(change, moved_from) + _in_worktrees(worktrees))
+    ops = text((words or change_words(change, moved_from)) + _in_worktrees(worktrees))
     helpers = md(" {} |", cell(join(", ", (doer(b) for b in by)))) if by is not None else BLANK
     if mark == "?":  # written by a command that does not say its lines
         return [md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), helpers)]
