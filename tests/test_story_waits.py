@@ -74,17 +74,20 @@ class Session:
         self.add(at, "user", permissionMode=self.mode,
                  message={"role": "user", "content": words})
 
-    def call(self, at: datetime, done: datetime, n: int) -> None:
+    def call(self, at: datetime, done: datetime, n: int, out: str = "done",
+             ran_ms: int | None = None) -> None:
         tid = f"toolu_{n:04d}"
         self.add(at, "assistant", message={
             "id": f"msg_{n}", "role": "assistant", "model": "claude-sonnet-4-5",
             "content": [{"type": "tool_use", "id": tid, "name": "Bash",
                          "input": {"command": f"make step{n}", "description": f"Step {n}"}}],
             "usage": {"input_tokens": 1, "output_tokens": 1}})
-        self.add(done, "user", toolUseResult={"stdout": "done", "stderr": "",
-                                              "interrupted": False},
+        result: dict[str, Any] = {"stdout": out, "stderr": "", "interrupted": False}
+        if ran_ms is not None:
+            result["durationMs"] = ran_ms  # the client's own count of the run
+        self.add(done, "user", toolUseResult=result,
                  message={"role": "user", "content": [
-                     {"type": "tool_result", "tool_use_id": tid, "content": "done"}]})
+                     {"type": "tool_result", "tool_use_id": tid, "content": out}]})
 
     def say(self, at: datetime, words: str) -> None:
         self.add(at, "assistant", message={
@@ -104,23 +107,30 @@ seconds = st.one_of(st.integers(1, 120), st.integers(121, 3 * 3600),
 
 
 @settings(max_examples=examples(40, 200), deadline=None)
-@given(steps=st.lists(st.tuples(seconds, seconds), min_size=1, max_size=6),
+@given(steps=st.lists(st.tuples(seconds, seconds, st.sampled_from([None, 2.95, 41.5])),
+                      min_size=1, max_size=6),
        mode=st.sampled_from(["default", "bypassPermissions"]))
 def test_a_wait_is_measured_from_the_last_call_or_result_before_it(
-        steps: list[tuple[int, int]], mode: str) -> None:
+        steps: list[tuple[int, int, float | None]], mode: str) -> None:
     """A prompt, then commands, each made `before` seconds after the last
-    event and answered `wait` seconds after it was made: a marker stands
-    before each command made over LATER_SECONDS after the last event (the
-    prompt or the last result), saying how long and when; a command whose
-    result came LONG_WAIT or more after it tells that wait on its line, or
-    shows it as its run time (where nothing asks for permission)."""
+    event and answered `wait` seconds after it was made, some printing their
+    own run time (pytest's "in 2.95s"): a marker stands before each command
+    made over LATER_SECONDS after the last event (the prompt or the last
+    result), saying how long and when; a command whose result came LONG_WAIT
+    or more after it shows that wait as its run time where nothing asks for
+    permission; else, where a permission may have been waited for, it tells
+    the wait on its line only beside the run time the tool printed (review 26
+    #7: never as if it ran that long)."""
     s = Session(mode)
     s.prompt(START, "run the steps")
     last = START
     markers, waits = [], {}
-    for n, (before, wait) in enumerate(steps):
+    printed: dict[int, float | None] = {}
+    for n, (before, wait, own) in enumerate(steps):
         at, done = last + timedelta(seconds=before), last + timedelta(seconds=before + wait)
-        s.call(at, done, n)
+        printed[n] = own
+        s.call(at, done, n, "done" if own is None else
+               f"===== 3 passed in {own}s =====")
         if before > LATER_SECONDS:
             when = at.strftime("%H:%M") if at.date() == START.date() else \
                 at.strftime("%Y-%m-%d %H:%M")
@@ -137,11 +147,39 @@ def test_a_wait_is_measured_from_the_last_call_or_result_before_it(
             assert told is None, line
         elif mode == "bypassPermissions":  # (its wait is its run time, shown as such)
             assert told is None and re.search(r"— ok, \d+h \d\dm$|— ok, \d+m$", line), line
+        elif printed[n] is None:  # (a permission may have been waited for: not told)
+            assert told is None and line.endswith("— ok"), line
         else:
+            assert f"— ok, {int(printed[n])}s (" in line, line
             assert told is not None, line
             assert told.group(1) == span(wait), (line, wait)
             assert told.group(3) == done.strftime("%H:%M"), line
             assert (told.group(2) or START.date().isoformat()) == done.date().isoformat(), line
+
+
+@settings(max_examples=examples(30, 120), deadline=None)
+@given(ran_s=st.integers(1, 3 * 3600), waited_s=st.integers(0, 3 * 3600),
+       mode=st.sampled_from(["default", "bypassPermissions"]))
+def test_the_clients_own_run_time_is_shown(ran_s: int, waited_s: int, mode: str) -> None:
+    """A result that carries the client's own count of the run (`durationMs`):
+    that is the time shown, whatever the wait around it; the wait is told
+    beside it when its result came LONG_WAIT or more after the call and over
+    a minute more than the run."""
+    s = Session(mode)
+    s.prompt(START, "run it")
+    at = START + timedelta(seconds=5)
+    done = at + timedelta(seconds=ran_s + waited_s)
+    s.call(at, done, 0, "done", ran_s * 1000)
+    s.say(done + timedelta(seconds=1), "Ran.")
+    f = fold(Fold(), (decode_line(json.dumps(x).encode()) for x in s.lines))
+    assert f.commands[0].ms == ran_s * 1000
+    story = s.note().split("\n## Story\n", 1)[1].split("\n## ", 1)[0]
+    line = next(x for x in story.splitlines() if "step0`" in x)
+    told = WAITED.search(line)
+    if ran_s + waited_s >= LONG_WAIT and waited_s > 60:
+        assert told is not None and told.group(1) == span(ran_s + waited_s), line
+    else:
+        assert told is None, line
 
 
 # -- every corpus session ----------------------------------------------------------------

@@ -218,6 +218,7 @@ class ToolResult(Struct):
     agentId: Any = None
     totalTokens: Any = None
     totalDurationMs: Any = None
+    durationMs: Any = None  # the client's own count of how long the tool ran (Glob, …)
     totalToolUseCount: Any = None
     status: Any = None
     usage: Raw = Raw()  # a Task's: its subagent's last API message (fold.subagents)

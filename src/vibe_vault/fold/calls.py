@@ -251,6 +251,9 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         ctx.user_waited = True  # not Claude's work (fold.active)
     if call.name in SHELLS:  # not a wait for the user's permission, as far as can be told
         ms = commands.run_ms(ctx, call, ms, text or str(result.stdout or "") if result else text)
+    ran = result.durationMs if result is not None else None
+    if isinstance(ran, (int, float)) and not isinstance(ran, bool) and 0 <= ran < 1e10:
+        ms = int(ran)  # the client's own count of the tool's run: no wait in it
     host_words = ""
     if is_error:
         text = text or "error"

@@ -225,15 +225,17 @@ SHELLS = ("Bash", "PowerShell")  # tools that run a command line: told and count
 # "m" is minutes and seconds).
 REPORTED_TIMES: tuple[tuple[str, str], ...] = (
     (r"=+ .*\bin (\d+(?:\.\d+)?)s\b.*=+\s*$", "s"),  # pytest
-    (r"(?:ok|FAIL)\s+\S+\s+(\d+(?:\.\d+)?)s\s*$", "s"),  # go test, a package
-    (r"\s*Finished .*\bin (\d+(?:\.\d+)?)s\s*$", "s"),  # cargo
-    (r"test result: .*finished in (\d+(?:\.\d+)?)s", "s"),  # cargo test
     (r".*\bFinished in (\d+(?:\.\d+)?) ?s(?:econds)?\b", "s"),  # mise, rspec
     (r"Time:\s+(\d+(?:\.\d+)?) ?s\b", "s"),  # jest
     (r"\s*Duration\s+(\d+(?:\.\d+)?)s\b", "s"),  # vitest
     (r"Ran \d+ tests? in (\d+(?:\.\d+)?)s", "s"),  # unittest
     (r"real\s+(\d+m\d+(?:\.\d+)?)s", "m"),  # `time`
+    # Of a part only (a package, the build before the tests): less than the run.
+    (r"(?:ok|FAIL)\s+\S+\s+(\d+(?:\.\d+)?)s\s*$", "s"),  # go test, a package
+    (r"\s*Finished .*\bin (\d+(?:\.\d+)?)s\s*$", "s"),  # cargo
+    (r"test result: .*finished in (\d+(?:\.\d+)?)s", "s"),  # cargo test
 )
+WHOLE_RUN_TIMES = 6  # the first of REPORTED_TIMES: a tool's count of its whole run
 
 
 class _Progress(msgspec.Struct):
@@ -289,7 +291,12 @@ def run_ms(ctx: Context, call: Pending, gap_ms: int | None, output: str) -> int 
     if gap_ms < QUICK_MS:
         return gap_ms
     told = reported_ms(output)
-    return gap_ms if told is not None and gap_ms <= 2 * told + QUICK_MS else None
+    if told is not None and gap_ms <= 2 * told + QUICK_MS:
+        return gap_ms
+    # The gap may hold a wait for the user's permission: the run's time is
+    # the tool's own count of its whole run, where it printed one (a7da6a22's
+    # pytest, "1 failed, 37 passed in 2.95s", its result 1 h 9 min after the call).
+    return reported_ms(output, whole=True)
 
 
 def after_a_subagent(ctx: Context, call: Pending) -> bool:
@@ -312,14 +319,15 @@ def waited_for_permission(ctx: Context, call: Pending, gap_ms: int | None) -> bo
     return call.name in SHELLS and ctx.facts.bash_progress and gap_ms > PROGRESS_AFTER_MS
 
 
-def reported_ms(output: str) -> int | None:
+def reported_ms(output: str, whole: bool = False) -> int | None:
     """The longest run time the tool printed (pytest's "in 2.95s", go's per
-    package, cargo's, jest's …), None when it printed none."""
+    package, cargo's, jest's …), None when it printed none. `whole`: only a
+    count of the whole run (not go's of one package, cargo's of its build)."""
     if not output:
         return None
     text = output[-20_000:]
     found: list[float] = []
-    for pattern, unit in REPORTED_TIMES:
+    for pattern, unit in REPORTED_TIMES[:WHOLE_RUN_TIMES] if whole else REPORTED_TIMES:
         for m in rx("(?m)^" + pattern).finditer(text):
             value = m.group(1)
             if unit == "m":

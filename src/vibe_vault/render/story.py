@@ -285,9 +285,9 @@ def _last_event(a: Action, last: float | None) -> float | None:
 
 def _waited(a: Action, state: SessionState, since: str) -> Md:
     """After a single call's line: when its result came, if that was
-    LONG_WAIT_SECONDS or more after the call and the line tells no run time
-    as long (a command that waited an hour for a permission nobody was there
-    to give). A plan's or a question's line is told at its answer; a
+    LONG_WAIT_SECONDS or more after the call and the line tells a run time
+    shorter (a command that ran 3 s and waited an hour for a permission nobody
+    was there to give). A plan's or a question's line is told at its answer; a
     background command's result comes as it starts."""
     if (not a.done_ms or a.done_ms < LONG_WAIT_SECONDS * 1000 or a.times > 1
             or a.kind in ANSWERED or a.kind == "explore" or a.status == "background"
@@ -296,6 +296,12 @@ def _waited(a: Action, state: SessionState, since: str) -> Md:
     told = state.durations.get(a.tool_id) if a.tool_id else None
     if told is None and a.kind == "bash":
         told = a.ms
+    if told is None and a.kind != "agent":
+        # Its run time not known: the wait may be the user's, for a permission
+        # (review 26 #7: a7da6a22's pytest read as an hour's run). Told only
+        # beside a run time that shows it was not the run. (A subagent asks
+        # none: its result came when it was done.)
+        return md("")
     if told is not None and told >= a.done_ms - 60_000:
         return md("")  # (its run time, told on the line, is the wait)
     start = epoch(a.ts)
