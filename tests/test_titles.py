@@ -63,9 +63,44 @@ def flat(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+# Ways into a request that a title leaves out, opening on the request's verb
+# ("Can you please update …" → "Update …", review 26).
+WAYS_IN = ("can you please", "could you please", "would you please", "will you please",
+           "can you", "could you", "would you", "will you", "please", "i'd like to",
+           "i would like to", "is it possible to", "is it feasible to")
+WAYS_IN += tuple(f"do you think {it} {able} to" for it in ("it would be", "it is", "it's",
+                                                             "it will be")
+                 for able in ("possible", "feasible", "doable"))
+
+
+def without_way_in(request: str) -> str:
+    """The request without the way into it it opens on ("" when none), its
+    first letter made a capital."""
+    line = " ".join(request.split())
+    way = next((w for w in sorted(WAYS_IN, key=len, reverse=True)
+                if line.lower().startswith(w + " ")), "")
+    rest = line[len(way) + 1:] if way else ""
+    return rest[:1].upper() + rest[1:]
+
+
+def holds_asked(title: str, asked: str) -> bool:
+    """The title holds the words asked, or them past the way into them it opens on."""
+    rest = without_way_in(asked)
+    return flat(asked) in flat(title) or (bool(rest) and flat(rest) in flat(title))
+
+
 def is_cut_of(title: str, request: str) -> bool:
     """The title is the request's first line whole, its first sentences, or
-    its first words followed by `…` (the oracle of a good cut)."""
+    its first words followed by `…` (the oracle of a good cut); of the
+    request past a way into it ("Can you please"), when it opens on one."""
+    first = request.splitlines()[0] if request.strip() else ""
+    rest = without_way_in(first)
+    if rest and len(rest.split()) >= 3 and _is_cut_of(title, rest):
+        return True
+    return _is_cut_of(title, request)
+
+
+def _is_cut_of(title: str, request: str) -> bool:
     line = " ".join(request.splitlines()[0].split()) if request.strip() else ""
     if title in (line, line.rstrip(",;:-– ")):  # (whole, without a mark left hanging)
         return True

@@ -333,6 +333,36 @@ class _Cut:
         return self._end
 
 
+# A polite or hedged way into a request that says nothing of it ("Can you please
+# update …", "Do you think it would be possible to move …", "I'd like your help
+# with refactoring …"): left out of a title, which then opens on the request's
+# own verb (review 26: four of 15 weak titles opened so). ("I'd like your help
+# with refactoring …" and "let's …" stay: the words after them are no verb
+# that says a request, or need what the prompt said before them.)
+_ASK_OPENING = (
+    r"(?i)^(?:(?:can|could|would|will) you(?:\s+please)?|please"
+    r"|do you think (?:it(?:['\u2019]s| is| would be| will be)|we (?:can|could))"
+    r"(?: (?:possible|feasible|doable))?(?: to)?|is it (?:possible|feasible) to"
+    r"|i(?:['\u2019]d| would) like to)\s+(?=[^\W\d_])")
+MIN_ASKED_WORDS = 3  # after a way into a request: fewer say too little alone
+
+
+def _ask_opening(line: str) -> _Cut | None:
+    """A way into a request ("Can you please") with at least
+    MIN_ASKED_WORDS words of the request after it; None when there is none."""
+    m = rx(_ASK_OPENING).match(line)
+    if m is None or len(line[m.end():].split()) < MIN_ASKED_WORDS:
+        return None
+    return _Cut(m.end())
+
+
+def _only_ask_opening(words: str) -> bool:
+    """Whether the words are a way into a request and nothing else."""
+    said = words.strip()
+    m = rx(_ASK_OPENING).match(said + " x")
+    return m is not None and m.end() == len(said) + 1
+
+
 def _lead_in(line: str) -> _Cut | None:
     """A first clause that only leads in (all its words of meaning empty),
     with a hedge opening the words after it; None when the clause says
@@ -359,7 +389,7 @@ def _openings(text: str) -> list[str]:
     for k, line in enumerate(lines):
         while True:  # "Hey Claude, ok so I have a question: …", "now, now, fix it"
             m = (rx(_GREETING).match(line) or rx(_MARKER).match(line)
-                 or rx(_PREAMBLE).match(line) or _lead_in(line))
+                 or rx(_PREAMBLE).match(line) or _lead_in(line) or _ask_opening(line))
             if m is None or m.end() >= len(line):
                 break
             rest = line[m.end():]
@@ -369,7 +399,16 @@ def _openings(text: str) -> list[str]:
         if k and not out:
             line = line[0].upper() + line[1:]
         out.append(line)
-        out.extend(line[m.end():] for m in rx(_SENTENCE_END + r"\s*(?=\S)").finditer(line))
+        for m in rx(_SENTENCE_END + r"\s*(?=\S)").finditer(line):
+            sentence = line[m.end():]
+            asked = _ask_opening(sentence)
+            # (one pointing back at what came before it keeps its way in: said
+            # alone, its request would go first and its context after it)
+            if asked is not None and rx(_REFERS_BACK).search(
+                    " ".join(sentence[asked.end():].split()[:6])):
+                asked = None
+            out.append(sentence[asked.end():][:1].upper() + sentence[asked.end() + 1:]
+                       if asked else sentence)
     return out or [one_line(text, 1 << 30)]
 
 
@@ -760,6 +799,8 @@ def _with_referent(line: str, title: str, limit: int) -> str:
         return ""
     # (the sentence right before the request: what its words ask about)
     pieces = [p for p in rx(_SENTENCE_END + r"\s*").split(line[:at].rstrip() + " ") if p.strip()]
+    if pieces and _only_ask_opening(pieces[-1]):
+        pieces.pop()  # ("I'd like to", left out of the title before its request)
     before = pieces[-1] if pieces else ""
     context = _as_context(before)
     if len(context.split()) < 3:
