@@ -47,6 +47,8 @@ COMMANDS = [
     "terraform output -raw db_password", "tofu output -raw api_token",
     "cat /var/jenkins_home/secrets/initialAdminPassword", "cat ~/.vault-token",
     "cat /run/secrets/db_password",
+    "head -c 32 /dev/urandom | base64", "apg -n 1 -m 20", "consul keygen",
+    "wg show wg0 private-key", "wg show wg0 preshared-keys", "cat token.txt", "cat pw.txt",
 ]
 _ALNUM = string.ascii_letters + string.digits
 CONTROL = "Zx9Kq2Wm7Pv4Rt8N"  # (what a session holds whatever the value is no leak)

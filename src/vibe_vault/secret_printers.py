@@ -38,6 +38,9 @@ PRINTS_A_SECRET_TOO = (
     r"k3s[ \t]+token[ \t]+(?:create|generate)",
     r"docker[ \t]+swarm[ \t]+join-token[ \t][^\n]{0,100}-q",
     r"npm[ \t]+token[ \t]+create", r"doppler[ \t]+secrets[ \t]+get[ \t]",
+    # (attack 25, R5 again) random bytes, a gossip key, a tunnel's private key
+    r"/dev/u?random\b", r"(?<![\w\-])apg[ \t]", r"consul[ \t]+keygen",
+    r"wg[ \t]+show[ \t][^\n]{0,100}(?:private-key|preshared-keys)",
     # a value asked for by a name that is a secret's (`pulumi config get dbPassword`,
     # `terraform output -raw db_password`), a file named for one (`cat …/initialAdminPassword`)
     r"(?:pulumi[ \t]+config[ \t]+get|(?:terraform|tofu)[ \t]+output[ \t][^\n]{0,200}?-raw)"
@@ -48,6 +51,9 @@ PRINTS_A_SECRET_TOO = (
 # one pasted in a text. (Read on the command alone: no line follows it.)
 PRINTS_A_SECRET_CALL = (
     r"(?:" + "|".join(PRINTS_A_SECRET + PRINTS_A_SECRET_TOO) + r")"
-    r"|cat(?<![\w\-]cat)[ \t][^\n]{0,300}?(?:initialAdminPassword|\.vault-token"
-    r"|[/ \t][\w.\-]*(?i:password|secret|token|api[_\-]?key|cred|pwd)[\w.\-]*)"
+    # (the space after `cat` is looked at, not taken: `cat token.txt` has one,
+    # and the file's name must begin after a space or a slash)
+    r"|cat(?<![\w\-]cat)(?=[ \t])[^\n]{0,300}?(?:initialAdminPassword|\.vault-token"
+    r"|[/ \t][\w.\-]*(?i:password|secret|token|api[_\-]?key|cred|pwd"
+    r"|(?<![a-z])(?:pass|pw)(?![a-z]))[\w.\-]*)"
     r"[ \t]*(?:\Z|[;&|)\n])")

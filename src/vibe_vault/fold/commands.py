@@ -380,9 +380,12 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         stdout = str(result.stdout or "")
         if result.interrupted:
             status = "interrupted"
-    if call.prints_secrets:
-        for printed in {stdout, outcome.text}:
+    for printed in {stdout, outcome.text}:
+        if call.prints_secrets:
             shell_secrets.learn_output(ctx, call.prints_secrets, printed)
+        # Any command's `name: value` under a secret's name (terraform's JSON,
+        # a kubeconfig, `git credential fill`): attack 25, R5.
+        shell_secrets.learn_named(ctx, printed)
     if status == "ok" and call.background:
         # Its result came as it started: it ran on, for as long as no one can tell here.
         status = "background"

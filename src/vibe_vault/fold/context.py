@@ -256,6 +256,23 @@ def _phrase_at(words: list[str], spans: list[tuple[int, int]], ends: list[int], 
     return None
 
 
+def _bodies(secret: str) -> list[str]:
+    """A token's rest after its last separator (`_`, `.`, `-`, a hash's `$`)
+    in its first PREFIX_CHARS characters, where the rest is a random piece of
+    HALVES_FROM or more, and the token one word; a JWT's parts."""
+    if len(secret) < HALVES_FROM + 2 or len(secret) > 1000 or any(c.isspace() for c in secret):
+        return []
+    cuts = [j + 1 for j, c in enumerate(secret[:PREFIX_CHARS]) if c in "_.-$"]
+    # (the rest after the last of them only: each rest's halves are keys, and
+    # a session's keys are bounded)
+    out = [secret[j:] for j in cuts[-1:] if len(secret) - j >= HALVES_FROM
+           and _random_piece(secret[j:])]
+    if secret.startswith("eyJ") and secret.count(".") == 2:
+        # a JWT's parts (its payload, its signature) each come back alone
+        out += [p for p in secret.split(".")[1:] if len(p) >= HALVES_FROM and _random_piece(p)]
+    return out
+
+
 def _mixed(word: str) -> bool:
     """Letters and digits both, as a random value has them."""
     return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
@@ -279,6 +296,7 @@ def _digest(secret: str) -> str:
 # each of its words is digested as before.
 HALF = 8  # a piece of a value this long or longer is kept out when it comes back alone
 HALVES_FROM = 2 * HALF
+PREFIX_CHARS = 16  # a vendor's prefix is within a token's first characters (`tskey-auth-`)
 HALF_SPREAD = 16  # a long value's cuts: this near its middle (a value of 48: anywhere)
 _VOWELS = frozenset("aeiouyAEIOUY")
 
@@ -639,6 +657,10 @@ class Context:
         pieces += [p for s in secrets for p in rx(_PARTS).split(s)
                    if p != s and not p.isalpha() and (len(p) >= 16 or (
                        len(p) >= 8 and _mixed(p)))]
+        # A vendor's token may come back without its prefix (`gho_`, `ya29.`,
+        # `hvs.`, `glpat-`, `sk_test_`, `tskey-auth-`; a hash's `$6$salt$`): what follows each of
+        # its first separators, when random (attack 25, R5).
+        pieces += [t for s in [*secrets, *pieces] for t in _bodies(s.strip())]
         kept = []
         # A value a rule read to a sentence's stop (`password=X.` hides `X.`)
         # comes back without it: learned both ways.

@@ -16,7 +16,8 @@ from typing import Any
 
 from vibe_vault.fold.context import Context
 from vibe_vault.fold.tools import is_secrets_file, learn_file
-from vibe_vault.secret_printers import PRINTS_A_SECRET_CALL
+from vibe_vault.redact import token_value
+from vibe_vault.secret_printers import NAMES_A_SECRET, PRINTS_A_SECRET_CALL
 from vibe_vault.text import rx
 
 FILE = "file"  # a secrets file's text: every value
@@ -27,6 +28,12 @@ STORE = "store"  # a secret store's data section (kubectl secret, vault kv): eve
 # more with a letter and a digit, or a UUID (as the gate reads the line after
 # one pasted; `cat src/password_check.py` matches too, and its code is no secret).
 PRINTED = "printed"
+# `terraform output -json` (tofu, terragrunt): a sensitive output's every string.
+OUTPUTS = "outputs"
+# A command that names a secret (`jq -r .password creds.json`, `git config --get
+# user.password`, `printenv DB_PASSWORD`, `vault token create -field=token`):
+# each line that is one word and as random as a token (the gate's test).
+NAMED = "named"
 
 # Cheap first look: most commands name none of these programs.
 _TRIGGER = (r"\b(?:cat|less|more|head|tail|bat|batcat|tac|nl|kubectl|printenv|env|set|docker"
@@ -46,6 +53,26 @@ _UUID = r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z"
 _PRINTED_VALUE = (r"(?=\S*[A-Za-z])(?=\S*[0-9])\S{6,300}\Z"
                   r"|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
 MAX_OUTPUT = 200_000
+# A secret's name in a command, as the gate's printed-secret rules read one
+# (with a key's: `wg show wg0 private-key`, `client-key-data`).
+_NAMES_A_SECRET = NAMES_A_SECRET + r"|(?i:private[_\-]?key|key-data)"
+# Where an output may hold `name: value` under a secret's name; the gate reads
+# such lines (and the one after each) and what it hides there is learned.
+# A bare `key:` before a value, and a secret's key named so (`API key:`).
+_BARE_KEY = r"(?i:(?<![\w.\-])key\s*[:=]\s*[\"']?\Z)"
+_SECRET_KEY = (r"(?i:(?:api|access|secret|private|auth|signing|encryption|master|account"
+               r"|storage|license)[\s_\-]*key\s*[:=]\s*[\"']?\Z)")
+_KEY_WORDS = ("pass", "secret", "token", "key", "cred", "pwd", "auth", "://")
+_NAME_THEN_VALUE = r"[^\n:=\t│|>]{0,40}?(?:[:=\t│|>]|[ \t]{2}|\n|\Z)"
+_URL_PASSWORD = r"://[^\s/@:]{1,64}:[^\s/@]{1,128}@"
+NAMED_LINES = 16  # places read per output (a test log says `token` often)
+WINDOW_BEFORE = 60  # what is read around one (a longer value is cut: its pieces are learned)
+WINDOW_AFTER = 240
+_LIST_ITEM = r"\A\d{1,3}\)\s+"
+_PLAIN_WORD = r"[A-Za-z0-9+/=_.\-]{8,300}\Z"
+_TF_JSON = r"\b(?:terraform|tofu|terragrunt)[ \t]+output\b[^\n;&|]{0,200}-json"
+_CRYPT = r"\$(?:2[aby]?|[156y]|argon2(?:id|i|d))\$[^\s$]{1,40}\$[./A-Za-z0-9]{16,}"
+_A_TIME = r"\d{4}-\d\d-\d\d"
 
 
 def _words(segment: str) -> list[str]:
@@ -62,11 +89,15 @@ def _secret_name(name: str) -> bool:
 def kind(command: str) -> str:
     """What a command's output holds for `learn_output`: FILE, DUMP, WHOLE,
     STORE, or "" (nothing to learn)."""
+    if rx(_TF_JSON).search(command[:4096]):
+        return OUTPUTS
     if not rx(_TRIGGER).search(command):
         # One the gate knows prints a secret (`wg genkey`, `argocd admin
         # initial-password`, `terraform output -raw db_password`, `pwgen`):
         # 112 of 150 such commands taught nothing (attack 25, R5).
-        return PRINTED if rx(PRINTS_A_SECRET_CALL).search(command[:4096]) else ""
+        if rx(PRINTS_A_SECRET_CALL).search(command[:4096]):
+            return PRINTED
+        return NAMED if _names_a_secret(command) else ""
     found = ""
     for segment in rx(_SEGMENTS).split(command[:4096]):
         words = _words(segment)
@@ -82,6 +113,8 @@ def kind(command: str) -> str:
     # the secret alone, `az account get-access-token … -o tsv`)
     if found in ("", DUMP) and rx(PRINTS_A_SECRET_CALL).search(command[:4096]):
         found = PRINTED
+    if not found and _names_a_secret(command):
+        found = NAMED
     return found
 
 
@@ -150,15 +183,149 @@ def learn_output(ctx: Context, what: str, output: str) -> None:
     elif what == PRINTED:
         values = [ln.strip() for ln in output.splitlines()
                   if rx(_PRINTED_VALUE).match(ln.strip())]
+        # a short line's random words too (`bob * X *` of chap-secrets, `prod db: X`)
+        # (words of letters or digits: a table's rules `│` are none)
+        values += [w for ln in output.splitlines()[:1000]
+                   if 1 < len(ws := [w for w in ln.split() if rx(r"\w").search(w)]) <= 4
+                   for w in ws if rx(_PLAIN_WORD).match(w) and _a_secret(w)]
+    elif what == OUTPUTS:
+        parsed = _json(output)
+        if parsed is not None:
+            _outputs(parsed, values)
+    elif what == NAMED:
+        # (a line as redis-cli numbers and quotes it: `2) "X"`)
+        values = [w for ln in output.splitlines()[:1000]
+                  if len(w := rx(_LIST_ITEM).sub("", ln.strip()).strip("\"'")) <= 300
+                  and _a_secret(w) and not rx(r"\s").search(w)]
     else:
         parsed = _json(output)
         if parsed is not None:
             _walk(parsed, what == STORE, False, values)
         elif what == STORE:
-            values = _store_values(output)
+            values = _store_values(output, ctx)
         else:
-            values = [v for n, v in _pairs(output) if _secret_name(n) or _random(v)]
+            # (under a secret's name, what the gate calls one: not `${DB_PASSWORD}`)
+            values = [v for n, v in _pairs(output)
+                      if (_secret_name(n) and _gate_hides(ctx, v)) or _random(v)]
+        if not values:
+            # its data cut out and decoded (`… -o json | jq -r .data.token | base64 -d`)
+            values = [w for ln in output.splitlines()[:1000]
+                      if len(w := ln.strip()) <= 300 and not rx(r"\s").search(w) and _a_secret(w)]
     ctx.learn(_with_decoded([v for v in values if v]))
+
+
+def learn_named(ctx: Context, output: str) -> None:
+    """Learn what the gate hides in any command's output under a secret's
+    name (`"password": "…"` of `terraform output -json`, `password=…` of `git
+    credential fill`, `token: …` of a kubeconfig, `SecretAccessKey`): the
+    lines that hold a secret's word, each with the line after it, go through
+    the gate; a value it hides that is as random as a token is learned (a
+    word, a placeholder, a time stays: `password: TODO`)."""
+    output = output[:MAX_OUTPUT]
+    lines = _key_windows(output)
+    if not lines:
+        return
+    found: list[str] = []
+    read = "\n\n".join(lines)
+    ctx.redactor.redact(read, found)
+    # (a UUID under a secret's name is one: consul's `SecretID`, nomad's `Secret ID`)
+    values = [v.strip() for v in found if _named_before(read, v)
+              and (_a_secret(v.strip()) or rx(_UUID).match(v.strip()))]
+    if values:
+        ctx.learn(_with_decoded(values))
+
+
+def _key_windows(output: str) -> list[str]:
+    """The text around the first NAMED_LINES places holding a secret's word
+    (or a URL's `://user:password@`): from a little before it to a little
+    after, within its line, and the next line when the window reaches the
+    line's end (YAML's `password:` then the value). Found word by word with
+    str.find: a regex of seven words and no literal prefix took 0.1 s to
+    read 200 kB that hold none (most outputs)."""
+    low = output.lower()
+    places: list[int] = []
+    for word in _KEY_WORDS:
+        at = low.find(word)
+        found = 0
+        while at >= 0 and found < NAMED_LINES:
+            # (a name then its value: `:`, `=`, a column, a tag, the line's end;
+            # not `the token was refreshed after …`)
+            if rx(_URL_PASSWORD).match(low, at) if word == "://" else \
+                    rx(_NAME_THEN_VALUE).match(low, at + len(word)):
+                places.append(at)
+                found += 1
+            at = low.find(word, at + WINDOW_AFTER)
+    windows: list[str] = []
+    done = -1
+    for at in sorted(places):
+        if at < done:
+            continue  # (in the window before)
+        line_start = output.rfind("\n", 0, at) + 1
+        line_end = output.find("\n", at)
+        line_end = len(output) if line_end < 0 else line_end
+        start, done = max(line_start, at - WINDOW_BEFORE), min(line_end, at + WINDOW_AFTER)
+        window = output[start:done]
+        if done == line_end and done < len(output):
+            after = output.find("\n", done + 1)
+            window += "\n" + output[done + 1:after if after >= 0 else len(output)][:WINDOW_AFTER]
+        windows.append(window)
+        if len(windows) >= NAMED_LINES:
+            break
+    return windows
+
+
+def _gate_hides(ctx: Context, value: str) -> bool:
+    """Whether the gate hides this value given to a password (not a
+    placeholder, a variable, a type: `${DB_PASSWORD}`, `changeme`, `string`),
+    and it is no word (`tokenizer: AutoTokenizer`) or path (`secret_ref:
+    projects/app/secrets/db`) unless random."""
+    return ctx.redactor.redact(f"password={value}")[1] > 0 and (
+        _a_secret(value) or not (value.isalpha() or "/" in value))
+
+
+def _named_before(read: str, value: str) -> bool:
+    """Whether the value is not after a bare `key:` (the gate hides a random
+    value after one in prose too: a cache's key in a CI log is no secret;
+    an API key's is)."""
+    at = read.find(value)
+    if at < 0:
+        return True  # (a value the gate found decoded or joined: its own judgement)
+    before = read[max(0, at - 40):at]
+    return not rx(_BARE_KEY).search(before) or bool(rx(_SECRET_KEY).search(before))
+
+
+def _a_secret(value: str) -> bool:
+    """A value the gate would call a token (a digit, or letters at random;
+    no word, path, number or placeholder), or a long one of letters and
+    digits (a key, a hash); not a time."""
+    if rx(_A_TIME).search(value[:40]):
+        return False
+    if value.startswith("-----BEGIN") or rx(_CRYPT).search(value[:80]):
+        return True  # a key block, a password's hash (`$6$salt$…`, htpasswd's `$2y$`)
+    if rx(r"\s|\\[nrt]").search(value):
+        return False  # (a value run on to the next line, `12\ntool_uses:`, escaped or not)
+    return token_value(value, quoted=True) or (
+        # (base64 has a slash or so; a path of words, several)
+        len(value) >= 24 and value[0] != "/" and value.count("/") < 4
+        and bool(rx(_BASE64).match(value))
+        and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+
+
+def _names_a_secret(command: str) -> bool:
+    """Whether a command names a secret (not `pwd`, the shell's own)."""
+    return any(m.group(0).lower() != "pwd" or not rx(r"(?<![\w\-])pwd(?![\w\-])").match(
+        command, m.start()) for m in rx(_NAMES_A_SECRET).finditer(command[:4096]))
+
+
+def _outputs(parsed: Any, out: list[str]) -> None:
+    """Every string of a sensitive output's value (`terraform output -json`:
+    `{"db": {"sensitive": true, "value": …}}`); a value not marked sensitive
+    as a dump's (secret-named keys, random strings)."""
+    if not isinstance(parsed, dict):
+        return
+    for item in parsed.values():
+        if isinstance(item, dict) and "value" in item:
+            _walk(item["value"], item.get("sensitive") is True, item.get("sensitive") is True, out)
 
 
 def _json(text: str) -> Any:
@@ -197,7 +364,7 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2).strip()) for m in rx(_LINE_VALUE).finditer(text)]
 
 
-def _store_values(text: str) -> list[str]:
+def _store_values(text: str, ctx: Context) -> list[str]:
     """Every value of a store's data section: `data:` in kubectl's YAML,
     `=== Data ===` in vault's table; outside it, what a dump would give."""
     values: list[str] = []
@@ -212,7 +379,8 @@ def _store_values(text: str) -> list[str]:
             in_data = False
         if not in_data:
             m = rx(_LINE_VALUE).match(line)
-            if m and (_secret_name(m.group(1)) or _random(m.group(2))):
+            if m and ((_secret_name(m.group(1)) and _gate_hides(ctx, m.group(2).strip()))
+                      or _random(m.group(2))):
                 values.append(m.group(2).strip())
             continue
         if rx(r"^(?:Key\s+Value|-+\s+-+)\s*$").match(stripped):

@@ -16,7 +16,7 @@ SECRETS_FILE = "secrets-file"
 _SECRETS_FILE = (r"(?i)(?:^|[/\\])(?:\.env(?:\.(?!example|sample|template|dist)[\w.]+)?"
                  r"|credentials(?:\.\w+)?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials"
                  r"|secrets?\.(?:json|ya?ml|toml|env)|[^/\\]*\.(?:pem|key)"
-                 r"|\.docker[/\\]config\.json|\.kube[/\\]config)$")
+                 r"|\.docker[/\\]config\.json|\.kube[/\\]config|g?shadow-?)$")
 # `NAME=value`, `name: value`, `password value` (netrc): the value.
 _KEY_VALUE = (r"(?m)^\s*(?:export\s+)?([\w.\-]+)\s*(?:=|:|\s)\s*"
               r"([^\s#][^\n#]*?)\s*(?:#.*)?$")
