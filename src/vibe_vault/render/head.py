@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import date
 
 from vibe_vault.figures import (
+    Figures,
     agents_unrecorded,
     ai_title_outdated,
     claude_worked,
@@ -30,6 +31,7 @@ from vibe_vault.markdown import (
     yaml_str,
     yaml_time,
 )
+from vibe_vault.pricing import Price, price_for, table
 from vibe_vault.redact import Redacted
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
@@ -139,12 +141,30 @@ def frontmatter(page: Page) -> list[Md]:
     return lines
 
 
-def unrecorded(total: Tokens) -> str:
-    """What a client that wrote replies' usage before they ended left out."""
-    replies = "1 reply's" if total.short == 1 else f"{total.short:,} replies'"
-    return (f"Claude Code recorded {replies} usage before they ended: their text is about "
-            f"{short_tokens(total.unrecorded)} output tokens more than the tokens and cost "
-            "here count")
+def unrecorded(total: Tokens, extra: float) -> str:
+    """What a client that wrote replies' usage before they ended left out, in
+    a user's words (review 26 #5: "Output under-recorded … 56 replies' usage"
+    was jargon, and in the note's first line)."""
+    replies = "1 reply" if total.short == 1 else f"{total.short:,} replies"
+    cost = f" (about ${extra:.2f})" if extra >= 0.005 else ""
+    return (f"Tokens and cost are a little low: Claude Code saved the token counts of "
+            f"{replies} before they were finished, about {short_tokens(total.unrecorded)} "
+            f"output tokens{cost} short")
+
+
+def unrecorded_cost(fig: Figures, prices: dict[str, Price]) -> float:
+    """What the output tokens Claude Code left out would cost, by each model's price."""
+    extra = 0.0
+    for model, t in fig.tokens.items():
+        price = price_for(str(model), prices) if t.unrecorded else None
+        if price is not None:
+            extra += t.unrecorded * price.output / 1_000_000
+    return extra
+
+
+# The share of the cost the output left out must add for the header to give
+# the cost with it: less is said below, in "Tokens and cost".
+UNRECORDED_SHARE = 0.1
 
 
 def prompt_span(first: str, last: str) -> str:
@@ -197,10 +217,12 @@ def heading(page: Page) -> list[Md]:
     # the figures count only what was recorded (review 17, finding 14).
     bound = "≥" if usage_bound(fig) else ""
     facts.append(md("**Tokens** {}", text(bound + short_tokens(fig.total.total))))
-    facts.append(md("**Cost** {}${:.2f}" + (" + unpriced" if fig.unpriced else ""),
-                    text(bound), fig.cost))
-    if fig.total.short:
-        facts.append(md("**Output under-recorded** {}", text(unrecorded(fig.total))))
+    extra = unrecorded_cost(fig, table(page.opts.pricing)) if fig.total.short else 0.0
+    # (only when the output Claude Code left out changes it much: then with it)
+    more = f" (about ${fig.cost + extra:.2f} with the output Claude Code left uncounted)" \
+        if extra >= 0.01 and extra >= UNRECORDED_SHARE * fig.cost else ""
+    facts.append(md("**Cost** {}${:.2f}" + (" + unpriced" if fig.unpriced else "") + "{}",
+                    text(bound), fig.cost, text(more)))
     if usage_bound(fig):
         facts.append(md("**Subagent usage unrecorded** {}", text(agents_unrecorded(fig))))
     if state.status == "active":

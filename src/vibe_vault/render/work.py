@@ -43,7 +43,9 @@ from vibe_vault.markdown import (
     text_before_colon,
 )
 from vibe_vault.paths import readable, runnable, shown_path
+from vibe_vault.pricing import table
 from vibe_vault.project import folder_name, repo_folder
+from vibe_vault.render.head import unrecorded, unrecorded_cost
 from vibe_vault.render.page import Page, doer, part, parts, status_word
 from vibe_vault.state import (
     READ_KEY,
@@ -537,8 +539,11 @@ def tokens(page: Page) -> list[Md]:
     fig = page.fig
     if not fig.tokens:
         return []
+    short = [md("*{}.*", text(unrecorded(fig.total, unrecorded_cost(
+        fig, table(page.opts.pricing)))))] if fig.total.short else []
     if len(fig.tokens) == 1 and not fig.unpriced:
-        return []  # one model: the header has tokens and cost, the frontmatter the split
+        # one model: the header has tokens and cost, the frontmatter the split
+        return [md("## Tokens and cost"), *short, BLANK] if short else []
     out = [md("## Tokens and cost"),
            md("| Model | Input | Output | Cache read | Cache write | Cost |"),
            md("|---|--:|--:|--:|--:|--:|")]
@@ -556,5 +561,7 @@ def tokens(page: Page) -> list[Md]:
     if usage_bound(fig):
         out.append(BLANK)
         out.append(md("*{}.*", text(agents_unrecorded(fig))))
+    if short:
+        out.extend([BLANK, *short])
     out.append(BLANK)
     return out
