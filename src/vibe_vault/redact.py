@@ -305,17 +305,25 @@ _PLACEHOLDER = (
     r"|\{\{-?\s*[A-Za-z_.$][\w.$]*(?:\[[^\]\n]*\])*\s*(?:\|[^{}\n]*)?-?\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
     r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+)"
     r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
-    r"|redacted|filtered|sensitive|omitted|xxx+|x+-x+(?:-x+)*)s?"
+    r"|redacted|filtered|sensitive|omitted|xxx+|x+-x+(?:-x+)*|todo|tbd|fixme)s?"
+    # (a value saying it is to be replaced: `change-me-in-production`, `REPLACE_ME`)
+    r"|(?:change|replace|set|update)[_\-]?(?:me|this|it)(?:[_\-][\w\-]*)?"
+    # (a shell's command substitution, `$(cat /run/secrets/pw)`, `$(pass show db)`:
+    # the secret is read from elsewhere; a format string's field, `{password}`)
+    r"|\$\(.*|\{[A-Za-z_][\w.]*\}?"
     # a mask a tool prints for a value (Terraform's `(sensitive value)`, `(known after
     # apply)`; Rails' `[FILTERED]`): a value cut at its space keeps only `(sensitive`
     r"|\((?:sensitive|known|hidden|redacted|masked|secret|encrypted|filtered|omitted"
-    r"|not[ _]shown|unknown)\b[^)]*\)?"
+    r"|not[ _]shown|unknown|none|empty|blank|unset|not[ _]set|null|n/a)\b[^)]*\)?"
     r"|\[(?:sensitive|hidden|masked|secret|encrypted|filtered|omitted)\b[^\]]*\]?"
 )
 # Values of `key = value` that are code or placeholders, not secrets. Anything
 # else is redacted, all-letter passwords and "test_" keys too.
 _NOT_A_VALUE = (
     r"none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
+    # (fetch's `credentials: include`, `same-origin`, `omit`: an option, no secret;
+    # a shell's default that is a variable, `${TOKEN:-$OTHER}`, or its error, `${PW:?unset}`)
+    r"|include|same-origin|omit|-\$\{?[A-Za-z_]\w*\}?|\?[\w ]*"
     # (a type, named in quotes as a forward reference: `token: "List[str]"`)
     r"|(?:typing\.)?(?:list|dict|tuple|set|frozenset|type|union|literal|callable|sequence"
     r"|mapping|iterable|iterator|annotated|classvar|final|awaitable|generator)\[.*\]"
@@ -530,6 +538,15 @@ _ABOUT_A_SECRET = (r"(?:[_.\-](?i:" + "|".join(_ABOUT) + r")|(?<=[a-z])(?:"
 _YAML_TAG = (r"(?i)!!?(?:vault|ref|sub|getatt|importvalue|join|select|split|base64|findinmap"
              r"|getazs|cidr|if|equals|not|and|or|condition|secret|env(?:_var)?|include"
              r"|reference|str|binary|unsafe|sops|encrypted(?:/[\w.\-]+)?)\Z")
+
+# Words after a flag that say the text is about the flag, not its value.
+_FLAG_PROSE = frozenset(("flag", "flags", "option", "options", "argument", "arguments",
+                         "parameter", "parameters", "switch", "setting", "value"))
+# A value in capitals naming what goes there (`-pPASSWORD`, `--token TOKEN`).
+_FLAG_PLACEHOLDERS = frozenset(("password", "passwd", "pass", "pwd", "pw", "secret", "token",
+                                "key", "apikey", "api_key", "your_password", "yourpassword",
+                                "mypassword", "db_password", "root_password", "passphrase"))
+
 
 # Rules of a secret said in prose (secret_prose), judged by
 # _Replacer._not_said_as_password.
@@ -1083,7 +1100,8 @@ class _Replacer:
                 return True  # a test runner's verdict (`--- PASS: TestX`, `PASS: a.sh`)
             if sep == ":" and rx(_FILE_POSITION).match(name) and rx(_POSITION).match(secret):
                 return True  # `password.py:12:3`, `secret.json:20:8-23:9`: a place in a file
-            password = "pass" in name or "pw" in name
+            password = "pass" in name or "pw" in name or "pasw" in name or "p@ss" in name \
+                or "psw" in name
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
             if groups.get("v") is not None or groups.get("v2") is not None:
@@ -1100,6 +1118,12 @@ class _Replacer:
             return True  # `app password: must have been made` (not `xrjn unzd gdtt dort`)
         if self.kind == "cli-password" and rx(r"\$(?:env:)?\{?[A-Za-z_]\w*\}?\Z").match(secret):
             return True  # `--password $PW`: the shell puts a variable's value there
+        bare = secret.rstrip("`.,;:)")
+        if self.kind == "cli-password" and (bare.lower() in _FLAG_PROSE or (
+                bare.isupper() and bare.lower().strip("_") in _FLAG_PLACEHOLDERS)):
+            # `use the --token flag to …`, `pass the --api-key option`: prose
+            # about the flag; `mysql -pPASSWORD`: a placeholder in capitals
+            return True
         if self.kind == "root-secret" and not rx(_HEX).match(secret.replace("-", "").lower()) \
                 and words_and_numbers(secret):
             return True  # `secret_id: key_2025_q3_rotation`: a name, where a UUID is the secret

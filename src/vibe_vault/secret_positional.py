@@ -50,16 +50,24 @@ _ARG = (r"(?:(?:[rbu]{0,2}'[^'\n]*'|[rbu]{0,2}\"[^\"\n]*\")(?:\.\w{1,20}\(\))?"
 
 
 # What ends a literal: its quote, then a `,` or `)` (or Java's
-# `.toCharArray()`, `.encode()`); or the text's end, where a text was cut
+# `.toCharArray()`, `.encode()`), or a statement's or a line's end (Ruby's
+# `fill_in "Password", with: "…"`); or the text's end, where a text was cut
 # (a subagent's description, a title), an ellipsis after it or not.
 _ENDS = (r"(?:{q}(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes|to_owned|to_string|into"
-         r"|as_bytes)\())|…?\Z)")
+         r"|as_bytes)\()|[ \t]*(?:;|\r?\n|\Z))|…?\Z)")
+
+
+# What may wrap a literal to make bytes of it: Go's `[]byte("…")`, C#'s
+# `Encoding.UTF8.GetBytes("…")`, Node's `Buffer.from("…")`, Rust's `*b"…"`
+# (its `)` then ends the argument, as a literal's quote does).
+_WRAP = (r"(?:\[\]byte\(\s*|buffer\.from\(\s*|(?:encoding\.\w{1,20}\.)?getbytes\(\s*"
+         r"|\*(?=b[\"']))?")
 
 
 def _literal(names: _Names, judge: str) -> str:
-    """A quoted literal argument (Python's b'' and r'' too) that ends an
-    argument, or the text."""
-    return (rf"(?:[rbu]{{0,2}}'(?P<{names(judge)}>[^'\n…]{{1,200}})" + _ENDS.format(q="'")
+    """A quoted literal argument (Python's b'' and r'' too, and a literal
+    made bytes, `_WRAP`) that ends an argument, or the text."""
+    return (_WRAP + rf"(?:[rbu]{{0,2}}'(?P<{names(judge)}>[^'\n…]{{1,200}})" + _ENDS.format(q="'")
             + rf"|[rbu]{{0,2}}\"(?P<{names(judge)}>[^\"\n…]{{1,200}})" + _ENDS.format(q='"')
             + ")")
 
@@ -119,6 +127,34 @@ CALLS: tuple[tuple[str, tuple[int, ...], str], ...] = (
     # a client's token or secret key by its place (MinIO, python-gitlab)
     ("hmac.new fernet", (0,), "vl"),
     ("createhmac crypto.createhmac jwt.sign jwt.encode", (1,), "vl"),
+    # (attack 25) A key or a password given to a cipher, a MAC, a KDF or a
+    # signer: Go's jwt and x/crypto, Java's JCA and jjwt and auth0's JWT,
+    # .NET's, Node's crypto and CryptoJS, PHP's openssl and hash, Python's
+    # cryptography, PyNaCl and hashlib, SQLCipher, the MySQL C API. (Go's
+    # hmac.New(hash, key): its key second, judged as a key's, Python's
+    # hmac.new(key, msg) having its message there.)
+    ("signedstring generatefrompassword bcrypt.generatefrompassword aes.newcipher des.newcipher "
+     "secretkeyspec hmacshakeyfor keys.hmacshakeyfor algorithm.hmac256 algorithm.hmac384 "
+     "algorithm.hmac512 symmetricsecuritykey jwtsigner jose.jwtsigner secretbox "
+     "nacl.secret.secretbox algorithms.aes aesgcm aesccm chacha20poly1305 aes.new "
+     "pbkdf2sync crypto.pbkdf2sync crypto.pbkdf2 scryptsync crypto.scryptsync crypto.scrypt "
+     "argon2.hash cookieparser scrypt", (0,), "vl"),
+    ("decrypt encrypt", (0,), "vk"),  # (a PDF's, a document's password: `reader.decrypt("…")`)
+    ("createcipheriv createdecipheriv crypto.createcipheriv crypto.createdecipheriv "
+     "cryptojs.hmacsha256 cryptojs.hmacsha512 cryptojs.hmacsha1 cryptojs.hmacmd5 "
+     "cryptojs.aes.encrypt cryptojs.aes.decrypt cryptojs.tripledes.encrypt "
+     "cryptojs.tripledes.decrypt mcrypt_encrypt mcrypt_decrypt pbkdf2_hmac hashlib.pbkdf2_hmac "
+     "sqlite3_key sqlite3_rekey openssl_pkey_get_private", (1,), "vl"),
+    ("hmac.new", (1,), "vk"),
+    ("openssl_encrypt openssl_decrypt hash_hmac", (2,), "vl"),
+    ("mysql_real_connect", (3,), "vl"),
+    # Firebase's sign-in (the modular API gives `auth` first: an e-mail
+    # there is judged as a key is, and left)
+    ("signinwithemailandpassword createuserwithemailandpassword", (1,), "vk"),
+    ("signinwithemailandpassword createuserwithemailandpassword", (2,), "vl"),
+    # Base64 of `user:password` or of a key (the value of a Basic header)
+    ("b64encode base64.b64encode encode64 base64.encode64 strict_encode64 "
+     "base64.strict_encode64 btoa tobase64string convert.tobase64string", (0,), "vk"),
     ("gitlab.gitlab", (1,), "vk"),
     ("minio", (2,), "vk"),
 )
@@ -135,6 +171,57 @@ def _callee(names: str) -> str:
         rf"(?<!\| {re.escape(n)}\()" for n in names.split()) + ")"
 
 
+def _field_rules() -> tuple[RuleData, ...]:
+    """What a test types into a field named for a password (Capybara's
+    fill_in, Playwright's and Puppeteer's fill/type, Cypress' type,
+    Selenium's send_keys, jQuery's val, a terminal driver's type after its
+    prompt): any literal but a placeholder."""
+    word = r"(?:password|passwd|passphrase|passcode|pwd|pw|pin|secret|token)(?![a-z])"
+    words = ("password", "passwd", "passphrase", "passcode", "pwd", "pw", "pin", "secret",
+             "token")
+    first, then = _Names(), _Names()
+    return (
+        # the field first, the value after it in the call (`fill(sel, value)`)
+        (CALL, ("fill_in", "fill(", "type(", "setvalue(", "sendkeys("),
+         r"(?i)(?<!\w)(?:fill_in|fill|type|setvalue|sendkeys)(?:\(\s*|[ \t]+)[:\"']"
+         r"[^\"'\n,]{0,60}?(?<![a-z])" + word + r"[^\"'\n,]{0,60}[\"']?\s*,\s*"
+         r"(?:with:\s*|:with\s*=>\s*)?" + _literal(first, "vl"),
+         ('fill_in "Password", with: "⟦«a16»⟧"', "await page.fill('#password', '⟦«a16»⟧')",
+          'await page.type("#password", "⟦«a16»⟧")', "fill_in :user_password, with: '⟦«a16»⟧'"),
+         'fill_in "Email", with: "bob@example.com"; fill_in "Password", with: password; '
+         'page.fill("#password", "")'),
+        # the field named in a selector, then typed into (`get(sel).type(value)`)
+        (CALL, words,
+         r"(?i)(?<![a-z])" + word + r"[^\"'\n]{0,60}[\"']\s*\]?\s*\)"
+         r"(?:\s*;?\s*(?:await\s+)?[\w$.]{0,40}?)?\s*\.\s*"
+         r"(?:type|fill|send_?keys|setvalue|val|presssequentially)\(\s*" + _literal(then, "vl"),
+         ('cy.get("input[name=password]").type("⟦«a16»⟧")',
+          "driver.find_element(By.ID, \"pw\").send_keys(\"⟦«a16»⟧\")",
+          "await page.getByLabel('Password').fill('⟦«a16»⟧')",
+          "await term.waitFor('Password:'); await term.type('⟦«a16»⟧')"),
+         'cy.get("#search").type("hello"); cy.get("#password").type(password)'),
+    )
+
+
+# What a test types into a field, or a script into a prompt, with no
+# password's name in sight (Selenium, Cypress, Playwright, pexpect, jQuery),
+# and a token as a client's one argument (discord.js' `client.login(…)`, a
+# Redis client's `auth(…)`): the call's one argument, judged as a key's
+# (`.type("hello")`, `login('bob')` are left; `page.type("#user", "bob")` has a
+# selector first, no value alone).
+_TYPING = "sendkeys send_keys type fill val sendline login auth"
+
+
+def _typing_rule() -> RuleData:
+    names = _Names()
+    return (CALL, tuple(f"{c}(" for c in _TYPING.split()),
+            r"(?i)\(" + _callee(_TYPING) + r"\s*[rbu]{0,2}(?:'(?P<" + names("vk")
+            + r">[^'\n…]{1,200})'|\"(?P<" + names("vk") + r">[^\"\n…]{1,200})\")\s*\)",
+            ('element.sendKeys("⟦«a16»⟧");', "child.sendline('⟦«a16»⟧')",
+             "client.login('⟦«a24»⟧')", 'red:auth("⟦«a16»⟧")'),
+            'cy.get("#q").type("hello world"); child.sendline("yes"); page.type("#user", "bob")')
+
+
 # Words a callee's trigger is one of when it holds it: most are the gate's
 # triggers already, and each new one is a search of every text (see
 # redact._word_tree), so callees share them.
@@ -147,11 +234,11 @@ def _trigger(callee: str) -> str:
 
 
 def _call_rules() -> tuple[RuleData, ...]:
+    rules: list[RuleData] = list(_field_rules())
     by_place: dict[tuple[int, str], list[str]] = {}
     for callee_names, places, judge in CALLS:
         for place in places:
             by_place.setdefault((place, judge), []).extend(callee_names.split())
-    rules: list[RuleData] = []
     for (place, judge), callees in sorted(by_place.items()):
         names = _Names()
         pattern = (r"(?i)\(" + _callee(" ".join(callees)) + r"\s*(?:" + _ARG + r"\s*,\s*)"
@@ -196,8 +283,35 @@ def _call_rules() -> tuple[RuleData, ...]:
                   r"(?i),\s*\"(?P<" + names("vl") + r">[^\"\n…]{1,200})\"\.tochararray\(\)",
                   ('ks.load(new FileInputStream("k.jks"), "⟦«a16»⟧".toCharArray());',),
                   'ks.load(in, password.toCharArray()); for (char c : "aeiou".toCharArray())'))
+    # Any literal made a Java char[] (`"…".toCharArray()`): judged as a key's
+    # (`"aeiou".toCharArray()` is left).
+    names = _Names()
+    rules.append((CALL, ("tochararray",),
+                  r"(?i)\"(?P<" + names("vk") + r">[^\"\n…]{1,200})\"\.tochararray\(\)",
+                  ('char[] pw = "⟦«a16»⟧".toCharArray();',),
+                  'for (char c : "aeiou".toCharArray()); "HelloWorld".toCharArray()'))
+    # libcurl's user and password (`CURLOPT_USERPWD, "u:…"`), its key's password.
+    names = _Names()
+    rules.append((CALL, ("curlopt_",),
+                  r"(?i)curlopt_(?:userpwd|password|proxyuserpwd|proxypassword|keypasswd"
+                  r"|sslkeypasswd|xoauth2_bearer|tlsauth_password)\s*,\s*" + _literal(names, "vk"),
+                  ('curl_easy_setopt(c, CURLOPT_USERPWD, "bob:⟦«a16»⟧");',
+                   "curl_setopt($ch, CURLOPT_PASSWORD, '⟦«a16»⟧');"),
+                  'curl_easy_setopt(c, CURLOPT_USERPWD, userpwd); '
+                  'curl_setopt($ch, CURLOPT_URL, "https://example.com/api")'))
+    # pexpect.run's events: {'password:': '…\n'}
+    names = _Names()
+    rules.append((CALL, ("events",),
+                  r"(?i)events\s*=\s*\{[^{}\n]{0,200}?[\"'][^\"'\n]{0,40}"
+                  r"(?:password|passphrase|passwort|pass code|pass phrase|\bpin\b)"
+                  r"[^\"'\n]{0,40}[\"']\s*:\s*[rbu]{0,2}(?:'(?P<" + names("vl")
+                  + r">[^'\n\\…]{1,200})(?:\\[rn])*'|\"(?P<" + names("vl")
+                  + r">[^\"\n\\…]{1,200})(?:\\[rn])*\")",
+                  ("pexpect.run('ssh h', events={'password:': '⟦«a16»⟧\\n'})",),
+                  "pexpect.run('ssh h', events={'password:': pw})"))
     # What a script types after a password's prompt (pexpect's sendline,
-    # telnetlib's write) within 300 characters after `expect('Password:')`.
+    # telnetlib's write) within 300 characters after `expect('Password:')`
+    # (or a pattern for one, `r'[Pp]assword'`, or a PIN's prompt).
     names = _Names()
     # (it begins with its `(`, the call's name looked back for: the engine
     # skips ahead to a literal)
@@ -205,13 +319,15 @@ def _call_rules() -> tuple[RuleData, ...]:
                          "wait_for("),
                   r"(?i)\((?:(?<=expect\()|(?<=expect_exact\()|(?<=read_until\()|(?<=waitfor\()"
                   r"|(?<=wait_for\())\s*[rbu]{0,2}[\"']"
-                  r"[^\"'\n]{0,40}(?:password|passphrase|passwort|pass code)[^\"'\n]{0,40}[\"']"
-                  r"[\s\S]{0,300}?\.(?:sendline|send|write)\(\s*"
+                  r"[^\"'\n]{0,40}(?:(?:\[pP]{1,2}\]|p)ass(?:word|phrase|wort|[ ]?code|[ ]phrase)"
+                  r"|\bpin\b)[^\"'\n]{0,40}[\"']"
+                  r"[\s\S]{0,300}?\.(?:sendline|send|write|type|fill)\(\s*"
                   + r"[rbu]{0,2}(?:'(?P<" + names("vl") + r">[^'\n\\…]{1,200})(?:\\[rn])*'"
                   r"|\"(?P<" + names("vl") + r">[^\"\n\\…]{1,200})(?:\\[rn])*\")",
                   ("child.expect('Password:')\nchild.sendline('⟦«a16»⟧')",
                    'tn.read_until(b"Password: ")\ntn.write(b"⟦«a16»⟧\\n")'),
                   "child.expect('Password:')\nchild.sendline(password)"))
+    rules.append(_typing_rule())
     samples = {
         "login(": ("server.login('bob@example.com', '⟦«a16»⟧')",
                    'imap.login("me@example.org", "⟦«a12»⟧")'),
@@ -523,6 +639,34 @@ TOOL_FLAGS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
      "osslsigncode sign -pkcs12 c.pfx -readpass pw.txt -in a.exe"),
     ("pdftk", "input_pw owner_pw user_pw", "vp", ("pdftk in.pdf input_pw ⟦«a16»⟧ output out.pdf",),
      "pdftk in.pdf cat 1-3 output out.pdf"),
+    # (attack 25, rounds 1, 2 and 16) PuTTY's tools; databases' and brokers'
+    # clients whose -p is the password; pentest tools; Windows' signtool.
+    ("plink pscp psftp putty kitty", "-pw", "vp",
+     ("plink -ssh bob@h -pw ⟦«a16»⟧", "pscp -pw ⟦«a16»⟧ f bob@h:"), "plink -ssh bob@h -i key.ppk"),
+    ("mongoexport mongoimport mongodump mongorestore mongostat mongotop mongofiles "
+     "cypher-shell couchbase-cli cbq rabbitmqadmin smbmap enum4linux enum4linux-ng snowsql "
+     "influx", "-p --password", "vp",
+     ("mongodump -u u -p ⟦«a16»⟧ -d db", "cypher-shell -u neo4j -p ⟦«a16»⟧",
+      "influx setup -u admin -p ⟦«a16»⟧ -o o -b b -f",
+      "smbmap -H h -u u -p ⟦«a16»⟧"), "mongodump -u u -d db; influx setup --force"),
+    ("tsql", "-P", "vp", ("tsql -S h -U sa -P ⟦«a16»⟧",), "tsql -S h -U sa"),
+    ("signtool", "/p -p", "vp", ("signtool sign /f c.pfx /p ⟦«a16»⟧ app.exe",),
+     "signtool sign /a /fd SHA256 app.exe"),
+    ("x11vnc", "-storepasswd -passwd -viewpasswd", "vp",
+     ("x11vnc -storepasswd ⟦«a16»⟧ ~/.vnc/passwd", "x11vnc -display :0 -passwd ⟦«a16»⟧"),
+     "x11vnc -storepasswd ~/.vnc/passwd; x11vnc -rfbauth ~/.vnc/passwd"),
+    # (a WEP key: hex or `s:` and its text; `key off`, `key open` are none)
+    ("iwconfig", "key", "vk", ("iwconfig wlan0 key s:⟦«a13»⟧", "iwconfig wlan0 key ⟦«h26»⟧"),
+     "iwconfig wlan0 key off; iwconfig wlan0 key open"),
+    ("security", "-P", "vp", ("security import k.p12 -k login.keychain -P ⟦«a16»⟧",),
+     "security import k.p12 -k login.keychain"),
+    ("ldappasswd", "-s", "vp", ("ldappasswd -x -D cn=a -w o -s ⟦«a16»⟧ uid=u",),
+     "ldappasswd -x -D cn=a -W -S uid=u"),
+    ("nuget", "-p --password", "vp", ("dotnet nuget add source url -u u -p ⟦«a16»⟧",),
+     "dotnet nuget add source url -n corp"),
+    ("gem", "--key", "vk", ("gem push x.gem --key ⟦«a16»⟧",), "gem push x.gem --key rubygems_api"),
+    ("kerbrute", "-p --password", "vp", ("kerbrute passwordspray -d corp -p ⟦«a16»⟧ users.txt",),
+     "kerbrute userenum -d corp users.txt"),
 )
 
 _NOT_DEFAULT = r"(?!(?:public|private)(?![^\s'\"|;&<>]))"
@@ -562,7 +706,12 @@ _READS_A_PASSWORD = (
     r"\bsudo\s+(?:-\w+\s+)*-\w*S\b|--with-token\b|--password-stdin\b|--passphrase-fd[ =]?0\b"
     r"|--token-stdin\b|--stdin\b|\b(?:sudo\s+)?(?:chpasswd|passwd|vncpasswd|smbpasswd|kinit"
     r"|cryptsetup|adduser|htpasswd)\b|\bsecrets?\s+(?:put|set|create)\b|\bop\s+signin\b"
-    r"|\bbw\s+(?:unlock|login)\b|\bvault\s+login\b")
+    r"|\bbw\s+(?:unlock|login)\b|\bvault\s+login\b"
+    # (attack 25) more that read one: here-strings and pipes into them
+    r"|\bkeepassxc-cli\b|\bcreateuser\b[^\n|;&]{0,400}?\s-\w*P|\b(?:tiger)?vncpasswd\b"
+    r"|\bvncserver\b|password_stdin\b|--passwd-on-stdin\b|\bnpm\s+(?:login|adduser)\b"
+    r"|\bdatabricks\s+configure\b|\bterraform\s+login\b|\bgem\s+signin\b"
+    r"|\bsu\b(?:\s+-\w*){0,4}(?:\s+\w+)?\s+-c\b|\btrino\b[^\n|;&]{0,400}?--password\b")
 
 # More commands (attack 24): a secret as a bare word after a subcommand, a
 # database tool's user/password@db, a secret written to a file named for one,
@@ -609,6 +758,42 @@ _MORE_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str,
      ("expdp system/⟦«a16»⟧@ORCL schemas=APP directory=DP dumpfile=app.dmp",
       "sqlldr userid=scott/⟦«a14»⟧ control=load.ctl", "rman target sys/⟦«a14»⟧@prod"),
      "expdp schemas=APP directory=DP dumpfile=app/dump.dmp; rman target /"),
+    # (attack 25) impacket's scripts: [domain/]user:password@host.
+    (("impacket", "exec.py", "secretsdump", "gettgt", "getst.py", "getuserspns", "getnpusers",
+      "lookupsid", "mssqlclient", "addcomputer", "changepasswd", "smbclient.py"),
+     # (the script's name read at most 40 long: `impacket-impacket-…` ran to its end)
+     lambda n: r"(?i)\b(?:impacket-[\w\-]{1,40}+|(?:psexec|smbexec|wmiexec|atexec|dcomexec"
+     r"|secretsdump|gettgt|getst|getuserspns|getnpusers|lookupsid|mssqlclient|smbclient|addcomputer"
+     r"|changepasswd|getadusers|finddelegation|rbcd|dacledit)\.py)\b[^\n|;&]{0,400}?"
+     r"(?<=\s)[\"']?(?:[\w.\-]{1,64}/)?[\w.\-$]{1,64}:(?P<" + n("vp")
+     + r">[^\s'\"@]{1,200}?)[\"']?(?=@|\s|\Z)",
+     ("impacket-psexec CORP/admin:⟦«a16»⟧@10.0.0.1", "wmiexec.py bob:⟦«a16»⟧@h",
+      'psexec.py "CORP/u:⟦«a16»⟧"@h', "getTGT.py corp.local/u:⟦«a16»⟧"),
+     "impacket-psexec -k -no-pass CORP/admin@dc; secretsdump.py -just-dc-ntlm corp/admin@dc"),
+    # A backup tool's password command that echoes a literal (`--password-command
+    # "echo X"`), or a password file that is one (`--password-file=<(echo X)`).
+    (("password-command", "passcommand", "<(echo", "<(printf", "passcommand="),
+     lambda n: r"(?i)(?:--(?:password-command|passcommand|pass-command)[ =]|passcommand=)"
+     r"[\"']?[ \t]*(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+'%s(?:\\n)?')?[ \t]+"
+     + _value(n, "vp") + r"|--(?:password-file|passwd-file|passfile|auth-user-pass)[ =]<\("
+     r"[ \t]*(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+" + _value(n, "vp"),
+     ('restic -r r --password-command "echo ⟦«a16»⟧" backup .',
+      'borg list --passcommand "printf ⟦«a16»⟧"',
+      "rsync --password-file=<(echo ⟦«a16»⟧) a h::m"),
+     'restic --password-command "pass show restic" backup .; '
+     'borg list --passcommand "echo $BORG_PW"'),
+    # RabbitMQ: authenticate_user NAME PASSWORD; kerbrute passwordspray USERS PASSWORD.
+    (("authenticate_user",),
+     lambda n: r"\brabbitmqctl\b" + _REST + r"authenticate_user\s+" + _WORD + r"\s+"
+     + _value(n, "vp"),
+     ("rabbitmqctl authenticate_user bob ⟦«a16»⟧",), "rabbitmqctl authenticate_user bob"),
+    (("kerbrute",),
+     # (`--user-as-pass`: each user's name its password, none given)
+     lambda n: r"\bkerbrute\s+passwordspray(?![^\n|;&]{0,400}--user-as-pass)" + _OPTIONS
+     + r"\s+(?!-)" + _WORD + r"\s+"
+     + _value(n, "vp"),
+     ("kerbrute passwordspray -d corp.local users.txt ⟦«a16»⟧",),
+     "kerbrute passwordspray -d corp.local users.txt --user-as-pass"),
     # A literal written to a file named for a secret (`echo X > ~/.vault-token`).
     (("echo ", "printf "),
      lambda n: r"\b(?:echo|printf)(?:\s+-[neE]+)*(?:\s+'%s(?:\\n)?')?\s+"
@@ -631,7 +816,8 @@ _MORE_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str,
     # `printf '%s\n' X | docker login --password-stdin`, `yes X | passwd`):
     # attack 25 (R1, R2 class 3).
     (("kinit", "passwd", "cryptsetup", "signin", "unlock", "login", "secret create", "-stdin",
-      "--with-token", "-fd", "sudo", "htpasswd", "adduser"),
+      "--with-token", "-fd", "sudo", "htpasswd", "adduser", "keepassxc", "createuser", "vnc",
+      "password_stdin", "-on-stdin", "configure", "su ", "trino"),
      lambda n: r"\b(?:echo|printf|yes)(?:\s+-[neE]+)*(?:\s+(?:'%s(?:\\n)*'|\"%s(?:\\n)*\"))?\s+"
      + _value(n, "vp") + r"(?:\\n\S*)*['\"]?[ \t]*\|[ \t]*(?:" + _READS_A_PASSWORD + r")",
      ("echo ⟦«a16»⟧ | kinit bob@CORP.IO",

@@ -38,7 +38,11 @@ Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
 # Indic, Thai and CJK scripts; then 66 more, read after a colon, an arrow or
 # their own "is": 102 rows in all.)
 _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password"),
+    # (and as people mistype or disguise it: `passwrd`, `pasword`, `passw0rd`,
+    # `P@ssword`, `pword`, `pswd`, `pass phrase`)
+    "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password",
+            "pass(?:wrd|owrd|w0rd|[ ]word|[ ]phrase|[ ]code)", "pas(?:word|woord|wd)",
+            "p@ssw[o0]rd", "pword", "pswd"),
            # (a key's name begins with a word the rule runs on: `key` alone is in
            # most texts of a session, and `the key is X` is the generic key's)
            ("(?:api|access|auth|private|client|secret)[ _\\-]?keys?",
@@ -393,12 +397,15 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
     to = r"[ \t]+" + _alt(_escaped(_TO)) + r"[ \t]+"
     bracket = r"[ \t]*\([ \t]*(?:" + _alt(_escaped(_NOW)) + r"[ \t]*:?[ \t]+)?"
     now = r"[ \t]+(?:currently|now|still)[ \t]*:?[ \t]+"
+    # (`the token's X`: the name's possessive, then the value)
+    possessive = r"['’]s[ \t]*:?[ \t]+"
     g = _Groups()
     everyone = list(names)
     rules = [(kind, triggers, "(?i)" + name_of(everyone) + which + "(?:" + "|".join(
         [arrow + _said_value(g), copula + _said_value(g), particle + _said_value(g),
          words_colon + _loose_value(g), to + _loose_value(g), bracket + _loose_value(g),
-         now + _loose_value(g), r"[ \t]+" + _loose_value(g)]) + ")" + BOUNDED,
+         now + _loose_value(g), possessive + _loose_value(g),
+         r"[ \t\u3000]+" + _loose_value(g)]) + ")" + BOUNDED,
         samples, look_alike)]
     g = _Groups()
     others = [lang for lang in names if lang != "en"]
@@ -423,6 +430,7 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
 # to run: a literal every name of the table begins with or holds.
 _PASSWORD_TRIGGERS = (
     "password", "passwd", "passphrase", "passcode", "passw", "kennw", "mot de passe",
+    "pasw", "passowrd", "pass word", "pass phrase", "pass code", "p@ssw", "pword", "pswd",
     "mots de passe", "mdp", "contrase", "clave de acceso", "senha", "palavra", "parola",
     "wachtwoord", "lösenord", "losenord", "adgangskode", "kodeord", "passord", "salasana",
     "hasł", "hasl", "hesl", "jelsz", "parol", "şifre", "sifre", "ifr", "lozink", "zapork",
@@ -515,6 +523,29 @@ def _glued_rule() -> Spec:
         "feat/password-reset-flow; tests/test_password_hashing.py; token_count_2024")
 
 
+def _before_rule() -> Spec:
+    """A password said before its name (`X is my password`, `set X as my
+    password`, `use X as the token`): judged as a value after "is" is, so a
+    word of the sentence (`this is the password`) is left."""
+    g = _Groups()
+    dets = ("my", "the", "our", "your", "his", "her", "their")
+    return (
+        # (its triggers the names: a word may come between, `the new token`)
+        "prose-password", ("password", "passphrase", "passcode", "token", "api key", "secret",
+                           "my pin", "the pin", "pin code"),
+        # (begun after a space, a quote or a bracket, the value read whole at
+        # once: a long run is read once per place, not backtracked into)
+        r"(?i)(?<![^\s\"'`(\[>:])(?P<" + g.said_name() + r">[^\s\"'`]{4,64}+)[\"'`]?[ \t]+"
+        r"(?:is|was|as|will be)[ \t]+" + _alt(dets) + r"[ \t]+"
+        r"(?:(?:new|old|current|root|admin|wifi|wi-fi|db|database|master|account|login|temporary"
+        r"|temp|default|real|actual|same|api|access|auth|bearer)[ \t]+)?"
+        r"(?:pass(?:word|wd|phrase|code)|pin(?:[ \t]+code)?|token|api[ \t]+key"
+        r"|secret(?:[ \t]+key)?)(?![a-z0-9])",
+        ("⟦«a16»⟧ is my password", "set ⟦«a16»⟧ as my password", "use ⟦«a16»⟧ as the password",
+         "`⟦«a16»⟧` is the new token"),
+        "this is my password; which is the token; $GITHUB_TOKEN is the token; here is the pin")
+
+
 def _answer_rule() -> Spec:
     """A security question's answer: the rest of its clause."""
     return (
@@ -580,6 +611,7 @@ def _made() -> tuple[Spec, ...]:
                     "the API key is stored in SSM; the token is 1234567890abcdef; the token "
                     "expired; pass the token to the client; API key → Settings → Keys"),
         _pair_rule(),
+        _before_rule(),
         _emoji_rule(),
         _glued_rule(),
         _answer_rule(),
@@ -596,6 +628,7 @@ PEOPLE_RULES: tuple[Spec, ...] = kept(
      _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED),
     tuple(f.__code__ for f in (_made, _named_rules, forms, in_capitals, _trie, _alt, _escaped,
                                _said_value, _loose_value, _pair_rule, _emoji_rule, _glued_rule,
+                               _before_rule,
                                _answer_rule, _folder_url_rule, _Groups.said_name,
                                _Groups.loose_name, _Groups.head_name)),
     _made)

@@ -115,9 +115,11 @@ def samples(rule: Rule, seed: int = 27) -> list[Sample]:
 # `STRIPE_KEY`, `.npmrc`'s `_auth`, `"clientSecret"`. Long words count anywhere
 # in a name; short ones (pass, pwd, key, auth, creds) only as a whole part of
 # it (after `_`, `-`, `.` or the start; `bypass`, `monkey`, `author` are not).
-_SHORT = ("pass", "pwd", "pw", "creds", "auth", "key", "salt")  # whole parts of a name only
+_SHORT = ("pass", "pwd", "pw", "creds", "auth", "key", "salt", "pswd", "psw")  # whole parts only
 SECRET_NAME = (
     r"(?:password|passwd|passphrase|passcode|secret|token|credential|api[_\-]?key|apikey"
+    # (as people mistype or disguise it, or space it: attack 25)
+    r"|pass(?:wrd|owrd|w0rd|[ \t](?:word|phrase|code))|pas(?:word|woord|wd)|p@ssw[o0]rd|pword"
     r"|access[_\-]?key|private[_\-]?key|auth[_\-]?key|"
     # Each test after its word: a pattern that begins with words lets the
     # engine skip ahead to their letters. A short word begins the name or
@@ -289,14 +291,15 @@ def _cli_rule() -> Rule:
         + r"|\b(?:echo|printf)\s+(?:-[neE]+\s+)*(?:'%s(?:\\n)?'\s+)?" + v.any()
         + r"\s*\|\s*(?=[^\n;&]*?(?:--password-stdin|--with-token|--stdin\b|\bchpasswd\b"
         r"|\bsudo\s+(?:-\w+\s+)*-\w*S\b|\bsecrets?\s+(?:put|set|create|versions\s+add)\b"
-        r"|\benv\s+add\b|--data-file[ =]-(?!\S)))"
+        r"|\benv\s+add\b|--data-file[ =]-(?!\S)|--passwd-on-stdin\b|--passphrase-fd[ =]?0\b))"
         + ")")
     return Rule(
         "cli-password",
         ("ssh-keygen", "zip", "7z", "smbclient", "http", "xh", "ldap", "sqlcmd", "sqlplus",
          "net use", "--passphrase", "--secret-", "openssl", "rabbitmqctl", "net user", "config set",
          "put-parameter", "-stdin", "--with-token", "sudo", "secret put", "secrets ",
-         "secret set", "env add", "data-file", "chpasswd"),
+         "secret set", "env add", "data-file", "chpasswd", "secret create", "secrets create",
+         "-on-stdin", "passphrase-fd"),
         pattern,
         ("ssh-keygen -t ed25519 -N '⟦«a18»⟧' -f k", "zip -P ⟦«a16»⟧ s.zip a",
          "unzip -P ⟦«a16»⟧ a.zip", "7z a -p⟦«a16»⟧ a.7z d",
@@ -322,14 +325,21 @@ def _cli_rule() -> Rule:
 # A password set by SQL (`ALTER USER … WITH PASSWORD '…'`, `IDENTIFIED BY '…'`).
 SQL_PASSWORD = Rule(
     "sql-password", ("identified", "password"),
-    r"(?i)\b(?:user|role|login)\b[^\n;]{0,200}?\b(?<![\-_.])(?:password|identified\s+(?:with\s+\S+\s+)?by)"
-    r"\s+(?:'(?P<v>(?!\$[\w{(])[^'\n]+)'|\"(?P<v2>(?!\$[\w{(])[^\"\n]+)\")"
+    # (GRANT's old form names the user after TO: `GRANT ALL ON *.* TO 'u'@'%'
+    # IDENTIFIED BY '…'`; Oracle's value may be bare: `IDENTIFIED BY s3cr3t`, not
+    # a bind variable, `IDENTIFIED BY :pw`, nor a hash's `BY VALUES '…'`)
+    r"(?i)\b(?:user|role|login|grant)\b[^\n;]{0,200}?\b(?<![\-_.])(?:password|identified\s+(?:with\s+\S+\s+)?by)"
+    r"\s+(?:'(?P<v>(?!\$[\w{(])[^'\n]+)'|\"(?P<v2>(?!\$[\w{(])[^\"\n]+)\""
+    r"|(?<=[bB][yY][ \t])(?P<v5>(?!(?:values|password)\b)[^\s'\"`;:$&@?{}()\[\]]"
+    r"[^\s'\"`;]{2,200}?)(?=[;\s\"'`]|$))"
     # MySQL's `SET PASSWORD [FOR 'app'@'%'] = 'X'` (or `= PASSWORD('X')`)
     r"|\bset\s+password\b(?:\s+for\s+[^\n=;]{1,200}?)?\s*=\s*(?:password\(\s*)?"
     r"(?:'(?P<v3>(?!\$[\w{(])[^'\n]+)'|\"(?P<v4>(?!\$[\w{(])[^\"\n]+)\")",
     ("psql -c \"ALTER USER app WITH PASSWORD '⟦«a16»⟧'\"",
      "mysql -e \"CREATE USER 'a'@'%' IDENTIFIED BY '⟦«a16»⟧'\"",
-     "SET PASSWORD FOR 'app'@'%' = '⟦«a16»⟧';"),
+     "SET PASSWORD FOR 'app'@'%' = '⟦«a16»⟧';",
+     "GRANT ALL ON *.* TO 'u'@'%' IDENTIFIED BY '⟦«a16»⟧';",
+     "CREATE USER u IDENTIFIED BY ⟦«a16»⟧;"),
     "psql -c 'select 1' -c 'ALTER USER app WITH LOGIN'")
 
 # A secret put in the environment by code: `os.environ['API_KEY'] = '…'`. A
@@ -439,7 +449,48 @@ def _structured_rules() -> tuple[Rule, ...]:
     ends_secret = (r"[\w:.\-]*(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd"
                    r"|(?:api|access|secret|private|auth|client|master|account)[_\-]?key)")
     xml, add, k8s, env, git, auth, prop = (_Values() for _ in range(7))
+    arrow, shell_default, env_or, filter_default, filter_first = (_Values() for _ in range(5))
+    # An environment lookup (or a keyring's) whose name says a secret, its
+    # default after it: the default is a literal given in its place.
+    lookup = (r"(?:\benv\.|\benv\[\s*[\"']|\bgetenv\(\s*[\"']|\benviron\.get\(\s*[\"']"
+              r"|\benviron\[\s*[\"']|\benv\(\s*[\"'])" + _SECRET_VAR
+              + r"[\"']?\s*[\])]?|\bget_password\([^()\n]{0,200}\)")
     return (
+        # (attack 25) R's `password <- "…"`, Haskell's and Elixir's `password :: "…"`:
+        # a literal only.
+        rule(("<-", "::"),
+             SECRET_NAME + r"[a-z0-9_.\-]{0,64}[ \t]*(?:<<?-|::)[ \t]*" + quoted(arrow),
+             ('password <- "⟦«a16»⟧"', 'db_password :: "⟦«a16»⟧"'),
+             "password <- readline(); password :: String; Token::new"),
+        # A shell's default of a secret's variable: `${DB_PASSWORD:-…}` (`:=`, `-`, `=`).
+        rule(("${",),
+             r"\$\{" + _SECRET_VAR + r":?[\-=](?P<" + shell_default._name()
+             + r">(?![$\x60])[^\s{}'\"$\x60]{4,200})\}",
+             ("password: ${DB_PASSWORD:-⟦«a16»⟧}",
+              "docker run -e PGPASSWORD=${PGPASSWORD:-⟦«a16»⟧} postgres"),
+             "password: ${DB_PASSWORD:-}; ${API_TOKEN:-$DEFAULT_TOKEN}; ${DB_PASSWORD:?unset}"),
+        # A literal after a lookup of a secret's variable, in its stead
+        # (`process.env.DB_PASS || "…"`, `ENV["PW"] || "…"`, `os.getenv("X") or "…"`,
+        # Kotlin's `?:`, PHP's `??`).
+        rule(("||", "??", " or ", "?:"),
+             r"(?:" + lookup + r")\s*(?:\|\||\?\?|\?:|\bor\b)\s*" + quoted(env_or),
+             ('const pw = process.env.DB_PASS || "⟦«a16»⟧";', '<%= ENV["PW"] || "⟦«a16»⟧" %>',
+              "pw = os.getenv('DB_PASSWORD') or '⟦«a16»⟧'",
+              'keyring.get_password("svc", "bob") or "⟦«a16»⟧"'),
+             'process.env.DB_PASS || ""; process.env.API_TOKEN ?? null; '
+             "os.getenv('DB_PASSWORD') or default_password"),
+        # A template's default for a secret (Helm's and Jinja's `| default "…"`,
+        # Helm's `default "…" .Values.password`).
+        rule(("default",),
+             SECRET_NAME + r"[a-z0-9_.\-]{0,64}\s*\|\s*default\s*\(?\s*" + quoted(filter_default),
+             ('password: {{ .Values.password | default "⟦«a16»⟧" }}',
+              "{{ db_password | default('⟦«a16»⟧') }}"),
+             '{{ .Values.password | default "" }}; {{ password | default(omit) }}'),
+        rule(("default",),
+             r"\bdefault\s+" + quoted(filter_first) + r"\s+\$?\.values\.[\w.]{0,64}?"
+             + SECRET_NAME,
+             ('{{ default "⟦«a16»⟧" .Values.db.password }}',),
+             '{{ default "postgres" .Values.db.user }}'),
         # A shell's ANSI-C quoting (`X_PASSWORD=$'…'`): a literal, never code.
         rule(("=$'",),
              r"(?<![a-z0-9_])" + _SECRET_VAR + r"=\$'(?P<v>[^'\n]{4,200})'",
@@ -688,7 +739,10 @@ PROSE_RULES = (
            r"[ \t]+(?:" + _IS[3:-1] + r")" + _IS_END + r"[ \t]*:?[ \t]*" + _PROSE_VALUE, samples,
            look_alike)
       for triggers, word, samples, look_alike in (
-          (("password", "passwd", "passphrase", "passcode"), r"pass(?:word|wd|phrase|code)",
+          (("password", "passwd", "passphrase", "passcode", "pasw", "passowrd", "p@ss", "pword",
+            "pass word", "pass phrase", "pass code"),
+           r"(?:pass(?:word|wd|phrase|code|wrd|owrd|w0rd|[ \t](?:word|phrase|code))"
+           r"|pas(?:word|woord)|p@ssw[o0]rd|pword)",
            ("my password is ⟦«a14»⟧", "the password is: ⟦«a16»⟧.",
             "The password for the admin account was '⟦«a8» «a6»⟧'"),
            "the password is stored in the vault; the password is correct. Password is required "
@@ -731,13 +785,30 @@ PROSE_RULES = (
          "the API key is stored in the vault; the token is 1234567890abcdef; the key is "
          "required_for_all"),
     # A PIN said with its digits: `the PIN is 4821`, `PIN: 4821`, `PIN-Code: 4821`.
+    # Or letters and digits drawn at random (`PIN code is D1Ms…`: a smart
+    # card's PIN may be any), judged as a value given loosely is; the PIN
+    # named first (`Enter PIN for 'PIV card': …`).
     Rule("prose-password", ("pin",),
          r"(?i)(?<![a-z])(?:pin(?:[ \-]?(?:code|kode|number|no\.?))?|code pin|pincode)"
+         r"(?:[ \t]+(?:for|of)[ \t]+[^\n:=：]{1,60}?)?"
          r"(?:[\"']?[ \t]*[:=：][ \t]*|[ \t]*" + _IS + _IS_END + r"[ \t]*:?[ \t]*)"
-         r"(?P<v>\d{4,8})(?![\d,.]?\d)(?!\s*(?:ms|px|%|v\b))",
+         r"(?:(?P<v>\d{4,8})(?![\d,.]?\d)(?!\s*(?:ms|px|%|v\b))"
+         r"|(?P<vl>(?=[^\s\d]{0,63}+\d)[A-Za-z0-9!@#$%^&*+=_\-]{8,64}+)(?=[.,;:!?)\]'\"]*(?:\s|$)))",
          ("the PIN is ⟦«d6»⟧", "PIN: ⟦«d6»⟧", "mein PIN-Code ist ⟦«d6»⟧.",
-          "le code PIN est ⟦«d6»⟧"),
-         "pin 13 is the LED; pin: 3; pinned 4 issues; PIN is required"),
+          "le code PIN est ⟦«d6»⟧", "PIN code is ⟦«a16»⟧", "Enter PIN for 'PIV card': ⟦«a16»⟧"),
+         "pin 13 is the LED; pin: 3; pinned 4 issues; PIN is required; PIN: pin_config_2024"),
+    # A terminal's prompt for a password, the value typed after it (as a
+    # session's capture shows it): `Enter passphrase for key '/…/id_ed25519': X`,
+    # `Enter PEM pass phrase:X`, `Enter new password for user "postgres": X`.
+    Rule("prose-password", ("enter ",),
+         r"(?i)enter[ \t]+(?:(?:a|the|your|new|old|current|same|pem|private|key|ssh|import"
+         r"|export|host|admin|root|master|vault)[ \t]+){0,3}"
+         r"(?:pass(?:word|phrase|code)|pass[ \t](?:phrase|word|code)|pin(?:[ \t]+code)?)"
+         r"(?:[ \t]+again)?(?:[ \t]+(?:for|of|to)[ \t]+[^\n:]{1,120}?)?[ \t]*:[ \t]*"
+         r"(?P<v>[^\s]{4,200})",
+         ("Enter passphrase for key '/home/bob/.ssh/id_ed25519': ⟦«a16»⟧",
+          "Enter PEM pass phrase:⟦«a16»⟧", 'Enter new password for user "postgres": ⟦«a16»⟧'),
+         "Enter passphrase for key '/home/bob/.ssh/id_ed25519': \nEnter password: (hidden)"),
 )
 
 
@@ -1266,6 +1337,7 @@ RULES: tuple[Rule, ...] = (
          ("curl -b '_gitlab_session=⟦«l32»⟧' https://gitlab.example.com",)),
     Rule("cli-password", ("-u ", "--user", "--proxy-user", "sshpass", "mysql", "mariadb",
                           "--pass", "--token", "--secret", "--api", "--auth", "--access", "login",
+                          "--account-key", "--sas-token", "--storage-key", "--master-key", "mycli",
                           "redis-cli",
                           "pass:", "storepass", "keypass", "secret set", "configure set",
                           "-pass", "htpasswd", "mongo"),
@@ -1273,14 +1345,18 @@ RULES: tuple[Rule, ...] = (
          r"|\"[A-Za-z0-9_.@\-]+:(?P<v24>(?!\$[\w{(])[^\"\n]+)\"|['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+))"
          r"|\bsshpass\s+-p\s*(?:'(?P<v25>[^'\n]+)'|\"(?P<v26>(?!\$[\w{(])[^\"\n]+)\"|(?P<v2>[^\s'\"]+))"
          # mysql -pX, -p'X', -p"X" (no space: a space means "ask me").
-         r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n]{0,400}?\s-p"
+         r"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport|mycli|mongo|mongosh)\b"
+         r"[^\n]{0,400}?\s-p"
          r"(?:'(?P<v3>[^'\n]+)'|\"(?P<v4>[^\"\n]+)\"|(?P<v5>[^\s'\"-][^\s'\"]*))"
          # (`pulumi config set --secret NAME VALUE`: a flag, then a name)
          r"|(?<!config set )--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token"
-         r"|access-token|client-secret|secret-key|access-key|private-key)"
-         r"[ =](?:'(?P<v6>[^'\n]{3,})'|\"(?P<v7>[^\"\n]{3,})\"|(?P<v8>[^\s'\"]{3,}))"
-         # docker/podman/helm/oras login -p X; redis-cli -a X; mongo -p X.
-         r"|\b(?:login|redis-cli|mongo|mongosh)\b[^\n|;&]{0,400}?\s-[pa]\s+"
+         r"|access-token|client-secret|secret-key|access-key|private-key|account-key|sas-token"
+         r"|storage-key|master-key)"
+         # (not a redirection after a flag that asks: `--password <<< X`)
+         r"[ =](?:'(?P<v6>[^'\n]{3,})'|\"(?P<v7>[^\"\n]{3,})\"|(?P<v8>(?![<>|&])[^\s'\"]{3,}))"
+         # docker/podman/helm/oras login -p X; redis-cli -a X (its -p the port); mongo -p X.
+         r"|\b(?:(?:login|mongo|mongosh)\b[^\n|;&]{0,400}?\s-[pa]"
+         r"|redis-cli\b[^\n|;&]{0,400}?\s-a)\s+"
          r"(?:'(?P<v9>[^'\n]+)'|\"(?P<v10>[^\"\n]+)\"|(?P<v11>[^\s'\"-][^\s'\"]*))"
          # openssl -passin/-passout pass:X; keytool -storepass X.
          r"|(?<![A-Za-z0-9])pass:(?P<v12>[^\s'\"]+)"
@@ -1344,14 +1420,19 @@ RULES: tuple[Rule, ...] = (
          "the SharedAccessKeyName is root"),
     Rule(
         "secret-assignment",
-        ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth", "salt"),
+        ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth", "salt",
+         "pasw", "p@ss", "psw"),
         # Anchored on the keyword (not on the start of the name) so the engine
         # does not backtrack from every position; a longer name still matches.
         # A typed constant (`API_KEY: str = "…"`, Rust's `: &str`, TypeScript's
         # `: string`) gives its type before the `=`.
         r"(?i)" + SECRET_NAME + r"[a-z0-9_.\-]{0,64}[\"']?"
-        r"(?P<typed>[ \t]*:[ \t]*&?(?:'static[ \t]+)?(?:str|string|bytes)(?=[ \t]*=))?"
-        r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s)\s*)"
+        # (or a subscript's key, `app.config['SECRET_KEY'] = …`; Rust's bytes,
+        # `: [u8; 16]`, `: &[u8]`; Visual Basic's `Dim password As String = …`)
+        r"(?:(?<=[\"'])\])?"
+        r"(?P<typed>[ \t]*:[ \t]*&?(?:'static[ \t]+)?(?:str|string|bytes|\[u8(?:;[ \t]*\d{1,4})?\])"
+        r"(?=[ \t]*=)|[ \t]+as[ \t]+(?:string|securestring)(?=[ \t]*=))?"
+        r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s|[：∶﹕꞉])\s*)"
         # A quoted value may hold spaces (a passphrase); a bare one ends at one,
         # and never starts with a colon: `test_auth.py::test_auth` is a pytest
         # test's id, `Token::new` a path, not a name given a value.
@@ -1362,7 +1443,7 @@ RULES: tuple[Rule, ...] = (
         # (Python's bytes, `b'…'`, a literal too)
         # (a "value" that opens by closing brackets is code after a quoted label:
         # `getByText('Password:')).toBeVisible(); change(input, 'x')`)
-        r"(?:b?\"(?![)\]}][)\]}.;,])(?P<v>[^\"\n]{4,200})\""
+        r"(?:\*?b?\"(?![)\]}][)\]}.;,])(?P<v>[^\"\n]{4,200})\""
         r"|[$b]?'(?![)\]}][)\]}.;,])(?P<v2>[^'\n]{4,200})'"
         # (the block's indent may be gone: a tool's output is shown with its
         # lines' leading spaces taken off)
@@ -1378,7 +1459,10 @@ RULES: tuple[Rule, ...] = (
          '[default]\ntoken = "⟦«a30»⟧"', "  DB_PASS: ⟦«b24»⟧",
          "GITHUB_AUTH=⟦«a20»⟧", "my_creds: ⟦«a18»⟧", 'API_KEY: str = "⟦«a32»⟧"',
          'const API_KEY: &str = "⟦«a32»⟧";', 'const apiKey: string = "⟦«a32»⟧";',
-         "creds = {{'user': b'app', 'password': b'⟦«a16»⟧'}}", "zf.extractall(pwd=b'⟦«a16»⟧')"),
+         "creds = {{'user': b'app', 'password': b'⟦«a16»⟧'}}", "zf.extractall(pwd=b'⟦«a16»⟧')",
+         "app.config['SECRET_KEY'] = '⟦«a16»⟧'", 'const KEY_SECRET: [u8; 16] = *b"⟦«a16»⟧";',
+         'static SECRET: &[u8] = b"⟦«a16»⟧";', 'Dim password As String = "⟦«a16»⟧"',
+         "password﹕⟦«a16»⟧", "password∶⟦«a16»⟧"),
         "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x; "
         "expect(screen.getByText('Password:')).toBeVisible(); fireEvent.change(input, 'x')"),
     TAB_RULE,
