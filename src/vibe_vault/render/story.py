@@ -191,7 +191,7 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         if turn.rewound:
             out.append(_rewind(turn))
             out.append(md(""))
-        out.append(quote(turn.text))
+        out.append(quote(pasted_cut(str(turn.text))))
         out.append(md(""))
         if turn.reply:
             out.append(labelled_quote("**Claude:**", gist(turn.reply)))
@@ -503,6 +503,70 @@ def gist(answer: str) -> str:
 
 
 # -- one line an action ----------------------------------------------------------
+
+
+# A prompt's pasted log or JSON (a HAR file, a server's log): its first lines
+# show what it was; the rest, up to the note's cut, buries the question asked
+# around it (review 26 #4: 9e953218's ~200 quoted lines of a HAR before "Are
+# you sure the HTML is the issue?"). Every word stays searchable.
+PASTE_LINES = 12  # lines of no prose in a row that are a paste
+PASTE_SHOWN = 4  # of them, shown
+_PROSE_WORD = r"^[^\W\d_][^\W\d_'’\-]*[,.;:!?'’)]*$"
+_NOTE_CUT = r"\s*…?\s*\[cut at [\d,]+ characters\]\s*$"
+
+
+def _prose(line: str) -> bool:
+    """A line of the user's own words: four words or more, most of them words."""
+    words = line.split()
+    if rx(r'^\s*(?:[{}\[\]]|"[^"]{0,200}"\s*:)').match(line):
+        return False  # (JSON's: a brace, a key)
+    return len(words) >= 4 and sum(1 for w in words if rx(_PROSE_WORD).match(w)) \
+        >= 0.6 * len(words)
+
+
+def pasted_cut(prompt: str) -> str:
+    """The prompt with each paste (a block between blank lines of PASTE_LINES
+    lines or more, most of them no prose: a log, JSON) cut to its first
+    PASTE_SHOWN lines and a line saying how many more there were ("… 190
+    more lines of pasted JSON"); the user's own lines opening or closing
+    the block are kept whole."""
+    cut_at = rx(_NOTE_CUT).search(prompt)
+    body = prompt[:cut_at.start()] if cut_at else prompt
+    lines = body.split("\n")
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        # (a line of spaces is the paste's: a log alternates stamps, lines and those)
+        if not lines[k].rstrip("\r"):
+            out.append(lines[k])
+            k += 1
+            continue
+        end = k
+        while end < len(lines) and lines[end].rstrip("\r"):
+            end += 1
+        block = lines[k:end]
+        first, last = 0, len(block)
+        while first < last and _prose(block[first]):
+            first += 1
+        while last > first and _prose(block[last - 1]):
+            last -= 1
+        run = block[first:last]
+        pasted = len(run) >= PASTE_LINES and sum(1 for ln in run if not _prose(ln)) \
+            >= 0.5 * len(run)
+        if not pasted:
+            out.extend(block)
+        else:
+            what = "JSON" if run[0].lstrip()[:1] in "{[\"" else "text"
+            cut = " (the note keeps the prompt's first characters)" \
+                if cut_at is not None and end == len(lines) and last == len(block) else ""
+            out.extend([*block[:first], *run[:PASTE_SHOWN],
+                        f"… {len(run) - PASTE_SHOWN:,} more lines of pasted {what}{cut}",
+                        *block[last:]])
+            if cut:
+                cut_at = None
+        k = end
+    text = "\n".join(out)
+    return text + prompt[cut_at.start():] if cut_at else text
 
 
 def _times(action: Action) -> Md:
