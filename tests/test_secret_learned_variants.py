@@ -3,7 +3,7 @@ or printed) is learned, and kept out wherever it comes back in the session:
 written another way too. An attacker repeated a learned value in capitals,
 as base64 (standard and URL-safe, padded or not), as hex, URL-encoded, and
 cut in two with each half in another place; each reached the state and the
-search database.
+search database. (Attack 25 also: base32, backwards, rot13.)
 
 Generated: values of letters, digits and punctuation, each of two halves
 mixing letters and digits as a random value's do (the README's rule: a
@@ -20,6 +20,7 @@ the value swapped for a control holds too.
 from __future__ import annotations
 
 import base64
+import codecs
 import json
 import re
 import string
@@ -71,6 +72,11 @@ SPELLINGS: dict[str, Any] = {
     "HEX": lambda v: v.encode().hex().upper(),
     "url-encoded": lambda v: quote(v, safe=""),
     "url-encoded plus": quote_plus,
+    # (attack 25, root cause 4)
+    "base32": lambda v: base64.b32encode(v.encode()).decode(),
+    "base32 unpadded": lambda v: base64.b32encode(v.encode()).decode().rstrip("="),
+    "reversed": lambda v: v[::-1],
+    "rot13": lambda v: codecs.encode(v, "rot13"),
 }
 PLACES = ("prompt", "answer", "command", "output", "write")
 

@@ -333,16 +333,20 @@ def _halves(secret: str) -> list[str]:
 
 
 def _encodings(secret: str) -> list[str]:
-    """A value as base64 (standard and URL-safe, padded or not), hex and
-    URL-encoded (`%XX`, `+` for a space) spell it: other words than it."""
+    """A value as base64 (standard and URL-safe, padded or not), base32
+    (padded or not), hex and URL-encoded (`%XX`, `+` for a space) spell it,
+    and written backwards or in rot13: other words than it."""
     import base64
+    import codecs
     from urllib.parse import quote, quote_plus
 
     raw = secret.encode("utf-8", "surrogatepass")
     std = base64.b64encode(raw).decode()
     url = base64.urlsafe_b64encode(raw).decode()
-    return [std, std.rstrip("="), url, url.rstrip("="), raw.hex(),
-            quote(secret, safe=""), quote(secret), quote_plus(secret)]
+    b32 = base64.b32encode(raw).decode()
+    return [std, std.rstrip("="), url, url.rstrip("="), b32, b32.rstrip("="), raw.hex(),
+            quote(secret, safe=""), quote(secret), quote_plus(secret),
+            secret[::-1], codecs.encode(secret, "rot13")]
 
 
 def variant_keys(secret: str) -> list[str]:
