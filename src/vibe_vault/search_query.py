@@ -108,8 +108,8 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("as_typed", "choices", "fts", "groups", "ignored", "parts", "phrase", "roots",
-                 "slots", "stemmed", "terms", "together", "unwanted", "wanted")
+    __slots__ = ("as_typed", "choices", "exact", "fts", "groups", "ignored", "parts", "phrase",
+                 "roots", "slots", "stemmed", "terms", "together", "unwanted", "wanted")
 
     def __init__(self, wanted: list[str], terms: list[tuple[str, bool]], phrase: str = "",
                  unwanted: tuple[str, ...] = (), groups: list[int] | None = None,
@@ -148,6 +148,8 @@ class Query:
         self.parts: tuple[str, ...] = ()
         # The stop words typed plainly, not asked of the sessions (parse)
         self.ignored: tuple[str, ...] = ()
+        # The query without the related words (widened), when it has some
+        self.exact: Query | None = None
         self._build()
 
     def _build(self) -> None:
@@ -197,31 +199,49 @@ class Query:
         """An FTS5 expression of the sessions to leave out ("" for none)."""
         return " OR ".join(self.unwanted)
 
-    def widened(self, forms_of: Callable[[str], list[str]]) -> Query:
+    def widened(self, forms_of: Callable[[str], list[str]],
+                related_of: Callable[[str, list[str]], list[str]] | None = None) -> Query:
         """The query with each word typed plainly matching its other forms,
         as the index holds them (`forms_of(word)`: the indexed words of the
         same stem, stem.py): `improve` is `("improve" OR "improvements" OR
-        "improver" OR ...)`. Quoted words and prefixes match as typed."""
-        wanted = list(self.wanted)
+        "improver" OR ...)`. Quoted words and prefixes match as typed.
+
+        Given `related_of(word, its forms)` (the indexed words it also finds:
+        related.py, each a word or a phrase), those too, after its forms;
+        the query without them is then its `exact`, whose sessions
+        vaultdb.search puts first in each of its stages."""
+        # (each list twice: with the related words, and without: `exact`)
+        wanted = [list(self.wanted), list(self.wanted)]
+        slots = [[list(slot) for slot in self.slots], [list(slot) for slot in self.slots]]
+        choices = [[list(c) for c in self.choices], [list(c) for c in self.choices]]
         terms = list(self.terms)
         groups = list(self.groups)
         roots = list(self.roots)
-        slots = [list(slot) for slot in self.slots]
-        choices = [list(choice) for choice in self.choices]
+        some = False
         for part, word in self.stemmed.items():
             forms = [f for f in forms_of(word) if f != word]
-            if not forms:
-                continue
-            for slot in slots:
-                if slot == [word]:
-                    slot.extend(forms)
-            choices[part] = [f'"{f}"' for f in [word, *forms]]
-            wanted[part] = "(" + " OR ".join(choices[part]) + ")"
-            terms.extend((f, False) for f in forms)
-            groups.extend([part] * len(forms))
-            roots.extend([word] * len(forms))
-        out = Query(wanted, terms, self.phrase, self.unwanted, groups, {}, roots, slots, choices)
+            more = [r for r in related_of(word, [word, *forms])
+                    if r != word and r not in forms] if related_of is not None else []
+            some = some or bool(more)
+            for k, added in enumerate((forms + more, forms)):
+                if not added:
+                    continue
+                for slot in slots[k]:
+                    if slot == [word]:
+                        slot.extend(added)
+                choices[k][part] = [f'"{f}"' for f in [word, *added]]
+                wanted[k][part] = "(" + " OR ".join(choices[k][part]) + ")"
+            # (a phrase's words each marked in a snippet, as the word typed)
+            added_words = [t for f in forms + more for t in f.split()]
+            terms.extend((t, False) for t in added_words)
+            groups.extend([part] * len(added_words))
+            roots.extend([word] * len(added_words))
+        out = Query(wanted[0], terms, self.phrase, self.unwanted, groups, {}, roots, slots[0],
+                    choices[0])
         out.ignored = self.ignored
+        if some:
+            out.exact = Query(wanted[1], terms, self.phrase, self.unwanted, groups, {}, roots,
+                              slots[1], choices[1])
         return out
 
 

@@ -1013,7 +1013,8 @@ def _hit(row: Any, score: float = 0.0) -> Hit:
 
 def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "",
            limit: int = 10, phrase: str = "", tiers: list[str] | None = None,
-           left_out: str = "", as_typed: str = "", near: list[str] | None = None) -> list[Hit]:
+           left_out: str = "", as_typed: str = "", near: list[str] | None = None,
+           exact: tuple[str, list[str], list[str]] | None = None) -> list[Hit]:
     """Sessions matching an FTS5 expression, best first: by bm25 (with the
     columns' weights, for the session's length: RANK), those holding
     `phrase` first, the newest first among equals. Given `tiers`
@@ -1041,15 +1042,20 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
 
     Ranked from the index alone (a doc tells when its session started:
     doc_number), then only the sessions shown are read; a project's are
-    picked by their rows, and so are all when the best hold a dead row."""
+    picked by their rows, and so are all when the best hold a dead row.
+
+    `exact`: the `together`, `tiers` and `near` of the query without its
+    related words (search_query.Query.exact): each stage is asked of those
+    first, so a word's related words (`folder` for `subfolder`) find a
+    session below those holding the word as typed, in any of its forms,
+    in the same place."""
     if not tiers:
         return _searched(conn, fts, project, since, limit, phrase, 1, left_out)
-    close = near if near is not None else ["" for _ in tiers]
-    # (stage: its expression, what puts a hit first in it: an FTS5 expression
-    # its sessions match, or ASKED_FIRST)
-    stages = [*((f"({tier}) AND ({phrase})", as_typed) for tier in tiers[:2] if phrase),
-              *([(close[1], ASKED_FIRST)] if close[1] else []),
-              *((tier, "") for tier in tiers[:2]), (tiers[2], close[2])]
+    stages = _stages(phrase, tiers, near, as_typed)
+    if exact is not None:
+        own = _stages(exact[0], exact[1], exact[2], as_typed)
+        if len(own) == len(stages):  # (always: the same words, fewer forms)
+            stages = [stage for pair in zip(own, stages, strict=True) for stage in pair]
     out: list[Hit] = []
     for rank, (expr, first) in enumerate(stages):
         found = {hit.doc for hit in out}
@@ -1059,6 +1065,16 @@ def search(conn: sqlite3.Connection, fts: str, project: str = "", since: str = "
         if len(out) >= limit:
             break
     return out
+
+
+def _stages(phrase: str, tiers: list[str], near: list[str] | None,
+            as_typed: str) -> list[tuple[str, str]]:
+    """search's stages: each an expression, and what puts a hit first in it
+    (an FTS5 expression its sessions match, or ASKED_FIRST)."""
+    close = near if near is not None else ["" for _ in tiers]
+    return [*((f"({tier}) AND ({phrase})", as_typed) for tier in tiers[:2] if phrase),
+            *([(close[1], ASKED_FIRST)] if close[1] else []),
+            *((tier, "") for tier in tiers[:2]), (tiers[2], close[2])]
 
 
 # A stage's `first` that puts first the hits whose matches (the instances
@@ -1135,8 +1151,8 @@ def _hits_of(conn: sqlite3.Connection, docs: list[int]) -> dict[int, Any]:
 
 
 def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[str, ...] = (),
-            project: str = "", since: str = "",
-            limit: int = 10) -> list[tuple[Hit, tuple[str, ...]]]:
+            project: str = "", since: str = "", limit: int = 10,
+            exact: dict[str, str] | None = None) -> list[tuple[Hit, tuple[str, ...]]]:
     """When fewer sessions than asked for hold every wanted part: the sessions
     holding most of them (at least half), each with the parts it holds (in
     the query's order). People
@@ -1152,7 +1168,12 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
     sessions), ranked by bm25 of those parts: a part in most sessions (`the`,
     `fix` at 100,000 sessions) tells sessions apart by nothing, and ranking
     everything holding it cost 0.66 s there. Common parts are counted for the
-    few shown only. A query of common words only has no closest sessions."""
+    few shown only. A query of common words only has no closest sessions.
+
+    `exact`: a part's expression without its related words (`subfolder`
+    without folder: search_query.Query.exact), by part; a session holding
+    a part only in a related word counts it at half its weight, so it comes
+    below one holding the word itself."""
     import math
 
     held_by = {part: holding(conn, part, _RARE + 1) for part in parts}
@@ -1178,12 +1199,13 @@ def closest(conn: sqlite3.Connection, parts: tuple[str, ...], unwanted: tuple[st
     def count_held(docs: list[int], of: list[str]) -> None:
         marks = ", ".join("?" * len(docs))
         for part in of:  # (in the query's order: the same sums for the same parts)
-            for (doc,) in conn.execute(
-                    f"SELECT rowid FROM search WHERE search MATCH ? AND rowid IN ({marks})",
-                    [part, *docs]):
+            sql = f"SELECT rowid FROM search WHERE search MATCH ? AND rowid IN ({marks})"
+            own = ({doc for (doc,) in conn.execute(sql, [exact[part], *docs])}
+                   if exact and part in exact else None)
+            for (doc,) in conn.execute(sql, [part, *docs]):
                 held[doc] += 1
                 holds[doc].add(part)
-                weighed[doc] += weight[part]
+                weighed[doc] += weight[part] if own is None or doc in own else weight[part] / 2
 
     def order(row: Any) -> tuple[Any, ...]:
         doc = row[7]
@@ -1217,6 +1239,56 @@ def forms_of(conn: sqlite3.Connection, word: str) -> list[str]:
     sql = "SELECT 1 FROM search WHERE search MATCH ? LIMIT 1"
     return [word, *(form for form in candidates[1:]
                     if conn.execute(sql, (f'"{form}"',)).fetchone() is not None)]
+
+
+def related_of(conn: sqlite3.Connection, word: str, forms: list[str]) -> list[str]:
+    """The words (or phrases of two) some session holds that a word also
+    finds besides its forms (`forms`, as forms_of gives them), in related.py's
+    sense, with their own forms: the word its prefix is put on (`subfolder`:
+    folder, folders; and `sub folder`), the words a prefix makes of it or of
+    its forms (`agent`: subagent, subagents), and the other words for the
+    same thing (`folder`: directory, dir; `subfolder`: subdirectory). Each is
+    one lookup that stops at its first session."""
+    from vibe_vault.related import made_from, root_of, same_as
+
+    sql = "SELECT 1 FROM search WHERE search MATCH ? LIMIT 1"
+    seen = set(forms)
+    out: list[str] = []
+
+    def held(text: str) -> bool:
+        return conn.execute(sql, (f'"{text}"',)).fetchone() is not None
+
+    def add(text: str) -> None:
+        if text not in seen:
+            seen.add(text)
+            if held(text):
+                out.append(text)
+
+    # The words it is made from or means the same as; a prefix is put on the
+    # word and on those meaning the same, not on the word a compound is made
+    # from (`subfolder` finds folder, not multifolder).
+    bases = same_as(word)
+    made = root_of(word)
+    if made is not None and not any(held(form) for form in forms_of(conn, made[1])):
+        made = None  # (no word of its own left: `repository` is no re-pository)
+    if made is not None:
+        prefix, rest = made
+        bases += [rest, *(prefix + other for other in same_as(rest)), *same_as(rest)]
+        add(f"{prefix} {rest}")
+    compounded = list(forms)
+    for base in dict.fromkeys(bases):
+        if base not in seen:
+            found = [f for f in forms_of(conn, base) if f not in seen]
+            if found and found[0] == base and not held(base):
+                found = found[1:]
+            seen.update(found)
+            out += found
+            if made is None:
+                compounded += found
+    for form in compounded:
+        for compound in made_from(form):
+            add(compound)
+    return out
 
 
 def holding(conn: sqlite3.Connection, part: str, cap: int) -> int:

@@ -321,11 +321,16 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             return 0
         # Each word typed plainly also matches its other forms the index holds
         # (improve: improvements, improver), so sessions holding those are found.
-        query = query.widened(lambda word: vaultdb.forms_of(conn, word))
+        # ... and the words related to it (related.py: subfolder, folder,
+        # directory), found below the word itself.
+        query = query.widened(lambda word: vaultdb.forms_of(conn, word),
+                              lambda word, forms: vaultdb.related_of(conn, word, forms))
+        own = query.exact
         hits = vaultdb.search(conn, query.fts, project=args.project or "", since=since,
                               limit=max(args.limit or 10, 1), phrase=query.together,
                               tiers=query.tiers, left_out=query.left_out,
-                              as_typed=query.as_typed, near=query.near)
+                              as_typed=query.as_typed, near=query.near,
+                              exact=(own.together, own.tiers, own.near) if own else None)
         limit = max(args.limit or 10, 1)
         # for each hit, the wanted parts it holds (all, unless a closest match)
         held = [query.parts] * len(hits)
@@ -333,9 +338,11 @@ def run(args: argparse.Namespace | SimpleNamespace, cfg: Config) -> int:
             # Fewer sessions hold every word than were asked for: the sessions
             # holding most of them follow, said as such (people type sentences).
             found = {hit.doc for hit in hits}
+            exact = ({part: bare for part, bare in zip(query.wanted, own.wanted, strict=True)
+                      if part != bare} if own else None)
             near = [(hit, parts) for hit, parts in vaultdb.closest(
                 conn, query.parts, query.unwanted, project=args.project or "",
-                since=since, limit=limit) if hit.doc not in found][:limit - len(hits)]
+                since=since, limit=limit, exact=exact) if hit.doc not in found][:limit - len(hits)]
             hits += [hit for hit, _ in near]
             held += [parts for _, parts in near]
         shown: list[tuple[str, str]] = []
