@@ -65,6 +65,21 @@ def placed(words: list[str], place: str, times: int) -> str:
     return ("-" if place == "written file" else " ").join(words * times)
 
 
+def write_session(env: Env, i: int, place: str, words: str, rng: random.Random) -> str:
+    """Session i of project `proj`, holding `words` in `place` (test_search_parts'
+    maker), with its subagent's file and meta: its id."""
+    sid = str(uuid.UUID(int=i + 1, version=4))
+    main, agent = session(sid, place, words, rng)
+    slug = env.claude / "projects" / "-home-u-proj"
+    sub = slug / sid / "subagents"
+    sub.mkdir(parents=True)
+    (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in main))
+    (sub / "agent-a1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in agent))
+    (sub / "agent-a1.meta.json").write_text(json.dumps(
+        {"agentType": "general-purpose", "description": "look around"}))
+    return sid
+
+
 # (no shrinking: a seed is all a case is)
 @settings(max_examples=examples(3, 12), deadline=None,
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
@@ -81,7 +96,6 @@ def test_title_or_prompt_holding_every_word_ranks_first(tmp_path_factory: Any,
     target = rng.choice(ASKED_PLACES)
     said = rng.sample(SAID_PLACES, rng.randint(1, 3))
     other = rng.sample(OTHER_PLACES, rng.randint(3, 7))
-    slug = env.claude / "projects" / "-home-u-proj"
     where: dict[str, str] = {}  # session: its tier (0 title/prompt, 1 said, 2 other)
     for i, place in enumerate([target, *said, *other]):
         sid = str(uuid.UUID(int=i + 1, version=4))
@@ -89,14 +103,8 @@ def test_title_or_prompt_holding_every_word_ranks_first(tmp_path_factory: Any,
         # the decoys say the words over and over, in forms of their own (as
         # often as a todo's 160 characters hold)
         forms = [s + rng.choice(ENDINGS) for s in stems]
-        main, agent = session(sid, place, placed(forms, place, 1 if tier == 0 else
-                                                 rng.randint(1, 3)), rng)
-        sub = slug / sid / "subagents"
-        sub.mkdir(parents=True)
-        (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in main))
-        (sub / "agent-a1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in agent))
-        (sub / "agent-a1.meta.json").write_text(json.dumps(
-            {"agentType": "general-purpose", "description": "look around"}))
+        assert write_session(env, i, place, placed(forms, place, 1 if tier == 0 else
+                                                   rng.randint(1, 3)), rng) == sid
         where[sid] = tier
     r = env.vv("backfill")
     assert r.returncode == 0, r.stderr.decode()
@@ -115,17 +123,6 @@ def test_title_or_prompt_holding_every_word_ranks_first(tmp_path_factory: Any,
     shown = [line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
              if line.startswith("  ") and line.count(" · ") == 2]
     assert shown == [h["session_id"][:8] for h in hits]
-
-
-def write_session(env: Env, i: int, place: str, words: str, rng: random.Random) -> str:
-    sid = str(uuid.UUID(int=i + 1, version=4))
-    main, agent = session(sid, place, words, rng)
-    slug = env.claude / "projects" / "-home-u-proj"
-    sub = slug / sid / "subagents"
-    sub.mkdir(parents=True)
-    (slug / f"{sid}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in main))
-    (sub / "agent-a1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in agent))
-    return sid
 
 
 @settings(max_examples=examples(3, 10), deadline=None,
