@@ -394,6 +394,7 @@ PLAIN = {
     "Turn": {"kind", "ts", "left", "rewound_to"},  # (times that parsed; "-": a rewind untimed)
     "Recap": {"ts"},
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
+    "GitLines": {"ts", "mode"},  # (an entry's time; git's "create" or "delete")
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
