@@ -185,7 +185,9 @@ def _field_rules() -> tuple[RuleData, ...]:
         (CALL, ("fill_in", "fill(", "type(", "setvalue(", "sendkeys("),
          r"(?i)(?<!\w)(?:fill_in|fill|type|setvalue|sendkeys)(?:\(\s*|[ \t]+)[:\"']"
          r"[^\"'\n,]{0,60}?(?<![a-z])" + word + r"[^\"'\n,]{0,60}[\"']?\s*,\s*"
-         r"(?:with:\s*|:with\s*=>\s*)?" + _literal(first, "vl"),
+         # (a quoted literal whole, whatever follows it: Ruby's call has no brackets)
+         r"(?:with:\s*|:with\s*=>\s*)?" + _WRAP + r"[rbu]{0,2}(?:'(?P<" + first("vl")
+         + r">[^'\n…]{1,200})'|\"(?P<" + first("vl") + r">[^\"\n…]{1,200})\")",
          ('fill_in "Password", with: "⟦«a16»⟧"', "await page.fill('#password', '⟦«a16»⟧')",
           'await page.type("#password", "⟦«a16»⟧")', "fill_in :user_password, with: '⟦«a16»⟧'"),
          'fill_in "Email", with: "bob@example.com"; fill_in "Password", with: password; '
