@@ -306,8 +306,9 @@ def title_of(state: SessionState, tagged: bool = True) -> str:
     title > its summary, in its file or, as the index found, in another's),
     else its recap's or first request's words. `tagged`: with the day that
     tells it from the same title of another session of the project."""
-    title = (named_title(state) or tx.one_line(state.told_elsewhere, 80)
-             or fallback_title(state))
+    elsewhere = "" if tx.rx(_ABOUT_THE_USER).match(state.told_elsewhere) else \
+        tx.one_line(state.told_elsewhere, 80)
+    title = named_title(state) or elsewhere or fallback_title(state)
     return f"{title} ({state.title_tag})" if tagged and state.title_tag else title
 
 
@@ -324,7 +325,16 @@ def named_title(state: SessionState) -> str:
         if ai_title_outdated(f):
             return _first_sentence(f.recaps[-1].text, 80)
         return f.ai_title
+    if tx.rx(_ABOUT_THE_USER).match(f.own_summary):
+        # A summary told of the user in the third person ("User learned about
+        # Python decorators, including…") is a recap, cut as a title (review
+        # 26: 26a8a0cc): the user's own request names the session better.
+        return ""
     return tx.one_line(f.own_summary, 80)
+
+
+# A summary that tells of the user in the third person: "User learned …", "The user asked …".
+_ABOUT_THE_USER = r"(?i)^\s*(?:the\s+)?user\s+(?!interface\b|story\b)[a-z]+"
 
 
 def ai_title_outdated(f: Fold) -> bool:
