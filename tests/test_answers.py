@@ -518,7 +518,10 @@ def test_corpus_summaries_tell_the_last_test_run_and_no_false_no_files(
                         isinstance(r, dict) and r.get("interrupted")):
                     results.append(not b.get("is_error"))
     if results and results[-1]:
-        assert "tests passed at the last run" in summary, summary
+        # ("tests 8 failing → 20 passed at the last run" where a run before failed)
+        told = re.search(r"tests (?:(\d+) failing → \d+ )?passed at the last run", summary)
+        assert told, summary
+        assert not told.group(1) or not all(results), summary
     elif results:
         assert "tests failing at the last run" in summary, summary
     if committed:
