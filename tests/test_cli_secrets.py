@@ -112,7 +112,10 @@ def planted(draw: st.DrawFn) -> tuple[str, str, str]:
     template, quotings = FORMS[form]
     quoting = draw(st.sampled_from(quotings))
     first = draw(st.sampled_from(_ALNUM))  # a flag-like value (-x…) is not tried
-    rest = draw(st.text(ALPHABETS[quoting], min_size=13, max_size=23))
+    # (not the gate's own mark: a value holding "[REDACTED" is hidden but never
+    # learned, as the gate's output is not taught back to it; drawn as 'a[REDACTED0000')
+    rest = draw(st.text(ALPHABETS[quoting], min_size=13, max_size=23)
+                .filter(lambda r: "[REDACTED" not in first + r))
     v = first + rest
     return form, template.replace("{v}", WRAP[quoting](v)), v
 
