@@ -724,6 +724,8 @@ class Redactor:
         # When a hook must be done (time.monotonic()): a huge text's pieces
         # not read by then are withheld (see HUGE_TEXT).
         self.deadline: float | None = None
+        # The rules the last text read (`_redact`) met the triggers of.
+        self._hits: set[int] = set()
 
     def redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were; the
@@ -790,19 +792,26 @@ class Redactor:
         it reads, and what they find is redacted in the text as written: the
         marker covers the original characters."""
         out, count = self._redact(text, found)
-        if text.isascii() and "%" not in text and not _continues(text) \
-                and not _escapes_markup(text):
+        # (a vendor's token cut where it was written is looked for only when
+        # the gate met one of the vendors' prefixes near a long run: `_cut_view`)
+        cut = _cut_view(text, self._hits & _cut_rules().keys()) \
+            if not _cut_rules().keys().isdisjoint(self._hits) else None
+        views: list[_View] = []
+        if not text.isascii() or "%" in text or "\\u" in text or _continues(text) \
+                or _escapes_markup(text):
+            view = _view(text)
+            if view is not None:
+                # A %-escape and a continued line read at once can end a value where
+                # neither does alone (`--password \⏎ a0%20 x` reads `a0 x` joined and
+                # decoded, but its value as written is `a0%20`): each is read alone
+                # too, and whatever any reading finds is hidden.
+                views.append(view)
+                if view.escapes and view.joins:
+                    views += [v for v in (_view(text, "%"), _view(text, "\n")) if v is not None]
+        if cut is not None:
+            views.append(cut)
+        if not views:
             return out, count
-        view = _view(text)
-        if view is None:
-            return out, count
-        # A %-escape and a continued line read at once can end a value where
-        # neither does alone (`--password \⏎ a0%20 x` reads `a0 x` joined and
-        # decoded, but its value as written is `a0%20`): each is read alone
-        # too, and whatever any reading finds is hidden.
-        views = [view]
-        if view.escapes and view.joins:
-            views += [v for v in (_view(text, "%"), _view(text, "\n")) if v is not None]
         seen: list[str] = []
         second: list[tuple[int, int, str]] = []
         for v in views:
@@ -812,6 +821,8 @@ class Redactor:
             spans_read = v.gaps(read)
             if spans_read is None:  # (they did not line up: hide it all)
                 return "[REDACTED:obfuscated (text withheld)]", count + 1
+            if v.cuts:  # (only a token read across a cut: the rest was read as written)
+                spans_read = _across_a_cut(spans_read, v.cuts)
             second += spans_read
         if not second:
             return out, count
@@ -863,6 +874,7 @@ class Redactor:
         low = text.lower()
         count = 0
         hits: set[int] = set()
+        self._hits = hits
         found_words = self._roots_in(low)
         while found_words:
             nodes = []
@@ -1407,7 +1419,8 @@ def english_trigrams() -> frozenset[str]:
 # Characters that hide a form from the rules, or begin a disguise: format
 # characters (zero-width space, joiners, soft hyphen, BOM, bidi marks),
 # full-width forms, Greek and Cyrillic (look-alike letters), an escaped byte,
-# a line continued by a backslash.
+# a line continued by a backslash, a character escaped as JSON, JavaScript or
+# Python write it (`password\u003dX`, `\u0067hp_…`).
 _DISGUISING = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
                (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
                (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
@@ -1417,7 +1430,8 @@ _DISGUISING = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x
 # character they stand for.
 _MARKUP_ESCAPE = (r"\\[_\-]|&#(?:95|45|x5[fF]|x2[dD]);|&(?:lowbar|UnderBar|hyphen|dash);")
 _DISGUISE = ("[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _DISGUISING)
-             + r"]+|%[0-9A-Fa-f]{2}|" + _MARKUP_ESCAPE + r"|\\+\"|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
+             + r"]+|%[0-9A-Fa-f]{2}|" + _MARKUP_ESCAPE + r"|\\u[0-9A-Fa-f]{4}"
+             r"|\\+\"|[ \t]*\\(?:\r?\n[ \t]*|[ \t]+)")
 _MARKUP_READS = {"&#95;": "_", "&#45;": "-", "&lowbar;": "_", "&UnderBar;": "_",
                  "&hyphen;": "-", "&dash;": "-"}
 
@@ -1457,9 +1471,11 @@ class _View:
     length as written), in order; a piece of equal lengths maps one to one."""
 
     def __init__(self, text: str, pieces: list[tuple[int, int, int, int]],
-                 escapes: bool = False, joins: bool = False) -> None:
+                 escapes: bool = False, joins: bool = False,
+                 cuts: tuple[tuple[int, int], ...] = ()) -> None:
         self.text, self.pieces = text, pieces
         self.escapes, self.joins = escapes, joins  # it decoded a %-escape; joined a line
+        self.cuts = cuts  # the spans of the text as written it left out (`_cut_view`)
         self._starts = [p[0] for p in pieces]
 
     def _at(self, i: int, end: bool) -> int:
@@ -1507,6 +1523,132 @@ def _gaps(text: str, read: str) -> list[tuple[int, int, str]] | None:
     return gaps
 
 
+# A vendor's token cut where it was written (attack 25, round 15): wrapped at
+# a terminal's or an editor's width (the rest of it on the next lines, each
+# line nothing else), split by implicit concatenation ('ghp_ab' 'cd…', a
+# shell's "ghp_ab""cd…"), by quoted-printable's soft break (`=` ending a
+# line), by Markdown code spans side by side (`ghp_ab``cd…`), or by a space.
+# Read joined, the token is the vendor rule's shape again.
+_CUT_PIECE = r"[A-Za-z0-9_\-.+/]*"
+_CUT_STEP = (r"(?:(?P<qp>=\r?\n)|(?P<quote>[\"'][ \t]*(?:\\?\r?\n[ \t]*)?[\"'])|(?P<md>``)"
+             r"|(?P<wrap>[ \t]*\r?\n[ \t>]*)| )(?P<piece>[A-Za-z0-9_\-+/][A-Za-z0-9_\-.+/]*)")
+_LINE_ENDS = r"[ \t]*(?:\r?\n|\Z)"
+# How far a cut token is read (characters; cuts), whatever follows.
+CUT_READ, CUTS = 1024, 32
+
+
+@cache
+def _cut_rules() -> dict[int, tuple[str, ...]]:
+    """The rules of a vendor's token (SHAPED: a prefix, then the token; and
+    Slack's, a WORD rule) whose prefix is its own (four characters or more,
+    or three with a separator: `ghp_`, `hvs.`, `AKIA`, `xoxb-`; not `sk`,
+    `ey`, `key`, nor one of _GLUE_PRONE), and those prefixes."""
+    out: dict[int, list[str]] = {}
+    for word, rules in _NEAR_RULES.items():
+        if (len(word) >= 4 or (len(word) == 3 and any(c in word for c in "_-."))) \
+                and word not in _GLUE_PRONE:
+            for i in rules:
+                if i in SHAPED_RULES:
+                    out.setdefault(i, []).append(word)
+    # (and a WORD rule's prefix with its separator: Slack's `xoxb-`)
+    nodes = list(_WORD_TREE)
+    while nodes:
+        word, rules, children = nodes.pop()
+        nodes += children
+        if len(word) >= 4 and word[-1] in "_-" and word.isascii() \
+                and word[:-1].isalnum() and word not in _GLUE_PRONE:
+            for i in rules:
+                out.setdefault(i, []).append(word)
+    return {i: tuple(words) for i, words in out.items()}
+
+
+def _random_piece(piece: str) -> bool:
+    """A token's piece, not a word: a digit, or capitals and small letters."""
+    return any(c.isdigit() for c in piece) or (
+        any(c.isupper() for c in piece[1:]) and any(c.islower() for c in piece))
+
+
+def _cuts_after(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
+    """The cuts of a token whose prefix is at `start` (spans of `text`), and
+    where the reading stopped: joins of the kinds above, each followed by the
+    token's next piece; a wrapped line's piece is the whole line and reads as
+    random, as does a piece after a space (one space at most)."""
+    at = rx(_CUT_PIECE).match(text, start).end()  # type: ignore[union-attr]
+    cuts: list[tuple[int, int]] = []
+    spaced = False
+    step = rx(_CUT_STEP)
+    while len(cuts) < CUTS and at - start < CUT_READ:
+        m = step.match(text, at)
+        if m is None:
+            break
+        piece = m.group("piece")
+        if m.group("wrap") is not None:
+            # (the line is this piece alone, or the piece goes on at once by
+            # another kind of cut: a wrapped line's text goes on, not a word)
+            whole = rx(_LINE_ENDS).match(text, m.end()) is not None or (
+                step.match(text, m.end()) is not None and not text[m.end()].isspace())
+            if not whole or not _random_piece(piece):
+                break
+        elif m.group("qp") is None and m.group("quote") is None and m.group("md") is None:
+            if spaced or not _random_piece(piece):  # (a space)
+                break
+            spaced = True
+        cuts.append((m.start(), m.start("piece")))
+        at = m.end()
+    return cuts, at
+
+
+def _cut_view(text: str, rules: Iterable[int]) -> _View | None:
+    """The text with the cuts of vendors' tokens left out (the spans left out
+    in `cuts`), or None when it has none: each place one of the `rules`'
+    prefixes begins a piece that a cut ends."""
+    low = text.lower()
+    if len(low) != len(text):  # (a letter whose lower case is longer: no places to share)
+        return None
+    words = {w for i in rules for w in _cut_rules()[i]}
+    cuts: list[tuple[int, int]] = []
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            found, end = _cuts_after(text, at)
+            cuts += found
+            # (a prefix inside what was read goes on to the same cuts)
+            at = low.find(word, max(end, at + 1))
+    if not cuts:
+        return None
+    out: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    kept: list[tuple[int, int]] = []
+    at = size = 0
+    for start, end in sorted(set(cuts)):
+        if start < at:
+            continue  # (within a cut already left out)
+        kept.append((start, end))
+        out.append(text[at:start])
+        pieces.append((size, at, start - at, start - at))
+        size += start - at
+        at = end
+    out.append(text[at:])
+    pieces.append((size, at, len(text) - at, len(text) - at))
+    return _View("".join(out), pieces, cuts=tuple(kept))
+
+
+def _across_a_cut(spans: list[tuple[int, int, str]],
+                  cuts: tuple[tuple[int, int], ...]) -> list[tuple[int, int, str]]:
+    """The spans (of the text as written) that cover a cut whole: of the
+    cuts after a span's start (in order, none overlapping), the first ends
+    first."""
+    from bisect import bisect_right
+
+    starts = [start for start, _ in cuts]
+    out = []
+    for a, b, markers in spans:
+        k = bisect_right(starts, a)
+        if k < len(cuts) and cuts[k][1] < b:
+            out.append((a, b, markers))
+    return out
+
+
 def _continues(text: str) -> bool:
     """Whether the text holds a line continued by `\\`: before its newline, or
     after a newline already turned into a space (`--password \\ a0…`, as a
@@ -1519,8 +1661,8 @@ def _view(text: str, unread: str = "") -> _View | None:
     leaves %-escapes as written, "\n" continued lines."""
     import unicodedata
 
-    if "%" not in text and not _continues(text) and _disguising().isdisjoint(text) \
-            and not _escapes_markup(text):
+    if "%" not in text and "\\u" not in text and not _continues(text) \
+            and _disguising().isdisjoint(text) and not _escapes_markup(text):
         return None  # (nothing _DISGUISE finds: the pattern, ~3 ms to compile, is not)
     matches = list(rx(_DISGUISE).finditer(text))
     if not matches:
@@ -1552,6 +1694,13 @@ def _view(text: str, unread: str = "") -> _View | None:
             pieces.append((size, m.start(), 1, len(raw)))
             out.append(read)
             size += 1
+        elif raw[:2] == "\\u" and len(raw) == 6:  # a character escaped: that character
+            code = int(raw[2:], 16)
+            read = chr(code) if code >= 0x20 and not 0xD800 <= code < 0xE000 else raw
+            escapes = True
+            pieces.append((size, m.start(), len(read), 6))
+            out.append(read)
+            size += len(read)
         elif raw[-1] == '"':  # a quote escaped (JSON inside a string): a quote
             pieces.append((size, m.start(), 1, len(raw)))
             out.append('"')

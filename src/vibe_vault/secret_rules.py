@@ -834,7 +834,9 @@ SHAPE_RULES = (
     Rule("azure-devops-pat", ("azdo",), B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])",
          ("ado token ⟦«a76»AZDO«a4»⟧",), "", SHAPED),
     Rule("crypto-private-key", ("xprv", "tprv", "yprv", "zprv", "uprv", "vprv"),
-         B + r"[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])",
+         # (any letter or digit: a key copied with a character mistyped, or
+         # made up for a test, is no less one)
+         B + r"[xtyzuv]prv[A-Za-z0-9]{100,112}(?![A-Za-z0-9])",
          ("m/44'/0'/0' ⟦xprv9s21ZrQH143K«m95»⟧",), "", SHAPED),
     # 64 hex after "private key", "wallet_key", "secretKey"... (the pattern
     # begins with "key", and looks back for the word before it).
@@ -1159,6 +1161,10 @@ RULES: tuple[Rule, ...] = (
     Rule("fly-token", ("fm1_", "fm2_"),
          r"(?:FlyV1 )?" + B + r"fm[12]_[A-Za-z0-9+/=_,\-]{40,}",
          ("fly secrets with FLY_API_TOKEN='⟦FlyV1 fm2_«b80»⟧'",), "fm2_ is Fly's prefix", SHAPED),
+    # Dropbox's short-lived access token: `sl.`, (`u.`,) then 130 and more.
+    Rule("dropbox-token", ("sl.",), B + r"sl\.(?:u\.)?[A-Za-z0-9_\-]{120,}" + E,
+         ("DROPBOX_ACCESS_TOKEN=⟦sl.«w136»⟧", "dbx = dropbox.Dropbox('⟦sl.u.«w200»⟧')"),
+         "see sl.no and sl.u.docs", SHAPED),
     Rule("render-key", ("rnd_",), B + r"rnd_[A-Za-z0-9]{24,}" + E,
          ("Authorization: Bearer ⟦rnd_«a32»⟧",), "rnd_seed_value", SHAPED),
     Rule("netlify-token", ("nfp_",), B + r"nfp_[A-Za-z0-9]{32,}" + E,
@@ -1212,8 +1218,8 @@ RULES: tuple[Rule, ...] = (
          ("SQUARE_TOKEN ⟦EAAA«w60»⟧",), "", SHAPED),
     Rule("facebook-token", ("eaa",), B + r"EAA[A-Z][A-Za-z0-9]{30,}",
          ("graph.facebook.com/me?access_token=⟦EAAG«a120»⟧",), "", SHAPED),
-    Rule("databricks-token", ("dapi",), B + r"dapi[a-f0-9]{32}(?:-\d)?" + E,
-         ("databricks token ⟦dapi«h32»⟧",), "", SHAPED),
+    Rule("databricks-token", ("dapi", "dsapi"), B + r"ds?api[a-f0-9]{32}(?:-\d)?" + E,
+         ("databricks token ⟦dapi«h32»⟧", "DATABRICKS_TOKEN=⟦dsapi«h32»⟧"), "", SHAPED),
     Rule("newrelic-key", ("nrak-", "nrii-", "nrjs-"),
          B + r"NR(?:AK|II|JS)-[A-Za-z0-9\-]{19,32}" + E,
          ("NEW_RELIC_API_KEY=⟦NRAK-«u27»⟧",), "", SHAPED),
