@@ -267,7 +267,14 @@ def test_a_slash_command_with_arguments_is_the_request(
     t.prompt(f"Thanks! Please {later}")
     t.say("Done.")
     state = t.state()
-    assert title_of(state) == f"{command}: {args}"[:80].rstrip()
+    # (a command named by a function word, `/she`, leads in like "so:" and is
+    # left out as the title's lead-in, as test_titles draws it: the arguments,
+    # capitalised; a thorough draw found it)
+    from test_titles import FUNCTION  # (here: test_titles imports this module)
+
+    bare = args[:1].upper() + args[1:]
+    assert title_of(state) in ({f"{command}: {args}"[:80].rstrip()}
+                               | ({bare[:80].rstrip()} if command in FUNCTION else set()))
     assert state.fold.prompts == 2
     assert "prompts: 2" in render(state)
 
