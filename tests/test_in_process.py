@@ -23,6 +23,8 @@ from conftest import FIXTURES, PROCESS_STATE, Env, share_line_key
 # installed code and data), so a call in a process that made them earlier gets
 # what a new process would compute: left as they are between in-process calls.
 PURE = {
+    "vibe_vault.stopwords.stop_words": "the stop words of the module's lists, folded",
+    "vibe_vault.redact._cut_rules": "the vendor rules whose prefix is their own, from the rule tables",
     "vibe_vault.archive._SYNCFS": "the C library's syncfs, if it has one",
     "vibe_vault.atomic._RENAMEAT2": "whether the C library has renameat2",
     "vibe_vault.backfill._NO_AGENTS": "an empty list shared by jobs, never changed",
