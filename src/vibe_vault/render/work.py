@@ -9,7 +9,6 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault import text as tx
-from vibe_vault.document import changed_by_another_name, linked_words
 from vibe_vault.figures import (
     OPEN_AFTER,
     OPEN_BEFORE,
@@ -28,6 +27,7 @@ from vibe_vault.figures import (
     usage_bound,
 )
 from vibe_vault.fold.files import change_words, lines_mark, no_net_change
+from vibe_vault.linked_files import changed_by_another_name, linked_words
 from vibe_vault.markdown import (
     Md,
     cell,
