@@ -158,7 +158,8 @@ def test_a_word_is_found_by_its_other_forms(tmp_path_factory: pytest.TempPathFac
 
     hits = search(env, here, typed)
     assert [h["session_id"] for h in hits] == [sid_of(0)], (written, typed, hits)
-    assert f"**{written}**" in hits[0]["snippet"], hits[0]
+    # (the title drops "please" and capitalises the word: "**Zqababe** the module")
+    assert f"**{written}**" in hits[0]["snippet"].lower(), hits[0]
     assert hits[0]["words"] == {"held": 1, "of": 1}
 
     hits = search(env, here, typed, typed2)
