@@ -9,7 +9,9 @@ a small generator with a fixed seed writes texts its regex matches; a format
 counts as caught when the gate hides the secret part (the rule's secret group,
 else its first group, else the whole match) of every sample. Then the forms of
 vibe-vault's own table (`vibe_vault.secret_rules`) and its look-alikes, and the
-whole test corpus (every text the fold redacts), where nothing may be redacted.
+whole test corpus (every text the fold redacts to show it; not the windows of
+a command's output fold.shell_secrets reads to learn), where nothing may be
+redacted.
 
 The goal (issue 27): at least 95% of the formats, every form of the table, no
 redaction on the corpus or on a look-alike.
@@ -230,7 +232,12 @@ def corpus_texts() -> list[str]:
 
     def recording(self: redact.Redactor, text: str,
                   found: list[str] | None = None) -> tuple[str, int]:
-        texts.append(text)
+        # (not fold.shell_secrets' probes: windows of a command's output read
+        # to learn what the gate calls a secret, never shown; hiding the value
+        # after `Token:` there is their purpose, and what is not as random as
+        # a token is not learned)
+        if sys._getframe(1).f_globals.get("__name__") != "vibe_vault.fold.shell_secrets":
+            texts.append(text)
         return original(self, text, found)
 
     redact.Redactor.redact = recording  # type: ignore[method-assign]
