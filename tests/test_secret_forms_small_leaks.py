@@ -240,6 +240,12 @@ def test_the_gate_hides_each_value_whole(case: Case) -> None:
 @settings(max_examples=examples(40, 400), deadline=None)
 @given(st.one_of(*CLASSES.values()), PLACES)
 def test_folded_each_value_is_in_no_note_or_state(case: Case, places: list[str]) -> None:
+    _folded_nowhere(case, places)
+
+
+def _folded_nowhere(case: Case, places: list[str]) -> None:
+    """Folded in those places, no run of six of any value is in the note or
+    the state beyond what the same text with the values replaced leaves."""
     text, values = case
     note, state = _fold(text, places)
     control_note, control_state = _fold(_control(text, values), places)
