@@ -4,8 +4,8 @@ are counted in a line, then each project's files of that name and the
 sessions that changed them (review 26 #21: a list of paths to copy answered
 nothing), and `--project` keeps one project's (review 20: not under "no
 session changed", which read as false);
-none is "no session changed". With --json, several is exit status 2 and the
-candidates on stderr, none is `[]` (review 21 F6).
+none is "no session changed". With --json, several are the same rows, each
+naming its project and path, exit status 0 (review 28); none is `[]`.
 
 Sessions in generated projects each write files (some sharing a name across
 projects); the oracle is the transcripts' own `file_path`s: which of them end
@@ -84,14 +84,21 @@ def test_a_name_asked_outside_the_repository_finds_its_files(
         shown = {line.split(" · ")[-1] for line in r.stdout.decode().splitlines()
                  if line.startswith("  ") and line.count(" · ") == 2}
         assert shown == by_project[project][1], r.stdout.decode()
-        # --json: no answer is no `[]` (review 21 F6: read as "never
-        # changed"): exit status 2, nothing on stdout, one line on stderr
-        # naming every candidate.
+        # --json: the same rows, each naming its project and path, in the
+        # text's order (by project), exit status 0 (review 28: status 2 and
+        # no rows told a script less than the text told a person); never `[]`,
+        # which reads as "never changed" (review 21 F6).
         js = env.vv("files", asked, "--json", cwd=outside)
-        assert (js.returncode, js.stdout) == (2, b""), js
-        err = js.stderr.decode()
-        assert err.count("\n") == 1 and f"{len(matching)} files named {asked}" in err, err
-        assert all(p in err for p in matching), err
+        assert js.returncode == 0, js.stderr
+        rows = json.loads(js.stdout)
+        assert {(o["project"], o["path"], o["session_id"][:8]) for o in rows} == {
+            (of, f"/work/{of}/sub{n}/{asked}", f"{n:08x}")
+            for n, (of, names) in enumerate(plan) if asked in names}, rows
+        projects = [o["project"] for o in rows]
+        assert projects == sorted(projects, key=list(groups).index), projects
+        js = env.vv("files", asked, "--json", "--project", project, cwd=outside)
+        assert js.returncode == 0, js.stderr
+        assert {o["session_id"][:8] for o in json.loads(js.stdout)} == by_project[project][1]
     else:
         assert out.strip() == f"no session changed {asked}", out
         js = env.vv("files", asked, "--json", cwd=outside)

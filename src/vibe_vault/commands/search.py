@@ -492,10 +492,13 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
                     print(terminal_safe(f"vv: {given} is not a file here; the one file of "
                                         f"that name a session changed: {elsewhere[0][0]}"),
                           file=sys.stderr)
-            elif not args.json:
+            elif not args.json or not root:
                 # Several files of that name: the sessions that changed each,
                 # by project (review 26 #21: a list of paths to copy answered
-                # nothing; `--project` picks one).
+                # nothing; `--project` picks one). With --json, asked outside
+                # any repository, they are the answer, each row naming its
+                # project and path (review 28: exit status 2 and no rows told a
+                # script less than the text told a person).
                 for project in dict.fromkeys(project for _, project in elsewhere):
                     paths_there = [path for path, of in elsewhere if of == project]
                     grouped.append((project, paths_there, vaultdb.changes_of(
@@ -506,18 +509,10 @@ def file_history(args: argparse.Namespace | SimpleNamespace, cfg: Config,
     if args.json:
         import json
 
-        named = sorted({path for path, _ in elsewhere})
-        if not objects and not root and len(named) > 1:
-            # Ambiguous, not "never changed": a script must not read `[]` as
-            # the answer (review 21 F6). Nothing on stdout, rc 2, the candidates
-            # on one line of stderr, as for a too-short session id.
-            from vibe_vault.text import terminal_safe
-
-            print(terminal_safe(f"vv: {len(named)} files named {given} were changed by "
-                                f"sessions; give the whole path (or --project NAME): "
-                                f"{', '.join(named)}"),
-                  file=sys.stderr)
-            return 2
+        if not objects and not root:
+            # (in a repository, other projects' files of that name are a hint
+            # to a person, not the file asked for: `[]`)
+            objects = [change_object(cfg, c) for _, _, there in grouped for c in there]
         print(json.dumps(objects, ensure_ascii=False, indent=2))
         return 0
     if not objects:
