@@ -51,10 +51,11 @@ WORDS = ("pytest", "cargo fmt --check", "npm test", "git commit -m", "git push",
          "make", "sudo", "timeout 5", "env", "cat > f <<EOF", "echo x >", "$(", "${",
          "Password=", "export A=", "A=1", "k=v", "x=$(y)", "#", "```", "- [ ]", "1.",
          "Let me", "Now let me test the error case", "?", "http://", "`", "**", "|",
-         "t.py::a PASSED", "1 passed")
+         "t.py::a PASSED", "1 passed", "   0000000..1111111  main -> main",
+         " * [new branch]      x -> x", " ! [rejected]        x -> x")
 JOINS = ("", " ", "\n", ";", "; ", " && ", " | ", "=", ":", ".", "a", "_")
-PLACES = ("prompt", "answer", "command", "output", "git output", "written", "error",
-          "user output")
+PLACES = ("prompt", "answer", "command", "output", "git output", "push output", "written",
+          "error", "user output")
 
 
 def units(thorough: bool) -> list[str]:
@@ -78,6 +79,8 @@ def transcript(place: str, text: str) -> list[bytes]:
         t.bash("pytest -q", text, "Run the tests")
     elif place == "git output":  # (read for git's stat lines and counts: fold.git_counts)
         t.bash("git commit --stat -m x", " 1 file changed\n a | 3 +++\n" + text, "Commit")
+    elif place == "push output":  # (read for the refs a push sent: fold.git)
+        t.bash("git push", "To github.com:o/r.git\n" + text, "Push")
     elif place == "user output":  # (a `!` test run's, counted: verdicts.tally)
         t.prompt("<bash-input>pytest -v</bash-input>")
         t.prompt(f"<bash-stdout>{text}</bash-stdout><bash-stderr>Command timed out after 2m"

@@ -1,55 +1,106 @@
 """Review 26 #10: a headline says when the session's commits were never
 pushed (063071b3: three commits on a branch, no push, no PR, read as done).
+Review 28 (#29): a commit made after the last push read as pushed, the state
+keeping only how many pushes each repository had.
 
-Generated sessions: commits made in the session's repository and in a
-sibling one (`git -C ../lib commit`), pushes from either or none, in any
-order. The oracle is what was generated: a commit is "not pushed" when no
-push was made from its repository in the session.
+Generated sessions: commits on two branches, in the session's repository and
+in a sibling one (`git -C ../lib commit`); pushes from either, of the branches
+their output reports (some rejected), or reporting none (`Everything
+up-to-date`); a commit and a push in one command, in either order; in any
+order. The oracle is the generated sequence: a commit is "not pushed" when no
+push from its repository came after it whose output reports its branch sent
+(a push reporting no branch sends any).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
 from test_headlines import Transcript
-from vibe_vault.figures import RenderOptions, figures
 
-# Each step: ("commit" | "push", in the sibling repository or not).
-step = st.tuples(st.sampled_from(["commit", "push"]), st.booleans())
+BRANCHES = ["main", "feat"]
+REMOTE = "To github.com:o/r.git\n"
+
+# Each step: what (commit, push, a commit then a push in one command, a push
+# then a commit), in the sibling repository or not, the commit's branch, and
+# the push's reported refs: (branch, accepted) pairs; none: "Everything up-to-date".
+refs = st.lists(st.tuples(st.sampled_from(BRANCHES), st.booleans()), max_size=2,
+                unique_by=lambda r: r[0])
+step = st.tuples(st.sampled_from(["commit", "push", "commit && push", "push && commit"]),
+                 st.booleans(), st.sampled_from(BRANCHES), refs)
+
+
+def _push_output(reported: list[tuple[str, bool]]) -> str:
+    if not reported:
+        return "Everything up-to-date\n"
+    lines = [f"   0000000..1111111  {b} -> {b}" if ok else
+             f" ! [rejected]        {b} -> {b} (fetch first)" for b, ok in reported]
+    failed = [b for b, ok in reported if not ok]
+    return REMOTE + "\n".join(lines) + "\n" + (
+        "error: failed to push some refs to 'github.com:o/r.git'\n" if failed else "")
 
 
 @settings(max_examples=examples(60, 300), deadline=None)
+@example(steps=[("commit", False, "main", []), ("push", False, "main", [("main", True)]),
+                ("commit", False, "main", [])])
 @given(steps=st.lists(step, min_size=1, max_size=8))
-def test_commits_never_pushed_are_said_so(steps: list[tuple[str, bool]]) -> None:
+def test_commits_no_later_push_sent_are_said_not_pushed(
+        tmp_path_factory: Any, steps: list[tuple[str, bool, str, list[tuple[str, bool]]]]) -> None:
     t = Transcript()
     t.prompt("make the change and commit it")
-    made = {False: 0, True: 0}
-    pushed = {False: False, True: False}
-    for k, (what, sibling) in enumerate(steps):
+    # The oracle's sequence: ("commit", repo, branch) and ("push", repo, branches
+    # sent, or None for any), in the order they happened.
+    events: list[tuple[str, bool, Any]] = []
+    for k, (what, sibling, branch, reported) in enumerate(steps):
         where = "git -C ../lib" if sibling else "git"
+        sha = f"{k + 1:07x}"
+        made = f"[{branch} {sha}] step {k}\n 1 file changed, 1 insertion(+)\n"
+        pushed = _push_output(reported)
+        ok = all(accepted for _, accepted in reported)
+        sent = {b for b, accepted in reported if accepted} if reported else None
         if what == "commit":
-            sha = f"{k + 1:07x}"
-            t.bash(f'{where} commit -m "step {k}"', f"[main {sha}] step {k}\n 1 file changed\n")
-            made[sibling] += 1
+            t.bash(f'{where} commit -m "step {k}"', made)
+            events.append(("commit", sibling, branch))
+            continue
+        if what == "push":
+            command, out = f"{where} push", pushed
+        elif what == "commit && push":
+            command, out = f'{where} commit -m "step {k}" && {where} push', made + pushed
         else:
-            t.bash(f"{where} push", "To github.com:o/r.git\n   0000000..1111111  main -> main\n")
-            pushed[sibling] = True
+            # (a rejected push ends the line: `&&` runs no commit after it)
+            command, out = f'{where} push && {where} commit -m "step {k}"', pushed + (
+                made if ok else "")
+        if ok:
+            t.bash(command, out)
+        else:
+            t.call("Bash", {"command": command}, "Error: " + out, "Exit code 1\n" + out,
+                   error=True)
+        if what == "commit && push":
+            events.append(("commit", sibling, branch))
+        if ok or sent:
+            events.append(("push", sibling, sent))
+        if what == "push && commit" and ok:
+            events.append(("commit", sibling, branch))
     t.say("The change is in.")
-    summary = figures(t.state(), RenderOptions()).summary
-    commits = made[False] + made[True]
-    left = sum(k for s, k in made.items() if not pushed[s])
+    note = t.note(tmp_path_factory, "test_commits_no_later_push_sent_are_said_not_pushed")
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    commits = [(at, e) for at, e in enumerate(events) if e[0] == "commit"]
+    left = sum(1 for at, (_, repo, branch) in commits if not any(
+        kind == "push" and there == repo and (sent is None or branch in sent)
+        for kind, there, sent in events[at + 1:]))
     if not commits:
-        assert not re.search(r"\bcommits?\b", summary), summary
+        assert not re.search(r"\bcommits?\b", head), head
         return
-    told = re.search(r"\b(\d+) commits?( \((?:(\d+) )?not pushed\))?", summary)
-    assert told is not None and int(told.group(1)) == commits, summary
+    told = re.search(r"\b(\d+) commits?( \((?:(\d+) )?not pushed\))?", head)
+    assert told is not None and int(told.group(1)) == len(commits), (head, events)
     if not left:
-        assert told.group(2) is None, summary
-    elif left == commits:
-        assert told.group(2) == " (not pushed)", summary
+        assert told.group(2) is None, (head, events)
+    elif left == len(commits):
+        assert told.group(2) == " (not pushed)", (head, events)
     else:
-        assert told.group(3) is not None and int(told.group(3)) == left, summary
+        assert told.group(3) is not None and int(told.group(3)) == left, (head, events)

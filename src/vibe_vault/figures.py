@@ -38,7 +38,9 @@ from vibe_vault.state import (
     USER_SHELL,
     Action,
     AgentFold,
+    Commit,
     Fold,
+    Push,
     SessionState,
     Subagent,
     Todo,
@@ -672,17 +674,25 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
 
 
 def _unpushed(work: Work) -> str:
-    """How many of the session's commits no push of it could have sent: made
-    in a repository it never pushed from (review 26 #10: 063071b3's three
-    commits on a branch, never pushed, read as done). " (not pushed)" for
-    all of them, " (2 not pushed)" for some; "" when every one's repository
-    was pushed (or went in by its pull request)."""
-    own = work.pushes - sum(work.pushed_elsewhere.values())
-    left = sum(1 for _, c in work.commits if not c.landed and not (
-        work.pushed_elsewhere.get(str(c.folder), 0) if c.folder else own))
+    """How many of the session's commits no push of it sent: none of their
+    repository's branch came after them (review 26 #10: 063071b3's three
+    commits on a branch, never pushed, read as done; review 28: a commit made
+    after the last push read as pushed). " (not pushed)" for all of them,
+    " (2 not pushed)" for some; "" when every one was pushed (or went in by
+    its pull request)."""
+    left = sum(1 for _, c in work.commits if not c.landed and not any(
+        pushed_after(p, c) for p in work.pushed))
     if not left:
         return ""
     return " (not pushed)" if left == len(work.commits) else f" ({n(left)} not pushed)"
+
+
+def pushed_after(p: Push, c: Commit) -> bool:
+    """Whether push `p` sent commit `c`: from its repository, of its branch
+    (either not known: any), after it (at the same moment: the same command,
+    unless it pushed before it committed)."""
+    return p.folder == c.folder and (not p.ref or not c.branch or p.ref == c.branch) and (
+        p.ts > c.ts or (p.ts == c.ts and not p.first))
 
 
 QUESTION_CHARS = 160

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 101
+STATE_VERSION = 102
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -306,6 +306,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     only: list[Redacted] = field(default_factory=list)
     unknown: bool = False
     git_counts: bool = False  # its output may hold git's count of files (fold.git_counts)
+    # A `git push` before the line's `git commit` (`git push && git commit`):
+    # the push, of the same moment, does not send that commit.
+    push_first: bool = False
 
 
 class GitLines(Struct, array_like=True, omit_defaults=True):
@@ -490,6 +493,18 @@ class Rewrite(Struct, array_like=True, omit_defaults=True):
     made: list[Commit] = field(default_factory=list)
     # `--autosquash`: a `fixup! S` or `squash! S` commit went into the commit S.
     autosquash: bool = False
+
+
+class Push(Struct, array_like=True, omit_defaults=True):
+    """The latest push of one branch from one repository (fold.git): it sent
+    the branch's commits made before it. `ref` "": the output named no branch
+    (`Everything up-to-date`, a quiet push, `HEAD -> main`): any branch.
+    `first`: the command pushed before it committed, at the same moment."""
+
+    ts: str
+    folder: Redacted = Redacted("")  # as Commit.folder: "" for the session's own repository
+    ref: Redacted = Redacted("")
+    first: bool = False
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
@@ -822,6 +837,9 @@ class Fold(Struct, omit_defaults=True):
     # pushing it made that much).
     branches_made: list[Redacted] = field(default_factory=list)
     pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder
+    # The latest push of each branch of each repository (at most MAX_PUSHED):
+    # a commit is pushed when one of its branch came after it (figures).
+    pushed: list[Push] = field(default_factory=list)
     prs: list[PullRequest] = field(default_factory=list)
     # fold.errors
     api_errors: int = 0

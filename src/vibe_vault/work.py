@@ -24,6 +24,7 @@ from vibe_vault.state import (
     FileChange,
     Fold,
     GitLines,
+    Push,
     Rewrite,
     SessionState,
     Unnamed,
@@ -61,6 +62,7 @@ class Work(Struct):
     errors_dropped: int
     pushes: int
     pushed_elsewhere: dict[str, int]  # of them, to another repository's remote: by its folder
+    pushed: list[Push]  # every agent's latest push of each branch (Fold.pushed)
     tests: str  # "", passed, failed: the last test run's outcome
     by_label: dict[str, Fold]
     # The same tests before: how many failed at the first run of the last
@@ -211,6 +213,7 @@ def work_of(state: SessionState) -> Work:
     files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
     by_label: dict[str, Fold] = {}
     elsewhere: dict[str, int] = {}
+    pushed: list[Push] = []
     cwd = state.fold.cwd
     agents = agents_of_tasks(state)
     everyone = doers(state, agents)
@@ -253,6 +256,7 @@ def work_of(state: SessionState) -> Work:
         errors.extend((d.label, e) for e in f.errors)
         errors_dropped += f.errors_dropped
         pushes += f.pushes
+        pushed.extend(f.pushed)
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
     printed = [c for d in everyone for c in d.fold.printed]
@@ -289,7 +293,8 @@ def work_of(state: SessionState) -> Work:
     return Work(files=files, changed=changed, files_dropped=files_dropped, commands=commands,
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
-                pushed_elsewhere=elsewhere, tests=tests, tests_failing_before=failing_before,
+                pushed_elsewhere=elsewhere, pushed=pushed, tests=tests,
+                tests_failing_before=failing_before,
                 tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
                 committed=committed, agents=agents, doers=everyone)

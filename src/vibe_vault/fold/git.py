@@ -10,12 +10,13 @@ from vibe_vault.fold import git_counts, staged
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
-from vibe_vault.state import AMENDED, DETACHED, Commit, Pending, PullRequest, Rewrite
+from vibe_vault.state import AMENDED, DETACHED, Commit, Pending, PullRequest, Push, Rewrite
 from vibe_vault.text import rx
 
 MAX_COMMITS = 100
 PRINTED_KEPT = 100
 MAX_REWRITES = 20
+MAX_PUSHED = 50  # branches (of any repository) whose latest push is kept
 SUBJECT_CHARS = 120
 BRANCH_CHARS = 60
 
@@ -37,6 +38,11 @@ _MERGED_PR = r"(?i)\bmerged pull request (?:([\w.\-]+/[\w.\-]+))?#(\d+)"
 # `git push` in any form: `git -C ../lib push` (review 26: a sibling's push was
 # missed, and its commits read "not pushed").
 _PUSH_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+push\b"
+# A ref `git push` reports (on stderr, which Claude Code records with the
+# output): its flag (" " fast-forward, "+" forced, "*" new, "=" up to date,
+# "!" rejected), the commits or a word in brackets, then `src -> dst`.
+_PUSHED_REF = (r"(?m)^ ([ +*=!]) (?:[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40}|\[[a-z ]{3,20}\])"
+               r"[ \t]+(\S+) -> \S+")
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
 _AMEND = r"\scommit\b[^;&|\n]*\s--amend\b"
@@ -97,7 +103,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     if "git" not in command:
         return
     git_counts.note_command(call, command)
-    pushed = rx(_PUSH_CMD).search(command) if "push" in command else None  # `in`: 20x cheaper
+    pushes = list(rx(_PUSH_CMD).finditer(command)) if "push" in command else []  # `in`: 20x cheaper
+    pushed = pushes[0] if pushes else None
     call.git = "git push" if pushed else "git"
     if "cd" in command or "-C" in command:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
@@ -114,6 +121,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
                              ][:MAX_BRANCHES_MADE]
     made = rx(_COMMIT_CMD).search(command) if "commit" in command else None
     git = made or pushed
+    # (`git push && git commit`: no push after the commit sends it)
+    call.push_first = bool(made and pushes and pushes[-1].start() < made.start())
     if git is not None:
         call.folder = _other_folder(ctx, command, git)
     if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(command):
@@ -247,6 +256,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             for c in facts.commits:
                 if c.branch == gone:
                     c.branch_deleted = True
+    if call.git == "git push":
+        _pushed(ctx, call, status, out, timestamp)
     if status != "ok" or not out:
         return
     # Any later output that shows a commit made without git's line beside its
@@ -276,6 +287,28 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         facts.pushes += 1
         if call.folder:  # to another repository's remote
             facts.pushed_elsewhere[call.folder] = facts.pushed_elsewhere.get(call.folder, 0) + 1
+
+
+def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) -> None:
+    """The branches a `git push` sent, each kept with its latest push: those
+    its output reports sent (not rejected), even when a later command of the
+    line failed; a push that succeeded reporting none (`Everything
+    up-to-date`, `-q`) or a ref not a branch's name (`HEAD`) sent any branch."""
+    refs: list[str] = []
+    told = False
+    for m in rx(_PUSHED_REF).finditer(out) if " -> " in out else ():
+        told = True
+        if m.group(1) != "!":
+            ref = m.group(2).removeprefix("refs/heads/")
+            refs.append("" if ref == DETACHED else ref)
+    if not told and status == "ok":
+        refs.append("")
+    pushed = ctx.facts.pushed
+    for ref in dict.fromkeys(refs):
+        name = ctx.line(ref, BRANCH_CHARS)
+        pushed[:] = [p for p in pushed if (p.folder, p.ref) != (call.folder, name)]
+        pushed.append(Push(ts=timestamp, folder=call.folder, ref=name, first=call.push_first))
+    del pushed[:-MAX_PUSHED]
 
 
 def _branches_made(ctx: Context, call: Pending, status: str, out: str) -> None:
