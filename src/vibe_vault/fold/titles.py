@@ -9,8 +9,6 @@ line and the recaps in its story.
 
 from __future__ import annotations
 
-import json
-
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, decode_raw
 from vibe_vault.fold.context import Context
@@ -240,6 +238,8 @@ def note_ticket(ctx: Context, text: str) -> None:
     if m is None:
         return
     raw = next(g for g in m.groups() if g is not None)
+    import json  # (here: its import, ~5.7 M instructions, is no Stop's without a ticket)
+
     try:
         words = str(json.loads(f'"{raw}"'))
     except ValueError:
