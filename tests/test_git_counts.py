@@ -134,14 +134,20 @@ def _rows(note: str) -> dict[str, tuple[str, str, str]]:
 
 @settings(max_examples=examples(40, 200), deadline=None)
 @given(gone=names, data=st.data(), sha=st.text("0123456789abcdef", min_size=7, max_size=7),
-       how=st.sampled_from(["rm", "git rm"]))
+       how=st.sampled_from(["rm", "git rm"]), made_too=st.booleans(), extra=st.integers(0, 2))
 def test_files_deleted_count_their_lines_and_git_counts_the_rest(
-        gone: list[str], data: st.DataObject, sha: str, how: str) -> None:
+        gone: list[str], data: st.DataObject, sha: str, how: str, made_too: bool,
+        extra: int) -> None:
     """The session deletes generated files, having read some of them whole,
-    and makes one; a commit of everything prints git's summary (the oracle's
-    count). A file read whole loses all its lines (exact); one never read is
-    "?"; where any is "?", the headline gives git's count of the commit that
-    holds it, and its own figures are the sum of the rows it knows."""
+    and makes one (or not); a commit of everything prints git's summary (the
+    oracle's count), of `extra` files more than the session named (changed
+    before it). A file read whole loses all its lines (exact); one never read
+    is "?"; where any is "?", the headline gives git's count of the commit that
+    holds it, and its own figures are the sum of the rows it knows. git's
+    count says what it covers (review 28: 9e953218 read "+559 −596 … git
+    counted +729 −10" as two counts of the same lines): "of them" where the
+    commit holds only files whose lines are not known, else "in all the files
+    of" it."""
     t = Transcript(cwd=CWD)
     t.prompt("port it")
     contents = {n: data.draw(contents_nonempty, label=n) for n in gone}
@@ -150,13 +156,15 @@ def test_files_deleted_count_their_lines_and_git_counts_the_rest(
         if n in read:
             _read(t, f"{CWD}/{n}", contents[n])
     made = data.draw(contents_nonempty, label="made")
-    t.write_file(f"{CWD}/new.rs", made)
+    if made_too:
+        t.write_file(f"{CWD}/new.rs", made)
     t.bash(f"{how} " + " ".join(gone), "\n".join(f"rm '{n}'" for n in gone) if how == "git rm"
            else "")
-    plus = _lines_of(made)
+    plus = _lines_of(made) if made_too else 0
     minus = sum(_lines_of(contents[n]) for n in gone)
-    out = f"[main {sha}] Port it\n" + _total(len(gone) + 1, plus, minus) + "\n" + "\n".join(
-        [" create mode 100644 new.rs", *(f" delete mode 100644 {n}" for n in gone)])
+    out = f"[main {sha}] Port it\n" + _total(len(gone) + made_too + extra, plus, minus) + "\n" + \
+        "\n".join([*([" create mode 100644 new.rs"] if made_too else []),
+                   *(f" delete mode 100644 {n}" for n in gone)])
     t.bash("git add -A && git commit -m 'Port it'", out)
     t.say("Done.")
     note = render(t.state())
@@ -166,16 +174,22 @@ def test_files_deleted_count_their_lines_and_git_counts_the_rest(
         assert change.startswith("deleted by a command"), rows[n]
         assert (a, r) == (("0", str(_lines_of(contents[n]))) if n in read else ("?", "?")), (
             n, rows[n])
-    assert rows["new.rs"][1:] == (str(plus), "0")
+    if made_too:
+        assert rows["new.rs"][1:] == (str(plus), "0")
     head = note.split("\n> ", 1)[1].split("\n", 1)[0]
     known_minus = sum(_lines_of(contents[n]) for n in read)
     unknown = len(gone) - len(read)
-    files = f"{len(gone) + 1} files changed (+{plus} −{known_minus}"
-    if unknown:
-        assert head.startswith(f"{files}; lines of {unknown} not known; git counted "
-                               f"+{plus} −{minus} in commit `{sha}`)"), head
+    changed = len(gone) + made_too
+    # What git's count covers: the unknown files alone, or more.
+    covers = "of them in" if unknown == changed and not extra else "in all the files of"
+    counted = f"git counted +{plus} −{minus} {covers} commit `{sha}`)"
+    if unknown == changed:
+        assert head.startswith(f"{changed} file{'s' * (changed > 1)} changed ({counted}"), head
+    elif unknown:
+        assert head.startswith(f"{changed} files changed (+{plus} −{known_minus}; lines of "
+                               f"{unknown} not known; {counted}"), head
     else:
-        assert head.startswith(files + ")"), head
+        assert head.startswith(f"{changed} files changed (+{plus} −{known_minus})"), head
 
 
 @settings(max_examples=examples(40, 200), deadline=None)
@@ -235,3 +249,53 @@ def test_files_only_committed_show_gits_own_count(
     if len(told) == len(files):
         want += f" (+{plus} −{minus}, git's count)"
     assert head.startswith(want), (head, want)
+
+
+@settings(max_examples=examples(40, 200), deadline=None)
+@given(own=st.lists(st.sampled_from(["a.py", "b.py", "src/c.py"]), max_size=3, unique=True),
+       lib=st.lists(st.sampled_from(["d.py", "e.rs"]), max_size=2, unique=True),
+       extra=st.tuples(st.integers(0, 2), st.integers(0, 2)), loose=st.booleans(),
+       counts=st.tuples(st.integers(0, 99), st.integers(1, 99), st.integers(0, 99),
+                        st.integers(1, 99)))
+def test_gits_count_says_what_it_covers(own: list[str], lib: list[str], extra: tuple[int, int],
+                                        loose: bool, counts: tuple[int, int, int, int]) -> None:
+    """Files deleted unread (lines not known) in the session's repository and
+    in a sibling one, each committed there with `extra` files git counts
+    beyond them, and maybe one deleted after and never committed. The
+    headline's git count is the holding commits' sum, said "of them" when
+    they hold only such files, else "in all the files of" them, with how
+    many of the files they hold when not all, and which commits are of the
+    other repository (review 28: 9e953218)."""
+    if not own and not lib:
+        return
+    t = Transcript(cwd=CWD)
+    t.prompt("drop the generated files")
+    holding: list[tuple[str, int, int, bool]] = []  # sha, +, −, of the sibling
+    for k, (names_there, git, sibling) in enumerate(((own, "git", False),
+                                                     (lib, "git -C ../lib", True))):
+        if not names_there:
+            continue
+        sha = f"{k + 1}" * 7
+        plus, minus = counts[2 * k], counts[2 * k + 1]
+        t.bash("rm " + " ".join(("../lib/" if sibling else "") + x for x in names_there), "")
+        t.bash(f"{git} add -A && {git} commit -m 'Drop {k}'",
+               f"[main {sha}] Drop {k}\n" + _total(len(names_there) + extra[k], plus, minus)
+               + "\n" + "\n".join(f" delete mode 100644 {x}" for x in names_there))
+        holding.append((sha, plus, minus, sibling))
+    if loose:
+        t.bash("rm z.py", "")
+    t.say("Done.")
+    head = render(t.state()).split("\n> ", 1)[1].split("\n", 1)[0]
+    changed = len(own) + len(lib) + loose
+    exact = all(extra[k] == 0 for k, names_there in enumerate((own, lib)) if names_there)
+    where = ("commit " if len(holding) == 1 else "commits ") + " and ".join(
+        f"`{sha}`" for sha, _, _, _ in holding)
+    some = f"{len(own) + len(lib)} of " if loose else ""
+    figure = f"git counted +{sum(h[1] for h in holding)} −{sum(h[2] for h in holding)}"
+    if exact:
+        said = f"{figure} of {some}them in {where}"
+    else:
+        said = f"{figure} in all the files of {where}" + (f" holding {some}them" if some else "")
+        if lib:
+            said += " in lib" if not own else ", 1 of the commits in lib"
+    assert head.startswith(f"{changed} file{'s' * (changed > 1)} changed ({said})"), (head, said)

@@ -31,7 +31,7 @@ from vibe_vault.fold.titles import (
 )
 from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import is_windows_path, readable
-from vibe_vault.project import repo_file, repo_folder
+from vibe_vault.project import folder_name, repo_file, repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     NOT_RUN,
@@ -567,19 +567,44 @@ def unnamed_words(u: Unnamed, base: str) -> tuple[str, str, str]:
 
 def _counted_by_git(work: Work, cwd: str) -> str:
     """Where the lines of files the session changed are not known, git's own
-    count of the commits that hold them by name ("; git counted +448 −378 in
-    commit 7e2d976"): the figures a reader would quote, said as git's."""
+    count of the commits that hold them by name, said as git's and as what it
+    covers (review 28: 9e953218's "+559 −596 … git counted +729 −10 in 4
+    commits" read as two counts of the same lines): "of them" when those
+    commits hold only such files (git's count is theirs, "; git counted +448
+    −378 of them in commit `7e2d976`"); else "in all the files of" the
+    commits, their repositories named where any is not the session's, and how
+    many of the files they hold when not all."""
     unknown = {key for key, fw in work.files.items() if unknown_lines(fw.change)}
-    holding = [c for _, c in work.commits if c.count and not c.stale and any(
-        repo_file(str(p), cwd)[0] in unknown for p in c.files)]
+    holding = []
+    held: set[str] = set()
+    only_them = True
+    for _, c in work.commits:
+        keys = {repo_file(str(p), cwd)[0] for p in c.files}
+        if not c.count or c.stale or not keys & unknown:
+            continue
+        holding.append(c)
+        held |= keys & unknown
+        # (git counted files it did not name to us, or files whose lines are known)
+        only_them = only_them and c.count == len(keys) and keys <= unknown
     if not holding:
         return ""
     named = [f"`{c.sha}`" for c in holding if c.sha]
     where = (("commit " if len(named) == 1 else "commits ") + " and ".join(named)
              if len(named) == len(holding) and len(named) <= 2
              else plural(len(holding), "commit"))
-    return (f"; git counted +{sum(c.inserted for c in holding)} "
-            f"−{sum(c.deleted for c in holding)} in {where}")
+    figure = f"; git counted +{sum(c.inserted for c in holding)} −{sum(c.deleted for c in holding)}"
+    some = "" if len(held) == len(unknown) else f"{n(len(held))} of "
+    if only_them:
+        return f"{figure} of {some}them in {where}"
+    others = [folder_name(str(c.folder)) for c in holding if c.folder]
+    repos = ""
+    if others:
+        # (the files listed are of several repositories: which commits are whose)
+        by = {name: others.count(name) for name in others}
+        repos = f" in {others[0]}" if len(by) == 1 and len(others) == len(holding) else \
+            "".join(f", {n(k)} of the commits in {name}" for name, k in by.items())
+    return f"{figure} in all the files of {where}" + (
+        f" holding {some}them" if some else "") + repos
 
 
 def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
