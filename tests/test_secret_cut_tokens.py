@@ -207,10 +207,6 @@ def more_tokens(draw: st.DrawFn) -> tuple[str, str]:
         "sl.u": lambda: _run(rng, _ALNUM + "_-", draw(st.integers(200, 400))),
         "dsapi": lambda: _run(rng, "0123456789abcdef", 32),
     }[kind]()
-    # (not "MII" in it: there the private-key rule, a DER key's start, takes
-    # the rest and the token's first part shows; CI drew 'sl.aaa…_MIIaaa…'.
-    # A known gap of overlapping rules, left in the session's note)
-    assume("MII" not in body)
     token = {"xprv": "xprv", "sl": "sl.", "sl.u": "sl.u.", "dsapi": "dsapi"}[kind] + body
     before = draw(st.sampled_from(["", "日本", "é", "Ω", "«", "{", "=\"", "$", "key: ", "_"]))
     after = draw(st.sampled_from(["", "語", "é", "»", "}", "\"", ".", " ok"]))

@@ -116,6 +116,10 @@ GENERIC_ENTROPY = 3.5
 _HEX = r"[0-9a-f\-]+\Z"  # a hash or a UUID (on the lower-cased value)
 # On the lower-cased text; `=` counts (base64's padding, and inside some keys).
 _LONG_RUN = r"[a-z0-9_\-=%+]{16,}"
+# The gate's readings after its rules, by the numbers `Redactor._rules_once`
+# knows them by (below the rules' own, which count from 0).
+_KEYS, _SEEDS, _K8S, _COLUMNS, _ENV = -1, -2, -3, -4, -5
+_STEPS = (_KEYS, _SEEDS, _K8S, _COLUMNS, _ENV)
 # Characters of run windows a Redactor searches for each trigger in turn
 # before it compiles the trigger regex instead (see Redactor._near_words).
 NEAR_SEARCH_CHARS = 8192
@@ -726,6 +730,9 @@ class Redactor:
         self.deadline: float | None = None
         # The rules the last text read (`_redact`) met the triggers of.
         self._hits: set[int] = set()
+        # Which of them hid something, and the text's long runs.
+        self._hid: set[int] = set()
+        self._runs: list[tuple[int, int]] = []
 
     def redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         """Return the text with secrets replaced, and how many were; the
@@ -869,10 +876,76 @@ class Redactor:
         return out, first + second
 
     def _redact(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
+        """`_rules_once`, and where two forms' matches overlap (a Dropbox
+        token holding `_MII…`, which the private-key rule, run first, took
+        the rest of), the union of them hidden. Each rule runs on the text
+        the rules before it left, so a rule whose match an earlier marker
+        cut, or whose words around it a marker took (`curl --cert f:PASS`
+        after `bw unlock`'s value took `curl`), finds nothing or less, and
+        the rest of its match shows. So when a rule hid something, each
+        rule after it (and each of the readings after the rules) is run
+        again alone on the text as written, and what any finds is hidden
+        too: where it overlaps or touches what is, the union, under the
+        marker of the longest match."""
+        out, count = self._rules_once(text, found)
+        if not count:
+            return out, count
+        hits, hid = self._hits, self._hid
+        spans = _gaps(text, out)
+        if spans is None:
+            return out, count
+        low = text.lower()
+        first = min((i for i in hid if i >= 0), default=len(self._rules))
+        learned: list[str] = []
+        alone: list[tuple[int, int, str]] = []
+        again = [i for i in sorted(hits) if i > first and i not in self._always]
+        steps = set(_STEPS)
+        for i in [*again, *_STEPS]:
+            if i >= 0:
+                read, n = self.apply_rule(i, text, low, learned)
+            else:
+                read, n = self._apply_rules(text, low, set(), learned, steps - {i},
+                                            set(), self._runs)
+            if n:
+                alone += _gaps(text, read) or []
+        self._hits, self._hid = hits, hid
+        # (each span with the length of the longest single match it holds)
+        merged = [(a, b, markers, b - a) for a, b, markers in spans]
+        grown = False
+        for a, b, markers in sorted(alone):
+            meets = [m for m in merged if a <= m[1] and m[0] <= b]
+            if meets and all(m[0] <= a and b <= m[1] for m in meets):
+                continue  # (hidden already)
+            grown = True
+            count += not meets
+            marker, size = markers, b - a
+            for m in meets:
+                if m[3] >= size:
+                    marker, size = m[2], m[3]
+            union = (min([a, *(m[0] for m in meets)]), max([b, *(m[1] for m in meets)]),
+                     marker, size)
+            merged = sorted([m for m in merged if m not in meets] + [union])
+        if not grown:
+            return out, count
+        if found is not None:
+            found.extend(learned)
+        parts: list[str] = []
+        at = 0
+        for a, b, markers, _ in merged:
+            parts += [text[at:a], markers]
+            at = b
+        return "".join(parts) + text[at:], count
+
+    def _rules_once(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
+        """Each rule the text triggers run on it in the table's order, then
+        the gate's other readings (a key's body, a seed phrase, a table's
+        columns…). The rules triggered are left in `_hits`, those (and the
+        readings, by their negative numbers) that hid something in `_hid`."""
         if not text:
             return text, 0
         low = text.lower()
-        count = 0
+        hid: set[int] = set()
+        self._hid = hid
         hits: set[int] = set()
         self._hits = hits
         found_words = self._roots_in(low)
@@ -882,7 +955,7 @@ class Redactor:
                 hits.update(rules)
                 nodes.extend(children)
             found_words = [node for node in nodes if node[0] in low]
-        runs = [m.span() for m in rx(_LONG_RUN).finditer(low)]
+        runs = self._runs = [m.span() for m in rx(_LONG_RUN).finditer(low)]
         if runs:
             # A token's prefix is at the start of its run (or just before it:
             # "sg.", "hvs."), a service's name and its `=` a little before it:
@@ -899,6 +972,14 @@ class Redactor:
             windows.append((lo, hi))
             self._near_words(low, windows, hits)
         hits.update(self._always)
+        return self._apply_rules(text, low, hits, found, set(), hid, runs)
+
+    def _apply_rules(self, text: str, low: str, hits: set[int], found: list[str] | None,
+                     off: set[int], hid: set[int],
+                     runs: list[tuple[int, int]]) -> tuple[str, int]:
+        """`_rules_once` of the rules `hits`, once they are known (`runs`:
+        the long runs of the text), but not the readings after them `off`."""
+        count = 0
         for i in sorted(hits):  # in the table's order, as the patterns expect
             if i not in self._always:
                 text, n = self.apply_rule(i, text, low, found)
@@ -916,27 +997,37 @@ class Redactor:
                 n -= sub.skipped
             if n:
                 count += n
+                hid.add(i)
                 low = text.lower()
-        if len(low) == len(text):  # (a key's body by its lines' width, codes under a label…)
+        # (the readings after the rules, `off` and `hid` by negative numbers)
+        if len(low) == len(text) and _KEYS not in off:
+            # (a key's body by its lines' width, codes under a label…)
             text, m = secret_keys.hidden(text, low, found, runs, reads_as_word)
             if m:
                 count += m
+                hid.add(_KEYS)
                 low = text.lower()
-        if len(low) == len(text) and low.count(" ") + low.count("\n") >= 11:
+        if len(low) == len(text) and low.count(" ") + low.count("\n") >= 11 \
+                and _SEEDS not in off:
             text, m = _seed_phrases(text, low, found)
             if m:
                 count += m
+                hid.add(_SEEDS)
                 low = text.lower()
-        if "kind:" in low and "data:" in low and rx(_K8S_SECRET).search(low):
+        if "kind:" in low and "data:" in low and _K8S not in off \
+                and rx(_K8S_SECRET).search(low):
             text, m = _k8s_values(text, found)
             count += m
+            if m:
+                hid.add(_K8S)
             low = text.lower()
-        if "\n" in low or "values" in low:
+        if ("\n" in low or "values" in low) and _COLUMNS not in off:
             text, m = _column_values(text, low, found)
             if m:
                 count += m
+                hid.add(_COLUMNS)
                 low = text.lower()
-        if ".env" in low and rx(_ENV_FILE_CMD).search(text):
+        if ".env" in low and _ENV not in off and rx(_ENV_FILE_CMD).search(text):
             # Whatever is written into, or dumped from, a .env file is a secret.
             def env_value(match: re.Match[str] | _Groups) -> str:
                 if found is not None:
@@ -944,15 +1035,18 @@ class Redactor:
                 return match.group(1) + "[REDACTED:env-file]"
 
             text, m = rx(_ENV_LINE).subn(env_value, text)
-            count += m
+            env = m
             m = 0
             if "sed" in low:
                 text, m = rx(_ENV_SED_VALUE).subn(
                     lambda m: env_value(_Groups(m.group(1), m.group(3))), text)
-                count += m
+                env += m
             if not m:  # (a sed script's own `KEY=.*` is no value)
                 text, m = rx(_ENV_INLINE).subn(env_value, text)
-                count += m
+                env += m
+            if env:
+                count += env
+                hid.add(_ENV)
         return text, count
 
     def _roots_in(self, low: str) -> list[_Node]:
