@@ -356,6 +356,26 @@ def _ask_opening(line: str) -> _Cut | None:
     return _Cut(m.end())
 
 
+# Where the sentence a way into a request opened ends: its marks, then a
+# space, a clause's mark or the end of the line.
+_ASKED_END = r"[.?!]+(?=[\s,;:]|$)"
+
+
+def _no_longer_asked(words: str) -> str:
+    """The words after a way into a request ("Can you …?") that is left out:
+    they no longer ask a question, so the `?` ending their sentence goes
+    ("Add a Github Action to run tests and linting?" read as a question the
+    user never asked; issue 29). A `.` takes its place when more words
+    follow as a sentence of their own. A question asked by other words ("Why
+    does X fail?") keeps it."""
+    end = rx(_ASKED_END).search(words)
+    if end is None or "?" not in end.group():
+        return words
+    after = words[end.end():]
+    goes_on = rx(r"\s*[^\W\d_]").match(after) is not None
+    return words[:end.start()] + ("." if goes_on else "") + after
+
+
 def _only_ask_opening(words: str) -> bool:
     """Whether the words are a way into a request and nothing else."""
     said = words.strip()
@@ -388,11 +408,13 @@ def _openings(text: str) -> list[str]:
     out: list[str] = []
     for k, line in enumerate(lines):
         while True:  # "Hey Claude, ok so I have a question: …", "now, now, fix it"
+            asked = None
             m = (rx(_GREETING).match(line) or rx(_MARKER).match(line)
-                 or rx(_PREAMBLE).match(line) or _lead_in(line) or _ask_opening(line))
+                 or rx(_PREAMBLE).match(line) or _lead_in(line)
+                 or (asked := _ask_opening(line)))
             if m is None or m.end() >= len(line):
                 break
-            rest = line[m.end():]
+            rest = line[m.end():] if asked is None else _no_longer_asked(line[m.end():])
             line = rest[0].upper() + rest[1:]
         if k == 0 and len(lines) > 1 and rx(_PREAMBLE).fullmatch(line + " "):
             continue  # a first line that only announces the request below it
@@ -407,8 +429,8 @@ def _openings(text: str) -> list[str]:
             if asked is not None and rx(_REFERS_BACK).search(
                     " ".join(sentence[asked.end():].split()[:6])):
                 asked = None
-            out.append(sentence[asked.end():][:1].upper() + sentence[asked.end() + 1:]
-                       if asked else sentence)
+            said = _no_longer_asked(sentence[asked.end():]) if asked else ""
+            out.append(said[:1].upper() + said[1:] if asked else sentence)
     return out or [one_line(text, 1 << 30)]
 
 
