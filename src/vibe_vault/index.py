@@ -23,7 +23,7 @@ from msgspec import Struct, field
 from vibe_vault import aggregates, charts, registry, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.document import Document
-from vibe_vault.figures import claude_worked, options_for, plural, short_tokens, title_of
+from vibe_vault.figures import claude_worked, figures, options_for, plural, short_tokens
 from vibe_vault.links import Links, compute_links, links_of, order, set_links
 from vibe_vault.lock import LockTimeout, SessionLock
 from vibe_vault.markdown import (
@@ -54,6 +54,7 @@ from vibe_vault.vault import (
 )
 
 if TYPE_CHECKING:
+    from vibe_vault.figures import Figures
     from vibe_vault.session import Store
     from vibe_vault.state import SessionState
 
@@ -84,6 +85,7 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
     from vibe_vault.session import Store
 
     store = Store(cfg.state_dir)
+    opts = options_for(cfg)
     changed: set[str] = set()
     for sid, lk in sorted(links.items()):
         rec = records.get(sid)
@@ -96,17 +98,21 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
                 if state is None or not state.note:
                     continue
                 set_links(state, lk)
+                # The figures once, for the note, its search rows and its
+                # record's title (each worked them out anew: a cold run's
+                # link pass spent a fifth of its time on them).
+                fig = figures(state, opts)
                 if owes:
                     # its first write: the story's turns kept as a write keeps them
                     memo = Memo(state.rendered, state.rendered_parts)
-                    note = render(state, options_for(cfg), None, memo)
+                    note = render(state, opts, fig, memo)
                     state.rendered, state.rendered_parts = memo.new, memo.new_parts
                 else:
-                    note = render(state, options_for(cfg))
+                    note = render(state, opts, fig)
                 write_session_note(cfg.vault, state, note, cfg.state_dir)
                 store.save(state)
                 if indexed is not None:
-                    indexed(_index_row(store, state))
+                    indexed(_index_row(store, state, fig))
         except (LockTimeout, OSError):
             continue  # the next backfill or event catches up
         if owes and written is not None:
@@ -116,12 +122,12 @@ def apply_links(cfg: Config, links: dict[str, Links], records: dict[str, Record]
         rec.previous, rec.next = lk.previous, lk.next
         rec.continues, rec.continued_by = lk.continues, list(lk.continued_by)
         rec.told_elsewhere, rec.title_tag = lk.summary, lk.tag
-        rec.title = title_of(state)
+        rec.title = fig.title  # (title_of(state), tagged)
         changed.add(sid)
     return changed
 
 
-def _index_row(store: Store, state: SessionState) -> IndexRow:
+def _index_row(store: Store, state: SessionState, fig: Figures | None = None) -> IndexRow:
     """The search rows of a session whose state was just saved (under its
     lock), as the search catch-up would make them from the file."""
     from vibe_vault import filestamp
@@ -131,7 +137,7 @@ def _index_row(store: Store, state: SessionState) -> IndexRow:
     path = store.state_path(state.session_id)
     store.load_said(state, path)  # (the whole of what was said, for the document)
     return (safe_id(state.session_id), filestamp.of(os.stat(path)), state.session_id,
-            document_of(state))
+            document_of(state, fig))
 
 
 def _iso(started: str) -> Md:
