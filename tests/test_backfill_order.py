@@ -239,3 +239,91 @@ def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_
     shutil.copytree(env.state, rebuilt)
     vaultdb.ready(str(rebuilt), reindex=True).close()
     assert search_rows(env.state / "vault.db") == search_rows(rebuilt / "vault.db")
+
+
+def _dated_home(root: Path, last: list[int], projects: list[int]) -> dict[str, float]:
+    """A session a minute offset in `last` (its last activity, minutes after
+    2025-01-01), each in project `projects[i]`; each file's time set to its
+    last entry's, as Claude Code leaves a transcript it appends to. The
+    session ids' last activity, read back from each transcript's own entries
+    (the oracle: not from what the test meant, nor from the files' times)."""
+    base = 1735689600  # 2025-01-01T00:00:00Z
+    when: dict[str, float] = {}
+    for i, (minutes, p) in enumerate(zip(last, projects, strict=True)):
+        sid = f"{i + 1:08d}-0ded-4000-8000-{i + 1:012d}"
+        folder = root / "claude" / "projects" / f"-work-p{p}"
+        folder.mkdir(parents=True, exist_ok=True)
+        end = base + minutes * 60
+        lines = []
+        for k, at in enumerate((end - 120, end - 60, end)):  # prompt, answer, prompt...
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(at))
+            uuid = f"{i + 1:08d}-0ded-4000-8000-{k:012d}"
+            parent = f"{i + 1:08d}-0ded-4000-8000-{k - 1:012d}" if k else None
+            common = {"sessionId": sid, "cwd": f"/work/p{p}", "version": "2.1.50",
+                      "timestamp": stamp, "uuid": uuid, "parentUuid": parent}
+            if k % 2 == 0:
+                lines.append({**common, "type": "user", "message": {
+                    "role": "user", "content": f"task {i} step {k} of {WORDS[i % len(WORDS)]}"}})
+            else:
+                lines.append({**common, "type": "assistant", "message": {
+                    "id": f"msg_{i}_{k}", "role": "assistant", "model": "claude-sonnet-4-5",
+                    "content": [{"type": "text", "text": f"done {i}"}],
+                    "usage": {"input_tokens": 3, "output_tokens": 5}}})
+        path = folder / f"{sid}.jsonl"
+        path.write_bytes(b"".join(json.dumps(x).encode() + b"\n" for x in lines))
+        os.utime(path, (end, end))
+    for path in (root / "claude" / "projects").glob("*/*.jsonl"):
+        stamps = [json.loads(line)["timestamp"] for line in path.read_bytes().splitlines()]
+        when[path.stem] = max(time.mktime(time.strptime(s[:19], "%Y-%m-%dT%H:%M:%S"))
+                              for s in stamps)
+    return when
+
+
+@settings(max_examples=examples(3, 12), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(last=st.lists(st.integers(0, 500_000), min_size=6, max_size=30, unique=True),
+       data=st.data(), workers=st.sampled_from([1, 2]))
+def test_a_first_backfill_writes_its_notes_newest_activity_first(
+        tmp_path_factory: pytest.TempPathFactory, last: list[int], data: st.DataObject,
+        workers: int) -> None:
+    """`vv backfill` on a home it never saw: the notes appear in the vault in
+    the order of their sessions' last activity, newest first, as the run is
+    watched (a note's file time tells its last write, not its first: the
+    link pass may rewrite it). Oracle: each transcript's own last timestamp.
+    With two workers, one newer note may come after it (the other worker's
+    job in hand)."""
+    projects = data.draw(st.lists(st.integers(0, 2), min_size=len(last), max_size=len(last)))
+    root = tmp_path_factory.mktemp("activity")
+    env = Env(root)
+    when = _dated_home(root, last, projects)
+    newest = sorted(when, key=lambda s: -when[s])
+    rank = {sid[:8]: k for k, sid in enumerate(newest)}
+    seen: dict[str, int] = {}  # a note's id (its first 8) -> the look that first found it
+    proc = subprocess.Popen([sys.executable, "-m", "vibe_vault", "backfill", "-j", str(workers)],
+                            env=env.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    look = 0
+    folders = [env.vault / "Projects" / f"p{p}" / "sessions" for p in range(3)]
+    while True:
+        running = proc.poll() is None
+        look += 1
+        for folder in folders:
+            try:
+                names = os.listdir(folder)
+            except FileNotFoundError:
+                continue
+            for name in names:
+                if name.endswith(".md"):
+                    seen.setdefault(name[:-3].rsplit("-", 1)[-1], look)
+        if not running:
+            break
+        time.sleep(0.001)
+    out, err = proc.communicate()
+    assert proc.returncode == 0, err
+    assert set(seen) == set(rank), (sorted(seen), out)
+    # Seen at an earlier look: written earlier. When a note was written, every
+    # newer session's note was too, but for the other worker's job in hand.
+    for a, at_a in seen.items():
+        later = sorted(rank[b] for b, at_b in seen.items() if at_b > at_a and rank[b] < rank[a])
+        assert len(later) <= workers - 1, (
+            f"{a} (newest #{rank[a]}) was written before the newer #{later}")
