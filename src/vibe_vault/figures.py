@@ -359,8 +359,48 @@ def fallback_title(state: SessionState) -> str:
             first = tx.title_line(f"{first}: {subject}", TITLE_CHARS)
     if first and f.ticket_title and f.ticket in first:
         first = with_ticket(first, str(f.ticket_title))
+    first = request_past_a_chore(f) or first
     return (_first_sentence(recap, 80) or first or f.first_command_title
             or _task_title(f) or f"Session {state.session_id[:8]}")
+
+
+# A git command that records in the repository: what a chore before the
+# work asked ("examine them, add and commit", "pull", "push it"); not one
+# that only looks (`git log`, `git checkout x && cat …`: 839b35f7 investigated).
+_GIT_CHORE = (r"(?:^|&&|;|\|\|)\s*git\s+(?:-C\s+\S+\s+)?(?:commit|push|pull|merge|rebase"
+              r"|stash|cherry-pick|tag)\b")
+CHORE_SHARE = 10  # a chore's turn changed at most a tenth of the session's lines
+
+
+def _lines_changed(t: Turn) -> int:
+    return sum(a.added + a.removed for a in t.actions
+               if a.kind == "edit" and a.status not in ("failed", "denied", "interrupted"))
+
+
+def request_past_a_chore(f: Fold) -> str:
+    """The title of the request that did the session's work, when the first
+    request was a chore before it: its turn ran git's housekeeping (add,
+    commit, pull, push…) and changed at most a tenth of the lines the
+    session changed, and one later request's turn changed more than half of
+    them (a7da6a22: "examine them, add and commit", 3 lines, then embedded
+    tar support, most of 640). "" when the first request did the work, or no
+    later one did most of it."""
+    requests = [t for t in f.turns if t.kind == "prompt" and t.text.strip()
+                and not tx.is_filler(str(t.text)) and t.text != "[image]"]
+    if len(requests) < 2 or tx.title_line(str(requests[0].text), TITLE_CHARS) != \
+            f.first_prompt_title:
+        return ""  # (a title not the first prompt's: a command's, a plan's)
+    first = requests[0]
+    if not any(a.kind == "bash" and tx.rx(_GIT_CHORE).search(a.text) for a in first.actions):
+        return ""
+    lines = [_lines_changed(t) for t in requests]
+    total = sum(lines)
+    if not total or lines[0] * CHORE_SHARE > total:
+        return ""
+    most = max(range(1, len(requests)), key=lambda k: lines[k])
+    if lines[most] * 2 <= total:
+        return ""
+    return tx.title_line(str(requests[most].text), TITLE_CHARS)
 
 
 def with_ticket(request: str, ticket: str) -> str:

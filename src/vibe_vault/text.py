@@ -842,7 +842,10 @@ def _said_with(context: str, request: str, limit: int, context_first: bool,
     if context_first and len(context) + 2 + MIN_REQUEST_CHARS <= flex:
         room = flex - len(context) - 2
         said = _fitted(_lowered(request), room)
-        return f"{context}: {said}" if len(said) <= room else ""
+        # (a request cut to its verb alone, "…embedded tar.gz: support…", says
+        # not what it asks: a7da6a22)
+        return f"{context}: {said}" if (len(said) <= room and len(
+            said.removesuffix("…").split()) >= 2) else ""
     if len(request) + 2 + least > flex:
         return ""  # (no room left to say what it asks about: the request as it was)
     said = f"{request}: {_lowered(context)}"
