@@ -29,9 +29,19 @@ def entry() -> None:
     streams are flushed. An exception still leaves the usual way.
     """
     code = main()
+    import gc
+
+    # No cycle collection on the way out: `hook.run` turns them back on (for
+    # callers that go on), and the first object made after that would start
+    # one walking all a Stop made (~7 M instructions), freeing nothing the
+    # exit would not.
+    gc.disable()
     patterns = sys.modules.get("vibe_vault.patterns")
     if patterns is not None:  # (what this run compiled, kept for the next: see patterns)
         patterns.save()
+    kept = sys.modules.get("vibe_vault.kept_modules")
+    if kept is not None:  # (the modules this run imported as usual: see kept_modules)
+        kept.save()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -50,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
 
         collecting = gc.isenabled()
         gc.disable()
+        from vibe_vault import kept_modules
+
+        kept_modules.install()  # (the hook's modules, from one file: see there)
         from vibe_vault.commands import hook
 
         return hook.run(collecting=collecting)
