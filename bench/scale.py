@@ -3,6 +3,7 @@
     python bench/scale.py                      # 10,000 sessions in 300 projects
     python bench/scale.py --sessions 100000    # the 100,000-session home (3.7 GB)
     python bench/scale.py --projects 8         # the same sessions in 8 large projects
+    python bench/scale.py --both               # 300 projects, then 8: both shapes' tables
     python bench/scale.py --flat 500           # SessionEnd in a project of 500, then 2,000
     python bench/scale.py --index-copies 10    # then the queries on 10x the search rows
 
@@ -358,6 +359,13 @@ def main() -> int:
                     "index of K times the sessions without a cold backfill of that many")
     ap.add_argument("--flat", type=int, default=0, metavar="N",
                     help="only SessionEnd in one project of N sessions, then of 4N")
+    ap.add_argument("--both", action="store_true",
+                    help="both home shapes, one after the other, each with its own floors: "
+                    "the sessions in 300 projects, then in 8 (--projects is ignored; "
+                    "--home DIR keeps each shape's home in DIR/300 and DIR/8)")
+    ap.add_argument("--newest", type=int, default=1000, metavar="N",
+                    help="the newest N sessions whose notes the cold run is watched for "
+                    "(issue 31: the newest 1,000 within its first 5%%)")
     args = ap.parse_args()
     import vibe_vault
 
@@ -365,14 +373,35 @@ def main() -> int:
                    check=True)
     if args.flat:
         return flat(args)
-    work = args.home or Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
+    shapes = [300, 8] if args.both else [args.projects]
+    for k, projects in enumerate(shapes):
+        if k:
+            print()
+        home = args.home / str(projects) if args.home and args.both else args.home
+        rows = one_shape(args, projects, home)
+        print(f"vibe-vault at scale — {platform.python_implementation()} "
+              f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
+              f"seed {args.seed}")
+        w = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in [("measurement", "result", "ratio / detail", "goal"),
+                  tuple("-" * x for x in w), *rows]:
+            print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)))
+        sys.stdout.flush()
+    return 0
+
+
+def one_shape(args: argparse.Namespace, projects: int,
+              home: Path | None) -> list[tuple[str, str, str, str]]:
+    """Every row of one home shape: `args.sessions` sessions in `projects`
+    folders, made in `home` (kept there) or a scratch folder."""
+    work = home or Path(tempfile.mkdtemp(prefix="vv-scale-", dir=args.work))
     trash = work / "removed-after-the-run"
     trash.mkdir(parents=True, exist_ok=True)
     rows: list[tuple[str, str, str, str]] = []
     try:
         t = time.perf_counter()
         made_flag = work / "claude" / ".made"
-        if args.home and made_flag.exists():
+        if home and made_flag.exists():
             # Removed after the measurements, not before: ext4 looks past every
             # inode deleted in the last minutes at each create, and a cold
             # backfill is mostly creates (removing the last run's 200,000 files
@@ -383,13 +412,13 @@ def main() -> int:
             nbytes = int(made_flag.read_text())
             shutil.rmtree(work / "claude" / "projects" / FRESH, ignore_errors=True)
         else:
-            nbytes = make_home(Maker(args.seed), work, args.sessions, args.projects, args.size)
+            nbytes = make_home(Maker(args.seed), work, args.sessions, projects, args.size)
             made_flag.write_text(str(nbytes))
         made = time.perf_counter() - t
         env = env_for(work)
         settle()
         floor, floor_cpu = decode_floor(work)
-        rows.append((f"home: {args.sessions:,} sessions, {args.projects} projects",
+        rows.append((f"home: {args.sessions:,} sessions, {projects} projects",
                      f"{nbytes / 1e9:.2f} GB", f"made in {made:.0f} s", ""))
         rows.append(("floor: one core decoding every line", f"{floor:.2f} s",
                      f"{nbytes / floor / 1e6:.0f} MB/s, {floor_cpu:.2f} s CPU", ""))
@@ -398,7 +427,7 @@ def main() -> int:
                      "slow file system: cold backfill measures it" if creates > 150 else "",
                      ""))
         cores = os.cpu_count() or 1
-        newest = NewestNotes(work)
+        newest = NewestNotes(work, args.newest)
         load_before = os.getloadavg()[0]
         newest.begin()
         try:
@@ -452,7 +481,7 @@ def main() -> int:
             return (f"{wall / m_floor:.1f}× floor; CPU {cpu / m_cpu:.1f}× the floor's; {rss} MB; "
                     f"load {os.getloadavg()[0]:.1f}")
 
-        largest = max(args.projects and -(-args.sessions // args.projects), 1)
+        largest = max(projects and -(-args.sessions // projects), 1)
         rss, warm, cpu = usage(vv("backfill"), env)  # the first after a cold run marks folders
         warm, cpu, rss = median_usage(vv("backfill"), env, 3)
         rows.append(("warm re-run (nothing changed)", f"{warm:.2f} s", against(warm, cpu, rss),
@@ -480,19 +509,12 @@ def main() -> int:
         rows.append(("machine load (1 min) at the end", f"{load:.1f}", "", ""))
     finally:
         shutil.rmtree(trash, ignore_errors=True)
-        if args.keep or args.home:
+        if args.keep or home:
             print(f"kept {work} (a run soon after this one measures creates slowed by the "
                   "files just removed: wait a few minutes)")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"vibe-vault at scale — {platform.python_implementation()} "
-          f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"seed {args.seed}")
-    w = [max(len(r[i]) for r in rows) for i in range(4)]
-    for r in [("measurement", "result", "ratio / detail", "goal"),
-              tuple("-" * x for x in w), *rows]:
-        print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)))
-    return 0
+    return rows
 
 
 if __name__ == "__main__":
