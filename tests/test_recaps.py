@@ -1,11 +1,12 @@
-"""Review 17, findings 7 and 8: Claude Code's own titles and recaps, told truly.
+"""Review 17, findings 7 and 8; review 27: Claude Code's own titles and recaps, told truly.
 
 Claude Code titles a session from its first exchange (its `ai-title` row,
-written again after every turn with the same words: 2.1.235, b86cc0a4) and
-writes a recap (`away_summary`, `task-summary`) of the work so far when the
-user comes back. So a recap written after the AI title took its words tells
-later work than the title does: it titles the note, the AI title staying an
-alias (what Claude Code's session list shows). Every recap is in the story,
+written again after every turn: 2.1.235, b86cc0a4) and writes a recap
+(`away_summary`, `task-summary`) of the work so far when the user comes back.
+The note is titled as Claude Code's session list names the session (custom >
+AI title > summary), else by the user's request; a recap never renames it
+(review 27: the issue's order) but its latest first sentence is an alias, and
+titles a session where the user asked nothing. Every recap is in the story,
 where it was written, and in the search index as a part of its own.
 
 The oracles read the JSON lines (the corpus's, or the generated ones): which
@@ -65,32 +66,40 @@ def recaps_in(objs: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
 
 def claude_codes_title(objs: list[dict[str, Any]]) -> tuple[str, str]:
     """Claude Code's name for the session in its file, and what it is: the
-    user's (`custom`), else the AI title (`ai`) unless a recap came after the
-    row that gave the AI title its words (`recap`: the latest recap's words,
-    which title by their first sentence), else a summary naming an entry of
-    the file (`summary`), else the latest recap; ("", "") when none."""
+    user's (`custom`), else the latest AI title (`ai`), else a summary naming
+    an entry of the file (`summary`), else, where the user asked nothing, the
+    latest recap (`recap`: titles by its first sentence); ("", "") when none
+    (a request titles the session: test_titles)."""
     customs = [one_line(o["customTitle"]) for o in objs
                if o.get("type") == "custom-title" and isinstance(o.get("customTitle"), str)
                and o["customTitle"].strip()]
     if customs:
         return "custom", customs[-1]
-    ai, ai_at = "", -1
-    for i, o in enumerate(objs):
-        if o.get("type") == "ai-title" and isinstance(o.get("aiTitle"), str) \
-                and o["aiTitle"].strip() and one_line(o["aiTitle"]) != ai:
-            ai, ai_at = one_line(o["aiTitle"]), i
-    recaps = recaps_in(objs)
-    if ai:
-        return ("recap", recaps[-1][2]) if recaps and recaps[-1][0] > ai_at else ("ai", ai)
+    ais = [one_line(o["aiTitle"]) for o in objs if o.get("type") == "ai-title"
+           and isinstance(o.get("aiTitle"), str) and o["aiTitle"].strip()]
+    if ais:
+        return "ai", ais[-1]
     uuids = {o["uuid"] for o in objs if isinstance(o.get("uuid"), str)}
     own = [one_line(o["summary"]) for o in objs if o.get("type") == "summary"
            and o.get("leafUuid") in uuids and isinstance(o.get("summary"), str)
            and o["summary"].strip()]
     if own:
         return "summary", own[-1]
-    if recaps:
+    recaps = recaps_in(objs)
+    if recaps and not any(asks(o) for o in objs):
         return "recap", recaps[-1][2]
     return "", ""
+
+
+def asks(o: dict[str, Any]) -> bool:
+    """Whether a line is the user's typed words (not a tool's result, not
+    Claude Code's own meta or command lines)."""
+    if o.get("type") != "user" or o.get("isMeta") or o.get("isSidechain"):
+        return False
+    content = (o.get("message") or {}).get("content")
+    texts = [content] if isinstance(content, str) else [
+        b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text"]
+    return any(t.strip() and not t.lstrip().startswith("<") for t in texts)
 
 
 def titled_by(title: str, kind: str, text: str) -> bool:
@@ -111,6 +120,11 @@ def titled_by(title: str, kind: str, text: str) -> bool:
         return (not rest or bool(re.match(r"[.;!?](\s|$)", rest))) and \
             not re.search(r"[.;!?]\s", body)
     return title == text
+
+
+def text_first(recap_words: str) -> str:
+    """A generated recap's first sentence ("<first>. Next: <then>.")."""
+    return recap_words.split(". Next: ")[0]
 
 
 def hhmm(ts: str) -> str:
@@ -175,11 +189,13 @@ def test_every_corpus_session_with_titles_or_recaps_is_titled_and_told_by_them(e
         fm = frontmatter(note)
         kind, text = claude_codes_title(objs)
         kinds.add(kind)
-        assert titled_by(str(fm["title"]), kind, text), (main, fm["title"], kind, text)
-        ai = [one_line(o["aiTitle"]) for o in objs if o.get("type") == "ai-title"]
-        if kind == "recap" and ai:
-            assert ai[-1] in fm["aliases"], (main, fm["aliases"])  # type: ignore[operator]
+        if kind:
+            assert titled_by(str(fm["title"]), kind, text), (main, fm["title"], kind, text)
         recaps = recaps_in(objs)
+        if recaps:  # the latest recap's first sentence is a name of the note
+            aliases = [str(a) for a in fm["aliases"]]  # type: ignore[union-attr]
+            assert any(titled_by(a, "recap", recaps[-1][2]) for a in aliases), \
+                (main, aliases)
         told = _told_recaps(note)
         assert [(hhmm(ts), said) for _, ts, said in recaps] == \
             [(when, _unescaped(said)) for when, said in told], main
@@ -190,8 +206,8 @@ def test_every_corpus_session_with_titles_or_recaps_is_titled_and_told_by_them(e
             hits = json.loads(r.stdout)
             assert hits and hits[0]["session_id"] == expected_sid(main), (main, tail, r.stderr)
             assert hits[0]["matched"] == "recap", (main, tail, hits[0])
-    # The rule's branches the corpus reaches (b86cc0a4: recap over an old AI title).
-    assert {"custom", "ai", "recap"} <= kinds, kinds
+    # The rule's branches the corpus reaches (b86cc0a4: an AI title, recaps after it).
+    assert {"custom", "ai"} <= kinds, kinds
 
 
 # -- generated sessions ------------------------------------------------------------------------
@@ -276,12 +292,12 @@ def test_a_generated_session_is_titled_and_told_by_its_recaps(
     title = str(fm["title"])
     if kind:
         assert titled_by(title, kind, text), (title, kind, text)
-        if kind == "recap":  # the generated recaps' first sentences fit a title
-            assert title == text.split(". Next: ")[0], (title, text)
-    else:
+    else:  # (a generated session opens with a request: a recap never renames it)
         assert title == "open the session"
-    # the story: prompts and recaps in the order written
     recaps = recaps_in(objs)
+    if recaps:  # the generated recaps' first sentences fit a title: an alias
+        assert text_first(recaps[-1][2]) in fm["aliases"], (fm["aliases"], recaps)  # type: ignore[operator]
+    # the story: prompts and recaps in the order written
     story = _story(note)
     headings = [line for line in story.split("\n") if line.startswith("### ")]
     want = []

@@ -66,7 +66,8 @@ def test_summaries_of_other_sessions_never_title_a_session() -> None:
 
 
 def test_title_precedence() -> None:
-    """Hand-written lines: custom-title > ai-title > own summary > recap > prompt."""
+    """Hand-written lines: custom-title > ai-title > own summary > prompt > recap
+    (a recap names a session only where the user asked nothing: review 27)."""
     prompt = line(type="user", uuid="u1", timestamp="2026-01-01T00:00:00Z",
                   message={"role": "user", "content": "fix the login redirect please"})
     answer = line(type="assistant", uuid="a1", parentUuid="u1",
@@ -81,7 +82,8 @@ def test_title_precedence() -> None:
     ai = line(type="ai-title", aiTitle="AI title")
     custom = line(type="custom-title", customTitle="My title")
     assert title_of(folded([other, prompt, answer])) == "fix the login redirect please"
-    assert title_of(folded([other, prompt, answer, recap])) == "You fixed the redirect loop"
+    assert title_of(folded([other, prompt, answer, recap])) == "fix the login redirect please"
+    assert title_of(folded([other, answer, recap])) == "You fixed the redirect loop"
     assert title_of(folded([own, other, prompt, answer, recap])) == "Login redirect fix"
     assert title_of(folded([prompt, answer, own, recap])) == "Login redirect fix"
     assert title_of(folded([prompt, answer, own, ai])) == "AI title"

@@ -27,7 +27,6 @@ from vibe_vault.fold.titles import (
     command_words,
     is_request,
     is_skill_title,
-    recaps_written,
 )
 from vibe_vault.fold.usage import sum_tokens, with_output
 from vibe_vault.paths import is_windows_path, readable
@@ -308,47 +307,38 @@ def title_of(state: SessionState, tagged: bool = True) -> str:
     title > its summary, in its file or, as the index found, in another's),
     else its recap's or first request's words. `tagged`: with the day that
     tells it from the same title of another session of the project."""
-    elsewhere = "" if tx.rx(_ABOUT_THE_USER).match(state.told_elsewhere) else \
-        tx.one_line(state.told_elsewhere, 80)
-    title = named_title(state) or elsewhere or fallback_title(state)
+    title = (named_title(state) or tx.one_line(state.told_elsewhere, 80)
+             or fallback_title(state))
     return f"{title} ({state.title_tag})" if tagged and state.title_tag else title
 
 
 def named_title(state: SessionState) -> str:
     """The title Claude Code gave the session in its own file, or "": the
-    user's (/rename), else its AI title, unless it wrote a recap after the AI
-    title took its words (Claude Code titles a session from its first
-    exchange and keeps the title, so a recap written since tells later work:
-    the recap's first sentence then), else its summary."""
+    user's (/rename), else its AI title, else its summary. These are the names
+    Claude Code's own session list shows, so the note is found by them; a
+    recap written later does not rename the session (review 27, b86cc0a4:
+    the AI title stands, the recap's first sentence is among the aliases)."""
     f = state.fold
     if f.custom_title:
         return f.custom_title
     if f.ai_title:
-        if ai_title_outdated(f):
-            return _first_sentence(f.recaps[-1].text, 80)
         return f.ai_title
-    if tx.rx(_ABOUT_THE_USER).match(f.own_summary):
-        # A summary told of the user in the third person ("User learned about
-        # Python decorators, including…") is a recap, cut as a title (review
-        # 26: 26a8a0cc): the user's own request names the session better.
-        return ""
     return tx.one_line(f.own_summary, 80)
 
 
-# A summary that tells of the user in the third person: "User learned …", "The user asked …".
-_ABOUT_THE_USER = r"(?i)^\s*(?:the\s+)?user\s+(?!interface\b|story\b)[a-z]+"
-
-
-def ai_title_outdated(f: Fold) -> bool:
-    """Whether Claude Code wrote a recap after its AI title took its words."""
-    return bool(f.recaps) and recaps_written(f) > f.ai_title_recaps
+def recap_title(f: Fold) -> str:
+    """The first sentence of Claude Code's latest recap of the session, as a
+    title would say it, or ""."""
+    return _first_sentence(f.recaps[-1].text, 80) if f.recaps else ""
 
 
 def fallback_title(state: SessionState) -> str:
-    """The title when Claude Code gave none: the latest recap's first
-    sentence, the first request, the opening slash command, else the short id."""
+    """The title when Claude Code gave none: the first request (the issue's
+    order: what the user asked names the session; a recap Claude Code wrote
+    mid-session tells the work so far in its own voice: review 27, e31e5543),
+    else the latest recap's first sentence, the opening slash command, the
+    first subagent's task, else the short id."""
     f = state.fold
-    recap = f.recaps[-1].text if f.recaps else ""
     first: str = f.first_prompt_title
     if first and is_skill_title(first, f):
         # A plugin's bare command ("claude-md-management:claude-md-improver")
@@ -360,7 +350,7 @@ def fallback_title(state: SessionState) -> str:
     if first and f.ticket_title and f.ticket in first:
         first = with_ticket(first, str(f.ticket_title))
     first = request_past_a_chore(f) or first
-    return (_first_sentence(recap, 80) or first or f.first_command_title
+    return (first or recap_title(f) or f.first_command_title
             or _task_title(f) or f"Session {state.session_id[:8]}")
 
 

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 102
+STATE_VERSION = 103
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -766,9 +766,6 @@ class Fold(Struct, omit_defaults=True):
     recaps: list[Recap] = field(default_factory=list)
     recaps_dropped: int = 0
     ai_title: Redacted = Redacted("")
-    # How many recaps Claude Code had written when the AI title took its
-    # value: one written since describes later work than the title does.
-    ai_title_recaps: int = 0
     custom_title: Redacted = Redacted("")
     first_prompt_title: Redacted = Redacted("")
     first_command_title: Redacted = Redacted("")  # the slash command that opened the session

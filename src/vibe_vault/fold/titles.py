@@ -1,10 +1,9 @@
 """What a session is called, and Claude Code's own recaps of it.
 
 Feeds the note's title (`figures.title_of`: custom-title > ai-title > the
-session's own summary, wherever it is written > recap > first request (a
-prompt, or a slash command with arguments) > opening slash command; an AI
-title Claude Code has written a recap since is outdated by it), its summary
-line and the recaps in its story.
+session's own summary, wherever it is written > first request (a prompt, or a
+slash command with arguments) > recap > opening slash command), its aliases,
+its summary line and the recaps in its story.
 """
 
 from __future__ import annotations
@@ -56,14 +55,10 @@ def claim_summary(ctx: Context, uuid: Redacted) -> None:
 
 
 def on_ai_title(ctx: Context, entry: Entry) -> None:
-    """Claude Code writes its AI title again after every turn, mostly the same
-    words (2.1.235): the title dates from when its words first came."""
+    """Claude Code writes its AI title again after every turn (2.1.235): the
+    latest one is the name its session list shows."""
     if entry.aiTitle:
-        facts = ctx.facts
-        title = ctx.line(entry.aiTitle, TITLE_CHARS)
-        if title != facts.ai_title:
-            facts.ai_title = title
-            facts.ai_title_recaps = recaps_written(facts)
+        ctx.facts.ai_title = ctx.line(entry.aiTitle, TITLE_CHARS)
 
 
 def on_custom_title(ctx: Context, entry: Entry) -> None:
@@ -93,10 +88,6 @@ def _recap(ctx: Context, raw: str, timestamp: str) -> None:
     if len(facts.recaps) > MAX_RECAPS:
         del facts.recaps[0]
         facts.recaps_dropped += 1
-
-
-def recaps_written(facts: Fold) -> int:
-    return facts.recaps_dropped + len(facts.recaps)
 
 
 # What Claude Code writes before a plan it was asked to carry out in a fresh
@@ -191,7 +182,12 @@ def note_command(ctx: Context, command: str, shown: Redacted) -> None:
         return
     if is_request(command) and (not facts.first_prompt_title or facts.title_open):
         name, _, args = shown.partition(" ")
-        title = Redacted(tx.title_line(f"{command_words(name)}: {args.strip()}", TITLE_CHARS))
+        # The command is the verb and its arguments' first paragraph what it
+        # is asked to do: a later paragraph is an afterthought, however much
+        # it reads as a request ("…setup credo, dialyzer, mix_audit (…)" then
+        # "Maybe there are igniter scripts?": review 27, 491e126e).
+        request = tx.rx(r"\n\s*\n").split(args.strip(), maxsplit=1)[0]
+        title = Redacted(tx.title_line(f"{command_words(name)}: {request}", TITLE_CHARS))
         if args.strip() and not tx.is_filler(args.strip()):
             facts.first_prompt_title = title  # cut from a gated text
             facts.title_open = False

@@ -8,8 +8,8 @@ from datetime import date
 from vibe_vault.figures import (
     Figures,
     agents_unrecorded,
-    ai_title_outdated,
     claude_worked,
+    recap_title,
     short_tokens,
     span_words,
     usage_bound,
@@ -69,12 +69,10 @@ def _unless_zero(count: int) -> Md | None:
 
 
 def _aliases(p: Page) -> list[str]:
-    """The note's names: its title, and the AI title a later recap took the
-    place of (what Claude Code's session list still shows)."""
-    f = p.state.fold
-    if not f.custom_title and f.ai_title and ai_title_outdated(f) and f.ai_title != p.fig.title:
-        return [p.fig.title, f.ai_title]
-    return [p.fig.title]
+    """The note's names: its title, and the first sentence of Claude Code's
+    latest recap of the session (what the work came to, in its words)."""
+    recap = recap_title(p.state.fold)
+    return [p.fig.title, recap] if recap and recap != p.fig.title else [p.fig.title]
 
 
 def _link(target: str) -> Md | None:
