@@ -108,8 +108,8 @@ def _diacritics() -> re.Pattern[str]:
 
 
 class Query:
-    __slots__ = ("as_typed", "choices", "exact", "fts", "groups", "ignored", "parts", "phrase",
-                 "roots", "slots", "stemmed", "terms", "together", "unwanted", "wanted")
+    __slots__ = ("as_typed", "bare", "choices", "exact", "fts", "groups", "ignored", "parts",
+                 "phrase", "roots", "slots", "stemmed", "terms", "together", "unwanted", "wanted")
 
     def __init__(self, wanted: list[str], terms: list[tuple[str, bool]], phrase: str = "",
                  unwanted: tuple[str, ...] = (), groups: list[int] | None = None,
@@ -131,6 +131,10 @@ class Query:
         # The wanted parts that are one word typed plainly (no quotes, no *),
         # by part: what `widened` lets match in its other forms.
         self.stemmed = stemmed or {}
+        # The wanted parts that are a Korean word with a particle glued on
+        # (파일을), by part: the word without it (파일), which `widened` lets
+        # match below the word as typed.
+        self.bare: dict[int, str] = {}
         # The wanted words as one phrase, when there are several: sessions
         # where they stand together as typed are ranked first.
         self.phrase = phrase
@@ -236,6 +240,18 @@ class Query:
             terms.extend((t, False) for t in added_words)
             groups.extend([part] * len(added_words))
             roots.extend([word] * len(added_words))
+        for part, bare in self.bare.items():
+            # (like a related word: the sessions holding the word as typed first)
+            alternative = '"' + " ".join(tokens(bare)) + '"'
+            if alternative in choices[0][part]:
+                continue
+            some = True
+            choices[0][part] = [*choices[0][part], alternative]
+            wanted[0][part] = "(" + " OR ".join(choices[0][part]) + ")"
+            pieces = [p.group() for p in piece().finditer(bare)]
+            terms.extend((t, False) for t in pieces)
+            groups.extend([part] * len(pieces))
+            roots.extend([bare] * len(pieces))
         out = Query(wanted[0], terms, self.phrase, self.unwanted, groups, {}, roots, slots[0],
                     choices[0])
         out.ignored = self.ignored
@@ -331,6 +347,7 @@ def parse(text: str) -> Query:
     groups: list[int] = []
     stemmed: dict[int, str] = {}
     choices: list[list[str]] = []  # each wanted part's phrases
+    bares: dict[int, str] = {}  # Korean words' without their particle, by part
     plain: list[str] = []  # the wanted words not quoted, in order
     count = 0
     typed: list[tuple[bool, bool, bool, str, list[str]]] = []
@@ -392,6 +409,9 @@ def parse(text: str) -> Query:
             plain.extend(parts)
             if len(parts) == 1 and stems(parts[0]):
                 stemmed[part] = parts[0]
+            bare = without_particle(folded) if not folded.isascii() else ""
+            if bare:
+                bares[part] = bare
     if not wanted and unwanted:
         raise BadQuery("give at least one word to look for (a -word only leaves things out)")
     if not wanted:
@@ -403,7 +423,35 @@ def parse(text: str) -> Query:
     query = Query(wanted, terms, together, tuple(unwanted), groups, stemmed,
                   slots=[[word] for word in plain], choices=choices)
     query.ignored = tuple(dict.fromkeys(ignored))
+    query.bare = bares
     return query
+
+
+# Korean particles (josa) glued to the word before them, longest first: a
+# word typed with one (파일을, 테스트가, 검색에서) also finds the word alone.
+# Not 나 and the like, which end too many words that carry none.
+_PARTICLES = ("에서부터", "으로부터", "에서는", "에서도", "에게서", "에게는", "으로는",
+              "으로도", "으로서", "으로써", "이라고", "이라는", "까지는", "부터는",
+              "에서", "에게", "한테", "께서", "부터", "까지", "처럼", "보다", "으로",
+              "이랑", "하고", "라고", "라는", "이나", "마다", "조차", "밖에", "에는",
+              "에도", "와는", "과는", "로는", "로도", "로서", "로써",
+              "은", "는", "이", "가", "을", "를", "에", "의", "도", "와", "과", "로", "만")
+
+
+def without_particle(folded: str) -> str:
+    """A folded word that ends with a Korean particle, without it, when what
+    is left is a word a search can find by itself: two or more Hangul
+    syllables (the index holds them as pairs; one alone is no word of its
+    own there), or two or more other letters or digits (README를, PR을);
+    "" else."""
+    if folded.isascii() or not "\uac00" <= folded[-1] <= "\ud7a3":
+        return ""
+    for particle in _PARTICLES:
+        if folded.endswith(particle) and len(folded) > len(particle):
+            rest = folded[:-len(particle)]
+            pieces = [p.group() for p in piece().finditer(rest)]
+            return rest if pieces and len(pieces[-1]) >= 2 and TOKEN.fullmatch(rest) else ""
+    return ""
 
 
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]{2,}")
