@@ -411,6 +411,14 @@ def test_sessions_are_named_as_people_type_them(env: Env) -> None:
     assert r.returncode == 2 and b"has no note" in r.stderr, r.stderr
     r = env.vv("show", "00000000")
     assert r.returncode == 2 and b"no session" in r.stderr, r.stderr
+    r = env.vv("show", "0000ABCDEF")
+    assert b"'0000ABCDEF'" in r.stderr, r.stderr  # (said as typed: review 27, G14)
+    # The note's own name, or its path, names its session (review 27, G14).
+    note = next(p for p in env.vault.rglob("*.md") if p.stem.endswith(t.sid[:8]))
+    for typed in (note.stem, note.name, str(note), str(note.relative_to(env.vault))):
+        r = env.vv("show", "--path", typed)
+        assert r.returncode == 0, (typed, r.stderr)
+        assert r.stdout.decode().strip().endswith(note.name), (typed, r.stdout)
 
 
 @settings(max_examples=3, deadline=None)

@@ -150,9 +150,13 @@ def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
     from vibe_vault.session_ids import SHORT, SessionNotFound, pick
     from vibe_vault.vaultdb import sessions_starting
 
-    given = given.strip().lower()  # session ids are lower-case UUIDs
+    typed = given.strip()
+    named = re.fullmatch(_NOTE_NAME, typed)
+    # (the note's own name, or its path, names its session by the short id
+    # it ends with: review 27, G14)
+    given = (named.group(1) if named else typed).lower()  # ids are lower-case UUIDs
     if len(given) < SHORT:
-        print(f"vv: {given!r} is too short: give at least {SHORT} characters of the "
+        print(f"vv: {typed!r} is too short: give at least {SHORT} characters of the "
               "session id (the short id in the note's name)", file=sys.stderr)
         return None
     candidates = {h.session_id: h for h in sessions_starting(conn, given, 50)}
@@ -163,8 +167,14 @@ def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
     try:
         return candidates[pick(given, candidates, shortest=SHORT)]
     except SessionNotFound as exc:
-        print(f"vv: {_without_note(conn, given) or exc}", file=sys.stderr)
+        said = str(exc).replace(repr(given), repr(typed)) if named is None else str(exc)
+        print(f"vv: {_without_note(conn, given) or said}", file=sys.stderr)
         return None
+
+
+# A note's name as the vault writes it (`2026-01-21-1050-839b35f7`), alone or
+# as a path, with or without `.md`: the short id is its last part.
+_NOTE_NAME = r"(?:.*[/\\])?\d{4}-\d\d-\d\d-\d{4}-([0-9A-Za-z]{8,})(?:\.md)?"
 
 
 def _named_in_note(conn: sqlite3.Connection, given: str) -> list[Hit]:
