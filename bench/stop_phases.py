@@ -55,6 +55,11 @@ spec = os.environ.get("STOP_AT", "")
 if spec:
     import gc
     gc.disable()  # as a Stop runs (left off: a collection here is no phase's)
+    try:  # the hook's modules from their kept file, as cli.main loads them
+        from vibe_vault import kept_modules
+        kept_modules.install()
+    except ImportError:
+        pass  # (a tree from before kept_modules)
     import vibe_vault.session as session
     name, when = spec.split(":")
     owner, attr = (session, name) if "." not in name else (
