@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, frontmatter, in_process
+from function_words import FUNCTION
 from vibe_vault.entries import decode_line
 from vibe_vault.figures import title_of
 from vibe_vault.fold import fold
@@ -270,8 +271,6 @@ def test_a_slash_command_with_arguments_is_the_request(
     # (a command named by a function word, `/she`, leads in like "so:" and is
     # left out as the title's lead-in, as test_titles draws it: the arguments,
     # capitalised; a thorough draw found it)
-    from test_titles import FUNCTION  # (here: test_titles imports this module)
-
     bare = args[:1].upper() + args[1:]
     assert title_of(state) in ({f"{command}: {args}"[:80].rstrip()}
                                | ({bare[:80].rstrip()} if command in FUNCTION else set()))

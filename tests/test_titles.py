@@ -20,6 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import blocks, examples, json_objects, main_files
+from function_words import DANGLING, FUNCTION
 from test_headlines import Transcript, phrase, words
 from vibe_vault import text as tx
 from vibe_vault.entries import decode_line
@@ -31,21 +32,6 @@ SAID = "To tell you how to proceed, the user said:\n"
 OLD_SAID = "The user provided the following reason for the rejection:  "
 REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
            "(eg. if it was a file edit, the new_string was NOT written to the file). ")
-# Words that announce more (review 16, finding 17: "…release.yml through…"):
-# articles, the commonest English prepositions and conjunctions, auxiliaries.
-DANGLING = {"a", "an", "the", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by",
-            "through", "across", "between", "after", "before", "because", "without",
-            "during", "until", "against", "toward", "would", "should", "could", "can",
-            "have", "has", "is", "are", "my", "your", "their", "when", "while", "how"}
-
-# English function words: those above and the other pronouns, determiners,
-# auxiliaries and conjunctions.
-FUNCTION = DANGLING | {
-    "so", "it", "its", "this", "that", "these", "those", "i", "we", "you", "they", "he",
-    "she", "be", "been", "being", "was", "were", "do", "does", "did", "not", "no", "if",
-    "than", "then", "as", "from", "into", "via", "about", "over", "under", "some", "any",
-    "each", "all", "both", "nor", "yet", "but", "which", "who", "what", "where", "why",
-    "will", "shall", "may", "might", "must", "had", "am", "our", "his", "her", "e.g"}
 
 
 def refuse(t: Transcript, tool: str, remark: str, old: bool) -> None:
