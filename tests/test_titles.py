@@ -270,8 +270,9 @@ def test_no_corpus_session_is_titled_by_a_refusal_remark_and_plugins_title_their
     """From each corpus session's JSON: the remarks typed at a refusal, and a
     plugin command as the first thing the user sent. No title is a remark's
     first line; a session opened by a plugin command and given no title by
-    Claude Code is titled by that command."""
-    checked = opened = committed = 0
+    Claude Code is titled by that command, and what its skill's text right
+    after it says it does (else its first commit's subject)."""
+    checked = opened = committed = described = 0
     for path in main_files():
         objs = json_objects(path)
         if not any(o.get("type") == "assistant" for o in objs):
@@ -314,11 +315,28 @@ def test_no_corpus_session_is_titled_by_a_refusal_remark_and_plugins_title_their
                        for g in [re.search(r"^\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\] (.+)$",
                                            json.dumps(b.get("content"))[1:-1]
                                            .replace("\\n", "\n"), re.M)] if g]
-            if printed and not any(o.get("type") in ("away_summary", "task-summary")
-                                   or o.get("subtype") == "away_summary" for o in objs):
+            # Its skill's text, right after it, says what was asked: the
+            # skill's first line of prose under its heading (review 27 #4).
+            at = next(k for k, o in enumerate(objs) if o.get("type") == "user"
+                      and m.group(0) in json.dumps((o.get("message") or {}).get("content")))
+            skill = next((o for o in objs[at + 1:at + 3] if o.get("isMeta") and "Base directory"
+                          " for this skill:" in str((o.get("message") or {}).get("content"))),
+                         None)
+            recapped = any(o.get("type") in ("away_summary", "task-summary")
+                           or o.get("subtype") == "away_summary" for o in objs)
+            if skill is not None and not recapped:
+                content = (skill.get("message") or {}).get("content")
+                text = content if isinstance(content, str) else " ".join(
+                    b.get("text", "") for b in content if isinstance(b, dict))
+                prose = next(ln.strip() for ln in text.splitlines()[1:]
+                             if ln.strip() and not ln.lstrip().startswith("#"))
+                assert title.lower().startswith(f"{command}: {prose[:20]}".lower()), (
+                    path, title)
+                described += 1
+            elif printed and not recapped:
                 assert title.startswith(f"{command}: {printed[0][:20]}"), (path, title)
                 committed += 1
-    assert checked and opened and committed  # the corpus holds each kind
+    assert checked and opened and described  # the corpus holds each kind
 
 
 @settings(max_examples=examples(30, 120), deadline=None)
@@ -350,3 +368,45 @@ def test_a_bare_plugin_command_is_titled_with_what_came_of_it(
     assert title.startswith(f"{name}: "), title
     assert is_cut_of(title.removeprefix(f"{name}: "), subjects[0]) or \
         is_cut_of(title, f"{name}: {subjects[0]}"), (title, subjects)
+
+
+def skill_text(t: Transcript, heading: str, about: str, folder: str = "/p/skills/x") -> None:
+    """The text of a skill as Claude Code writes it after the command that runs it."""
+    t.raw({"type": "user", "isMeta": True, "message": {"role": "user", "content": [
+        {"type": "text", "text": f"Base directory for this skill: {folder}\n\n# {heading}\n\n"
+                                 f"{about}\n\n## Steps\n\n1. Do it."}]}})
+
+
+@settings(max_examples=examples(30, 120), deadline=None)
+@given(name=st.sampled_from(["claude-md-management:claude-md-improver", "superpowers:review",
+                             "acme:tidy-up"]),
+       about=st.lists(st.text(alphabet="abcdefghij", min_size=2, max_size=8), min_size=2,
+                      max_size=14).map(lambda w: " ".join(w).capitalize() + "."),
+       subject=st.lists(st.text(alphabet="klmnop", min_size=2, max_size=8), min_size=2,
+                        max_size=5).map(" ".join),
+       follow=st.sampled_from(["", "go", "continue"]), later=st.booleans())
+def test_a_bare_plugin_command_is_titled_with_what_its_skill_says_it_does(
+        name: str, about: str, subject: str, follow: str, later: bool) -> None:
+    """Review 27 #4 (b74fb8cb): a session opened by a plugin's command with no
+    words after it is titled by the command and its skill's first line of
+    prose, in the skill author's words, not by Claude's commit subject. A
+    skill's text that comes later (a skill Claude ran itself) says nothing of
+    what the user asked: the commit's subject then, as before. The oracle:
+    the generated words."""
+    t = Transcript()
+    plugin(t, name)
+    if not later:
+        skill_text(t, "Some Skill", about)
+    t.say("Starting.")
+    if follow:
+        t.prompt(follow)
+    if later:
+        t.call("Skill", {"skill": "other"}, None, "Launching skill: other")
+        skill_text(t, "Other Skill", about)
+    t.bash(f'git commit -m "{subject}"', f"[main 1a2b3c4] {subject}\n 1 file changed\n")
+    t.say("Done.")
+    title = title_of(t.state())
+    command = name.rsplit(":", 1)[-1]
+    said = subject if later else about[:1].lower() + about[1:]
+    assert title.startswith(f"{command}: "), title
+    assert is_cut_of(title, f"{command}: {said}"), (title, said)

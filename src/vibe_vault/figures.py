@@ -342,11 +342,15 @@ def fallback_title(state: SessionState) -> str:
     first: str = f.first_prompt_title
     if first and is_skill_title(first, f):
         # A plugin's bare command ("claude-md-management:claude-md-improver")
-        # says how, not what: the session's first commit says what came of it
-        # (review 19, finding 3: b74fb8cb).
+        # says how, not what: its skill's own words say what was asked
+        # (review 27 #4: b74fb8cb); else the session's first commit says what
+        # came of it (review 19, finding 3).
         subject = next((str(c.subject) for c in f.commits if c.subject.strip()), "")
-        if subject:
-            first = tx.title_line(f"{first}: {subject}", TITLE_CHARS)
+        about = str(f.skill_about) or subject
+        if about[1:2].islower():  # (a sentence's first word goes on after a colon)
+            about = about[:1].lower() + about[1:]
+        if about:
+            first = tx.title_line(f"{first}: {about}", TITLE_CHARS)
     if first and f.ticket_title and f.ticket in first:
         first = with_ticket(first, str(f.ticket_title))
     first = request_past_a_chore(f) or first

@@ -769,6 +769,9 @@ class Fold(Struct, omit_defaults=True):
     custom_title: Redacted = Redacted("")
     first_prompt_title: Redacted = Redacted("")
     first_command_title: Redacted = Redacted("")  # the slash command that opened the session
+    # What the skill of a plugin's command that opened the session says it
+    # does, in its author's words (fold.titles.note_skill).
+    skill_about: Redacted = Redacted("")
     # The first request was interrupted before Claude did anything: the next
     # request (often the same words, completed) takes the title from it.
     title_open: bool = False

@@ -195,6 +195,8 @@ def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str)
     if entry.isMeta:
         if stripped.startswith(_STOP_FEEDBACK):
             stop_hook_feedback(ctx, stripped, timestamp)
+        elif stripped.startswith(titles.SKILL_TEXT):
+            titles.note_skill(ctx, stripped)
         return
     if stripped.startswith("[Request interrupted by user"):
         facts.interruptions += 1

@@ -201,6 +201,32 @@ def note_command(ctx: Context, command: str, shown: Redacted) -> None:
         facts.first_command_title = Redacted(tx.one_line(shown, TITLE_CHARS))
 
 
+# How Claude Code opens the text of a skill a command runs (an `isMeta` line
+# right after the command): its folder, then the skill's own heading and words.
+SKILL_TEXT = "Base directory for this skill:"
+SKILL_ABOUT_CHARS = 200
+
+
+def note_skill(ctx: Context, text: str) -> None:
+    """The text of the skill a plugin's command that opened the session runs,
+    with no words of the user's after it (`/claude-md-management:claude-md-
+    improver`): its first line of prose, under its heading ("Audit, evaluate,
+    and improve CLAUDE.md files across a codebase …"), says what the user
+    asked for, in the skill author's words (b74fb8cb; before, the title took
+    the subject of Claude's first commit: review 27 #4). Only the text that
+    comes right after that command: a skill Claude runs later is its choice."""
+    facts = ctx.facts
+    t = ctx.turn()
+    if (facts.skill_about or not is_skill_title(facts.first_prompt_title, facts)
+            or t is None or t.kind != "command" or t.actions):
+        return
+    for line in text.splitlines()[1:40]:
+        words = " ".join(line.split())
+        if words and not words.startswith(("#", "---", "|", "```", "<")):
+            facts.skill_about = ctx.line(words, SKILL_ABOUT_CHARS)
+            return
+
+
 # A ticket's id as trackers give it (Linear, Jira, YouTrack): "ENT-207", "PROJ-12".
 TICKET_ID = r"(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])"
 # Its title in what a tracker's tool returns (JSON): the "title" (Linear,
