@@ -55,7 +55,7 @@ spec = os.environ.get("STOP_AT", "")
 if spec:
     import gc
     gc.disable()  # as a Stop runs (left off: a collection here is no phase's)
-    try:  # the hook's modules from their kept file, as cli.main loads them
+    try:  # the hook's modules from their kept file, as cli.entry loads them
         from vibe_vault import kept_modules
         kept_modules.install()
     except ImportError:

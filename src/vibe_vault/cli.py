@@ -28,6 +28,12 @@ def entry() -> None:
     through `with` or os.close, the log with os.write), so only the standard
     streams are flushed. An exception still leaves the usual way.
     """
+    if sys.argv[1:] == ["hook"]:
+        # The hook's modules from one file (see kept_modules): here, where the
+        # process starts, not in `main`, which tests also call in-process.
+        from vibe_vault import kept_modules
+
+        kept_modules.install()
     code = main()
     import gc
 
@@ -60,9 +66,6 @@ def main(argv: list[str] | None = None) -> int:
 
         collecting = gc.isenabled()
         gc.disable()
-        from vibe_vault import kept_modules
-
-        kept_modules.install()  # (the hook's modules, from one file: see there)
         from vibe_vault.commands import hook
 
         return hook.run(collecting=collecting)

@@ -4,7 +4,7 @@ A Stop imports some sixty of the package's modules, and Python's import
 machinery (finding each file among the folder's, checking its `.pyc`, reading
 it: Python code) costs ~0.31 M instructions a module whatever the module
 holds, ~19 M of a Stop's (`python -c "import msgspec"` is ~170 M). Served from
-one file read in one go, a module costs ~0.17 M. So the hook (cli.main) puts a
+one file read in one go, a module costs ~0.17 M. So the hook (cli.entry) puts a
 finder first on `sys.meta_path` that loads the package's modules from
 `__pycache__/modules.<python>.bin`: each module's code as `marshal` writes it,
 under the size and time of the source file it was compiled from, which are
