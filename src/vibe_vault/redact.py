@@ -326,8 +326,9 @@ _PLACEHOLDER = (
 _NOT_A_VALUE = (
     r"none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
     # (fetch's `credentials: include`, `same-origin`, `omit`: an option, no secret;
-    # a shell's default that is a variable, `${TOKEN:-$OTHER}`, or its error, `${PW:?unset}`)
-    r"|include|same-origin|omit|-\$\{?[A-Za-z_]\w*\}?|\?[\w ]*"
+    # a shell's default that is a variable, `${TOKEN:-$OTHER}`, or its error, `${PW:?unset}`:
+    # words, where `?S3Npguqok` is a password that begins with `?`)
+    r"|include|same-origin|omit|-\$\{?[A-Za-z_]\w*\}?|\?[a-z_ ]*"
     # (a type, named in quotes as a forward reference: `token: "List[str]"`)
     r"|(?:typing\.)?(?:list|dict|tuple|set|frozenset|type|union|literal|callable|sequence"
     r"|mapping|iterable|iterator|annotated|classvar|final|awaitable|generator)\[.*\]"
@@ -817,6 +818,9 @@ class Redactor:
                     views += [v for v in (_view(text, "%"), _view(text, "\n")) if v is not None]
         if cut is not None:
             views.append(cut)
+        spaced = _spaced_view(text)
+        if spaced is not None:
+            views.append(spaced)
         if not views:
             return out, count
         seen: list[str] = []
@@ -1175,7 +1179,7 @@ class _Replacer:
             return True
         if "bounded" in match.re.groupindex and match.start() \
                 and match.string[match.start() - 1].isascii() \
-                and match.string[match.start() - 1].isalnum():
+                and match.string[match.start() - 1].isalnum() and not self._camel_hump(match):
             return True  # inside a word (secret_prose.BOUNDED)
         if self.kind == "secret-assignment":
             groups = match.groupdict()
@@ -1185,6 +1189,11 @@ class _Replacer:
             if self._names_no_secret(match) and (not _looks_like_a_key(secret) or words_and_numbers(
                     secret.rstrip(".,;:!?"))):
                 return True  # `secret_name = 'db-credentials'`, `private_key_path = '~/…'`
+            if "foreign" in groups and not any(c.isdigit() or c in _SYMBOLS for c in secret) \
+                    and not _random_capitals(secret):
+                # `PAROLANIZ: gerekli`, `api_sleutel = verplicht`: a word of its language
+                # (secret_prose), which English letters' odds would call random
+                return True
             if groups.get("v3") is not None and rx(_YAML_TAG).match(secret):
                 return True  # `auth_token: !vault |`: a tag saying what follows is, no value
             if groups.get("v4") is not None:  # a YAML block's text: a literal, never code
@@ -1207,7 +1216,7 @@ class _Replacer:
             if sep == ":" and rx(_FILE_POSITION).match(name) and rx(_POSITION).match(secret):
                 return True  # `password.py:12:3`, `secret.json:20:8-23:9`: a place in a file
             password = "pass" in name or "pw" in name or "pasw" in name or "p@ss" in name \
-                or "psw" in name
+                or "psw" in name or "pwname" in groups  # (another language's: secret_prose)
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
             if groups.get("v") is not None or groups.get("v2") is not None:
@@ -1239,6 +1248,8 @@ class _Replacer:
             return True  # `?key=value`, `&token=abc`, `?key=12345`
         if self.kind == "expect-password" and not self._sent_as_password(match, secret):
             return True
+        if self.kind == "encoded-password" and "bare" in match.re.groupindex:
+            return not _decodes_to_user_password(secret, bare=True)
         if self.kind == "url-token" and rx(_URL_USER).match(secret):
             return True  # a user's name (`jenkins_deploy`, `x-access-token`), not a token
         if self.kind in _POSITIONAL_KINDS:
@@ -1247,6 +1258,15 @@ class _Replacer:
             if secret_positional.judged(self.kind, match, secret, _cell_hides):
                 return True
         return self.skips(secret)
+
+    def _camel_hump(self, match: re.Match[str]) -> bool:
+        """Whether a rule that may begin a part of a name in camel case
+        (group `camel`: `dbMotDePasse`) begins at a capital after a small letter."""
+        if "camel" not in match.re.groupindex:
+            return False
+        text = self.original if self.original is not None else match.string
+        start = match.start()
+        return text[start:start + 1].isupper() and text[start - 1:start].islower()
 
     def _names_no_secret(self, match: re.Match[str]) -> bool:
         """Whether the name given a value names something about a secret, not
@@ -1406,9 +1426,14 @@ def _decodes_to_a_secret(encoded: str) -> bool:
     return DEFAULT.redact(raw.decode("utf-8", "replace"))[1] > 0
 
 
-def _decodes_to_user_password(encoded: str) -> bool:
+def _decodes_to_user_password(encoded: str, bare: bool = False) -> bool:
     """Whether base64 decodes to `user:password`, the password no
-    placeholder, word or number (`admin:password`, `bob:secret` are examples)."""
+    placeholder, word or number (`admin:password`, `bob:secret` are examples).
+    `bare`: said with no word for it, so the pair must be one as surely as
+    a random value is (secret_rules' trigger-less rule): a password drawn
+    at random (`random_value`), no `:`, `\\` or space in it, after a user
+    that is no URI's scheme (`https://…`, `mailto:…`, `urn:…`, `C:\\…` and
+    `time:2024-…` encode text too)."""
     import base64
     import binascii
 
@@ -1416,13 +1441,23 @@ def _decodes_to_user_password(encoded: str) -> bool:
         raw = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
     except (binascii.Error, ValueError):
         return False
-    plain = raw.decode("ascii", "replace")
+    # (`echo u:p | base64` encodes the line's end too)
+    plain = raw.decode("ascii", "replace").removesuffix("\n").removesuffix("\r")
     user, colon, password = plain.partition(":")
     if not colon or not rx(r"[\w.@+\-]{1,64}\Z").match(user) \
             or not rx(r"[\x21-\x7e]{4,200}\Z").match(password):
         return False
+    if bare and (any(c in password for c in ":\\") or user.lower() in _SCHEMES
+                 or not random_value(password)):
+        return False
     return not (rx(_NOT_A_QUOTED_SECRET).match(password) or reads_as_word(password)
                 or rx(_NUMBER).match(password))
+
+
+# What a text says before a colon that is no user (a URI's scheme, a drive).
+_SCHEMES = frozenset({"http", "https", "ftp", "ftps", "sftp", "ssh", "git", "file", "data",
+                      "mailto", "urn", "tel", "ws", "wss", "s3", "gs", "ldap", "ldaps", "jdbc",
+                      "redis", "postgres", "postgresql", "mysql", "mongodb", "amqp", "smtp"})
 
 
 # Token prefixes too common in words and names to stand for a token glued
@@ -1741,6 +1776,54 @@ def _across_a_cut(spans: list[tuple[int, int, str]],
         if k < len(cuts) and cuts[k][1] < b:
             out.append((a, b, markers))
     return out
+
+
+# A word written one letter at a time, the same mark between them
+# (`p.a.s.s.w.o.r.d`, `P-A-S-S-W-O-R-D`, `t o k e n`, `m_o_t_d_e_p_a_s_s_e`):
+# four letters or more. Letters and marks are read as a run that always
+# matches (each character read once), its words found in it after.
+_SPACED = r"(?<![^\W_])[^\W\d_](?:[._\- ][^\W\d_])++"
+SPACED_LETTERS = 4
+
+
+def _spaced_view(text: str) -> _View | None:
+    """The text with the words written a letter at a time read whole, or None
+    when it has none: `p.a.s.s.w.o.r.d: X` reads `password: X` (attack 25,
+    round 13)."""
+    words: list[tuple[int, int]] = []
+    for m in rx(_SPACED).finditer(text):
+        if m.end() - m.start() < 2 * SPACED_LETTERS - 1 or (
+                m.end() < len(text) and text[m.end()].isalnum()):
+            continue  # (short; or its last letter begins a word: `a.bcd`)
+        run, first = m.group(0), 0
+        # Its words: where the mark stays the same (`x p.a.s.s.w.o.r.d`: the space
+        # after `x` is another mark), each of SPACED_LETTERS letters or more.
+        for k in range(3, len(run) + 2, 2):
+            if k >= len(run) or run[k] != run[k - 2]:  # (the letter at k - 1 ends a word)
+                if k - first >= 2 * SPACED_LETTERS - 1 and not (
+                        words and m.start() + first < words[-1][1]):
+                    words.append((m.start() + first, m.start() + k))
+                first = k - 1
+    if not words:
+        return None
+    out: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    at = size = 0
+    for start, end in words:
+        if start > at:
+            plain = text[at:start]
+            pieces.append((size, at, len(plain), len(plain)))
+            out.append(plain)
+            size += len(plain)
+        word = text[start:end:2]
+        pieces.append((size, start, len(word), end - start))
+        out.append(word)
+        size += len(word)
+        at = end
+    if at < len(text):
+        pieces.append((size, at, len(text) - at, len(text) - at))
+        out.append(text[at:])
+    return _View("".join(out), pieces)
 
 
 def _continues(text: str) -> bool:

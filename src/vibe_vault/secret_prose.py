@@ -57,7 +57,7 @@ _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
            ("tokens?(?: de acceso)?", "claves?(?: de (?:la )?api| api| secreta)?", "llave api")),
     "pt": (("senhas?", "palavras?[ \\-]passe"),
            ("tokens?(?: de acesso)?", "chaves?(?: d[ae] api| api| secreta)?")),
-    "it": (("parola d'ordine",),
+    "it": (("parola d'ordine", "codice(?: segreto| di accesso)?"),
            ("token(?: di accesso)?", "chiav[ei](?: api| dell'api| segreta)?")),
     "nl": (("wachtwoord(?:en)?",), ("(?:api-|toegangs)?sleutel", "(?:toegangs)?token")),
     "sv": (("l[öo]senord(?:et|en)?",), ("(?:api-)?nyckel(?:n)?", "token(?:et|en)?")),
@@ -89,11 +89,11 @@ _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "bn": (("পাসওয়ার্ড",), ("টোকেন", "(?:api )?কী")),
     "th": (("รหัสผ่าน", "พาสเวิร์ด"), ("โทเค็น", "คีย์(?: ?api)?")),
     "vi": (("mật khẩu", "mat khau"), ("kh[óo]a(?: api)?", "khoá(?: api)?", "mã thông báo")),
-    "id": (("kata sandi", "sandi"), ("kunci(?: api)?",)),
+    "id": (("kata sandi", "sandi", "kode(?: akses| rahasia| sandi)?"), ("kunci(?: api)?",)),
     "ms": (("kata laluan",), ("kunci(?: api)?",)),
     "zh": (("密码", "密碼", "口令"), ("令牌", "密钥", "密鑰", "秘钥", "访问令牌")),
     "ja": (("パスワード", "暗証番号"), ("(?:アクセス)?トークン", "(?:api ?)?キー", "シークレット")),
-    "ko": (("비밀번호", "패스워드", "암호"), ("토큰", "(?:api ?)?키")),
+    "ko": (("비밀번호", "비번", "패스워드", "암호"), ("토큰", "(?:api ?)?키")),
     "ca": (("contrasenya",), ("clau(?: api)?",)),
 }
 # And 66 more, so that a language no attacker named yet is read too: the
@@ -108,27 +108,27 @@ _MORE_NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "sq": (("fjal[ëe]kalim(?:i|in)?",), ("[çc]el[ëe]s(?:i|in)?(?: api)?",)),
     "am": (("የይለፍ ቃል", "የይለፍቃል"), ("ቁልፍ",)),
     "hy": (("գաղտնաբառ(?:ը|ի)?",), ("բանալի(?:ն)?", "տոկեն")),
-    "az": (("[şs]ifr[əe](?:si|ni)?", "parol(?:u|unuz)?"), ("a[çc]ar(?:ı|i)?",)),
+    "az": (("[şs]ifr[əe](?:si|ni|m|n|miz)?", "parol(?:u|um|unuz)?"), ("a[çc]ar(?:ı|i)?",)),
     "eu": (("pasahitz(?:a|ak)?",), ("gako(?:a)?(?: api)?",)),
     "be": (("пароль",), ("ключ",)),
     "my": (("စကားဝှက်",), ("သော့",)),
     "km": (("ពាក្យសម្ងាត់",), ("កូនសោ",)),
     "lo": (("ລະຫັດຜ່ານ",), ("ກະແຈ",)),
-    "cy": (("cyfrinair", "cyfrineiriau"), ("allwedd(?: api)?", "tocyn")),
+    "cy": (("cyfrinair", "cyfrineiriau", "(?:ng|g|ch)hyfrinair"), ("allwedd(?: api)?", "tocyn")),
     "eo": (("pasvort(?:o|on)",), ("[ŝs]losil(?:o|on)", "[ĵj]eton(?:o|on)")),
     "et": (("parool(?:i)?", "salas[õo]na"), ("v[õo]ti", "v[õo]tme", "api v[õo]ti")),
     "gl": (("contrasinal",), ("chave(?: da api)?",)),
     "ka": (("პაროლი",), ("გასაღები", "ტოკენი")),
     "gu": (("પાસવર્ડ",), ("ચાવી",)),
-    "ha": (("kalmar sirri",), ()),
+    "ha": (("kalmar sirri(?:na|nka|nki|nmu|nsu|nta)?",), ()),
     "ht": (("modpas",), ()),
     "is": (("lykilor[ðd](?:i[ðd])?", "a[ðd]gangsor[ðd]"), ("lykil(?:l|linn)?",)),
     "ig": (("okwuntughe",), ()),
-    "ga": (("pasfhocal",), ("eochair",)),
+    "ga": (("p(?:h)?asfhocal",), ("eochair",)),
     "jv": (("tembung sandhi",), ()),
     "kn": (("ಪಾಸ್‌ವರ್ಡ್", "ಪಾಸ್ವರ್ಡ್", "ಗುಪ್ತಪದ"), ("ಟೋಕನ್",)),
-    "kk": (("құпия ?сөз",), ("кілт",)),
-    "ky": (("сырсөз",), ("ачкыч",)),
+    "kk": (("құпия ?сөз(?:ім|ің)?",), ("кілт",)),
+    "ky": (("сырсөз(?:үм|үң)?",), ("ачкыч",)),
     "ku": (("[şs][îi]fre", "borînpeyv", "وشەی نهێنی"), ()),
     "lv": (("parol(?:e|i|es)",), ("atsl[ēe]g(?:a|u|as)", "[žz]eton(?:s|u)", "mar[ķk]ieris")),
     "lt": (("slapta[žz]od(?:is|į|i|[žz]io)",), ("rakt(?:as|ą|a|o)", "[žz]eton(?:as|ą)")),
@@ -151,7 +151,7 @@ _MORE_NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "tt": (("серсүз",), ()),
     "ur": (("پاس ورڈ", "پاسورڈ"), ("ٹوکن", "چابی")),
     "ug": (("پارول",), ()),
-    "uz": (("parol(?:i|ingiz)?", "maxfiy so'z"), ("kalit(?:i)?",)),
+    "uz": (("parol(?:i|im|ing|ingiz)?", "maxfiy so'z"), ("kalit(?:i)?",)),
     "tk": (("a[çc]ar s[öo]z",), ()),
     "xh": (("iphasiwedi",), ()),
     "zu": (("iphasiwedi",), ()),
@@ -189,10 +189,13 @@ _COPULAS = (
     # Slavic, Romanian, Greek
     "jest", "brzmi", "było", "je", "је", "bylo", "zní", "este", "glasi",
     "это", "—", "–", "был", "было", "была", "будет", "равен", "це", "є", "був", "е", "беше",
-    "είναι", "ήταν",
+    "είναι", "ήταν", "ειναι", "ηταν",  # (Greek in capitals drops its accents: `ΕΙΝΑΙ`)
     # Hebrew, Arabic, Hindi, Bengali, Thai, Vietnamese, Indonesian/Malay
     "הוא", "היא", "זה", "هي", "هو", "है", "হল", "হলো", "คือ", "là", "adalah", "ialah", "yaitu",
     "yakni",
+    # Tagalog, Luxembourgish, Georgian, Mongolian, Hmong, Khmer, Lao, Tajik, Hausa
+    # (`Ang password ko ay X`, `Mäi Passwuert ass X`, `ჩემი პაროლი არის X`)
+    "ay", "ass", "არის", "бол", "yog", "គឺ", "ແມ່ນ", "аст", "ita ce", "shi ne",
 )
 # (a regex of them, for the rules of secret_rules that read a copula's value)
 COPULA = "(?:" + "|".join(sorted((w if "(?:" in w else re.escape(w).replace("\\ ", " ")
@@ -201,7 +204,10 @@ COPULA = "(?:" + "|".join(sorted((w if "(?:" in w else re.escape(w).replace("\\ 
 # language's own names (`salasana on X`, `hasło to X`).
 _OWN_COPULAS = {"fi": ("on", "oli"), "pl": ("to",), "cs": ("to",), "sk": ("to",),
                 "et": ("on", "oli"), "lv": ("ir",), "lt": ("yra",), "sq": ("është", "eshte"),
-                "eo": ("estas",), "cy": ("yw", "ydy"), "sw": ("ni",), "is": ("er",)}
+                "eo": ("estas",), "cy": ("yw", "ydy"), "sw": ("ni",), "is": ("er",),
+                "yo": ("ni",), "ha": ("ce", "ne"), "ht": ("se",), "mg": ("dia",),
+                "rw": ("ni",), "ny": ("ndi",), "ig": ("bu",), "xh": ("ngu", "yi"),
+                "zu": ("ngu", "yi")}
 # Particles glued to the name in CJK and Korean (`パスワードは`, `密码是`, `비밀번호는`).
 _PARTICLES = ("は", "が", "是", "为", "為", "係", "는", "은", "이", "가", "คือ")
 # Words saying which one, between a name and its copula (`het wachtwoord van
@@ -213,7 +219,13 @@ _WHICH = ("for", "of", "to", "on", "at", "from", "in", "für", "von", "vom", "zu
           "la", "ng")
 # Possessives that follow the name (`parola mea`, `mật khẩu của tôi`, `رمز عبور من`).
 _MINE = ("mea", "meu", "ta", "saya", "aku", "anda", "kamu", "của tôi", "của bạn", "ของฉัน",
-         "ของผม", "من", "شما", "שלי", "שלך", "الخاصة بي", "الخاص بي")
+         "ของผม", "من", "شما", "שלי", "שלך", "الخاصة بي", "الخاص بي",
+         # Greek, Tagalog, Swahili, Yoruba, the Nordic languages, Albanian,
+         # Haitian, Kinyarwanda, Chichewa, Khmer, Lao (`Ο κωδικός μου είναι X`,
+         # `Nenosiri langu ni X`, `passordet mitt er X`): attack 25, round 13
+         "μου", "σου", "μας", "σας", "ko", "mo", "namin", "natin", "langu", "lako", "letu",
+         "yangu", "yako", "wangu", "mi", "mitt", "min", "mit", "im", "yt", "mwen", "ryanjye",
+         "anga", "របស់ខ្ញុំ", "ຂອງຂ້ອຍ")
 # What follows a name before a value given loosely: "to" in each language
 # (`set the root password to X`, `Passwort auf X geändert`, `пароль на X`).
 _TO = ("to", "auf", "zu", "à", "en", "a", "por", "para", "naar", "till", "til", "на", "σε", "ke",
@@ -346,7 +358,9 @@ def _said_value(g: _Groups) -> str:
             f"|`(?P<{g.said_name()}>[^`\\n]{{4,200}})`"
             f"|[«“„‹][ \\t\\u00a0\\u202f]*(?P<{g.said_name()}>[^»”“›\\s]{{4,200}})"
             f"[ \\t\\u00a0\\u202f]*[»”“›]"
-            f"|{_ENDS_SOON}(?P<{g.said_name()}>(?:(?!</)[^\\s'\"`«“„]){{4,200}}?){_AFTER})")
+            # (a clause's stop is no part of it: `kode: 200;` gives no value of 4)
+            f"|{_ENDS_SOON}(?P<{g.said_name()}>(?:(?!</)[^\\s'\"`«“„]){{4,200}}?)"
+            f"(?<![.,;:!?]){_AFTER})")
 
 
 def _loose_value(g: _Groups) -> str:
@@ -384,7 +398,8 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
         return _trie(sorted(set(spelled))) + r"(?![a-z0-9])"
 
     which = (r"(?:[ \t]+" + _alt(_escaped(_WHICH)) + r"[ \t]+[^\n.;:=：<>]{1,40}?"
-             r"|[ \t]+" + _alt(_escaped(_MINE)) + ")?")
+             # (glued after a script written without spaces: `ពាក្យសម្ងាត់របស់ខ្ញុំគឺ`)
+             r"|(?:[ \t]+|(?<=[^\x00-\u024f]))" + _alt(_escaped(_MINE)) + ")?")
     # (not `=`: `password = user_password` is the assignment rules' to judge)
     arrow = r"[ \t]*(?:->|=>|→|⇒|⟶|➜|➡️?)[ \t]*"
     # (a space, a colon or a quote after a copula in Latin letters: `password
@@ -437,7 +452,7 @@ _PASSWORD_TRIGGERS = (
     "парол", "лозинк", "κωδικ", "συνθηματικ", "סיסמ", "كلمة", "الرقم السري", "رمز", "گذرواژه",
     "کلمه", "पासवर्ड", "कूटशब्द", "পাসওয়ার্ড", "รหัสผ่าน", "พาสเวิร์ด", "mật khẩu", "mat khau",
     "sandi", "kata laluan", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호",
-    "패스워드", "암호", "contrasenya",
+    "패스워드", "암호", "contrasenya", "codice", "kode", "비번",
 )
 _MORE_PASSWORD_TRIGGERS = (
     # (words of the table above too, where a row here spells one so; none of
@@ -451,7 +466,7 @@ _MORE_PASSWORD_TRIGGERS = (
     "рамз", "கடவுச்சொல்", "పాస్", "సంకేతపదం", "серсүз", "پاس ورڈ", "پاسورڈ", "پارول",
     "maxfiy so", "ar söz", "ar soz", "igbaniw", "wachtwurd", "facal-faire", "ger-tremen",
     "loyniorð", "ijambobanga", "ପାସୱାର୍ଡ", "পাছৱৰ্ড", "סווארט", "پاسورڊ", "kontrasenya",
-    "mawu achinsinsi", "lo lus zais", "pasahitz", "pasvort", "pasfhocal", "kalim",
+    "mawu achinsinsi", "lo lus zais", "pasahitz", "pasvort", "asfhocal", "kalim", "yfrinair",
     "kalmar sirri", "contrasinal", "iphasiwedi", "phasewete", "parool", "şifr", "sifr", "ifrə",
 )
 # (English names' triggers: the colon's rule has no English name)
@@ -575,6 +590,59 @@ def _folder_url_rule() -> Spec:
         "postgres:__init__ and redis:__main__; mysql___root")
 
 
+# Between the letters of a name written as an identifier: nothing (camel
+# case, `motDePasse`), `_`, `.`, `-` or a space (`mot_de_passe`, `kata.sandi`).
+_IDENT_GLUE = "[ _.\\-]?"
+# Names of the tables the identifier rules leave to the assignment rules
+# (secret_rules.SECRET_NAME: `token` and what follows it).
+_ENGLISH_HEADS = ("token",)
+
+
+def _ident_rules() -> tuple[Spec, ...]:
+    """A password's or a key's name of any language of the tables written as
+    a name in code or a configuration's key (`mot_de_passe=X`, `parola=X`,
+    `kataSandi: X`, `MOT-DE-PASSE = "X"`, `db_wachtwoord: X`, `비번: X`), then
+    an assignment or a colon and a value: judged as `password=X` is
+    (redact._Replacer's secret-assignment: `parola = user_password` is code),
+    less a value of letters only that is no random run (group `foreign`: a
+    word of that language, `PAROLANIZ: gerekli`, which the judge knows not).
+    A name of the password column says so to the judge (group `pwname`: a
+    short value or a number is a password's too); one may begin a name's
+    part in camel case (group `camel`: `dbMotDePasse`)."""
+    out: list[Spec] = []
+    for kind, column in (("password", 0), ("key", 1)):
+        spelled: set[str] = set()
+        for table in (_NAMES, _MORE_NAMES):
+            for lang, names in table.items():
+                if lang == "en":
+                    continue
+                for name in names[column]:
+                    for f in forms(name):
+                        f = f.strip()
+                        if len(f) < 4 or f.startswith(_ENGLISH_HEADS):
+                            continue
+                        for v in (f, *in_capitals(f)):
+                            spelled.add(v.replace(" ", "\x01").replace("-", "\x01")
+                                        .replace("'", "\x01").replace("_", "\x01"))
+        triggers = sorted({max(w.split("\x01"), key=len) for w in spelled})
+        name = _trie(sorted(spelled)).replace("\x01", _IDENT_GLUE)
+        g = _Groups()
+        value = (f"(?:\"(?P<{g.said_name()}>[^\"\n]{{4,200}})\""
+                 f"|'(?P<{g.said_name()}>[^'\n]{{4,200}})'"
+                 f"|(?P<v3>(?!:)[^\\s\"'`,;)}}\\]]{{4,200}}))")
+        out.append((
+            "secret-assignment", tuple(triggers),
+            "(?i)" + name + r"(?![^\W_])(?:[_.\-][\w.\-]{0,64}+)?[\"']?"
+            + (r"(?P<pwname>)" if kind == "password" else "") + r"(?P<foreign>)(?P<camel>)"
+            + r"(?P<sep>[ \t]*(?:=|:(?!:)|:=|=>|[：∶﹕꞉])[ \t]*)" + value + BOUNDED,
+            (("mot_de_passe=⟦«a16»⟧", "parola=⟦«a16»⟧", "kataSandi: ⟦«a16»⟧",
+              'MOT-DE-PASSE = "⟦«a16»⟧"', "db_wachtwoord: ⟦«a16»⟧", "비번: ⟦«a16»⟧",
+              "clave_de_acceso='⟦«a16»⟧'") if kind == "password" else
+             ("chiave_api=⟦«a24»⟧", "clé-secrète: ⟦«a24»⟧", "zugangsSchlüssel = '⟦«a24»⟧'")),
+            "parola = user_password; mot_de_passe: Optional[str]; kode: 200; clave: valor"))
+    return tuple(out)
+
+
 def _made_more() -> tuple[Spec, ...]:
     """The rules of the 66 more languages (after the table's own)."""
     return (
@@ -588,6 +656,7 @@ def _made_more() -> tuple[Spec, ...]:
                       ("API atslēga ir ⟦«a24»⟧", "Zugangsschlüssel: ⟦«a24»⟧",
                        "allwedd api: ⟦«a24»⟧"),
                       "the abstrakt voti: none; susi kaai"),
+        *_ident_rules(),
 )
 
 
@@ -636,8 +705,9 @@ PEOPLE_RULES: tuple[Spec, ...] = kept(
 MORE_PEOPLE_RULES: tuple[Spec, ...] = kept(
     "more-people-rules",
     (_NAMES, _MORE_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW,
-     _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS, _ENGLISH_TRIGGERS, _AFTER, BOUNDED),
-    tuple(f.__code__ for f in (_made_more, _named_rules, forms, in_capitals, _trie, _alt,
-                               _escaped, _said_value, _loose_value, _Groups.said_name,
+     _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS, _ENGLISH_TRIGGERS, _AFTER, BOUNDED,
+     _IDENT_GLUE, _ENGLISH_HEADS),
+    tuple(f.__code__ for f in (_made_more, _ident_rules, _named_rules, forms, in_capitals,
+                               _trie, _alt, _escaped, _said_value, _loose_value, _Groups.said_name,
                                _Groups.loose_name, _Groups.head_name)),
     _made_more)

@@ -1507,6 +1507,20 @@ RULES: tuple[Rule, ...] = (
           "creds (base64 of user:pass): ⟦Ym9iOlR4RjRaODhRekt5MDhHZzY=⟧"),
          "basic auth, as in the docs: Basic YWRtaW46Y2hhbmdlbWU= (admin and changeme); "
          "base64 of hello world: aGVsbG8gd29ybGQ=; basic: dXNlcjpwYXNzd29yZA=="),
+    # The same said with no word for it: a bare run (`echo -n u:p | base64`'s
+    # output, an `Authorization:` value without its `Basic`, a line of a
+    # config): run on every text with a long run, so only the runs shaped
+    # as base64 of ASCII text are tried (each group of four begins with one
+    # of A-Z a-f: a byte under 128 is so encoded), 16 characters or more;
+    # and judged more strictly (group `bare`: redact._decodes_to_user_password).
+    # (attack 25: `YWRtaW46…` repeated a learned password, or a new one.)
+    Rule("encoded-password", (),
+         r"(?P<v>" + B + r"(?:[A-Za-f][A-Za-z0-9+/]{3}){3,75}+"
+         r"(?:[A-Za-f][A-Za-z0-9+/]{1,2}+={0,2}+)?+)(?![A-Za-z0-9+/=])(?P<bare>)",
+         ("⟦YWRtaW46Q2ZLN2RCcGZRa0pZd25tdw==⟧", "Authorization: ⟦Ym9iOk1kNVBDVVp2UElzSEta⟧",
+          "$ echo -n admin:x | base64\n⟦YWRtaW46cGtQRk12WnhSdEwyUGpLcw==⟧"),
+         "YWRtaW46Y2hhbmdlbWU= (admin:changeme); aGVsbG8gd29ybGQ=; dXNlcjpwYXNzd29yZA==; "
+         "getElementById; AbstractSingletonProxyFactoryBean", RUN),
     # A JWT base64-encoded once more (`ZXlK` is `eyJ` so encoded), wrapped or not.
     Rule("jwt", ("zxlk",), B + r"ZXlK[A-Za-z0-9/\\_+\-\r\n]{40,}={0,2}",
          ("token ⟦ZXlKaGJHY2lPaU«a20»\n«a30»⟧",), "ZXlK is eyJ in base64"),
