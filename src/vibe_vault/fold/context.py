@@ -350,13 +350,92 @@ def _encodings(secret: str) -> list[str]:
 
 
 def variant_keys(secret: str) -> list[str]:
-    """The keys of a learned value's other spellings: encoded, and cut in two
-    (case needs none: every key is of lower case)."""
+    """The keys of a learned value's other spellings: encoded, cut in two
+    (case needs none: every key is of lower case), and cut in more pieces
+    (`joined_key`)."""
     own = secret.lower()
     spelt = {s.lower() for s in _encodings(secret)} | {h.lower() for h in _halves(secret)}
     spelt.discard(own)
     # (A short value's encoding may be a word of 6: kept whole only from MIN_LEARNED.)
-    return [_digest(s) for s in sorted(spelt) if len(s) >= MIN_LEARNED]
+    return [_digest(s) for s in sorted(spelt) if len(s) >= MIN_LEARNED] + joined_key(secret)
+
+
+# A value cut in three or more pieces (`"Ab3x" + "Yz9q" + "Kp2m"`, each on a
+# line of its own, `A="…"; B="…"; C="…"`, `Ab3x Yz9q Kp2m`): each piece is too
+# short to be kept out alone (a third of a 16-character value is a word's
+# length), so the value is kept as "j<n>:<digest>" of its n letters and digits,
+# and found again as a run of up to JOINED_PIECES pieces of letters and digits
+# whose n together have that key (attack 25: a learned value in thirds
+# reached the note, the state and the search index).
+JOINED_FROM = 12  # letters and digits a value has for it
+JOINED_PIECES = 6
+JOINED_GLUE = 16  # characters between two pieces, at most
+
+
+def _letters_and_digits(secret: str) -> str:
+    return "".join(c for c in secret if c.isascii() and c.isalnum())
+
+
+def joined_key(secret: str) -> list[str]:
+    """The key of a value found cut in pieces: of a random value (not a
+    phrase, a URL or a path: their words are ordinary text)."""
+    kept = _letters_and_digits(secret)
+    if len(kept) < JOINED_FROM or "://" in secret or any(c.isspace() for c in secret) \
+            or not _random_piece(kept):
+        return []
+    return [f"j{len(kept)}:{_digest(kept)}"]
+
+
+def _joined_sizes(learned: set[str]) -> set[int]:
+    return {int(d[1:d.index(":")]) for d in learned if d[:1] == "j"}
+
+
+# A piece a random value's first one is: a letter and a digit, or a capital
+# after its first letter (a word of prose, a number are neither, so a text's
+# runs of pieces are begun at few places). Each piece is read once: begun
+# where none goes on.
+_ODD_PIECE = r"(?<![A-Za-z0-9])(?=[0-9]++[A-Za-z]|[A-Za-z][a-z]*+[0-9A-Z])[A-Za-z0-9]+"
+# The next piece: after at most JOINED_GLUE other characters; or, read with
+# pieces of three or more only, after at most that many others or pieces of
+# one or two (`A="…"; B="…"`: the names between are no part of it).
+_NEXT_PIECE = f"[^A-Za-z0-9]{{1,{JOINED_GLUE}}}([A-Za-z0-9]+)"
+_NEXT_LONG_PIECE = (r"(?:[^A-Za-z0-9]|(?<![A-Za-z0-9])[A-Za-z0-9]{1,2}(?![A-Za-z0-9]))"
+                    f"{{1,{JOINED_GLUE}}}+([A-Za-z0-9]{{3,}})")
+
+
+def _joined_spans(text: str, sizes: set[int], learned: set[str]) -> list[tuple[int, int]]:
+    """Where in `text` a learned value is cut in pieces: runs of 2 to
+    JOINED_PIECES pieces of letters and digits (each after the one before
+    as _NEXT_PIECE or _NEXT_LONG_PIECE says), together of a learned key."""
+    top = max(sizes)
+    out: list[tuple[int, int]] = []
+    taken = 0
+    for first in rx(_ODD_PIECE).finditer(text):
+        if first.start() < taken:
+            continue
+        short = False  # (pieces of three or more are read only past a shorter one)
+        for step in (rx(_NEXT_PIECE), rx(_NEXT_LONG_PIECE)):
+            if step.pattern == _NEXT_LONG_PIECE and not short:
+                break
+            parts, at = [first.group(0)], first.end()
+            total = len(parts[0])
+            while len(parts) < JOINED_PIECES:
+                m = step.match(text, at)
+                if m is None:
+                    break
+                short = short or len(m.group(1)) < 3
+                total += len(m.group(1))
+                if total > top:
+                    break
+                parts.append(m.group(1))
+                at = m.end()
+                if total in sizes and f"j{total}:" + _digest("".join(parts)) in learned:
+                    out.append((first.start(), at))
+                    taken = at
+                    break
+            if taken > first.start():
+                break
+    return out
 
 
 class Learned(set[str]):
@@ -364,17 +443,27 @@ class Learned(set[str]):
     hook passes thousands of texts through the same set)."""
 
     _sizes: dict[int, tuple[set[int], set[int], int]] | None = None
+    _joined: set[int] | None = None
 
     def phrases(self) -> dict[int, tuple[set[int], set[int], int]]:
         if self._sizes is None:
             self._sizes = _phrases(self)
         return self._sizes
 
+    def joined(self) -> set[int]:
+        """The sizes of the values kept out cut in pieces (`joined_key`)."""
+        if self._joined is None:
+            self._joined = _joined_sizes(self)
+        return self._joined
+
 
 def forget_learned(text: Redacted, learned: set[str]) -> tuple[Redacted, int]:
     """`text` with every secret whose digest is in `learned` redacted; and how many."""
     sizes = learned.phrases() if isinstance(learned, Learned) else _phrases(learned)
     phrases = _phrase_spans(text, sizes, learned) if sizes else []
+    joined = learned.joined() if isinstance(learned, Learned) else _joined_sizes(learned)
+    if joined:
+        phrases += _joined_spans(text, joined, learned)
     spans = list(phrases)
     for m in rx(_TOKEN).finditer(text):
         for first, stop in _learned_spans(m.group(0), learned):
@@ -382,7 +471,7 @@ def forget_learned(text: Redacted, learned: set[str]) -> tuple[Redacted, int]:
     if not spans:
         return text, 0
     secrets = len(spans)
-    if phrases:  # a phrase holds words learned alone too: one marker over both
+    if phrases:  # a phrase (or pieces) holds words learned alone too: one marker over both
         merged: list[tuple[int, int]] = []
         for first, stop in sorted(spans):
             if merged and first < merged[-1][1]:
