@@ -178,8 +178,11 @@ def test_folded_a_learned_value_in_pieces_is_in_no_note_or_state(case: Thirds,
     if "\n" in _in_pieces(v, case):
         # (said on several lines before the value is learned, a command or a
         # line is kept as its first line only: the other pieces are gone when
-        # the value is learned, and its first piece is no secret alone. Left.)
+        # the value is learned, and its first piece is no secret alone; a `!`
+        # command's output is shown by its first line, the gate reading only
+        # that. Left.)
         first = True
+        places = [p for p in places if p != "bang"] or ["output"]
     note, state = _fold_entries(_session(v, _in_pieces(v, case), how, places, first))
     other = (CONTROL * 8)[:len(v)]
     control_note, control_state = _fold_entries(
