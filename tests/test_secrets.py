@@ -395,6 +395,7 @@ PLAIN = {
     "Recap": {"ts"},
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
     "GitLines": {"ts", "mode"},  # (an entry's time; git's "create" or "delete")
+    "Push": {"ts"},  # (the push's entry time, as Commit.ts)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
