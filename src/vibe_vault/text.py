@@ -715,7 +715,9 @@ _PHRASE_OPENS = frozenset({
     "before", "after", "with", "to", "for", "of", "in", "on", "at", "by", "from", "into",
     "onto", "through", "and", "or", "but", "so", "because", "while", "when", "where", "which",
     "that", "if", "until", "since", "although", "though", "unless", "than", "as", "via",
-    "about", "across", "over", "under", "between", "during", "without", "within", "whereas"})
+    "about", "across", "over", "under", "between", "during", "without", "within", "whereas",
+    "upon", "toward", "towards", "against", "along", "around", "behind", "beyond", "below",
+    "above", "despite"})
 
 
 def _ran_on(line: str, at: int, limit: int) -> str:
