@@ -1,6 +1,7 @@
 """A vendor's token cut where it was written is hidden whole: hard-wrapped at
 a terminal's width (the rest of it on the next lines), split by Python's
-implicit concatenation (`'ghp_ab' 'cd…'`, over lines too), by
+implicit concatenation (`'ghp_ab' 'cd…'`, over lines too) or a `+` or `.`
+between quoted pieces (`"ghp_ab" + "cd…"`), by
 quoted-printable's soft break (`=` ending a line), by Markdown code spans
 side by side (`` `ghp_ab``cd…` ``) or by one space. Attack 25 (round 15)
 found 37 of 96 such tokens in the note, the state and the database.
@@ -10,7 +11,9 @@ a drawn lead and cut in a drawn way at drawn places (after the vendor's
 prefix). Oracle: no run of six of the token's body in what the gate gives,
 nor in the note or the state, beyond what a control (the body swapped for
 marks) leaves. The gate looks for a cut token where the text has a piece of
-one of 16 characters or more (where it looks for tokens at all); a piece
+one of 16 characters or more (where it looks for tokens at all), or an AWS
+key id's prefix in capitals (20 characters: cut 10 + 10, no piece is
+long; attack 25 round 15 found those three left); a piece
 after a space or a wrapped line reads as random (a digit, or capitals and
 small letters), as a token's do and a word's do not.
 """
@@ -78,7 +81,8 @@ def cut_tokens(draw: st.DrawFn) -> tuple[str, str]:
     body = TOKENS[prefix](draw(st.randoms(use_true_random=False)))
     token = prefix + body
     lead = draw(st.sampled_from(LEADS))
-    how = draw(st.sampled_from(["wrap", "concat", "concat-lines", "qp", "md", "space"]))
+    how = draw(st.sampled_from(["wrap", "concat", "concat-lines", "plus", "plus-lines", "dot",
+                                "qp", "md", "space"]))
     if how in ("wrap", "qp"):
         # A line cut every `width` characters (quoted-printable's line ends in
         # its `=`), cuts inside the token but not in its prefix.
@@ -104,13 +108,18 @@ def cut_tokens(draw: st.DrawFn) -> tuple[str, str]:
         text = lead + {
             "concat": f"{q}{a}{q} {q}{b}{q}",
             "concat-lines": f"({q}{a}{q}\n    {q}{b}{q})",
+            "plus": f"{q}{a}{q} + {q}{b}{q}",  # (Python's, JavaScript's, Java's +)
+            "plus-lines": f"({q}{a}{q} +\n    {q}{b}{q})",
+            "dot": f"{q}{a}{q} . {q}{b}{q}",  # (PHP's, Perl's)
             "md": f"`{a}``{b}`",
             "space": f"{a} {b}",
         }[how]
         if how == "space":
             assume(_random_piece(b))
-    # (a token whose every piece is shorter is not looked for: see above)
-    assume(any(len(run) >= 16 for run in re.findall(r"[a-z0-9_\-]+", text.lower())))
+    # (a token whose every piece is shorter is not looked for, see above, but
+    # an AWS key id's: 20 characters, its prefix in capitals looked for alone)
+    assume(prefix == "AKIA" or any(
+        len(run) >= 16 for run in re.findall(r"[a-z0-9_\-]+", text.lower())))
     return text, body
 
 
@@ -151,6 +160,8 @@ LOOK_ALIKES = [
     "xoxb- tokens\nare bot tokens",
     "sk_test_ environment variable",
     "see ghp_ docs\nAnd more",
+    '"AKIA" + "KEYS" are not keys', "AKIA\nIDS are AWS's", "AKIAS 2024 plan",
+    "prefix = 'AKIA' 'ASIA'",
 ]
 
 
@@ -226,6 +237,7 @@ CUT_UNITS = [
     "ghp_aB1cD2eF3gH4iJ5kL6=\n", "`ghp_aB1cD2eF3gH4iJ5kL6``", "sk-ant-api03-aB1aB1aB1aB1aB1aB1\n",
     "xoxb-1234567890-\n", "ghp_", "ghp_1", "ghp_aB1cD2eF3gH4iJ5kL6\nx ", "glpat-aB1cD2eF3gH4iJ5kL6 1A",
     "hvs.aB1cD2eF3gH4iJ5kL6'\n'", "AKIA" + "B1" * 8 + "\n", "sk_live_aB1cD2eF3gH4iJ5kL6 \n",
+    "'AKIAB1B1B1' + '", "AKIAB1B1B1\n", "'ghp_aB1cD2eF3gH4iJ5kL6' .\n", "AKIA",
 ]
 
 

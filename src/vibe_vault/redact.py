@@ -802,8 +802,13 @@ class Redactor:
         out, count = self._redact(text, found)
         # (a vendor's token cut where it was written is looked for only when
         # the gate met one of the vendors' prefixes near a long run: `_cut_view`)
-        cut = _cut_view(text, self._hits & _cut_rules().keys()) \
-            if not _cut_rules().keys().isdisjoint(self._hits) else None
+        cut_rules = self._hits & _cut_rules().keys()
+        if "A" in text and any(p in text for p in _SHORT_PREFIXES):
+            # (an AWS key id is 20 characters: cut in two, no piece is a long
+            # run, and no search for one starts; its prefix, in capitals, is
+            # looked for alone)
+            cut_rules |= _short_token_rules()
+        cut = _cut_view(text, cut_rules) if cut_rules else None
         views: list[_View] = []
         if not text.isascii() or "%" in text or "\\u" in text or _continues(text) \
                 or _escapes_markup(text):
@@ -1083,6 +1088,7 @@ class Redactor:
         sub = self._replacer(marker, kind, found)
         sub.bounded = i in self._bounded
         sub.glued = self._glued_of(i)
+        sub.glued_random = _glued_random().get(i, ())
         sub.line = self._line.get(i, "")
         text, n = rx(pattern).subn(sub, text)
         return text, n - sub.skipped
@@ -1164,6 +1170,8 @@ class _Replacer:
         self.skipped = 0
         self.bounded = False  # a match right after a letter or digit is inside a word
         self.glued: tuple[str, ...] = ()  # unless it begins with one of these prefixes
+        # or with one of these and a token's random run after it (`_glued_token`)
+        self.glued_random: tuple[str, ...] = ()
         self.line = ""  # where on its line a match may begin (secret_rules.LINE)
         self.original: str | None = None  # the text, when matches are on its lower case
 
@@ -1173,7 +1181,8 @@ class _Replacer:
         `max_tokens: 4096` is a number, `PGPASSWORD=12345` a password."""
         if self.bounded and match.start() and match.string[match.start() - 1].isascii() \
                 and match.string[match.start() - 1].isalnum() and not (
-                    self.glued and match.group(0)[:24].lower().startswith(self.glued)):
+                    self.glued and match.group(0)[:24].lower().startswith(self.glued)) \
+                and not _glued_token(match.group(0), self.glued_random):
             return True
         if self.line and not self._begins_line(match):
             return True
@@ -1466,6 +1475,54 @@ _GLUE_PRONE = frozenset({"api-", "key-", "pat.", "sat.", "live_", "test_", "v1.0
                          "secret_", "pubkey-"})
 
 
+@cache
+def _glued_random() -> dict[int, tuple[str, ...]]:
+    """The prefixes of each token rule (SHAPED, B) that a word may end in
+    (`sk-`: `desk-`; `AKIA`, `re_`, `hf_`): such a token glued after a letter
+    or digit (minified text, a space left out: `keysk-…`, `xAKIA…`) is one
+    only when what follows its prefix reads as a token's (`_glued_token`)."""
+    out: dict[int, list[str]] = {}
+    for word, rules in _NEAR_RULES.items():
+        # (three characters or more, not a prefix of words or names,
+        # _GLUE_PRONE; not base64 of a token's prefix, which any base64 text
+        # may hold, misaligned)
+        if len(word) >= 3 and not glue_proof(word) and word not in _GLUE_PRONE:
+            for i in rules:
+                if i in SHAPED_RULES and i in _BOUNDED and _RULE_PATTERNS[i][0] != "encoded-token":
+                    out.setdefault(i, []).append(word)
+    return {i: tuple(words) for i, words in out.items()}
+
+
+def _glued_token(whole: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether a match glued after a letter or digit is a token: it begins
+    with one of `prefixes`, and what follows (16 characters or more) holds
+    a digit and a capital, and is no hex (`task-3fa85f64…`), no name of
+    words and numbers (`desk-Management-System-2024`) nor of words in
+    capitals (`desk-ReviewReportQ3Version19`: `_named_in_parts`)."""
+    low = whole[:24].lower()
+    for prefix in prefixes:
+        if low.startswith(prefix):
+            body = whole[len(prefix):]
+            return len(body) >= 16 and any(c.isdigit() for c in body) \
+                and any(c.isupper() for c in body) and not rx(_HEX).match(body.lower()) \
+                and not words_and_numbers(body) and not _named_in_parts(body)
+    return False
+
+
+def _named_in_parts(value: str) -> bool:
+    """A name of parts, each a word (`Review`, `Q`, `CONFIG`) or a short
+    number, one at most shorter than three letters, and a word of four small
+    letters or more among them (capitals alone are not told into words);
+    a token's parts are many and short (`aB1cD2…`), or no words
+    (`IOSFODNN7…`, `RYL5MIQW3…`)."""
+    parts = rx(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^A-Za-z\d]+").findall(value)
+    words = [p for p in parts if p.isalpha()]
+    return any(sum(c.islower() for c in w) >= 4 for w in words) \
+        and all(_a_word(w) for w in words) \
+        and sum(len(w) < 3 for w in words) <= 1 \
+        and all(len(p) <= 4 for p in parts if p.isdigit())
+
+
 def glue_proof(trigger: str) -> bool:
     """A prefix no word ends in: four characters or more with a separator
     (`ghp_`, `glpat-`, `sk-ant-`, `hvs.`), not one of _GLUE_PRONE."""
@@ -1659,7 +1716,8 @@ def _gaps(text: str, read: str) -> list[tuple[int, int, str]] | None:
 # line), by Markdown code spans side by side (`ghp_ab``cd…`), or by a space.
 # Read joined, the token is the vendor rule's shape again.
 _CUT_PIECE = r"[A-Za-z0-9_\-.+/]*"
-_CUT_STEP = (r"(?:(?P<qp>=\r?\n)|(?P<quote>[\"'][ \t]*(?:\\?\r?\n[ \t]*)?[\"'])|(?P<md>``)"
+_CUT_STEP = (r"(?:(?P<qp>=\r?\n)|(?P<quote>[\"'][ \t]*(?:\\?\r?\n[ \t]*)?"
+             r"(?:[+.][ \t]*(?:\r?\n[ \t]*)?)?[\"'])|(?P<md>``)"
              r"|(?P<wrap>[ \t]*\r?\n[ \t>]*)| )(?P<piece>[A-Za-z0-9_\-+/][A-Za-z0-9_\-.+/]*)")
 _LINE_ENDS = r"[ \t]*(?:\r?\n|\Z)"
 # How far a cut token is read (characters; cuts), whatever follows.
@@ -1689,6 +1747,18 @@ def _cut_rules() -> dict[int, tuple[str, ...]]:
             for i in rules:
                 out.setdefault(i, []).append(word)
     return {i: tuple(words) for i, words in out.items()}
+
+
+# Vendors' prefixes of tokens short enough that, cut in two, neither piece is
+# a long run (AWS key ids: the prefix and 16 capitals and digits).
+_SHORT_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA")
+
+
+@cache
+def _short_token_rules() -> frozenset[int]:
+    """The rules among _cut_rules' of a token one of _SHORT_PREFIXES begins."""
+    short = tuple(p.lower() for p in _SHORT_PREFIXES)
+    return frozenset(i for i, words in _cut_rules().items() if any(w in short for w in words))
 
 
 def _random_piece(piece: str) -> bool:

@@ -822,7 +822,7 @@ SHAPE_RULES = (
     Rule("slack-token", ("xoxd-",), B + r"xoxd-[A-Za-z0-9%+/=_\-]{20,}",
          ("SLACK_COOKIE_D=⟦xoxd-«a40»%2B«a30»%3D⟧",), "", SHAPED),
     Rule("google-oauth", ("1//0",),
-         r"(?<![A-Za-z0-9/])1//0[A-Za-z0-9][A-Za-z0-9_\-]{30,}",
+         B + r"(?<!/)1//0[A-Za-z0-9][A-Za-z0-9_\-]{30,}",
          ('"refresh_token": "⟦1//0g«w90»⟧"',), "see 1//0 in the docs", SHAPED),
     # Azure DevOps' personal access token: 52 of base32's lower case (or, since
     # 2024, 84 characters with AZDO at 76), said beside the service's name.
