@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import test_shell_secrets as shell
@@ -39,12 +39,16 @@ from vibe_vault.redact import DEFAULT
 _ALNUM = string.ascii_letters + string.digits
 # A password's value: letters and digits, or with the punctuation people use.
 # (not `%NAME%`: a Windows variable, left as one)
-# (not one of letters, digits, '_' and '.' with a '_' or '.': '_0000.___a' and
-# '_0000._abc', drawn by CI, read as a name in code, `config.password`, and are
-# left as one)
 PASSWORDS = st.one_of(drawn(_ALNUM, 10, 32), drawn(_ALNUM + "!#%^*_-.@", 10, 24)).filter(
-    lambda v: not (v.startswith("%") and v.endswith("%")) and not (
-        re.fullmatch(r"[A-Za-z0-9_.]+", v) and ("_" in v or "." in v)))
+    lambda v: not (v.startswith("%") and v.endswith("%")))
+
+
+def name_shaped(v: str) -> bool:
+    """Letters, digits, '_' and '.' with a '_' or '.' ('_0000._abc', drawn by
+    CI): written bare after a name and a colon, an arrow or a language's
+    "is" (`пароль: a_b.c`), it reads as a name in code (`config.password`)
+    and is left as one; quoted, or after `=`, it is a value."""
+    return bool(re.fullmatch(r"[A-Za-z0-9_.]+", v)) and ("_" in v or "." in v)
 KEYS = drawn(_ALNUM, 20, 48)
 
 BEFORE = st.sampled_from(["", "use this:\n", "```python\n", "> ", "    ", "fix: "])
@@ -362,7 +366,9 @@ def named_in_a_language(draw: st.DrawFn) -> tuple[str, str]:
     case = draw(st.sampled_from([str, str.capitalize]
                                 if name.capitalize().lower() == name else [str]))
     before = draw(st.sampled_from(["", "my ", "- ", "> ", "db ", "new "]))
-    return (draw(BEFORE) + before + case(name) + draw(JOINS).format(v=v) + draw(AFTER)), v
+    join = draw(JOINS)
+    assume(not name_shaped(v) or join[-2] in "'\"")
+    return (draw(BEFORE) + before + case(name) + join.format(v=v) + draw(AFTER)), v
 
 
 @settings(max_examples=examples(400, 4000), deadline=None)
@@ -396,6 +402,7 @@ KEY_IS = (("de", "Der Zugangsschlüssel ist {v}"), ("de", "Zugangsschlüssel: {v
 def test_the_gate_hides_a_value_after_a_languages_own_is(
         case: tuple[tuple[str, str], str]) -> None:
     (_, form), v = case
+    assume(not name_shaped(v))
     _check_gate((form.format(v=v), v))
 
 
@@ -447,3 +454,35 @@ def test_end_to_end_a_value_named_in_any_language_is_in_no_file_search_or_show(
         for i in range(0, len(v) - 5, 3):
             leaks = env.traces(v[i:i + 6], sid, here=here)
             assert not leaks, (text, v[i:i + 6], leaks)
+
+
+# A password shaped as a name ('_0000._abc', 'my_pass.word') quoted after a
+# password's name in any language, or given by `=` (a .env line, a shell's
+# export), is a literal and hidden; written bare after a colon it reads as a
+# name in code and is left, as `config.password` is.
+def _name_shaped(rng: random.Random) -> str:
+    """Two random runs of letters and digits joined by '_' or '.' (a
+    password's, not a constant's `AA00_AAA00`, which reads as a placeholder)."""
+    def run() -> str:
+        return "".join(rng.choice(_ALNUM) for _ in range(rng.randint(4, 9)))
+    return run() + rng.choice("_.") + run()
+
+
+NAME_SHAPED = st.randoms(use_true_random=False).map(_name_shaped)
+
+
+@settings(max_examples=examples(100, 1000), deadline=None)
+@given(st.sampled_from(PASSWORD_SPELLINGS), NAME_SHAPED,
+       st.sampled_from([": '{v}'", ': "{v}"', " → \"{v}\"", ": «{v}»"]))
+def test_a_quoted_password_shaped_as_a_name_is_hidden(
+        spelling: tuple[str, str], v: str, join: str) -> None:
+    _, name = spelling
+    _check_gate((name + join.format(v=v), v))
+    for form in ("DB_PASSWORD={v}", "export SMTP_PASSWORD={v}", 'password="{v}"'):
+        _check_gate((form.format(v=v), v))
+
+
+def test_a_name_in_code_after_a_password_s_name_is_left() -> None:
+    for text in ("password = config.password", "password: user.password",
+                 "пароль: user_password", "Passwort: self.db_password"):
+        assert DEFAULT.redact(text) == (text, 0), text

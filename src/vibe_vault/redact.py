@@ -1323,11 +1323,13 @@ class _Replacer:
         colon = any(c in said for c in ":=：")
         if colon and rx(_NOT_A_SECRET).match(secret):
             return True  # code (`пароль: Optional[str]`, `κωδικός: None`)
+        if said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
+            # quoted: a value, a name's spelling too (`Passwort: "a_b.c"` is
+            # a string; a placeholder is judged after)
+            return False
         if ("_" in secret.strip("_") or "." in secret) and rx(_IDENTIFIER).match(secret) \
                 and words_and_numbers(secret):
             return True  # a name in code (`пароль: user_password`, `config.password`)
-        if said.rstrip()[-1:] in ("'", '"', "`", "«", "“"):
-            return False  # quoted: a value (a placeholder is judged after)
         if not colon and (secret.startswith(("/", "~", "./", "../")) or "://" in secret):
             return True  # a path or a URL: where the password is
         if any(c.isdigit() or c in _SYMBOLS for c in secret) \
