@@ -317,8 +317,8 @@ FORMS: tuple[Form, ...] = (
     # `keyring set SERVICE USER PASSWORD`: the last word.
     ("cli-password", ("keyring",),
      r"\bkeyring[ \t]+set[ \t]+\S+[ \t]+\S+[ \t]+(?:'(?P<v>[^'\n]+)'|\"(?P<v2>[^\"\n]+)\""
-     r"|(?P<v3>(?!\$)[^\s'\";|&]+))",
-     ("keyring set system me ⟦«a14»⟧",), "keyring set system me", WORD, ""),
+     r"|(?P<v3>(?![$<])[^\s'\";|&]+))",
+     ("keyring set system me ⟦«a14»⟧",), "keyring set system me <<< x", WORD, ""),
     # A token's hex (`echo 6768705f… | xxd -r -p`): its prefix's hex, then
     # printable characters' (hex pairs 20 to 7f) to the run's end.
     ("hex-token", tuple(_hex(p).lower() for p in _HEX_PREFIXES),

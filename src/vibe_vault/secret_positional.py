@@ -57,11 +57,15 @@ _ENDS = (r"(?:{q}(?=\s*(?:[,)]|\.(?:tochararray|encode|getbytes|to_owned|to_stri
          r"|as_bytes)\()|[ \t]*(?:;|\r?\n|\Z))|…?\Z)")
 
 
-# What may wrap a literal to make bytes of it: Go's `[]byte("…")`, C#'s
-# `Encoding.UTF8.GetBytes("…")`, Node's `Buffer.from("…")`, Rust's `*b"…"`
+# What may wrap a literal (twice at most) to make bytes of it: Go's
+# `[]byte("…")`, C#'s `Encoding.UTF8.GetBytes("…")`, Node's `Buffer.from("…")`,
+# Rust's `*b"…"`
 # (its `)` then ends the argument, as a literal's quote does).
 _WRAP = (r"(?:\[\]byte\(\s*|buffer\.from\(\s*|(?:encoding\.\w{1,20}\.)?getbytes\(\s*"
-         r"|\*(?=b[\"']))?")
+         # (vendor) Python's `bytes("…", "utf-8")`, a key made base64 of a
+         # literal (`Fernet(base64.urlsafe_b64encode(b"…"))`)
+         r"|bytes\(\s*|(?:base64\.)?(?:urlsafe_|standard_)?b64(?:en|de)code\(\s*"
+         r"|\*(?=b[\"'])){0,2}")
 
 
 def _literal(names: _Names, judge: str) -> str:
@@ -146,6 +150,36 @@ CALLS: tuple[tuple[str, tuple[int, ...], str], ...] = (
      "cryptojs.tripledes.decrypt mcrypt_encrypt mcrypt_decrypt pbkdf2_hmac hashlib.pbkdf2_hmac "
      "sqlite3_key sqlite3_rekey openssl_pkey_get_private", (1,), "vl"),
     ("hmac.new", (1,), "vk"),
+    # (vendor, attack 25's leftovers) more ciphers, MACs and signers given
+    # their key first: Python's cryptography (AES-SIV, OCB3, ChaCha20 and
+    # the others of `algorithms`, its HMAC) and PyCryptodome (`X.new(key,
+    # …)`), PyNaCl's Aead, itsdangerous, Rails' message verifier and
+    # encryptor, Plug's, Go's chacha20poly1305, .NET's HMACs, Ruby's
+    # OpenSSL::HMAC.new. Those whose name may be anything's (`Signer`,
+    # `PrivateKey`, `from_slice`) judged as a key's: a word there is left.
+    # (Judged "vp" and "vkc", as "vl" and "vk" are, but their own rules: a
+    # rule's callees are each looked back for at every `(` of a text its
+    # words are in, and these have words of their own.)
+    ("aessiv aesocb3 aessiv.new aesgcmsiv chacha20.new chacha20_poly1305.new salsa20.new "
+     "xchacha20.new des3.new des.new blowfish.new arc4.new cast.new rc2.new "
+     "algorithms.chacha20 algorithms.tripledes algorithms.camellia algorithms.blowfish "
+     "algorithms.cast5 algorithms.sm4 algorithms.idea algorithms.seed hmac.hmac "
+     "nacl.secret.aead urlsafetimedserializer urlsafeserializer timedserializer "
+     "timestampsigner jsonwebsignatureserializer messageverifier.new messageencryptor.new "
+     "plug.crypto.sign plug.crypto.encrypt plug.crypto.verify plug.crypto.decrypt "
+     "chacha20poly1305.new chacha20poly1305.newx hmacsha1 hmacsha256 hmacsha384 hmacsha512 "
+     "hmacmd5 openssl::hmac.new", (0,), "vp"),
+    ("signer signingkey privatekey from_private_bytes new_from_slice from_slice hmac",
+     (0,), "vkc"),
+    # Phoenix's tokens (`Phoenix.Token.sign(conn, "salt", data)`) and Plug's
+    # verifier: the salt or the secret second; judged as a key's ("user
+    # auth", the salt of Phoenix's guides, is left).
+    ("phoenix.token.sign phoenix.token.verify phoenix.token.encrypt phoenix.token.decrypt "
+     "messageverifier.sign messageverifier.verify messageencryptor.encrypt "
+     "messageencryptor.decrypt", (1,), "vk"),
+    ("openssl::hmac.hexdigest openssl::hmac.digest openssl::hmac.base64digest crypto.hmac "
+     "jwt.decode", (1,), "vl"),
+    ("crypto.mac", (2,), "vl"),
     ("openssl_encrypt openssl_decrypt hash_hmac", (2,), "vl"),
     ("mysql_real_connect", (3,), "vl"),
     # Firebase's sign-in (the modular API gives `auth` first: an e-mail
@@ -158,6 +192,16 @@ CALLS: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("gitlab.gitlab", (1,), "vk"),
     ("minio", (2,), "vk"),
 )
+
+
+# Ciphers, MACs and signers whose key may be given by its keyword.
+_KEYWORD_CALLEES = (
+    "hmac.new hmac.hmac hmac fernet multifernet aesgcm aesccm aessiv aesocb3 aesgcmsiv "
+    "chacha20poly1305 secretbox nacl.secret.secretbox nacl.secret.aead aes.new des3.new des.new "
+    "blowfish.new arc4.new cast.new chacha20.new chacha20_poly1305.new xchacha20.new salsa20.new "
+    "algorithms.aes algorithms.chacha20 algorithms.tripledes jwt.encode jwt.decode "
+    "urlsafetimedserializer urlsafeserializer timedserializer timestampsigner signer "
+    "signing.dumps signing.loads signingkey privatekey")
 
 
 def _callee(names: str) -> str:
@@ -246,6 +290,24 @@ def _call_rules() -> tuple[RuleData, ...]:
         pattern = (r"(?i)\(" + _callee(" ".join(callees)) + r"\s*(?:" + _ARG + r"\s*,\s*)"
                    + f"{{{place}}}" + _literal(names, judge))
         rules.append((CALL, tuple(sorted({_trigger(c) for c in callees})), pattern, (), ""))
+    # (vendor, attack 25's leftovers) A cipher's, a MAC's or a signer's key
+    # given by its keyword (`ChaCha20Poly1305(key=b"…")`, `hmac.new(key=…)`,
+    # `AES.new(key=b"…", mode=…)`, `jwt.encode(payload, key=b"…")`).
+    names = _Names()
+    rules.append((CALL, tuple(sorted({_trigger(c) for c in _KEYWORD_CALLEES.split()})),
+                  r"(?i)\(" + _callee(_KEYWORD_CALLEES) + r"(?:\s*(?:\w{1,30}\s*=\s*)?" + _ARG
+                  + r"\s*,){0,6}?\s*(?:key|secret_key|secret|signing_key|password|passphrase"
+                  r"|private_key)\s*=\s*" + _literal(names, "vl"),
+                  ('ChaCha20Poly1305(key=b"⟦«a16»⟧")', "hmac.new(key=b'⟦«a16»⟧', msg=body)",
+                   'AES.new(key=b"⟦«a16»⟧", mode=AES.MODE_EAX)',
+                   'jwt.encode(payload, key="⟦«a16»⟧", algorithm="HS256")'),
+                  "AESGCM(key=key); hmac.new(key=secret, msg=b'hello'); sorted(xs, key=len)"))
+    # A bytes literal given as any call's `key=`: judged as a key's.
+    names = _Names()
+    rules.append((CALL, ("key=b", "key = b", "key=rb", "key=br"),
+                  r"(?i)\bkey\s*=\s*(?=[rb]{1,2}[\"'])" + _literal(names, "vk"),
+                  ('box = SecretBox(key=b"⟦«a24»⟧")', "make_cipher(key=b'⟦«a16»⟧')"),
+                  "cache.get(key=b'user:1'); st.text_input('Password', key='pw_input')"))
     # Any other `connect(host, user, password…)` (a port after the host:
     # `connect(host, 22, user, password)`, paramiko and javax.mail's); not
     # Oracle's and DB2's (user, password, dsn: above), nor Ruby PG's (its
@@ -321,7 +383,8 @@ def _call_rules() -> tuple[RuleData, ...]:
                          "wait_for("),
                   r"(?i)\((?:(?<=expect\()|(?<=expect_exact\()|(?<=read_until\()|(?<=waitfor\()"
                   r"|(?<=wait_for\())\s*[rbu]{0,2}[\"']"
-                  r"[^\"'\n]{0,40}(?:(?:\[pP]{1,2}\]|p)ass(?:word|phrase|wort|[ ]?code|[ ]phrase)"
+                  r"[^\"'\n]{0,40}(?:(?:\[pP]{1,2}\]|p|\b)ass"
+                  r"(?:word|phrase|wort|[ ]?code|[ ]phrase)"
                   r"|\bpin\b)[^\"'\n]{0,40}[\"']"
                   r"[\s\S]{0,300}?\.(?:sendline|send|write|type|fill)\(\s*"
                   + r"[rbu]{0,2}(?:'(?P<" + names("vl") + r">[^'\n\\…]{1,200})(?:\\[rn])*'"
@@ -623,7 +686,7 @@ TOOL_FLAGS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
     ("isql osql bcp", "-P+", "vp",
      ("isql -U sa -P ⟦«a16»⟧", "bcp t out f -S h -U sa -P⟦«a16»⟧"),
      "isql -U sa -S db; bcp t out f -T -S h"),
-    ("hydra medusa nxc netexec crackmapexec evil-winrm", "-p --password", "vp",
+    ("hydra medusa nxc netexec crackmapexec cme evil-winrm", "-p --password", "vp",
      ("hydra -l admin -p ⟦«a16»⟧ ssh://h", "nxc smb h -u a -p ⟦«a16»⟧",
       "evil-winrm -i h -u a -p ⟦«a16»⟧", "medusa -u a -p ⟦«a16»⟧ -h h -M ssh"),
      "hydra -l admin -P rockyou.txt ssh://h; evil-winrm -i h -u a -H aad3b435b51404eeaad3b435b"),
@@ -713,7 +776,25 @@ _READS_A_PASSWORD = (
     r"|\bkeepassxc-cli\b|\bcreateuser\b[^\n|;&]{0,400}?\s-\w*P|\b(?:tiger)?vncpasswd\b"
     r"|\bvncserver\b|password_stdin\b|--passwd-on-stdin\b|\bnpm\s+(?:login|adduser)\b"
     r"|\bdatabricks\s+configure\b|\bterraform\s+login\b|\bgem\s+signin\b"
-    r"|\bsu\b(?:\s+-\w*){0,4}(?:\s+\w+)?\s+-c\b|\btrino\b[^\n|;&]{0,400}?--password\b")
+    r"|\bsu\b(?:\s+-\w*){0,4}(?:\s+\w+)?\s+-c\b|\btrino\b[^\n|;&]{0,400}?--password\b"
+    # (vendor, attack 25's leftovers) a secret store's or a cipher's input
+    # read on stdin: age, openssl's `-pass stdin`, sshpass, pass and gopass,
+    # secret-tool, keyring, a value `-` or `/dev/stdin`, a platform's
+    # secret command, MySQL's login paths, ssh-add, a password's hasher
+    r"|\bage[ \t]+--?(?:d|decrypt|p|passphrase|i|identity)\b|-pass(?:in|out)?[ \t]+stdin\b"
+    r"|\bsshpass\b|\b(?:go)?pass[ \t]+(?:insert|add|edit)\b"
+    r"|\bsecret-tool[ \t]+store\b|\bkeyring[ \t]+set\b|\b\w+=-(?![^\s|;&])|/dev/stdin\b"
+    r"|\bsecrets?:set\b|\benv[ \t]+add\b|\bmysql_config_editor\b|\bssh-add\b|\bmkpasswd\b"
+    r"|\bopenssl[ \t]+passwd\b|\bsecret[ \t]+(?:put|set|create)\b")
+
+# A shell comment's words before a secret's name (`# the new password`), and
+# the name; a value that holds a digit.
+_COMMENT_WORDS = (r"(?:[\w'\-]{1,30}[ \t]+){0,3}?(?:passwords?|passwd|passphrase|pass|pwd|pw"
+                  r"|tokens?|secrets?|keys?|api[ _\-]?key|pin|credentials?)")
+_HAS_A_DIGIT = r"(?=['\"]?[^\s'\"]*\d)"
+# Words of a command that makes or resets a secret (which it prints).
+_MAKERS = ("reset", "rotate", "genkey", "gen-key", "initial-password", "create-access-key",
+           "create-for-rbac", "create-key", "new-password", "regenerate")
 
 # More commands (attack 24): a secret as a bare word after a subcommand, a
 # database tool's user/password@db, a secret written to a file named for one,
@@ -805,6 +886,54 @@ _MORE_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str,
      r"['\"]?(?=\s|\Z|[;&|])",
      ("echo \"⟦«a24»⟧\" > ~/.vault-token", "printf '%s' ⟦«a16»⟧ > /run/secrets/db_password"),
      "echo \"$VAULT_TOKEN\" > ~/.vault-token; echo done > token_refresh.log"),
+    # (vendor, attack 25's leftovers) Samba's tools and those made after
+    # them take `[DOMAIN\\]user%password` to -U / --user (wbinfo's -a too).
+    (("smb", "rpcclient", "net ", "samba-tool", "wbinfo", "winexe", "ldb", "regshell",
+      "sharesec", "dcerpc", "polenum"),
+     lambda n: r"\b(?:smb[\w.\-]{0,20}|rpcclient|net|samba-tool|wbinfo|winexe|pth-[\w\-]{1,20}"
+     r"|ldb\w{1,10}|regshell|sharesec|dcerpc\w{0,20}|polenum)(?:\.exe)?\b[^\n|;&]{0,400}?(?<=\s)"
+     r"(?:-U|--user(?:name)?|-a|--authenticate)(?:[ \t]+|=|(?=[^\s=]))" + _after(n, "vp", "%"),
+     ('rpcclient -U "bob%⟦«a16»⟧" 10.0.0.5', "net ads join -U admin%⟦«a16»⟧",
+      "smbget -U 'CORP\\bob%⟦«a16»⟧' smb://h/s/f", "wbinfo -a bob%⟦«a16»⟧",
+      "samba-tool user list -U admin%⟦«a16»⟧ -H ldap://dc", "smbcacls //h/s f -Ubob%⟦«a16»⟧"),
+     "rpcclient -U bob h; net ads join -U admin; smbclient -U %USERNAME% //h/s -N"),
+    # smbclient's password by its place: the word after the service
+    # (`smbclient //host/share PASSWORD`), its options skipped (those of
+    # no value named); judged as a key's, since prose goes on after a
+    # command's name as well ("smbclient //h/share lists the files").
+    (("smbclient",),
+     lambda n: r"\bsmbclient(?:\.exe)?\b[^\n|;&]{0,400}?(?<=\s)(?:'(?://|\\\\)[^'\n]{1,400}'"
+     r"|\"(?://|\\\\)[^\"\n]{1,400}\"|(?://|\\\\)[^\s'\"]{1,400})"
+     r"(?:[ \t]+(?:-[NPegqkBEC](?![^\s])|-[A-Za-z](?:[ \t]+(?!-)" + _WORD
+     + r"|[^\s-]\S*)|--[\w\-]+(?:=" + _WORD + r")?)){0,20}?[ \t]+" + _value(n, "vk")
+     + r"(?![^\s;&|)])",
+     ("smbclient //h/share ⟦«a16»⟧ -U bob", "smbclient -U bob '\\\\h\\share' '⟦«a16»⟧'",
+      "smbclient //h/share -W CORP ⟦«a16»⟧ -c 'ls'"),
+     "smbclient //h/share -U bob -c 'ls'; smbclient //h/share -N 2>&1; smbclient -L //h -N"),
+    # (vendor, attack 25's leftovers) A secret written in a shell comment:
+    # after a word naming one and a separator (`# pw = X`, `# token: X`);
+    # after the word alone in a comment that ends a command (`… # key X`;
+    # at a line's start, `## Key Improvements` is a heading); alone after a
+    # command that makes or resets one (`… reset-windows-password v # got
+    # X`, `doctl databases user reset d u # X`). Judged as a key's, and with
+    # no separator only a value holding a digit: a comment's words are left.
+    # (each begins with its literal, `#` or the command's word, which the
+    # engine skips ahead to; the places before a `#` are looked back at)
+    (("#",),
+     lambda n: r"(?i)#(?:(?<![^\s]#)#*[ \t]*" + _COMMENT_WORDS
+     + r"[ \t]*(?:[:=]|->|=>|\bis\b|\bwas\b)[ \t]*" + _value(n, "vk")
+     + r"|(?:(?<=[^\s#][ \t]#)|(?<=[^\s#][ \t][ \t]#))#*[ \t]*" + _COMMENT_WORDS + r"[ \t]+"
+     + _HAS_A_DIGIT + _value(n, "vk") + ")",
+     ("aws s3 ls --profile p # key ⟦«a16»⟧", "psql -h db -U app  # pw ⟦«a16»⟧",
+      "# password: ⟦«a16»⟧"),
+     "ssh h # key points: use the bastion\n### Key Improvements\n## Token usage"),
+    ((*_MAKERS,),
+     lambda n: r"(?i)(?:" + "|".join(_MAKERS) + r")[^\n#]{0,400}?[ \t]#+[ \t]*(?:(?:got|returned"
+     r"|prints?|printed|output|new|->|=>|=|:)[ \t]*:?[ \t]*)?" + _HAS_A_DIGIT + _value(n, "vk")
+     + r"(?![^\s])",
+     ("gcloud compute reset-windows-password v --user u # got ⟦«a16»⟧",
+      "doctl databases user reset d u # ⟦«a16»⟧"),
+     "az ad sp create-for-rbac # returns the app id\ngit reset --hard # undo the merge"),
     # A here-string into a command that reads a password on stdin.
     (("<<<",),
      lambda n: r"(?:" + _READS_A_PASSWORD + r"|\bread\s+(?:-\w+\s+)*-\w*s\w*\b)"
@@ -819,9 +948,19 @@ _MORE_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[_Names], str], tuple[str,
     # attack 25 (R1, R2 class 3).
     (("kinit", "passwd", "cryptsetup", "signin", "unlock", "login", "secret create", "-stdin",
       "--with-token", "-fd", "sudo", "htpasswd", "adduser", "keepassxc", "createuser", "vnc",
-      "password_stdin", "-on-stdin", "configure", "su ", "trino"),
-     lambda n: r"\b(?:echo|printf|yes)(?:\s+-[neE]+)*(?:\s+(?:'%s(?:\\n)*'|\"%s(?:\\n)*\"))?\s+"
-     + _value(n, "vp") + r"(?:\\n\S*)*['\"]?[ \t]*\|[ \t]*(?:" + _READS_A_PASSWORD + r")",
+      "password_stdin", "-on-stdin", "configure", "su ", "trino",
+      # (vendor: the readers added above, and `cat <<< X | reader`)
+      "| age", "|age", "stdin", "sshpass", "pass ", "secret-tool", "keyring", "=-", "ssh-add",
+      "mkpasswd", "openssl", "secrets:set", "env add", "mysql_config_editor", "secret "),
+     lambda n: r"(?:\b(?:echo|printf|yes)(?:\s+-[neE]+)*(?:\s+(?:'%s(?:\\n)*'|\"%s(?:\\n)*\"))?"
+     r"\s+|\bcat[ \t]*<<<[ \t]*)" + _value(n, "vp") + r"(?:\\n\S*)*['\"]?[ \t]*\|[ \t]*(?:"
+     + _READS_A_PASSWORD
+     # (a flag that says it reads one on stdin, anywhere on the command)
+     + r"|[^\n|;&]{0,400}?(?:-pass(?:in|out)?[ \t]+stdin\b|/dev/stdin\b|--password-stdin\b"
+     r"|--passwd-on-stdin\b|--passphrase-fd[ =]?0\b|--with-token\b|--token-stdin\b"
+     # (or a subcommand that sets a secret, `firebase functions:secrets:set X`,
+     # or a value read from stdin, `vault kv put k password=-`)
+     r"|\bsecrets?[: \t]+(?:put|set|create|add)\b|\benv[ \t]+add\b|\b\w+=-(?![^\s|;&])))",
      ("echo ⟦«a16»⟧ | kinit bob@CORP.IO",
       "printf '%s\\n' '⟦«a16»⟧' | docker login -u bob --password-stdin",
       "echo -n ⟦«a16»⟧ | cryptsetup luksFormat /dev/sdb1 -", "yes ⟦«a16»⟧ | passwd bob",

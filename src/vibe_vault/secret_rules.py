@@ -452,8 +452,12 @@ def _structured_rules() -> tuple[Rule, ...]:
     arrow, shell_default, env_or, filter_default, filter_first = (_Values() for _ in range(5))
     # An environment lookup (or a keyring's) whose name says a secret, its
     # default after it: the default is a literal given in its place.
-    lookup = (r"(?:\benv\.|\benv\[\s*[\"']|\bgetenv\(\s*[\"']|\benviron\.get\(\s*[\"']"
-              r"|\benviron\[\s*[\"']|\benv\(\s*[\"'])" + _SECRET_VAR
+    # (vendor: Deno's and Ruby's `env.get(`, `ENV.fetch(`, Elixir's
+    # `System.get_env(`, .NET's, Rust's `env::var(`)
+    lookup = (r"(?:\benv\.(?:get\(|fetch\()?\s*[\"']?|\benv\[\s*[\"']|\bget_?env\(\s*[\"']"
+              r"|\benviron\.get\(\s*[\"']|\benviron\[\s*[\"']|\benv\(\s*[\"']"
+              # (each name after `\b`: without, the search is five times slower)
+              r"|\bgetenvironmentvariable\(\s*[\"']|\benv::var\(\s*[\"'])" + _SECRET_VAR
               + r"[\"']?\s*[\])]?|\bget_password\([^()\n]{0,200}\)")
     return (
         # (attack 25) R's `password <- "…"`, Haskell's and Elixir's `password :: "…"`:
@@ -472,9 +476,15 @@ def _structured_rules() -> tuple[Rule, ...]:
         # A literal after a lookup of a secret's variable, in its stead
         # (`process.env.DB_PASS || "…"`, `ENV["PW"] || "…"`, `os.getenv("X") or "…"`,
         # Kotlin's `?:`, PHP's `??`).
-        rule(("||", "??", " or ", "?:"),
-             r"(?:" + lookup + r")\s*(?:\|\||\?\?|\?:|\bor\b)\s*" + quoted(env_or),
+        # (vendor: Ruby's block, `ENV.fetch("X") { "…" }`; Rust's
+        # `.unwrap_or("…")`, `.unwrap_or_else(|_| "…")`)
+        rule(("||", "??", " or ", "?:", "fetch(", "unwrap_or"),
+             r"(?:" + lookup + r")\s*(?:\|\||\?\?|\?:|\bor\b|\{|\.unwrap_or(?:_else)?\("
+             r"(?:\s*\|[^|\n]{0,20}\|)?)\s*" + quoted(env_or),
              ('const pw = process.env.DB_PASS || "⟦«a16»⟧";', '<%= ENV["PW"] || "⟦«a16»⟧" %>',
+              'ENV.fetch("SECRET_KEY_BASE") { "⟦«a16»⟧" }',
+              'env::var("API_KEY").unwrap_or("⟦«a16»⟧".to_string())',
+              'Environment.GetEnvironmentVariable("API_KEY") ?? "⟦«a16»⟧"',
               "pw = os.getenv('DB_PASSWORD') or '⟦«a16»⟧'",
               'keyring.get_password("svc", "bob") or "⟦«a16»⟧"'),
              'process.env.DB_PASS || ""; process.env.API_TOKEN ?? null; '
@@ -537,11 +547,21 @@ def _structured_rules() -> tuple[Rule, ...]:
              + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<v>[^\"\n]{4,200})\"",
              ('{"name": "API_KEY", "value": "⟦«a20»⟧"}',),
              '{"name": "API_KEY", "valueFrom": {"secretKeyRef": {}}}'),
-        rule(("getenv", "environ.get", "env.get", "env(", "env.fetch("),
-             r"(?:getenv|environ\.get|env\.get|\benv|env\.fetch)\(\s*['\"]" + _SECRET_VAR
-             + r"['\"]\s*,\s*" + quoted(env),
+        # (vendor: its default by keyword, `env("SECRET", default="…")`;
+        # django-environ's `env.str(`, decouple's `config(`, `setdefault(`,
+        # a settings' `get(`, a helper's `getEnv(`, `envOr(`; decouple's
+        # `config("KEY", …)` names its key so)
+        rule(("getenv", "environ.get", "env.get", "env(", "env.fetch(", "env.str(", "config(",
+              "setdefault(", "settings.get(", "config.get(", "envor(", "env_or(",
+              "getenvordefault(", "getordefault("),
+             r"(?:getenv|environ\.get|env\.get|\benv|env\.fetch|env\.(?:str|bytes)|\bconfig"
+             r"|\.setdefault|settings\.get|config\.get|\benv_?or|get_?env_?or_?default"
+             r"|getordefault)\(\s*['\"](?:" + _SECRET_VAR + r"|key)['\"]\s*,\s*(?:default\s*=\s*)?"
+             + quoted(env),
              ("os.getenv('API_KEY', '⟦«a16»⟧')", 'os.environ.get("DB_PASSWORD", "⟦«a16»⟧")',
-              "ENV.fetch('SECRET_TOKEN', '⟦«a16»⟧')", "env('DB_PASSWORD', '⟦«a12»⟧')"),
+              "ENV.fetch('SECRET_TOKEN', '⟦«a16»⟧')", "env('DB_PASSWORD', '⟦«a12»⟧')",
+              'env("SECRET", default="⟦«a16»⟧")', 'config("KEY", default="⟦«a16»⟧", cast=str)',
+              'os.environ.setdefault("SECRET_KEY", "⟦«a16»⟧")'),
              "os.getenv('API_KEY', 'your-key-here'); os.getenv('API_KEY', None)"),
         rule(("git config",),
              r"\bgit\s+config\b[^\n|;&]{0,400}?\s[\w.\-]*(?:token|password|passwd|secret"
@@ -630,9 +650,12 @@ def _more_named_rules() -> tuple[Rule, ...]:
              "password: must be at least eight characters\npassword: set it in the config file"),
         # What an expect script sends: after a password's prompt, any value;
         # else one that is no word, command, path or number (redact._Replacer).
-        Rule("expect-password", ('\\r"', "\\r'", "\\n\""),
-             B + r"send[ \t]+(?:--[ \t]+)?(?:\"(?P<v>(?!\$)[^\"\s\\]{4,200})\\[rn]\""
-             r"|'(?P<v2>(?!\$)[^'\s\\]{4,200})\\[rn]')",
+        Rule("expect-password", ('\\r"', "\\r'", "\\n\"", "\\r;", "\\r ", "\\n;"),
+             # (vendor: its options, `send -s --`, `exp_send`, a bare word in
+             # `expect -c "…; send X\r; …"`)
+             B + r"send[ \t]+(?:-[\w\-]+[ \t]+){0,3}(?:\"(?P<v>(?!\$)[^\"\s\\]{4,200})\\[rn]\""
+             r"|'(?P<v2>(?!\$)[^'\s\\]{4,200})\\[rn]'"
+             r"|(?P<v3>(?![$\"'\[])[^\"'\s\\;{}\[\]]{4,200})\\[rn](?=[;\"'\s}]|\Z))",
              ("expect -c 'send \"⟦«a16»⟧\\r\"'",
               'spawn ssh me@h\nexpect \"password:\"\nsend \"⟦«L10»⟧\\r\"'),
              'send "exit\\r"; send "yes\\r"; send "./run.sh\\r"; send "$env(PW)\\r"'),
