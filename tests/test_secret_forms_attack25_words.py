@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples, in_process
@@ -122,6 +122,10 @@ CLASSES = {"as code": as_code(), "said": said()}
 
 @settings(max_examples=examples(120, 1200), deadline=None)
 @given(st.one_of(*CLASSES.values()))
+# (a Greek name's two words run together in capitals lower with one final
+# sigma, at the end: a thorough draw found it, by the keys engineer)
+@example(("Κ.Ω.Δ.Ι.Κ.Ό.Σ.Π.Ρ.Ό.Σ.Β.Α.Σ.Η.Σ=a0000000123G", ["a0000000123G"]))
+@example(("ΚΩΔΙΚΟΣΠΡΟΣΒΑΣΗΣ: a0000000123G", ["a0000000123G"]))
 def test_the_gate_leaves_no_run_of_six_of_a_value_named_in_any_language(case: Case) -> None:
     _hidden(*case)
 

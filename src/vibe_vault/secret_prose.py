@@ -291,7 +291,10 @@ def in_capitals(word: str, dotted: bool = False) -> list[str]:
     if any("\u0370" <= c <= "\u03ff" or "\u1f00" <= c <= "\u1fff" for c in word):
         bare = unicodedata.normalize("NFC", "".join(
             c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)))
-        out |= {bare, bare.replace("ς", "σ"), word.replace("ς", "σ")}
+        # (and a name's words run together in capitals, `ΚΩΔΙΚΌΣΠΡΌΣΒΑΣΗΣ`,
+        # lower with one final sigma, at the end: `κωδικόσπρόσβασης`)
+        out |= {v for w in (bare, word) for v in (
+            w.replace("ς", "σ"), w[:-1].replace("ς", "σ") + w[-1:])} | {bare}
     if dotted and "i" in word:  # (a trigger is looked for, not matched: any name)
         out.add(word.replace("i", "i\u0307"))
     out.discard(word)
