@@ -183,13 +183,15 @@ def test_files_deleted_count_their_lines_and_git_counts_the_rest(
     # What git's count covers: the unknown files alone, or more.
     covers = "of them in" if unknown == changed and not extra else "in all the files of"
     counted = f"git counted +{plus} −{minus} {covers} commit `{sha}`)"
+    # (one file is "1 file changed": a thorough draw of one file read whole, then rm'd)
+    files = f"{changed} file{'s' * (changed != 1)} changed"
     if unknown == changed:
-        assert head.startswith(f"{changed} file{'s' * (changed > 1)} changed ({counted}"), head
+        assert head.startswith(f"{files} ({counted}"), head
     elif unknown:
-        assert head.startswith(f"{changed} files changed (+{plus} −{known_minus}; lines of "
+        assert head.startswith(f"{files} (+{plus} −{known_minus}; lines of "
                                f"{unknown} not known; {counted}"), head
     else:
-        assert head.startswith(f"{changed} files changed (+{plus} −{known_minus})"), head
+        assert head.startswith(f"{files} (+{plus} −{known_minus})"), head
 
 
 @settings(max_examples=examples(40, 200), deadline=None)
