@@ -33,22 +33,18 @@ words, a comment's prose, a library's other arguments) are left whole.
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 import string
-import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import Env, examples, in_process
+from conftest import examples, in_process
 from test_secret_forms_attack24_commands import _BARE, quoted, value
-from test_secret_forms_more import CONTROL, leaked, runs_of_six
+from test_secret_forms_more import CONTROL, leaked
 from test_secret_forms_output import PLACES
 from test_secret_forms_small_leaks import Case, _folded_nowhere, _hidden, token
-from test_secret_positional import _database_texts, _lines
+from test_secret_positional import _home
 from vibe_vault.redact import DEFAULT
 
 _ALNUM = string.ascii_letters + string.digits
@@ -305,51 +301,16 @@ def test_look_alikes_are_left(text: str) -> None:
 
 # -- end to end --------------------------------------------------------------------------------
 
-def _search_terms(root: Path) -> bytes:
-    """The search index's terms of each database under `root` (lower case,
-    as the index keeps them)."""
-    terms: list[str] = []
-    for db in root.rglob("*.db"):
-        con = sqlite3.connect(db)
-        try:
-            with contextlib.suppress(sqlite3.DatabaseError):
-                con.execute("CREATE VIRTUAL TABLE temp.vv_terms USING fts5vocab(main, 'search', 'row')")
-                terms += [r[0] for r in con.execute("SELECT term FROM temp.vv_terms")]
-        finally:
-            con.close()
-    return "\n".join(terms).encode()
-
-
-def _seen(cases: list[Case], here: bool) -> tuple[bytes, bytes, bytes]:
-    """After the Stop hook of one session a case and `vv backfill`, `index`,
-    `search`, `show`: every file under the vault and the state with every
-    database value (decompressed), the search terms, and what vv printed."""
-    with tempfile.TemporaryDirectory() as tmp:
-        env = Env(Path(tmp))
-        sids = [f"5ec7e700-0000-4000-8000-0000000025{i:02d}" for i in range(len(cases))]
-        for sid, (text, _) in zip(sids, cases, strict=True):
-            env.stop(sid, env.transcript(sid, _lines(sid, text)), here=here)
-        run = env.vv_here if here else env.vv
-        outputs = [run("backfill"), run("index")]
-        files = b"\n".join(p.read_bytes() for root in (env.vault, env.state) if root.exists()
-                           for p in root.rglob("*") if p.is_file() and not p.is_symlink())
-        seen = files + _database_texts(env.state) + _database_texts(env.vault)
-        for sid, (_, values) in zip(sids, cases, strict=True):
-            outputs += [run("search", runs_of_six(values[0])[0]), run("show", sid[:8])]
-        terms = _search_terms(env.state) + _search_terms(env.vault)
-        return seen, terms, b"".join(r.stdout + r.stderr for r in outputs)
-
-
 @settings(max_examples=examples(3, 10), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.one_of(*CLASSES.values()), min_size=3, max_size=7))
 def test_end_to_end_no_run_of_six_anywhere(cases: list[Case]) -> None:
     here = in_process("attack 25 leftovers end to end")
-    seen, terms, printed = _seen(cases, here)
+    seen, terms, printed = _home([(text, values[0]) for text, values in cases], here)
     # (the control: each value swapped for CONTROL; a run the sessions hold
     # anyway is no leak)
-    control = [(text.replace(values[0], CONTROL), [CONTROL]) for text, values in cases]
-    control_seen, control_terms, control_printed = _seen(control, True)
+    control = [(text.replace(values[0], CONTROL), CONTROL) for text, values in cases]
+    control_seen, control_terms, control_printed = _home(control, True)
     for text, values in cases:
         v = values[0]
         assert not leaked(seen, control_seen, v), (text, v)

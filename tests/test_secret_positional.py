@@ -382,11 +382,27 @@ def _result(tid: str, content: str, error: bool = False) -> dict[str, Any]:
     return {"type": "user", "message": {"role": "user", "content": [block]}}
 
 
-def _home_seen(cases: list[tuple[str, str]], here: bool) -> tuple[bytes, bytes]:
+def _search_terms(root: Path) -> bytes:
+    """The search index's terms of each database under `root` (lower case,
+    as the index keeps them)."""
+    terms: list[str] = []
+    for db in root.rglob("*.db"):
+        con = sqlite3.connect(db)
+        try:
+            with contextlib.suppress(sqlite3.DatabaseError):
+                con.execute("CREATE VIRTUAL TABLE temp.vv_terms USING fts5vocab(main, 'search', 'row')")
+                terms += [r[0] for r in con.execute("SELECT term FROM temp.vv_terms")]
+        finally:
+            con.close()
+    return "\n".join(terms).encode()
+
+
+def _home(cases: list[tuple[str, str]], here: bool) -> tuple[bytes, bytes, bytes]:
     """What a home holds and what vv prints after the hooks and a backfill
-    of one session a case: every file under the vault and the state, every
-    database value (decompressed) and search term; `vv backfill`, `index`,
-    `search` (a run of each value) and `show` of each session."""
+    of one session a case: every file under the vault and the state with
+    every database value (decompressed); the search index's terms; what
+    `vv backfill`, `index`, `search` (a run of each value) and `show` of each
+    session printed."""
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
         sids = [f"5ec7e700-0000-4000-8000-0000000000{i:02d}" for i in range(len(cases))]
@@ -399,7 +415,14 @@ def _home_seen(cases: list[tuple[str, str]], here: bool) -> tuple[bytes, bytes]:
         seen = files + _database_texts(env.state) + _database_texts(env.vault)
         for sid, (_, v) in zip(sids, cases, strict=True):
             outputs += [run("search", *runs_of_six(v)[:1]), run("show", sid[:8])]
-        return seen, b"".join(r.stdout + r.stderr for r in outputs)
+        terms = _search_terms(env.state) + _search_terms(env.vault)
+        return seen, terms, b"".join(r.stdout + r.stderr for r in outputs)
+
+
+def _home_seen(cases: list[tuple[str, str]], here: bool) -> tuple[bytes, bytes]:
+    """`_home`'s files and tables, and what vv printed."""
+    seen, _, printed = _home(cases, here)
+    return seen, printed
 
 
 @settings(max_examples=examples(3, 10), deadline=None,
