@@ -381,11 +381,8 @@ def request_past_a_chore(f: Fold) -> str:
     later one did most of it."""
     requests = [t for t in f.turns if t.kind == "prompt" and t.text.strip()
                 and not tx.is_filler(str(t.text)) and t.text != "[image]"]
-    if len(requests) < 2 or tx.title_line(str(requests[0].text), TITLE_CHARS) != \
-            f.first_prompt_title:
-        return ""  # (a title not the first prompt's: a command's, a plan's)
-    first = requests[0]
-    if not any(a.kind == "bash" and tx.rx(_GIT_CHORE).search(a.text) for a in first.actions):
+    if len(requests) < 2 or not any(a.kind == "bash" and tx.rx(_GIT_CHORE).search(a.text)
+                                    for a in requests[0].actions):
         return ""
     lines = [_lines_changed(t) for t in requests]
     total = sum(lines)
@@ -394,6 +391,10 @@ def request_past_a_chore(f: Fold) -> str:
     most = max(range(1, len(requests)), key=lambda k: lines[k])
     if lines[most] * 2 <= total:
         return ""
+    # (last, after the cheap tests: a title costs ~1 ms to work out, and this
+    # runs at every Stop of a session Claude Code gave no title)
+    if tx.title_line(str(requests[0].text), TITLE_CHARS) != f.first_prompt_title:
+        return ""  # (a title not the first prompt's: a command's, a plan's)
     return tx.title_line(str(requests[most].text), TITLE_CHARS)
 
 
