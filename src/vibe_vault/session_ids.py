@@ -35,10 +35,11 @@ class AmbiguousSession(SessionNotFound):
     """The id given is the start of more than one session."""
 
 
-def pick(given: str, known: Iterable[str], shortest: int = 4) -> str:
+def pick(given: str, known: Iterable[str], shortest: int = 4, typed: str = "") -> str:
     """The one known session `given` names: itself, or the only one it starts
     (with at least `shortest` characters). Raises SessionNotFound, with a
-    message for the user, when it names none, AmbiguousSession when more than one."""
+    message for the user that quotes `typed` (default: `given`), when it
+    names none, AmbiguousSession when more than one."""
     given = given.strip()
     known = list(known)
     matches = sorted({sid for sid in known if sid == given
@@ -55,7 +56,7 @@ def pick(given: str, known: Iterable[str], shortest: int = 4) -> str:
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise SessionNotFound(f"no session {given!r} is known (vv search finds sessions)")
+        raise SessionNotFound(f"no session {typed or given!r} is known (vv search finds sessions)")
     shown = ", ".join(matches[:5]) + (", …" if len(matches) > 5 else "")
     raise AmbiguousSession(f"{given} is the start of {len(matches)} sessions ({shown}); "
                           "give more of the id")

@@ -165,10 +165,10 @@ def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
         # UUID (`ses_stage0_small`'s note ends in `-a33b5c10.md`).
         candidates = {h.session_id: h for h in _named_in_note(conn, given)}
     try:
-        return candidates[pick(given, candidates, shortest=SHORT)]
+        return candidates[pick(given, candidates, shortest=SHORT,
+                               typed=typed if named is None else given)]
     except SessionNotFound as exc:
-        said = str(exc).replace(repr(given), repr(typed)) if named is None else str(exc)
-        print(f"vv: {_without_note(conn, given) or said}", file=sys.stderr)
+        print(f"vv: {_without_note(conn, given) or exc}", file=sys.stderr)
         return None
 
 
