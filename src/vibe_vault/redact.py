@@ -775,21 +775,8 @@ class Redactor:
             # the overlap, ends inside this one)
             line_end = text.rfind("\n", at + PIECE - PIECE_OVERLAP, at + PIECE)
             at = line_end + 1 if line_end >= 0 else at + PIECE
-        merged: list[list[Any]] = []
-        for a, b, markers in sorted(spans):
-            if merged and a < merged[-1][1]:
-                last = merged[-1]
-                last[1] = max(last[1], b)
-                if markers not in last[2]:
-                    last[2] += markers
-            else:
-                merged.append([a, b, markers])
-        parts: list[str] = []
-        last_end = 0
-        for a, b, markers in merged:
-            parts += [text[last_end:a], markers]
-            last_end = b
-        return "".join(parts) + text[last_end:], sum(m[2].count("[REDACTED") for m in merged)
+        hidden, merged = _hide_spans(text, spans)
+        return hidden, sum(markers.count("[REDACTED") for _, _, markers in merged)
 
     def _redact_read(self, text: str, found: list[str] | None = None) -> tuple[str, int]:
         """`redact` of a text read whole.
@@ -847,25 +834,11 @@ class Redactor:
         first = _gaps(text, out)
         if first is None:  # (they did not line up: hide it all)
             return "[REDACTED:obfuscated (text withheld)]", count + 1
-        spans = sorted(first + second)
-        merged: list[list[Any]] = []
-        for a, b, markers in spans:
-            if merged and a < merged[-1][1]:
-                last = merged[-1]
-                last[1] = max(last[1], b)
-                if markers not in last[2]:
-                    last[2] += markers
-            else:
-                merged.append([a, b, markers])
-        parts: list[str] = []
-        at = 0
-        for a, b, markers in merged:
-            parts += [text[at:a], markers]
-            at = b
+        hidden, merged = _hide_spans(text, first + second)
         if found is not None:
             found.extend(seen)
             found.extend(text[a:b] for a, b, _ in second if text[a:b] not in seen)
-        return "".join(parts) + text[at:], count + max(0, len(merged) - len(first))
+        return hidden, count + max(0, len(merged) - len(first))
 
     def redact_escaped(self, text: str, escape: Callable[[str], str],
                        found: list[str] | None = None) -> tuple[str, int]:
@@ -1688,6 +1661,26 @@ class _View:
         if gaps is None:
             return None
         return [(*self.span(start, end), markers) for start, end, markers in gaps]
+
+
+def _hide_spans(text: str, spans: list[tuple[int, int, str]]
+                ) -> tuple[str, list[tuple[int, int, str]]]:
+    """`text` with each span (start, end, markers) replaced by its markers, and
+    the spans as hidden: those that overlap are one, their markers each once."""
+    merged: list[tuple[int, int, str]] = []
+    for a, b, markers in sorted(spans):
+        if merged and a < merged[-1][1]:
+            last_a, last_b, last_markers = merged[-1]
+            merged[-1] = (last_a, max(last_b, b),
+                          last_markers if markers in last_markers else last_markers + markers)
+        else:
+            merged.append((a, b, markers))
+    parts: list[str] = []
+    at = 0
+    for a, b, markers in merged:
+        parts += [text[at:a], markers]
+        at = b
+    return "".join(parts) + text[at:], merged
 
 
 def _gaps(text: str, read: str) -> list[tuple[int, int, str]] | None:
