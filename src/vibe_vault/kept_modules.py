@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from importlib.machinery import ModuleSpec
     from types import CodeType, ModuleType
+    from typing import Any
 
 _PACKAGE = "vibe_vault"
 _ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -108,14 +109,39 @@ def install() -> None:
 
 def _load() -> dict[str, _Entry]:
     """The kept entries ({} when there are none, or none of this Python's)."""
+    return read_kept(PATH, _stamp())
+
+
+def read_kept(path: str, stamp: tuple[str, Any]) -> dict[Any, Any]:
+    """The entries of a file `write_kept` wrote: {} when there is none, it
+    cannot be read, or it was written under another stamp (another Python's).
+    (Also patterns' file of compiled patterns.)"""
     import marshal
 
     try:
-        with open(PATH, "rb") as f:
-            stamp, entries = marshal.loads(f.read())
+        with open(path, "rb") as f:
+            kept_stamp, entries = marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return {}
-    return entries if stamp == _stamp() and isinstance(entries, dict) else {}
+    return entries if kept_stamp == stamp and isinstance(entries, dict) else {}
+
+
+def write_kept(path: str, stamp: tuple[str, Any], entries: dict[Any, Any]) -> None:
+    """Write (stamp, entries) as marshal writes them, whole, under a new name
+    then renamed: a reader never meets half of it. Nothing is written when
+    the folder cannot be, or an entry is not of a type marshal writes."""
+    import contextlib
+    import marshal
+
+    temporary = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "wb") as f:
+            f.write(marshal.dumps((stamp, entries)))
+        os.replace(temporary, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def _entry_of(module: ModuleType) -> _Entry | None:
@@ -168,17 +194,5 @@ def save() -> None:
             new[name] = entry
     if not new:
         return
-    import contextlib
-    import marshal
-
-    entries = {**_load(), **new}  # (with those kept meanwhile)
     _kept.update(new)
-    temporary = f"{PATH}.{os.getpid()}"
-    try:
-        os.makedirs(os.path.dirname(PATH), exist_ok=True)
-        with open(temporary, "wb") as f:
-            f.write(marshal.dumps((_stamp(), entries)))
-        os.replace(temporary, PATH)
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+    write_kept(PATH, _stamp(), {**_load(), **new})  # (with those kept meanwhile)

@@ -140,14 +140,9 @@ def _program(pattern: str | bytes, flags: int, compiled: re.Pattern[Any]
 
 def _load() -> dict[object, bytes]:
     """The kept entries ({} when there are none, or none of this Python's)."""
-    import marshal
+    from vibe_vault.kept_modules import read_kept
 
-    try:
-        with open(PATH, "rb") as f:
-            stamp, programs = marshal.loads(f.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
-    return programs if stamp == _STAMP and isinstance(programs, dict) else {}
+    return read_kept(PATH, _STAMP)
 
 
 def save() -> None:
@@ -156,16 +151,8 @@ def save() -> None:
     are none, or when Python is told to write no bytecode."""
     if not _new or sys.dont_write_bytecode:
         return
-    import marshal
+    from vibe_vault.kept_modules import write_kept
 
     programs: dict[object, bytes] = {**_load(), **_new}  # (with those kept meanwhile)
     _new.clear()
-    temporary = f"{PATH}.{os.getpid()}"
-    try:
-        os.makedirs(os.path.dirname(PATH), exist_ok=True)
-        with open(temporary, "wb") as f:
-            f.write(marshal.dumps((_STAMP, programs)))
-        os.replace(temporary, PATH)
-    except (OSError, ValueError):  # (ValueError: nothing kept is of a type marshal writes)
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+    write_kept(PATH, _STAMP, programs)

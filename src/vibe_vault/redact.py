@@ -44,9 +44,10 @@ def _rule_sources() -> tuple[tuple[str, int, int], ...] | None:
     """What the rule table is made from, as each file's name, size and time:
     every `secret_*.py` of the package (the rule modules, and any added),
     this module (which works the table out) and those the rule modules use
-    (`text`, `patterns`); None when they cannot be listed (then the table is
-    made, not kept). tests/test_rule_table.py checks that the rule modules
-    import nothing else of the package."""
+    (`text`, `patterns` and the `kept_modules` it reads its file with); None
+    when they cannot be listed (then the table is made, not kept).
+    tests/test_rule_table.py checks that the rule modules import nothing else
+    of the package."""
     import os
 
     here = os.path.dirname(os.path.abspath(__file__))
@@ -62,7 +63,7 @@ def _rule_sources() -> tuple[tuple[str, int, int], ...] | None:
 
 
 # Besides the secret_*.py files: the modules the rule table depends on.
-RULE_TABLE_MODULES = ("redact.py", "text.py", "patterns.py")
+RULE_TABLE_MODULES = ("redact.py", "text.py", "patterns.py", "kept_modules.py")
 
 
 def make_rule_table() -> tuple[Any, ...]:
