@@ -274,7 +274,7 @@ def test_folded_the_value_is_in_no_note_or_state(case: tuple[str, str],
     text, v = case
     if "\t" in text:
         # (an error's lines are collapsed before the gate, tabs to spaces: a
-        # tab's form is not one there; left, see the README)
+        # tab's form is not one there; left, see docs/privacy.md)
         where = [w for w in where if w != "error"] or ["prompt"]
     note, state = _fold(text, where, v)
     control_note, control_state = _fold(text.replace(v, CONTROL), where, CONTROL)
