@@ -39,9 +39,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, Env, examples
+from conftest import CORPUS, Env, examples, frontmatter
 from test_headlines import Transcript
 from vibe_vault.document import document_of
+from vibe_vault.render import render
 
 ROOT = "/work/app"
 FILES = ["src/a.py", "src/b.py", "README.md", "docs/guide.md"]
@@ -692,3 +693,14 @@ def test_a_change_through_a_link_takes_the_commit_git_counted_it_in(
     assert ("committed as AGENTS.md" in rows["CLAUDE.md"].change) == linked
     assert rows[other].commit == "60e969f"
     assert ("the session's change to CLAUDE.md" in rows[other].change) == linked, rows[other]
+    # The note: one file, one row, counted once (review 27 #7: b74fb8cb listed
+    # AGENTS.md and CLAUDE.md beside "4 files changed" in 5 rows).
+    note = render(state)
+    table = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0]
+    shown = [x.split("|")[1].strip().strip("`") for x in table.splitlines()[2:]
+             if x.startswith("| `")]
+    assert sorted(shown) == sorted(["CLAUDE.md", "notes.md", *([] if linked else [other])])
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    assert head.startswith("2 files changed"), head
+    assert ("1 other file committed" in head) == (not linked), head
+    assert frontmatter(note).get("files_committed", 0) == (0 if linked else 1)

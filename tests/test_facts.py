@@ -1241,9 +1241,12 @@ def test_a_change_through_a_link_is_credited_by_gits_count(corpus_home: Env) -> 
             (path, sha, counted, stat)
         assert any(p.endswith("/" + m.group(1)) and "the session's change to" in c
                    for s, p, h, c in rows if s == sid and h == sha), (path, sha)
-        # The note's Files table says it as `vv files` does (review 26 #19).
+        # The note's Files table says it as `vv files` does (review 26 #19),
+        # in one row: the other name is the same file (review 27 #7).
         note = (corpus_home.vault / note_of[sid]).read_text(encoding="utf-8")
         assert f"committed as {m.group(1)}, by git's count |" in note, path
-        assert "the session's change to " + path.rsplit("/", 1)[-1] + ", by git's count |" \
-            in note, path
+        table = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0]
+        assert "the session's change to" not in table, path
+        assert not any(x.startswith(f"| `{m.group(1)}` |") or f"/{m.group(1)}` |" in x
+                       for x in table.splitlines()), (path, table)
     assert seen >= 1

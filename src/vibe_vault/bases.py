@@ -37,6 +37,8 @@ properties:
     displayName: Cost ($)
   files_changed:
     displayName: Files
+  files_committed:
+    displayName: Only committed
   commits:
     displayName: Commits
   summary:
@@ -53,6 +55,7 @@ views:
       - active_minutes
       - cost_usd
       - files_changed
+      - files_committed
       - commits
     summaries:
       cost_usd: Sum

@@ -29,6 +29,7 @@ from vibe_vault.fold.titles import (
     is_skill_title,
 )
 from vibe_vault.fold.usage import sum_tokens, with_output
+from vibe_vault.linked_files import only_committed
 from vibe_vault.paths import is_windows_path, readable
 from vibe_vault.project import folder_name, repo_file, repo_folder
 from vibe_vault.redact import Redacted
@@ -48,7 +49,7 @@ from vibe_vault.state import (
     Unnamed,
 )
 from vibe_vault.times import epoch, hhmm
-from vibe_vault.work import Work, agents_of_tasks, streamed_only, work_of
+from vibe_vault.work import FileWork, Work, agents_of_tasks, streamed_only, work_of
 
 
 class RenderOptions(Struct):
@@ -471,6 +472,10 @@ class Figures(Struct):
     wall_minutes: int
     active_minutes: int  # Claude's working time (fold.active), to the nearest minute
     changed_file_count: int  # the frontmatter's files_changed (a Record's is the list)
+    # Files a commit of the session holds that no tool of it changed, less
+    # another name of a file it changed (linked_files.only_committed): the
+    # table's "committed …" rows, the summary's and `files_committed`.
+    committed: dict[str, FileWork]
     tool_calls: int
     tests: str  # "", passed, failed
     work: Work  # the main agent's and the subagents' work together
@@ -508,6 +513,8 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     tests = work.tests
     unrecorded = unrecorded_agents(state, work.agents)
     title = title_of(state)
+    committed = only_committed(work.files, work.committed, [c for _, c in work.commits],
+                               f.cwd or state.cwd_hint)
     # Every model that produced usage, in the order met: the main agent's,
     # then the subagents' (from their files, or their streamed messages).
     ordered: list[str] = []
@@ -518,7 +525,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         ordered.extend(m for m in models if m not in ordered)
     return Figures(
         title=title,
-        summary=_summary(state, title, tests, work),
+        summary=_summary(state, title, tests, work, committed),
         activity=_activity(state, work),
         tokens=by_model,
         costs=costs,
@@ -529,6 +536,7 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         active_minutes=whole_minutes(active),
         active_ms=active,
         changed_file_count=len(work.changed) + work.files_dropped,
+        committed=committed,
         tool_calls=tool_calls,
         tests=tests,
         work=work,
@@ -642,7 +650,8 @@ def _counted_by_git(work: Work, cwd: str) -> str:
         f" holding {some}them" if some else "") + repos
 
 
-def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
+def _summary(state: SessionState, title: str, tests: str, work: Work,
+             committed: dict[str, FileWork]) -> str:
     """What the facts say was done (files changed where, tests and their last
     result, commits, PRs), then Claude's own words, labelled as Claude's and
     left out when the facts contradict them."""
@@ -663,13 +672,17 @@ def _summary(state: SessionState, title: str, tests: str, work: Work) -> str:
             f" (+{est}{added} −{est}{removed}" + (
                 f"; lines of {n(unknown)} not known{counted})" if unknown else ")")
         facts.append(f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
-    elif work.committed:
+    if committed:
         # Files only committed (changed before the session, or by a program):
-        # git's count of them where it printed one for each.
-        told = [fw.change for fw in work.committed.values() if GIT_COUNTED in fw.change.ops]
-        facts.append(plural(len(work.committed), "file") + " committed" + (
+        # git's count of them where it printed one for each. Said beside the
+        # files changed too, so that the summary counts what the table lists
+        # and the frontmatter's `files_committed` (review 27 #6: 10764452
+        # read "3 files committed" beside `files_changed: 0` and nothing else).
+        told = [fw.change for fw in committed.values() if GIT_COUNTED in fw.change.ops]
+        other = "other file" if work.changed or work.files_dropped else "file"
+        facts.append(plural(len(committed), other) + " committed" + (
             f" (+{sum(c.added for c in told)} −{sum(c.removed for c in told)}, git's count)"
-            if len(told) == len(work.committed) else ""))
+            if len(told) == len(committed) else ""))
     # Files a formatter said it rewrote without naming them: said apart (they
     # may be some of the files above).
     for _, u in work.unnamed:

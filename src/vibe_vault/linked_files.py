@@ -52,3 +52,16 @@ def changed_by_another_name(files: dict[str, FileWork], committed: dict[str, Fil
             out.setdefault(found[0], (c, other))
             out.setdefault(other, (c, found[0]))
     return out
+
+
+def only_committed(files: dict[str, FileWork], committed: dict[str, FileWork],
+                   commits: list[Commit], cwd: str) -> dict[str, FileWork]:
+    """The files a commit of the session holds that no tool of it changed,
+    less those that are another name of a file it changed (review 27 #7:
+    b74fb8cb's AGENTS.md, the name git committed its CLAUDE.md edits by, was
+    a second row beside CLAUDE.md's and "4 files changed" beside 5 rows):
+    one file is one row, under the name the session changed it by, which
+    says the other ("committed as AGENTS.md"). What the note's table, its
+    summary and its frontmatter's `files_committed` count alike."""
+    linked = changed_by_another_name(files, committed, commits, cwd)
+    return {k: w for k, w in committed.items() if k not in linked}

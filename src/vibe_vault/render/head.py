@@ -111,6 +111,9 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("unpriced_models", lambda p: yaml_list(p.fig.unpriced) if p.fig.unpriced else None),
     ("tool_calls", lambda p: _count(p.fig.tool_calls)),
     ("files_changed", lambda p: _count(p.fig.changed_file_count)),
+    # Files the session only committed, which `files_changed` does not count
+    # (the summary's "3 files committed"; review 27 #6).
+    ("files_committed", lambda p: _unless_zero(len(p.fig.committed))),
     ("prompts", lambda p: _count(p.state.fold.prompts)),
     ("commands", lambda p: _count(p.fig.work.commands_run)),
     ("errors", lambda p: _unless_zero(len(p.fig.work.errors) + p.fig.work.errors_dropped)),

@@ -68,7 +68,7 @@ BLANK = md("")
 
 def files(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
-    if not work.files and not work.unnamed and not work.committed:
+    if not work.files and not work.unnamed and not page.fig.committed:
         return []
     f = state.fold
     helped = any(fw.by != [MAIN] for fw in work.files.values())
@@ -78,9 +78,10 @@ def files(page: Page) -> list[Md]:
     # Files are the repository's: shown from the session's folder in it.
     base = repo_folder(f.cwd)
     items = sorted(((shown_path(path, base), path, fw) for path, fw in
-                    [*work.files.items(), *work.committed.items()]), key=itemgetter(0))
+                    [*work.files.items(), *page.fig.committed.items()]), key=itemgetter(0))
     # One file by two names (an edit through a link, CLAUDE.md -> AGENTS.md):
-    # as `vv files` tells it, by git's count.
+    # one row, the name the session changed it by, saying the other as `vv
+    # files` tells it, by git's count (the other name is not in fig.committed).
     linked = changed_by_another_name(work.files, work.committed,
                                      [c for _, c in work.commits], f.cwd or state.cwd_hint)
     for rel, path, fw in items[:SECTION_ROWS]:
