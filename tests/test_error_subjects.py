@@ -33,8 +33,12 @@ _BY_KEY = {"KillShell": "shell_id", "KillBash": "shell_id", "BashOutput": "bash_
            "Skill": "skill", "AskUserQuestion": "question", "WebFetch": "url",
            "Read": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
            "Write": "file_path", "NotebookEdit": "notebook_path"}
-_ASSIGNMENT = re.compile(r"^(?:export\s+)?[A-Za-z_]\w*=(\"[^\"$`]*\"|'[^']*'|[^\s\"'$`();&|]*)"
-                         r"(?:\s*(?:;|&&)\s*|\s+)")
+# A leading assignment, its value any run of quoted parts, `$(…)` (one level of
+# parentheses inside), backquotes and plain characters: a value that runs
+# something is an assignment all the same (review 27 #12).
+_ASSIGNMENT = re.compile(r"^(?:export\s+)?[A-Za-z_]\w*=(?:\"[^\"$`]*\"|'[^']*'"
+                         r"|\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|[^\s\"'$`();&|])*"
+                         r"(?:\s*(?:;|&&)\s*|\s+|$)")
 
 
 def _words(said: str) -> str:
@@ -46,14 +50,15 @@ def _words(said: str) -> str:
 
 def _first_command(command: str) -> str:
     """The program a command line runs first: past comments, a bare `cd`,
-    and leading assignments whose value runs nothing."""
+    and leading assignments, whatever their value."""
     for line in command.splitlines():
         line = line.strip()
         if not line or line.startswith("#") or re.fullmatch(r"cd\s+\S+", line):
             continue
-        while (m := _ASSIGNMENT.match(line)) and line[m.end():]:
+        while (m := _ASSIGNMENT.match(line)) and m.end():
             line = line[m.end():]
-        return line.split()[0]
+        if line:  # (else a line of assignments only: what runs is on a later one)
+            return line.split()[0]
     return ""
 
 
@@ -147,9 +152,9 @@ def test_every_corpus_tool_error_names_its_subject(tmp_path: Path) -> None:
             checked += 1
             tools.add(tool)
             described += tool == "Bash" and bool(inp.get("description"))
-        for ln in lines:  # a command is never named by an assignment alone
+        for ln in lines:  # a command is never named by an assignment, of any value
             m = re.search(r"\*\*(?:Bash|PowerShell)\*\*[^`]*`([A-Za-z_]\w*)=([^`\s]*)", ln)
-            assert m is None or "$(" in m.group(2) or "`" in m.group(2), ln
+            assert m is None, ln
     assert checked >= 50 and described >= 30 and {"Bash", "KillShell", "WebFetch"} <= tools, \
         (checked, described, tools)
 

@@ -423,33 +423,192 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
 
 
 _CD_PREFIX = r"^\s*cd\s+(\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*"
-_ENV_PREFIX = (r"^(?:[A-Z_][A-Z0-9_]*=(?:\"[^\"$`]*\"|'[^']*'|[^\s$`()&;|\"']*)\s+"
-               r"(?![&;|]))+")
-# A statement that only sets variables (`SP=/tmp/x;`, `export B=~/y &&`, a
-# line of its own): what runs comes after it. A value that runs something
-# (`$(go env X)`) is a command itself, and stays.
-_ASSIGNMENTS = (r"^(?:(?:(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*="
-                r"(?:\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|\"'$`()])*\s*)+"
-                r"(?:;|&&|$)\s*)+")  # (statements of them in a row: `A=1; B=2; foo`)
+# Words that declare variables: `export A=1`, `local x`, `declare -r Y=2`.
+_DECLARERS = frozenset({"export", "local", "readonly", "declare", "typeset"})
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+_WORD_END = frozenset(" \t\n;&|()<>")
+
+
+def _word_end(text: str, i: int, opened: str = "") -> int | None:
+    """Where the shell word starting at `i` ends: quotes, `$(…)`, `${…}`,
+    backquotes and escapes kept whole, across lines (`opened`: a part opened
+    before `i`, an array's `(`); None when one of them is not closed (a
+    command cut short). One pass, a stack of what is open."""
+    stack: list[str] = list(opened)  # the closing character of each open part
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        top = stack[-1] if stack else ""
+        if top == "'":  # (nothing is special inside single quotes)
+            if ch == "'":
+                stack.pop()
+            i += 1
+            continue
+        if ch == "\\":
+            i += 2
+            continue
+        if top and ch == top:
+            stack.pop()
+            i += 1
+            continue
+        if top == '"':
+            if text.startswith("$(", i):
+                stack.append(")")
+                i += 2
+            elif text.startswith("${", i):
+                stack.append("}")
+                i += 2
+            elif ch == "`":
+                stack.append("`")
+                i += 1
+            else:
+                i += 1
+            continue
+        if not stack and ch in _WORD_END:
+            return i
+        if ch == "'" or ch == '"' or ch == "`":
+            stack.append(ch)
+        elif text.startswith("$(", i) or (ch == "(" and stack):
+            stack.append(")")
+            i += 1 if ch == "(" else 2
+            continue
+        elif text.startswith("${", i):
+            stack.append("}")
+            i += 2
+            continue
+        i += 1
+    return None if stack else n
+
+
+def _blank(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _assignment(text: str, i: int, declared: bool) -> int | None:
+    """Where `NAME=value` (or, after `export`/`local`/…, a bare `NAME` or a
+    `-x` flag) starting at `i` ends; None when it is not one."""
+    if i < len(text) and text[i] == "-" and declared:
+        return _word_end(text, i)
+    if i >= len(text) or text[i] not in _NAME_START:
+        return None
+    j = i + 1
+    while j < len(text) and text[j] in _NAME_CHARS:
+        j += 1
+    if text.startswith("+=", j):
+        j += 1
+    if j < len(text) and text[j] == "=":
+        if text.startswith("(", j + 1):  # (an array: `A=(one two)`)
+            return _word_end(text, j + 2, ")")
+        return _word_end(text, j + 1)
+    return j if declared and (j == len(text) or text[j] in _WORD_END) else None
+
+
+def _statement_end(text: str, i: int) -> int | None:
+    """Where a statement of assignments only, starting at `i`, ends (past its
+    `;`, `&&`, `||` or newline), or None when it is no such statement. A
+    statement with a command after its assignments (`A=1 foo`) is a command;
+    `A=$(…) || true` an assignment, its fallback included."""
+    declared = False
+    j = end = i
+    if j >= len(text) or text[j] not in _NAME_START:
+        return None
+    k = j
+    while k < len(text) and text[k] in _NAME_CHARS:
+        k += 1
+    if text[j:k] in _DECLARERS and k < len(text) and text[k] in " \t":
+        declared, j = True, _blank(text, k)
+    count = 0
+    while True:
+        end_of = _assignment(text, j, declared)
+        if end_of is None:
+            break
+        count += 1
+        end = end_of
+        j = _blank(text, end)
+    if not count or (j < len(text) and text[j] not in ";&|\n" and not declared):
+        return None
+    j = _blank(text, end)
+    if j >= len(text) or text[j] == "\n":
+        return j
+    if text[j] == ";" and not text.startswith(";;", j):
+        return j + 1
+    if text.startswith("&&", j):
+        return j + 2
+    if text.startswith("||", j):
+        # Its fallback (`|| true`, `|| echo none`): to the end of the line or list.
+        k = j + 2
+        while k < len(text) and text[k] not in "\n;&":
+            if text[k] in "{(":
+                return None
+            k += 1
+        if text.startswith("&&", k):
+            return k + 2
+        if k < len(text) and text[k] == "&":  # (`&`: run in the background, a command)
+            return None
+        return k + (1 if k < len(text) and text[k] == ";" else 0)
+    return None
+
+
+def after_assignments(text: str) -> int:
+    """Where the first real command of a script starts: past blank lines,
+    comments, `cd DIR` lines and statements that only set variables, of any
+    shape (`A=1; B="x y" &&`, `X=$(go env X)`, `export`/`local`/`readonly`/
+    `declare` ones, values over several lines); a `NAME=value` before a
+    command on its line (`FOO=1 pytest`) too. Linear in the script."""
+    i, n = 0, len(text)
+    while i < n:
+        i = _blank(text, i)
+        if i >= n:
+            break
+        if text[i] == "\n":
+            i += 1
+            continue
+        if text[i] == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl + 1
+            continue
+        m = rx(r"cd[ \t]+[^\s;&|]+[ \t]*(?:\n|$)").match(text, i)
+        if m is not None:
+            i = m.end()
+            continue
+        end = _statement_end(text, i)
+        if end is not None:
+            i = end
+            continue
+        # A command, maybe after `NAME=value` words of its own environment.
+        j = i
+        while True:
+            w = _assignment(text, j, False)
+            if w is None or w >= n or text[w] not in " \t" or \
+                    _blank(text, w) >= n or text[_blank(text, w)] in ";&|\n":
+                break
+            j = _blank(text, w)
+        return j
+    return n
 
 
 def shorten(command: str, cwd: str) -> str:
-    """A command as a person recognises it: its first meaningful line, without
-    `cd <the session's folder> &&`, leading `NAME=value` assignments (whole
-    statements of them too: `SP=/tmp/x; foo` is `foo`); cut to COMMAND_CHARS.
-    A pipe stays (`go test ./... 2>&1 | tail -30`): it decides what the
-    command's exit status says."""
-    lines = [rx(_ASSIGNMENTS).sub("", ln.strip(), count=1) if "=" in ln else ln.strip()
-             for ln in command.splitlines()]
-    meaningful = [ln for ln in lines if ln and not ln.startswith("#")
-                  and not rx(r"^cd\s+\S+\s*$").match(ln)]
-    first = meaningful[0] if meaningful else command.strip().partition("\n")[0]
-    m = rx(_CD_PREFIX).match(first)
+    """A command as a person recognises it: its first real command, after
+    `cd <the session's folder> &&` and the statements that only set
+    variables (`SP=/tmp/x; foo` is `foo`; `_UPD=$(…)` on a line of its own
+    too: review 27 #12, d8103a9b's 20-line script was shown by it); cut to
+    COMMAND_CHARS, with " …" when more lines follow. A pipe stays (`go test
+    ./... 2>&1 | tail -30`): it decides what the command's exit status says."""
+    text = command.strip()
+    rest = text[after_assignments(text):]
+    m = rx(_CD_PREFIX).match(rest)
     if m and cwd and m.group(1).strip("\"'").rstrip("/") == cwd.rstrip("/"):
-        first = first[m.end():]
-    first = rx(_ENV_PREFIX).sub("", first) or first
-    shown = tx.one_line_command(first, COMMAND_CHARS)
-    if len(meaningful) > 1 and not shown.endswith("…"):
+        rest = rest[m.end():]
+        rest = rest[after_assignments(rest):]
+    if not rest.strip():  # (only assignments: shown as they are)
+        rest = text
+    first, _, more = rest.partition("\n")
+    shown = tx.one_line_command(first.strip(), COMMAND_CHARS)
+    if any(ln.strip() and not ln.lstrip().startswith("#") for ln in more.splitlines()) \
+            and not shown.endswith("…"):
         shown += " …"
     return shown
 
