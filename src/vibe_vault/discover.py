@@ -172,10 +172,12 @@ def discover(roots: list[Path], owners: dict[str, str] | None = None,
             if is_agent_file(name):
                 legacy.append(path)
                 continue
-            if st.st_size == 0:
+            stem = name[:-6] if name.endswith(".jsonl") else os.path.splitext(name)[0]
+            if st.st_size == 0 and not _UUID.match(stem):
+                # (an empty transcript named by its session's id is that
+                # session's, without a note: `vv show` says so, review 27 #15)
                 skip("empty")
                 continue
-            stem = name[:-6] if name.endswith(".jsonl") else os.path.splitext(name)[0]
             sid = stem if _UUID.match(stem) else sniff_session_id(path)
             if sid is None:
                 skip("no session id")

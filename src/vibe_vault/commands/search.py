@@ -193,12 +193,20 @@ def _without_note(conn: sqlite3.Connection, given: str) -> str:
     """What to say of an id that names only sessions with no note, or ""."""
     from vibe_vault.registry import records_where
 
-    found = [r.session_id for r in records_where(
+    found = list(records_where(
         conn, "session_id >= ? AND session_id < ? AND NOT has_note",
-        (given, given + "\U0010ffff"))][:2]
+        (given, given + "\U0010ffff")))[:2]
     if len(found) != 1:
         return ""
-    return (f"session {found[0]} has no note: its transcript holds no request of yours "
+    rec = found[0]
+    if rec.files and rec.files[0].size == 0:  # (the transcript's stamp comes first)
+        # A transcript Claude Code made and wrote nothing to, or emptied
+        # (review 27 #15, #13: 2c5941bd; 6c2214d7, whose subagents' files remain).
+        agents = "; only its subagents' files hold entries" if any(
+            f.size for f in rec.files[1:]) else ""
+        return (f"session {rec.session_id} has no note: its transcript is empty (0 bytes"
+                f"{agents}), so there is nothing to show or resume")
+    return (f"session {rec.session_id} has no note: its transcript holds no request of yours "
             "(nothing asked, nothing answered), so there is nothing to show or resume")
 
 
