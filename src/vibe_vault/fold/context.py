@@ -17,7 +17,7 @@ from vibe_vault import patterns
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
 from vibe_vault.locations import tool_key
-from vibe_vault.redact import Redacted, Redactor
+from vibe_vault.redact import HUGE_TEXT, Redacted, Redactor
 from vibe_vault.state import Action, Fold, Pending, Said, Turn
 from vibe_vault.text import rx
 from vibe_vault.times import epoch
@@ -605,20 +605,63 @@ class CallEnd(Struct):
 
 
 
+class Gated:
+    """What the gate made of each text one fold call read (escaped with
+    tx.clean, redacted, before the learned secrets and the cut), so a text
+    kept twice passes the gate once: a prompt is kept for the note (cut at
+    5,000 characters) and for search (32,000), an answer for its turn (700)
+    and for search, or as the session's last (20,000); under twice the
+    shorter limit both read the same text. (The gate's output is a function
+    of the text alone; what the session learned is applied after it.) A
+    cold backfill gated 19 texts a session, 8 of them a second time: 40% of
+    the gate's time. Bounded in characters; texts a huge text's deadline may
+    cut short (redact.HUGE_TEXT) are not kept."""
+
+    __slots__ = ("chars", "texts")
+
+    LIMIT = 4 << 20  # characters of texts held (a session's search text is at most 2 M)
+
+    def __init__(self) -> None:
+        self.texts: dict[str, tuple[str, int, list[str]]] = {}
+        self.chars = 0
+
+    def redact(self, redactor: Redactor, text: str,
+               found: list[str] | None) -> tuple[str, int]:
+        if len(text) > HUGE_TEXT:
+            return redactor.redact_escaped(text, tx.clean, found)
+        hit = self.texts.get(text)
+        if hit is None:
+            seen: list[str] = []
+            out, n = redactor.redact_escaped(text, tx.clean, seen)
+            if self.chars + len(text) > self.LIMIT:
+                self.texts.clear()
+                self.chars = 0
+            hit = self.texts[text] = (out, n, seen)
+            self.chars += len(text)
+        if found is not None:
+            found.extend(hit[2])
+        return hit[0], hit[1]
+
+
 def note_text(text: str, limit: int | None, redactor: Redactor,
               stated: bool = False, found: list[str] | None = None,
-              learned: set[str] | None = None) -> tuple[Redacted, int]:
+              learned: set[str] | None = None,
+              gated: Gated | None = None) -> tuple[Redacted, int]:
     """A transcript text as a note may hold it: cleaned, redacted (the
     `learned` secrets too) and only then cut to `limit`; and how many secrets
     were replaced.
 
     The text is first cut at a space near twice the limit, so the regex work is
     bounded and no token-like secret is split in two. `stated` says the limit
-    where a long text was cut (prompts, answers, summaries).
+    where a long text was cut (prompts, answers, summaries). `gated`: what the
+    gate made of the texts read before (a fold call's).
     """
     if limit is not None:
         text = tx.cut(text, limit * 2)
-    text, n = redactor.redact_escaped(text, tx.clean, found)
+    if gated is not None:
+        text, n = gated.redact(redactor, text, found)
+    else:
+        text, n = redactor.redact_escaped(text, tx.clean, found)
     if learned:
         text, more = forget_learned(Redacted(text), learned)
         n += more
@@ -650,6 +693,7 @@ class Context:
         # apart, and it has no story of its own (its Task call tells it).
         self.agent = agent
         self.memo: dict[tuple[str, int | None, bool], tuple[Redacted, int]] = {}
+        self.gate_memo = Gated()  # (of the texts, whatever the limit and what was learned)
         self._learned: Learned | None = None  # facts.learned as a set (learned_set)
         self._learned_from = (0, 0)
         self.names: dict[tuple[str, int], Redacted] = {}
@@ -702,7 +746,8 @@ class Context:
         text, private = tx.hide_private(text)
         if private:
             self.learn(private, PRIVATE_WORD)  # should the user's private words come back
-        out = note_text(text, limit, self.redactor, stated, found, self.learned_set())
+        out = note_text(text, limit, self.redactor, stated, found, self.learned_set(),
+                        self.gate_memo)
         if found:
             self.learn(found)
             if self.facts.learned:
