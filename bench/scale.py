@@ -103,11 +103,38 @@ def make_home(maker: Maker, root: Path, sessions: int, projects: int, size: int)
         data = CWD_RE.sub(b'"cwd":"/home/user/work/project' + str(i % projects).encode() + b'"',
                           data)
         path = slug / f"{sid}.jsonl"
-        path.write_bytes(data)
         when = past + i * 20
+        path.write_bytes(_dated(data, when))
         os.utime(path, (when, when))
         total += len(data)
     return total
+
+
+STAMP_RE = re.compile(rb'"timestamp":"([^"]*)"')
+
+
+def _dated(data: bytes, when: float) -> bytes:
+    """A session's lines with their times moved together so that the latest
+    is `when` (its file's time), as a transcript Claude Code appends to has
+    them: sessions cut from the same corpus session would otherwise share
+    its times, and the backfill orders sessions by their last entry's."""
+    from vibe_vault.times import epoch
+
+    stamps = [epoch(m.decode()) for m in STAMP_RE.findall(data)]
+    known = [t for t in stamps if t is not None]
+    if not known:
+        return data
+    shift = when - max(known)
+
+    def moved(m: re.Match[bytes]) -> bytes:
+        t = epoch(m.group(1).decode())
+        if t is None:
+            return m.group(0)
+        secs, ms = divmod(round((t + shift) * 1000), 1000)
+        return b'"timestamp":"' + (time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(secs))
+                                   + f".{ms:03d}Z").encode() + b'"'
+
+    return STAMP_RE.sub(moved, data)
 
 
 def decode_floor(root: Path) -> tuple[float, float]:
@@ -270,15 +297,17 @@ class NewestNotes(threading.Thread):
 
     def __init__(self, root: Path, count: int = 1000) -> None:
         super().__init__(daemon=True)
+        # newest by last activity, as the backfill orders them (backfill._last_activity)
+        from vibe_vault.backfill import _last_activity
         from vibe_vault.discover import sniff_start
         from vibe_vault.project import project_name
         from vibe_vault.vault import note_relpath
 
-        files = [(e.stat().st_mtime_ns, e.path) for d in os.scandir(root / "claude" / "projects")
-                 if d.is_dir() for e in os.scandir(d.path) if e.name.endswith(".jsonl")]
-        files.sort(reverse=True)
+        files = sorted((-_last_activity(e.path, [e.stat()]), e.name[:-6], e.path)
+                        for d in os.scandir(root / "claude" / "projects") if d.is_dir()
+                        for e in os.scandir(d.path) if e.name.endswith(".jsonl"))
         self.missing: set[str] = set()
-        for _, path in files:
+        for _, _, path in files:
             start = sniff_start(path)
             if start.first_ts and start.answered:  # a session with a note
                 sid = Path(path).stem

@@ -32,18 +32,33 @@ from test_warm_runs import PROJECTS, WORDS, Home
 
 
 def _home(root: Path, n: int, seed: int) -> tuple[Home, dict[str, float]]:
-    """n sessions over the projects, each file dated on its own (seconds since 1970)."""
+    """n sessions over the projects, each its own last activity (seconds since
+    1970): its entries a second apart up to it, its file dated then, as
+    Claude Code leaves a transcript it appends to."""
     rng = random.Random(seed)
     home = Home(root)
     when: dict[str, float] = {}
-    base = time.time() - 400 * 86400
+    base = int(time.time()) - 400 * 86400
     stamps = rng.sample(range(0, 300 * 86400, 60), n)  # distinct: an order, no ties
     for _ in range(n):
         home.new(rng.choice(PROJECTS), [rng.choice(WORDS) for _ in range(rng.randint(1, 4))])
     for sid, at in zip(sorted(home.sessions), stamps, strict=True):
         when[sid] = base + at
+        _restamp(home.path(sid), when[sid])
         os.utime(home.path(sid), (when[sid], when[sid]))
     return home, when
+
+
+def _restamp(path: Path, end: float) -> None:
+    """The transcript's entries dated a second apart, the last at `end`."""
+    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
+    for k, line in enumerate(lines):
+        line["timestamp"] = _iso(end - (len(lines) - 1 - k))
+    path.write_bytes(b"".join(json.dumps(x).encode() + b"\n" for x in lines))
+
+
+def _iso(at: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(at))
 
 
 def _written(env: Env) -> int:
@@ -241,12 +256,18 @@ def test_a_run_in_stages_does_the_newest_first_and_writes_the_notes_of_a_run_in_
     assert search_rows(env.state / "vault.db") == search_rows(rebuilt / "vault.db")
 
 
-def _dated_home(root: Path, last: list[int], projects: list[int]) -> dict[str, float]:
+def _dated_home(root: Path, last: list[int], projects: list[int], times: str = "entries",
+                summaries: list[bool] | None = None) -> dict[str, float]:
     """A session a minute offset in `last` (its last activity, minutes after
     2025-01-01), each in project `projects[i]`; each file's time set to its
-    last entry's, as Claude Code leaves a transcript it appends to. The
-    session ids' last activity, read back from each transcript's own entries
-    (the oracle: not from what the test meant, nor from the files' times)."""
+    last entry's, as Claude Code leaves a transcript it appends to
+    (`times` "entries"), or every file the same time, as a copied home's are
+    ("equal"), or the files' times in the reverse order of their sessions'
+    activity ("reversed": a home restored oldest last). `summaries[i]`: the
+    transcript ends with a `summary` line, which has no time of its own.
+    The session ids' last activity, read back from each transcript's own
+    entries (the oracle: not from what the test meant, nor from the files'
+    times)."""
     base = 1735689600  # 2025-01-01T00:00:00Z
     when: dict[str, float] = {}
     for i, (minutes, p) in enumerate(zip(last, projects, strict=True)):
@@ -269,11 +290,16 @@ def _dated_home(root: Path, last: list[int], projects: list[int]) -> dict[str, f
                     "id": f"msg_{i}_{k}", "role": "assistant", "model": "claude-sonnet-4-5",
                     "content": [{"type": "text", "text": f"done {i}"}],
                     "usage": {"input_tokens": 3, "output_tokens": 5}}})
+        if summaries and summaries[i]:
+            lines.append({"type": "summary", "summary": f"task {i}", "leafUuid": uuid})
         path = folder / f"{sid}.jsonl"
         path.write_bytes(b"".join(json.dumps(x).encode() + b"\n" for x in lines))
-        os.utime(path, (end, end))
+        mtime = {"entries": end, "equal": base + 600 * 86400,
+                 "reversed": base + (max(last) - minutes) * 60}[times]
+        os.utime(path, (mtime, mtime))
     for path in (root / "claude" / "projects").glob("*/*.jsonl"):
-        stamps = [json.loads(line)["timestamp"] for line in path.read_bytes().splitlines()]
+        stamps = [json.loads(line)["timestamp"] for line in path.read_bytes().splitlines()
+                  if "timestamp" in json.loads(line)]
         when[path.stem] = max(time.mktime(time.strptime(s[:19], "%Y-%m-%dT%H:%M:%S"))
                               for s in stamps)
     return when
@@ -282,20 +308,23 @@ def _dated_home(root: Path, last: list[int], projects: list[int]) -> dict[str, f
 @settings(max_examples=examples(3, 12), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(last=st.lists(st.integers(0, 500_000), min_size=6, max_size=30, unique=True),
-       data=st.data(), workers=st.sampled_from([1, 2]))
+       data=st.data(), workers=st.sampled_from([1, 2]),
+       times=st.sampled_from(["entries", "equal", "reversed"]))
 def test_a_first_backfill_writes_its_notes_newest_activity_first(
         tmp_path_factory: pytest.TempPathFactory, last: list[int], data: st.DataObject,
-        workers: int) -> None:
+        workers: int, times: str) -> None:
     """`vv backfill` on a home it never saw: the notes appear in the vault in
     the order of their sessions' last activity, newest first, as the run is
     watched (a note's file time tells its last write, not its first: the
-    link pass may rewrite it). Oracle: each transcript's own last timestamp.
-    With two workers, one newer note may come after it (the other worker's
-    job in hand)."""
+    link pass may rewrite it), whatever the files' times say (a copied home's
+    are all the same; a restored one's may run backwards). Oracle: each
+    transcript's own last timestamp. With two workers, one newer note may
+    come after it (the other worker's job in hand)."""
     projects = data.draw(st.lists(st.integers(0, 2), min_size=len(last), max_size=len(last)))
+    summaries = data.draw(st.lists(st.booleans(), min_size=len(last), max_size=len(last)))
     root = tmp_path_factory.mktemp("activity")
     env = Env(root)
-    when = _dated_home(root, last, projects)
+    when = _dated_home(root, last, projects, times, summaries)
     newest = sorted(when, key=lambda s: -when[s])
     rank = {sid[:8]: k for k, sid in enumerate(newest)}
     seen: dict[str, int] = {}  # a note's id (its first 8) -> the look that first found it
@@ -327,3 +356,40 @@ def test_a_first_backfill_writes_its_notes_newest_activity_first(
         later = sorted(rank[b] for b, at_b in seen.items() if at_b > at_a and rank[b] < rank[a])
         assert len(later) <= workers - 1, (
             f"{a} (newest #{rank[a]}) was written before the newer #{later}")
+
+
+@settings(max_examples=examples(30, 200), deadline=None)
+@given(lines=st.lists(st.tuples(st.sampled_from(["stamped", "summary", "snapshot"]),
+                                st.integers(0, 10**9), st.integers(0, 30_000)),
+                      max_size=12),
+       partial=st.booleans())
+def test_last_stamp_is_the_time_of_the_last_complete_line_that_has_one(
+        tmp_path_factory: pytest.TempPathFactory, lines: list[tuple[str, int, int]],
+        partial: bool) -> None:
+    """discover.last_stamp reads a transcript's end: the time of its last
+    complete line with a timestamp of its own, past `summary` lines (none),
+    a file-history snapshot's (a timestamp inside, not its own), lines longer
+    than its first read, and a last line still being written. Oracle: the
+    entries the test wrote, in order."""
+    from vibe_vault.discover import last_stamp
+
+    base = 1735689600
+    written = []
+    want = None
+    for kind, offset, pad in lines:
+        at = base + offset
+        if kind == "stamped":
+            entry = {"type": "user", "timestamp": _iso(at), "message": {"content": "x" * pad}}
+            want = float(at)
+        elif kind == "summary":
+            entry = {"type": "summary", "summary": "y" * pad}
+        else:
+            entry = {"type": "file-history-snapshot",
+                     "snapshot": {"timestamp": _iso(at + 1), "files": "z" * pad}}
+        written.append(json.dumps(entry).encode() + b"\n")
+    if partial:  # a line still being written: not the session's yet
+        written.append(json.dumps({"type": "user", "timestamp": _iso(base + 2 * 10**9)}).encode()
+                       [:-1])
+    path = tmp_path_factory.mktemp("tail") / "s.jsonl"
+    path.write_bytes(b"".join(written))
+    assert last_stamp(path) == want

@@ -128,6 +128,20 @@ def _epoch(iso_ts: str) -> float:
 
 
 
+def _last_activity(main: str, stats: list[os.stat_result | None]) -> int:
+    """A session's last activity (ns since 1970), to order the jobs by: its
+    transcript's last timestamp (discover.last_stamp: a read of its end),
+    else its files' latest time. Not the files' time first: a home copied
+    or restored (a new machine, a backup) gives every file the copy's time,
+    and its newest sessions would come in no particular order."""
+    from vibe_vault.discover import last_stamp
+
+    seconds = last_stamp(main)
+    if seconds is not None:
+        return int(seconds * 1e9)
+    return max((st.st_mtime_ns for st in stats if st), default=0)
+
+
 # -- the work of one session, in a worker process ---------------------------------
 
 _cfg: Config | None = None
@@ -314,7 +328,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     idle_before = time.time() - float(cfg.get("idle_hours")) * 3600
     jobs: list[Job] = []
     sizes: dict[str, int] = {}
-    recency: dict[str, int] = {}  # session -> its files' latest mtime (ns)
+    recency: dict[str, int] = {}  # session -> its last activity (ns): _last_activity
     # Archiving is on unless the config says otherwise: Claude Code deletes
     # transcripts after cleanupPeriodDays, and the archive is what `vv restore`
     # puts back. By default only the sessions read are archived (a warm run
@@ -462,7 +476,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
             if rec is not None:
                 known[sid] = rec
             sizes[sid] = sum(st.st_size for st in now if st)
-            recency[sid] = max((st.st_mtime_ns for st in now if st), default=0)
+            recency[sid] = _last_activity(src.main, now)
             jobs.append(Job(sid, src.main, src.agents or _NO_AGENTS, request.force,
                             idle_before, archiving, synced_by_run))
     # The last folder's files and their stats (12,500 in a large project, ~9 MB)
@@ -473,8 +487,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     # recent work, whose notes then come within seconds of the start, and a
     # run stopped anywhere has written every session newer than those it has
     # not. (Largest first, then by session id, left the writes to the
-    # database's indexes in their order, ~0.4 of them; a session's last
-    # activity is its files' latest time, as the plan knows it from their stat.)
+    # database's indexes in their order, ~0.4 of them.)
     jobs.sort(key=lambda j: (-recency[j.session_id], j.session_id))
     recency.clear()
     if request.dry_run:

@@ -334,3 +334,57 @@ def transcript_roots(paths: list[Path], default: str) -> list[Path] | None:
         print(f"vv: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return None
     return roots
+
+
+TAIL_BYTES = 1 << 13  # the end of a transcript read for its last timestamp: most last lines
+TAIL_MOST = 1 << 20  # and at most, growing 8x at a time while no line there has one
+
+
+class _Stamped(Struct):
+    timestamp: str = ""
+
+
+_STAMPED = msgspec.json.Decoder(_Stamped)
+
+
+def last_stamp(path: str | os.PathLike[str]) -> float | None:
+    """Epoch seconds of a transcript's last activity: the timestamp of its
+    last complete line that has one of its own (a `summary` line has none),
+    read from the file's end; None when none is found in its last TAIL_MOST
+    bytes, or the file cannot be read. A backfill orders its sessions by it:
+    a file's time says when it was last written, which a copied or restored
+    home sets to the copy's time for every file."""
+    from vibe_vault.times import epoch
+
+    try:
+        fd, st = open_regular(path)
+    except OSError:
+        return None
+    try:
+        size = st.st_size
+        want = min(TAIL_BYTES, size)
+        while want > 0:
+            at = size - want
+            try:
+                data = os.pread(fd, want, at)
+            except OSError:
+                return None
+            end = data.rfind(b"\n")  # (past it: a line still being written)
+            first = 0 if at == 0 else data.find(b"\n") + 1  # (before it: a line cut)
+            if 0 < first <= end or (first == 0 and end >= 0):
+                for line in reversed(data[first:end].split(b"\n")):
+                    if b'"timestamp"' not in line:
+                        continue
+                    try:
+                        stamp = _STAMPED.decode(line).timestamp
+                    except (msgspec.DecodeError, msgspec.ValidationError):
+                        continue
+                    seconds = epoch(stamp) if stamp else None
+                    if seconds is not None:
+                        return seconds
+            if want >= min(TAIL_MOST, size):
+                return None
+            want = min(want * 8, TAIL_MOST, size)
+        return None
+    finally:
+        os.close(fd)
