@@ -88,6 +88,7 @@ class Facts:
         self.files: set[str] = set()
         self.copied: set[str] = set()  # files a `cp` wrote (made, or written over)
         self.commits = 0
+        self.subjects: list[str] = []  # as git printed them beside the new shas
         self.tool_ids: set[str] = set()
         self.bash_calls = 0
         self.models: set[str] = set()
@@ -198,6 +199,10 @@ class Facts:
                             on = re.findall(r"(?m)^\[([^\]\s]+)(?: \(root-commit\))? [0-9a-f]{7,40}\] ",
                                             out)
                             new = [s for s in found if s not in shas]
+                            self.subjects.extend(
+                                m.group(2).strip() for m in re.finditer(
+                                    r"(?m)^\[[^\]\s]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.*)$",
+                                    out) if m.group(1) in new)
                             shas.update(new)
                             self.commits += len(new)
                             if "--amend" in command and on and on[0] in branches:
@@ -344,9 +349,11 @@ ASSIGNMENT_ONLY = re.compile(r"^(?:export\s+)?(?:[A-Za-z_]\w*=\S*\s*)+(?: …)?$
 
 @pytest.mark.parametrize("main", SESSIONS, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_the_summary_leads_with_what_was_done(notes: dict[str, str], main: Path) -> None:
-    """The summary opens with what the JSON says was done: the files changed
-    (their count), or "No files changed" when no file changed and no commit
-    was made; the commits follow before any words of Claude's; how many
+    """The summary opens with what the JSON says was done: a commit by the
+    subject git printed beside its sha, and how many more were made; then the
+    files changed (their count, after the file holding most of their lines
+    when one does), or "No files changed" when no file changed and no commit
+    was made; the commits before any words of Claude's; how many
     prompts and shell commands only after those (79e9becd led with "4
     prompts, 21 shell commands")."""
     summary = str(frontmatter(notes[str(expected_sid(main))])["summary"])
@@ -354,12 +361,25 @@ def test_the_summary_leads_with_what_was_done(notes: dict[str, str], main: Path)
     changed = len(facts.files - facts.changed_back)
     told = re.split(r" (?:Claude(?:, before it)?:|Claude Code's recap:|The last request)",
                     summary, maxsplit=1)[0]
+    # A commit git printed with its subject leads, by that subject, and how
+    # many more were made (issue 29: lead with what was done).
+    lead = re.match(r"Committed “([^”]*)”(?: \([^)]*\))?(?: and (\d+) more)?"
+                    r"(?: \([^)]*\))?(?:, |\.(?: |$))", summary)
+    if facts.subjects:
+        assert lead is not None, (facts.subjects, summary)
+        said = lead.group(1)
+        assert any(s == said or (said.endswith("…") and s.startswith(said[:-1].rstrip()))
+                   for s in facts.subjects), (facts.subjects, summary)
+        assert 1 + int(lead.group(2) or 0) == facts.commits, (facts.commits, summary)
+        summary = summary[lead.end():]
+    elif facts.commits:
+        assert re.search(rf"\b{facts.commits} commits?\b", told), (facts.commits, summary)
     if changed:
-        assert re.match(rf"{changed} files? changed\b", summary), (changed, summary)
+        # (led by the file holding most of the lines, when one does)
+        assert re.match(rf"(?:Most lines changed in `[^`]+` \([^)]*\) of )?{changed} files?"
+                        r" changed\b", summary, re.I), (changed, summary)
     elif not facts.commits and not re.match(r"\d+ files? reformatted", summary):
         assert summary.startswith("No files changed"), summary
-    if facts.commits:
-        assert re.search(rf"\b{facts.commits} commits?\b", told), (facts.commits, summary)
     assert not re.match(r"\d+ (?:prompts?|shell commands?)\b", summary), summary
 
 

@@ -16,6 +16,7 @@ as a process and reads the note it wrote (Transcript.note).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hypothesis import given, settings
@@ -76,13 +77,20 @@ def test_files_changed_and_files_committed_agree_everywhere(
     assert fm.get("files_committed", 0) == len(only), (fm, own, only)  # left out at zero
     assert "files_committed" not in fm or only
     assert sorted(_rows(note)) == sorted(chosen), (_rows(note), chosen)
+    # The commit leads, by its subject and git's count of it (issue 29); its
+    # files are all those the session changed or only committed.
+    lead = re.match(rf"Committed “Add the module” \(\+{inserted} −0 in {_files(len(chosen))}"
+                    r"(?:, not pushed)?\)(?:, |\.(?: |$))", head)
+    assert lead is not None, (head, chosen)
+    rest = head[lead.end():]
     if own:
-        assert head.startswith(f"{_files(len(own))} changed"), head
+        assert rest.startswith(f"{_files(len(own))} changed"), head
         if only:
-            assert f", {len(only)} other file{'s' if len(only) != 1 else ''} committed" in head
+            assert f", {len(only)} other file{'s' if len(only) != 1 else ''} committed" in rest
         else:
-            assert "committed" not in head.split(", 1 commit")[0], head
+            assert "committed" not in rest, head
     else:
-        assert head.startswith(f"{_files(len(only))} committed"), head
+        # (the commit's own count says them: "N files committed" would say it again)
+        assert "committed" not in rest, head
     # (the frontmatter's summary is the headline's words: the same counts)
     assert str(fm["summary"]).split(", 1 commit")[0] == head.split(", 1 commit")[0], (fm, head)

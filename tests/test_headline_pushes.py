@@ -56,6 +56,7 @@ def test_commits_no_later_push_sent_are_said_not_pushed(
     # The oracle's sequence: ("commit", repo, branch) and ("push", repo, branches
     # sent, or None for any), in the order they happened.
     events: list[tuple[str, bool, Any]] = []
+    made_at: list[int] = []  # the steps whose commit was made
     for k, (what, sibling, branch, reported) in enumerate(steps):
         where = "git -C ../lib" if sibling else "git"
         sha = f"{k + 1:07x}"
@@ -66,6 +67,7 @@ def test_commits_no_later_push_sent_are_said_not_pushed(
         if what == "commit":
             t.bash(f'{where} commit -m "step {k}"', made)
             events.append(("commit", sibling, branch))
+            made_at.append(k)
             continue
         if what == "push":
             command, out = f"{where} push", pushed
@@ -82,10 +84,12 @@ def test_commits_no_later_push_sent_are_said_not_pushed(
                    error=True)
         if what == "commit && push":
             events.append(("commit", sibling, branch))
+            made_at.append(k)
         if ok or sent:
             events.append(("push", sibling, sent))
         if what == "push && commit" and ok:
             events.append(("commit", sibling, branch))
+            made_at.append(k)
     t.say("The change is in.")
     note = t.note(tmp_path_factory, "test_commits_no_later_push_sent_are_said_not_pushed")
     head = note.split("\n> ", 1)[1].split("\n", 1)[0]
@@ -96,11 +100,17 @@ def test_commits_no_later_push_sent_are_said_not_pushed(
     if not commits:
         assert not re.search(r"\bcommits?\b", head), head
         return
-    told = re.search(r"\b(\d+) commits?( \((?:(\d+) )?not pushed\))?", head)
-    assert told is not None and int(told.group(1)) == len(commits), (head, events)
+    # (the headline leads with a commit by its subject: "Committed “step 0” (+1 −0
+    # in 1 file, not pushed)", "… and 2 more (1 not pushed)")
+    told = re.match(r"Committed “step (\d+)” \(\+1 −0 in 1 file(, not pushed)?\)"
+                    r"(?: and (\d+) more( \((?:(\d+) )?not pushed\))?)?", head)
+    assert told is not None and 1 + int(told.group(3) or 0) == len(commits), (head, events)
+    # (every commit git counted alike: the one named is the first made)
+    assert int(told.group(1)) == made_at[0], (head, events)
+    unpushed = told.group(2) or told.group(4)
     if not left:
-        assert told.group(2) is None, (head, events)
+        assert unpushed is None, (head, events)
     elif left == len(commits):
-        assert told.group(2) == " (not pushed)", (head, events)
+        assert unpushed in (", not pushed", " (not pushed)"), (head, events)
     else:
-        assert told.group(3) is not None and int(told.group(3)) == left, (head, events)
+        assert told.group(5) is not None and int(told.group(5)) == left, (head, events)

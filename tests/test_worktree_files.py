@@ -308,7 +308,9 @@ def test_the_corpus_worktree_files_are_the_repositorys(tmp_path: Path) -> None:
     rows = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(
         r"(?m)^\| `([^`]+)` \|[^|]*\| ≈?(\d+) \| ≈?(\d+) \|", section)}
     assert {f: a - r for f, (a, r) in rows.items()} == git
-    assert str(frontmatter(note)["summary"]).startswith("3 files changed")
+    # (after the commits, by the first's subject: "Committed “…” (…) and 10 more …, ")
+    assert re.match(r"Committed “[^”]+” \([^)]*\) and \d+ more(?: \([^)]*\))?, 3 files changed",
+                    str(frontmatter(note)["summary"])), frontmatter(note)["summary"]
     cwd = json.loads(EF958.read_text().split("\n", 1)[0]).get("cwd") or next(
         o["cwd"] for o in objects(EF958) if o.get("cwd"))
     for file in git:

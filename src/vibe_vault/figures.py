@@ -671,8 +671,14 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
         lines = (f" ({counted[2:]})" if counted else "") if unknown == len(work.files) else \
             f" (+{est}{added} −{est}{removed}" + (
                 f"; lines of {n(unknown)} not known{counted})" if unknown else ")")
-        facts.append(f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
-    if committed:
+        most = "" if _main_commit(work) is not None else _most_changed(work, f.cwd)
+        facts.append(f"{most} of {plural(k, 'file')} changed{lines}{_where(work, f.cwd)}"
+                     if most else f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
+    main = _main_commit(work)
+    if committed and not (
+            main is not None and len(work.commits) == 1 and main.count == len(committed)
+            and not (work.changed or work.files_dropped)):
+        # (one commit of only these files says them, and its lines, with its subject)
         # Files only committed (changed before the session, or by a program):
         # git's count of them where it printed one for each. Said beside the
         # files changed too, so that the summary counts what the table lists
@@ -706,7 +712,10 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
     elif tests:
         facts.append("tests passed at the last run" if tests == "passed" else
                      "tests failing at the last run")
-    if work.commits:
+    lead = _committed(work)
+    if lead:
+        facts.insert(0, lead)  # what the session made of its work leads
+    elif work.commits:
         facts.append(plural(len(work.commits), "commit") + _unpushed(work))
     if f.prs:
         # Named (up to two): what the session's work became, not only a count.
@@ -744,6 +753,71 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
         words = f"{words} It ended with Claude asking: “{asked}”".strip() if asked else \
             f"{words} It ended on a question from Claude.".strip()
     return f"{text} {words}" if words else text
+
+
+SUBJECT_CHARS = 72  # a commit's subject as a headline quotes it (git's own advice: 50-72)
+# How many times the lines of the first commit another must have to be the
+# one named instead: the first commit is what the first request made (review
+# 25 M1: 063071b3's conventions, then two "simplify" commits), unless it was a
+# small step before the change (a .gitignore line before the feature).
+MAIN_COMMIT_TIMES = 3
+
+
+def _main_commit(work: Work) -> Commit | None:
+    """The commit a headline names: the session's first one with a subject,
+    or a later one git counted more than MAIN_COMMIT_TIMES its lines; None
+    when no commit of the session printed a subject."""
+    told = [c for _, c in work.commits if str(c.subject).strip()]
+    if not told:
+        return None
+    first = told[0]
+    size = first.inserted + first.deleted
+    bigger = [c for c in told[1:] if first.count and c.count
+              and c.inserted + c.deleted > MAIN_COMMIT_TIMES * size]
+    return max(bigger, key=lambda c: c.inserted + c.deleted) if bigger else first
+
+
+def _committed(work: Work) -> str:
+    """The session's commits by what they say (issue 29: lead with what was
+    done): 'Committed “<subject>” (+N −M in K files) and 2 more (not
+    pushed)', the subject of `_main_commit` as git printed it, its lines as
+    git counted them when it did; "" when no commit printed a subject."""
+    main = _main_commit(work)
+    if main is None:
+        return ""
+    subject = tx.one_line(str(main.subject), SUBJECT_CHARS)
+    counted = ("" if not main.count else plural(main.count, "file")
+               if not (main.inserted or main.deleted)  # ("1 file changed" alone)
+               else f"+{main.inserted} −{main.deleted} in {plural(main.count, 'file')}")
+    more = len(work.commits) - 1
+    unpushed = _unpushed(work).strip()[1:-1]  # (" (not pushed)", " (2 not pushed)")
+    if not more:
+        told = ", ".join(x for x in (counted, unpushed) if x)
+        return f"committed “{subject}”" + (f" ({told})" if told else "")
+    return (f"committed “{subject}”" + (f" ({counted})" if counted else "")
+            + f" and {n(more)} more" + (f" ({unpushed})" if unpushed else ""))
+
+
+def _most_changed(work: Work, cwd: str) -> str:
+    """The file of the session that changed most of its lines (more than
+    half of those known), where it is: "most lines changed in `telemetry.go`
+    (cmd/entire/cli/telemetry/, +26 −2)"; "" when fewer than two files
+    changed or no file holds most of the lines (a CLAUDE.md a third of them
+    is not what a migration did: 7acd37a8)."""
+    sized = [(fw.change.added + fw.change.removed, path) for path, fw in work.files.items()
+             if path in work.changed and not unknown_lines(fw.change)]
+    if len(work.changed) + work.files_dropped < 2 or not sized:
+        return ""
+    sized.sort(key=lambda x: -x[0])
+    if sized[0][0] * 2 <= sum(size for size, _ in sized):
+        return ""
+    path = sized[0][1]
+    change = work.files[path].change
+    shown = readable(path, repo_folder(cwd)).replace("\\", "/")
+    folder, _, name = shown.rstrip("/").rpartition("/")
+    est = "≈" if change.estimated else ""
+    where = f"{folder}/, " if folder and folder not in (".", "~") else ""
+    return f"most lines changed in `{name}` ({where}+{est}{change.added} −{est}{change.removed})"
 
 
 def _unpushed(work: Work) -> str:
@@ -924,6 +998,9 @@ def ending(state: SessionState) -> Ending:
     if k < 0:
         return Ending()
     last = turns[k]
+    if last.asked_answer:
+        # (its later words answered a background task's news, not the request)
+        return Ending(answer=str(last.asked_answer))
     if last.answer and not last.working:
         question = str(f.closing_question) if last.answer == f.last_answer else ""
         return Ending(answer=str(last.answer), question=question)
@@ -1066,7 +1143,7 @@ def _only_words(turns: list[Turn], answer: str) -> bool:
     """Whether the turn that ended on `answer` did nothing but answer: its
     words look back on the work before it ("Excellent work, thank you!" →
     a7da6a22's summary of the session's four commits)."""
-    turn = next((t for t in reversed(turns) if str(t.answer) == answer), None)
+    turn = next((t for t in reversed(turns) if str(t.asked_answer or t.answer) == answer), None)
     return turn is not None and not turn.actions and not turn.more_actions
 
 
@@ -1112,7 +1189,10 @@ EARLIER_SHARE = 1 / 3
 
 
 def _reply(turn: Turn) -> str:
-    """Claude's words that closed a turn: its answer, or one a Stop hook held back."""
+    """Claude's words that closed a turn: its answer (to the request, not to a
+    background task's news after it), or one a Stop hook held back."""
+    if turn.asked_answer:
+        return str(turn.asked_answer)
     if turn.answer and not turn.working:
         return str(turn.answer)
     return str(turn.held) if turn.held else ""
@@ -1126,8 +1206,9 @@ def _earlier_change(turns: list[Turn], final: str, allowed: Callable[[str], bool
     EARLIER_ANSWERS says a change."""
     said: list[str] = []
     for turn in reversed(turns):
-        if turn.answer and not turn.working and str(turn.answer) != final:
-            said.append(str(turn.answer))
+        answer = turn.asked_answer or turn.answer
+        if answer and (turn.asked_answer or not turn.working) and str(answer) != final:
+            said.append(str(answer))
         if turn.held and str(turn.held) != final:
             said.append(str(turn.held))
         if len(said) >= EARLIER_ANSWERS:

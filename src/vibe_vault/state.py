@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 106
+STATE_VERSION = 107
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -187,6 +187,12 @@ class Turn(Struct, array_like=True, omit_defaults=True):
     left: str = ""
     rewound: int = 0  # this prompt rewound the conversation: how many turns it left
     rewound_to: str = ""  # and the time of the turn it went on from
+    # Claude's answer to the turn's request when a background task's news (a
+    # `<task-notification>` the client sent, not the user) made it answer
+    # again: what it said of the request, not of the task (issue 29: 8463c716,
+    # 4d5611e5 closed on "Background task completed successfully…"); whole,
+    # as `Fold.last_answer_whole` keeps the last answer.
+    asked_answer: Redacted = Redacted("")
 
 
 class ShellFile(Struct, array_like=True, omit_defaults=True):

@@ -523,7 +523,8 @@ _ASK_VERBS = (
     "|print|display|render|ship|describe|outline|suggest|recommend|identify|search|trace"
     "|diagnose|figure out|go ahead and|see|study|inspect|audit|fill|complete|organi[sz]e"
     "|pick|choose|decide|sketch|draw|turn|switch|bring|send|share|save|store|load"
-    "|cache|wrap|mark|label|tag|link|connect|attach|detach|mount|expand|collapse")
+    "|cache|wrap|mark|label|tag|link|connect|attach|detach|mount|expand|collapse"
+    "|hand (?:over|off)|delegate|assign|have(?= (?:each|every|all|both|them|one|someone))")
 # Words a clause may open with before its verb ("but then add …").
 _CLAUSE_LEAD = (r"(?:(?:but|and|so|also|then|now|just|first|finally|please|ok(?:ay)?|maybe"
                 r"|perhaps|next|lastly)\b,?\s+)*")
@@ -556,7 +557,15 @@ _KEY_VALUE = r"\w=[^\s=]"
 # Words by which a request points at what the sentence before it named.
 # (in lower case: "This was …" in mid-line opens a sentence of its own)
 _REFERS_BACK = r"\b(?:them|they|it|this|that|these|those)\b(?!['\u2019])"
-_LEADING_JOIN = r"(?i)^(?:but|and|so|or|also|then)\b,?\s+(?=\S)"
+# Of them, one that stands for what was said, not a determiner naming its own
+# thing: "decide rules for them", "fix this", not "hand over this research"
+# (ef958aa1: a long prompt's request that names its object needs no sentence
+# before it).
+_STANDS_FOR = (r"\b(?:them|they|it)\b(?!['\u2019])|\b(?:this|that|these|those)\b"
+               r"(?!['\u2019])(?!\s+(?!(?:is|are|was|were|will|would|can|could|should|may"
+               r"|might|must|has|have|had|does|did|do|not|in|on|at|to|for|of|with|and|or"
+               r"|but|so|by|from|one|ones)\b)[^\W\d_]{3,})")
+_LEADING_JOIN = r"(?i)^(?:but|and|so|or|also|then|now)\b,?\s+(?=\S)"
 
 
 # A request short enough to point at nothing but what the user has in front
@@ -662,7 +671,7 @@ def _holding_the_request(openings: list[str], title: str, limit: int) -> str:
             return _with_object(line, title, head, limit) if line else title
         at = sentence.find(head)
         if (k > 0 and openings[0].endswith(opening) and at >= 0
-                and rx(_REFERS_BACK).search(
+                and rx(_STANDS_FOR).search(
                     " ".join(sentence[at:].split()[:len(head.split()) + 2]))):
             # (a request of a later sentence that refers back, "We should decide
             # rules for them", needs the sentence before it: review 21 F1)

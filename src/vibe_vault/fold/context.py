@@ -569,8 +569,9 @@ def scrub(value: Any, hint: Any, learned: set[str], count: Fold | None = None) -
                 setattr(value, f"{name}_redactions", getattr(value, f"{name}_redactions") + n)
                 if inner is not None:
                     inner.redactions += n
-            elif isinstance(value, Fold) and name in ("last_answer", "last_answer_whole",
-                                                      "closing_question"):
+            elif (isinstance(value, Fold) and name in ("last_answer", "last_answer_whole",
+                                                       "closing_question")) or (
+                    isinstance(value, Turn) and name == "asked_answer"):
                 # A copy of the last turn's answer, counted there (a read that
                 # ended before a later answer replaced it must count the same).
                 new = scrub(old, field_hint, learned, None)

@@ -220,6 +220,7 @@ def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str)
             user_shell_output(ctx, stripped)
         elif stripped.startswith("<task-notification>"):
             ctx.begin_turn()  # a background task's news: Claude works again
+            answered(ctx)
         return
     raw, private = tx.hide_private(raw)
     if private:
@@ -284,6 +285,21 @@ def stop_hook_feedback(ctx: Context, text: str, timestamp: str) -> None:
         turn.held = turn.answer  # the answer the hook held back: Claude meant it as its last
     ctx.add_action(Action(kind=STOP_HOOK, text=ctx.line(said, 160), detail=ctx.line(script, 80),
                           ts=timestamp))
+
+
+def answered(ctx: Context) -> None:
+    """Before Claude answers a background task's news in the turn: its answer
+    to the turn's request so far, kept as that (the first news after it: the
+    later replies are to the tasks)."""
+    if ctx.agent:
+        return
+    ctx.flush()  # (Claude's words before the news, kept in their turn)
+    turn = ctx.turn()
+    if turn is not None and turn.answer and not turn.working and not turn.asked_answer:
+        f = ctx.facts
+        # (whole, as the session's last answer is kept, when the turn's copy was cut)
+        turn.asked_answer = f.last_answer_whole if (
+            f.last_answer_whole and f.last_answer == turn.answer) else turn.answer
 
 
 REFUSED = "refused"  # a prompt's detail: typed when refusing a tool call
