@@ -356,6 +356,21 @@ def queued_prompt(attachment: Raw) -> str | None:
     return a.prompt if isinstance(a.prompt, str) and a.prompt.strip() else None
 
 
+def queued_notification(attachment: Raw) -> str | None:
+    """The `<task-notification>` a `queued_command` attachment hands Claude
+    (`commandMode` "task-notification", 2.1.21x): background work that
+    stopped while Claude worked, read here."""
+    if not attachment:
+        return None
+    try:
+        a = _attachment_decoder().decode(attachment)
+    except msgspec.DecodeError:
+        return None
+    if a.type != "queued_command" or not isinstance(a.prompt, str):
+        return None
+    return a.prompt if a.prompt.lstrip().startswith("<task-notification>") else None
+
+
 class _StreamedMessage(Struct):
     id: str | None = None
     model: str | None = None

@@ -21,6 +21,7 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import GIT_COUNTED, unknown_lines
+from vibe_vault.fold.subagents import LAUNCHED
 from vibe_vault.fold.titles import (
     PLAN_PREAMBLE,
     TITLE_CHARS,
@@ -489,6 +490,9 @@ class Figures(Struct):
     agents_unrecorded: int = 0  # (those with a result: its usage is counted)
     agents_unrecorded_calls: int = 0
     agents_unfinished_unrecorded: int = 0  # (no result: none of their usage is known)
+    # Background ones whose notification said they ended, with no file of
+    # their own here: none of their usage is known, though they finished.
+    agents_ended_unrecorded: int = 0
 
 
 def figures(state: SessionState, opts: RenderOptions) -> Figures:
@@ -545,14 +549,23 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
         ending=ending(state),
         agents_unrecorded=sum(1 for s in unrecorded if s.usage),
         agents_unrecorded_calls=sum(s.tool_calls for s in unrecorded),
-        agents_unfinished_unrecorded=sum(1 for s in unrecorded if s.usage is None),
+        agents_unfinished_unrecorded=sum(1 for s in unrecorded if s.usage is None
+                                         and not ended_in_background(s)),
+        agents_ended_unrecorded=sum(1 for s in unrecorded if s.usage is None
+                                    and ended_in_background(s)),
     )
+
+
+def ended_in_background(sub: Subagent) -> bool:
+    """A background subagent whose end its notification told."""
+    return sub.background and bool(sub.status) and sub.status != LAUNCHED
 
 
 def usage_bound(fig: Figures) -> bool:
     """Whether the session's tokens and cost are only a lower bound: some
     subagent's API calls are not in the transcript."""
-    return bool(fig.agents_unrecorded or fig.agents_unfinished_unrecorded)
+    return bool(fig.agents_unrecorded or fig.agents_unfinished_unrecorded
+                or fig.agents_ended_unrecorded)
 
 
 def agents_unrecorded(fig: Figures) -> str:
@@ -562,6 +575,10 @@ def agents_unrecorded(fig: Figures) -> str:
         k, calls = fig.agents_unrecorded, fig.agents_unrecorded_calls
         made = f" ({plural(calls, 'tool call')} before it)" if calls else ""
         parts.append(f"only the final answer's usage of {plural(k, 'subagent')}{made}")
+    if fig.agents_ended_unrecorded:  # (their transcripts are their own files: not here)
+        k = fig.agents_ended_unrecorded
+        parts.append(f"no usage of {plural(k, 'background subagent')}, whose own "
+                     f"transcript{'s are' if k != 1 else ' is'} not in the session's folder")
     if fig.agents_unfinished_unrecorded:
         k = fig.agents_unfinished_unrecorded
         parts.append(f"no usage of {plural(k, 'subagent')} that had not finished")

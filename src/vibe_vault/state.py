@@ -617,6 +617,10 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     # commands): its claims of a change are weighed by them.
     report: Redacted = Redacted("")
     side_edits: int = 0
+    # Launched in the background (its result only says it started): its end,
+    # calls, tokens and report come with its `<task-notification>`
+    # (fold.subagents.on_notice), or not at all.
+    background: bool = False
 
 
 def agent_kind(kind: str, name: str) -> str:

@@ -26,6 +26,7 @@ from vibe_vault.entries import (
     Malformed,
     closes_a_turn_before,
     decode_raw,
+    queued_notification,
     streamed_entry,
 )
 from vibe_vault.fold import (
@@ -86,6 +87,13 @@ def _on_user(ctx: Context, entry: Entry, timestamp: str) -> None:
         todos.on_notification(ctx, content)  # background work that stopped
 
 
+def _on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
+    story.on_attachment(ctx, entry, timestamp)
+    notice = queued_notification(entry.attachment) if entry.attachment else None
+    if notice is not None:
+        todos.on_notification(ctx, notice)  # background work that stopped, read mid-turn
+
+
 def _on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
     story.on_assistant(ctx, entry, timestamp)
     usage.note_model(ctx, entry, timestamp)
@@ -106,7 +114,7 @@ ON_ENTRY: dict[str, OnEntry] = {
 # Only the main transcript has a story of queued prompts.
 ON_MAIN_ENTRY: dict[str, OnEntry] = {
     "queue-operation": story.on_queue_operation,
-    "attachment": story.on_attachment,
+    "attachment": lambda ctx, e, ts: _on_attachment(ctx, e, ts),  # defined below
     # the client's cost of the whole session, subagents included
     "cost-state": _no_time(usage.on_cost_state),
 }

@@ -6,7 +6,7 @@ note's Subagents section; their files, commands and commits join the session's
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from vibe_vault import text as tx
 from vibe_vault.entries import Entry, ToolInput, result_usage
@@ -63,15 +63,20 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     if not 0 <= call.sub_no < len(facts.subagents):
         return
     sub = facts.subagents[call.sub_no]
-    if not ctx.agent:
+    result = outcome.result
+    # Launched in the background: the result only says it started (its words
+    # are the client's, and ask never to be quoted); its end comes later, as
+    # a notification (on_notice). Claude did not wait for it.
+    launched = result is not None and result.status == LAUNCHED
+    if not ctx.agent and not launched:
         active.waited_on_agent(ctx, call.called_at)
     sub.status = outcome.status if outcome.status != "ok" else "completed"
-    said = own_words(outcome.text) if outcome.text else ""
+    sub.background = sub.background or launched
+    said = own_words(outcome.text) if outcome.text and not launched else ""
     if said:
         ctx.say("report", said)  # what it answered, for search
         if outcome.status == "ok":
             sub.report = ctx.text(tx.cut(said, 8 * REPORT_CHARS), REPORT_CHARS)
-    result = outcome.result
     if result is not None:
         sub.agent_id = ctx.name(str(result.agentId or ""))
         sub.tokens = _int(result.totalTokens)
@@ -82,6 +87,52 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         u = result_usage(result.usage)
         if u is not None:
             sub.usage = tokens_of(Redacted(""), u)  # (its model: figures.tokens_by_model)
+
+
+# A subagent's status while it works in the background, as its launch result says.
+LAUNCHED = "async_launched"
+
+
+class Notice(NamedTuple):
+    """One `<task-notification>`: the client telling the model that background
+    work (a subagent, a shell command, a monitor) stopped. Its ids: the
+    client's task id (a subagent's agentId, a command's backgroundTaskId)
+    and the tool call that started it; either may be missing or scrubbed
+    (review 28 #3: `REDACTED` by a checkpoint tool), so both are tried."""
+
+    task_id: str
+    tool_id: str
+    status: str
+    result: str | None  # its final words (a subagent's report), when it has any
+    tokens: int | None  # what its usage says: tokens, tool calls, milliseconds
+    tool_uses: int | None
+    ms: int | None
+
+
+def on_notice(ctx: Context, notice: Notice) -> bool:
+    """The end of the subagent `notice` names (by its tool call's id, else by
+    its agent id), as the notification says: its status, tool calls, tokens,
+    time and report. A resumed agent notifies again: the latest wins.
+    Whether it named one."""
+    key = ctx.key(notice.tool_id) if notice.tool_id else ""
+    agent = ctx.name(notice.task_id) if notice.task_id else ""
+    sub = next((s for s in ctx.facts.subagents if key and s.tool_id == key), None) or next(
+        (s for s in ctx.facts.subagents if agent and s.agent_id == agent), None)
+    if sub is None:
+        return False
+    sub.background = True
+    sub.status = ctx.name(notice.status, 40) or "completed"
+    if notice.tool_uses is not None:
+        sub.tool_calls = notice.tool_uses
+    if notice.tokens is not None:
+        sub.tokens = notice.tokens
+    if notice.ms is not None:
+        sub.ms = notice.ms
+    said = own_words(notice.result) if notice.result else ""
+    if said:
+        ctx.say("report", said)  # what it answered, for search
+        sub.report = ctx.text(tx.cut(said, 8 * REPORT_CHARS), REPORT_CHARS)
+    return True
 
 
 SIDE_CHAIN_WINDOW = 256  # entries remembered: a chain's next names one of its latest

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from vibe_vault.entries import ToolInput
+from vibe_vault.fold import subagents
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.tools import on_other
 from vibe_vault.redact import Redacted
@@ -189,23 +190,59 @@ def on_enter_plan_mode(ctx: Context, call: Pending, inp: ToolInput,
 
 # -- background work (2.1.2xx+: agents run in the background by default) -----------------
 
-# A subagent's status while it works in the background, as its launch result says.
-LAUNCHED = "async_launched"
-_NOTICE = lazy(r"<tool-use-id>([^<]{1,200})</tool-use-id>.{0,2000}?"
-                  r"<status>([a-z_]{1,40})</status>", re.S)
+NOTICE_CHARS = 200_000  # of one notification read: its result (a report) is cut far below
+
+
+def _tag(text: str, name: str, start: int = 0) -> str | None:
+    """The text between `<name>` and the next `</name>` from `start`, stripped;
+    None without both."""
+    at = text.find(f"<{name}>", start)
+    if at < 0:
+        return None
+    at += len(name) + 2
+    end = text.find(f"</{name}>", at)
+    return text[at:end].strip() if end >= 0 else None
+
+
+def _count(text: str, name: str) -> int | None:
+    found = _tag(text, name)
+    return int(found) if found is not None and found.isdigit() and len(found) < 16 else None
+
+
+def notices(text: str) -> list[subagents.Notice]:
+    """The notifications of one user entry (one, or several sent together).
+    Read by finding tags, not by a pattern: a report may be long, and its
+    own words may hold anything."""
+    out = []
+    for block in text[:NOTICE_CHARS].split("<task-notification>")[1:]:
+        block = block.split("</task-notification>", 1)[0]
+        # The report comes before the usage, and may itself mention tags:
+        # the usage is read after its last `</result>`.
+        cut = block.rfind("</result>")
+        start = block.find("<result>")
+        result = block[start + 8:cut].strip() if 0 <= start < cut else None
+        head = block[:start] if start >= 0 else block
+        tail = block[cut:] if cut >= 0 else block
+        out.append(subagents.Notice(
+            task_id=_tag(head, "task-id") or "", tool_id=_tag(head, "tool-use-id") or "",
+            status=(_tag(head, "status") or "")[:40], result=result,
+            tokens=_count(tail, "subagent_tokens"), tool_uses=_count(tail, "tool_uses"),
+            ms=_count(tail, "duration_ms")))
+    return out
 
 
 def on_notification(ctx: Context, text: str) -> None:
     """A `<task-notification>` the client sends the model when background work
-    stops: the subagent or command it names is no longer running."""
-    for found in _NOTICE.finditer(text[:20_000]):
-        key = ctx.key(found.group(1).strip())
-        for sub in ctx.facts.subagents:
-            if sub.tool_id == key and sub.status == LAUNCHED:
-                sub.status = ctx.name(found.group(2), 40)
+    stops: the subagent or command it names (by its tool call's id or its
+    task id) is no longer running."""
+    for notice in notices(text):
+        if subagents.on_notice(ctx, notice):
+            continue
+        key = ctx.key(notice.tool_id) if notice.tool_id else ""
+        task = ctx.name(notice.task_id, 64) if notice.task_id else ""
         for job in ctx.facts.left_running:
-            if job.tool_id == key and not job.status:
-                job.status = ctx.name(found.group(2), 40) or "stopped"
+            if not job.status and ((key and job.tool_id == key) or (task and job.job == task)):
+                job.status = ctx.name(notice.status, 40) or "stopped"
 
 
 # -- commands left running, scheduled prompts ---------------------------------------------
@@ -407,4 +444,4 @@ def still_running(fold: Any) -> list[LeftRunning]:
 def running_in_background(fold: Any) -> list[Any]:
     """The subagents launched in the background that have not reported back:
     work the session is still waiting on."""
-    return [s for s in fold.subagents if s.status == LAUNCHED]
+    return [s for s in fold.subagents if s.status == subagents.LAUNCHED]

@@ -8,6 +8,7 @@ from functools import partial
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
+from vibe_vault.fold.subagents import LAUNCHED
 from vibe_vault.markdown import (
     Md,
     code,
@@ -626,10 +627,17 @@ def _agent(action: Action, state: SessionState) -> Md:
     calls = calls_of_task(state, action.tool_id) if action.status == "denied" else 0
     if calls:  # the user stopped it at work, not before it began
         st = md(" — stopped by the user after {}", text(plural(calls, "call")))
-    finished = any(s.tool_id == action.tool_id and s.status for s in state.fold.subagents)
+    sub = next((s for s in state.fold.subagents if action.tool_id and s.tool_id == action.tool_id),
+               None)
+    finished = sub is not None and bool(sub.status)
     if not action.status and not finished:  # its result never came, nor did it end its turn
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")
+    elif sub is not None and sub.background:  # its end is its notification's, if any came
+        st = md(" — in the background{}", md(", {}", text(
+            "still running" if state.status == "active" else
+            "still running when the transcript ends")) if sub.status == LAUNCHED else
+            md(", {}", text(sub.status)) if sub.status != "completed" else md(""))
     return md("Delegated to subagent {}{}{}", emphasis(action.text), desc, st)
 
 

@@ -27,6 +27,7 @@ from vibe_vault.figures import (
     usage_bound,
 )
 from vibe_vault.fold.files import change_words, lines_mark, no_net_change
+from vibe_vault.fold.subagents import LAUNCHED
 from vibe_vault.linked_files import changed_by_another_name, linked_words
 from vibe_vault.markdown import (
     Md,
@@ -488,7 +489,10 @@ def subagents(page: Page) -> list[Md]:
         # (an inline subagent's, where neither its file nor its result says)
         calls = af.tool_calls if af is not None and af.tool_calls else \
             s.tool_calls or s.side_calls
-        bits = [f"{calls} tool calls"]
+        # One still in the background, with no file of its own: how many calls
+        # it made is not known (its notification would say), not none.
+        at_work = s.status == LAUNCHED
+        bits = [] if at_work and not calls else [f"{calls} tool calls"]
         if af is not None:
             did = af.work
             changed = sum(1 for c in did.files.values() if not no_net_change(c))
@@ -509,6 +513,9 @@ def subagents(page: Page) -> list[Md]:
             bits.append(duration(ms))
         if s.status == "denied" and calls:  # the user stopped it at work, not before it began
             bits.append("stopped by the user")
+        elif at_work:
+            bits.append("running in the background" if state.status == "active" else
+                        "still running in the background when the transcript ends")
         elif s.status and s.status != "completed":
             bits.append(status_word(s.status, None) if s.status.startswith("denied")
                         else s.status)
