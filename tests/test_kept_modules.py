@@ -10,10 +10,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from conftest import examples
 from vibe_vault import kept_modules
 
 SRC = Path(kept_modules.__file__).resolve().parent
@@ -84,10 +88,12 @@ def test_copied_package_tells_its_own_paths(package: Path, tmp_path: Path) -> No
 def test_file_of_another_python_is_not_used(package: Path) -> None:
     probe(package)
     kept = package / "vibe_vault" / "__pycache__" / f"modules.{sys.implementation.cache_tag}.bin"
-    import marshal
+    from vibe_vault import kept_modules
 
-    stamp, entries = marshal.loads(kept.read_bytes())
-    kept.write_bytes(marshal.dumps(((stamp[0] + " other", stamp[1]), entries)))
+    stamp = kept_modules._stamp()
+    entries = kept_modules.read_kept(str(kept), stamp)
+    assert entries  # (the file is of this Python: read back whole)
+    kept_modules.write_kept(str(kept), (stamp[0] + " other", stamp[1]), entries)
     assert probe(package)["served"] == []
 
 
@@ -95,3 +101,35 @@ def test_nothing_served_or_kept_without_bytecode(package: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
     subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, check=True)
     assert not list((package / "vibe_vault").rglob("modules.*.bin"))
+
+
+_KEYS = st.one_of(st.integers(), st.text(max_size=6), st.tuples(st.just("kept"), st.text(max_size=6)))
+_ENTRIES = st.one_of(
+    st.binary(max_size=40),  # a pattern's program
+    st.tuples(st.text(max_size=8), st.booleans(), st.integers(0, 1 << 40),
+              st.integers(0, 1 << 62), st.binary(max_size=40)))  # a module's entry
+
+
+@settings(max_examples=examples(60, 400), deadline=None)
+@given(entries=st.dictionaries(_KEYS, _ENTRIES, max_size=8), cut=st.integers(1, 1 << 20))
+def test_a_kept_file_reads_back_what_was_written_and_nothing_of_a_part(
+        entries: dict[object, object], cut: int) -> None:
+    """The file's index and entries: each entry read back as it was written
+    (under the same stamp; none under another); a file cut short by any
+    number of bytes reads as no file at all, never as entries with part of
+    their bytes."""
+    stamp = kept_modules._stamp()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "kept.bin")
+        kept_modules.write_kept(path, stamp, entries)
+
+        def plain(v: object) -> object:
+            return bytes(v) if isinstance(v, memoryview) else \
+                tuple(plain(x) for x in v) if isinstance(v, tuple) else v
+
+        read = kept_modules.read_kept(path, stamp)
+        assert {k: plain(v) for k, v in read.items()} == entries
+        assert kept_modules.read_kept(path, (stamp[0] + " other", stamp[1])) == {}
+        whole = Path(path).read_bytes()
+        Path(path).write_bytes(whole[:max(0, len(whole) - cut)])
+        assert kept_modules.read_kept(path, stamp) == {}

@@ -132,13 +132,19 @@ def test_a_file_of_another_python_or_broken_is_not_used(kept_in: Path) -> None:
     good = kept_in.read_bytes()
     import marshal
 
-    stamp, entries = marshal.loads(good)
-    other = marshal.dumps((pattern.replace("a-z", "a-c"), 0, marshal.loads(
-        entries[patterns._key(pattern, 0)])[2]))
-    for content in [b"not marshal at all", good[: len(good) // 2],
-                    marshal.dumps((("3.0.0", 1), entries)),
-                    marshal.dumps((stamp, {patterns._key(pattern, 0): b"\x00garbage"})),
-                    marshal.dumps((stamp, {patterns._key(pattern, 0): other}))]:
+    from vibe_vault.kept_modules import read_kept, write_kept
+
+    stamp, key = patterns._STAMP, patterns._key(pattern, 0)
+    entries = read_kept(str(kept_in), stamp)
+    other = marshal.dumps((pattern.replace("a-z", "a-c"), 0, marshal.loads(entries[key])[2]))
+    # (garbage; the file cut short, by half or by its last byte; then whole
+    # files of another Python, of a damaged entry, of another pattern's)
+    contents = [b"not marshal at all", good[: len(good) // 2], good[:-1]]
+    for kept_stamp, kept in [(("3.0.0", 1), entries), (stamp, {key: b"\x00garbage"}),
+                             (stamp, {key: other})]:
+        write_kept(str(kept_in), kept_stamp, kept)
+        contents.append(kept_in.read_bytes())
+    for content in contents:
         kept_in.write_bytes(content)
         fresh()
         same(patterns.compile(pattern), oracle, [text, "zz9"])

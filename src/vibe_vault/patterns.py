@@ -50,7 +50,7 @@ _STAMP = (sys.version, getattr(_sre, "MAGIC", 0))
 # when its pattern is asked for: the file holds every pattern any run met
 # (~200 kB), a Stop needs some thirty.
 # (Also, under a ("kept", name) key, tables `kept` keeps: see there.)
-_kept: dict[object, bytes] = {}
+_kept: dict[object, bytes | memoryview] = {}
 _new: dict[object, bytes] = {}
 _read = [False]
 
@@ -138,7 +138,7 @@ def _program(pattern: str | bytes, flags: int, compiled: re.Pattern[Any]
     return program
 
 
-def _load() -> dict[object, bytes]:
+def _load() -> dict[object, bytes | memoryview]:
     """The kept entries ({} when there are none, or none of this Python's)."""
     from vibe_vault.kept_modules import read_kept
 
@@ -153,6 +153,6 @@ def save() -> None:
         return
     from vibe_vault.kept_modules import write_kept
 
-    programs: dict[object, bytes] = {**_load(), **_new}  # (with those kept meanwhile)
+    programs: dict[object, bytes | memoryview] = {**_load(), **_new}  # (with those kept meanwhile)
     _new.clear()
     write_kept(PATH, _STAMP, programs)
