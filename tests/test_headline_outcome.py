@@ -194,3 +194,31 @@ def test_a_long_prompt_is_titled_by_its_first_request(
     said, first = title.rstrip("…").lower(), f"{ask} the {what}".lower()
     assert len(said) >= len(ask) and (said.startswith(first) or first.startswith(said)), (
         title, text)
+
+
+@settings(max_examples=examples(40, 200), deadline=None)
+@given(sizes=st.lists(st.integers(1, 30), min_size=2, max_size=4), top=st.integers(0, 3),
+       names=st.lists(word, min_size=4, max_size=4, unique=True), test_file=st.booleans())
+def test_claude_s_words_of_the_file_the_headline_leads_with_come_first(
+        sizes: list[int], top: int, names: list[str], test_file: bool) -> None:
+    """Files of generated sizes, one of them holding most of the lines; Claude's
+    answer lists one item per file ("Added <words> in `<file>`"), in the order
+    written. The headline leads with that file, and the item of Claude's that
+    names it is quoted first, whole (cde341db: the PostHog fix in telemetry.go,
+    not the trace support in main.go); a test file holding most lines leaves
+    the items in Claude's order (e8106766: the fix, not its tests)."""
+    top %= len(sizes)
+    sizes[top] = sum(sizes) + 1  # (more than all the others together)
+    files = [f"{'test_' if test_file and k == top else ''}{names[k]}.py"
+             for k in range(len(sizes))]
+    t = Transcript()
+    t.prompt("speed up the tool")
+    for name, size in zip(files, sizes, strict=False):
+        t.write_file(f"/work/app/src/{name}", "".join(f"x{j}\n" for j in range(size)))
+    items = [f"- Added {names[k]} handling in `{files[k]}`" for k in range(len(sizes))]
+    t.say("Summary of changes:\n\n" + "\n".join(items))
+    head = _summary(t)
+    assert head.startswith(f"Most lines changed in `{files[top]}` (src/, +{sizes[top]} −0)"), head
+    quoted = head.split(" Claude: ", 1)[1]
+    first = 0 if test_file else top
+    assert quoted.startswith(items[first][2:]), (quoted, items)

@@ -9,6 +9,7 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any, Self
 
@@ -815,12 +816,8 @@ def _committed(work: Work) -> str:
             + f" and {n(more)} more" + (f" ({unpushed})" if unpushed else ""))
 
 
-def _most_changed(work: Work, cwd: str) -> str:
-    """The file of the session that changed most of its lines (more than
-    half of those known), where it is: "most lines changed in `telemetry.go`
-    (cmd/entire/cli/telemetry/, +26 −2)"; "" when fewer than two files
-    changed or no file holds most of the lines (a CLAUDE.md a third of them
-    is not what a migration did: 7acd37a8)."""
+def _most_lines_in(work: Work) -> str:
+    """The path of `_most_changed`'s file, or ""."""
     sized = [(fw.change.added + fw.change.removed, path) for path, fw in work.files.items()
              if path in work.changed and not unknown_lines(fw.change)]
     if len(work.changed) + work.files_dropped < 2 or not sized:
@@ -828,7 +825,46 @@ def _most_changed(work: Work, cwd: str) -> str:
     sized.sort(key=lambda x: -x[0])
     if sized[0][0] * 2 <= sum(size for size, _ in sized):
         return ""
-    path = sized[0][1]
+    return sized[0][1]
+
+
+# File stems too common to tell a sentence is about that file ("the main
+# change", "an index of …").
+_COMMON_STEMS = frozenset({"main", "index", "init", "__init__", "mod", "lib", "app", "util",
+                           "utils", "test", "tests", "readme", "setup", "config", "types",
+                           "common", "core", "base", "data", "file", "files", "page"})
+
+
+_TEST_FILE = tx.lazy(r"(?i)(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$"
+                    r"|[_.-](?:test|spec)s?\.[^/.]+$")
+
+
+def _file_words(work: Work) -> tuple[str, ...]:
+    """The words that name the file a headline leads with when no commit
+    does (`_most_changed`): its name, and its stem when that is a word of its
+    own ("telemetry" of telemetry.go); () when it leads with none."""
+    if _main_commit(work) is not None:
+        return ()
+    path = _most_lines_in(work)
+    if not path or _TEST_FILE.search(path.replace("\\", "/")):
+        # (a test file holding most lines is how the fix was checked: Claude's
+        # words of the fix say more, e8106766)
+        return ()
+    name = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else ""
+    keep = len(stem) >= 4 and stem.lower() not in _COMMON_STEMS
+    return (name, stem) if keep else (name,)
+
+
+def _most_changed(work: Work, cwd: str) -> str:
+    """The file of the session that changed most of its lines (more than
+    half of those known), where it is: "most lines changed in `telemetry.go`
+    (cmd/entire/cli/telemetry/, +26 −2)"; "" when fewer than two files
+    changed or no file holds most of the lines (a CLAUDE.md a third of them
+    is not what a migration did: 7acd37a8)."""
+    path = _most_lines_in(work)
+    if not path:
+        return ""
     change = work.files[path].change
     shown = readable(path, repo_folder(cwd)).replace("\\", "/")
     folder, _, name = shown.rstrip("/").rpartition("/")
@@ -1088,17 +1124,19 @@ def _in_words(state: SessionState, work: Work) -> str:
     def allowed(unit: str) -> bool:
         return not _contradicted(unit, state, work)
 
-    final = Headline(answer)
+    # (what Claude said of the file the facts lead with comes first: cde341db)
+    about = _file_words(work)
+    final = Headline(answer, about=about)
     words = final.quote(allowed)
     # One of Claude's answers is quoted, whole (review 26 #3, #10: an earlier
     # and a last answer, each cut to a few words, told nothing).
-    if main and main != end.answer and Headline(main).names_a_change(allowed) and not (
-            _only_words(f.turns, end.answer) and final.names_a_change(allowed)):
+    if main and main != end.answer and Headline(main, about=about).names_a_change(allowed) \
+            and not (_only_words(f.turns, end.answer) and final.names_a_change(allowed)):
         # The last answer tells a later, smaller step ("Added `retry: 1`",
         # "Committed `6706f449`."): the reply that reported the session's main
         # change is quoted, labelled as said earlier (review 24: 488c5296's
         # timeout 20m → 45m, acdd84ab).
-        return f"{said} Claude, earlier: {Headline(main).quote(allowed)}".strip()
+        return f"{said} Claude, earlier: {Headline(main, about=about).quote(allowed)}".strip()
     if label == "Claude:" and final.says_only_how_it_went(allowed):
         # The last answer tells only a status or housekeeping ("Right pane
         # closed, branch cleaned up…", "The task is complete."): what Claude
@@ -1484,9 +1522,28 @@ class Headline:
     ("Added X to Y. All tests pass."). Every word is Claude's, in its order
     within each sentence; a unit is cut only at a word, marked "…"."""
 
-    def __init__(self, answer: str, limit: int = SUMMARY_WORDS) -> None:
+    def __init__(self, answer: str, limit: int = SUMMARY_WORDS,
+                 about: tuple[str, ...] = ()) -> None:
         self.limit = limit
         self.units = _units(answer)
+        # `about`: the words naming the file the headline's facts lead with.
+        # A unit naming it goes first among those of its kind, and a list's
+        # items naming it first in the list (each item whole, as written).
+        self.about = tx.rx("(?i)(?<![\\w-])(?:" + "|".join(re.escape(w) for w in about)
+                           + ")(?![\\w-])") if about else None
+        if self.about is not None:
+            self.units = [self._led(u) if isinstance(u, Listed) else u for u in self.units]
+
+    def _names(self, words: str) -> bool:
+        return self.about is not None and self.about.search(words) is not None
+
+    def _led(self, unit: "Listed") -> "Listed":
+        items = list(unit.items)
+        first = [x for x in items if self._names(x)]
+        if not first or first[0] is items[0]:
+            return unit
+        return Listed(first + [x for x in items if not self._names(x)], unit.open,
+                      unit.announced)
 
     @staticmethod
     def kind(unit: str) -> str:
@@ -1517,7 +1574,7 @@ class Headline:
     def ranked(self) -> list[str]:
         """The units best first, each rank in the order written."""
         order = ("change", "status", "other", "housekeeping")
-        return sorted(self.units, key=lambda u: order.index(self.kind(u)))
+        return sorted(self.units, key=lambda u: (order.index(self.kind(u)), not self._names(u)))
 
     def names_a_change(self, allowed: Callable[[str], bool]) -> bool:
         """Whether the unit quoted first says in so many words that something
