@@ -51,7 +51,14 @@ from vibe_vault.state import (
     Unnamed,
 )
 from vibe_vault.times import epoch, hhmm
-from vibe_vault.work import FileWork, Work, agents_of_tasks, streamed_only, work_of
+from vibe_vault.work import (
+    FileWork,
+    Work,
+    agents_of_tasks,
+    streamed_only,
+    temp_top,
+    work_of,
+)
 
 
 class RenderOptions(Struct):
@@ -668,6 +675,30 @@ def _counted_by_git(work: Work, cwd: str) -> str:
         f" holding {some}them" if some else "") + repos
 
 
+def _git_count(work: Work, own: int) -> str:
+    """Git's count of the session's commits (those it printed a stat for),
+    when they hold more files than the session's own `own` changed ones
+    (the most one commit holds, or all they name when each names all its
+    files: two commits of the same files are not more): "160 files changed
+    (+466 −1273, git's count of its commit"; of several, their changes
+    summed and said so ("14 file changes in 2 commits (…"); "" when not
+    larger."""
+    told = [c for _, c in work.commits if c.count and not c.stale]
+    if not told:
+        return ""
+    held = max(c.count for c in told)
+    if all(len(set(c.files)) == c.count for c in told):
+        held = len({str(p) for c in told for p in c.files})
+    if held <= own:
+        return ""
+    lines = f"+{sum(c.inserted for c in told)} −{sum(c.deleted for c in told)}"
+    if len(told) == 1:
+        return f"{plural(told[0].count, 'file')} changed ({lines}, git's count of its commit"
+    changes = sum(c.count for c in told)
+    return (f"{plural(changes, 'file change')} in {len(told)} commits ({lines}, "
+            "git's count of its commits")
+
+
 def _summary(state: SessionState, title: str, tests: str, work: Work,
              committed: dict[str, FileWork]) -> str:
     """What the facts say was done (files changed where, tests and their last
@@ -675,25 +706,40 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
     left out when the facts contradict them."""
     f = state.fold
     facts: list[str] = []
-    if work.changed or work.files_dropped:
-        added = sum(fw.change.added for fw in work.files.values())
-        removed = sum(fw.change.removed for fw in work.files.values())
-        k = len(work.changed) + work.files_dropped
+    # The project's files: scratch (temporary files outside it, Claude's
+    # scratchpad) is listed in the table, never counted as its changes
+    # (nor one made and deleted again: no file's lines).
+    mine = [work.files[key] for key in work.changed]
+    k = len(work.changed) + work.files_dropped
+    main = _main_commit(work)
+    # Git's count of the session's commits larger than its own edits show
+    # (review 28 #13: subagents' edits, "160 files changed" in the commit
+    # beside "2 files changed"): the commit that leads says git's count; the
+    # session's own edits are said as such. With no commit to lead, git's
+    # count leads, said as git's.
+    by_git = _git_count(work, k)
+    own = " by the session's own edits" if by_git else ""
+    if by_git and main is None:
+        facts.append(by_git + (f"; the session's own edits show {plural(k, 'file')}"
+                               f"{_where(work, f.cwd)})" if k else
+                               "; none by the session's own edits)"))
+    elif work.changed or work.files_dropped:
+        added = sum(fw.change.added for fw in mine)
+        removed = sum(fw.change.removed for fw in mine)
         # Lines not known of a file (written by `echo … > f`, deleted unseen):
         # said apart, not summed in as +0 −0, nor making the others' figures ≈.
-        unknown = sum(1 for fw in work.files.values() if unknown_lines(fw.change))
+        unknown = sum(1 for fw in mine if unknown_lines(fw.change))
         # Estimated where a file's first or last content is not known, as in the table.
         est = "≈" if any(fw.change.estimated and not unknown_lines(fw.change)
-                         for fw in work.files.values()) else ""
+                         for fw in mine) else ""
         counted = _counted_by_git(work, f.cwd)
-        lines = (f" ({counted[2:]})" if counted else "") if unknown == len(work.files) else \
+        lines = (f" ({counted[2:]})" if counted else "") if unknown == len(mine) else \
             f" (+{est}{added} −{est}{removed}" + (
                 f"; lines of {n(unknown)} not known{counted})" if unknown else ")")
-        most = "" if _main_commit(work) is not None else _most_changed(work, f.cwd)
+        most = "" if main is not None else _most_changed(work, f.cwd)
         facts.append(f"{most} of {plural(k, 'file')} changed{lines}{_where(work, f.cwd)}"
-                     if most else f"{plural(k, 'file')} changed{lines}{_where(work, f.cwd)}")
-    main = _main_commit(work)
-    if committed and not (
+                     if most else f"{plural(k, 'file')} changed{lines}{own}{_where(work, f.cwd)}")
+    if committed and not (by_git and main is None) and not (
             main is not None and len(work.commits) == 1 and main.count == len(committed)
             and not (work.changed or work.files_dropped)):
         # (one commit of only these files says them, and its lines, with its subject)
@@ -972,6 +1018,10 @@ def place(path: str, base: str) -> str:
         shared, rest = parts[:n], parts[n:]
         if not shared and rest[0] == "~":  # (a home not written as the session's)
             shared, rest = rest[:1], rest[1:]
+        if not shared:  # (a clone in /tmp: its folder there, not "tmp/")
+            top = temp_top(shown)
+            if top:
+                return top
     if len(rest) > 1:
         return rest[0] + "/"
     return (shared[-1] + "/") if shared and shared[-1] != "~" else (rest[0] if rest else "")

@@ -30,6 +30,7 @@ from vibe_vault.state import (
     Unnamed,
     agent_kind,
 )
+from vibe_vault.text import lazy
 
 MAIN = ""  # the label of the main agent's own work
 
@@ -86,6 +87,11 @@ class Work(Struct):
     # each a pass over its hundreds of subagents.
     agents: list[AgentFold | None] = field(default_factory=list)
     doers: list[Doer] = field(default_factory=list)
+    # Files of `files` that are scratch, not the project's (review 28 #4, #6,
+    # #14): written in a temporary folder outside the project (Claude's own
+    # scratchpad among them), by what they are. Listed apart in the table,
+    # never in `changed`.
+    scratch: dict[str, str] = field(default_factory=dict)
 
 
 def doers(state: SessionState, agents: list[AgentFold | None] | None = None) -> list[Doer]:
@@ -289,7 +295,10 @@ def work_of(state: SessionState) -> Work:
                       and " ".join(str(c.command).split()) == same), None)
         if first is not None and first.failed > 0:
             failing_before, passed = first.failed, last.passed
-    changed = [path for path, fw in files.items() if not no_net_change(fw.change)]
+    roots = [cwd, *(str(c.folder) for _, c in commits if c.folder), *elsewhere]
+    scratch = {path: why for path in files if (why := scratch_words(path, roots))}
+    changed = [path for path, fw in files.items()
+               if not no_net_change(fw.change) and path not in scratch]
     return Work(files=files, changed=changed, files_dropped=files_dropped, commands=commands,
                 commands_run=commands_run, commands_dropped=commands_dropped, commits=commits,
                 errors=errors, errors_dropped=errors_dropped, pushes=pushes,
@@ -297,7 +306,49 @@ def work_of(state: SessionState) -> Work:
                 tests_failing_before=failing_before,
                 tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
-                committed=committed, agents=agents, doers=everyone)
+                committed=committed, agents=agents, doers=everyone, scratch=scratch)
+
+
+# Temporary folders, lower-cased with `/`: up to the folder itself.
+_TEMP = lazy(r"^(?:/private)?/(?:var/)?tmp/|^(?:/private)?/var/folders/[^/]+/[^/]+/t/"
+             r"|^[a-z]:/(?:windows/)?temp/|/appdata/local/temp/")
+
+
+def temp_top(path: str) -> str:
+    """The first folder in a temporary folder that `path` is in, as written
+    ("/tmp/bench/" for /tmp/bench/src/a.py); "" when not in one."""
+    slashed = path.replace("\\", "/")
+    found = _TEMP.search(slashed.lower())
+    if found is None or found.start() != 0:
+        return ""
+    below = slashed[found.end():].split("/")
+    return slashed[:found.end()] + below[0] + "/" if len(below) > 1 and below[0] else ""
+
+
+def scratch_words(path: str, roots: list[str]) -> str:
+    """What `path` is when it is scratch, not the project's: a file in a
+    temporary folder (`/tmp/x_test.go`, Claude's own scratchpad under
+    `…\\AppData\\Local\\Temp\\claude\\…\\scratchpad`) that is in none of `roots`
+    (the session's folder, the repositories its commits and pushes went to,
+    whose first folder in a temporary one is theirs: a clone in
+    `/tmp/bench` holds the project's files). "" for the project's."""
+    low = path.replace("\\", "/").lower()
+    found = _TEMP.search(low)
+    if found is None:
+        return ""
+    for root in roots:
+        top = root.replace("\\", "/").lower().rstrip("/")
+        if not top:
+            continue
+        inside = _TEMP.search(top + "/")
+        if inside is not None:  # (a root in a temporary folder: its first folder there)
+            top = (top + "/")[:inside.end()] + (top + "/")[inside.end():].split("/", 1)[0]
+            top = top.rstrip("/")
+        if low == top or low.startswith(top + "/"):
+            return ""
+    if "/scratchpad/" in low[found.end():] and "/claude" in low:
+        return "Claude's scratchpad, outside the project"
+    return "a temporary file, outside the project"
 
 
 # What the transcript tells of such a file: no change to it was seen by this

@@ -919,10 +919,24 @@ def lines_mark(change: FileChange) -> str:
     return "≈" if change.estimated else ""
 
 
+# How a session brings a file into being (a copy's target is taken as new:
+# review 28's probes `cp x zzz_probe_test.go` … `rm zzz_probe_test.go`).
+MADE_OPS = ("created", "created by a command", "copied by a command")
+
+
+def made_and_gone(change: FileChange) -> bool:
+    """A file the session made and deleted again (a probe, a throwaway test):
+    nothing of it is left, whatever lines it held meanwhile (review 28 #6, #9:
+    "copied by a command, deleted by a command ≈0 ≈0" counted as changed)."""
+    return change.gone and bool(change.ops) and change.ops[0] in MADE_OPS
+
+
 def no_net_change(change: FileChange) -> bool:
     """A file the session changed back to what it was (or rewrote as it was):
     exact counts, +0 −0, not renamed, and not a file it created (unless it
-    deleted it again)."""
+    deleted it again); or one it made and deleted again."""
+    if made_and_gone(change):
+        return True
     made = "created" in change.ops or "created by a command" in change.ops
     return (not change.estimated and not change.added and not change.removed
             and not change.moved_from and (not made or change.gone))
@@ -936,7 +950,9 @@ def change_words(change: FileChange, moved_from: str = "") -> str:
     told = [f"renamed from {moved_from} by a command"
             if op == "renamed by a command" and moved_from else op for op in change.ops
             if op != GIT_COUNTED]
-    return ", ".join(told) + (" (no net change)" if no_net_change(change) else "") + (
+    net = " (made and deleted in this session: no net change)" if made_and_gone(change) else \
+        " (no net change)" if no_net_change(change) else ""
+    return ", ".join(told) + net + (
         f"; {GIT_COUNTED}" if GIT_COUNTED in change.ops else "")
 
 

@@ -3,7 +3,6 @@ and PRs, the commands' digest, errors, open threads, subagents, tokens and cost.
 
 
 from collections.abc import Callable
-from operator import itemgetter
 
 import msgspec
 from msgspec import Struct, field
@@ -78,8 +77,10 @@ def files(page: Page) -> list[Md]:
            md("|---|---|--:|--:|" + ("---|" if helped else ""))]
     # Files are the repository's: shown from the session's folder in it.
     base = repo_folder(f.cwd)
+    # Scratch (temporary files outside the project) after the project's files.
     items = sorted(((shown_path(path, base), path, fw) for path, fw in
-                    [*work.files.items(), *page.fig.committed.items()]), key=itemgetter(0))
+                    [*work.files.items(), *page.fig.committed.items()]),
+                   key=lambda x: (x[1] in work.scratch, x[0]))
     # One file by two names (an edit through a link, CLAUDE.md -> AGENTS.md):
     # one row, the name the session changed it by, saying the other as `vv
     # files` tells it, by git's count (the other name is not in fig.committed).
@@ -92,7 +93,7 @@ def files(page: Page) -> list[Md]:
         out.extend(part(page, _file_row, rel, base, c, fw.worktrees,
                         fw.by if helped else None,
                         linked_words(change_words(c), link[1], path in work.files)
-                        if link is not None else ""))
+                        if link is not None else "", work.scratch.get(path, "")))
     more = len(items) - SECTION_ROWS + work.files_dropped
     if more > 0:
         out.append(md("| … and {} more | | | |" + (" |" if helped else ""), text(n(more))))
@@ -108,13 +109,15 @@ def files(page: Page) -> list[Md]:
 
 
 def _file_row(rel: str, base: str, change: FileChange, worktrees: list[str],
-              by: list[str] | None, words: str = "") -> list[Md]:
+              by: list[str] | None, words: str = "", scratch: str = "") -> list[Md]:
     """A file's row (`by`: who changed it, when the table says; `words`: what
-    happened to it, when not its change's own)."""
+    happened to it, when not its change's own; `scratch`: what it is, when
+    scratch: not counted as the project's)."""
     mark = lines_mark(change)
     # Changed back to what it was: listed (it was worked on), not counted.
     moved_from = shown_path(change.moved_from, base) if change.moved_from else ""
-    ops = text((words or change_words(change, moved_from)) + _in_worktrees(worktrees))
+    ops = text((words or change_words(change, moved_from)) + _in_worktrees(worktrees)
+               + (f"; scratch: {scratch}, not counted" if scratch else ""))
     helpers = md(" {} |", cell(join(", ", (doer(b) for b in by)))) if by is not None else BLANK
     if mark == "?":  # written by a command that does not say its lines
         return [md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), helpers)]
