@@ -320,6 +320,46 @@ def _random_piece(piece: str) -> bool:
     return len(piece) >= HALF and (_mixed(piece) or (piece.isalpha() and _random_letters(piece)))
 
 
+# A value caught in its assignment that is a word (`POSTGRES_PASSWORD=postgres`,
+# `DB_PASSWORD=administrator`, `changeme`) is hidden there only: learned, it
+# hid the word everywhere after, the key's own name (`[REDACTED:learned]_PASSWORD`),
+# the image (`[REDACTED:learned]:16`), the user (`psql -U …`) and the prose
+# ("upgrade the … server"), for the rest of the session (attack 26, f4). A
+# word cannot be told from the text's own use of it; a random value can.
+# Measured (tests/test_secret_learned_plain.py): all 2,048 BIP-39 words and
+# the usual default passwords and service names are plain; a random value of
+# letters and digits never is, nor one of random letters with a part that
+# has no vowel or 5 consonants in a row, nor one longer than PLAIN_CHARS.
+PLAIN_CHARS = 16
+PLAIN_RUN = 5  # consonants in a row no word part has (`strengths` has 5: it is kept out)
+_WORD_PART = r"[A-Z]{2,5}(?![a-z])|[A-Z]?[a-z]{2,}"
+
+
+def _word_part(part: str) -> bool:
+    if part.isupper():
+        return True  # an acronym (`HTTP`, `DB`)
+    run = 0
+    for c in part:
+        run = 0 if c in _VOWELS else run + 1
+        if run >= PLAIN_RUN:
+            return False
+    return bool(_VOWELS.intersection(part))
+
+
+def plain_value(secret: str) -> bool:
+    """A value that is a word, or words run together as a name is (`postgres`,
+    `administrator`, `PostgresAdmin`, `пароль`): letters only, at most
+    PLAIN_CHARS of them, in ASCII every part of its camel case shaped as a
+    word is (a vowel, fewer than PLAIN_RUN consonants in a row; an acronym).
+    Such a value is hidden where a rule finds it, never learned."""
+    if not secret.isalpha() or len(secret) > PLAIN_CHARS:
+        return False
+    if not secret.isascii():
+        return True
+    parts = rx(_WORD_PART).findall(secret)
+    return "".join(parts) == secret and all(_word_part(p) for p in parts)
+
+
 def _halves(secret: str) -> list[str]:
     """The pieces a value of HALVES_FROM characters or more may be cut into,
     two of HALF or more: its heads and tails, where random (a value of
@@ -503,6 +543,7 @@ def gate_outside(raw: str, limit: int | None, redactor: Redactor, learned: list[
     # What it gives away itself (`export X_PASSWORD=v; … v`) is kept out of
     # the rest of it too, as the transcript's own text would be.
     taught = {k for s in found if len(s.strip()) >= MIN_LEARNED
+              and not plain_value(s.strip().rstrip(".,;:!?"))
               for k in (*learned_keys(s.strip()), *variant_keys(s.strip()))}
     return forget_learned(out, Learned(taught | set(learned)))[0] if taught else out
 
@@ -808,6 +849,10 @@ class Context:
         for secret in [*secrets, *pieces, *stopped]:
             secret = secret.strip()
             if len(secret) < MIN_LEARNED or secret.startswith(("[REDACTED", "[private")):
+                continue
+            # A word: hidden where it was caught only (a private span's words
+            # are the user's to keep out, words or not).
+            if piece > PRIVATE_WORD and plain_value(secret.rstrip(".,;:!?")):
                 continue
             kept.append(secret)
             for digest in learned_keys(secret):
