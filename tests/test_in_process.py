@@ -26,6 +26,7 @@ PURE = {
     "vibe_vault.stopwords.stop_words": "the stop words of the module's lists, folded",
     "vibe_vault.redact._cut_rules": "the vendor rules whose prefix is their own, from the rule tables",
     "vibe_vault.redact._short_token_rules": "those of _cut_rules a short prefix begins",
+    "vibe_vault.redact._join_rules": "the rules a value of literals joined is given to, from the rule table",
     "vibe_vault.redact._glued_random": "the token rules' prefixes a word may end in, from the rule tables",
     "vibe_vault.archive._SYNCFS": "the C library's syncfs, if it has one",
     "vibe_vault.atomic._RENAMEAT2": "whether the C library has renameat2",

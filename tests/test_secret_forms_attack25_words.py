@@ -172,6 +172,10 @@ def look_alikes(draw: st.DrawFn) -> str:
     ]))
     # (not `=` alone: `PW=user_password` is a shell's literal, a value)
     sep = draw(st.sampled_from([" = ", ": "]))
+    if sep == ": " and given_ == "user_password" and written.replace(" ", "").isalpha():
+        # (a name written as a word, a colon, a name's shape: said in people's
+        # words, a value; test_secret_forms_attack25_rest. `db_пароль: …` stays.)
+        written = "db_" + written
     about = draw(st.sampled_from([
         "Ο κωδικός μου είναι λάθος", "Nenosiri langu ni fupi sana", "Passordet mitt er for kort",
         "Il codice è scritto in Python", "min kode er ikke klar", "Mənim şifrəm yenidir",

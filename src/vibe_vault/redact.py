@@ -819,6 +819,11 @@ class Redactor:
         spaced = _spaced_view(text)
         if spaced is not None:
             views.append(spaced)
+        # (a run of literals joined is read only where a name a value is
+        # given to was met: a rule that judges one was triggered)
+        joined = _joined_view(text) if not self._hits.isdisjoint(_join_rules()) else None
+        if joined is not None:
+            views.append(joined)
         if not views:
             return out, count
         seen: list[str] = []
@@ -1191,8 +1196,9 @@ class _Replacer:
                 if "=" in sep:  # `password = user_password`: code
                     if rx(_IDENTIFIER).match(secret) and reads_as_word(secret):
                         return True
-                elif any(c in secret for c in "_.") and rx(_IDENTIFIER).match(secret):
-                    return True  # `password: user_password`
+                elif any(c in secret for c in "_.") and rx(_IDENTIFIER).match(secret) \
+                        and not self._said_in_prose(match, _name_end(match)):
+                    return True  # `db_password: user_password`, `{ password: user_password }`
                 elif self._a_word_saying_what_it_is(match, secret, colon=True):
                     return True  # `password: required`, not `my password: hunter2`
             name = match.string[match.start():_name_end(match)].lower()
@@ -1219,6 +1225,8 @@ class _Replacer:
         if self.kind in ("app-password", "otp-secret") and sentence(secret) \
                 and not _random_letters("".join(secret.split())):
             return True  # `app password: must have been made` (not `xrjn unzd gdtt dort`)
+        if self.kind in _ON_ITS_LINE and self._on_a_later_line(match):
+            return True  # `bw unlock --raw⏎hello`: the next line is the command's output
         if self.kind == "cli-password" and rx(r"\$(?:env:)?\{?[A-Za-z_]\w*\}?\Z").match(secret):
             return True  # `--password $PW`: the shell puts a variable's value there
         bare = secret.rstrip("`.,;:)")
@@ -1246,6 +1254,43 @@ class _Replacer:
             if secret_positional.judged(self.kind, match, secret, _cell_hides):
                 return True
         return self.skips(secret)
+
+    def _on_a_later_line(self, match: re.Match[str]) -> bool:
+        """Whether a command's value begins a line after the word before it
+        (a line end, `\n` or `\r\n`, not continued by `\\`, `` ` `` or `^`,
+        in the space before it): `bw unlock --raw⏎hello` is the command,
+        then what it printed, not its argument. (A continued line is read
+        joined: Redactor._redact_read's view. A lone `\r` is a terminal's
+        return to the line's start, no line end.)"""
+        text = match.string
+        value = _value_span(match)[0]
+        at = value
+        while at > match.start() and text[at - 1] in " \t\r\n\"'":
+            at -= 1
+        for end in rx(r"\r?\n").finditer(text, at, value):
+            if text[end.start() - 1:end.start()] not in ("\\", "`", "^"):
+                return True
+        return False
+
+    def _said_in_prose(self, match: re.Match[str], name_end: int) -> bool:
+        """Whether a value after a secret's name and a colon is said in
+        people's words, so that a name's shape in it (`пароль: user_password`,
+        `password: db_admin_2024`) is the value's, not code's: the name a word
+        (no `_`, `.`, `-` or camel hump in it: `db_password:` is a key), the
+        value one run with no `.` (`config.password` is code) that ends its
+        line or its sentence, or words go on after it (not `,` `}` `)` `;`
+        of an object or a call: `{ password: user_password }`)."""
+        text = self.original if self.original is not None else match.string
+        start, end = _value_span(match)
+        name = text[match.start():name_end].strip(" \t\"'*")
+        value = text[start:end]
+        before = text[match.start() - 1:match.start()]
+        if before.isalnum() or (before != "" and before in "_.-$"):
+            return False  # (the name's end only: `db_password`, `dbPassword`)
+        return bool(name) and "." not in value and all(
+            c.isalpha() or c == " " for c in name) and not any(
+            a.islower() and b.isupper() for a, b in pairwise(name)) \
+            and bool(rx(_PROSE_VALUE_END).match(text, end))
 
     def _camel_hump(self, match: re.Match[str]) -> bool:
         """Whether a rule that may begin a part of a name in camel case
@@ -1307,8 +1352,10 @@ class _Replacer:
             # a string; a placeholder is judged after)
             return False
         if ("_" in secret.strip("_") or "." in secret) and rx(_IDENTIFIER).match(secret) \
-                and words_and_numbers(secret):
-            return True  # a name in code (`пароль: user_password`, `config.password`)
+                and words_and_numbers(secret) and not (
+                    said.rstrip()[-1:] in ":："
+                    and self._said_in_prose(match, match.start() + len(said.rstrip(" \t:：")))):
+            return True  # a name in code (`db_пароль: user_password`, `config.password`)
         if not colon and (secret.startswith(("/", "~", "./", "../")) or "://" in secret):
             return True  # a path or a URL: where the password is
         if any(c.isdigit() or c in _SYMBOLS for c in secret) \
@@ -1335,6 +1382,12 @@ class _Replacer:
                 describes(p) or p.lower() in _FUNCTION_WORDS for p in parts)
         if not all(c.isascii() or c in _LATIN_MARKS for c in secret):
             return True  # a word of another script (`пароль: обязательно`)
+        from vibe_vault.secret_rules import PROSE_WORDS
+
+        if secret.lower() in PROSE_WORDS:
+            # (before the odds of its letters: `verplicht`, `wymagane` read as
+            # random to English's trigrams; attack 25's fp: `wachtwoord: verplicht`)
+            return True
         if _random_letters(secret):
             return False  # a random run of letters (`MUtUCNFgOmEtLrWs`) in a sentence too
         text = self.original if self.original is not None else match.string
@@ -1545,6 +1598,9 @@ def _unseen_trigrams(low: str) -> int:
 
 # Characters a password holds and a sentence does not (stops, commas,
 # apostrophes and hyphens are a sentence's).
+# After a value said in people's words: its line's or sentence's end, or
+# words going on (`password: db_admin_2024 for the admin`).
+_PROSE_VALUE_END = r"[.!?]?(?:[ \t]*(?:\r?\n|\Z)|[ \t]+[^\W\d_])"
 _SYMBOLS = frozenset("!@#$%^&*_+=~|<>[]{}\\/")
 
 
@@ -1907,6 +1963,125 @@ def _spaced_view(text: str) -> _View | None:
     return _View("".join(out), pieces)
 
 
+# A value written as string literals joined (attack 25's leftovers): `"a" +
+# "b" + "c"` (and `.`, `..`, `&`, `||`, `~`: PHP, Lua, VB, SQL, D), Python's
+# implicit concatenation (`"a" "b"`, in brackets over lines), a line
+# continued between them, `"a".concat("b", "c")`, `["a", "b"].join("")`,
+# `"".join(["a", "b"])`, an f-string or a template of literals
+# (`f"{'a'}{'b'}"`, `${"a"}${"b"}`). Read as the one literal it makes, the
+# whole of it is the value a rule judges and hides (before, the first piece
+# alone was: the others showed).
+# (never nothing: in `"key" = "".join([…` the `" = "` and `".join(["` between
+# literals are no pieces)
+_JOIN_GLUE = (r"(?=[ \t\\\r\n+.&|~])[ \t]*(?:\\?\r?\n[ \t]*)?(?:(?:\+|\.\.?|&|\|\||~)[ \t]*"
+              r"(?:\\?\r?\n[ \t]*)?)?")
+
+
+def _join_literal(q: str) -> str:
+    return q + r"[^" + q + r"\n\\]{1,200}" + q
+
+
+def _joined_pattern() -> str:
+    forms = []
+    for q, other in (('"', "'"), ("'", '"')):
+        lit = _join_literal(q)
+        sep = r"[ \t]*(?:\r?\n[ \t]*)?,[ \t]*(?:\r?\n[ \t]*)?"
+        forms += [
+            # a chain, in brackets or not (Python's implicit concatenation)
+            r"(?:\([ \t]*(?:\r?\n[ \t]*)?)?" + lit + r"(?:" + _JOIN_GLUE + lit + r"){1,16}"
+            r"(?:[ \t]*(?:\r?\n[ \t]*)?\))?",
+            lit + r"\.concat\([ \t]*" + lit + r"(?:" + sep + lit + r"){0,16}[ \t]*\)",
+            r"\[[ \t]*(?:\r?\n[ \t]*)?" + lit + r"(?:" + sep + lit + r"){1,16},?[ \t]*"
+            r"(?:\r?\n[ \t]*)?\]\.join\([ \t]*(?:" + q + q + r"|" + other + other + r")?[ \t]*\)",
+            r"(?:" + q + q + r"|" + other + other + r")\.join\([\[(][ \t]*(?:\r?\n[ \t]*)?"
+            + lit + r"(?:" + sep + lit + r"){1,16},?[ \t]*(?:\r?\n[ \t]*)?[\])]\)",
+            # an f-string of literals (each in the other quote)
+            r"[fF]" + q + r"(?:\{[ \t]*" + _join_literal(other) + r"[ \t]*\}){2,16}" + q,
+        ]
+    forms.append(r"`(?:\$\{[ \t]*(?:" + _join_literal('"') + "|" + _join_literal("'")
+                 + r")[ \t]*\}){2,16}`")
+    return "|".join(f"(?:{f})" for f in forms)
+
+
+_JOINED = _joined_pattern()
+_JOINED_PIECE = _join_literal('"') + "|" + _join_literal("'")
+# How far after a glue a run of literals is read (characters: 17 pieces of 200).
+JOIN_READ = 3600
+# What every run of literals joined holds: a quote, then a glue (or the next
+# literal after a space, `.concat(`, `].join(`, an f-string's `}{`).
+_JOINED_GLUE_SEEN = (r"[\"'](?:[ \t]*(?:[+&~]|\.\.?|\|\||\\?\r?\n)|\]\.join\(|\}\$?\{"
+                     r"|[ \t]+[\"'])")
+_JOINED_BRACED = r"\{[ \t]*([\"'])([^\"'\n\\]{1,200})\1"
+
+
+@cache
+def _join_rules() -> frozenset[int]:
+    """The rules a value written as literals joined is given to: a name's
+    (an assignment, a key, a call's argument, a command's word)."""
+    return frozenset(i for i, (kind, _) in enumerate(_RULE_PATTERNS) if kind in _JOIN_KINDS)
+
+
+_JOIN_KINDS = frozenset({"secret-assignment", "prose-password", "prose-token", "config-secret",
+                         "password-value", "generic-key", "vendor-key", "cli-password",
+                         "cli-secret", "call-secret", "key-value-secret", "dsn-password"})
+
+
+def _joined_view(text: str) -> _View | None:
+    """The text with each run of string literals joined read as the one
+    literal it makes (`"ab" + "cd"` reads `"abcd"`), or None when it has
+    none. The literal stands for the whole run as written: what a rule
+    finds in it is hidden from the run's first character to its last."""
+    if '"' not in text and "'" not in text:
+        return None
+    # Only around a literal's end before a glue (looked for first: the runs'
+    # pattern over a whole text cost ~10 times as much): from the line
+    # before it (a bracket may open a run there) to the end of the line
+    # after it (a list's or `.concat(`'s next literals), JOIN_READ at most.
+    windows: list[list[int]] = []
+    for glue in rx(_JOINED_GLUE_SEEN).finditer(text):
+        start = text.rfind("\n", 0, max(0, text.rfind("\n", 0, glue.start()))) + 1
+        # (to the end of the line after it: each glue after is a hit too)
+        first = text.find("\n", glue.end())
+        nxt = -1 if first < 0 else text.find("\n", first + 1)
+        end = min(len(text) if nxt < 0 else nxt, glue.end() + JOIN_READ)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], end)
+        else:
+            windows.append([start, end])
+    if not windows:
+        return None
+    out: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    at = size = 0
+    for m in (m for lo, hi in windows for m in rx(_JOINED).finditer(text, lo, hi)):
+        if m.start() < at:
+            continue
+        if m.group(0)[0] in "fF`":  # (the literals in its braces)
+            parts = [p for _, p in rx(_JOINED_BRACED).findall(m.group(0))]
+        else:
+            # (after the empty separator a `"".join([…])` begins with)
+            body = m.group(0)[2:] if m.group(0)[:2] in ('""', "''") else m.group(0)
+            parts = [p[1:-1] for p in rx(_JOINED_PIECE).findall(body)]
+        if len(parts) < 2:
+            continue
+        if m.start() > at:
+            plain = text[at:m.start()]
+            pieces.append((size, at, len(plain), len(plain)))
+            out.append(plain)
+            size += len(plain)
+        joined = '"' + "".join(parts) + '"'
+        pieces.append((size, m.start(), len(joined), m.end() - m.start()))
+        out.append(joined)
+        size += len(joined)
+        at = m.end()
+    if not pieces:
+        return None
+    if at < len(text):
+        pieces.append((size, at, len(text) - at, len(text) - at))
+        out.append(text[at:])
+    return _View("".join(out), pieces)
+
+
 def _continues(text: str) -> bool:
     """Whether the text holds a line continued by `\\`: before its newline, or
     after a newline already turned into a space (`--password \\ a0…`, as a
@@ -2076,6 +2251,8 @@ _ASSIGNMENTS = frozenset({"secret-assignment", "vendor-key", "generic-key", "pas
                           "config-secret", "protocol-password", "wifi-psk", "prose-password",
                           "ci-mask", "expect-password", "prose-token", "security-answer",
                           *_POSITIONAL_KINDS})
+# Rules of a command's argument: the value is on the command's line.
+_ON_ITS_LINE = frozenset({"cli-password", "cli-secret"})
 # Rules whose values are quoted literals or a shell's words: judged by
 # _NOT_A_LITERAL rather than _NOT_A_SECRET.
 _LITERALS = frozenset({"config-secret", "protocol-password", "wifi-psk",

@@ -741,6 +741,21 @@ inte ingen redan också för det den ett min din hans hennes vår på med utan f
 giltig tom obligatorisk krävs valfri säker osäker svag stark kort lång ny gammal samma
 wajib diperlukan perlu salah benar kosong baru lama kuat lemah tidak belum sudah sama
 berbeda aman opsional sai
+påkrævet påkrævede påkrevd påkrevet valgfri valgfrit valgfritt ukendt ukjent tomt ingen
+pakollinen vaadittu valinnainen tyhjä tuntematon ei mitään
+wymagane wymagany wymagana opcjonalne opcjonalny opcjonalna brak puste nieznane
+povinné povinný povinná volitelné volitelný prázdné žádné neznámé nevyplněno
+kötelező opcionális választható nincs üres ismeretlen
+obligatoriu obligatorie opțional opțională optional necesar gol nimic necunoscut
+gerekli zorunlu isteğe bağlı opsiyonel yok boş bilinmiyor
+richiesta richiesto facoltativo nessuna nessuno sconosciuta sconosciuto vedi sotto
+requerida requerido ninguna ninguno desconocida desconocido ver abajo
+nenhuma nenhum requerida requerido necessário opcional desconhecida desconhecido
+aucun aucune inconnu inconnue voir ci-dessous
+keins unten siehe erforderlich benötigt unbekannt
+onbekend ingesteld zie hieronder
+okänd okänt se nedan
+diperlukan tiada lihat bawah
 """
 PROSE_WORDS = frozenset(_PROSE.split())
 # Words calling a password secret: after "is" they say what it is (`ist
