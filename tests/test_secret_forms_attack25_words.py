@@ -49,6 +49,11 @@ def _words(name: str) -> list[str]:
     return [w for w in name.replace("'", " ").replace("-", " ").split() if w]
 
 
+def spaced_letters(written: str) -> bool:
+    """A name written a letter at a time (`p.a.s.s.w.o.r.d`): read as a word."""
+    return len(written) > 2 and written[1] in "._- " and written[3:4] == written[1]
+
+
 def _spellings(name: str) -> list[str]:
     """The name as code or a configuration writes it."""
     words = _words(name)
@@ -68,7 +73,7 @@ def as_code(draw: st.DrawFn) -> Case:
     # rules', drawn in test_secret_forms_keys and test_secret_forms_attack24)
     _, name = draw(st.sampled_from([n for n in IDENT_NAMES if n[0] != "en"]))
     written = draw(st.sampled_from(_spellings(name)))
-    spaced = len(written) > 2 and written[1] in "._- " and written[3:4] == written[1]
+    spaced = spaced_letters(written)
     if not spaced:  # (a part before or after it: `db_…`, `…_admin`, `appMotDePasse`)
         camel = written[:1].isupper() and not written.isupper()
         written = draw(st.sampled_from(["", "db_", "app.", "APP_"] + (["db"] if camel else []))
@@ -172,7 +177,8 @@ def look_alikes(draw: st.DrawFn) -> str:
     ]))
     # (not `=` alone: `PW=user_password` is a shell's literal, a value)
     sep = draw(st.sampled_from([" = ", ": "]))
-    if sep == ": " and given_ == "user_password" and written.replace(" ", "").isalpha():
+    if sep == ": " and given_ == "user_password" and (
+            spaced_letters(written) or written.replace(" ", "").isalpha()):
         # (a name written as a word, a colon, a name's shape: said in people's
         # words, a value; test_secret_forms_attack25_rest. `db_пароль: …` stays.)
         written = "db_" + written
