@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 108
+STATE_VERSION = 109
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -670,11 +670,12 @@ class Fold(Struct, omit_defaults=True):
     last_ts: str = ""
     last_epoch: float = 0.0  # the latest stamp of any entry (pauses are measured to it)
     last_own_epoch: float = 0.0  # of the entries that are the session's own (last_ts)
+    first_epoch: float = 0.0  # of first_ts: the earliest of the session's own entries
     # A forked session's file opens with copies of the conversation it was
     # forked from (same uuids and message ids, their first times): they are
     # that session's, told and counted in its note, so this one skips them.
-    opened: float = 0.0  # the time of the file's first stamped line
-    own_begun: bool = False  # a line of this session's own was met: no copy follows
+    own_begun: bool = False  # an answer of this session's own was met: no copy follows
+    copy_uuids: list[Redacted] = field(default_factory=list)  # the latest copies' (fold._copied)
     opening_prompt: int = 0  # checksum of the prompt the file opened with (its enqueue)
     copied: int = 0  # lines copied from an earlier session, skipped
     copied_usage: dict[str, Tokens] = field(default_factory=dict)  # their messages, by id
@@ -743,6 +744,8 @@ class Fold(Struct, omit_defaults=True):
     ended_by: str = ""
     queued: list["Queued"] = field(default_factory=list)  # typed while Claude worked, unread
     queued_shown: list[Redacted] = field(default_factory=list)  # the last ones shown, not to repeat
+    # Taken from the queue before any turn: told by their own user line.
+    taken_first: list[Redacted] = field(default_factory=list)
     # Queued ones taken back to the input box (`popAll`) and not sent since.
     taken_back: list["Queued"] = field(default_factory=list)
     # Every prompt and answer text in full, for search (the turns keep a cut

@@ -68,7 +68,6 @@ __all__ = [
     "TAIL_TURNS", "add_tokens", "epoch", "fold", "fold_agent", "note_text", "tokens_of",
 ]
 
-COPY_MARGIN = 1.0  # seconds; see _copied
 OnEntry = Callable[[Context, Entry, str], None]
 
 
@@ -186,8 +185,14 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
     facts.entries += 1
     ts = entry.timestamp or ""
     ctx.entry_gap = 0.0  # (an entry without a time follows no pause)
-    own = not entry.isMeta and not closes_a_turn_before(entry.type, entry.subtype,
-                                                    bool(facts.conversational))
+    # Whether a line is a copy is decided before its time is read: a copy's
+    # time is the session's it was copied from, not this one's start.
+    copy = not ctx.agent and _copied(ctx, entry)
+    # Only conversation lines (those with a uuid) tell when the session ran:
+    # a `queue-operation`, `mode` or title row may be stamped hours after the
+    # conversation lines that follow it (Claude Desktop 2.1.21x files).
+    own = (bool(entry.uuid) and not copy and not entry.isMeta
+           and not closes_a_turn_before(entry.type, entry.subtype, bool(facts.conversational)))
     ctx.entry_epoch = ctx.clock(ts, own=own) if ts else 0.0
     if not ctx.entry_epoch:
         ts = ""  # not a time: nothing of it is kept
@@ -199,7 +204,7 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
         facts.version = ctx.name(version, 40)
     if ctx.agent:
         _apply(ctx, entry, ts)
-    elif not _copied(ctx, entry):
+    elif not copy:
         chained = rewinds.chained(ctx, entry)
         order.before(ctx, entry)
         _apply(ctx, entry, ts)
@@ -263,54 +268,61 @@ def _agent_worktree(branch: str) -> bool:
 def _copied(ctx: Context, entry: Entry) -> bool:
     """True for a line a fork copied from the session it was forked from.
 
-    Claude Code (`--fork-session`, 2.1.197 to 2.1.332 at least) starts the new
-    file with its own stamped lines (`queue-operation`) and then copies the
-    earlier conversation, keeping each line's uuid, message id and time. So a
-    line with a uuid stamped over `COPY_MARGIN` seconds before the file's first
-    stamped line, before the session's own first prompt or answer, is a copy
-    (in a fresh file, the first prompt and a hook's progress are stamped a
-    moment before the queue line that opens it). A resume that appends to its
-    own file copies nothing.
-
-    Within the margin (a fork started less than a second after the last line
-    it copies, as a script chaining `claude -p` runs does) the line itself
-    says: an answer whose `requestSessionId` (2.1.332) names another session
-    was that session's request; a prompt other than the one the file opened
-    with (its `enqueue`) was typed in another session, while that prompt is
-    the fork's own. Once a copy is known, every line stamped before the
-    opening is one too (a fork's copies come together, first). A line that
-    says nothing either way is taken as the session's own (counted twice, as
-    before, rather than lost).
+    Claude Code (`--fork-session`) starts the new file with its own
+    `queue-operation` and then copies the earlier conversation, keeping each
+    line's uuid, message id and time. A copy is told only by what the line
+    itself holds, never by another line's time or place: an answer whose
+    `requestSessionId` (2.1.332) names another session was that session's
+    request; a line chained (`parentUuid`) to a copy is one too, but for a
+    prompt whose words are the fork's own first ones (the file's first
+    `enqueue`): the fork's first prompt follows its last copy. A file that
+    opens with a `queue-operation` stamped later than the lines after it is
+    not a sign of a fork: Claude Desktop writes its sessions so (review 28,
+    finding 10: a session lost its first 8 hours to that rule). So a fork by
+    a client that names no asker counts its copies again (counted twice, not
+    lost). Copies come first: once the session's own answer is met, none
+    follows.
     """
     facts = ctx.facts
-    if facts.own_begun or not ctx.entry_epoch:
+    if facts.own_begun:
         return False
-    if not facts.opened:
-        facts.opened = ctx.entry_epoch
-        if entry.type == "queue-operation" and entry.operation == "enqueue":
-            facts.opening_prompt = _prompt_mark(decode_raw(entry.content))
+    if entry.type == "queue-operation" and entry.operation == "enqueue" \
+            and not facts.opening_prompt:
+        facts.opening_prompt = _prompt_mark(decode_raw(entry.content))
     if not entry.uuid:
         return False
-    stamped = ctx.entry_epoch
-    if stamped >= facts.opened - COPY_MARGIN and not (
-            stamped < facts.opened and (facts.copied or _says_copied(facts, entry))):
-        facts.own_begun = entry.type in ("user", "assistant")
+    if not _is_copy(ctx, facts, entry):
+        facts.own_begun = entry.type == "assistant" and not entry.isSidechain
+        if facts.own_begun:
+            facts.copy_uuids = []  # (no copy follows: nothing to chain to)
         return False
     facts.copied += 1
+    facts.copy_uuids.append(ctx.uuid(entry.uuid))
+    del facts.copy_uuids[:-COPY_RUN]
     if entry.type == "assistant":
         note_entry_usage(ctx, facts.copied_usage, facts.copied_settled, [], entry)
     return True
 
 
-def _says_copied(facts: Fold, entry: Entry) -> bool:
-    """Whether a line stamped just before the file's opening shows itself a copy."""
+# The latest copies' uuids, kept while copies are read: a subagent's progress
+# lines all name the Task call's line, however many lines came since.
+COPY_RUN = 512
+
+
+def _is_copy(ctx: Context, facts: Fold, entry: Entry) -> bool:
+    """Whether a line shows itself a copy (see _copied)."""
     if entry.type == "assistant":
         asked_by = entry.requestSessionId
-        return bool(asked_by and entry.sessionId and asked_by != entry.sessionId)
-    if entry.type == "user" and facts.opening_prompt and entry.message is not None:
+        if asked_by and entry.sessionId and asked_by != entry.sessionId:
+            return True
+    parent = entry.parentUuid
+    if not parent or not facts.copy_uuids or ctx.uuid(parent) not in facts.copy_uuids:
+        return False
+    if entry.type == "user" and entry.message is not None:
         mark = _prompt_mark(story.typed_words(entry.message.content)[0])
-        return bool(mark) and mark != facts.opening_prompt
-    return False
+        if mark:  # a prompt: a copy unless it is the one the fork opened with
+            return bool(facts.opening_prompt) and mark != facts.opening_prompt
+    return True
 
 
 def _prompt_mark(words: object) -> int:

@@ -968,11 +968,11 @@ class Context:
         if ep is None:
             return 0.0
         facts = self.facts
-        if own and not facts.first_ts:
-            # The first entry in file order, not the earliest stamp: a later line
-            # may carry an earlier time, and the note's name must not depend on
-            # how much of the file had been read when it was first written.
-            facts.first_ts = timestamp
+        if own and (not facts.first_ts or ep < facts.first_epoch):
+            # The earliest stamp, not the first line's: lines are not always
+            # written in time order. (A note keeps the name it was first
+            # written under: state.note.)
+            facts.first_ts, facts.first_epoch = timestamp, ep
         last = facts.last_epoch
         if ep >= last:
             if last:

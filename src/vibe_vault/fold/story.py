@@ -244,6 +244,8 @@ def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str)
         return
     shown, secrets = ctx.cleaned(words, PROMPT_CHARS, stated=True)
     ctx.say("prompt", words)
+    if shown in facts.taken_first:
+        facts.taken_first.remove(shown)  # (the queue row that came first told nothing else)
     last = ctx.turn()
     if (last is not None and last.detail == "queued" and last.text == shown
             and not last.actions and not last.answer):
@@ -477,7 +479,12 @@ def on_queue_operation(ctx: Context, entry: Entry, timestamp: str) -> None:
                                            command=bool(rx(_TYPED_COMMAND).match(content))))
     elif operation in ("dequeue", "remove") and facts.queued:
         taken = facts.queued.pop(0)
-        if not taken.command:
+        if not taken.command and not facts.turns:
+            # Taken before any turn of the file: its own user line tells it,
+            # at once (`claude -p`) or, in a file whose queue rows come first
+            # (Claude Desktop 2.1.21x), after the conversation before it.
+            facts.taken_first = [*facts.taken_first, taken.text][-MAX_TAKEN_BACK:]
+        elif not taken.command:
             _show_queued(ctx, taken, timestamp)  # Claude takes it now
         # (a slash command is run now, after the turn: its own entry tells it,
         # a turn of its own, so the turn's answer stays with its prompt)
