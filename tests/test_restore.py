@@ -72,6 +72,11 @@ class Home:
         self.lines = lines_for(self.sid, cwd)
         self.at = 0
         self.folder.mkdir(parents=True, exist_ok=True)
+        # (a SessionEnd past its deadline leaves the archive to the next run,
+        # and its kill points are never met: on a loaded machine, 3 s is near)
+        config = env.root / "config.toml"
+        if not config.exists():
+            config.write_text("hook_deadline = 60\nsession_end_deadline = 60\nlock_timeout = 30\n")
 
     def grow(self, rng: random.Random) -> None:
         """A turn more: main lines, and now and then an agent, a workflow
