@@ -225,7 +225,10 @@ class _PeekMessage(Struct):
     content: str | list[_PeekBlock] | None = None
 
 
-_TAGGED = re.compile(r"<([\w-]+)>.*?</\1>", re.S)  # Claude Code's wrappers: <ide_selection>…
+# Claude Code's wrappers (`<ide_selection>…</ide_selection>`, `<context>`):
+# named with a `-` or `_`; a pair of HTML tags (`<div>…</div>`) holds a
+# person's words.
+_TAGGED = re.compile(r"<(\w*[-_][\w-]*|context)>.*?</\1>", re.S)
 
 
 def _asks(message: _PeekMessage) -> bool:

@@ -16,13 +16,15 @@ _WRAPPERS = (
     r"|bash-stdout|bash-stderr|task-notification|new-diagnostics|context)\b[^>]*>"
     r"[\s\S]*?(?:</\1>|\Z)"
 )
-# A tag the words are shown without; not one named for a secret (`<password>`,
-# `<api_key>`), nor one whose attributes name one (`<property
-# name="hibernate.connection.password">`, `<entry key="db.password">`): without
-# it, its value would reach the redaction gate as a bare word.
-_SECRET_WORD = r"(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd|key)"
-_ANY_TAG = (r"</?(?![a-z0-9_-]*" + _SECRET_WORD + r"(?![a-z0-9_-]))[a-z][a-z0-9_-]*"
-            r"(?:\s(?![^<>]*?[=\s][\"']?[\w.:\-]*(?i:" + _SECRET_WORD + r")[\"'\s>/])[^<>]*)?>")
+# Claude Code's own tags left once its wrappers are gone: a slash command's
+# (`<command-name>`…, told apart by `slash_command`) and a wrapper's end or
+# start alone. Any other tag is the person's: a placeholder (`gh pr view
+# <number>`, `<feature-name>`), a pasted page's markup, an `<img>` they asked
+# about. It is their words, kept as typed (the note escapes it).
+_CLIENT_TAG = (r"</?(?:command-name|command-message|command-args|bash-input|system-reminder"
+               r"|ide_opened_file|ide_selection|ide_diagnostics|user-memory-input"
+               r"|local-command-stdout|local-command-stderr|local-command-caveat"
+               r"|bash-stdout|bash-stderr|task-notification|new-diagnostics)\b[^<>]*>")
 _COMMAND_NAME = r"<command-name>\s*([^<]*?)\s*</command-name>"
 _COMMAND_ARGS = r"<command-args>([\s\S]*?)</command-args>"
 _DATA_URI = r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}"
@@ -238,7 +240,7 @@ def strip_wrappers(text: str) -> str:
     if "<" not in text:
         return text.strip()
     text = rx(_WRAPPERS).sub("", text)
-    text = rx(_ANY_TAG).sub("", text)
+    text = rx(_CLIENT_TAG).sub("", text)
     return text.strip()
 
 
