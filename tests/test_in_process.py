@@ -24,6 +24,7 @@ from conftest import FIXTURES, PROCESS_STATE, Env, share_line_key
 # what a new process would compute: left as they are between in-process calls.
 PURE = {
     "vibe_vault.stopwords.stop_words": "the stop words of the module's lists, folded",
+    "vibe_vault.text.title_line": "a title of a text and a limit, a function of them alone",
     "vibe_vault.redact._cut_rules": "the vendor rules whose prefix is their own, from the rule tables",
     "vibe_vault.redact._short_token_rules": "those of _cut_rules a short prefix begins",
     "vibe_vault.redact._join_rules": "the rules a value of literals joined is given to, from the rule table",
