@@ -53,11 +53,12 @@ def tool_key(tool_use_id: str) -> str:
 # (discover.sniff_session_id tells which).
 
 SUBAGENTS = "subagents"
+AGENT_PREFIX = "agent-"
 
 
 def is_agent_file(name: str) -> bool:
     """A subagent's file, by its name (a transcript or its metadata)."""
-    return name.startswith("agent-")
+    return name.startswith(AGENT_PREFIX)
 
 
 def subagents_dir(transcript: str) -> str:
