@@ -112,6 +112,22 @@ PASS_LINES = {"go test ./...": "ok  \texample.com/app\t0.31s",
               "mise run test:integration": "ok  \texample.com/app\t35.1s"}
 
 
+def _counted_failures(line: str) -> int | None:
+    """How many failures a line put in counts, when it is a test runner's
+    closing count (go's `FAIL pkg` and `--- FAIL: TestX` a failure each, pytest's
+    and cargo's and jest's counts, the pass lines' 0), else None."""
+    if line in PASS_LINES.values():
+        return 0
+    if line.startswith(("FAIL\texample.com/", "--- FAIL: Test")):
+        return 1
+    for prefix in ("==== ", "Tests:       "):
+        if line.startswith(prefix) and " failed" in line:
+            return int(line[len(prefix):].split()[0])
+    if line.startswith("test result: FAILED."):
+        return 1
+    return None
+
+
 def bash_result(t: Transcript, command: str, output: str) -> None:
     """A Bash call that exited 0 with `output` (as Claude Code 2.x writes it)."""
     t.call("Bash", {"command": command, "description": "Check it"},
@@ -145,8 +161,15 @@ def test_a_piped_check_is_judged_by_its_output(
     state = t.state()
     (row,) = state.fold.commands
     hidden = mask in MASKS
-    # The oracle: the parts put in, not the code's reading of them.
-    if hidden and failures:
+    # The oracle: the parts put in, not the code's reading of them. A test
+    # runner's closing counts, where one was put in, decide (review 28 #15: a
+    # passing run logs errors): how many failed by those lines.
+    counted = [_counted_failures(ln) for ln in [*failures, pass_line] if ln]
+    runner_said = [c for c in counted if c is not None]
+    if hidden and runner_said and not sum(runner_said):
+        assert row.status == "ok", (full, output)
+        assert not state.fold.errors
+    elif hidden and failures:
         assert row.status == "failed", (full, output)
         (err,) = state.fold.errors
         lines = output.split("\n")

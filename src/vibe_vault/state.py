@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 109
+STATE_VERSION = 110
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -294,6 +294,7 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # A check (tests, build, linter) whose exit status is not its own (`| tail`,
     # `|| true`): its kind, and its output says how it ended (fold.verdicts).
     masked: str = ""
+    test: bool = False  # a test command (fold.commands.kind_of): ran it any test?
     pr: str = ""  # "create", "merge": a `gh pr` command whose output names a PR of the session
     pr_url: Redacted = Redacted("")  # the PR a `gh pr merge` names by its URL
     plan: bool = False  # a change of Claude Code's plan file (plan mode): not the project's

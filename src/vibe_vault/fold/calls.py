@@ -273,7 +273,12 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
             commands.PRINTED_ERROR if printed_error else "ok"
         printed = str(result.stdout or "") if result is not None else ""
         usage = commands.printed_usage(call, printed or text) if status == "ok" else ""
-        if usage:
+        if not usage and status == "ok" and call.test:
+            # (a test command that ended well by its status, and ran no test)
+            usage = commands.no_test_status(printed or text)
+        if usage == commands.NO_TESTS:
+            status = usage  # (no error: nothing failed)
+        elif usage:
             # (its usage text, not what it was asked for: an error, whatever the status)
             status = usage
             errors.error(ctx, call.name, printed or text, timestamp, call.key, call=call)

@@ -31,6 +31,12 @@ USAGE = "usage"  # a command's status: it printed its usage text, not asked for
 # A command's status: it ran and its tool marked no error, but it printed an
 # error record (PowerShell carries on after one): neither "ok" nor "failed".
 PRINTED_ERROR = "printed error"
+# A test command's status when it ran no test, though nothing failed: the
+# runner found none ("no tests ran", "collected 0 items"), or what ran was not
+# the runner (a usage error, a command not found, its status hidden by a pipe:
+# ff36d868's `rtk bun run test 2>&1 | head -100`). Not a passing run.
+NO_TESTS = "no tests"
+NOT_RUN_TESTS = "tests not run"
 # The status a line printed of the command before (`…; echo "exit: $?"`), as
 # its last line: `exit: 2`, `Exit code: 129`, `rc=1`.
 _ECHOED_STATUS = (r"(?im)^\s*(?:(?:exit(?: code| status)?|rc|status|code)\s*[:=]?\s*)?"
@@ -189,6 +195,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     git.note_command(ctx, call, command)
     if verdicts.masked(command):
         call.masked = kind
+    call.test = kind == "test"
     call.asks_help = bool(rx(_ASKS_HELP).search(command))
     if call.name == "Bash":
         call.shell_files = files.shell_writes(ctx, command)
@@ -360,12 +367,24 @@ def usage_code(call: Pending, output: str) -> int | None:
 
 def masked_status(call: Pending, output: str) -> str:
     """How a check whose exit status was 0 but not its own ended, by what it
-    printed: "failed" on a tool's failure marker; a test run "ok" only on a
-    pass marker, else "unknown"; any other check "ok"."""
+    printed: a test run by its runner's counts, NO_TESTS or NOT_RUN_TESTS when
+    it ran none; "failed" on a tool's failure marker; a test run "ok" only on
+    a pass marker, else "unknown"; any other check "ok"."""
+    if call.masked == "test":
+        why = no_test_status(output)
+        if why:
+            return why
     verdict = verdicts.judge(output)
     if verdict == "failed":
         return "failed"
     return "unknown" if call.masked == "test" and verdict != "passed" else "ok"
+
+
+def no_test_status(output: str) -> str:
+    """NO_TESTS or NOT_RUN_TESTS when a test command's output says it ran no
+    test, else ""."""
+    why = verdicts.ran_no_test(output)
+    return NO_TESTS if why == "no tests" else NOT_RUN_TESTS if why else ""
 
 
 def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
@@ -416,7 +435,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         # (what the line's status says ran: a check piped on that failed,
         # or a usage text, does not undo the line's other commands)
         line = "ok" if outcome.exit_ok and status in ("failed", "unknown", USAGE,
-                                                        PRINTED_ERROR) else status
+                                                        PRINTED_ERROR, NO_TESTS,
+                                                        NOT_RUN_TESTS) else status
         files.on_shell_result(ctx, call, line, printed)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)

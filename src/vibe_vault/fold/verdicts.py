@@ -127,9 +127,16 @@ CHECK_TOOLS = (
 
 
 def judge(output: str) -> Verdict:
-    """"failed" when the output holds a tool's failure marker, else "passed"
-    when it holds a tool's pass marker, else "" (it does not say)."""
+    """How a check ended by what it printed: by a test runner's closing counts
+    when it printed them (a passing test's expected error log, `error:
+    Database connection failed`, is not the run failing), else "failed" when
+    the output holds a tool's failure marker, else "passed" when it holds a
+    tool's pass marker, else "" (it does not say, or no test ran)."""
     text = _scanned(output)
+    counts = runner_counts(text)
+    if counts is not None:
+        failed, passed = counts
+        return "failed" if failed else "passed" if passed else ""
     if rx(_FAILED).search(text):
         return "failed"
     if rx(_PASSED).search(text):
@@ -382,3 +389,126 @@ def tally(output: str) -> tuple[int, int] | None:
             passed += words[1] == "PASSED"
             failed += words[1] != "PASSED"
     return (failed, passed) if failed or passed else None
+
+
+# -- a test runner's closing counts ----------------------------------------------------------
+# Each runner's summary line, as it prints it at the end of a run: what
+# failed and what passed are read from it, and they decide how the run ended,
+# whatever other lines say (a test that checks an error case logs the error;
+# a warning). (runner, the line, how its numbers read): "fp" a failed and a
+# passed count in named groups `f` (and `e`, errors) and `p`, or a total `t`
+# (either may be absent: 0; an empty `f` or `p` is one package); "words" every
+# `N failed|failing|fail|failures|errors` and `N passed|passing|pass` on it.
+RUNNER_SUMMARIES: tuple[tuple[str, str, str], ...] = (
+    ("bun test", r"[ \t]*(?P<p>\d+) pass[ \t]*$", "fp"),
+    ("bun test", r"[ \t]*(?P<f>\d+) fail[ \t]*$", "fp"),
+    ("jest", r"(?:Tests|Test Suites):[ \t]+[^\n]*\btotal\b", "words"),
+    ("vitest", r"[ \t]*(?:Tests|Test Files)[ \t]+[^\n]*\(\d+\)", "words"),
+    ("mocha", r"[ \t]*(?P<p>\d+) passing\b", "fp"),
+    ("mocha", r"[ \t]*(?P<f>\d+) failing[ \t]*$", "fp"),
+    ("pytest", r"=+ [^=\n]* =+[ \t]*$", "words"),  # (its counts: `1 failed, 2 passed in 3s`)
+    ("go test", r"ok[ \t]+\S+[ \t]+(?:\d+(?:\.\d+)?s|\(cached\))(?P<p>)", "fp"),
+    ("go test", r"FAIL[ \t]+\S+[ \t]+(?:\d+(?:\.\d+)?s|\[(?:build|setup) failed\])(?P<f>)", "fp"),
+    ("go test", r"[ \t]*--- FAIL: \S(?P<f>)", "fp"),  # (a test of a package not told `FAIL` yet)
+    ("cargo test", r"test result: (?:ok|FAILED)\. (?P<p>\d+) passed; (?P<f>\d+) failed\b", "fp"),
+    ("rspec", r"(?P<t>\d+) examples?, (?P<f>\d+) failures?\b", "fp"),
+    ("mix test", r"(?:\d+ doctests?, )?(?:\d+ propert(?:y|ies), )?(?P<t>\d+) tests?, "
+                 r"(?P<f>\d+) failures?\b", "fp"),
+    ("phpunit", r"OK \((?P<p>\d+) tests?, \d+ assertions?\)", "fp"),
+    ("phpunit", r"Tests: (?P<t>\d+), Assertions: \d+(?:, Errors: (?P<e>\d+))?"
+                r"(?:, Failures: (?P<f>\d+))?", "fp"),
+    ("dotnet", r"(?:Passed|Failed)!\s+-\s+Failed:\s+(?P<f>\d+),\s+Passed:\s+(?P<p>\d+)", "fp"),
+    ("gradle", r"(?P<t>\d+) tests? completed, (?P<f>\d+) failed\b", "fp"),
+    ("maven", r"\[(?:INFO|ERROR|WARNING)\] Tests run: (?P<t>\d+), Failures: (?P<f>\d+), "
+              r"Errors: (?P<e>\d+), Skipped: \d+[ \t]*$", "fp"),
+    ("deno test", r"(?:ok|FAILED) \| (?P<p>\d+) passed[^|\n]*\| (?P<f>\d+) failed\b", "fp"),
+    ("xctest", r"[ \t]*Executed (?P<t>\d+) tests?, with (?P<f>\d+) failures?\b", "fp"),
+)
+_RUNNER_AT = [("^" + _TASK_PREFIX + "(?:" + p + ")", how) for _, p, how in RUNNER_SUMMARIES]
+# All of them at once, to pass over the other lines quickly.
+_ANY_RUNNER = ("^" + _TASK_PREFIX + "(?:" + "|".join(
+    re.sub(r"\(\?P<\w+>", "(?:", p) for _, p, _ in RUNNER_SUMMARIES) + ")")
+_WORD_COUNT = r"\b(\d{1,7}) (passed|passing|pass|failed|failing|fail|failures?|errors?)\b"
+# unittest names its count and its end on lines of their own.
+_UNITTEST_RAN = r"(?m)^Ran (\d+) tests? in [\d.]+s[ \t]*$"
+_UNITTEST_END = r"(?m)^(?:OK\b|FAILED \()"
+_UNITTEST_FAILED = r"(?m)^FAILED \((?:failures=(\d+))?(?:, )?(?:errors=(\d+))?"
+
+
+def runner_counts(output: str) -> tuple[int, int] | None:
+    """How many tests failed (errors included) and passed, by the closing
+    lines of the test runners that printed them (summed: cargo prints one a
+    crate, go one a package), or None when no runner printed one. On a line
+    that counts files (jest's `Test Suites:`, vitest's `Test Files`), a failed
+    file is a failure; the passes are the tests' own line's."""
+    text = _scanned(output)
+    failed = passed = 0
+    found = False
+    for line in text.splitlines():
+        if len(line) > TALLY_LINE_CHARS:
+            continue
+        if not rx(_ANY_RUNNER).match(line):
+            continue
+        for pattern, how in _RUNNER_AT:
+            m = rx(pattern).match(line)
+            if m is None:
+                continue
+            if how == "words":
+                counted = rx(_WORD_COUNT).findall(line)
+                files = "Suites" in line or "Files" in line
+                for n, word in counted:
+                    if word.startswith("pass"):
+                        passed += 0 if files else int(n)
+                    else:
+                        failed += int(n)
+                found = found or bool(counted)  # (`=== FAILURES ===` counts nothing)
+                break
+            found = True
+            g = m.groupdict()
+            f = int(g.get("f") or 0) + int(g.get("e") or 0)
+            if g.get("f") == "":
+                f = 1  # (go: a package failed)
+            failed += f
+            if g.get("p") is not None:
+                passed += int(g["p"]) if g["p"] else 1
+            elif g.get("t") is not None:
+                passed += max(0, int(g["t"]) - f)
+            break
+    ran = rx(_UNITTEST_RAN).findall(text)
+    if ran and rx(_UNITTEST_END).search(text):
+        total = sum(int(n) for n in ran)
+        bad = sum(int(a or 0) + int(b or 0) for a, b in rx(_UNITTEST_FAILED).findall(text))
+        failed, passed, found = failed + bad, passed + max(0, total - bad), True
+    return (failed, passed) if found else None
+
+
+# What a test command prints when it ran no test: none found or collected;
+# or the command itself did not run (a usage error, a command not found).
+# (Not go's `[no test files]`: printed for a package without tests beside the
+# `ok` of those with, which `| grep -v ^ok` may have taken out.)
+_NO_TESTS = (r"(?im)\bno tests (?:ran|found|to run)\b|\bcollected 0 items\b"
+             r"|\bno test files? found\b|\bno tests executed\b"
+             r"|^Ran 0 tests\b|\bno test suites? found\b")
+_NOT_RUN_CMD = (r"(?m)^" + _TASK_PREFIX + r"(?:error: (?:unrecognized subcommand|unexpected "
+                r"argument|unrecognized (?:option|argument)|unknown (?:command|subcommand|option)"
+                r"|no such (?:sub)?command|Script not found)\b|[Uu]sage: \S"
+                r"|[^\n]{0,200}?: (?:command not found|not found)[ \t]*$)")
+
+
+def ran_no_test(output: str) -> str:
+    """Why a test command that did not fail ran no test: "no tests" (none
+    found, collected or run), "not run" (a usage error or a command not
+    found: what ran was not the tests), or "" when its output does not say
+    so (or a runner counted tests)."""
+    text = _scanned(output)
+    counts = runner_counts(text)
+    if counts is not None and (counts[0] or counts[1]):
+        return ""
+    if counts is not None or rx(_NO_TESTS).search(text):
+        return "no tests"
+    # (printed first, in a short output: a test's own log line saying so
+    # further down is not the command failing to start)
+    head = text.lstrip().split("\n", 3)
+    if len(text) < 4000 and rx(_NOT_RUN_CMD).search("\n".join(head[:3])):
+        return "not run"
+    return ""

@@ -76,6 +76,10 @@ def status_word(status: str, code: int | None, kind: str = "") -> str:
         return "started in the background"  # (Open threads says whether it still runs)
     if status == "usage":  # (fold.commands.USAGE)
         return "printed its usage (the arguments were not taken)"
+    if status == "no tests":  # (fold.commands.NO_TESTS)
+        return "ran no tests"
+    if status == "tests not run":  # (fold.commands.NOT_RUN_TESTS)
+        return "ran no tests (a usage error or a command not found)"
     if status == "printed error":  # (fold.commands.PRINTED_ERROR)
         return "ran, but printed an error (the tool marked no failure)"
     return status or "no result yet"
