@@ -427,10 +427,14 @@ def _column_values(text: str, low: str, found: list[str] | None) -> tuple[str, i
     secret (see secret_tables)."""
     spans: list[tuple[int, int]] = []
     if len(low) == len(text):
-        if "\n" in low and any(w in low for w in _COLUMN_WORDS):
-            from vibe_vault.secret_tables import table_spans
+        if any(w in low for w in _COLUMN_WORDS):
+            from vibe_vault.secret_tables import aligned_spans, row_spans, table_spans
 
-            spans += table_spans(text, low, _cell_hides)
+            if "\n" in low:
+                spans += table_spans(text, low, _cell_hides)
+                spans += aligned_spans(text, low, _cell_hides)
+            if "|" in low:
+                spans += row_spans(text, low, _cell_hides)
         if "insert" in low and "values" in low:
             from vibe_vault.secret_tables import sql_spans
 
@@ -1014,7 +1018,7 @@ class Redactor:
             if m:
                 hid.add(_K8S)
             low = text.lower()
-        if ("\n" in low or "values" in low) and _COLUMNS not in off:
+        if ("\n" in low or "values" in low or "|" in low) and _COLUMNS not in off:
             text, m = _column_values(text, low, found)
             if m:
                 count += m

@@ -138,6 +138,11 @@ def table_spans(text: str, low: str, judge: Judge) -> list[tuple[int, int]]:
             continue
         rows = _lines_from(text, line_start)[1:]
         done_to = line_start + len(header)
+        if delimiter == "|" and not (rows and rx(_SEPARATOR_ROW).match(rows[0][1])):
+            # A Markdown or psql header has its rule under it; a row that only
+            # holds a secret's name (`| password | required |` in a settings
+            # table) heads nothing: the rows under it are not its column's.
+            continue
         for k, (at, line) in enumerate(rows):
             if delimiter == "|" and k == 0 and rx(_SEPARATOR_ROW).match(line):
                 done_to = at + len(line)
@@ -153,11 +158,108 @@ def table_spans(text: str, low: str, judge: Judge) -> list[tuple[int, int]]:
     return spans
 
 
-def _header_words(low: str) -> list[int]:
+def _label(low: str, cells: list[tuple[int, int]], at: int) -> int | None:
+    """The index of the cell holding `at` when it names a secret."""
+    for i, (a, b) in enumerate(cells):
+        if a <= at < b:
+            name = low[a:b]
+            return i if _a_column_name(name) and rx(_COLUMN + r"\Z").match(name) else None
+    return None
+
+
+def row_spans(text: str, low: str, judge: Judge) -> list[tuple[int, int]]:
+    """The cells beside a label that names a secret, in a row of a Markdown
+    table or an ASCII box (`| password | X |`, `| API key | `X` |`, a
+    `| key | value |` table's rows): the label's right-hand cell is its
+    value. A header (a `|---|` or `+---+` row under it) is left to
+    `table_spans`; the judge leaves a word (`| password | required |`)."""
+    spans: list[tuple[int, int]] = []
+    done_to = -1  # each line is read once, whatever number of labels it holds
+    for at in _header_words(low):
+        if at < done_to:
+            continue
+        line_start = low.rfind("\n", 0, at) + 1
+        line_end = low.find("\n", at)
+        done_to = len(low) if line_end < 0 else line_end
+        line = text[line_start:done_to]
+        if "|" not in line:
+            continue
+        if line_end >= 0:
+            after = low.find("\n", line_end + 1)
+            below = low[line_end + 1:len(low) if after < 0 else after]
+            if rx(_SEPARATOR_ROW).match(below) and not below.lstrip().startswith("+"):
+                continue  # a Markdown header row (a box's rows have `+---+` under them too)
+        cells = _cells(line, line_start, "|")
+        for i in range(len(cells) - 1):
+            name = low[slice(*cells[i])]
+            if not (_a_column_name(name) and rx(_COLUMN + r"\Z").match(name)):
+                continue
+            a, b = cells[i + 1]
+            if a < b and judge(text[a:b], any(w in name for w in _PASSWORDS)):
+                spans.append((a, b))
+    return spans
+
+
+# Cells of a command's table (`kubectl get`, `docker ps`): two spaces or more apart.
+_ALIGNED_CELL = r"[^ \t\r\n](?:[ \t]?[^ \t\r\n])*"
+
+
+def aligned_spans(text: str, low: str, judge: Judge) -> list[tuple[int, int]]:
+    """The cells under a header naming a secret's column, in a table whose
+    columns are two spaces or more apart (`NAME   TOKEN` then `bob   X`), to
+    the first row of another number of cells."""
+    spans: list[tuple[int, int]] = []
+    done_to = 0
+    for at in _header_words(low, _ALIGNED_END):
+        if at < done_to:
+            continue
+        line_start = low.rfind("\n", 0, at) + 1
+        line_end = low.find("\n", at)
+        if line_end < 0:
+            break
+        done_to = line_end  # (a line is read as a header once)
+        header = low[line_start:line_end]
+        if "|" in header or "," in header or "\t" in header:
+            continue  # (table_spans' and row_spans')
+        names = [(m.start() + line_start, m.end() + line_start)
+                 for m in rx(_ALIGNED_CELL).finditer(header)]
+        if len(names) < 2 or "  " not in header.strip():
+            continue
+        # (every cell a name beginning with a letter: a diff's `-    pass`
+        # or a log's columns are no header; `pass` or `pw` alone a verdict)
+        if not all(rx(_ALIGNED_NAME).match(low, a, b) for a, b in names):
+            continue
+        columns = [(i, any(w in n for w in _PASSWORDS)) for i, (a, b) in enumerate(names)
+                   if (n := low[a:b]) not in ("pass", "pw") and _a_column_name(n)
+                   and rx(_COLUMN + r"\Z").match(n)]
+        if not columns:
+            continue
+        row_at = line_end + 1
+        while row_at <= len(text):  # (row by row, to the first of another shape)
+            end = text.find("\n", row_at)
+            end = len(text) if end < 0 else end
+            cells = [m.span() for m in rx(_ALIGNED_CELL).finditer(text, row_at, end)]
+            if len(cells) != len(names):
+                break
+            for i, password in columns:
+                a, b = cells[i]
+                if judge(text[a:b], password):
+                    spans.append((a, b))
+            done_to = end
+            row_at = end + 1
+    return spans
+
+
+_ALIGNED_NAME = r"[^\W\d_][\w .\-]{0,39}\Z"
+# A header's cell in an aligned table ends at two spaces or more before the next one.
+_ALIGNED_END = r"[ \t]{2,}(?=[^ \t\r\n])|[ \t]*(?:\r?\n|\Z)"
+
+
+def _header_words(low: str, cell_end_rx: str = _CELL_END) -> list[int]:
     """Where a word a secret's column name ends in ends a cell, in order:
     found by a substring search each (a regex of them all cannot skip ahead)."""
     ends: list[int] = []
-    cell_end = rx(_CELL_END)
+    cell_end = rx(cell_end_rx)
     for word in _HEADER_WORDS:
         at = low.find(word)
         while at >= 0:
