@@ -37,17 +37,31 @@ Spec = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
 # Serbian and Croatian in one row; Latin, Cyrillic, Greek, Hebrew, Arabic,
 # Indic, Thai and CJK scripts; then 66 more, read after a colon, an arrow or
 # their own "is": 102 rows in all.)
+# The words that say what a key or a secret is for (`signing key`, `webhook secret`).
+_QUALIFIERS = ("signing", "master", "encryption", "decryption", "webhook", "jwt", "shared",
+               "app", "application", "consumer", "session", "hmac", "kms", "license",
+               "licence", "unlock", "admin", "csrf", "xsrf", "root", "deploy", "recovery",
+               "service", "bot", "oauth", "cookie", "vault", "database", "db", "cluster",
+               "join", "bootstrap", "cipher", "aes", "storage", "account", "totp", "mfa",
+               "otp", "backup", "wallet", "django", "rails", "flask", "laravel", "nextauth")
+_QUALIFIED = "(?:" + "|".join(_QUALIFIERS) + ")"
 _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # (and as people mistype or disguise it: `passwrd`, `pasword`, `passw0rd`,
     # `P@ssword`, `pword`, `pswd`, `pass phrase`)
     "en": (("pass(?:word|wd|phrase|code)s?", "login password", "root password",
             "pass(?:wrd|owrd|w0rd|[ ]word|[ ]phrase|[ ]code)", "pas(?:word|woord|wd)",
-            "p@ssw[o0]rd", "pword", "pswd"),
+            "p@ssw[o0]rd", "pword", "pswd", "(?:admin|root)[ _\\-]pass"),
            # (a key's name begins with a word the rule runs on: `key` alone is in
            # most texts of a session, and `the key is X` is the generic key's)
            ("(?:api|access|auth|private|client|secret)[ _\\-]?keys?",
             "(?:api|access|auth|bearer|secret|private|client|refresh|session|personal access)"
-            "[ _\\-]?(?:token|secret)s?", "tokens?")),
+            "[ _\\-]?(?:token|secret)s?", "tokens?",
+            # A key or a secret a word says the use of (`signing key`, `webhook
+            # secret`, `jwt secret`): the class, not one rule a name (attack 26,
+            # 35 names). (Not `credentials`, `creds`, `psk` or `secret` alone:
+            # the loose form, `credentials localhost:10000`, is read after them.)
+            _QUALIFIED + "[ _\\-]?(?:key|secret)s?", "passkeys?",
+            "pre[ _\\-]?shared[ _\\-]?keys?")),
     "de": (("passw(?:ort|örter)(?:e?s|n)?", "kennw(?:ort|örter)(?:e?s|n)?"),
            ("api-schlüssel(?:s)?", "api-key", "(?:zugriffs|zugangs)?token",
             "(?:geheimer )?schlüssel(?:s)?", "(?:zugangs|zugriffs)schlüssel(?:s)?")),
@@ -177,7 +191,7 @@ _MORE_NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # "is" a value may be a word of the sentence: redact._Replacer judges it.
 _COPULAS = (
     # English, and the verbs that tell what it now is
-    "is", "was", "will be", "is now", "is still", "is currently",
+    "is", "was", "will be", "is now", "is still", "is currently", "are", "were",
     "appears to be", "seems to be", "should be", "would be", "must be",
     "(?:is|was|has been|had been|got) (?:set|changed|reset|updated|rotated) to",
     # German, French, Spanish, Portuguese, Italian, Catalan
@@ -447,6 +461,7 @@ def _named_rules(kind: str, names: dict[str, tuple[str, ...]], triggers: tuple[s
 # The words (lower case) one of which a text must hold for each table's rule
 # to run: a literal every name of the table begins with or holds.
 _PASSWORD_TRIGGERS = (
+    *(who + sep + "pass" for who in ("admin", "root") for sep in (" ", "_", "-")),
     "password", "passwd", "passphrase", "passcode", "passw", "kennw", "mot de passe",
     "pasw", "passowrd", "pass word", "pass phrase", "pass code", "p@ssw", "pword", "pswd",
     "mots de passe", "mdp", "contrase", "clave de acceso", "senha", "palavra", "parola",
@@ -472,10 +487,15 @@ _MORE_PASSWORD_TRIGGERS = (
     "mawu achinsinsi", "lo lus zais", "pasahitz", "pasvort", "asfhocal", "kalim", "yfrinair",
     "kalmar sirri", "contrasinal", "iphasiwedi", "phasewete", "parool", "şifr", "sifr", "ifrə",
 )
+# The literals a qualified name holds (`signing key`, `jwt_secret`, `webhooksecret`).
+_QUALIFIED_TRIGGERS = tuple(q + sep + head for q in _QUALIFIERS for sep in (" ", "_", "-", "")
+                            for head in ("key", "secret"))
 # (English names' triggers: the colon's rule has no English name)
 _ENGLISH_TRIGGERS = ("password", "passwd", "passphrase", "passcode", "api", "access", "auth",
-                     "private", "client", "token", "secret")
+                     "private", "client", "token", "secret", "passkey", "shared",
+                     *_QUALIFIED_TRIGGERS)
 _TOKEN_TRIGGERS = (
+    "passkey", "shared", *_QUALIFIED_TRIGGERS,
     "api", "access", "auth", "private", "client", "token", "secret", "schlüssel", "jeton", "clé",
     "clef", "clave", "llave",
     "chave", "chiave", "chiavi", "sleutel", "nyckel", "nøgle", "nøkkel", "avain", "klucz",
@@ -506,7 +526,7 @@ def _pair_rule() -> Spec:
         "(?i)" + _trie(forms("(?:log ?in|logon|sign ?in|user(?:name)?|creds|credentials?|account"
                              "|логин)"))
         + r"(?![a-z0-9])(?:[ \t]+(?:with|as|is|are|mit|avec|con|com|met|как|como)[ \t]+"
-        r"|[ \t]*[:=][ \t]*|[ \t]+)"
+        r"|[ \t]*[:=—–][ \t]*|[ \t]+)"
         r"[\w.@+\-]{1,40}[ \t]*/[ \t]*" + _loose_value(g) + BOUNDED,
         ("login: admin / ⟦«a16»⟧", "creds are admin/⟦«a16»⟧", "Test login with admin / ⟦«a16»⟧"),
         "login: admin / settings; user: bob/home; sign in with Google / GitHub; user 42/100")
@@ -697,7 +717,7 @@ PEOPLE_RULES: tuple[Spec, ...] = kept(
     "people-rules",
     (_NAMES, _MORE_NAMES, _COPULAS, _OWN_COPULAS, _PARTICLES, _WHICH, _MINE, _TO, _NOW,
      _PASSWORD_TRIGGERS, _TOKEN_TRIGGERS, _MORE_PASSWORD_TRIGGERS, _MORE_TOKEN_TRIGGERS,
-     _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED),
+     _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED, _QUALIFIERS),
     tuple(f.__code__ for f in (_made, _named_rules, forms, in_capitals, _trie, _alt, _escaped,
                                _said_value, _loose_value, _pair_rule, _emoji_rule, _glued_rule,
                                _before_rule,
