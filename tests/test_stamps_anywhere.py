@@ -57,8 +57,12 @@ def sessions(draw: st.DrawFn, noisy: bool = True,
              least: int = 1) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A session's lines, and what the JSON says of it (before the noise)."""
     n = draw(st.integers(least, 4))
+    # (Claude Desktop's lines, as it writes them: a file the command line wrote
+    # that opens with a queue row stamped after the lines that follow is a
+    # fork's, whose earlier lines are copies: tests/test_forks.py)
     base = {"sessionId": SID, "cwd": "/srv/app", "version": "2.1.219",
-            "gitBranch": "main", "isSidechain": False, "userType": "external"}
+            "gitBranch": "main", "isSidechain": False, "userType": "external",
+            "entrypoint": "claude-desktop"}
     lines: list[dict[str, Any]] = []
     prompts, shas = [], []
     t = BASE
@@ -122,7 +126,7 @@ def _noise(draw: st.DrawFn, first: datetime, last: datetime,
         "enqueue", "dequeue", "mode", "summary", "custom-title", "ai-title",
         "file-history-snapshot", "attachment", "system", "progress", "last-prompt",
         "permission-mode"]))
-    own = {"sessionId": SID}
+    own = {"sessionId": SID, "entrypoint": "claude-desktop"}  # (Desktop writes it on its rows)
     if kind == "enqueue":
         # the words of one of the session's prompts (as Claude Desktop's rows
         # carry them), or others

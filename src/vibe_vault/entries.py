@@ -98,7 +98,7 @@ KNOWN_SYSTEM_SUBTYPES = frozenset(
 # Top-level fields of transcript lines that vibe-vault knows: the ones `Entry`
 # reads, and the ones it deliberately leaves alone. `vv doctor` reports others.
 IGNORED_FIELDS = frozenset({
-    "userType", "slug", "entrypoint", "isSnapshotUpdate", "snapshot", "messageId",
+    "userType", "slug", "isSnapshotUpdate", "snapshot", "messageId",
     "attachment", "toolUseID", "todos", "thinkingMetadata", "promptId",
     "promptSource", "origin", "sourceToolAssistantUUID", "sourceToolUseID", "toolDenialKind",
     "isVisibleInTranscriptOnly", "interruptedMessageId", "toolEndsTurn", "mcpMeta",
@@ -279,6 +279,7 @@ class Entry(Struct, omit_defaults=True):
     agentId: str | None = None
     requestId: str | None = None
     requestSessionId: str | None = None  # 2.1.332: the session that made the request
+    entrypoint: str | None = None  # what wrote the line: "cli", "sdk-cli", "claude-desktop"…
     message: Message | None = None
     toolUseResult: ToolUseResult = None
     userFeedback: Any = None  # 2.1.3xx: what the user typed when refusing a tool call

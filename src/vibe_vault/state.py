@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 110
+STATE_VERSION = 111
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -678,6 +678,7 @@ class Fold(Struct, omit_defaults=True):
     own_begun: bool = False  # an answer of this session's own was met: no copy follows
     copy_uuids: list[Redacted] = field(default_factory=list)  # the latest copies' (fold._copied)
     opening_prompt: int = 0  # checksum of the prompt the file opened with (its enqueue)
+    opened: float = 0.0  # the time of the file's first stamped line (fold._copied)
     copied: int = 0  # lines copied from an earlier session, skipped
     copied_usage: dict[str, Tokens] = field(default_factory=dict)  # their messages, by id
     copied_settled: dict[str, Tokens] = field(default_factory=dict)  # older ones, by model

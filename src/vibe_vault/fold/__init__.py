@@ -270,28 +270,44 @@ def _copied(ctx: Context, entry: Entry) -> bool:
 
     Claude Code (`--fork-session`) starts the new file with its own
     `queue-operation` and then copies the earlier conversation, keeping each
-    line's uuid, message id and time. A copy is told only by what the line
-    itself holds, never by another line's time or place: an answer whose
-    `requestSessionId` (2.1.332) names another session was that session's
-    request; a line chained (`parentUuid`) to a copy is one too, but for a
-    prompt whose words are the fork's own first ones (the file's first
-    `enqueue`): the fork's first prompt follows its last copy. A file that
-    opens with a `queue-operation` stamped later than the lines after it is
-    not a sign of a fork: Claude Desktop writes its sessions so (review 28,
-    finding 10: a session lost its first 8 hours to that rule). So a fork by
-    a client that names no asker counts its copies again (counted twice, not
-    lost). Copies come first: once the session's own answer is met, none
+    line's uuid, message id and time. A line shows itself a copy: an answer
+    whose `requestSessionId` (2.1.332) names another session was that
+    session's request; a line chained (`parentUuid`) to a copy is one too, but
+    for a prompt whose words are the fork's own first ones (the file's first
+    `enqueue`): the fork's first prompt follows its last copy.
+
+    A client that names no asker (2.1.197 to 2.1.33x) leaves only the times:
+    a line stamped over COPY_MARGIN seconds before the file's first stamped
+    line, when that is a queue row, is a copy, in a file the command line
+    wrote. Not in one Claude
+    Desktop wrote (`entrypoint` "claude-desktop", 2.1.21x): it opens its
+    files with queue and title rows stamped hours after the conversation that
+    follows (review 28, finding 10: a session lost its first 8 hours to the
+    rule of times alone), so there only what a line holds tells a copy, and a
+    Desktop fork by an older client counts its copies again (counted twice,
+    not lost). Copies come first: once the session's own answer is met, none
     follows.
     """
     facts = ctx.facts
     if facts.own_begun:
         return False
+    stamped = (epoch(entry.timestamp) or 0.0) if entry.timestamp else 0.0
+    if stamped and not facts.opened:
+        # (a fork's file opens with its queue row; one that opens otherwise,
+        # -1, is no fork's by its times)
+        facts.opened = stamped if entry.type == "queue-operation" else -1.0
     if entry.type == "queue-operation" and entry.operation == "enqueue" \
             and not facts.opening_prompt:
         facts.opening_prompt = _prompt_mark(decode_raw(entry.content))
     if not entry.uuid:
         return False
-    if not _is_copy(ctx, facts, entry):
+    before = (bool(stamped) and facts.opened > 0 and stamped < facts.opened
+              and entry.entrypoint != DESKTOP)
+    # (within the margin, a chained `claude -p` fork: a copy once one is
+    # known, or a prompt other than the one the fork opened with)
+    by_time = before and (stamped < facts.opened - COPY_MARGIN or facts.copied > 0
+                          or _other_prompt(facts, entry))
+    if not by_time and not _is_copy(ctx, facts, entry):
         facts.own_begun = entry.type == "assistant" and not entry.isSidechain
         if facts.own_begun:
             facts.copy_uuids = []  # (no copy follows: nothing to chain to)
@@ -304,9 +320,21 @@ def _copied(ctx: Context, entry: Entry) -> bool:
     return True
 
 
+COPY_MARGIN = 1.0  # seconds: a fresh file's first prompt is stamped a moment before its queue row
+DESKTOP = "claude-desktop"  # Claude Desktop's `entrypoint`: see _copied
+
+
 # The latest copies' uuids, kept while copies are read: a subagent's progress
 # lines all name the Task call's line, however many lines came since.
 COPY_RUN = 512
+
+
+def _other_prompt(facts: Fold, entry: Entry) -> bool:
+    """Whether a line is a prompt other than the one the file opened with."""
+    if entry.type != "user" or not facts.opening_prompt or entry.message is None:
+        return False
+    mark = _prompt_mark(story.typed_words(entry.message.content)[0])
+    return bool(mark) and mark != facts.opening_prompt
 
 
 def _is_copy(ctx: Context, facts: Fold, entry: Entry) -> bool:
