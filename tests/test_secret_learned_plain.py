@@ -50,8 +50,8 @@ def test_a_random_value_is_never_plain() -> None:
     mixed = ["".join(rng.choices(_ALNUM, k=n)) + str(rng.randrange(10)) for n in range(6, 40)
              for _ in range(200)]
     assert [v for v in mixed if plain_value(v)] == []
-    # Random letters only: of 17 or more never; shorter, when a part has no
-    # vowel or 5 consonants in a row (most: measured below, not a promise).
+    # Random letters only: of 17 or more never; shorter, only when every part
+    # of its camel case is a listed word (test_secrets planted `ApfwooCC`).
     long_letters = ["".join(rng.choices(string.ascii_letters, k=n)) for n in range(17, 40)
                     for _ in range(200)]
     assert [v for v in long_letters if plain_value(v)] == []

@@ -325,39 +325,45 @@ def _random_piece(piece: str) -> bool:
 # hid the word everywhere after, the key's own name (`[REDACTED:learned]_PASSWORD`),
 # the image (`[REDACTED:learned]:16`), the user (`psql -U …`) and the prose
 # ("upgrade the … server"), for the rest of the session (attack 26, f4). A
-# word cannot be told from the text's own use of it; a random value can.
-# Measured (tests/test_secret_learned_plain.py): all 2,048 BIP-39 words and
-# the usual default passwords and service names are plain; a random value of
-# letters and digits never is, nor one of random letters with a part that
-# has no vowel or 5 consonants in a row, nor one longer than PLAIN_CHARS.
+# word cannot be told from the text's own use of it; a random value can. A
+# word here is one of a list (BIP-39's 2,048 English words, the stop words,
+# and the default passwords and service names compose files and tutorials
+# set), or words of those run together as a name is (`PostgresAdmin`,
+# `DBAdmin`): letters shaped as words are not enough, since random letters
+# often are (`ApfwooCC`, a planted secret, was taken for a word and shown).
 PLAIN_CHARS = 16
-PLAIN_RUN = 5  # consonants in a row no word part has (`strengths` has 5: it is kept out)
 _WORD_PART = r"[A-Z]{2,5}(?![a-z])|[A-Z]?[a-z]{2,}"
-
-
-def _word_part(part: str) -> bool:
-    if part.isupper():
-        return True  # an acronym (`HTTP`, `DB`)
-    run = 0
-    for c in part:
-        run = 0 if c in _VOWELS else run + 1
-        if run >= PLAIN_RUN:
-            return False
-    return bool(_VOWELS.intersection(part))
+DEFAULT_WORDS = frozenset([
+    "admin", "administrator", "root", "toor", "superuser", "sa", "dba", "db", "dbadmin", "user",
+    "users", "guest", "test", "tester", "demo", "example", "default", "defaults", "changeme",
+    "password", "passwort", "passwd", "pass", "secret", "secrets", "letmein", "welcome",
+    "qwerty", "master", "oracle", "postgres", "postgresql", "pg", "mysql", "mariadb", "redis",
+    "mongo", "mongodb", "rabbitmq", "keycloak", "grafana", "jenkins", "elastic",
+    "elasticsearch", "kibana", "kubernetes", "sonarqube", "docker", "ubuntu", "debian", "minio",
+    "vault", "consul", "airflow", "superset", "metabase", "nextcloud", "wordpress", "django",
+    "rails", "laravel", "app", "api", "dev", "development", "staging", "prod", "production",
+    "local", "localhost", "motdepasse", "contrasena", "senha", "parola", "wachtwoord", "haslo"
+])
 
 
 def plain_value(secret: str) -> bool:
     """A value that is a word, or words run together as a name is (`postgres`,
-    `administrator`, `PostgresAdmin`, `пароль`): letters only, at most
-    PLAIN_CHARS of them, in ASCII every part of its camel case shaped as a
-    word is (a vowel, fewer than PLAIN_RUN consonants in a row; an acronym).
+    `administrator`, `PostgresAdmin`, `пароль`): at most PLAIN_CHARS letters,
+    in ASCII each part of its camel case one of the listed words above.
     Such a value is hidden where a rule finds it, never learned."""
     if not secret.isalpha() or len(secret) > PLAIN_CHARS:
         return False
     if not secret.isascii():
         return True
     parts = rx(_WORD_PART).findall(secret)
-    return "".join(parts) == secret and all(_word_part(p) for p in parts)
+    if "".join(parts) != secret:
+        return False
+    from vibe_vault.seed_phrase import words
+    from vibe_vault.stopwords import stop_words
+
+    known = words()
+    stops = stop_words()
+    return all((w := p.lower()) in DEFAULT_WORDS or w in known or w in stops for p in parts)
 
 
 def _halves(secret: str) -> list[str]:
