@@ -701,6 +701,8 @@ def test_a_change_through_a_link_takes_the_commit_git_counted_it_in(
              if x.startswith("| `")]
     assert sorted(shown) == sorted(["CLAUDE.md", "notes.md", *([] if linked else [other])])
     head = note.split("\n> ", 1)[1].split("\n", 1)[0]
-    assert head.startswith("2 files changed"), head
+    # (the headline leads with the commit, "Committed “update the docs” (… in
+    # 2 files …)", then the session's own files: two, counted once)
+    assert "2 files changed" in head and "3 files" not in head, head
     assert ("1 other file committed" in head) == (not linked), head
     assert frontmatter(note).get("files_committed", 0) == (0 if linked else 1)
