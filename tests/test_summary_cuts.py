@@ -137,7 +137,10 @@ def test_a_list_too_long_keeps_each_items_name(
 
 
 @settings(max_examples=examples(30, 100), deadline=None)
-@given(said=item, later=item.filter(lambda w: "pr" not in w.split()), calls=st.integers(1, 3))
+# (a later request that asks for a PR, "pr", "prs", "pull request", is told
+# "and no PR was opened" too: not this test's)
+@given(said=item, later=item.filter(lambda w: not {"pr", "prs", "pull"} & set(
+    w.lower().split())), calls=st.integers(1, 3))
 def test_a_last_request_with_no_answer_still_says_what_claude_said_before(
         said: str, later: str, calls: int) -> None:
     """79e9becd: the last request got no answer (the transcript ends on a
