@@ -70,7 +70,8 @@ RENDERERS = ("vibe_vault.render.memo", "vibe_vault.render.story", "vibe_vault.re
              "vibe_vault.markdown", "vibe_vault.text", "vibe_vault.paths", "vibe_vault.figures",
              "vibe_vault.times", "vibe_vault.state", "vibe_vault.render.work",
              "vibe_vault.fold.files", "vibe_vault.project", "vibe_vault.work",
-             "vibe_vault.linked_files", "vibe_vault.render.head", "vibe_vault.pricing")
+             "vibe_vault.linked_files", "vibe_vault.render.head", "vibe_vault.pricing",
+             "vibe_vault.fold.subagents")
 
 
 class Memo:
