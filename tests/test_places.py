@@ -61,7 +61,9 @@ def oracle_place(path: str, cwd: str = CWD) -> str:
 
 
 def said_places(summary: str) -> tuple[list[str], int]:
-    m = re.search(r"changed \([^)]*\)(?: in |: )((?:[^\s,]+, )*[^\s,]+"
+    # (40c2f24: "… changed (…) by the session's own edits in …" where a commit
+    # of the session holds more than its edits)
+    m = re.search(r"changed \([^)]*\)(?: by the session's own edits)?(?: in |: )((?:[^\s,]+, )*[^\s,]+"
                   r"(?: and (?:\d+ other places?|[^\s,]+?))?)(?=, |\.(?: |$)|$)", summary)
     assert m is not None, summary
     words = m.group(1)
