@@ -462,7 +462,10 @@ LOOK_ALIKES: dict[str, tuple[str, ...]] = {
         "password: hashed", "the password is case-sensitive", "password: Optional",
         "mot de passe : requis", "Kennwort: ungültig", "contraseña: vacía",
         "Passwort: gespeichert", "the password is generated, then stored",
-        "password: user_password", "the password is visible", "password is invalid.",
+        # (a name alone after "password:" on its line is now a value: 9bdf0f0;
+        # in an object or followed by a comma it is code)
+        "{ password: user_password }", "password: user_password,",
+        "the password is visible", "password is invalid.",
         "the password is incorrect, try again", "Your password is expiring",
         "password: none", "PIN code: 4 digits", "the pin is 3.3V", "set the PIN to high",
         "passwords: required", "Passwörter: erforderlich",

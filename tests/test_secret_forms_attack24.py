@@ -483,6 +483,10 @@ def test_a_quoted_password_shaped_as_a_name_is_hidden(
 
 
 def test_a_name_in_code_after_a_password_s_name_is_left() -> None:
+    # (`пароль: user_password` alone on its line is a value since 9bdf0f0,
+    # attack 25's leftovers: a plain word names the secret, a name-shaped
+    # value ends the line; a dotted name or an object's field stays code)
     for text in ("password = config.password", "password: user.password",
-                 "пароль: user_password", "Passwort: self.db_password"):
+                 "пароль: user.password", "Passwort: self.db_password",
+                 "{ пароль: user_password }"):
         assert DEFAULT.redact(text) == (text, 0), text
