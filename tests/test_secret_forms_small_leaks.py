@@ -38,12 +38,14 @@ def token(low: int = 10, high: int = 32, alphabet: str = _ALNUM) -> st.SearchStr
     """A random value with a letter and a digit, as a password or key has
     (and as varied: `a0000000000000` is no key, nor is a value with a run of
     four of one character, `a000000001234G`, or six digits in a row, a word
-    and a number, `a001123456789G`; nor short hex, which the gate
+    and a number, `a001123456789G`, or more digits than letters, words and
+    numbers by the gate's rule, `a00112A34567BG`; nor short hex, which the gate
     reads as a checksum by design: CI drew `a0000000012345`)."""
     return st.builds(lambda a, b, body: a + b + body, st.sampled_from(string.ascii_letters),
                      st.sampled_from(string.digits),
                      st.text(alphabet, min_size=low - 2, max_size=high - 2)).filter(
         lambda v: len(set(v)) >= len(v) // 2 and not re.search(r"(.)\1{3}|\d{6}", v)
+        and 2 * sum(c.isalpha() for c in v) >= len(v)
         and not (len(v) < 20 and re.fullmatch(r"[0-9a-f]+", v.lower())))
 
 
