@@ -343,24 +343,9 @@ def result_usage(raw: Raw) -> Usage | None:
     return u
 
 
-def queued_prompt(attachment: Raw) -> str | None:
-    """The prompt of a `queued_command` attachment: typed while Claude worked,
-    read by Claude here."""
-    if not attachment:
-        return None
-    try:
-        a = _attachment_decoder().decode(attachment)
-    except msgspec.DecodeError:
-        return None
-    if a.type != "queued_command" or a.commandMode not in (None, "prompt"):
-        return None
-    return a.prompt if isinstance(a.prompt, str) and a.prompt.strip() else None
-
-
-def queued_notification(attachment: Raw) -> str | None:
-    """The `<task-notification>` a `queued_command` attachment hands Claude
-    (`commandMode` "task-notification", 2.1.21x): background work that
-    stopped while Claude worked, read here."""
+def _queued(attachment: Raw) -> tuple[str | None, str] | None:
+    """A `queued_command` attachment's mode and words (None for any other,
+    or words that are not text)."""
     if not attachment:
         return None
     try:
@@ -369,7 +354,26 @@ def queued_notification(attachment: Raw) -> str | None:
         return None
     if a.type != "queued_command" or not isinstance(a.prompt, str):
         return None
-    return a.prompt if a.prompt.lstrip().startswith("<task-notification>") else None
+    return a.commandMode, a.prompt
+
+
+def queued_prompt(attachment: Raw) -> str | None:
+    """The prompt of a `queued_command` attachment: typed while Claude worked,
+    read by Claude here."""
+    queued = _queued(attachment)
+    if queued is None or queued[0] not in (None, "prompt"):
+        return None
+    return queued[1] if queued[1].strip() else None
+
+
+def queued_notification(attachment: Raw) -> str | None:
+    """The `<task-notification>` a `queued_command` attachment hands Claude
+    (`commandMode` "task-notification", 2.1.21x): background work that
+    stopped while Claude worked, read here."""
+    queued = _queued(attachment)
+    if queued is None:
+        return None
+    return queued[1] if queued[1].lstrip().startswith("<task-notification>") else None
 
 
 class _StreamedMessage(Struct):
