@@ -196,6 +196,17 @@ def build(agents: list[dict[str, Any]]) -> tuple[Transcript, dict[str, list[dict
     return t, files
 
 
+def write_with_agents(env: Env, t: Transcript, files: dict[str, list[dict[str, Any]]]) -> None:
+    """The session's transcript in a project folder of `env`, and each
+    subagent's lines as Claude Code lays them out (`<session>/subagents/`)."""
+    folder = env.claude / "projects" / "-work-app"
+    t.write(folder / f"{t.sid}.jsonl")
+    for agent, objs in files.items():
+        path = folder / t.sid / "subagents" / f"agent-{agent}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+
+
 @settings(max_examples=examples(8, 40), deadline=None)
 @given(agents=st.lists(agent_of, min_size=1, max_size=3))
 def test_each_subagents_tokens_count_its_final_answer(tmp_path_factory: Any,
@@ -203,12 +214,7 @@ def test_each_subagents_tokens_count_its_final_answer(tmp_path_factory: Any,
     env = Env(tmp_path_factory.mktemp("agent-tokens"))
     env.here = in_process("agent tokens")
     t, files = build(agents)
-    folder = env.claude / "projects" / "-work-app"
-    t.write(folder / f"{t.sid}.jsonl")
-    for agent, objs in files.items():
-        path = folder / t.sid / "subagents" / f"agent-{agent}.jsonl"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    write_with_agents(env, t, files)
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
     expected = agent_tokens(t.lines, files)

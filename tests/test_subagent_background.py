@@ -19,7 +19,6 @@ count), status and report. Every session goes through `vv backfill`.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, in_process
+from test_agent_tokens import write_with_agents
 from test_headlines import Transcript
 
 ACK = ("Async agent launched successfully. (This tool result is internal metadata — never quote "
@@ -182,12 +182,7 @@ def test_background_subagents_are_told_as_their_notifications_say(
     env = Env(tmp_path_factory.mktemp("bg-agents"))
     env.here = in_process("background subagents")
     t, files = build(specs, delays)
-    folder = env.claude / "projects" / "-work-app"
-    t.write(folder / f"{t.sid}.jsonl")
-    for agent, objs in files.items():
-        path = folder / t.sid / "subagents" / f"agent-{agent}.jsonl"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    write_with_agents(env, t, files)
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
     expected = oracle(t.lines, files)
