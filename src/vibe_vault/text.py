@@ -10,21 +10,19 @@ from vibe_vault import patterns
 # Patterns are compiled on first use (`rx`): a hook that meets no wrapper tag
 # or base64 never pays for compiling them.
 # Tags Claude Code wraps around context it injects into a user message.
-_WRAPPERS = (
-    r"<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics|user-memory-input"
-    r"|local-command-stdout|local-command-stderr|local-command-caveat|command-message"
-    r"|bash-stdout|bash-stderr|task-notification|new-diagnostics|context)\b[^>]*>"
-    r"[\s\S]*?(?:</\1>|\Z)"
-)
+_WRAPPER_NAMES = ("system-reminder", "ide_opened_file", "ide_selection", "ide_diagnostics",
+                  "user-memory-input", "local-command-stdout", "local-command-stderr",
+                  "local-command-caveat", "command-message", "bash-stdout", "bash-stderr",
+                  "task-notification", "new-diagnostics")
+_WRAPPERS = (r"<(" + "|".join(_WRAPPER_NAMES) + r"|context)\b[^>]*>"
+             r"[\s\S]*?(?:</\1>|\Z)")
 # Claude Code's own tags left once its wrappers are gone: a slash command's
 # (`<command-name>`…, told apart by `slash_command`) and a wrapper's end or
 # start alone. Any other tag is the person's: a placeholder (`gh pr view
 # <number>`, `<feature-name>`), a pasted page's markup, an `<img>` they asked
 # about. It is their words, kept as typed (the note escapes it).
-_CLIENT_TAG = (r"</?(?:command-name|command-message|command-args|bash-input|system-reminder"
-               r"|ide_opened_file|ide_selection|ide_diagnostics|user-memory-input"
-               r"|local-command-stdout|local-command-stderr|local-command-caveat"
-               r"|bash-stdout|bash-stderr|task-notification|new-diagnostics)\b[^<>]*>")
+_CLIENT_TAG = (r"</?(?:command-name|command-args|bash-input|" + "|".join(_WRAPPER_NAMES)
+               + r")\b[^<>]*>")
 _COMMAND_NAME = r"<command-name>\s*([^<]*?)\s*</command-name>"
 _COMMAND_ARGS = r"<command-args>([\s\S]*?)</command-args>"
 _DATA_URI = r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=\s]{16,}"
