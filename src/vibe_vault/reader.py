@@ -158,12 +158,25 @@ class LineReader:
         skipping = self.in_long_line  # inside a line over MAX_LINE
         buf = _spare.pop() if _spare and len(_spare[-1]) == CHUNK else bytearray(CHUNK)
         view = memoryview(buf)
+        deadline = self.deadline
+        # The longest the caller took over one line (decoding, folding: the
+        # gate's time), and when the last line was handed out: no line is
+        # handed out that could not be used before the deadline, as far as
+        # the lines before it tell, so the read ends in time for what a hook
+        # does with it after (a chunk of the gate's worst texts, 8 prompts of
+        # 128 kB, took seconds past it when the deadline was checked per chunk).
+        worst = handed = 0.0
         try:
             while True:
-                if self.deadline is not None and time.monotonic() > self.deadline:
-                    self.stopped_early = True
-                    self._stop_at(pos, skipping)
-                    return
+                # (at the end of what there is to read, nothing is left to stop before)
+                if deadline is not None and (self.limit is None or pos < self.limit):
+                    now = time.monotonic()
+                    if handed:
+                        worst = max(worst, now - handed)
+                    if now + worst > deadline:
+                        self.stopped_early = True
+                        self._stop_at(pos, skipping)
+                        return
                 if self.limit is None:
                     n = f.readinto(buf)
                 elif pos < self.limit:
@@ -172,6 +185,14 @@ class LineReader:
                     n = 0
                 if not n:
                     if pending and not skipping and _complete_object(pending):
+                        if deadline is not None:
+                            now = time.monotonic()
+                            if handed:
+                                worst = max(worst, now - handed)
+                            if now + worst > deadline:
+                                self.stopped_early = True
+                                self.in_long_line = False
+                                return
                         self.end = pos
                         yield pending
                     self._stop_at(pos, skipping)
@@ -182,6 +203,15 @@ class LineReader:
                     if nl < 0:
                         break
                     line_end = pos + nl + 1
+                    if deadline is not None and not skipping:
+                        now = time.monotonic()
+                        if handed:
+                            worst = max(worst, now - handed)
+                        if now + worst > deadline:
+                            self.stopped_early = True
+                            self.in_long_line = False
+                            return
+                        handed = now
                     if skipping:
                         skipping = False
                         self.oversized += 1
