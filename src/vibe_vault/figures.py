@@ -926,7 +926,7 @@ def _unpushed(work: Work) -> str:
     after the last push read as pushed). " (not pushed)" for all of them,
     " (2 not pushed)" for some; "" when every one was pushed (or went in by
     its pull request)."""
-    left = sum(1 for _, c in work.commits if not c.landed and not any(
+    left = sum(1 for _, c in work.commits if not c.landed and not c.sent and not any(
         pushed_after(p, c) for p in work.pushed))
     if not left:
         return ""

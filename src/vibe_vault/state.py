@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 111
+STATE_VERSION = 112
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -273,6 +273,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # The branches the command creates (`git checkout -b x`, `git switch -c x`,
     # `git branch x`): made when it succeeds (fold.git).
     new_branches: list[Redacted] = field(default_factory=list)
+    # Where each of them starts, when the command names it (`git branch x
+    # origin/main`): "" for HEAD, the branch checked out then.
+    branch_starts: list[Redacted] = field(default_factory=list)
     task_subject: Redacted = Redacted("")  # what a TaskCreate call names
     key: Redacted = Redacted("")  # what a later success must repeat: command or file
     # Or a command's purpose (fold.retries), when another spelling does the same.
@@ -448,6 +451,10 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     files: list[Redacted] = field(default_factory=list)
     count: int = 0
     everything: bool = False
+    # A later push sent it on another branch than its own: one made from
+    # its branch after it (`git branch x && git push origin x`, after a push
+    # to a protected main was rejected), or a range ending at it (fold.git).
+    sent: bool = False
     folded: int = 0  # `fixup!`/`squash!` commits `rebase --autosquash` put in it (work.py)
     # Its "everything" is every change to files git tracks (`commit -a`, `add
     # -u`): a file made since the last `git add -A` is not in it.
@@ -512,6 +519,17 @@ class Push(Struct, array_like=True, omit_defaults=True):
     folder: Redacted = Redacted("")  # as Commit.folder: "" for the session's own repository
     ref: Redacted = Redacted("")
     first: bool = False
+
+
+class Fork(Struct, array_like=True, omit_defaults=True):
+    """A branch the session created (fold.git): from which branch (its
+    HEAD then, or the start the command named) and when, in which folder;
+    it holds that branch's commits made before."""
+
+    name: Redacted
+    base: Redacted
+    ts: str
+    folder: Redacted = Redacted("")
 
 
 class PullRequest(Struct, array_like=True, omit_defaults=True):
@@ -851,6 +869,12 @@ class Fold(Struct, omit_defaults=True):
     # headline names them (a session that made a branch and ended before
     # pushing it made that much).
     branches_made: list[Redacted] = field(default_factory=list)
+    # Where each branch made came from (the latest MAX_BRANCHES_MADE): a push
+    # of it sends the commits it holds (fold.git).
+    forks: list[Fork] = field(default_factory=list)
+    # The branch git last said the session's folder was on (`[x 1a2b3c4] …`,
+    # "Switched to branch 'x'"): what a branch made from HEAD starts at.
+    head: Redacted = Redacted("")
     pushed_elsewhere: dict[Redacted, int] = field(default_factory=dict)  # of them, by folder
     # The latest push of each branch of each repository (at most MAX_PUSHED):
     # a commit is pushed when one of its branch came after it (figures).

@@ -127,16 +127,32 @@ def without_messages(command: str) -> str:
 
 def without_heredocs(command: str) -> str:
     """`command` with each here-document's body and end line left out
-    (`cat <<'EOF'⏎…⏎EOF` reads `cat <<EOF`): the body runs from the line after
-    its opener to the first line after it that holds only the opener's word;
-    one with no such line is left as it is. In one pass: a pattern looking
-    for each opener's end from the opener ran to the text's end and back for
-    each unended one (a command of `cat > f <<EOF` lines, 32 kB, took
-    seconds)."""
+    (`cat <<'EOF'⏎…⏎EOF` reads `cat <<EOF`): see `heredocs`."""
+    out: list[str] = []
+    last = 0
+    for opener, word, _, end in heredocs(command):
+        out += [command[last:opener], "<<", word]
+        last = end
+    return "".join(out) + command[last:] if out else command
+
+
+def heredoc_bodies(command: str) -> list[tuple[int, int]]:
+    """Where each here-document's body (and end line) is in `command`."""
+    return [(start, end) for _, _, start, end in heredocs(command)]
+
+
+def heredocs(command: str) -> list[tuple[int, str, int, int]]:
+    """Each here-document of `command`: where its opener starts, its word,
+    where its body starts and where its end line ends. The body runs from
+    the line after its opener to the first line after it that holds only the
+    opener's word; one with no such line is none. In one pass: a pattern
+    looking for each opener's end from the opener ran to the text's end and
+    back for each unended one (a command of `cat > f <<EOF` lines, 32 kB,
+    took seconds)."""
     ends: dict[str, list[tuple[int, int]]] = {}
     for m in rx(_HEREDOC_END).finditer(command):
         ends.setdefault(m.group(1), []).append(m.span())
-    out: list[str] = []
+    found: list[tuple[int, str, int, int]] = []
     last = newline = 0
     for m in rx(_HEREDOC_OPENER).finditer(command):
         if m.start() < last:
@@ -149,9 +165,9 @@ def without_heredocs(command: str) -> str:
         at = bisect_left(spans, (newline + 1, -1))
         if at == len(spans):
             continue
-        out += [command[last:m.start()], "<<", m.group(1)]
         last = spans[at][1]
-    return "".join(out) + command[last:] if out else command
+        found.append((m.start(), m.group(1), newline + 1, last))
+    return found
 
 
 def kind_of(command: str) -> str:

@@ -10,7 +10,7 @@ from vibe_vault.fold import git_counts, staged
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
-from vibe_vault.state import AMENDED, DETACHED, Commit, Pending, PullRequest, Push, Rewrite
+from vibe_vault.state import AMENDED, DETACHED, Commit, Fork, Pending, PullRequest, Push, Rewrite
 from vibe_vault.text import rx
 
 MAX_COMMITS = 100
@@ -41,7 +41,7 @@ _PUSH_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+push\b
 # A ref `git push` reports (on stderr, which Claude Code records with the
 # output): its flag (" " fast-forward, "+" forced, "*" new, "=" up to date,
 # "!" rejected), the commits or a word in brackets, then `src -> dst`.
-_PUSHED_REF = (r"(?m)^ ([ +*=!]) (?:[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40}|\[[a-z ]{3,20}\])"
+_PUSHED_REF = (r"(?m)^ ([ +*=!]) (?:[0-9a-f]{4,40}\.\.\.?([0-9a-f]{4,40})|\[[a-z ]{3,20}\])"
                r"[ \t]+(\S+) -> \S+")
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
@@ -87,6 +87,51 @@ _NEW_BRANCH = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+)*\s+(?:"
                r"\s+(?:-[bBcC]|--create)(?:\s+|=)" + _BRANCH_NAME +
                r"|branch(?:\s+(?:-f|--force|-t|--track|--no-track|-q|--quiet))*\s+"
                + _BRANCH_NAME + ")")
+# What follows a new branch's name: the commit it starts at, when named
+# (`git checkout -b x origin/main`), else HEAD.
+_START = r"[ \t]+([^\s;&|()'\"`<>\-][^\s;&|()'\"`<>]*)"
+MAX_FORKS = MAX_BRANCHES_MADE
+# What `git checkout`/`git switch` print of the branch they moved to.
+_SWITCHED = r"(?m)^(?:Switched to (a new )?branch '([^'\n]+)'|Already on '([^'\n]+)')$"
+MAX_FORK_CHAIN = 8  # branches made from branches made from …: how far back a push looks
+
+
+def unquoted(command: str) -> str:
+    """`command` with what its quotes hold blanked (as long as it was): a
+    `git commit` in a grep pattern or an echo is no commit (review 29 #10:
+    `grep -rln "MakeCommits\\|git commit"` made a phantom one). What
+    `bash -c`, `sh -c` or `eval` runs is a command all the same."""
+    if "'" not in command and '"' not in command:
+        return command
+    out = list(command)
+    if "<<" in command:
+        # Here-documents first: a message's quote (`don't`) opens none.
+        from vibe_vault.fold.commands import heredoc_bodies  # (it imports this module)
+
+        for start, end in heredoc_bodies(command):
+            for k in range(start, end):
+                if out[k] != "\n":
+                    out[k] = " "
+        command = "".join(out)
+    i, n = 0, len(command)
+    while i < n:
+        q = command[i]
+        if q == "\\":
+            i += 2
+            continue
+        if q not in "'\"":
+            i += 1
+            continue
+        end = i + 1
+        while end < n and command[end] != q:
+            end += 2 if q == '"' and command[end] == "\\" else 1
+        run = rx(r"(?:^|[\s;&|(])(?:-c|eval)\s+$").search(command, max(0, i - 12), i)
+        if run is None and not command.startswith("$(", i + 1):
+            for k in range(i + 1, min(end, n)):
+                if out[k] != "\n":
+                    out[k] = " "
+        i = end + 1
+    return "".join(out)
 
 
 def note_command(ctx: Context, call: Pending, command: str) -> None:
@@ -103,7 +148,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     if "git" not in command:
         return
     git_counts.note_command(call, command)
-    pushes = list(rx(_PUSH_CMD).finditer(command)) if "push" in command else []  # `in`: 20x cheaper
+    said = unquoted(command)  # (same length: its matches are the command's)
+    pushes = list(rx(_PUSH_CMD).finditer(said)) if "push" in command else []  # `in`: 20x cheaper
     pushed = pushes[0] if pushes else None
     call.git = "git push" if pushed else "git"
     if "cd" in command or "-C" in command:
@@ -116,16 +162,20 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
 
         # (a commit message's words make no branch: `-m "git branch x"`)
+        bare = without_messages(command)
+        made_here = list(rx(_NEW_BRANCH).finditer(bare))[:MAX_BRANCHES_MADE]
         call.new_branches = [ctx.line(next(g for g in m.groups() if g), BRANCH_CHARS)
-                             for m in rx(_NEW_BRANCH).finditer(without_messages(command))
-                             ][:MAX_BRANCHES_MADE]
-    made = rx(_COMMIT_CMD).search(command) if "commit" in command else None
+                             for m in made_here]
+        starts = [rx(_START).match(bare, m.end()) for m in made_here]
+        call.branch_starts = [ctx.line(s.group(1), BRANCH_CHARS) if s else Redacted("")
+                              for s in starts]
+    made = rx(_COMMIT_CMD).search(said) if "commit" in command else None
     git = made or pushed
     # (`git push && git commit`: no push after the commit sends it)
     call.push_first = bool(made and pushes and pushes[-1].start() < made.start())
     if git is not None:
         call.folder = _other_folder(ctx, command, git)
-    if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(command):
+    if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(said):
         call.rebase = True
         call.autosquash = "--autosquash" in command and "--no-autosquash" not in command
     if made or any(w in command for w in (" add", " rm", " mv", " status", " reset",
@@ -137,7 +187,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         subject = commit_subject(command)
         if subject:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
-    elif "merge" in command and rx(_MERGE_CMD).search(command):
+    elif "merge" in command and rx(_MERGE_CMD).search(said):
         call.merge = True
         squash = rx(_SQUASH_MERGE).search(command) if "--squash" in command else None
         if squash:
@@ -223,6 +273,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
         made = commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, timestamp,
                       amend=call.amend, folder=call.folder)
+        if on and not call.folder and not call.elsewhere:
+            facts.head = on  # (where the session's folder is)
         if made is not None:
             staged.held(ctx, call, made, out[m.end():])
     # Where git printed no line, the branch is the session's, unless git ran
@@ -248,7 +300,9 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
                                           made=replayed, autosquash=call.autosquash))
         del facts.rewrites[:-MAX_REWRITES]
     if call.new_branches:
-        _branches_made(ctx, call, status, out)
+        _branches_made(ctx, call, status, out, timestamp)
+    if call.git:
+        _switched(ctx, call, out)
     if call.git and "Deleted branch " in out:
         # (also from a line that failed later: `git branch -d x && git push --delete …`)
         for m in rx(_DELETED_BRANCH).finditer(out):
@@ -295,12 +349,17 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
     line failed; a push that succeeded reporting none (`Everything
     up-to-date`, `-q`) or a ref not a branch's name (`HEAD`) sent any branch."""
     refs: list[str] = []
+    tips: list[str] = []
     told = False
     for m in rx(_PUSHED_REF).finditer(out) if " -> " in out else ():
         told = True
-        if m.group(1) != "!":
-            ref = m.group(2).removeprefix("refs/heads/")
-            refs.append("" if ref == DETACHED else ref)
+        if m.group(1) != "!":  # ("! [rejected]", "! [remote rejected]": nothing sent)
+            ref = m.group(3).removeprefix("refs/heads/")
+            if ref == DETACHED:  # (`git push origin HEAD:x`: the branch checked out, if known)
+                ref = "" if call.folder or call.elsewhere else ctx.facts.head
+            refs.append(ref)
+            if m.group(2):
+                tips.append(m.group(2)[:7])
     if not told and status == "ok":
         refs.append("")
     pushed = ctx.facts.pushed
@@ -308,19 +367,94 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
         name = ctx.line(ref, BRANCH_CHARS)
         pushed[:] = [p for p in pushed if (p.folder, p.ref) != (call.folder, name)]
         pushed.append(Push(ts=timestamp, folder=call.folder, ref=name, first=call.push_first))
+        if name:
+            _sent_on(ctx, call.folder, name, timestamp)
     del pushed[:-MAX_PUSHED]
+    for tip in tips:
+        _sent_up_to(ctx, call.folder, tip)
 
 
-def _branches_made(ctx: Context, call: Pending, status: str, out: str) -> None:
+def _sent_on(ctx: Context, folder: Redacted, name: Redacted, timestamp: str) -> None:
+    """A push of branch `name` also sends the commits it holds that are not
+    its own: those of the branch it was made from, made before it was made
+    (and so on back): review 29 #4, a release commit on a protected `main`
+    pushed as `git branch release/x && git push origin release/x`."""
+    forks = {(f.folder, f.name): f for f in ctx.facts.forks}
+    until = timestamp
+    for _ in range(MAX_FORK_CHAIN):
+        fork = forks.get((folder, name))
+        if fork is None or not fork.base or fork.base == name:
+            return
+        until = min(until, fork.ts)
+        for c in ctx.facts.commits:
+            if c.folder == folder and c.branch == fork.base and c.ts <= until:
+                c.sent = True
+        name = fork.base
+
+
+def _sent_up_to(ctx: Context, folder: Redacted, tip: str) -> None:
+    """A push whose range ends at a commit of the session (`a1..b2  x -> y`)
+    sent it, and its branch's commits before it, whatever the branch's name."""
+    commits = ctx.facts.commits
+    at = next((i for i, c in enumerate(commits) if c.sha == tip and c.folder == folder), -1)
+    if at < 0:
+        return
+    for c in commits[:at + 1]:
+        if c.folder == folder and (c.branch == commits[at].branch or c is commits[at]):
+            c.sent = True
+
+
+def _branches_made(ctx: Context, call: Pending, status: str, out: str, ts: str) -> None:
     """The branches a command created: all it named when it succeeded; when
     it failed, those git said it switched to ("Switched to a new branch 'x'",
     before a later command of the line failed)."""
     facts = ctx.facts
-    for name in call.new_branches:
+    starts = call.branch_starts or [Redacted("")] * len(call.new_branches)
+    for name, start in zip(call.new_branches, starts, strict=False):
         made = status == "ok" or f"Switched to a new branch '{name}'" in out
         if made and name not in facts.branches_made and len(
                 facts.branches_made) < MAX_BRANCHES_MADE:
             facts.branches_made.append(name)
+        if made:
+            base = start or _head_before(ctx, call, out, name)
+            facts.forks.append(Fork(name=name, base=base, ts=ts, folder=call.folder))
+            del facts.forks[:-MAX_FORKS]
+
+
+def _head_before(ctx: Context, call: Pending, out: str, name: Redacted) -> Redacted:
+    """The branch checked out where a command made branch `name` from HEAD:
+    in the session's folder, the one git last said it was on before it
+    switched to `name` (Claude Code's `gitBranch` may already name the new
+    one, or an old one); in another folder, the branch of the latest commit
+    made there."""
+    if call.elsewhere or call.folder:
+        last = next((c for c in reversed(ctx.facts.commits) if c.folder == call.folder), None)
+        return last.branch if last is not None and last.branch != name else Redacted("")
+    facts = ctx.facts
+    # (before git said where it was: the branch Claude Code stamped the lines with)
+    head = facts.head or (facts.branch or ctx.branch if (facts.branch or ctx.branch) != DETACHED
+                          else Redacted(""))
+    for m in rx(_SWITCHED).finditer(out) if "Switched to " in out or "Already on '" in out \
+            else ():
+        if m.group(1) and m.group(2) == name:
+            break
+        head = ctx.line(m.group(2) or m.group(3), BRANCH_CHARS)
+    return head if head != name else Redacted("")
+
+
+def _switched(ctx: Context, call: Pending, out: str) -> None:
+    """Where git says the session's folder is now: "Switched to branch 'x'",
+    "Switched to a new branch 'x'", "Already on 'x'", the last of them."""
+    if call.elsewhere or call.folder:
+        return
+    if "'detached HEAD' state" in out:  # (`git checkout <sha>`: on no branch)
+        ctx.facts.head = Redacted("")
+    if "Switched to " not in out and "Already on '" not in out:
+        return
+    moves = list(rx(_SWITCHED).finditer(out))
+    if moves:
+        last = moves[-1]
+        ctx.facts.head = ctx.line(last.group(2) or last.group(3), BRANCH_CHARS)
 
 
 def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, timestamp: str,
