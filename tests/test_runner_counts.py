@@ -17,6 +17,7 @@ failure → failed; passes and no failure → passed; no test → "ran no tests"
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ COMMANDS = {"bun": "bun test src/ --timeout 10000", "jest": "npx jest", "vitest"
             "mocha": "npx mocha", "pytest": "pytest -q", "cargo": "cargo test",
             "rspec": "bundle exec rspec", "mix": "mix test", "phpunit": "vendor/bin/phpunit",
             "dotnet": "dotnet test", "maven": "mvn test", "unittest": "python -m unittest",
-            "deno": "deno test"}
+            "deno": "deno test", "pytest-q": "uv run pytest --tb=short -q"}
 NOISE = [
     "error: Database connection failed",
     "      at <anonymous> (/app/src/api/routes/evaluation.test.ts:317:25)",
@@ -98,6 +99,25 @@ NOISE = [
     "npm error code ELIFECYCLE in a test's fixture log",
     "E   logged line",
 ]
+# pytest -q's closing line: its counts in pytest's order, no `===` frame
+# (review 29 #8: "2297 passed, 1 skipped, 1 warning in 126.83s (0:02:06)").
+PYTEST_Q_EXTRAS = ("skipped", "deselected", "xfailed", "xpassed", "warnings")
+
+
+@st.composite
+def pytest_q(draw: st.DrawFn, failed: int, passed: int) -> str:
+    errors = draw(st.integers(0, 2))
+    extra = {w: draw(st.integers(0, 40)) for w in PYTEST_Q_EXTRAS}
+    words = [f"{failed} failed" if failed else "", f"{passed} passed" if passed else "",
+             *(f"{n} {w[:-1] if w == 'warnings' and n == 1 else w}"
+               for w, n in extra.items() if n),
+             f"{errors} error{'s' if errors > 1 else ''}" if errors else ""]
+    secs = draw(st.sampled_from(["0.12s", "2.44s", "126.83s (0:02:06)", "3601.00s (1:00:01)"]))
+    dots = "." * min(passed, 60) + "F" * failed + "s" * min(extra["skipped"], 5)
+    progress = draw(st.sampled_from(["", f"{dots}{' ' * 10}[100%]\n"]))
+    return f"{progress}{', '.join(w for w in words if w)} in {secs}"
+
+
 PIPES = ["", " 2>&1", " 2>&1 | tail -20", " | tail -n 40", " 2>&1 | head -100", "; echo done"]
 
 
@@ -111,8 +131,17 @@ def runs(draw: st.DrawFn) -> tuple[str, str, int, int, bool]:
     noise = draw(st.lists(st.sampled_from(NOISE), max_size=6))
     pipe = draw(st.sampled_from(PIPES))
     head = "\n".join(noise)
-    out = (head + "\n" if head else "") + summary(runner, failed, passed)
+    closing = draw(pytest_q(failed, passed)) if runner == "pytest-q" else \
+        summary(runner, failed, passed)
+    out = (head + "\n" if head else "") + closing
+    if runner == "pytest-q" and rx_errors(closing):
+        failed = max(failed, 1)  # (an error is a failure of the run)
     return COMMANDS[runner] + pipe, out, failed, passed, failed > 0 and pipe in ("", " 2>&1")
+
+
+def rx_errors(closing: str) -> bool:
+    """Whether pytest's closing line counts errors (`1 error`, `2 errors`)."""
+    return re.search(r"\b[1-9]\d* errors?\b", closing) is not None
 
 
 @settings(max_examples=examples(300, 1500), deadline=None)
@@ -249,3 +278,22 @@ def test_ff36d868_last_run_passed_and_rtk_ran_none(tmp_path: Path) -> None:
     assert "tests passed at the last run" in str(frontmatter(note)["summary"])
     ran = [ln for ln in note.splitlines() if ln.startswith("- Ran tests `")]
     assert " — ran no tests" in ran[0] and " — passed" in ran[1], ran
+
+
+LATER_FAILURES = ["Found {n} error", "Found {n} errors", "Found {n} diagnostics",
+                  "make: *** [Makefile:12: lint] Error {n}", "✖ {n} problems (1 error, 0 warnings)"]
+
+
+@settings(max_examples=examples(100, 500), deadline=None)
+@given(run=runs(), later=st.sampled_from(LATER_FAILURES), n=st.integers(1, 9),
+       clean=st.booleans())
+def test_a_tool_failing_after_passing_tests_fails_the_command(
+        run: tuple[str, str, int, int, bool], later: str, n: int, clean: bool) -> None:
+    """`pytest -q | tail; echo; ruff check | tail`: the tests' closing line
+    says passed, the linter below it failed (review 29, 719e4ab3): the
+    command failed. A linter that printed nothing wrong leaves the tests' verdict."""
+    _, out, failed, _, _ = run
+    tail = "=== ruff ===\nAll checks passed!" if clean else \
+        f"=== ruff ===\n{later.format(n=n)}"
+    verdict = verdicts.judge(f"{out}\n{tail}")
+    assert verdict == ("failed" if failed or not clean else "passed"), (out, tail)

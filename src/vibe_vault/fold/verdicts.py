@@ -136,6 +136,12 @@ def judge(output: str) -> Verdict:
     counts = runner_counts(text)
     if counts is not None:
         failed, passed = counts
+        after = _after_counts(text)
+        if not failed and passed and after and rx(_FAILED).search(text, after):
+            # A tool run after the tests (`pytest -q | tail; ruff check`)
+            # printed its failure below their closing line: what the tests
+            # logged comes before it, so that is not their expected error.
+            return "failed"
         return "failed" if failed else "passed" if passed else ""
     if rx(_FAILED).search(text):
         return "failed"
@@ -399,6 +405,10 @@ def tally(output: str) -> tuple[int, int] | None:
 # passed count in named groups `f` (and `e`, errors) and `p`, or a total `t`
 # (either may be absent: 0; an empty `f` or `p` is one package); "words" every
 # `N failed|failing|fail|failures|errors` and `N passed|passing|pass` on it.
+_PYTEST_WORDS = (r"(?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?"
+                 r"|rerun|subtests? passed|subtests? failed)")
+_PYTEST_Q = (r"[ \t]*\d{1,7} " + _PYTEST_WORDS + r"(?:, \d{1,7} " + _PYTEST_WORDS + r")*+"
+             r" in \d+(?:\.\d+)?s\b(?: \(\d+:\d\d:\d\d\))?[ \t]*$")
 RUNNER_SUMMARIES: tuple[tuple[str, str, str], ...] = (
     ("bun test", r"[ \t]*(?P<p>\d+) pass[ \t]*$", "fp"),
     ("bun test", r"[ \t]*(?P<f>\d+) fail[ \t]*$", "fp"),
@@ -407,6 +417,9 @@ RUNNER_SUMMARIES: tuple[tuple[str, str, str], ...] = (
     ("mocha", r"[ \t]*(?P<p>\d+) passing\b", "fp"),
     ("mocha", r"[ \t]*(?P<f>\d+) failing[ \t]*$", "fp"),
     ("pytest", r"=+ [^=\n]* =+[ \t]*$", "words"),  # (its counts: `1 failed, 2 passed in 3s`)
+    # `-q` prints the same counts with no `===` frame (review 29 #8: "2297
+    # passed, 1 skipped, 1 warning in 126.83s (0:02:06)" was "result unknown").
+    ("pytest -q", _PYTEST_Q, "words"),
     ("go test", r"ok[ \t]+\S+[ \t]+(?:\d+(?:\.\d+)?s|\(cached\))(?P<p>)", "fp"),
     ("go test", r"FAIL[ \t]+\S+[ \t]+(?:\d+(?:\.\d+)?s|\[(?:build|setup) failed\])(?P<f>)", "fp"),
     ("go test", r"[ \t]*--- FAIL: \S(?P<f>)", "fp"),  # (a test of a package not told `FAIL` yet)
@@ -433,6 +446,18 @@ _WORD_COUNT = r"\b(\d{1,7}) (passed|passing|pass|failed|failing|fail|failures?|e
 _UNITTEST_RAN = r"(?m)^Ran (\d+) tests? in [\d.]+s[ \t]*$"
 _UNITTEST_END = r"(?m)^(?:OK\b|FAILED \()"
 _UNITTEST_FAILED = r"(?m)^FAILED \((?:failures=(\d+))?(?:, )?(?:errors=(\d+))?"
+
+
+def _after_counts(text: str) -> int:
+    """Where the line after the last runner's closing line starts (0: none)."""
+    at = end = 0
+    for m in rx(_UNITTEST_END).finditer(text):
+        end = text.find("\n", m.end()) + 1 or len(text)
+    for line in text.splitlines(keepends=True):
+        at += len(line)
+        if len(line) <= TALLY_LINE_CHARS and rx(_ANY_RUNNER).match(line.rstrip("\r\n")):
+            end = max(end, at)
+    return end
 
 
 def runner_counts(output: str) -> tuple[int, int] | None:
