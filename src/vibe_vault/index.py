@@ -40,6 +40,7 @@ from vibe_vault.markdown import (
     yaml_time,
 )
 from vibe_vault.note import write_note, write_session_note
+from vibe_vault.pricing import unpriced_names
 from vibe_vault.records import Record, total_tokens
 from vibe_vault.render import render
 from vibe_vault.resume import resume_command
@@ -150,6 +151,26 @@ def _money(dollars: float) -> Md:
     return md("${:,.2f}", dollars)
 
 
+def _unpriced(rec: Record) -> list[str]:
+    """The models of a session with tokens and no known price."""
+    return [m for m, t in rec.tokens_by_model.items() if m not in rec.cost_by_model and any(t)]
+
+
+def _session_cost(rec: Record) -> Md:
+    """A session's cost cell: one none of whose models has a price has no
+    cost (review 29 #3: $0.00 read as free)."""
+    unpriced = _unpriced(rec)
+    if unpriced and not rec.cost_by_model:
+        return md("not priced")
+    return md("{} + unpriced", _money(rec.cost_usd)) if unpriced else _money(rec.cost_usd)
+
+
+def _excluded(models: dict[str, aggregates.ModelSums]) -> Md:
+    """After a total: the models it leaves out, having no known price."""
+    names = unpriced_names([m for m, s in models.items() if s.unpriced])
+    return md(" (not counting {}: not priced)", text(", ".join(names))) if names else md("")
+
+
 def _bound(short_sessions: int) -> Md:
     """"≥" before a sum that includes a session whose output tokens Claude
     Code under-recorded: a lower bound, not an exact figure."""
@@ -212,6 +233,8 @@ class ProjectView(Struct):
     # ended): over the project, and by month; sums with them are lower bounds.
     short: aggregates.Short = field(default_factory=aggregates.Short)
     short_months: dict[str, int] = field(default_factory=dict)
+    # " (not counting glm-5: not priced)": models its cost leaves out
+    excluded: Md = field(default_factory=lambda: md(""))
 
 
 def project_view(conn: sqlite3.Connection, project: str,
@@ -224,7 +247,8 @@ def project_view(conn: sqlite3.Connection, project: str,
         totals.add(astuple(sums))
         months.setdefault(on[:7] or "unknown", aggregates.Sums()).add(astuple(sums))
     weeks = charts.weeks_ending({on: (s.sessions, aggregates.usd(s.cost)) for _, on, s in days})
-    models = {m: aggregates.usd(s.cost) for m, s in aggregates.by_model(conn, project).items()}
+    model_sums = aggregates.by_model(conn, project)
+    models = {m: aggregates.usd(s.cost) for m, s in model_sums.items()}
     latest = list(registry.records_where(
         conn, "project = ? AND has_note ORDER BY started DESC, session_id DESC LIMIT ?",
         (project, LATEST)))
@@ -240,7 +264,7 @@ def project_view(conn: sqlite3.Connection, project: str,
         short.unrecorded += n.unrecorded
         short_months[on[:7] or "unknown"] = short_months.get(on[:7] or "unknown", 0) + 1
     return ProjectView(project, totals, sorted(months.items(), reverse=True), weeks, models,
-                       first, last, latest, short, short_months)
+                       first, last, latest, short, short_months, _excluded(model_sums))
 
 
 def render_project(view: ProjectView) -> str:
@@ -258,9 +282,9 @@ def render_project(view: ProjectView) -> str:
     out += [md("tags:"), md("  - project"), md("---"), md(REWRITE_NOTICE), md(""),
             md("# {}", text(project)), md("")]
     low = _bound(view.short.sessions)
-    out.append(md("**{}** · **Claude worked {}** · **{}{} tokens** · **{}{}**",
+    out.append(md("**{}** · **Claude worked {}** · **{}{} tokens** · **{}{}**{}",
                   _counted(t.sessions, "session"), _minutes(t.minutes), low,
-                  _tokens(t.tokens), low, _money(cost)))
+                  _tokens(t.tokens), low, _money(cost), view.excluded))
     pictures = charts.pictures(view.weeks, view.models)
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
@@ -284,7 +308,7 @@ def render_project(view: ProjectView) -> str:
         low = _bound(r.output_short)
         out.append(md("| {} | {} | {} | {}{} | {}{} | {} |", cell(text(day(r.started))),
                       cell(wikilink(r.note, label(r.title))), _minutes(r.duration_minutes),
-                      low, _tokens(total_tokens(r)), low, _money(r.cost_usd), cell(status)))
+                      low, _tokens(total_tokens(r)), low, _session_cost(r), cell(status)))
     if view.short.sessions:
         out += [md(""), _bound_note(view.short)]
     open_tasks = [(r, task) for r in recs[:5] for task in r.open_tasks]
@@ -334,15 +358,15 @@ def project_sums(conn: sqlite3.Connection) -> list[ProjectSums]:
 
 
 def render_home(sums: list[ProjectSums], latest: list[Record],
-                pictures: list[Md] | None = None) -> str:
+                pictures: list[Md] | None = None, excluded: Md | None = None) -> str:
     count = sum(p.sessions for p in sums)
     cost = sum(p.cost for p in sums)
     out = [md("---"), md("type: index"), md("sessions: {}", count),
            md("projects: {}", len(sums)), md("cost_usd: {:.4f}", cost), md("---"),
            md(REWRITE_NOTICE), md(""), md("# Claude Code sessions"), md(""),
-           md("**{}** in **{}** · **{}{}**", _counted(count, "session"),
+           md("**{}** in **{}** · **{}{}**{}", _counted(count, "session"),
               _counted(len(sums), "project"),
-              _bound(sum(p.short.sessions for p in sums)), _money(cost))]
+              _bound(sum(p.short.sessions for p in sums)), _money(cost), excluded or md(""))]
     if pictures:
         out += [md(""), md("## Activity"), md(""), *pictures]
     out += [md(""), md("## Projects"), md(""),
@@ -375,9 +399,10 @@ def home_note(conn: sqlite3.Connection, latest: int = 20) -> str:
         n, c = days.get(on, (0, 0))
         days[on] = (n + s.sessions, c + s.cost)
     weeks = charts.weeks_ending({d: (n, aggregates.usd(c)) for d, (n, c) in days.items()})
-    models = {m: aggregates.usd(s.cost) for m, s in aggregates.by_model(conn).items()}
+    model_sums = aggregates.by_model(conn)
+    models = {m: aggregates.usd(s.cost) for m, s in model_sums.items()}
     pictures = charts.pictures(weeks, models)
-    return render_home(project_sums(conn), recent, pictures)
+    return render_home(project_sums(conn), recent, pictures, _excluded(model_sums))
 
 
 def render_daily(day: str, records: list[Record]) -> str:
@@ -389,7 +414,7 @@ def render_daily(day: str, records: list[Record]) -> str:
     for r in recs:
         out.append(md("- {} · {} · {} ({}, {})", text(hhmm(r.started)), strong(r.project),
                       wikilink(r.note, label(r.title)), _minutes(r.duration_minutes),
-                      _money(r.cost_usd)))
+                      _session_cost(r)))
     out += [md(""), md(USER_HEADING), md(USER_HINT)]
     return "\n".join(out) + "\n"
 

@@ -224,3 +224,13 @@ def session_cost(by_model: dict[str, Tokens], prices: dict[str, Price],
             unpriced.append(model)  # the client had no price for it either
     return SessionCost(rows=dict(sorted(rows.items())), costs=costs, unpriced=unpriced,
                        by_client=bool(counted))
+
+
+def unpriced_names(rows: list[str]) -> list[str]:
+    """The models of unpriced token rows, once each: a row is a model or a
+    model with its price tier ("glm-5 (prompts over 100k)"); "unknown" rows
+    (a subagent's answer whose model Claude Code did not record) are
+    "models not named"."""
+    names = sorted({r.split(" (", 1)[0] for r in rows} - {"unknown"})
+    return names + (["models not named"] if any(r.split(" (", 1)[0] == "unknown"
+                                                for r in rows) else [])

@@ -31,7 +31,7 @@ from vibe_vault.markdown import (
     yaml_str,
     yaml_time,
 )
-from vibe_vault.pricing import Price, price_for, table
+from vibe_vault.pricing import Price, price_for, table, unpriced_names
 from vibe_vault.redact import Redacted
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
@@ -107,7 +107,10 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("output_tokens", lambda p: _count(p.fig.total.output)),
     ("cache_read_tokens", lambda p: _count(p.fig.total.cache_read)),
     ("cache_creation_tokens", lambda p: _count(p.fig.total.cache_creation)),
-    ("cost_usd", lambda p: md("{:.4f}", p.fig.cost)),
+    # A session none of whose models has a known price has no cost: 0.0000
+    # would read as free in a Dataview sum (review 29 #3); `unpriced_models`
+    # names what a cost leaves out.
+    ("cost_usd", lambda p: None if not_priced(p.fig) else md("{:.4f}", p.fig.cost)),
     ("unpriced_models", lambda p: yaml_list(p.fig.unpriced) if p.fig.unpriced else None),
     ("tool_calls", lambda p: _count(p.fig.tool_calls)),
     ("files_changed", lambda p: _count(p.fig.changed_file_count)),
@@ -140,6 +143,11 @@ def frontmatter(page: Page) -> list[Md]:
             lines.append(md(key + ": {}", value))
     lines.append(md("---"))
     return lines
+
+
+def not_priced(fig: Figures) -> bool:
+    """No model of the session has a known price: it has no cost to state."""
+    return bool(fig.unpriced) and not fig.costs
 
 
 def unrecorded(total: Tokens, extra: float) -> str:
@@ -222,8 +230,12 @@ def heading(page: Page) -> list[Md]:
     # (only when the output Claude Code left out changes it much: then with it)
     more = f" (about ${fig.cost + extra:.2f} with the output Claude Code left uncounted)" \
         if extra >= 0.01 and extra >= UNRECORDED_SHARE * fig.cost else ""
-    facts.append(md("**Cost** {}${:.2f}" + (" + unpriced" if fig.unpriced else "") + "{}",
-                    text(bound), fig.cost, text(more)))
+    if not_priced(fig):
+        facts.append(md("**Cost** not priced ({})",
+                        text(", ".join(unpriced_names(fig.unpriced)))))
+    else:
+        facts.append(md("**Cost** {}${:.2f}" + (" + unpriced" if fig.unpriced else "") + "{}",
+                        text(bound), fig.cost, text(more)))
     if usage_bound(fig):
         facts.append(md("**Subagent usage unrecorded** {}", text(agents_unrecorded(fig))))
     if state.status == "active":

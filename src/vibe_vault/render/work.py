@@ -45,7 +45,7 @@ from vibe_vault.markdown import (
 from vibe_vault.paths import readable, runnable, shown_path
 from vibe_vault.pricing import table
 from vibe_vault.project import folder_name, repo_folder
-from vibe_vault.render.head import unrecorded, unrecorded_cost
+from vibe_vault.render.head import not_priced, unrecorded, unrecorded_cost
 from vibe_vault.render.page import Page, doer, part, parts, status_word
 from vibe_vault.state import (
     READ_KEY,
@@ -563,8 +563,9 @@ def tokens(page: Page) -> list[Md]:
         out.append(md("| {} | {:,} | {:,} | {:,} | {:,} | {} |", cell(text(model)),
                       t.input, t.output, t.cache_read, t.cache_creation, c))
     t = fig.total
-    out.append(md("| **Total** | {:,} | {:,} | {:,} | {:,} | **${:.2f}** |",
-                  t.input, t.output, t.cache_read, t.cache_creation, fig.cost))
+    total = md("not priced") if not_priced(fig) else md("**${:.2f}**", fig.cost)
+    out.append(md("| **Total** | {:,} | {:,} | {:,} | {:,} | {} |",
+                  t.input, t.output, t.cache_read, t.cache_creation, total))
     if fig.unpriced:
         out.append(BLANK)
         out.append(md("*No price known for {}; not included in the cost.*",
