@@ -353,11 +353,15 @@ def test_thinking_is_hidden_unless_configured(env: Env) -> None:
 
     src = CORPUS / "iansherr__claude-code-log/real_projects/-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl"
     target = place(env, src)
+    # (the reads are whole, not cut by a deadline on a loaded machine: a hook
+    # stops at the first line past it, and this transcript is 460 kB)
+    deadlines = "hook_deadline = 60\nsession_end_deadline = 60\n"
+    (env.root / "config.toml").write_text(deadlines)
     assert_harmless(env.hook(stop(path=target)))
     assert "Thinking" not in next(iter(env.notes().values()))
     state = Store(env.state).load(SID)
     assert state is not None and not any(t.thinking for t in state.fold.turns)
-    (env.root / "config.toml").write_text("show_thinking = true\n")
+    (env.root / "config.toml").write_text("show_thinking = true\n" + deadlines)
     assert_harmless(env.hook({**stop(path=target), "hook_event_name": "SessionEnd"}))
     # The transcript did not change: the state was read again because of the setting.
     assert "> [!quote]- Thinking" in next(iter(env.notes().values()))
