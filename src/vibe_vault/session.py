@@ -341,9 +341,26 @@ def read_agent(af: AgentFile, path: StrPath, deadline: float | None,
     return read
 
 
-def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> list[str]:
+# Seconds a folder's mtime must lie in the past for its stamp to be kept: a
+# name added in the same tick of the file system's clock (coarse: a jiffy, or
+# 2 s on FAT) as the listing leaves the mtime as it was.
+SETTLED_FOLDER_S = 3.0
+
+
+def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile],
+                    folder_stamp: tuple[int, ...] = ()) -> tuple[list[str], tuple[int, ...]]:
     """Subagent files of a session: `<sid>/subagents/agent-*.jsonl`, and legacy
-    `agent-*.jsonl` beside the transcript whose sessionId is the session's."""
+    `agent-*.jsonl` beside the transcript whose sessionId is the session's;
+    and the transcript's folder's stamp to keep (`folder_stamp` next time).
+
+    The folder is the project's: it holds every transcript of the project,
+    and listing 12,500 names cost a Stop ~7 ms. While its stamp (inode and
+    mtime: a name added, removed or renamed changes it) is `folder_stamp`,
+    the one kept when every agent file in it was known, it holds the same
+    names: the legacy files found are those the state knows as the
+    session's, and the folder is not listed. () to keep when a name in it is
+    still unknown (a file not yet holding its sessionId) or its mtime is
+    too recent to vouch for the names (SETTLED_FOLDER_S)."""
     found: list[str] = []
     parent = os.path.dirname(transcript)
     flows: list[str] = []
@@ -370,6 +387,21 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
             continue
     base = parent or "."
     try:
+        st = os.stat(base)
+    except OSError:
+        return sorted(found), ()
+    stamp: tuple[int, ...] = (st.st_ino, st.st_mtime_ns)
+    if folder_stamp and stamp == tuple(folder_stamp):
+        for key, agent in known.items():
+            if ("/" not in key and not agent.foreign and locations.is_agent_file(key)
+                    and key.endswith(".jsonl")):
+                path = os.path.join(base, key)
+                if os.path.isfile(path):  # (a key of a file elsewhere, given by backfill)
+                    found.append(path)
+        return sorted(found), stamp
+    if st.st_mtime_ns > (time.time() - SETTLED_FOLDER_S) * 1e9:
+        stamp = ()
+    try:
         for name in _agent_names(os.listdir(base)):
             if not (locations.is_agent_file(name) and name.endswith(".jsonl")):
                 continue
@@ -387,9 +419,11 @@ def discover_agents(transcript: str, sid: str, known: dict[str, AgentFile]) -> l
                 found.append(path)
             elif owner is not None:
                 known[key] = AgentFile(foreign=True)
+            else:
+                stamp = ()  # (not known yet: to be looked at again)
     except OSError:
-        pass
-    return sorted(found)
+        return sorted(found), ()
+    return sorted(found), stamp
 
 
 def _agent_names(names: list[str]) -> list[str]:
@@ -700,10 +734,12 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
             state.started_hint = now_utc_iso()
             state.cwd_hint = gate(request.cwd_hint or "", 1000, redactor)
     main_read = read
-    places.agents = (
-        discover_agents(places.transcript, request.session_id, state.agents)
-        if request.agent_files is None else request.agent_files
-    )
+    stamp: tuple[int, ...] = ()
+    if request.agent_files is None:
+        places.agents, stamp = discover_agents(places.transcript, request.session_id,
+                                               state.agents, state.agents_folder)
+    else:
+        places.agents = request.agent_files
     for path in places.agents:
         if deadline is not None and time.monotonic() > deadline:
             complete = False
@@ -719,6 +755,9 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
             read += read_agent(af, path, deadline, redactor)
         except (OSError, NotAFile):
             continue
+    # (kept once every file found is one the state knows: a read the deadline
+    # cut short may not have come to them all)
+    state.agents_folder = stamp if complete else ()
     fold_journal(state, places.files.journal)
     return main_read, read, complete
 

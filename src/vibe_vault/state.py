@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 112
+STATE_VERSION = 113
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -1011,6 +1011,10 @@ class SessionState(Struct, omit_defaults=True):
     # The note file's stamp (device, inode, size, mtime) as vibe-vault's last
     # write left it: a note that still shows it is no editor's save.
     note_stamp: tuple[int, ...] = ()
+    # The transcript's folder's stamp (inode, mtime) when every agent file in
+    # it was known: while it shows the same, a Stop does not list the folder
+    # (session.discover_agents).
+    agents_folder: tuple[int, ...] = ()
     # The story's settled turns as the last write rendered them (render.memo):
     # not facts, a memo; a Stop renders only the turns that changed.
     rendered: list[Rendered] = field(default_factory=list)
