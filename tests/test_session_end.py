@@ -104,6 +104,9 @@ def test_session_end_on_a_large_vault_updates_its_project_and_the_home_note_itse
         env: Env) -> None:
     big_registry(env.state, 7000)
     assert env.vv("index").returncode == 0  # the old registry taken in
+    # (time enough to read the whole transcript and index it inline, on a
+    # loaded machine: a hook stops at the first line past its deadline)
+    (env.root / "config.toml").write_text("session_end_deadline = 60\n")
     target = place(env)
     assert_harmless(env.hook(session_end(SID, target)))
     # no background run: done when the hook returns
