@@ -7,7 +7,10 @@ the Files table, said for what it is, and never counted; and where git's own
 count of the session's commit holds more files than the session's edits
 show (subagents' or commands' work: 634355e9's "160 files changed" beside
 "2 files changed"), the commit leads with git's count and the session's
-edits are said as its own.
+edits are said as its own. Review 29 #13: Claude Code's own files outside
+the project (its memory under ~/.claude/projects/<project>/memory/, its
+todos, agents) are listed as Claude Code's, never counted; a `.claude/`
+folder of the project is the project's.
 
 Generated sessions write project files, temporary files and probes (made,
 then `rm`-ed), and may commit with git's stat; the oracle reads the JSON.
@@ -27,7 +30,11 @@ from test_headlines import Transcript
 SID = "5c4d3e2f-0000-4000-8000-0000000000aa"
 SCRATCH = f"/tmp/claude-1000/-work-app/{SID}/scratchpad"
 
-kinds = st.sampled_from(["project", "temp", "scratchpad", "probe"])
+kinds = st.sampled_from(["project", "temp", "scratchpad", "probe", "claude", "project claude"])
+# Claude Code's own files in the user's home, and what their rows call them.
+CLAUDE_HOMES = ["/home/u/.claude/projects/-work-app/memory/m_{}.md",
+                "/Users/u/.claude/todos/t_{}.json", "/root/.claude/agents/a_{}.md"]
+CLAUDE_WORDS = {"memory": "memory", "todos": "todos", "agents": "agents"}
 
 
 def build(files: list[tuple[str, int]], commit: tuple[int, int, int] | None) -> Transcript:
@@ -35,7 +42,9 @@ def build(files: list[tuple[str, int]], commit: tuple[int, int, int] | None) -> 
     t.prompt("Build the feature")
     for k, (kind, lines) in enumerate(files):
         path = {"project": f"/work/app/src/f{k}.py", "temp": f"/tmp/try_{k}.py",
-                "scratchpad": f"{SCRATCH}/notes_{k}.md", "probe": f"/work/app/probe_{k}.py"}[kind]
+                "scratchpad": f"{SCRATCH}/notes_{k}.md", "probe": f"/work/app/probe_{k}.py",
+                "claude": CLAUDE_HOMES[k % 3].format(k),
+                "project claude": f"/work/app/.claude/commands/c_{k}.md"}[kind]
         t.write_file(path, "".join(f"line {i}\n" for i in range(lines)))
         if kind == "probe":
             t.bash(f"rm {path}", description="Remove the probe")
@@ -69,7 +78,13 @@ def oracle(t: Transcript) -> dict[str, Any]:
                               str(result.get("stdout")))
             stat = tuple(int(g) for g in found.groups()) if found else stat
     mine = {p: n for p, n in written.items() if p.startswith(cwd + "/") and p not in removed}
-    return {"files": mine, "lines": sum(mine.values()), "stat": stat,
+    places: dict[str, int] = {}
+    for p in mine:
+        top = p[len(cwd) + 1:].split("/")[0] + "/"
+        places[top] = places.get(top, 0) + 1
+    # (the headline's places: most files first, then by name)
+    where = " and ".join(sorted(places, key=lambda k: (-places[k], k)))
+    return {"files": mine, "lines": sum(mine.values()), "stat": stat, "where": where,
             "scratch": [p for p in written if not p.startswith(cwd + "/")],
             "probes": [p for p in written if p in removed]}
 
@@ -95,21 +110,28 @@ def test_the_headline_counts_the_projects_files_and_gits_larger_count(
         assert head.startswith(f"Committed “Add the feature” (+{ins} −{dels} in {count} "
                                f"file{'s' if count > 1 else ''}, not pushed)"), (head, want)
         if own and count > own:  # the session's own edits are only part of it
-            assert f"{files} (+{want['lines']} −0) by the session's own edits in src/" \
+            assert f"{files} (+{want['lines']} −0) by the session's own edits in {want['where']}" \
                 in head, (head, want)
         elif own:
-            assert f"{files} (+{want['lines']} −0) in src/" in head, (head, want)
+            assert f"{files} (+{want['lines']} −0) in {want['where']}" in head, (head, want)
             assert "own edits" not in head, head
     elif own:
-        assert f"{files} (+{want['lines']} −0) in src/" in head, (head, want)
+        assert f"{files} (+{want['lines']} −0) in {want['where']}" in head, (head, want)
     else:
         assert head.startswith("No files changed"), (head, want)
     # Scratch is never the project's: not in the headline, said in the table.
     assert "tmp/" not in head and "scratchpad" not in head and "probe" not in head, head
+    assert not any(p.rsplit("/", 1)[1] in head
+                   for p in want["scratch"] if "/.claude/" in p), head
     table = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0]
     rows = table.splitlines()
     for path in want["scratch"]:
         row = next(r for r in rows if path.rsplit("/", 1)[1] in r)
+        if "/.claude/" in path:
+            what = CLAUDE_WORDS[path.split("/.claude/", 1)[1].split("/")[0]] if \
+                "/memory/" not in path else "memory"
+            assert f"Claude Code's {what}, outside the project, not counted" in row, row
+            continue
         what = "Claude's scratchpad" if "/scratchpad/" in path else "a temporary file"
         assert f"scratch: {what}, outside the project, not counted" in row, row
     for path in want["probes"]:

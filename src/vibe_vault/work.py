@@ -87,10 +87,12 @@ class Work(Struct):
     # each a pass over its hundreds of subagents.
     agents: list[AgentFold | None] = field(default_factory=list)
     doers: list[Doer] = field(default_factory=list)
-    # Files of `files` that are scratch, not the project's (review 28 #4, #6,
-    # #14): written in a temporary folder outside the project (Claude's own
-    # scratchpad among them), by what they are. Listed apart in the table,
-    # never in `changed`.
+    # Files of `files` that are not the project's, by what they are (the
+    # table's words): scratch (review 28 #4, #6, #14), written in a temporary
+    # folder outside the project (Claude's own scratchpad among them), and
+    # Claude Code's own files outside it (review 29 #13: its memory under
+    # ~/.claude/projects/…/memory/). Listed apart in the table, never in
+    # `changed`.
     scratch: dict[str, str] = field(default_factory=dict)
 
 
@@ -326,8 +328,8 @@ def temp_top(path: str) -> str:
 
 
 def project_tops(roots: list[str]) -> list[str]:
-    """The folders a path in a temporary folder is the project's in, each
-    once, as `scratch_words` compares a path with them (lower-cased, with
+    """The folders a path in a temporary folder or Claude Code's is the
+    project's in, each once, as `scratch_words` compares a path with them (lower-cased, with
     `/`): `roots` (the session's folder, the repositories its commits and
     pushes went to), of a root in a temporary folder its first folder there
     (a clone in `/tmp/bench` holds the project's files). Worked out once for
@@ -347,21 +349,37 @@ def project_tops(roots: list[str]) -> list[str]:
     return tops
 
 
+# Claude Code's own folder, `~/.claude/` in a home (lower-cased, with `/`; a
+# project's own `.claude/` is not it), and what it keeps there by name.
+_CLAUDE_HOME = lazy(r"^(?:~|/users/[^/]+|/home/[^/]+|/root|/var/root|[a-z]:/users/[^/]+)"
+                    r"/\.claude/")
+_CLAUDE_FILES = (("/memory/", "memory"), ("claude.md", "memory"), ("/settings", "settings"),
+                 ("/todos/", "todos"), ("/plans/", "plan"), ("/agents/", "agents"),
+                 ("/commands/", "commands"), ("/skills/", "skills"))
+
+
 def scratch_words(path: str, tops: list[str]) -> str:
-    """What `path` is when it is scratch, not the project's: a file in a
-    temporary folder (`/tmp/x_test.go`, Claude's own scratchpad under
-    `…\\AppData\\Local\\Temp\\claude\\…\\scratchpad`) that is in none of
-    the project's folders (`project_tops`). "" for the project's."""
+    """What `path` is when it is not the project's, as its row says it: a
+    file in a temporary folder (`/tmp/x_test.go`, Claude's own scratchpad
+    under `…\\AppData\\Local\\Temp\\claude\\…\\scratchpad`), or in Claude
+    Code's own folder (`~/.claude/projects/<project>/memory/MEMORY.md`), that
+    is in none of the project's folders (`project_tops`; a session in
+    `~/.claude` itself changes its own files). "" for the project's."""
     low = path.replace("\\", "/").lower()
     found = _TEMP.search(low)
-    if found is None:
+    home = _CLAUDE_HOME.search(low) if found is None and ".claude/" in low else None
+    if found is None and home is None:
         return ""
     for top in tops:
         if low == top or low.startswith(top + "/"):
             return ""
-    if "/scratchpad/" in low[found.end():] and "/claude" in low:
-        return "Claude's scratchpad, outside the project"
-    return "a temporary file, outside the project"
+    if home is not None:
+        rest = low[home.end() - 1:]
+        what = next((w for part, w in _CLAUDE_FILES if part in rest), "own file")
+        return f"Claude Code's {what}, outside the project"
+    if found is not None and "/scratchpad/" in low[found.end():] and "/claude" in low:
+        return "scratch: Claude's scratchpad, outside the project"
+    return "scratch: a temporary file, outside the project"
 
 
 # What the transcript tells of such a file: no change to it was seen by this

@@ -112,12 +112,12 @@ def _file_row(rel: str, base: str, change: FileChange, worktrees: list[str],
               by: list[str] | None, words: str = "", scratch: str = "") -> list[Md]:
     """A file's row (`by`: who changed it, when the table says; `words`: what
     happened to it, when not its change's own; `scratch`: what it is, when
-    scratch: not counted as the project's)."""
+    not the project's: scratch, Claude Code's own file; not counted)."""
     mark = lines_mark(change)
     # Changed back to what it was: listed (it was worked on), not counted.
     moved_from = shown_path(change.moved_from, base) if change.moved_from else ""
     ops = text((words or change_words(change, moved_from)) + _in_worktrees(worktrees)
-               + (f"; scratch: {scratch}, not counted" if scratch else ""))
+               + (f"; {scratch}, not counted" if scratch else ""))
     helpers = md(" {} |", cell(join(", ", (doer(b) for b in by)))) if by is not None else BLANK
     if mark == "?":  # written by a command that does not say its lines
         return [md("| {} | {} | ? | ? |{}", cell(code(rel)), cell(ops), helpers)]
