@@ -294,3 +294,47 @@ def look_alikes(draw: st.DrawFn) -> str:
 @given(look_alikes())
 def test_look_alikes_are_left(text: str) -> None:
     assert DEFAULT.redact(text) == (text, 0), DEFAULT.redact(text)
+
+
+# -- `PASS:`: a runner's verdict, or a name that ends so ------------------------------------------
+
+_TEST_NAME = st.one_of(
+    st.from_regex(r"Test[A-Z][a-z]{2,8}(/[a-z_]{3,8})?", fullmatch=True),
+    st.from_regex(r"tests?/[a-z_\-]{3,10}\.(sh|py|c|t)", fullmatch=True),
+    st.from_regex(r"test_[a-z_]{3,12}", fullmatch=True))
+
+
+@st.composite
+def runner_verdict(draw: st.DrawFn) -> str:
+    """A line as go test, automake, DejaGnu or a log print it: marks, times,
+    counts or colour codes before `PASS:`, a test's name after."""
+    lead = draw(st.sampled_from(["", "--- ", "    --- ", "\x1b[32m", "12:00:01 ", "[ 3/10] ",
+                                 "✓ ", "so ", "then "]))
+    colon = "\x1b[0m: " if lead == "\x1b[32m" else ": "
+    after = draw(st.sampled_from(["", " (0.00s)", " (test for excess errors)"]))
+    before = draw(st.sampled_from(["", "=== RUN   TestX\n", "make check\n"]))
+    return before + lead + "PASS" + colon + draw(_TEST_NAME) + after
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(runner_verdict())
+def test_a_runners_verdict_is_left(text: str) -> None:
+    assert DEFAULT.redact(text) == (text, 0), DEFAULT.redact(text)
+
+
+@st.composite
+def name_ending_in_pass(draw: st.DrawFn) -> Case:
+    """`ADMIN PASS: X` (CI drew it: the verdict rule took it for go test's
+    `--- PASS:`), any word in capitals before PASS, on a line of its own or
+    after others."""
+    word = draw(st.from_regex(r"[A-Z]{2,8}", fullmatch=True))
+    v = draw(token(14, 32).filter(lambda v: shannon_bits(v) >= 3.5))
+    sep = draw(st.sampled_from([":", ": ", " : "]))
+    before = draw(st.sampled_from(["", "creds\n", "--- PASS: TestX (0.00s)\n"]))
+    return before + word + " PASS" + sep + v, [v]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@given(name_ending_in_pass())
+def test_a_name_ending_in_pass_is_hidden(case: Case) -> None:
+    _hidden(*case)

@@ -647,6 +647,13 @@ def token_value(value: str, quoted: bool = False) -> bool:
     return not words_and_numbers(value)
 
 
+def _name_in_capitals_before(text: str, at: int) -> bool:
+    """Whether a word in capitals comes just before `at` (`ADMIN PASS:`, `DB
+    PASS:`): a name written in capitals; a runner's verdict opens its line or
+    follows marks, times, counts or words (`--- PASS:`, `so PASS: a.sh`)."""
+    return bool(rx(r"(?<![\w\-])[A-Z][A-Z0-9]+[ \t]\Z").search(text[max(0, at - 40):at]))
+
+
 def _random_capitals(value: str) -> bool:
     """Letters drawn at random in both cases (`MUtUCNFgOmEtLrWs`): a word of
     a language no list of English words holds (`abgelaufen`) has its
@@ -1209,8 +1216,11 @@ class _Replacer:
             text = self.original if self.original is not None else match.string
             before = text[match.start() - 1:match.start()]
             if sep.strip() == ":" and text[match.start():match.start("sep")] == "PASS" \
-                    and not (before.isalnum() or (before != "" and before in "_.-")):
-                return True  # a test runner's verdict (`--- PASS: TestX`, `PASS: a.sh`)
+                    and not (before.isalnum() or (before != "" and before in "_.-")) \
+                    and not _name_in_capitals_before(text, match.start()):
+                # a test runner's verdict (`--- PASS: TestX`, `PASS: a.sh`,
+                # `12:01:07 PASS: t1`), not a name that ends so (`ADMIN PASS: X`)
+                return True
             if sep == ":" and rx(_FILE_POSITION).match(name) and rx(_POSITION).match(secret):
                 return True  # `password.py:12:3`, `secret.json:20:8-23:9`: a place in a file
             password = "pass" in name or "pw" in name or "pasw" in name or "p@ss" in name \
