@@ -543,9 +543,19 @@ def _random_letters(value: str) -> bool:
 # `private_key_path`, `TOKEN_URL`, `tokenType`, `API_KEY_ID`, `password_hash`.
 _ABOUT = ("name", "path", "file", "dir", "url", "uri", "type", "id", "count", "length", "len",
           "size", "field", "header", "prefix", "env", "var", "ref", "arn", "version",
-          "endpoint", "label", "format", "policy", "hash", "location", "kind", "mode")
+          "endpoint", "label", "format", "policy", "hash", "location", "kind", "mode",
+          # (where it is served or how it is checked: `SSH_AUTH_SOCK`, `AUTH_HOST`)
+          "sock", "socket", "host", "port", "domain", "provider", "method", "issuer",
+          "audience", "ttl", "expiry", "expires", "timeout", "scope", "scopes")
 _ABOUT_A_SECRET = (r"(?:[_.\-](?i:" + "|".join(_ABOUT) + r")|(?<=[a-z])(?:"
                    + "|".join(w.capitalize() for w in _ABOUT) + r"))\Z")
+
+
+def about_a_secret(name: str) -> bool:
+    """Whether a name names something about a secret, not the secret (where
+    it is, what it is called, its kind, its size): `SSH_AUTH_SOCK`,
+    `DB_PASSWORD_FILE`, `tokenType`."""
+    return bool(rx(_ABOUT_A_SECRET).search(name))
 
 
 # A YAML tag (Ansible's `!vault`, CloudFormation's `!Ref`, `!!binary`) given
@@ -660,6 +670,29 @@ def _random_capitals(value: str) -> bool:
     capital, if any, first."""
     return any(c.isupper() for c in value[1:]) and any(c.islower() for c in value) \
         and _random_letters(value)
+
+
+def _a_path_of_words(value: str) -> bool:
+    """A file's path whose every part reads as words and short numbers
+    (`app/[locale]/perfil/EditProfileAvatar.tsx`, `README.md`), not a random run."""
+    value = value.strip("\"'")
+    if not value or len(value) > 400 or not rx(r"[\w.\-\[\]@+/]+\Z").match(value) \
+            or ("/" not in value and not rx(r"[^.]+\.[A-Za-z][A-Za-z0-9]{0,7}\Z").match(value)):
+        return False
+    # (each part no key, `x7Kq9Lm2`, nor random letters of eight or more;
+    # a name of capitalised words is words, `AnalyticsEvents`)
+    return not any(_looks_like_a_key(p) or (
+        p.isalpha() and len(p) >= 8 and not _capitalised_words(p) and _random_letters(p))
+        for p in rx(r"[/.\-_\[\]@+]+").split(value))
+
+
+def _capitalised_words(value: str) -> bool:
+    """Words joined in camel or Pascal case, each of two letters or more with
+    a vowel (`useEventAnalytics`, `EditProfileAvatar`), not random capitals
+    (`MUtUCNFgOmEtLrWs`)."""
+    parts = rx(r"[A-Z]?[a-z]+|[A-Z]{2,5}(?![a-z])").findall(value)
+    return len(parts) > 1 and "".join(parts) == value and all(
+        len(p) >= 2 and any(c in "aeiouyAEIOUY" for c in p) for p in parts)
 
 
 def _looks_like_a_key(value: str) -> bool:
@@ -1181,6 +1214,8 @@ class _Replacer:
             return True
         if self.line and not self._begins_line(match):
             return True
+        if self._in_a_revisions_file(match):
+            return True  # `git show origin/feat/auth-x:"app/a.tsx"`: a revision's file
         if "bounded" in match.re.groupindex and match.start() \
                 and match.string[match.start() - 1].isascii() \
                 and match.string[match.start() - 1].isalnum() and not self._camel_hump(match):
@@ -1315,12 +1350,24 @@ class _Replacer:
         start = match.start()
         return text[start:start + 1].isupper() and text[start - 1:start].islower()
 
+    def _in_a_revisions_file(self, match: re.Match[str]) -> bool:
+        """Whether a match is in a word that names a file of a revision, as git
+        is given one: a branch (`origin/feat/auth-profile`, `fix/login-flow`),
+        `:`, and a path of words (`"app/[locale]/EditProfile.tsx"`)."""
+        text = self.original if self.original is not None else match.string
+        start = rx(r"[^\s'\"=`(]{0,200}\Z").search(text[max(0, match.start() - 200):match.start()])
+        if start is None or "/" not in start.group(0):
+            return False
+        word = rx(r"[\w.\-/]*/[\w.\-]*:[\"']?([^\s\"'|;&<>]{1,400})").match(
+            text, match.start() - len(start.group(0)))
+        return word is not None and word.end() >= match.end() - 1 \
+            and _a_path_of_words(word.group(1))
+
     def _names_no_secret(self, match: re.Match[str]) -> bool:
         """Whether the name given a value names something about a secret, not
         the secret: `secret_name`, `private_key_path`, `tokenType`, `API_KEY_ID`."""
         text = self.original if self.original is not None else match.string
-        name = text[match.start():_name_end(match)].rstrip("\"' \t")
-        return bool(rx(_ABOUT_A_SECRET).search(name))
+        return about_a_secret(text[match.start():_name_end(match)].rstrip("\"' \t"))
 
     def _sent_as_password(self, match: re.Match[str], secret: str) -> bool:
         """Whether what an expect script sends is a password: anything sent

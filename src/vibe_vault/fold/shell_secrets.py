@@ -16,7 +16,7 @@ from typing import Any
 
 from vibe_vault.fold.context import Context
 from vibe_vault.fold.tools import is_secrets_file, learn_file
-from vibe_vault.redact import token_value
+from vibe_vault.redact import about_a_secret, token_value
 from vibe_vault.secret_printers import NAMES_A_SECRET, PRINTS_A_SECRET_CALL
 from vibe_vault.text import rx
 
@@ -83,7 +83,9 @@ def _words(segment: str) -> list[str]:
 def _secret_name(name: str) -> bool:
     from vibe_vault.secret_rules import SECRET_NAME  # (only here: see redact.rule_table)
 
-    return bool(rx(r"(?i)" + SECRET_NAME).search(name))
+    # (`SSH_AUTH_SOCK` is a socket's path, `DB_PASSWORD_FILE` a file's: what
+    # `echo $SSH_AUTH_SOCK` prints, and ssh-add's words after it, are no secret)
+    return bool(rx(r"(?i)" + SECRET_NAME).search(name)) and not about_a_secret(name)
 
 
 def kind(command: str) -> str:
