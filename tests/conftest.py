@@ -96,6 +96,16 @@ THOROUGH = [False]
 def pytest_configure(config: pytest.Config) -> None:
     THOROUGH[0] = (bool(config.getoption("--slow"))
                    or os.environ.get("VV_REQUIRE_CORPUS") == "1")
+    if os.environ.get("VV_REQUIRE_CORPUS") == "1" and os.environ.get("VV_NEW_DRAWS") != "1":
+        # CI draws the same examples each run of the same code (a hash of each
+        # test), so a red run is the same run again and a rehearsal says what
+        # CI will; `--slow` without it, and VV_NEW_DRAWS=1, draw new ones each
+        # run to find more. (Loaded before the test modules are read: their
+        # `@settings` take the rest from it.)
+        from hypothesis import settings
+
+        settings.register_profile("ci-fixed-draws", derandomize=True)
+        settings.load_profile("ci-fixed-draws")
     if not hasattr(config, "workerinput"):  # (xdist's workers inherit the folder)
         _compile_once(config)
         _utf8_table_known()
