@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 113
+STATE_VERSION = 114
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -494,6 +494,9 @@ class Staged(Struct, array_like=True, omit_defaults=True):
 
 AMENDED = "amended"
 REBASED = "rebased"
+# A printed commit (Fold.printed) that is a branch's tip as a `git push`
+# reported it (`6c08f5a5..b02b3c07  main -> main`): its sha and branch, no subject.
+PUSHED = "pushed"
 
 
 class Rewrite(Struct, array_like=True, omit_defaults=True):

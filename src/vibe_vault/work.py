@@ -14,8 +14,10 @@ from msgspec import Struct, field
 
 from vibe_vault.fold.files import GIT_COUNTED, lines_mark, no_net_change
 from vibe_vault.project import repo_file
+from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     AMENDED,
+    PUSHED,
     REBASED,
     AgentFold,
     Command,
@@ -178,11 +180,12 @@ def subagent_label(kind: str, description: str) -> str:
     return kind or description
 
 
-def _named(commits: list[tuple[str, Commit]],
-           printed: list[Commit]) -> list[tuple[str, Commit]]:
+def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
+           rewrites: tuple[Rewrite, ...] = ()) -> list[tuple[str, Commit]]:
     """Commits one agent made without git's line, named by the sha another
-    agent's later `git log` printed beside their subject (copies: the
-    agents' facts stay each their own)."""
+    agent's later `git log` printed beside their subject, or by the tip a
+    later push reported of their branch when they were its latest commit
+    (copies: the agents' facts stay each their own)."""
     known = {c.sha for _, c in commits if c.sha}
     out = []
     # The printed commits by subject, in order: a subject that is no merge's
@@ -207,8 +210,36 @@ def _named(commits: list[tuple[str, Commit]],
                     c = msgspec.structs.replace(c, sha=p.sha)
                     known.add(p.sha)
                     break
+        if not c.sha:
+            # (until its branch is rebased: a tip pushed after names the new
+            # commit, which _rewritten tells as such)
+            until = min((r.ts for r in rewrites if r.branch == c.branch and r.ts >= c.ts),
+                        default="~")
+            tip = _pushed_tip(c, [x for _, x in commits], printed, c.ts, until)
+            if tip and tip not in known:
+                c = msgspec.structs.replace(c, sha=tip)
+                known.add(tip)
         out.append((label, c))
     return out
+
+
+def _pushed_tip(c: Commit, commits: list[Commit], printed: list[Commit], since: str,
+                until: str) -> Redacted:
+    """The sha a `git push` reported as the tip of `c`'s branch (`a..b  main
+    -> main`) at or after `since` and before `until`, when `c` was that tip:
+    the latest commit made on the branch (in its repository) before the push,
+    none after `c` (by any agent). "" when no push tells it."""
+    if not c.branch or not c.ts:
+        return Redacted("")
+    for p in sorted(printed, key=lambda p: p.ts):
+        if p.how != PUSHED or p.branch != c.branch or p.folder != c.folder \
+                or not since <= p.ts < until or p.ts < c.ts:
+            continue
+        if any(o is not c and o.branch == c.branch and o.folder == c.folder
+               and c.ts <= o.ts <= p.ts for o in commits):
+            return Redacted("")  # (a later commit of the branch: the tip is not `c`)
+        return p.sha
+    return Redacted("")
 
 
 def work_of(state: SessionState) -> Work:
@@ -268,7 +299,7 @@ def work_of(state: SessionState) -> Work:
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
     printed = [c for d in everyone for c in d.fold.printed]
-    commits = _named(commits, printed)
+    commits = _named(commits, printed, tuple(r for d in everyone for r in d.fold.rewrites))
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)
     order = sorted(range(len(commits)), key=lambda k: commits[k][1].ts)
@@ -532,6 +563,12 @@ def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
                 or next((p.sha for p in later if rewrite.ts <= p.ts < until
                          and p.sha not in (c.sha, c.was) and c.subject
                          and same_subject(p.subject, c.subject)), "")
+            if not new:
+                # The branch's tip a later push reported, when `c` is the
+                # latest commit the rebase replayed on it (acc53d32: pull
+                # --rebase, then `6c08f5a5..b02b3c07  main -> main`).
+                tip = _pushed_tip(c, [x for _, x in out], later, rewrite.ts, until)
+                new = tip if tip not in (c.sha, c.was) else ""
             out[k] = (at, msgspec.structs.replace(
                 c, was=c.was or c.sha, how=REBASED, sha=new or c.sha, stale=not new))
     return out

@@ -10,7 +10,17 @@ from vibe_vault.fold import git_counts, staged
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
-from vibe_vault.state import AMENDED, DETACHED, Commit, Fork, Pending, PullRequest, Push, Rewrite
+from vibe_vault.state import (
+    AMENDED,
+    DETACHED,
+    PUSHED,
+    Commit,
+    Fork,
+    Pending,
+    PullRequest,
+    Push,
+    Rewrite,
+)
 from vibe_vault.text import rx
 
 MAX_COMMITS = 100
@@ -40,7 +50,8 @@ _MERGED_PR = r"(?i)\bmerged pull request (?:([\w.\-]+/[\w.\-]+))?#(\d+)"
 _PUSH_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+push\b"
 # A ref `git push` reports (on stderr, which Claude Code records with the
 # output): its flag (" " fast-forward, "+" forced, "*" new, "=" up to date,
-# "!" rejected), the commits or a word in brackets, then `src -> dst`.
+# "!" rejected), the commits (old..new: new is the branch's tip) or a word in
+# brackets, then `src -> dst`.
 _PUSHED_REF = (r"(?m)^ ([ +*=!]) (?:[0-9a-f]{4,40}\.\.\.?([0-9a-f]{4,40})|\[[a-z ]{3,20}\])"
                r"[ \t]+(\S+) -> \S+")
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
@@ -322,7 +333,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             name_commits(ctx, out, pairs)
         if facts.prs:
             squashed(ctx, pairs)
-        known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed}
+        # (a tip a push reported is no subject's: a log's line of it still is)
+        known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed if c.how != PUSHED}
         facts.printed.extend(Commit(sha=sha, subject=subject, ts=timestamp)
                              for sha, subject in pairs if sha not in known)
         del facts.printed[:-PRINTED_KEPT]
@@ -360,6 +372,14 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
             refs.append(ref)
             if m.group(2):
                 tips.append(m.group(2)[:7])
+                if ref and ref != DETACHED:
+                    # The branch's tip as sent: the sha of its latest commit
+                    # (vibe_vault.work names a rebased or quiet commit by it).
+                    # A sha is hex digits matched in git's output: nothing to hide.
+                    ctx.facts.printed.append(Commit(
+                        sha=Redacted(m.group(2)[:7]), how=PUSHED,
+                        branch=ctx.line(ref, BRANCH_CHARS), ts=timestamp, folder=call.folder))
+                    del ctx.facts.printed[:-PRINTED_KEPT]
     if not told and status == "ok":
         refs.append("")
     pushed = ctx.facts.pushed
