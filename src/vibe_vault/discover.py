@@ -59,6 +59,25 @@ def sniff_session_id(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
+def orphan_agents(root: str, given: str) -> dict[str, list[str]]:
+    """The subagent files under `root` of each session whose id starts with
+    `given` (lower case), by the id: those `discover` leaves out when their
+    session has no main transcript (the caller knows it has none). Read only
+    to answer for an id no session has (`vv show`): the walk opens every
+    legacy agent file."""
+    found: dict[str, list[str]] = {}
+    for entry in jsonl_entries(root):
+        folder, name = os.path.split(entry.path)
+        if not is_agent_file(name):
+            continue
+        flow = workflow_session(folder)
+        sid = flow if flow is not None else os.path.basename(os.path.dirname(folder)) \
+            if in_subagents_dir(entry.path) else sniff_session_id(entry.path)
+        if sid and sid.lower().startswith(given):
+            found.setdefault(sid, []).append(entry.path)
+    return found
+
+
 def groups(roots: list[Path]) -> list[Path]:
     """The roots split into folders that each hold whole sessions (a main
     transcript and its subagent files): a root holding only folders (Claude

@@ -144,9 +144,10 @@ def open_db(cfg: Config, reindex: bool = False) -> sqlite3.Connection | None:
     return None
 
 
-def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
+def find_session(conn: sqlite3.Connection, given: str, projects_root: str = "") -> Hit | None:
     """The session a full or short id names (any case), or None with a message:
-    too short, no such session, or a session that has no note."""
+    too short, no such session, or a session that has no note (one whose
+    transcript is missing: only its subagents' files in `projects_root`)."""
     from vibe_vault.session_ids import SHORT, SessionNotFound, pick
     from vibe_vault.vaultdb import sessions_starting
 
@@ -168,7 +169,8 @@ def find_session(conn: sqlite3.Connection, given: str) -> Hit | None:
         return candidates[pick(given, candidates, shortest=SHORT,
                                typed=typed if named is None else given)]
     except SessionNotFound as exc:
-        print(f"vv: {_without_note(conn, given) or exc}", file=sys.stderr)
+        print(f"vv: {_without_note(conn, given) or _orphaned(projects_root, given) or exc}",
+              file=sys.stderr)
         return None
 
 
@@ -210,6 +212,27 @@ def _without_note(conn: sqlite3.Connection, given: str) -> str:
             "(nothing asked, nothing answered), so there is nothing to show or resume")
 
 
+def _orphaned(projects_root: str, given: str) -> str:
+    """What to say of an id that names only subagent files, their session's
+    transcript missing (review 28 G: the corpus's agent-1674bc8c.jsonl, of
+    session 5b97e2d4, was "no session '5b97e2d4' is known"), or ""."""
+    from vibe_vault.discover import orphan_agents
+    from vibe_vault.text import terminal_safe
+
+    if not projects_root or not os.path.isdir(projects_root):
+        return ""
+    found = orphan_agents(projects_root, given)
+    if len(found) != 1:
+        return ""
+    (sid, paths), = found.items()
+    folders = sorted({os.path.dirname(p) for p in paths})
+    where = folders[0] if len(folders) == 1 else os.path.commonpath(folders)
+    files = f"{len(paths)} file{'s' if len(paths) != 1 else ''}"
+    return (f"session {terminal_safe(sid)} has no note: its transcript is missing; only its "
+            f"subagents' files are here ({files} in {terminal_safe(where)}), so there is "
+            "nothing to show or resume")
+
+
 def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:
     """The session a full or short id names, and the exit code when there is none
     (the message said)."""
@@ -217,7 +240,7 @@ def session_named(cfg: Config, given: str) -> tuple[Hit | None, int]:
     if conn is None:
         return None, 1
     try:
-        hit = find_session(conn, given)
+        hit = find_session(conn, given, cfg.projects_root)
     finally:
         conn.close()  # the last connection out folds SQLite's write-ahead log back in
     return hit, 0 if hit is not None else 2
