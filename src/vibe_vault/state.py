@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 114
+STATE_VERSION = 115
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -316,6 +316,14 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     only: list[Redacted] = field(default_factory=list)
     unknown: bool = False
     git_counts: bool = False  # its output may hold git's count of files (fold.git_counts)
+    # fold.reverts: a listing of what changed (`git status`, `git diff`) or a
+    # restore of paths (`git checkout -- p`), where git ran, the paths, and
+    # whether the listing is whole as printed; `moves`: it moves HEAD or the index.
+    revert: str = ""
+    revert_in: Redacted = Redacted("")
+    revert_paths: list[Redacted] = field(default_factory=list)
+    revert_whole: bool = False
+    moves: bool = False
     # A `git push` before the line's `git commit` (`git push && git commit`):
     # the push, of the same moment, does not send that commit.
     push_first: bool = False
@@ -834,6 +842,8 @@ class Fold(Struct, omit_defaults=True):
     read_lines: dict[Redacted, bytes] = field(default_factory=dict)
     # What git's output said of files' lines, by path (fold.git_counts).
     git_lines: dict[Redacted, GitLines] = field(default_factory=dict)
+    # When a git command last moved HEAD, the index or the work tree (fold.reverts).
+    git_moved: str = ""
     # Other files the session knows are there (read, or listed by Glob or
     # Grep), the latest MAX_SEEN: what `rm -r dir` or `mv dir x` takes with it.
     seen: list[Redacted] = field(default_factory=list)

@@ -35,6 +35,7 @@ PATH_CHARS = 300
 CREATED_SAID = "File created successfully"
 # A file's figures as git's output counted them (vibe_vault.work): said on its row.
 GIT_COUNTED = "lines: git's count"
+REVERTED = "reverted "  # how fold.reverts tells a file put back as it was (its ops start so)
 
 
 # Where Claude Code keeps a plan made in plan mode; the model writes it there.
@@ -181,6 +182,9 @@ def on_read(ctx: Context, call: Pending, outcome: CallEnd) -> None:
     reads = ctx.facts.read_lines
     reads.pop(call.file, None)
     reads[call.file] = line_hashes(content)
+    from vibe_vault.fold import reverts  # (it imports this module)
+
+    reverts.on_read(ctx, call.file, reads[call.file])
     while len(reads) > MAX_READS or sum(map(len, reads.values())) > MAX_KEPT // 4:
         del reads[next(iter(reads))]
 
@@ -226,6 +230,8 @@ def _touched(ctx: Context, path: Redacted) -> None:
     ctx.files_touched.add(path)
     ctx.facts.read_lines.pop(path, None)  # (read before this change: not its content now)
     change = ctx.facts.files.get(path)
+    if change is not None and change.ops and change.ops[-1].startswith(REVERTED):
+        change.ops.pop()  # (changed again since it was reverted)
     ts = ctx.entry_ts
     if change is None or not ts or (change.times and change.times[-1] == ts):
         return

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from vibe_vault.entries import Entry
-from vibe_vault.fold import git_counts, staged
+from vibe_vault.fold import git_counts, reverts, staged
 from vibe_vault.fold.context import Context
 from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
@@ -159,6 +159,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     if "git" not in command:
         return
     git_counts.note_command(call, command)
+    reverts.note_command(ctx, call, command)
     said = unquoted(command)  # (same length: its matches are the command's)
     pushes = list(rx(_PUSH_CMD).finditer(said)) if "push" in command else []  # `in`: 20x cheaper
     pushed = pushes[0] if pushes else None
@@ -300,6 +301,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             staged.held(ctx, call, made, out)
     staged.on_status(ctx, call, status, out)
     git_counts.on_output(ctx, call, out, timestamp)
+    if call.revert or call.moves:
+        reverts.on_output(ctx, call, status, out, timestamp)
     if status == "ok" and call.squash and _SQUASHED_MERGE in out:
         facts.squashing = call.squash  # the next commit takes the branch's work
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
