@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 115
+STATE_VERSION = 116
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -844,6 +844,9 @@ class Fold(Struct, omit_defaults=True):
     git_lines: dict[Redacted, GitLines] = field(default_factory=dict)
     # When a git command last moved HEAD, the index or the work tree (fold.reverts).
     git_moved: str = ""
+    # Symbolic links the session made (`ln -s`), each to its target (fold.files):
+    # a change through one is its target's.
+    links: dict[Redacted, Redacted] = field(default_factory=dict)
     # Other files the session knows are there (read, or listed by Glob or
     # Grep), the latest MAX_SEEN: what `rm -r dir` or `mv dir x` takes with it.
     seen: list[Redacted] = field(default_factory=list)

@@ -70,8 +70,9 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
                 ctx.facts.plan_draft = ctx.text(plan.strip(), PLAN_FULL_CHARS, stated=True)
         return Action(kind="plan-file", detail=Redacted(call.name), ts=timestamp,
                       tool_id=call.tool_id), True
-    call.file = ctx.name(path, PATH_CHARS)
-    call.key = Redacted("file:" + call.file)
+    name = ctx.name(path, PATH_CHARS)
+    call.file = linked(ctx.facts, name)  # (through a link the session made: its target)
+    call.key = Redacted("file:" + name)
     call.est_added, call.est_removed = _estimate(call.name, inp)
     if call.name == "Write" and call.est_added <= MAX_FILE_LINES:
         content = decode_raw(inp.content)
@@ -80,7 +81,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
     elif call.name in ("Edit", "MultiEdit"):
         call.edits = _edit_lines(call.name, inp)
     # Edits in a row to one file read as one line: "Edited `x` (+9 −2) ×3".
-    return Action(kind="edit", text=call.file, detail=call.name, ts=timestamp,
+    return Action(kind="edit", text=name, detail=call.name, ts=timestamp,
                   tool_id=call.tool_id), True
 
 
@@ -434,6 +435,11 @@ def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
                        proofs=[ctx.name(p, PATH_CHARS) for p in w.proofs])
         if w.kind == shell_files.FORMAT:
             sf.to = Redacted(w.to)  # (its label: vibe-vault's own words)
+        elif w.kind == shell_files.LINK:
+            # A link's target is placed from the link's own folder, not from here.
+            link = _joined(path, _base_name(w.to)) if w.into else path
+            sf.path = ctx.name(link, PATH_CHARS)
+            sf.to = ctx.name(_placed(w.to, link[:max(link.rfind("/"), 0)] or "/"), PATH_CHARS)
         elif w.to:
             sf.to = ctx.name(_placed(w.to, base), PATH_CHARS)
         if w.body is not None:
@@ -692,6 +698,8 @@ def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None
             to = _joined(to, _base_name(path))
         for old, rest in moved.items():
             _renamed(ctx, old, Redacted(_joined(to, rest) if rest else to))
+    elif shell_file.kind == shell_files.LINK:
+        _linked(ctx, shell_file.path, shell_file.to)
     elif shell_file.kind == shell_files.SUBMODULE:
         # A repository of its own, added at the path.
         _submodule_entry(ctx, shell_file.path, "added as a submodule", added=True)
@@ -715,6 +723,38 @@ def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None
         change.gone = False
         change.steps += 1
         _touched(ctx, shell_file.path)
+
+
+MAX_LINKS = 100
+# A symbolic link the session made, as the table tells it: a file git keeps
+# (its target's path is its one line), made (fold.files.MADE_OPS).
+LINKED = "made by a command: a symbolic link"
+
+
+def _linked(ctx: Context, link: Redacted, target: Redacted) -> None:
+    """`ln -s target link` ran: the link is a file made, and a change made
+    through it from now on is one of its target, counted once under the
+    target's name, as git counts it (Fold.links)."""
+    facts = ctx.facts
+    if link == target:
+        return
+    if link in facts.links or len(facts.links) < MAX_LINKS:
+        facts.links[link] = facts.links.get(target, target)
+    change = _change_of(facts, link)
+    if change is None:
+        return
+    _add_op(change, LINKED)
+    _follow(facts.files, change, "Bash", b"" if not change.steps else None,
+            line_hashes(str(target)), (1, 0), False)
+    change.steps += 1
+    change.gone = False
+    _touched(ctx, link)
+
+
+def linked(facts: Fold, name: Redacted) -> Redacted:
+    """The file a change of `name` is a change of: the target of a link the
+    session made, else itself."""
+    return facts.links.get(name, name) if facts.links else name
 
 
 def _submodule_entry(ctx: Context, path: Redacted, op: str, added: bool) -> None:
@@ -927,7 +967,8 @@ def lines_mark(change: FileChange) -> str:
 
 # How a session brings a file into being (a copy's target is taken as new:
 # review 28's probes `cp x zzz_probe_test.go` … `rm zzz_probe_test.go`).
-MADE_OPS = ("created", "created by a command", "copied by a command")
+MADE_OPS = ("created", "created by a command", "copied by a command",
+            "made by a command: a symbolic link")
 
 
 def made_and_gone(change: FileChange) -> bool:

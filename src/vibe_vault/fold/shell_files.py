@@ -33,7 +33,7 @@ _NOT_FILES = ("/dev/", "$", "`", "*", "?", "~", "{")  # not a file, or not a kno
 GLOB = ("*", "?", "[")  # a pattern: the caller matches it against the files it knows
 # Commands that may delete, rename or make files, or move to another folder:
 # a command line without any of these words is not parsed further for them.
-_CHANGERS = (r"\b(?:rm|unlink|mv|init|new|cd|pushd|cp|install|rsync|submodule|fmt|format"
+_CHANGERS = (r"\b(?:rm|unlink|mv|ln|init|new|cd|pushd|cp|install|rsync|submodule|fmt|format"
              r"|black|isort|prettier|gofmt|goimports|rustfmt|eslint|ruff|fix|clang-format)\b")
 # Redirections in a simple command's text, left out of its words.
 _REDIRECTION = r"""(?<![^\s])(?:\d*|&)(?:>>?|<)&?\s*(?:"[^"]*"|'[^']*'|[^\s;&|<>]+)"""
@@ -48,6 +48,7 @@ COPY = "copy"  # `cp p to`: the file p copied to `to` (into it when a folder)
 COPY_TREE = "copytree"  # `cp -r p to`, `rsync -a p to`: a folder's files copied
 RSYNC = "rsync"  # `rsync p to`: what it sent (a file, a folder's files)
 FORMAT = "format"  # a formatter or fixer rewrote files in place (`to`: which, as a label)
+LINK = "link"  # `ln -s to p`: p made, a symbolic link to `to` (into: p is a folder to put it in)
 SUBMODULE = "submodule"  # `git submodule add … p`: p, a repository of its own, added there
 # `git submodule update --remote p`: the commit the submodule p is at moved on
 # (the repository's entry for it changed, as a commit of it then holds)
@@ -424,6 +425,8 @@ def _changes_of(tool: str, args: list[str]) -> list[ShellWrite]:
         return _formatter(tool, args)
     if tool in ("cp", "install", "rsync"):
         return _copies(tool, args)
+    if tool == "ln":
+        return _link(args)
     flags, operands = _split_options(args, ())
     letters = "".join(f[1:] for f in flags if not f.startswith("--"))
     if tool in ("rm", "git rm", "unlink"):
@@ -619,6 +622,24 @@ def _copies(tool: str, args: list[str]) -> list[ShellWrite]:
     kind = RSYNC if tool == "rsync" else COPY_TREE if tree else COPY
     return [ShellWrite(path=p, kind=kind, to=target.rstrip("/") or target,
                        into=into, listed=listed) for p in operands if _usable(p)]
+
+
+def _link(args: list[str]) -> list[ShellWrite]:
+    """`ln -s target link` (`-f`, `-n` too), `ln -s target` (named as the
+    target, here), `ln -s target folder/`: the link made (kind LINK, `to` its
+    target as written). A hard link, `-t`, several targets tell nothing."""
+    flags, operands = _split_options(args, ("-S", "--suffix"))
+    letters = "".join(f[1:] for f in flags if not f.startswith("--"))
+    if ("s" not in letters and "--symbolic" not in flags) or len(operands) not in (1, 2) or any(
+            f in ("-t", "-T") or f.startswith("--target") or f == "--no-target-directory"
+            for f in flags):
+        return []
+    target = operands[0]
+    link = operands[1] if len(operands) == 2 else "."
+    if not _usable(target) or not _usable(link) or any(x in target + link for x in GLOB):
+        return []
+    into = len(operands) == 1 or link.endswith("/") or link == "."
+    return [ShellWrite(path=link.rstrip("/") or link, kind=LINK, to=target, into=into)]
 
 
 def copied(tool_listed: bool, output: str) -> list[tuple[str, str]]:

@@ -37,6 +37,8 @@ def on_read(ctx: Context, call: Pending, inp: ToolInput,
         call.git = SECRETS_FILE  # its result is read for values to keep out of the note
     if path:
         call.file = ctx.name(path, 300)  # a file known to be there (fold.files.on_listed)
+        if ctx.facts.links:  # (read through a link the session made: its target's lines)
+            call.file = ctx.facts.links.get(call.file, call.file)
         # (what an error names: a Read of a file that is not there)
         call.key = Redacted(READ_KEY + call.file)
         call.whole = inp.offset in (None, 0, 1) and inp.limit is None
