@@ -22,7 +22,7 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import GIT_COUNTED, unknown_lines
-from vibe_vault.fold.subagents import LAUNCHED
+from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.fold.titles import (
     PLAN_PREAMBLE,
     TITLE_CHARS,
@@ -564,6 +564,13 @@ def figures(state: SessionState, opts: RenderOptions) -> Figures:
     )
 
 
+def started_agents(f: Fold) -> int:
+    """The subagents the session ran: its launches but those that failed
+    (review 29 #14: "Agent type 'x' not found" counted as a subagent)."""
+    return len(f.subagents) + f.subagents_dropped - sum(
+        1 for s in f.subagents if s.status == NOT_STARTED)
+
+
 def ended_in_background(sub: Subagent) -> bool:
     """A background subagent whose end its notification told."""
     return sub.background and bool(sub.status) and sub.status != LAUNCHED
@@ -604,8 +611,11 @@ def unrecorded_agents(state: SessionState,
     result's) is counted (2.1.14 headless: c7d3d95c's Explore, 18 calls).
     `agents`: the state's `agents_of_tasks`, when the caller has them."""
     agents = agents_of_tasks(state) if agents is None else agents
+    # (not a launch that failed: no agent ran; nor a teammate: its usage is
+    # its own session's, in a transcript of its own)
     return [s for s, af in zip(state.fold.subagents, agents, strict=True)
             if af is None and not s.side_calls and not s.side_from
+            and s.status not in (NOT_STARTED, SPAWNED)
             and (s.tool_calls > 0 or s.usage is None)]
 
 
@@ -787,9 +797,10 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
                  f"PR #{p.number}" if p.number else "" for p in f.prs]
         facts.append(", ".join(named) if len(f.prs) <= 2 and all(named)
                      else plural(len(f.prs), "PR"))
-    if f.subagents:
+    ran = started_agents(f)
+    if ran:
         unfinished = sum(1 for s in f.subagents if not s.status)
-        facts.append(plural(len(f.subagents) + f.subagents_dropped, "subagent")
+        facts.append(plural(ran, "subagent")
                      + (f" ({unfinished} unfinished)" if unfinished else ""))
     open_items = sum(1 for t in todo_list(state) if t.status != "completed")
     if open_items:

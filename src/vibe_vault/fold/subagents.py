@@ -9,7 +9,7 @@ import re
 from typing import Any, NamedTuple
 
 from vibe_vault import text as tx
-from vibe_vault.entries import Entry, ToolInput, result_usage
+from vibe_vault.entries import Entry, ToolInput, ToolResult, result_usage
 from vibe_vault.fold import active
 from vibe_vault.fold.context import CallEnd, Context
 from vibe_vault.fold.usage import tokens_of
@@ -67,10 +67,15 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     # Launched in the background: the result only says it started (its words
     # are the client's, and ask never to be quoted); its end comes later, as
     # a notification (on_notice). Claude did not wait for it.
-    launched = result is not None and result.status == LAUNCHED
+    launched = acknowledgement(result, outcome.text)
     if not ctx.agent and not launched:
         active.waited_on_agent(ctx, call.called_at)
     sub.status = outcome.status if outcome.status != "ok" else "completed"
+    if outcome.status == "failed" and (result is None or not result.agentId):
+        # The launch itself failed ("Agent type 'x' not found"): no agent ran,
+        # none is to finish, none used tokens (review 29 #14).
+        sub.status = NOT_STARTED
+        return
     sub.background = sub.background or launched
     said = own_words(outcome.text) if outcome.text and not launched else ""
     if said:
@@ -87,10 +92,32 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         u = result_usage(result.usage)
         if u is not None:
             sub.usage = tokens_of(Redacted(""), u)  # (its model: figures.tokens_by_model)
+    if launched and sub.status in ("completed", ""):
+        sub.status = LAUNCHED  # (said so in words only: it started, and no more)
 
 
 # A subagent's status while it works in the background, as its launch result says.
 LAUNCHED = "async_launched"
+# A teammate's (an agent team's member, 2.1.2xx): it works in a session of its
+# own, and its words come back as `<teammate-message>`s, not a result.
+SPAWNED = "teammate_spawned"
+# A launch whose result is an error: no agent ran.
+NOT_STARTED = "not started"
+# What a launch's result says when it only acknowledges the start: Claude
+# Code's words, marked never to be quoted, and never the agent's report
+# (review 28: "Async agent launched successfully."; review 29 #7: a
+# teammate's "Spawned successfully."). By its status (`async_launched`,
+# `teammate_spawned`, and any later `*_launched` / `*_spawned`), else by
+# the words.
+_ACK_STATUS = tx.lazy(r"^[a-z_]{0,40}_(?:launched|spawned)$")
+_ACK_WORDS = tx.lazy(r"(?i)^[\w ]{0,40}\b(?:launched|spawned|started) successfully\b"
+                     r"|\(This tool result is internal metadata\b")
+
+
+def acknowledgement(result: ToolResult | None, text: str) -> bool:
+    """Whether a launch's result only says the agent started."""
+    status = result.status if result is not None and isinstance(result.status, str) else ""
+    return bool(_ACK_STATUS.match(status)) or bool(_ACK_WORDS.search(text[:300]))
 
 
 class Notice(NamedTuple):

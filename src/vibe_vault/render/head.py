@@ -12,6 +12,7 @@ from vibe_vault.figures import (
     recap_title,
     short_tokens,
     span_words,
+    started_agents,
     usage_bound,
 )
 from vibe_vault.fold.titles import TOPICLESS_COMMANDS
@@ -122,8 +123,7 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     ("errors", lambda p: _unless_zero(len(p.fig.work.errors) + p.fig.work.errors_dropped)),
     ("commits", lambda p: _unless_zero(len(p.fig.work.commits))),
     ("compactions", lambda p: _unless_zero(p.state.fold.compactions)),
-    ("subagents", lambda p: _unless_zero(
-        len(p.state.fold.subagents) + p.state.fold.subagents_dropped)),
+    ("subagents", lambda p: _unless_zero(started_agents(p.state.fold))),
     ("redactions", lambda p: _unless_zero(p.state.fold.redactions)),
     ("previous", lambda p: _link(p.state.previous)),
     ("next", lambda p: _link(p.state.next)),

@@ -8,7 +8,7 @@ from functools import partial
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
-from vibe_vault.fold.subagents import LAUNCHED
+from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.markdown import (
     Md,
     code,
@@ -630,7 +630,10 @@ def _agent(action: Action, state: SessionState) -> Md:
     sub = next((s for s in state.fold.subagents if action.tool_id and s.tool_id == action.tool_id),
                None)
     finished = sub is not None and bool(sub.status)
-    if not action.status and not finished:  # its result never came, nor did it end its turn
+    if sub is not None and sub.status in (NOT_STARTED, SPAWNED):
+        st = md(" — {}", text("did not start: its launch failed" if sub.status == NOT_STARTED
+                              else "spawned as a teammate, working in a session of its own"))
+    elif not action.status and not finished:  # its result never came, nor did it end its turn
         st = md(" — still at work") if state.status == "active" else \
             md(" — unfinished (no result)")
     elif sub is not None and sub.background:  # its end is its notification's, if any came

@@ -26,7 +26,7 @@ from vibe_vault.figures import (
     usage_bound,
 )
 from vibe_vault.fold.files import change_words, lines_mark, no_net_change
-from vibe_vault.fold.subagents import LAUNCHED
+from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.linked_files import changed_by_another_name, linked_words
 from vibe_vault.markdown import (
     Md,
@@ -495,6 +495,13 @@ def subagents(page: Page) -> list[Md]:
         # One still in the background, with no file of its own: how many calls
         # it made is not known (its notification would say), not none.
         at_work = s.status == LAUNCHED
+        if s.status in (NOT_STARTED, SPAWNED):
+            # No agent here did anything: a launch that failed, or a teammate
+            # working in its own session (its words come as messages).
+            out.extend(part(page, _subagent_line, agent_kind(s.type, s.name), s.description,
+                            "did not start: its launch failed" if s.status == NOT_STARTED
+                            else "a teammate, working in a session of its own"))
+            continue
         bits = [] if at_work and not calls else [f"{calls} tool calls"]
         if af is not None:
             did = af.work
