@@ -308,11 +308,13 @@ class Entry(Struct, omit_defaults=True):
 
 
 class QueuedCommand(Struct):
-    """An attachment, of which only a queued prompt is read."""
+    """An attachment, of which only a queued prompt and a structured output
+    are read."""
 
     type: str | None = None
     prompt: Any = None
     commandMode: str | None = None
+    data: Raw = Raw()  # a `structured_output`'s: the run's answer (`--json-schema`)
 
 
 # Made when first needed: a Stop whose new lines hold none of these does not
@@ -355,6 +357,21 @@ def _queued(attachment: Raw) -> tuple[str | None, str] | None:
     if a.type != "queued_command" or not isinstance(a.prompt, str):
         return None
     return a.commandMode, a.prompt
+
+
+def structured_output(attachment: Raw) -> tuple[bool, Any]:
+    """(True, its data) for a `structured_output` attachment: the answer a
+    headless run asked for by a JSON schema, which its StructuredOutput call
+    gave; (False, None) for any other."""
+    if not attachment:
+        return False, None
+    try:
+        a = _attachment_decoder().decode(attachment)
+        if a.type != "structured_output" or not a.data:
+            return False, None
+        return True, msgspec.json.decode(a.data)
+    except msgspec.DecodeError:
+        return False, None
 
 
 def queued_prompt(attachment: Raw) -> str | None:

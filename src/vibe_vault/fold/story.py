@@ -5,7 +5,7 @@ tool calls in a message go on to `calls`."""
 from __future__ import annotations
 
 from vibe_vault import text as tx
-from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt
+from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt, structured_output
 from vibe_vault.fold import active, calls, commands, errors, rewinds, titles, verdicts
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
@@ -500,7 +500,12 @@ MAX_TAKEN_BACK = 5
 
 def on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
     """A `queued_command` attachment marks where Claude reads a queued prompt.
-    Claude Code records some both ways: shown once."""
+    Claude Code records some both ways: shown once. A `structured_output` one
+    is the answer a headless run gave (below)."""
+    found, data = structured_output(entry.attachment) if entry.attachment else (False, None)
+    if found:
+        structured_answer(ctx, data, timestamp)
+        return
     raw = queued_prompt(entry.attachment) if entry.attachment else None
     if raw is None:
         return
@@ -514,6 +519,56 @@ def on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
             return
     if text not in facts.queued_shown:
         _show_queued(ctx, Queued(text=text, secrets=secrets), timestamp)
+
+
+STRUCTURED_CHARS = 300  # of a structured answer, in words
+STRUCTURED_FIELDS = 6
+
+
+def structured_answer(ctx: Context, data: object, timestamp: str) -> None:
+    """A headless run (`claude -p --json-schema`, an SDK's) ends by a
+    StructuredOutput call whose accepted input is its answer: the turn ended
+    there, answered, not cut off while Claude was at work (review 29 #6:
+    "ends while Claude was still on the last request"). Its fields, briefly,
+    are the turn's answer, through the gate as any answer."""
+    if ctx.agent:
+        return
+    words = tx.cut("Structured result: " + _fields(data), STRUCTURED_CHARS) + "."
+    # Claude's words before the call (its reasoning) follow the result.
+    before = ctx.held_answer if ctx.held_turn == ctx.turn_no() and ctx.held_answer else ""
+    ctx.hold("answer", f"{words}\n\n{before}" if before else words, timestamp)
+    ctx.say("answer", words)
+    t = ctx.turn()
+    if t is not None:
+        t.working = False
+
+
+def _fields(data: object, depth: int = 0) -> str:
+    """A JSON value in a few words: an object's first fields (`findings: none;
+    score: 3`), a list by its count, text quoted on one line."""
+    if isinstance(data, dict):
+        if depth:
+            return plural_words(len(data), "field")
+        items = list(data.items())
+        said = "; ".join(f"{k}: {_fields(v, depth + 1)}" for k, v in items[:STRUCTURED_FIELDS])
+        more = f"; and {len(items) - STRUCTURED_FIELDS} more" if len(items) > STRUCTURED_FIELDS \
+            else ""
+        return (said + more) if items else "nothing"
+    if isinstance(data, list):
+        if not data:
+            return "none"
+        if len(data) == 1 and not isinstance(data[0], (dict, list)):
+            return _fields(data[0], depth + 1)
+        return plural_words(len(data), "item")
+    if isinstance(data, str):
+        return f"“{tx.one_line(data, 80)}”"
+    if isinstance(data, bool):
+        return "yes" if data else "no"
+    return "none" if data is None else str(data)
+
+
+def plural_words(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
 
 
 def _queued_text(ctx: Context, raw: str) -> tuple[Redacted, int]:
