@@ -1072,10 +1072,21 @@ def _calls_of(a: Action) -> int:
     return max(a.times, a.reads + a.searches + a.listings, 1)
 
 
-def _done_on(turns: list[Turn], made: list[str]) -> str:
-    """What the calls of these turns had done, in words, in the order done:
-    branches created (those the fold saw made), files edited, subagents."""
+def _done_on(turns: list[Turn], made: list[str], commits: list[Commit],
+             not_started: set[str]) -> str:
+    """What the calls of these turns had done, as past participles after "it
+    had": commits made (the fold's, since the request), then branches created
+    (those the fold saw made) and files edited in the order done, and the
+    subagents run, as one item (review 29 #11: "it had ran a subagent (A),
+    ran a subagent (B) and ran a subagent (C)" named nothing else)."""
     out: list[str] = []
+    if len(commits) == 1:
+        subject = tx.one_line(str(commits[0].subject), 60)
+        out.append(f"made the commit “{subject}”" if subject else "made a commit")
+    elif commits:
+        out.append(f"made {len(commits)} commits")
+    agents: list[str] = []
+    started = 0
     for t in turns:
         for a in t.actions:
             if a.kind == "bash" and a.status == "ok" and "git" in str(a.text):
@@ -1084,14 +1095,26 @@ def _done_on(turns: list[Turn], made: list[str]) -> str:
             elif a.kind == "edit" and a.status in ("ok", ""):
                 name = str(a.text).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
                 out.append(f"edited {name}")
-            elif a.kind == "agent":
-                what = tx.one_line(str(a.detail or a.text), 60)
-                out.append(("started a subagent" if not a.status else "ran a subagent")
-                           + (f" ({what})" if what else ""))
+            elif a.kind == "agent" and a.tool_id not in not_started:
+                if not agents:
+                    out.append("")  # (the subagents' place, filled in below)
+                agents.append(tx.one_line(str(a.detail or a.text), 60))
+                started += not a.status
+    if agents:
+        named = [n for n in dict.fromkeys(agents) if n]
+        what = (f" ({'; '.join(named)})" if named and len(named) <= MAX_DID else "")
+        verb = "started" if started == len(agents) else "run"
+        out[out.index("")] = (f"{verb} a subagent{what}" if len(agents) == 1
+                              else f"{verb} {len(agents)} subagents{what}")
     told = list(dict.fromkeys(out))[:MAX_DID]
-    if len(told) < 2:
-        return "".join(told)
-    return ", ".join(told[:-1]) + " and " + told[-1]
+    return _and(told)
+
+
+def _and(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def ending(state: SessionState) -> Ending:
@@ -1134,7 +1157,11 @@ def ending(state: SessionState) -> Ending:
     calls = sum(_calls_of(a) for t in since for a in t.actions) + sum(t.more_actions for t in since)
     return Ending(unanswered=True, request=request, at_work=state.status == "active",
                   no_request=asked is None, calls=calls,
-                  did=_done_on(since, [str(b) for b in f.branches_made]) if calls else "")
+                  did=_done_on(since, [str(b) for b in f.branches_made],
+                               [c for c in f.commits if asked is not None and c.ts
+                                and c.ts >= asked.ts],
+                               {s.tool_id for s in f.subagents if s.status == NOT_STARTED})
+                  if calls else "")
 
 
 def end_reason(state: SessionState) -> str:
