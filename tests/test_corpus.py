@@ -82,9 +82,14 @@ def test_note_frontmatter_and_tokens(backfilled: tuple[Env, dict[str, str]], mai
     for key in ("type", "session_id", "title", "project", "started", "ended", "status",
                 "end_reason", "cwd", "branch", "models", "claude_code_version",
                 "input_tokens", "output_tokens", "cache_read_tokens",
-                "cache_creation_tokens", "cost_usd", "tool_calls", "files_changed",
-                "prompts"):
+                "cache_creation_tokens", "tool_calls", "files_changed", "prompts"):
         assert key in fm, key
+    # A cost, unless no model of the session has a price (review 29 #3): then
+    # every model it names is unpriced, and the header says so.
+    unpriced = {str(m).split(" (", 1)[0] for m in fm.get("unpriced_models") or []}
+    none_priced = bool(unpriced) and set(map(str, fm["models"] or [])) <= unpriced
+    assert ("cost_usd" in fm) != none_priced, fm
+    assert ("**Cost** not priced (" in note) == none_priced
     assert fm["type"] == "session"
     # No SessionEnd ever came: ended by the user's /exit when that is the last thing
     # typed (as Claude Code's SessionEnd says it), else active, or ended as idle once
