@@ -527,9 +527,30 @@ def _pair_rule() -> Spec:
                              "|логин)"))
         + r"(?![a-z0-9])(?:[ \t]+(?:with|as|is|are|mit|avec|con|com|met|как|como)[ \t]+"
         r"|[ \t]*[:=—–][ \t]*|[ \t]+)"
-        r"[\w.@+\-]{1,40}[ \t]*/[ \t]*" + _loose_value(g) + BOUNDED,
+        # (a slash after a space and none after it begins a path: `User
+        # visits /tokenizer.html`, as a code span reads undressed)
+        r"[\w.@+\-]{1,40}(?:[ \t]+/[ \t]+|/[ \t]*)" + _loose_value(g) + BOUNDED,
         ("login: admin / ⟦«a16»⟧", "creds are admin/⟦«a16»⟧", "Test login with admin / ⟦«a16»⟧"),
-        "login: admin / settings; user: bob/home; sign in with Google / GitHub; user 42/100")
+        "login: admin / settings; user: bob/home; sign in with Google / GitHub; user 42/100; "
+        "User visits /tokenizer.html")
+
+
+def _secret_set_rule() -> Spec:
+    """A secret named by the word alone, said set to a value (`I set the
+    secret to "X"`, `the secret is now X`, `the secret was changed to X`):
+    alone, `secret` is in most texts of a session, so only with a verb
+    that sets it (attack 26)."""
+    g = _Groups()
+    verbs = r"(?:set|change|changed|reset|update|updated|rotate|rotated)"
+    return (
+        "prose-token", ("secret",),
+        r"(?i)(?:" + verbs + r"[ \t]+(?:(?:the|my|our|its|a|new|webhook|app)[ \t]+){0,2}"
+        r"secret[ \t]+to[ \t]+|secret[ \t]+(?:is|was|has been)[ \t]+(?:now|"
+        + verbs + r"[ \t]+to)[ \t]+)" + _said_value(g) + BOUNDED,
+        ('I set the secret to "⟦«a20»⟧"', "the secret is now ⟦«a20»⟧",
+         "the secret was changed to '⟦«a20»⟧'", "reset the secret to ⟦«a20»⟧ today"),
+        "the secret is now stored in the vault; set the secret to expire; the secret was "
+        "changed to something stronger")
 
 
 def _emoji_rule() -> Spec:
@@ -703,6 +724,7 @@ def _made() -> tuple[Spec, ...]:
                     "the API key is stored in SSM; the token is 1234567890abcdef; the token "
                     "expired; pass the token to the client; API key → Settings → Keys"),
         _pair_rule(),
+        _secret_set_rule(),
         _before_rule(),
         _emoji_rule(),
         _glued_rule(),
@@ -720,6 +742,7 @@ PEOPLE_RULES: tuple[Spec, ...] = kept(
      _ENGLISH_TRIGGERS, _GLUED_NAMES, _AFTER, BOUNDED, _QUALIFIERS),
     tuple(f.__code__ for f in (_made, _named_rules, forms, in_capitals, _trie, _alt, _escaped,
                                _said_value, _loose_value, _pair_rule, _emoji_rule, _glued_rule,
+                               _secret_set_rule,
                                _before_rule,
                                _answer_rule, _folder_url_rule, _Groups.said_name,
                                _Groups.loose_name, _Groups.head_name)),

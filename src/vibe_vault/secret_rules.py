@@ -381,7 +381,7 @@ def _config_rules() -> tuple[Rule, ...]:
         return (f"(?:'(?P<{v._name()}>[^'\\n]+)'"
                 f"|\"(?P<{v._name()}>{_NOT_VAR}[^\"\\n]+)\")")
 
-    php, tf, ps, ps_env, setx, fish = (_Values() for _ in range(6))
+    php, tf, tf_sensitive, ps, ps_env, setx, fish = (_Values() for _ in range(7))
     return (
         rule(("define",),
              r"define\(\s*['\"]" + _SECRET_VAR + r"['\"]\s*,\s*" + quoted(php),
@@ -404,6 +404,14 @@ def _config_rules() -> tuple[Rule, ...]:
              + r"\"(?P<" + tf._name() + r">" + _NOT_VAR + r"[^\"\n]+)\"",
              ('variable "db_password" {\n  type    = string\n  default = "⟦«a16»⟧"\n}',),
              'variable "db_password" { type = string\n sensitive = true }'),
+        # Any variable Terraform is told is sensitive: its default is a secret.
+        rule(("sensitive",),
+             r"\bvariable\s+\"[\w\-]{1,64}\"\s*\{(?=[^{}]{0,400}?\bsensitive\s*=\s*true\b)"
+             r"[^{}]{0,400}?\bdefault\s*=\s*\"(?P<" + tf_sensitive._name() + r">" + _NOT_VAR
+             + r"[^\"\n]+)\"",
+             ('variable "db" {\n  default = "⟦«a16»⟧"\n  sensitive = true\n}',
+              'variable "api" {\n  sensitive = true\n  type = string\n  default = "⟦«a16»⟧"\n}'),
+             'variable "db" {\n  default = "postgres"\n  sensitive = false\n}'),
         rule(("securestring",),
              r"(?:\bconvertto-securestring(?:\s+-(?:asplaintext|force))*\s+(?:-string\s+)?"
              + quoted(ps) + r"|" + quoted(ps) + r"\s*\|\s*convertto-securestring\b)",
@@ -448,7 +456,7 @@ def _structured_rules() -> tuple[Rule, ...]:
     # `apiKey`): `passwordPolicy` or `tokenEndpoint` names no secret.
     ends_secret = (r"[\w:.\-]*(?:password|passwd|passphrase|secret|token|credentials?|pass|pwd"
                    r"|(?:api|access|secret|private|auth|client|master|account)[_\-]?key)")
-    xml, add, k8s, env, git, auth, prop = (_Values() for _ in range(7))
+    xml, add, k8s, env, git, auth, prop, secrets_list = (_Values() for _ in range(8))
     arrow, shell_default, env_or, filter_default, filter_first = (_Values() for _ in range(5))
     # An environment lookup (or a keyring's) whose name says a secret, its
     # default after it: the default is a literal given in its place.
@@ -542,6 +550,16 @@ def _structured_rules() -> tuple[Rule, ...]:
              ('env:\n  - name: API_SECRET\n    value: "⟦«a14»⟧"',
               "- name: DB_PASSWORD\n  value: ⟦«a14»⟧"),
              "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db"),
+        # A list under a key naming secrets (`secrets:`, `credentials:`):
+        # each entry's `value:` is one, whatever its name.
+        rule(("secrets:", "credentials:", "passwords:", "tokens:"),
+             r"(?<![\w.\-])(?:secrets|credentials|passwords|tokens):[ \t]*\r?\n"
+             r"(?:[ \t]*-[ \t]+[\w\-]{1,64}:[^\n]{0,200}\r?\n|[ \t]+[\w\-]{1,64}:[^\n]{0,200}\r?\n)"
+             r"{0,8}?[ \t]*(?:-[ \t]+)?value:[ \t]*(?:" + quoted(secrets_list, 1) + r"|(?P<"
+             + secrets_list._name() + r">[^\s\"'#{][^\s\"']{3,199}))",
+             ("secrets:\n  - name: DB\n    value: ⟦«a16»⟧",
+              'credentials:\n- name: smtp\n  value: "⟦«a16»⟧"'),
+             "secrets:\n  - name: DB\n    valueFrom:\n      secretKeyRef: {}"),
         rule(('"name"',),
              r"\"name\"\s*:\s*\"" + _SECRET_VAR
              + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<v>[^\"\n]{4,200})\"",
@@ -1476,7 +1494,11 @@ RULES: tuple[Rule, ...] = (
         r"(?:(?<=[\"'])\])?"
         r"(?P<typed>[ \t]*:[ \t]*&?(?:'static[ \t]+)?(?:str|string|bytes|\[u8(?:;[ \t]*\d{1,4})?\])"
         r"(?=[ \t]*=)|[ \t]+as[ \t]+(?:string|securestring)(?=[ \t]*=))?"
-        r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s|[：∶﹕꞉])\s*)"
+        # (Make's `?=`, `+=`, `::=` too. A line's end in it is marked, `nl`:
+        # the next line's `name:` is a key of the mapping the name opens,
+        # `secrets:⏎  db_password: |`, no value, and not taken from it)
+        r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s|[：∶﹕꞉]|\?=|\+=|::=)"
+        r"(?:(?:(?![\r\n])\s)*(?P<nl>\r?\n|\r)\s*|(?:(?![\r\n])\s)*))"
         # A quoted value may hold spaces (a passphrase); a bare one ends at one,
         # and never starts with a colon: `test_auth.py::test_auth` is a pytest
         # test's id, `Token::new` a path, not a name given a value.
@@ -1491,8 +1513,10 @@ RULES: tuple[Rule, ...] = (
         r"|[$b]?'(?![)\]}][)\]}.;,])(?P<v2>[^'\n]{4,200})'"
         # (the block's indent may be gone: a tool's output is shown with its
         # lines' leading spaces taken off)
-        r"|[|>][-+]?[ \t]*\r?\n[ \t]*(?P<v4>\S[^\n]{3,199}?)(?=[ \t]*(?:\r?\n|$))"
-        r"|(?P<v3>(?!:)[^\s\"'`,;)}\]]{4,}))",
+        # (its lines all: those indented as the first, or more)
+        r"|[|>][-+]?[ \t]*\r?\n(?P<indent>[ \t]*)(?P<v4>\S[^\n]{3,199}?"
+        r"(?:\r?\n(?P=indent)(?<=[ \t])[ \t]*\S[^\n]{0,199}?){0,50})(?=[ \t]*(?:\r?\n|$))"
+        r"|(?P<v3>(?!:)(?(nl)(?![\w.\-]+:(?:\s|$)))[^\s\"'`,;)}\]]{4,}))",
         ("DB_PASSWORD=⟦SuperSecretPassword⟧", '"password": "⟦CorrectHorseBattery⟧"',
          "export DB_PASSWORD=$'⟦«a16»⟧'", "password: |\n  ⟦«a16»⟧\n", "password: &pw ⟦«a16»⟧",
          'passphrase = "⟦correct horse battery staple⟧"', "API_KEY=⟦test_«a16»⟧",
@@ -1506,7 +1530,9 @@ RULES: tuple[Rule, ...] = (
          "creds = {{'user': b'app', 'password': b'⟦«a16»⟧'}}", "zf.extractall(pwd=b'⟦«a16»⟧')",
          "app.config['SECRET_KEY'] = '⟦«a16»⟧'", 'const KEY_SECRET: [u8; 16] = *b"⟦«a16»⟧";',
          'static SECRET: &[u8] = b"⟦«a16»⟧";', 'Dim password As String = "⟦«a16»⟧"',
-         "password﹕⟦«a16»⟧", "password∶⟦«a16»⟧"),
+         "password﹕⟦«a16»⟧", "password∶⟦«a16»⟧", "API_KEY ?= ⟦«a20»⟧", "API_KEY += ⟦«a20»⟧",
+         "secrets:\n  db_password: |\n    ⟦«a16»⟧\n  other: 1",
+         "auth:\n  token: >-\n    ⟦«a16»\n    «a16»⟧\nnext: 1"),
         "export X_TOKEN=your-token-here; FAILED tests/test_auth.py::test_token - x; "
         "expect(screen.getByText('Password:')).toBeVisible(); fireEvent.change(input, 'x')"),
     TAB_RULE,
