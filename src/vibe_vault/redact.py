@@ -14,7 +14,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any, NewType, TypeVar
 
-from vibe_vault import patterns, secret_keys
+from vibe_vault import patterns, secret_dress, secret_keys
 from vibe_vault.text import rx, users_rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
@@ -858,6 +858,10 @@ class Redactor:
                 views.append(view)
                 if view.escapes and view.joins:
                     views += [v for v in (_view(text, "%"), _view(text, "\n")) if v is not None]
+        if views or secret_dress.may_be_dressed(text):
+            dressed = _dressed_view(text, views[0] if views else None)
+            if dressed is not None:
+                views.append(dressed)
         if cut is not None:
             views.append(cut)
         spaced = _spaced_view(text)
@@ -1172,7 +1176,7 @@ class Redactor:
         last = n = 0
         for m in rx.finditer(low):
             start, end = _value_span(m)
-            if keep.skips_match(m, text[start:end]):
+            if keep.skips_dressed(m, text[start:end]):
                 continue
             hidden, learned = _hidden(text[start:end], marker)
             if found is not None and learned:
@@ -1202,6 +1206,15 @@ class _Replacer:
         self.glued_random: tuple[str, ...] = ()
         self.line = ""  # where on its line a match may begin (secret_rules.LINE)
         self.original: str | None = None  # the text, when matches are on its lower case
+
+    def skips_dressed(self, match: re.Match[str], secret: str) -> bool:
+        """`skips_match`, of the value as written or, worn in Markdown's or
+        HTML's emphasis or code (`password: **required**`, `<code>None</code>`),
+        of what it wears: dress makes no secret of a word."""
+        if self.skips_match(match, secret):
+            return True
+        inner = secret_dress.unwrapped(secret)
+        return inner is not None and self.skips_match(match, inner)
 
     def skips_match(self, match: re.Match[str], secret: str) -> bool:
         """`skips`, knowing the match: `password = user_password` (a bare
@@ -1488,7 +1501,7 @@ class _Replacer:
         whole = match.group(0)
         start, end = _value_span(match)
         secret = match.string[start:end]
-        if self.skips_match(match, secret):
+        if self.skips_dressed(match, secret):
             self.skipped += 1
             return whole
         hidden, learned = _hidden(secret, self.marker)
@@ -1756,10 +1769,13 @@ class _View:
 
     def __init__(self, text: str, pieces: list[tuple[int, int, int, int]],
                  escapes: bool = False, joins: bool = False,
-                 cuts: tuple[tuple[int, int], ...] = ()) -> None:
+                 cuts: tuple[tuple[int, int], ...] = (), under: _View | None = None) -> None:
         self.text, self.pieces = text, pieces
         self.escapes, self.joins = escapes, joins  # it decoded a %-escape; joined a line
         self.cuts = cuts  # the spans of the text as written it left out (`_cut_view`)
+        # the view this one reads (a reading of a reading: `_dressed_view`),
+        # whose text is "the text as written" to this one
+        self.under = under
         self._starts = [p[0] for p in pieces]
 
     def _at(self, i: int, end: bool) -> int:
@@ -1775,6 +1791,8 @@ class _View:
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Where text[start:end] was written (covering every character it came from)."""
+        if self.under is not None:
+            return self.under.span(self._at(start, False), self._at(end, True))
         return self._at(start, False), self._at(end, True)
 
     def gaps(self, read: str) -> list[tuple[int, int, str]] | None:
@@ -2219,6 +2237,93 @@ def _view(text: str, unread: str = "") -> _View | None:
         out.append(text[at:])
     read_text = "".join(out)
     return None if read_text == text else _View(read_text, pieces, escapes, joins)
+
+
+# How many times a text is read again as `_view` reads, after it is
+# undressed: a value escaped twice (`password%253D…`, `&amp;#61;`) reads
+# after the second; each is a pass over the text.
+_READ_AGAIN = 2
+
+
+def _dressed_view(text: str, plain: _View | None) -> _View | None:
+    """The text undressed (`secret_dress`: terminal colours, HTML tags and
+    entities, Markdown's marks and escapes, compatibility letters and
+    accents, quoted-printable), then read as `_view` reads it, again while
+    that changes it (at most _READ_AGAIN times); None when that reads as
+    `plain` (the text read by `_view`, when it reads otherwise) does."""
+    got = secret_dress.undressed(text)
+    view = _View(got[0], got[1]) if got is not None else plain
+    if view is None:
+        return None
+    if got is not None and plain is None and not got[2]:
+        # (what `_view` reads is in the text as written, or made by decoding
+        # a character: neither here)
+        return _around_changes(view)
+    for _ in range(_READ_AGAIN):
+        again = _view(view.text)
+        if again is None:
+            break
+        again.under = view
+        view = again
+    return None if view is plain else view
+
+
+# Lines read around each line a view changed: a form's name and value are
+# on one line, or a few (a table's header, a label above its value).
+_LINES_AROUND = 3
+
+
+def _around_changes(view: _View) -> _View:
+    """`view` less the lines far from what it changed (more than
+    _LINES_AROUND lines from one): a text read again costs the gate as much
+    as reading it first, and most of a long text has no dress. What is left
+    out reads as one line break."""
+    text = view.text
+    changed: list[int] = []
+    end = 0  # where the last piece ended as written
+    for start, written, size, written_size in view.pieces:
+        if size != written_size or written != end:
+            changed.append(start)
+        end = written + written_size
+    changed.append(len(text))  # (dress dropped at the end leaves no piece)
+    keep: list[tuple[int, int]] = []
+    line_end = -1  # the end of the line of the last change looked at
+    for at in changed:
+        if at < line_end:
+            continue  # (its line's lines are kept already)
+        found = text.find("\n", at)
+        line_end = hi = len(text) if found < 0 else found + 1
+        for _ in range(_LINES_AROUND):
+            found = text.find("\n", hi)
+            hi = len(text) if found < 0 else found + 1
+        if keep and at < keep[-1][1]:
+            keep[-1] = (keep[-1][0], max(keep[-1][1], hi))
+            continue
+        lo = at
+        for _ in range(_LINES_AROUND + 1):
+            lo = text.rfind("\n", 0, max(0, lo - 1)) + 1 if lo > 0 else 0
+        if keep and lo <= keep[-1][1]:
+            keep[-1] = (keep[-1][0], max(keep[-1][1], hi))
+        else:
+            keep.append((lo, hi))
+    if sum(b - a for a, b in keep) * 5 >= len(text) * 4:
+        return view  # (most of it: read whole)
+    parts: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    size = at = 0
+    for a, b in keep:
+        if a > at:  # (what is left out: a line break)
+            pieces.append((size, at, 1, a - at))
+            parts.append("\n")
+            size += 1
+        pieces.append((size, a, b - a, b - a))
+        parts.append(text[a:b])
+        size += b - a
+        at = b
+    if at < len(text):
+        pieces.append((size, at, 1, len(text) - at))
+        parts.append("\n")
+    return _View("".join(parts), pieces, under=view)
 
 
 def entropy(text: str) -> float:
