@@ -34,6 +34,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "gitleaks_rules.json"
+# trufflehog's detectors of a token by its own shape (`bench/trufflehog_data.py`).
+TRUFFLEHOG = HERE / "data" / "trufflehog_rules.json"
 CORPUS = HERE.parent.parent / "shared" / "corpus"
 PRINTABLE = [chr(c) for c in range(0x21, 0x7F)]
 MAX_EXTRA = 12  # an open repeat ({n,} or *) goes at most this far over its least
@@ -52,8 +54,11 @@ def go_to_python(regex: str) -> str:
 class Sampler:
     """Draws a text from a parsed regex, and where each group fell."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, least_open: int = 0) -> None:
         self.rng = rng
+        # An open repeat (`+`, `*`, `{n,}`) of a character class draws at
+        # least this many (a token's run is long; `tskey-w-G-R` is no token).
+        self.least_open = least_open
         self.out: list[str] = []
         self.spans: dict[int, tuple[int, int]] = {}
         self.depth = 0
@@ -84,6 +89,8 @@ class Sampler:
                 self.spans[group] = (start, len("".join(self.out)))
         elif op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", None)):
             low, high, sub = av
+            if high == C.MAXREPEAT and len(sub) == 1 and sub[0][0] is C.IN:
+                low = max(low, self.least_open)
             high = min(high, low + MAX_EXTRA) if high != C.MAXREPEAT else low + MAX_EXTRA
             # Each repeat past the least with even odds: the filler these rules
             # allow around a keyword is short in real text, a token's length
@@ -212,6 +219,44 @@ def samples(rule: dict[str, Any], n: int, seed: int,
     return out
 
 
+def token_samples(rule: dict[str, Any], n: int, seed: int) -> list[tuple[str, str]]:
+    """Up to n (text, token) pairs drawn from a trufflehog rule's regex (each
+    checked with Python's engine): the token is its `secret_group` when the
+    rule names one, else its largest group, else the match."""
+    pattern = go_to_python(rule["regex"])
+    parsed = P.parse(pattern)
+    check = re.compile(pattern)
+    rng = random.Random(f"{seed}:{rule['id']}")
+    out: list[tuple[str, str]] = []
+    for _ in range(n * 20):
+        if len(out) == n:
+            break
+        s = Sampler(rng, least_open=16)
+        s.draw(parsed)
+        text = "".join(s.out)
+        if not check.fullmatch(text):
+            continue
+        group = rule.get("secret_group") or max(
+            (g for g in s.spans if g), default=0,
+            key=lambda g: s.spans[g][1] - s.spans[g][0])
+        start, end = s.spans.get(group, (0, len(text)))
+        out.append((text, text[start:end]))
+    return out
+
+
+def trufflehog_missed(redact: Any, n: int, seed: int) -> tuple[int, list[tuple[str, str]]]:
+    """How many of trufflehog's token shapes were drawn, and (id, text) of
+    each whose token the gate left in a text."""
+    data = json.loads(TRUFFLEHOG.read_text())
+    missed = []
+    for rule in data["rules"]:
+        pairs = token_samples(rule, n, seed)
+        bad = [text for text, token in pairs if not caught(redact, text, token)]
+        if bad or not pairs:
+            missed.append((rule["id"], bad[0] if bad else "(not sampled)"))
+    return len(data["rules"]), missed
+
+
 def caught(redact: Any, text: str, secret: str) -> bool:
     for context in ("{}", "run {} now", "{}\n"):
         out, _ = redact(context.format(text))
@@ -279,6 +324,7 @@ def main() -> int:
     formats = len(data["rules"]) - len(unsampled)
     share = (formats - len(missed)) / formats if formats else 0.0
 
+    th_rules, th_missed = trufflehog_missed(redactor.redact, args.samples, args.seed)
     own_missed = [r.id for r in RULES for sample in rule_samples(r)
                   if not caught(redactor.redact, sample.text, sample.secret)]
     look_alikes = [*LOOK_ALIKES, *(r.look_alike for r in RULES if r.look_alike)]
@@ -308,6 +354,8 @@ def main() -> int:
         "gitleaks_commit": data["commit"][:12],
         "formats": formats, "caught": formats - len(missed), "share": round(share, 4),
         "unsampled": unsampled, "missed": [m[0] for m in missed],
+        "trufflehog_shapes": th_rules, "trufflehog_caught": th_rules - len(th_missed),
+        "trufflehog_missed": [m[0] for m in th_missed],
         "own_forms": own_forms, "own_missed": own_missed,
         "look_alikes": len(look_alikes), "look_alike_hits": look_hits,
         "corpus_texts": len(texts), "corpus_redactions": len(corpus_hits),
@@ -322,6 +370,9 @@ def main() -> int:
               + (f"; {len(unsampled)} not sampled: {', '.join(unsampled)}" if unsampled else ""))
         for rid, text in missed:
             print(f"  missed {rid}: {text[:110]!r}")
+        print(f"trufflehog's token shapes: {th_rules - len(th_missed)} of {th_rules} caught")
+        for rid, text in th_missed:
+            print(f"  missed {rid}: {text[:110]!r}")
         print(f"vibe-vault's table: {own_forms - len(own_missed)} of {own_forms} forms caught"
               + (f"; missed {own_missed}" if own_missed else ""))
         print(f"look-alikes: {len(look_hits)} of {len(look_alikes)} redacted")
@@ -335,7 +386,8 @@ def main() -> int:
               f"{len(texts) + len(own_texts) + len(look_alikes):,} texts redacted otherwise")
         for t in differ[:20]:
             print(f"  {t[:140]!r}")
-    ok = share >= 0.95 and not own_missed and not look_hits and not corpus_hits and not differ
+    ok = (share >= 0.95 and not th_missed and not own_missed and not look_hits
+          and not corpus_hits and not differ)
     return 0 if ok else 1
 
 

@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING
 from vibe_vault import secret_positional
 from vibe_vault.secret_keys import FORMS as KEY_FORMS
 from vibe_vault.secret_prose import COPULA, MORE_PEOPLE_RULES, PEOPLE_RULES
+from vibe_vault.secret_vendors import FIRST_SHAPES as VENDOR_FIRST_SHAPES
+from vibe_vault.secret_vendors import SHAPES as VENDOR_SHAPES
+from vibe_vault.secret_vendors import WORD_SHAPES as VENDOR_WORD_SHAPES
 
 if TYPE_CHECKING:  # the hooks never draw samples: random is not imported for them
     import random
@@ -1039,6 +1042,9 @@ RULES: tuple[Rule, ...] = (
     # so that a JWT cut at its dots is read whole before a name's rule reads
     # its first line as a value.
     *(Rule(*form) for form in KEY_FORMS),
+    # (vendors' tokens another rule would cut: secret_vendors)
+    *(Rule(rid, triggers, B + pattern + E, samples, look_alike, WORD)
+      for rid, triggers, pattern, samples, look_alike in VENDOR_FIRST_SHAPES),
     # (any case, any run of spaces or tabs between the header's words: a key
     # pasted as `-----begin rsa private key-----` or `BEGIN  RSA  PRIVATE  KEY`
     # is one; run on the lower-cased text, hence the words in lower case)
@@ -1122,7 +1128,8 @@ RULES: tuple[Rule, ...] = (
     Rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
          B + r"(?:gh[pousr]_(?:[A-Za-z0-9]{1,254}(?:[\"'][\"'][A-Za-z0-9]{1,254})+"
          r"|[A-Za-z0-9]{8,35}[ \t]*\r?\n[ \t>]*[A-Za-z0-9]{1,35}(?=[ \t]*(?:\r?\n|\Z))"
-         r"|[A-Za-z0-9]{36,255}"
+         # (`_` too, as trufflehog's detector reads a token, with a digit)
+         r"|(?=[A-Za-z_]{0,254}[0-9])[A-Za-z0-9_]{36,255}|[A-Za-z0-9]{36,255}"
          r"|(?=[A-Za-z0-9]{0,34}[0-9])(?=[A-Za-z0-9]{0,34}[A-Za-z])[A-Za-z0-9]{12,35})"
          r"|github_pat_[A-Za-z0-9_]{22,255})" + E,
          ("git remote set-url origin https://⟦ghp_«a36»⟧@github.com/o/r.git",
@@ -1328,6 +1335,11 @@ RULES: tuple[Rule, ...] = (
          ("Cookie: session=⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ«w40».«w43»⟧",),
          "", SHAPED),
     *_VENDOR_TOKENS,
+    # trufflehog's token shapes the rules above miss (secret_vendors).
+    *(Rule(rid, triggers, B + pattern + E, samples, look_alike, SHAPED)
+      for rid, triggers, pattern, samples, look_alike in VENDOR_SHAPES),
+    *(Rule(rid, triggers, B + pattern + E, samples, look_alike, WORD)
+      for rid, triggers, pattern, samples, look_alike in VENDOR_WORD_SHAPES),
     Rule("azure-secret", ("q~",), r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}",
          ("AZURE_CLIENT_SECRET ⟦abc8Q~«w34»⟧",), "", RUN),
     Rule("facebook-token", ("|", "%"), B + r"\d{15,16}(?:\||%7[Cc]|%)[0-9A-Za-z_\-]{27,40}",

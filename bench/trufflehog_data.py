@@ -1,0 +1,150 @@
+"""Make `bench/data/trufflehog_rules.json` from a checkout of trufflehog.
+
+    python bench/trufflehog_data.py /path/to/trufflehog.git [commit]
+
+trufflehog's detectors (pkg/detectors/<vendor>/*.go) each compile their
+patterns in Go; most find a generic value near the vendor's name
+(`detectors.PrefixRegex`), a few hundred find a token by its own shape. Only
+those are kept: the patterns, not URLs, hosts, e-mails or ids, whose every
+match begins with a literal prefix of three characters or more (`lin_api_`,
+`dp.st.`, `hcaik_`), which is what the gate's vendor rules are (a prefix, then
+a long random run). Each keeps its detector's name, its regex (as Go wrote
+it), the detector's keywords and the prefixes the regex begins with. The
+source, its commit and its licence's name go in the file beside them: the
+regexes are copied as published (facts about the vendors' token formats, read
+by the tests and the bench only, never by the hooks).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from re import _constants as C  # type: ignore[attr-defined]
+from re import _parser as P  # type: ignore[attr-defined]
+from typing import Any
+
+OUT = Path(__file__).resolve().parent / "data" / "trufflehog_rules.json"
+# Patterns that find what goes with a secret (where to send it), not the secret.
+_NOT_SECRET = re.compile(r"(?i)url|domain|email|host|instance|portal|endpoint|^id|user|region"
+                         r"|keyword|^regex$|^pattern$|base64|cloudname|FalsePositive|value")
+LEAST_PREFIX = 3
+# Shaped patterns that find no vendor's token, left out: a password in a
+# connection URL or string (the gate's URL and assignment rules own those,
+# tests/test_secret*.py), a value found by a word before it, not by its shape,
+# and what is not a secret.
+LEFT_OUT = {
+    "ftp": "a password in a URL", "jdbc": "a connection string", "mongodb": "a password in a URL",
+    "rabbitmq": "a password in a URL", "redis": "a password in a URL",
+    "uri": "a password in a URL",
+    "azure_entra/serviceprincipal/v1": "a value after the word secret or password",
+    "azure_storage": "a value after the words access key", "onelogin": "a value after secret",
+    "couchbase": "a host name", "coinbase": "a key's name (its id), not the key",
+}
+# The group of a rule's regex that is the secret, where its largest is not.
+SECRET_GROUP = {"azureappconfigconnectionstring": 3}
+
+
+def go_to_python(regex: str) -> str:
+    """Go's RE2 syntax as Python's parser reads it."""
+    regex = regex.replace("[[:alnum:]]", "[A-Za-z0-9]").replace("[:alnum:]", "A-Za-z0-9")
+    regex = regex.replace("[[:alpha:]]", "[A-Za-z]").replace(r"\z", r"\Z")
+    return regex
+
+
+def prefixes(parsed: Any) -> list[tuple[str, bool]]:
+    """The literal heads every match begins with, each with whether the
+    whole of `parsed` was read as literal on its way (then what follows
+    adds to it)."""
+    heads: list[tuple[str, bool]] = [("", True)]
+    for op, av in parsed:
+        if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            continue
+        if op is C.LITERAL:
+            item = [(chr(av), True)]
+        elif op is C.SUBPATTERN:
+            item = prefixes(av[3])
+        elif op is C.BRANCH:
+            item = [h for branch in av[1] for h in prefixes(branch)]
+        elif op is C.IN and len(av) == 1 and av[0][0] is C.LITERAL:
+            item = [(chr(av[0][1]), True)]
+        else:
+            item = [("", False)]
+        heads = list(dict.fromkeys(
+            [(h + t, more) for h, open_ in heads if open_ for t, more in item]
+            + [(h, False) for h, open_ in heads if not open_]))
+        if len(heads) > 64:  # a literal alternation of alternations: no shape
+            return [("", False)]
+    return heads
+
+
+def literal_prefixes(regex: str) -> list[str] | None:
+    """The prefixes of the regex, or None when one of them is too short."""
+    try:
+        parsed = P.parse(go_to_python(regex))
+    except re.error:
+        return None
+    heads = sorted({h for h, _ in prefixes(parsed)})
+    if not heads or any(len(h) < LEAST_PREFIX for h in heads):
+        return None
+    return heads
+
+
+def detectors(show: Any, files: list[str]) -> list[dict[str, Any]]:
+    rules: list[dict[str, Any]] = []
+    for path in files:
+        src = show(path)
+        kw = re.search(r"Keywords\(\) \[\]string \{\s*return \[\]string\{(.*?)\}", src, re.S)
+        keywords = re.findall(r'"([^"]*)"', kw.group(1)) if kw else []
+        for m in re.finditer(r"(\w+)\s*=\s*regexp\.MustCompile\((`[^`]*`|\"(?:[^\"\\]|\\.)*\")\)",
+                             src):
+            var, lit = m.group(1), m.group(2)
+            if _NOT_SECRET.search(var):
+                continue
+            regex = lit[1:-1] if lit.startswith("`") else json.loads(lit)
+            heads = literal_prefixes(regex)
+            if heads is None:
+                continue
+            parts = path.split("/")
+            name = "/".join(parts[2:-1])
+            rules.append({"id": name, "var": var, "regex": regex, "keywords": keywords,
+                          "prefixes": heads})
+    # One id each: a detector with two shapes (or two versions) numbers them.
+    seen: dict[str, int] = {}
+    for r in rules:
+        n = seen[r["id"]] = seen.get(r["id"], 0) + 1
+        if n > 1:
+            r["id"] = f"{r['id']}#{n}"
+        if r["id"] in SECRET_GROUP:
+            r["secret_group"] = SECRET_GROUP[r["id"]]
+    return [r for r in rules if r["id"] not in LEFT_OUT]
+
+
+def main() -> int:
+    repo = sys.argv[1]
+    rev = sys.argv[2] if len(sys.argv) > 2 else "HEAD"
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "--git-dir", repo, *args], check=True,
+                              capture_output=True, text=True).stdout
+
+    commit = git("rev-parse", rev).strip()
+    files = [f for f in git("ls-tree", "-r", "--name-only", rev, "pkg/detectors/").splitlines()
+             if f.endswith(".go") and not f.endswith("_test.go") and f.count("/") >= 3]
+    rules = detectors(lambda p: git("show", f"{rev}:{p}"), files)
+    data = {
+        "source": "https://github.com/trufflesecurity/trufflehog pkg/detectors/*/",
+        "commit": commit,
+        "licence": "AGPL-3.0 (trufflehog's); the regexes are copied as published",
+        "left_out": LEFT_OUT,
+        "rules": rules,
+    }
+    OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    print(f"{len(rules)} shaped rules of {len(files)} files from {commit[:12]} -> {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
