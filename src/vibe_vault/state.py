@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 117
+STATE_VERSION = 118
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -505,6 +505,9 @@ REBASED = "rebased"
 # A printed commit (Fold.printed) that is a branch's tip as a `git push`
 # reported it (`6c08f5a5..b02b3c07  main -> main`): its sha and branch, no subject.
 PUSHED = "pushed"
+# A commit the session's own later `git log` shows above one it made, with a
+# subagent at work between: a subagent's (fold.git.logged).
+BY_SUBAGENT = "made by a subagent"
 
 
 class Rewrite(Struct, array_like=True, omit_defaults=True):

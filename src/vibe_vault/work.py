@@ -17,6 +17,7 @@ from vibe_vault.project import repo_file
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     AMENDED,
+    BY_SUBAGENT,
     PUSHED,
     REBASED,
     AgentFold,
@@ -299,6 +300,11 @@ def work_of(state: SessionState) -> Work:
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
     printed = [c for d in everyone for c in d.fold.printed]
+    # A subagent's commit the main agent's log showed is the subagent's own
+    # where its file holds it (fold.git.logged).
+    theirs = {c.sha for _, c in commits if c.sha and c.how != BY_SUBAGENT}
+    keep = [k for k, (_, c) in enumerate(commits) if c.how != BY_SUBAGENT or c.sha not in theirs]
+    commits, made_by = [commits[k] for k in keep], [made_by[k] for k in keep]
     commits = _named(commits, printed, tuple(r for d in everyone for r in d.fold.rewrites))
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)

@@ -12,6 +12,7 @@ from vibe_vault.project import folder_after, other_repository
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     AMENDED,
+    BY_SUBAGENT,
     DETACHED,
     PUSHED,
     Commit,
@@ -87,6 +88,12 @@ _REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
 # the commit they moved to: "HEAD is now at cbd8986 <subject>".
 _HEAD_AT = r"(?m)^HEAD is now at ([0-9a-f]{7,40}) (.+)$"
 MAX_BRANCHES_MADE = 20
+# `git log` of the branch checked out (`--oneline -8`), not of others (`--all`,
+# a range, a branch named): its lines above a commit the session made are
+# commits made after it, there.
+_LOG_OF_HEAD = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+)*\s+log"
+                r"(?:[ \t]+(?:--oneline|--no-decorate|--decorate|-n[ \t]*\d+|-\d+"
+                r"|--max-count[= ]\d+|--format=\S+|--pretty=\S+))*[ \t]*(?:$|[;&|\n])")
 # A command that creates a branch: `git checkout -b|-B x`, `git switch -c|-C|--create x`,
 # `git worktree add -b x dir` (options may stand before the flag: `git checkout
 # --no-track -b x`), or `git branch x` with no option that lists, deletes,
@@ -163,7 +170,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     said = unquoted(command)  # (same length: its matches are the command's)
     pushes = list(rx(_PUSH_CMD).finditer(said)) if "push" in command else []  # `in`: 20x cheaper
     pushed = pushes[0] if pushes else None
-    call.git = "git push" if pushed else "git"
+    call.git = "git push" if pushed else "git log" if "log" in command and rx(
+        _LOG_OF_HEAD).search(said) else "git"
     if "cd" in command or "-C" in command:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
 
@@ -336,6 +344,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             name_commits(ctx, out, pairs)
         if facts.prs:
             squashed(ctx, pairs)
+        if call.git == "git log" and facts.subagents:
+            logged(ctx, call, out, timestamp)
         # (a tip a push reported is no subject's: a log's line of it still is)
         known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed if c.how != PUSHED}
         facts.printed.extend(Commit(sha=sha, subject=subject, ts=timestamp)
@@ -514,6 +524,29 @@ def printed_commits(ctx: Context, out: str) -> list[tuple[Redacted, Redacted]]:
         pairs += [(m.group(1), m.group(2)) for m in rx(_HEAD_AT).finditer(out)]
     # A sha is hex digits matched in git's output: nothing to hide.
     return [(Redacted(sha[:7]), ctx.line(subject, SUBJECT_CHARS)) for sha, subject in pairs]
+
+
+def logged(ctx: Context, call: Pending, out: str, timestamp: str) -> None:
+    """Commits a subagent made (review 29 #9: 544fe3a7's five, "and 1 more"):
+    those a `git log` of the branch shows above the latest commit the session
+    made there, when a subagent started after that commit. Told as made by a
+    subagent; where its own file holds them too, they are its (vibe_vault.work)."""
+    facts = ctx.facts
+    lines = [(m.group(1)[:7], m.group(2)) for m in rx(_ONELINE).finditer(out)]
+    mine = {str(c.sha): c for c in facts.commits if c.sha and c.folder == call.folder}
+    at = next((i for i, (sha, _) in enumerate(lines) if sha in mine), -1)
+    if at <= 0:
+        return
+    base = mine[lines[at][0]]
+    if not any(s.ts and s.ts > base.ts for s in facts.subagents):
+        return
+    known = {c.sha for c in facts.commits}
+    for sha, subject in reversed(lines[:at]):
+        if sha not in known and len(facts.commits) < MAX_COMMITS:
+            # A sha is hex digits matched in git's output: nothing to hide.
+            facts.commits.append(Commit(sha=Redacted(sha), subject=ctx.line(subject, SUBJECT_CHARS),
+                                        branch=base.branch, ts=timestamp, folder=call.folder,
+                                        how=BY_SUBAGENT))
 
 
 def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]]) -> None:
