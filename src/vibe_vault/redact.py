@@ -14,7 +14,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any, NewType, TypeVar
 
-from vibe_vault import patterns, secret_dress, secret_keys
+from vibe_vault import patterns, secret_dress, secret_keys, secret_names
 from vibe_vault.text import rx, users_rx
 
 # A string that passed the redaction gate (`fold.context.Context.text`, `line`,
@@ -557,6 +557,12 @@ def about_a_secret(name: str) -> bool:
     `DB_PASSWORD_FILE`, `tokenType`."""
     return bool(rx(_ABOUT_A_SECRET).search(name))
 
+
+# A name that says its key is public, as it ends before the key's word.
+_PUBLIC_NAME = r"(?i)(?<![a-z0-9])(?:public|pub|publishable)[_.\-]?\Z"
+_NAMED_KEY_KINDS = frozenset({"secret-assignment", "generic-key"})
+# The next line's name and its `=` (`SECRET=`), read as a value across a line's end.
+_NEXT_NAME = r"[A-Za-z_][\w.\-]*[ \t]*[=:]"
 
 # A YAML tag (Ansible's `!vault`, CloudFormation's `!Ref`, `!!binary`) given
 # where a value would be: it says what the value that follows is.
@@ -1233,6 +1239,18 @@ class _Replacer:
                 and match.string[match.start() - 1].isascii() \
                 and match.string[match.start() - 1].isalnum() and not self._camel_hump(match):
             return True  # inside a word (secret_prose.BOUNDED)
+        if self.kind in _NAMED_KEY_KINDS and self._names_public_material(match):
+            return True  # `PublicKey = …` (WireGuard's peer), `public_key:`, `pubkey`
+        if self.kind == "generic-key" and rx(_NEXT_NAME).match(secret) \
+                and "\n" in match.string[match.start():_value_span(match)[0]]:
+            return True  # `API_KEY=⏎SECRET=…`: a name with no value, then the next line's
+        if self.kind == "wifi-psk" and match.groupdict().get("v4") is not None \
+                and rx(_NOT_A_SECRET).match(secret):
+            return True  # `psk = Optional[str]`, `psk = None`: code, not a bare passphrase
+        if self.kind in ("bearer-token", "authorization") and rx(_NOT_A_LITERAL).match(secret):
+            return True  # `Bearer YOUR_TOKEN_HERE`, `Bearer <token>`, `Bearer xxxxxxxx`
+        if self.kind == "private-key" and self._in_public_armour(match):
+            return True  # a certificate's or a public key's body, between its armour lines
         if self.kind == "secret-assignment":
             groups = match.groupdict()
             sep = groups.get("sep") or ""
@@ -1273,6 +1291,9 @@ class _Replacer:
                 return True  # `password.py:12:3`, `secret.json:20:8-23:9`: a place in a file
             password = "pass" in name or "pw" in name or "pasw" in name or "p@ss" in name \
                 or "psw" in name or "pwname" in groups  # (another language's: secret_prose)
+            if not password and secret_names.is_weak_name(name) and (
+                    not _looks_like_a_key(secret) or words_and_numbers(secret)):
+                return True  # `"private": "readonly"`, `pin = 13`: a word of code, no key
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
                 return True
             if groups.get("v") is not None or groups.get("v2") is not None:
@@ -1284,6 +1305,10 @@ class _Replacer:
             return True  # `the security answer is stored hashed`
         if self.kind == "passphrase" and sentence(secret):
             return True  # `password: must be changed often`
+        if self.kind == "otp-secret" and " " in secret.strip() \
+                and any(len(g) != 4 for g in secret.split()) \
+                and all(reads_as_word(g) for g in secret.split()):
+            return True  # `hotp-key verander verander`: words, where a key's groups are of 4
         if self.kind in ("app-password", "otp-secret") and sentence(secret) \
                 and not _random_letters("".join(secret.split())):
             return True  # `app password: must have been made` (not `xrjn unzd gdtt dort`)
@@ -1375,6 +1400,21 @@ class _Replacer:
             text, match.start() - len(start.group(0)))
         return word is not None and word.end() >= match.end() - 1 \
             and _a_path_of_words(word.group(1))
+
+    def _names_public_material(self, match: re.Match[str]) -> bool:
+        """Whether the name given a value names a public key: the word before
+        its `key` (where the rule's match begins) is `public`, `pub` or
+        `publishable` (`PublicKey`, `PUBLIC_KEY`, `pubkey`, `publishable_key`)."""
+        text = self.original if self.original is not None else match.string
+        return bool(rx(_PUBLIC_NAME).search(text, max(0, match.start() - 16), match.start()))
+
+    def _in_public_armour(self, match: re.Match[str]) -> bool:
+        """Whether a key's body a shape rule found is inside a certificate's or
+        a public key's armour (secret_keys.in_public_armour)."""
+        if "private key" in match.group(0).lower():
+            return False
+        text = self.original if self.original is not None else match.string
+        return secret_keys.in_public_armour(text, _value_span(match)[0])
 
     def _names_no_secret(self, match: re.Match[str]) -> bool:
         """Whether the name given a value names something about a secret, not

@@ -347,6 +347,23 @@ _B64_LINE = r"[ \t>]*([A-Za-z0-9+/]{4,76})(={0,2})[ \t]*\r?\Z"
 _KEY_CONTEXT = r"(?i)\bid_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|private|\bssh\b|\bkey\b"
 
 
+# Armour around public material (PEM's, PGP's, SSH2's): a certificate, a
+# request for one, a revocation list, a public key, a signature.
+_PUBLIC_ARMOUR = (r"[ \t>]*-{4,5} ?BEGIN (?:(?:TRUSTED |X509 )?CERTIFICATE"
+                  r"|(?:NEW )?CERTIFICATE REQUEST|X509 CRL|(?:RSA |EC |DSA |SSH2 )?PUBLIC KEY"
+                  r"|PGP PUBLIC KEY BLOCK|PGP SIGNATURE|PKCS7|CMS) ?-{4,5}")
+
+
+def in_public_armour(text: str, at: int) -> bool:
+    """Whether `at` is inside a certificate's or a public key's armour: its
+    BEGIN line before, no END line between. (Its body has a private key's
+    shape: `MII…`, lines of 64.)"""
+    begin = text.rfind("BEGIN ", 0, at)
+    if begin < 0 or rx(r"-{4,5} ?END ").search(text, begin, at):
+        return False
+    return bool(rx(_PUBLIC_ARMOUR).match(text, text.rfind("\n", 0, begin) + 1))
+
+
 def _key_body_spans(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Runs of two or more lines of base64 of one width, 60 to 76 columns
     (a key's body as PEM, OpenSSH (70) or another tool wraps it), each line
@@ -389,6 +406,8 @@ def _key_body_spans(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, i
                                                        lines[0][0]):
             continue
         done = lines[-1][5]
+        if in_public_armour(text, lines[0][1]):
+            continue  # a certificate's body, a public key's
         spans.append((lines[0][1], lines[-1][2], "private-key"))
     return spans
 
@@ -441,6 +460,8 @@ _CODES_LABEL = (r"(?:recovery|backup|scratch|emergency|one-time|2fa|mfa)"
 _CODE = r"(?=[A-Za-z0-9\-]*[\d\-])[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){0,4}"
 _CODE_LINE = (r"[ \t]*(?:[-*•][ \t]+|\d{1,2}[.)][ \t]+)?((?:" + _CODE + r")(?:[ \t,;]+"
               + _CODE + r")*)[ \t,;.]*\r?\Z")
+# A code that says what goes there (`your-code-here`, `xxxx-xxxx`, `REPLACE-ME`).
+_PLACEHOLDER_CODE = r"(?i)your|here|xxx|example|sample|change-?me|placeholder|replace"
 
 
 def _code_spans(text: str, low: str) -> list[tuple[int, int, str]]:
@@ -458,7 +479,8 @@ def _code_spans(text: str, low: str) -> list[tuple[int, int, str]]:
         inline = rx(_CODE_LINE).match(text[at:end])
         if inline and at < end:
             spans += [(at + c.start(), at + c.end(), "recovery-code")
-                      for c in rx(_CODE).finditer(inline.group(1))]
+                      for c in rx(_CODE).finditer(inline.group(1))
+                      if not rx(_PLACEHOLDER_CODE).search(c.group(0))]
         pos, blanks = end + 1, 0
         while pos < len(text):
             nxt = text.find("\n", pos)
@@ -474,7 +496,8 @@ def _code_spans(text: str, low: str) -> list[tuple[int, int, str]]:
             if not m:
                 break
             spans += [(pos + m.start(1) + c.start(), pos + m.start(1) + c.end(), "recovery-code")
-                      for c in rx(_CODE).finditer(m.group(1))]
+                      for c in rx(_CODE).finditer(m.group(1))
+                      if not rx(_PLACEHOLDER_CODE).search(c.group(0))]
             pos = nxt + 1
     return spans
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from vibe_vault import secret_names
 from vibe_vault.patterns import kept
 
 # A rule as secret_rules.Rule takes it: id, triggers, pattern, samples, look-alike.
@@ -61,7 +62,10 @@ _NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             # 35 names). (Not `credentials`, `creds`, `psk` or `secret` alone:
             # the loose form, `credentials localhost:10000`, is read after them.)
             _QUALIFIED + "[ _\\-]?(?:key|secret)s?", "passkeys?",
-            "pre[ _\\-]?shared[ _\\-]?keys?")),
+            "pre[ _\\-]?shared[ _\\-]?keys?",
+            # The families of secret_names (`totp seed`, `recovery codes`,
+            # `connection string`, `seed phrase`): the table the assignments read.
+            *secret_names.prose_names())),
     "de": (("passw(?:ort|örter)(?:e?s|n)?", "kennw(?:ort|örter)(?:e?s|n)?"),
            ("api-schlüssel(?:s)?", "api-key", "(?:zugriffs|zugangs)?token",
             "(?:geheimer )?schlüssel(?:s)?", "(?:zugangs|zugriffs)schlüssel(?:s)?")),
@@ -491,11 +495,12 @@ _MORE_PASSWORD_TRIGGERS = (
 _QUALIFIED_TRIGGERS = tuple(q + sep + head for q in _QUALIFIERS for sep in (" ", "_", "-", "")
                             for head in ("key", "secret"))
 # (English names' triggers: the colon's rule has no English name)
+_NAME_TRIGGERS = secret_names.name_triggers()
 _ENGLISH_TRIGGERS = ("password", "passwd", "passphrase", "passcode", "api", "access", "auth",
                      "private", "client", "token", "secret", "passkey", "shared",
-                     *_QUALIFIED_TRIGGERS)
+                     *_QUALIFIED_TRIGGERS, *_NAME_TRIGGERS)
 _TOKEN_TRIGGERS = (
-    "passkey", "shared", *_QUALIFIED_TRIGGERS,
+    "passkey", "shared", *_QUALIFIED_TRIGGERS, *_NAME_TRIGGERS,
     "api", "access", "auth", "private", "client", "token", "secret", "schlüssel", "jeton", "clé",
     "clef", "clave", "llave",
     "chave", "chiave", "chiavi", "sleutel", "nyckel", "nøgle", "nøkkel", "avain", "klucz",
@@ -603,6 +608,24 @@ def _before_rule() -> Spec:
         ("⟦«a16»⟧ is my password", "set ⟦«a16»⟧ as my password", "use ⟦«a16»⟧ as the password",
          "`⟦«a16»⟧` is the new token"),
         "this is my password; which is the token; $GITHUB_TOKEN is the token; here is the pin")
+
+
+def _weak_rule() -> Spec:
+    """A secret named by a word code uses for other things too (secret_names.
+    PROSE_WEAK: `the pwd is X`, `my pin was X`, `the dsn is X`): said after
+    "the", "my"… and a copula only, and judged as a token said so is (a
+    word, `the access is restricted`, is none)."""
+    g = _Groups()
+    dets = ("the", "my", "our", "your", "his", "her", "their", "its", "this", "that")
+    words = secret_names.PROSE_WEAK
+    return (
+        "prose-token", tuple(sorted({f"{w} {c}" for w in words for c in ("is", "was", "are")})),
+        r"(?i)" + _alt(dets) + r"[ \t]+(?:[a-z]{2,12}[ \t]+)?" + _alt(words)
+        + r"s?[ \t]+(?:is|was|are|were)[ \t]*:?[ \t]*" + _said_value(g) + BOUNDED,
+        ("the pwd is ⟦«a16»⟧", "the dsn is ⟦«a20»⟧", "my pin was ⟦«a12»⟧",
+         "the admin pass is ⟦«a16»⟧"),
+        "the access is restricted; the pass is valid until Friday; my pin is broken; "
+        "the private is a soldier")
 
 
 def _answer_rule() -> Spec:
@@ -726,6 +749,7 @@ def _made() -> tuple[Spec, ...]:
         _pair_rule(),
         _secret_set_rule(),
         _before_rule(),
+        _weak_rule(),
         _emoji_rule(),
         _glued_rule(),
         _answer_rule(),
@@ -743,7 +767,7 @@ PEOPLE_RULES: tuple[Spec, ...] = kept(
     tuple(f.__code__ for f in (_made, _named_rules, forms, in_capitals, _trie, _alt, _escaped,
                                _said_value, _loose_value, _pair_rule, _emoji_rule, _glued_rule,
                                _secret_set_rule,
-                               _before_rule,
+                               _before_rule, _weak_rule,
                                _answer_rule, _folder_url_rule, _Groups.said_name,
                                _Groups.loose_name, _Groups.head_name)),
     _made)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from vibe_vault import secret_positional
+from vibe_vault import secret_names, secret_positional
 from vibe_vault.secret_keys import FORMS as KEY_FORMS
 from vibe_vault.secret_prose import COPULA, MORE_PEOPLE_RULES, PEOPLE_RULES
 from vibe_vault.secret_vendors import FIRST_SHAPES as VENDOR_FIRST_SHAPES
@@ -129,8 +129,17 @@ SECRET_NAME = (
     # follows a separator ("key" only a separator), and ends a part of it.
     + "|".join(f"{w}(?<=[_.-]key)(?![a-z0-9])" if w == "key" else
                f"{w}(?<![a-z0-9]{w})(?![a-z0-9])" for w in _SHORT)
+    # The families of secret_names (`totp_seed`, `recoveryCodes`, `DB_DSN`,
+    # `pin-code`, `private`): the one table the prose and the flags read too.
+    + "|" + secret_names.assignment_names()
     + ")"
 )
+# The words the rules that read SECRET_NAME run on: the short words, and the
+# families' that hold none of them (`totp_secret` holds `secret` already).
+_NAME_TRIGGERS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth",
+                  "salt", "pasw", "p@ss", "psw")
+NAME_TRIGGERS = (*_NAME_TRIGGERS, *(t for t in secret_names.assignment_triggers()
+                                    if not any(w in t for w in _NAME_TRIGGERS)))
 
 # Schemes whose URL, written with one slash (a path normalised), may hold a password.
 _ONE_SLASH_SCHEMES = tuple(f"{s}:/" for s in (
@@ -1414,7 +1423,8 @@ RULES: tuple[Rule, ...] = (
                           "--account-key", "--sas-token", "--storage-key", "--master-key", "mycli",
                           "redis-cli",
                           "pass:", "storepass", "keypass", "secret set", "configure set",
-                          "-pass", "htpasswd", "mongo"),
+                          "-pass", "htpasswd", "mongo",
+                          *(f"--{n}" for n in secret_names.flag_names())),
          r"(?:(?:^|\s)(?:-[uU]|--user|--proxy-user)[ =](?:'[A-Za-z0-9_.@\-]+:(?P<v23>[^'\n]+)'"
          r"|\"[A-Za-z0-9_.@\-]+:(?P<v24>(?!\$[\w{(])[^\"\n]+)\"|['\"]?[A-Za-z0-9_.@\-]+:(?P<v>[^\s'\"]+))"
          r"|\bsshpass\s+-p\s*(?:'(?P<v25>[^'\n]+)'|\"(?P<v26>(?!\$[\w{(])[^\"\n]+)\"|(?P<v2>[^\s'\"]+))"
@@ -1425,7 +1435,7 @@ RULES: tuple[Rule, ...] = (
          # (`pulumi config set --secret NAME VALUE`: a flag, then a name)
          r"|(?<!config set )--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token"
          r"|access-token|client-secret|secret-key|access-key|private-key|account-key|sas-token"
-         r"|storage-key|master-key)"
+         r"|storage-key|master-key|" + "|".join(secret_names.flag_names()) + ")"
          # (not a redirection after a flag that asks: `--password <<< X`)
          r"[ =](?:'(?P<v6>[^'\n]{3,})'|\"(?P<v7>[^\"\n]{3,})\"|(?P<v8>(?![<>|&])[^\s'\"]{3,}))"
          # docker/podman/helm/oras login -p X; redis-cli -a X (its -p the port); mongo -p X.
@@ -1494,8 +1504,7 @@ RULES: tuple[Rule, ...] = (
          "the SharedAccessKeyName is root"),
     Rule(
         "secret-assignment",
-        ("pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "auth", "salt",
-         "pasw", "p@ss", "psw"),
+        NAME_TRIGGERS,
         # Anchored on the keyword (not on the start of the name) so the engine
         # does not backtrack from every position; a longer name still matches.
         # A typed constant (`API_KEY: str = "…"`, Rust's `: &str`, TypeScript's
@@ -1508,9 +1517,11 @@ RULES: tuple[Rule, ...] = (
         r"(?=[ \t]*=)|[ \t]+as[ \t]+(?:string|securestring)(?=[ \t]*=))?"
         # (Make's `?=`, `+=`, `::=` too. A line's end in it is marked, `nl`:
         # the next line's `name:` is a key of the mapping the name opens,
-        # `secrets:⏎  db_password: |`, no value, and not taken from it)
+        # `secrets:⏎  db_password: |`, no value, and not taken from it; nor
+        # the next line's name: `API_KEY=⏎SECRET=` is two names without values)
         r"(?P<sep>\s*(?:=|:|:=|=>|\s=\s|[：∶﹕꞉]|\?=|\+=|::=)"
-        r"(?:(?:(?![\r\n])\s)*(?P<nl>\r?\n|\r)\s*|(?:(?![\r\n])\s)*))"
+        r"(?:(?:(?![\r\n])\s)*(?P<nl>\r?\n|\r)\s*(?![A-Za-z_][\w.\-]*[ \t]*[=:])"
+        r"|(?:(?![\r\n])\s)*))"
         # A quoted value may hold spaces (a passphrase); a bare one ends at one,
         # and never starts with a colon: `test_auth.py::test_auth` is a pytest
         # test's id, `Token::new` a path, not a name given a value.
