@@ -220,10 +220,11 @@ def samples(rule: dict[str, Any], n: int, seed: int,
 
 
 def token_samples(rule: dict[str, Any], n: int, seed: int) -> list[tuple[str, str]]:
-    """Up to n (text, token) pairs drawn from a trufflehog rule's regex (each
-    checked with Python's engine): the token is its `secret_group` when the
-    rule names one, else its largest group, else the match."""
-    pattern = go_to_python(rule["regex"])
+    """Up to n (text, token) pairs drawn from a trufflehog rule's shape (its
+    token format, bench/trufflehog_data.shape; each checked with Python's
+    engine): the token is its `secret_group` when the rule names one, else its
+    largest group, else the match."""
+    pattern = rule["shape"]
     parsed = P.parse(pattern)
     check = re.compile(pattern)
     rng = random.Random(f"{seed}:{rule['id']}")

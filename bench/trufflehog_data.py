@@ -8,11 +8,13 @@ patterns in Go; most find a generic value near the vendor's name
 those are kept: the patterns, not URLs, hosts, e-mails or ids, whose every
 match begins with a literal prefix of three characters or more (`lin_api_`,
 `dp.st.`, `hcaik_`), which is what the gate's vendor rules are (a prefix, then
-a long random run). Each keeps its detector's name, its regex (as Go wrote
-it), the detector's keywords and the prefixes the regex begins with. The
-source, its commit and its licence's name go in the file beside them: the
-regexes are copied as published (facts about the vendors' token formats, read
-by the tests and the bench only, never by the hooks).
+a long random run). Each keeps its detector's name, the detector's keywords,
+the prefixes its tokens begin with, and the token's shape: the facts of the
+format (literal parts, each run's characters and its least and most length,
+alternatives, the groups), written out by `shape` in this project's own
+notation from the parsed pattern, not the pattern's text (trufflehog is
+AGPL-3.0; a format is a fact about a vendor's tokens). Read by the tests and
+the bench only, never by the hooks.
 """
 
 from __future__ import annotations
@@ -45,6 +47,100 @@ LEFT_OUT = {
 }
 # The group of a rule's regex that is the secret, where its largest is not.
 SECRET_GROUP = {"azureappconfigconnectionstring": 3}
+
+
+_CATEGORIES = {C.CATEGORY_DIGIT: "\\d", C.CATEGORY_NOT_DIGIT: "\\D", C.CATEGORY_WORD: "\\w",
+               C.CATEGORY_NOT_WORD: "\\W", C.CATEGORY_SPACE: "\\s",
+               C.CATEGORY_NOT_SPACE: "\\S"}
+
+
+def _char(code: int) -> str:
+    c = chr(code)
+    return c if c.isalnum() else "\\" + c if c in "\\]^-[" else re.escape(c)
+
+
+def _class(items: list[Any]) -> str:
+    """A character set as sorted ranges (`[0-9A-Za-z_]`)."""
+    codes: set[int] = set()
+    extra, negate = "", False
+    for op, av in items:
+        if op is C.NEGATE:
+            negate = True
+        elif op is C.LITERAL:
+            codes.add(av)
+        elif op is C.RANGE:
+            codes.update(range(av[0], av[1] + 1))
+        elif op is C.CATEGORY and av in _CATEGORIES:
+            extra += _CATEGORIES[av]
+        else:
+            raise ValueError(f"unknown set item {op}")
+    runs, out = sorted(codes), ""
+    i = 0
+    while i < len(runs):
+        j = i
+        while j + 1 < len(runs) and runs[j + 1] == runs[j] + 1:
+            j += 1
+        out += _char(runs[i]) + (("-" + _char(runs[j])) if j > i + 1 else
+                                 (_char(runs[j]) if j == i + 1 else ""))
+        i = j + 1
+    return "[" + ("^" if negate else "") + out + extra + "]"
+
+
+def shape(regex: str) -> str:
+    """A token's format in this project's notation: the parsed pattern
+    written out again (literals escaped, sets as sorted ranges, repeats as
+    `{least,most}`, groups kept in their order, word boundaries left to the
+    sampler's surroundings)."""
+    parsed = P.parse(go_to_python(regex))
+    flags = "(?i)" if parsed.state.flags & re.IGNORECASE else ""
+    return flags + _shape(list(parsed))
+
+
+def _shape(items: list[Any]) -> str:
+    out = ""
+    for op, av in items:
+        if op is C.LITERAL:
+            out += re.escape(chr(av))
+        elif op is C.NOT_LITERAL:
+            out += "[^" + _char(av) + "]"
+        elif op is C.ANY:
+            out += "."
+        elif op is C.IN:
+            out += _class(av)
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT):
+            least, most, sub = av
+            inner = list(sub)
+            body = _shape(inner)
+            one = len(inner) == 1 and (inner[0][0] in (
+                C.LITERAL, C.IN, C.ANY, C.NOT_LITERAL, C.CATEGORY, C.BRANCH) or (
+                inner[0][0] is C.SUBPATTERN and (inner[0][1][0] or inner[0][1][1])))
+            body = body if one else f"(?:{body})"
+            tail = "" if op is C.MAX_REPEAT else "?"
+            count = (f"{{{least},}}" if most is C.MAXREPEAT else f"{{{least}}}"
+                     if least == most else f"{{{least},{most}}}")
+            out += body + count + tail
+        elif op is C.SUBPATTERN:
+            group, add, _, sub = av
+            case = "(?i:" if add & re.IGNORECASE else ""
+            body = _shape(list(sub))
+            if not group and not case:
+                out += body  # (a repeat groups what it repeats; a branch writes its own)
+                continue
+            out += ("(" + case + body + (")" if case else "") + ")" if group
+                    else (case or "(?:") + body + ")")
+        elif op is C.BRANCH:
+            out += "(?:" + "|".join(_shape(list(b)) for b in av[1]) + ")"
+        elif op is C.AT:
+            out += {C.AT_BEGINNING: "^", C.AT_END: "$", C.AT_END_STRING: "\\Z",
+                    C.AT_BEGINNING_STRING: "\\A", C.AT_BOUNDARY: "\\b",
+                    C.AT_NON_BOUNDARY: "\\B"}[av]
+        elif op is C.CATEGORY:
+            out += _CATEGORIES[av]
+        elif op is C.GROUPREF:
+            out += f"\\{av}"
+        else:
+            raise ValueError(f"unknown item {op}")
+    return out
 
 
 def go_to_python(regex: str) -> str:
@@ -109,7 +205,7 @@ def detectors(show: Any, files: list[str]) -> list[dict[str, Any]]:
                 continue
             parts = path.split("/")
             name = "/".join(parts[2:-1])
-            rules.append({"id": name, "var": var, "regex": regex, "keywords": keywords,
+            rules.append({"id": name, "var": var, "shape": shape(regex), "keywords": keywords,
                           "prefixes": heads})
     # One id each: a detector with two shapes (or two versions) numbers them.
     seen: dict[str, int] = {}
@@ -137,7 +233,8 @@ def main() -> int:
     data = {
         "source": "https://github.com/trufflesecurity/trufflehog pkg/detectors/*/",
         "commit": commit,
-        "licence": "AGPL-3.0 (trufflehog's); the regexes are copied as published",
+        "note": "token formats (facts) read from trufflehog's detectors (AGPL-3.0), each "
+                "written out in this project's notation by bench/trufflehog_data.shape",
         "left_out": LEFT_OUT,
         "rules": rules,
     }

@@ -4,7 +4,8 @@ pkg/detectors by `bench/trufflehog_data.py`: 117 shapes, `lin_api_`,
 `dp.st.`, `hcaik_`…) is the class; attack 26 found 51 vendors' tokens the gate
 did not know (class 4).
 
-Generated: a token drawn from each detector's own regex (bench's sampler, an
+Generated: a token drawn from each detector's token format (its shape:
+bench/trufflehog_data.shape; bench's sampler, an
 open repeat at least 16 long, as a real token's run is; the detector's
 secret group, else its largest), in the places a transcript holds text: a
 command, its output, a file's content, JSON, a prompt.

@@ -21,7 +21,8 @@ prefix (`re_`, `cio`, `pa-`, `fw_`) takes only a run with a digit and a capital
 and a small letter, which words and identifiers that begin so do not have.
 
 Token shapes are facts about vendors' formats (their documentation, and
-trufflehog's detectors, AGPL-3.0, whose regexes the tests read). The hooks
+trufflehog's detectors, whose formats the tests read as facts, written out
+in this project's notation: bench/trufflehog_data.shape). The hooks
 never import this module: the rule table made from it is kept (redact.rule_table).
 """
 
