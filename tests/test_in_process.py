@@ -23,6 +23,10 @@ from conftest import FIXTURES, PROCESS_STATE, Env, share_line_key
 # installed code and data), so a call in a process that made them earlier gets
 # what a new process would compute: left as they are between in-process calls.
 PURE = {
+    "vibe_vault.secret_dress._dress": "the dress pattern for two flags, from the module's tables",
+    "vibe_vault.secret_dress._fold_char": "what a character and a flag read as (NFKC, accents)",
+    "vibe_vault.secret_dress._combining": "the combining marks' code points, a constant",
+    "vibe_vault.secret_names._weak_test": "patterns compiled from the module's name tables",
     "vibe_vault.stopwords.stop_words": "the stop words of the module's lists, folded",
     "vibe_vault.text.title_line": "a title of a text and a limit, a function of them alone",
     "vibe_vault.redact._cut_rules": "the vendor rules whose prefix is their own, from the rule tables",
