@@ -210,6 +210,9 @@ def on_prompt(ctx: Context, entry: Entry, raw: str, images: int, timestamp: str)
         if t is not None:
             t.working = True  # the turn's words, if any, are not where it ended
         return
+    if stripped.startswith(_FROM_A_TEAMMATE):
+        teammate_message(ctx, stripped, timestamp)
+        return
     if stripped.startswith(_NOT_TYPED):
         if stripped.startswith("<local-command-stdout>"):
             command_output(ctx, stripped)
@@ -287,6 +290,53 @@ def stop_hook_feedback(ctx: Context, text: str, timestamp: str) -> None:
         turn.held = turn.answer  # the answer the hook held back: Claude meant it as its last
     ctx.add_action(Action(kind=STOP_HOOK, text=ctx.line(said, 160), detail=ctx.line(script, 80),
                           ts=timestamp))
+
+
+# A message an agent team's member sent the lead session (2.1.2xx): the client
+# wraps it and adds its own advice on trusting peers. Not typed by the user:
+# no prompt, no title; Claude works again, as after a background task's news.
+_FROM_A_TEAMMATE = ("Another Claude session sent a message:", "<teammate-message")
+_TEAMMATE_MESSAGE = (r"<teammate-message\b[^>]{0,300}?teammate_id=\"([^\"]{1,100})\"[^>]{0,300}>"
+                     r"([\s\S]{0,20000}?)</teammate-message>")
+TEAMMATE_LINE = 300
+MAX_TEAMMATE_MESSAGES = 10
+
+
+def teammate_message(ctx: Context, text: str, timestamp: str) -> None:
+    """What teammates sent: one line each in the turn (who, and what they
+    said or the state they reported), the client's advice left out."""
+    ctx.begin_turn()
+    answered(ctx)
+    for m in rx(_TEAMMATE_MESSAGE).finditer(tx.cut(text, RAW_PROMPT_CHARS)):
+        if ctx.turn() is None:
+            ctx.new_turn(Turn(kind="prompt", ts=timestamp))
+        who, body = m.group(1), m.group(2).strip()
+        said, state = _teammate_said(body)
+        ctx.add_action(Action(kind="teammate", ts=timestamp,
+                              text=ctx.text(who, 100),
+                              detail=ctx.text(tx.one_line(said, TEAMMATE_LINE), TEAMMATE_LINE),
+                              said=ctx.text(state, 40)))
+        if len(ctx.turn().actions) > 200:  # type: ignore[union-attr]
+            break
+
+
+def _teammate_said(body: str) -> tuple[str, str]:
+    """What a teammate's message says, and the state it reports: a JSON
+    notice (`{"type": "idle_notification", "summary": …}`) by its summary and
+    type ("idle"), else its words."""
+    if body.startswith("{"):
+        import json
+
+        try:
+            notice = json.loads(body)
+        except ValueError:
+            notice = None
+        if isinstance(notice, dict):
+            kind = str(notice.get("type") or "")
+            said = next((str(notice[k]) for k in ("summary", "message", "text", "content")
+                         if isinstance(notice.get(k), str) and notice[k]), "")
+            return said, kind.removesuffix("_notification").replace("_", " ")
+    return body, ""
 
 
 def answered(ctx: Context) -> None:

@@ -776,6 +776,11 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     # "Claude Opus 4 limit reached, now using Sonnet 4"
     "model": lambda a, state: text(tx.one_line(a.text, ACTION_LINE_CHARS)),
     "interrupt": lambda a, state: md("Interrupted by the user{}", _times(a)),
+    # a message from an agent team's member (its notice's state, its words)
+    "teammate": lambda a, state: md("Teammate {}{}{}{}", emphasis(a.text), md(
+        " is {}", text(a.said)) if a.said else md(" wrote"), md(
+        " at {}", text(hhmm(a.ts))) if a.ts else md(""), md(
+        ": “{}”", text(a.detail)) if a.detail else md("")),
     # a Stop hook blocked Claude's stop: what came next in the turn is why
     "stop-hook": lambda a, state: md("A Stop hook{} kept Claude going{}", md(
         " ({})", code(a.detail)) if a.detail else md(""), md(": “{}”", text(a.text))
