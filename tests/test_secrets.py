@@ -387,7 +387,8 @@ PLAIN = {
     "Staged": {"everything_at", "named_at"},  # (entry times, as Commit.ts)
     "ErrorRec": {"ts"}, "FileChange": {"ops", "digest", "times"},  # (times that parsed)
     "Pending": {"tool_id", "git", "digest", "prints_secrets",
-                "masked", "pr", "beside"},  # (a command's kind; "create"/"merge"; keys)
+                "masked", "pr", "beside",  # (a command's kind; "create"/"merge"; keys)
+                "revert"},  # (one of fold.reverts' RESTORE, STATUS, DIFF)
     # (a checksum of its prompt; times that parsed)
     "Subagent": {"tool_id", "status", "ts", "prompt_key", "side_from", "side_to"},
     "Todo": {"status"}, "Said": {"kind"}, "ModelSwitch": {"ts"},
@@ -396,12 +397,14 @@ PLAIN = {
     "ShellFile": {"kind"},  # (one of fold.shell_files' DELETE, TREE, MOVE, MADE)
     "GitLines": {"ts", "mode"},  # (an entry's time; git's "create" or "delete")
     "Push": {"ts"},  # (the push's entry time, as Commit.ts)
+    "Fork": {"ts"},  # (the entry time the branch was made, as Commit.ts)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
     "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
              "copied_settled", "side_chains",  # (checksums of uuids)
              "permission_mode",  # (one of commands.PERMISSION_MODES, or "other")
-             "ended_by"},  # (a value of fold.context.ENDING_COMMANDS, or "")
+             "ended_by",  # (a value of fold.context.ENDING_COMMANDS, or "")
+             "git_moved"},  # (an entry's time, as last_ts: when git last moved HEAD)
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",
