@@ -1396,7 +1396,10 @@ class _Replacer:
         start = rx(r"[^\s'\"=`(]{0,200}\Z").search(text[max(0, match.start() - 200):match.start()])
         if start is None or "/" not in start.group(0):
             return False
-        word = rx(r"[\w.\-/]*/[\w.\-]*:[\"']?([^\s\"'|;&<>]{1,400})").match(
+        # (a branch's name bounded, as git's names are: unbounded, a run of
+        # `/`s and words with no `:` was read to its end from every match
+        # in it, and a long one cost as the square of its length)
+        word = rx(r"[\w.\-/]{0,400}/[\w.\-]{0,255}:[\"']?([^\s\"'|;&<>]{1,400})").match(
             text, match.start() - len(start.group(0)))
         return word is not None and word.end() >= match.end() - 1 \
             and _a_path_of_words(word.group(1))
