@@ -1610,7 +1610,10 @@ def _decodes_to_user_password(encoded: str, bare: bool = False) -> bool:
     if bare and (any(c in password for c in ":\\") or user.lower() in _SCHEMES
                  or not random_value(password)):
         return False
-    return not (rx(_NOT_A_QUOTED_SECRET).match(password) or reads_as_word(password)
+    # (no name in code goes in a pair: a password of parts joined by `_` or
+    # `.`, `A0000000._`, `A000.A0000`, is no word but symbols it holds)
+    return not (rx(_NOT_A_QUOTED_SECRET).match(password)
+                or (reads_as_word(password) and not rx(r"\w[_.]+\w").search(password))
                 or rx(_NUMBER).match(password))
 
 

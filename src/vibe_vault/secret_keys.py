@@ -29,6 +29,7 @@ after a label, a token's pieces in variables) and is run after the rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from vibe_vault.text import rx
@@ -462,6 +463,19 @@ _CODE_LINE = (r"[ \t]*(?:[-*•][ \t]+|\d{1,2}[.)][ \t]+)?((?:" + _CODE + r")(?:
               + _CODE + r")*)[ \t,;.]*\r?\Z")
 # A code that says what goes there (`your-code-here`, `xxxx-xxxx`, `REPLACE-ME`).
 _PLACEHOLDER_CODE = r"(?i)your|here|xxx|example|sample|change-?me|placeholder|replace"
+# A line's one number of five digits or fewer: a count (`backup_codes = 200`,
+# `recovery codes: 10000`), not a code; codes of digits come eight to a code
+# or in groups (`1234 5678`), or several to a line.
+_A_COUNT = r"\d{3,5}"
+
+
+def _codes_of(line: str) -> list[re.Match[str]]:
+    """The codes of a line that holds only codes (`_CODE_LINE`'s group): none
+    when it is one number a count's size, or a placeholder's."""
+    codes = list(rx(_CODE).finditer(line))
+    if len(codes) == 1 and rx(_A_COUNT).fullmatch(codes[0].group(0)):
+        return []
+    return [c for c in codes if not rx(_PLACEHOLDER_CODE).search(c.group(0))]
 
 
 def _code_spans(text: str, low: str) -> list[tuple[int, int, str]]:
@@ -479,8 +493,7 @@ def _code_spans(text: str, low: str) -> list[tuple[int, int, str]]:
         inline = rx(_CODE_LINE).match(text[at:end])
         if inline and at < end:
             spans += [(at + c.start(), at + c.end(), "recovery-code")
-                      for c in rx(_CODE).finditer(inline.group(1))
-                      if not rx(_PLACEHOLDER_CODE).search(c.group(0))]
+                      for c in _codes_of(inline.group(1))]
         pos, blanks = end + 1, 0
         while pos < len(text):
             nxt = text.find("\n", pos)
@@ -496,8 +509,7 @@ def _code_spans(text: str, low: str) -> list[tuple[int, int, str]]:
             if not m:
                 break
             spans += [(pos + m.start(1) + c.start(), pos + m.start(1) + c.end(), "recovery-code")
-                      for c in rx(_CODE).finditer(m.group(1))
-                      if not rx(_PLACEHOLDER_CODE).search(c.group(0))]
+                      for c in _codes_of(m.group(1))]
             pos = nxt + 1
     return spans
 

@@ -48,7 +48,7 @@ SHAPES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...], str], ...] = (
     ("adafruit-key", ("aio_",), r"aio_" + _mixed(28, 28),
      ("ADAFRUIT_IO_KEY=⟦aio_«L28»⟧",), "aio_read aio_write aiohttp_requestsession_manager"),
     ("apideck-key", ("sk_live_",), r"sk_live_[A-Za-z0-9\-]{93}",
-     ("APIDECK_API_KEY=⟦sk_live_«w93»⟧",), ""),
+     ("APIDECK_API_KEY=⟦sk_live_«a93»⟧",), ""),
     ("apify-token", ("apify_api_",), r"apify_api_[A-Za-z0-9\-]{30,40}",
      ("APIFY_TOKEN=⟦apify_api_«a36»⟧",), "apify_api_client"),
     ("bannerbear-key", ("bb_pr_", "bb_ma_"), r"bb_(?:pr|ma)_[a-f0-9]{30}",
@@ -82,9 +82,13 @@ SHAPES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...], str], ...] = (
      # pretty-printed JSON (`{⏎  "alg"`: ewogIC, `{"`: ewoid): three parts, the
      # last a signature of 16 characters or more.
      # (each prefix refused at once inside a run of its class, as the
-     # table's JWT rule does after a letter or digit: else each scans the run)
-     r"(?:eyJ(?<![\w\-]eyJ)|ewogIC(?<![\w\-]ewogIC)|ewoid(?<![\w\-]ewoid))"
-     r"[A-Za-z0-9_\-]{6,}={0,2}\.(?:ey|ewo)[A-Za-z0-9_\-]{3,}={0,2}\.[A-Za-z0-9_\-]{16,}",
+     # table's JWT rule does after a letter or digit: else each scans the run.
+     # Glued after one (minified code, `b=0eyJhbGci…`), a header that begins
+     # with `{"alg`, `{"typ` or `{"kid` (`{⏎  "alg`…) is a JWT's: its run read
+     # at most 400 on, so that each of many such prefixes in a run is linear.)
+     r"(?:(?:eyJ(?<![\w\-]eyJ)|ewogIC(?<![\w\-]ewogIC)|ewoid(?<![\w\-]ewoid))"
+     r"[A-Za-z0-9_\-]{6,}|(?:eyJ|ewogICJ)(?:hbGci|0eXAi|raWQi)[A-Za-z0-9_\-]{1,400})"
+     r"={0,2}\.(?:ey|ewo)[A-Za-z0-9_\-]{3,}={0,2}\.[A-Za-z0-9_\-]{16,}",
      ("Authorization: Bearer ⟦eyJhbGciOiJIUzI1NiJ9.eyJhIjoxfQ.«w43»⟧",
       "token ⟦ewogICJhbGciOi«w20».ewogICJzdWIi«w30».«w43»⟧"), "eyJhbGciOiJIUzI1NiJ9 is a header"),
     ("flutterwave-key", ("flwseck-", "flwpubk-"), r"FLW(?:SECK|PUBK)-[A-Za-z0-9]{32}-X",
@@ -116,7 +120,7 @@ SHAPES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...], str], ...] = (
      ("LD_SDK_KEY=⟦sdk-«h8»-«h4»-4«h3»-«h4»-«h12»⟧",), "api-gateway-service-v2"),
     ("locationiq-key", ("pk.",), r"pk\." + _mixed(32, 32, r"\-"),
      ("LOCATIONIQ=⟦pk.«a32»⟧",), "pk.objects.filter(name)"),
-    ("mapbox-token", ("sk.",), r"sk\.[A-Za-z0-9\-.]{80,}", ("MAPBOX=⟦sk.«w90»⟧",), ""),
+    ("mapbox-token", ("sk.",), r"sk\.[A-Za-z0-9\-.]{80,}", ("MAPBOX=⟦sk.«a90»⟧",), ""),
     ("newrelic-key", ("nrbr-", "nriq-", "nrii-"), r"NR(?:BR|IQ|II)-[A-Za-z0-9_\-]{19,32}",
      ("NEW_RELIC_BROWSER_KEY=⟦NRBR-«h19»⟧", "query key ⟦NRIQ-«w25»⟧"), ""),
     ("nightfall-key", ("nf-",), r"NF-[A-Za-z0-9]{32}", ("NIGHTFALL_API_KEY=⟦NF-«a32»⟧",), ""),
@@ -127,7 +131,7 @@ SHAPES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...], str], ...] = (
     ("pagarme-key", ("ak_live_",), r"ak_live_[A-Za-z0-9]{30}", ("PAGARME=⟦ak_live_«a30»⟧",), ""),
     ("paystack-key", ("sk_",), r"sk_[a-z]{1,40}_[A-Za-z0-9]{40}",
      ("PAYSTACK_SECRET_KEY=⟦sk_test_«a40»⟧",), ""),
-    ("posthog-key", ("phx_",), r"phx_[A-Za-z0-9_]{43,48}", ("POSTHOG_PERSONAL=⟦phx_«w45»⟧",), ""),
+    ("posthog-key", ("phx_",), r"phx_[A-Za-z0-9_]{43,48}", ("POSTHOG_PERSONAL=⟦phx_«v45»⟧",), ""),
     ("postman-key", ("pmak-",), r"PMAK-[A-Za-z0-9\-]{40,}", ("POSTMAN=⟦PMAK-«a59»⟧",), ""),
     ("pubnub-key", ("pub-c-", "sub-c-"),
      r"(?:pub|sub)-c-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}",
@@ -168,11 +172,11 @@ SHAPES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...], str], ...] = (
      ("⟦https://acme.tines.com/webhook/«l32»/«l32»⟧",), "https://tines.com/webhook/docs"),
     ("trufflehog-key", ("thog-key-", "thog-secret-"),
      r"thog-(?:key-[0-9a-f]{16}|secret-[0-9a-f]{32})", ("⟦thog-secret-«h32»⟧",), ""),
-    ("typeform-token", ("tfp_",), r"tfp_[A-Za-z0-9_]{40,59}", ("TYPEFORM=⟦tfp_«w44»⟧",), ""),
+    ("typeform-token", ("tfp_",), r"tfp_[A-Za-z0-9_]{40,59}", ("TYPEFORM=⟦tfp_«v44»⟧",), ""),
     ("ubidots-token", ("bbff-",), r"BBFF-[0-9A-Za-z]{30}", ("UBIDOTS_TOKEN=⟦BBFF-«a30»⟧",), ""),
     ("voiceflow-key", ("vf.",), r"VF\.(?:(?:DM|WS)\.)?[a-fA-F0-9]{24}\.[A-Za-z0-9]{16}",
      ("VOICEFLOW_API_KEY=⟦VF.DM.«h24».«a16»⟧",), ""),
-    ("xai-key", ("xai-",), r"xai-[A-Za-z0-9_]{70,}", ("XAI_API_KEY=⟦xai-«w80»⟧",), ""),
+    ("xai-key", ("xai-",), r"xai-[A-Za-z0-9_]{70,}", ("XAI_API_KEY=⟦xai-«v80»⟧",), ""),
     ("zoho-token", ("1000.",), r"1000\.[a-f0-9]{32}\.[a-f0-9]{32}",
      ("ZOHO_REFRESH_TOKEN=⟦1000.«h32».«h32»⟧",), "1000.00 dollars"),
     # Shapes attack 26 planted that trufflehog finds only near a vendor's
