@@ -20,8 +20,6 @@ one it changed: an edit through a symlink).
 
 from __future__ import annotations
 
-import shlex
-
 from vibe_vault.fold.context import Context
 from vibe_vault.fold.files import MADE_OPS, PATH_CHARS
 from vibe_vault.project import folder_after
@@ -81,6 +79,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         if "git" not in segment:
             continue
         piped = "|" in segment
+        import shlex  # (only for a git command: a Stop of prose must not load it)
+
         try:
             words = [w for w in shlex.split(segment.split("|", 1)[0])
                      if not rx(_REDIRECTION).match(w)]
