@@ -84,6 +84,9 @@ def big_registry(state: Path, n: int) -> None:
 def test_the_first_session_end_after_an_upgrade_leaves_the_registry_to_a_background_run(
         env: Env) -> None:
     big_registry(env.state, 7000)
+    # (time enough to read the transcript on a loaded machine: a SessionEnd
+    # past its 1.2 s stops at a line, "the next event continues", unstaged)
+    (env.root / "config.toml").write_text("session_end_deadline = 60\n")
     target = place(env)
     assert_harmless(env.hook(session_end(SID, target)))
     note = next(iter(env.notes().values()))
