@@ -369,6 +369,9 @@ def test_planted_secrets_never_reach_the_vault(env: Env, tmp_path: Path) -> None
     lines.insert(0, {"type": "ai-title", "aiTitle": "Set key " + secrets[0], "sessionId": SID})
     src = tmp_path / "secrets.jsonl"
     src.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    # (one Stop must read it all, on a loaded machine too: a hook stops at
+    # the first line past its deadline, and the count below wants every line)
+    (env.root / "config.toml").write_text("hook_deadline = 60\n")
     target = place(env, src)
     assert_harmless(env.hook(stop(path=target)))
     vault_text = "\n".join(env.notes().values())

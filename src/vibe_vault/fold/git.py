@@ -145,9 +145,11 @@ def unquoted(command: str) -> str:
             end += 2 if q == '"' and command[end] == "\\" else 1
         run = rx(r"(?:^|[\s;&|(])(?:-c|eval)\s+$").search(command, max(0, i - 12), i)
         if run is None and not command.startswith("$(", i + 1):
+            # (blanked to a word, not spaces: `git -C "/work/lib" commit` is
+            # still a commit in a folder the quotes name)
             for k in range(i + 1, min(end, n)):
                 if out[k] != "\n":
-                    out[k] = " "
+                    out[k] = "x"
         i = end + 1
     return "".join(out)
 
