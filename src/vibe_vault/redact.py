@@ -1396,7 +1396,10 @@ class _Replacer:
         is given one: a branch (`origin/feat/auth-profile`, `fix/login-flow`),
         `:`, and a path of words (`"app/[locale]/EditProfile.tsx"`)."""
         text = self.original if self.original is not None else match.string
-        start = rx(r"[^\s'\"=`(]{0,200}\Z").search(text[max(0, match.start() - 200):match.start()])
+        before = text[max(0, match.start() - 200):match.start()]
+        if "/" not in before:  # (most matches: no revision, and no search of 200 places)
+            return False
+        start = rx(r"[^\s'\"=`(]{0,200}\Z").search(before)
         if start is None or "/" not in start.group(0):
             return False
         # (a branch's name bounded, as git's names are: unbounded, a run of

@@ -299,7 +299,6 @@ _FROM_A_TEAMMATE = ("Another Claude session sent a message:", "<teammate-message
 _TEAMMATE_MESSAGE = (r"<teammate-message\b[^>]{0,300}?teammate_id=\"([^\"]{1,100})\"[^>]{0,300}>"
                      r"([\s\S]{0,20000}?)</teammate-message>")
 TEAMMATE_LINE = 300
-MAX_TEAMMATE_MESSAGES = 10
 
 
 def teammate_message(ctx: Context, text: str, timestamp: str) -> None:
