@@ -146,3 +146,54 @@ def test_the_corpus_error_case(tmp_path: Path) -> None:
     errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
     marked = [ln for ln in errors.splitlines() if "tried the error case" in ln]
     assert len(marked) == 1 and "coderabbit-extract`" in marked[0], marked
+
+
+# -- words that expect a pass (review 30 #4: 09e82c6a) ----------------------------------
+# "Now let me verify it builds and passes tests, then test the exact failing
+# command": Claude expected a pass; "failing" named the command the user had
+# reported, not what the run was to do. Its failure is a failure.
+
+EXPECTS_PASS = ("Now let me verify it builds and passes tests", "Let me make sure everything passes",
+                "Let me confirm the fix works", "Let me check that nothing fails now",
+                "Let me verify the build is green")
+NAMES_A_FAILING = ("then test the exact failing command", "then rerun the failing test",
+                   "and then check the previously failing case", "")
+
+
+@settings(max_examples=examples(30, 150), deadline=None)
+@given(hope=st.sampled_from(EXPECTS_PASS), named=st.sampled_from(NAMES_A_FAILING),
+       red=st.sampled_from((*MEANT, "")), red_first=st.booleans(),
+       runner=st.sampled_from(["go", "pytest"]))
+def test_words_that_expect_a_pass_do_not_mark_a_failure_as_meant(
+        tmp_path_factory: Any, hope: str, named: str, red: str, red_first: bool,
+        runner: str) -> None:
+    """Claude's words before the run say it expects a pass (and may name a
+    failing thing it will look at next), with or without a sentence of its own
+    saying the run is to fail; the tests then fail. The oracle is the drawn
+    parts: the failure is marked as meant iff such a sentence was drawn."""
+    words = hope + (", " + named if named else "") + "."
+    said = (red + " " + words if red_first else words + " " + red) if red else words
+    t = Transcript()
+    t.prompt("bring the ignore-file commits onto main")
+    t.say(said)
+    t.call("Bash", {"command": RUNNER[runner], "description": "Build and run tests"},
+           "Error: Exit code 1\n" + TESTS_FAILED[runner], "Exit code 1\n" + TESTS_FAILED[runner],
+           error=True)
+    t.say("The two failing tests are assertion mismatches. Let me look.")
+    note = t.note(tmp_path_factory, "expects a pass")
+    errors = note.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    (line,) = [ln for ln in errors.splitlines() if ln.startswith("- ")]
+    assert ("as Claude meant" in line) == bool(red), (line, said)
+
+
+def test_the_unseen_expects_a_pass() -> None:
+    """09e82c6a's words before its failing run (review 30 #4), from its JSON,
+    read alone; and the forms of an expected failure the brief names."""
+    from vibe_vault.fold.verdicts import expects_failure
+
+    assert not expects_failure("Both cherry-picks applied cleanly with no conflicts. Now let me "
+                               "verify it builds and passes tests, then test the exact failing "
+                               "command.")
+    for meant in ("This should fail.", "Run it to see it fail.", "Red first: the new test.",
+                  "Let me confirm the tests are still failing."):
+        assert expects_failure(meant), meant

@@ -325,12 +325,24 @@ def _operators(command: str) -> list[tuple[int, str]]:
 # Claude's words that the check it runs next is meant to fail: "run the tests
 # to confirm they fail (red phase)", "verify the new test fails", "this should
 # fail", "expect them to fail".
+# Each clause is read alone ("verify it builds and passes tests, then test the
+# exact failing command" expects a pass: review 30 #4), and "failing" only as
+# what the check is ("are still failing"), not as a name for a thing ("the
+# failing test", "the failing command").
 _EXPECTS_FAILURE = (
-    r"(?i)\bred phase\b|\bred[- ]green\b.{0,40}\bred\b"
+    r"(?i)\bred (?:phase|first)\b|\bred[- ]green\b.{0,40}\bred\b"
     r"|\b(?:confirm|verify|check|ensure|make sure|see|watch|show)\b[^.!?\n]{0,60}?"
-    r"\b(?:fails?|failing|fail(?:s|ed)? as expected|is red|are red)\b"
+    r"(?:\b(?:fails?|fail(?:s|ed)? as expected|is red|are red)\b"
+    r"|\b(?:is|are|be|still|stays?|keeps?)\s+failing\b(?!\s+(?:test|command|case|check|spec)))"
     r"|\b(?:should|will|must|expect(?:ed|ing)?(?: (?:it|them|these|this|the tests?))? to)"
     r" (?:still )?fail\b")
+# Where one clause of Claude's words ends: a sentence's end, a semicolon, "then".
+_CLAUSE = r"[.!?;\n]|,?\s+(?:and\s+)?then\b"
+# Words that expect the check to pass ("verify it builds and passes tests",
+# "make sure the fix works"): a clause saying so does not expect a failure.
+_EXPECTS_SUCCESS = (r"(?i)\b(?:pass(?:es)?|passing|succeeds?|works?|builds? (?:cleanly|fine|ok)"
+                    r"|(?:is|are) (?:green|fixed)|no longer fails?|now passes"
+                    r"|(?:no|nothing|none|not|n't)\s+(?:\w+\s+)?fail(?:s|ing)?)\b")
 # A check's output that says the tests ran and some failed (not a build, a
 # compile or a collection that failed before any test ran).
 _TEST_FAILED = (r"(?m)^\s*(?:--- FAIL|FAIL\b|FAILED\b|[✗✕×] )|\b\d+ (?:failed|failing|failures?)\b"
@@ -346,7 +358,10 @@ _NOT_RUN = (r"(?i)\[build failed\]|\bundefined: |\bcould not compile\b|\berror\[
 # check the error handling with an invalid URL"): its failure is what it meant.
 _TRIES_ERROR_CASE = (
     r"(?i)\b(?:test|tests|testing|try|trying|check|checking|verify|see|confirm|demonstrate"
-    r"|show|exercise)\b[^.!?\n]{0,40}?\b(?:error|failure|failing|invalid[- ]input|edge)"
+    r"|show|exercise)\b[^.!?\n]{0,40}?"
+    # (not "the previously failing case": one that failed before, now to pass)
+    r"(?<!previously )(?<!formerly )(?<!originally )(?<!earlier )"
+    r"\b(?:error|failure|failing|invalid[- ]input|edge)"
     r"[- ](?:cases?|paths?|handling|scenarios?|conditions?|messages?|behaviou?r)\b")
 
 
@@ -356,8 +371,13 @@ def tries_error_case(words: str) -> bool:
 
 
 def expects_failure(words: str) -> bool:
-    """Whether Claude's words say the check it runs next is meant to fail."""
-    return bool(words) and rx(_EXPECTS_FAILURE).search(words) is not None
+    """Whether Claude's words say the check it runs next is meant to fail:
+    a clause of them that says so and does not say it is to pass."""
+    if not words or rx(_EXPECTS_FAILURE).search(words) is None:
+        return False
+    return any(rx(_EXPECTS_FAILURE).search(clause) is not None
+               and rx(_EXPECTS_SUCCESS).search(clause) is None
+               for clause in rx(_CLAUSE).split(words))
 
 
 def failed_as_tests(output: str) -> bool:
