@@ -802,7 +802,7 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
         unfinished = sum(1 for s in f.subagents if not s.status)
         facts.append(plural(ran, "subagent")
                      + (f" ({unfinished} unfinished)" if unfinished else ""))
-    open_items = sum(1 for t in todo_list(state) if t.status != "completed")
+    open_items = sum(1 for t in todo_list(state) if t.status not in todos_fold.CLOSED_STATES)
     if open_items:
         facts.append(plural(open_items, "open task"))
     if f.api_errors and not f.has_assistant:
@@ -1998,7 +1998,7 @@ def open_thread_words(state: SessionState, end: Ending, chars: int = 200) -> lis
     out = [w for w in (unanswered_words(end), question_words(end, chars)) if w]
     out += unsent_words(state, chars)
     for t in todo_list(state):
-        if t.status == "completed":
+        if t.status in todos_fold.CLOSED_STATES:
             continue
         after = OPEN_AFTER.get(str(t.status), "")
         words = OPEN_BEFORE.get(str(t.status), "") + tx.one_line(str(t.text), chars)

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 119
+STATE_VERSION = 120
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -556,6 +556,9 @@ class PullRequest(Struct, array_like=True, omit_defaults=True):
 class Todo(Struct, array_like=True, omit_defaults=True):
     text: Redacted
     status: str = "pending"
+    # A task made while an agent team existed: it is on the team's task list,
+    # which TeamDelete removes (fold.todos.on_team_deleted).
+    team: bool = False
 
 
 class ModelSwitch(Struct, array_like=True, omit_defaults=True):
@@ -923,6 +926,7 @@ class Fold(Struct, omit_defaults=True):
     plan_last_ts: str = ""
     plan_last_whole: bool = False
     tasks: dict[str, Todo] = field(default_factory=dict)
+    team: bool = False  # an agent team exists (TeamCreate, not yet TeamDelete)
     # fold.subagents
     subagents: list[Subagent] = field(default_factory=list)
     subagents_dropped: int = 0

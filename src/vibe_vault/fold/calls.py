@@ -100,6 +100,8 @@ ON_RESULT: dict[str, OnResult] = {
     "ExitPlanMode": todos.on_plan_answered,
     "TodoWrite": todos.on_todo_result,
     "TaskCreate": todos.on_task_created,
+    "TeamCreate": todos.on_team_created,
+    "TeamDelete": todos.on_team_deleted,
     **dict.fromkeys(todos.STOP_TOOLS, todos.on_stopped),
     "CronCreate": todos.on_cron_created,
     "CronDelete": todos.on_cron_deleted,

@@ -22,6 +22,12 @@ PLAN_CHARS = 3000  # what changed in a plan, as shown
 PLAN_FULL_CHARS = 20_000  # a plan shown whole (the longest in the corpus: 6k)
 MAX_WAITING_CALLS = 8
 TODO_STATES = frozenset({"pending", "in_progress", "completed", "deleted"})
+# A task whose team's task list TeamDelete removed ("All team and task
+# resources cleaned up"): no longer open, whether or not the lead marked it
+# done (teammates complete theirs in their own sessions: review 30 #7).
+TEAM_DELETED = "team_deleted"
+# States of a task that is not open: done, deleted, or gone with its team.
+CLOSED_STATES = frozenset({"completed", "deleted", TEAM_DELETED})
 
 
 # -- TodoWrite: each call replaces the whole list, once its result says it did --------
@@ -109,13 +115,33 @@ def on_task_created(ctx: Context, call: Pending, action: Action | None,
     task = result.task if result is not None else None
     if isinstance(task, dict) and task.get("id") is not None and len(facts.tasks) < MAX_TASKS:
         facts.tasks[ctx.name(str(task["id"]), 40)] = Todo(
-            text=ctx.line(str(task.get("subject") or call.task_subject), TODO_CHARS))
+            text=ctx.line(str(task.get("subject") or call.task_subject), TODO_CHARS),
+            team=facts.team)
+
+
+def on_team_created(ctx: Context, call: Pending, action: Action | None,
+                    outcome: CallEnd) -> None:
+    if outcome.status == "ok":
+        ctx.facts.team = True
+
+
+def on_team_deleted(ctx: Context, call: Pending, action: Action | None,
+                    outcome: CallEnd) -> None:
+    """TeamDelete removed the team and its task list: the tasks made while
+    it existed and still open are closed with it."""
+    facts = ctx.facts
+    if outcome.status != "ok":
+        return
+    for task in facts.tasks.values():
+        if task.team and task.status not in CLOSED_STATES:
+            task.status = TEAM_DELETED
+    facts.team = False
 
 
 def on_task_update(ctx: Context, call: Pending, inp: ToolInput,
                    timestamp: str) -> tuple[Action | None, bool]:
     task = ctx.facts.tasks.get(ctx.name(str(inp.taskId or ""), 40))
-    if task is not None and isinstance(inp.status, str):
+    if task is not None and isinstance(inp.status, str) and task.status != TEAM_DELETED:
         task.status = todo_status(inp.status)
     return None, False
 

@@ -27,6 +27,7 @@ from vibe_vault.figures import (
 )
 from vibe_vault.fold.files import change_words, lines_mark, no_net_change
 from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
+from vibe_vault.fold.todos import CLOSED_STATES, TEAM_DELETED
 from vibe_vault.linked_files import changed_by_another_name, linked_words
 from vibe_vault.markdown import (
     Md,
@@ -451,8 +452,10 @@ def open_threads(page: Page) -> list[Md]:
     unsent = unsent_words(page.state, 1 << 30)
     if not todos and not end.unanswered and not end.question and not unsent:
         return []
-    left = [t for t in todos if t.status != "completed"]
+    left = [t for t in todos if t.status not in CLOSED_STATES]
     done = [t for t in todos if t.status == "completed"]
+    # (gone with their team's task list: not open, not said done either)
+    with_team = [t for t in todos if t.status == TEAM_DELETED]
     out = [md("## Open threads")]
     # The transcript ends after a tool call (or with the request itself):
     # whatever was asked last was never answered, or is being worked on. Or
@@ -475,6 +478,11 @@ def open_threads(page: Page) -> list[Md]:
     if done:
         out.append(md("> [!done]- {} done", len(done)))
         out.extend(md("> - [x] {}", text(t.text)) for t in done)
+        out.append(BLANK)
+    if with_team:
+        out.append(md("> [!note]- {} closed with the team (TeamDelete removed its task list)",
+                      text(plural(len(with_team), "task"))))
+        out.extend(md("> - {}", text(t.text)) for t in with_team)
         out.append(BLANK)
     return out
 
