@@ -18,7 +18,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import Env, examples, in_process
+from test_agent_tokens import write_with_agents
 from test_headlines import Transcript, phrase
 
 
@@ -57,3 +58,86 @@ def test_commits_a_subagent_made_are_listed_as_its(
     assert (f" and {more} more" in head) == (more > 0), head
     for sha, _ in old:
         assert sha not in section, section
+
+
+# -- commits a subagent's report names ------------------------------------------------
+
+REPORT_LINES = [
+    "Committed `{sha}` {subject}",
+    "**Commit SHA:** `{full}` (short: `{sha}`)",
+    "**Commit {k}** — `{sha}` `{subject}`",
+    "- commit {full}: {subject}",
+]
+
+
+@settings(max_examples=examples(30, 150), deadline=None)
+@given(subjects=st.lists(phrase, min_size=1, max_size=4, unique=True),
+       forms=st.lists(st.integers(0, len(REPORT_LINES) - 1), min_size=4, max_size=4),
+       own_file=st.booleans(), logged=st.booleans(), own_commit=st.booleans(),
+       fulls=st.lists(st.text("0123456789abcdef", min_size=33, max_size=33), min_size=5,
+                      max_size=5))
+def test_a_commit_named_only_in_a_report_is_said_as_the_reports(
+        tmp_path_factory: Any, subjects: list[str], forms: list[int], own_file: bool,
+        logged: bool, own_commit: bool, fulls: list[str]) -> None:
+    """Review 29: a subagent commits, and its transcript file may be missing
+    (older layouts, a sidechain not kept): its report's "Committed `abc1234`
+    …" is its words. The oracle: a sha is a commit of the note iff an output
+    of the session printed it (the subagent's own `git commit`, in its file,
+    or a later `git log` of the main agent); else the note says it as the
+    subagent's report. A sha Claude names in its own words is never a commit."""
+    # Shas with a letter and a digit, distinct in their first 7 (as git shows them).
+    made = [(f"a{k}{fulls[k][:5]}{fulls[k]}", s) for k, s in enumerate(subjects)]
+    t = Transcript()
+    t.prompt("have an agent implement it and commit each part")
+    if own_commit:
+        t.bash('git commit -m "start"', "[main 1f00000] start\n 1 file changed\n")
+    agent = "a0c0ffee"
+    report = "Done.\n\n" + "\n".join(
+        REPORT_LINES[forms[k]].format(sha=full[:7], full=full, subject=s, k=k)
+        for k, (full, s) in enumerate(made)) + "\n\nAll tests pass."
+    t.call("Task", {"description": "Implement it", "prompt": "implement it",
+                    "subagent_type": "general-purpose"},
+           {"status": "completed", "agentId": agent, "totalToolUseCount": 2 * len(made),
+            "content": [{"type": "text", "text": report}]}, report)
+    if logged:
+        log = [*reversed(made), *([("1f00000", "start")] if own_commit else [])]
+        t.bash(f"git log --oneline -{len(log)}",
+               "".join(f"{full[:7]} {s}\n" for full, s in log))
+    claims = f"ce{fulls[4][:5]}"  # a sha only Claude names
+    t.say(f"The agent committed everything; see commit {claims}.")
+    files: dict[str, list[dict[str, Any]]] = {}
+    if own_file:
+        lines: list[dict[str, Any]] = []
+        for k, (full, s) in enumerate(made):
+            tid = f"toolu_sub{k:04d}"
+            base = {"sessionId": t.sid, "agentId": agent, "isSidechain": True, "cwd": t.cwd,
+                    "timestamp": f"2026-03-01T10:00:{30 + k:02d}.000Z"}
+            lines.append({**base, "type": "assistant", "uuid": f"{agent}-c{k}", "message": {
+                "id": f"msg_{agent}_{k}", "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": [{"type": "tool_use", "id": tid, "name": "Bash",
+                             "input": {"command": f'git commit -am "{s}"'}}],
+                "usage": {"input_tokens": 1, "output_tokens": 1}}})
+            out = f"[main {full[:7]}] {s}\n 1 file changed, 1 insertion(+)\n"
+            lines.append({**base, "type": "user", "uuid": f"{agent}-r{k}", "message": {
+                "role": "user", "content": [{"type": "tool_result", "tool_use_id": tid,
+                                             "content": out}]},
+                "toolUseResult": {"stdout": out, "stderr": "", "interrupted": False}})
+        files[agent] = lines
+    env = Env(tmp_path_factory.mktemp("reported"))
+    env.here = in_process("test_a_commit_named_only_in_a_report_is_said_as_the_reports")
+    write_with_agents(env, t, files)
+    assert env.vv("backfill").returncode == 0
+    (note,) = env.notes().values()
+    section = note.split("## Commits", 1)[1].split("\n## ", 1)[0] if "## Commits" in note else ""
+    listed = set(re.findall(r"(?m)^- `([0-9a-f]{7})`", section))
+    shown = own_file or logged  # an output of the session printed them
+    want = {full[:7] for full, _ in made} if shown else set()
+    assert listed == want | ({"1f00000"} if own_commit else set()), note
+    assert claims not in section
+    row = next(x for x in note.split("## Subagents", 1)[1].splitlines() if "Implement it" in x)
+    for full, _ in made:
+        assert (full[:7] in row) == (not shown), row
+    if not shown:
+        assert ("reports a commit" if len(made) == 1 else "reports commits") in row, row
+    else:
+        assert f"{len(made)} commit" in row, row

@@ -52,10 +52,11 @@ WORDS = ("pytest", "cargo fmt --check", "npm test", "git commit -m", "git push",
          "Password=", "export A=", "A=1", "k=v", "x=$(y)", "#", "```", "- [ ]", "1.",
          "Let me", "Now let me test the error case", "?", "http://", "`", "**", "|",
          "t.py::a PASSED", "1 passed", "   0000000..1111111  main -> main",
-         " * [new branch]      x -> x", " ! [rejected]        x -> x")
+         " * [new branch]      x -> x", " ! [rejected]        x -> x",
+         "Committed `a1b2c3d`")
 JOINS = ("", " ", "\n", ";", "; ", " && ", " | ", "=", ":", ".", "a", "_")
 PLACES = ("prompt", "answer", "command", "output", "git output", "push output", "written",
-          "error", "user output")
+          "error", "user output", "report")
 
 
 def units(thorough: bool) -> list[str]:
@@ -85,6 +86,9 @@ def transcript(place: str, text: str) -> list[bytes]:
         t.prompt("<bash-input>pytest -v</bash-input>")
         t.prompt(f"<bash-stdout>{text}</bash-stdout><bash-stderr>Command timed out after 2m"
                  "</bash-stderr>")
+    elif place == "report":  # (a subagent's, read for the commits it names: fold.subagents)
+        t.call("Task", {"description": "Do it", "prompt": "do it"},
+               {"status": "completed", "content": [{"type": "text", "text": text}]}, text)
     elif place == "written":
         t.write_file("/work/app/notes.txt", text)
     else:

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 120
+STATE_VERSION = 121
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -657,6 +657,11 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     # calls, tokens and report come with its `<task-notification>`
     # (fold.subagents.on_notice), or not at all.
     background: bool = False
+    # The commits its report names (7 hex digits, from a line that speaks of
+    # a commit): the subagent's words, not facts of the transcript. One a
+    # later output prints beside a subject is a commit (fold.git.reported);
+    # the others are told as its report's (render.work.subagents).
+    reported: list[Redacted] = field(default_factory=list)
 
 
 def agent_kind(kind: str, name: str) -> str:

@@ -348,6 +348,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             squashed(ctx, pairs)
         if call.git == "git log" and facts.subagents:
             logged(ctx, call, out, timestamp)
+        if facts.subagents:
+            reported(ctx, call, pairs, timestamp)
         # (a tip a push reported is no subject's: a log's line of it still is)
         known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed if c.how != PUSHED}
         facts.printed.extend(Commit(sha=sha, subject=subject, ts=timestamp)
@@ -549,6 +551,27 @@ def logged(ctx: Context, call: Pending, out: str, timestamp: str) -> None:
             facts.commits.append(Commit(sha=Redacted(sha), subject=ctx.line(subject, SUBJECT_CHARS),
                                         branch=base.branch, ts=timestamp, folder=call.folder,
                                         how=BY_SUBAGENT))
+
+
+def reported(ctx: Context, call: Pending, pairs: list[tuple[Redacted, Redacted]],
+             timestamp: str) -> None:
+    """Commits a subagent's report named (its words) that a later output
+    shows beside a subject: commits, made by a subagent, though no output of
+    the session made them (its file missing, or kept elsewhere). Where its
+    file holds them too, they are its (vibe_vault.work)."""
+    facts = ctx.facts
+    named = {sha: s.ts for s in facts.subagents for sha in s.reported}
+    if not named:
+        return
+    known = {c.sha for c in facts.commits}
+    # (one an output showed before the subagent started was made before it)
+    seen = {c.sha: c.ts for c in reversed(facts.printed)}
+    for sha, subject in pairs:
+        if sha in named and sha not in known and not seen.get(sha, "~") < named[sha] \
+                and len(facts.commits) < MAX_COMMITS:
+            known.add(sha)
+            facts.commits.append(Commit(sha=sha, subject=subject, ts=timestamp,
+                                        folder=call.folder, how=BY_SUBAGENT))
 
 
 def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]]) -> None:

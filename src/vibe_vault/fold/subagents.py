@@ -27,6 +27,34 @@ _TRAILER = tx.lazy(r"(?m)^agentId: [0-9a-zA-Z_-]+ \(for resuming[^\n]*\)[ \t]*$"
                    r"|<usage>.*?</usage>", re.S)
 
 
+# The shas on a report's line that speaks of a commit (7 to 40 hex digits, a
+# letter and a digit among them: not a number, not a word): "Committed
+# `abc1234` feat: …", "**Commit SHA:** `5ea305f…` (short: `5ea305f`)".
+_SHA = tx.lazy(r"(?<![0-9A-Za-z_])(?=[0-9a-f]{0,39}[a-f])(?=[0-9a-f]{0,39}[0-9])"
+               r"([0-9a-f]{7,40})(?![0-9A-Za-z_])")
+MAX_REPORTED = 20
+LINE_CHARS = 700  # of a report's line, looked at for shas
+
+
+def reported_commits(ctx: Context, said: str) -> list[Redacted]:
+    """The commits a subagent's report names, as 7 hex digits: its words, to
+    be told as its (a later output may show them: fold.git.reported)."""
+    if "ommit" not in said and "OMMIT" not in said:
+        return []
+    lines = [tx.cut(line, LINE_CHARS) for line in said.splitlines() if "commit" in line.lower()]
+    # Through the gate, at once (a hex secret on a line is no sha to show);
+    # its secrets are counted where the report is (on_result).
+    gated = ctx.cleaned("\n".join(lines), None, memo=False)[0] if lines else ""
+    out: list[Redacted] = []
+    for s in _SHA.findall(gated):
+        sha = Redacted(s[:7])  # hex digits the gate passed
+        if sha not in out:
+            out.append(sha)
+            if len(out) == MAX_REPORTED:
+                break
+    return out
+
+
 def own_words(report: str) -> str:
     """A subagent's report without the trailer Claude Code appends to it."""
     return _TRAILER.sub("", report).strip() if "agentId: " in report or "<usage>" in report \
@@ -82,6 +110,7 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         ctx.say("report", said)  # what it answered, for search
         if outcome.status == "ok":
             sub.report = ctx.text(tx.cut(said, 8 * REPORT_CHARS), REPORT_CHARS)
+        sub.reported = reported_commits(ctx, tx.cut(said, 8 * REPORT_CHARS))
     if result is not None:
         sub.agent_id = ctx.name(str(result.agentId or ""))
         sub.tokens = _int(result.totalTokens)
@@ -159,6 +188,7 @@ def on_notice(ctx: Context, notice: Notice) -> bool:
     if said:
         ctx.say("report", said)  # what it answered, for search
         sub.report = ctx.text(tx.cut(said, 8 * REPORT_CHARS), REPORT_CHARS)
+        sub.reported = reported_commits(ctx, tx.cut(said, 8 * REPORT_CHARS))
     return True
 
 

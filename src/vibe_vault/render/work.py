@@ -46,15 +46,18 @@ from vibe_vault.markdown import (
 from vibe_vault.paths import readable, runnable, shown_path
 from vibe_vault.pricing import table
 from vibe_vault.project import folder_name, repo_folder
+from vibe_vault.redact import Redacted
 from vibe_vault.render.head import not_priced, unrecorded, unrecorded_cost
 from vibe_vault.render.page import Page, doer, part, parts, status_word
 from vibe_vault.state import (
+    BY_SUBAGENT,
     READ_KEY,
     URL_KEY,
     Command,
     Commit,
     ErrorRec,
     FileChange,
+    Subagent,
     agent_kind,
 )
 from vibe_vault.times import hhmm
@@ -496,6 +499,8 @@ def subagents(page: Page) -> list[Md]:
     told: set[int] = set()  # agents whose user's words are told (a resumed one: once)
     agents = page.fig.work.agents
     used_by_task = tokens_by_task(state, agents)
+    shown = {c.sha: c for _, c in page.fig.work.commits if c.sha}
+    shown.update((c.was, c) for _, c in page.fig.work.commits if c.was)
     for s, af, used in zip(f.subagents, agents, used_by_task, strict=True):
         # (an inline subagent's, where neither its file nor its result says)
         calls = af.tool_calls if af is not None and af.tool_calls else \
@@ -526,6 +531,8 @@ def subagents(page: Page) -> list[Md]:
                 bits.append(f"{short_tokens(used)} tokens used")
         elif used:  # only its final answer is known: all it spent if it made no call
             bits.append(f"{'≥' if calls else ''}{short_tokens(used)} tokens used")
+        if s.reported:
+            bits.extend(_reported(s, af is None, shown))
         ms = s.ms or side_ms(s)
         if ms:
             bits.append(duration(ms))
@@ -552,6 +559,19 @@ def subagents(page: Page) -> list[Md]:
         out.extend(md("- You said, refusing a subagent's call: “{}”", text(tx.one_line(w, 300)))
                    for w in f.sidechain.refusal_words)
     out.append(BLANK)
+    return out
+
+
+def _reported(s: Subagent, fileless: bool, shown: dict[Redacted, Commit]) -> list[str]:
+    """What a subagent's report says it committed, as its words: the commits
+    a later output showed (counted, when its own file is not there to count
+    them; they are in Commits), and the others, named as its report's only."""
+    seen = [sha for sha in s.reported if sha in shown and shown[sha].how == BY_SUBAGENT]
+    words = [sha for sha in s.reported if sha not in shown]
+    out = [plural(len(seen), "commit")] if fileless and seen else []
+    if words:
+        out.append(f"reports {'a commit' if len(words) == 1 else 'commits'} "
+                   f"{', '.join(words)} that no output of the session shows")
     return out
 
 
