@@ -1197,6 +1197,9 @@ def _in_words(state: SessionState, work: Work) -> str:
         words = _at_boundary(tx.one_line(text, 1 << 30), SUMMARY_WORDS)
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
+    review = _review_words(state, work, str(f.last_answer_whole or end.answer))
+    if review and not end.unanswered:
+        return review
     answer, label = end.answer, "Claude:"
     main = _main_change_reply(state, work, str(end.answer)) if answer else ""
     if answer and answer == f.last_answer and f.last_answer_whole:
@@ -1234,6 +1237,44 @@ def _in_words(state: SessionState, work: Work) -> str:
         if earlier:
             return f"{said} Claude, earlier: {earlier}".strip()
     return f"{said} {label} {words}".strip() if words else said
+
+
+# A request for a review: a slash command named so (`/review`, `/security-review`,
+# `/code-review`, `/pr-review`…), or a prompt that opens by asking for one.
+_REVIEW_COMMAND = tx.lazy(r"(?i)^/[\w:-]*review[\w-]*(?:\s|$)")
+_REVIEW_PROMPT = tx.lazy(r"(?i)^(?:please\s+|can you\s+|could you\s+)?(?:do\s+a\s+|give me\s+a\s+)?"
+                         r"(?:code\s+|security\s+)?review\b")
+# The part of a review that gives its verdict: a heading or a bold label
+# ("## Recommendation", "**Verdict:** …", "Overall assessment:").
+_VERDICT_HEAD = tx.lazy(
+    r"(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)?(?:final[ \t]+|overall[ \t]+)?"
+    r"(?:recommendation|verdict|conclusion|bottom[ \t]+line|assessment|overall)s?\b"
+    r"[^\n]{0,40}?(?::\**|\**:)?[ \t]*(?:\*\*)?[ \t]*([^\n]*)$")
+
+
+def _review_words(state: SessionState, work: Work, answer: str) -> str:
+    """A session that was asked for a review and changed nothing (review 30
+    #11: 39e938fb's `/review` headline quoted its review's overview, "Adds a
+    new semantic provider contract…", as if this session had done it): said
+    as a review, with the verdict Claude gave, in its words; "" for any
+    other session."""
+    f = state.fold
+    asks = [str(t.text).lstrip() for t in f.turns if t.kind in ("prompt", "command")]
+    if not asks or work.changed or work.commits or work.files_dropped or f.prs:
+        return ""
+    if not all(_REVIEW_COMMAND.match(a) or _REVIEW_PROMPT.match(a) for a in asks):
+        return ""
+    verdict = ""
+    for head in _VERDICT_HEAD.finditer(answer):
+        rest = head.group(1).strip() or answer[head.end():].lstrip().split("\n", 1)[0]
+        first = tx.rx(r"(?<=[.!?])\s+").split(rest.replace("**", "").strip(" \t,;:—-"),
+                                               maxsplit=1)[0]
+        if first and not first.startswith(("#", "|", "```")):
+            verdict = first
+    if not verdict:
+        return "Claude reviewed the work; it changed nothing."
+    words = _at_boundary(tx.one_line(verdict, 1 << 30), SUMMARY_WORDS)
+    return f"Claude reviewed the work; its verdict: {words}"
 
 
 # What a request may ask of git, and the words that say none of it was done.
@@ -1726,6 +1767,19 @@ def _label(line: str) -> bool:
             and _ITEM.match(line) is None)
 
 
+# A line that is only a bold name, maybe with a note in brackets ("**SQL** (74
+# files, nearly every goose migration)", "**Next steps**"): a sub-heading of
+# the answer, not a sentence of what was done (review 30 #20: b999d973's
+# headline quoted it).
+SUBHEAD = "\x00subheading"  # (a gap's mark: no line of an answer is this)
+_SUBHEADING = tx.lazy(r"^\*\*[^*\n]{1,80}\*\*(?:\s*\([^()\n]{0,160}\))?\s*$")
+
+
+def subheading(line: str) -> bool:
+    """Whether a line of an answer is a sub-heading in bold (`_SUBHEADING`)."""
+    return _SUBHEADING.match(line) is not None and not line.rstrip("* ").endswith((".", "!"))
+
+
 # Where the note's copy of an answer was cut (fold.context), with the "…"
 # and a list's bare mark before it.
 _ANSWER_CUT = tx.lazy(r"\s*(?:[-*+•]|\d+[.)])?\s*…?\s*\[cut at [\d,]+ characters\]\s*$")
@@ -1745,6 +1799,10 @@ def _units(answer: str) -> list[str]:
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             in_code = not in_code
+        if subheading(stripped) and not in_code:
+            # (what it heads is a part of the answer, not a summary of it)
+            blocks.append(("gap", [SUBHEAD]))
+            continue
         if (in_code or not stripped or stripped.startswith(("```", "~~~", "#", "|", ">"))
                 or set(stripped) <= set("-*_= ") or _label(stripped)):
             # (a rule `---`, or a label like `**Implemented:**` heading a list:
@@ -1793,6 +1851,12 @@ def _units(answer: str) -> list[str]:
     announced = 0  # the block below a heading, label or lead-in of a summary
     walk = False  # the block below a heading or label of a walkthrough ("How it works:")
     for b, (kind, lines) in enumerate(blocks):
+        if kind == "gap" and SUBHEAD in lines and units:
+            # The answer's sections under sub-headings in bold detail what its
+            # words before them said (b999d973: "Done. Both repos now stream
+            # … with zero parse errors." then "**SQL** (74 files)" over a list
+            # of fixes): those words are what a headline quotes.
+            break
         if kind == "gap":
             announced = max([announced, *map(_announces, lines)])
             walk = walk or any(_WALKTHROUGH.search(x) for x in lines)
