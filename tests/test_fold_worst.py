@@ -53,7 +53,8 @@ WORDS = ("pytest", "cargo fmt --check", "npm test", "git commit -m", "git push",
          "Let me", "Now let me test the error case", "?", "http://", "`", "**", "|",
          "t.py::a PASSED", "1 passed", "   0000000..1111111  main -> main",
          " * [new branch]      x -> x", " ! [rejected]        x -> x",
-         "Committed `a1b2c3d`")
+         "Committed `a1b2c3d`",
+         "git init", "git clone -q a", 'cd "$(mktemp -d)"', "S=/tmp/a", "git -C $S commit -qm")
 JOINS = ("", " ", "\n", ";", "; ", " && ", " | ", "=", ":", ".", "a", "_")
 PLACES = ("prompt", "answer", "command", "output", "git output", "push output", "written",
           "error", "user output", "report")

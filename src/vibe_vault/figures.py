@@ -355,7 +355,8 @@ def fallback_title(state: SessionState) -> str:
         # says how, not what: its skill's own words say what was asked
         # (review 27 #4: b74fb8cb); else the session's first commit says what
         # came of it (review 19, finding 3).
-        subject = next((str(c.subject) for c in f.commits if c.subject.strip()), "")
+        subject = next((str(c.subject) for c in f.commits
+                        if c.subject.strip() and not c.scratch), "")
         about = str(f.skill_about) or subject
         if about[1:2].islower():  # (a sentence's first word goes on after a colon)
             about = about[:1].lower() + about[1:]
@@ -1159,7 +1160,7 @@ def ending(state: SessionState) -> Ending:
                   no_request=asked is None, calls=calls,
                   did=_done_on(since, [str(b) for b in f.branches_made],
                                [c for c in f.commits if asked is not None and c.ts
-                                and c.ts >= asked.ts],
+                                and c.ts >= asked.ts and not c.scratch],
                                {s.tool_id for s in f.subagents if s.status == NOT_STARTED})
                   if calls else "")
 

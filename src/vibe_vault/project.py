@@ -122,6 +122,12 @@ def _repo_of(cwd: str) -> tuple[str, ...]:
     return tuple(p.lower() for p in (inside[0] if inside is not None else parts))
 
 
+# Temporary folders, lower-cased with `/`: up to the folder itself (the
+# note's scratch files, vibe_vault.work; throwaway repositories, fold.git).
+TEMP_FOLDER = lazy(r"^(?:/private)?/(?:var/)?tmp/|^(?:/private)?/var/folders/[^/]+/[^/]+/t/"
+                   r"|^[a-z]:/(?:windows/)?temp/|/appdata/local/temp/")
+
+
 def other_repository(folder: str, cwd: str) -> bool:
     """`folder` (where a git command ran) is in another repository than the
     session's folder `cwd`: neither holds the other (a sibling repository, not

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 121
+STATE_VERSION = 122
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -327,6 +327,15 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # A `git push` before the line's `git commit` (`git push && git commit`):
     # the push, of the same moment, does not send that commit.
     push_first: bool = False
+    # The subjects of the line's other `git commit`s, after the first's
+    # (`commit_subject`), one each ("" where its message is not told): a
+    # successful line made them all (review 30 #19: `git commit -q -m A &&
+    # git add … && git commit -q -m B`).
+    more_subjects: list[Redacted] = field(default_factory=list)
+    merging: Redacted = Redacted("")  # the branch a `git merge` names (one)
+    # Its commits are made in a throwaway repository (fold.git.scratch_of):
+    # one the session made by `git init`/`git clone` in a temporary folder.
+    scratch: bool = False
 
 
 class GitLines(Struct, array_like=True, omit_defaults=True):
@@ -479,6 +488,13 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     # `count`; nothing when `count` is 0): no file's lines in it can be more.
     inserted: int = 0
     deleted: int = 0
+    # A merge commit's merged branch (`git merge origin/main`): said as "a
+    # merge of origin/main" while no output printed its subject (git's own
+    # is not guessed: review 30 #2).
+    merged: Redacted = Redacted("")
+    # Made in a throwaway repository (a `git init` in `mktemp -d`, a clone
+    # into the scratchpad): a probe, not the session's work (review 30 #3, #18).
+    scratch: bool = False
 
 
 class Staged(Struct, array_like=True, omit_defaults=True):
@@ -906,6 +922,10 @@ class Fold(Struct, omit_defaults=True):
     # The latest push of each branch of each repository (at most MAX_PUSHED):
     # a commit is pushed when one of its branch came after it (figures).
     pushed: list[Push] = field(default_factory=list)
+    # Throwaway repositories the session made: folders a `git init` or `git
+    # clone` made a repository in, in a temporary folder outside the
+    # project (fold.git.scratch_of), the latest MAX_SCRATCH_REPOS.
+    scratch_repos: list[Redacted] = field(default_factory=list)
     prs: list[PullRequest] = field(default_factory=list)
     # fold.errors
     api_errors: int = 0

@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.fold.files import GIT_COUNTED, lines_mark, no_net_change
-from vibe_vault.project import repo_file
+from vibe_vault.project import TEMP_FOLDER, repo_file
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     AMENDED,
@@ -97,6 +97,8 @@ class Work(Struct):
     # ~/.claude/projects/…/memory/). Listed apart in the table, never in
     # `changed`.
     scratch: dict[str, str] = field(default_factory=dict)
+    # Commits made in throwaway repositories (Commit.scratch), not in `commits`.
+    scratch_commits: int = 0
 
 
 def doers(state: SessionState, agents: list[AgentFold | None] | None = None) -> list[Doer]:
@@ -198,17 +200,23 @@ def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
         if not c.sha and c.subject:
             from vibe_vault.fold.git import same_subject  # (loaded only when needed)
 
-            if c.subject.startswith("Merge branch '"):
-                candidates = printed
-            else:
-                if by_subject is None:
-                    by_subject = {}
-                    for p in printed:
-                        by_subject.setdefault(p.subject, []).append(p)
-                candidates = by_subject.get(c.subject, [])
-            for p in candidates:
+            if by_subject is None:
+                by_subject = {}
+                for p in printed:
+                    by_subject.setdefault(p.subject, []).append(p)
+            for p in by_subject.get(c.subject, []):
                 if p.sha not in known and p.ts >= c.ts and same_subject(p.subject, c.subject):
                     c = msgspec.structs.replace(c, sha=p.sha)
+                    known.add(p.sha)
+                    break
+        elif not c.sha and c.merged:
+            from vibe_vault.fold.git import merge_of  # (loaded only when needed)
+
+            # A merge git made its own subject for: the first printed later
+            # with it names it, subject and all.
+            for p in printed:
+                if p.sha not in known and p.ts >= c.ts and merge_of(p.subject, c.merged):
+                    c = msgspec.structs.replace(c, sha=p.sha, subject=p.subject)
                     known.add(p.sha)
                     break
         if not c.sha:
@@ -306,6 +314,12 @@ def work_of(state: SessionState) -> Work:
     keep = [k for k, (_, c) in enumerate(commits) if c.how != BY_SUBAGENT or c.sha not in theirs]
     commits, made_by = [commits[k] for k in keep], [made_by[k] for k in keep]
     commits = _named(commits, printed, tuple(r for d in everyone for r in d.fold.rewrites))
+    # Commits made in a throwaway repository (fold.git.scratch_of) are probes:
+    # counted apart, never among the session's (review 30 #3, #18).
+    probes = sum(1 for _, c in commits if c.scratch)
+    if probes:
+        keep = [k for k, (_, c) in enumerate(commits) if not c.scratch]
+        commits, made_by = [commits[k] for k in keep], [made_by[k] for k in keep]
     # Stable sorts: each agent's own order is kept among equal stamps.
     commands.sort(key=lambda lc: lc[1].ts)
     order = sorted(range(len(commits)), key=lambda k: commits[k][1].ts)
@@ -345,12 +359,11 @@ def work_of(state: SessionState) -> Work:
                 tests_failing_before=failing_before,
                 tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
-                committed=committed, agents=agents, doers=everyone, scratch=scratch)
+                committed=committed, agents=agents, doers=everyone, scratch=scratch,
+                scratch_commits=probes)
 
 
-# Temporary folders, lower-cased with `/`: up to the folder itself.
-_TEMP = lazy(r"^(?:/private)?/(?:var/)?tmp/|^(?:/private)?/var/folders/[^/]+/[^/]+/t/"
-             r"|^[a-z]:/(?:windows/)?temp/|/appdata/local/temp/")
+_TEMP = TEMP_FOLDER
 
 
 def temp_top(path: str) -> str:

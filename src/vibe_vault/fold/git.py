@@ -8,7 +8,7 @@ import re
 from vibe_vault.entries import Entry
 from vibe_vault.fold import git_counts, reverts, staged
 from vibe_vault.fold.context import Context
-from vibe_vault.project import folder_after, other_repository
+from vibe_vault.project import TEMP_FOLDER, folder_after, other_repository
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     AMENDED,
@@ -73,9 +73,14 @@ _MERGED = r"\smerge((?:\s+(?!-)[^\s;&|]+)+)"
 _SQUASH_MERGE = r"\smerge(?:\s+-\S+)*\s+--squash(?:\s+-\S+)*\s+([\w./-]+)\s*(?:$|[;&|\n])"
 # What git prints when it staged a squash: "Squash commit -- not updating HEAD".
 _SQUASHED_MERGE = "Squash commit -- not updating HEAD"
-_COMMIT_MESSAGE = r"""\s(?:-m|--message(?:=|\s))\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))"""
+# (`-m` alone or last of short flags run together: `-am`, `-aqm`, review 30 #1)
+_COMMIT_MESSAGE = (r"""\s(?:-[aqvsnuep]*m|--message(?:=|\s))\s*"""
+                   r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))""")
 # The message in a heredoc: `-m "$(cat <<'EOF'` or `-F - <<'MSG'`; its first line follows.
 _HEREDOC = r"""<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))[^\n]*\n"""
+# What the shell replaces in a message not in single quotes: `$NAME`, `${…}`,
+# `$(…)`, backquotes.
+_EXPANDS = r"\$[A-Za-z_{(]|`"
 _FROM_STDIN = r"""\s(?:-F\s*-|--file(?:=|\s+)-)(?:\s|$)"""
 # A line `git log --oneline` (or any later output) shows a commit on: sha, subject.
 _SHA_HINT = r"\b[0-9a-f]{7,40}\b"
@@ -203,20 +208,39 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     if made or any(w in command for w in (" add", " rm", " mv", " status", " reset",
                                                  " restore")):
         staged.note_command(ctx, call, command)
+    if ("init" in command or "clone" in command) and rx(_MAKES_REPO).search(said):
+        _scratch_made(ctx, command, said)
     if made:
         call.commits = True
         call.amend = "--amend" in command and bool(rx(_AMEND).search(command))
-        subject = commit_subject(command)
-        if subject:
-            call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
+        cut = [c.start() for c in rx(_COMMIT_CMD).finditer(said)]
+        del cut[MAX_COMMITS_A_LINE:]
+        if len(cut) == 1:
+            subjects = [commit_subject(command)]
+        else:  # each commit's message is in its part of the line
+            cut[0] = 0
+            subjects = [commit_subject(command[a:b])
+                        for a, b in zip(cut, [*cut[1:], len(command)], strict=True)]
+        if subjects[0]:
+            call.commit_subject = ctx.line(subjects[0], SUBJECT_CHARS)
+        call.more_subjects = [ctx.line(x, SUBJECT_CHARS) for x in subjects[1:]]
+        call.scratch = scratch_of(ctx, command, said, made.start())
     elif "merge" in command and rx(_MERGE_CMD).search(said):
         call.merge = True
         squash = rx(_SQUASH_MERGE).search(command) if "--squash" in command else None
         if squash:
             call.squash = ctx.line(squash.group(1), BRANCH_CHARS)
-        subject = commit_subject(command) or _merge_subject(command)
+        # (git's own subject for a merge with none given is not guessed:
+        # "Merge branch 'x'", "Merge remote-tracking branch 'origin/x' into
+        # y", "… of <url>" depend on what x is; review 30 #2)
+        subject = commit_subject(command)
         if subject:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
+        merging = _merge_branch(command)
+        if merging:
+            call.merging = ctx.line(merging, BRANCH_CHARS)
+        merge = rx(_MERGE_CMD).search(said)
+        call.scratch = merge is not None and scratch_of(ctx, command, said, merge.start())
 
 
 _OWN = Redacted("")  # a commit of the session's own repository
@@ -242,14 +266,155 @@ def _other_folder(ctx: Context, command: str, git: re.Match[str]) -> Redacted:
     return ctx.exact(here, 1000)
 
 
-def _merge_subject(command: str) -> str:
-    """The subject git gives a merge commit of one branch made without -m
-    ("Merge branch 'x'"; git adds " into y" off the main branch); "" for others."""
+def _merge_branch(command: str) -> str:
+    """The one branch a `git merge` names (`git merge origin/main
+    --no-edit`); "" for none or more."""
     m = rx(_MERGED).search(command)
-    names = m.group(1).split() if m else []
+    names = [w for w in m.group(1).split() if not w.startswith("-")] if m else []
     if len(names) != 1 or not rx(r"^[\w./-]+$").match(names[0]):
         return ""
-    return f"Merge branch '{names[0]}'"
+    return names[0]
+
+
+def merge_of(printed: str, merged: str) -> bool:
+    """Whether a subject a later output printed is git's own for a merge of
+    branch `merged`: "Merge branch 'x'", "Merge remote-tracking branch
+    'origin/x' into y", "Merge branch 'x' of <url>"."""
+    return bool(merged) and printed.startswith("Merge ") and f"'{merged}'" in printed
+
+
+# A throwaway repository (review 30 #3, #18): one a `git init` or `git clone`
+# made in a temporary folder outside the project (`cd "$(mktemp -d)" && git
+# init`, `git clone --local . $S` with S in Claude's scratchpad) to try
+# something. Its commits are probes. A worktree there (`git worktree add
+# /tmp/x`) is the project's own repository: its commits are the session's.
+MAX_SCRATCH_REPOS = 20
+MAX_COMMITS_A_LINE = 20
+_MAKES_REPO = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*"
+               r"\s+(init|clone)\b([^;&|\n]*)")
+# Options of `git init`/`git clone` that take the next word.
+_WITH_VALUE = {"-b", "--branch", "--initial-branch", "--template", "--separate-git-dir",
+               "--object-format", "--ref-format", "--depth", "-o", "--origin", "-c", "--config",
+               "--reference", "--reference-if-able", "-u", "--upload-pack", "-j", "--jobs",
+               "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri"}
+# `NAME=value` and `cd dir`/`pushd dir` at a command's start (after a line's
+# start, `;`, `&&`, `||`, `|`, `(`): the folder a later git runs in.
+_ASSIGN = (r"""(?:^|(?<=[\n;&|(]))[ \t]*([A-Za-z_]\w*)="""
+           r"""("[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|[^\s;&|()]*)""")
+_GO_TO = r"""(?:^|(?<=[\n;&|(]))[ \t]*(?:cd|pushd)[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)"""
+_GIT_IN = r"""\bgit(?:\s+-c\s+\S+)*\s+-C\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)"""
+_MKTEMP = r"\bmktemp\b([^)\n]{0,300})"
+_VARIABLE = r"^\$(?:\{(\w+)\}|(\w+))"
+
+
+def _word(value: str, names: dict[str, str]) -> str:
+    """A shell word as a folder: quotes off, a leading `$NAME` (`${NAME}`)
+    given the value it was set to in the line, `$(mktemp -d [template])`
+    read as the temporary folder it makes (its template, or /tmp/tmp.X);
+    "" when not known."""
+    value = value.strip().strip("'\"")
+    made = rx(_MKTEMP).search(value) if "mktemp" in value else None
+    if made is not None:
+        template = next((w for w in made.group(1).split() if not w.startswith("-")), "")
+        if template.startswith("$"):
+            template = _word(template, names)
+        return template if template.startswith("/") else "/tmp/" + (template or "tmp.X")
+    if value.startswith("$TMPDIR") or value.startswith("${TMPDIR}"):
+        return "/tmp" + value.split("}", 1)[-1].removeprefix("$TMPDIR")
+    var = rx(_VARIABLE).match(value) if value.startswith("$") else None
+    if var is not None:
+        known = names.get(var.group(1) or var.group(2), "")
+        return known + value[var.end():] if known else ""
+    return "" if value.startswith(("$", "`", "~")) else value
+
+
+def _folder_at(ctx: Context, command: str, at: int) -> str:
+    """The folder a git command at `at` in `command` runs in, from where
+    Claude Code says the line ran, each `cd` before it and its `-C`, with the
+    line's own variables (`S=/tmp/x; cd $S`); "" when not known."""
+    names: dict[str, str] = {}
+    here = ctx.entry_cwd
+    steps = [(m.start(), "=", m) for m in rx(_ASSIGN).finditer(command, 0, at)] if "=" in command \
+        else []
+    steps += [(m.start(), "cd", m) for m in rx(_GO_TO).finditer(command, 0, at)]
+    for _, kind, m in sorted(steps, key=lambda x: x[0]):
+        if kind == "=":
+            names[m.group(1)] = _word(m.group(2), names)
+        else:
+            here = folder_after(here, _word(m.group(1), names)) if here or \
+                _word(m.group(1), names).startswith("/") else ""
+    given = rx(_GIT_IN).match(command, at + (command[at] != "g")) if at < len(command) else None
+    if given:
+        to = _word(given.group(1), names)
+        here = folder_after(here, to) if to else ""
+    return here
+
+
+def _temporary(ctx: Context, folder: str) -> bool:
+    """`folder` is in a temporary folder, outside the session's own."""
+    low = folder.replace("\\", "/").lower()
+    if not TEMP_FOLDER.search(low + "/"):
+        return False
+    own = (str(ctx.facts.cwd) or ctx.entry_cwd).replace("\\", "/").lower().rstrip("/")
+    return not own or not (low == own or low.startswith(own + "/") or own.startswith(low + "/"))
+
+
+def _scratch_made(ctx: Context, command: str, said: str) -> None:
+    """Keep the folders a `git init`/`git clone` of the line made a
+    repository in, when they are temporary ones outside the project."""
+    for k, m in enumerate(rx(_MAKES_REPO).finditer(said)):
+        if k >= MAX_SCRATCH_REPOS:  # (each looks back over the line: a few, not thousands)
+            break
+        words = command[m.start(2):m.end(2)].split()
+        plain: list[str] = []
+        skip = False
+        for w in words:
+            if skip:
+                skip = False
+            elif w.startswith("-"):
+                skip = w in _WITH_VALUE
+            elif w.startswith((">", "2>", "<")) or w in ("2>&1",):
+                break
+            else:
+                plain.append(w)
+        if m.group(1) == "init":
+            to = plain[0] if plain else "."
+        elif len(plain) >= 2:
+            to = plain[1]
+        elif plain:  # (`git clone url`: a folder named as the repository)
+            to = plain[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git")
+        else:
+            continue
+        here = _folder_at(ctx, command, m.start() + (command[m.start()] != "g"))
+        word = _word(to, _names_before(command, m.start()))
+        folder = folder_after(here, word) if word and (here or word.startswith("/")) else ""
+        if folder and _temporary(ctx, folder):
+            mine = ctx.exact(folder.rstrip("/"), 1000)
+            repos = ctx.facts.scratch_repos
+            if mine not in repos:
+                repos.append(mine)
+                del repos[:-MAX_SCRATCH_REPOS]
+
+
+def _names_before(command: str, at: int) -> dict[str, str]:
+    names: dict[str, str] = {}
+    if "=" in command:
+        for m in rx(_ASSIGN).finditer(command, 0, at):
+            names[m.group(1)] = _word(m.group(2), names)
+    return names
+
+
+def scratch_of(ctx: Context, command: str, said: str, at: int) -> bool:
+    """Whether the git command at `at` runs in a throwaway repository: a
+    temporary folder (outside the project) a `mktemp` made, or in one a
+    `git init`/`git clone` of the session made a repository in."""
+    folder = _folder_at(ctx, command, at)
+    if not folder or not _temporary(ctx, folder):
+        return False
+    low = folder.replace("\\", "/").rstrip("/")
+    if "mktemp" in command[:at] and rx(_MKTEMP).search(command, 0, at):
+        return True
+    return any(low == r or low.startswith(str(r) + "/") for r in ctx.facts.scratch_repos)
 
 
 def commit_subject(command: str) -> str:
@@ -261,6 +426,8 @@ def commit_subject(command: str) -> str:
     if m:
         words = next(g for g in m.groups() if g is not None).replace('\\"', '"')
         if not words.lstrip().startswith("$("):
+            if m.group(2) is None and rx(_EXPANDS).search(words):
+                return ""  # (the shell's value of `$MSG` is not the text: not known)
             return _first_line(words)
     if m or rx(_FROM_STDIN).search(command):
         h = rx(_HEREDOC).search(command, m.start() if m else 0)
@@ -282,6 +449,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
     that printed none (`-q`, `-F -`, a script) is a commit all the same."""
     facts = ctx.facts
     found = False
+    lines: list[str] = []  # the subjects of git's commit lines
     replayed: list[Commit] = []
     staged.on_added(ctx, call, status, timestamp)
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
@@ -294,7 +462,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         found = True
         on = Redacted("") if m.group(1) == _NO_BRANCH else ctx.line(m.group(1), BRANCH_CHARS)
         made = commit(ctx, m.group(2), ctx.line(m.group(3), SUBJECT_CHARS), on, timestamp,
-                      amend=call.amend, folder=call.folder)
+                      amend=call.amend, folder=call.folder, scratch=call.scratch)
+        lines.append(str(made.subject) if made is not None else m.group(3))
         if on and not call.folder and not call.elsewhere:
             facts.head = on  # (where the session's folder is)
         if made is not None:
@@ -304,11 +473,12 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
     here = Redacted("") if call.elsewhere else facts.branch or ctx.branch
     if here == DETACHED:
         here = Redacted("")  # a detached HEAD: on no branch
-    if status == "ok" and call.commits and not found:
-        made = commit(ctx, "", call.commit_subject, here, timestamp, amend=call.amend,
-                      folder=call.folder)
-        if made is not None:
-            staged.held(ctx, call, made, out)
+    if status == "ok" and call.commits:
+        for subject in _unprinted([call.commit_subject, *call.more_subjects], lines):
+            made = commit(ctx, "", subject, here, timestamp, amend=call.amend,
+                          folder=call.folder, scratch=call.scratch)
+            if made is not None:
+                staged.held(ctx, call, made, out)
     staged.on_status(ctx, call, status, out)
     git_counts.on_output(ctx, call, out, timestamp)
     if call.revert or call.moves:
@@ -317,7 +487,9 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         facts.squashing = call.squash  # the next commit takes the branch's work
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
-        commit(ctx, "", call.commit_subject, here, timestamp)
+        made = commit(ctx, "", call.commit_subject, here, timestamp, scratch=call.scratch)
+        if made is not None and not made.subject:
+            made.merged = call.merging
     if call.rebase and "Successfully rebased" in out:
         for m in rx(_REBASED).finditer(out):
             facts.rewrites.append(Rewrite(ts=timestamp, branch=ctx.line(m.group(1), BRANCH_CHARS),
@@ -494,8 +666,25 @@ def _switched(ctx: Context, call: Pending, out: str) -> None:
         ctx.facts.head = ctx.line(last.group(2) or last.group(3), BRANCH_CHARS)
 
 
+def _unprinted(subjects: list[Redacted], lines: list[str]) -> list[Redacted]:
+    """The commits of a successful line git printed no `[branch sha]` line
+    of (`-q`): as many as its `git commit`s are more than git's lines; those
+    whose subject no line has first ("" for a message not told)."""
+    missing = len(subjects) - len(lines)
+    if missing <= 0:
+        return []
+    left = list(lines)
+    out: list[Redacted] = []
+    for s in subjects:
+        if s and str(s) in left:
+            left.remove(str(s))
+        else:
+            out.append(s)
+    return out[:missing] if len(out) >= missing else out + [Redacted("")] * (missing - len(out))
+
+
 def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, timestamp: str,
-           amend: bool = False, folder: Redacted = _OWN) -> Commit | None:
+           amend: bool = False, folder: Redacted = _OWN, scratch: bool = False) -> Commit | None:
     """A commit made. An amend (`--amend`) replaces the branch's last commit,
     which any agent of the session may have made: it is told as AMENDED and
     replaces that one where the agents' work is put together (vibe_vault.work),
@@ -505,7 +694,7 @@ def commit(ctx: Context, sha: str, subject: Redacted, branch: Redacted, timestam
         return None
     # A sha is hex digits matched in git's output: nothing to hide.
     made = Commit(sha=Redacted(sha), subject=subject, branch=branch, ts=timestamp, folder=folder,
-                  how=AMENDED if amend else "")
+                  how=AMENDED if amend else "", scratch=scratch)
     if facts.squashing and not amend:
         # The commit after `git merge --squash b`: b's commits of the session
         # are in it (under its sha, when git printed one).
@@ -583,9 +772,13 @@ def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]])
     known = {c.sha for c in facts.commits if c.sha}
     for sha, subject in pairs:
         for c in unnamed:
-            if not c.sha and c.subject and same_subject(subject, c.subject) \
-                    and sha not in known:
+            if c.sha or sha in known:
+                continue
+            if c.subject and same_subject(subject, c.subject):
                 c.sha = sha
+                known.add(c.sha)
+            elif not c.subject and c.merged and merge_of(subject, c.merged):
+                c.sha, c.subject = sha, subject  # (git's own subject, as printed)
                 known.add(c.sha)
     last = facts.commits[-1]
     m = rx(_REV_PARSE).match(out)
@@ -609,9 +802,8 @@ def squashed(ctx: Context, pairs: list[tuple[Redacted, Redacted]]) -> None:
 
 def same_subject(printed: str, made: str) -> bool:
     """Whether a subject a later output printed is the one a commit was made
-    with (a merge's default one gains " into <branch>" off the main branch)."""
-    return printed == made or (made.startswith("Merge branch '")
-                               and printed.startswith(made + " into "))
+    with."""
+    return printed == made
 
 
 def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted,

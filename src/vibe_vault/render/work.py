@@ -263,11 +263,14 @@ def _runs_line(runs: _Runs, said_by: bool = True) -> Md:
 def commits(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
     f = state.fold
-    if not (work.commits or f.prs or work.pushes):
+    if not (work.commits or f.prs or work.pushes or work.scratch_commits):
         return []
     out = [md("## Commits and PRs")]
     for label, c in work.commits:
         out.extend(part(page, _commit_line, label, c))
+    if work.scratch_commits:  # (probes: not the session's commits)
+        out.append(md("- {} in a scratch repository (a temporary one the session made to "
+                      "try something; not counted)", text(plural(work.scratch_commits, "commit"))))
     if work.pushes:
         elsewhere = [md("{} in {}", text("all" if times == work.pushes else n(times)),
                         code(folder_name(folder)))
@@ -292,7 +295,10 @@ def _commit_line(label: str, commit: Commit) -> list[Md]:
         sha = md("{} → {} ({})", code(commit.was), sha, text(commit.how))
     elif commit.how:  # amended a commit made before the session
         sha = md("{} ({})", sha, text(commit.how))
-    subject = md(" {}", text(commit.subject)) if commit.subject else BLANK
+    # (a merge whose subject git made and no output printed: what it merged,
+    # said as such, not as a subject: review 30 #2)
+    subject = md(" {}", text(commit.subject)) if commit.subject else md(
+        " (a merge of {})", code(commit.merged)) if commit.merged else BLANK
     by = md(" (by subagent {})", emphasis(label)) if label else BLANK
     fate = [md("squash-merged as {} (PR #{})", code(commit.landed), text(str(commit.landed_pr)))
             if commit.landed_pr else md("squash-merged as {}", code(commit.landed))
