@@ -613,6 +613,22 @@ def words_and_numbers(value: str) -> bool:
         and all(map(_a_word, letters))
 
 
+def _a_place_of_words(value: str) -> bool:
+    """A path whose parts are words and short numbers, a word among them
+    (`local/001`, `gh/team/entire-brain`, `prod/db/main`): where a thing is
+    kept, never a random key's run, which no `/` cuts into words."""
+    parts = value.split("/")
+    if len(parts) < 2 or _looks_like_a_key(value):
+        return False
+    # (each piece between `/`, `-`, `_`, `.`: a number of four digits or fewer,
+    # or a word in one case by either of the gate's readings: `north`, `staging`)
+    pieces = [p for part in parts for p in rx(r"[-_.]").split(part)]
+    return all(p and ((p.isdigit() and len(p) <= 4) or words_and_numbers(p) or (
+        p.isalpha() and (p.islower() or p.isupper() or p.istitle())
+        and (_a_word(p) or reads_as_word(p)))) for p in pieces) \
+        and any(not p.isdigit() for p in pieces)
+
+
 def _digits_inside(runs: list[str]) -> bool:
     """Whether a run of digits that is no year has letters on both sides
     (`ab3cd`, not `server2024prod`)."""
@@ -1244,6 +1260,10 @@ class _Replacer:
             return True  # inside a word (secret_prose.BOUNDED)
         if self.kind in _NAMED_KEY_KINDS and self._names_public_material(match):
             return True  # `PublicKey = …` (WireGuard's peer), `public_key:`, `pubkey`
+        if self.kind == "generic-key" and _a_place_of_words(secret) and not any(
+                w in match.string[match.start():_value_span(match)[0]].lower()
+                for w in ("pass", "pw", "pasw", "psw")):
+            return True  # `"repo_key":"local/main/23/145"`: where a thing is kept
         if self.kind == "generic-key" and rx(_NEXT_NAME).match(secret) \
                 and "\n" in match.string[match.start():_value_span(match)[0]]:
             return True  # `API_KEY=⏎SECRET=…`: a name with no value, then the next line's
@@ -1298,6 +1318,11 @@ class _Replacer:
                     not _looks_like_a_key(secret) or words_and_numbers(secret)):
                 return True  # `"private": "readonly"`, `pin = 13`: a word of code, no key
             if not password and (len(secret) < MIN_SECRET or rx(_NUMBER).match(secret)):
+                return True
+            if not password and _a_place_of_words(secret):
+                # `"repo_key":"local/001"`, `cache_key: v1/linux/deps`, `secret_id =
+                # "prod/db/main"`: a path of words names where a thing is kept; a
+                # key or token is random (a password may be words: not here)
                 return True
             if groups.get("v") is not None or groups.get("v2") is not None:
                 return secret in self.allow or secret.startswith("[REDACTED") or bool(
