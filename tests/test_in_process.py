@@ -57,6 +57,7 @@ PURE = {
     "vibe_vault.paths.relative_to": "a path's relative form",
     "vibe_vault.pricing._table": "the price table in the package's data",
     "vibe_vault.project._repo_of": "a folder's repository parts",
+    "vibe_vault.figures._folders_of": "a folder's parts",
     "vibe_vault.reader._spare": "spare read buffers (their content is overwritten)",
     "vibe_vault.redact._disguising": "a character class's characters",
     "vibe_vault.redact._near_gate": "a pattern's compiled gate",

@@ -11,6 +11,7 @@ Markdown here: `markdown.py` escapes, `render/` lays the note out.
 import itertools
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, Self
 
 import msgspec
@@ -999,6 +1000,14 @@ def _where(work: Work, cwd: str) -> str:
     return f"{lead}{', '.join(shown_tops[:-1])} and {shown_tops[-1]}"
 
 
+@lru_cache(maxsize=64)  # (a backfill's sessions have a few folders each)
+def _folders_of(base: str) -> tuple[str, ...]:
+    """The folders of the session's folder `base`, worked out once for all
+    the paths `place` is asked of (a note's hundred files split it again
+    for each)."""
+    return tuple(p for p in base.replace("\\", "/").split("/") if p)
+
+
 def place(path: str, base: str) -> str:
     """The place a changed file is in: under the session's folder, its
     top-level folder (`src/`) or, at the top, the file itself; outside it,
@@ -1014,19 +1023,20 @@ def place(path: str, base: str) -> str:
     outside = shown.startswith(("/", "~")) or parts[0] == ".." or is_windows_path(shown)
     if not outside:
         return parts[0] + "/" if len(parts) > 1 else parts[0]
+    mine = _folders_of(base)
     if parts[0] == "..":
         # (relative to the session's folder: the folders gone up are shared)
         rest = list(itertools.dropwhile(lambda p: p == "..", parts))
         ups = len(parts) - len(rest)
-        mine = [p for p in base.replace("\\", "/").split("/") if p]
-        shared = mine[:len(mine) - ups] if ups <= len(mine) else []
+        shared = list(mine[:len(mine) - ups]) if ups <= len(mine) else []
     else:
-        mine = [p for p in base.replace("\\", "/").split("/") if p]
-        blind = is_windows_path(base)  # (Windows: a folder's name in any case)
-        n = 0
-        while n < min(len(parts) - 1, len(mine)) and (
-                parts[n] == mine[n] or (blind and parts[n].lower() == mine[n].lower())):
-            n += 1
+        n, most = 0, min(len(parts) - 1, len(mine))
+        if is_windows_path(base):  # (Windows: a folder's name in any case)
+            while n < most and parts[n].lower() == mine[n].lower():
+                n += 1
+        else:
+            while n < most and parts[n] == mine[n]:
+                n += 1
         shared, rest = parts[:n], parts[n:]
         if not shared and rest[0] == "~":  # (a home not written as the session's)
             shared, rest = rest[:1], rest[1:]

@@ -9,6 +9,8 @@ for the note. Pure: values in, values out.
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 from msgspec import Struct, field
 
@@ -196,6 +198,8 @@ def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
     # printed with it are looked at (a long session printed hundreds; each
     # unnamed commit scanned them all).
     by_subject: dict[str, list[Commit]] | None = None
+    by_time: list[Commit] | None = None  # `printed` in time order, sorted once
+    mine: list[Commit] | None = None
     for label, c in commits:
         if not c.sha and c.subject:
             from vibe_vault.fold.git import same_subject  # (loaded only when needed)
@@ -224,7 +228,10 @@ def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
             # commit, which _rewritten tells as such)
             until = min((r.ts for r in rewrites if r.branch == c.branch and r.ts >= c.ts),
                         default="~")
-            tip = _pushed_tip(c, [x for _, x in commits], printed, c.ts, until)
+            if by_time is None or mine is None:
+                by_time = sorted(printed, key=lambda p: p.ts)
+                mine = [x for _, x in commits]
+            tip = _pushed_tip(c, mine, by_time, c.ts, until)
             if tip and tip not in known:
                 c = msgspec.structs.replace(c, sha=tip)
                 known.add(tip)
@@ -237,10 +244,12 @@ def _pushed_tip(c: Commit, commits: list[Commit], printed: list[Commit], since: 
     """The sha a `git push` reported as the tip of `c`'s branch (`a..b  main
     -> main`) at or after `since` and before `until`, when `c` was that tip:
     the latest commit made on the branch (in its repository) before the push,
-    none after `c` (by any agent). "" when no push tells it."""
+    none after `c` (by any agent). "" when no push tells it. `printed` is
+    in time order (sorted once by the caller: a session's hundreds of printed
+    commits were sorted again for each commit asked of)."""
     if not c.branch or not c.ts:
         return Redacted("")
-    for p in sorted(printed, key=lambda p: p.ts):
+    for p in printed:
         if p.how != PUSHED or p.branch != c.branch or p.folder != c.folder \
                 or not since <= p.ts < until or p.ts < c.ts:
             continue
@@ -364,13 +373,25 @@ def work_of(state: SessionState) -> Work:
 
 
 _TEMP = TEMP_FOLDER
+# Every match of `_TEMP` holds "tmp/", "temp/" or "/var/folders/": a path
+# with none of them is in no temporary folder, told without the search (the
+# pattern, tried at every place of a path, cost ~3 µs a path; a Stop asks it
+# of every root, changed file and shown path, some 300 times).
+
+
+def _in_temp(low: str) -> re.Match[str] | None:
+    """`_TEMP.search(low)`: where `low` (lower-cased, with `/`) is in a
+    temporary folder, None when it is in none."""
+    if "tmp/" not in low and "temp/" not in low and "/var/folders/" not in low:
+        return None
+    return _TEMP.search(low)
 
 
 def temp_top(path: str) -> str:
     """The first folder in a temporary folder that `path` is in, as written
     ("/tmp/bench/" for /tmp/bench/src/a.py); "" when not in one."""
     slashed = path.replace("\\", "/")
-    found = _TEMP.search(slashed.lower())
+    found = _in_temp(slashed.lower())
     if found is None or found.start() != 0:
         return ""
     below = slashed[found.end():].split("/")
@@ -390,7 +411,7 @@ def project_tops(roots: list[str]) -> list[str]:
         top = root.replace("\\", "/").lower().rstrip("/")
         if not top:
             continue
-        inside = _TEMP.search(top + "/")
+        inside = _in_temp(top + "/")
         if inside is not None:  # (a root in a temporary folder: its first folder there)
             top = (top + "/")[:inside.end()] + (top + "/")[inside.end():].split("/", 1)[0]
             top = top.rstrip("/")
@@ -416,7 +437,7 @@ def scratch_words(path: str, tops: list[str]) -> str:
     is in none of the project's folders (`project_tops`; a session in
     `~/.claude` itself changes its own files). "" for the project's."""
     low = path.replace("\\", "/").lower()
-    found = _TEMP.search(low)
+    found = _in_temp(low)
     home = _CLAUDE_HOME.search(low) if found is None and ".claude/" in low else None
     if found is None and home is None:
         return ""
