@@ -1665,7 +1665,18 @@ def _glued_random() -> dict[int, tuple[str, ...]]:
     """The prefixes of each token rule (SHAPED, B) that a word may end in
     (`sk-`: `desk-`; `AKIA`, `re_`, `hf_`): such a token glued after a letter
     or digit (minified text, a space left out: `keysk-…`, `xAKIA…`) is one
-    only when what follows its prefix reads as a token's (`_glued_token`)."""
+    only when what follows its prefix reads as a token's (`_glued_token`).
+    Kept beside the rule table it is made from, as `_cut_rules` is: working
+    it out cost every Stop ~2.7 M instructions (its first gated text, the
+    transcript's path, holds the session's id: a run of letters and digits)."""
+    sources = _sources[0]
+    if sources is None:
+        return _make_glued_random()
+    return patterns.kept("redact-glued-random", sources, (), _make_glued_random)
+
+
+def _make_glued_random() -> dict[int, tuple[str, ...]]:
+    """`_glued_random`, worked out."""
     out: dict[int, list[str]] = {}
     for word, rules in _NEAR_RULES.items():
         # (three characters or more, not a prefix of words or names,
