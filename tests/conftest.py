@@ -452,8 +452,20 @@ def run_here(argv: list[str], env: dict[str, str], stdin: bytes = b"",
         return subprocess.CompletedProcess(argv, code, out.read(), err.read())
 
 
+# The deadlines a test home's hooks work to. `vv hook` stops reading at its deadline
+# (3 s; 1.2 s at SessionEnd) and leaves the rest to the next hook: on a loaded machine
+# (CI runs the suite in series on 2 cores, some 3,000 s) a test that wants one hook to
+# read a whole session would fail for the load, not for vv. So every home's config.toml
+# gives its hooks five minutes (`Env.configure`: a Stop of test_safety's planted
+# secrets took more than 60 s at load 20 on 2 cores); a test of the deadline itself
+# names its own, which is kept. `vv` as a process is given twice as long (HOOK_WAIT).
+GENEROUS_DEADLINES = {"hook_deadline": 300.0, "session_end_deadline": 300.0}
+HOOK_WAIT = 600.0
+
+
 class Env:
-    """An isolated home for `vv`: its own vault, state dir, config and Claude dir."""
+    """An isolated home for `vv`: its own vault, state dir, config and Claude dir.
+    Its config.toml is made with it, holding `GENEROUS_DEADLINES`."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -479,8 +491,19 @@ class Env:
         # cases of a test but its first (`in_process`), never where a process
         # is killed, timed or watched.
         self.here = False
+        self.configure()
 
-    def vv(self, *args: str, stdin: bytes | None = None, timeout: float = 120,
+    def configure(self, text: str = "") -> None:
+        """The home's config.toml: `text`, and each of `GENEROUS_DEADLINES` it
+        does not set itself (a test of the deadline keeps its own)."""
+        given = {m.group(1) for m in re.finditer(r"(?m)^\s*(\w+)\s*=", text)}
+        lines = "".join(f"{key} = {value}\n" for key, value in GENEROUS_DEADLINES.items()
+                        if key not in given)
+        self.root.mkdir(parents=True, exist_ok=True)
+        # (first: a key after a `[table]` line would be the table's)
+        (self.root / "config.toml").write_text(lines + text)
+
+    def vv(self, *args: str, stdin: bytes | None = None, timeout: float = HOOK_WAIT,
            cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
         """`vv ARGS` as a user or Claude Code runs it: a process of its own
         (in this one, `vv_here`, when `here` is set)."""
@@ -532,7 +555,7 @@ class Env:
         return found
 
     def hook(self, event: dict[str, object] | bytes,
-             timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+             timeout: float = HOOK_WAIT) -> subprocess.CompletedProcess[bytes]:
         data = event if isinstance(event, bytes) else json.dumps(event).encode()
         return self.vv("hook", stdin=data, timeout=timeout)
 
@@ -666,6 +689,7 @@ def planted_home(_planted_home_folder: Path) -> Iterator[PlantedHome]:
                 from test_secrets import run_planted_home
 
                 shutil.rmtree(folder, ignore_errors=True)  # (a run that failed half way)
+                env.configure()  # (its config went with it)
                 sessions, outputs = run_planted_home(env)
                 made.write_text(json.dumps({
                     "sessions": [[sid, secret, str(path)] for sid, secret, path in sessions],

@@ -211,11 +211,11 @@ def test_symlinked_archive_file_or_folder_is_never_written_through(env: Env,
 
 def test_an_archive_in_the_vault_moves_to_the_state_directory(env: Env) -> None:
     lay_out(env, PLAIN[:1])
-    (env.root / "config.toml").write_text(f'archive_dir = "{env.vault}/.vibe-vault/archive"\n')
+    env.configure(f'archive_dir = "{env.vault}/.vibe-vault/archive"\n')
     assert env.vv("archive").returncode == 0
     r = env.vv("doctor")
     assert b"inside the vault" in r.stdout
-    (env.root / "config.toml").write_text("")
+    env.configure()
     r = env.vv("archive")
     assert r.returncode == 0 and b"moved the archive of 1 sessions out of the vault" in r.stderr
     assert not (env.vault / ".vibe-vault").exists()
@@ -251,7 +251,7 @@ def test_doctor_watches_retention(tmp_path_factory: pytest.TempPathFactory, days
     env = Env(tmp_path_factory.mktemp("home"))
     env.claude.mkdir(parents=True)
     (env.claude / "settings.json").write_text(json.dumps({"cleanupPeriodDays": days}))
-    (env.root / "config.toml").write_text("archive = false\n")
+    env.configure("archive = false\n")
     homes = []
     for age in ages:
         h = Home(env, f"/work/p{len(homes)}")
@@ -267,7 +267,7 @@ def test_doctor_watches_retention(tmp_path_factory: pytest.TempPathFactory, days
     check = retention()
     assert check["status"] == "warn" and "archiving is off" in check["detail"]
     assert f"cleanupPeriodDays = {days}" in check["detail"]
-    (env.root / "config.toml").write_text("")
+    env.configure()
     due = [h for h, age in homes if age > days - 3]  # the oracle: deleted within 3 days
     check = retention()
     if due:
@@ -287,10 +287,10 @@ def test_backfill_archives_by_default_and_archive_false_turns_it_off(env: Env) -
     home = Home(env)
     rng = random.Random(4)
     home.grow(rng)
-    (env.root / "config.toml").write_text("archive = false\n")
+    env.configure("archive = false\n")
     assert env.vv("backfill").returncode == 0
     assert not (env.state / "archive").exists()
-    (env.root / "config.toml").write_text("")
+    env.configure()
     home.grow(rng)
     assert env.vv("backfill").returncode == 0
     assert env.vv("archive", "--verify").returncode == 0

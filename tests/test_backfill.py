@@ -354,7 +354,7 @@ def test_reprocess_from_transcript_keeps_user_section(env: Env) -> None:
 
 
 def test_daily_notes_when_enabled(env: Env) -> None:
-    (env.root / "config.toml").write_text("daily_notes = true\n")
+    env.configure("daily_notes = true\n")
     lay_out(env, SMALL[:3])
     backfill(env)
     daily = list((env.vault / "Daily").glob("*.md"))
@@ -364,9 +364,6 @@ def test_daily_notes_when_enabled(env: Env) -> None:
 
 
 def test_session_end_updates_registry_and_indexes(env: Env) -> None:
-    # What SessionEnd writes, not how fast: on a loaded machine its default budget
-    # can run out first, and then it rightly hands the rest on (test_cut_short).
-    (env.root / "config.toml").write_text("session_end_deadline = 60\n")
     projects = lay_out(env, SMALL[:1])
     main = next(p for p in projects.rglob("*.jsonl") if UUID.match(p.stem))
     r = env.hook({"hook_event_name": "SessionEnd", "session_id": main.stem,

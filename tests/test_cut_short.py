@@ -35,17 +35,16 @@ def test_a_backfill_after_hooks_cut_short_writes_the_note_backfill_alone_would(
         folder.mkdir(parents=True)
         (folder / f"{SID}.jsonl").write_text(blob)
     transcript = hooked.claude / "projects" / "-home-u-conv" / f"{SID}.jsonl"
-    config = hooked.root / "config.toml"
     event: dict[str, object] = {"session_id": SID, "transcript_path": str(transcript),
                                 "cwd": "/home/u/conv"}
     for budget in stops:
-        config.write_text(f"hook_deadline = {budget}\n")
+        hooked.configure(f"hook_deadline = {budget}\n")
         r = hooked.hook({**event, "hook_event_name": "Stop", "stop_hook_active": False})
         assert r.returncode == 0 and r.stdout == b""
-    config.write_text(f"session_end_deadline = {end}\n")
+    hooked.configure(f"session_end_deadline = {end}\n")
     r = hooked.hook({**event, "hook_event_name": "SessionEnd", "reason": "other"})
     assert r.returncode == 0 and r.stdout == b""
-    config.write_text("")
+    hooked.configure()
     for env in (hooked, alone):
         r = env.vv("backfill")
         assert r.returncode == 0, r.stderr.decode()

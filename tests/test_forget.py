@@ -97,19 +97,50 @@ def _found_by_search(env: Env, words: list[str], sid: str) -> bool:
                for hit in json.loads(r.stdout))
 
 
+def _runs_on(env: Env) -> list[int]:
+    """The `vv` processes still at work on this home (the detached `vv index` and
+    `vv archive --pending` a hook starts among them), by the state folder in
+    their environment (none where there is no /proc to list them)."""
+    import os
+
+    mark = f"VV_STATE_DIR={env.state}".encode() + b"\0"
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if mark in f.read():
+                    found.append(pid)
+        except OSError:
+            continue  # (ended meanwhile, or not ours)
+    return found
+
+
 def _left_of(env: Env, sid: str, words: list[str]) -> dict[str, object]:
     """Everything of the session still anywhere, once the detached runs a
-    SessionEnd starts (index, archive) are done (they too must leave nothing)."""
-    left: dict[str, object] = {}
-    for _ in range(3):
-        time.sleep(0.5)
-        left = {"files": _files_naming(env, sid), "rows": _rows_naming(env, sid),
-                "search": _found_by_search(env, words, sid)}
+    SessionEnd starts (index, archive) are done (they too must leave nothing).
+    They are waited for, not given a time: on a loaded machine one took longer
+    than the 1.5 s this once slept (where there is no /proc to list them, 1.5 s still)."""
+    import os
+
+    if os.path.isdir("/proc/self"):
+        give_up = time.monotonic() + 120
+        while _runs_on(env) and time.monotonic() < give_up:
+            time.sleep(0.1)
+        assert not _runs_on(env), "a detached run still at work after 120 s"
+    else:
+        time.sleep(1.5)
+    left = {"files": _files_naming(env, sid), "rows": _rows_naming(env, sid),
+            "search": _found_by_search(env, words, sid)}
     return {k: v for k, v in left.items() if v}
 
 
-def _hooks_race(env: Env, rng: random.Random, target: Path, words: list[str]) -> None:
-    """One trial: hooks before and after a forget, at moments drawn by `rng`."""
+def _hooks_race(env: Env, rng: random.Random, target: Path, words: list[str]) -> bool:
+    """One trial: hooks before and after a forget, at moments drawn by `rng`;
+    whether the forget found the session busy and was run again."""
     assert env.hook(stop(SID, target)).returncode == 0
     assert _found_by_search(env, words, SID)  # the oracle sees the session before
     stop_event = json.dumps(stop(SID, target)).encode()
@@ -126,8 +157,18 @@ def _hooks_race(env: Env, rng: random.Random, target: Path, words: list[str]) ->
     for h in hooks:
         assert h.wait(90) == 0
         assert h.stdout is not None and h.stdout.read() == b""
-    assert forget.wait(90) == 0, forget.stderr.read()  # type: ignore[union-attr]
+    code, err = forget.wait(90), forget.stderr.read()  # type: ignore[union-attr]
+    busy = code == 1 and b"is busy" in err
+    if busy:
+        # On a loaded machine the hooks ahead of it (each waiting up to 30 s for
+        # the lock, and holding it seconds) can outlast forget's own 30 s wait:
+        # then it says so, its tombstone stays, and the user forgets again, as
+        # it tells them to. What was written meanwhile is what the oracle reads.
+        again = env.vv("forget", SID)
+        code, err = again.returncode, again.stderr
+    assert code == 0, err
     assert env.hook(stop(SID, target)).returncode == 0  # later events write nothing either
+    return busy
 
 
 def test_forget_racing_real_hooks_leaves_nothing(tmp_path: Path, thorough: bool) -> None:
@@ -135,15 +176,16 @@ def test_forget_racing_real_hooks_leaves_nothing(tmp_path: Path, thorough: bool)
     session (4 here, 40 with --slow), each in a fresh home."""
     trials = 40 if thorough else 4
     words = _prompt_words(SESSION)
+    busy = 0
     for seed in range(trials):
         env = Env(tmp_path / f"trial-{seed}")
-        (env.root).mkdir()
-        (env.root / "config.toml").write_text("lock_timeout = 30\nhook_deadline = 30\n")
+        env.configure("lock_timeout = 30\n")
         target = place(env)
-        _hooks_race(env, random.Random(seed), target, words)
+        busy += _hooks_race(env, random.Random(seed), target, words)
         assert _left_of(env, SID, words) == {}, seed
         assert env.notes() == {}, seed
-    print(f"{trials} trials of forget racing hooks: nothing left")
+    print(f"{trials} trials of forget racing hooks: nothing left "
+          f"({busy} forgets found the session busy and were run again)")
 
 
 def test_forget_racing_backfill_leaves_nothing(tmp_path: Path, thorough: bool) -> None:
@@ -163,7 +205,7 @@ def test_forget_racing_backfill_leaves_nothing(tmp_path: Path, thorough: bool) -
         rng = random.Random(1000 + seed)
         env = Env(tmp_path / f"trial-{seed}")
         lay_out(env, SMALL[:5])
-        (env.root / "config.toml").write_text("lock_timeout = 30\n")
+        env.configure("lock_timeout = 30\n")
         target = place(env)
         if rng.random() < 0.5:  # known already (a hook ran before), or not yet
             assert env.hook(stop(SID, target)).returncode == 0

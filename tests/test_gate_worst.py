@@ -208,7 +208,7 @@ def test_a_hook_on_a_huge_adversarial_text_exits_0_in_its_deadline(env: Env) -> 
     transcript.add("user", start + timedelta(seconds=9), message={"role": "user", "content": text})
     path = env.transcript(SID, [json.dumps(line).encode() for line in transcript.lines])
     deadline = 3.0
-    (env.root / "config.toml").write_text(f"hook_deadline = {deadline}\n")
+    env.configure(f"hook_deadline = {deadline}\n")
     began = time.monotonic()
     r = env.hook({"hook_event_name": "Stop", "session_id": SID,
                   "transcript_path": str(path), "cwd": "/srv/app"}, timeout=120)

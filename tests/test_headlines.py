@@ -364,7 +364,7 @@ def test_times_are_told_in_the_users_zone(tmp_path_factory: Any, zone_name: str,
     env = Env(tmp_path_factory.mktemp("tz"))
     env.here = in_process("headlines zone")
     if configured:
-        (env.root / "config.toml").write_text(f'timezone = "{zone_name}"\n')
+        env.configure(f'timezone = "{zone_name}"\n')
     else:
         env.env["TZ"] = zone_name
     t = Transcript()
@@ -380,7 +380,7 @@ def test_times_are_told_in_the_users_zone(tmp_path_factory: Any, zone_name: str,
 
 
 def test_a_zone_that_does_not_exist_is_reported(env: Env) -> None:
-    (env.root / "config.toml").write_text('timezone = "Mars/Olympus"\n')
+    env.configure('timezone = "Mars/Olympus"\n')
     r = env.vv("config", "show")
     assert b"Mars/Olympus" in r.stderr + r.stdout
 

@@ -94,9 +94,10 @@ def test_fuzzed_stdin_is_harmless(tmp_path_factory: pytest.TempPathFactory,
                                   payload: bytes) -> None:
     env = Env(tmp_path_factory.mktemp("fuzz"))
     env.here = in_process("hook fuzzed stdin")  # (the first as a process)
+    home = files_under(env.root)  # (its config)
     r = env.hook(payload)
     assert_harmless(r)
-    outside = files_under(env.root) - files_under(env.state) - files_under(env.vault)
+    outside = files_under(env.root) - files_under(env.state) - files_under(env.vault) - home
     outside -= {env.state, env.vault}
     assert not outside, outside
 
@@ -167,9 +168,10 @@ def test_missing_and_directory_transcripts(env: Env) -> None:
                                  "x\x01y", "C:\\Windows\\evil", "é" * 300, "a" * 250])
 def test_traversal_in_session_id(env: Env, sid: str) -> None:
     target = place(env)
+    home = files_under(env.root)  # (its config, the transcript)
     r = env.hook(stop(sid=sid, path=target, cwd="../../../../tmp/evil"))
     assert_harmless(r)
-    outside = files_under(env.root) - files_under(env.state) - files_under(env.vault)
+    outside = files_under(env.root) - files_under(env.state) - files_under(env.vault) - home
     outside -= {env.state, env.vault} | files_under(env.claude) | {env.claude}
     assert not outside, outside
     for p in files_under(env.vault) | files_under(env.state):
@@ -316,15 +318,22 @@ def test_a_stop_of_prose_loads_neither_shlex_nor_fnmatch(env: Env) -> None:
 
 @pytest.mark.corpus
 def test_session_end_is_quick(env: Env) -> None:
-    """SessionEnd after Stops only folds what is new (well inside Claude Code's 1.5 s)."""
-    target = place(env)
-    assert_harmless(env.hook(stop(path=target)))
-    import time
+    """SessionEnd after Stops only folds what is new (well inside Claude Code's 1.5 s).
+    Its CPU time is measured: its wall time on a loaded machine says more of the
+    machine than of the hook, and the home's deadline (five minutes) does not cut it
+    short; less than the Stop that read the whole session took (~0.45 s to ~0.8 here)."""
+    import resource
 
-    t0 = time.monotonic()
-    r = env.hook({**stop(path=target), "hook_event_name": "SessionEnd", "reason": "other"})
-    assert_harmless(r)
-    assert time.monotonic() - t0 < 1.5
+    def cpu_of(event: dict[str, object]) -> float:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        assert_harmless(env.hook(event))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    target = place(env)
+    whole = cpu_of(stop(path=target))
+    took = cpu_of({**stop(path=target), "hook_event_name": "SessionEnd", "reason": "other"})
+    assert took < min(1.5, whole), (took, whole)
 
 
 @pytest.mark.corpus
@@ -353,15 +362,11 @@ def test_thinking_is_hidden_unless_configured(env: Env) -> None:
 
     src = CORPUS / "iansherr__claude-code-log/real_projects/-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl"
     target = place(env, src)
-    # (the reads are whole, not cut by a deadline on a loaded machine: a hook
-    # stops at the first line past it, and this transcript is 460 kB)
-    deadlines = "hook_deadline = 60\nsession_end_deadline = 60\n"
-    (env.root / "config.toml").write_text(deadlines)
     assert_harmless(env.hook(stop(path=target)))
     assert "Thinking" not in next(iter(env.notes().values()))
     state = Store(env.state).load(SID)
     assert state is not None and not any(t.thinking for t in state.fold.turns)
-    (env.root / "config.toml").write_text("show_thinking = true\n" + deadlines)
+    env.configure("show_thinking = true\n")
     assert_harmless(env.hook({**stop(path=target), "hook_event_name": "SessionEnd"}))
     # The transcript did not change: the state was read again because of the setting.
     assert "> [!quote]- Thinking" in next(iter(env.notes().values()))

@@ -253,7 +253,7 @@ def test_a_hook_given_a_bad_session_id_does_nothing(case: tuple[object, str], ev
     here = in_process("hook_input bad session id")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        (env.root / "config.toml").write_text("inject_context = true\n")
+        env.configure("inject_context = true\n")
         # The transcript is there (by its real id): the bad one still names nothing.
         path = _place(env, real, "Fix the parser")
         r = (env.hook_here if here else env.hook)({

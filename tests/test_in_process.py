@@ -113,7 +113,7 @@ def test_every_cache_is_put_back_between_calls_or_pure() -> None:
         assert hasattr(importlib.import_module(module_name), attribute), name
 
 
-def test_the_state_put_back_is_what_a_new_process_holds() -> None:
+def test_the_state_put_back_is_what_a_new_process_holds(tmp_path: Path) -> None:
     """PROCESS_STATE's values are those a module holds just imported."""
     code = ("import functools, importlib, json, sys; sys.path.insert(0, sys.argv[1]);"
             "from conftest import PROCESS_STATE;"
@@ -123,7 +123,7 @@ def test_the_state_put_back_is_what_a_new_process_holds() -> None:
             " functools.cache else value) for (name, value), initial in"
             " zip(values.items(), PROCESS_STATE.values())}))")
     r = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)],
-                       capture_output=True, check=False, env=Env(Path("/nowhere")).env)
+                       capture_output=True, check=False, env=Env(tmp_path).env)
     assert r.returncode == 0, r.stderr.decode()
     assert json.loads(r.stdout) == {
         name: repr(0 if initial is functools.cache else initial)
@@ -278,9 +278,6 @@ def world(root: Path, repository: str = "project") -> Env:
     env = Env(root)
     shutil.copytree(RECORDED, env.claude / "projects")
     share_line_key(env.state)  # (the line fingerprints of both alike)
-    # Hooks never cut short by a loaded machine (else how much SessionEnd did
-    # itself, and left to a `vv archive` in the background, depends on the load).
-    (env.root / "config.toml").write_text("hook_deadline = 60\nsession_end_deadline = 60\n")
     (env.root / "work" / ".git").mkdir(parents=True)
     (env.root / "work" / ".git" / "config").write_text(
         f'[remote "origin"]\n\turl = git@example.com:dev/{repository}.git\n')

@@ -105,7 +105,7 @@ def test_a_secret_leaves_every_file(value: str, place: str, indexed_by: str, how
         env = Env(Path(tmp))
         vv, hook = (env.vv_here, env.hook_here) if here else (env.vv, env.hook)
         # The archive is a raw copy of the transcripts by design (README, Safety).
-        (env.root / "config.toml").write_text("archive = false\n")
+        env.configure("archive = false\n")
         folder = env.claude / "projects" / "-srv-app"
         folder.mkdir(parents=True)
         # Other sessions in the index: the secret's segment is not the only one.
@@ -200,10 +200,7 @@ def test_a_purge_the_hook_leaves_to_the_background_is_done(value: str, next_run:
         # The hooks and commands of a case but the first in this process (the
         # `vv index` a SessionEnd starts is a process of its own either way).
         env.here = in_process("index purge background")
-        # Deadlines a loaded machine meets: this test is of what the hook
-        # leaves to the background, not of the hook's time.
-        (env.root / "config.toml").write_text(
-            "archive = false\nhook_deadline = 60.0\nsession_end_deadline = 60.0\n")
+        env.configure("archive = false\n")
         folder = env.claude / "projects" / "-srv-app"
         folder.mkdir(parents=True)
         t = Transcript(folder / f"{SID}.jsonl")

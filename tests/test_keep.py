@@ -49,7 +49,7 @@ def test_a_hook_waiting_for_the_lock_while_forget_runs_writes_nothing(env: Env) 
     from vibe_vault.lock import SessionLock
     from vibe_vault.session import Store
 
-    (env.root / "config.toml").write_text("lock_timeout = 30\nhook_deadline = 30\n")
+    env.configure("lock_timeout = 30\n")
     target = place(env)
     assert env.hook(stop(SID, target)).returncode == 0
     assert len(env.notes()) == 1

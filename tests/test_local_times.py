@@ -117,7 +117,7 @@ def test_times_people_read_are_local(tmp_path_factory: Any,
                                      case: tuple[ZoneInfo, list[datetime]]) -> None:
     zone, at = case
     env = Env(tmp_path_factory.mktemp("local"))
-    (env.root / "config.toml").write_text(f'timezone = "{zone.key}"\ndaily_notes = true\n')
+    env.configure(f'timezone = "{zone.key}"\ndaily_notes = true\n')
     sids = [f"{k + 1:08x}-aaaa-4000-8000-{k + 1:012d}" for k in range(len(at))]
     for sid, start, word in zip(sids, at, WORDS, strict=False):
         path = env.claude / "projects" / "-work-app" / f"{sid}.jsonl"

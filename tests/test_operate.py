@@ -210,7 +210,7 @@ def test_session_start_context_only_when_enabled(env: Env) -> None:
           "cwd": fm["cwd"]}
     r = env.hook(ev)
     assert_harmless(r)
-    (env.root / "config.toml").write_text("inject_context = true\n")
+    env.configure("inject_context = true\n")
     r = env.hook(ev)
     assert r.returncode == 0 and b"Traceback" not in r.stderr
     out = json.loads(r.stdout)
@@ -230,7 +230,7 @@ def test_session_start_with_the_database_busy_says_nothing_and_warns_of_nothing(
     lay_out(env, SMALL[:1])
     backfill(env)
     fm = frontmatter(next(iter(env.notes().values())))
-    (env.root / "config.toml").write_text("inject_context = true\n")
+    env.configure("inject_context = true\n")
     ev = {"hook_event_name": "SessionStart", "session_id": "new-session", "source": "startup",
           "cwd": fm["cwd"]}
     writer = sqlite3.connect(env.state / "vault.db", isolation_level=None)
@@ -249,6 +249,7 @@ def test_session_start_with_the_database_busy_says_nothing_and_warns_of_nothing(
 
 
 def test_config_show_init_and_unknown_keys(env: Env) -> None:
+    (env.root / "config.toml").unlink()  # (a home without one: `config init` makes it)
     r = env.vv("config", "init")
     assert r.returncode == 0
     text = (env.root / "config.toml").read_text()
@@ -258,7 +259,7 @@ def test_config_show_init_and_unknown_keys(env: Env) -> None:
     assert shown["vault_path"]["source"] == "VV_VAULT"
     assert shown["lock_timeout"] == {"value": 1.0, "source": "default"}
     assert env.vv("config", "init").returncode == 1
-    (env.root / "config.toml").write_text("lock_timeout = 2\nbogus = 1\n")
+    env.configure("lock_timeout = 2\nbogus = 1\n")
     r = env.vv("config", "show")
     assert b"unknown key 'bogus'" in r.stderr + r.stdout
     assert b"lock_timeout" in r.stdout and b"2.0" in r.stdout

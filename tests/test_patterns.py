@@ -169,7 +169,7 @@ def test_a_users_pattern_is_never_kept(tmp_path: Path) -> None:
     env = Env(tmp_path)
     env.env.pop("PYTHONDONTWRITEBYTECODE")
     kept = tmp_path / "patterns.bin"
-    (env.root / "config.toml").write_text(f'[redact_patterns]\nmine = "{LITERAL}"\n')
+    env.configure(f'[redact_patterns]\nmine = "{LITERAL}"\n')
     sid = "5e7a0c1d-0000-4000-8000-00000000b001"
     base = {"sessionId": sid, "cwd": "/work/app", "version": "2.1.50"}
     lines = [

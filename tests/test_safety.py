@@ -129,7 +129,7 @@ def test_sixteen_stops_with_tool_hooks_and_a_backfill(env: Env) -> None:
 
 
 def test_lock_held_elsewhere_gives_up_quietly_then_catches_up(env: Env) -> None:
-    (env.root / "config.toml").write_text("lock_timeout = 0.3\n")
+    env.configure("lock_timeout = 0.3\n")
     target = place(env)
     (env.state / "locks").mkdir(parents=True)
     fd = os.open(Store(env.state).lock_path(SID), os.O_RDWR | os.O_CREAT, 0o600)
@@ -161,11 +161,13 @@ def test_lock_of_a_dead_process_is_no_deadlock(env: Env) -> None:
 
 
 def test_deadline_saves_progress_and_next_event_continues(env: Env) -> None:
-    (env.root / "config.toml").write_text("hook_deadline = 0.0\n")
+    env.configure("hook_deadline = 0.0\n")
     big = CORPUS / "fenv-org__mementor/checkpoints/0f/54ff53e6a4/0/full.jsonl"
     target = place(env, big)
     assert_harmless(env.hook(stop(path=target)))
-    (env.root / "config.toml").write_text("")
+    cut = Store(env.state).load(SID)  # saved where the deadline stopped it: short of the end
+    assert cut is not None and cut.cursor.offset < big.stat().st_size
+    env.configure()  # (the home's five minutes: the rest in one event, on a loaded machine too)
     assert_harmless(env.hook(stop(path=target)))
     state = Store(env.state).load(SID)
     assert state is not None and state.cursor.offset == big.stat().st_size
@@ -369,9 +371,6 @@ def test_planted_secrets_never_reach_the_vault(env: Env, tmp_path: Path) -> None
     lines.insert(0, {"type": "ai-title", "aiTitle": "Set key " + secrets[0], "sessionId": SID})
     src = tmp_path / "secrets.jsonl"
     src.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    # (one Stop must read it all, on a loaded machine too: a hook stops at
-    # the first line past its deadline, and the count below wants every line)
-    (env.root / "config.toml").write_text("hook_deadline = 60\n")
     target = place(env, src)
     assert_harmless(env.hook(stop(path=target)))
     vault_text = "\n".join(env.notes().values())

@@ -285,9 +285,6 @@ def catch_up(env: Env) -> None:
 @pytest.mark.corpus
 def test_an_index_kept_up_by_hooks_equals_one_built_from_scratch(tmp_path: Path) -> None:
     env = Env(tmp_path)
-    # (what is compared is the index, not the deadline: on a loaded machine a
-    # hook stops at the first line past it, and a read cut short is not indexed)
-    (env.root / "config.toml").write_text("hook_deadline = 60\nsession_end_deadline = 60\n")
     mains = [m for m in SESSIONS if m.stat().st_size < 2_000_000][:12]
     home_of(env, mains[:6])
     assert env.vv("backfill").returncode == 0
@@ -365,7 +362,7 @@ def test_forgotten_and_excluded_sessions_leave_the_index(env: Env) -> None:
     db = (env.state / "vault.db").read_bytes()
     assert SID.encode() not in db
     # a project excluded later: its sessions go at the next event
-    (env.root / "config.toml").write_text('exclude_projects = ["*"]\n')
+    env.configure('exclude_projects = ["*"]\n')
     assert env.vv("backfill", "--force").returncode == 0
     assert search(env, word) == []
 
@@ -528,7 +525,7 @@ def test_the_hooks_that_run_every_turn_do_not_load_sqlite(env: Env) -> None:
     log = env.state / "vv.log"
     assert not log.exists() or b"empty input" not in log.read_bytes()  # each event was read
     # nor a Stop that forgets a session of an excluded project (new bytes to read)
-    (env.root / "config.toml").write_text('exclude_projects = ["*"]\n')
+    env.configure('exclude_projects = ["*"]\n')
     lines = transcript.read_bytes().splitlines(keepends=True)
     transcript.write_bytes(b"".join(lines) + lines[-1])
     # (no cwd in the event: the exclusion is found in the transcript, and the

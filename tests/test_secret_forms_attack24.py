@@ -314,9 +314,6 @@ def test_end_to_end_a_secret_in_code_is_in_no_file_search_or_show(case: tuple[st
     here = in_process("attack24 code end to end")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        # (a loaded machine may not fold in the 3 s a hook has by default; this
-        # checks what is written, not the deadline)
-        (env.root / "config.toml").write_text("hook_deadline = 60\n")
         sid = "5ec7e700-0000-4000-8000-000000000124"
         env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(text, list(PLACES), v))),
                  here=here)
@@ -444,9 +441,6 @@ def test_end_to_end_a_value_named_in_any_language_is_in_no_file_search_or_show(
     here = in_process("attack24 languages end to end")
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        # (a loaded machine may not fold in the 3 s a hook has by default; this
-        # checks what is written, not the deadline)
-        (env.root / "config.toml").write_text("hook_deadline = 60\n")
         sid = "5ec7e700-0000-4000-8000-000000000224"
         env.stop(sid, env.transcript(sid, shell._lines(sid, _entries(text, list(PLACES), v))),
                  here=here)

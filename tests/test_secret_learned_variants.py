@@ -236,9 +236,6 @@ def _home_seen(v: str, case: Case, here: bool) -> str:
     the Stop hook on a session of `case`, as text."""
     with tempfile.TemporaryDirectory() as tmp:
         env = Env(Path(tmp))
-        # (a loaded machine may not fold in the 3 s a hook has by default; this
-        # checks what is written, not the deadline)
-        (env.root / "config.toml").write_text("hook_deadline = 60\n")
         sid = "5ec7e700-0000-4000-8000-000000000251"
         entries, written = _entries(v, case)
         env.stop(sid, env.transcript(sid, shell._lines(sid, entries)), here=here)

@@ -342,7 +342,7 @@ def test_the_value_reaches_no_file_table_term_or_output_of_vv(tmp_path: Path) ->
     wrote, a table of its database (bodies decompressed), a search term or
     what it printed."""
     env = Env(tmp_path)
-    (env.root / "config.toml").write_text("show_thinking = true\n")  # (as the attacker ran it)
+    env.configure("show_thinking = true\n")  # (as the attacker ran it)
     rng = random.Random(2323)
     cases = []
     templates = [(t, ("alnum", "symbols", "one digit")) for t in LOOSE] + [

@@ -267,7 +267,7 @@ def test_a_short_id_shared_by_two_sessions_is_an_error(env: Env) -> None:
 def test_excluded_projects_are_never_kept(env: Env) -> None:
     from test_hook_contract import SESSION, SID, place
 
-    (env.root / "config.toml").write_text('exclude_projects = ["tmpqwh*"]\n')
+    env.configure('exclude_projects = ["tmpqwh*"]\n')
     target = place(env)
     assert env.hook({"hook_event_name": "Stop", "session_id": SID,
                      "transcript_path": str(target), "cwd": "/tmp/tmpqwh7888i"}).returncode == 0
@@ -287,7 +287,7 @@ def test_a_project_excluded_later_loses_its_notes_at_the_next_hook(env: Env) -> 
     target = place(env)
     assert env.hook(stop(path=target)).returncode == 0
     assert env.notes() and (env.state / "sessions" / f"{SID}.state").exists()
-    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    env.configure('exclude_projects = ["/work/secret*"]\n')
     r = env.hook(stop(path=target, cwd="/work/secret-client"))
     assert r.returncode == 0 and not r.stdout
     assert not env.notes()
@@ -304,7 +304,7 @@ def test_an_excluded_sessions_note_keeps_what_the_user_wrote_and_only_that(env: 
     (rel, note), = env.notes().items()
     mine = "Ask Dana about the staging database before Friday."
     (env.vault / rel).write_text(note + mine + "\n")
-    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    env.configure('exclude_projects = ["/work/secret*"]\n')
     assert env.hook(stop(path=target, cwd="/work/secret-client")).returncode == 0
     kept = (env.vault / rel).read_text()
     assert mine in kept and "## My notes" in kept
@@ -331,7 +331,7 @@ def test_an_excluded_sessions_note_keeps_the_users_words_only_the_state_held(env
     mine = "Saved while a Stop replaced the file: only the state has it."
     state.user_pending = "## My notes\n" + mine + "\n"
     store.save(state)
-    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    env.configure('exclude_projects = ["/work/secret*"]\n')
     assert env.hook(stop(path=target, cwd="/work/secret-client")).returncode == 0
     kept = (env.vault / rel).read_text()
     assert mine in kept and SID not in kept and kept.count("## My notes") == 1
@@ -348,7 +348,7 @@ def test_an_excluded_sessions_note_keeps_the_users_bytes_as_written(env: Env) ->
     (rel, note), = env.notes().items()
     mine = b"Latin-1 from an old file: caf\xe9 \xff\xfe end"
     (env.vault / rel).write_bytes(note.encode() + mine + b"\n")
-    (env.root / "config.toml").write_text('exclude_projects = ["/work/secret*"]\n')
+    env.configure('exclude_projects = ["/work/secret*"]\n')
     assert env.hook(stop(path=target, cwd="/work/secret-client")).returncode == 0
     kept = (env.vault / rel).read_bytes()
     assert mine in kept and b"session_id" not in kept

@@ -42,6 +42,9 @@ def test_neighbours_locked_do_not_hold_session_end(env: Env) -> None:
     # Three sessions of one project starting at the same minute: ordered by id,
     # so the middle one, ending last, changes both neighbours' links.
     sids = [f"0000000{i}-0000-4000-8000-00000000000{i}" for i in range(3)]
+    # (SessionEnd's own budget, not the home's five minutes: what is timed is a
+    # SessionEnd as Claude Code runs it, which stops reading at 1.2 s)
+    env.configure("session_end_deadline = 1.2\n")
     targets = [place(env, SESSION, sid) for sid in sids]
     for i in (0, 2):
         assert_harmless(env.hook(session_end(sids[i], targets[i])))
@@ -84,9 +87,6 @@ def big_registry(state: Path, n: int) -> None:
 def test_the_first_session_end_after_an_upgrade_leaves_the_registry_to_a_background_run(
         env: Env) -> None:
     big_registry(env.state, 7000)
-    # (time enough to read the transcript on a loaded machine: a SessionEnd
-    # past its 1.2 s stops at a line, "the next event continues", unstaged)
-    (env.root / "config.toml").write_text("session_end_deadline = 60\n")
     target = place(env)
     assert_harmless(env.hook(session_end(SID, target)))
     note = next(iter(env.notes().values()))
@@ -107,9 +107,6 @@ def test_session_end_on_a_large_vault_updates_its_project_and_the_home_note_itse
         env: Env) -> None:
     big_registry(env.state, 7000)
     assert env.vv("index").returncode == 0  # the old registry taken in
-    # (time enough to read the whole transcript and index it inline, on a
-    # loaded machine: a hook stops at the first line past its deadline)
-    (env.root / "config.toml").write_text("session_end_deadline = 60\n")
     target = place(env)
     assert_harmless(env.hook(session_end(SID, target)))
     # no background run: done when the hook returns

@@ -243,8 +243,6 @@ def test_hook_stops_give_the_backfill_note(tmp_path_factory: pytest.TempPathFact
     raw = encoded(lines)
     root = tmp_path_factory.mktemp("stamps-hook")
     hook_env = Env(root / "hook")
-    hook_env.root.mkdir(parents=True, exist_ok=True)
-    (hook_env.root / "config.toml").write_text("hook_deadline = 60\nsession_end_deadline = 60\n")
     path = hook_env.transcript(SID, [])
     event = {"session_id": SID, "transcript_path": str(path), "cwd": "/srv/app",
              "hook_event_name": "Stop", "stop_hook_active": False}

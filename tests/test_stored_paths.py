@@ -66,7 +66,7 @@ def test_a_token_in_the_project_folder_is_kept_nowhere(token: str, shape: str,
         here = in_process("stored_paths token")
         vv, hook = (env.vv_here, env.hook_here) if here else (env.vv, env.hook)
         # The archive is a raw copy of the transcripts by design (README, Safety).
-        (env.root / "config.toml").write_text("archive = false\n")
+        env.configure("archive = false\n")
         folder = env.claude / "projects" / shape.format(token)
         folder.mkdir(parents=True)
         path = folder / f"{sid}.jsonl"

@@ -163,8 +163,6 @@ def test_end_to_end_the_value_is_in_no_note_state_or_vault_db(
     for v in (value, CONTROL):
         with tempfile.TemporaryDirectory() as tmp:
             env = Env(Path(tmp))
-            # (a loaded machine: the hook is not to save and leave before the note)
-            (env.root / "config.toml").write_text("hook_deadline = 60\n")
             sid = "5ec7e700-0000-4000-8000-000000000031"
             t = _transcript(command, SHAPES[shape](key, v), f"was it {v} ?")
             env.stop(sid, env.transcript(sid, t.encoded()), here=here)
