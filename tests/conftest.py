@@ -361,6 +361,7 @@ PROCESS_STATE: dict[str, object] = {
     "vibe_vault.project._NAMES": {},  # by cwd, from its git config
     "vibe_vault.session._ENSURED": set(),  # state folders made
     "vibe_vault.session._LAST": [None],  # the last update's state, held until the next
+    "vibe_vault.shared_secrets._cache": {},  # the shared keys by state folder, as last read
     "vibe_vault.times._LOOKED_UP": [True],
     "vibe_vault.times._ZONE": [None],
     "vibe_vault.times._ZONE_NAME": [""],

@@ -399,7 +399,7 @@ PLAIN = {
     "Push": {"ts"},  # (the push's entry time, as Commit.ts)
     "Fork": {"ts"},  # (the entry time the branch was made, as Commit.ts)
     "AgentFold": {"first_ts", "last_ts", "usage", "settled"},
-    "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "lines_key", "usage",
+    "Fold": {"first_ts", "last_ts", "plan_last_ts", "learned", "shared", "lines_key", "usage",
              "settled", "progress", "pending", "recent_tools", "todos_waiting_id", "tasks", "copied_usage",
              "copied_settled", "side_chains",  # (checksums of uuids)
              "permission_mode",  # (one of commands.PERMISSION_MODES, or "other")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from vibe_vault import locations, vaultdb
+from vibe_vault import locations, shared_secrets, vaultdb
 from vibe_vault.config import Config
 from vibe_vault.records import Record
 from vibe_vault.stored_paths import file_key, folder_key
@@ -83,6 +83,7 @@ class Job(Struct, gc=False):
     archive_synced_by_run: bool
     links: Links | None = None  # the links its note will most likely carry
     defer_note: bool = False  # its note written at the end, with the links known (owed)
+    shared_only: bool = False  # only the secrets other sessions shared since (_shared_pass)
 
 
 class Done(Struct):
@@ -164,8 +165,8 @@ def _work(job: Job) -> tuple[str, Updated | None, str]:
         out = update_session(_cfg, Update(
             session_id=sid, transcript=main, agent_files=agents, fresh=job.force,
             lock_timeout=30.0, idle_before=job.idle_before, want_record=True, links=job.links,
-            defer_note=job.defer_note))
-        if job.archive:
+            defer_note=job.defer_note, shared_only=job.shared_only, gone=job.shared_only))
+        if job.archive and not job.shared_only:
             from vibe_vault.archive import archive_files, session_files
 
             archive_files(_cfg, sid, session_files(main, agents), level=1,
@@ -502,6 +503,7 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     folders: set[str] = set()
     unsettled: set[str] = set()  # sessions that failed or were forgotten by a worker
     owed: set[str] = set()  # sessions whose notes the link pass writes (Job.defer_note)
+    shared_before = len(shared_secrets.load(cfg.state_dir))
     try:
         for n, stage in enumerate(_stages(jobs)):
             if n:
@@ -543,6 +545,11 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                     summary.written += 1
                 else:
                     summary.unchanged += 1
+        if len(shared_secrets.load(cfg.state_dir)) > shared_before:
+            for out in _shared_pass(cfg, jobs, unsettled, request.workers):
+                writer.put(out)
+                if out.row is not None:
+                    projects.add(out.row.project)
     finally:  # what finished is kept, even when Ctrl-C stops the rest
         writer.commit()
     watcher.close()
@@ -616,6 +623,22 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     summary.unknown_entry_types = registry.unknown_counts(conn)
     summary.seconds = round(time.monotonic() - t0, 3)
     return Done(summary)
+
+
+def _shared_pass(cfg: Config, jobs: list[Job], unsettled: set[str],
+                 workers: int) -> Iterator[Updated]:
+    """The run's sessions again, for the secrets a session of it learned and
+    shared (shared_secrets) after they were written: a session is written
+    newest first, so one that repeats a secret an older one caught was
+    written before the secret was known. Each whose state held one is
+    scrubbed of it and written again (the others are only read); what each
+    wrote, for its rows."""
+    again = [Job(j.session_id, j.transcript, j.agent_files, False, j.idle_before, False, False,
+                 j.links, j.defer_note, shared_only=True)
+             for j in jobs if j.session_id not in unsettled]
+    for _, out, _ in _run_jobs(cfg, again, workers):
+        if out is not None and out.row is not None:
+            yield out
 
 
 def _catch_up_search(cfg: Config) -> int:

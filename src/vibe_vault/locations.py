@@ -203,6 +203,11 @@ def line_key(state: StrPath) -> str:
     return os.path.join(state, "line-key")
 
 
+def shared_secrets(state: StrPath) -> str:
+    """The keys of the secrets every session keeps out (shared_secrets)."""
+    return os.path.join(state, "shared-secrets")
+
+
 def legacy_registry(state: StrPath) -> str:
     """The registry as versions before the database kept it."""
     return os.path.join(state, "registry.msgpack")

@@ -123,7 +123,7 @@ def sweep_session_lock_files(state_dir: StrPath) -> int:
 
 
 _KINDS = ("session", "archive")
-_NAMED = ("index", "registry", "backfill")
+_NAMED = ("index", "registry", "backfill", "shared-secrets")
 
 
 class Running:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec import Struct
 
-from vibe_vault import locations, privacy, running
+from vibe_vault import locations, privacy, running, shared_secrets
 from vibe_vault.atomic import StrPath, make_private_dir, write_atomic
 from vibe_vault.config import Config
 from vibe_vault.entries import Entry, Malformed, decode_lines
@@ -24,7 +24,7 @@ from vibe_vault.figures import Figures, figures, options_for
 from vibe_vault.fold import LAST_ANSWER_CHARS, fold, fold_agent
 from vibe_vault.fold.context import Learned, gate_outside, scrub
 from vibe_vault.fold.todos import running_in_background
-from vibe_vault.lock import SessionLock, slot_path
+from vibe_vault.lock import LockTimeout, SessionLock, slot_path
 from vibe_vault.note import free_relpath, moved_note, write_note, write_session_note
 from vibe_vault.paths import safe_id
 from vibe_vault.project import project_name
@@ -527,6 +527,10 @@ class Update(Struct, kw_only=True, frozen=True):
     # are known: a first backfill writes each note once (index.regenerate's
     # `owed`), not once with guessed links and again with the right ones.
     defer_note: bool = False
+    # Only to take in the secrets other sessions shared since it was written
+    # (a backfill's or a reprocess's last pass): nothing is written unless
+    # the state held one of them.
+    shared_only: bool = False
 
 
 class Places:
@@ -584,6 +588,12 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
             return Updated(session_id=request.session_id, forgotten=True)
         work = _Work(cfg, request, store, places)
         state, started_over = _state_to_fold_into(work)
+        # What other sessions learned, taken in before the read: kept out of
+        # what it reads, and out of what the state holds already (below).
+        home = shared_secrets.load(cfg.state_dir)
+        taught = _take_shared(state, home) if home else False
+        if request.shared_only and not _held_shared(store, state, places, taught):
+            return Updated(session_id=request.session_id)
         learned_before = _learned_lists(state)
         # (a huge text not gated by the deadline is withheld: see redact.HUGE_TEXT)
         before, work.redactor.deadline = work.redactor.deadline, request.deadline
@@ -594,9 +604,10 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         _settle_status(work, state, main_read=main_read, started_over=started_over,
                        complete=complete)
         _settle_running(work, state)
-        if not _learned_kept(state, learned_before):
+        if taught or not _learned_kept(state, learned_before):
             learned = _learned_anywhere(state)
-            if learned != _learned_anywhere(state, learned_before) or _unshared(state, learned):
+            if taught or learned != _learned_anywhere(state, learned_before) \
+                    or _unshared(state, learned):
                 # A secret learned in this read, by the main agent or a subagent:
                 # every fold of the session knows it from now on (a sibling's
                 # next read keeps it out as it folds), and it is out of what the
@@ -615,6 +626,7 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         out = Updated(session_id=request.session_id, bytes_read=read, complete=complete)
         fig = _write_the_note(work, state, out)
         store.save(state, places.files.state)
+        _share(cfg, state, home, timeout)
         if request.want_record:
             _add_the_record(work, state, out, fig)
         # Held until the next update: a hook's process ends here (os._exit),
@@ -622,6 +634,45 @@ def update_session(cfg: Config, request: Update, store: Store | None = None) -> 
         # object cost a Stop some 1% of its instructions for nothing.
         _LAST[0] = (state, fig)
         return out
+
+
+def _take_shared(state: SessionState, home: list[str]) -> bool:
+    """Put the keys other sessions shared in every fold of this one; whether
+    one was new to it (then what it holds is scrubbed of them)."""
+    taught = False
+    for f in _folds(state):
+        have = set(f.learned)
+        if not have.issuperset(home):
+            f.learned.extend(k for k in home if k not in have)
+            taught = True
+    return taught
+
+
+def _held_shared(store: Store, state: SessionState, places: Places, taught: bool) -> bool:
+    """Whether a text of the state held a secret it was just `taught`."""
+    if not taught:
+        return False
+    store.load_said(state, places.files.state)
+    before = msgspec.msgpack.encode(state)
+    scrub(state, SessionState, Learned(_learned_anywhere(state)))
+    return msgspec.msgpack.encode(state) != before
+
+
+def _share(cfg: Config, state: SessionState, home: list[str], timeout: float) -> None:
+    """Give the home the keys this session learned that it shares
+    (fold.context.shareable), once its own note and state hold none of them.
+    A lock held past `timeout` or a write that fails leaves them to its next
+    update (the state keeps them)."""
+    known = set(home)
+    keys = [k for f in _folds(state) for k in f.shared if k not in known]
+    if not keys or len(home) >= shared_secrets.MAX_KEYS:
+        return
+    from vibe_vault.log import log_to_file
+
+    try:
+        shared_secrets.add(cfg.state_dir, keys, timeout)
+    except (LockTimeout, OSError) as exc:
+        log_to_file(cfg.state_dir, "warn", f"shared secrets left to the next update: {exc}")
 
 
 def _folds(state: SessionState) -> list[Fold]:

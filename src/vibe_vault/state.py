@@ -772,6 +772,9 @@ class Fold(Struct, omit_defaults=True):
     version: Redacted = Redacted("")
     redactions: int = 0
     learned: list[str] = field(default_factory=list)  # digests of secrets met so far
+    # The keys of those it learned itself that every other session keeps out
+    # too (random enough: context.shareable), for the home's shared_secrets.
+    shared: list[str] = field(default_factory=list)
     lines_key: str = ""  # which key its line fingerprints are made with (linediff.key_id)
     turns: list[Turn] = field(default_factory=list)
     turns_dropped: int = 0

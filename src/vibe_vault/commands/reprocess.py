@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, cfg: Config) -> int:
-    from vibe_vault import archive, index, registry
+    from vibe_vault import archive, index, registry, shared_secrets
     from vibe_vault.discover import discover
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
@@ -74,6 +74,8 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
         found = {s.session_id: s for s in sources}
     failed = done = 0
     records = {}
+    shared_before = len(shared_secrets.load(cfg.state_dir))
+    rebuilt: list[tuple[str, str, list[str]]] = []
     for sid in wanted:
         src = found.get(sid)
         tmp: str | None = None
@@ -118,8 +120,25 @@ def run(args: argparse.Namespace, cfg: Config) -> int:
                 out.record.files = rec.files  # still the original transcript's identity
             records[sid] = out.record
         done += 1
+        rebuilt.append((sid, str(main), [str(a) for a in agents]))
         print(f"{sid}: {'rebuilt ' + out.note if out.note else 'no note (nothing asked)'}"
               + (" (from the archive)" if tmp is not None else ""))
+    if len(shared_secrets.load(cfg.state_dir)) > shared_before:
+        # A secret a later session taught (shared_secrets), out of the earlier
+        # ones too: each is read from byte 0 in turn, in no order of theirs.
+        for sid, main_path, agent_paths in rebuilt:
+            try:
+                out = update_session(cfg, Update(
+                    session_id=sid, transcript=main_path, agent_files=agent_paths,
+                    lock_timeout=30.0, want_record=True, shared_only=True, gone=True))
+            except (LockTimeout, NotAFile, OSError) as exc:
+                print(f"vv: {sid}: {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            if out.record is not None:
+                if sid in records:
+                    out.record.files = records[sid].files
+                records[sid] = out.record
     registry.merge(cfg, records)
     # the projects the sessions were in, and are in now
     projects = {r.project for r in records.values()} | {

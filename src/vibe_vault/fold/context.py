@@ -18,6 +18,7 @@ from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
 from vibe_vault.locations import tool_key
 from vibe_vault.redact import HUGE_TEXT, Redacted, Redactor
+from vibe_vault.shared_secrets import MAX_KEYS as SHARED_KEYS
 from vibe_vault.state import Action, Fold, Pending, Said, Turn
 from vibe_vault.text import rx
 from vibe_vault.times import epoch
@@ -42,8 +43,10 @@ PRIVATE_WORD = 8  # words of a private span this long are kept out everywhere
 # The keys a state keeps: a value's own first (a secret of a session that
 # learned many is still kept out), its other spellings (below) while fewer
 # than MAX_VARIANT_KEYS are kept.
-MAX_LEARNED = 2000
-MAX_VARIANT_KEYS = 1500
+# (Beside those, each state takes in the keys other sessions shared, up to
+# shared_secrets.MAX_KEYS: they do not count against its own.)
+MAX_LEARNED = 2000 + SHARED_KEYS
+MAX_VARIANT_KEYS = 1500 + SHARED_KEYS
 _TOKEN = r"[^\s'\"`,;()\[\]{}<>]{6,}"  # a word, as a secret may come back
 # What glues a secret into a longer word: ASCII marks, and what prose puts
 # around a word in any script (`was it X?`, `**X**`, `«X»`, `X。`, `X’s`,
@@ -364,6 +367,46 @@ def plain_value(secret: str) -> bool:
     known = words()
     stops = stop_words()
     return all((w := p.lower()) in DEFAULT_WORDS or w in known or w in stops for p in parts)
+
+
+# A value learned in one session is kept out of every other (shared_secrets)
+# when it is random, as a key or a token is. A word, words run together, a
+# word with a few digits or marks about it (`postgres`, `Configuration`,
+# `Password123!`, `hunter2024`), a number, a date or a phrase may be a false
+# positive's (attack 26, f10: `POSTGRES_PASSWORD=postgres` hid the word in
+# other sessions): it is kept out of its own session only. What is left of a
+# value once its word-shaped parts are taken out must still be SHARED_BITS
+# of randomness, as told by its length and the kinds of its characters (a
+# short random value whose letters happen to spell a long pronounceable run
+# is not shared either: the price of never sharing a word).
+SHARED_FROM = 10  # characters
+SHARED_BITS = 48
+
+
+def shareable(secret: str) -> bool:
+    """Whether a learned value is random enough to be kept out of every session."""
+    if len(secret) < SHARED_FROM or len(secret) > GLUED_CHARS \
+            or any(c.isspace() for c in secret) or "://" in secret or plain_value(secret):
+        return False
+    if len(set(secret.lower())) < 6:
+        return False
+    rest = rx(r"[A-Za-z]+").sub(lambda m: _not_words(m.group(0)), secret)
+    if not any(c.isascii() and c.isalpha() for c in rest):  # a number, a date, a phone
+        return False
+    alphabet = (26 * any(c.islower() for c in rest) + 26 * any(c.isupper() for c in rest)
+                + 10 * any(c.isdigit() for c in rest) + 32 * any(not c.isalnum() for c in rest))
+    import math
+
+    return len(rest) * math.log2(max(alphabet, 2)) >= SHARED_BITS
+
+
+def _not_words(letters: str) -> str:
+    """A run of letters less its parts (of its camel case) shaped as words
+    are: of 4 letters or more, a listed word (plain_value) or with a vowel
+    in every part of it (`_random_letters`)."""
+    parts = rx(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+").findall(letters)
+    return "".join(p for p in parts if len(p) < 4 or (
+        not plain_value(p) and _random_letters(p)))
 
 
 def _halves(secret: str) -> list[str]:
@@ -861,10 +904,17 @@ class Context:
             if piece > PRIVATE_WORD and plain_value(secret.rstrip(".,;:!?")):
                 continue
             kept.append(secret)
-            for digest in learned_keys(secret):
+            keys = learned_keys(secret)
+            for digest in keys:
                 if digest not in learned and len(learned) < MAX_LEARNED:
                     learned.append(digest)
                     new = True
+            if piece > PRIVATE_WORD and shareable(secret):
+                # Its own key, and the key it is found by cut in pieces (not
+                # its other spellings: the home's bound is for all its secrets).
+                shared = self.facts.shared
+                shared.extend(k for k in (*keys, *joined_key(secret))
+                              if k not in shared and len(shared) < SHARED_KEYS)
         # Its other spellings after every value's own key (the bound is theirs).
         for secret in kept:
             for digest in variant_keys(secret):
