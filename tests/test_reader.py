@@ -9,7 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from conftest import examples
 from vibe_vault import reader
 from vibe_vault.reader import Cursor, LineReader, must_restart
 
@@ -127,3 +130,43 @@ def test_descriptor_reads_as_a_file_object_does(tmp_path: Path) -> None:
             assert tail_of(f2, by_fd.end) == (64, zlib.crc32(data[by_fd.end - 64:by_fd.end]))
         finally:
             os.close(fd)
+
+
+# -- the deadline ---------------------------------------------------------------------
+
+
+@settings(max_examples=examples(150, 1500), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pads=st.lists(st.integers(0, 40), min_size=1, max_size=25),
+       costs=st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 2.0]), min_size=1, max_size=25),
+       deadline=st.sampled_from([0.0, 0.3, 1.0, 2.5, 4.0, 100.0]), newline=st.booleans(),
+       chunk=st.sampled_from([7, 64, 1 << 20]))
+def test_a_read_stops_before_a_line_it_could_not_use_in_time_and_the_next_goes_on(
+        monkeypatch: pytest.MonkeyPatch, pads: list[int], costs: list[float], deadline: float,
+        newline: bool, chunk: int) -> None:
+    """The caller takes a drawn time over each line (a clock of the test's own).
+    A line is handed out only when the time now plus the longest the caller took
+    over a line before it is within the deadline; the read stops at the first
+    that is not, and a read from where it stopped hands out the rest: each line
+    of the file once, in order. (Its last line may lack its newline.)"""
+    monkeypatch.setattr(reader, "CHUNK", chunk)
+    lines = [json.dumps({"n": n, "pad": "x" * pad}).encode() for n, pad in enumerate(pads)]
+    data = b"\n".join(lines) + (b"\n" if newline else b"")
+    start = 1000.0  # (a monotonic clock's reading is never 0)
+    clock = [start]
+    monkeypatch.setattr(reader, "time", type("Clock", (), {
+        "monotonic": staticmethod(lambda: clock[0])}))
+    first = LineReader(io.BytesIO(data), 0, start + deadline, limit=len(data))
+    got: list[bytes] = []
+    for line in first:
+        took = [costs[k % len(costs)] for k in range(len(got))]
+        assert clock[0] + max(took, default=0.0) <= start + deadline, (len(got), clock[0])
+        got.append(bytes(line))
+        clock[0] += costs[(len(got) - 1) % len(costs)]
+    if len(got) < len(lines):  # stopped: the line it stopped before was not in time
+        took = [costs[k % len(costs)] for k in range(len(got))]
+        assert clock[0] + max(took, default=0.0) > start + deadline
+    assert first.stopped_early == (len(got) < len(lines))
+    assert got == lines[:len(got)]
+    rest = LineReader(io.BytesIO(data), first.end, limit=len(data))
+    assert got + [bytes(line) for line in rest] == lines

@@ -166,6 +166,22 @@ class LineReader:
         # does with it after (a chunk of the gate's worst texts, 8 prompts of
         # 128 kB, took seconds past it when the deadline was checked per chunk).
         worst = handed = 0.0
+
+        def late(deadline: float) -> bool:
+            """Whether the line at hand could not be used before the deadline
+            (the read then stops before it, outside any long line); else it is
+            handed out now."""
+            nonlocal worst, handed
+            now = time.monotonic()
+            if handed:
+                worst = max(worst, now - handed)
+            if now + worst > deadline:
+                self.stopped_early = True
+                self.in_long_line = False
+                return True
+            handed = now
+            return False
+
         try:
             while True:
                 # (at the end of what there is to read, nothing is left to stop before)
@@ -185,14 +201,8 @@ class LineReader:
                     n = 0
                 if not n:
                     if pending and not skipping and _complete_object(pending):
-                        if deadline is not None:
-                            now = time.monotonic()
-                            if handed:
-                                worst = max(worst, now - handed)
-                            if now + worst > deadline:
-                                self.stopped_early = True
-                                self.in_long_line = False
-                                return
+                        if deadline is not None and late(deadline):
+                            return
                         self.end = pos
                         yield pending
                     self._stop_at(pos, skipping)
@@ -203,15 +213,8 @@ class LineReader:
                     if nl < 0:
                         break
                     line_end = pos + nl + 1
-                    if deadline is not None and not skipping:
-                        now = time.monotonic()
-                        if handed:
-                            worst = max(worst, now - handed)
-                        if now + worst > deadline:
-                            self.stopped_early = True
-                            self.in_long_line = False
-                            return
-                        handed = now
+                    if deadline is not None and not skipping and late(deadline):
+                        return
                     if skipping:
                         skipping = False
                         self.oversized += 1
