@@ -173,12 +173,14 @@ def _probe(way: int, k: int) -> list[tuple[str, str]]:
 step = st.one_of(st.tuples(st.just("real"), st.booleans()),
                  st.tuples(st.just("worktree"), st.booleans()),
                  st.tuples(st.sampled_from(["probe 0", "probe 1", "probe 2", "probe 3"]),
-                           st.booleans()))
+                           st.booleans()),
+                 st.tuples(st.just("pushed"), st.booleans()))
 
 
 @settings(max_examples=examples(60, 300), deadline=None)
 @example(steps=[("probe 0", False), ("real", True), ("real", False)])  # fffff083
 @example(steps=[("probe 1", False), ("real", True), ("real", True)])  # fc71f2f6
+@example(steps=[("pushed", True), ("probe 1", False), ("pushed", False)])  # work sent
 @given(steps=st.lists(step, min_size=1, max_size=6))
 def test_commits_in_throwaway_repositories_are_not_the_sessions(
         tmp_path_factory: Any, steps: list[tuple[str, bool]]) -> None:
@@ -187,7 +189,21 @@ def test_commits_in_throwaway_repositories_are_not_the_sessions(
     real: list[tuple[str, str]] = []  # (sha, subject) of the session's commits
     probes = 0
     for k, (what, big) in enumerate(steps):
-        if what == "real" or what == "worktree":
+        if what == "pushed":
+            # Made in a throwaway clone, then pushed (in the line, or by a
+            # later one): it left the machine, the session's work.
+            sha, subject = f"{0xb00000 + k:07x}", f"shared part {k}"
+            clone = f"S={SCRATCHPAD}/c{k}\ngit clone -q https://github.com/o/lib $S\n"
+            push = f"git -C $S push origin HEAD:p{k}"
+            sent = f"To https://github.com/o/lib\n * [new branch]      HEAD -> p{k}\n"
+            line = f"[main {sha}] {subject}\n 1 file changed, 1 insertion(+)\n"
+            if big:
+                t.bash(clone + f"git -C $S commit -am '{subject}'\n" + push, line + sent)
+            else:
+                t.bash(clone + f"git -C $S commit -am '{subject}'", line)
+                t.bash(f"S={SCRATCHPAD}/c{k}; " + push, sent)
+            real.append((sha, subject))
+        elif what == "real" or what == "worktree":
             sha, subject = f"{0xa00000 + k:07x}", f"feature part {k}"
             stat = " 3 files changed, 90 insertions(+)\n" if big else \
                 " 1 file changed, 1 insertion(+)\n"
@@ -219,7 +235,7 @@ def test_commits_in_throwaway_repositories_are_not_the_sessions(
     if real:
         # The headline names the session's own work: its first commit, or one
         # git counted far more lines in.
-        assert re.search(r"Committed “feature part \d+”", _headline(note)), steps
+        assert re.search(r"Committed “(?:feature|shared) part \d+”", _headline(note)), steps
     else:
         assert "Committed" not in _headline(note), steps
 

@@ -224,7 +224,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         if subjects[0]:
             call.commit_subject = ctx.line(subjects[0], SUBJECT_CHARS)
         call.more_subjects = [ctx.line(x, SUBJECT_CHARS) for x in subjects[1:]]
-        call.scratch = scratch_of(ctx, command, said, made.start())
+        _in_scratch(ctx, call, scratch_folder(ctx, command, made.start()))
     elif "merge" in command and rx(_MERGE_CMD).search(said):
         call.merge = True
         squash = rx(_SQUASH_MERGE).search(command) if "--squash" in command else None
@@ -240,7 +240,10 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         if merging:
             call.merging = ctx.line(merging, BRANCH_CHARS)
         merge = rx(_MERGE_CMD).search(said)
-        call.scratch = merge is not None and scratch_of(ctx, command, said, merge.start())
+        if merge is not None:
+            _in_scratch(ctx, call, scratch_folder(ctx, command, merge.start()))
+    elif pushed is not None:  # (a push from a throwaway repository makes its commits work)
+        _in_scratch(ctx, call, scratch_folder(ctx, command, pushed.start()))
 
 
 _OWN = Redacted("")  # a commit of the session's own repository
@@ -404,17 +407,26 @@ def _names_before(command: str, at: int) -> dict[str, str]:
     return names
 
 
-def scratch_of(ctx: Context, command: str, said: str, at: int) -> bool:
-    """Whether the git command at `at` runs in a throwaway repository: a
-    temporary folder (outside the project) a `mktemp` made, or in one a
+def scratch_folder(ctx: Context, command: str, at: int) -> str:
+    """The throwaway repository the git command at `at` runs in, "" when
+    none: a temporary folder (outside the project) a `mktemp` made, or one a
     `git init`/`git clone` of the session made a repository in."""
     folder = _folder_at(ctx, command, at)
     if not folder or not _temporary(ctx, folder):
-        return False
+        return ""
     low = folder.replace("\\", "/").rstrip("/")
     if "mktemp" in command[:at] and rx(_MKTEMP).search(command, 0, at):
-        return True
-    return any(low == r or low.startswith(str(r) + "/") for r in ctx.facts.scratch_repos)
+        return low
+    return next((str(r) for r in ctx.facts.scratch_repos
+                 if low == r or low.startswith(str(r) + "/")), "")
+
+
+def _in_scratch(ctx: Context, call: Pending, folder: str) -> None:
+    """A git command in throwaway repository `folder`: its commits are
+    probes, told by that folder (a push from it makes them work)."""
+    if folder:
+        call.scratch = True
+        call.folder = ctx.exact(folder, 1000)
 
 
 def commit_subject(command: str) -> str:
@@ -487,7 +499,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         facts.squashing = call.squash  # the next commit takes the branch's work
     if status == "ok" and call.merge and not found and _MERGE_MADE in out:
         # A merge commit: git prints no sha for it; a later `git log` may.
-        made = commit(ctx, "", call.commit_subject, here, timestamp, scratch=call.scratch)
+        made = commit(ctx, "", call.commit_subject, here, timestamp, scratch=call.scratch,
+                      folder=call.folder if call.scratch else _OWN)
         if made is not None and not made.subject:
             made.merged = call.merging
     if call.rebase and "Successfully rebased" in out:
@@ -571,6 +584,12 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
                     del ctx.facts.printed[:-PRINTED_KEPT]
     if not told and status == "ok":
         refs.append("")
+    if refs and call.scratch:
+        # Sent to a remote: what was made there to try something is work
+        # that left the machine, the session's own.
+        for c in ctx.facts.commits:
+            if c.scratch and c.folder == call.folder:
+                c.scratch = False
     pushed = ctx.facts.pushed
     for ref in dict.fromkeys(refs):
         name = ctx.line(ref, BRANCH_CHARS)
