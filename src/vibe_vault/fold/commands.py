@@ -63,6 +63,15 @@ _BUILD_CMD = (
     r"|make(?:\s|$)|cmake --build|mvn (?:package|install)|gradle build|tsc\b|python -m build"
     r"|uv build|docker build|vite build|next build)"
 )
+# A package manager's install of packages (`pip install respx pytest-asyncio`,
+# `npm i -D vitest`): the runners it names are packages it installs, not a run
+# (review 30 #14: c461850b's "Install test dependencies" said "passed").
+_INSTALLS = (
+    r"(?:^|(?<=[;&|(\n]))[ \t]*+(?:sudo[ \t]++)?(?:[A-Za-z_]\w*+=\S*+[ \t]++)*+"
+    r"(?:\S*/)?(?:pip3?|python\d?(?:\.\d+)? -m pip|uv pip|uv add|uv tool install|poetry add"
+    r"|pipx install|conda install|mamba install|(?:npm|pnpm|bun) (?:i|install|add)"
+    r"|yarn (?:global )?add|cargo (?:install|add)|go (?:install|get)|gem install"
+    r"|brew install|apt(?:-get)? install)\b[^;&|\n]*+")
 # Every alternative of the patterns above contains one of these: most commands
 # (git, ls, cat, grep) are classified without running a regex.
 _TEST_HINTS = ("test", "tox", "nox", "jest", "mocha", "spec", "phpunit")
@@ -175,7 +184,9 @@ def kind_of(command: str) -> str:
     passes)."""
     command = without_messages(command)
     low = command.lower()
-    if _mentions(low, _TEST_HINTS) and rx(_TEST_CMD).search(command):
+    if _mentions(low, _TEST_HINTS) and rx(_TEST_CMD).search(
+            rx(_INSTALLS).sub(" ", command) if "install" in low or " add" in low
+            or "go get" in low else command):
         return "test"
     if _mentions(low, _BUILD_HINTS) and rx(_BUILD_CMD).search(command):
         return "build"

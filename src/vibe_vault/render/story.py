@@ -484,7 +484,12 @@ def gist(answer: str) -> str:
         # heading, nothing: the sentence under the heading says it.
         under = under_heading(words[1:]) if _is_heading(words[1]) else ""
         if under:
-            first += " " + under
+            # The heading's words stay: without them what it heads reads as
+            # what the colon announced ("There are two separate things:
+            # Nothing.", review 30 #10: bb5159a3's heading "What travels with
+            # `git push` automatically" was dropped).
+            head = words[1].strip().split("\n", 1)[0].lstrip("#").strip().strip("*").strip()
+            first += f" {head} — {under}" if head else " " + under
         elif not _is_heading(words[1]):
             first += "\n\n" + words[1]
     first = first.split("```", 1)[0].rstrip()  # never half a code block
