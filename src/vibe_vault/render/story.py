@@ -782,10 +782,7 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "model": lambda a, state: text(tx.one_line(a.text, ACTION_LINE_CHARS)),
     "interrupt": lambda a, state: md("Interrupted by the user{}", _times(a)),
     # a message from an agent team's member (its notice's state, its words)
-    "teammate": lambda a, state: md("Teammate {}{}{}{}", emphasis(a.text), md(
-        " is {}", text(a.said)) if a.said else md(" wrote"), md(
-        " at {}", text(hhmm(a.ts))) if a.ts else md(""), md(
-        ": “{}”", text(a.detail)) if a.detail else md("")),
+    "teammate": lambda a, state: _teammate(a),
     # a Stop hook blocked Claude's stop: what came next in the turn is why
     "stop-hook": lambda a, state: md("A Stop hook{} kept Claude going{}", md(
         " ({})", code(a.detail)) if a.detail else md(""), md(": “{}”", text(a.text))
@@ -793,6 +790,39 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "tool": lambda a, state: md("Used {}{}{}", text(a.text), md(": {}", text(a.detail))
                                 if a.detail else md(""), _times(a)),
 }
+
+
+# A teammate's notice, by its type (fold.story keeps it without "_notification",
+# "_" said as " "), in a sentence that fits it (review 30 #13: "is teammate
+# terminated", "is shutdown approved"); another type is named as sent.
+TEAMMATE_STATES = {
+    "idle": "is idle",
+    "shutdown request": "was asked to shut down",
+    "shutdown approved": "agreed to shut down",
+    "shutdown rejected": "declined to shut down",
+    "teammate terminated": "has shut down",
+    "plan approval request": "asks the lead to approve its plan",
+    "plan approval response": "answered a plan approval",
+    "task completed": "completed a task",
+    "task assignment": "was assigned a task",
+}
+# The sender of the team's own notices ("dev-alice has shut down."): no teammate.
+TEAM_SYSTEM = "system"
+
+
+def _teammate(a: Action) -> Md:
+    """A message from an agent team: who (a teammate, or the team's own
+    notice), the state it reports or that it wrote, when, and its words."""
+    at = md(" at {}", text(hhmm(a.ts))) if a.ts else md("")
+    words = md(": “{}”", text(a.detail)) if a.detail else md("")
+    state = str(a.said)
+    if str(a.text) == TEAM_SYSTEM:
+        return md("Agent team notice{}{}", at, words if a.detail else md(
+            ": {}", text(state)) if state else md(""))
+    told = TEAMMATE_STATES.get(state)
+    doing = (md(" {}", text(told)) if told else md(" sent a “{}” notice", text(state))
+             if state else md(" wrote"))
+    return md("Teammate {}{}{}{}", emphasis(a.text), doing, at, words)
 
 
 def describe(action: Action, state: SessionState) -> Md:
