@@ -530,6 +530,22 @@ def _prose(line: str) -> bool:
         >= 0.6 * len(words)
 
 
+_JSON_OPENING = r'^(?:[{\[]|"[^"\n]{0,200}"\s*:)'
+_MARKDOWN_LINE = r"^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|```|>\s|---\s*$)"
+
+
+def _pasted_what(run: list[str]) -> str:
+    """What a paste is, from its lines: JSON when its first line that is not
+    blank opens as JSON does; Markdown when lines of it are Markdown's
+    (headings, items, fences, rules); else text. (A first line of spaces
+    read as JSON: bb5159a3's pasted Markdown prompt, review 30 #8.)"""
+    filled = [ln for ln in run if ln.strip()]
+    if filled and rx(_JSON_OPENING).match(filled[0].strip()):
+        return "JSON"
+    marked = sum(1 for ln in filled if rx(_MARKDOWN_LINE).match(ln))
+    return "Markdown" if marked >= max(2, len(filled) // 10) else "text"
+
+
 def pasted_cut(prompt: str) -> str:
     """The prompt with each paste (a block between blank lines of PASTE_LINES
     lines or more, most of them no prose: a log, JSON) cut to its first
@@ -562,11 +578,14 @@ def pasted_cut(prompt: str) -> str:
         if not pasted:
             out.extend(block)
         else:
-            what = "JSON" if run[0].lstrip()[:1] in "{[\"" else "text"
+            what = _pasted_what(run)
             cut = " (the note keeps the prompt's first characters)" \
                 if cut_at is not None and end == len(lines) and last == len(block) else ""
+            # (a paste the note's cut ends: how many lines it had past the cut
+            # is not known, only that there were more: review 30 #8)
+            more = f"at least {len(run) - PASTE_SHOWN:,}" if cut else f"{len(run) - PASTE_SHOWN:,}"
             out.extend([*block[:first], *run[:PASTE_SHOWN],
-                        f"… {len(run) - PASTE_SHOWN:,} more lines of pasted {what}{cut}",
+                        f"… {more} more lines of pasted {what}{cut}",
                         *block[last:]])
             if cut:
                 cut_at = None
