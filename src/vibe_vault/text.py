@@ -845,6 +845,15 @@ def _with_referent(line: str, title: str, limit: int) -> str:
     context = _as_context(before)
     if len(context.split()) < 3:
         return ""
+    whole = line.rstrip()
+    ends = rx(_SENTENCE_END).search(whole + " ")
+    if len(pieces) <= 1 and len(whole) <= _flex(limit) and (ends is None
+                                                           or ends.end() >= len(whole)):
+        # One sentence that fits the flex, its words before the request then
+        # the request ("I don't see the … message anymore in this Claude
+        # session, is it enabled?"): the user's own order, not "Is it
+        # enabled: I don't see …" (review 30 #15: 8897bd54).
+        return whole
     # (a request ending on "why" needs its context more than one pointing back)
     least = MIN_REQUEST_CHARS if last in _ASKS_ABOUT else MIN_CONTEXT_CHARS
     return _said_with(context, _as_asked(request), limit, context_first=False, least=least)
