@@ -185,8 +185,7 @@ def kind_of(command: str) -> str:
     command = without_messages(command)
     low = command.lower()
     if _mentions(low, _TEST_HINTS) and rx(_TEST_CMD).search(
-            rx(_INSTALLS).sub(" ", command) if "install" in low or " add" in low
-            or "go get" in low else command):
+            rx(_INSTALLS).sub(" ", command)):
         return "test"
     if _mentions(low, _BUILD_HINTS) and rx(_BUILD_CMD).search(command):
         return "build"
