@@ -159,6 +159,25 @@ def unquoted(command: str) -> str:
     return "".join(out)
 
 
+def subcommand(words: list[str], here: str) -> tuple[str, str, list[str]] | None:
+    """`git [-C dir] [--option]... <sub> args...` as the shell splits it: the
+    folder git runs in (`here`, moved by each `-C`), the subcommand and its
+    words; None when the words are not git's or name no subcommand. (For
+    fold.reverts and fold.staged, which split a segment into words each its
+    own way.)"""
+    if not words or words[0] != "git":
+        return None
+    at, where = 1, here
+    while at < len(words) and words[at].startswith("-"):
+        if words[at] == "-C" and at + 1 < len(words):
+            where = folder_after(where, words[at + 1])
+            at += 1
+        at += 1
+    if at >= len(words):
+        return None
+    return where, words[at], words[at + 1:]
+
+
 def note_command(ctx: Context, call: Pending, command: str) -> None:
     """What a command's output may tell: only git commands print commits or
     pushes, and only `gh pr create`/`gh pr merge` a PR of the session."""

@@ -90,17 +90,12 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         wrapped = words[:1] == ["rtk"]  # (a wrapper that shortens git's output: its own shape)
         if wrapped:
             words = words[1:]
-        if not words or words[0] != "git":
+        from vibe_vault.fold.git import subcommand  # (it imports this module)
+
+        git = subcommand(words, here)
+        if git is None:
             continue
-        at, where = 1, here
-        while at < len(words) and words[at].startswith("-"):
-            if words[at] == "-C" and at + 1 < len(words):
-                where = folder_after(where, words[at + 1])
-                at += 1
-            at += 1
-        if at >= len(words):
-            continue
-        sub, args = words[at], words[at + 1:]
+        where, sub, args = git
         if sub in ("checkout", "restore"):
             paths = _restored(sub, args)
             if paths is None:

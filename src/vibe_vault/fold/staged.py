@@ -57,17 +57,12 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             words = shlex.split(segment)
         except ValueError:  # a quote the next line closes (`-m "$(cat <<'EOF'`)
             words, loose = segment.split(), True
-        if not words or words[0] != "git":
+        from vibe_vault.fold.git import subcommand  # (it imports this module)
+
+        git = subcommand(words, here)
+        if git is None or not git[0]:
             continue
-        at, where = 1, here
-        while at < len(words) and words[at].startswith("-"):
-            if words[at] == "-C" and at + 1 < len(words):
-                where = folder_after(where, words[at + 1])
-                at += 1
-            at += 1
-        if at >= len(words) or not where:
-            continue
-        sub, args = words[at], words[at + 1:]
+        where, sub, args = git
         if loose and sub in ("commit", "reset", "restore"):
             # From the quote the segment leaves open on: a message's words
             # (`-m "Add rewrites` then its lines), no path.
