@@ -6,16 +6,19 @@ Review 29 found them shown as the user's prompts, raw JSON and advice
 included, and counted as prompts.
 
 Generated: sessions of typed prompts and answers with 1-3 teammate
-messages between them (ids, notice kinds, summaries, plain words; with or
-without the client's lead-in and advice; one or several in one message).
-Oracle: the generated JSON: the note counts only the typed prompts, is titled
-by the first, names each teammate with what it said, and holds no tag, no
-JSON notice and no advice; the first case through `vv backfill` as a process.
+messages between them, and maybe before the first prompt (ids, notice kinds,
+summaries, plain words; with or without the client's lead-in and advice; one
+or several in one message). Oracle: the generated JSON: the note counts only
+the typed prompts, is titled by the first, heads a turn "Prompt" only for
+each typed one (quoting it: none empty), names each teammate with what it
+said, and holds no tag, no JSON notice and no advice; the first case through
+`vv backfill` as a process.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,16 +62,22 @@ def session(draw: st.DrawFn) -> tuple[Transcript, list[str], list[tuple[str, str
              "Ask a teammate to review the design first",
              "Go ahead with the plan"][:draw(st.integers(1, 3))]
     told: list[tuple[str, str]] = []
+
+    def teammates() -> None:
+        sent = draw(st.lists(message(), min_size=1, max_size=2))
+        lead = draw(st.sampled_from(["Another Claude session sent a message:\n", ""]))
+        advice = draw(st.sampled_from(["\n\n" + ADVICE, ""]))
+        t.prompt(lead + "\n".join(tag for _, _, tag in sent) + advice)
+        told.extend((who, said) for who, said, _ in sent)
+        t.say("The teammate's notice is noted.")
+
+    for _ in range(draw(st.integers(0, 1))):  # before anything the user typed
+        teammates()
     for n, prompt in enumerate(typed):
         t.prompt(prompt)
         t.say(f"Working on step {n}.")
         for _ in range(draw(st.integers(0, 2))):
-            sent = draw(st.lists(message(), min_size=1, max_size=2))
-            lead = draw(st.sampled_from(["Another Claude session sent a message:\n", ""]))
-            advice = draw(st.sampled_from(["\n\n" + ADVICE, ""]))
-            t.prompt(lead + "\n".join(tag for _, _, tag in sent) + advice)
-            told += [(who, said) for who, said, _ in sent]
-            t.say("The teammate's notice is noted.")
+            teammates()
     return t, typed, told
 
 
@@ -91,6 +100,9 @@ def test_a_teammates_message_is_told_as_theirs_not_as_a_prompt(
     fm = frontmatter(note)
     assert fm["prompts"] == len(typed), (fm["prompts"], typed)
     assert str(fm["title"]).startswith(typed[0][:20]), fm["title"]
+    # (the line under a turn's heading quotes its prompt: `>` alone, an empty one)
+    quoted = re.findall(r"(?m)^### [^\n]*· Prompt[^\n]*\n>(.*)$", note)
+    assert [q.strip() for q in quoted] == typed, (quoted, note)
     for who, said in told:
         assert f"Teammate *{who}*" in note, (who, note)
         assert said.replace("[", "\\[") in note or said in note, (said, note)

@@ -4,6 +4,8 @@ tool calls in a message go on to `calls`."""
 
 from __future__ import annotations
 
+import itertools
+
 from vibe_vault import text as tx
 from vibe_vault.entries import Block, Entry, decode_raw, queued_prompt, structured_output
 from vibe_vault.fold import active, calls, commands, errors, rewinds, titles, verdicts
@@ -299,24 +301,24 @@ _FROM_A_TEAMMATE = ("Another Claude session sent a message:", "<teammate-message
 _TEAMMATE_MESSAGE = (r"<teammate-message\b[^>]{0,300}?teammate_id=\"([^\"]{1,100})\"[^>]{0,300}>"
                      r"([\s\S]{0,20000}?)</teammate-message>")
 TEAMMATE_LINE = 300
+MAX_TEAMMATE_MESSAGES = 200  # read of one text (past a turn's MAX_ACTIONS: counted, not shown)
 
 
 def teammate_message(ctx: Context, text: str, timestamp: str) -> None:
     """What teammates sent: one line each in the turn (who, and what they
-    said or the state they reported), the client's advice left out."""
+    said or the state they reported), the client's advice left out. Before
+    any prompt they open a Continued turn, as any work does (add_action), not
+    a prompt the user never typed."""
     ctx.begin_turn()
     answered(ctx)
-    for m in rx(_TEAMMATE_MESSAGE).finditer(tx.cut(text, RAW_PROMPT_CHARS)):
-        if ctx.turn() is None:
-            ctx.new_turn(Turn(kind="prompt", ts=timestamp))
+    messages = rx(_TEAMMATE_MESSAGE).finditer(tx.cut(text, RAW_PROMPT_CHARS))
+    for m in itertools.islice(messages, MAX_TEAMMATE_MESSAGES):
         who, body = m.group(1), m.group(2).strip()
         said, state = _teammate_said(body)
         ctx.add_action(Action(kind="teammate", ts=timestamp,
                               text=ctx.text(who, 100),
                               detail=ctx.text(tx.one_line(said, TEAMMATE_LINE), TEAMMATE_LINE),
                               said=ctx.text(state, 40)))
-        if len(ctx.turn().actions) > 200:  # type: ignore[union-attr]
-            break
 
 
 def _teammate_said(body: str) -> tuple[str, str]:
