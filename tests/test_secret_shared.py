@@ -28,7 +28,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import Env, examples, in_process
@@ -175,8 +175,15 @@ def _home(tmp: Path, value: str, form: str, a_newer: bool, other_project: bool,
 
 @settings(max_examples=examples(8, 40), deadline=None)
 @given(seed=st.integers(0, 2**32), size=st.integers(12, 48), form=st.sampled_from(FORMS),
-       run=st.sampled_from(["hook", "hook-late", "backfill-1", "backfill-2"]),
+       run=st.sampled_from(["hook", "hook-late", "hook-late-backfill", "backfill-hook-backfill",
+                            "backfill-1", "backfill-2"]),
        a_newer=st.booleans(), other_project=st.booleans())
+# (each way a session is written before the value is known, every run)
+@example(seed=1, size=20, form="export", run="backfill-hook-backfill", a_newer=False,
+         other_project=True)
+@example(seed=2, size=16, form="env_file", run="hook-late-backfill", a_newer=True,
+         other_project=False)
+@example(seed=3, size=24, form="prose", run="backfill-2", a_newer=False, other_project=True)
 def test_a_secret_caught_in_one_session_is_in_no_other(
         tmp_path_factory: pytest.TempPathFactory, seed: int, size: int, form: str, run: str, a_newer: bool,
         other_project: bool) -> None:
@@ -187,11 +194,27 @@ def test_a_secret_caught_in_one_session_is_in_no_other(
     env.here = here
     if run.startswith("hook"):
         # Live: A's hook before B's; or B's first (written before anything was
-        # learned), then A's, then B's next event.
-        order = [0, 1] if run == "hook" else [1, 0, 1]
+        # learned), then A's, then B's next event, or a `vv backfill` (B's
+        # folder and transcript as its hook left them).
+        order = {"hook": [0, 1], "hook-late": [1, 0, 1], "hook-late-backfill": [1, 0]}[run]
         for i in order:
             sid, path, cwd = sessions[i]
             env.stop(sid, path, cwd=cwd, here=here)
+        if run == "hook-late-backfill":
+            r = env.vv("backfill")
+            assert r.returncode == 0, r.stderr
+    elif run == "backfill-hook-backfill":
+        # B (and the others) backfilled before A's transcript was there; A's
+        # hook then taught V; a backfill after (B's folder unchanged when
+        # B is of another project: B is of no job of that run).
+        a_path = sessions[0][1]
+        aside = a_path.with_name("aside")
+        a_path.rename(aside)
+        assert env.vv("backfill").returncode == 0
+        aside.rename(a_path)
+        env.stop(sessions[0][0], a_path, cwd=sessions[0][2], here=here)
+        r = env.vv("backfill")
+        assert r.returncode == 0, r.stderr
     else:
         r = env.vv("backfill", "-j", run[-1])
         assert r.returncode == 0, r.stderr

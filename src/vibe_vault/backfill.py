@@ -155,12 +155,19 @@ def _init(cfg: Config) -> None:
 
 def _work(job: Job) -> tuple[str, Updated | None, str]:
     """Process one session; (session id, Updated or None, error text)."""
-    sid, main, agents = job.session_id, job.transcript, job.agent_files
+    sid, main = job.session_id, job.transcript
+    agents: list[str] | None = job.agent_files
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
     from vibe_vault.session import Update, update_session
 
     assert _cfg is not None
+    if job.shared_only and not main:  # a session of an earlier run: where its state saw it
+        from vibe_vault.session import Store
+
+        main, agents = Store(_cfg.state_dir).transcript_of(sid), None
+        if not main:
+            return sid, None, f"session {sid}: no state"
     try:
         out = update_session(_cfg, Update(
             session_id=sid, transcript=main, agent_files=agents, fresh=job.force,
@@ -169,7 +176,7 @@ def _work(job: Job) -> tuple[str, Updated | None, str]:
         if job.archive and not job.shared_only:
             from vibe_vault.archive import archive_files, session_files
 
-            archive_files(_cfg, sid, session_files(main, agents), level=1,
+            archive_files(_cfg, sid, session_files(main, agents or []), level=1,
                           sync=not job.archive_synced_by_run)
     except LockTimeout:
         return sid, None, f"session {sid} stayed locked"
@@ -504,6 +511,8 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     unsettled: set[str] = set()  # sessions that failed or were forgotten by a worker
     owed: set[str] = set()  # sessions whose notes the link pass writes (Job.defer_note)
     shared_before = len(shared_secrets.load(cfg.state_dir))
+    shared_seen = int(vaultdb.meta(conn, SHARED_PASSED, "0") or 0)
+    shared_passed = 0
     try:
         for n, stage in enumerate(_stages(jobs)):
             if n:
@@ -545,13 +554,24 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
                     summary.written += 1
                 else:
                     summary.unchanged += 1
-        if len(shared_secrets.load(cfg.state_dir)) > shared_before:
-            for out in _shared_pass(cfg, jobs, unsettled, request.workers):
+        shared_now = len(shared_secrets.load(cfg.state_dir))
+        if shared_now > shared_before or shared_now > shared_seen:
+            # (the sessions of earlier runs too when a hook shared a key since
+            # the last pass: a session written before another caught it)
+            ran = {j.session_id for j in jobs}
+            earlier = [] if shared_now <= shared_seen else [
+                sid for (sid,) in conn.execute("SELECT session_id FROM records") if sid not in ran]
+            for out in _shared_pass(cfg, jobs, earlier, unsettled, request.workers):
                 writer.put(out)
                 if out.row is not None:
                     projects.add(out.row.project)
+            if not unsettled:
+                shared_passed = shared_now
     finally:  # what finished is kept, even when Ctrl-C stops the rest
         writer.commit()
+    if shared_passed:
+        with vaultdb.transaction(conn):
+            vaultdb.set_meta(conn, SHARED_PASSED, str(shared_passed))
     watcher.close()
     # A folder with a session that failed, or that a worker found excluded,
     # is planned session by session again next time.
@@ -625,17 +645,24 @@ def _backfill(cfg: Config, conn: Any, roots: list[Path], request: Request, watch
     return Done(summary)
 
 
-def _shared_pass(cfg: Config, jobs: list[Job], unsettled: set[str],
+# How many of the shared keys (shared_secrets) every session known was gone
+# over for by a backfill's last pass (_shared_pass).
+SHARED_PASSED = "shared_keys_passed"
+
+
+def _shared_pass(cfg: Config, jobs: list[Job], earlier: list[str], unsettled: set[str],
                  workers: int) -> Iterator[Updated]:
     """The run's sessions again, for the secrets a session of it learned and
     shared (shared_secrets) after they were written: a session is written
     newest first, so one that repeats a secret an older one caught was
-    written before the secret was known. Each whose state held one is
-    scrubbed of it and written again (the others are only read); what each
-    wrote, for its rows."""
+    written before the secret was known; and the `earlier` runs' sessions,
+    for those a hook shared since the last pass. Each whose state held one
+    is scrubbed of it and written again (the others are only read); what
+    each wrote, for its rows."""
     again = [Job(j.session_id, j.transcript, j.agent_files, False, j.idle_before, False, False,
                  j.links, j.defer_note, shared_only=True)
              for j in jobs if j.session_id not in unsettled]
+    again += [Job(sid, "", [], False, 0.0, False, False, shared_only=True) for sid in earlier]
     for _, out, _ in _run_jobs(cfg, again, workers):
         if out is not None and out.row is not None:
             yield out
