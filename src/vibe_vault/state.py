@@ -388,6 +388,9 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     # files changed between two commits, for git's count of a commit's files.
     times: list[str] = field(default_factory=list)
     times_cut: bool = False
+    # Fold.may_write + 1 when the session's own change last told `now`; 0 when
+    # no change of the session did (fold.files: changed outside the session).
+    mark: int = 0
 
 
 class Command(Struct, array_like=True, omit_defaults=True):
@@ -889,6 +892,17 @@ class Fold(Struct, omit_defaults=True):
     would_format: dict[Redacted, list[Redacted]] = field(default_factory=dict)
     # fold.commands
     commands_run: int = 0
+    # What may have changed files besides the session's edits: shell commands
+    # that do not only look (fold.looks), the user's `!` ones, subagents
+    # started; and whether one may still be at it in the background
+    # (`unwatched`). A file found changed between two edits with none in
+    # between was changed outside the session (fold.files).
+    may_write: int = 0
+    unwatched: bool = False
+    # Folders the session's commands removed whole (`rm -rf d/`), and when
+    # (the latest MAX_TREES): files under them a later commit holds as
+    # deleted are the session's deletions, not changes made outside (work).
+    removed_trees: dict[Redacted, str] = field(default_factory=dict)
     commands: list[Command] = field(default_factory=list)
     commands_dropped: int = 0
     # Test runs a hook ran (Claude Code 1.0.x writes a hook's command and

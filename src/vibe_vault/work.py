@@ -14,7 +14,7 @@ import re
 import msgspec
 from msgspec import Struct, field
 
-from vibe_vault.fold.files import GIT_COUNTED, lines_mark, no_net_change
+from vibe_vault.fold.files import DELETED_BY_COMMAND, GIT_COUNTED, lines_mark, no_net_change
 from vibe_vault.project import TEMP_FOLDER, repo_file
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
@@ -338,8 +338,11 @@ def work_of(state: SessionState) -> Work:
     commits_by: dict[int, int] = {}
     for k, _ in kept:
         commits_by[made_by[k]] = commits_by.get(made_by[k], 0) + 1
-    committed = _committed_only(files, commits, cwd)
-    _git_counted(files, committed, _git_lines(everyone, cwd), commits, cwd)
+    counts = _git_lines(everyone, cwd)
+    trees = [(repo_file(str(p), cwd)[0], ts, d.label) for d in everyone
+             for p, ts in d.fold.removed_trees.items()]
+    committed = _committed_only(files, commits, cwd, trees, counts)
+    _git_counted(files, committed, counts, commits, cwd)
     errors.sort(key=lambda le: le[1].ts)
     tests = ""
     runs = sorted([*commands, *((MAIN, c) for c in state.fold.hook_tests),
@@ -465,16 +468,31 @@ COMMITTED_GONE = "committed as deleted (outside this session's edits)"
 
 
 def _committed_only(files: dict[str, FileWork], commits: list[tuple[str, Commit]],
-                    cwd: str) -> dict[str, FileWork]:
+                    cwd: str, trees: list[tuple[str, str, str]],
+                    counts: dict[str, GitLines]) -> dict[str, FileWork]:
     """Files a commit of the session holds by git's own words (`create mode`,
     a stat line, what `git add` named and git's count agrees with) that no
     tool of the session changed (written by a program it ran, or before
-    it): listed too, their lines not known."""
+    it): listed too, their lines not known. One under a folder a command of
+    the session removed whole before the commit (`rm -rf d/`: `trees`, by
+    repository path, when, by whom), that git does not say it made, was
+    deleted by that command: it joins `files` as the session's deletion
+    (review 30 #12: f5a2606b's four, "committed as deleted (outside this
+    session's edits)")."""
     out: dict[str, FileWork] = {}
     for label, c in commits:
         for path in c.files:
             key, worktree = repo_file(path, cwd)
             if key in files or key in out:
+                continue
+            rec = counts.get(key)
+            tree = next((t for t in trees if key.startswith(t[0].rstrip("/") + "/")
+                         and (not c.ts or not t[1] or t[1] <= c.ts)), None)
+            if tree is not None and (rec is None or rec.mode != "create"):
+                files[key] = FileWork(change=FileChange(
+                    ops=[DELETED_BY_COMMAND], uncounted=True, estimated=True, guessed=True,
+                    gone=True, times=[tree[1]] if tree[1] else []),
+                    by=[tree[2]], worktrees=[worktree] if worktree else [], paths=[path])
                 continue
             out[key] = FileWork(change=FileChange(ops=[COMMITTED], uncounted=True,
                                                     estimated=True, guessed=True,

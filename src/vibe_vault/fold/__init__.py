@@ -34,6 +34,7 @@ from vibe_vault.fold import (
     commands,
     files,
     git,
+    looks,
     order,
     rewinds,
     story,
@@ -88,6 +89,8 @@ def _on_user(ctx: Context, entry: Entry, timestamp: str) -> None:
 
 def _on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
     story.on_attachment(ctx, entry, timestamp)
+    if entry.attachment and looks.hook_may_write(bytes(entry.attachment)):
+        ctx.facts.may_write += 1  # (a hook's formatter: its changes are no one's outside)
     notice = queued_notification(entry.attachment) if entry.attachment else None
     if notice is not None:
         todos.on_notification(ctx, notice)  # background work that stopped, read mid-turn
@@ -122,6 +125,8 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
 def _on_progress(ctx: Context, entry: Entry) -> None:
     usage.on_progress(ctx, entry)  # a subagent's streamed usage
     commands.on_progress(ctx, entry)  # a command's running time
+    if entry.data and looks.hook_may_write(bytes(entry.data)):
+        ctx.facts.may_write += 1  # (a hook's formatter: its changes are no one's outside)
     if not ctx.agent:
         _streamed_work(ctx, entry)
 

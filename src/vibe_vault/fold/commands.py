@@ -196,7 +196,7 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
             timestamp: str) -> tuple[Action | None, bool]:
     # (loaded by the first shell command a process meets: a turn with none
     # runs nothing of theirs)
-    from vibe_vault.fold import git, retries, shell_secrets
+    from vibe_vault.fold import git, looks, retries, shell_secrets
 
     facts = ctx.facts
     command = str(inp.command or "")
@@ -214,6 +214,9 @@ def on_call(ctx: Context, call: Pending, inp: ToolInput,
         call.purpose = ctx.cleaned_line(aim, retries.PURPOSE_CHARS)[0]
     call.command_no = facts.commands_dropped + len(facts.commands)
     facts.commands_run += 1
+    if call.name != "Bash" or not looks.only_looks(command):
+        facts.may_write += 1
+        facts.unwatched = facts.unwatched or inp.run_in_background is True
     facts.commands.append(Command(command=shown, kind=kind, ts=timestamp, tool_id=call.tool_id))
     if len(facts.commands) > MAX_COMMANDS:
         del facts.commands[0]

@@ -113,6 +113,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     # none for a file created, or as the session last knew it.
     original = _original(result)
     before = line_hashes(original) if original is not None else None
+    outside = before is not None and original is not None and _outside(ctx, change, before,
+                                                                       original)
     if before is None and op == "created":
         before = b""
     after: bytes | None = None
@@ -149,18 +151,52 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     if after is not None and len(after) > MAX_FILE_LINES * HASH:
         after = None  # too long to keep: counted, not followed
     _follow(facts.files, change, call.name, before, after, step, estimated)
+    change.mark = facts.may_write + 1 if change.known else 0
     _touched(ctx, call.file)
     change.gone = False
     if call.name == "Write" and op == "modified" and result is None:
         op = "written"
     if op not in change.ops:
         change.ops.append(op)
+    if outside and CHANGED_OUTSIDE not in change.ops:
+        change.ops.append(CHANGED_OUTSIDE)
     change.steps += 1
     if action is not None:
         action.added += step[0]
         action.removed += step[1]
         if op == "created":
             action.detail = Redacted("created")
+
+
+# What the table adds of a file the session found changed between its own
+# changes, with nothing of the session's run in between that may have changed
+# it: the user's editor, a hook, another program.
+CHANGED_OUTSIDE = "changed outside the session too"
+
+
+def _outside(ctx: Context, change: FileChange, before: bytes, original: str) -> bool:
+    """Whether to mark `change` CHANGED_OUTSIDE: the content a result says the file
+    had (`before`, from `original`) is not the one the session's last change
+    left, and nothing the session ran since may have changed it (a command
+    that does not only look, a subagent, anything in the background). The
+    main agent's only: a subagent's file does not say what the others did."""
+    facts = ctx.facts
+    if ctx.agent or not change.known or change.mark != facts.may_write + 1 or \
+            facts.unwatched or before == change.now:
+        return False
+    # The same lines but for their ends (the tool writing them as the file
+    # had them) or blank lines at the end (a newline the tool adds at the
+    # end: 326189cf's MultiEdit): not a change of anyone's.
+    lines = original.replace("\r\n", "\n").rstrip("\n")
+    now = _no_blank_end(change.now)
+    return all(_no_blank_end(line_hashes(x)) != now for x in (lines, lines + "\n"))
+
+
+def _no_blank_end(lines: bytes) -> bytes:
+    blank = line_hashes("\n")
+    while lines.endswith(blank):
+        lines = lines[:-len(blank)]
+    return lines
 
 
 MAX_CHANGE_TIMES = 64
@@ -389,6 +425,8 @@ def _settle(change: FileChange) -> None:
 # -- files a shell command wrote, deleted, renamed or made ------------------------------
 
 MAX_SEEN = 1000
+MAX_TREES = 50  # folders removed whole, the latest
+DELETED_BY_COMMAND = "deleted by a command"
 
 
 def on_listed(ctx: Context, call: Pending, outcome: CallEnd) -> None:
@@ -676,8 +714,14 @@ def _shell_change(ctx: Context, shell_file: ShellFile, output: str = "") -> None
             targets = _matching(path, known)
         elif shell_file.kind == shell_files.TREE:
             # The path itself (a file, or `rm -r` of one), and what the session knows under it.
-            # (a folder none of whose files the session knows: none told)
+            # (a folder none of whose files the session knows: none told here;
+            # a later commit's deletions under it are the session's: work)
             targets = [p for p, there in known.items() if there and _under(p, path) is not None]
+            trees = facts.removed_trees
+            trees.pop(shell_file.path, None)
+            trees[shell_file.path] = ctx.entry_ts
+            while len(trees) > MAX_TREES:
+                del trees[next(iter(trees))]
         else:
             # `rm f` succeeded: f was there. `rm -f f`: only if the session knew it.
             targets = [shell_file.path] if _claimed(shell_file, known, shell_file.path) else []
@@ -921,7 +965,7 @@ def _deleted(ctx: Context, path: Redacted) -> None:
         change.settled_added = change.settled_removed = change.added = change.removed = 0
         change.uncounted = change.guessed = change.estimated = True
     change.gone = True
-    _add_op(change, "deleted by a command")
+    _add_op(change, DELETED_BY_COMMAND)
     change.steps += 1
     _touched(ctx, path)
 

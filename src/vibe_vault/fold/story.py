@@ -400,6 +400,10 @@ def user_shell(ctx: Context, text: str, timestamp: str) -> None:
     command = m.group(1).strip() if m else ""
     if not command:
         return
+    from vibe_vault.fold import looks  # (loaded by the first `!` command a process meets)
+
+    if not looks.only_looks(command):
+        ctx.facts.may_write += 1
     shown = commands.shorten(str(ctx.text(tx.cut(command, commands.COMMAND_CHARS * 4))),
                              str(ctx.facts.cwd))
     ctx.say("shell", command)  # what the user typed, for search (a command: no prompt)
@@ -670,7 +674,13 @@ def on_hook_ran(ctx: Context, content: str, timestamp: str) -> None:
     story, and its outcome (by its output, as a piped run is judged) counts
     for the tests' last result, as Claude's own runs do."""
     m = rx(_HOOK_RAN).match(content)
-    if m is None or commands.kind_of(m.group(2)) != "test":
+    if m is None:
+        return
+    from vibe_vault.fold import looks  # (loaded by the first hook's run a process meets)
+
+    if not looks.only_looks(m.group(2)):
+        ctx.facts.may_write += 1  # (a formatter after each edit: its changes are no one's outside)
+    if commands.kind_of(m.group(2)) != "test":
         return
     output = content[m.end():]
     status = ("failed" if verdicts.judge(output) == "failed" else "ok") \

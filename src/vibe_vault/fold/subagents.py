@@ -64,6 +64,7 @@ def own_words(report: str) -> str:
 def on_call(ctx: Context, call: Pending, inp: ToolInput,
             timestamp: str) -> tuple[Action | None, bool]:
     facts = ctx.facts
+    facts.may_write += 1  # (its changes are its own file's, or none known)
     sub = Subagent(
         tool_id=call.tool_id,
         type=ctx.line(str(inp.subagent_type or "general-purpose"), 60),
@@ -105,6 +106,8 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         sub.status = NOT_STARTED
         return
     sub.background = sub.background or launched
+    if launched:
+        facts.unwatched = True  # (at work beside the session: when it changes files is not known)
     said = own_words(outcome.text) if outcome.text and not launched else ""
     if said:
         ctx.say("report", said)  # what it answered, for search
