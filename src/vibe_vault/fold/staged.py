@@ -43,7 +43,11 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     """What a git command stages, as the command line says: the paths it
     names, each resolved against the folder git runs in."""
     here = ctx.entry_cwd
-    for segment in rx(_SEGMENTS).split(command):
+    # A line ended by `\` goes on on the next: one command (review 30 #6:
+    # 76810eb8's `git add \` with a path a line, 22 of them).
+    joined = command.replace("\\\r\n", " ").replace("\\\n", " ") \
+        if "\\\n" in command or "\\\r\n" in command else command
+    for segment in rx(_SEGMENTS).split(joined):
         cd = rx(_CD).match(segment)
         if cd:
             here = folder_after(here, cd.group(1))
