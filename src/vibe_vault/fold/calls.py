@@ -295,6 +295,11 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         titles.note_ticket(ctx, text or (str(result.stdout or "") if result is not None else "")
                            or _result_text(decode_raw(block.content)))
     action = ctx.action_at(call)
+    if action is not None and action.kind == "edit" and status != "ok" and action.times > 0:
+        # An attempt that changed nothing (refused by a hook, failed) is not
+        # one of the changes its line counts (review 30 #9: "2 changes" for a
+        # file written once, after a refused Write).
+        action.times -= 1
     # A line standing for several edits stays "edited" if any of them
     # succeeded; the failures are listed under Errors.
     if (action is not None and action.kind not in _UNTIMED
