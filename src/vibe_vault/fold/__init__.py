@@ -34,7 +34,6 @@ from vibe_vault.fold import (
     commands,
     files,
     git,
-    looks,
     order,
     rewinds,
     story,
@@ -89,8 +88,8 @@ def _on_user(ctx: Context, entry: Entry, timestamp: str) -> None:
 
 def _on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
     story.on_attachment(ctx, entry, timestamp)
-    if entry.attachment and looks.hook_may_write(bytes(entry.attachment)):
-        ctx.facts.may_write += 1  # (a hook's formatter: its changes are no one's outside)
+    if entry.attachment and b'"hook' in bytes(entry.attachment):
+        _hook_ran(ctx, bytes(entry.attachment))
     notice = queued_notification(entry.attachment) if entry.attachment else None
     if notice is not None:
         todos.on_notification(ctx, notice)  # background work that stopped, read mid-turn
@@ -125,10 +124,20 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
 def _on_progress(ctx: Context, entry: Entry) -> None:
     usage.on_progress(ctx, entry)  # a subagent's streamed usage
     commands.on_progress(ctx, entry)  # a command's running time
-    if entry.data and looks.hook_may_write(bytes(entry.data)):
-        ctx.facts.may_write += 1  # (a hook's formatter: its changes are no one's outside)
+    if entry.data and b'"hook' in bytes(entry.data):
+        _hook_ran(ctx, bytes(entry.data))
     if not ctx.agent:
         _streamed_work(ctx, entry)
+
+
+def _hook_ran(ctx: Context, raw: bytes) -> None:
+    """A hook's command ran (2.x: its progress line, its attachment): one
+    that may write (a formatter after each edit) makes a file's change
+    between the session's edits no one's known (fold.files)."""
+    from vibe_vault.fold import looks  # (loaded by the first hook's line a process meets)
+
+    if looks.hook_may_write(raw):
+        ctx.facts.may_write += 1
 
 
 def _streamed_work(ctx: Context, entry: Entry) -> None:
