@@ -37,6 +37,7 @@ COMMITS = [
     ('git commit -m "{q}"', APP),
     ('git -C "{lib}" commit -m "{q}"', LIB),
     ('git -c user.name="{q}" commit -m "{q2}"', APP),
+    ('git -c "user.name={q}" commit -m "{q2}"', APP),
     ("git commit --amend -m '{q}'", APP),
     ('git add -A && git commit -m "{q}"', APP),
 ]

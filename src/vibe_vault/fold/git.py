@@ -119,6 +119,10 @@ _SWITCHED = r"(?m)^(?:Switched to (a new )?branch '([^'\n]+)'|Already on '([^'\n
 MAX_FORK_CHAIN = 8  # branches made from branches made from …: how far back a push looks
 
 
+# `git -c ` (after git's options) just before a quote: the quote holds a setting.
+_GIT_SETTING = r"git(?:[ \t]+-[Cc][ \t]+[^\s;&|]+)*[ \t]+-c[ \t]+"
+
+
 def unquoted(command: str) -> str:
     """`command` with what its quotes hold blanked (as long as it was): a
     `git commit` in a grep pattern or an echo is no commit (review 29 #10:
@@ -149,6 +153,13 @@ def unquoted(command: str) -> str:
         while end < n and command[end] != q:
             end += 2 if q == '"' and command[end] == "\\" else 1
         run = rx(r"(?:^|[\s;&|(])(?:-c|eval)\s+$").search(command, max(0, i - 12), i)
+        if run is not None:
+            # git's own -c, a setting (`git -c "user.name=A B" commit`), not a
+            # shell's: read from the last `git` before it (one match a quote)
+            g = command.rfind("git", max(0, i - 300), i)
+            if g >= 0 and (g == 0 or command[g - 1] in " \t\n;&|(") \
+                    and rx(_GIT_SETTING).fullmatch(command, g, i):
+                run = None
         if run is None and not command.startswith("$(", i + 1):
             # (blanked to a word, not spaces: `git -C "/work/lib" commit` is
             # still a commit in a folder the quotes name)
