@@ -80,6 +80,13 @@ def _units(rule: Rule, seed: int = 5) -> Iterator[tuple[str, str]]:
                 ("head + secret's run", head + secret * 8),
                 ("head in capitals", head.upper())):
             yield from once(f"sample {n}'s {label}", unit)
+        # The secret's own first characters glued end to end (`eyJhbGcieyJhbGci…`,
+        # `eyJeyJ…`, and with dots or spaces): a rule read without its
+        # boundary (the gate checks it after a match) would try each
+        # occurrence to the run's end (attack 26: 2.7 s at 320 kB).
+        for k in (3, 4, 8):
+            for sep in ("", ".", " "):
+                yield from once(f"sample {n}'s secret's {k} first + {sep!r}", secret[:k] + sep)
     for unit in GENERIC:
         yield from once(f"generic {unit[:12]!r}", unit)
 

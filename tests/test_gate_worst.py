@@ -34,6 +34,7 @@ import gate_worst  # noqa: E402
 
 from vibe_vault import redact  # noqa: E402
 from vibe_vault.redact import PIECE, Redactor  # noqa: E402
+from vibe_vault.secret_keys import JWT_START  # noqa: E402
 from vibe_vault.secret_rules import RULES, expand  # noqa: E402
 
 # Linear growth from SHORT to LONG is LONG / SHORT (16); quadratic, its square.
@@ -94,6 +95,75 @@ def test_the_growth_check_finds_a_quadratic_rule() -> None:
     quadratic = r"\bcurl\b[^\n]*?(?<![\w\-])(?:-b|--cookie)(?:[ \t]+|=)(?P<v>\S+=\S+)"
     redactor._rules[i] = (kind, quadratic)
     assert _growth(redactor, i, "trigger 'curl' + ' '") > GROWTH_LIMIT
+
+
+# -- the whole gate: loops over matches, learned values, the undressing… -------
+
+# A token's head repeated, glued or with a dot, a space, `_` or `-` between
+# (attack 26: `eyJhbGci` * 40_000 took 2.7 s, 20_000 0.72 s): the whole gate
+# read, as a slowness may lie outside any one rule's pattern (a loop over
+# matches, the readings after the rules, the overlap's re-run).
+_HEADS = ("eyJhbGci", "eyJ", "eyJhbGciOiJIUzI1NiJ9", "ghp_", "github_pat_", "sk-ant-",
+          "sk-proj-", "xoxb-", "glpat-", "AKIA", "sk_live_", "AIza", "npm_", "hf_",
+          "dp.st.", "lin_api_", "ZXlK", "ey")
+_GLUES = ("", ".", " ", "_", "-", "\n.", ".\n")
+
+
+def _vendor_heads() -> list[str]:
+    """Each shaped rule's first sample's secret: its first 4 and 8 characters."""
+    heads: dict[str, None] = {}
+    for rule in RULES:
+        if rule.samples and rule.how == "shaped":
+            secret = expand(rule.samples[0], random.Random(rule.id)).secret
+            for k in (4, 8):
+                if len(secret) > k:
+                    heads[secret[:k]] = None
+    return list(heads)
+
+
+def _gate_time(redactor: Redactor, text: str, repeat: int = 1) -> float:
+    return gate_worst.timed(lambda: redactor.redact(text), CAP, repeat)
+
+
+def _gate_growth(redactor: Redactor, unit: str) -> float:
+    """The whole gate's time on `unit` repeated to LONG over SHORT (infinite
+    when stopped at CAP), the least of five runs each."""
+    short = _gate_time(redactor, gate_worst._filled(unit, SHORT), 5)
+    long = _gate_time(redactor, gate_worst._filled(unit, LONG), 5)
+    return float("inf") if long >= CAP else long / max(short, 1e-6)
+
+
+def test_the_whole_gate_grows_linearly_on_a_token_head_repeated(thorough: bool) -> None:
+    """The gate, not one rule, on each head above (and with --slow and in CI,
+    every shaped rule's sample's head) repeated with each glue."""
+    redactor = Redactor()
+    redactor.redact("warm up: the patterns compiled")
+    heads = list(_HEADS) + (_vendor_heads() if thorough else [])
+    super_linear = []
+    for head in dict.fromkeys(heads):
+        for glue in _GLUES:
+            unit = head + glue
+            took = _gate_time(redactor, gate_worst._filled(unit, SCREEN))
+            if took < SCREEN_FLOOR * 5 or took < SCREEN_GROWTH * _gate_time(
+                    redactor, gate_worst._filled(unit, SHORT)):
+                continue
+            if _gate_growth(redactor, unit) > GROWTH_LIMIT:
+                grew = _gate_growth(redactor, unit)  # (again: a load's burst is not the gate's)
+                if grew > GROWTH_LIMIT:
+                    super_linear.append(f"{unit!r}: x{grew:.0f}")
+    assert not super_linear, super_linear
+
+
+def test_the_whole_gate_check_finds_a_quadratic_jwt() -> None:
+    """The check above can fail: the cut JWT's rule as it was before attack
+    26's finding (each `eyJ` of a run tried to the run's end) grows as the
+    square on `eyJhbGci` repeated."""
+    redactor = Redactor()
+    i = next(i for i, r in enumerate(RULES) if r.id == "jwt" and r.triggers == ("eyj",))
+    kind, pattern = redactor._rules[i]
+    redactor._rules[i] = (kind, pattern.replace(JWT_START, "", 1))
+    assert redactor._rules[i][1] != pattern
+    assert _gate_growth(redactor, "eyJhbGci") > GROWTH_LIMIT
 
 
 # -- huge texts: pieces, and what is not read in time ------------------------------

@@ -100,13 +100,21 @@ def _hex(prefix: str) -> str:
 # Ansible Vault's hex lines after the first.
 _MORE_HEX = r"(?:\s+[0-9a-fA-F]{20,})*(?:\s+[0-9a-fA-F]{1,19}(?=…?\s*\Z))?"
 
+# After a JWT's `eyJ`: refused at once inside a run of a JWT's letters unless
+# it begins the run (`eyJhbGcieyJhbGci…`: B refuses it anyway, but the gate
+# checks B after a match, and each `eyJ` would else be tried to the run's
+# end, a time growing with the run's square); after `_` or `-` (`session_eyJ…`)
+# only with a dot or a space within a header's length, so each try is short.
+JWT_START = (r"(?:(?<![A-Za-z0-9_\-]eyJ)"
+             r"|(?<=[_\-]eyJ)(?=[A-Za-z0-9_\-]{8,256}[.\s]))")
+
 # (id, triggers, pattern, samples, look-alike, how, line): see secret_rules.Rule.
 Form = tuple[str, tuple[str, ...], str, tuple[str, ...], str, str, str]
 FORMS: tuple[Form, ...] = (
     # A JWT broken at its dots across lines (a terminal, a log or a reply cut
     # it there): its three parts, each dot at a line's end or the next one's start.
     ("jwt", ("eyj",),
-     B + r"eyJ[A-Za-z0-9_\-]{8,}(?:\.[ \t]*\r?\n[ \t>]*|[ \t]*\r?\n[ \t>]*\.)"
+     B + r"eyJ" + JWT_START + r"[A-Za-z0-9_\-]{8,}(?:\.[ \t]*\r?\n[ \t>]*|[ \t]*\r?\n[ \t>]*\.)"
      r"[A-Za-z0-9_\-]{8,}(?:\.[ \t]*\r?\n[ \t>]*|[ \t]*\r?\n[ \t>]*\.|\.)"
      r"[A-Za-z0-9_\-]{8,}(?![A-Za-z0-9_\-])",
      ("token:\n⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\neyJ«w40».\n«w43»⟧",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from vibe_vault import secret_names, secret_positional
 from vibe_vault.secret_keys import FORMS as KEY_FORMS
+from vibe_vault.secret_keys import JWT_START
 from vibe_vault.secret_prose import COPULA, MORE_PEOPLE_RULES, PEOPLE_RULES
 from vibe_vault.secret_vendors import FIRST_SHAPES as VENDOR_FIRST_SHAPES
 from vibe_vault.secret_vendors import SHAPES as VENDOR_SHAPES
@@ -1337,7 +1338,7 @@ RULES: tuple[Rule, ...] = (
     Rule("jwt", ("ey", "zxlk"),
          # (each prefix refused at once inside a run, `eyeyey…`, which the
          # rule refuses anyway: else each scans the run to its end)
-         B + r"(?:eyJ(?<![A-Za-z0-9]eyJ)[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}"
+         B + r"(?:eyJ" + JWT_START + r"[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}"
          r"\.[A-Za-z0-9_\-]{8,}"
          r"|ey(?<![A-Za-z0-9]ey)[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/\\_\-]{17,}"
          r"\.(?:[A-Za-z0-9/\\_\-]{10,}={0,2})?"
