@@ -14,7 +14,7 @@ from vibe_vault.redact import Redactor
 from vibe_vault.secret_rules import RULES
 
 SECRETS = {
-    "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
+    "aws-access-key": "AKIAQ3EGHT7XKZ2MBN4V",  # (not AWS's documented example: left)
     "github-token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
     "gitlab-token": "glpat-" + "Abc123Def456Ghi789Jk",
     "anthropic-key": "sk-ant-api03-" + "x" * 40,

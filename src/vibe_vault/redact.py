@@ -119,6 +119,18 @@ _MIXED = frozenset({"generic-key", "password-value", "azure-devops-pat"})
 # gitleaks' least entropy (bits a character) for its generic key: below it a
 # value is a word, a version, a name.
 GENERIC_ENTROPY = 3.5
+# Keys a vendor's documentation prints as examples, which no account holds
+# (AWS's access key id and secret key): shown where a note quotes the docs.
+_DOCUMENTED_EXAMPLES = frozenset({"AKIAIOSFODNN7EXAMPLE",
+                                  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"})
+# A media type whose data URI's body is bytes (`data:image/png;base64,`), up to
+# its `;base64,`; how far back from a match its `;base64,` is looked for.
+_MEDIA_DATA_URI = (r"data:(?:image|font|audio|video)/[\w.+\-]{1,60}"
+                   r"(?:;[\w.+\-]{1,30}=[\w.+\-]{1,60})*\Z")
+_DATA_URI_SPAN = 1_000_000
+# Two letters of Chinese, Japanese or Korean (a sentence's words, which these
+# scripts write without spaces; a password is made of Latin letters and digits).
+_CJK_WORDS = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]{2}"
 _HEX = r"[0-9a-f\-]+\Z"  # a hash or a UUID (on the lower-cased value)
 # On the lower-cased text; `=` counts (base64's padding, and inside some keys).
 _LONG_RUN = r"[a-z0-9_\-=%+]{16,}"
@@ -1231,6 +1243,8 @@ class _Replacer:
         self.glued_random: tuple[str, ...] = ()
         self.line = ""  # where on its line a match may begin (secret_rules.LINE)
         self.original: str | None = None  # the text, when matches are on its lower case
+        # (the text's id, a data URI's body's start, how far it was found base64)
+        self._data_uri: tuple[int, int, int] = (0, -1, -1)
 
     def skips_dressed(self, match: re.Match[str], secret: str) -> bool:
         """`skips_match`, of the value as written or, worn in Markdown's or
@@ -1252,6 +1266,8 @@ class _Replacer:
             return True
         if self.line and not self._begins_line(match):
             return True
+        if self._in_a_media_data_uri(match):
+            return True  # an image's bytes (`data:image/png;base64,iVBOR…EAAA…`), no key
         if self._in_a_revisions_file(match):
             return True  # `git show origin/feat/auth-x:"app/a.tsx"`: a revision's file
         if "bounded" in match.re.groupindex and match.start() \
@@ -1282,6 +1298,8 @@ class _Replacer:
             if self._names_no_secret(match) and (not _looks_like_a_key(secret) or words_and_numbers(
                     secret.rstrip(".,;:!?"))):
                 return True  # `secret_name = 'db-credentials'`, `private_key_path = '~/…'`
+            if rx(_CJK_WORDS).match(secret):
+                return True  # `パスワード：必須項目です（8文字以上）`: words of a sentence
             if "foreign" in groups and not any(c.isdigit() or c in _SYMBOLS for c in secret) \
                     and not _random_capitals(secret):
                 # `PAROLANIZ: gerekli`, `api_sleutel = verplicht`: a word of its language
@@ -1416,6 +1434,30 @@ class _Replacer:
         start = match.start()
         return text[start:start + 1].isupper() and text[start - 1:start].islower()
 
+    def _in_a_media_data_uri(self, match: re.Match[str]) -> bool:
+        """Whether a match lies in the base64 body of an image's, a font's, a
+        sound's or a video's data URI (`<img src="data:image/png;base64,…">`,
+        CSS's `url(data:image/gif;base64,…)`): its bytes may spell a token's
+        head (`…AAAAEAAAAB…` is Square's `EAAA`), and a note shows them whole.
+        (A text's data, `data:application/json;base64,…`, is read as ever.)"""
+        text = self.original if self.original is not None else match.string
+        start = match.start()
+        at = text.rfind(";base64,", max(0, start - _DATA_URI_SPAN), start)
+        if at < 0:
+            return False
+        head = text.rfind("data:", max(0, at - 120), at)
+        if head < 0 or not rx(_MEDIA_DATA_URI).match(text, head, at):
+            return False
+        # (the body up to the match all base64; checked once per URI as
+        # matches come in order, so many matches in one cost its length)
+        body = at + len(";base64,")
+        checked = (self._data_uri if self._data_uri[:2] == (id(text), body)
+                   else (id(text), body, body))
+        if start > checked[2] and not rx(r"[A-Za-z0-9+/=]*\Z").match(text, checked[2], start):
+            return False
+        self._data_uri = (id(text), body, max(start, checked[2]))
+        return True
+
     def _in_a_revisions_file(self, match: re.Match[str]) -> bool:
         """Whether a match is in a word that names a file of a revision, as git
         is given one: a branch (`origin/feat/auth-profile`, `fix/login-flow`),
@@ -1506,6 +1548,10 @@ class _Replacer:
             return True  # a name in code (`db_пароль: user_password`, `config.password`)
         if not colon and (secret.startswith(("/", "~", "./", "../")) or "://" in secret):
             return True  # a path or a URL: where the password is
+        if rx(_CJK_WORDS).match(secret):
+            # words of a script written without spaces, a digit after them
+            # (`パスワード：必須項目です（8文字以上）`: "required (8 or more)")
+            return True
         if any(c.isdigit() or c in _SYMBOLS for c in secret) \
                 or any(c.isupper() for c in secret[1:]):
             return False
@@ -1566,6 +1612,7 @@ class _Replacer:
             return True
         return (
             secret in self.allow
+            or secret in _DOCUMENTED_EXAMPLES
             or secret.startswith("[REDACTED")
             or (self.kind in _ASSIGNMENTS and "[REDACTED" not in secret and bool(rx(
                 _NOT_A_LITERAL if self.kind in _LITERALS else _NOT_A_SECRET).match(secret)))

@@ -48,6 +48,8 @@ STRONG: dict[str, tuple[str, ...]] = {
             "activation key", "activation code", "unlock key", "pre shared key",
             "wifi key", "wpa key", "network key", "webhook secret", "signing secret"),
     "invite": ("invite code", "invitation code", "invite token", "referral secret"),
+    # (a tool's variable holding a password: `SSHPASS=… sshpass -e ssh host`)
+    "password": ("sshpass",),
 }
 # Words that name a secret when the whole name, or its end, and the value a key.
 WEAK = ("pin", "psk", "dsn", "private", "sig", "mima", "motdepasse")
@@ -55,6 +57,16 @@ WEAK = ("pin", "psk", "dsn", "private", "sig", "mima", "motdepasse")
 # things (`access_level`, `auth_method`) that the assignment rules judge already.
 PROSE_WEAK = (*WEAK, "access", "auth", "pwd", "pass", "credentials", "creds", "salt",
               "passkey")
+
+# A URL's query parameters that carry a secret (`?token=…`, `&sig=…`, a
+# signed URL's `X-Goog-Signature=…`, a magic link's `&t=…`): the value taken
+# when as random as a key (redact._cell_hides), so `?code=200` or `?t=42s` is left.
+QUERY_NAMES = ("key", "api_key", "api-key", "apikey", "token", "access_token", "auth_token",
+               "id_token", "refresh_token", "jwt", "ticket", "otp", "code", "sas", "sid",
+               "hash", "appid", "app_id", "t", "sig", "signature", "secret", "client_secret",
+               "password", "passwd", "pwd", "x-goog-signature", "x-amz-signature",
+               "x-amz-security-token", "x-goog-credential", "magic", "login_token",
+               "invite", "invite_token", "session", "session_id", "sessionid", "auth")
 
 # Between a name's words: nothing (camel case, run together), `_`, `-`, `.` or a space.
 GLUE = "[ _.\\-]?"

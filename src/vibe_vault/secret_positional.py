@@ -465,13 +465,20 @@ def _command_rules() -> tuple[RuleData, ...]:
           "mc config host add s3 https://s3.example.com AKIA«u16» '⟦«a40»⟧' --api S3v4",
           "mc admin user add myminio alice ⟦«a16»⟧"),
          "mc alias set myminio https://minio.example.io $ACCESS $SECRET; mc alias list"),
-        # A token as the one bare word: cargo login, ngrok authtoken, snyk auth, vault login.
-        (("cargo login", "authtoken", "snyk auth", "vault login"),
+        # A token as the one bare word: cargo login, ngrok authtoken, snyk auth,
+        # vault login, wandb login.
+        (("cargo login", "authtoken", "snyk auth", "vault login", "wandb login"),
          lambda n: r"\b(?:cargo\s+login|ngrok\s+(?:config\s+add-)?authtoken|snyk\s+auth"
-         r"|vault\s+login)" + _OPTIONS + r"\s+" + _value(n, "vk"),
+         r"|vault\s+login|wandb\s+login)" + _OPTIONS + r"\s+" + _value(n, "vk"),
          ("cargo login ⟦«a32»⟧", "cargo login --registry corp ⟦«a32»⟧",
-          "ngrok config add-authtoken ⟦«a40»⟧", "snyk auth ⟦«l36»⟧"),
+          "ngrok config add-authtoken ⟦«a40»⟧", "snyk auth ⟦«l36»⟧",
+          "wandb login ⟦«h40»⟧"),
          "cargo login; cargo login --registry corp; vault login -method=userpass username=bob"),
+        # rclone obscure PASSWORD (what it prints goes in rclone.conf).
+        (("rclone obscure",),
+         lambda n: r"\brclone\s+obscure" + _OPTIONS + r"\s+" + _value(n, "vp"),
+         ("rclone obscure ⟦«a16»⟧", "rclone obscure '⟦«a12»⟧'"),
+         "rclone obscure -; rclone obscure --help"),
         # Bitwarden: bw unlock PASSWORD, bw login EMAIL PASSWORD.
         (("unlock", "bw login"),
          lambda n: r"\bbw\s+(?:unlock|login(?:\s+(?!-)" + _WORD + r"))" + _OPTIONS + r"\s+"

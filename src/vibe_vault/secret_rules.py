@@ -217,9 +217,20 @@ VENDORS = (
     "pagerduty", "circleci", "vercel", "segment", "mixpanel", "amplitude", "xray",
 )
 
+# Services named in prose before their key (`mistral key …`, `dd app key …`).
+PROSE_VENDORS = (*VENDORS, "mistral", "todoist", "dd", "wandb", "openai", "anthropic", "groq",
+                 "cohere", "replicate", "together", "fireworks", "perplexity", "deepseek",
+                 "voyage", "pinecone", "notion", "stripe", "github", "gitlab", "slack",
+                 "digitalocean", "huggingface", "kaggle", "airbrake", "rollbar", "bugsnag",
+                 "postmark", "sendgrid", "resend", "supabase", "firebase", "clerk", "linode",
+                 "vultr", "hetzner", "netlify", "render", "railway", "doppler", "honeycomb")
+
 # Between a name and its value, as the public rulesets write it: quotes, then
 # `=`, `:`, `:=`, `=>`, `>`, `||`, `?=` or `,`, then quotes, spaces or `=`.
-_SEP = r"[\s'\"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'\"\s=]{0,5}"
+# (or the value on a line below, up to two blank lines under its label and
+# indented: `Your new API key:⏎⏎    V`, as a command line tool prints a key it made)
+_SEP = (r"[\s'\"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)"
+        r"(?:[ \t]*(?:\r?\n[ \t]{0,8}){1,3}[\x60'\"]?|[\x60'\"\s=]{0,5})")
 # What ends a value there: a quote, a space, `;`, an escaped line break, the end.
 _END = r"(?=[\x60'\"\s;]|\\[nr]|$)"
 
@@ -610,6 +621,11 @@ def _structured_rules() -> tuple[Rule, ...]:
     )
 
 
+# A link's path word after which a secret is the next part (url-secret).
+_LINK_WORDS = ("invite", "invites", "invitation", "join", "verify", "magic", "magic-link",
+               "reset", "reset-password", "confirm", "activate", "shared_invite", "accept-invite")
+
+
 def _more_named_rules() -> tuple[Rule, ...]:
     """A secret named in yet other ways: csh's `setenv NAME value` (and C's
     `setenv("NAME", "…", 1)`), a setter's call (`props.setProperty("password",
@@ -626,8 +642,7 @@ def _more_named_rules() -> tuple[Rule, ...]:
 
     setenv, call, dotnet = _Values(), _Values(), _Values()
     word = r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"  # a shell word (a name)
-    query_names = ("key", "api_key", "api-key", "apikey", "token", "access_token", "auth_token",
-                   "sig", "signature", "secret", "client_secret", "password", "passwd", "pwd")
+    query_names = sorted(secret_names.QUERY_NAMES, key=lambda n: (-len(n), n))
     return (
         Rule("config-secret", ("setenv",),
              r"(?i)\bsetenv(?:[ \t]+" + _SECRET_VAR + r"[ \t]+" + setenv.any()
@@ -663,6 +678,35 @@ def _more_named_rules() -> tuple[Rule, ...]:
               "Login with credentials: 'deploy:⟦«a14»⟧'"),
              "credentials localhost:5432; credentials http://x; the credentials file: ~/.aws; "
              "credentials db:5432/app; credentials are at host:8080."),
+        # A value echoed into a file named for a secret (`echo '…' >
+        # ~/.vault_pass.txt`, `printf %s … > secrets/db_password`): a literal,
+        # not a variable, a command's output or a path.
+        Rule("config-secret", (">",),
+             # (one word with a digit: not `done`, a script, a variable)
+             r"(?i)(?<![\w\-])(?:echo|printf)(?:[ \t]+-[ne]{1,3})*(?:[ \t]+'%s'|[ \t]+%s)?[ \t]+"
+             r"(?=['\"]?[^\s'\"$\\`]{0,199}\d)"
+             r"(?:'(?P<v>[^\s'$\\`]{4,200})'|\"(?P<v2>[^\s\"$\\`]{4,200})\""
+             r"|(?P<v3>(?![$\-])[^\s'\"|;&<>`$\\]{4,200}))"
+             r"[ \t]*>>?[ \t]*[\"']?[^\s\"'|;&<>]{0,200}?(?:pass|secret|token|cred|key)"
+             r"[^\s/\"'|;&<>]{0,64}[\"']?(?=\s|$|[;&|)])",
+             ("echo '⟦«a10»4«a9»⟧' > ~/.vault_pass.txt", "echo ⟦«a8»2«a7»⟧ > secrets/db_password",
+              "printf %s '⟦«a8»3«a7»⟧' > /run/secrets/api_token"),
+             "echo $VAULT_PASS > ~/.vault_pass.txt; echo 'hello' > notes.txt; "
+             "echo \"$(pass show x)\" > ~/.token"),
+        # A PIN of digits after its name (`pin: 482913`, `PIN code 4829`,
+        # `sim_pin=0000`), where a number after another name is no secret: 4
+        # to 8 digits, not a version, a time or a path's; after a bare space
+        # not a year (`pin 2024 release`); `pin = 13` (a board's pin) is left.
+        Rule("pin-code", ("pin", "puk"),
+             r"(?i)(?<![a-z0-9])(?:(?:sim|unlock|card|bank|atm|phone|lock)[ _.\-]?)?(?:pin|puk)"
+             r"(?:[ _.\-]?(?:code|number|no\.?))?s?(?![a-z0-9])[\"']?"
+             r"(?:[ \t]*[:=：][ \t]*|[ \t]+(?:is|was)[ \t]+:?[ \t]*"
+             r"|[ \t]+(?!(?:19|20)\d\d(?!\d)))[\"'`]?"
+             r"(?P<v>\d{4,8})(?![\d.,:/\-]\d|[a-z0-9_])",
+             ("pin: ⟦«d6»⟧", "PIN code ⟦«d6»⟧", "sim_pin=⟦«d4»⟧", "my PIN is ⟦«d4»⟧.",
+              'puk: "⟦«d8»⟧"'),
+             "int pin = 13; see pin.py:4829; pin 2024 release; pin v1.2.3; the pin 1.2.3456; "
+             "spin 4829 times; port 8080; line 4829"),
         Rule("ci-mask", ("::add-mask::",),
              r"::add-mask::(?P<v>(?!\$)[^\s\"'`]+)",
              ('echo "::add-mask::⟦«a16»⟧"', "echo ::add-mask::⟦«L12»⟧"),
@@ -672,6 +716,22 @@ def _more_named_rules() -> tuple[Rule, ...]:
              ("curl https://maps.example.com/api?key=⟦«a14»⟧",
               "GET /v1/x?a=1&api_key=⟦«L20»⟧&b=2", "https://h/x?token=⟦«l24»⟧"),
              "https://h/x?key=value&page=2 and ?sig={sig}&key=12345, ?apikey=$KEY"),
+        # A secret as a link's path (an invitation, a magic or a verification
+        # link: `/invite/…`, `shared_invite/zt-…`, `/verify/…`): a value as
+        # random as a key (redact._cell_hides), so `/invite/accept` is left.
+        Rule("url-secret", tuple(f"/{w}/" for w in _LINK_WORDS),
+             r"(?i)/(?:" + "|".join(_LINK_WORDS) + r")/"
+             r"(?P<v>(?=[a-z_.~\-]{0,400}\d)[A-Za-z0-9_.~\-]{16,400})"
+             r"(?![A-Za-z0-9_.~\-])",
+             ("join: https://app.example.com/invite/⟦«a16»7«a15»⟧",
+              "https://join.slack.com/t/team/shared_invite/⟦zt-«a14»5«a15»⟧",
+              "https://app.example.com/verify/⟦«w20».8«w30».«w20»⟧"),
+             "https://app.example.com/invite/accept-invitation and /verify/email-address-change"),
+        # A Wi-Fi QR code's text: `WIFI:T:WPA;S:HomeNet;P:…;;` (its fields in any order).
+        Rule("wifi-psk", ("wifi:",),
+             r"(?i)\bwifi:(?:[a-z]:(?:\\.|[^;\\\n]){0,64};){0,6}p:(?P<v>(?:\\.|[^;\\\n]){1,200})",
+             ("WIFI:T:WPA;S:HomeNet;P:⟦«a16»⟧;;", "WIFI:S:Cafe;T:WPA;P:⟦«a12»⟧;H:false;;"),
+             "WIFI:T:nopass;S:Guest;;"),
         # A passphrase of words after its name, up to its line's end (a
         # sentence, `password: must be changed`, is left: redact.sentence).
         Rule("passphrase", ("password", "passphrase", "passwd"),
@@ -897,8 +957,10 @@ SHAPE_RULES = (
     # Azure DevOps' personal access token: 52 of base32's lower case (or, since
     # 2024, 84 characters with AZDO at 76), said beside the service's name.
     # (Its digit is checked on the match: a lookahead first is tried at every place.)
+    # (base32 as Azure makes them, or any lower-case letters and digits: a
+    # PAT copied with a character mistyped, or made up for a test, is one)
     Rule("azure-devops-pat", ("azure", "devops", "vsts", "_pat", "pat=", "pat:", "pat "),
-         B + r"[a-z2-7]{52}(?![A-Za-z0-9])",
+         B + r"[a-z0-9]{52}(?![A-Za-z0-9])",
          ("AZURE_DEVOPS_EXT_PAT=⟦«z52»⟧",
           "git clone https://me:⟦«z52»⟧@dev.azure.com/org/p/_git/r"), "", RUN),
     Rule("azure-devops-pat", ("azdo",), B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])",
@@ -918,6 +980,28 @@ SHAPE_RULES = (
          ("eth private key: ⟦«h64»⟧", "PRIVATE_KEY=0x⟦«h64»⟧",
           "the wallet key is ⟦«h64»⟧ (do not share)"),
          "private key fingerprint SHA256:«a43»", SHAPED),
+    # An account's key as Ethereum writes it, `0x` and 64 hex, after any
+    # word `key` (`deployer key 0x…`); a transaction's hash is said so.
+    Rule("crypto-private-key", ("key",),
+         r"(?i)(?<![a-z0-9])key[\"']?[ \t]*(?:is[ \t]+|[:=][ \t]*)?[\"'`]?"
+         r"0x(?P<v>[0-9a-f]{64})(?![0-9a-z])",
+         ("deployer key 0x⟦«h64»⟧", "signer key: 0x⟦«h64»⟧"),
+         "tx hash 0x«h64»; public key 0x04«h64»«h64»"),
+    # A Bitcoin private key in wallet import format: base58, 51 characters
+    # from `5` (or 52 from `K` or `L`, compressed), a run no word is.
+    Rule("crypto-private-key", (),
+         # (`5`, `K`, `L` refused at once inside a run: B refuses them after a match)
+         B + r"(?:5(?<![A-Za-z0-9]5)[1-9A-HJ-NP-Za-km-z]{50,51}"
+         r"|[KL](?<![A-Za-z0-9][KL])[1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])",
+         ("importprivkey ⟦5«m50»⟧", "wif: ⟦L«m51»⟧"), "", RUN),
+    # A service account's key id beside its key, and Kaggle's kaggle.json.
+    Rule("vendor-key", ('"private_key_id"',),
+         r"\"private_key_id\"\s*:\s*\"(?P<v>[0-9a-f]{40})\"",
+         ('{"type": "service_account", "private_key_id": "⟦«h40»⟧"}',),
+         '{"private_key_id": "<id>"}'),
+    Rule("vendor-key", ('"username"',),
+         r"\"username\"\s*:\s*\"[^\"\n]{1,64}\"\s*,\s*\"key\"\s*:\s*\"(?P<v>[0-9a-f]{32})\"",
+         ('{"username":"dev","key":"⟦«h32»⟧"}',), '{"username":"dev","key":"<key>"}'),
     # A JWK's private members, in a text that has a JWK (`"kty"`).
     Rule("jwk-private", ('"kty"', "'kty'"),
          r"[\"'](?:d|p|q|dp|dq|qi|k)[\"']\s*:\s*[\"'](?P<v>[A-Za-z0-9_\-+/]{16,}={0,2})[\"']",
@@ -1285,6 +1369,21 @@ RULES: tuple[Rule, ...] = (
          r"(?:(?<=bot)|(?<![A-Za-z0-9]))\d{5,16}:A[A-Za-z0-9_\-]{34}(?![A-Za-z0-9_\-])",
          ("https://api.telegram.org/bot⟦«d10»:AA«w33»⟧/getMe",
           "BOT=⟦«d9»:AA«w33»⟧"), "at 12:30:45", RUN),
+    # (in a Bot API URL whatever its first letters: the URL says what it is)
+    Rule("telegram-token", ("/bot",),
+         r"(?i)/bot\d{5,16}:(?P<v>[a-z0-9_\-]{30,40})(?![a-z0-9_\-])",
+         ("https://api.telegram.org/bot«d9»:⟦«w35»⟧/sendMessage",),
+         "https://api.telegram.org/bot<token>/getMe and /bot123:abc"),
+    # A key named by its service in prose (`mistral key …`, `dd app key …`,
+    # `todoist token …`): a value with a letter and a digit, 20 or more.
+    Rule("vendor-key", tuple(f"{v} " for v in PROSE_VENDORS),
+         r"(?i)(?<![a-z0-9])(?:" + "|".join(PROSE_VENDORS) + r")[ \t]+"
+         r"(?:(?:app|api|access|auth|personal|secret|bot|admin|service)[ \t]+)?"
+         r"(?:key|token|secret)[ \t]*(?:is[ \t]+|[:=][ \t]*)?[\"'`]?"
+         r"(?P<v>(?=[a-z0-9_\-]{0,100}\d)(?=[a-z0-9_\-]{0,100}[a-z])[a-z0-9_\-]{20,100})"
+         r"(?![a-z0-9_\-])",
+         ("mistral key ⟦«a32»⟧", "dd app key ⟦«h40»⟧", "todoist token ⟦«h40»⟧"),
+         "mistral key rotation policy; the stripe key is in the vault"),
     Rule("mailgun-key", ("key-", "pubkey-"), B + r"(?:pub)?key-[0-9a-zA-Z]{32}" + E,
          ("MAILGUN_API_KEY=⟦key-«a32»⟧",), "", SHAPED),
     Rule("square-token", ("sq0atp-", "sq0csp-", "eaaa"),
