@@ -29,6 +29,9 @@ def with_cwd(env: Env, cwd: Path) -> Path:
 
 
 def timed_hook(env: Env, event: dict[str, object]) -> float:
+    """How long a Stop took, with Claude Code's own 3 s deadline (not the test
+    home's five minutes): a file that never ends must not hold it past that."""
+    env.configure("hook_deadline = 3.0\n")
     t0 = time.monotonic()
     r = env.hook(event, timeout=20)
     elapsed = time.monotonic() - t0
