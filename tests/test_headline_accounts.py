@@ -87,3 +87,28 @@ def test_a_bold_subheading_is_not_quoted(tmp_path_factory: Any, first: list[str]
     for h in heads:
         assert h.upper() not in quoted and h not in quoted, (summary, h)
     assert quoted in ("", opening.removeprefix("Done. ")), summary
+
+
+labels = st.sampled_from(("Files modified", "Summary", "PR #89 Summary", "3 files, 3 fixes",
+                          "Changes made", "What changed"))
+
+
+@settings(max_examples=examples(25, 120), deadline=None)
+@given(label=labels, did=st.lists(st.lists(word, min_size=3, max_size=6), min_size=1, max_size=3),
+       colon_inside=st.booleans())
+def test_a_bold_label_announcing_the_changes_is_no_subheading(
+        tmp_path_factory: Any, label: str, did: list[list[str]], colon_inside: bool) -> None:
+    """(The corpus' 198393f2, d1423492, e8106766 and 79e9becd: "All tests pass.
+    Here's a summary:" then `**Files modified:**` over what was done. A label
+    in bold that ends in ":" announces the account; the headline quotes it,
+    not the bare "All tests pass." before it.)"""
+    t = Transcript()
+    t.prompt("add the agent field")
+    t.write_file("/work/app/rewind.go", "package strategy\n")
+    bold = f"**{label}:**" if colon_inside else f"**{label}**:"
+    items = "".join(f"\n{i}. **`file{i}.go`** - Added " + " ".join(words) + " to the checkpoint."
+                    for i, words in enumerate(did, 1))
+    t.say("All tests pass. Here's what changed:\n\n" + bold + "\n" + items)
+    summary = str(frontmatter(t.note(tmp_path_factory, "labels"))["summary"])
+    quoted = summary.split("Claude: ", 1)[1] if "Claude: " in summary else ""
+    assert " ".join(did[0]) in quoted, summary

@@ -1788,7 +1788,10 @@ _SUBHEADING = tx.lazy(r"^\*\*[^*\n]{1,80}\*\*(?:\s*\([^()\n]{0,160}\))?\s*$")
 
 def subheading(line: str) -> bool:
     """Whether a line of an answer is a sub-heading in bold (`_SUBHEADING`)."""
-    return _SUBHEADING.match(line) is not None and not line.rstrip("* ").endswith((".", "!"))
+    # (one ending in ":" is a label announcing what follows, `**Files modified:**`,
+    # `**PR #89 Summary:**`: what it announces is the account, see `_label`)
+    return _SUBHEADING.match(line) is not None \
+        and not line.rstrip("* ").endswith((".", "!", ":"))
 
 
 # Where the note's copy of an answer was cut (fold.context), with the "…"
