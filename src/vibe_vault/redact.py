@@ -626,19 +626,23 @@ def words_and_numbers(value: str) -> bool:
 
 
 def _a_place_of_words(value: str) -> bool:
-    """A path whose parts are words and short numbers, a word among them
+    """A path whose parts are words and short numbers
     (`local/001`, `gh/team/entire-brain`, `prod/db/main`): where a thing is
     kept, never a random key's run, which no `/` cuts into words."""
-    parts = value.split("/")
-    if len(parts) < 2 or _looks_like_a_key(value):
+    # (a value a rule cut at a placeholder begins or ends in its `/`: `local/`
+    # of `local/<x>`, `/local` of `<x>/local`; undressed of its tag-like
+    # placeholders, `gh/<owner>/main` reads `gh//main`)
+    parts = [p for p in value.split("/") if p]
+    if "/" not in value or not value.strip("/") or _looks_like_a_key(value):
         return False
     # (each piece between `/`, `-`, `_`, `.`: a number of four digits or fewer,
     # or a word in one case by either of the gate's readings: `north`, `staging`)
-    pieces = [p for part in parts for p in rx(r"[-_.]").split(part)]
+    # (a placeholder is a word of it: `gh/<owner>/<repo>`, review 31 F6)
+    pieces = [p.strip("<>") if rx(r"<[a-z][\w\-]*>\Z").match(p) else p
+              for part in parts for p in rx(r"[-_.]").split(part)]
     return all(p and ((p.isdigit() and len(p) <= 4) or words_and_numbers(p) or (
         p.isalpha() and (p.islower() or p.isupper() or p.istitle())
-        and (_a_word(p) or reads_as_word(p)))) for p in pieces) \
-        and any(not p.isdigit() for p in pieces)
+        and (_a_word(p) or reads_as_word(p)))) for p in pieces)
 
 
 def _digits_inside(runs: list[str]) -> bool:
@@ -673,7 +677,26 @@ def random_value(value: str) -> bool:
         return len(value) >= 12 and _random_capitals(value)
     if not any(c.isalpha() for c in value):
         return False
-    return not words_and_numbers(value)
+    return not (words_and_numbers(value) or _words_around_a_date(value))
+
+
+def _words_around_a_date(value: str) -> bool:
+    """A name of words around a date or a time (`guidance_primary_BURL_2023-03-02T08`,
+    a file of a ticker's call: review 31 F13): each other piece a word in one
+    case, no other digit; a random run holds no such date."""
+    rest = rx(_DATE_TIME).sub("_", value)
+    if rest == value:
+        return False
+    pieces = [p for p in rx(r"[-_.:]").split(rest) if p]
+    # (a ticker or an acronym in capitals is a word: `MSFT`, `NVDA`)
+    return bool(pieces) and all(
+        p.isalpha() and (p.islower() or p.isupper() or p.istitle())
+        and ((p.isupper() and len(p) <= 5) or _a_word(p) or reads_as_word(p)) for p in pieces)
+
+
+# An ISO date, maybe with its time (`2023-03-02`, `2023-03-02T08.30`, `20230302T0830`).
+_DATE_TIME = (r"(?<![0-9])(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])"
+              r"(?:T(?:[01]\d|2[0-3])(?:[:.]?[0-5]\d){0,2})?(?![0-9])")
 
 
 def token_value(value: str, quoted: bool = False) -> bool:
