@@ -41,7 +41,7 @@ def dated(draw: st.DrawFn) -> str:
 def dated_name(draw: st.DrawFn) -> str:
     sep = draw(st.sampled_from(["_", "-"]))
     head = draw(st.lists(st.sampled_from(WORDS), min_size=0, max_size=2))
-    tail = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
+    tail = draw(st.lists(st.sampled_from([*WORDS, "*"]), min_size=1, max_size=3))  # (a glob too)
     ticker = draw(st.sampled_from(TICKERS))
     return sep.join([*head, "pass", *tail, ticker, draw(dated())])
 
@@ -70,5 +70,6 @@ def test_a_password_with_a_date_glued_is_still_hidden(value: str, day: str, form
 
 def test_the_session_review_31_found() -> None:
     text = ("rm -f /tmp/extract_pass_guidance_primary_BURL_2023-03-02T08.30.json "
-            "/tmp/extract_pass_guidance_enrichment_BURL_2023-03-02T08.30.json")
+            "/tmp/extract_pass_guidance_enrichment_BURL_2023-03-02T08.30.json "
+            "&& ls /tmp/extract_pass_*_BURL_2023-03-02T08.30.json")
     assert DEFAULT.redact(text) == (text, 0)

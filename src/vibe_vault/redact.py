@@ -687,7 +687,8 @@ def _words_around_a_date(value: str) -> bool:
     rest = rx(_DATE_TIME).sub("_", value)
     if rest == value:
         return False
-    pieces = [p for p in rx(r"[-_.:]").split(rest) if p]
+    # (a shell's glob is a word of it too: `/tmp/extract_pass_*_BURL_2023-03-02T08.30.json`)
+    pieces = [p for p in rx(r"[-_.:]").split(rest) if p.strip("*?")]
     # (a ticker or an acronym in capitals is a word: `MSFT`, `NVDA`)
     return bool(pieces) and all(
         p.isalpha() and (p.islower() or p.isupper() or p.istitle())
