@@ -23,6 +23,7 @@ from conftest import FIXTURES, PROCESS_STATE, Env, share_line_key
 # installed code and data), so a call in a process that made them earlier gets
 # what a new process would compute: left as they are between in-process calls.
 PURE = {
+    "vibe_vault.fold.looks._hook_run": "a decoder of a hook run's line, a constant type",
     "vibe_vault.secret_dress._dress": "the dress pattern for two flags, from the module's tables",
     "vibe_vault.secret_dress._fold_char": "what a character and a flag read as (NFKC, accents)",
     "vibe_vault.secret_dress._combining": "the combining marks' code points, a constant",

@@ -640,7 +640,9 @@ def _a_place_of_words(value: str) -> bool:
     # (a placeholder is a word of it: `gh/<owner>/<repo>`, review 31 F6)
     pieces = [p.strip("<>") if rx(r"<[a-z][\w\-]*>\Z").match(p) else p
               for part in parts for p in rx(r"[-_.]").split(part)]
-    return all(p and ((p.isdigit() and len(p) <= 4) or words_and_numbers(p) or (
+    # (letters and digits mixed only in a short piece, `v1`, `ec2`, `utf8`: a long
+    # one, `h0123Aababacd`, is a random run however its letters read)
+    return all(p and ((p.isdigit() and len(p) <= 4) or (len(p) <= 6 and words_and_numbers(p)) or (
         p.isalpha() and (p.islower() or p.isupper() or p.istitle())
         and (_a_word(p) or reads_as_word(p)))) for p in pieces)
 
