@@ -159,11 +159,15 @@ def files_under(roots: list[Path]) -> dict[str, bytes]:
 def holds(data: bytes, secret: str) -> bool:
     """`secret` is in `data`; one of digits only (a PIN, `197959`) as a number
     of its own, not as digits inside a longer one (a file's mtime in
-    nanoseconds, 1795841979593020673, holds any six digits in time)."""
+    nanoseconds, 1795841979593020673, holds any six digits in time) nor in a
+    hex digest (a state's learned keys: `…a3413f…` holds a four-digit PIN by
+    chance) nor as a JSON number (a size)."""
     needle = secret.encode()
     if not secret.isdigit():
         return needle in data
-    return re.search(rb"(?<![0-9])" + re.escape(needle) + rb"(?![0-9])", data) is not None
+    # (nor a JSON number of the machine's: an archive manifest's `"size": 2243`)
+    return re.search(rb"(?<![0-9A-Za-z])(?<!\": )(?<!\":)" + re.escape(needle)
+                     + rb"(?![0-9A-Za-z])", data) is not None
 
 
 def leaks(secret: str, files: dict[str, bytes], outputs: list[bytes]) -> list[str]:
@@ -404,7 +408,8 @@ PLAIN = {
              "copied_settled", "side_chains",  # (checksums of uuids)
              "permission_mode",  # (one of commands.PERMISSION_MODES, or "other")
              "ended_by",  # (a value of fold.context.ENDING_COMMANDS, or "")
-             "git_moved"},  # (an entry's time, as last_ts: when git last moved HEAD)
+             "git_moved",  # (an entry's time, as last_ts: when git last moved HEAD)
+             "removed_trees"},  # (entry times, keyed by a Redacted folder)
     "LeftRunning": {"kind", "status", "tool_id", "ts", "until"},
     "SessionState": {"session_id", "note", "project", "status", "agents", "durations",
                      "previous", "next", "continues", "continued_by", "user_notes",

@@ -1209,7 +1209,9 @@ def _in_words(state: SessionState, work: Work) -> str:
         words = words if words.endswith(("…", ".", "!", "?")) else words + "."
         return f"{said} Claude Code's recap: {words}".strip()
     review = _review_words(state, work, str(f.last_answer_whole or end.answer))
-    if review and not end.unanswered:
+    # (a headless review that ends with its structured output says that result:
+    # fold.story.structured_answer)
+    if review and not end.unanswered and not str(end.answer).startswith("Structured result: "):
         return review
     answer, label = end.answer, "Claude:"
     main = _main_change_reply(state, work, str(end.answer)) if answer else ""

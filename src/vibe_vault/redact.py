@@ -1378,9 +1378,12 @@ class _Replacer:
         if self.kind == "passphrase" and sentence(secret):
             return True  # `password: must be changed often`
         if self.kind == "otp-secret" and " " in secret.strip() \
-                and any(len(g) != 4 for g in secret.split()) \
+                and (any(len(g) != 4 for g in secret.split())
+                     or len(set(secret.lower().split())) == 1) \
                 and all(reads_as_word(g) for g in secret.split()):
-            return True  # `hotp-key verander verander`: words, where a key's groups are of 4
+            # `hotp-key verander verander`: words, where a key's groups are of 4;
+            # `mfa key moet moet moet moet`: one word again, where a key's differ
+            return True
         if self.kind in ("app-password", "otp-secret") and sentence(secret) \
                 and not _random_letters("".join(secret.split())):
             return True  # `app password: must have been made` (not `xrjn unzd gdtt dort`)
