@@ -205,6 +205,12 @@ def text(words: str) -> Md:
     if "*" in one or "_" in one or "~" in one or "=" in one:
         one = _EMPHASIS.sub(_literal_emphasis, one)
     out = _unblocked(one)
+    if out.endswith("#"):
+        # A heading's closing sequence (`# [Image #` shows "[Image"): the `#`s
+        # at the end after a space are dropped by Markdown, so the first is escaped.
+        run = len(out) - len(out.rstrip("#"))
+        if run < len(out) and out[-run - 1] in " \t":
+            out = out[:-run] + "\\" + out[-run:]
     if out.endswith("]") and not out.endswith("\\]"):
         # What our own markup puts next (`(`, `:`) must not make it a link.
         out = out[:-1] + "\\]"
