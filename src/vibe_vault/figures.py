@@ -23,6 +23,7 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import GIT_COUNTED, unknown_lines
+from vibe_vault.fold.story import STRUCTURED_RESULT
 from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.fold.titles import (
     PLAN_PREAMBLE,
@@ -1211,7 +1212,7 @@ def _in_words(state: SessionState, work: Work) -> str:
     review = _review_words(state, work, str(f.last_answer_whole or end.answer))
     # (a headless review that ends with its structured output says that result:
     # fold.story.structured_answer)
-    if review and not end.unanswered and not str(end.answer).startswith("Structured result: "):
+    if review and not end.unanswered and not str(end.answer).startswith(STRUCTURED_RESULT):
         return review
     answer, label = end.answer, "Claude:"
     main = _main_change_reply(state, work, str(end.answer)) if answer else ""

@@ -577,6 +577,8 @@ def on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
 
 
 STRUCTURED_CHARS = 300  # of a structured answer, in words
+# How a structured answer begins (figures: a headless review says its result)
+STRUCTURED_RESULT = "Structured result: "
 STRUCTURED_FIELDS = 6
 
 
@@ -588,7 +590,7 @@ def structured_answer(ctx: Context, data: object, timestamp: str) -> None:
     are the turn's answer, through the gate as any answer."""
     if ctx.agent:
         return
-    words = tx.cut("Structured result: " + _fields(data), STRUCTURED_CHARS) + "."
+    words = tx.cut(STRUCTURED_RESULT + _fields(data), STRUCTURED_CHARS) + "."
     # Claude's words before the call (its reasoning) follow the result.
     before = ctx.held_answer if ctx.held_turn == ctx.turn_no() and ctx.held_answer else ""
     ctx.hold("answer", f"{words}\n\n{before}" if before else words, timestamp)
