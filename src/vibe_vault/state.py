@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 127
+STATE_VERSION = 128
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -925,6 +925,10 @@ class Fold(Struct, omit_defaults=True):
     squashing: Redacted = Redacted("")
     staged: dict[Redacted, Staged] = field(default_factory=dict)  # by the folder git ran in
     pushes: int = 0
+    # Of them, those whose output said they sent nothing (`Everything
+    # up-to-date`, every ref `= [up to date]`): review 31 F8, "Pushed 5
+    # times" for three pushes that moved a branch.
+    pushes_idle: int = 0
     # The branches the session created, each once, in order (fold.git): the
     # headline names them (a session that made a branch and ended before
     # pushing it made that much).

@@ -101,6 +101,8 @@ class Work(Struct):
     scratch: dict[str, str] = field(default_factory=dict)
     # Commits made in throwaway repositories (Commit.scratch), not in `commits`.
     scratch_commits: int = 0
+    # Of `pushes`, those that sent nothing (Fold.pushes_idle).
+    pushes_idle: int = 0
 
 
 def doers(state: SessionState, agents: list[AgentFold | None] | None = None) -> list[Doer]:
@@ -267,7 +269,7 @@ def work_of(state: SessionState) -> Work:
     made_by: list[int] = []  # beside each of `commits`: id() of the Fold it is of
     errors: list[tuple[str, ErrorRec]] = []
     unnamed: list[tuple[str, Unnamed]] = []
-    files_dropped = commands_run = commands_dropped = errors_dropped = pushes = 0
+    files_dropped = commands_run = commands_dropped = errors_dropped = pushes = idle = 0
     by_label: dict[str, Fold] = {}
     elsewhere: dict[str, int] = {}
     pushed: list[Push] = []
@@ -313,6 +315,7 @@ def work_of(state: SessionState) -> Work:
         errors.extend((d.label, e) for e in f.errors)
         errors_dropped += f.errors_dropped
         pushes += f.pushes
+        idle += f.pushes_idle
         pushed.extend(f.pushed)
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
@@ -372,7 +375,7 @@ def work_of(state: SessionState) -> Work:
                 tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
                 committed=committed, agents=agents, doers=everyone, scratch=scratch,
-                scratch_commits=probes)
+                scratch_commits=probes, pushes_idle=idle)
 
 
 _TEMP = TEMP_FOLDER

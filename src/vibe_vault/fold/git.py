@@ -583,8 +583,23 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
                          ctx.name(merged.group(1) or ""), merged=True)
     if call.git == "git push":
         facts.pushes += 1
+        if sent_nothing(out):
+            facts.pushes_idle += 1
         if call.folder:  # to another repository's remote
             facts.pushed_elsewhere[call.folder] = facts.pushed_elsewhere.get(call.folder, 0) + 1
+
+
+def sent_nothing(out: str) -> bool:
+    """Whether a push's output says it sent nothing: git's "Everything
+    up-to-date", or refs all reported `=` (up to date) or `!` (rejected),
+    and none it moved (" ", "+", "*")."""
+    if " -> " in out:
+        flags = {m.group(1) for m in rx(_PUSHED_REF).finditer(out)}
+        if flags & {" ", "+", "*"}:
+            return False
+        if flags:
+            return True
+    return "Everything up-to-date" in out
 
 
 def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) -> None:

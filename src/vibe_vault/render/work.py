@@ -275,8 +275,18 @@ def commits(page: Page) -> list[Md]:
         elsewhere = [md("{} in {}", text("all" if times == work.pushes else n(times)),
                         code(folder_name(folder)))
                      for folder, times in sorted(work.pushed_elsewhere.items())]
-        out.append(md("- Pushed {}{}", text(plural(work.pushes, "time")),
-                      md(" ({})", join(", ", elsewhere)) if elsewhere else BLANK))
+        # A push that sent nothing (`Everything up-to-date`) is no push of
+        # work: said apart (review 31 F8: "Pushed 5 times" for 3 that did).
+        idle = work.pushes_idle
+        moved = work.pushes - idle
+        said = md(" ({})", join(", ", elsewhere)) if elsewhere else BLANK
+        if not moved:
+            out.append(md("- Pushed nothing new ({}: everything was up to date){}",
+                          text(plural(idle, "push", "pushes")), said))
+        else:
+            out.append(md("- Pushed {}{}{}", text(plural(moved, "time")), said,
+                          md(", and {} more with nothing new to send",
+                             text(n(idle))) if idle else BLANK))
     for p in f.prs:
         name = f"{p.repo}#{p.number}" if p.repo and p.number else p.url or f"#{p.number}"
         merged = md(" (merged)") if p.merged else BLANK
