@@ -145,7 +145,8 @@ def test_a_subagents_calls_count_once_whatever_its_layout(
     assert fm["commands"] == bash, note
     sub_calls = len(steps)
     line = next(x for x in note.splitlines() if x.startswith("- *code-reviewer*"))
-    assert f"({sub_calls} tool calls" in line, line
+    assert f"({sub_calls} tool call{'' if sub_calls == 1 else 's'}" in line, line
+    assert "(1 tool calls" not in line, line
     sub_bash = steps.count("Bash-ok") + steps.count("Bash-fail")
     if sub_bash:
         assert f"{sub_bash} shell command" in line, line

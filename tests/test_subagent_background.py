@@ -197,9 +197,10 @@ def test_background_subagents_are_told_as_their_notifications_say(
         assert line.startswith(f"- *general-purpose*: {a['desc']} ("), (line, a)
         running = a["background"] and not a["status"]
         if a["calls"] is not None:
-            assert f"({a['calls']} tool calls" in line, (line, a)
+            assert f"({a['calls']} tool call{'' if a['calls'] == 1 else 's'}" in line, (line, a)
+            assert "(1 tool calls" not in line, (line, a)  # English, as counted
         else:
-            assert "tool calls" not in line, (line, a)
+            assert "tool call" not in line, (line, a)
         assert ("still running in the background" in line) == running, (line, a)
         for word in ("failed", "killed"):
             assert (word in line) == (a["status"] == word), (line, a)

@@ -531,7 +531,7 @@ def subagents(page: Page) -> list[Md]:
                             "did not start: its launch failed" if s.status == NOT_STARTED
                             else "a teammate, working in a session of its own"))
             continue
-        bits = [] if at_work and not calls else [f"{calls} tool calls"]
+        bits = [] if at_work and not calls else [plural(calls, "tool call")]
         if af is not None:
             did = af.work
             changed = sum(1 for c in did.files.values() if not no_net_change(c))
