@@ -83,3 +83,116 @@ _WORDS = {"once": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six"
 
 def _number(word: str) -> int:
     return int(word) if word.isdigit() else _WORDS[word]
+
+
+# -- F14: "(N not pushed)" is true -------------------------------------------------------
+#
+# 3535d4da read "(1 not pushed)" though at least six of its commits never left
+# the machine: four made in a sibling repository reached by `cd ~/Projects/…`
+# (`~` was not read, so they counted as the project's), two on a branch the
+# session deleted unpushed; its pushes were quiet (`git push -q origin x`),
+# read as sending every branch. Generated sessions: commits (quiet, stamped
+# with the branch as Claude Code stamps its lines, or printing `[branch sha]`)
+# in the project reached in any way (`cd ~/…`, its full path, `git -C`, none)
+# and in a sibling (`cd ~/Projects/lib`, `cd ../lib`, `git -C ~/Projects/lib`);
+# branches made (`git checkout -q -b`), switched to, deleted (`git branch
+# -D`); quiet pushes of a branch named, of HEAD, of the branch checked out.
+# The oracle runs git's model on the drawn steps: each branch holds the
+# commits made on it and those of the branch it was made from; a push sends
+# what its branch holds then; a commit is pushed when a later push of its
+# repository sent it.
+
+HOME_DIR = "/Users/u"
+APP_DIR, LIB_DIR = f"{HOME_DIR}/Projects/app", f"{HOME_DIR}/Projects/lib"
+AT_APP = ["git", "cd ~/Projects/app && git", f"cd {APP_DIR} && git", "git -C ~/Projects/app",
+          "cd . && git"]
+AT_LIB = ["cd ~/Projects/lib && git", "cd ../lib && git", "git -C ~/Projects/lib",
+          f"cd {LIB_DIR} && git", "cd ~ && cd Projects/lib && git"]
+app_step = st.one_of(
+    st.tuples(st.just("commit"), st.sampled_from(AT_APP), st.booleans()),  # quiet?
+    st.tuples(st.just("branch"), st.sampled_from(AT_APP), st.sampled_from(["x", "y"])),
+    st.tuples(st.just("switch"), st.sampled_from(AT_APP), st.sampled_from(["main", "x", "y"])),
+    st.tuples(st.just("delete"), st.sampled_from(AT_APP), st.sampled_from(["x", "y"])),
+    st.tuples(st.just("push"), st.sampled_from(AT_APP),
+              st.sampled_from(["push -q", "push -q origin HEAD", "push -q origin {b}",
+                               "push -q -u origin {b}", "push -q origin main",
+                               "push -q --force-with-lease origin {b}"])))
+lib_step = st.one_of(
+    st.tuples(st.just("commit"), st.sampled_from(AT_LIB), st.just(False)),
+    st.tuples(st.just("push"), st.sampled_from(AT_LIB),
+              st.sampled_from(["push -q origin main", "push origin main"])))
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@example(steps=[("branch", "cd ~/Projects/app && git", "x"), ("commit", "git", True),
+                ("commit", "cd ~/Projects/lib && git", False),
+                ("push", "cd ~/Projects/app && git", "push -q origin {b}"),
+                ("branch", "git", "y"), ("commit", "git", True),
+                ("switch", "git", "x"), ("delete", "git", "y")])
+@given(steps=st.lists(st.one_of(app_step, lib_step), min_size=1, max_size=10))
+def test_not_pushed_counts_the_commits_no_push_of_their_branch_sent(
+        tmp_path_factory: Any, steps: list[tuple[str, str, Any]]) -> None:
+    t = Transcript(cwd=APP_DIR)
+    t.prompt("make the change, commit and push it")
+    t.lines[-1]["gitBranch"] = "main"
+    # git's model: per repository, its branches' commits (ids), the one checked out.
+    held: dict[str, dict[str, set[int]]] = {"app": {"main": set()}, "lib": {"main": set()}}
+    on = {"app": "main", "lib": "main"}
+    made: list[tuple[int, str]] = []  # (commit id, repository), in order
+    pushed: set[tuple[str, int]] = set()
+    for k, (what, where, arg) in enumerate(steps):
+        repo = "lib" if where in AT_LIB else "app"
+        branch = on[repo]
+        before = on["app"]
+        if what == "commit":
+            sha = f"{k + 1:07x}"
+            quiet = arg
+            out = "" if quiet else f"[{branch} {sha}] step {k}\n 1 file changed, 1 insertion(+)\n"
+            t.bash(f'{where} commit {"-q " if quiet else ""}-m "step {k}"', out)
+            held[repo][branch].add(k)
+            made.append((k, repo))
+        elif what == "branch":
+            if arg in held[repo]:
+                continue
+            t.bash(f"{where} checkout -q -b {arg}")
+            held[repo][arg] = set(held[repo][branch])
+            on[repo] = arg
+        elif what == "switch":
+            if arg not in held[repo]:
+                continue
+            t.bash(f"{where} checkout -q {arg}")
+            on[repo] = arg
+        elif what == "delete":
+            if arg not in held[repo] or arg == branch:
+                continue
+            t.bash(f"{where} branch -D {arg}", f"Deleted branch {arg} (was {k:07x}).\n")
+            del held[repo][arg]
+        else:
+            form = str(arg)
+            sent = "main" if "origin main" in form else branch
+            if sent not in held[repo]:
+                continue
+            out = "" if "-q" in form else \
+                f"To github.com:me/{repo}.git\n   1111111..2222222  {sent} -> {sent}\n"
+            t.bash(f"{where} {form.format(b=branch)}", out)
+            pushed.update((repo, c) for c in held[repo][sent])
+        # (Claude Code stamps each line with the branch the project is on)
+        t.lines[-2]["gitBranch"] = before
+        t.lines[-1]["gitBranch"] = on["app"]
+    t.say("Committed.")
+    note = t.note(tmp_path_factory,
+                  "test_not_pushed_counts_the_commits_no_push_of_their_branch_sent")
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    if not made:
+        assert not re.search(r"\bcommit", head), head
+        return
+    left = sum(1 for c, repo in made if (repo, c) not in pushed)
+    told = re.match(r"Committed “step \d+”(?: \(([^)]*)\))?(?: and (\d+) more(?: \(([^)]*)\))?)?",
+                    head)
+    assert told is not None and 1 + int(told.group(2) or 0) == len(made), (head, steps)
+    said = re.search(r"(?:^|, )(?:(\d+) )?not pushed$", told.group(3) or told.group(1) or "")
+    if not left:
+        assert said is None, (head, steps)
+    else:
+        assert said is not None, (head, steps)
+        assert int(said.group(1) or len(made)) == left, (head, steps)

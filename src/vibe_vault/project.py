@@ -154,6 +154,12 @@ def folder_after(here: str, to: str) -> str:
         # Written as the session's own folder is (a transcript whose full
         # paths were rewritten `-experiments/x`): a full path, not an option.
         return to
+    if to == "~" or to.startswith(("~/", "~\\")):
+        # The user's home, where the folder it leads from tells it
+        # (`/Users/u/…`, `/home/u/…`): review 31 F14, `cd ~/Projects/other &&
+        # git commit` in a session of ~/Projects/app is a commit of `other`.
+        home = home_of(here)
+        return folder_after(home, to[2:]) if home and len(to) > 2 else home
     if not to or to.startswith(("~", "$", "`", "-")):
         return ""
     if to.startswith(("/", "\\")) or is_windows_path(to):
@@ -167,6 +173,17 @@ def folder_after(here: str, to: str) -> str:
         elif part != ".":
             parts.append(part)
     return join_like(here, parts)
+
+
+_HOME = lazy(r"^(?:/Users/[^/\\]+|/home/[^/\\]+|/root|[A-Za-z]:[\\/]Users[\\/][^/\\]+)"
+             r"(?=$|[/\\])")
+
+
+def home_of(folder: str) -> str:
+    """The user's home folder a full path lies in (`/Users/u`, `/home/u`,
+    `C:\\Users\\u`), "" when the path does not tell it."""
+    m = _HOME.match(folder)
+    return m.group(0) if m else ""
 
 
 def repo_folder(cwd: str) -> str:

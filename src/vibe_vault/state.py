@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 128
+STATE_VERSION = 129
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -336,6 +336,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # Its commits are made in a throwaway repository (fold.git.scratch_of):
     # one the session made by `git init`/`git clone` in a temporary folder.
     scratch: bool = False
+    # The branches a `git push` of the line sends by its words (fold.git):
+    # what it sent when git's output names none.
+    push_refs: list[Redacted] = field(default_factory=list)
 
 
 class GitLines(Struct, array_like=True, omit_defaults=True):

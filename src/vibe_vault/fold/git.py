@@ -213,8 +213,9 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
 
         # (a commit message's words are no `cd`: `-m "aa pushd aa"`)
+        bare = without_messages(command)
         call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(
-            without_messages(command)))
+            bare)) and not _stays(ctx, bare)
     if "checkout" in command or "switch" in command or "branch" in command or " -b" in command:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
 
@@ -232,6 +233,9 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     call.push_first = bool(made and pushes and pushes[-1].start() < made.start())
     if git is not None:
         call.folder = _other_folder(ctx, command, git)
+    if pushes:
+        call.push_refs = [ctx.line(r, BRANCH_CHARS) for r in _push_refs(ctx, call, command, said,
+                                                                         pushes)]
     if ("rebase" in command or "pull" in command) and rx(_REBASE_CMD).search(said):
         call.rebase = True
         call.autosquash = "--autosquash" in command and "--no-autosquash" not in command
@@ -274,6 +278,86 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             _in_scratch(ctx, call, scratch_folder(ctx, command, merge.start()))
     elif pushed is not None:  # (a push from a throwaway repository makes its commits work)
         _in_scratch(ctx, call, scratch_folder(ctx, command, pushed.start()))
+
+
+# `cd dir`, `pushd dir`, `git -C dir`: the folders a line's git may run in.
+_MOVES = (r"""(?:^|[\s;&|(])(?:(?:cd|pushd)[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)"""
+          r"""|git(?:[ \t]+-c[ \t]+\S+)*[ \t]+-C[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+))""")
+_CD_HOME = r"(?:^|[\s;&|(])(?:cd|pushd)[ \t]*(?:$|[;&|)\n])"
+
+
+def _stays(ctx: Context, bare: str) -> bool:
+    """Whether every `cd`, `pushd` and `git -C` of a line (its messages
+    left out) leads to the folder it ran in or one inside it that is no
+    worktree: git there is on the branch Claude Code stamps the line with
+    (review 31 F14: `cd ~/Projects/app && git commit -q` in a session of
+    ~/Projects/app told no branch, so any push sent its commits)."""
+    own = ctx.entry_cwd.rstrip("/\\")
+    if not own or rx(_CD_HOME).search(bare):
+        return False
+    here = own
+    for m in rx(_MOVES).finditer(bare):
+        to = folder_after(here, m.group(1) or m.group(2)).rstrip("/\\")
+        if m.group(1):
+            here = to
+        inside = to[len(own):]
+        if not to.startswith(own) or (inside and inside[0] not in "/\\") \
+                or "worktrees" in inside:
+            return False
+    return True
+
+
+# `git push`'s options that take the next word.
+_PUSH_VALUED = {"-o", "--push-option", "--repo", "--receive-pack", "--exec"}
+# Its options that push every branch (a ref "": any), or none.
+_PUSH_EVERY = {"--all", "--mirror", "--branches"}
+_PUSH_NONE = {"-d", "--delete", "-n", "--dry-run"}
+
+
+def _push_refs(ctx: Context, call: Pending, command: str, said: str,
+               pushes: list[re.Match[str]]) -> list[str]:
+    """The branches a line's pushes send, by the command's words, for when
+    git's output names none (`-q`, "Everything up-to-date"): each refspec's
+    source (`+a:b` is `a`), the branch checked out for none or `HEAD` ("" when
+    not known: any); "" for `--all`; none for a deletion or a dry run."""
+    current = "" if call.folder or call.elsewhere or rx(
+        r"\b(?:checkout|switch)\b").search(said, 0, pushes[0].start()) else str(
+            ctx.facts.branch or ctx.branch)
+    if current == DETACHED:
+        current = ""
+    refs: list[str] = []
+    for m in pushes:
+        end = rx(r"[;&|\n)]").search(said, m.end())
+        words = command[m.end():end.start() if end else len(command)].split()
+        plain: list[str] = []
+        skip = every = none = tags = False
+        for w in words:
+            if skip:
+                skip = False
+            elif w in _PUSH_VALUED:
+                skip = True
+            elif w.startswith((">", "<", "2>", "1>")):
+                break
+            elif w.startswith("-"):
+                every = every or w in _PUSH_EVERY
+                none = none or w in _PUSH_NONE
+                tags = tags or w == "--tags"
+            else:
+                plain.append(w)
+        if none or (tags and len(plain) < 2):  # (`--tags` alone sends tags, no branch)
+            continue
+        if every:
+            refs.append("")
+        elif len(plain) < 2:
+            refs.append(current)
+        else:
+            for spec in plain[1:]:
+                source = spec.lstrip("+").split(":", 1)[0].removeprefix("refs/heads/")
+                if source in ("HEAD", "@"):
+                    refs.append(current)
+                elif source:  # (`:b` deletes b)
+                    refs.append(source)
+    return refs
 
 
 _OWN = Redacted("")  # a commit of the session's own repository
@@ -628,7 +712,9 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
                         branch=ctx.line(ref, BRANCH_CHARS), ts=timestamp, folder=call.folder))
                     del ctx.facts.printed[:-PRINTED_KEPT]
     if not told and status == "ok":
-        refs.append("")
+        # Git named no ref: those the command names (review 31 F14: `git
+        # push -q origin x` sent x, not every branch)
+        refs.extend(str(r) for r in call.push_refs)
     if refs and call.scratch:
         # Sent to a remote: what was made there to try something is work
         # that left the machine, the session's own.

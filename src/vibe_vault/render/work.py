@@ -300,7 +300,7 @@ def _commit_line(label: str, commit: Commit) -> list[Md]:
     branch = md(" on {}", code(commit.branch)) if commit.branch else BLANK
     sha = code(commit.sha) if commit.sha else md("*(git printed no sha)*")
     if commit.stale:  # rebased: its old sha names no commit now
-        sha = md("{} ({}; its new sha was not printed)", code(commit.sha), text(commit.how))
+        sha = md("{} ({}; its new sha was not printed)", sha, text(commit.how))
     elif commit.was and commit.was != commit.sha:
         sha = md("{} → {} ({})", code(commit.was), sha, text(commit.how))
     elif commit.how:  # amended a commit made before the session
