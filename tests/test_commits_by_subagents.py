@@ -76,15 +76,15 @@ REPORT_LINES = [
        own_file=st.booleans(), logged=st.booleans(), own_commit=st.booleans(),
        fulls=st.lists(st.text("0123456789abcdef", min_size=33, max_size=33), min_size=5,
                       max_size=5))
-def test_a_commit_named_only_in_a_report_is_said_as_the_reports(
+def test_a_commit_named_only_in_a_report_is_not_a_commit(
         tmp_path_factory: Any, subjects: list[str], forms: list[int], own_file: bool,
         logged: bool, own_commit: bool, fulls: list[str]) -> None:
     """Review 29: a subagent commits, and its transcript file may be missing
     (older layouts, a sidechain not kept): its report's "Committed `abc1234`
     …" is its words. The oracle: a sha is a commit of the note iff an output
     of the session printed it (the subagent's own `git commit`, in its file,
-    or a later `git log` of the main agent); else the note says it as the
-    subagent's report. A sha Claude names in its own words is never a commit."""
+    or a later `git log` of the main agent); else the note does not tell it.
+    A sha Claude names in its own words is never a commit."""
     # Shas with a letter and a digit, distinct in their first 7 (as git shows them).
     made = [(f"a{k}{fulls[k][:5]}{fulls[k]}", s) for k, s in enumerate(subjects)]
     t = Transcript()
@@ -124,7 +124,7 @@ def test_a_commit_named_only_in_a_report_is_said_as_the_reports(
                 "toolUseResult": {"stdout": out, "stderr": "", "interrupted": False}})
         files[agent] = lines
     env = Env(tmp_path_factory.mktemp("reported"))
-    env.here = in_process("test_a_commit_named_only_in_a_report_is_said_as_the_reports")
+    env.here = in_process("test_a_commit_named_only_in_a_report_is_not_a_commit")
     write_with_agents(env, t, files)
     assert env.vv("backfill").returncode == 0
     (note,) = env.notes().values()
@@ -135,9 +135,11 @@ def test_a_commit_named_only_in_a_report_is_said_as_the_reports(
     assert listed == want | ({"1f00000"} if own_commit else set()), note
     assert claims not in section
     row = next(x for x in note.split("## Subagents", 1)[1].splitlines() if "Implement it" in x)
+    # A sha only its report names is not told (review 32 #19: that no output
+    # of the session shows it cannot be known, and 3 of 3 such claims were
+    # false): the row neither repeats it nor accuses the subagent.
     for full, _ in made:
-        assert (full[:7] in row) == (not shown), row
-    if not shown:
-        assert ("reports a commit" if len(made) == 1 else "reports commits") in row, row
-    else:
+        assert full[:7] not in row, row
+    assert "no output" not in row, row
+    if shown:
         assert f"{len(made)} commit" in row, row

@@ -682,7 +682,7 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     # The commits its report names (7 hex digits, from a line that speaks of
     # a commit): the subagent's words, not facts of the transcript. One a
     # later output prints beside a subject is a commit (fold.git.reported);
-    # the others are told as its report's (render.work.subagents).
+    # the others are not told (render.work._reported says why).
     reported: list[Redacted] = field(default_factory=list)
 
 

@@ -579,16 +579,15 @@ def subagents(page: Page) -> list[Md]:
 
 
 def _reported(s: Subagent, fileless: bool, shown: dict[Redacted, Commit]) -> list[str]:
-    """What a subagent's report says it committed, as its words: the commits
-    a later output showed (counted, when its own file is not there to count
-    them; they are in Commits), and the others, named as its report's only."""
+    """The commits a subagent's report names that a later output showed as
+    made by a subagent: counted here when its own file is not there to count
+    them (they are in Commits). A sha its report names that is no commit of
+    the note is not told at all: that no output shows it cannot be known (its
+    own outputs may be in no file kept, a log printed it before it started, a
+    push range holds it, or it is an example inside a longer id: review 32
+    #12, #13, #19), and a sha a report mentions is not a commit it claims."""
     seen = [sha for sha in s.reported if sha in shown and shown[sha].how == BY_SUBAGENT]
-    words = [sha for sha in s.reported if sha not in shown]
-    out = [plural(len(seen), "commit")] if fileless and seen else []
-    if words:
-        out.append(f"reports {'a commit' if len(words) == 1 else 'commits'} "
-                   f"{', '.join(words)} that no output of the session shows")
-    return out
+    return [plural(len(seen), "commit")] if fileless and seen else []
 
 
 def _subagent_line(kind: str, description: str, bits: str) -> list[Md]:
