@@ -146,8 +146,9 @@ def created_in(command: str) -> list[str]:
 @pytest.mark.corpus
 def test_corpus_headlines_name_the_branches_their_sessions_created() -> None:
     """Every corpus session: each branch a shell command of its main agent
-    created (its result no error) is named in the headline, when it is among
-    the first two; no headline names a branch as created that none made."""
+    created (its result no error) and none deleted after is named in the
+    headline, when it is among the first two; no headline names a branch as
+    created that none made."""
     checked = 0
     for path in main_files():
         objs = json_objects(path)
@@ -168,6 +169,15 @@ def test_corpus_headlines_name_the_branches_their_sessions_created() -> None:
                     for branch in created_in(calls.get(b.get("tool_use_id", ""), "")):
                         if branch not in made:
                             made.append(branch)
+                if b.get("type") == "tool_result":
+                    # (one deleted again is not left made: review 31 F7)
+                    said = b.get("content")
+                    said = said if isinstance(said, str) else json.dumps(said)
+                    for gone in re.findall(r"Deleted branch (\S+) \(was [0-9a-f]", said):
+                        if gone in made and not re.search(
+                                r"(?:^|[\s;&|(])(?:cd|pushd)\s|git\s+-C\s",
+                                calls.get(b.get("tool_use_id", ""), "")):
+                            made.remove(gone)
         state = SessionState(session_id="x", project="p", fold=fold(
             Fold(), (decode_line(json.dumps(o).encode()) for o in objs)))
         summary = figures(state, RenderOptions()).summary

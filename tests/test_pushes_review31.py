@@ -196,3 +196,89 @@ def test_not_pushed_counts_the_commits_no_push_of_their_branch_sent(
     else:
         assert said is not None, (head, steps)
         assert int(said.group(1) or len(made)) == left, (head, steps)
+
+
+# -- F7: a branch made and deleted is not "created" ----------------------------------------
+#
+# 98766c04: "branches `chore/fix-orval-any-warnings` and `chore/close-orval-any-todo`
+# created", the first deleted 45 s after it was made (`git checkout main && git
+# branch -D chore/fix-orval-any-warnings` → "Deleted branch … (was b2f2f512d).").
+# Generated sessions: branches made (checkout -b, switch -c, branch x), some
+# deleted (`-d`, `-D`, from the project's folder reached by `cd` or not; a
+# deletion git refused prints no "Deleted branch"), some made again. The
+# oracle is the drawn steps: a branch is created when the last thing done to
+# it was to make it; the frontmatter's `branches:` (the branches the lines were
+# stamped with) names none made and deleted.
+
+branch_name = st.sampled_from(["feat/a", "fix/b", "chore/c-d", "e"])
+MAKE = ["git checkout -b {}", "git switch -c {}", "git branch {}", "git checkout -q -b {}"]
+DELETE = ["git branch -D {}", "git branch -d {}", "git checkout main && git branch -D {}",
+          f"cd {APP_DIR} && git branch -D {{}}", "git branch -q -D {}"]
+branch_step = st.tuples(st.sampled_from(["make", "delete", "refused"]), branch_name,
+                        st.integers(0, 4))
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@example(steps=[("make", "chore/c-d", 0), ("delete", "chore/c-d", 2), ("make", "fix/b", 0)])
+@given(steps=st.lists(branch_step, min_size=1, max_size=8))
+def test_a_branch_made_and_deleted_is_not_said_created(
+        tmp_path_factory: Any, steps: list[tuple[str, str, int]]) -> None:
+    t = Transcript(cwd=APP_DIR)
+    t.prompt("try it on a branch")
+    t.lines[-1]["gitBranch"] = "main"
+    made: list[str] = []  # in order of their last making
+    exists = {"main"}
+    on = "main"
+    stamped: list[str] = ["main"]
+    for what, branch, form in steps:
+        if what == "make":
+            if branch in exists:
+                continue
+            command = MAKE[form % len(MAKE)].format(branch)
+            switches = not command.startswith("git branch")
+            t.bash(command, f"Switched to a new branch '{branch}'\n"
+                   if "-q" not in command and switches else "")
+            exists.add(branch)
+            if branch in made:
+                made.remove(branch)
+            made.append(branch)
+            if switches:
+                on = branch
+        elif what == "delete":
+            command = DELETE[form].format(branch)
+            moves = "checkout main" in command
+            if branch not in exists or (branch == on and not moves):
+                continue
+            out = "Switched to branch 'main'\n" if moves else ""
+            t.bash(command, out + ("" if "-q" in command else
+                                   f"Deleted branch {branch} (was 1a2b3c{form}).\n"))
+            if moves:
+                on = "main"
+            exists.discard(branch)
+            if branch in made:
+                made.remove(branch)
+        else:  # (git refuses: the branch is checked out, or not fully merged)
+            t.call("Bash", {"command": f"git branch -d {branch}"}, None,
+                   f"Exit code 1\nerror: the branch '{branch}' is not fully merged",
+                   error=True)
+        t.lines[-1]["gitBranch"] = on
+        if on not in stamped:
+            stamped.append(on)
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "test_a_branch_made_and_deleted_is_not_said_created")
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    m = re.search(r"\bbranch(?:es)? ((?:`[^`]+`(?:, | and )?)+)(?: and (\d+) others?)? created",
+                  head)
+    said = re.findall(r"`([^`]+)`", m.group(1)) if m else []
+    assert said == made[:2], (head, steps)
+    assert (int(m.group(2) or 0) if m else 0) == max(0, len(made) - 2), (head, steps)
+    front = note.split("\n---\n", 1)[0]
+    listed = re.search(r"(?m)^branches: \[(.*)\]$", front)
+    names = re.findall(r'"([^"]+)"', listed.group(1)) if listed else []
+    gone = [b for b in stamped if b not in exists]
+    assert not set(names) & set(gone), (front, steps)
+    kept = [b for b in stamped if b in exists]
+    if listed:
+        assert names == kept, (front, steps)
+    else:
+        assert kept in ([], [on]), (front, steps)

@@ -974,8 +974,9 @@ def _branches_made(work: Work) -> list[str]:
     """The branches the session's agents created, each once, in the order of
     the agents (the main one first)."""
     out: list[str] = []
+    gone = {str(b) for d in work.doers for b in d.fold.branches_gone}
     for d in work.doers:
-        out.extend(str(b) for b in d.fold.branches_made if str(b) not in out)
+        out.extend(str(b) for b in d.fold.branches_made if str(b) not in out and str(b) not in gone)
     return out
 
 

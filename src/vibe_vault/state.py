@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 129
+STATE_VERSION = 130
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -339,6 +339,9 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # The branches a `git push` of the line sends by its words (fold.git):
     # what it sent when git's output names none.
     push_refs: list[Redacted] = field(default_factory=list)
+    # The branches a `git branch -d|-D` of the line deletes (fold.git): gone
+    # when it succeeds, quiet (`-q`) or not.
+    deletes: list[Redacted] = field(default_factory=list)
 
 
 class GitLines(Struct, array_like=True, omit_defaults=True):
@@ -936,6 +939,10 @@ class Fold(Struct, omit_defaults=True):
     # headline names them (a session that made a branch and ended before
     # pushing it made that much).
     branches_made: list[Redacted] = field(default_factory=list)
+    # Of them, those it deleted again (`git branch -D x`: "Deleted branch x"),
+    # taken out of `branches_made`: no branch it made is left of them
+    # (review 31 F7: "branches `a` and `b` created", `a` deleted 45 s later).
+    branches_gone: list[Redacted] = field(default_factory=list)
     # Where each branch made came from (the latest MAX_BRANCHES_MADE): a push
     # of it sends the commits it holds (fold.git).
     forks: list[Fork] = field(default_factory=list)

@@ -227,6 +227,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         starts = [rx(_START).match(bare, m.end()) for m in made_here]
         call.branch_starts = [ctx.line(s.group(1), BRANCH_CHARS) if s else Redacted("")
                               for s in starts]
+        call.deletes = [ctx.line(b, BRANCH_CHARS) for b in _deleted_by(unquoted(bare))]
     made = rx(_COMMIT_CMD).search(said) if "commit" in command else None
     git = made or pushed
     # (`git push && git commit`: no push after the commit sends it)
@@ -292,17 +293,18 @@ def _stays(ctx: Context, bare: str) -> bool:
     worktree: git there is on the branch Claude Code stamps the line with
     (review 31 F14: `cd ~/Projects/app && git commit -q` in a session of
     ~/Projects/app told no branch, so any push sent its commits)."""
-    own = ctx.entry_cwd.rstrip("/\\")
-    if not own or rx(_CD_HOME).search(bare):
+    here = ctx.entry_cwd.rstrip("/\\")
+    if not here or rx(_CD_HOME).search(bare):
         return False
-    here = own
+    # (the session's own folder too: Claude Code may record a line's cwd in
+    # a folder of it a `cd` moved to, and a `cd` back is no move away)
+    roots = {here, str(ctx.facts.cwd).rstrip("/\\")} - {""}
     for m in rx(_MOVES).finditer(bare):
         to = folder_after(here, m.group(1) or m.group(2)).rstrip("/\\")
         if m.group(1):
             here = to
-        inside = to[len(own):]
-        if not to.startswith(own) or (inside and inside[0] not in "/\\") \
-                or "worktrees" in inside:
+        if not any(to.startswith(own) and (to == own or to[len(own)] in "/\\")
+                   and "worktrees" not in to[len(own):] for own in roots):
             return False
     return True
 
@@ -626,10 +628,15 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         _branches_made(ctx, call, status, out, timestamp)
     if call.git:
         _switched(ctx, call, out)
-    if call.git and "Deleted branch " in out:
-        # (also from a line that failed later: `git branch -d x && git push --delete …`)
-        for m in rx(_DELETED_BRANCH).finditer(out):
-            gone = ctx.line(m.group(1), BRANCH_CHARS)
+    if call.git and ("Deleted branch " in out or (call.deletes and status == "ok")):
+        # (also from a line that failed later: `git branch -d x && git push
+        # --delete …`; a quiet one, `-q`, by its words when the line succeeded)
+        said = [ctx.line(m.group(1), BRANCH_CHARS) for m in rx(_DELETED_BRANCH).finditer(out)]
+        for gone in dict.fromkeys([*said, *(call.deletes if status == "ok" else [])]):
+            if gone in facts.branches_made and not (call.folder or call.elsewhere):
+                facts.branches_made.remove(gone)
+                facts.branches_gone.append(gone)
+                del facts.branches_gone[:-MAX_BRANCHES_MADE]
             for c in facts.commits:
                 if c.branch == gone:
                     c.branch_deleted = True
@@ -763,6 +770,24 @@ def _sent_up_to(ctx: Context, folder: Redacted, tip: str) -> None:
             c.sent = True
 
 
+# `git branch` and its words, to the line's next command.
+_BRANCH_CMD = r"(?:^|[\s;&|(])git(?:[ \t]+-C[ \t]+\S+)*[ \t]+branch((?:[ \t]+[^\s;&|()]+)*)"
+
+
+def _deleted_by(said: str) -> list[str]:
+    """The local branches a line's `git branch -d|-D|--delete` name."""
+    out: list[str] = []
+    for m in rx(_BRANCH_CMD).finditer(said) if "branch" in said else ():
+        words = m.group(1).split()
+        flags = [w for w in words if w.startswith("-")]
+        if not any(f in ("--delete", "-d", "-D") or (f[1:2] != "-" and f[1:].strip("fq") in "dD"
+                                                    and f[1:].strip("fq")) for f in flags) \
+                or any(f in ("-r", "--remotes", "-a", "--all") for f in flags):
+            continue
+        out.extend(w for w in words if not w.startswith(("-", ">", "<", "2>")))
+    return out[:MAX_BRANCHES_MADE]
+
+
 def _branches_made(ctx: Context, call: Pending, status: str, out: str, ts: str) -> None:
     """The branches a command created: all it named when it succeeded; when
     it failed, those git said it switched to ("Switched to a new branch 'x'",
@@ -774,6 +799,8 @@ def _branches_made(ctx: Context, call: Pending, status: str, out: str, ts: str) 
         if made and name not in facts.branches_made and len(
                 facts.branches_made) < MAX_BRANCHES_MADE:
             facts.branches_made.append(name)
+            if name in facts.branches_gone:  # (made again)
+                facts.branches_gone.remove(name)
         if made:
             base = start or _head_before(ctx, call, out, name)
             facts.forks.append(Fork(name=name, base=base, ts=ts, folder=call.folder))

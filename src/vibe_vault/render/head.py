@@ -36,7 +36,7 @@ from vibe_vault.pricing import Price, price_for, table, unpriced_names
 from vibe_vault.redact import Redacted
 from vibe_vault.render.page import Page
 from vibe_vault.resume import resume_command
-from vibe_vault.state import DETACHED, Tokens
+from vibe_vault.state import DETACHED, Fold, Tokens
 from vibe_vault.times import day, hhmm, local_iso, started_line
 from vibe_vault.vault import REWRITE_NOTICE, USER_HEADING, USER_HINT, project_note_path
 
@@ -46,8 +46,8 @@ BARE_NULL = md("null")
 MODELS_SHOWN = 4  # in the header's facts; the frontmatter lists them all
 
 
-def _branches(names: list[Redacted]) -> list[Redacted]:
-    return [b for b in names if b != DETACHED]
+def _branches(fold: Fold) -> list[Redacted]:
+    return [b for b in fold.branches if b != DETACHED and b not in fold.branches_gone]
 
 
 def _or_null(value: str) -> Md:
@@ -100,8 +100,9 @@ FIELDS: tuple[tuple[str, Callable[[Page], Md | None]], ...] = (
     # A detached HEAD is no branch: a session ending on one names none.
     ("branch", lambda p: _or_null("" if p.state.fold.branch == DETACHED
                                   else p.state.fold.branch)),
-    ("branches", lambda p: yaml_list(_branches(p.state.fold.branches))
-     if _branches(p.state.fold.branches) not in ([], [p.state.fold.branch]) else None),
+    # (not one it made and deleted again: review 31 F7)
+    ("branches", lambda p: yaml_list(_branches(p.state.fold))
+     if _branches(p.state.fold) not in ([], [p.state.fold.branch]) else None),
     ("models", lambda p: yaml_list(p.fig.models)),
     ("claude_code_version", lambda p: _or_null(p.state.fold.version)),
     ("input_tokens", lambda p: _count(p.fig.total.input)),
