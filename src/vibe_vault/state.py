@@ -397,6 +397,10 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     # Fold.may_write + 1 when the session's own change last told `now`; 0 when
     # no change of the session did (fold.files: changed outside the session).
     mark: int = 0
+    # The session's first change of it wrote it whole where no file was known
+    # (`cat > f <<EOF`, `echo … > f` over a path not seen): a file it made,
+    # as a copy's target is (fold.files.made_and_gone), wherever it moves.
+    fresh: bool = False
 
 
 class Command(Struct, array_like=True, omit_defaults=True):

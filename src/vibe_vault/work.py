@@ -289,6 +289,8 @@ def work_of(state: SessionState) -> Work:
             if worktree and worktree not in fw.worktrees:
                 fw.worktrees.append(worktree)
             merged = fw.change
+            # (made by the first to change it: a file one agent made is made)
+            merged.fresh = merged.fresh or (change.fresh and not merged.ops)
             for op in change.ops:
                 if op not in merged.ops:
                     merged.ops.append(op)
@@ -413,9 +415,12 @@ def project_tops(roots: list[str]) -> list[str]:
     all of a session's files, not again for each (a Stop of a session with
     100 commits and 128 files ran the pattern 17,000 times)."""
     tops: list[str] = []
-    for root in roots:
+    for k, root in enumerate(roots):
         top = root.replace("\\", "/").lower().rstrip("/")
-        if not top:
+        if not top or (k and _claude_scratch(top + "/")):
+            # A repository in Claude's scratchpad (a worktree made there to
+            # try a fix: fffff083's `scratchpad/nits`) is scratch, its files
+            # too, unless the session itself runs there (`roots[0]`).
             continue
         inside = _in_temp(top + "/")
         if inside is not None:  # (a root in a temporary folder: its first folder there)
@@ -433,6 +438,13 @@ _CLAUDE_HOME = lazy(r"^(?:~|/users/[^/]+|/home/[^/]+|/root|/var/root|[a-z]:/user
 _CLAUDE_FILES = (("/memory/", "memory"), ("claude.md", "memory"), ("/settings", "settings"),
                  ("/todos/", "todos"), ("/plans/", "plan"), ("/agents/", "agents"),
                  ("/commands/", "commands"), ("/skills/", "skills"))
+
+
+def _claude_scratch(low: str) -> bool:
+    """Whether `low` (lower-cased, with `/`, in a temporary folder) is in
+    Claude Code's scratchpad (`/private/tmp/claude-501/<project>/<session>/scratchpad/`)."""
+    found = _in_temp(low)
+    return found is not None and "/scratchpad/" in low[found.end():] and "/claude" in low
 
 
 def scratch_words(path: str, tops: list[str]) -> str:
@@ -454,7 +466,7 @@ def scratch_words(path: str, tops: list[str]) -> str:
         rest = low[home.end() - 1:]
         what = next((w for part, w in _CLAUDE_FILES if part in rest), "own file")
         return f"Claude Code's {what}, outside the project"
-    if found is not None and "/scratchpad/" in low[found.end():] and "/claude" in low:
+    if found is not None and _claude_scratch(low):
         return "scratch: Claude's scratchpad, outside the project"
     return "scratch: a temporary file, outside the project"
 

@@ -455,10 +455,10 @@ def shell_writes(ctx: Context, command: str) -> list[ShellFile]:
     """The files a Bash command writes (`cat > f <<'EOF'`, `tee f`, `echo … >
     f`), deletes, renames or makes: placed under the session's folder (or the
     one a `cd` before them names), with a here-document's lines as fingerprints."""
-    found = shell_files.writes(command)
+    cwd = str(ctx.facts.cwd)
+    found = shell_files.writes(command, shell_files.home_of(cwd))
     if not found:
         return []
-    cwd = str(ctx.facts.cwd)
     out = []
     for w in found:
         base = _placed(w.at, cwd) if w.at else cwd
@@ -555,12 +555,26 @@ def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") 
     if status not in ("ok", "failed"):
         return
     facts = ctx.facts
-    for sf in call.shell_files:
-        # Its line's status does not say it ran: it failed (and this one may
-        # be the one that did), or this one may have been skipped without a
-        # word (after `||` or a quiet test, or where something printed an error).
-        if ((status == "failed" and not sf.unsure) or (sf.unsure and sf.skippable and (
-                sf.guarded or errors.shows_failure(output)))) and not _ran(sf, output):
+    # Its line's status does not say it ran: it failed (and this one may
+    # be the one that did), or this one may have been skipped without a
+    # word (after `||` or a quiet test, or where something printed an error).
+    doubtful = [((status == "failed" and not sf.unsure) or (sf.unsure and sf.skippable and (
+        sf.guarded or errors.shows_failure(output)))) and not _ran(sf, output)
+        for sf in call.shell_files]
+    # One that made the file a later change that ran moved or copied did run
+    # (3535d4da: `cat > s/p.go <<EOF … mv s/p.go m.go 2>/dev/null; mv m.go
+    # cmd/p/main.go`: the last mv ran, so m.go was there, so p.go was).
+    needed: set[Redacted] = set()
+    for k in range(len(call.shell_files) - 1, -1, -1):
+        sf = call.shell_files[k]
+        made = sf.to if sf.kind in (shell_files.MOVE, shell_files.COPY) else \
+            sf.path if not sf.kind else None
+        if doubtful[k] and made is not None and made in needed:
+            doubtful[k] = False
+        if not doubtful[k] and sf.kind in (shell_files.MOVE, shell_files.COPY):
+            needed.add(sf.path)
+    for sf, doubt in zip(call.shell_files, doubtful, strict=True):
+        if doubt:
             continue
         if sf.kind == shell_files.FORMAT:
             _formatted(ctx, sf, output)
@@ -571,9 +585,11 @@ def on_shell_result(ctx: Context, call: Pending, status: str, output: str = "") 
         if sf.kind:
             _shell_change(ctx, sf, output)
             continue
+        fresh = not sf.append and sf.path not in facts.files and sf.path not in facts.seen
         change = _change_of(facts, sf.path)
         if change is None:
             continue
+        change.fresh = change.fresh or (fresh and not change.steps)
         after = sf.lines if sf.exact and not sf.append and (sf.lines or not sf.count) else None
         if not sf.told:
             change.uncounted = change.guessed = True
@@ -980,6 +996,10 @@ def _renamed(ctx: Context, old: Redacted, new: Redacted) -> None:
         # Not changed before: the same lines under a new name (a rename
         # changes no line: not a step whose lines are not known).
         change = FileChange(moved_from=old)
+    cwd = str(facts.cwd)
+    if cwd and _under(str(old), cwd) is None and \
+            _under(str(new), cwd) is not None:
+        change.fresh = True  # (from outside the session's folder into it: a file new there)
     elif not change.moved_from and "created" not in change.ops and \
             "created by a command" not in change.ops:
         change.moved_from = old
@@ -1019,7 +1039,7 @@ def made_and_gone(change: FileChange) -> bool:
     """A file the session made and deleted again (a probe, a throwaway test):
     nothing of it is left, whatever lines it held meanwhile (review 28 #6, #9:
     "copied by a command, deleted by a command ≈0 ≈0" counted as changed)."""
-    return change.gone and bool(change.ops) and change.ops[0] in MADE_OPS
+    return change.gone and bool(change.ops) and (change.ops[0] in MADE_OPS or change.fresh)
 
 
 def no_net_change(change: FileChange) -> bool:

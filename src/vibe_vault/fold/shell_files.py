@@ -26,10 +26,16 @@ _HEREDOC = r"<<(-?)\s*(?:'([^'\n]+)'|\"([^\"\n]+)\"|(\\?)([A-Za-z_][A-Za-z0-9_]*
 _PIECES = (r"(?P<quoted>'[^']*'|\"(?:[^\"\\]|\\.)*\")"
            r"|(?P<boundary>&&|\|\||\$\(|[;|()`])"
            r"|(?P<redirect>(?<![0-9&>])1?(?P<op>>>?)(?!&)\s*"
-           r"(?P<target>\"[^\"\n]+\"|'[^'\n]+'|[^\s;&|<>()'\"`]+))"
+           r"(?P<target>(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|<>()'\"`])+))"
            r"|(?P<other>[^'\"&|;()`$>]+|.)")
 _WRITERS = ("cat", "tee", "echo", "printf")
-_NOT_FILES = ("/dev/", "$", "`", "*", "?", "~", "{")  # not a file, or not a known one
+_NOT_FILES = ("$", "`", "*", "?", "~", "{")  # not a known file (as written)
+
+
+def _not_file(path: str, chars: tuple[str, ...] = _NOT_FILES) -> bool:
+    """A path that is no file (a device: `/dev/null`; not `/home/dev/x`), or
+    holds what makes it not known (a variable, a pattern, `~` not read)."""
+    return path.startswith("/dev/") or any(x in path for x in chars)
 GLOB = ("*", "?", "[")  # a pattern: the caller matches it against the files it knows
 # Commands that may delete, rename or make files, or move to another folder:
 # a command line without any of these words is not parsed further for them.
@@ -82,9 +88,10 @@ class ShellWrite(Struct, array_like=True, omit_defaults=True):
     proofs: list[str] = field(default_factory=list)
 
 
-def writes(command: str) -> list[ShellWrite]:
+def writes(command: str, home: str = "") -> list[ShellWrite]:
     """The files `command` writes by cat, tee, echo or printf, and those it
-    deletes, renames or makes, in order."""
+    deletes, renames or makes, in order; their paths as the shell reads them
+    (`home`: the folder `~` and `$HOME` stand for, "" not known)."""
     changes = bool(rx(_CHANGERS).search(command))
     if ">" not in command and "tee" not in command and not changes:
         return []
@@ -92,6 +99,11 @@ def writes(command: str) -> list[ShellWrite]:
     lines = command.split("\n")
     i = 0
     at = [""]  # the folder `cd` moved to, carried from line to line
+    # The shell's variables the command line sets (`S=/tmp/x`, `export S=…`),
+    # carried from line to line; None: set to a value not known (`S=$(…)`).
+    # (Not from one command line to the next: Claude Code runs each in a
+    # shell of its own.)
+    names: dict[str, str | None] = {"HOME": home} if home else {}
     # Each simple command: how it is joined on, its writes, what would show
     # it ran (_signs), and whether it is a test that fails silently (_quiet_test).
     runs: list[tuple[str, list[ShellWrite], list[str], bool]] = []
@@ -113,7 +125,7 @@ def writes(command: str) -> list[ShellWrite]:
             exact = quoted or not any("$" in b or "`" in b for b in body)
             bodies.append(("".join(b + "\n" for b in body), exact))
         out.extend(_line_writes(rx(_HEREDOC).sub(" <<HEREDOC ", line), bodies, at, changes,
-                                runs, join))
+                                runs, join, names))
     # The command line's exit status is its last command's, and those joined
     # to it by `&&`: the others' may have failed whatever it says.
     sure = True
@@ -172,7 +184,7 @@ def _signs(words: list[str], found: list[ShellWrite]) -> list[str]:
         args = words[1:]
         while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
             args = args[1:]
-        said = " ".join(_unquote(a) for a in args if a != "<<HEREDOC").strip()
+        said = " ".join(read_word(a, {}) for a in args if a != "<<HEREDOC").strip()
         if said and not any(c in said for c in "$`\\"):
             out.append(ECHOED + said)
     if out and out[0].startswith(TOOL):  # (`cp: cannot stat 'x'`: from this one)
@@ -217,15 +229,17 @@ def _joiner(boundary: str) -> str:
 
 def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
                  changes: bool, runs: list[tuple[str, list[ShellWrite], list[str], bool]],
-                 join: list[str]) -> list[ShellWrite]:
+                 join: list[str], names: dict[str, str | None]) -> list[ShellWrite]:
     """The writes of one line's simple commands; `bodies` are its
     here-documents', in order (each marked `<<HEREDOC` in the line). `at`
     holds the folder a `cd` moved to, updated as one is met; `changes`: the
     line may delete, rename or make files (else only writes are looked for).
     Each simple command met is added to `runs` with how it is joined to the
-    one before (`join`, carried on)."""
+    one before (`join`, carried on); `names`: the shell's variables set so
+    far, updated as assignments are met."""
     out: list[ShellWrite] = []
-    words: list[str] = []
+    words: list[str] = []  # as written, quotes kept: pieces with no blank between are one
+    glued = False  # the last piece ended a word that the next continues
     targets: list[ShellWrite] = []
     docs = 0
     start = 0
@@ -233,14 +247,18 @@ def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
         if m.group("boundary"):
             doc = bodies[docs] if "<<HEREDOC" in words and docs < len(bodies) else None
             docs += words.count("<<HEREDOC")
-            found = _command_writes(words, targets, doc)
+            found = _command_writes(words, targets, doc, names)
             if changes and not found:
-                found = _command_changes(line[start:m.start()], at)
+                found = _command_changes(line[start:m.start()], at, names)
             for w in found:
                 w.at = w.at or at[0]
-            # A relative path from a folder not known: not told.
-            found = [w for w in found if w.at != LOST or _absolute(w.path)]
+            # A relative path (or copy's, move's target) from a folder not
+            # known: not told (3535d4da's `cd ~/… && cp /tmp/d.go internal/x.go`).
+            found = [w for w in found if w.at != LOST or (_absolute(w.path) and (
+                not w.to or w.kind in (FORMAT, LINK) or _absolute(w.to)))]
             out.extend(found)
+            _assigned(words, names, m.group("boundary") in ("$(", "`"))
+            glued = False
             # (the line's end, `;` added above: a newline, as `;`)
             boundary = m.group("boundary") if m.end() <= len(line) else ";"
             if line[start:m.start()].strip():
@@ -254,17 +272,117 @@ def _line_writes(line: str, bodies: list[tuple[str, bool]], at: list[str],
             words, targets = [], []
             start = m.end()
         elif m.group("redirect"):
-            targets.append(ShellWrite(path=_unquote(m.group("target")),
+            targets.append(ShellWrite(path=read_word(m.group("target"), names),
                                       append=m.group("op") == ">>"))
+            glued = False
         elif m.group("quoted"):
-            words.append(m.group("quoted"))
+            if glued and words:
+                words[-1] += m.group("quoted")
+            else:
+                words.append(m.group("quoted"))
+            glued = True
         else:
-            words.extend(m.group(0).split())
+            text = m.group(0)
+            parts = text.split()
+            if parts and glued and words and not text[0].isspace():
+                words[-1] += parts.pop(0)
+            words.extend(parts)
+            glued = bool(text) and not text[-1].isspace()
     return out
 
 
+_NAME = r"^[A-Za-z_][A-Za-z0-9_]*="
+_DECLARERS = ("export", "declare", "local", "readonly", "typeset")
+
+
+def _assigned(words: list[str], names: dict[str, str | None], substituted: bool) -> None:
+    """A simple command that only sets variables (`S=/tmp/x`, `export S=…`):
+    their values from now on, as the shell reads them (None: not known, a
+    command's output `S=$(…)`, another variable not known). A `for` or
+    `read` sets its names to values not known. (`S=x cmd` sets S for cmd
+    alone.)"""
+    if not words:
+        return
+    head = words[0]
+    if head in _DECLARERS:
+        words = [w for w in words[1:] if not w.startswith("-")]
+    elif head == "for" and len(words) > 1:
+        names[words[1]] = None
+        return
+    elif head == "read":
+        for w in words[1:]:
+            if not w.startswith("-") and rx(r"^[A-Za-z_][A-Za-z0-9_]*$").match(w):
+                names[w] = None
+        return
+    if not words or not all(rx(_NAME).match(w) for w in words):
+        return
+    for k, w in enumerate(words):
+        name, _, value = w.partition("=")
+        read = read_word(value, names)
+        # (the last one before `$(`: its value is the substitution's output)
+        unknown = (substituted and k == len(words) - 1) or any(c in read for c in "$`")
+        names[name] = None if unknown else read
+
+
+def read_word(word: str, names: dict[str, str | None]) -> str:
+    """A word as the shell reads it: its quotes taken away, `~` at its start
+    and `$NAME`, `${NAME}` replaced by their values in `names` (`~`, `$HOME`:
+    names["HOME"]). A variable whose value is not known (or would be split
+    into words, or read as a pattern, unquoted) is left as written, `$`
+    included, so that no path is made of its name."""
+    if "'" not in word and '"' not in word and "\\" not in word and "$" not in word and \
+            not word.startswith("~"):
+        return word
+    out: list[str] = []
+    i, size = 0, len(word)
+    home = names.get("HOME")
+    if word.startswith("~") and (size == 1 or word[1] == "/") and home:
+        out.append(home)
+        i = 1
+    quote = ""
+    while i < size:
+        c = word[i]
+        if quote == "'":
+            if c == "'":
+                quote = ""
+            else:
+                out.append(c)
+            i += 1
+        elif c == "\\" and i + 1 < size:
+            nxt = word[i + 1]
+            out.append(nxt if not quote or nxt in '$`"\\' else c + nxt)
+            i += 2
+        elif c == "'" and not quote:
+            quote = "'"
+            i += 1
+        elif c == '"':
+            quote = "" if quote else '"'
+            i += 1
+        elif c == "$":
+            m = rx(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))").match(word, i)
+            value = names.get(m.group(1) or m.group(2)) if m else None
+            if m is None or value is None or (not quote and any(
+                    ch.isspace() or ch in "*?[" for ch in value)):
+                out.append(m.group(0) if m else c)
+            else:
+                out.append(value)
+            i = m.end() if m else i + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def home_of(cwd: str) -> str:
+    """The user's home folder, as a session's folder under it shows it
+    (`/Users/u/…`, `/home/u/…`, `/root/…`); "" when it does not."""
+    m = rx(r"^(?:/Users/[^/]+|/home/[^/]+|/root|/var/root)(?=/|$)").match(cwd)
+    return m.group(0) if m else ""
+
+
 def _command_writes(words: list[str], targets: list[ShellWrite],
-                    doc: tuple[str, bool] | None) -> list[ShellWrite]:
+                    doc: tuple[str, bool] | None,
+                    names: dict[str, str | None]) -> list[ShellWrite]:
     while words and rx(r"^[A-Za-z_][A-Za-z0-9_]*=").match(words[0]):
         words = words[1:]  # NAME=value before the command
     if words and words[0] in ("sudo", "command", "builtin"):
@@ -274,22 +392,18 @@ def _command_writes(words: list[str], targets: list[ShellWrite],
         return []
     if tool == "tee":
         append = any(w in ("-a", "--append") for w in words[1:])
-        targets = [ShellWrite(path=_unquote(w), append=append) for w in words[1:]
-                   if not w.startswith("-") and w != "<<HEREDOC"] + targets
+        # (not its options, nor a redirection: `<in`, `2>/dev/null`)
+        targets = [ShellWrite(path=read_word(w, names), append=append) for w in words[1:]
+                   if not w.startswith("-") and w != "<<HEREDOC"
+                   and not rx(r"^(?:\d*|&)[<>]").match(w)] + targets
     out = []
     for w in targets:
-        if not w.path or any(x in w.path for x in _NOT_FILES):
+        if not w.path or _not_file(w.path):
             continue
         if tool in ("cat", "tee") and doc is not None:
             w.body, w.exact = doc
         out.append(w)
     return out
-
-
-def _unquote(word: str) -> str:
-    if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
-        return word[1:-1]
-    return word
 
 
 def _absolute(path: str) -> bool:
@@ -298,7 +412,7 @@ def _absolute(path: str) -> bool:
 
 def _moved(at: str, to: str) -> str:
     """The folder `cd to` moves to from `at` (LOST when not known)."""
-    if not to or to == "-" or any(x in to for x in _NOT_FILES) or (
+    if not to or to == "-" or _not_file(to) or (
             at == LOST and not _absolute(to)):
         return LOST
     if _absolute(to) or not at:
@@ -306,15 +420,14 @@ def _moved(at: str, to: str) -> str:
     return f"{at.rstrip('/')}/{to}"
 
 
-def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
+def _command_changes(text: str, at: list[str],
+                     names: dict[str, str | None]) -> list[ShellWrite]:
     """What one simple command (its text) deletes, renames or makes; a `cd`
     updates `at`."""
-    import shlex  # only for a command that may change files: kept off most hooks' path
-
-    try:
-        words = shlex.split(rx(_REDIRECTION).sub(" ", text), comments=False, posix=True)
-    except ValueError:  # an unbalanced quote: not a command to read
+    raw = _split_words(rx(_REDIRECTION).sub(" ", text))
+    if raw is None:  # an unbalanced quote: not a command to read
         return []
+    words = [read_word(w, names) for w in raw]
     while words and rx(r"^[A-Za-z_][A-Za-z0-9_]*=").match(words[0]):
         words = words[1:]  # NAME=value before the command
     if words and words[0] in ("sudo", "command", "builtin", "exec"):
@@ -363,6 +476,43 @@ def _command_changes(text: str, at: list[str]) -> list[ShellWrite]:
         if here != at[0]:
             w.at = here
     return out
+
+
+def _split_words(text: str) -> list[str] | None:
+    """`text`'s words as written (quotes kept), split where the shell splits
+    them: at blanks outside quotes; None when a quote is not closed."""
+    words: list[str] = []
+    word: list[str] = []
+    quote = ""
+    i, size = 0, len(text)
+    while i < size:
+        c = text[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c == "\\" and quote == '"' and i + 1 < size:
+                word.append(c)
+                i += 1
+                c = text[i]
+        elif c in "'\"":
+            quote = c
+        elif c == "\\" and i + 1 < size:
+            word.append(c)
+            i += 1
+            c = text[i]
+        elif c.isspace():
+            if word:
+                words.append("".join(word))
+                word = []
+            i += 1
+            continue
+        word.append(c)
+        i += 1
+    if quote:
+        return None
+    if word:
+        words.append("".join(word))
+    return words
 
 
 def _submodule(args: list[str]) -> list[ShellWrite]:
@@ -684,7 +834,7 @@ def rsync_listed(output: str) -> list[str]:
 
 def _usable(path: str) -> bool:
     """A path a command names that can be placed (a pattern can be matched)."""
-    return bool(path) and not any(x in path for x in _NOT_FILES if x not in GLOB)
+    return bool(path) and not _not_file(path, tuple(x for x in _NOT_FILES if x not in GLOB))
 
 
 # Options that take a value (the next word), by scaffolding command: not operands.
