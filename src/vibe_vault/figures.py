@@ -22,7 +22,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
-from vibe_vault.fold.files import GIT_COUNTED, unknown_lines
+from vibe_vault.fold.files import GIT_COUNTED, own_lines, unknown_lines
 from vibe_vault.fold.story import STRUCTURED_RESULT
 from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.fold.titles import (
@@ -737,8 +737,14 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
                                f"{_where(work, f.cwd)})" if k else
                                "; none by the session's own edits)"))
     elif work.changed or work.files_dropped:
-        added = sum(fw.change.added for fw in mine)
-        removed = sum(fw.change.removed for fw in mine)
+        # The session's own edits: lines changed outside it between them (the
+        # user's editor) are in the table's figures, said so there, not here.
+        owns = [own_lines(fw.change) for fw in mine]
+        added = sum(a for a, _ in owns)
+        removed = sum(r for _, r in owns)
+        also = sum(1 for fw in mine if fw.change.outside_added or fw.change.outside_removed)
+        outside = "" if not also else "; the file also changed outside the session" \
+            if len(mine) == 1 else f"; {n(also)} of them also changed outside the session"
         # Lines not known of a file (written by `echo … > f`, deleted unseen):
         # said apart, not summed in as +0 −0, nor making the others' figures ≈.
         unknown = sum(1 for fw in mine if unknown_lines(fw.change))
@@ -747,7 +753,7 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
                          for fw in mine) else ""
         counted = _counted_by_git(work, f.cwd)
         lines = (f" ({counted[2:]})" if counted else "") if unknown == len(mine) else \
-            f" (+{est}{added} −{est}{removed}" + (
+            f" (+{est}{added} −{est}{removed}{outside}" + (
                 f"; lines of {n(unknown)} not known{counted})" if unknown else ")")
         most = "" if main is not None else _most_changed(work, f.cwd)
         facts.append(f"{most} of {plural(k, 'file')} changed{lines}{_where(work, f.cwd)}"

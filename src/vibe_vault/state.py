@@ -401,6 +401,11 @@ class FileChange(Struct, array_like=True, omit_defaults=True):
     # (`cat > f <<EOF`, `echo … > f` over a path not seen): a file it made,
     # as a copy's target is (fold.files.made_and_gone), wherever it moves.
     fresh: bool = False
+    # Lines changed outside the session between its own changes (the user's
+    # editor: CHANGED_OUTSIDE), in the net lines above: the headline tells
+    # the session's own edits without them (fold.files.own_lines).
+    outside_added: int = 0
+    outside_removed: int = 0
 
 
 class Command(Struct, array_like=True, omit_defaults=True):

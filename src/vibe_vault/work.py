@@ -296,6 +296,8 @@ def work_of(state: SessionState) -> Work:
                     merged.ops.append(op)
             merged.added += change.added
             merged.removed += change.removed
+            merged.outside_added += change.outside_added
+            merged.outside_removed += change.outside_removed
             # Changes made to copies of it in more than one place (worktrees
             # merged later): their sum, not what the merged file holds.
             merged.estimated = merged.estimated or change.estimated or len(fw.paths) > 1

@@ -115,6 +115,12 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
     before = line_hashes(original) if original is not None else None
     outside = before is not None and original is not None and _outside(ctx, change, before,
                                                                        original)
+    if outside and before is not None:
+        # What was changed outside: from what the session left to what the
+        # result says the file held (c5607325: a line the user typed).
+        plus, minus = diff_counts(change.now, before)
+        change.outside_added += plus
+        change.outside_removed += minus
     if before is None and op == "created":
         before = b""
     after: bytes | None = None
@@ -1019,6 +1025,20 @@ def unknown_lines(change: FileChange) -> bool:
     """A file whose lines are not known at all: only written by commands that
     do not say them (`echo … > f`): shown as "?", not as +0 −0."""
     return change.uncounted and not change.added and not change.removed
+
+
+def own_lines(change: FileChange) -> tuple[int, int]:
+    """The file's net lines without those changed outside the session between
+    its own changes (c5607325: +4 in the table, a line of them the user's:
+    the session's own +3). An outside line the session removed again is one
+    it removed."""
+    added = change.added - change.outside_added
+    removed = change.removed - change.outside_removed
+    if added < 0:
+        added, removed = 0, removed - added
+    if removed < 0:
+        added, removed = added - removed, 0
+    return added, removed
 
 
 def lines_mark(change: FileChange) -> str:
