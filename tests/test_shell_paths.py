@@ -224,3 +224,31 @@ def test_claudes_scratchpad_is_scratch_even_where_a_commit_was_made(
     summary = next(line for line in note.splitlines() if line.startswith("summary:"))
     # The project's one file (src/main.go), never the scratchpad's.
     assert re.search(r"\b1 file changed", summary) and "scratchpad/" not in summary, summary
+
+
+@settings(max_examples=examples(20, 100), deadline=None)
+@given(st.lists(st.sampled_from(["a.h", "b.h", "c.c", "d.go"]), min_size=1, max_size=4,
+                unique=True), st.sampled_from(["h", "c", "go"]), st.booleans())
+def test_a_copy_of_a_pattern_copies_the_files_it_names(
+        tmp_path_factory: Any, made: list[str], ext: str, known: bool) -> None:
+    """3535d4da's `cp $SCRATCH/…/tree_sitter/*.h internal/…/tree_sitter/` gave
+    a row (counted) for a file named `*.h`: the files the pattern names are
+    copied, each, where the session knows them; else files copied into the
+    folder, not named."""
+    t = Transcript(sid=SID, cwd="/home/u/work/app")
+    t.prompt("Vendor the headers")
+    src = "/home/u/work/app/src" if known else "/tmp/vendor"
+    if known:
+        for name in made:
+            t.write_file(f"{src}/{name}", f"// {name}\n")
+    t.bash(f"mkdir -p vendored && cp {src}/*.{ext} vendored/", description="Copy them")
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "test_a_copy_of_a_pattern_copies_the_files_it_names")
+    rows = _rows(note)
+    assert not any("*" in p for p in rows), rows
+    names = [n for n in made if n.endswith("." + ext)] if known else []
+    for name in names:
+        assert f"vendored/{name}" in rows, (name, rows)
+    assert not any(p.startswith("vendored/") and p[9:] not in names for p in rows), rows
+    if not names:
+        assert "files copied into vendored by `cp`, not named" in note, rows

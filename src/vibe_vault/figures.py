@@ -632,7 +632,7 @@ def unnamed_words(u: Unnamed, base: str) -> tuple[str, str, str]:
     runs = f" ({len(u.counts)} runs)" if len(u.counts) > 1 else ""
     folder = str(u.folder)
     where = readable(folder, base) if folder and folder.rstrip("/") != base.rstrip("/") else ""
-    if label in ("cp -r", "rsync"):
+    if label in ("cp -r", "rsync", "cp"):
         return f"files copied into {where or '.'} by", label, f"{runs}, not named"
     place = f" in {where}" if where not in ("", ".", "./") else ""
     if "fix" in label:  # (its number is of the fixes, not of the files)

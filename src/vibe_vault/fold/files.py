@@ -944,6 +944,19 @@ def _copied(ctx: Context, shell_file: ShellFile, known: dict[Redacted, bool], ou
                  shell_file.to, -1)
         return
     source = str(shell_file.path)
+    if any(c in source for c in shell_files.GLOB):
+        # `cp dir/*.h to/`: the files the pattern names, those the session
+        # knows copied each; else files copied into `to`, not named (never a
+        # file named `*.h`: 3535d4da's `tree_sitter/*.h` row).
+        matched = _matching(source, known)
+        if not matched:
+            _unnamed(ctx, "cp", shell_file.to, -1)
+            return
+        for p in matched[:MAX_SEEN]:
+            was = facts.files.get(p)
+            _rewritten(ctx, Redacted(_joined(to, _base_name(str(p)))), "copied by a command",
+                       was.now if was is not None and was.known and was.anchored else None)
+        return
     if not _claimed(shell_file, known, shell_file.path):
         return
     cwd = str(facts.cwd)
