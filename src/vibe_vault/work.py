@@ -204,7 +204,7 @@ def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
     mine: list[Commit] | None = None
     for label, c in commits:
         if not c.sha and c.subject:
-            from vibe_vault.fold.git import same_subject  # (loaded only when needed)
+            from vibe_vault.fold.subjects import same_subject  # (loaded only when needed)
 
             if by_subject is None:
                 by_subject = {}
@@ -216,7 +216,7 @@ def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
                     known.add(p.sha)
                     break
         elif not c.sha and c.merged:
-            from vibe_vault.fold.git import merge_of  # (loaded only when needed)
+            from vibe_vault.fold.subjects import merge_of  # (loaded only when needed)
 
             # A merge git made its own subject for: the first printed later
             # with it names it, subject and all.
@@ -627,7 +627,7 @@ def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
     later = sorted(printed, key=lambda p: p.ts)
     rewrites = sorted(rewrites, key=lambda r: r.ts)
     if rewrites:
-        from vibe_vault.fold.git import same_subject  # (loaded only when needed)
+        from vibe_vault.fold.subjects import same_subject  # (loaded only when needed)
     for i, rewrite in enumerate(rewrites):
         # What is printed after it, until the branch is rewritten again.
         until = next((r.ts for r in rewrites[i + 1:] if r.branch == rewrite.branch), "~")

@@ -33,7 +33,6 @@ from vibe_vault.fold import (
     active,
     commands,
     files,
-    git,
     order,
     rewinds,
     story,
@@ -108,7 +107,7 @@ ON_ENTRY: dict[str, OnEntry] = {
     "ai-title": _no_time(titles.on_ai_title),
     "custom-title": _no_time(titles.on_custom_title),
     "task-summary": titles.on_task_summary,
-    "pr-link": _no_time(git.on_pr_link),
+    "pr-link": lambda ctx, e, ts: _on_pr_link(ctx, e),  # defined below
     "progress": lambda ctx, e, ts: _on_progress(ctx, e),  # defined below
     "permission-mode": _no_time(commands.on_permission_mode),
 }
@@ -119,6 +118,15 @@ ON_MAIN_ENTRY: dict[str, OnEntry] = {
     # the client's cost of the whole session, subagents included
     "cost-state": _no_time(usage.on_cost_state),
 }
+
+
+def _on_pr_link(ctx: Context, entry: Entry) -> None:
+    # (fold.git, with fold.staged and fold.git_counts, ~100 kB of code, loads
+    # at the first git command or pull request a process meets: a Stop of a
+    # turn with neither no longer unmarshals it, ~2 M instructions)
+    from vibe_vault.fold import git
+
+    git.on_pr_link(ctx, entry)
 
 
 def _on_progress(ctx: Context, entry: Entry) -> None:

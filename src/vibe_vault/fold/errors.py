@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolInput
-from vibe_vault.fold import retries, verdicts
+from vibe_vault.fold import verdicts
 from vibe_vault.fold.context import Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import Action, ErrorRec, Pending, agent_kind
@@ -180,13 +180,18 @@ def mended(ctx: Context, key: Redacted, purpose: Redacted = NO_KEY,
     A fixing form's (`cargo fmt` after `cargo fmt --check`): those checks
     were later fixed by it (`subject`, the command as the story shows it)."""
     facts = ctx.facts
-    if purpose.startswith(retries.FIX):
-        check = Redacted(retries.CHECK + purpose[len(retries.FIX):])
-        if check in facts.failed_purposes:
-            del facts.failed_purposes[check]
-            for err in facts.errors:
-                if err.purpose == check and not err.later_ok:
-                    err.later_ok, err.fixed_by = True, subject
+    if purpose:
+        # (a purpose comes of fold.retries, loaded by then: a Stop of a turn
+        # with no command does not load it)
+        from vibe_vault.fold import retries
+
+        if purpose.startswith(retries.FIX):
+            check = Redacted(retries.CHECK + purpose[len(retries.FIX):])
+            if check in facts.failed_purposes:
+                del facts.failed_purposes[check]
+                for err in facts.errors:
+                    if err.purpose == check and not err.later_ok:
+                        err.later_ok, err.fixed_by = True, subject
     same = bool(key) and key in facts.failed_keys
     alike = bool(purpose) and purpose in facts.failed_purposes
     if not same and not alike:

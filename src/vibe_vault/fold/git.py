@@ -8,6 +8,7 @@ import re
 from vibe_vault.entries import Entry
 from vibe_vault.fold import git_counts, reverts, staged
 from vibe_vault.fold.context import Context
+from vibe_vault.fold.subjects import merge_of, same_subject
 from vibe_vault.project import TEMP_FOLDER, folder_after, other_repository
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
@@ -393,13 +394,6 @@ def _merge_branch(command: str) -> str:
     if len(names) != 1 or not rx(r"^[\w./-]+$").match(names[0]):
         return ""
     return names[0]
-
-
-def merge_of(printed: str, merged: str) -> bool:
-    """Whether a subject a later output printed is git's own for a merge of
-    branch `merged`: "Merge branch 'x'", "Merge remote-tracking branch
-    'origin/x' into y", "Merge branch 'x' of <url>"."""
-    return bool(merged) and printed.startswith("Merge ") and f"'{merged}'" in printed
 
 
 # A throwaway repository (review 30 #3, #18): one a `git init` or `git clone`
@@ -975,12 +969,6 @@ def squashed(ctx: Context, pairs: list[tuple[Redacted, Redacted]]) -> None:
         for c in ctx.facts.commits:
             if c.sha and c.sha != sha and not c.landed and same_subject(m.group(1), c.subject):
                 c.landed, c.landed_pr = sha, int(m.group(2))
-
-
-def same_subject(printed: str, made: str) -> bool:
-    """Whether a subject a later output printed is the one a commit was made
-    with."""
-    return printed == made
 
 
 def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted,
