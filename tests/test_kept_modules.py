@@ -29,9 +29,11 @@ PROBE = """
 import json, sys
 from vibe_vault import kept_modules as k
 k.install()
-import vibe_vault.session, vibe_vault.times
+with k.bundle("session"):  # (as the hook imports it)
+    import vibe_vault.session
+import vibe_vault.times
 k.save()
-print(json.dumps({"served": sorted(k._served),
+print(json.dumps({"served": sorted(k._served), "bundled": sorted(k._from_bundle),
                   "marker": getattr(vibe_vault.times, "MARKER", None),
                   "file": vibe_vault.times.__file__,
                   "code": vibe_vault.times.epoch.__code__.co_filename}))
@@ -73,6 +75,46 @@ def test_second_process_served_and_changed_source_wins(package: Path) -> None:
     assert third["marker"] == 7 and "vibe_vault.times" not in third["served"]  # type: ignore[operator]
     fourth = probe(package)
     assert fourth["marker"] == 7 and "vibe_vault.times" in fourth["served"]  # type: ignore[operator]
+
+
+def kept_file(package: Path) -> Path:
+    return package / "vibe_vault" / "__pycache__" / f"modules.{sys.implementation.cache_tag}.bin"
+
+
+def test_the_session_bundle_serves_what_the_sources_say_now(package: Path) -> None:
+    """A Stop's modules come from their bundle (read as one) once a process
+    imported them: each the code of its source as it is now, an edited one
+    from its source (and the bundle made anew with it), a bundle that cannot
+    be read leaving each to its own entry."""
+    probe(package)
+    second = probe(package)
+    bundled = set(second["bundled"])  # type: ignore[arg-type]
+    # (the oracle of what `session` brings in: the sources' own imports)
+    session = (package / "vibe_vault" / "session.py").read_text()
+    assert "from vibe_vault.state import" in session and "import msgspec" in session
+    assert {"vibe_vault.session", "vibe_vault.state", "vibe_vault.times",
+            "vibe_vault.fold"} <= bundled
+    assert bundled <= set(second["served"])  # type: ignore[arg-type]
+    written = kept_file(package).stat().st_mtime_ns
+    assert probe(package)["bundled"] == second["bundled"]
+    assert kept_file(package).stat().st_mtime_ns == written  # (nothing new: not written)
+    times = package / "vibe_vault" / "times.py"
+    times.write_text(times.read_text() + "\nMARKER = 9\n")
+    third = probe(package)
+    assert third["marker"] == 9 and "vibe_vault.times" not in third["served"]  # type: ignore[operator]
+    fourth = probe(package)
+    assert fourth["marker"] == 9 and "vibe_vault.times" in fourth["bundled"]  # type: ignore[operator]
+    # A bundle's bytes damaged: every module still the code of its source.
+    stamp = kept_modules._stamp()
+    entries = kept_modules.read_kept(str(kept_file(package)), stamp)
+    key = ("bundle", "session")
+    members, blob = entries[key]
+    entries[key] = (members, bytes(blob)[: len(blob) // 2])
+    kept_modules.write_kept(str(kept_file(package)), stamp, entries)
+    fifth = probe(package)
+    assert fifth["marker"] == 9 and fifth["bundled"] == []
+    assert set(fourth["bundled"]) <= set(fifth["served"])  # type: ignore[arg-type]
+    assert probe(package)["bundled"] == fourth["bundled"]  # (made anew by the fifth)
 
 
 def test_copied_package_tells_its_own_paths(package: Path, tmp_path: Path) -> None:

@@ -211,9 +211,12 @@ def _handle(data: bytes, cfg: Any, started: float) -> None:
         "hook_deadline")
     deadline = started + float(budget)
     lock_timeout = max(0.0, min(float(cfg.get("lock_timeout")), deadline - time.monotonic()))
+    from vibe_vault import kept_modules
     from vibe_vault.lock import LockTimeout
     from vibe_vault.regular import NotAFile
-    from vibe_vault.session import Update, update_session
+
+    with kept_modules.bundle("session"):  # (its ~60 modules' code read as one)
+        from vibe_vault.session import Update, update_session
 
     end_reason = None
     if name == "SessionEnd":
