@@ -282,3 +282,72 @@ def test_a_branch_made_and_deleted_is_not_said_created(
         assert names == kept, (front, steps)
     else:
         assert kept in ([], [on]), (front, steps)
+
+
+# -- F9: an amend of a commit made before the session ---------------------------------------
+#
+# 8b89dece only reworded the last commit's message (`git commit --amend -m
+# "$(cat <<'EOF' …`, nothing staged) and read "Committed “test” (+2 −0 in 1
+# file, not pushed)": the +2 lines were the old commit's. Generated sessions:
+# an amend in any form (quiet or not, `-m`, a heredoc, `--no-verify`, `-a`,
+# `--no-edit`), with something staged before it (`git add`) or not, after a
+# commit of the session's own or not. The oracle is the drawn steps: an amend
+# of a commit made before the session that staged nothing and gave a message
+# reworded it; one that staged changes amended it, and git's count is said as
+# the whole commit's; an amend of the session's own commit leaves it the
+# session's commit.
+
+AMENDS = ['git commit --amend -m "{s}"', "git commit -q --amend -m '{s}'",
+          "git commit --amend -m \"$(cat <<'EOF'\n{s}\n\nEntire-Checkpoint: ecf782729563\nEOF\n)\"",
+          'git commit --amend --no-verify -m "{s}"', 'git commit -a --amend -m "{s}"',
+          "git commit --amend --no-edit"]
+subject_words = st.lists(st.sampled_from(["fix", "the", "parser", "docs", "test", "add", "cli"]),
+                         min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=examples(40, 200), deadline=None)
+@example(form=2, subject="test", staged=False, own=False, files=1, lines=2)
+@given(form=st.integers(0, len(AMENDS) - 1), subject=subject_words, staged=st.booleans(),
+       own=st.booleans(), files=st.integers(1, 3), lines=st.integers(0, 40))
+def test_an_amend_of_an_earlier_commit_is_not_said_committed(
+        tmp_path_factory: Any, form: int, subject: str, staged: bool, own: bool, files: int,
+        lines: int) -> None:
+    t = Transcript()
+    t.prompt("fix the last commit's message")
+    if own:
+        t.bash('git commit -m "first try"',
+               "[main 1111111] first try\n 1 file changed, 1 insertion(+)\n")
+    if staged:
+        t.bash("git add src/app.py")
+    command = AMENDS[form].format(s=subject)
+    quiet = " -q " in command
+    told = "first try" if "--no-edit" in command and own else subject
+    count = f" {files} file{'s' if files > 1 else ''} changed" + (
+        f", {lines} insertion{'s' if lines != 1 else ''}(+)" if lines else "") + "\n"
+    t.bash(command, "" if quiet else
+           f"[main 70a873a] {told}\n Date: Tue Mar 17 15:39:58 2026 -0700\n{count}")
+    t.say("Done.")
+    for line in t.lines:  # (Claude Code stamps each line with the branch)
+        line["gitBranch"] = "main"
+    note = t.note(tmp_path_factory, "test_an_amend_of_an_earlier_commit_is_not_said_committed")
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    message = "--no-edit" not in command
+    adds = staged or " -a " in command
+    if own:
+        # (the session's commit, amended: its work)
+        assert head.startswith(f"Committed “{told}”"), (head, command)
+        return
+    assert not head.startswith("Committed"), (head, command)
+    if quiet and not message:
+        return  # (no subject told: "1 commit (not pushed)")
+    if message and not adds:
+        assert head.startswith(f"Reworded the last commit's message: “{subject}”"), (head, command)
+        assert not re.search(r"[+−]\d", head.split(", ", 1)[0]), (head, command)
+        if not quiet:
+            assert "`70a873a`" in head, (head, command)
+    else:
+        assert head.startswith(f"Amended the last commit, “{told}”"), (head, command)
+        if not quiet:
+            shown = f"+{lines} −0 in {files} file{'s' if files > 1 else ''}" if lines else \
+                f"{files} file{'s' if files > 1 else ''}"
+            assert f"(git's count of the whole commit: {shown}" in head, (head, command)

@@ -38,6 +38,7 @@ from vibe_vault.paths import is_windows_path, readable
 from vibe_vault.project import folder_name, repo_file, repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
+    AMENDED,
     NOT_RUN,
     USER_SHELL,
     Action,
@@ -875,10 +876,21 @@ def _committed(work: Work) -> str:
                else f"+{main.inserted} −{main.deleted} in {plural(main.count, 'file')}")
     more = len(work.commits) - 1
     unpushed = _unpushed(work).strip()[1:-1]  # (" (not pushed)", " (2 not pushed)")
+    done = f"committed “{subject}”"
+    if main.how == AMENDED and not main.was:
+        # An amend of a commit made before the session (review 31 F9:
+        # 8b89dece reworded one and read "Committed “test” (+2 −0 in 1
+        # file)"): git's count is of the whole commit, not the session's lines.
+        if main.reworded:
+            done = f"reworded the last commit's message: “{subject}”"
+            counted = f"now `{main.sha}`" if main.sha else ""
+        else:
+            done = f"amended the last commit, “{subject}”"
+            counted = f"git's count of the whole commit: {counted}" if counted else ""
     if not more:
         told = ", ".join(x for x in (counted, unpushed) if x)
-        return f"committed “{subject}”" + (f" ({told})" if told else "")
-    return (f"committed “{subject}”" + (f" ({counted})" if counted else "")
+        return done + (f" ({told})" if told else "")
+    return (done + (f" ({counted})" if counted else "")
             + f" and {n(more)} more" + (f" ({unpushed})" if unpushed else ""))
 
 

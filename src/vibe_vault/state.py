@@ -513,6 +513,10 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     # Made in a throwaway repository (a `git init` in `mktemp -d`, a clone
     # into the scratchpad): a probe, not the session's work (review 30 #3, #18).
     scratch: bool = False
+    # An amend that staged nothing the session shows and gave a message
+    # (`git commit --amend -m …`): it changed the last commit's message, not
+    # its content; git's count is the whole commit's (review 31 F9).
+    reworded: bool = False
 
 
 class Staged(Struct, array_like=True, omit_defaults=True):

@@ -565,6 +565,16 @@ def _first_line(text: str) -> str:
     return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
 
 
+def _stages_nothing(ctx: Context, call: Pending) -> bool:
+    """Whether a commit's line adds nothing the session shows staged to it:
+    no `-a`, no paths, no `git add` (of this line or before it) and no
+    `git status` listing staged changes in its folder since the last commit."""
+    if call.stage_all or call.only or call.unknown or call.staged:
+        return False
+    s = ctx.facts.staged.get(call.stage_in) if call.stage_in else None
+    return s is None or not (s.paths or s.everything)
+
+
 def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str) -> None:
     """A command's output: git's own `[branch sha] subject` line is a commit even
     when a later command of the same line failed; a successful `git commit`
@@ -574,6 +584,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
     lines: list[str] = []  # the subjects of git's commit lines
     replayed: list[Commit] = []
     staged.on_added(ctx, call, status, timestamp)
+    reword = call.amend and bool(call.commit_subject) and _stages_nothing(ctx, call)
     for m in rx(_COMMIT_LINE).finditer(out) if call.git and "] " in out else ():
         if call.rebase and m.group(1) == _NO_BRANCH:
             # A commit a rebase replays (`rebase --continue` after a conflict):
@@ -589,6 +600,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         if on and not call.folder and not call.elsewhere:
             facts.head = on  # (where the session's folder is)
         if made is not None:
+            made.reworded = reword
             staged.held(ctx, call, made, out[m.end():])
     # Where git printed no line, the branch is the session's, unless git ran
     # in another folder (a worktree's branch is not known then).
@@ -600,6 +612,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             made = commit(ctx, "", subject, here, timestamp, amend=call.amend,
                           folder=call.folder, scratch=call.scratch)
             if made is not None:
+                made.reworded = reword
                 staged.held(ctx, call, made, out)
     staged.on_status(ctx, call, status, out)
     git_counts.on_output(ctx, call, out, timestamp)

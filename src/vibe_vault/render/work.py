@@ -304,7 +304,7 @@ def _commit_line(label: str, commit: Commit) -> list[Md]:
     elif commit.was and commit.was != commit.sha:
         sha = md("{} → {} ({})", code(commit.was), sha, text(commit.how))
     elif commit.how:  # amended a commit made before the session
-        sha = md("{} ({})", sha, text(commit.how))
+        sha = md("{} ({})", sha, text("message reworded" if commit.reworded else commit.how))
     # (a merge whose subject git made and no output printed: what it merged,
     # said as such, not as a subject: review 30 #2)
     subject = md(" {}", text(commit.subject)) if commit.subject else md(
