@@ -174,6 +174,7 @@ class ToolInput(Struct):
     cron: Any = None  # CronCreate: its schedule
     id: Any = None  # CronDelete: the job
     bash_id: Any = None  # BashOutput (older clients): a background command
+    agentId: Any = None  # AgentOutputTool (2.0.x): the background agent it asks about
     reason: Any = None  # ScheduleWakeup: why it waits this long
     stop: Any = None  # ScheduleWakeup: true ends the loop
     pattern: Any = None  # Grep, Glob: what was looked for

@@ -58,6 +58,7 @@ from vibe_vault.state import (
     worth_a_note,
 )
 from vibe_vault.vault import USER_HEADING, USER_HINT
+from vibe_vault.work import settle_by_files
 
 if TYPE_CHECKING:
     from vibe_vault.document import Document
@@ -809,6 +810,7 @@ def _read_new(work: _Work, state: SessionState) -> tuple[int, int, bool]:
     # (kept once every file found is one the state knows: a read the deadline
     # cut short may not have come to them all)
     state.agents_folder = stamp if complete else ()
+    settle_by_files(state)  # (a background agent whose file tells its end)
     fold_journal(state, places.files.journal)
     return main_read, read, complete
 

@@ -700,6 +700,9 @@ class Subagent(Struct, array_like=True, omit_defaults=True):
     # later output prints beside a subject is a commit (fold.git.reported);
     # the others are not told (render.work._reported says why).
     reported: list[Redacted] = field(default_factory=list)
+    # Its end told only by its own file, ending in its final answer (no
+    # notification came: work.settle_by_files), so undone should the file go on.
+    by_file: bool = False
 
 
 def agent_kind(kind: str, name: str) -> str:
@@ -1036,6 +1039,9 @@ class AgentFold(Struct, omit_defaults=True):
     # What the subagent did, folded as the main transcript is (files, commands,
     # commits, errors): the session's work as much as the main agent's.
     work: Fold = field(default_factory=Fold)
+    # Its file ends in its final answer (words, no tool call after them): it
+    # finished, whatever the main transcript says (review 31 F11).
+    answered: bool = False
 
 
 class AgentFile(Struct, omit_defaults=True):

@@ -15,6 +15,7 @@ import msgspec
 from msgspec import Struct, field
 
 from vibe_vault.fold.files import DELETED_BY_COMMAND, GIT_COUNTED, lines_mark, no_net_change
+from vibe_vault.fold.subagents import LAUNCHED
 from vibe_vault.project import TEMP_FOLDER, repo_file
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
@@ -155,6 +156,21 @@ def agents_of_tasks(state: SessionState) -> list[AgentFold | None]:
                 found = match.fold
         out.append(found)
     return out
+
+
+def settle_by_files(state: SessionState) -> None:
+    """A subagent launched in the background whose own file ends in its final
+    answer has finished, though no notification says so (review 31 F11: the
+    client queued it, or the transcript ends first): completed. Undone if its
+    file goes on (a read that met its reply before its next call)."""
+    subs = state.fold.subagents
+    if not any(s.background for s in subs):
+        return
+    for s, af in zip(subs, agents_of_tasks(state), strict=True):
+        if s.status == LAUNCHED and af is not None and af.answered:
+            s.status, s.by_file = "completed", True
+        elif s.by_file and (af is None or not af.answered):
+            s.status, s.by_file = LAUNCHED, False
 
 
 def calls_of_task(state: SessionState, tool_id: str) -> int:

@@ -81,8 +81,13 @@ def _on_user(ctx: Context, entry: Entry, timestamp: str) -> None:
         commands.on_permission_mode(ctx, entry)
     story.on_user(ctx, entry, timestamp)
     content = entry.message.content if entry.message is not None else None
-    if isinstance(content, str) and content.startswith("<task-notification>"):
+    if isinstance(content, str) and content.lstrip().startswith("<task-notification>"):
         todos.on_notification(ctx, content)  # background work that stopped
+    elif isinstance(content, list):
+        for block in content:  # (the same, as a text block)
+            if isinstance(block, Block) and block.type == "text" and block.text \
+                    and block.text.lstrip().startswith("<task-notification>"):
+                todos.on_notification(ctx, block.text)
 
 
 def _on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
@@ -92,6 +97,17 @@ def _on_attachment(ctx: Context, entry: Entry, timestamp: str) -> None:
     notice = queued_notification(entry.attachment) if entry.attachment else None
     if notice is not None:
         todos.on_notification(ctx, notice)  # background work that stopped, read mid-turn
+
+
+def _on_queue_operation(ctx: Context, entry: Entry, timestamp: str) -> None:
+    story.on_queue_operation(ctx, entry, timestamp)
+    if entry.operation == "enqueue":
+        # Background work that stopped, queued for Claude to read (2.1.1x:
+        # a notification Claude may never be handed, its agent finished all
+        # the same; review 31 F11: 0ccf1a04's two poems).
+        content = decode_raw(entry.content)
+        if isinstance(content, str) and content.lstrip().startswith("<task-notification>"):
+            todos.on_notification(ctx, content)
 
 
 def _on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
@@ -113,7 +129,7 @@ ON_ENTRY: dict[str, OnEntry] = {
 }
 # Only the main transcript has a story of queued prompts.
 ON_MAIN_ENTRY: dict[str, OnEntry] = {
-    "queue-operation": story.on_queue_operation,
+    "queue-operation": lambda ctx, e, ts: _on_queue_operation(ctx, e, ts),  # defined below
     "attachment": lambda ctx, e, ts: _on_attachment(ctx, e, ts),  # defined below
     # the client's cost of the whole session, subagents included
     "cost-state": _no_time(usage.on_cost_state),
@@ -436,8 +452,28 @@ def fold_agent(state: AgentFold, entries: Iterable[Entry | Malformed],
             if isinstance(content, list):
                 state.tool_calls += sum(
                     1 for b in content if isinstance(b, Block) and b.type == "tool_use")
+        _answered(state, e)
     finish(work)
     return state
+
+
+def _answered(state: AgentFold, e: Entry) -> None:
+    """Whether the subagent's file ends in its final answer: a reply of words
+    with no tool call, cut by no limit and no API error; anything it is given
+    after (a tool's result, a new message: resumed) sets it working again."""
+    message = e.message
+    if e.type == "user" and message is not None and not e.isMeta:
+        state.answered = False
+        return
+    if e.type != "assistant" or message is None or not isinstance(message.content, list):
+        return
+    if any(isinstance(b, Block) and b.type == "tool_use" for b in message.content) \
+            or message.stop_reason in ("tool_use", "max_tokens", "pause_turn") \
+            or e.isApiErrorMessage:
+        state.answered = False
+    elif any(isinstance(b, Block) and b.type == "text" and b.text and b.text.strip()
+             for b in message.content):
+        state.answered = True
 
 
 def _unknown(counts: dict[Redacted, int], what: Redacted, version: str | None) -> None:

@@ -82,8 +82,7 @@ ON_CALL: dict[str, OnCall] = {
     **dict.fromkeys(todos.STOP_TOOLS, todos.on_stop),
     "CronCreate": todos.on_cron_create,
     "CronDelete": todos.on_cron_delete,
-    "TaskOutput": todos.on_output_call,
-    "BashOutput": todos.on_output_call,
+    **dict.fromkeys(todos.OUTPUT_TOOLS, todos.on_output_call),
     "Monitor": todos.on_monitor,
     "ScheduleWakeup": todos.on_wakeup,
     "AskUserQuestion": tools.on_question,
@@ -105,8 +104,7 @@ ON_RESULT: dict[str, OnResult] = {
     **dict.fromkeys(todos.STOP_TOOLS, todos.on_stopped),
     "CronCreate": todos.on_cron_created,
     "CronDelete": todos.on_cron_deleted,
-    "TaskOutput": todos.on_output,
-    "BashOutput": todos.on_output,
+    **dict.fromkeys(todos.OUTPUT_TOOLS, todos.on_output),
     "Monitor": todos.on_monitor_started,
     "ScheduleWakeup": todos.on_wakeup_set,
     "AskUserQuestion": tools.on_answer,
@@ -234,7 +232,9 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
             # (a whole file read, where no result tells it: what a later edit changes)
             or (call.whole and result is None and not is_error)
             # (an edit told only in words: "File created successfully at: …")
-            or (call.name == "Edit" and result is None and not is_error)):
+            or (call.name == "Edit" and result is None and not is_error)
+            # (a task's status told only in words: `<status>completed</status>`)
+            or (call.name in todos.OUTPUT_TOOLS and result is None)):
         text = _result_text(decode_raw(block.content))
     now = ctx.entry_epoch
     ms = int((now - call.called_at) * 1000) if call.called_at and now >= call.called_at else None

@@ -39,7 +39,8 @@ _SEARCH_TOOLS = frozenset({"Grep", "Glob"})
 _AGENT_TOOLS = frozenset({"Task", "Agent"})
 # Other tools of Claude Code's whose input names what they were about.
 _TOOL_SUBJECT = {"KillShell": "shell_id", "KillBash": "shell_id", "BashOutput": "bash_id",
-                 "TaskOutput": "task_id", "TaskStop": "task_id", "WebSearch": "query",
+                 "TaskOutput": "task_id", "AgentOutputTool": "agentId", "TaskStop": "task_id",
+                 "WebSearch": "query",
                  "Skill": "skill", "SlashCommand": "command", "ToolSearch": "query",
                  "LSP": "file_path", "NotebookRead": "notebook_path", "LS": "path",
                  "AskUserQuestion": "question"}

@@ -168,18 +168,20 @@ class Notice(NamedTuple):
     ms: int | None
 
 
-def on_notice(ctx: Context, notice: Notice) -> bool:
+def on_notice(ctx: Context, notice: Notice, agent: Redacted | None = None) -> bool:
     """The end of the subagent `notice` names (by its tool call's id, else by
-    its agent id), as the notification says: its status, tool calls, tokens,
-    time and report. A resumed agent notifies again: the latest wins.
-    Whether it named one."""
+    its agent id, or `agent`: the id as already gated), as the notification
+    says: its status, tool calls, tokens, time and report. A resumed agent
+    notifies again: the latest wins. Whether it named one."""
     key = ctx.key(notice.tool_id) if notice.tool_id else ""
-    agent = ctx.name(notice.task_id) if notice.task_id else ""
+    if agent is None:
+        agent = ctx.name(notice.task_id) if notice.task_id else Redacted("")
     sub = next((s for s in ctx.facts.subagents if key and s.tool_id == key), None) or next(
         (s for s in ctx.facts.subagents if agent and s.agent_id == agent), None)
     if sub is None:
         return False
     sub.background = True
+    sub.by_file = False  # (told by the transcript itself now: work.settle_by_files)
     sub.status = ctx.name(notice.status, 40) or "completed"
     if notice.tool_uses is not None:
         sub.tool_calls = notice.tool_uses

@@ -297,6 +297,9 @@ def _task_id(given: object, outcome: CallEnd, said: re.Pattern[str]) -> str:
     return found.group(1) if found else ""
 
 
+# What asks for a background task's output and status: TaskOutput, and its
+# older names (AgentOutputTool for a subagent, 2.0.x; BashOutput for a command).
+OUTPUT_TOOLS = ("TaskOutput", "AgentOutputTool", "BashOutput")
 TASKS = ("shell", "monitor")  # what TaskStop stops, TaskOutput tells of: background tasks
 
 
@@ -343,24 +346,37 @@ def on_stopped(ctx: Context, call: Pending, action: Action | None, outcome: Call
 def on_output_call(ctx: Context, call: Pending, inp: ToolInput,
                    timestamp: str) -> tuple[Action | None, bool]:
     """TaskOutput (BashOutput on older clients): the task it asks about."""
-    raw = next((v for v in (inp.task_id, inp.bash_id, inp.shell_id) if isinstance(v, str)), "")
+    raw = next((v for v in (inp.task_id, inp.bash_id, inp.shell_id, inp.agentId)
+                if isinstance(v, str)), "")
     call.key = ctx.name(raw, 64)
     return on_other(ctx, call, inp, timestamp)
 
 
 def on_output(ctx: Context, call: Pending, action: Action | None, outcome: CallEnd) -> None:
-    """Its answer tells the task's status (TaskOutput in `task`, BashOutput at
-    the top): one no longer running has ended so."""
+    """Its answer tells the task's status (TaskOutput and AgentOutputTool in
+    `task`, BashOutput at the top, else the `<status>` of its text): one no
+    longer running has ended so, a background subagent as well as a command."""
     result = outcome.result
-    if outcome.status != "ok" or result is None:
+    if outcome.status != "ok":
         return
-    task = result.task
-    status = task.get("status") if isinstance(task, dict) else result.status
-    if not isinstance(status, str) or status.lower() in ("running", "pending", ""):
+    task = result.task if result is not None else None
+    status = task.get("status") if isinstance(task, dict) else \
+        result.status if result is not None else None
+    if not isinstance(status, str) or not status:
+        status = _tag(outcome.text[:2000], "status") or ""
+    if status.lower() in ("running", "pending", ""):
         return
     job = _job(ctx, TASKS, call.key)
     if job is not None:
         job.status = ctx.name(status, 40)
+        return
+    # A background subagent's end, asked for (its id: the launch's agentId).
+    given = task.get("task_id") if isinstance(task, dict) else None
+    agent = ctx.name(given, 64) if isinstance(given, str) and given else call.key
+    if agent:
+        subagents.on_notice(ctx, subagents.Notice(
+            task_id="", tool_id="", status=status[:40], result=None, tokens=None,
+            tool_uses=None, ms=None), agent=Redacted(agent))
 
 
 _MONITOR_ID = lazy(r"Monitor started \(task ([A-Za-z0-9_-]{1,64})")

@@ -26,7 +26,7 @@ EXPLORE_LIST = frozenset({"LS"})
 # Tools that leave nothing to tell in the story (their effect is told elsewhere).
 QUIET_TOOLS = frozenset(
     {"TodoWrite", "TodoRead", "BashOutput", "KillShell", "KillBash", "TaskList", "TaskGet",
-     "TaskOutput", "TaskStop", "TaskCreate", "TaskUpdate"}
+     "TaskOutput", "AgentOutputTool", "TaskStop", "TaskCreate", "TaskUpdate"}
 )
 
 

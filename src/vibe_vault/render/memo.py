@@ -5,13 +5,13 @@ A turn's lines are made from the turn and from a few facts beside it: its
 heading's time as shown (in the zone notes tell times in, with the date on a
 new day), the session's folder (paths are shown relative to it), the
 session's status (a subagent call with no result is "still at work" or
-"unfinished"), the commands' durations the tool hooks recorded, and whether
-thinking is shown. A kept rendering is filed under a digest of all of these
-and of the code that renders (the package's files' sizes and times), and used
-only under the same digest: whatever differs from the render it was made by
-renders again, so a note made with the memo is the note made without it, byte
-for byte. The last turn is never kept (its answer is shown whole, or the Stop
-hook's provisional one): it renders every time.
+"unfinished"), its subagents as they ended, the commands' durations the tool
+hooks recorded, and whether thinking is shown. A kept rendering is filed under
+a digest of all of these and of the code that renders (the package's files'
+sizes and times), and used only under the same digest: whatever differs from
+the render it was made by renders again, so a note made with the memo is the
+note made without it, byte for byte. The last turn is never kept (its answer is
+shown whole, or the Stop hook's provisional one): it renders every time.
 
 The other sections keep their parts the same way (`Memo.part`: a file's row,
 a command's, an error, a subagent's line), each filed under a digest of the
@@ -156,9 +156,13 @@ class Memo:
         """The settled turn `turn`'s lines: kept ones under the same digest, else `make(t)`'s."""
         durations = [state.durations.get(a.tool_id) for a in turn.actions
                      if a.kind == "bash" and a.tool_id]
+        # A subagent's line tells how it ended, which a later line may tell
+        # (its notification, its own file's last answer: work.settle_by_files).
+        agents = {a.tool_id for a in turn.actions if a.kind == "agent" and a.tool_id}
+        subs = [s for s in state.fold.subagents if s.tool_id in agents] if agents else []
         key = blake2b(code_stamp(), digest_size=16)
         key.update(_encoder.encode((turn, when, state.fold.cwd, state.status,
-                                    show_thinking, durations)))
+                                    show_thinking, durations, subs)))
         digest = key.digest()
         old = self.old.get(digest)
         if old is not None:
