@@ -117,6 +117,11 @@ def test_the_headline_counts_the_projects_files_and_gits_larger_count(
             assert "own edits" not in head, head
     elif own:
         assert f"{files} (+{want['lines']} −0) in {want['where']}" in head, (head, want)
+    elif want["scratch"]:
+        # (not nothing: said as changed outside the project, review 31 F12)
+        k = len(want["scratch"])
+        assert head.startswith(f"{k} file{'s' if k > 1 else ''} edited outside the project "
+                               "(not counted)"), (head, want)
     else:
         assert head.startswith("No files changed"), (head, want)
     # Scratch is never the project's: not in the headline, said in the table.

@@ -22,7 +22,7 @@ from vibe_vault import text as tx
 from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
-from vibe_vault.fold.files import GIT_COUNTED, own_lines, unknown_lines
+from vibe_vault.fold.files import GIT_COUNTED, no_net_change, own_lines, unknown_lines
 from vibe_vault.fold.story import STRUCTURED_RESULT
 from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.fold.titles import (
@@ -808,20 +808,33 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
         facts.append(", ".join(named) if len(f.prs) <= 2 and all(named)
                      else plural(len(f.prs), "PR"))
     ran = started_agents(f)
+    at_work = len(todos_fold.running_in_background(f))
     if ran:
         unfinished = sum(1 for s in f.subagents if not s.status)
-        facts.append(plural(ran, "subagent")
-                     + (f" ({unfinished} unfinished)" if unfinished else ""))
-    open_items = sum(1 for t in todo_list(state) if t.status not in todos_fold.CLOSED_STATES)
-    if open_items:
-        facts.append(plural(open_items, "open task"))
+        said = [f"{unfinished} unfinished"] if unfinished else []
+        said += [f"{at_work} running in the background"] if at_work else []
+        facts.append(plural(ran, "subagent") + (f" ({', '.join(said)})" if said else ""))
+    # Tasks are the todo list's (TodoWrite, TaskCreate); what the session left
+    # running is said as what it is (review 31 F15: 5632e712's five tasks all
+    # completed read "1 open task", a command still running in the background).
+    listed = open_tasks(f)
+    if listed:
+        facts.append(plural(listed, "open task"))
+    facts.extend(_left_words(todo_list(state), at_work))
     if f.api_errors and not f.has_assistant:
         facts.append("no answer: " + plural(f.api_errors, "API error"))
     if not work.changed and not work.files_dropped:
         # No edit tool changed a file; a commit says files changed all the
         # same (written by a command: `cat > f <<EOF`, `tee`, a redirection).
         if not (work.commits or work.unnamed):
-            facts.insert(0, "no files changed")
+            # Files changed outside it (a test's temporary folder, Claude's
+            # scratchpad) are not the project's, but not nothing either: said
+            # so beside the calls that made them (review 31 F12: 1656b075 read
+            # "No files changed" and "it had edited edit_basic.txt, …").
+            scratch = sum(1 for path in work.scratch
+                          if path in work.files and not no_net_change(work.files[path].change))
+            facts.insert(0, f"{plural(scratch, 'file')} edited outside the project "
+                            "(not counted)" if scratch else "no files changed")
         # What was done leads; how much was asked and run follows it (79e9becd
         # read "4 prompts, 21 shell commands, no files changed, tests passed…").
         # (No prompt to count in a file that opens in a turn begun before it.)
@@ -2048,6 +2061,36 @@ def todo_list(state: SessionState) -> list[Any]:
     left = [_left_running(j) for j in todos_fold.still_running(f)]
     return listed + [Todo(text=s.description or s.type, status="background")
                      for s in todos_fold.running_in_background(f)] + left + _listed_running(state)
+
+
+def open_tasks(f: Fold) -> int:
+    """The session's todo list's (or tasks') items not done."""
+    listed = list(f.todos) or list(f.tasks.values())
+    return sum(1 for t in listed if t.status not in todos_fold.CLOSED_STATES)
+
+
+# What a session left running, by kind, as the headline counts it.
+_LEFT_NOUNS = {"command": ("shell command", "left running"),
+               "monitor": ("monitor", "left running"),
+               "wakeup": ("prompt", "scheduled"), "scheduled": ("prompt", "scheduled"),
+               "background": ("background task", "running")}
+
+
+def _left_words(threads: list[Any], agents: int) -> list[str]:
+    """The work left running beside the todo list (todo_list's items after
+    it), but the `agents` subagents said with the subagents: "1 shell command
+    left running"."""
+    counts: dict[str, int] = {}
+    for t in threads:
+        if t.status in _LEFT_NOUNS:
+            counts[t.status] = counts.get(t.status, 0) + 1
+    counts["background"] = counts.get("background", 0) - agents  # (said with the subagents)
+    by_words: dict[tuple[str, str], int] = {}
+    for status, k in counts.items():
+        if k > 0:
+            words = _LEFT_NOUNS[status]
+            by_words[words] = by_words.get(words, 0) + k
+    return [f"{plural(k, noun)} {tail}" for (noun, tail), k in by_words.items()]
 
 
 # How an open thread of each kind is said after (or before) its words: the
