@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from vibe_vault import patterns
 
@@ -463,9 +464,30 @@ def title_line(text: str, limit: int) -> str:
     openings = [_without_asides(line, limit) for line in _openings(text)]
     title = next((t for t in (_fitted(line, limit) for line in openings[:12])
                   if reads_as_words(t)), "") or _fitted(openings[0], limit)
+    if title == _fitted(openings[0], limit) and _before_a_list(text, openings[0]):
+        # "Please perform the following edits:\n\n1. …\n2. …": the line before
+        # the list says what is asked, its items are parts of it (review 31
+        # F12: 1656b075 was titled by its item 2, the first whose verb the
+        # request rules know).
+        return title
     title = _holding_the_request(openings, title, limit)
     title = _with_referent(openings[0], title, limit) or _run_on(openings, title, limit)
     return _what_is_wrong(openings, title, limit)
+
+
+# An item of a list: "1. ", "2) ", "- ", "* ", "• ", "a) ".
+_LIST_ITEM = r"(?:\d{1,3}[.)]|[-*•+]|[a-zA-Z]\))\s+\S"
+
+
+def _before_a_list(text: str, opening: str) -> bool:
+    """Whether `opening` is the line (its end, after a greeting or a "please"
+    left out) that ends in a colon before the list it introduces."""
+    if not opening.endswith(":"):
+        return False
+    lines = [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()][:9]
+    said = opening.lower()
+    return any(line.lower().endswith(said) and rx(_LIST_ITEM).match(after)
+               for line, after in pairwise(lines))
 
 
 # A sentence that turns from what works to what does not ("However, …",
