@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 133
+STATE_VERSION = 134
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
