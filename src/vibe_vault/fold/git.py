@@ -94,6 +94,7 @@ _REV_PARSE = r"^\s*([0-9a-f]{40})\s*$"
 # the commit they moved to: "HEAD is now at cbd8986 <subject>".
 _HEAD_AT = r"(?m)^HEAD is now at ([0-9a-f]{7,40}) (.+)$"
 MAX_BRANCHES_MADE = 20
+MAX_PUSHES_A_LINE = 20  # pushes of one command line whose branches are read
 # `git log` of the branch checked out (`--oneline -8`), not of others (`--all`,
 # a range, a branch named): its lines above a commit the session made are
 # commits made after it, there.
@@ -329,7 +330,10 @@ def _push_refs(ctx: Context, call: Pending, command: str, said: str,
     if current == DETACHED:
         current = ""
     refs: list[str] = []
-    for m in pushes:
+    # (a line of thousands of `git push` words is no script anyone runs, and
+    # each push's words run to the line's next separator: past the first few
+    # pushes, reading them all grew as the square, the hook's deadline away)
+    for m in pushes[:MAX_PUSHES_A_LINE]:
         end = rx(r"[;&|\n)]").search(said, m.end())
         words = command[m.end():end.start() if end else len(command)].split()
         plain: list[str] = []
