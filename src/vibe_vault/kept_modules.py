@@ -54,6 +54,7 @@ _installed = [False]
 _member_of: dict[str, Any] = {}  # a member's name -> its bundle's key in _kept
 _codes: dict[str, CodeType] = {}  # the members' code, once their bundle is read
 _asked: list[str] = []  # the package's modules asked for since install, in order
+_aside: set[str] = set()  # those asked inside `aside`
 _marked: dict[str, tuple[str, ...]] = {}  # what each `bundle` brought in here
 _from_bundle: set[str] = set()  # the modules this process loaded from a bundle
 _unreadable: set[Any] = set()  # bundles whose bytes did not unmarshal: made anew
@@ -137,6 +138,18 @@ def _unbundle(key: Any) -> None:
         _codes.update((m[0], c) for m, c in zip(members, codes, strict=True))
 
 
+class aside:
+    """`with aside(): import x`: the modules this brings in are no bundle's
+    members (imported to make a table a next process reads from a file
+    instead: the redactor's rule modules)."""
+
+    def __enter__(self) -> None:
+        self.start = len(_asked)
+
+    def __exit__(self, *exc: object) -> None:
+        _aside.update(_asked[self.start:])
+
+
 class bundle:
     """`with bundle(key): import x`: the package's modules this import
     brings in are kept as one bundle (see _member_of), for processes that
@@ -150,7 +163,7 @@ class bundle:
 
     def __exit__(self, *exc: object) -> None:
         if _installed[0]:
-            _marked[self.key] = tuple(_asked[self.start:])
+            _marked[self.key] = tuple(n for n in _asked[self.start:] if n not in _aside)
 
 
 def install() -> None:

@@ -108,7 +108,11 @@ def kept(name: str, inputs: object, code: tuple[Any, ...], make: Callable[[], _T
                 return value  # type: ignore[no-any-return]
         except Exception:  # an entry not made here: made anew
             pass
-    value = make()
+    modules = sys.modules.get("vibe_vault.kept_modules")
+    with modules.aside() if modules is not None else contextlib.nullcontext():
+        # (what making it imports, the next process reads the table instead of:
+        # no part of the modules a bundle keeps for it)
+        value = make()
     with contextlib.suppress(ValueError):  # (not of a type marshal writes: made again)
         _kept[key] = _new[key] = marshal.dumps((inputs, made_by, value))  # type: ignore[arg-type]
     return value
