@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 134
+STATE_VERSION = 135
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -342,6 +342,11 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     # The branches a `git branch -d|-D` of the line deletes (fold.git): gone
     # when it succeeds, quiet (`-q`) or not.
     deletes: list[Redacted] = field(default_factory=list)
+    # The commits its `git reset`s move the branch to (`main`, `HEAD~1`, a
+    # sha), in order; the last `resets_after` of them come after the line's
+    # first `git commit`.
+    resets: list[Redacted] = field(default_factory=list)
+    resets_after: int = 0
 
 
 class GitLines(Struct, array_like=True, omit_defaults=True):
@@ -491,6 +496,10 @@ class Commit(Struct, array_like=True, omit_defaults=True):
     # to a protected main was rejected), or a range ending at it (fold.git).
     sent: bool = False
     folded: int = 0  # `fixup!`/`squash!` commits `rebase --autosquash` put in it (work.py)
+    # Commits of its subject a `git reset` took off its branch before it was
+    # made (a branch re-cut: `git reset --soft main`, then commit again):
+    # counted in it, not as commits of their own (work.py; review 31 F4).
+    recut: int = 0
     # Its "everything" is every change to files git tracks (`commit -a`, `add
     # -u`): a file made since the last `git add -A` is not in it.
     tracked: bool = False
@@ -550,7 +559,8 @@ BY_SUBAGENT = "made by a subagent"
 
 class Rewrite(Struct, array_like=True, omit_defaults=True):
     """A `git rebase` (or `git pull --rebase`) that said it rewrote a branch:
-    the session's commits made on it before are replaced by new ones."""
+    the session's commits made on it before are replaced by new ones; or a
+    `git reset` that moved a branch back (`to`)."""
 
     ts: str
     branch: Redacted
@@ -559,6 +569,13 @@ class Rewrite(Struct, array_like=True, omit_defaults=True):
     made: list[Commit] = field(default_factory=list)
     # `--autosquash`: a `fixup! S` or `squash! S` commit went into the commit S.
     autosquash: bool = False
+    # A `git reset <commit>` instead (review 31 F4): the commit it moved the
+    # branch to, as written (`main`, `HEAD~2`, a sha); its repository (as
+    # Commit.folder); `after`: it came after the commits of its own line
+    # (which share its time), not before them.
+    to: Redacted = Redacted("")
+    folder: Redacted = Redacted("")
+    after: bool = False
 
 
 class Push(Struct, array_like=True, omit_defaults=True):

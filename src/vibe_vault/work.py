@@ -29,6 +29,7 @@ from vibe_vault.state import (
     ErrorRec,
     FileChange,
     Fold,
+    Fork,
     GitLines,
     Push,
     Rewrite,
@@ -102,6 +103,9 @@ class Work(Struct):
     scratch: dict[str, str] = field(default_factory=dict)
     # Commits made in throwaway repositories (Commit.scratch), not in `commits`.
     scratch_commits: int = 0
+    # Commits a `git reset` took off their branch that no later commit of
+    # their subject made again (work._reset): not in `commits`.
+    undone: int = 0
     # Of `pushes`, those that sent nothing (Fold.pushes_idle).
     pushes_idle: int = 0
 
@@ -204,7 +208,8 @@ def subagent_label(kind: str, description: str) -> str:
 
 
 def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
-           rewrites: tuple[Rewrite, ...] = ()) -> list[tuple[str, Commit]]:
+           rewrites: tuple[Rewrite, ...] = (),
+           resets: tuple[Rewrite, ...] = ()) -> list[tuple[str, Commit]]:
     """Commits one agent made without git's line, named by the sha another
     agent's later `git log` printed beside their subject, or by the tip a
     later push reported of their branch when they were its latest commit
@@ -244,8 +249,10 @@ def _named(commits: list[tuple[str, Commit]], printed: list[Commit],
         if not c.sha:
             # (until its branch is rebased: a tip pushed after names the new
             # commit, which _rewritten tells as such)
-            until = min((r.ts for r in rewrites if r.branch == c.branch and r.ts >= c.ts),
-                        default="~")
+            # (or a reset takes it off: one of its own line before it does not)
+            until = min((*(r.ts for r in rewrites if r.branch == c.branch and r.ts >= c.ts),
+                         *(r.ts for r in resets if r.branch == c.branch and r.folder == c.folder
+                           and (r.ts > c.ts or (r.ts == c.ts and r.after)))), default="~")
             if by_time is None or mine is None:
                 by_time = sorted(printed, key=lambda p: p.ts)
                 mine = [x for _, x in commits]
@@ -271,9 +278,14 @@ def _pushed_tip(c: Commit, commits: list[Commit], printed: list[Commit], since: 
         if p.how != PUSHED or p.branch != c.branch or p.folder != c.folder \
                 or not since <= p.ts < until or p.ts < c.ts:
             continue
-        if any(o is not c and o.branch == c.branch and o.folder == c.folder
-               and c.ts <= o.ts <= p.ts for o in commits):
-            return Redacted("")  # (a later commit of the branch: the tip is not `c`)
+        # (commits of one line share its time: their order is the list's)
+        after = False
+        for o in commits:
+            if o is c:
+                after = True
+            elif o.branch == c.branch and o.folder == c.folder and (
+                    c.ts < o.ts <= p.ts or (o.ts == c.ts and after)):
+                return Redacted("")  # (a later commit of the branch: the tip is not `c`)
         return p.sha
     return Redacted("")
 
@@ -345,7 +357,9 @@ def work_of(state: SessionState) -> Work:
     theirs = {c.sha for _, c in commits if c.sha and c.how != BY_SUBAGENT}
     keep = [k for k, (_, c) in enumerate(commits) if c.how != BY_SUBAGENT or c.sha not in theirs]
     commits, made_by = [commits[k] for k in keep], [made_by[k] for k in keep]
-    commits = _named(commits, printed, tuple(r for d in everyone for r in d.fold.rewrites))
+    rewrites = [r for d in everyone for r in d.fold.rewrites if not r.to]
+    resets = [r for d in everyone for r in d.fold.rewrites if r.to]
+    commits = _named(commits, printed, tuple(rewrites), tuple(resets))
     # Commits made in a throwaway repository (fold.git.scratch_of) are probes:
     # counted apart, never among the session's (review 30 #3, #18).
     probes = sum(1 for _, c in commits if c.scratch)
@@ -356,7 +370,11 @@ def work_of(state: SessionState) -> Work:
     commands.sort(key=lambda lc: lc[1].ts)
     order = sorted(range(len(commits)), key=lambda k: commits[k][1].ts)
     commits, made_by = [commits[k] for k in order], [made_by[k] for k in order]
-    kept = _rewritten(commits, [r for d in everyone for r in d.fold.rewrites], printed)
+    kept = _rewritten(commits, rewrites, printed)
+    undone = 0
+    if resets:
+        kept, undone = _reset(kept, resets, [f for d in everyone for f in d.fold.forks],
+                              printed)
     commits = [(commits[k][0], c) for k, c in kept]
     commits_by: dict[int, int] = {}
     for k, _ in kept:
@@ -395,7 +413,7 @@ def work_of(state: SessionState) -> Work:
                 tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
                 committed=committed, agents=agents, doers=everyone, scratch=scratch,
-                scratch_commits=probes, pushes_idle=idle)
+                scratch_commits=probes, pushes_idle=idle, undone=undone)
 
 
 _TEMP = TEMP_FOLDER
@@ -614,6 +632,34 @@ def _autosquashed(out: list[tuple[int, Commit]],
     return [x for k, x in enumerate(out) if k not in gone]
 
 
+def _reset(out: list[tuple[int, Commit]], resets: list[Rewrite], forks: list[Fork],
+           printed: list[Commit]) -> tuple[list[tuple[int, Commit]], int]:
+    """The commits left after the session's `git reset`s (fold.git.taken_off),
+    and how many were undone (review 31 F4: fffff083 re-cut its four commits
+    seven times by `git reset -q --soft main` and committing again; its note
+    listed 30). Each taken off is counted in the next commit made with its
+    subject on its branch (`recut`), else as undone."""
+    from vibe_vault.fold.git import taken_off  # (loaded only when needed)
+
+    gone = taken_off([c for _, c in out], resets, forks, printed)
+    undone = 0
+    for k in sorted(gone):
+        c = out[k][1]
+        into = next((j for j in range(k + 1, len(out)) if c.subject
+                     and out[j][1].subject == c.subject and out[j][1].branch == c.branch
+                     and out[j][1].folder == c.folder), -1)
+        if into < 0:
+            undone += 1
+            continue
+        at, t = out[into]
+        # (a cut git printed no files of holds what the cut it replaced held,
+        # as far as the session tells: fffff083's last cut was quiet)
+        out[into] = (at, msgspec.structs.replace(
+            t, recut=t.recut + 1 + c.recut,
+            files=t.files or c.files))
+    return [x for k, x in enumerate(out) if k not in gone], undone
+
+
 def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
                printed: list[Commit]) -> list[tuple[int, Commit]]:
     """The commits that exist at the end of the session, in time order: a
@@ -647,11 +693,18 @@ def _rewritten(commits: list[tuple[str, Commit]], rewrites: list[Rewrite],
     for i, rewrite in enumerate(rewrites):
         # What is printed after it, until the branch is rewritten again.
         until = next((r.ts for r in rewrites[i + 1:] if r.branch == rewrite.branch), "~")
+        since = next((r.ts for r in reversed(rewrites[:i]) if r.branch == rewrite.branch), "")
         for k, (at, c) in enumerate(out):
             if c.branch != rewrite.branch or not c.ts or c.ts > rewrite.ts:
                 continue
+            # (or printed while the rebase was at work: a `git log` between
+            # its `--continue`s, before it said it was done; review 31 F14)
             new = next((m.sha for m in rewrite.made if same_subject(m.subject, c.subject)), "") \
                 or next((p.sha for p in later if rewrite.ts <= p.ts < until
+                         and p.sha not in (c.sha, c.was) and c.subject
+                         and same_subject(p.subject, c.subject)), "") \
+                or next((p.sha for p in later if max(c.ts, since) < p.ts < rewrite.ts
+                         and p.how != PUSHED
                          and p.sha not in (c.sha, c.was) and c.subject
                          and same_subject(p.subject, c.subject)), "")
             if not new:

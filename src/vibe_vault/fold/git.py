@@ -16,6 +16,7 @@ from vibe_vault.state import (
     BY_SUBAGENT,
     DETACHED,
     PUSHED,
+    REBASED,
     Commit,
     Fork,
     Pending,
@@ -27,7 +28,7 @@ from vibe_vault.text import rx
 
 MAX_COMMITS = 100
 PRINTED_KEPT = 100
-MAX_REWRITES = 20
+MAX_REWRITES = 40  # rebases and resets
 MAX_PUSHED = 50  # branches (of any repository) whose latest push is kept
 SUBJECT_CHARS = 120
 BRANCH_CHARS = 60
@@ -56,6 +57,7 @@ _PUSH_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+push\b
 # brackets, then `src -> dst`.
 _PUSHED_REF = (r"(?m)^ ([ +*=!]) (?:[0-9a-f]{4,40}\.\.\.?([0-9a-f]{4,40})|\[[a-z ]{3,20}\])"
                r"[ \t]+(\S+) -> \S+")
+_ANY_GIT = r"(?:^|[\s;&|(])git(?:\s|$)"
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
 _AMEND = r"\scommit\b[^;&|\n]*\s--amend\b"
@@ -77,12 +79,16 @@ _SQUASHED_MERGE = "Squash commit -- not updating HEAD"
 # (`-m` alone or last of short flags run together: `-am`, `-aqm`, review 30 #1)
 _COMMIT_MESSAGE = (r"""\s(?:-[aqvsnuep]*m|--message(?:=|\s))\s*"""
                    r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))""")
-# The message in a heredoc: `-m "$(cat <<'EOF'` or `-F - <<'MSG'`; its first line follows.
-_HEREDOC = r"""<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))[^\n]*\n"""
 # What the shell replaces in a message not in single quotes: `$NAME`, `${…}`,
 # `$(…)`, backquotes.
 _EXPANDS = r"\$[A-Za-z_{(]|`"
-_FROM_STDIN = r"""\s(?:-F\s*-|--file(?:=|\s+)-)(?:\s|$)"""
+# `-F path` (`-F -`: stdin), `--file=path`: the message is read from there.
+_FROM_FILE = r"""\s(?:-[aqvsnuep]*F\s*|--file(?:=|\s+))("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)"""
+# What writes a here-document to a file: `> path`, `>> path`, `tee [-a] path`.
+_WRITES_TO = (r""">>?[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s;&|()<>]+)"""
+              r"""|\btee(?:[ \t]+-a)?[ \t]+([^\s;&|()<>]+)""")
+# `-C <commit>` / `-c <commit>` (and the long forms): the message of another commit.
+_REUSED = r"""\s(?:-[aqvsnuep]*[Cc]\s*|--re(?:use|edit)-message(?:=|\s+))([0-9a-f]{7,40})\b"""
 # A line `git log --oneline` (or any later output) shows a commit on: sha, subject.
 _SHA_HINT = r"\b[0-9a-f]{7,40}\b"
 # What `git log --oneline`, `git log`/`git show` and `git rev-parse` print.
@@ -211,11 +217,14 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     pushed = pushes[0] if pushes else None
     call.git = "git push" if pushed else "git log" if "log" in command and rx(
         _LOG_OF_HEAD).search(said) else "git"
+    made = rx(_COMMIT_CMD).search(said) if "commit" in command else None
     if "cd" in command or "-C" in command:
         from vibe_vault.fold.commands import without_messages  # (it imports this module)
 
         # (a commit message's words are no `cd`: `-m "aa pushd aa"`)
-        bare = without_messages(command)
+        # (a commit's branch is the session's unless git moved before it:
+        # `git commit -q … && git -C $S/wt checkout x` commits here)
+        bare = without_messages(command[:made.end()] if made else command)
         call.elsewhere = bool(rx(r"(?:^|[\s;&|(])(?:git\s+-C\s|cd\s|pushd\s)").search(
             bare)) and not _stays(ctx, bare)
     if "checkout" in command or "switch" in command or "branch" in command or " -b" in command:
@@ -230,8 +239,9 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         call.branch_starts = [ctx.line(s.group(1), BRANCH_CHARS) if s else Redacted("")
                               for s in starts]
         call.deletes = [ctx.line(b, BRANCH_CHARS) for b in _deleted_by(unquoted(bare))]
-    made = rx(_COMMIT_CMD).search(said) if "commit" in command else None
-    git = made or pushed
+    # (any git command's: what a `git log` in another repository prints
+    # names that repository's commits, not the session's)
+    git = made or pushed or rx(_ANY_GIT).search(said)
     # (`git push && git commit`: no push after the commit sends it)
     call.push_first = bool(made and pushes and pushes[-1].start() < made.start())
     if git is not None:
@@ -247,22 +257,20 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         staged.note_command(ctx, call, command)
     if ("init" in command or "clone" in command) and rx(_MAKES_REPO).search(said):
         _scratch_made(ctx, command, said)
+    if "reset" in command and rx(_RESET_CMD).search(said):
+        _resets(ctx, call, command, said, made.start() if made else len(command))
     if made:
         call.commits = True
         call.amend = "--amend" in command and bool(rx(_AMEND).search(command))
-        cut = [c.start() for c in rx(_COMMIT_CMD).finditer(said)]
-        del cut[MAX_COMMITS_A_LINE:]
-        if len(cut) == 1:
-            subjects = [commit_subject(command)]
-        else:  # each commit's message is in its part of the line
-            cut[0] = 0
-            subjects = [commit_subject(command[a:b])
-                        for a, b in zip(cut, [*cut[1:], len(command)], strict=True)]
+        ends = [c.end() for c in rx(_COMMIT_CMD).finditer(said)][:MAX_COMMITS_A_LINE]
+        # (each commit's message is in its own words)
+        subjects = [ctx.line(commit_subject(command, e), SUBJECT_CHARS)
+                    or _reused_subject(ctx, reused_message(command, e)) for e in ends]
         if subjects[0]:
-            call.commit_subject = ctx.line(subjects[0], SUBJECT_CHARS)
-        call.more_subjects = [ctx.line(x, SUBJECT_CHARS) for x in subjects[1:]]
+            call.commit_subject = subjects[0]
+        call.more_subjects = subjects[1:]
         _in_scratch(ctx, call, scratch_folder(ctx, command, made.start()))
-    elif "merge" in command and rx(_MERGE_CMD).search(said):
+    elif "merge" in command and (merge := rx(_MERGE_CMD).search(said)) is not None:
         call.merge = True
         squash = rx(_SQUASH_MERGE).search(command) if "--squash" in command else None
         if squash:
@@ -270,15 +278,13 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
         # (git's own subject for a merge with none given is not guessed:
         # "Merge branch 'x'", "Merge remote-tracking branch 'origin/x' into
         # y", "… of <url>" depend on what x is; review 30 #2)
-        subject = commit_subject(command)
+        subject = commit_subject(command, merge.end())
         if subject:
             call.commit_subject = ctx.line(subject, SUBJECT_CHARS)
         merging = _merge_branch(command)
         if merging:
             call.merging = ctx.line(merging, BRANCH_CHARS)
-        merge = rx(_MERGE_CMD).search(said)
-        if merge is not None:
-            _in_scratch(ctx, call, scratch_folder(ctx, command, merge.start()))
+        _in_scratch(ctx, call, scratch_folder(ctx, command, merge.start()))
     elif pushed is not None:  # (a push from a throwaway repository makes its commits work)
         _in_scratch(ctx, call, scratch_folder(ctx, command, pushed.start()))
 
@@ -365,6 +371,41 @@ def _push_refs(ctx: Context, call: Pending, command: str, said: str,
                 elif source:  # (`:b` deletes b)
                     refs.append(source)
     return refs
+
+
+# `git reset` (git's options before it): it may move a branch back.
+_RESET_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+reset\b"
+_RESET_MODES = ("--soft", "--hard", "--mixed", "--keep", "--merge")
+# What a reset with no mode names that is a commit, not a path: HEAD and
+# its ancestors (`HEAD~2`, `@^`), a sha, a remote's branch (`origin/main`).
+_COMMITISH = r"(?:HEAD|@)(?:[~^]\d*)*|[0-9a-f]{7,40}|(?:origin|upstream)/[\w./-]+"
+MAX_RESETS_A_LINE = 8
+
+
+def _resets(ctx: Context, call: Pending, command: str, said: str, first_commit: int) -> None:
+    """The commits the line's `git reset`s move their branch to (review 31
+    F4: a branch re-cut by `git reset -q --soft main`, then committed again):
+    a `--soft`/`--hard`/`--mixed`/`--keep`/`--merge` reset's commit, or, with
+    no mode, a word that names a commit, not a path (`git reset HEAD~1`, not
+    `git reset src/a.py`); none for HEAD itself (it moves nothing)."""
+    blank = _without_bodies(command)
+    for m in list(rx(_RESET_CMD).finditer(said))[:MAX_RESETS_A_LINE]:
+        words = command[m.end():_segment_end(command, blank, m.end())].split()
+        mode = any(w in _RESET_MODES for w in words)
+        plain: list[str] = []
+        for w in words:
+            if w == "--":
+                break
+            if not w.startswith("-") and not w.startswith(("2>", ">", "<")):
+                plain.append(w.strip("'\""))
+        if not plain or (not mode and (len(plain) > 1 or not (
+                rx(_COMMITISH).fullmatch(plain[0]) or plain[0] in ("main", "master")))):
+            continue
+        to = plain[0].removeprefix("refs/heads/").removeprefix("refs/remotes/")
+        if to in ("HEAD", "@"):
+            continue
+        call.resets.append(ctx.line(to, BRANCH_CHARS))
+        call.resets_after += m.start() > first_commit
 
 
 _OWN = Redacted("")  # a commit of the session's own repository
@@ -543,26 +584,146 @@ def _in_scratch(ctx: Context, call: Pending, folder: str) -> None:
         call.folder = ctx.exact(folder, 1000)
 
 
-def commit_subject(command: str) -> str:
-    """The first line of a `git commit`'s message, as the command gives it:
-    `-m "subject"`, `-m "$(cat <<'EOF'` then the subject on the next line, or
-    `-F -` fed by a heredoc; "" when the command does not say (an editor, a file)."""
-    m = rx(_COMMIT_MESSAGE).search(command)
-    words = ""
+def commit_subject(command: str, at: int = -1) -> str:
+    """The first line of the message of the `git commit` (or `git merge`)
+    whose name ends at `at` in `command` (-1: the first), as its own options
+    give it: `-m "subject"`, `-m "$(cat <<'EOF'` then the subject on the next
+    line, `-F -` fed by a heredoc, or `-F file` where the same command wrote
+    that file from a heredoc; "" when the command does not say (an editor,
+    a file it did not write, `-C <commit>`: see reused_message). Only the
+    command's own words count: an option inside a here-document's body
+    (`-manifest` in a message read from stdin, review 31 F5) or after the
+    command's end (`git commit -q && grep -m 1 x`) is none of its."""
+    blank = _without_bodies(command)
+    if at < 0:
+        said = unquoted(command)
+        first = rx(_COMMIT_CMD).search(said) or rx(_MERGE_CMD).search(said)
+        at = first.end() if first else 0
+    end = _segment_end(command, blank, at)
+    m = rx(_COMMIT_MESSAGE).search(blank, at, end)
     if m:
         words = next(g for g in m.groups() if g is not None).replace('\\"', '"')
         if not words.lstrip().startswith("$("):
-            if m.group(2) is None and rx(_EXPANDS).search(words):
-                return ""  # (the shell's value of `$MSG` is not the text: not known)
-            return _first_line(words)
-    if m or rx(_FROM_STDIN).search(command):
-        h = rx(_HEREDOC).search(command, m.start() if m else 0)
-        if h:
-            end = next(g for g in h.groups() if g is not None)
-            body = command[h.end():]
-            stop = rx(r"(?m)^\s*" + end + r"\s*$").search(body)
-            return _first_line(body[: stop.start()] if stop else body)
+            line = _first_line(words)
+            # (the shell's value of `$MSG` is not the text: not known; a
+            # `\$` is a dollar, and the body's words are not the subject)
+            if m.group(2) is None and rx(_EXPANDS).search(line.replace("\\$", "").replace(
+                    "\\`", "")):
+                return ""
+            return line.replace("\\$", "$").replace("\\`", "`") if m.group(1) is not None \
+                else line
+        return _heredoc_first_line(command, m.start(), end)
+    f = rx(_FROM_FILE).search(blank, at, end)
+    if f is None:
+        return ""
+    path = (f.group(1) or "").strip("'\"")
+    if path == "-":
+        return _heredoc_first_line(command, f.start(), end)
+    return _written_message(command, path, at) if path else ""
+
+
+def _heredoc_first_line(command: str, start: int, end: int) -> str:
+    """The first line of the here-document opened between `start` and `end`."""
+    for opener, word, body, stop in _heredocs(command):
+        if start <= opener < end:
+            return _first_line(_body(command, word, body, stop))
     return ""
+
+
+def _body(command: str, word: str, body: int, stop: int) -> str:
+    """A here-document's text without its end line."""
+    text = command[body:stop]  # (its last line is the end line)
+    return text[:text.rfind("\n")] if "\n" in text else ""
+
+
+def _written_message(command: str, path: str, before: int) -> str:
+    """The first line of the here-document written to `path` (`cat > path
+    <<'EOF'`, `cat <<EOF > path`, `tee path <<EOF`) before `before` in the
+    command: `git commit -F path` reads it."""
+    found = ""
+    for opener, word, body, stop in _heredocs(command):
+        if opener >= before:
+            break
+        line = command[command.rfind("\n", 0, opener) + 1:body]
+        for w in rx(_WRITES_TO).finditer(line):
+            if (w.group(1) or w.group(2)).strip("'\"") == path:
+                found = _first_line(_body(command, word, body, stop))
+    return found
+
+
+def _heredocs(command: str) -> list[tuple[int, str, int, int]]:
+    if "<<" not in command:
+        return []
+    from vibe_vault.fold.commands import heredocs  # (it imports this module)
+
+    return heredocs(command)
+
+
+def _without_bodies(command: str) -> str:
+    """`command` with each here-document's body blanked (newlines kept):
+    the same length, its places the command's."""
+    out = None
+    for _, _, body, stop in _heredocs(command):
+        out = out if out is not None else list(command)
+        for k in range(body, stop):
+            if out[k] != "\n":
+                out[k] = " "
+    return "".join(out) if out is not None else command
+
+
+def _segment_end(command: str, blank: str, at: int) -> int:
+    """Where the simple command going on at `at` ends: the first `;`, `&`,
+    `|`, newline or closing `)` outside quotes, `$(…)` and here-document
+    bodies (`blank` has those bodies blanked; a quote inside one opens none)."""
+    n = len(blank)
+    i = at
+    depth = 0
+    quote = ""
+    while i < n:
+        ch = blank[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+        elif ch == "$" and blank.startswith("$(", i):
+            depth += 1
+            i += 1
+        elif quote == '"':
+            if ch == '"' and not depth:
+                quote = ""
+            elif ch == ")" and depth:
+                depth -= 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ")" and depth:
+            depth -= 1
+        elif not depth and ch in ";&|\n)":
+            return i
+        i += 1
+    return n
+
+
+def _reused_subject(ctx: Context, sha: str) -> Redacted:
+    """The subject of the commit a `git commit -C <sha>` takes its message
+    from, as the session knows it (a commit it made, or one an output
+    printed beside its subject); "" when not known."""
+    if not sha:
+        return Redacted("")
+    short = sha[:7]
+    for c in (*reversed(ctx.facts.commits), *reversed(ctx.facts.printed)):
+        if c.sha and c.subject and c.how != PUSHED and c.sha[:7] == short:
+            return c.subject
+    return Redacted("")
+
+
+def reused_message(command: str, at: int) -> str:
+    """The commit whose message the `git commit` ending at `at` takes (`-C
+    <commit>`, `-c`, `--reuse-message=`, `--reedit-message=`), "" for none."""
+    blank = _without_bodies(command)
+    m = rx(_REUSED).search(blank, at, _segment_end(command, blank, at))
+    return m.group(1) if m else ""
 
 
 def _first_line(text: str) -> str:
@@ -611,13 +772,31 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
     here = Redacted("") if call.elsewhere else facts.branch or ctx.branch
     if here == DETACHED:
         here = Redacted("")  # a detached HEAD: on no branch
-    if status == "ok" and call.commits:
-        for subject in _unprinted([call.commit_subject, *call.more_subjects], lines):
+    if call.commits and (status == "ok" or "\n" in out.strip()):
+        quiet = _unprinted([call.commit_subject, *call.more_subjects], lines)
+        if status != "ok":
+            # A line judged failed by what it printed (a build error after
+            # its commits: review 31 F4) made those of its quiet commits
+            # its own output shows beside a sha the session did not know.
+            known = {c.sha for c in facts.commits} | {c.sha for c in facts.printed}
+            shown = {str(subject) for sha, subject in printed_commits(ctx, out)
+                     if sha not in known}
+            quiet = [s for s in quiet if s and str(s) in shown]
+        for subject in quiet:
             made = commit(ctx, "", subject, here, timestamp, amend=call.amend,
                           folder=call.folder, scratch=call.scratch)
             if made is not None:
                 made.reworded = reword
                 staged.held(ctx, call, made, out)
+        if quiet and status != "ok":  # (named below only when the line succeeded)
+            name_commits(ctx, out, printed_commits(ctx, out), call.folder)
+    if call.resets and (status == "ok" or found or any(c.ts == timestamp for c in facts.commits)):
+        # (a line judged failed that made its commits ran its resets before them)
+        before = len(call.resets) - call.resets_after
+        for k, to in enumerate(call.resets):
+            facts.rewrites.append(Rewrite(ts=timestamp, branch=here, to=to, folder=call.folder,
+                                          after=k >= before))
+        del facts.rewrites[:-MAX_REWRITES]
     staged.on_status(ctx, call, status, out)
     git_counts.on_output(ctx, call, out, timestamp)
     if call.revert or call.moves:
@@ -660,7 +839,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
     if call.git and rx(_SHA_HINT).search(out):
         pairs = printed_commits(ctx, out)
         if any(not c.sha for c in facts.commits):
-            name_commits(ctx, out, pairs)
+            name_commits(ctx, out, pairs, call.folder)
         if facts.prs:
             squashed(ctx, pairs)
         if call.git == "git log" and facts.subagents:
@@ -951,12 +1130,20 @@ def reported(ctx: Context, call: Pending, pairs: list[tuple[Redacted, Redacted]]
                                         folder=call.folder, how=BY_SUBAGENT))
 
 
-def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]]) -> None:
+def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]],
+                 folder: Redacted = _OWN) -> None:
     """Give commits made without git's line their sha, from what `git log`,
-    `git show` or `git rev-parse` printed later: by subject, or, for a bare
-    sha, the latest commit when it is the one without one."""
+    `git show` or `git rev-parse` printed later in their repository (`folder`):
+    by subject, the latest commit with it not yet named (review 31 F3, F4: a
+    branch re-cut from scratch makes commits of the same subjects again;
+    what a log prints now is the newest), or, for a bare sha, the latest
+    commit when it is the one without one."""
     facts = ctx.facts
-    unnamed = [c for c in facts.commits if not c.sha]
+    # (not one a `git reset` took off its branch: review 31 F4)
+    resets = [r for r in facts.rewrites if r.to]
+    gone = taken_off(facts.commits, resets, facts.forks, facts.printed) if resets else set()
+    unnamed = [c for k, c in reversed(list(enumerate(facts.commits)))
+               if not c.sha and c.folder == folder and k not in gone]
     known = {c.sha for c in facts.commits if c.sha}
     for sha, subject in pairs:
         for c in unnamed:
@@ -972,6 +1159,65 @@ def name_commits(ctx: Context, out: str, pairs: list[tuple[Redacted, Redacted]])
     m = rx(_REV_PARSE).match(out)
     if m and not last.sha:
         last.sha = Redacted(m.group(1)[:7])  # hex digits
+
+
+# What a `git reset` names that is HEAD's ancestor: `HEAD~2`, `@^`, `HEAD^^`.
+_BACK = r"(?:HEAD|@)((?:[~^]\d*)*)"
+_STEP = r"([~^])(\d*)"
+_SHA = r"[0-9a-f]{7,40}"
+_BRANCH = r"[\w.-]+(?:/[\w.-]+)*"
+
+
+def taken_off(commits: list[Commit], resets: list[Rewrite], forks: list[Fork],
+              printed: list[Commit]) -> set[int]:
+    """The places in `commits` (in time order) of those the `git reset`s
+    `resets` took off their branch. A reset takes the commits of the session
+    made on its branch before it that are above the commit it names: the
+    last N for `HEAD~N`; those after it for a sha of one of them (or one an
+    output printed beside the subject of one of them: a rebased copy); all
+    of them for another commit the session knows or another branch
+    (`main`); none for a remote's copy of the branch itself or a sha not
+    known (what those hold is not told). One that a branch made from its
+    branch after it still holds stays."""
+    gone: set[int] = set()
+    # (a sha as an output printed it beside its subject)
+    said = {str(p.sha)[:7]: p.subject for p in printed if p.subject}
+    known = {str(c.sha)[:7] for c in commits if c.sha} | said.keys()
+    for r in sorted(resets, key=lambda r: r.ts):
+        on = [k for k, c in enumerate(commits) if k not in gone and c.ts
+              and c.branch == r.branch and c.folder == r.folder
+              and (c.ts < r.ts or (c.ts == r.ts and r.after))]
+        for k in _above(commits, on, r, said, known):
+            c = commits[k]
+            # (a rebased copy is not what a branch made before the rebase holds)
+            if c.how == REBASED or not any(
+                    f.base == c.branch and f.folder == c.folder and c.ts <= f.ts <= r.ts
+                    for f in forks):
+                gone.add(k)
+    return gone
+
+
+def _above(commits: list[Commit], on: list[int], r: Rewrite, said: dict[str, Redacted],
+           known: set[str]) -> list[int]:
+    """Of `on` (places in `commits`, in time order), those reset `r` takes off."""
+    to = str(r.to)
+    back = rx(_BACK).fullmatch(to)
+    if back is not None:
+        n = sum(int(m.group(2) or 1) if m.group(1) == "~" else 1
+                for m in rx(_STEP).finditer(back.group(1)))
+        return on[len(on) - n:] if n else []
+    if rx(_SHA).fullmatch(to):
+        short = to[:7]
+        at = next((i for i in range(len(on) - 1, -1, -1)
+                   if short in (str(commits[on[i]].sha)[:7], str(commits[on[i]].was)[:7])), -1)
+        if at < 0 and short in said:
+            at = next((i for i in range(len(on) - 1, -1, -1)
+                       if commits[on[i]].subject == said[short]), -1)
+        return on[at + 1:] if at >= 0 else on if short in known else []
+    name = to.split("/", 1)[1] if to.startswith(("origin/", "upstream/")) else to
+    if name == r.branch or not rx(_BRANCH).fullmatch(name) or name.endswith("_HEAD"):
+        return []  # (`ORIG_HEAD`, `@{u}`, `main~2`, `$BASE`: not told)
+    return on
 
 
 def squashed(ctx: Context, pairs: list[tuple[Redacted, Redacted]]) -> None:

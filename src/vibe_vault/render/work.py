@@ -263,11 +263,15 @@ def _runs_line(runs: _Runs, said_by: bool = True) -> Md:
 def commits(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
     f = state.fold
-    if not (work.commits or f.prs or work.pushes or work.scratch_commits):
+    if not (work.commits or f.prs or work.pushes or work.scratch_commits or work.undone):
         return []
     out = [md("## Commits and PRs")]
     for label, c in work.commits:
         out.extend(part(page, _commit_line, label, c))
+    if work.undone:  # (review 31 F4: not the session's commits at the end)
+        out.append(md("- {} undone by {} (the branch moved back past {}; not counted)",
+                      text(plural(work.undone, "commit")), code("git reset"),
+                      text("it" if work.undone == 1 else "them")))
     if work.scratch_commits:  # (probes: not the session's commits)
         out.append(md("- {} in a scratch repository (a temporary one the session made to "
                       "try something; not counted)", text(plural(work.scratch_commits, "commit"))))
@@ -313,6 +317,11 @@ def _commit_line(label: str, commit: Commit) -> list[Md]:
     fate = [md("squash-merged as {} (PR #{})", code(commit.landed), text(str(commit.landed_pr)))
             if commit.landed_pr else md("squash-merged as {}", code(commit.landed))
             ] if commit.landed else []
+    if commit.recut:  # (review 31 F4: a branch cut again after `git reset`)
+        fate.append(md("re-cut {} by {}: the earlier {} replaced by this one",
+                       text("once" if commit.recut == 1 else f"{n(commit.recut)} times"),
+                       code("git reset"),
+                       text("commit" if commit.recut == 1 else "commits")))
     if commit.folded:
         fate.append(md("{} folded into it by {}", text(plural(commit.folded, "commit")),
                        code("--autosquash")))
