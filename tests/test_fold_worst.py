@@ -53,6 +53,8 @@ WORDS = ("pytest", "cargo fmt --check", "npm test", "git commit -m", "git push",
          "Let me", "Now let me test the error case", "?", "http://", "`", "**", "|",
          "t.py::a PASSED", "1 passed", "   0000000..1111111  main -> main",
          " * [new branch]      x -> x", " ! [rejected]        x -> x",
+         "hint: its remote counterpart. If you want", "error: src refspec ",
+         "remote: Permission to ", "    git push --set-upstream ",
          "Committed `a1b2c3d`",
          "git init", "git clone -q a", 'cd "$(mktemp -d)"', "S=/tmp/a", "git -C $S commit -qm")
 JOINS = ("", " ", "\n", ";", "; ", " && ", " | ", "=", ":", ".", "a", "_")

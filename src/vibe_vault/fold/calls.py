@@ -14,7 +14,7 @@ from typing import Any
 from msgspec import Raw
 
 from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
-from vibe_vault.fold import commands, errors, files, subagents, titles, todos, tools
+from vibe_vault.fold import commands, errors, files, git, subagents, titles, todos, tools
 from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
 from vibe_vault.state import NOT_RUN, Action, Pending
@@ -229,6 +229,8 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     # (a subagent's report, for search; a check piped on, for its verdict)
     if (is_error or (call.name in SHELLS and not (result and result.stdout))
             or call.masked or call.name in subagents.AGENT_TOOLS
+            # (a push: its output says whether git refused it, whatever the status)
+            or call.git == git.GIT_PUSH
             # (a whole file read, where no result tells it: what a later edit changes)
             or (call.whole and result is None and not is_error)
             # (an edit told only in words: "File created successfully at: …")
@@ -257,6 +259,7 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     if isinstance(ran, (int, float)) and not isinstance(ran, bool) and 0 <= ran < 1e10:
         ms = int(ran)  # the client's own count of the tool's run: no wait in it
     host_words = ""
+    refused = False
     if is_error:
         text = text or "error"
         status = refusal(text) or (NOT_RUN if rx(_SIBLING_FAILED).match(text[:200]) else "")
@@ -274,6 +277,13 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
         status = commands.masked_status(call, text) if call.masked else \
             commands.PRINTED_ERROR if printed_error else "ok"
         printed = str(result.stdout or "") if result is not None else ""
+        if status == "ok" and call.git == git.GIT_PUSH and git.push_failed(
+                text or printed + "\n" + str(result.stderr or "") if result is not None else text):
+            # Git refused the push, its status hidden (`git push 2>&1 | tail
+            # -3`, `|| true`): a failed push, as git's own status would say
+            # (review 32 #20: a rejected push read "ok" and counted as sent).
+            status = "failed"
+            refused = True
         usage = commands.printed_usage(call, printed or text) if status == "ok" else ""
         if not usage and status == "ok" and call.test:
             # (a test command that ended well by its status, and ran no test)
@@ -285,7 +295,7 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
             status = usage
             errors.error(ctx, call.name, printed or text, timestamp, call.key, call=call)
         elif status == "failed":
-            errors.error(ctx, call.name, text, timestamp, call.key, call=call)
+            errors.error(ctx, call.name, text or printed, timestamp, call.key, call=call)
     if status == "ok":
         facts.last_ok[call.name] = call.seq
         if facts.failed_keys or facts.failed_purposes:
@@ -315,7 +325,8 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     handler = ON_RESULT.get(call.name)
     if handler is not None:
         handler(ctx, call, action, CallEnd(status=status, text=text, result=result, ms=ms,
-                                           ts=timestamp, exit_ok=not is_error))
+                                           ts=timestamp, exit_ok=not is_error,
+                                           push_refused=refused))
     if status == "denied":
         said = host_words or refusal_words(text)
         if not said and isinstance(entry.userFeedback, str):  # 2.1.3xx: a field of its own

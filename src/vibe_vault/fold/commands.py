@@ -451,7 +451,12 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
             counted = verdicts.tally(outcome.text or stdout)
             if counted is not None:
                 row.failed, row.passed = counted
-    git.on_output(ctx, call, status, stdout or outcome.text, outcome.ts)
+    # (what the line's status says ran: a check piped on that failed, or a
+    # usage text, does not undo the line's other commands)
+    line = "ok" if outcome.exit_ok and status in ("failed", "unknown", USAGE, PRINTED_ERROR,
+                                                    NO_TESTS, NOT_RUN_TESTS) else status
+    git.on_output(ctx, call, line, stdout or outcome.text, outcome.ts,
+                  refused=outcome.push_refused)
     if result is not None and result.gitOperation is not None and status == "ok":
         git.on_git_operation(ctx, result.gitOperation)
     printed = outcome.text or (stdout + "\n" + str(result.stderr or "") if result is not None
@@ -461,11 +466,6 @@ def on_result(ctx: Context, call: Pending, action: Action | None, outcome: CallE
         if status not in ("denied", "background"):
             files.on_echoed(ctx, call, printed)
     if call.shell_files:
-        # (what the line's status says ran: a check piped on that failed,
-        # or a usage text, does not undo the line's other commands)
-        line = "ok" if outcome.exit_ok and status in ("failed", "unknown", USAGE,
-                                                        PRINTED_ERROR, NO_TESTS,
-                                                        NOT_RUN_TESTS) else status
         files.on_shell_result(ctx, call, line, printed)
     if status == "background":
         todos.started_in_background(ctx, call, action, outcome)

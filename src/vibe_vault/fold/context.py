@@ -693,6 +693,9 @@ class CallEnd(Struct):
     # The tool said it succeeded (a command: its line's exit status was 0),
     # whatever its output says of it (a check piped on that failed, a usage text).
     exit_ok: bool = False
+    # A `git push` whose output says git refused it, though the line's status
+    # was 0 (fold.git.push_failed): the status says "failed".
+    push_refused: bool = False
 
 
 

@@ -58,6 +58,44 @@ _PUSH_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+push\b
 _PUSHED_REF = (r"(?m)^ ([ +*=!]) (?:[0-9a-f]{4,40}\.\.\.?([0-9a-f]{4,40})|\[[a-z ]{3,20}\])"
                r"[ \t]+(\S+) -> \S+")
 _ANY_GIT = r"(?:^|[\s;&|(])git(?:\s|$)"
+GIT_PUSH = "git push"  # Pending.git of a line that pushes
+# The lines git prints when a push failed, any of which is left when a pipe
+# cuts the output (`git push 2>&1 | tail -3` hides git's status too: review
+# 32 #20): a ref it did not update (` ! [rejected]`, ` ! [remote rejected]`,
+# ` ! [remote failure]`), "error: failed to push some refs", a refspec that
+# names nothing, a server's refusal (`remote: error: GH006: Protected branch
+# update failed`, GitLab's "not allowed to push"), a remote not reached or
+# refused (no upstream, no access), and each line of git's advice after a
+# rejection (builtin/push.c, old and new wordings).
+_REJECTION_ADVICE = (
+    "Updates were rejected because", "its remote counterpart. If you want to integrate",
+    "its remote counterpart. Integrate the remote changes", "before pushing again",
+    "See the 'Note about fast-forwards'", "counterpart. If you want to integrate the remote",
+    "counterpart. Check out this branch and integrate", "have locally. This is usually caused",
+    "not have locally. This is usually caused", "the same ref. If you want to integrate",
+    "to the same ref. You may want to first integrate",
+    "You cannot update a remote ref that points at a non-commit object",
+    "or update a remote ref to make it point at a non-commit object",
+    "without using the '--force' option", "been updated since the last checkout.",
+    "remote changes, use 'git pull' before", "Disable this message with \"git config "
+    "set advice.push", "Disable this message with \"git config advice.push")
+_PUSH_FAILED = (
+    r"(?m)^(?: ! \[|error: failed to push |error: src refspec |remote: error: "
+    r"|remote: GitLab: You are not allowed|(?:remote: |ERROR: )Permission to \S+ denied"
+    r"|fatal: (?:The current branch \S+ has no upstream|unable to access|Could not read from"
+    r" remote|Authentication failed|repository '[^'\n]*' not found|'[^'\n]*' does not appear)"
+    r"|Please make sure you have the correct access rights|and the repository exists\."
+    r"|To push the current branch and set the remote as upstream|[ \t]+git push --set-upstream "
+    r"|To have this happen automatically for branches without a tracking"
+    r"|upstream, see 'push\.autoSetupRemote'"
+    r"|hint:[^\n]*?(?:" + "|".join(re.escape(a) for a in _REJECTION_ADVICE) + r"))")
+
+
+def push_failed(out: str) -> bool:
+    """Whether a push's output (or what a pipe left of it) says git did not
+    push: a line only a failed push prints (_PUSH_FAILED)."""
+    return bool(rx(_PUSH_FAILED).search(out))
+
 # `git commit` in any form: `git -C dir commit`, `git -c k=v commit --amend`, after `&&`.
 _COMMIT_CMD = r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+commit\b"
 _AMEND = r"\scommit\b[^;&|\n]*\s--amend\b"
@@ -215,7 +253,7 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
     said = unquoted(command)  # (same length: its matches are the command's)
     pushes = list(rx(_PUSH_CMD).finditer(said)) if "push" in command else []  # `in`: 20x cheaper
     pushed = pushes[0] if pushes else None
-    call.git = "git push" if pushed else "git log" if "log" in command and rx(
+    call.git = GIT_PUSH if pushed else "git log" if "log" in command and rx(
         _LOG_OF_HEAD).search(said) else "git"
     made = rx(_COMMIT_CMD).search(said) if "commit" in command else None
     if "cd" in command or "-C" in command:
@@ -740,10 +778,13 @@ def _stages_nothing(ctx: Context, call: Pending) -> bool:
     return s is None or not (s.paths or s.everything)
 
 
-def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str) -> None:
+def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str,
+              refused: bool = False) -> None:
     """A command's output: git's own `[branch sha] subject` line is a commit even
     when a later command of the same line failed; a successful `git commit`
-    that printed none (`-q`, `-F -`, a script) is a commit all the same."""
+    that printed none (`-q`, `-F -`, a script) is a commit all the same.
+    `status` is the line's; `refused`: its push failed though the line did
+    not (push_failed), and is no push."""
     facts = ctx.facts
     found = False
     lines: list[str] = []  # the subjects of git's commit lines
@@ -830,8 +871,8 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
             for c in facts.commits:
                 if c.branch == gone:
                     c.branch_deleted = True
-    if call.git == "git push":
-        _pushed(ctx, call, status, out, timestamp)
+    if call.git == GIT_PUSH:
+        _pushed(ctx, call, "failed" if refused else status, out, timestamp)
     if status != "ok" or not out:
         return
     # Any later output that shows a commit made without git's line beside its
@@ -862,7 +903,7 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         elif merged is not None:
             pull_request(ctx, Redacted(""), int(merged.group(2)),
                          ctx.name(merged.group(1) or ""), merged=True)
-    if call.git == "git push":
+    if call.git == GIT_PUSH and not refused:
         facts.pushes += 1
         if sent_nothing(out):
             facts.pushes_idle += 1

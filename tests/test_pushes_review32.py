@@ -1,0 +1,173 @@
+"""Review 32: what a note says of pushes is what git printed.
+
+#20 (f3d53121): `git push 2>&1 | tail -3` printed the last three lines of
+git's advice after a rejection ("hint: … 'git pull' before pushing again."),
+its status hidden by the pipe: the note counted it among the pushes, told the
+commit as sent and the story's line "ok".
+
+Generated sessions: a commit, then pushes whose output is drawn from what git
+prints (a fast-forward, a new branch; a rejection in each of git's forms: not
+a fast-forward, fetch first, stale info, a tag that exists, a non-commit
+object, a remote ref updated since checkout, a protected branch on GitHub or
+GitLab, repository rules, a refspec that matches nothing, no upstream, no
+access), cut by `| tail -N` / `| head -N` or kept whole on stderr behind
+`|| true`, the line's status 0 every time. The oracle is the drawn lines: each
+is marked by the generator as part of git's failure report or not (`To …`,
+progress, `remote:` chatter are not); a push whose kept lines hold one is a
+failed push.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from conftest import examples
+from test_headlines import Transcript
+
+URL = "github.com:o/r.git"
+TO = f"To {URL}"
+PROGRESS = ["Enumerating objects: 5, done.", "Counting objects: 100% (5/5), done.",
+            "Delta compression using up to 8 threads",
+            "Compressing objects: 100% (3/3), done.",
+            "Writing objects: 100% (3/3), 312 bytes | 312.00 KiB/s, done.",
+            "Total 3 (delta 2), reused 0 (delta 0), pack-reused 0 (from 0)"]
+FAILED = f"error: failed to push some refs to '{URL}'"
+
+
+def _hints(*lines: str) -> list[tuple[str, bool]]:
+    return [("hint: " + x, True) for x in lines]
+
+
+_SEE = "See the 'Note about fast-forwards' in 'git push --help' for details."
+# Each form: its lines, each with whether it is part of git's report of a
+# failure (True) or says nothing of one (False); whether it pushed.
+PLAIN = [(x, False) for x in PROGRESS]
+
+
+def _forms(b: str) -> dict[str, tuple[list[tuple[str, bool]], bool]]:
+    rejected = f" ! [rejected]        {b} -> {b}"
+    remote_rejected = f" ! [remote rejected] {b} -> {b}"
+    return {
+        "fast-forward": ([*PLAIN, ("remote: Resolving deltas: 100% (2/2), completed with 2 " "local objects.", False), (TO, False), (f"   1a2b3c4..5d6e7f8  {b} -> {b}", False)], True),
+        "new branch": ([*PLAIN, ("remote: ", False), (f"remote: Create a pull request for '{b}' on GitHub by " "visiting:", False), (f"remote:      https://github.com/o/r/pull/new/{b}", False), ("remote: ", False), (TO, False), (f" * [new branch]      {b} -> {b}", False), (f"branch '{b}' set up to track 'origin/{b}'.", False)], True),
+        "non-fast-forward": ([(TO, False), (rejected + " (non-fast-forward)", True), (FAILED, True), *_hints("Updates were rejected because the tip of your current branch is behind", "its remote counterpart. If you want to integrate the remote changes,", "use 'git pull' before pushing again.", _SEE)], False),
+        "non-fast-forward (old git)": ([(TO, False), (rejected + " (non-fast-forward)", True), (FAILED, True), *_hints("Updates were rejected because the tip of your current branch is behind", "its remote counterpart. Integrate the remote changes (e.g.", "'git pull ...') before pushing again.", _SEE)], False),
+        "behind, not checked out": ([(TO, False), (rejected + " (non-fast-forward)", True), (FAILED, True), *_hints("Updates were rejected because a pushed branch tip is behind its remote", "counterpart. If you want to integrate the remote changes, use 'git pull'", "before pushing again.", _SEE)], False),
+        "fetch first": ([(TO, False), (rejected + " (fetch first)", True), (FAILED, True), *_hints("Updates were rejected because the remote contains work that you do not", "have locally. This is usually caused by another repository pushing to", "the same ref. If you want to integrate the remote changes, use", "'git pull' before pushing again.", _SEE, 'Disable this message with "git config set advice.pushFetchFirst false"')], False),
+        "fetch first (old git)": ([(TO, False), (rejected + " (fetch first)", True), (FAILED, True), *_hints("Updates were rejected because the remote contains work that you do", "not have locally. This is usually caused by another repository pushing", "to the same ref. You may want to first integrate the remote changes", "(e.g., 'git pull ...') before pushing again.", _SEE)], False),
+        "stale info": ([(TO, False), (rejected + " (stale info)", True), (FAILED, True)],
+                       False),
+        "tag exists": ([(TO, False), (" ! [rejected]        v1.0 -> v1.0 (already exists)", True), (FAILED, True), *_hints("Updates were rejected because the tag already exists in the " "remote.")], False),
+        "needs force": ([(TO, False), (rejected + " (needs force)", True), (FAILED, True), *_hints("You cannot update a remote ref that points at a non-commit " "object,", "or update a remote ref to make it point at a " "non-commit object,", "without using the '--force' option.")],
+                        False),
+        "updated since checkout": ([(TO, False), (rejected + " (remote ref updated since checkout)", True), (FAILED, True), *_hints("Updates were rejected because the tip of the remote-tracking branch has", "been updated since the last checkout. If you want to integrate the", "remote changes, use 'git pull' before pushing again.", _SEE)], False),
+        "protected branch": ([*PLAIN, (f"remote: error: GH006: Protected branch update failed for refs/heads/{b}.", True), ("remote: error: Changes must be made through a pull request.", True), (TO, False), (remote_rejected + " (protected branch hook declined)", True), (FAILED, True)],
+            False),
+        "repository rules": ([*PLAIN, (f"remote: error: GH013: Repository rule violations found for refs/heads/{b}.", True), (f"remote: Review all repository rules at https://github.com/o/r/rules?ref=refs%2F" f"heads%2F{b}", False), ("remote: ", False), ("remote: - Changes must be made through a pull request.", False), ("remote: ", False), (TO, False), (remote_rejected + " (push declined due to repository rule violations)", True), (FAILED, True)], False),
+        "gitlab protected": ([*PLAIN, ("remote: GitLab: You are not allowed to push code to protected branches on this " "project.", True), (TO, False), (remote_rejected + " (pre-receive hook declined)", True), (FAILED, True)], False),
+        "no such refspec": ([(f"error: src refspec {b} does not match any", True),
+                             (FAILED, True)], False),
+        "no upstream": ([(f"fatal: The current branch {b} has no upstream branch.", True),
+                         ("To push the current branch and set the remote as upstream, use",
+                          True), ("", False), (f"    git push --set-upstream origin {b}", True),
+                         ("", False),
+                         ("To have this happen automatically for branches without a tracking",
+                          True),
+                         ("upstream, see 'push.autoSetupRemote' in 'git help config'.", True)],
+                        False),
+        "no access (ssh)": ([("ERROR: Permission to o/r.git denied to someone.", True),
+                             ("fatal: Could not read from remote repository.", True),
+                             ("", False),
+                             ("Please make sure you have the correct access rights", True),
+                             ("and the repository exists.", True)], False),
+        "no access (https)": ([("remote: Permission to o/r.git denied to someone.", True),
+                               ("fatal: unable to access 'https://github.com/o/r.git/': The "
+                                "requested URL returned error: 403", True)], False),
+    }
+
+
+KINDS = sorted(_forms("b"))
+# How the line hands on git's output: cut by a pipe (the status is tail's or
+# head's), or whole on stderr behind `|| true`.
+cuts = st.one_of(st.tuples(st.sampled_from(["tail", "head"]), st.integers(1, 12)),
+                 st.sampled_from([("|| true", 0), ("; echo pushed", 0)]))
+push = st.tuples(st.sampled_from(KINDS), cuts,
+                 st.sampled_from(["git push", "git push origin {b}", "git push -u origin {b}"]))
+
+
+def _kept(lines: list[tuple[str, bool]], cut: str, n: int) -> list[tuple[str, bool]]:
+    if cut == "tail":
+        return lines[-n:]
+    if cut == "head":
+        return lines[:n]
+    return lines
+
+
+def _story_status(note: str, said: str) -> str:
+    """What the story's line of the command described as `said` says of how it ended."""
+    story = note.split("## Story", 1)[1].split("\n## ", 1)[0]
+    line = next(ln for ln in story.splitlines() if ln.startswith(f"- {said}: "))
+    return line.rsplit(" — ", 1)[1].split(",")[0]
+
+
+@settings(max_examples=examples(60, 300), deadline=None)
+@example(pushes=[("non-fast-forward", ("tail", 3), "git push")], branch="scope-skill")  # f3d53121
+@example(pushes=[("fast-forward", ("tail", 3), "git push"),
+                 ("fetch first", ("|| true", 0), "git push origin {b}")], branch="main")
+@given(pushes=st.lists(push, min_size=1, max_size=3), branch=st.sampled_from(["main", "feat/x"]))
+def test_a_push_git_refused_is_no_push_whatever_the_status(
+        tmp_path_factory: Any, pushes: list[tuple[str, tuple[str, int], str]],
+        branch: str) -> None:
+    t = Transcript()
+    t.prompt("commit and push")
+    t.bash('git commit -m "the change"', f"[{branch} 1a2b3c4] the change\n"
+           " 1 file changed, 1 insertion(+)\n")
+    shown: list[tuple[str, bool | None]] = []  # each push's line; refused, or None: not told
+    for k, (kind, (cut, n), form) in enumerate(pushes):
+        lines, pushed = _forms(branch)[kind]
+        kept = _kept(lines, cut, n)
+        out = "".join(x + "\n" for x, _ in kept)
+        command = form.format(b=branch) + (f" 2>&1 | {cut} -{n}" if n else f" {cut}")
+        if not n:
+            # (git's report on stderr; the tool's text holds both streams)
+            full = "".join(x + "\n" for x, _ in lines)
+            echoed = "pushed\n" if "echo" in cut else ""
+            t.call("Bash", {"command": command, "description": f"Push {k}"},
+                   {"stdout": echoed, "stderr": full, "interrupted": False}, echoed + full)
+            told = any(marked for _, marked in lines)
+        else:
+            t.bash(command, out, description=f"Push {k}")
+            told = any(marked for _, marked in kept)
+        shown.append((f"Push {k}", False if pushed else True if told else None))
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "test_a_push_git_refused_is_no_push_whatever_the_status")
+    for command, refused in shown:
+        said = _story_status(note, command)
+        if refused:
+            assert said == "failed", (said, command)
+        elif refused is False:
+            assert said == "ok", (said, command)
+    sent = sum(1 for _, r in shown if r is False)
+    unknown = sum(1 for _, r in shown if r is None)
+    line = next((ln for ln in note.splitlines() if ln.startswith("- Pushed ")), "")
+    if not sent and not unknown:
+        assert not line, (line, shown)
+    else:
+        m = re.fullmatch(r"- Pushed (\S+) times?", line)
+        assert m is not None and sent <= _number(m.group(1)) <= sent + unknown, (line, shown)
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    if sent:
+        assert "not pushed" not in head, (head, shown)
+    elif not unknown:
+        assert "not pushed" in head, (head, shown)
+
+
+_WORDS = {"once": 1, "two": 2, "three": 3}
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else _WORDS[word]
