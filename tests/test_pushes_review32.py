@@ -171,3 +171,57 @@ _WORDS = {"once": 1, "two": 2, "three": 3}
 
 def _number(word: str) -> int:
     return int(word) if word.isdigit() else _WORDS[word]
+
+
+# -- #11: a forced update is said as one -------------------------------------------------
+
+hexes = st.text(alphabet="0123456789abcdef", min_size=40, max_size=40)
+branch_names = st.sampled_from(["main", "scope-skill", "feat/x", "release/1.2"])
+# Each push: its branch, forced or a fast-forward, the old and new shas, whether
+# a `git log --oneline` before it showed the old one's subject (and which).
+one_push = st.tuples(branch_names, st.booleans(), hexes, hexes, st.booleans(),
+                     st.sampled_from(["rename skill from scope to crosslink", "wip", "fix: a b"]))
+
+
+@settings(max_examples=examples(50, 250), deadline=None)
+@example(pushes=[("scope-skill", True, "d42eb64acf0dfd9e6cc78948553aecf833d8528e",
+                  "d282c83" + "0" * 33, True, "rename skill from scope to crosslink")])
+@given(pushes=st.lists(one_push, min_size=1, max_size=4))
+def test_a_forced_update_is_told_with_what_it_replaced(
+        tmp_path_factory: Any, pushes: list[tuple[str, bool, str, str, bool, str]]) -> None:
+    t = Transcript()
+    t.prompt("push it")
+    for k, (branch, forced, old, new, logged, subject) in enumerate(pushes):
+        if logged:
+            t.bash("git log --oneline -3 origin/" + branch,
+                   f"{old[:7]} {subject}\n{new[7:14]} older\n", description=f"Log {k}")
+        if forced:
+            line = f" + {old[:7]}...{new[:7]} {branch} -> {branch} (forced update)\n"
+        else:
+            line = f"   {old[:7]}..{new[:7]}  {branch} -> {branch}\n"
+        t.bash(f"git push {'--force ' if forced else ''}origin {branch}",
+               "To github.com:o/r.git\n" + line, description=f"Push {k}")
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "test_a_forced_update_is_told_with_what_it_replaced")
+    told = [ln for ln in note.splitlines() if ln.startswith("- Force-pushed ")]
+    expected = []
+    for k, (branch, forced, old, new, _, _) in enumerate(pushes):
+        if not forced:
+            continue
+        # (the subject a log showed of the replaced sha: the latest one before the push)
+        shown = next((s for _, _, o, _, lg, s in reversed(pushes[:k + 1])
+                      if lg and o[:7] == old[:7]), "")
+        was = f" ({shown})" if shown else ""
+        expected.append(f"- Force-pushed `{branch}`, replacing `{old[:7]}`{was} with `{new[:7]}`")
+    assert told == expected, (told, expected)
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    branches = list(dict.fromkeys(p[0] for p in pushes if p[1]))
+    if len(expected) == 1:
+        one = next(p for p in pushes if p[1])
+        assert f"force-pushed `{one[0]}` (replacing `{one[2][:7]}`)" in head, head
+    elif len(branches) <= 2 and expected:
+        assert "force-pushed " + " and ".join(f"`{b}`" for b in branches) in head, head
+    elif expected:
+        assert f"force-pushed {len(branches)} branches" in head, head
+    else:
+        assert "force-pushed" not in head.lower(), head

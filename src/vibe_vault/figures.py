@@ -801,6 +801,13 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
         facts.insert(0, lead)  # what the session made of its work leads
     elif work.commits:
         facts.append(plural(len(work.commits), "commit") + _unpushed(work))
+    if work.forced:
+        # What the remote held before is gone from its branch: said, with
+        # the sha replaced where one branch was (review 32 #11).
+        refs = list(dict.fromkeys(f"`{x.ref}`" for x in work.forced))
+        facts.append("force-pushed " + (
+            f"{refs[0]} (replacing `{work.forced[-1].old}`)" if len(work.forced) == 1
+            else " and ".join(refs) if len(refs) <= 2 else plural(len(refs), "branch", "branches")))
     if f.prs:
         # Named (up to two): what the session's work became, not only a count.
         named = [f"PR {p.repo}#{p.number}" if p.repo and p.number else

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 135
+STATE_VERSION = 136
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -590,6 +590,20 @@ class Push(Struct, array_like=True, omit_defaults=True):
     first: bool = False
 
 
+class Forced(Struct, array_like=True, omit_defaults=True):
+    """A push that replaced a branch's commits on the remote (git's `+
+    old...new src -> dst (forced update)`, fold.git): the branch, the sha it
+    replaced and the one it put there (7 hex digits), the replaced commit's
+    subject when an output of the session showed it."""
+
+    ts: str
+    ref: Redacted
+    old: Redacted
+    new: Redacted
+    subject: Redacted = Redacted("")
+    folder: Redacted = Redacted("")  # as Commit.folder
+
+
 class Fork(Struct, array_like=True, omit_defaults=True):
     """A branch the session created (fold.git): from which branch (its
     HEAD then, or the start the command named) and when, in which folder;
@@ -986,6 +1000,10 @@ class Fold(Struct, omit_defaults=True):
     # The latest push of each branch of each repository (at most MAX_PUSHED):
     # a commit is pushed when one of its branch came after it (figures).
     pushed: list[Push] = field(default_factory=list)
+    # The pushes that replaced a branch's commits on the remote (a forced
+    # update), the latest MAX_FORCED: review 32 #11, a `git push --force`
+    # that dropped the PR branch's commit told as a plain push.
+    forced: list[Forced] = field(default_factory=list)
     # Throwaway repositories the session made: folders a `git init` or `git
     # clone` made a repository in, in a temporary folder outside the
     # project (fold.git.scratch_of), the latest MAX_SCRATCH_REPOS.

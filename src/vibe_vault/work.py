@@ -29,6 +29,7 @@ from vibe_vault.state import (
     ErrorRec,
     FileChange,
     Fold,
+    Forced,
     Fork,
     GitLines,
     Push,
@@ -108,6 +109,8 @@ class Work(Struct):
     undone: int = 0
     # Of `pushes`, those that sent nothing (Fold.pushes_idle).
     pushes_idle: int = 0
+    # Every agent's forced updates (Fold.forced), in the order of the agents.
+    forced: list[Forced] = field(default_factory=list)
 
 
 def doers(state: SessionState, agents: list[AgentFold | None] | None = None) -> list[Doer]:
@@ -301,6 +304,7 @@ def work_of(state: SessionState) -> Work:
     by_label: dict[str, Fold] = {}
     elsewhere: dict[str, int] = {}
     pushed: list[Push] = []
+    forced: list[Forced] = []
     cwd = state.fold.cwd
     agents = agents_of_tasks(state)
     everyone = doers(state, agents)
@@ -349,6 +353,7 @@ def work_of(state: SessionState) -> Work:
         pushes += f.pushes
         idle += f.pushes_idle
         pushed.extend(f.pushed)
+        forced.extend(f.forced)
         for folder, times in f.pushed_elsewhere.items():
             elsewhere[folder] = elsewhere.get(folder, 0) + times
     printed = [c for d in everyone for c in d.fold.printed]
@@ -413,7 +418,7 @@ def work_of(state: SessionState) -> Work:
                 tests_passed=passed,
                 by_label=by_label, commits_by=commits_by, unnamed=unnamed,
                 committed=committed, agents=agents, doers=everyone, scratch=scratch,
-                scratch_commits=probes, pushes_idle=idle, undone=undone)
+                scratch_commits=probes, pushes_idle=idle, undone=undone, forced=forced)
 
 
 _TEMP = TEMP_FOLDER

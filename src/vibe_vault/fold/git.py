@@ -18,6 +18,7 @@ from vibe_vault.state import (
     PUSHED,
     REBASED,
     Commit,
+    Forced,
     Fork,
     Pending,
     PullRequest,
@@ -949,6 +950,8 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
                         sha=Redacted(m.group(2)[:7]), how=PUSHED,
                         branch=ctx.line(ref, BRANCH_CHARS), ts=timestamp, folder=call.folder))
                     del ctx.facts.printed[:-PRINTED_KEPT]
+    if " + " in out:
+        _forced(ctx, call, out, timestamp)
     if not told and status == "ok":
         # Git named no ref: those the command names (review 31 F14: `git
         # push -q origin x` sent x, not every branch)
@@ -969,6 +972,27 @@ def _pushed(ctx: Context, call: Pending, status: str, out: str, timestamp: str) 
     del pushed[:-MAX_PUSHED]
     for tip in tips:
         _sent_up_to(ctx, call.folder, tip)
+
+
+# A ref a push replaced (` + d42eb64...d282c83 x -> x (forced update)`): the
+# sha it replaced, the one it put there, the remote's branch.
+_FORCED_REF = r"(?m)^ \+ ([0-9a-f]{4,40})\.\.\.([0-9a-f]{4,40})[ \t]+\S+ -> (\S+)"
+MAX_FORCED = 20
+
+
+def _forced(ctx: Context, call: Pending, out: str, timestamp: str) -> None:
+    """Keep each ref the push replaced on the remote (a forced update), with
+    the subject of the commit it replaced when the session showed it."""
+    facts = ctx.facts
+    for m in rx(_FORCED_REF).finditer(out):
+        old = m.group(1)[:7]
+        known = next((c.subject for c in (*facts.commits, *facts.printed)
+                      if c.sha == old and c.subject), Redacted(""))
+        # Shas are hex digits matched in git's output: nothing to hide.
+        facts.forced.append(Forced(
+            ts=timestamp, ref=ctx.line(m.group(3).removeprefix("refs/heads/"), BRANCH_CHARS),
+            old=Redacted(old), new=Redacted(m.group(2)[:7]), subject=known, folder=call.folder))
+    del facts.forced[:-MAX_FORCED]
 
 
 def _sent_on(ctx: Context, folder: Redacted, name: Redacted, timestamp: str) -> None:

@@ -263,7 +263,8 @@ def _runs_line(runs: _Runs, said_by: bool = True) -> Md:
 def commits(page: Page) -> list[Md]:
     state, work = page.state, page.fig.work
     f = state.fold
-    if not (work.commits or f.prs or work.pushes or work.scratch_commits or work.undone):
+    if not (work.commits or f.prs or work.pushes or work.scratch_commits or work.undone
+            or work.forced):
         return []
     out = [md("## Commits and PRs")]
     for label, c in work.commits:
@@ -291,6 +292,14 @@ def commits(page: Page) -> list[Md]:
             out.append(md("- Pushed {}{}{}", text(plural(moved, "time")), said,
                           md(", and {} more with nothing new to send",
                              text(n(idle))) if idle else BLANK))
+    for forced in work.forced:
+        # A push that replaced what the remote's branch held is told as such,
+        # with what it replaced (review 32 #11: a `--force` that dropped the
+        # PR branch's commit read "Pushed 2 times").
+        was = md(" ({})", text(forced.subject)) if forced.subject else BLANK
+        where = md(" in {}", code(folder_name(forced.folder))) if forced.folder else BLANK
+        out.append(md("- Force-pushed {}{}, replacing {}{} with {}", code(forced.ref), where,
+                      code(forced.old), was, code(forced.new)))
     for p in f.prs:
         name = f"{p.repo}#{p.number}" if p.repo and p.number else p.url or f"#{p.number}"
         merged = md(" (merged)") if p.merged else BLANK
