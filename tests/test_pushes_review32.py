@@ -225,3 +225,52 @@ def test_a_forced_update_is_told_with_what_it_replaced(
         assert f"force-pushed {len(branches)} branches" in head, head
     else:
         assert "force-pushed" not in head.lower(), head
+
+
+# -- #9: a PR the session closed is not delivered work -----------------------------------
+
+# Each PR: its repository, number, how many times it was closed then reopened in
+# turn (an odd count leaves it closed), merged at the end when open, and
+# whether gh printed the repository in its confirmations.
+a_pr = st.tuples(st.sampled_from(["entireio/cli", "entireio/skills"]), st.integers(1, 3000),
+                 st.integers(0, 3), st.booleans(), st.booleans())
+
+
+@settings(max_examples=examples(50, 250), deadline=None)
+@example(prs=[("entireio/cli", 1229, 1, False, True), ("entireio/skills", 26, 0, False, True)])
+@given(prs=st.lists(a_pr, min_size=1, max_size=3, unique_by=lambda p: (p[0], p[1])))
+def test_a_pr_the_session_closed_is_said_closed_and_a_merged_one_merged(
+        tmp_path_factory: Any, prs: list[tuple[str, int, int, bool, bool]]) -> None:
+    t = Transcript()
+    t.prompt("open the PRs")
+    states: list[tuple[str, int, str]] = []  # (repo, number, "", "closed" or "merged")
+    for repo, number, toggles, merge, named in prs:
+        url = f"https://github.com/{repo}/pull/{number}"
+        t.bash(f'gh pr create --title "pr {number}" --body "b"', url + "\n")
+        said = f"{repo}#{number}" if named else f"#{number}"
+        for k in range(toggles):
+            verb = "close" if k % 2 == 0 else "reopen"
+            t.bash(f"gh pr {verb} {number}" + (' --comment "superseded"' if k == 0 else ""),
+                   f"✓ {'Closed' if verb == 'close' else 'Reopened'} pull request {said}"
+                   f" (pr {number})\n")
+        closed = toggles % 2 == 1
+        merged = merge and not closed
+        if merged:
+            t.bash(f"gh pr merge {number} --squash",
+                   f"✓ Squashed and merged pull request {said} (pr {number})\n")
+        states.append((repo, number, "merged" if merged else "closed" if closed else ""))
+    t.say("Done.")
+    note = t.note(tmp_path_factory,
+                  "test_a_pr_the_session_closed_is_said_closed_and_a_merged_one_merged")
+    listed = [ln for ln in note.splitlines() if ln.startswith("- PR ")]
+    assert listed == [f"- PR [{repo}#{number}](https://github.com/{repo}/pull/{number})"
+                      + (f" ({state})" if state else "") for repo, number, state in states], listed
+    head = note.split("\n> ", 1)[1].split("\n", 1)[0]
+    if len(states) <= 2:
+        for repo, number, state in states:
+            assert re.search(re.escape(f"PR {repo}#{number}")
+                             + (re.escape(f" ({state})") if state else r"(?! \()"), head), head
+    else:
+        told = [f"{k} {s}" for s in ("merged", "closed")
+                if (k := sum(1 for _, _, x in states if x == s))]
+        assert f"{len(states)} PRs" + (f" ({', '.join(told)})" if told else "") in head, head

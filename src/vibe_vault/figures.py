@@ -810,10 +810,17 @@ def _summary(state: SessionState, title: str, tests: str, work: Work,
             else " and ".join(refs) if len(refs) <= 2 else plural(len(refs), "branch", "branches")))
     if f.prs:
         # Named (up to two): what the session's work became, not only a count.
-        named = [f"PR {p.repo}#{p.number}" if p.repo and p.number else
-                 f"PR #{p.number}" if p.number else "" for p in f.prs]
+        # Its state where the session changed it: merged, or closed unmerged
+        # (review 32 #9: a PR opened and closed read as delivered work).
+        named = [(f"PR {p.repo}#{p.number}" if p.repo and p.number else
+                  f"PR #{p.number}" if p.number else "")
+                 + (" (merged)" if p.merged and p.number else
+                    " (closed)" if p.closed and p.number else "") for p in f.prs]
+        states = [x for x in (
+            f"{sum(1 for p in f.prs if p.merged)} merged",
+            f"{sum(1 for p in f.prs if p.closed and not p.merged)} closed") if x[0] != "0"]
         facts.append(", ".join(named) if len(f.prs) <= 2 and all(named)
-                     else plural(len(f.prs), "PR"))
+                     else plural(len(f.prs), "PR") + (f" ({', '.join(states)})" if states else ""))
     ran = started_agents(f)
     at_work = len(todos_fold.running_in_background(f))
     if ran:

@@ -620,6 +620,9 @@ class PullRequest(Struct, array_like=True, omit_defaults=True):
     number: int | None = None
     repo: Redacted = Redacted("")
     merged: bool = False  # the session merged it (`gh pr merge`)
+    # The session closed it unmerged (`gh pr close`; a later `gh pr reopen`
+    # opens it again): review 32 #9, a PR opened and closed read as delivered.
+    closed: bool = False
 
 
 class Todo(Struct, array_like=True, omit_defaults=True):

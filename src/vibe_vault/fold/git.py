@@ -46,6 +46,10 @@ _PR_URL = r"https://github\.com/([\w.\-]+/[\w.\-]+)/pull/(\d+)"
 # read was looked up, not made here (`owner/repo#123` in a README never is one).
 _PR_CREATE = r"(?:^|[\s;&|(])gh\s+pr\s+create\b"
 _PR_MERGE = r"(?:^|[\s;&|(])gh\s+pr\s+merge\b"
+_PR_CLOSE = r"(?:^|[\s;&|(])gh\s+pr\s+(?:close|reopen)\b"
+# What `gh pr close` and `gh pr reopen` print: "✓ Closed pull request
+# owner/repo#12 (…)" ("#12" alone from older gh), "✓ Reopened pull request …".
+_CLOSED_PR = r"\b(Closed|Reopened) pull request (?:([\w.\-]+/[\w.\-]+))?#(\d+)"
 # What `gh pr merge` prints: "✓ Merged pull request #12 (…)", "✓ Squashed and
 # merged pull request owner/repo#12 (…)".
 _MERGED_PR = r"(?i)\bmerged pull request (?:([\w.\-]+/[\w.\-]+))?#(\d+)"
@@ -247,6 +251,8 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
             m = rx(_PR_URL).search(command)
             if m:  # `gh pr merge https://github.com/o/r/pull/12`
                 call.pr_url = ctx.name(m.group(0), 300)
+        elif rx(_PR_CLOSE).search(command):
+            call.pr = "close"
     if "git" not in command:
         return
     git_counts.note_command(call, command)
@@ -904,6 +910,10 @@ def on_output(ctx: Context, call: Pending, status: str, out: str, timestamp: str
         elif merged is not None:
             pull_request(ctx, Redacted(""), int(merged.group(2)),
                          ctx.name(merged.group(1) or ""), merged=True)
+    elif call.pr == "close" and "pull request" in out:
+        for m in rx(_CLOSED_PR).finditer(out):
+            pull_request(ctx, Redacted(""), int(m.group(3)), ctx.name(m.group(2) or ""),
+                         closed=m.group(1) == "Closed")
     if call.git == GIT_PUSH and not refused:
         facts.pushes += 1
         if sent_nothing(out):
@@ -1300,17 +1310,22 @@ def squashed(ctx: Context, pairs: list[tuple[Redacted, Redacted]]) -> None:
 
 
 def pull_request(ctx: Context, url: Redacted, number: int | None, repo: Redacted,
-                 merged: bool = False) -> None:
-    """A PR the session made (or merged): one entry a PR, known by its URL, or
-    by its number where git printed no URL (`gh pr merge` in the repo's folder)."""
+                 merged: bool = False, closed: bool | None = None) -> None:
+    """A PR the session made (or merged, closed, reopened): one entry a PR,
+    known by its URL, or by its number where git printed no URL (`gh pr
+    merge` in the repo's folder). `closed`: closed unmerged (True) or opened
+    again (False) by the session; None: neither."""
     facts = ctx.facts
     for p in facts.prs:
         if (url and p.url == url) or (number is not None and p.number == number and (
                 not repo or not p.repo or repo == p.repo)):
             p.merged = p.merged or merged
             p.url, p.repo = p.url or url, p.repo or repo
+            if closed is not None:
+                p.closed = closed
             return
-    facts.prs.append(PullRequest(url=url, number=number, repo=repo, merged=merged))
+    facts.prs.append(PullRequest(url=url, number=number, repo=repo, merged=merged,
+                                 closed=bool(closed)))
 
 
 def on_git_operation(ctx: Context, op: object) -> None:

@@ -302,7 +302,8 @@ def commits(page: Page) -> list[Md]:
                       code(forced.old), was, code(forced.new)))
     for p in f.prs:
         name = f"{p.repo}#{p.number}" if p.repo and p.number else p.url or f"#{p.number}"
-        merged = md(" (merged)") if p.merged else BLANK
+        # (closed unmerged by the session: not work that went in, review 32 #9)
+        merged = md(" (merged)") if p.merged else md(" (closed)") if p.closed else BLANK
         out.append(md("- PR {}{}", link(p.url, text(name)) if p.url else text(name), merged))
     out.append(BLANK)
     return out
