@@ -274,3 +274,48 @@ def test_a_pr_the_session_closed_is_said_closed_and_a_merged_one_merged(
         told = [f"{k} {s}" for s in ("merged", "closed")
                 if (k := sum(1 for _, _, x in states if x == s))]
         assert f"{len(states)} PRs" + (f" ({', '.join(told)})" if told else "") in head, head
+
+
+# -- #5: a file two commits hold has the lines of both ------------------------------------
+
+STYLE = "/work/app/src/style.css"
+# Each commit of the file: git's count of it (insertions, deletions), whether a
+# staged stat printed it before the commit, and how the file was staged.
+a_commit = st.tuples(st.integers(1, 30), st.integers(0, 30), st.booleans(),
+                     st.sampled_from(["git add src/style.css", "git add -A && git status --short",
+                                      "git add src/style.css && git status -s"]))
+
+
+@settings(max_examples=examples(50, 250), deadline=None)
+@example(commits=[(32, 25, True, "git add src/style.css"),
+                  (27, 8, True, "git add src/style.css && git status --short")])  # 233712ad
+@given(commits=st.lists(a_commit, min_size=1, max_size=3))
+def test_a_file_committed_twice_has_the_lines_of_every_commit(
+        tmp_path_factory: Any, commits: list[tuple[int, int, bool, str]]) -> None:
+    t = Transcript()
+    t.prompt("restyle the bar")
+    for k, (plus, minus, stat, add) in enumerate(commits):
+        # (an edit told only in words: its lines are the session's estimate)
+        t.call("Edit", {"file_path": STYLE, "old_string": f"a{k}\nb{k}", "new_string": f"c{k}"},
+               f"The file {STYLE} has been updated successfully.",
+               f"The file {STYLE} has been updated successfully.")
+        counted = f" 1 file changed, {plus} insertions(+), {minus} deletions(-)\n"
+        listing = "M  src/style.css\n?? .codex/\n" if "status" in add else ""
+        if stat:
+            t.bash(add + " && git diff --cached --stat", listing +
+                   f" src/style.css | {plus + minus} {'+' * plus}{'-' * minus}\n" + counted)
+        else:
+            t.bash(add, listing)
+        t.bash(f'git commit -m "step {k}"', f"[main {k + 1:07x}] step {k}\n" + counted)
+    t.say("Done.")
+    note = t.note(tmp_path_factory, "test_a_file_committed_twice_has_the_lines_of_every_commit")
+    files = note.split("\n## Files changed\n", 1)[1].split("\n## ", 1)[0]
+    row = next(ln for ln in files.splitlines() if "`src/style.css`" in ln)
+    if all(stat for _, _, stat, _ in commits):
+        plus = sum(p for p, _, _, _ in commits)
+        minus = sum(m for _, m, _, _ in commits)
+        assert row == f"| `src/style.css` | modified; lines: git's count | {plus} | {minus} |", \
+            (row, commits)
+    else:
+        # (one commit's count is not the file's: the session's own estimate)
+        assert "git's count" not in row and "≈" in row, (row, commits)

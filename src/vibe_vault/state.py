@@ -316,6 +316,10 @@ class Pending(Struct, array_like=True, omit_defaults=True):
     only: list[Redacted] = field(default_factory=list)
     unknown: bool = False
     git_counts: bool = False  # its output may hold git's count of files (fold.git_counts)
+    # … a count of what a commit holds: a `git commit`'s own, or `git diff
+    # --cached`/`--staged` (what the next commit takes).
+    counts_commit: bool = False
+    status_short: bool = False  # a `git status` in short form (`-s`, `--porcelain`): fold.staged
     # fold.reverts: a listing of what changed (`git status`, `git diff`) or a
     # restore of paths (`git checkout -- p`), where git ran, the paths, and
     # whether the listing is whole as printed; `moves`: it moves HEAD or the index.
@@ -358,6 +362,11 @@ class GitLines(Struct, array_like=True, omit_defaults=True):
     added: int = -1
     removed: int = -1
     mode: str = ""
+    # Each count of what a commit holds (Pending.counts_commit), the latest
+    # MAX_TOLD: (when, inserted, deleted). A file two commits hold is the sum
+    # of theirs (vibe_vault.work; review 32 #5: the last commit's count alone
+    # was shown as the file's).
+    told: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 class FileChange(Struct, array_like=True, omit_defaults=True):

@@ -598,14 +598,44 @@ def _git_counted(files: dict[str, FileWork], committed: dict[str, FileWork],
             continue
         if not only and not lines_mark(change):
             continue  # (the session's exact figures: its net lines, as the table says)
-        holding = sum(1 for _, c in commits if c.ts and c.ts <= rec.ts and any(
+        held = sorted(c.ts for _, c in commits if c.ts and any(
             repo_file(str(p), cwd)[0] == key for p in c.files))
-        if holding > 1:
-            continue
-        change.added, change.removed = rec.added, rec.removed
+        if len(held) > 1:
+            # Two commits or more hold it: git's count of one is not the
+            # file's (review 32 #5: 233712ad's src/style.css showed the
+            # last commit's +27 −8 alone); the sum of each one's, where git
+            # counted each, or the session's own figures.
+            summed = _summed(rec.told, held, [] if change.times_cut else change.times)
+            if summed is None or change.times_cut:
+                continue
+            change.added, change.removed = summed
+        else:
+            change.added, change.removed = rec.added, rec.removed
         change.estimated = change.guessed = change.uncounted = False
         if GIT_COUNTED not in change.ops:
             change.ops.append(GIT_COUNTED)
+
+
+def _summed(told: list[tuple[str, int, int]], held: list[str],
+            times: list[str]) -> tuple[int, int] | None:
+    """A file's lines over the commits that hold it (`held`: when each was
+    made, in order): the sum of what git counted of each (its own output, or
+    the staged count printed since the commit before it, with no change of
+    the file between that count and the commit); None when one commit has
+    no such count, or the file changed after the last."""
+    added = removed = 0
+    since = ""
+    for made in held:
+        counted = [x for x in told if since < x[0] <= made]
+        if not counted:
+            return None
+        at, plus, minus = counted[-1]
+        if any(at < t <= made for t in times):
+            return None  # (changed after git counted it: not what was committed)
+        added, removed, since = added + plus, removed + minus, made
+    if any(t > held[-1] for t in times):
+        return None
+    return added, removed
 
 
 _FOLDED = ("fixup! ", "squash! ")

@@ -28,6 +28,11 @@ _READS = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+"
           r"(?:commit|merge|pull|diff|show|stash\s+show)\b")
 # A stat line's count and bar, after its last " | " (the path before it: split
 # off in code, no pattern scanning back over it).
+# Of them, those that count what a commit holds: the commit's own output, or
+# the staged changes the next commit takes (`git diff --cached --stat`).
+_OF_A_COMMIT = (r"(?:^|[\s;&|(])git(?:\s+-[Cc]\s+\S+|\s+--[\w-]+(?:=\S+)?)*\s+"
+                r"(?:commit\b|diff\b[^;&|\n]*\s--(?:cached|staged)\b)")
+MAX_TOLD = 20
 _BAR = r"^(\d+) ?(\+*)(-*)$"
 _TOTAL = (r"^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?"
           r"(?:, (\d+) deletions?\(-\))?\s*$")
@@ -38,6 +43,7 @@ def note_command(call: Pending, command: str) -> None:
     """Whether the command's output may hold git's count of the session's files."""
     if "git" in command and rx(_READS).search(command):
         call.git_counts = True
+        call.counts_commit = bool(rx(_OF_A_COMMIT).search(command))
 
 
 def on_output(ctx: Context, call: Pending, out: str, timestamp: str) -> None:
@@ -79,6 +85,9 @@ def on_output(ctx: Context, call: Pending, out: str, timestamp: str) -> None:
         rec.ts = timestamp
         if path in told:
             rec.added, rec.removed = told[path]
+            if call.counts_commit:
+                rec.told.append((timestamp, *told[path]))
+                del rec.told[:-MAX_TOLD]
         if path in modes:
             rec.mode = modes[path]
 

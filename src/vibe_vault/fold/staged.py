@@ -37,6 +37,9 @@ _RENAMED = r"^(.*)\{(.*) => (.*)\}(.*)$"
 _COUNT = r"(?m)^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?"
 _TO_COMMIT = r"(?m)^Changes to be committed:\n(?:\s*\(.*\)\n)*((?:\t.*\n?)+)"
 _STAGED_LINE = r"^\t(?:[a-z ]+:\s+)?(.+?)\s*$"
+# A short status's line of a file staged: its first column (the index) says
+# modified, added, deleted, renamed, copied or type changed.
+_SHORT_STAGED = r"^[MADRCT][ MADRCTU] (\S.*?)\s*$"
 
 
 def note_command(ctx: Context, call: Pending, command: str) -> None:
@@ -100,7 +103,12 @@ def note_command(ctx: Context, call: Pending, command: str) -> None:
                 else:  # `--only`, git's default with paths: those alone
                     call.only = named
         elif sub == "status" and not [a for a in args if not a.startswith("-")]:
+            if "-z" in args or any(a.startswith("--porcelain=v2") for a in args):
+                continue  # (a format not read here: what is staged stays as known)
             call.stage_in, call.status = folder, True
+            # `-s`, `--short`, `--porcelain`, `-sb`: one `XY path` line a file
+            call.status_short = any(a in ("--short", "--porcelain", "--porcelain=v1") or (
+                a.startswith("-") and not a.startswith("--") and "s" in a[1:]) for a in args)
         elif sub in ("reset", "restore"):
             _unstaging(ctx, call, folder, where, sub, args)
 
@@ -248,10 +256,15 @@ def on_status(ctx: Context, call: Pending, status: str, out: str) -> None:
     folder = call.stage_in
     if call.status and folder and status == "ok":
         staged = ctx.facts.staged.setdefault(folder, Staged())
-        m = rx(_TO_COMMIT).search(out)
-        listed = [rx(_STAGED_LINE).match(ln) for ln in m.group(1).splitlines()] if m else []
+        if call.status_short:
+            # (review 32 #5: `git add … && git status --short` read as nothing
+            # staged, so the commit after it held no file)
+            listed = list(map(rx(_SHORT_STAGED).match, out.splitlines()))
+        else:
+            m = rx(_TO_COMMIT).search(out)
+            listed = [rx(_STAGED_LINE).match(ln) for ln in m.group(1).splitlines()] if m else []
         here = str(folder)
-        staged.paths = [ctx.exact(folder_after(here, x.group(1).split(" -> ")[-1]),
+        staged.paths = [ctx.exact(folder_after(here, x.group(1).split(" -> ")[-1].strip('"')),
                                   PATH_CHARS) for x in listed if x][:MAX_STAGED]
         staged.exact, staged.everything, staged.tracked = True, False, False
         staged.listed, staged.named_at, staged.blurred = len(staged.paths), {}, False
