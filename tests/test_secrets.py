@@ -388,6 +388,7 @@ PLAIN = {
     "Action": {"kind", "status", "ts", "tool_id"},
     "Command": {"kind", "status", "ts", "tool_id"},
     "Commit": {"ts", "how", "staged_at", "added_at"}, "Rewrite": {"ts"},  # (how: AMENDED, REBASED)
+    "Forced": {"ts"},  # (an entry time, as Commit.ts)
     "Staged": {"everything_at", "named_at"},  # (entry times, as Commit.ts)
     "ErrorRec": {"ts"}, "FileChange": {"ops", "digest", "times"},  # (times that parsed)
     "Pending": {"tool_id", "git", "digest", "prints_secrets",
