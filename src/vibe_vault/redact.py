@@ -324,15 +324,25 @@ _PLACEHOLDER = (
     r"|%[A-Za-z_][A-Za-z0-9_]*%|\$env:[A-Za-z_][A-Za-z0-9_]*"
     # (a template's variable, filters after it: `{{ user_password | password_hash('sha512') }}`,
     # Go's `{{ .Values.db.password }}`; not a literal, `{{ 'X' | password_hash }}`)
-    r"|\{\{-?\s*[A-Za-z_.$][\w.$]*(?:\[[^\]\n]*\])*\s*(?:\|[^{}\n]*)?-?\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]"
-    r"|your\b.*|your[_\-].*|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+)"
+    r"|\{\{-?\s*[A-Za-z_.$][\w.$]*(?:\[[^\]\n]*\])*\s*(?:\|[^{}\n]*)?-?\}\}|<[^<>]+>|\*{3,}|x{3,}|\.{3}|…|changeme|\[redacted[^\]]*\]?"
+    # (a mask a tool or a person printed for it: `•••••`; a masked pair quoted
+    # whole, `password=secret=***`: review 31 F6)
+    r"|[•●∙·]{3,}|[A-Za-z_][\w.\-]{0,64}[=:](?:\*{3,}|x{3,}|[•●∙·]{3,}|<[^<>]+>|\[redacted[^\]]*\]?)"
+    # (a vendor's prefix then a mask: `ghp_xxxxxxxxxxxx`, `sk-xxxx`, `sk_live_••••`)
+    r"|(?:[a-z0-9]{1,12}[_\-]){1,3}(?:x{4,}|[•●]{4,})"
+    r"|[<{\[]?your\b.*|your[_\-].*"
+    r"|.*[_\- ]here|.*(?:\.{3}|…)|(?-i:[A-Z]+\d{0,2}(?:_[A-Z]+\d{0,2})+)"
     r"|(?:example|sample|dummy|placeholder|fake|test|password|secret|token|hidden|masked"
     r"|redacted|filtered|sensitive|omitted|xxx+|x+-x+(?:-x+)*|todo|tbd|fixme)s?"
+    # (its mask taken off as Markdown's emphasis: `password=secret=***` read `secret=`)
+    r"[=:]?"
     # (a value saying it is to be replaced: `change-me-in-production`, `REPLACE_ME`)
     r"|(?:change|replace|set|update)[_\-]?(?:me|this|it)(?:[_\-][\w\-]*)?"
     # (a shell's command substitution, `$(cat /run/secrets/pw)`, `$(pass show db)`:
     # the secret is read from elsewhere; a format string's field, `{password}`)
     r"|\$\(.*|\{[A-Za-z_][\w.]*\}?"
+    # (a template's words in braces, `{source_key per intersection file}`: what goes there)
+    r"|\{[A-Za-z_][\w.\-]*(?:[ \t]+[\w.\-]+){1,12}\}"
     # a mask a tool prints for a value (Terraform's `(sensitive value)`, `(known after
     # apply)`; Rails' `[FILTERED]`): a value cut at its space keeps only `(sensitive`
     r"|\((?:sensitive|known|hidden|redacted|masked|secret|encrypted|filtered|omitted"
@@ -343,6 +353,8 @@ _PLACEHOLDER = (
 # else is redacted, all-letter passwords and "test_" keys too.
 _NOT_A_VALUE = (
     r"none|null|nil|true|false|undefined|string|str|bytes|int|bool|optional\[.*"
+    # (a word saying there is none, `primary pass = nothing`: prose)
+    r"|(?:none|null|nil|nothing|empty|blank|unset|missing|absent|n/a)[.,;!?]?"
     # (fetch's `credentials: include`, `same-origin`, `omit`: an option, no secret;
     # a shell's default that is a variable, `${TOKEN:-$OTHER}`, or its error, `${PW:?unset}`:
     # words, where `?S3Npguqok` is a password that begins with `?`)
@@ -625,6 +637,37 @@ def words_and_numbers(value: str) -> bool:
         and all(map(_a_word, letters))
 
 
+# The word before a bare `key` that makes it a key's bytes (`signing_key`,
+# `MASTER_KEY`, `hmacKey`, `wg_psk_key`), read up to the `key`.
+_CRYPTO_KEY_WORD = (r"(?i)(?:sign(?:ing)?|encrypt(?:ion)?|decrypt(?:ion)?|master|private|priv"
+                    r"|hmac|aes|crypt|crypto|cipher|jwt|session|secret|license|licence|psk"
+                    r"|root|kms|gpg|pgp|ssh|rsa|ecdsa|ed25519|x25519|wireguard|wg|otp|totp"
+                    r"|mfa|recovery|backup|vault|unseal|seal|shared|symmetric|data|content"
+                    r"|wrap(?:ping)?|kek|dek|mac|salt|pepper|nacl|age|sops|seed|wallet)[_.\-]?\Z")
+
+
+def _words_joined(value: str) -> bool:
+    """Words joined by `_`, `-` or `.`, two or more, each a word in one case
+    (a short number after one: `user_profile_v2`): a name, `off_price_retail`,
+    `created_at_desc`, `order-create-retry`; a key's run is no such words."""
+    parts = rx(r"[_\-.]").split(value.strip())
+    if not 2 <= len(parts) <= 12 or sum(map(len, parts)) < 6:
+        return False
+    words = 0
+    for part in parts:
+        if part.isdigit() and len(part) <= 4:
+            continue
+        m = rx(r"([A-Za-z]+)\d{0,2}\Z").match(part)
+        w = m.group(1) if m else ""
+        # (a word by the list's runs, or a short one with a vowel: `north`, `desc`)
+        if not w or not (w.islower() or w.isupper() or w.istitle()) or not (
+                _a_word(w) or (any(c in "aeiouyAEIOUY" for c in w) and reads_as_word(w)
+                               and not _random_letters(w))):
+            return False
+        words += 1
+    return words >= 2
+
+
 def _a_place_of_words(value: str) -> bool:
     """A path whose parts are words and short numbers
     (`local/001`, `gh/team/entire-brain`, `prod/db/main`): where a thing is
@@ -679,27 +722,56 @@ def random_value(value: str) -> bool:
         return len(value) >= 12 and _random_capitals(value)
     if not any(c.isalpha() for c in value):
         return False
-    return not (words_and_numbers(value) or _words_around_a_date(value))
+    return not (words_and_numbers(value) or a_name(value))
+
+
+def a_name(value: str) -> bool:
+    """A name people give a thing, never a secret wherever it stands: words
+    around a date or a time (`guidance_primary_BURL_2023-03-02T08.30`, a
+    ticker's call: review 31 F13), or a path whose parts are words, numbers
+    and globs (`/tmp/gu_BURL_*.json`). The one judgement the gate's rules
+    (token_value, random_value) and the fold's learners (fold/shell_secrets,
+    Context.learn) share: a value the gate leaves is never learned from an
+    output, and a learned secret's piece that is a name is not hidden in
+    every text of the session."""
+    value = value.strip()
+    # (a path's every part such a name, or words and short numbers: not a
+    # base64 key's run, which no `/` cuts into words, `k8ZpQx3aLm/Zz9+Qw`)
+    return _words_around_a_date(value) or ("/" in value and all(
+        _words_around_a_date(part) or all(map(_a_named_piece, rx(r"[-_.]").split(part)))
+        for part in value.split("/")))
+
+
+def _a_named_piece(piece: str) -> bool:
+    """A piece of a name between `/`, `-`, `_`, `.`: a glob, a number of four
+    digits or fewer, a word or a short name of words and numbers (`v1`,
+    `ec2`), a ticker or acronym in capitals (`BURL`)."""
+    p = piece.strip("*?~")  # (a glob; a home, `~/data`)
+    return not p or (p.isdigit() and len(p) <= 4) or (len(p) <= 6 and words_and_numbers(p)) or (
+        p.isalpha() and (p.islower() or p.isupper() or p.istitle())
+        and ((p.isupper() and len(p) <= 5) or _a_word(p) or reads_as_word(p)))
 
 
 def _words_around_a_date(value: str) -> bool:
     """A name of words around a date or a time (`guidance_primary_BURL_2023-03-02T08`,
     a file of a ticker's call: review 31 F13): each other piece a word in one
-    case, no other digit; a random run holds no such date."""
-    rest = rx(_DATE_TIME).sub("_", value)
+    case or a short number (`backup_2024-01-01_02`), no other digit; a random
+    run holds no such date, or a piece of letters and digits mixed besides it."""
+    # (a date set off by the name's separators or its ends: `Xk20230302` is a
+    # random run that holds eight digits, no name's date)
+    rest = rx(r"(?:^|(?<=[-_.:/+*]))(?:" + _DATE_TIME + r")(?=[-_.:/+*]|\Z)").sub("_", value)
     if rest == value:
         return False
     # (a shell's glob is a word of it too: `/tmp/extract_pass_*_BURL_2023-03-02T08.30.json`)
-    pieces = [p for p in rx(r"[-_.:]").split(rest) if p.strip("*?")]
-    # (a ticker or an acronym in capitals is a word: `MSFT`, `NVDA`)
-    return bool(pieces) and all(
-        p.isalpha() and (p.islower() or p.isupper() or p.istitle())
-        and ((p.isupper() and len(p) <= 5) or _a_word(p) or reads_as_word(p)) for p in pieces)
+    pieces = rx(r"[-_.:+]").split(rest)
+    return all(map(_a_named_piece, pieces))
 
 
-# An ISO date, maybe with its time (`2023-03-02`, `2023-03-02T08.30`, `20230302T0830`).
+# An ISO date, maybe with its time, its fraction of a second and its zone
+# (`2023-03-02`, `2023-03-02T08.30`, `20230302T0830`, `2024-01-01T10:00:00.123Z`).
 _DATE_TIME = (r"(?<![0-9])(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])"
-              r"(?:T(?:[01]\d|2[0-3])(?:[:.]?[0-5]\d){0,2})?(?![0-9])")
+              r"(?:T(?:[01]\d|2[0-3])(?:[:.]?[0-5]\d){0,2}(?:[.,]\d{1,9})?"
+              r"(?:Z|[+\-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?)?(?![0-9])")
 
 
 def token_value(value: str, quoted: bool = False) -> bool:
@@ -717,7 +789,7 @@ def token_value(value: str, quoted: bool = False) -> bool:
         return len(letters) >= 10 and _random_capitals(letters)
     if not any(c.isalpha() for c in value):
         return False
-    return not words_and_numbers(value)
+    return not (words_and_numbers(value) or a_name(value))
 
 
 def _name_in_capitals_before(text: str, at: int) -> bool:
@@ -1368,6 +1440,11 @@ class _Replacer:
                 # "prod/db/main"`: a path of words names where a thing is kept; a
                 # key or token is random (a password may be words: not here)
                 return True
+            if not password and self._a_key_naming_a_thing(match) and _words_joined(secret):
+                # `"scope_key": "off_price_retail"`, `sort_key=created_at_desc`: a
+                # key naming an entry (a scope's, a cache's, a sort's) by words;
+                # a key's bytes are random (review 31 F6)
+                return True
             if groups.get("v") is not None or groups.get("v2") is not None:
                 return secret in self.allow or secret.startswith("[REDACTED") or bool(
                     rx(_NOT_A_QUOTED_SECRET).match(secret))
@@ -1521,6 +1598,16 @@ class _Replacer:
         text = self.original if self.original is not None else match.string
         return secret_keys.in_public_armour(text, _value_span(match)[0])
 
+    def _a_key_naming_a_thing(self, match: re.Match[str]) -> bool:
+        """Whether the name's secret word is a bare `key` (the rule's match
+        begins there: `scope_key`, `cache_key`, `sort_key`; not `api_key`,
+        `secret_key`, `private_key`, whose match begins at their first word)
+        and no word of cryptography comes before it (`signing_key`,
+        `master_key`, `encryption_key`: a key's bytes, whatever they read)."""
+        text = self.original if self.original is not None else match.string
+        return text[match.start():match.start() + 3].lower() == "key" \
+            and not rx(_CRYPTO_KEY_WORD).search(text, max(0, match.start() - 24), match.start())
+
     def _names_no_secret(self, match: re.Match[str]) -> bool:
         """Whether the name given a value names something about a secret, not
         the secret: `secret_name`, `private_key_path`, `tokenType`, `API_KEY_ID`."""
@@ -1637,7 +1724,8 @@ class _Replacer:
             return True
         if self.kind == "generic-key" and (
                 rx(_HEX).match(secret.lower()) or entropy(secret) < GENERIC_ENTROPY
-                or words_and_numbers(secret)):  # `api_key_id: key_2024_rotation`
+                or words_and_numbers(secret) or _words_joined(secret)):
+            # `api_key_id: key_2024_rotation`, `"scope_key": "price_north_v2"`
             return True
         return (
             secret in self.allow

@@ -17,7 +17,7 @@ from vibe_vault import patterns
 from vibe_vault import text as tx
 from vibe_vault.entries import ToolResult
 from vibe_vault.locations import tool_key
-from vibe_vault.redact import HUGE_TEXT, Redacted, Redactor
+from vibe_vault.redact import HUGE_TEXT, Redacted, Redactor, a_name
 from vibe_vault.shared_secrets import MAX_KEYS as SHARED_KEYS
 from vibe_vault.state import Action, Fold, Pending, Said, Turn
 from vibe_vault.text import rx
@@ -904,7 +904,10 @@ class Context:
                 continue
             # A word: hidden where it was caught only (a private span's words
             # are the user's to keep out, words or not).
-            if piece > PRIVATE_WORD and plain_value(secret.rstrip(".,;:!?")):
+            # A name (words around a date, a path of words: redact.a_name, the
+            # gate's judgement) neither: a file a rule's value was cut from
+            # (`/tmp/x_pass_BURL_2023-03-02T08.30.json`, review 31 F13).
+            if piece > PRIVATE_WORD and (plain_value(secret.rstrip(".,;:!?")) or a_name(secret)):
                 continue
             kept.append(secret)
             keys = learned_keys(secret)

@@ -16,7 +16,7 @@ from typing import Any
 
 from vibe_vault.fold.context import Context
 from vibe_vault.fold.tools import is_secrets_file, learn_file
-from vibe_vault.redact import about_a_secret, token_value
+from vibe_vault.redact import a_name, about_a_secret, token_value
 from vibe_vault.secret_printers import NAMES_A_SECRET, PRINTS_A_SECRET_CALL
 from vibe_vault.text import rx
 
@@ -72,7 +72,6 @@ _LIST_ITEM = r"\A\d{1,3}\)\s+"
 _PLAIN_WORD = r"[A-Za-z0-9+/=_.\-]{8,300}\Z"
 _TF_JSON = r"\b(?:terraform|tofu|terragrunt)[ \t]+output\b[^\n;&|]{0,200}-json"
 _CRYPT = r"\$(?:2[aby]?|[156y]|argon2(?:id|i|d))\$[^\s$]{1,40}\$[./A-Za-z0-9]{16,}"
-_A_TIME = r"\d{4}-\d\d-\d\d"
 
 
 def _words(segment: str) -> list[str]:
@@ -183,8 +182,9 @@ def learn_output(ctx: Context, what: str, output: str) -> None:
     elif what == WHOLE:
         values = [output, *(ln.strip() for ln in output.splitlines())]
     elif what == PRINTED:
+        # (not a name: `ls` of the file read prints its path, review 31 F13)
         values = [ln.strip() for ln in output.splitlines()
-                  if rx(_PRINTED_VALUE).match(ln.strip())]
+                  if rx(_PRINTED_VALUE).match(ln.strip()) and not a_name(ln)]
         # a short line's random words too (`bob * X *` of chap-secrets, `prod db: X`)
         # (words of letters or digits: a table's rules `│` are none)
         values += [w for ln in output.splitlines()[:1000]
@@ -211,8 +211,10 @@ def learn_output(ctx: Context, what: str, output: str) -> None:
                       if (_secret_name(n) and _gate_hides(ctx, v)) or _random(v)]
         if not values:
             # its data cut out and decoded (`… -o json | jq -r .data.token | base64 -d`)
+            # (not a NAME=value line: its value was judged above, `RUN_ID=<a dated name>`)
             values = [w for ln in output.splitlines()[:1000]
-                      if len(w := ln.strip()) <= 300 and not rx(r"\s").search(w) and _a_secret(w)]
+                      if len(w := ln.strip()) <= 300 and not rx(r"\s").search(w) and _a_secret(w)
+                      and not rx(_LINE_VALUE).match(w)]
     ctx.learn(_with_decoded([v for v in values if v]))
 
 
@@ -299,9 +301,8 @@ def _named_before(read: str, value: str) -> bool:
 def _a_secret(value: str) -> bool:
     """A value the gate would call a token (a digit, or letters at random;
     no word, path, number or placeholder), or a long one of letters and
-    digits (a key, a hash); not a time."""
-    if rx(_A_TIME).search(value[:40]):
-        return False
+    digits (a key, a hash); not a name (a time, words around a date, a path
+    of words: redact.a_name, the gate's judgement)."""
     if value.startswith("-----BEGIN") or rx(_CRYPT).search(value[:80]):
         return True  # a key block, a password's hash (`$6$salt$…`, htpasswd's `$2y$`)
     if rx(r"\s|\\[nrt]").search(value):
@@ -309,7 +310,7 @@ def _a_secret(value: str) -> bool:
     return token_value(value, quoted=True) or (
         # (base64 has a slash or so; a path of words, several)
         len(value) >= 24 and value[0] != "/" and value.count("/") < 4
-        and bool(rx(_BASE64).match(value))
+        and bool(rx(_BASE64).match(value)) and not a_name(value)
         and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
 
 
@@ -401,7 +402,7 @@ def _random(value: str) -> bool:
             and bool(rx(r"[A-Za-z]").search(value)) and bool(rx(r"\d").search(value))
             and not value.startswith(("/", "~", "."))
             and not rx(r"^[0-9a-fA-F]+\Z").match(value) and not rx(_UUID).match(value)
-            and value.count("/") + value.count(":") < 3)
+            and value.count("/") + value.count(":") < 3 and not a_name(value))
 
 
 def _with_decoded(values: list[str]) -> list[str]:
