@@ -125,6 +125,9 @@ _DOCUMENTED_EXAMPLES = frozenset({"AKIAIOSFODNN7EXAMPLE",
                                   "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"})
 # A media type whose data URI's body is bytes (`data:image/png;base64,`), up to
 # its `;base64,`; how far back from a match its `;base64,` is looked for.
+# A key public by its vendor's design, whatever name it is given (`data-key=`):
+# Stripe's publishable key, which every payment page shows.
+_PUBLIC_BY_DESIGN = r"pk_(?:live|test)_[A-Za-z0-9]{10,}\Z"
 _MEDIA_DATA_URI = (r"data:(?:image|font|audio|video)/[\w.+\-]{1,60}"
                    r"(?:;[\w.+\-]{1,30}=[\w.+\-]{1,60})*\Z")
 _DATA_URI_SPAN = 1_000_000
@@ -1364,6 +1367,8 @@ class _Replacer:
             return True
         if self.line and not self._begins_line(match):
             return True
+        if self._public_by_design(match, secret):
+            return True  # `data-key="pk_live_…"`: a publishable key, public by design
         if self._in_a_media_data_uri(match):
             return True  # an image's bytes (`data:image/png;base64,iVBOR…EAAA…`), no key
         if self._in_a_revisions_file(match):
@@ -1607,6 +1612,16 @@ class _Replacer:
         text = self.original if self.original is not None else match.string
         return text[match.start():match.start() + 3].lower() == "key" \
             and not rx(_CRYPTO_KEY_WORD).search(text, max(0, match.start() - 24), match.start())
+
+    def _public_by_design(self, match: re.Match[str], secret: str) -> bool:
+        """Whether the value is a key public by its vendor's design (Stripe's
+        publishable `pk_live_…`), or its body after `pk_` (a rule reading
+        `live_` and 40 characters, GoCardless', finds one inside it)."""
+        if rx(_PUBLIC_BY_DESIGN).match(secret):
+            return True
+        start = _value_span(match)[0]
+        return match.string[max(0, start - 3):start].lower() == "pk_" \
+            and bool(rx(_PUBLIC_BY_DESIGN).match("pk_" + secret))
 
     def _names_no_secret(self, match: re.Match[str]) -> bool:
         """Whether the name given a value names something about a secret, not

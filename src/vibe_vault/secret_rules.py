@@ -1268,8 +1268,11 @@ RULES: tuple[Rule, ...] = (
     Rule("discord-webhook", ("discord",),
          r"https://(?:\w+\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
          ("curl -X POST ⟦https://discord.com/api/webhooks/«d18»/«w68»⟧",), "", RUN),
+    # (a secret key, a restricted one, a webhook's; not a publishable key, `pk_live_…`,
+    # which every payment page shows by Stripe's design: gitleaks, trufflehog and
+    # detect-secrets read `sk_`/`rk_` only)
     Rule("stripe-key", ("_live_", "_test_", "_prod_", "whsec_"),
-         B + r"(?:(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{24,})",
+         B + r"(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{24,})",
          ("stripe.api_key = '⟦sk_live_«a24»⟧'", "use ⟦rk_live_«a24»⟧ for refunds",
           "STRIPE_WEBHOOK_SECRET=⟦whsec_«a32»⟧"), "", SHAPED),
     Rule("npm-token", ("npm_",), B + r"npm_[A-Za-z0-9]{36}" + E,
