@@ -44,6 +44,9 @@ LEFT_OUT = {
     "azure_entra/serviceprincipal/v1": "a value after the word secret or password",
     "azure_storage": "a value after the words access key", "onelogin": "a value after secret",
     "couchbase": "a host name", "coinbase": "a key's name (its id), not the key",
+    # (the detector reads it beside a payment intent's secret, which is hidden)
+    "stripepaymentintent#2": "Stripe's publishable key: public by design "
+                             "(read beside a payment intent's secret)",
 }
 # The group of a rule's regex that is the secret, where its largest is not.
 SECRET_GROUP = {"azureappconfigconnectionstring": 3}

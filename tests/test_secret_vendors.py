@@ -1,6 +1,6 @@
 """Vendors' tokens by their shape: every detector of trufflehog's that finds a
 token by its own prefix (`bench/data/trufflehog_rules.json`, made from its
-pkg/detectors by `bench/trufflehog_data.py`: 117 shapes, `lin_api_`,
+pkg/detectors by `bench/trufflehog_data.py`: 116 shapes, `lin_api_`,
 `dp.st.`, `hcaik_`…) is the class; attack 26 found 51 vendors' tokens the gate
 did not know (class 4).
 
