@@ -153,6 +153,14 @@ class Action(Struct, array_like=True, omit_defaults=True):
     done_ms: int | None = None
 
 
+# A question's status (Action of kind "question") when the user picked a
+# choice of Claude Code's question dialog instead of answering it
+# (fold.calls.dialog_choice): "Chat about this", to clarify the questions; or,
+# in plan mode's interview, enough answers given: finish the plan.
+CLARIFY = "clarify"
+FINISH_PLAN = "finish plan"
+
+
 USER_SHELL = "shell"  # a Turn's kind: a command the user ran themselves (`!`)
 
 

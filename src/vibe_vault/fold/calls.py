@@ -17,7 +17,7 @@ from vibe_vault.entries import Block, Entry, ToolInput, ToolResult, decode_raw
 from vibe_vault.fold import commands, errors, files, git, subagents, titles, todos, tools
 from vibe_vault.fold.context import EXPLORE, CallEnd, Context
 from vibe_vault.redact import Redacted
-from vibe_vault.state import NOT_RUN, Action, Pending
+from vibe_vault.state import CLARIFY, FINISH_PLAN, NOT_RUN, Action, Pending
 from vibe_vault.text import rx
 from vibe_vault.times import epoch
 
@@ -28,6 +28,9 @@ NO_INPUT = ToolInput()
 # from the clients' own messages, 1.0.43 to 2.1.332): the status says who, and
 # only the user's own refusal reads "denied by the user".
 _BY_THE_USER = "The user doesn't want to"
+# (a subagent's call the user refused: "… Try a different approach or report
+# the limitation", or "… The user said:\n<words>")
+_SUBAGENT_BY_THE_USER = "Permission for this tool use was denied. The tool use was rejected"
 _REFUSALS = (  # (what the message says, status)
     ("by permission rule", "denied:rule"),  # "Agent type 'x' has been denied by permission rule"
     ("don't ask mode", "denied:mode"),
@@ -53,7 +56,7 @@ def refusal(text: str) -> str:
     text = text.lstrip()
     if text.startswith("Error: "):
         text = text[len("Error: "):]
-    if text.startswith(_BY_THE_USER):
+    if text.startswith(_BY_THE_USER) or text.startswith(_SUBAGENT_BY_THE_USER):
         return "denied"
     if not text.startswith(_REFUSED_OPENINGS) or "denied" not in text[:400]:
         return ""
@@ -152,9 +155,16 @@ def on_tool_use(ctx: Context, block: Block, timestamp: str) -> None:
 
 # Where Claude Code puts the words a user typed when refusing a tool call or a
 # plan: "… To tell you how to proceed, the user said:\n<words>" (2.1.x), "… The
-# user provided the following reason for the rejection:  <words>" (2.0.x).
+# user provided the following reason for the rejection:  <words>" (2.0.x), and
+# a subagent's call: "Permission for this tool use was denied. … NOT written
+# to the file). The user said:\n<words>".
 _USER_SAID = ("To tell you how to proceed, the user said:",
-              "The user provided the following reason for the rejection:")
+              "The user provided the following reason for the rejection:",
+              "NOT written to the file). The user said:")
+# What Claude Code appends to them, for Claude (2.1.1xx on): its notes, not
+# the user's words.
+_CLIENT_NOTES = ("\n\nNote: The user's next message may contain a correction",
+                 "\n\nNote: If the user's feedback was about a specific file")
 
 
 def refusal_words(text: str) -> str:
@@ -162,8 +172,48 @@ def refusal_words(text: str) -> str:
     for mark in _USER_SAID:
         at = text.find(mark)
         if at >= 0:
-            return text[at + len(mark):].strip()
+            return without_client_notes(text[at + len(mark):])
     return ""
+
+
+def without_client_notes(words: str) -> str:
+    """Words the user gave when refusing a call, without the notes Claude Code
+    appends to them for Claude."""
+    for note in _CLIENT_NOTES:
+        at = words.find(note)
+        if at >= 0:
+            words = words[:at]
+    return words.strip()
+
+
+# What Claude Code sends as the "words" of a refusal when the user picks a
+# choice of the question dialog (AskUserQuestion) rather than answering it:
+# its own instructions to Claude, with the questions and any answers given so
+# far. The user typed none of it: a choice, not a prompt (review 32 #18).
+_DIALOG_CHOICES = (
+    ("The user wants to clarify these questions.", CLARIFY),
+    ("The user has indicated they have provided enough answers for the plan interview.",
+     FINISH_PLAN),
+)
+# The questions in that text, each with its answer or "(No answer provided)":
+# `- "<question>"\n  Answer: <answer>`.
+_ASKED_ITEM = '\n- "'
+_ANSWER = "  Answer: "
+
+
+def dialog_choice(words: str) -> tuple[str, str] | None:
+    """The question dialog's choice a refusal's words are the client's text
+    of, and the answer given to its first question (""); None when the words
+    are the user's."""
+    head = words.lstrip()[:120]
+    kind = next((k for opening, k in _DIALOG_CHOICES if head.startswith(opening)), "")
+    if not kind:
+        return None
+    at = words.find(_ASKED_ITEM)
+    lines = words[at + 1:].split("\n", 2) if at >= 0 else []
+    answer = lines[1][len(_ANSWER):].strip() if len(lines) > 1 and \
+        lines[1].startswith(_ANSWER) else ""
+    return kind, answer
 
 
 # Claude Code 2.0.0-2.0.36 run from an IDE (the VS Code extension answers the
@@ -330,7 +380,16 @@ def on_tool_result(ctx: Context, block: Block, entry: Entry,
     if status == "denied":
         said = host_words or refusal_words(text)
         if not said and isinstance(entry.userFeedback, str):  # 2.1.3xx: a field of its own
-            said = entry.userFeedback.strip()
+            said = without_client_notes(entry.userFeedback)
+        choice = dialog_choice(said) if said else None
+        if choice is not None:
+            # A choice of the question dialog: told on the question's line,
+            # never as the user's words.
+            if action is not None and action.kind == "question":
+                action.status = choice[0]
+                if choice[1]:
+                    action.detail = ctx.line(choice[1], 160)
+            return None
         if said:
             return said, call.name
     return None

@@ -25,6 +25,8 @@ from vibe_vault.markdown import (
 from vibe_vault.paths import runnable, shown_path
 from vibe_vault.render.page import Page, part, status_word
 from vibe_vault.state import (
+    CLARIFY,
+    FINISH_PLAN,
     INTERRUPTED_ANSWERING,
     NOT_RUN,
     USER_SHELL,
@@ -777,7 +779,15 @@ def _question(action: Action, state: SessionState) -> Md:
     asked = tx.one_line(action.text, 110 if action.detail else ACTION_LINE_CHARS - 15)
     ans = md(" → {}", strong(tx.one_line(action.detail, ACTION_LINE_CHARS - len(asked) - 25))) \
         if action.detail else md("")
-    return md("Asked: “{}”{}", text(asked), ans)
+    # A choice of the dialog, not an answer: Claude Code's text sent with it
+    # is its instructions to Claude, never told as the user's words.
+    chose = md(" — {}", text(DIALOG_CHOICES[action.status])) \
+        if action.status in DIALOG_CHOICES else md("")
+    return md("Asked: “{}”{}{}", text(asked), ans, chose)
+
+
+DIALOG_CHOICES = {CLARIFY: "you chose to clarify Claude's questions",
+                  FINISH_PLAN: "you told Claude to stop asking and finish the plan"}
 
 
 # How each kind of action is told, by the action's kind; a kind not here is
