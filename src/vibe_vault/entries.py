@@ -105,7 +105,7 @@ IGNORED_FIELDS = frozenset({
     "classifierMetaLines", "interruptedByShutdown", "sessionKind", "turnCompanion",
     "planContent", "effort", "isAbortedMidStream", "errorDetails", "supersedesUuids",
     "attributionSkill", "attributionPlugin", "attributionAgent", "mode",
-    "lastPrompt", "agentName", "path", "frameUrl", "title", "key", "result", "relocatedCwd",
+    "lastPrompt", "path", "frameUrl", "title", "key", "result", "relocatedCwd",
     "worktreeSession", "bridgeSessionId", "lastSequenceNum", "ownerAccountUuid",
     "ownerOrganizationUuid", "atis", "snapshotMessageId", "trackingPath", "backup",
     "pendingBackgroundAgentCount", "scope", "microcompactMetadata", "direction", "source",
@@ -284,6 +284,8 @@ class Entry(Struct, omit_defaults=True):
     message: Message | None = None
     toolUseResult: ToolUseResult = None
     userFeedback: Any = None  # 2.1.3xx: what the user typed when refusing a tool call
+    teamName: Any = None  # 2.1.3x: the agent team the session leads or works in
+    agentName: Any = None  # and, in a teammate's session, its name in the team
     compactMetadata: CompactMetadata | None = None
     durationMs: int | float | None = None
     content: Raw = Raw()

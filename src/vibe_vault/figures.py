@@ -23,7 +23,7 @@ from vibe_vault.fold import active as fold_active
 from vibe_vault.fold import add_tokens
 from vibe_vault.fold import todos as todos_fold
 from vibe_vault.fold.files import GIT_COUNTED, no_net_change, own_lines, unknown_lines
-from vibe_vault.fold.story import STRUCTURED_RESULT
+from vibe_vault.fold.story import STRUCTURED_RESULT, TEAM_TALK
 from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.fold.titles import (
     PLAN_PREAMBLE,
@@ -39,6 +39,7 @@ from vibe_vault.project import folder_name, repo_file, repo_folder
 from vibe_vault.redact import Redacted
 from vibe_vault.state import (
     AMENDED,
+    FROM_TEAM,
     NOT_RUN,
     USER_SHELL,
     Action,
@@ -350,7 +351,8 @@ def fallback_title(state: SessionState) -> str:
     order: what the user asked names the session; a recap Claude Code wrote
     mid-session tells the work so far in its own voice: review 27, e31e5543),
     else the latest recap's first sentence, the opening slash command, the
-    first subagent's task, else the short id."""
+    first subagent's task, else the short id. A teammate of an agent team
+    is asked by its lead: its first task, else the lead's first words."""
     f = state.fold
     first: str = f.first_prompt_title
     if first and is_skill_title(first, f):
@@ -368,7 +370,8 @@ def fallback_title(state: SessionState) -> str:
     if first and f.ticket_title and f.ticket in first:
         first = with_ticket(first, str(f.ticket_title))
     first = request_past_a_chore(f) or first
-    return (first or recap_title(f) or f.first_command_title
+    # (a teammate's session: no prompt; its lead's first task or words for it)
+    return (first or f.team_request or recap_title(f) or f.first_command_title
             or _task_title(f) or f"Session {state.session_id[:8]}")
 
 
@@ -1175,6 +1178,15 @@ def _and(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _only_team_talk(turn: Turn) -> bool:
+    """A teammate's turn its team's messages woke in which Claude only
+    answered them by message (a shutdown approved): no work, and its words
+    are the team's, so the turn before it holds its last account."""
+    return (turn.kind == FROM_TEAM and not turn.answer and not turn.more_actions
+            and all(a.kind == "teammate" or (a.kind == "tool" and a.text in TEAM_TALK)
+                    for a in turn.actions))
+
+
 def ending(state: SessionState) -> Ending:
     """The last turn Claude worked in (a slash command that only printed, or a
     compaction with nothing after it, is no turn of work; a slash command
@@ -1186,9 +1198,10 @@ def ending(state: SessionState) -> Ending:
     f = state.fold
     turns = f.turns
     k = len(turns) - 1
-    while k >= 0 and turns[k].kind in ("command", "compact", "continued", USER_SHELL) and not (
+    while k >= 0 and ((turns[k].kind in ("command", "compact", "continued", USER_SHELL) and not (
             turns[k].answer or turns[k].actions or turns[k].more_actions
-            or (turns[k].kind == "command" and is_request(turns[k].text))):
+            or (turns[k].kind == "command" and is_request(turns[k].text))))
+            or _only_team_talk(turns[k])):
         k -= 1
     if k < 0:
         return Ending()
@@ -1208,9 +1221,12 @@ def ending(state: SessionState) -> Ending:
         return Ending()  # Claude waits on the user, who has the question or the plan before them
     if f.api_errors and not f.has_assistant:
         return Ending()  # told as "no answer: N API errors"
-    at = next((i for i in range(k, -1, -1) if turns[i].kind in ("prompt", "command")), -1)
+    # (a teammate's turn: its team's messages asked, no one text of them)
+    at = next((i for i in range(k, -1, -1) if turns[i].kind in ("prompt", "command", FROM_TEAM)),
+              -1)
     asked = turns[at] if at >= 0 else None
-    request = tx.one_line(asked.text, 120) if asked is not None else ""
+    request = tx.one_line(asked.text, 120) if asked is not None and asked.kind != FROM_TEAM \
+        else ""
     since = turns[at:k + 1] if asked is not None else []
     calls = sum(_calls_of(a) for t in since for a in t.actions) + sum(t.more_actions for t in since)
     return Ending(unanswered=True, request=request, at_work=state.status == "active",

@@ -26,7 +26,7 @@ MAX_STATE = 256 << 20  # far above any state (every structure in it is bounded)
 
 # Bump whenever a change to these Structs or to the fold would make an old
 # state render differently from a fresh parse.
-STATE_VERSION = 136
+STATE_VERSION = 137
 
 
 # The gitBranch Claude Code writes on a detached HEAD (a rebase, a checkout of
@@ -162,12 +162,15 @@ FINISH_PLAN = "finish plan"
 
 
 USER_SHELL = "shell"  # a Turn's kind: a command the user ran themselves (`!`)
+# A Turn's kind in a teammate's session: its lead's (or a peer's) messages
+# woke it, as a prompt wakes a session (`text`: who sent the first).
+FROM_TEAM = "team"
 
 
 class Turn(Struct, array_like=True, omit_defaults=True):
     """A user prompt and what followed, or a compaction marker."""
 
-    kind: str  # prompt, command, shell (the user ran a `!` command), compact, continued
+    kind: str  # prompt, command, shell (the user ran a `!` command), team, compact, continued
     ts: str = ""
     text: Redacted = Redacted("")
     detail: Redacted = Redacted("")  # compaction summary, or the trigger
@@ -929,6 +932,14 @@ class Fold(Struct, omit_defaults=True):
     # and its title as a tool of the session fetched it (fold.titles.note_ticket).
     ticket: Redacted = Redacted("")
     ticket_title: Redacted = Redacted("")
+    # An agent team (2.1.3x): the team the session's lines name (`teamName`),
+    # and, when the session is one of its teammates, its name in the team
+    # (`agentName`: the lead's lines have none). A teammate's work comes as
+    # its lead's messages, not prompts: its first task assignment (or the
+    # lead's first words) is what it was asked (review 32 #21, #22).
+    team_name: Redacted = Redacted("")
+    teammate: Redacted = Redacted("")
+    team_request: Redacted = Redacted("")
     # fold.calls: tool calls, paired with their results
     seq: int = 0
     # Claude's words since the last tool result said the next check is to

@@ -240,6 +240,9 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
     if version and version != ctx.raw_version:
         ctx.raw_version = version
         facts.version = ctx.name(version, 40)
+    team = entry.teamName
+    if isinstance(team, str) and team and not ctx.agent and not facts.teammate:
+        _on_team(ctx, team, entry.agentName)
     if ctx.agent:
         _apply(ctx, entry, ts)
     elif not copy:
@@ -255,6 +258,15 @@ def apply(ctx: Context, entry: Entry | Malformed) -> None:
         active.spent(ctx)  # what the entry was (a prompt?) is known by now
     else:
         order.seen(ctx, entry.uuid)
+
+
+def _on_team(ctx: Context, team: str, name: object) -> None:
+    """The agent team the session's lines name, and its own name in it when
+    it is a teammate (a lead's lines name the team only)."""
+    facts = ctx.facts
+    facts.team_name = facts.team_name or ctx.name(team, 60)
+    if isinstance(name, str) and name:
+        facts.teammate = ctx.name(name, 60)
 
 
 def _apply(ctx: Context, entry: Entry, timestamp: str) -> None:

@@ -12,7 +12,15 @@ from vibe_vault.fold import active, calls, commands, errors, rewinds, titles, ve
 from vibe_vault.fold.context import PRIVATE_WORD, Context
 from vibe_vault.fold.usage import note_entry_usage
 from vibe_vault.redact import Redacted
-from vibe_vault.state import INTERRUPTED_ANSWERING, USER_SHELL, Action, Command, Queued, Turn
+from vibe_vault.state import (
+    FROM_TEAM,
+    INTERRUPTED_ANSWERING,
+    USER_SHELL,
+    Action,
+    Command,
+    Queued,
+    Turn,
+)
 from vibe_vault.text import rx
 
 EXPECTS_TAIL = 600  # of Claude's words before a call: where it says what the call is for
@@ -86,7 +94,7 @@ def on_assistant(ctx: Context, entry: Entry, timestamp: str) -> None:
             # (else a streaming snapshot repeating a block we have: its order
             # still says what came last)
             t = ctx.turn()
-            if t is not None and not sidechain and not ctx.agent:
+            if t is not None and not sidechain and not ctx.agent and b.name not in TEAM_TALK:
                 t.working = True  # any text before this call is not the turn's answer
         elif b.type == "thinking" and ctx.keep_thinking and b.thinking and not sidechain:
             raw = decode_raw(b.thinking)
@@ -308,23 +316,71 @@ def teammate_message(ctx: Context, text: str, timestamp: str) -> None:
     """What teammates sent: one line each in the turn (who, and what they
     said or the state they reported), the client's advice left out. Before
     any prompt they open a Continued turn, as any work does (add_action), not
-    a prompt the user never typed."""
+    a prompt the user never typed; Claude's words after them still answer
+    the request. In a teammate's own session they are what
+    woke it, as a prompt wakes a session: a turn of their own, and its first
+    task assignment (else its lead's first words) is what it was asked."""
     ctx.begin_turn()
-    answered(ctx)
-    messages = rx(_TEAMMATE_MESSAGE).finditer(tx.cut(text, RAW_PROMPT_CHARS))
-    for m in itertools.islice(messages, MAX_TEAMMATE_MESSAGES):
+    facts = ctx.facts
+    found = list(itertools.islice(rx(_TEAMMATE_MESSAGE).finditer(tx.cut(text, RAW_PROMPT_CHARS)),
+                                  MAX_TEAMMATE_MESSAGES))
+    if facts.teammate and found and not ctx.agent:
+        # (named by who sent it: another than the teammate itself, whose own
+        # claim of a task comes back to it as a notice too)
+        who = next((m.group(1) for m in found if ctx.name(m.group(1), 100) != facts.teammate),
+                   found[0].group(1))
+        ctx.new_turn(Turn(kind=FROM_TEAM, ts=timestamp, text=ctx.text(who, 100)))
+    # (In the lead's session its teammates' messages are the request's work
+    # coming back, not a background task's news (`answered`): its words after
+    # them are its account of the request, the latest the truest (review 32
+    # #23: "All 5 agents spawned and running in parallel" was quoted of a
+    # session that went on to finish their work and commit it).
+    for m in found:
         who, body = m.group(1), m.group(2).strip()
         said, state = _teammate_said(body)
+        if facts.teammate and not facts.team_request and who != TEAM_SYSTEM:
+            _team_request(ctx, said if state == TASK_ASSIGNMENT else body if not state else "")
         ctx.add_action(Action(kind="teammate", ts=timestamp,
                               text=ctx.text(who, 100),
                               detail=ctx.text(tx.one_line(said, TEAMMATE_LINE), TEAMMATE_LINE),
                               said=ctx.text(state, 40)))
 
 
+# Calls that send words to an agent team's members (a teammate's report to
+# its lead, "All domain work delivered. Shutting down." then its reply to the
+# shutdown request): words said, not work after the turn's answer.
+TEAM_TALK = frozenset({"SendMessage"})
+TASK_ASSIGNMENT = "task assignment"  # a teammate notice's state (`task_assignment`)
+TEAM_SYSTEM = "system"  # the sender of the team's own notices: no teammate
+# The role a lead's first words give a teammate ("You are the proxy-fix
+# agent. Your task is to fix …"): who it is, not what it was asked.
+_ROLE = r"^You are [^.\n]{1,120}\.\s+(?=\S)"
+_YOUR_TASK = r"^(?:Your (?:task|job) is to|You will)\s+(?=\S)"
+
+
+def _team_request(ctx: Context, words: str) -> None:
+    """What a teammate was asked, as a title would say it: its first task's
+    subject (`#14: MP-1: Wire wallet withdraw…`: a title already) or its
+    lead's first words past the role they give it."""
+    words = words.strip()
+    if words.startswith("#") and ": " in words:
+        subject = words.split(": ", 1)[1]  # (without the task's number)
+        shown = str(ctx.text(tx.one_line(subject, titles.TITLE_CHARS), titles.TITLE_CHARS))
+    else:
+        words = rx(_ROLE).sub("", tx.cut(words, 4096), count=1)
+        words = rx(_YOUR_TASK).sub("", words, count=1)
+        words = words[:1].upper() + words[1:]
+        shown = tx.title_line(str(ctx.text(tx.cut(words, 400), 400)), titles.TITLE_CHARS) \
+            if words else ""
+    if shown:
+        ctx.facts.team_request = Redacted(shown)  # (cut from a gated text)
+
+
 def _teammate_said(body: str) -> tuple[str, str]:
     """What a teammate's message says, and the state it reports: a JSON
     notice (`{"type": "idle_notification", "summary": …}`) by its summary and
-    type ("idle"), else its words."""
+    type ("idle"), a task assignment by its task ("#14: MP-1: …"), else its
+    words."""
     if body.startswith("{"):
         import json
 
@@ -333,10 +389,15 @@ def _teammate_said(body: str) -> tuple[str, str]:
         except ValueError:
             notice = None
         if isinstance(notice, dict):
-            kind = str(notice.get("type") or "")
+            kind = str(notice.get("type") or "").removesuffix("_notification").replace("_", " ")
+            if kind == TASK_ASSIGNMENT:
+                task, subject = notice.get("taskId"), notice.get("subject")
+                number = f"#{task}" if isinstance(task, (str, int)) and str(task) else ""
+                subject = subject.strip() if isinstance(subject, str) else ""
+                return ": ".join(x for x in (number, subject) if x), kind
             said = next((str(notice[k]) for k in ("summary", "message", "text", "content")
                          if isinstance(notice.get(k), str) and notice[k]), "")
-            return said, kind.removesuffix("_notification").replace("_", " ")
+            return said, kind
     return body, ""
 
 

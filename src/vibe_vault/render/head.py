@@ -20,6 +20,7 @@ from vibe_vault.markdown import (
     Md,
     cell,
     code,
+    emphasis,
     join,
     label,
     link_words,
@@ -197,6 +198,13 @@ def heading(page: Page) -> list[Md]:
     out = [md(REWRITE_NOTICE), md("# {}", text(fig.title)), quote(fig.summary), md("")]
     project_note = project_note_path(state.project)
     facts = [md("**Project** {}", wikilink(project_note, label(state.project)))]
+    if f.teammate:
+        # (review 32 #22: which teammate of which team the session is)
+        facts.append(md("**Teammate** {} of the agent team {}", emphasis(f.teammate),
+                        emphasis(f.team_name)) if f.team_name else
+                     md("**Teammate** {} of an agent team", emphasis(f.teammate)))
+    elif f.team_name:
+        facts.append(md("**Agent team** {} (this session leads it)", emphasis(f.team_name)))
     started = started_line(f.first_ts) if f.first_ts else ""
     if started:
         facts.append(md("**Started** {}", text(started)))

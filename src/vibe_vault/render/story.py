@@ -8,6 +8,7 @@ from functools import partial
 from vibe_vault import text as tx
 from vibe_vault.figures import duration, n, plural, short_tokens
 from vibe_vault.fold import HEAD_TURNS
+from vibe_vault.fold.story import TASK_ASSIGNMENT
 from vibe_vault.fold.subagents import LAUNCHED, NOT_STARTED, SPAWNED
 from vibe_vault.markdown import (
     Md,
@@ -27,6 +28,7 @@ from vibe_vault.render.page import Page, part, status_word
 from vibe_vault.state import (
     CLARIFY,
     FINISH_PLAN,
+    FROM_TEAM,
     INTERRUPTED_ANSWERING,
     NOT_RUN,
     USER_SHELL,
@@ -174,6 +176,11 @@ def _turn(out: list[Md], turn: Turn, page: Page, last: bool, when: str) -> None:
         out.append(md("{}{}{}", _when(when), code(tx.one_line(turn.text, 80)), said))
         out.append(md(""))
         return
+    elif turn.kind == FROM_TEAM:
+        # a teammate's session woken by its team's messages (its lead's, a
+        # peer's): not a prompt of the user's, nor a turn continued
+        out.append(md("{}From {}", _when(when), emphasis(turn.text)))
+        out.append(md(""))
     elif turn.kind == USER_SHELL:
         # a command the user ran themselves (`!` in the prompt), and how it ended
         out.append(md("{}You ran {}", _when(when), code(tx.one_line_command(turn.text, 120))))
@@ -811,7 +818,7 @@ DESCRIBE: dict[str, Callable[[Action, SessionState], Md]] = {
     "model": lambda a, state: text(tx.one_line(a.text, ACTION_LINE_CHARS)),
     "interrupt": lambda a, state: md("Interrupted by the user{}", _times(a)),
     # a message from an agent team's member (its notice's state, its words)
-    "teammate": lambda a, state: _teammate(a),
+    "teammate": lambda a, state: _teammate(a, str(state.fold.teammate)),
     # a Stop hook blocked Claude's stop: what came next in the turn is why
     "stop-hook": lambda a, state: md("A Stop hook{} kept Claude going{}", md(
         " ({})", code(a.detail)) if a.detail else md(""), md(": “{}”", text(a.text))
@@ -833,13 +840,12 @@ TEAMMATE_STATES = {
     "plan approval request": "asks the lead to approve its plan",
     "plan approval response": "answered a plan approval",
     "task completed": "completed a task",
-    "task assignment": "was assigned a task",
 }
 # The sender of the team's own notices ("dev-alice has shut down."): no teammate.
 TEAM_SYSTEM = "system"
 
 
-def _teammate(a: Action) -> Md:
+def _teammate(a: Action, own: str = "") -> Md:
     """A message from an agent team: who (a teammate, or the team's own
     notice), the state it reports or that it wrote, when, and its words."""
     at = md(" at {}", text(hhmm(a.ts))) if a.ts else md("")
@@ -848,6 +854,14 @@ def _teammate(a: Action) -> Md:
     if str(a.text) == TEAM_SYSTEM:
         return md("Agent team notice{}{}", at, words if a.detail else md(
             ": {}", text(state)) if state else md(""))
+    if state == TASK_ASSIGNMENT:
+        # The sender gave the task to the session whose note this is (review
+        # 32 #21: "Teammate *team-lead* was assigned a task" said the reverse).
+        task = md(" {}", text(a.detail)) if a.detail else md("")
+        if own and str(a.text) == own:
+            return md("Took task{} at {}", task, text(hhmm(a.ts))) if a.ts else \
+                md("Took task{}", task)
+        return md("{} assigned task{}{}", emphasis(a.text), task, at)
     told = TEAMMATE_STATES.get(state)
     doing = (md(" {}", text(told)) if told else md(" sent a “{}” notice", text(state))
              if state else md(" wrote"))
