@@ -9,11 +9,12 @@ are not its answer to the request.
 
 Generated: a lead session (its lines name the team) that spawns teammates,
 says they are running, gets 1-3 of their messages (words or idle notices),
-may reply to each, then gives its account, and maybe messages its team
-after it (shutdown requests) or starts a commit the transcript holds no
-result of. Oracle: the lines written: the headline quotes the account, the
+may reply to each, writes to a teammate, then gives its account, and maybe
+messages its team after it (shutdown requests) or starts a commit the
+transcript holds no result of. Oracle: the lines written: the headline quotes the account, the
 last words Claude wrote, never the stale message; where a commit was under
 way at the end it says the transcript ends while Claude was on the request.
+Each message the lead sends is told with its recipient and words (#26).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ member = st.sampled_from(["frontend-quality", "infra-cleanup", "verify", "mobile
 @given(members=st.lists(member, min_size=1, max_size=3, unique=True),
        messages=st.lists(st.tuples(member, st.booleans(), phrase, st.booleans()), min_size=1,
                          max_size=3),
-       account=phrase, after=st.sampled_from(["none", "shutdown", "commit"]))
+       account=phrase, after=st.sampled_from(["none", "shutdown", "commit"]),
+       summarised=st.booleans())
 def test_a_team_leads_headline_quotes_its_last_account(
         tmp_path_factory: Any, members: list[str], messages: list[tuple[str, bool, str, bool]],
-        account: str, after: str) -> None:
+        account: str, after: str, summarised: bool) -> None:
     t = Transcript(sid="7ea77ea7-0000-4000-8000-00000000a7e3")
     t.prompt("close every remaining gap with an agent team")
     t.call("TeamCreate", {"team_name": "gap-closure"}, {"team_name": "gap-closure"}, "ok")
@@ -53,6 +55,12 @@ def test_a_team_leads_headline_quotes_its_last_account(
         t.prompt(f'<teammate-message teammate_id="{who}">\n{body}\n</teammate-message>')
         if reply:
             t.say(f"Waiting for the others to finish {said}.")
+    # The lead writes to a teammate (review 32 #26: "Used SendMessage", no
+    # recipient, no words): told with both.
+    asked = f"please also check {account}"
+    t.call("SendMessage", {"type": "message", "recipient": members[0], "content": asked + "\n",
+                           "summary": asked if summarised else ""},
+           {"success": True}, "sent")
     last = f"All work is complete {account}."
     t.say(last)
     if after == "shutdown":
@@ -80,3 +88,7 @@ def test_a_team_leads_headline_quotes_its_last_account(
     else:
         assert f"Claude: {last}" in summary, summary
     assert "**Agent team** *gap-closure* (this session leads it)" in note, note
+    assert f"Used SendMessage: to {members[0]}: “{asked}”" in note, note
+    if after == "shutdown":
+        for m in members:
+            assert f"Used SendMessage: asked {m} to shut down" in note, note

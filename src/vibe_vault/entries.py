@@ -184,6 +184,10 @@ class ToolInput(Struct):
     offset: Any = None  # Read: the first line read
     limit: Any = None  # Read: how many lines
     replace_all: Any = None  # Edit: every place the old string is found
+    recipient: Any = None  # SendMessage: the teammate written to
+    type: Any = None  # SendMessage: message, broadcast, shutdown_request, shutdown_response
+    summary: Any = None  # SendMessage: its words in brief
+    approve: Any = None  # SendMessage: a shutdown_response's answer
     content: Raw = Raw()
     new_source: Raw = Raw()
     old_string: Raw = Raw()

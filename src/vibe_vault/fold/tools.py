@@ -143,5 +143,29 @@ def on_other(ctx: Context, call: Pending, inp: ToolInput,
         label = Redacted(f"{parts[1]}: {parts[-1]}") if len(parts) >= 3 else label
     # What the call was for, when the tool says (PowerShell, as Bash does).
     what = inp.description if isinstance(inp.description, str) else ""
+    if call.name == SEND_MESSAGE:
+        what = sent_message(inp)
     return Action(kind="tool", text=ctx.line(label, 80), detail=ctx.line(what, 120),
                   ts=timestamp), True
+
+
+SEND_MESSAGE = "SendMessage"  # an agent team's messages (2.1.3x)
+
+
+def sent_message(inp: ToolInput) -> str:
+    """What a SendMessage said, and to whom (review 32 #26: "Used SendMessage
+    ×2" hid the lead's words to its teammates): its summary, else its words'
+    first line; a shutdown asked or answered as such."""
+    kind = inp.type if isinstance(inp.type, str) else ""
+    to = inp.recipient if isinstance(inp.recipient, str) else ""
+    if kind == "shutdown_request":
+        return f"asked {to} to shut down" if to else "asked a teammate to shut down"
+    if kind == "shutdown_response":
+        return "agreed to shut down" if inp.approve is True else "declined to shut down"
+    content = decode_raw(inp.content) if inp.content else None
+    said = inp.summary if isinstance(inp.summary, str) and inp.summary.strip() else \
+        content if isinstance(content, str) else ""
+    said = " ".join(said[:600].split())
+    whom = "the whole team" if kind == "broadcast" else to
+    return f"to {whom}: “{said}”" if whom and said else f"to {whom}" if whom else \
+        f"“{said}”" if said else ""
