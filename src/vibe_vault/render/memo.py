@@ -71,7 +71,8 @@ RENDERERS = ("vibe_vault.render.memo", "vibe_vault.render.story", "vibe_vault.re
              "vibe_vault.times", "vibe_vault.state", "vibe_vault.render.work",
              "vibe_vault.fold.files", "vibe_vault.project", "vibe_vault.work",
              "vibe_vault.linked_files", "vibe_vault.render.head", "vibe_vault.pricing",
-             "vibe_vault.fold.subagents", "vibe_vault.fold.todos", "vibe_vault.redact")
+             "vibe_vault.fold.subagents", "vibe_vault.fold.todos", "vibe_vault.redact",
+             "vibe_vault.fold.story")
 
 
 class Memo:
