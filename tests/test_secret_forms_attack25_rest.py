@@ -114,11 +114,19 @@ def test_an_argument_on_the_command_line_is_hidden_whatever_ends_it(
         command: str, end: str, v: str) -> None:
     text = f"$ {command} {v}{end}$ ls{end}"
     out, n = DEFAULT.redact(text)
-    assert n and v[:6] not in out and v[-6:] not in out, out
+    assert n and not _ends_shown(out, text, v), out
     # (a line continued by a backslash is the command's still)
     text = f"$ {command} \\{end}  {v}{end}"
     out, n = DEFAULT.redact(text)
-    assert n and v[:6] not in out and v[-6:] not in out, out
+    assert n and not _ends_shown(out, text, v), out
+
+
+def _ends_shown(out: str, text: str, v: str) -> list[str]:
+    """The value's first and last six characters where `out` shows them more
+    often than the text does without the value: the command's own words may
+    hold them (CI drew `a00010phrase` after `wpa_passphrase`)."""
+    rest = text.replace(v, "\0")
+    return [r for r in (v[:6], v[-6:]) if out.count(r) > rest.count(r)]
 
 
 # -- a value split into strings after a secret's name --------------------------------------------

@@ -49,6 +49,14 @@ def _left(out: str) -> str:
     return re.sub(r"\[REDACTED:[^\]]*\]", "", out)
 
 
+def _shown(out: str, text: str, v: str) -> list[str]:
+    """The value's runs of six the gate's output shows more often than the
+    text does without the value (a name's own letters, `password`'s `asswor`,
+    are the text's, not the value's)."""
+    rest = text.replace(v, "\0")
+    return [r for r in runs_of_six(v) if _left(out).count(r) > rest.count(r)]
+
+
 @settings(max_examples=examples(80, 600), deadline=None)
 @given(use=st.sampled_from(USES), head=st.sampled_from(HEADS), sep=st.sampled_from(SEPS),
        upper=st.booleans(), article=st.sampled_from(["the ", "our ", "my ", "The ", ""]),
@@ -60,7 +68,7 @@ def test_a_qualified_key_or_secret_said_in_prose_is_hidden(
     name = name.upper() if upper else name
     text = f"{article}{name}{connector}{v} and then restart"
     out, _ = Redactor().redact(text)
-    assert not [r for r in runs_of_six(v) if r in _left(out)], (text, out)
+    assert not _shown(out, text, v), (text, out)
 
 
 @settings(max_examples=examples(30, 200), deadline=None)
@@ -71,7 +79,7 @@ def test_a_qualified_key_or_secret_said_in_prose_is_hidden(
 def test_a_passkey_an_admin_pass_or_a_pair_is_hidden(said: str, v: str) -> None:
     text = said.format(v=v)
     out, _ = Redactor().redact(text)
-    assert not [r for r in runs_of_six(v) if r in _left(out)], (text, out)
+    assert not _shown(out, text, v), (text, out)
 
 
 @settings(max_examples=examples(60, 300), deadline=None)
