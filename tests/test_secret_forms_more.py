@@ -38,6 +38,14 @@ def shown(out: str | bytes, value: str) -> list[str]:
     return [r for r in runs_of_six(value) if r in out]
 
 
+def shown_beyond(out: str, text: str, value: str, runs: list[str]) -> list[str]:
+    """Of `runs` (of `value`), those `out` shows more often than `text` does
+    with the value taken out: a run the text holds anyway is the text's own
+    (`asswor` of a label `password`, `phrase` of `wpa_passphrase`)."""
+    rest = text.replace(value, "\0")
+    return [r for r in runs if out.count(r) > rest.count(r)]
+
+
 # What a value is swapped for to see which of its runs the output would hold
 # anyway (`action` of `AAAAaction` is a word of the note around it).
 CONTROL = "\u2063" * 6

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from test_secret_forms_more import runs_of_six
+from test_secret_forms_more import runs_of_six, shown_beyond
 from vibe_vault.redact import Redactor
 
 # (the uses attack 26 tried, and more of the kind)
@@ -53,8 +53,7 @@ def _shown(out: str, text: str, v: str) -> list[str]:
     """The value's runs of six the gate's output shows more often than the
     text does without the value (a name's own letters, `password`'s `asswor`,
     are the text's, not the value's)."""
-    rest = text.replace(v, "\0")
-    return [r for r in runs_of_six(v) if _left(out).count(r) > rest.count(r)]
+    return shown_beyond(_left(out), text, v, runs_of_six(v))
 
 
 @settings(max_examples=examples(80, 600), deadline=None)
